@@ -1,0 +1,116 @@
+// pneumech: the command line. Same core calls as the studio.
+#include "io/project_file.h"
+#include "model/component_type.h"
+#include "model/project_error.h"
+#include "solver/simulation.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+using namespace pm;
+
+namespace {
+
+int info(const std::string& path, bool equations) {
+  Project pr = loadProject(path);
+  Simulation sim(pr, path);
+  System& sys = sim.system();
+  std::cout << "Project: " << path << "\n  title: " << pr.meta.title << "\n  components: " << pr.components.size()
+            << ", connections: " << pr.connections.size() << "\n  states: " << sys.size()
+            << ", root functions: " << sys.numRoots() << ", nodes: " << sys.nodes().size() << "\n"
+            << "  simulation: t_end " << pr.simulation.t_end << " s, output interval " << pr.simulation.output_interval
+            << " s, rel_tol " << pr.simulation.rel_tol << "\n";
+  if (equations) {
+    std::cout << "\n" << sys.describe();
+  } else {
+    std::cout << "\nChannels (" << sys.channels().size() << "):\n";
+    for (const auto& c : sys.channels()) std::cout << "  " << c.name << " [" << c.unit << "]\n";
+  }
+  return 0;
+}
+
+int simulate(const std::string& path, double tEnd, const std::string& out, const std::vector<std::string>& sets,
+             const std::vector<std::string>& channels, bool quiet) {
+  Project pr = loadProject(path);
+  for (const auto& s : sets) applyOverride(pr, s);
+  if (tEnd > 0) applyOverride(pr, "simulation.t_end=" + std::to_string(tEnd));
+  Simulation sim(pr, path);
+  ResultStore results;
+  RunResult r = sim.run(results);
+  if (!r.ok()) {
+    std::cerr << "pneumech: " << path << ": simulation " << (r.status == RunStatus::Cancelled ? "cancelled" : "failed")
+              << ": " << r.message << "\n";
+    return 3;
+  }
+  if (!out.empty()) results.writeCsv(out, channels);
+  if (!quiet) {
+    std::cout << "Simulated " << r.stats.tReached << " s in " << r.stats.wallSeconds << " s wall (real-time factor "
+              << r.stats.realTimeFactor() << "), " << r.stats.steps << " steps, " << r.stats.residualEvals
+              << " residual evaluations, " << r.stats.events << " events.\n";
+    if (!out.empty()) std::cout << "Wrote " << results.rows() << " rows to " << out << "\n";
+  }
+  return 0;
+}
+
+int types() {
+  for (const ComponentType* t : Registry::instance().all()) {
+    std::cout << t->name << "  (" << t->category << ")  " << t->description << "\n";
+    for (const auto& p : t->params)
+      std::cout << "    " << p.name << " [" << p.unit << "] default " << p.def << " range " << p.rangeText() << "  "
+                << p.doc << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"PneuMech Studio command line: simulate pneumatic circuits headless"};
+  app.set_version_flag("--version", std::string("pneumech ") + PM_VERSION);
+  app.require_subcommand(1);
+
+  std::string project, out;
+  double tEnd = -1;
+  std::vector<std::string> sets, channels;
+  bool quiet = false;
+  auto* sim = app.add_subcommand("simulate", "run a project and write results as CSV");
+  sim->add_option("project", project, "project file (.pneumech.json)")->required();
+  sim->add_option("--t-end", tEnd, "end time [s], overrides the project's");
+  sim->add_option("--out,-o", out, "CSV file to write: time [s], then <id>.<quantity> [unit] columns");
+  sim->add_option("--set", sets, "override a parameter in SI: ID.PARAM=VALUE (repeatable)")->take_all();
+  sim->add_option("--channels", channels, "channels to write (default: all)")->take_all();
+  sim->add_flag("--quiet,-q", quiet, "print nothing on success");
+
+  auto* inf = app.add_subcommand("info", "describe a project: components, states, channels");
+  std::string infoProject;
+  bool eq = false;
+  inf->add_option("project", infoProject, "project file")->required();
+  inf->add_flag("--equations", eq, "print every state and equation with its owner, and the Jacobian sparsity");
+
+  auto* eqs = app.add_subcommand("equations", "print the equations the engine generated (same as info --equations)");
+  std::string eqProject;
+  eqs->add_option("project", eqProject, "project file")->required();
+
+  app.add_subcommand("types", "list the component library with parameters and units");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    if (sim->parsed()) return simulate(project, tEnd, out, sets, channels, quiet);
+    if (inf->parsed()) return info(infoProject, eq);
+    if (eqs->parsed()) return info(eqProject, true);
+    return types();
+  } catch (const ProjectError& e) {
+    std::cerr << "pneumech: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "pneumech: " << e.what() << "\n";
+    return 1;
+  }
+}

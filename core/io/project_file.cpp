@@ -1,0 +1,315 @@
+#include "io/project_file.h"
+
+#include "io/atomic_file.h"
+#include "model/component_type.h"
+#include "model/project_error.h"
+#include "solver/compiler.h"
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace pm {
+
+using nlohmann::json;
+
+namespace {
+
+// Sections of later subsystems; kept verbatim until they are interpreted.
+const std::set<std::string> kFutureSections = {"mechanism", "controls", "report", "plots", "analyses"};
+
+class Reader {
+ public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const std::string& obj, const std::string& field, const std::string& msg) const {
+    throw ProjectError(file_, obj, field, msg);
+  }
+
+  static const char* typeName(const json& j) { return j.type_name(); }
+
+  void onlyKeys(const json& j, const std::set<std::string>& allowed, const std::string& obj, const std::string& prefix) const {
+    for (auto it = j.begin(); it != j.end(); ++it)
+      if (!allowed.count(it.key())) fail(obj, prefix + it.key(), "unknown field");
+  }
+
+  const json& need(const json& j, const char* key, const std::string& obj, const std::string& prefix = {}) const {
+    if (!j.contains(key)) fail(obj, prefix + key, "missing field");
+    return j.at(key);
+  }
+
+  std::string str(const json& j, const char* key, const std::string& obj, const std::string& prefix = {},
+                  bool required = true) const {
+    if (!j.contains(key)) {
+      if (required) fail(obj, prefix + key, "missing field");
+      return {};
+    }
+    if (!j.at(key).is_string()) fail(obj, prefix + key, std::string("expected a string, found ") + typeName(j.at(key)));
+    return j.at(key).get<std::string>();
+  }
+
+  double num(const json& j, const char* key, const std::string& obj, const std::string& prefix, double def,
+             bool required = false) const {
+    if (!j.contains(key)) {
+      if (required) fail(obj, prefix + key, "missing field");
+      return def;
+    }
+    const json& v = j.at(key);
+    if (!v.is_number()) fail(obj, prefix + key, std::string("expected a number, found ") + typeName(v));
+    const double d = v.get<double>();
+    if (!std::isfinite(d)) fail(obj, prefix + key, "not a finite number");
+    return d;
+  }
+
+  PortRef port(const json& j, const char* key, const std::string& obj) const {
+    const std::string s = str(j, key, obj);
+    const auto dot = s.rfind('.');
+    if (dot == std::string::npos || dot == 0 || dot + 1 == s.size())
+      fail(obj, key, "port reference '" + s + "' must read '<component id>.<port>'");
+    return {s.substr(0, dot), s.substr(dot + 1)};
+  }
+
+  Placement placement(const json& j, const std::string& obj) const {
+    Placement p;
+    if (!j.contains("placement")) return p;
+    const json& pl = j.at("placement");
+    if (!pl.is_object()) fail(obj, "placement", "expected an object");
+    onlyKeys(pl, {"x", "y", "rotation", "mirror"}, obj, "placement.");
+    p.x = num(pl, "x", obj, "placement.", 0.0);
+    p.y = num(pl, "y", obj, "placement.", 0.0);
+    const double r = num(pl, "rotation", obj, "placement.", 0.0);
+    if (r != 0 && r != 90 && r != 180 && r != 270) fail(obj, "placement.rotation", "must be 0, 90, 180 or 270");
+    p.rotation = static_cast<int>(r);
+    if (pl.contains("mirror")) {
+      if (!pl.at("mirror").is_boolean()) fail(obj, "placement.mirror", "expected true or false");
+      p.mirror = pl.at("mirror").get<bool>();
+    }
+    return p;
+  }
+
+  Project project(const json& root) const {
+    if (!root.is_object()) fail("", "", "the file is not a JSON object");
+    if (str(root, "format", "", {}) != "pneumech-project")
+      fail("", "format", "expected \"pneumech-project\" (is this a PneuMech Studio project?)");
+    const json& ver = need(root, "schema_version", "");
+    if (!ver.is_number_integer()) fail("", "schema_version", "expected an integer");
+    const int v = ver.get<int>();
+    if (v > kSchemaVersion)
+      fail("", "schema_version", "version " + std::to_string(v) + " was written by a newer PneuMech Studio (this one reads up to " +
+                                     std::to_string(kSchemaVersion) + ")");
+    if (v < 1) fail("", "schema_version", "must be >= 1");
+    // Upgrade steps from older schema versions go here, one per version.
+
+    Project pr;
+    for (auto it = root.begin(); it != root.end(); ++it) {
+      const std::string& k = it.key();
+      if (k == "format" || k == "schema_version" || k == "meta" || k == "simulation" || k == "components" ||
+          k == "connections")
+        continue;
+      if (!kFutureSections.count(k)) fail("", k, "unknown top-level section");
+      pr.extra[k] = it.value();
+    }
+    if (root.contains("meta")) {
+      const json& m = root.at("meta");
+      if (!m.is_object()) fail("meta", "", "expected an object");
+      onlyKeys(m, {"title", "customer", "author", "description"}, "meta", "");
+      pr.meta.title = str(m, "title", "meta", {}, false);
+      pr.meta.customer = str(m, "customer", "meta", {}, false);
+      pr.meta.author = str(m, "author", "meta", {}, false);
+      pr.meta.description = str(m, "description", "meta", {}, false);
+    }
+    if (root.contains("simulation")) {
+      const json& s = root.at("simulation");
+      if (!s.is_object()) fail("simulation", "", "expected an object");
+      onlyKeys(s, {"t_end", "output_interval", "rel_tol", "abs_tol_pressure", "abs_tol_temperature",
+                   "abs_tol_position", "max_step", "ambient_pressure", "ambient_temperature"},
+               "simulation", "");
+      SimulationSettings& d = pr.simulation;
+      d.t_end = num(s, "t_end", "simulation", "", d.t_end);
+      d.output_interval = num(s, "output_interval", "simulation", "", d.output_interval);
+      d.rel_tol = num(s, "rel_tol", "simulation", "", d.rel_tol);
+      d.abs_tol_pressure = num(s, "abs_tol_pressure", "simulation", "", d.abs_tol_pressure);
+      d.abs_tol_temperature = num(s, "abs_tol_temperature", "simulation", "", d.abs_tol_temperature);
+      d.abs_tol_position = num(s, "abs_tol_position", "simulation", "", d.abs_tol_position);
+      d.max_step = num(s, "max_step", "simulation", "", d.max_step);
+      d.ambient_pressure = num(s, "ambient_pressure", "simulation", "", d.ambient_pressure);
+      d.ambient_temperature = num(s, "ambient_temperature", "simulation", "", d.ambient_temperature);
+    }
+    const json& comps = need(root, "components", "");
+    if (!comps.is_array()) fail("", "components", "expected an array");
+    int i = 0;
+    for (const json& c : comps) {
+      const std::string where = "components[" + std::to_string(i++) + "]";
+      if (!c.is_object()) fail(where, "", "expected an object");
+      Component k;
+      k.id = str(c, "id", where);
+      const std::string obj = k.id.empty() ? where : k.id;
+      onlyKeys(c, {"id", "type", "label", "params", "inputs", "data", "placement"}, obj, "");
+      k.type = str(c, "type", obj);
+      k.label = str(c, "label", obj, {}, false);
+      const ComponentType* t = Registry::instance().find(k.type);
+      if (!t) fail(obj, "type", "unknown component type '" + k.type + "'");
+      if (c.contains("params")) {
+        const json& ps = c.at("params");
+        if (!ps.is_object()) fail(obj, "params", "expected an object of name: value (SI)");
+        for (auto it = ps.begin(); it != ps.end(); ++it) {
+          if (!t->param(it.key())) fail(obj, "params." + it.key(), "type '" + k.type + "' has no parameter '" + it.key() + "'");
+          k.params[it.key()] = num(ps, it.key().c_str(), obj, "params.", 0.0, true);
+        }
+      }
+      if (c.contains("inputs")) {
+        const json& in = c.at("inputs");
+        if (!in.is_object()) fail(obj, "inputs", "expected an object of name: \"<id>.<channel>\"");
+        for (auto it = in.begin(); it != in.end(); ++it) k.inputs[it.key()] = str(in, it.key().c_str(), obj, "inputs.");
+      }
+      if (c.contains("data")) k.data = c.at("data");
+      k.placement = placement(c, obj);
+      pr.components.push_back(std::move(k));
+    }
+    if (root.contains("connections")) {
+      const json& conns = root.at("connections");
+      if (!conns.is_array()) fail("", "connections", "expected an array");
+      i = 0;
+      for (const json& c : conns) {
+        const std::string where = "connections[" + std::to_string(i++) + "]";
+        if (!c.is_object()) fail(where, "", "expected an object");
+        Connection k;
+        k.id = str(c, "id", where);
+        const std::string obj = k.id.empty() ? where : k.id;
+        onlyKeys(c, {"id", "from", "to", "waypoints"}, obj, "");
+        k.from = port(c, "from", obj);
+        k.to = port(c, "to", obj);
+        if (c.contains("waypoints")) {
+          const json& w = c.at("waypoints");
+          if (!w.is_array()) fail(obj, "waypoints", "expected an array of [x, y]");
+          for (const json& p : w) {
+            if (!p.is_array() || p.size() != 2 || !p[0].is_number() || !p[1].is_number())
+              fail(obj, "waypoints", "expected [x, y] pairs of numbers");
+            k.waypoints.push_back({p[0].get<double>(), p[1].get<double>()});
+          }
+        }
+        pr.connections.push_back(std::move(k));
+      }
+    }
+    validateProject(pr, file_);
+    return pr;
+  }
+
+ private:
+  std::string file_;
+};
+
+}  // namespace
+
+Project parseProject(const std::string& text, const std::string& name) {
+  json root;
+  try {
+    root = json::parse(text);
+  } catch (const json::parse_error& e) {
+    // Byte offset -> line and column for the user.
+    size_t line = 1, col = 1;
+    for (size_t k = 0; k + 1 < e.byte && k < text.size(); ++k) {
+      if (text[k] == '\n') {
+        ++line;
+        col = 1;
+      } else {
+        ++col;
+      }
+    }
+    std::string what = e.what();
+    const auto pos = what.find("syntax error");
+    throw ProjectError(name, "", "", "malformed JSON at line " + std::to_string(line) + ", column " +
+                                         std::to_string(col) + ": " + (pos == std::string::npos ? what : what.substr(pos)));
+  }
+  return Reader(name).project(root);
+}
+
+Project loadProject(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ProjectError(path, "", "", "cannot open file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parseProject(ss.str(), path);
+}
+
+std::string serializeProject(const Project& pr) {
+  json root = json::object();
+  root["format"] = "pneumech-project";
+  root["schema_version"] = kSchemaVersion;
+  root["meta"] = {{"title", pr.meta.title}, {"customer", pr.meta.customer}, {"author", pr.meta.author},
+                  {"description", pr.meta.description}};
+  const SimulationSettings& s = pr.simulation;
+  root["simulation"] = {{"t_end", s.t_end},
+                        {"output_interval", s.output_interval},
+                        {"rel_tol", s.rel_tol},
+                        {"abs_tol_pressure", s.abs_tol_pressure},
+                        {"abs_tol_temperature", s.abs_tol_temperature},
+                        {"abs_tol_position", s.abs_tol_position},
+                        {"max_step", s.max_step},
+                        {"ambient_pressure", s.ambient_pressure},
+                        {"ambient_temperature", s.ambient_temperature}};
+  json comps = json::array();
+  for (const Component& c : pr.components) {
+    json j = {{"id", c.id}, {"type", c.type}};
+    if (!c.label.empty()) j["label"] = c.label;
+    if (!c.params.empty()) j["params"] = c.params;
+    if (!c.inputs.empty()) j["inputs"] = c.inputs;
+    if (!c.data.is_null()) j["data"] = c.data;
+    j["placement"] = {{"x", c.placement.x}, {"y", c.placement.y}, {"rotation", c.placement.rotation},
+                      {"mirror", c.placement.mirror}};
+    comps.push_back(std::move(j));
+  }
+  root["components"] = std::move(comps);
+  json conns = json::array();
+  for (const Connection& k : pr.connections) {
+    json j = {{"id", k.id}, {"from", k.from.str()}, {"to", k.to.str()}};
+    if (!k.waypoints.empty()) {
+      json w = json::array();
+      for (const Point& p : k.waypoints) w.push_back({p.x, p.y});
+      j["waypoints"] = std::move(w);
+    }
+    conns.push_back(std::move(j));
+  }
+  root["connections"] = std::move(conns);
+  for (auto it = pr.extra.begin(); it != pr.extra.end(); ++it) root[it.key()] = it.value();
+  return root.dump(2) + "\n";
+}
+
+void saveProject(const Project& pr, const std::string& path) {
+  const std::string text = serializeProject(pr);
+  writeFileAtomically(path, [&](std::ostream& o) { o << text; });
+}
+
+void applyOverride(Project& pr, const std::string& a) {
+  const auto eq = a.find('=');
+  const auto dot = a.rfind('.', eq);
+  if (eq == std::string::npos || dot == std::string::npos || dot == 0)
+    throw ProjectError("--set", "", a, "expected ID.PARAM=VALUE (SI units)");
+  const std::string obj = a.substr(0, dot), field = a.substr(dot + 1, eq - dot - 1), val = a.substr(eq + 1);
+  double v = 0.0;
+  try {
+    size_t used = 0;
+    v = std::stod(val, &used);
+    if (used != val.size()) throw std::invalid_argument("trailing characters");
+  } catch (const std::exception&) {
+    throw ProjectError("--set", obj, field, "'" + val + "' is not a number");
+  }
+  if (obj == "simulation") {
+    json j = json::parse(serializeProject(pr));
+    if (!j["simulation"].contains(field)) throw ProjectError("--set", obj, field, "no such simulation setting");
+    j["simulation"][field] = v;
+    pr = parseProject(j.dump(), "--set");
+    return;
+  }
+  Component* c = pr.find(obj);
+  if (!c) throw ProjectError("--set", obj, field, "no component with this id");
+  const ComponentType* t = Registry::instance().find(c->type);
+  const ParamDecl* d = t->param(field);
+  if (!d) throw ProjectError("--set", obj, field, "type '" + c->type + "' has no parameter '" + field + "'");
+  if (!d->accepts(v))
+    throw ProjectError("--set", obj, field, "value " + val + " " + d->unit + " is outside " + d->rangeText());
+  c->params[field] = v;
+}
+
+}  // namespace pm

@@ -1,0 +1,79 @@
+#include "model/component_type.h"
+
+#include "model/project.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace pm {
+
+bool ParamDecl::accepts(double v) const {
+  if (!std::isfinite(v)) return false;
+  if (min_open ? !(v > min) : !(v >= min)) return false;
+  if (max_open ? !(v < max) : !(v <= max)) return false;
+  return true;
+}
+
+std::string ParamDecl::rangeText() const {
+  auto num = [](double v) {
+    if (v <= -1e299) return std::string("-inf");
+    if (v >= 1e299) return std::string("inf");
+    std::ostringstream s;
+    s << v;
+    return s.str();
+  };
+  return std::string(min_open ? "(" : "[") + num(min) + ", " + num(max) + (max_open ? ")" : "]");
+}
+
+template <class T>
+static const T* byName(const std::vector<T>& v, const std::string& n) {
+  for (const auto& x : v)
+    if (x.name == n) return &x;
+  return nullptr;
+}
+
+const PortDecl* ComponentType::port(const std::string& n) const { return byName(ports, n); }
+const ParamDecl* ComponentType::param(const std::string& n) const { return byName(params, n); }
+const InputDecl* ComponentType::input(const std::string& n) const { return byName(inputs, n); }
+
+Registry& Registry::instance() {
+  static Registry r;
+  return r;
+}
+
+void Registry::add(ComponentType type) {
+  if (types_.count(type.name)) throw std::logic_error("component type registered twice: " + type.name);
+  types_.emplace(type.name, std::move(type));
+}
+
+const ComponentType* Registry::find(const std::string& name) const {
+  auto it = types_.find(name);
+  return it == types_.end() ? nullptr : &it->second;
+}
+
+std::vector<const ComponentType*> Registry::all() const {
+  std::vector<const ComponentType*> v;
+  for (const auto& [n, t] : types_) v.push_back(&t);
+  std::sort(v.begin(), v.end(), [](auto a, auto b) {
+    return std::tie(a->category, a->name) < std::tie(b->category, b->name);
+  });
+  return v;
+}
+
+double paramValue(const Component& c, const ComponentType& t, const std::string& name) {
+  auto it = c.params.find(name);
+  if (it != c.params.end()) return it->second;
+  const ParamDecl* p = t.param(name);
+  if (!p) throw std::logic_error("type " + t.name + " has no parameter " + name);
+  return p->def;
+}
+
+Params::Params(const Component& c) : c_(c), t_(Registry::instance().find(c.type)) {
+  if (!t_) throw std::logic_error("unknown component type " + c.type);
+}
+
+double Params::operator()(const std::string& name) const { return paramValue(c_, *t_, name); }
+
+}  // namespace pm

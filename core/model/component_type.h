@@ -1,0 +1,110 @@
+// Declaration of a component type: everything a user, the file loader, the
+// editor and the engine need to know about it, written once in the type's
+// own class and registered in the global Registry.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pm {
+
+struct Component;
+class Element;
+
+enum class Domain { Pneumatic, Mechanical, Signal };
+
+struct PortDecl {
+  std::string name;  // ISO 5599-3 numbers where they exist: "1", "2", "4", "14"
+  Domain domain = Domain::Pneumatic;
+  std::string doc;
+  // An unconnected port of this kind vents to atmosphere (valve exhausts 3, 5);
+  // any other unconnected pneumatic port is plugged.
+  bool vents_when_open = false;
+};
+
+struct ParamDecl {
+  std::string name;
+  std::string unit;  // SI unit as written in the CSV header and file format doc
+  double def = 0.0;
+  double min = -1e300;
+  double max = 1e300;
+  bool min_open = false;  // true: value must be > min (not >=)
+  bool max_open = false;
+  std::string doc;
+
+  bool accepts(double v) const;
+  std::string rangeText() const;  // "(0, 1)", "[0, inf)" for messages
+};
+
+// A signal the type reads, given in the file as a "<id>.<channel>" reference.
+struct InputDecl {
+  std::string name;
+  std::string doc;
+  bool required = false;
+};
+
+struct ChannelDecl {
+  std::string quantity;
+  std::string unit;
+  std::string doc;
+};
+
+struct ComponentType {
+  std::string name;      // registry key, used in files: "cylinder_double"
+  std::string category;  // "Supply", "Valves", "Actuators", ...
+  std::string symbol;    // icons/<symbol>.svg
+  std::string description;
+  std::vector<PortDecl> ports;
+  std::vector<ParamDecl> params;
+  std::vector<InputDecl> inputs;
+  std::vector<ChannelDecl> channels;
+
+  std::function<std::unique_ptr<Element>(const Component&)> create;
+  // Checks the instance's structured `data`; returns "field: message" errors.
+  std::function<std::vector<std::string>(const Component&)> check_data;
+
+  const PortDecl* port(const std::string& n) const;
+  const ParamDecl* param(const std::string& n) const;
+  const InputDecl* input(const std::string& n) const;
+};
+
+class Registry {
+ public:
+  static Registry& instance();
+  void add(ComponentType type);
+  const ComponentType* find(const std::string& name) const;
+  std::vector<const ComponentType*> all() const;  // sorted by category, then name
+
+ private:
+  std::map<std::string, ComponentType> types_;
+};
+
+// Parameter value of a component: its own value, else the type default.
+double paramValue(const Component& c, const ComponentType& t, const std::string& name);
+
+// Convenience for element constructors: P("bore") is the SI value.
+class Params {
+ public:
+  explicit Params(const Component& c);
+  double operator()(const std::string& name) const;
+  const ComponentType& type() const { return *t_; }
+
+ private:
+  const Component& c_;
+  const ComponentType* t_;
+};
+
+// One line in a component's .cpp registers it:  PM_REGISTER(Cylinder);
+// The class supplies `static ComponentType declare();`.
+#define PM_REGISTER(Class)                                                    \
+  namespace {                                                                 \
+  const bool registered_##Class = [] {                                        \
+    ::pm::Registry::instance().add(Class::declare());                         \
+    return true;                                                              \
+  }();                                                                        \
+  }
+
+}  // namespace pm

@@ -1,0 +1,93 @@
+// The editable document: what the user draws and sets, in SI units.
+// It is compiled into a runtime System (core/solver) for simulation; nothing
+// here knows about equations.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pm {
+
+// Where a symbol sits on the schematic sheet (sheet units are mm).
+struct Placement {
+  double x = 0.0;
+  double y = 0.0;
+  int rotation = 0;  // degrees, multiple of 90
+  bool mirror = false;
+  bool operator==(const Placement&) const = default;
+};
+
+struct Point {
+  double x = 0.0;
+  double y = 0.0;
+  bool operator==(const Point&) const = default;
+};
+
+// One instance of a registered component type.
+struct Component {
+  std::string id;    // stable, human readable: "cyl1", "v_5_2_a"
+  std::string type;  // registry name: "cylinder_double", "valve_5_2_solenoid"
+  std::string label; // free text shown on the sheet (ISO 1219-2 code "1A1")
+  std::map<std::string, double> params;       // SI; missing ones take the type default
+  std::map<std::string, std::string> inputs;  // signal inputs: "<id>.<channel>" references
+  nlohmann::json data;                        // structured data (tables, steps), checked by the type
+  Placement placement;
+  bool operator==(const Component&) const = default;
+};
+
+struct PortRef {
+  std::string component;
+  std::string port;
+  bool operator==(const PortRef&) const = default;
+  std::string str() const { return component + "." + port; }
+};
+
+// A line between two ports. Lines that share a port form one net.
+struct Connection {
+  std::string id;
+  PortRef from;
+  PortRef to;
+  std::vector<Point> waypoints;  // schematic route between the two port positions
+  bool operator==(const Connection&) const = default;
+};
+
+struct SimulationSettings {
+  double t_end = 1.0;            // s
+  double output_interval = 1e-3; // s
+  double rel_tol = 1e-6;
+  double abs_tol_pressure = 1.0;     // Pa
+  double abs_tol_temperature = 1e-4; // K
+  double abs_tol_position = 1e-8;    // m
+  double max_step = 0.0;             // s, 0 = solver's choice
+  double ambient_pressure = 101325.0;   // Pa absolute
+  double ambient_temperature = 293.15;  // K
+  bool operator==(const SimulationSettings&) const = default;
+};
+
+struct Metadata {
+  std::string title;
+  std::string customer;
+  std::string author;
+  std::string description;
+  bool operator==(const Metadata&) const = default;
+};
+
+struct Project {
+  Metadata meta;
+  std::vector<Component> components;
+  std::vector<Connection> connections;
+  SimulationSettings simulation;
+  // Sections owned by later subsystems (mechanism, controls, report) that this
+  // version does not interpret yet; kept verbatim so nothing is lost on save.
+  nlohmann::json extra = nlohmann::json::object();
+
+  const Component* find(const std::string& id) const;
+  Component* find(const std::string& id);
+  bool operator==(const Project&) const = default;
+};
+
+}  // namespace pm

@@ -1,0 +1,33 @@
+// One error type for everything a user can get wrong in a project: it names
+// the file, the object and the field, so the message says where to look.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace pm {
+
+class ProjectError : public std::runtime_error {
+ public:
+  ProjectError(std::string file, std::string object, std::string field, std::string message)
+      : std::runtime_error(compose(file, object, field, message)),
+        file_(std::move(file)), object_(std::move(object)), field_(std::move(field)),
+        message_(std::move(message)) {}
+
+  const std::string& file() const { return file_; }
+  const std::string& object() const { return object_; }
+  const std::string& field() const { return field_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  static std::string compose(const std::string& file, const std::string& object,
+                             const std::string& field, const std::string& message) {
+    std::string s = file.empty() ? std::string("project") : file;
+    if (!object.empty()) s += ": object '" + object + "'";
+    if (!field.empty()) s += ", field '" + field + "'";
+    return s + ": " + message;
+  }
+  std::string file_, object_, field_, message_;
+};
+
+}  // namespace pm

@@ -1,0 +1,256 @@
+// Pneumatic linear actuators: double-acting (optionally through-rod) and
+// single-acting with spring return. The piston with rod and load is one lumped
+// mass moving along the cylinder axis; its mechanical side (position x,
+// velocity v, rod force) is published so the 3D coupling can take it over.
+//
+// Chambers: V_A = V0_A + A_A x, V_B = V0_B + A_B (L - x). Each chamber joins
+// the net of its port, unless end cushioning is set on that side: then the
+// chamber is its own volume behind the port passage (conductance C_port),
+// which the cushion spigot closes down to C_cushion over the last
+// cushion_length of stroke; a check valve lets air back in freely.
+// Friction: Coulomb + Stribeck + viscous, F = (Fc + (Fs - Fc) exp(-(v/vs)^2))
+// tanh(v/v_eps) + c_v v: smooth (no events needed), so true sticking is
+// approximated by a creep velocity ~ v_eps * F/Fs below breakaway.
+// End stops: spring-damper contact, damping ramped in over 0.1 mm of
+// penetration (as ADAMS IMPACT) so the contact force starts at zero.
+#include "model/component_type.h"
+#include "model/project.h"
+#include "pneumatics/flow.h"
+#include "pneumatics/gas.h"
+#include "solver/system.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace pm {
+
+class Cylinder : public Element {
+ public:
+  enum class Kind { Double, ThroughRod, SingleSpring };
+
+  Cylinder(const Component& c, Kind k) : Element(c.id), kind_(k) {
+    Params P(c);
+    const double D = P("bore"), d = P("rod");
+    const double pi = std::numbers::pi;
+    L_ = P("stroke");
+    AA_ = pi * D * D / 4.0;
+    AB_ = pi * (D * D - d * d) / 4.0;
+    Arod_ = AA_ - AB_;
+    if (kind_ == Kind::ThroughRod) {
+      AA_ = AB_;
+      Arod_ = 0.0;
+    }
+    V0A_ = P("V0_A");
+    V0B_ = P("V0_B");
+    m_ = P("mass");
+    Fload_ = P("F_load");
+    gsin_ = 9.80665 * std::sin(P("angle"));
+    Fc_ = P("F_coulomb"), Fs_ = P("F_static"), vs_ = P("v_stribeck"), cv_ = P("c_viscous"), veps_ = P("v_eps");
+    kStop_ = P("k_stop"), cStop_ = P("c_stop");
+    x0_ = P("x0");
+    pA0_ = P("pA0");
+    T0_ = P("T0");
+    hA_A_ = P("hA_A"), Tw_ = P("T_wall");
+    iso_ = P("isothermal") > 0.5;
+    if (kind_ == Kind::SingleSpring) {
+      kSpring_ = P("k_spring");
+      F0Spring_ = P("F_spring0");
+    } else {
+      pB0_ = P("pB0");
+      hA_B_ = P("hA_B");
+      LcA_ = P("cushion_length_A"), LcB_ = P("cushion_length_B");
+      CcA_ = P("C_cushion_A"), CcB_ = P("C_cushion_B"), Cport_ = P("C_port");
+    }
+    if (x0_ > L_) throw std::runtime_error("params.x0: initial position " + std::to_string(x0_) +
+                                           " m is beyond the stroke " + std::to_string(L_) + " m");
+  }
+
+  static ComponentType declare(Kind k) {
+    ComponentType t;
+    t.category = "Actuators";
+    const bool dbl = k != Kind::SingleSpring;
+    t.name = k == Kind::Double ? "cylinder_double" : k == Kind::ThroughRod ? "cylinder_through_rod" : "cylinder_single";
+    t.symbol = t.name;
+    t.description = k == Kind::Double       ? "Double-acting cylinder with adjustable end cushioning"
+                    : k == Kind::ThroughRod ? "Double-acting through-rod cylinder (equal areas)"
+                                            : "Single-acting cylinder, spring return (spring in the rod chamber, vented)";
+    t.ports = {{"A", Domain::Pneumatic, "cap-end chamber (extends the rod)"}};
+    if (dbl) t.ports.push_back({"B", Domain::Pneumatic, "rod-end chamber (retracts the rod)"});
+    t.ports.push_back({"rod", Domain::Mechanical, "rod end (for coupling to a mechanism)"});
+    t.params = {
+        {"bore", "m", 0.032, 0.0, 10.0, true, false, "piston diameter"},
+        {"rod", "m", 0.012, 0.0, 10.0, true, false, "rod diameter (must be smaller than the bore)"},
+        {"stroke", "m", 0.1, 0.0, 100.0, true, false, "stroke length"},
+        {"V0_A", "m3", 5e-6, 0.0, 1.0, true, false, "dead volume of chamber A at x = 0 (incl. port, cushion)"},
+        {"mass", "kg", 1.0, 0.0, 1e6, true, false, "moving mass: piston, rod and load"},
+        {"F_load", "N", 0.0, -1e9, 1e9, false, false, "constant external force opposing extension"},
+        {"angle", "rad", 0.0, -1.5707963267948966, 1.5707963267948966, false, false,
+         "axis elevation above horizontal (gravity m g sin(angle) opposes extension)"},
+        {"F_coulomb", "N", 10.0, 0.0, 1e9, false, false, "Coulomb (sliding) friction"},
+        {"F_static", "N", 15.0, 0.0, 1e9, false, false, "static (breakaway) friction, >= F_coulomb"},
+        {"v_stribeck", "m/s", 0.01, 0.0, 10.0, true, false, "Stribeck velocity"},
+        {"c_viscous", "N s/m", 20.0, 0.0, 1e9, false, false, "viscous friction coefficient"},
+        {"v_eps", "m/s", 1e-3, 0.0, 1.0, true, false, "velocity scale of the smooth sign function (creep below breakaway)"},
+        {"k_stop", "N/m", 1e7, 0.0, 1e12, true, false, "end-stop contact stiffness"},
+        {"c_stop", "N s/m", 5e3, 0.0, 1e9, false, false, "end-stop contact damping"},
+        {"x0", "m", 0.0, 0.0, 100.0, false, false, "initial position (0 = retracted)"},
+        {"pA0", "Pa", 101325.0, 0.0, 1e8, true, false, "initial absolute pressure in chamber A"},
+        {"T0", "K", 293.15, 0.0, 2000.0, true, false, "initial gas temperature"},
+        {"hA_A", "W/K", 0.0, 0.0, 1e6, false, false, "heat-transfer coefficient times wall area, chamber A"},
+        {"T_wall", "K", 293.15, 0.0, 2000.0, true, false, "barrel wall temperature"},
+        {"isothermal", "1", 0.0, 0.0, 1.0, false, false, "1: chambers stay at T_wall"},
+    };
+    if (dbl) {
+      t.params.insert(t.params.end(), {
+          {"V0_B", "m3", 5e-6, 0.0, 1.0, true, false, "dead volume of chamber B at x = stroke"},
+          {"pB0", "Pa", 101325.0, 0.0, 1e8, true, false, "initial absolute pressure in chamber B"},
+          {"hA_B", "W/K", 0.0, 0.0, 1e6, false, false, "heat-transfer coefficient times wall area, chamber B"},
+          {"cushion_length_A", "m", 0.0, 0.0, 1.0, false, false, "cushion length at the retracted end (0 = none)"},
+          {"cushion_length_B", "m", 0.0, 0.0, 1.0, false, false, "cushion length at the extended end (0 = none)"},
+          {"C_cushion_A", "m3/(s Pa)", 2e-10, 0.0, 1e-3, false, false, "cushion throttle conductance, A side"},
+          {"C_cushion_B", "m3/(s Pa)", 2e-10, 0.0, 1e-3, false, false, "cushion throttle conductance, B side"},
+          {"C_port", "m3/(s Pa)", 1e-7, 0.0, 1e-3, true, false, "port passage conductance (used with cushioning)"},
+      });
+    } else {
+      t.params.insert(t.params.end(), {
+          {"k_spring", "N/m", 500.0, 0.0, 1e9, false, false, "return spring rate"},
+          {"F_spring0", "N", 20.0, 0.0, 1e9, false, false, "spring preload at x = 0"},
+      });
+    }
+    t.channels = {{"x", "m", "piston position"}, {"v", "m/s", "piston velocity"},
+                  {"a", "m/s2", "piston acceleration"}, {"pA", "Pa", "chamber A pressure"},
+                  {"TA", "K", "chamber A temperature"}};
+    if (dbl) t.channels.insert(t.channels.end(), {{"pB", "Pa", "chamber B pressure"}, {"TB", "K", "chamber B temperature"}});
+    t.channels.insert(t.channels.end(),
+                      {{"F_pressure", "N", "net pneumatic force incl. ambient pressure on the rod"},
+                       {"F_friction", "N", "friction force (opposes motion)"},
+                       {"F_stop", "N", "end-stop contact force"},
+                       {"W_gas", "J", "work done by the gas on the piston since t = 0"}});
+    t.create = [k](const Component& c) { return std::make_unique<Cylinder>(c, k); };
+    t.check_data = nullptr;
+    return t;
+  }
+
+  void setup(SystemBuilder& b) override {
+    if (kind_ != Kind::SingleSpring && Arod_ < 0) throw std::runtime_error("params.rod: rod diameter must be smaller than the bore");
+    if (AB_ <= 0) throw std::runtime_error("params.rod: rod diameter must be smaller than the bore");
+    pAmb_ = b.ambientPressure();
+    portA_ = b.port("A");
+    chA_ = LcA_ > 0 ? b.internalNode("A") : (portA_ >= 0 ? portA_ : b.internalNode("A"));
+    b.capacity(chA_, id() + ".A", V0A_ + AA_ * x0_, pA0_, T0_, iso_, Tw_);
+    if (kind_ != Kind::SingleSpring) {
+      portB_ = b.port("B");
+      chB_ = LcB_ > 0 ? b.internalNode("B") : (portB_ >= 0 ? portB_ : b.internalNode("B"));
+      b.capacity(chB_, id() + ".B", V0B_ + AB_ * (L_ - x0_), pB0_, T0_, iso_, Tw_);
+    }
+    sx_ = b.state("x", "m", StateKind::Differential, x0_, 1e-8, "dx/dt - v");
+    sv_ = b.state("v", "m/s", StateKind::Differential, 0.0, 1e-6,
+                  "m dv/dt - (pA A_A - pB A_B - p_amb A_rod - F_load - m g sin(angle) - F_friction(v) + F_stop(x, v))");
+    sW_ = b.state("W_gas", "J", StateKind::Differential, 0.0, 1e-6, "dW/dt - (pA dV_A/dt + pB dV_B/dt)");
+    for (const auto& [q, u] : std::vector<std::pair<const char*, const char*>>{
+             {"x", "m"}, {"v", "m/s"}, {"a", "m/s2"}, {"pA", "Pa"}, {"TA", "K"}})
+      b.channel(q, u);
+    if (kind_ != Kind::SingleSpring) {
+      b.channel("pB", "Pa");
+      b.channel("TB", "K");
+    }
+    for (const char* q : {"F_pressure", "F_friction", "F_stop"}) b.channel(q, "N");
+    b.channel("W_gas", "J");
+    b.publish("x", [this](const Eval& e) { return e.y[sx_]; });
+    b.publish("v", [this](const Eval& e) { return e.y[sv_]; });
+    b.publish("a", [this](const Eval& e) { return e.yp[sv_]; });
+    b.publish("pA", [this](const Eval& e) { return e.p(chA_); });
+    if (chB_ >= 0) b.publish("pB", [this](const Eval& e) { return e.p(chB_); });
+    b.publish("F_pressure", [this](const Eval&) { return Fp_; });
+  }
+
+  void evaluate(Eval& e) override {
+    const double x = e.y[sx_], v = e.y[sv_];
+    const double pA = e.p(chA_);
+    e.volume(chA_, V0A_ + AA_ * x, AA_ * v);
+    double work = pA * AA_ * v;
+    Fp_ = pA * AA_ - pAmb_ * Arod_;
+    if (kind_ == Kind::SingleSpring) {
+      // Rod side vented: ambient on the annulus balances ambient on the piston.
+      Fp_ = (pA - pAmb_) * AA_ - kSpring_ * x - F0Spring_;
+    } else {
+      const double pB = e.p(chB_);
+      e.volume(chB_, V0B_ + AB_ * (L_ - x), -AB_ * v);
+      work -= pB * AB_ * v;
+      Fp_ -= pB * AB_;
+      if (chA_ != portA_) e.flow(portA_, chA_, cushionFlow(e, portA_, chA_, x, LcA_, CcA_));
+      if (chB_ != portB_) e.flow(portB_, chB_, cushionFlow(e, portB_, chB_, L_ - x, LcB_, CcB_));
+      if (!iso_) e.heat(chB_, hA_B_ * (Tw_ - e.T(chB_)));
+    }
+    if (!iso_) e.heat(chA_, hA_A_ * (Tw_ - e.T(chA_)));
+    Ff_ = (Fc_ + (Fs_ - Fc_) * std::exp(-(v / vs_) * (v / vs_))) * std::tanh(v / veps_) + cv_ * v;
+    Fstop_ = stopForce(-x, -v) - stopForce(x - L_, v);
+    e.res[sx_] = e.yp[sx_] - v;
+    e.res[sv_] = e.yp[sv_] - (Fp_ - Fload_ - m_ * gsin_ - Ff_ + Fstop_) / m_;
+    e.res[sW_] = e.yp[sW_] - work;
+  }
+
+  void output(const Eval& e, double* ch) override {
+    int k = 0;
+    ch[k++] = e.y[sx_];
+    ch[k++] = e.y[sv_];
+    ch[k++] = e.yp[sv_];
+    ch[k++] = e.p(chA_);
+    ch[k++] = e.T(chA_);
+    if (kind_ != Kind::SingleSpring) {
+      ch[k++] = e.p(chB_);
+      ch[k++] = e.T(chB_);
+    }
+    ch[k++] = Fp_;
+    ch[k++] = Ff_;
+    ch[k++] = Fstop_;
+    ch[k++] = e.y[sW_];
+  }
+
+ private:
+  // Contact force pushing back out of a stop; pen > 0 is penetration and
+  // vpen its rate.
+  double stopForce(double pen, double vpen) const {
+    if (pen <= 0.0) return 0.0;
+    constexpr double dmax = 1e-4;
+    return std::max(0.0, kStop_ * pen + cStop_ * flow::smoothstep(pen / dmax) * vpen);
+  }
+  // Flow from the port net into a cushioned chamber; `dist` is the distance
+  // of the piston from the end this chamber cushions.
+  double cushionFlow(const Eval& e, int port, int ch, double dist, double Lc, double Cc) const {
+    if (port < 0) return 0.0;
+    constexpr double ramp = 1e-3;  // m over which the spigot enters the seal
+    const double open = flow::smoothstep((dist - Lc + ramp) / ramp);
+    const double dp = e.p(port) - e.p(ch);
+    const double check = flow::smoothstep(dp / 2000.0);  // free inflow through the cushion check valve
+    const double C = Cc + (Cport_ - Cc) * std::max(open, check);
+    return flow::iso6358(C, 0.3, 0.5, e.p(port), e.T(port), e.p(ch), e.T(ch));
+  }
+
+  Kind kind_;
+  double L_, AA_, AB_, Arod_, V0A_, V0B_ = 0, m_, Fload_, gsin_;
+  double Fc_, Fs_, vs_, cv_, veps_, kStop_, cStop_, x0_, pA0_, pB0_ = 0, T0_, hA_A_, hA_B_ = 0, Tw_;
+  bool iso_;
+  double kSpring_ = 0, F0Spring_ = 0;
+  double LcA_ = 0, LcB_ = 0, CcA_ = 0, CcB_ = 0, Cport_ = 0;
+  double pAmb_ = 101325.0;
+  int portA_ = -1, portB_ = -1, chA_ = -1, chB_ = -1;
+  int sx_ = -1, sv_ = -1, sW_ = -1;
+  double Fp_ = 0, Ff_ = 0, Fstop_ = 0;
+};
+
+struct CylinderDouble {
+  static ComponentType declare() { return Cylinder::declare(Cylinder::Kind::Double); }
+};
+struct CylinderThroughRod {
+  static ComponentType declare() { return Cylinder::declare(Cylinder::Kind::ThroughRod); }
+};
+struct CylinderSingle {
+  static ComponentType declare() { return Cylinder::declare(Cylinder::Kind::SingleSpring); }
+};
+PM_REGISTER(CylinderDouble)
+PM_REGISTER(CylinderThroughRod)
+PM_REGISTER(CylinderSingle)
+
+}  // namespace pm

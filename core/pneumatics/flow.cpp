@@ -1,0 +1,60 @@
+#include "pneumatics/flow.h"
+
+#include "pneumatics/gas.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pm::flow {
+
+double isoPhi(double pr, double b, double m) {
+  pr = std::clamp(pr, 0.0, 1.0);
+  if (pr <= b) return 1.0;
+  auto subsonic = [&](double r) {
+    const double s = (r - b) / (1.0 - b);
+    return std::pow(std::max(0.0, 1.0 - s * s), m);
+  };
+  if (pr <= kLaminarRatio) return subsonic(pr);
+  return subsonic(kLaminarRatio) * (1.0 - pr) / (1.0 - kLaminarRatio);
+}
+
+double iso6358(double C, double b, double m, double pa, double Ta, double pb, double Tb) {
+  if (C <= 0.0) return 0.0;
+  const bool forward = pa >= pb;
+  const double pu = forward ? pa : pb, Tu = forward ? Ta : Tb, pd = forward ? pb : pa;
+  if (pu <= 0.0 || Tu <= 0.0) return 0.0;
+  const double q = C * pu * gas::rho0 * std::sqrt(gas::T0 / Tu) * isoPhi(pd / pu, b, m);
+  return forward ? q : -q;
+}
+
+static double orificePhi(double pr) {
+  constexpr double k = gas::kappa;
+  const double crit = std::pow(2.0 / (k + 1.0), k / (k - 1.0));
+  auto sub = [&](double r) {
+    // Eq. (3) written relative to the choked value of eq. (2).
+    const double psi = std::sqrt(2.0 * k / (k - 1.0) * (std::pow(r, 2.0 / k) - std::pow(r, (k + 1.0) / k)));
+    return psi;
+  };
+  pr = std::clamp(pr, 0.0, 1.0);
+  const double psiCrit = sub(crit);
+  if (pr <= crit) return psiCrit;
+  if (pr <= kLaminarRatio) return sub(pr);
+  return sub(kLaminarRatio) * (1.0 - pr) / (1.0 - kLaminarRatio);
+}
+
+double orifice(double Ae, double pa, double Ta, double pb, double Tb) {
+  if (Ae <= 0.0) return 0.0;
+  const bool forward = pa >= pb;
+  const double pu = forward ? pa : pb, Tu = forward ? Ta : Tb, pd = forward ? pb : pa;
+  if (pu <= 0.0 || Tu <= 0.0) return 0.0;
+  const double q = Ae * pu / std::sqrt(gas::R * Tu) * orificePhi(pd / pu);
+  return forward ? q : -q;
+}
+
+double smoothstep(double s) {
+  if (s <= 0.0) return 0.0;
+  if (s >= 1.0) return 1.0;
+  return s * s * (3.0 - 2.0 * s);
+}
+
+}  // namespace pm::flow

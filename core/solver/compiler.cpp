@@ -1,0 +1,262 @@
+#include "solver/compiler.h"
+
+#include "model/component_type.h"
+#include "model/project_error.h"
+#include "pneumatics/gas.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <numeric>
+#include <set>
+
+namespace pm {
+
+namespace {
+
+bool validId(const std::string& id) {
+  if (id.empty() || !std::isalpha(static_cast<unsigned char>(id[0]))) return false;
+  return std::all_of(id.begin(), id.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+  });
+}
+
+struct UnionFind {
+  std::vector<int> parent;
+  int add() {
+    parent.push_back(static_cast<int>(parent.size()));
+    return parent.back();
+  }
+  int find(int i) { return parent[i] == i ? i : parent[i] = find(parent[i]); }
+  void join(int a, int b) { parent[find(a)] = find(b); }
+};
+
+}  // namespace
+
+void validateProject(const Project& pr, const std::string& file) {
+  auto fail = [&](const std::string& obj, const std::string& field, const std::string& msg) {
+    throw ProjectError(file, obj, field, msg);
+  };
+  const auto& reg = Registry::instance();
+  std::set<std::string> ids;
+  for (const Component& c : pr.components) {
+    if (!validId(c.id))
+      fail(c.id, "id", "ids start with a letter and use only letters, digits, '_' and '-'");
+    if (!ids.insert(c.id).second) fail(c.id, "id", "duplicate id");
+    const ComponentType* t = reg.find(c.type);
+    if (!t) fail(c.id, "type", "unknown component type '" + c.type + "'");
+    for (const auto& [name, value] : c.params) {
+      const ParamDecl* d = t->param(name);
+      if (!d) fail(c.id, "params." + name, "type '" + c.type + "' has no parameter '" + name + "'");
+      if (!d->accepts(value))
+        fail(c.id, "params." + name,
+             "value " + std::to_string(value) + " " + d->unit + " is outside the valid range " +
+                 d->rangeText() + " (" + d->doc + ")");
+    }
+    for (const auto& [name, ref] : c.inputs) {
+      if (!t->input(name)) fail(c.id, "inputs." + name, "type '" + c.type + "' has no input '" + name + "'");
+      const auto dot = ref.find('.');
+      if (ref.empty()) continue;
+      if (dot == std::string::npos || dot == 0 || dot + 1 == ref.size())
+        fail(c.id, "inputs." + name, "signal reference '" + ref + "' must read '<component id>.<channel>'");
+    }
+    for (const InputDecl& in : t->inputs)
+      if (in.required && (!c.inputs.count(in.name) || c.inputs.at(in.name).empty()))
+        fail(c.id, "inputs." + in.name, "required input is not connected (" + in.doc + ")");
+    if (t->check_data)
+      for (const std::string& e : t->check_data(c)) {
+        const auto colon = e.find(": ");
+        fail(c.id, colon == std::string::npos ? "data" : "data." + e.substr(0, colon),
+             colon == std::string::npos ? e : e.substr(colon + 2));
+      }
+  }
+  for (const Component& c : pr.components)
+    for (const auto& [name, ref] : c.inputs) {
+      if (ref.empty()) continue;
+      const std::string target = ref.substr(0, ref.find('.'));
+      if (!ids.count(target))
+        fail(c.id, "inputs." + name, "signal reference '" + ref + "' names no component '" + target + "'");
+    }
+  std::set<std::string> connIds;
+  std::set<std::pair<std::string, std::string>> pairs;
+  for (const Connection& k : pr.connections) {
+    if (k.id.empty()) fail("", "connections", "a connection has an empty id");
+    if (!connIds.insert(k.id).second) fail(k.id, "id", "duplicate connection id");
+    if (ids.count(k.id)) fail(k.id, "id", "connection id is also a component id");
+    const PortDecl* ends[2] = {nullptr, nullptr};
+    int i = 0;
+    for (const PortRef* r : {&k.from, &k.to}) {
+      const char* field = i == 0 ? "from" : "to";
+      const Component* c = pr.find(r->component);
+      if (!c) fail(k.id, field, "dangling connection: no component '" + r->component + "'");
+      const ComponentType* t = reg.find(c->type);
+      ends[i] = t->port(r->port);
+      if (!ends[i]) fail(k.id, field, "component '" + c->id + "' (" + c->type + ") has no port '" + r->port + "'");
+      ++i;
+    }
+    if (k.from == k.to) fail(k.id, "to", "connection joins a port to itself");
+    if (ends[0]->domain != ends[1]->domain)
+      fail(k.id, "to", "connects ports of different domains (" + k.from.str() + ", " + k.to.str() + ")");
+    if (ends[0]->domain != Domain::Pneumatic)
+      fail(k.id, "to", "only pneumatic lines can be drawn in this version; signal inputs are references");
+    auto key = std::minmax(k.from.str(), k.to.str());
+    if (!pairs.insert(key).second)
+      fail(k.id, "to", "duplicate connection between " + key.first + " and " + key.second);
+  }
+  const SimulationSettings& s = pr.simulation;
+  auto positive = [&](double v, const char* f) {
+    if (!(v > 0.0) || !std::isfinite(v)) fail("simulation", f, "must be a positive number");
+  };
+  positive(s.t_end, "t_end");
+  positive(s.output_interval, "output_interval");
+  positive(s.rel_tol, "rel_tol");
+  positive(s.abs_tol_pressure, "abs_tol_pressure");
+  positive(s.abs_tol_temperature, "abs_tol_temperature");
+  positive(s.abs_tol_position, "abs_tol_position");
+  positive(s.ambient_pressure, "ambient_pressure");
+  positive(s.ambient_temperature, "ambient_temperature");
+  if (s.max_step < 0.0 || !std::isfinite(s.max_step)) fail("simulation", "max_step", "must be >= 0 (0: solver's choice)");
+  if (s.output_interval > s.t_end) fail("simulation", "output_interval", "is longer than t_end");
+  if (s.t_end / s.output_interval > 5e7) fail("simulation", "output_interval", "would write more than 5e7 rows");
+}
+
+std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& file) {
+  validateProject(pr, file);
+  const auto& reg = Registry::instance();
+  auto sys = std::make_unique<System>();
+  sys->pAmb_ = pr.simulation.ambient_pressure;
+  sys->TAmb_ = pr.simulation.ambient_temperature;
+
+  // Nets: union-find over every pneumatic port.
+  UnionFind uf;
+  std::map<std::string, int> portIndex;
+  std::vector<std::string> portName;
+  for (const Component& c : pr.components)
+    for (const PortDecl& p : reg.find(c.type)->ports)
+      if (p.domain == Domain::Pneumatic) {
+        portIndex[c.id + "." + p.name] = uf.add();
+        portName.push_back(c.id + "." + p.name);
+      }
+  std::vector<int> degree(portName.size(), 0);
+  for (const Connection& k : pr.connections) {
+    const int a = portIndex.at(k.from.str()), b = portIndex.at(k.to.str());
+    uf.join(a, b);
+    ++degree[a];
+    ++degree[b];
+  }
+  std::map<int, int> netNode;  // union-find root -> node
+  int ambientNode = -1;
+  auto nodeFor = [&](const Component& c, const PortDecl& p) -> int {
+    const int idx = portIndex.at(c.id + "." + p.name);
+    if (degree[idx] == 0) {
+      if (!p.vents_when_open) return -1;  // plugged
+      if (ambientNode < 0) {
+        Node n;
+        n.name = "ambient";
+        n.boundaryOwner = "ambient (open exhaust ports)";
+        const double pa = sys->pAmb_, Ta = sys->TAmb_;
+        n.boundary = [pa, Ta](double, double& p, double& T) { p = pa; T = Ta; };
+        sys->nodes_.push_back(n);
+        ambientNode = static_cast<int>(sys->nodes_.size()) - 1;
+      }
+      sys->nodes_[ambientNode].members.push_back(portName[idx]);
+      return ambientNode;
+    }
+    const int root = uf.find(idx);
+    auto it = netNode.find(root);
+    if (it == netNode.end()) {
+      Node n;
+      // Deterministic name: the alphabetically first port of the net.
+      std::string first;
+      for (size_t i = 0; i < portName.size(); ++i)
+        if (uf.find(static_cast<int>(i)) == root && (first.empty() || portName[i] < first)) first = portName[i];
+      n.name = "n:" + first;
+      sys->nodes_.push_back(n);
+      it = netNode.emplace(root, static_cast<int>(sys->nodes_.size()) - 1).first;
+    }
+    sys->nodes_[it->second].members.push_back(portName[idx]);
+    return it->second;
+  };
+
+  std::vector<SignalInput*> pending;
+  for (const Component& c : pr.components) {
+    const ComponentType* t = reg.find(c.type);
+    std::unique_ptr<Element> el = t->create(c);
+    std::map<std::string, int> ports;
+    for (const PortDecl& p : t->ports)
+      if (p.domain == Domain::Pneumatic) ports[p.name] = nodeFor(c, p);
+    SystemBuilder b(*sys, *el, ports);
+    b.pending_ = &pending;
+    try {
+      el->setup(b);
+    } catch (const ProjectError&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw ProjectError(file, c.id, "", e.what());
+    }
+    const int n = static_cast<int>(sys->channels_.size()) - (b.firstChannel_ < 0 ? static_cast<int>(sys->channels_.size()) : b.firstChannel_);
+    sys->elementChannels_.emplace_back(b.firstChannel_ < 0 ? 0 : b.firstChannel_, n);
+    sys->elements_.push_back(std::move(el));
+  }
+
+  // Node kinds and their states.
+  for (Node& n : sys->nodes_) {
+    const std::string nm = n.name;
+    auto add = [&](const std::string& q, const std::string& unit, StateKind k, double init, double atol,
+                   const std::string& eq) {
+      sys->states_.push_back({nm + "." + q, unit, nm, eq, k, init, atol});
+      return sys->size() - 1;
+    };
+    const double atolP = pr.simulation.abs_tol_pressure, atolT = pr.simulation.abs_tol_temperature;
+    if (n.boundary) {
+      n.kind = NodeKind::Boundary;
+      n.slotM = add("m_delivered", "kg", StateKind::Differential, 0.0, 1e-12,
+                    "dm/dt - (-sum q_into_net)   [mass delivered by " + n.boundaryOwner + "]");
+      n.slotH = add("H_delivered", "J", StateKind::Differential, 0.0, 1e-6,
+                    "dH/dt - (-cp sum q T*)   [enthalpy delivered]");
+    } else if (n.initV > 0.0) {
+      n.kind = NodeKind::Capacity;
+      const double p0 = n.initPV / n.initV, T0 = n.isothermal ? n.Twall : n.initTV / n.initV;
+      n.slotP = add("p", "Pa", StateKind::Differential, p0, atolP,
+                    n.isothermal ? "dp/dt - (R T sum q - p dV/dt) / V   [isothermal volume]"
+                                 : "dp/dt - (k R sum(q T*) - k p dV/dt + (k-1) Qdot) / V   [mass + energy]");
+      n.slotT = n.isothermal
+                    ? add("T", "K", StateKind::Algebraic, T0, atolT, "T - T_wall")
+                    : add("T", "K", StateKind::Differential, T0, atolT,
+                          "dT/dt - R T/(p V) sum q (k T* - T) + (k-1) T dV/dt / V - (k-1) T Qdot/(p V)");
+    } else {
+      n.kind = NodeKind::Junction;
+      n.slotP = add("p", "Pa", StateKind::Algebraic, sys->pAmb_, atolP, "sum q   [mass balance of a junction]");
+      n.slotT = add("T", "K", StateKind::Algebraic, sys->TAmb_, atolT,
+                    "T (sum q_in + eps) - (sum q_in T_in + eps T_amb)   [enthalpy balance]");
+    }
+  }
+  // Node channels follow the element channels.
+  sys->firstNodeChannel_ = static_cast<int>(sys->channels_.size());
+  for (const Node& n : sys->nodes_) {
+    auto ch = [&](const char* q, const char* u) { sys->channels_.push_back({n.name + "." + q, u}); };
+    switch (n.kind) {
+      case NodeKind::Boundary: ch("q", "kg/s"); ch("m_delivered", "kg"); ch("H_delivered", "J"); break;
+      case NodeKind::Junction: ch("p", "Pa"); ch("T", "K"); break;
+      case NodeKind::Capacity: ch("p", "Pa"); ch("T", "K"); ch("m", "kg"); ch("V", "m3"); break;
+    }
+  }
+
+  // Signals by reference.
+  for (SignalInput* in : pending) {
+    auto it = sys->signals_.find(in->ref);
+    if (it == sys->signals_.end()) {
+      std::string known;
+      const std::string target = in->ref.substr(0, in->ref.find('.'));
+      for (const auto& [name, f] : sys->signals_)
+        if (name.rfind(target + ".", 0) == 0) known += (known.empty() ? "" : ", ") + name;
+      throw ProjectError(file, in->owner, in->name,
+                         "unknown signal '" + in->ref + "'" +
+                             (known.empty() ? " (that component publishes no signals)" : " (available: " + known + ")"));
+    }
+    in->read = it->second;
+  }
+  return sys;
+}
+
+}  // namespace pm

@@ -1,0 +1,24 @@
+// Project -> System: builds elements from the registry, joins connected ports
+// into nets, lets every element set itself up, decides node kinds and
+// resolves signal references. Throws ProjectError on inconsistent input.
+#pragma once
+
+#include "model/project.h"
+#include "solver/system.h"
+
+#include <memory>
+#include <string>
+
+namespace pm {
+
+class Compiler {
+ public:
+  // `file` only names the source in error messages.
+  static std::unique_ptr<System> compile(const Project& project, const std::string& file = {});
+};
+
+// Checks everything about a project that does not need equations: known types,
+// ports, parameter ranges, connections, ids, signal references syntax.
+void validateProject(const Project& project, const std::string& file);
+
+}  // namespace pm

@@ -1,0 +1,80 @@
+// The runtime contract every component type implements. A project is compiled
+// into a System of Elements; each Element asks the builder for nodes and state
+// slots once (setup), then contributes to the residual F(t, y, y') = 0 at every
+// evaluation, and may own root functions and a discrete state updated at events.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace pm {
+
+class SystemBuilder;
+class System;
+
+enum class StateKind { Differential, Algebraic };
+
+// The values one residual evaluation sees. Node pressures and temperatures are
+// filled by the System before elements are called.
+class Eval {
+ public:
+  double t = 0.0;
+  const double* y = nullptr;
+  const double* yp = nullptr;
+  double* res = nullptr;
+  bool initializing = false;  // discrete update at the start: switch without delay
+
+  double p(int node) const;
+  double T(int node) const;
+  // Mass flow q [kg/s] from node `from` to node `to` (negative: reverse). The
+  // enthalpy carried is taken at the upstream node's temperature. A plugged
+  // port (node -1) carries nothing.
+  void flow(int from, int to, double q);
+  void volume(int node, double V, double dVdt);
+  void heat(int node, double Qdot);  // W into the gas
+  // Sum of mass flows into a node so far (boundary elements read it in output()).
+  double netInflow(int node) const;
+
+ private:
+  friend class System;
+  System* sys_ = nullptr;
+};
+
+// A signal or any scalar of the model that other elements can read by name:
+// "<component id>.<channel>". Resolved after all elements are set up.
+struct SignalInput {
+  std::string owner; // reading component id, for messages
+  std::string name;  // field on the reading component ("inputs.sol14", "data.steps[2].when")
+  std::string ref;   // "cyl1.x"
+  std::function<double(const Eval&)> read;
+  bool connected() const { return static_cast<bool>(read); }
+  double operator()(const Eval& e) const { return read ? read(e) : 0.0; }
+};
+
+class Element {
+ public:
+  explicit Element(std::string id) : id_(std::move(id)) {}
+  virtual ~Element() = default;
+  Element(const Element&) = delete;
+  Element& operator=(const Element&) = delete;
+
+  const std::string& id() const { return id_; }
+
+  // Ask for nodes, states, roots, channels and published signals.
+  virtual void setup(SystemBuilder& b) = 0;
+  // Add flows/volumes/heat to nodes; write residuals of own states.
+  virtual void evaluate(Eval& e) = 0;
+  // Root functions g[i] for i in [rootBegin, rootBegin + count) given at setup.
+  virtual void roots(const Eval& e, double* g) { (void)e; (void)g; }
+  // Discrete update at an event (or at start). Returns true when a discrete
+  // state changed, so dependent elements are updated again.
+  virtual bool update(const Eval& e) { (void)e; return false; }
+  // Write result channels (indices given by SystemBuilder::addChannel).
+  virtual void output(const Eval& e, double* channels) = 0;
+
+ private:
+  std::string id_;
+};
+
+}  // namespace pm

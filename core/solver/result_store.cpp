@@ -1,0 +1,95 @@
+#include "solver/result_store.h"
+
+#include "io/atomic_file.h"
+
+#include <iomanip>
+#include <stdexcept>
+
+namespace pm {
+
+void ResultStore::setChannels(std::vector<ChannelInfo> channels) {
+  std::lock_guard lock(m_);
+  channels_ = std::move(channels);
+  t_.clear();
+  data_.assign(channels_.size(), {});
+}
+
+std::vector<ChannelInfo> ResultStore::channels() const {
+  std::lock_guard lock(m_);
+  return channels_;
+}
+
+int ResultStore::find(const std::string& name) const {
+  std::lock_guard lock(m_);
+  for (size_t i = 0; i < channels_.size(); ++i)
+    if (channels_[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+void ResultStore::append(double t, const double* row) {
+  std::lock_guard lock(m_);
+  t_.push_back(t);
+  for (size_t i = 0; i < data_.size(); ++i) data_[i].push_back(row[i]);
+}
+
+size_t ResultStore::rows() const {
+  std::lock_guard lock(m_);
+  return t_.size();
+}
+
+std::vector<double> ResultStore::times() const {
+  std::lock_guard lock(m_);
+  return t_;
+}
+
+std::vector<double> ResultStore::column(int channel) const {
+  std::lock_guard lock(m_);
+  return data_.at(channel);
+}
+
+std::vector<double> ResultStore::column(const std::string& name) const {
+  const int i = find(name);
+  if (i < 0) throw std::runtime_error("no result channel '" + name + "'");
+  return column(i);
+}
+
+double ResultStore::last(const std::string& name) const {
+  auto c = column(name);
+  if (c.empty()) throw std::runtime_error("no results yet for '" + name + "'");
+  return c.back();
+}
+
+size_t ResultStore::copyRows(size_t from, std::vector<double>& t, std::vector<std::vector<double>>& cols) const {
+  std::lock_guard lock(m_);
+  const size_t n = t_.size();
+  t.assign(t_.begin() + std::min(from, n), t_.end());
+  cols.resize(data_.size());
+  for (size_t i = 0; i < data_.size(); ++i) cols[i].assign(data_[i].begin() + std::min(from, n), data_[i].end());
+  return n;
+}
+
+void ResultStore::writeCsv(const std::string& path, const std::vector<std::string>& select) const {
+  std::vector<int> idx;
+  if (select.empty()) {
+    for (size_t i = 0; i < channels().size(); ++i) idx.push_back(static_cast<int>(i));
+  } else {
+    for (const auto& s : select) {
+      const int i = find(s);
+      if (i < 0) throw std::runtime_error("unknown channel '" + s + "' (see `pneumech info` for the list)");
+      idx.push_back(i);
+    }
+  }
+  std::lock_guard lock(m_);
+  writeFileAtomically(path, [&](std::ostream& o) {
+    o << "time [s]";
+    for (int i : idx) o << "," << channels_[i].name << " [" << channels_[i].unit << "]";
+    o << "\n" << std::setprecision(10);
+    for (size_t r = 0; r < t_.size(); ++r) {
+      o << t_[r];
+      for (int i : idx) o << "," << data_[i][r];
+      o << "\n";
+    }
+  });
+}
+
+}  // namespace pm

@@ -1,0 +1,54 @@
+// The one entry point the CLI, the GUI and the tests use to run a project:
+// compile, then integrate the whole system as one DAE with SUNDIALS IDA
+// (variable-order BDF), with root finding for switching events and a
+// consistent re-initialisation after each of them.
+#pragma once
+
+#include "model/project.h"
+#include "solver/result_store.h"
+#include "solver/system.h"
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+namespace pm {
+
+struct RunStats {
+  long steps = 0;
+  long residualEvals = 0;
+  long jacobianEvals = 0;
+  long events = 0;
+  double tReached = 0.0;
+  double wallSeconds = 0.0;
+  double realTimeFactor() const { return wallSeconds > 0 ? tReached / wallSeconds : 0.0; }
+};
+
+enum class RunStatus { Completed, Failed, Cancelled };
+
+struct RunResult {
+  RunStatus status = RunStatus::Completed;
+  std::string message;
+  RunStats stats;
+  bool ok() const { return status == RunStatus::Completed; }
+};
+
+class Simulation {
+ public:
+  // Compiles the project; throws ProjectError naming `file` on bad input.
+  explicit Simulation(const Project& project, const std::string& file = {});
+  ~Simulation();
+
+  System& system() { return *system_; }
+  const SimulationSettings& settings() const { return settings_; }
+
+  // Integrates from 0 to settings().t_end, appending to `out` at every output
+  // interval. `cancel` may be set from another thread.
+  RunResult run(ResultStore& out, const std::atomic<bool>* cancel = nullptr);
+
+ private:
+  std::unique_ptr<System> system_;
+  SimulationSettings settings_;
+};
+
+}  // namespace pm

@@ -1,0 +1,373 @@
+#include "solver/system.h"
+
+#include "pneumatics/gas.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace pm {
+
+namespace {
+constexpr double kJunctionEps = 1e-9;  // kg/s, see system.h
+}
+
+// ---------------------------------------------------------------- Eval
+
+double Eval::p(int node) const { return node < 0 ? 0.0 : sys_->nodes_[node].p; }
+double Eval::T(int node) const { return node < 0 ? 0.0 : sys_->nodes_[node].T; }
+
+void Eval::flow(int from, int to, double q) {
+  if (from < 0 || to < 0 || from == to || q == 0.0) return;
+  Node& a = sys_->nodes_[from];
+  Node& b = sys_->nodes_[to];
+  const double Tup = q > 0.0 ? a.T : b.T;
+  a.sumQ -= q;
+  a.sumQT -= q * Tup;
+  b.sumQ += q;
+  b.sumQT += q * Tup;
+  if (q > 0.0) {
+    b.sumQin += q;
+    b.sumQinT += q * Tup;
+  } else {
+    a.sumQin -= q;
+    a.sumQinT -= q * Tup;
+  }
+}
+
+void Eval::volume(int node, double V, double dVdt) {
+  if (node < 0) return;
+  sys_->nodes_[node].V += V;
+  sys_->nodes_[node].dVdt += dVdt;
+}
+
+void Eval::heat(int node, double Qdot) {
+  if (node >= 0) sys_->nodes_[node].Q += Qdot;
+}
+
+double Eval::netInflow(int node) const { return node < 0 ? 0.0 : sys_->nodes_[node].sumQ; }
+
+// ---------------------------------------------------------------- System
+
+System::System() = default;
+System::~System() = default;
+
+std::vector<double> System::initialState() const {
+  std::vector<double> y(states_.size());
+  for (size_t i = 0; i < states_.size(); ++i) y[i] = states_[i].initial;
+  return y;
+}
+
+bool System::fillNodes(double t, const double* y) {
+  for (Node& n : nodes_) {
+    if (n.kind == NodeKind::Boundary) {
+      n.boundary(t, n.p, n.T);
+    } else {
+      n.p = y[n.slotP];
+      n.T = y[n.slotT];
+      if (!(n.p > 0.0) || !(n.T > 0.0)) return false;
+    }
+    n.sumQ = n.sumQT = n.sumQin = n.sumQinT = 0.0;
+    n.V = n.dVdt = n.Q = 0.0;
+  }
+  return true;
+}
+
+void System::evaluateAll(Eval& e) {
+  e.sys_ = this;
+  for (auto& el : elements_) el->evaluate(e);
+}
+
+int System::residual(double t, const double* y, const double* yp, double* res) {
+  if (!fillNodes(t, y)) return 1;
+  Eval e;
+  e.t = t;
+  e.y = y;
+  e.yp = yp;
+  e.res = res;
+  evaluateAll(e);
+  using namespace gas;
+  for (const Node& n : nodes_) {
+    switch (n.kind) {
+      case NodeKind::Boundary:
+        // Delivered = leaving the boundary into the circuit.
+        res[n.slotM] = yp[n.slotM] + n.sumQ;
+        res[n.slotH] = yp[n.slotH] + cp * n.sumQT;
+        break;
+      case NodeKind::Junction:
+        res[n.slotP] = n.sumQ;
+        res[n.slotT] = n.T * (n.sumQin + kJunctionEps) - (n.sumQinT + kJunctionEps * TAmb_);
+        break;
+      case NodeKind::Capacity: {
+        if (!(n.V > 0.0)) return 1;
+        if (n.isothermal) {
+          // p V = m R T with T = T_wall: V dp/dt + p dV/dt = R T sum(q).
+          res[n.slotP] = yp[n.slotP] - (R * n.T * n.sumQ - n.p * n.dVdt) / n.V;
+          res[n.slotT] = n.T - n.Twall;
+        } else {
+          // Energy: V dp/dt = k R sum(q T*) - k p dV/dt + (k-1) Q   (seed 000, seed 003 eq. 10)
+          res[n.slotP] = yp[n.slotP] - (kappa * R * n.sumQT - kappa * n.p * n.dVdt + (kappa - 1.0) * n.Q) / n.V;
+          // T = p V / (m R) differentiated, with dm/dt = sum(q).
+          const double dT = R * n.T / (n.p * n.V) * (kappa * n.sumQT - n.T * n.sumQ) -
+                            (kappa - 1.0) * n.T * n.dVdt / n.V + (kappa - 1.0) * n.T * n.Q / (n.p * n.V);
+          res[n.slotT] = yp[n.slotT] - dT;
+        }
+        break;
+      }
+    }
+  }
+  return 0;
+}
+
+int System::roots(double t, const double* y, const double* yp, double* g) {
+  if (numRoots_ == 0) return 0;
+  if (!fillNodes(t, y)) return 1;
+  scratch_.resize(states_.size());
+  Eval e;
+  e.t = t;
+  e.y = y;
+  e.yp = yp;
+  e.res = scratch_.data();
+  evaluateAll(e);
+  for (auto [el, first] : rootOwners_) el->roots(e, g + first);
+  return 0;
+}
+
+bool System::updateDiscrete(double t, const double* y, const double* yp, bool initializing) {
+  scratch_.resize(states_.size());
+  bool any = false;
+  for (int pass = 0; pass < 100; ++pass) {
+    if (!fillNodes(t, y)) throw std::runtime_error("non-physical state at an event");
+    Eval e;
+    e.t = t;
+    e.y = y;
+    e.yp = yp;
+    e.res = scratch_.data();
+    e.initializing = initializing;
+    evaluateAll(e);
+    bool changed = false;
+    for (auto& el : elements_) changed = el->update(e) || changed;
+    if (!changed) return any;
+    any = true;
+  }
+  throw std::runtime_error("discrete logic does not settle at t = " + std::to_string(t) +
+                           " s (a switching loop between valves, switches or sequences?)");
+}
+
+void System::outputs(double t, const double* y, const double* yp, double* row) {
+  scratch_.resize(states_.size());
+  fillNodes(t, y);
+  Eval e;
+  e.t = t;
+  e.y = y;
+  e.yp = yp;
+  e.res = scratch_.data();
+  evaluateAll(e);
+  for (size_t i = 0; i < elements_.size(); ++i)
+    if (elementChannels_[i].second > 0) elements_[i]->output(e, row + elementChannels_[i].first);
+  int c = firstNodeChannel_;
+  for (const Node& n : nodes_) {
+    switch (n.kind) {
+      case NodeKind::Boundary:
+        row[c++] = -n.sumQ;
+        row[c++] = y[n.slotM];
+        row[c++] = y[n.slotH];
+        break;
+      case NodeKind::Junction:
+        row[c++] = n.p;
+        row[c++] = n.T;
+        break;
+      case NodeKind::Capacity:
+        row[c++] = n.p;
+        row[c++] = n.T;
+        row[c++] = n.p * n.V / (gas::R * n.T);
+        row[c++] = n.V;
+        break;
+    }
+  }
+}
+
+void System::presolveJunctions(double t, double* y, const double* yp) {
+  std::vector<int> junctions;
+  for (size_t i = 0; i < nodes_.size(); ++i)
+    if (nodes_[i].kind == NodeKind::Junction) junctions.push_back(static_cast<int>(i));
+  if (junctions.empty()) return;
+  scratch_.resize(states_.size());
+  auto balance = [&](int j, double& sumQ, double& Tmix) {
+    if (!fillNodes(t, y)) return false;
+    Eval e;
+    e.t = t;
+    e.y = y;
+    e.yp = yp;
+    e.res = scratch_.data();
+    evaluateAll(e);
+    const Node& n = nodes_[j];
+    sumQ = n.sumQ;
+    Tmix = (n.sumQinT + kJunctionEps * TAmb_) / (n.sumQin + kJunctionEps);
+    return true;
+  };
+  // Bracket: no junction can sit outside the range of the imposed and stored pressures.
+  double lo = pAmb_, hi = pAmb_;
+  fillNodes(t, y);
+  for (const Node& n : nodes_)
+    if (n.kind != NodeKind::Junction) lo = std::min(lo, n.p), hi = std::max(hi, n.p);
+  for (int sweep = 0; sweep < 30; ++sweep) {
+    double change = 0.0;
+    for (int j : junctions) {
+      Node& n = nodes_[j];
+      double a = lo, b = hi, q = 0.0, Tm = TAmb_;
+      const double before = y[n.slotP];
+      for (int it = 0; it < 60 && b - a > 1e-10 * hi; ++it) {
+        y[n.slotP] = 0.5 * (a + b);
+        if (!balance(j, q, Tm)) break;
+        (q > 0.0 ? a : b) = y[n.slotP];
+      }
+      y[n.slotP] = 0.5 * (a + b);
+      if (balance(j, q, Tm)) y[n.slotT] = Tm;
+      change = std::max(change, std::abs(y[n.slotP] - before) / hi);
+    }
+    if (change < 1e-9) break;
+  }
+}
+
+std::vector<std::vector<int>> System::sparsity(double t, const double* y0, const double* yp0) {
+  const int N = size();
+  std::vector<double> y(y0, y0 + N), yp(yp0, yp0 + N), r0(N), r1(N);
+  std::vector<std::vector<int>> rows(N);
+  if (residual(t, y.data(), yp.data(), r0.data()) != 0) return rows;
+  for (int j = 0; j < N; ++j) {
+    for (int which = 0; which < 2; ++which) {
+      auto& v = which == 0 ? y : yp;
+      const double save = v[j];
+      const double h = 1e-6 * std::max(1.0, std::abs(save));
+      v[j] = save + h;
+      if (residual(t, y.data(), yp.data(), r1.data()) == 0)
+        for (int i = 0; i < N; ++i)
+          if (r1[i] != r0[i] && (rows[i].empty() || rows[i].back() != j)) rows[i].push_back(j);
+      v[j] = save;
+    }
+  }
+  return rows;
+}
+
+std::string System::describe() {
+  std::ostringstream o;
+  const int N = size();
+  o << "States (" << N << "):\n";
+  for (int i = 0; i < N; ++i) {
+    const StateInfo& s = states_[i];
+    o << "  [" << i << "] " << s.name << " [" << s.unit << "]  "
+      << (s.kind == StateKind::Differential ? "differential" : "algebraic") << "  owner " << s.owner
+      << "  initial " << s.initial << "\n      0 = " << s.equation << "\n";
+  }
+  o << "\nNodes (" << nodes_.size() << "):\n";
+  for (const Node& n : nodes_) {
+    o << "  " << n.name << "  "
+      << (n.kind == NodeKind::Boundary ? "boundary" : n.kind == NodeKind::Capacity ? "volume" : "junction");
+    if (n.kind == NodeKind::Capacity) {
+      o << (n.isothermal ? " (isothermal)" : " (energy balance)") << ", volume from:";
+      for (auto& v : n.volumeOwners) o << " " << v;
+    }
+    if (n.kind == NodeKind::Boundary) o << " imposed by " << n.boundaryOwner;
+    o << "\n    ports:";
+    for (auto& m : n.members) o << " " << m;
+    o << "\n";
+  }
+  // Sparsity at the initial point.
+  std::vector<double> y = initialState(), yp(N, 0.0), r(N);
+  residual(0.0, y.data(), yp.data(), r.data());
+  for (int i = 0; i < N; ++i)
+    if (states_[i].kind == StateKind::Differential) yp[i] = yp[i] - r[i];
+  auto rows = sparsity(0.0, y.data(), yp.data());
+  int nnz = 0;
+  for (auto& row : rows) nnz += static_cast<int>(row.size());
+  o << "\nJacobian sparsity dF/dy + cj dF/dy' at t = 0 (" << N << " x " << N << ", " << nnz
+    << " non-zeros; rows = equations, columns = states):\n";
+  for (int i = 0; i < N; ++i) {
+    std::string line(N, '.');
+    for (int j : rows[i]) line[j] = 'x';
+    o << "  " << line << "  " << states_[i].name << "\n";
+  }
+  return o.str();
+}
+
+// ---------------------------------------------------------------- SystemBuilder
+
+SystemBuilder::SystemBuilder(System& s, Element& e, std::map<std::string, int> ports)
+    : sys_(s), el_(e), ports_(std::move(ports)) {}
+
+int SystemBuilder::port(const std::string& name) const {
+  auto it = ports_.find(name);
+  if (it == ports_.end()) throw std::logic_error(el_.id() + ": no pneumatic port " + name);
+  return it->second;
+}
+
+int SystemBuilder::internalNode(const std::string& name) {
+  Node n;
+  n.name = el_.id() + "." + name;
+  n.members.push_back(n.name);
+  sys_.nodes_.push_back(std::move(n));
+  return static_cast<int>(sys_.nodes_.size()) - 1;
+}
+
+void SystemBuilder::capacity(int node, const std::string& owner, double V0, double p0, double T0,
+                             bool isothermal, double Twall) {
+  if (node < 0) return;
+  Node& n = sys_.nodes_[node];
+  if (n.volumeOwners.empty() && n.name.rfind("n:", 0) == 0) n.name = owner;
+  n.volumeOwners.push_back(owner);
+  n.initPV += p0 * V0;
+  n.initTV += T0 * V0;
+  n.initV += V0;
+  if (isothermal) {
+    n.isothermal = true;
+    n.Twall = Twall;
+  }
+}
+
+void SystemBuilder::boundary(int node, std::function<void(double, double&, double&)> pt) {
+  if (node < 0) return;
+  Node& n = sys_.nodes_[node];
+  if (n.boundary)
+    throw std::runtime_error("net " + n.name + " has two pressure boundaries: " + n.boundaryOwner +
+                             " and " + el_.id());
+  n.boundary = std::move(pt);
+  n.boundaryOwner = el_.id();
+  if (n.name.rfind("n:", 0) == 0) n.name = el_.id();
+}
+
+int SystemBuilder::state(const std::string& name, const std::string& unit, StateKind kind,
+                         double initial, double atol, const std::string& equation) {
+  StateInfo s{el_.id() + "." + name, unit, el_.id(), equation, kind, initial, atol};
+  sys_.states_.push_back(std::move(s));
+  return sys_.size() - 1;
+}
+
+int SystemBuilder::roots(int count) {
+  const int first = sys_.numRoots_;
+  sys_.rootOwners_.emplace_back(&el_, first);
+  sys_.numRoots_ += count;
+  return 0;  // element-local index of its first root
+}
+
+int SystemBuilder::channel(const std::string& quantity, const std::string& unit) {
+  const int idx = static_cast<int>(sys_.channels_.size());
+  if (firstChannel_ < 0) firstChannel_ = idx;
+  sys_.channels_.push_back({el_.id() + "." + quantity, unit});
+  return idx - firstChannel_;
+}
+
+void SystemBuilder::publish(const std::string& name, std::function<double(const Eval&)> value) {
+  sys_.signals_[el_.id() + "." + name] = std::move(value);
+}
+
+void SystemBuilder::input(SignalInput& in, const std::string& name, const std::string& ref) {
+  in.owner = el_.id();
+  in.name = name;
+  in.ref = ref;
+  in.read = nullptr;
+  if (!ref.empty() && pending_) pending_->push_back(&in);
+}
+
+}  // namespace pm

@@ -1,0 +1,159 @@
+// The compiled runtime model: nodes (pneumatic nets and internal volumes),
+// elements, and one state vector y with its residual F(t, y, y') = 0.
+//
+// Node kinds, decided once after all elements are set up:
+//  - Boundary: p and T imposed by a supply/atmosphere element (seed 000:
+//    0 = p - p(t), 0 = T - T(t)); it owns two accumulator states, the mass and
+//    the enthalpy it has delivered, so air consumption and the energy balance
+//    are exact integrals rather than sums of samples.
+//  - Capacity: a net holding at least one volume (chamber, tube, reservoir);
+//    differential p and T from mass and energy conservation (seed 000 volume
+//    equations, seed 003 eq. 10), with wall heat flow; isothermal volumes
+//    have T fixed at the wall temperature instead.
+//  - Junction: a net without volume (seed 000 flow divider); algebraic mass
+//    balance sum(q) = 0 and enthalpy balance written as a mixing temperature
+//    T * (sum q_in + eps) = sum(q_in * T_in) + eps * T_ambient; eps = 1e-9 kg/s
+//    keeps T defined when nothing flows.
+#pragma once
+
+#include "model/project.h"
+#include "solver/element.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pm {
+
+enum class NodeKind { Junction, Capacity, Boundary };
+
+struct StateInfo {
+  std::string name;   // "cyl1.x", "n:v1.4.p"
+  std::string unit;
+  std::string owner;  // element id or node name
+  std::string equation;
+  StateKind kind = StateKind::Differential;
+  double initial = 0.0;
+  double atol = 1e-6;
+};
+
+struct ChannelInfo {
+  std::string name;  // "<object id>.<quantity>"
+  std::string unit;
+};
+
+struct Node {
+  std::string name;
+  NodeKind kind = NodeKind::Junction;
+  std::vector<std::string> members;  // "comp.port" of the net, for descriptions
+  std::vector<std::string> volumeOwners;
+  int slotP = -1, slotT = -1;  // Capacity, Junction
+  int slotM = -1, slotH = -1;  // Boundary: mass / enthalpy delivered to the circuit
+  std::string boundaryOwner;
+  std::function<void(double t, double& p, double& T)> boundary;
+  bool isothermal = false;
+  double Twall = 293.15;
+  double initPV = 0.0, initTV = 0.0, initV = 0.0;  // volume-weighted initial values
+
+  // Per evaluation
+  double p = 0.0, T = 0.0;
+  double sumQ = 0.0, sumQT = 0.0, sumQin = 0.0, sumQinT = 0.0;
+  double V = 0.0, dVdt = 0.0, Q = 0.0;
+};
+
+class System {
+ public:
+  System();
+  ~System();
+
+  int size() const { return static_cast<int>(states_.size()); }
+  int numRoots() const { return numRoots_; }
+  const std::vector<StateInfo>& states() const { return states_; }
+  const std::vector<ChannelInfo>& channels() const { return channels_; }
+  const std::vector<Node>& nodes() const { return nodes_; }
+  const std::vector<std::unique_ptr<Element>>& elements() const { return elements_; }
+  double ambientPressure() const { return pAmb_; }
+  double ambientTemperature() const { return TAmb_; }
+
+  std::vector<double> initialState() const;
+
+  // Returns 0 on success, 1 for a recoverable error (non-physical state).
+  int residual(double t, const double* y, const double* yp, double* res);
+  int roots(double t, const double* y, const double* yp, double* g);
+  // Discrete updates to a fixed point; true when anything changed.
+  bool updateDiscrete(double t, const double* y, const double* yp, bool initializing);
+  void outputs(double t, const double* y, const double* yp, double* row);
+  // Solves the junction balances for fixed differential states (bisection on
+  // each junction pressure, Gauss-Seidel over junctions). Newton from a poor
+  // guess fails on the square-root shape of the flow functions; this gives
+  // IDA's consistent-initialisation a start it converges from.
+  void presolveJunctions(double t, double* y, const double* yp);
+
+  // Numerical sparsity of dF/dy + dF/dy' at (t, y, yp): entry (i, j) set when
+  // residual i changes with state j.
+  std::vector<std::vector<int>> sparsity(double t, const double* y, const double* yp);
+  // Readable listing of states, equations and sparsity (`pneumech equations`).
+  std::string describe();
+
+ private:
+  friend class SystemBuilder;
+  friend class Eval;
+  friend class Compiler;
+  bool fillNodes(double t, const double* y);
+  void evaluateAll(Eval& e);
+
+  std::vector<std::unique_ptr<Element>> elements_;
+  std::vector<Node> nodes_;
+  std::vector<StateInfo> states_;
+  std::vector<ChannelInfo> channels_;
+  std::vector<std::pair<int, int>> elementChannels_;  // per element: first channel, count
+  int firstNodeChannel_ = 0;  // node channels follow element channels
+  std::map<std::string, std::function<double(const Eval&)>> signals_;
+  std::vector<std::pair<Element*, int>> rootOwners_;  // element, first root
+  int numRoots_ = 0;
+  double pAmb_ = 101325.0, TAmb_ = 293.15;
+  std::vector<double> scratch_;
+  bool initializing_ = false;
+};
+
+// Handed to Element::setup: the only way an element joins the system.
+class SystemBuilder {
+ public:
+  SystemBuilder(System& s, Element& e, std::map<std::string, int> ports);
+
+  // Node of one of the element's pneumatic ports; -1 when plugged.
+  int port(const std::string& name) const;
+  // A node private to the element (a chamber behind a cushion throttle, ...).
+  int internalNode(const std::string& name);
+  // Declares that `node` holds gas volume (initial V0 at p0, T0).
+  void capacity(int node, const std::string& owner, double V0, double p0, double T0,
+                bool isothermal, double Twall);
+  // Imposes p(t), T(t) on a node.
+  void boundary(int node, std::function<void(double t, double& p, double& T)> pt);
+
+  int state(const std::string& name, const std::string& unit, StateKind kind, double initial,
+            double atol, const std::string& equation);
+  int roots(int count);
+  // Result channel "<id>.<quantity>"; returns its index within the element's
+  // output() array (channels of one element are contiguous).
+  int channel(const std::string& quantity, const std::string& unit);
+  // Makes "<id>.<name>" readable by other elements.
+  void publish(const std::string& name, std::function<double(const Eval&)> value);
+  // Binds a signal input to a reference; resolved after all setups.
+  void input(SignalInput& in, const std::string& name, const std::string& ref);
+
+  double ambientPressure() const { return sys_.pAmb_; }
+  double ambientTemperature() const { return sys_.TAmb_; }
+
+ private:
+  friend class Compiler;
+  System& sys_;
+  Element& el_;
+  std::map<std::string, int> ports_;
+  std::vector<SignalInput*>* pending_ = nullptr;
+  int firstChannel_ = -1;
+};
+
+}  // namespace pm
