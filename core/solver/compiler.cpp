@@ -99,7 +99,8 @@ void validateProject(const Project& pr, const std::string& file) {
       fail(k.id, "to", "connects ports of different domains (" + k.from.str() + ", " + k.to.str() + ")");
     if (ends[0]->domain != Domain::Pneumatic)
       fail(k.id, "to", "only pneumatic lines can be drawn in this version; signal inputs are references");
-    auto key = std::minmax(k.from.str(), k.to.str());
+    const std::string a = k.from.str(), b = k.to.str();
+    const std::pair<std::string, std::string> key = a < b ? std::pair{a, b} : std::pair{b, a};
     if (!pairs.insert(key).second)
       fail(k.id, "to", "duplicate connection between " + key.first + " and " + key.second);
   }

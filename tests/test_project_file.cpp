@@ -1,0 +1,163 @@
+// File format: exact round trip, atomic save, and every bad-input case gives a
+// ProjectError that names the file, the object and the field.
+#include "io/project_file.h"
+#include "model/project_error.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace pm;
+
+namespace {
+
+const char* kGood = R"({
+  "format": "pneumech-project", "schema_version": 1,
+  "meta": {"title": "Round trip", "customer": "ACME", "author": "QA", "description": "two lines\nof text"},
+  "simulation": {"t_end": 0.75, "output_interval": 0.0005, "rel_tol": 1e-7},
+  "components": [
+    {"id": "src", "type": "supply", "params": {"p": 700000.123456789}, "placement": {"x": 10.5, "y": -3, "rotation": 90, "mirror": true},
+     "data": {"table": [[0, 600000, 293.15], [0.1, 700000, 300]]}},
+    {"id": "ts", "type": "time_switch", "params": {"t_on": 0.1}},
+    {"id": "v1", "type": "valve_5_2", "label": "1V1", "inputs": {"sol14": "ts.out"}},
+    {"id": "cyl", "type": "cylinder_double", "params": {"bore": 0.032, "stroke": 0.2}}
+  ],
+  "connections": [
+    {"id": "l1", "from": "src.1", "to": "v1.1", "waypoints": [[1, 2], [3.25, 4]]},
+    {"id": "l2", "from": "v1.4", "to": "cyl.A"},
+    {"id": "l3", "from": "v1.2", "to": "cyl.B"}
+  ],
+  "mechanism": {"parts": [{"id": "p1"}]}
+})";
+
+// Replaces the first occurrence of `from` in the good project.
+std::string mutate(const std::string& from, const std::string& to) {
+  std::string s = kGood;
+  const auto pos = s.find(from);
+  if (pos == std::string::npos) qFatal("test setup: '%s' not in the good project", from.c_str());
+  return s.replace(pos, from.size(), to);
+}
+
+}  // namespace
+
+class TestProjectFile : public QObject {
+  Q_OBJECT
+
+  void expectError(const std::string& text, const std::string& object, const std::string& field,
+                   const std::string& part) {
+    try {
+      parseProject(text, "bad.pneumech.json");
+      QFAIL(("no error for case expecting " + part).c_str());
+    } catch (const ProjectError& e) {
+      const std::string what = e.what();
+      QVERIFY2(e.file() == "bad.pneumech.json", what.c_str());
+      QVERIFY2(e.object() == object, ("object: " + what).c_str());
+      QVERIFY2(e.field() == field, ("field: " + what).c_str());
+      QVERIFY2(what.find(part) != std::string::npos, ("message: " + what).c_str());
+    }
+  }
+
+ private slots:
+  void roundTripIsExact() {
+    const Project a = parseProject(kGood, "good");
+    QCOMPARE(a.components.size(), size_t(4));
+    QCOMPARE(a.components[0].params.at("p"), 700000.123456789);
+    QCOMPARE(a.components[0].placement.rotation, 90);
+    QVERIFY(a.extra.contains("mechanism"));
+    QTemporaryDir dir;
+    const std::string path = (dir.path() + "/p.pneumech.json").toStdString();
+    saveProject(a, path);
+    const Project b = loadProject(path);
+    QVERIFY(a == b);
+    saveProject(b, path);
+    std::ifstream f1(path);
+    const std::string once((std::istreambuf_iterator<char>(f1)), {});
+    QCOMPARE(serializeProject(loadProject(path)), once);
+    // Atomic: no temporary left behind.
+    int files = 0;
+    for (auto& e : std::filesystem::directory_iterator(dir.path().toStdString())) (void)e, ++files;
+    QCOMPARE(files, 1);
+  }
+
+  void failedSaveKeepsOldFile() {
+    QTemporaryDir dir;
+    const std::string path = (dir.path() + "/missing-dir/p.pneumech.json").toStdString();
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, saveProject(parseProject(kGood, "good"), path));
+    QVERIFY(!std::filesystem::exists(path));
+  }
+
+  void malformedJsonGivesLineAndColumn() {
+    expectError("{\n  \"format\": \"pneumech-project\",\n  \"schema_version\": 1,,\n}", "", "", "line 3, column 23");
+  }
+  void wrongFormatOrVersion() {
+    expectError(mutate("\"pneumech-project\"", "\"other\""), "", "format", "pneumech-project");
+    expectError(mutate("\"schema_version\": 1", "\"schema_version\": 7"), "", "schema_version", "newer");
+    expectError(mutate("\"schema_version\": 1", "\"schema_version\": \"1\""), "", "schema_version", "integer");
+  }
+  void missingAndMistypedFields() {
+    expectError(mutate("\"type\": \"time_switch\", ", ""), "ts", "type", "missing field");
+    expectError(mutate("\"t_on\": 0.1", "\"t_on\": \"0.1\""), "ts", "params.t_on", "expected a number");
+    expectError(mutate("\"t_end\": 0.75", "\"t_end\": -1"), "simulation", "t_end", "positive");
+    expectError(mutate("\"label\": \"1V1\"", "\"lable\": \"1V1\""), "v1", "lable", "unknown field");
+    expectError(mutate("\"rotation\": 90", "\"rotation\": 45"), "src", "placement.rotation", "0, 90, 180 or 270");
+    expectError(mutate("\"mechanism\"", "\"mechanisms\""), "", "mechanisms", "unknown top-level section");
+  }
+  void unknownTypePortParameter() {
+    expectError(mutate("\"valve_5_2\"", "\"valve_9_9\""), "v1", "type", "unknown component type 'valve_9_9'");
+    expectError(mutate("\"to\": \"cyl.A\"", "\"to\": \"cyl.C\""), "l2", "to", "has no port 'C'");
+    expectError(mutate("\"bore\": 0.032", "\"boer\": 0.032"), "cyl", "params.boer", "has no parameter");
+  }
+  void danglingDuplicateConnections() {
+    expectError(mutate("\"from\": \"v1.4\"", "\"from\": \"v9.4\""), "l2", "from", "dangling");
+    expectError(mutate("\"id\": \"l3\", \"from\": \"v1.2\"", "\"id\": \"l2\", \"from\": \"v1.2\""), "l2", "id",
+                "duplicate connection id");
+    expectError(mutate("\"from\": \"v1.2\", \"to\": \"cyl.B\"", "\"from\": \"cyl.A\", \"to\": \"v1.4\""), "l3", "to",
+                "duplicate connection");
+    expectError(mutate("\"from\": \"v1.2\", \"to\": \"cyl.B\"", "\"from\": \"cyl.B\", \"to\": \"cyl.B\""), "l3", "to",
+                "itself");
+    expectError(mutate("\"from\": \"src.1\"", "\"from\": \"src\""), "l1", "from", "<component id>.<port>");
+  }
+  void duplicateIds() {
+    expectError(mutate("\"id\": \"ts\"", "\"id\": \"src\""), "src", "id", "duplicate id");
+    expectError(mutate("\"id\": \"l1\"", "\"id\": \"cyl\""), "cyl", "id", "also a component id");
+    expectError(mutate("\"id\": \"ts\"", "\"id\": \"9ts\""), "9ts", "id", "start with a letter");
+  }
+  void physicalRanges() {
+    expectError(mutate("\"bore\": 0.032", "\"bore\": -0.032"), "cyl", "params.bore", "outside the valid range");
+    expectError(mutate("\"label\": \"1V1\",", "\"label\": \"1V1\", \"params\": {\"b_supply\": 1.2},"), "v1",
+                "params.b_supply", "outside the valid range [0, 1)");
+    expectError(mutate("\"stroke\": 0.2", "\"stroke\": 0.2, \"V0_A\": -1e-6"), "cyl", "params.V0_A", "outside");
+    expectError(mutate("[0.1, 700000, 300]", "[0.1, -5, 300]"), "src", "data.table[1]", "pressure must be > 0");
+  }
+  void signalReferences() {
+    expectError(mutate("\"ts.out\"", "\"tx.out\""), "v1", "inputs.sol14", "names no component 'tx'");
+    expectError(mutate("\"ts.out\"", "\"tsout\""), "v1", "inputs.sol14", "<component id>.<channel>");
+  }
+
+  void overrides() {
+    Project p = parseProject(kGood, "good");
+    applyOverride(p, "cyl.bore=0.05");
+    QCOMPARE(p.find("cyl")->params.at("bore"), 0.05);
+    applyOverride(p, "simulation.t_end=2.5");
+    QCOMPARE(p.simulation.t_end, 2.5);
+    QVERIFY_THROWS_EXCEPTION(ProjectError, applyOverride(p, "cyl.bore=-1"));
+    QVERIFY_THROWS_EXCEPTION(ProjectError, applyOverride(p, "cyl.nope=1"));
+    QVERIFY_THROWS_EXCEPTION(ProjectError, applyOverride(p, "nobody.bore=1"));
+    QVERIFY_THROWS_EXCEPTION(ProjectError, applyOverride(p, "cyl.bore=abc"));
+    QCOMPARE(p.find("cyl")->params.at("bore"), 0.05);  // failed overrides change nothing
+  }
+
+  void missingFile() {
+    try {
+      loadProject("/nonexistent/x.pneumech.json");
+      QFAIL("no error");
+    } catch (const ProjectError& e) {
+      QCOMPARE(e.file(), std::string("/nonexistent/x.pneumech.json"));
+    }
+  }
+};
+
+QTEST_APPLESS_MAIN(TestProjectFile)
+#include "test_project_file.moc"
