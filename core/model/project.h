@@ -58,7 +58,7 @@ struct Connection {
 struct SimulationSettings {
   double t_end = 1.0;            // s
   double output_interval = 1e-3; // s
-  double rel_tol = 1e-6;
+  double rel_tol = 1e-5;
   double abs_tol_pressure = 1.0;     // Pa
   double abs_tol_temperature = 1e-4; // K
   double abs_tol_position = 1e-8;    // m

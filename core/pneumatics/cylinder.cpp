@@ -11,7 +11,7 @@
 // Friction: Coulomb + Stribeck + viscous, F = (Fc + (Fs - Fc) exp(-(v/vs)^2))
 // tanh(v/v_eps) + c_v v: smooth (no events needed), so true sticking is
 // approximated by a creep velocity ~ v_eps * F/Fs below breakaway.
-// End stops: spring-damper contact, damping ramped in over 0.1 mm of
+// End stops: spring-damper contact, damping ramped in over 0.01 mm of
 // penetration (as ADAMS IMPACT) so the contact force starts at zero.
 #include "model/component_type.h"
 #include "model/project.h"
@@ -144,7 +144,8 @@ class Cylinder : public Element {
       chB_ = LcB_ > 0 ? b.internalNode("B") : (portB_ >= 0 ? portB_ : b.internalNode("B"));
       b.capacity(chB_, id() + ".B", V0B_ + AB_ * (L_ - x0_), pB0_, T0_, iso_, Tw_);
     }
-    sx_ = b.state("x", "m", StateKind::Differential, x0_, 1e-8, "dx/dt - v");
+    b.roots(2);  // contact onset at both stops: IDA restarts there instead of failing steps
+    sx_ = b.state("x", "m", StateKind::Differential, x0_, b.absTolPosition(), "dx/dt - v");
     sv_ = b.state("v", "m/s", StateKind::Differential, 0.0, 1e-6,
                   "m dv/dt - (pA A_A - pB A_B - p_amb A_rod - F_load - m g sin(angle) - F_friction(v) + F_stop(x, v))");
     sW_ = b.state("W_gas", "J", StateKind::Differential, 0.0, 1e-6, "dW/dt - (pA dV_A/dt + pB dV_B/dt)");
@@ -191,6 +192,11 @@ class Cylinder : public Element {
     e.res[sW_] = e.yp[sW_] - work;
   }
 
+  void roots(const Eval& e, double* g) override {
+    g[0] = e.y[sx_];
+    g[1] = L_ - e.y[sx_];
+  }
+
   void output(const Eval& e, double* ch) override {
     int k = 0;
     ch[k++] = e.y[sx_];
@@ -213,7 +219,7 @@ class Cylinder : public Element {
   // vpen its rate.
   double stopForce(double pen, double vpen) const {
     if (pen <= 0.0) return 0.0;
-    constexpr double dmax = 1e-4;
+    constexpr double dmax = 1e-5;
     return std::max(0.0, kStop_ * pen + cStop_ * flow::smoothstep(pen / dmax) * vpen);
   }
   // Flow from the port net into a cushioned chamber; `dist` is the distance

@@ -7,6 +7,15 @@
 
 namespace pm::flow {
 
+namespace {
+// Quadratic a u + c u^2 with value phiL and slope D (in u) at u = ul.
+double laminar(double u, double ul, double phiL, double D) {
+  const double c = (D * ul - phiL) / (ul * ul);
+  const double a = D - 2.0 * c * ul;
+  return a * u + c * u * u;
+}
+}  // namespace
+
 double isoPhi(double pr, double b, double m) {
   pr = std::clamp(pr, 0.0, 1.0);
   if (pr <= b) return 1.0;
@@ -15,7 +24,12 @@ double isoPhi(double pr, double b, double m) {
     return std::pow(std::max(0.0, 1.0 - s * s), m);
   };
   if (pr <= kLaminarRatio) return subsonic(pr);
-  return subsonic(kLaminarRatio) * (1.0 - pr) / (1.0 - kLaminarRatio);
+  // Laminar zone: quadratic in u = 1 - pr through 0 at u = 0, matching value
+  // and slope of the subsonic branch at pr = 0.999 (C1, see flow.h).
+  const double ul = 1.0 - kLaminarRatio, h = 1e-7;
+  const double phiL = subsonic(kLaminarRatio);
+  const double D = (subsonic(kLaminarRatio - h) - phiL) / h;  // -dphi/dpr at 0.999 (> 0)
+  return laminar(1.0 - pr, ul, phiL, D);
 }
 
 double iso6358(double C, double b, double m, double pa, double Ta, double pb, double Tb) {
@@ -39,7 +53,9 @@ static double orificePhi(double pr) {
   const double psiCrit = sub(crit);
   if (pr <= crit) return psiCrit;
   if (pr <= kLaminarRatio) return sub(pr);
-  return sub(kLaminarRatio) * (1.0 - pr) / (1.0 - kLaminarRatio);
+  const double ul = 1.0 - kLaminarRatio, h = 1e-7;
+  const double phiL = sub(kLaminarRatio);
+  return laminar(1.0 - pr, ul, phiL, (sub(kLaminarRatio - h) - phiL) / h);
 }
 
 double orifice(double Ae, double pa, double Ta, double pb, double Tb) {

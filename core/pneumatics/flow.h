@@ -3,11 +3,15 @@
 // ISO 6358-1:2013: q = C p1 rho0 sqrt(T0/T1) * phi(p2/p1), with
 //   phi = 1                                  for pr <= b      (choked)
 //   phi = [1 - ((pr - b)/(1 - b))^2]^m       for b < pr <= 0.999
-//   phi = (1 - pr)/0.001 * phi(0.999)        for pr > 0.999 (laminar, as the
-//                                            2013 standard writes it)
-// The laminar branch is also our regularisation: the flow is continuous with a
-// finite slope through zero pressure difference, so Newton iterations stay
-// well conditioned and reverse flow joins smoothly.
+//   phi = a u + c u^2, u = 1 - pr             for pr > 0.999 (laminar zone)
+// ISO 6358-1:2013 makes the laminar zone linear in (1 - pr); we use the
+// quadratic through zero that also matches the slope of the subsonic branch at
+// 0.999, so the flow is C1 everywhere: continuous with a finite slope through
+// zero pressure difference, and no kink at 0.999 (a kink there made IDA's
+// Newton iterations fail repeatedly while a chamber vents to ambient). Inside
+// the zone the quadratic lies up to ~0.005 (in phi) above the linear law,
+// where phi itself is below 0.054 for b = 0.3; outside the zone (pressure
+// difference > 0.1 %) both are the standard's subsonic formula.
 //
 // Orifice (seed 003 eqs. 2-3, Saint-Venant): effective area Ae, critical ratio
 // (2/(k+1))^(k/(k-1)) = 0.528, with the same laminar branch above pr = 0.999.

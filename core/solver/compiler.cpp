@@ -127,6 +127,7 @@ std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& 
   auto sys = std::make_unique<System>();
   sys->pAmb_ = pr.simulation.ambient_pressure;
   sys->TAmb_ = pr.simulation.ambient_temperature;
+  sys->atolPosition_ = pr.simulation.abs_tol_position;
 
   // Nets: union-find over every pneumatic port.
   UnionFind uf;

@@ -11,6 +11,7 @@ namespace pm {
 
 namespace {
 constexpr double kJunctionEps = 1e-9;  // kg/s, see system.h
+constexpr double kMixEps = 1e-7;       // kg/s (0.005 Nl/min): smoothing of inflow weights
 }
 
 // ---------------------------------------------------------------- Eval
@@ -22,18 +23,23 @@ void Eval::flow(int from, int to, double q) {
   if (from < 0 || to < 0 || from == to || q == 0.0) return;
   Node& a = sys_->nodes_[from];
   Node& b = sys_->nodes_[to];
-  const double Tup = q > 0.0 ? a.T : b.T;
+  // Upwind enthalpy with a smooth switch: wb and wa are smooth positive parts
+  // of q and -q (wb - wa = q exactly). Above 1e-7 kg/s this is the upstream
+  // temperature of seed 000; below it the carried temperature blends, so the
+  // equations stay differentiable when a flow reverses or rests at zero (a
+  // kink there stalls IDA's Newton iteration). Mass and energy stay conserved:
+  // both nodes see the same fluxes.
+  const double wb = 0.5 * (q + std::sqrt(q * q + kMixEps * kMixEps));
+  const double wa = wb - q;
+  const double H = wb * a.T - wa * b.T;  // [kg K/s], times cp gives W
   a.sumQ -= q;
-  a.sumQT -= q * Tup;
+  a.sumQT -= H;
   b.sumQ += q;
-  b.sumQT += q * Tup;
-  if (q > 0.0) {
-    b.sumQin += q;
-    b.sumQinT += q * Tup;
-  } else {
-    a.sumQin -= q;
-    a.sumQinT -= q * Tup;
-  }
+  b.sumQT += H;
+  b.sumQin += wb;
+  b.sumQinT += wb * a.T;
+  a.sumQin += wa;
+  a.sumQinT += wa * b.T;
 }
 
 void Eval::volume(int node, double V, double dVdt) {

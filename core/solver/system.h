@@ -13,7 +13,11 @@
 //  - Junction: a net without volume (seed 000 flow divider); algebraic mass
 //    balance sum(q) = 0 and enthalpy balance written as a mixing temperature
 //    T * (sum q_in + eps) = sum(q_in * T_in) + eps * T_ambient; eps = 1e-9 kg/s
-//    keeps T defined when nothing flows.
+//    keeps T defined when nothing flows. The inflow q_in of each flow is a
+//    smooth positive part, (q + sqrt(q^2 + 1e-7^2))/2 kg/s, so T stays
+//    continuous when a flow reverses (a jump there stalls Newton); the
+//    enthalpy error this admits is below 1e-7 kg/s times the temperature
+//    difference of the neighbours.
 #pragma once
 
 #include "model/project.h"
@@ -114,6 +118,7 @@ class System {
   std::vector<std::pair<Element*, int>> rootOwners_;  // element, first root
   int numRoots_ = 0;
   double pAmb_ = 101325.0, TAmb_ = 293.15;
+  double atolPosition_ = 1e-8;
   std::vector<double> scratch_;
   bool initializing_ = false;
 };
@@ -146,6 +151,7 @@ class SystemBuilder {
 
   double ambientPressure() const { return sys_.pAmb_; }
   double ambientTemperature() const { return sys_.TAmb_; }
+  double absTolPosition() const { return sys_.atolPosition_; }
 
  private:
   friend class Compiler;
