@@ -44,7 +44,14 @@ class OnDelayTimer : public Element {
     g[1] = running_ && !out_ ? e.t - (tStart_ + delay_) : 1.0;
   }
   bool update(const Eval& e) override {
-    const bool in = in_(e) > 0.5;
+    // update() runs repeatedly at one event: remember the input state before it.
+    if (e.t != tEvent_) {
+      tEvent_ = e.t;
+      before_ = running_;
+    }
+    // A root can land exactly on 0.5: that is a crossing away from the state before.
+    const double v = in_(e);
+    const bool in = v > 0.5 || (v == 0.5 && !e.initializing && !before_);
     bool changed = false;
     if (in && !running_) {
       running_ = true;
@@ -73,7 +80,8 @@ class OnDelayTimer : public Element {
   std::string ref_;
   SignalInput in_;
   double tStart_ = 0.0;
-  bool running_ = false, out_ = false;
+  bool running_ = false, out_ = false, before_ = false;
+  double tEvent_ = -1e300;
 };
 PM_REGISTER(OnDelayTimer)
 

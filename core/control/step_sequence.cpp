@@ -184,8 +184,11 @@ class StepSequence : public Element {
   bool update(const Eval& e) override {
     if (!canAdvance()) return false;
     const Step& s = steps_[active_];
-    for (size_t j = 0; j < s.refs.size(); ++j)
-      if (!(conds_[s.first + j](e) > 0.5)) return false;
+    // A root can land exactly on 0.5 (g = 0): reached from below, the condition holds.
+    for (size_t j = 0; j < s.refs.size(); ++j) {
+      const double v = conds_[s.first + j](e);
+      if (!(v > 0.5 || (v == 0.5 && !e.initializing))) return false;
+    }
     activate(active_ + 1 < steps_.size() ? active_ + 1 : 0);
     return true;  // the System calls update again: the next transition may hold already
   }

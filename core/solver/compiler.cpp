@@ -183,21 +183,28 @@ std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& 
   std::vector<SignalInput*> pending;
   for (const Component& c : pr.components) {
     const ComponentType* t = reg.find(c.type);
-    std::unique_ptr<Element> el = t->create(c);
-    std::map<std::string, int> ports;
-    for (const PortDecl& p : t->ports)
-      if (p.domain == Domain::Pneumatic) ports[p.name] = nodeFor(c, p);
-    SystemBuilder b(*sys, *el, ports);
-    b.pending_ = &pending;
+    std::unique_ptr<Element> el;
+    int firstChannel = -1;
     try {
+      el = t->create(c);
+      std::map<std::string, int> ports;
+      for (const PortDecl& p : t->ports)
+        if (p.domain == Domain::Pneumatic) ports[p.name] = nodeFor(c, p);
+      SystemBuilder b(*sys, *el, ports);
+      b.pending_ = &pending;
       el->setup(b);
+      firstChannel = b.firstChannel_;
     } catch (const ProjectError&) {
       throw;
     } catch (const std::exception& e) {
-      throw ProjectError(file, c.id, "", e.what());
+      // Elements report "params.x0: message"; split off the field.
+      const std::string w = e.what();
+      const auto colon = w.find(": ");
+      const bool hasField = colon != std::string::npos && w.find(' ') > colon;
+      throw ProjectError(file, c.id, hasField ? w.substr(0, colon) : "", hasField ? w.substr(colon + 2) : w);
     }
-    const int n = static_cast<int>(sys->channels_.size()) - (b.firstChannel_ < 0 ? static_cast<int>(sys->channels_.size()) : b.firstChannel_);
-    sys->elementChannels_.emplace_back(b.firstChannel_ < 0 ? 0 : b.firstChannel_, n);
+    const int total = static_cast<int>(sys->channels_.size());
+    sys->elementChannels_.emplace_back(firstChannel < 0 ? 0 : firstChannel, firstChannel < 0 ? 0 : total - firstChannel);
     sys->elements_.push_back(std::move(el));
   }
 
@@ -228,15 +235,26 @@ std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& 
                           "dT/dt - R T/(p V) sum q (k T* - T) + (k-1) T dV/dt / V - (k-1) T Qdot/(p V)");
     } else {
       n.kind = NodeKind::Junction;
-      n.slotP = add("p", "Pa", StateKind::Algebraic, sys->pAmb_, atolP, "sum q   [mass balance of a junction]");
-      n.slotT = add("T", "K", StateKind::Algebraic, sys->TAmb_, atolT,
+      // Tighter than volumes: a junction's pressure error turns straight into
+      // a mass-balance error (dq/dp ~ 1e-7 kg/(s Pa)), nothing buffers it.
+      n.slotP = add("p", "Pa", StateKind::Algebraic, sys->pAmb_, 1e-3 * atolP, "sum q   [mass balance of a junction]");
+      n.slotT = add("T", "K", StateKind::Algebraic, sys->TAmb_, 1e-3 * atolT,
                     "T (sum q_in + eps) - (sum q_in T_in + eps T_amb)   [enthalpy balance]");
     }
   }
   // Node channels follow the element channels.
   sys->firstNodeChannel_ = static_cast<int>(sys->channels_.size());
   for (const Node& n : sys->nodes_) {
-    auto ch = [&](const char* q, const char* u) { sys->channels_.push_back({n.name + "." + q, u}); };
+    // A volume named after its owner may already publish the same channel
+    // (reservoir "tank.p"); the node's copy then stays out of the list, and
+    // System::outputs skips it the same way.
+    auto ch = [&](const char* q, const char* u) {
+      const std::string name = n.name + "." + q;
+      const bool dup = std::any_of(sys->channels_.begin(), sys->channels_.begin() + sys->firstNodeChannel_,
+                                   [&](const ChannelInfo& c) { return c.name == name; });
+      sys->nodeChannelUsed_.push_back(!dup);
+      if (!dup) sys->channels_.push_back({name, u});
+    };
     switch (n.kind) {
       case NodeKind::Boundary: ch("q", "kg/s"); ch("m_delivered", "kg"); ch("H_delivered", "J"); break;
       case NodeKind::Junction: ch("p", "Pa"); ch("T", "K"); break;

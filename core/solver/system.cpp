@@ -173,22 +173,26 @@ void System::outputs(double t, const double* y, const double* yp, double* row) {
   for (size_t i = 0; i < elements_.size(); ++i)
     if (elementChannels_[i].second > 0) elements_[i]->output(e, row + elementChannels_[i].first);
   int c = firstNodeChannel_;
+  size_t k = 0;
+  auto put = [&](double v) {
+    if (nodeChannelUsed_[k++]) row[c++] = v;
+  };
   for (const Node& n : nodes_) {
     switch (n.kind) {
       case NodeKind::Boundary:
-        row[c++] = -n.sumQ;
-        row[c++] = y[n.slotM];
-        row[c++] = y[n.slotH];
+        put(-n.sumQ);
+        put(y[n.slotM]);
+        put(y[n.slotH]);
         break;
       case NodeKind::Junction:
-        row[c++] = n.p;
-        row[c++] = n.T;
+        put(n.p);
+        put(n.T);
         break;
       case NodeKind::Capacity:
-        row[c++] = n.p;
-        row[c++] = n.T;
-        row[c++] = n.p * n.V / (gas::R * n.T);
-        row[c++] = n.V;
+        put(n.p);
+        put(n.T);
+        put(n.p * n.V / (gas::R * n.T));
+        put(n.V);
         break;
     }
   }

@@ -114,6 +114,7 @@ class System {
   std::vector<ChannelInfo> channels_;
   std::vector<std::pair<int, int>> elementChannels_;  // per element: first channel, count
   int firstNodeChannel_ = 0;  // node channels follow element channels
+  std::vector<bool> nodeChannelUsed_;  // per node quantity, in node order
   std::map<std::string, std::function<double(const Eval&)>> signals_;
   std::vector<std::pair<Element*, int>> rootOwners_;  // element, first root
   int numRoots_ = 0;

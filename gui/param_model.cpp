@@ -1,0 +1,135 @@
+#include "param_model.h"
+
+#include "units.h"
+
+#include <QBrush>
+#include <QFont>
+
+namespace pm::gui {
+
+ParamModel::ParamModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void ParamModel::setComponent(Project* project, const std::string& id) {
+  beginResetModel();
+  project_ = project;
+  id_ = id;
+  endResetModel();
+}
+
+Component* ParamModel::component() const { return project_ ? project_->find(id_) : nullptr; }
+
+const ComponentType* ParamModel::type() const {
+  const Component* c = component();
+  return c ? Registry::instance().find(c->type) : nullptr;
+}
+
+int ParamModel::rowOf(const std::string& param) const {
+  const ComponentType* t = type();
+  if (!t) return -1;
+  for (size_t i = 0; i < t->params.size(); ++i)
+    if (t->params[i].name == param) return static_cast<int>(i);
+  return -1;
+}
+
+int ParamModel::rowCount(const QModelIndex& parent) const {
+  if (parent.isValid()) return 0;
+  const ComponentType* t = type();
+  return t ? static_cast<int>(t->params.size()) : 0;
+}
+
+int ParamModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant ParamModel::headerData(int section, Qt::Orientation o, int role) const {
+  if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  switch (section) {
+    case Name: return tr("Parameter");
+    case Value: return tr("Value");
+    case Unit: return tr("Unit");
+    case Range: return tr("Range");
+    case Doc: return tr("Description");
+  }
+  return {};
+}
+
+QVariant ParamModel::data(const QModelIndex& index, int role) const {
+  const Component* c = component();
+  const ComponentType* t = type();
+  if (!c || !t || !index.isValid() || index.row() >= static_cast<int>(t->params.size())) return {};
+  const ParamDecl& d = t->params[index.row()];
+  const double si = paramValue(*c, *t, d.name);
+  const units::DisplayUnit du = units::forParam(d, si);
+  const bool isDefault = !c->params.count(d.name);
+  switch (role) {
+    case Qt::DisplayRole:
+    case Qt::EditRole:
+      switch (index.column()) {
+        case Name: return QString::fromStdString(d.name);
+        case Value: return units::formatNumber(du.toDisplay(si));
+        case Unit: return du.unit;
+        case Range: return units::rangeText(d, du);
+        case Doc: return QString::fromStdString(d.doc);
+      }
+      break;
+    case Qt::ToolTipRole:
+      if (index.column() == Value)
+        return tr("%1 %2 (SI: %3 %4)%5")
+            .arg(units::formatNumber(du.toDisplay(si)), du.unit, units::formatNumber(si),
+                 QString::fromStdString(d.unit), isDefault ? tr(", type default") : QString());
+      return QString::fromStdString(d.doc);
+    case Qt::FontRole:
+      if (index.column() == Value && isDefault) {
+        QFont f;
+        f.setItalic(true);
+        return f;
+      }
+      break;
+    case Qt::ForegroundRole:
+      if (index.column() == Value && isDefault) return QBrush(Qt::darkGray);
+      break;
+    case Qt::TextAlignmentRole:
+      if (index.column() == Value) return int(Qt::AlignRight | Qt::AlignVCenter);
+      break;
+  }
+  return {};
+}
+
+Qt::ItemFlags ParamModel::flags(const QModelIndex& index) const {
+  Qt::ItemFlags f = QAbstractTableModel::flags(index);
+  if (index.isValid() && index.column() == Value) f |= Qt::ItemIsEditable;
+  return f;
+}
+
+bool ParamModel::setData(const QModelIndex& index, const QVariant& value, int role) {
+  if (role != Qt::EditRole || !index.isValid() || index.column() != Value) return false;
+  Component* c = component();
+  const ComponentType* t = type();
+  if (!c || !t || index.row() >= static_cast<int>(t->params.size())) return false;
+  const ParamDecl& d = t->params[index.row()];
+  const double current = paramValue(*c, *t, d.name);
+  const units::DisplayUnit du = units::forParam(d, current);
+
+  const QString text = value.toString().trimmed();
+  // Unchanged text (editor opened and closed): keep the exact SI value.
+  if (text == units::formatNumber(du.toDisplay(current)) || text.isEmpty()) return true;
+
+  QString err;
+  const std::optional<double> si = units::parseToSi(text, d, du, &err);
+  const QString where = QString("%1.%2").arg(QString::fromStdString(c->id), QString::fromStdString(d.name));
+  if (!si) {
+    emit editRejected(QString("%1: %2").arg(where, err));
+    return false;
+  }
+  if (!d.accepts(*si)) {
+    emit editRejected(tr("%1: %2 %3 is outside the allowed range %4 %3 (SI: %5 %6 outside %7); value not changed.")
+                          .arg(where, units::formatNumber(du.toDisplay(*si)), du.unit, units::rangeText(d, du),
+                               units::formatNumber(*si), QString::fromStdString(d.unit),
+                               QString::fromStdString(d.rangeText())));
+    return false;
+  }
+  c->params[d.name] = *si;
+  emit dataChanged(this->index(index.row(), 0), this->index(index.row(), ColumnCount - 1));
+  emit parameterChanged(QString::fromStdString(c->id), QString::fromStdString(d.name), *si);
+  return true;
+}
+
+}  // namespace pm::gui

@@ -1,0 +1,238 @@
+// The first studio window: open a project, edit a parameter in engineering
+// units through the table editor, run on the worker thread with a live plot,
+// save and reload.
+#include "main_window.h"
+#include "param_model.h"
+#include "simulation_runner.h"
+#include "units.h"
+
+#include "io/project_file.h"
+#include "model/component_type.h"
+
+#include <QAbstractItemModel>
+#include <QApplication>
+#include <QChart>
+#include <QFile>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QTreeWidget>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace pm;
+using namespace pm::gui;
+
+namespace {
+
+const char* kProject = R"({
+  "format": "pneumech-project", "schema_version": 1,
+  "meta": {"title": "t"},
+  "simulation": {"t_end": 0.5, "output_interval": 0.001},
+  "components": [
+    {"id": "src", "type": "supply"},
+    {"id": "r1", "type": "restriction", "params": {"C": 1e-7}},
+    {"id": "tank", "type": "reservoir"}
+  ],
+  "connections": [
+    {"id": "c1", "from": "src.1", "to": "r1.1"},
+    {"id": "c2", "from": "r1.2", "to": "tank.1"}
+  ]
+})";
+
+// Closes the next modal message box (error dialogs) and records its text.
+void closeNextMessageBox(QString* text) {
+  QTimer::singleShot(50, [text] {
+    for (QWidget* w : QApplication::topLevelWidgets())
+      if (auto* box = qobject_cast<QMessageBox*>(w); box && box->isVisible()) {
+        if (text) *text = box->text();
+        box->accept();
+        return;
+      }
+  });
+}
+
+}  // namespace
+
+class TestGuiMainWindow : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() { QVERIFY(dir_.isValid()); }
+
+  void units() {
+    const ComponentType* tank = Registry::instance().find("reservoir");
+    QVERIFY(tank);
+    const ParamDecl* V = tank->param("V");
+    const ParamDecl* p0 = tank->param("p0");
+    QVERIFY(V && p0);
+    // volumes: cm3 up to 1 l, litres above
+    QCOMPARE(units::forParam(*V, 1e-3).unit, QString("cm3"));
+    QCOMPARE(units::forParam(*V, 2e-3).unit, QString("l"));
+    QVERIFY(std::abs(units::forParam(*V, 2e-3).toDisplay(2e-3) - 2.0) < 1e-12);
+    // gauge pressure for p0, absolute for channels
+    const auto g = units::forParam(*p0, 701325.0);
+    QCOMPARE(g.unit, QString("bar(g)"));
+    QVERIFY(std::abs(g.toDisplay(701325.0) - 6.0) < 1e-12);
+    QVERIFY(std::abs(g.toSi(6.0) - 701325.0) < 1e-6);
+    QCOMPARE(units::forChannel("Pa").unit, QString("bar"));
+    QVERIFY(std::abs(units::forUnit("m3/(s Pa)").toDisplay(1e-8) - 1.0) < 1e-12);
+    QVERIFY(std::abs(units::forUnit("K").toDisplay(293.15) - 20.0) < 1e-9);
+    QCOMPARE(units::forUnit("N").unit, QString("N"));
+    // typed values with an explicit unit
+    QString err;
+    auto si = units::parseToSi("2.5 l", *V, units::forParam(*V, 1e-3), &err);
+    QVERIFY(si && std::abs(*si - 2.5e-3) < 1e-15);
+    si = units::parseToSi("7 bar", *p0, g, &err);
+    QVERIFY(si && std::abs(*si - 7e5) < 1e-6);
+    QVERIFY(!units::parseToSi("abc", *V, units::forParam(*V, 1e-3), &err));
+    QVERIFY(!units::parseToSi("3 furlongs", *V, units::forParam(*V, 1e-3), &err));
+  }
+
+  void openEditRunSaveReload() {
+    const QString path = dir_.filePath("circuit.pneumech.json");
+    {
+      QFile f(path);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(kProject);
+    }
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(path));
+    QCOMPARE(w.componentTree()->topLevelItemCount(), 3);
+
+    // Select the tank in the tree by clicking its row.
+    QTreeWidget* tree = w.componentTree();
+    QTreeWidgetItem* tankItem = nullptr;
+    for (int i = 0; i < tree->topLevelItemCount(); ++i)
+      if (tree->topLevelItem(i)->text(0) == "tank") tankItem = tree->topLevelItem(i);
+    QVERIFY(tankItem);
+    const QRect r = tree->visualItemRect(tankItem);
+    QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, r.center());
+    QCOMPARE(tree->currentItem(), tankItem);
+
+    QTableView* view = w.paramView();
+    auto* model = qobject_cast<ParamModel*>(view->model());
+    QVERIFY(model);
+    QCOMPARE(model->componentId(), std::string("tank"));
+    const int row = model->rowOf("V");
+    QVERIFY(row >= 0);
+    const QModelIndex vIdx = model->index(row, ParamModel::Value);
+    QCOMPARE(model->index(row, ParamModel::Unit).data().toString(), QString("cm3"));
+    QCOMPARE(vIdx.data().toString(), QString("1000"));  // default 1e-3 m3
+
+    // Type 2500 (cm3) into the cell editor.
+    view->setFocus();
+    view->setCurrentIndex(vIdx);
+    view->edit(vIdx);
+    QTest::qWait(20);
+    auto* editor = view->findChild<QLineEdit*>();
+    QVERIFY(editor);
+    editor->selectAll();
+    QTest::keyClicks(editor, "2500");
+    QTest::keyClick(editor, Qt::Key_Return);
+    QTest::qWait(20);
+    QVERIFY(w.project().find("tank")->params.count("V"));
+    QVERIFY(std::abs(w.project().find("tank")->params.at("V") - 2.5e-3) < 1e-15);
+    QCOMPARE(model->index(row, ParamModel::Unit).data().toString(), QString("l"));
+    QCOMPARE(model->index(row, ParamModel::Value).data().toString(), QString("2.5"));
+
+    // Out of range: refused with a message, never clamped.
+    QString boxText;
+    closeNextMessageBox(&boxText);
+    QVERIFY(!model->setData(model->index(row, ParamModel::Value), "-3", Qt::EditRole));
+    QVERIFY(boxText.contains("outside"));
+    QVERIFY(std::abs(w.project().find("tank")->params.at("V") - 2.5e-3) < 1e-15);
+
+    // A gauge pressure: supply p shown in bar(g).
+    QVERIFY(w.selectComponent("src"));
+    const int pRow = model->rowOf("p");
+    QCOMPARE(model->index(pRow, ParamModel::Unit).data().toString(), QString("bar(g)"));
+    QCOMPARE(model->index(pRow, ParamModel::Value).data().toString(), QString("6"));
+
+    // Run on the worker thread; the plot fills while it runs.
+    QSignalSpy done(&w, &MainWindow::simulationFinished);
+    w.runSimulation();
+    QVERIFY(w.runner()->isRunning());
+    QVERIFY(done.wait(120000));
+    QCOMPARE(done.takeFirst().at(0).toBool(), true);
+    QVERIFY2(w.runner()->lastResult().ok(), w.runner()->lastResult().message.c_str());
+    QVERIFY(w.statusText().contains("Completed"));
+    QVERIFY(w.statusText().contains("real-time factor"));
+    QVERIFY(w.channelList()->count() > 0);
+    QVERIFY(w.setChannelChecked("tank.p", true));
+
+    QLineSeries* tankSeries = nullptr;
+    for (auto* s : w.chart()->series())
+      if (s->name().startsWith("tank.p ")) tankSeries = qobject_cast<QLineSeries*>(s);
+    QVERIFY(tankSeries);
+    QVERIFY(tankSeries->count() >= 500);  // every output row (t = 0 ... 0.5 s)
+    // Final tank pressure (absolute bar) approaches the supply's 7.01325 bar.
+    const double pEnd = tankSeries->at(tankSeries->count() - 1).y();
+    const double pStart = tankSeries->at(0).y();
+    QVERIFY2(std::abs(pStart - 1.01325) < 1e-3, qPrintable(QString::number(pStart)));
+    QVERIFY2(pEnd > 6.5 && pEnd < 7.02, qPrintable(QString::number(pEnd)));
+    const double pStore = w.runner()->store()->last("tank.p");
+    QVERIFY(std::abs(pStore * 1e-5 - pEnd) < 1e-9);
+
+    // Save to a new file and reload: the edited value survived.
+    const QString saved = dir_.filePath("saved.pneumech.json");
+    QVERIFY(w.saveProjectAs(saved));
+    QCOMPARE(w.currentFile(), saved);
+    const Project back = loadProject(saved.toStdString());
+    QVERIFY(back.find("tank")->params.count("V"));
+    QVERIFY(std::abs(back.find("tank")->params.at("V") - 2.5e-3) < 1e-15);
+    MainWindow w2;
+    QVERIFY(w2.openProject(saved));
+    QVERIFY(w2.selectComponent("tank"));
+    auto* m2 = qobject_cast<ParamModel*>(w2.paramView()->model());
+    QCOMPARE(m2->index(m2->rowOf("V"), ParamModel::Value).data().toString(), QString("2.5"));
+  }
+
+  void stopCancels() {
+    const QString path = dir_.filePath("long.pneumech.json");
+    {
+      std::string text = kProject;
+      text.replace(text.find("\"t_end\": 0.5"), 12, "\"t_end\": 500");
+      QFile f(path);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(text.c_str());
+    }
+    MainWindow w;
+    QVERIFY(w.openProject(path));
+    QSignalSpy done(&w, &MainWindow::simulationFinished);
+    w.runSimulation();
+    QTest::qWait(100);
+    w.stopSimulation();
+    QVERIFY(done.wait(60000));
+    QCOMPARE(w.runner()->lastResult().status, RunStatus::Cancelled);
+    QVERIFY(w.statusText().contains("Cancelled"));
+  }
+
+  void openErrorShowsMessage() {
+    const QString path = dir_.filePath("bad.pneumech.json");
+    {
+      QFile f(path);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write("{ not json");
+    }
+    MainWindow w;
+    QString boxText;
+    closeNextMessageBox(&boxText);
+    QVERIFY(!w.openProject(path));
+    QVERIFY(boxText.contains("bad.pneumech.json"));
+    QCOMPARE(w.lastError(), boxText);
+  }
+
+ private:
+  QTemporaryDir dir_;
+};
+
+QTEST_MAIN(TestGuiMainWindow)
+#include "test_gui_main_window.moc"
