@@ -14,10 +14,9 @@
 //    balance sum(q) = 0 and enthalpy balance written as a mixing temperature
 //    T * (sum q_in + eps) = sum(q_in * T_in) + eps * T_ambient; eps = 1e-9 kg/s
 //    keeps T defined when nothing flows. The inflow q_in of each flow is a
-//    smooth positive part, (q + sqrt(q^2 + 1e-7^2))/2 kg/s, so T stays
-//    continuous when a flow reverses (a jump there stalls Newton); the
-//    enthalpy error this admits is below 1e-7 kg/s times the temperature
-//    difference of the neighbours.
+//    smooth positive part, (q + sqrt(q^2 + eps_mix^2))/2 with eps_mix =
+//    1e-5 kg/s, so T stays continuous when a flow reverses (a jump there
+//    stalls Newton); see kMixEps in system.cpp for what this costs.
 #pragma once
 
 #include "model/project.h"
