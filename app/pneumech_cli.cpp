@@ -49,7 +49,7 @@ int simulate(const std::string& path, double tEnd, const std::string& out, const
   if (!quiet) {
     std::cout << "Simulated " << r.stats.tReached << " s in " << r.stats.wallSeconds << " s wall (real-time factor "
               << r.stats.realTimeFactor() << "), " << r.stats.steps << " steps, " << r.stats.residualEvals
-              << " residual evaluations, " << r.stats.events << " events.\n";
+              << " residual evaluations, " << r.stats.jacobianEvals << " Jacobians, " << r.stats.events << " events.\n";
     if (!out.empty()) std::cout << "Wrote " << results.rows() << " rows to " << out << "\n";
   }
   return 0;

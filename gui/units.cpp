@@ -14,7 +14,7 @@ bool isGaugeParam(const std::string& n) {
 
 DisplayUnit forUnit(const std::string& u, double siValue, bool gauge) {
   if (u == "Pa") {
-    if (gauge) return {"bar(g)", 1e-5, -kGaugeReference * 1e-5};
+    if (gauge) return {"bar(g)", 1e-5, -kGaugeReference};
     return {"bar", 1e-5, 0.0};
   }
   if (u == "m") return {"mm", 1e3, 0.0};
@@ -59,7 +59,7 @@ namespace {
 std::vector<DisplayUnit> alternatives(const std::string& u) {
   std::vector<DisplayUnit> a;
   if (u == "Pa") {
-    a = {{"bar(g)", 1e-5, -kGaugeReference * 1e-5}, {"barg", 1e-5, -kGaugeReference * 1e-5},
+    a = {{"bar(g)", 1e-5, -kGaugeReference}, {"barg", 1e-5, -kGaugeReference},
          {"bar", 1e-5, 0.0}, {"kPa", 1e-3, 0.0}, {"MPa", 1e-6, 0.0}};
   } else if (u == "m") {
     a = {{"mm", 1e3, 0.0}, {"cm", 1e2, 0.0}};

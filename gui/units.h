@@ -12,7 +12,8 @@
 //   K           -> °C
 //   kg/s, s     -> unchanged
 //   anything else is shown unchanged in its SI unit.
-// display = si * scale + offset;  si = (display - offset) / scale.
+// display = (si + offset) * scale;  si = display / scale - offset  (offset in SI,
+// so a gauge 0 or 0 °C is exact).
 #pragma once
 
 #include "model/component_type.h"
@@ -29,10 +30,10 @@ constexpr double kGaugeReference = 101325.0;  // Pa, for bar(g)
 struct DisplayUnit {
   QString unit;       // what the user sees, e.g. "bar(g)", "cm3", "°C"
   double scale = 1.0;
-  double offset = 0.0;
+  double offset = 0.0;  // SI
 
-  double toDisplay(double si) const { return si * scale + offset; }
-  double toSi(double display) const { return (display - offset) / scale; }
+  double toDisplay(double si) const { return (si + offset) * scale; }
+  double toSi(double display) const { return display / scale - offset; }
 };
 
 // True for the parameter names whose pressures are shown as gauge.
