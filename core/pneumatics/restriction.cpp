@@ -29,6 +29,7 @@ class TwoPortFlow : public Element {
     b.channel("q", "kg/s");
     b.channel("qn", "Nl/min");
     b.publish("q", [this](const Eval&) { return q_; });
+    b.publish("qn", [this](const Eval&) { return gas::kgPerSToNlPerMin(q_); });
   }
   void evaluate(Eval& e) override {
     q_ = (n1_ < 0 || n2_ < 0) ? 0.0 : law(e.p(n1_), e.T(n1_), e.p(n2_), e.T(n2_));
@@ -80,6 +81,27 @@ class Iso6358Restriction : public TwoPortFlow {
   double C_, b_, m_;
 };
 PM_REGISTER(Iso6358Restriction)
+
+// Flow sensor (flow meter) in line between ports 1 and 2. A real meter has a
+// small pressure drop, so it is an ISO 6358 restriction with a large sonic
+// conductance (default 1e-6 m3/(s Pa) = 100 dm3/(s bar), two orders above a
+// typical valve): it barely loads the circuit while keeping both ports
+// distinct nets. Publishes "<id>.q" (kg/s, 1 -> 2) and "<id>.qn" (Nl/min ANR).
+struct FlowSensor {
+  static ComponentType declare() {
+    ComponentType t = Iso6358Restriction::declare();
+    t.name = "flow_sensor";
+    t.category = "Sensors";
+    t.symbol = "flow_sensor";
+    t.description = "In-line flow sensor: mass and standard volume flow 1 -> 2 through a low-loss ISO 6358 passage";
+    t.ports[0].doc = "inlet (positive flow 1 -> 2)";
+    t.ports[1].doc = "outlet";
+    t.params[0].def = 1e-6;
+    t.params[0].doc = "sonic conductance of the meter passage (large: low pressure drop)";
+    return t;
+  }
+};
+PM_REGISTER(FlowSensor)
 
 class Throttle : public TwoPortFlow {
  public:
