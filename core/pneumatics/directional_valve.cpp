@@ -44,6 +44,7 @@ struct ValveDef {
 const std::vector<ValveDef>& valveDefs() {
   static const std::vector<ValveDef> defs = {
       {"valve_2_2_nc", "2/2-way valve, normally closed", {"1", "2"}, {{}, {{"1", "2"}}}, true},
+      {"valve_2_2_no", "2/2-way valve, normally open", {"1", "2"}, {{{"1", "2"}}, {}}, true},
       {"valve_3_2_nc", "3/2-way valve, normally closed", {"1", "2", "3"}, {{{"2", "3"}}, {{"1", "2"}}}, true},
       {"valve_3_2_no", "3/2-way valve, normally open", {"1", "2", "3"}, {{{"1", "2"}}, {{"2", "3"}}}, true},
       {"valve_5_2", "5/2-way valve", {"1", "2", "3", "4", "5"},
