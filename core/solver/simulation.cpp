@@ -184,6 +184,8 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel) {
     out.append(t0, row.data());
 
     const long nOut = std::lround(std::ceil(tEnd / dt - 1e-9));
+    constexpr int kMaxRestarts = 50;
+    int restarts = 0;
     long k = 1;
     while (k <= nOut) {
       if (cancel && cancel->load()) {
@@ -193,6 +195,16 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel) {
       }
       const double tout = std::min(t0 + k * dt, tEnd);
       const int flag = IDASolve(ida.mem, tout, &t, ida.y, ida.yp, IDA_NORMAL);
+      if ((flag == IDA_CONV_FAIL || flag == IDA_ERR_FAIL) && restarts < kMaxRestarts && cb.error.empty()) {
+        // Newton lost a junction (algebraic) solution far from its start, as
+        // happens at loose tolerances where pressure-flow curves bend sharply:
+        // restart from the last accepted point, junctions solved by bisection.
+        // y, yp hold that point (IDA returns it on failure).
+        ++restarts;
+        accumulateStats();
+        consistentStart(t);
+        continue;
+      }
       if (flag < 0)
         throw std::runtime_error(std::string("integration failed at t = ") + std::to_string(t) + " s: " +
                                  IDAGetReturnFlagName(flag) + (cb.error.empty() ? "" : " (" + cb.error + ")"));
