@@ -8,6 +8,7 @@
 #include "model/project_error.h"
 #include "pneumatics/gas.h"
 #include "solver/simulation.h"
+#include "support/test_project.h"
 
 #include <QtTest>
 
@@ -17,70 +18,7 @@
 #include <vector>
 
 using namespace pm;
-
-namespace {
-
-Component makeComponent(const std::string& id, const std::string& type, std::map<std::string, double> params = {},
-                        std::map<std::string, std::string> inputs = {}, nlohmann::json data = nullptr) {
-  Component c;
-  c.id = id;
-  c.type = type;
-  c.params = std::move(params);
-  c.inputs = std::move(inputs);
-  c.data = std::move(data);
-  return c;
-}
-
-// Adds a line between two ports ("comp.port"). Not named `connect`: that is QObject's.
-void addLine(Project& p, const std::string& from, const std::string& to) {
-  Connection k;
-  k.id = std::string("l").append(std::to_string(p.connections.size() + 1));
-  const auto a = from.rfind('.'), b = to.rfind('.');
-  k.from = {from.substr(0, a), from.substr(a + 1)};
-  k.to = {to.substr(0, b), to.substr(b + 1)};
-  p.connections.push_back(k);
-}
-
-struct Run {
-  ResultStore out;
-  RunResult result;
-  std::vector<double> t;
-  std::vector<double> col(const std::string& name) const { return out.column(name); }
-};
-
-std::unique_ptr<Run> simulate(const Project& p) {
-  auto r = std::make_unique<Run>();
-  Simulation sim(p, "test");
-  r->result = sim.run(r->out);
-  r->t = r->out.times();
-  return r;
-}
-
-// First sample index at or after `from` where pred(v[i]) holds; -1 if none.
-template <class Pred>
-int firstIndex(const std::vector<double>& v, Pred pred, int from = 0) {
-  for (int i = std::max(from, 0); i < static_cast<int>(v.size()); ++i)
-    if (pred(v[i])) return i;
-  return -1;
-}
-
-// Time at which the sampled signal v crosses `level` (upwards if rising),
-// linearly interpolated between the two samples that bracket it.
-double crossingTime(const std::vector<double>& t, const std::vector<double>& v, double level, bool rising,
-                    int from = 0) {
-  for (int i = std::max(from, 1); i < static_cast<int>(v.size()); ++i) {
-    const bool hit = rising ? (v[i - 1] < level && v[i] >= level) : (v[i - 1] > level && v[i] <= level);
-    if (hit) return t[i - 1] + (level - v[i - 1]) / (v[i] - v[i - 1]) * (t[i] - t[i - 1]);
-  }
-  return std::nan("");
-}
-
-std::string sourceDir() {
-  const char* s = std::getenv("PM_SOURCE_DIR");
-  return s ? s : PM_SOURCE_DIR;
-}
-
-}  // namespace
+using namespace pm::test;
 
 class TestControl : public QObject {
   Q_OBJECT
@@ -94,16 +32,15 @@ class TestControl : public QObject {
   // (10 us, i.e. about 5 um of travel at 0.5 m/s) plus 1 us for interpolation.
   void limitSwitchFollowsPosition() {
     Project p;
-    p.simulation.t_end = 0.4;
-    p.simulation.output_interval = 1e-5;
-    p.components = {makeComponent("src", "supply"),
-                    makeComponent("ts", "time_switch", {{"t_on", 0.05}}),
-                    makeComponent("v", "valve_5_2", {{"C_supply", 4e-9}, {"C_exhaust", 4.8e-9}}, {{"sol14", "ts.out"}}),
-                    makeComponent("cyl", "cylinder_double", {{"bore", 0.032}, {"rod", 0.012}, {"stroke", 0.1}, {"mass", 2.0}}),
-                    makeComponent("sw", "limit_switch", {{"x_switch", 0.05}, {"width", 0.01}}, {{"position", "cyl.x"}})};
-    addLine(p, "src.1", "v.1");
-    addLine(p, "v.4", "cyl.A");
-    addLine(p, "v.2", "cyl.B");
+    settings(p, 0.4, 1e-5);
+    p.components = {comp("src", "supply"),
+                    comp("ts", "time_switch", {{"t_on", 0.05}}),
+                    comp("v", "valve_5_2", {{"C_supply", 4e-9}, {"C_exhaust", 4.8e-9}}, {{"sol14", "ts.out"}}),
+                    comp("cyl", "cylinder_double", {{"bore", 0.032}, {"rod", 0.012}, {"stroke", 0.1}, {"mass", 2.0}}),
+                    comp("sw", "limit_switch", {{"x_switch", 0.05}, {"width", 0.01}}, {{"position", "cyl.x"}})};
+    wire(p, "src.1", "v.1");
+    wire(p, "v.4", "cyl.A");
+    wire(p, "v.2", "cyl.B");
     auto r = simulate(p);
     QVERIFY2(r->result.ok(), r->result.message.c_str());
     const auto x = r->col("cyl.x"), out = r->col("sw.out");
@@ -113,7 +50,8 @@ class TestControl : public QObject {
     QVERIFY(iOn > 0);
     const int iOff = firstIndex(out, [](double v) { return v < 0.5; }, iOn);
     QVERIFY(iOff > iOn);
-    const double tEnter = crossingTime(r->t, x, 0.045, true), tLeave = crossingTime(r->t, x, 0.055, true);
+    const double tEnter = crossingTime(r->t, x, 0.045, Crossing::Rising);
+    const double tLeave = crossingTime(r->t, x, 0.055, Crossing::Rising);
     qInfo("x reaches 45 mm at %.6f s, switch on at sample %.6f s (x there %.4f mm); 55 mm at %.6f s, off at %.6f s",
           tEnter, r->t[iOn], 1e3 * x[iOn], tLeave, r->t[iOff]);
     QVERIFY(r->t[iOn] >= tEnter - tol && r->t[iOn] - tEnter <= tol);
@@ -133,12 +71,11 @@ class TestControl : public QObject {
   // (the input is gone before 0.6 s). A reservoir gives the system a state.
   void onDelayTimer() {
     Project p;
-    p.simulation.t_end = 1.0;
-    p.simulation.output_interval = 1e-3;
-    p.components = {makeComponent("tank", "reservoir"),
-                    makeComponent("pb", "push_button", {{"t_press", 0.1}, {"duration", 0.4}}),
-                    makeComponent("t1", "on_delay_timer", {{"delay", 0.2}}, {{"in", "pb.out"}}),
-                    makeComponent("t2", "on_delay_timer", {{"delay", 0.5}}, {{"in", "pb.out"}})};
+    settings(p, 1.0, 1e-3);
+    p.components = {comp("tank", "reservoir"),
+                    comp("pb", "push_button", {{"t_press", 0.1}, {"duration", 0.4}}),
+                    comp("t1", "on_delay_timer", {{"delay", 0.2}}, {{"in", "pb.out"}}),
+                    comp("t2", "on_delay_timer", {{"delay", 0.5}}, {{"in", "pb.out"}})};
     auto r = simulate(p);
     QVERIFY2(r->result.ok(), r->result.message.c_str());
     const auto& t = r->t;
@@ -169,26 +106,25 @@ class TestControl : public QObject {
   // drops when p falls to p_on - 0.5 bar.
   void pressureSwitchAndSensors() {
     Project p;
-    p.simulation.t_end = 2.5;
-    p.simulation.output_interval = 1e-3;
-    p.components = {makeComponent("src", "supply"),
-                    makeComponent("r", "restriction", {{"C", 1e-9}, {"b", 0.3}}),
-                    makeComponent("fs", "flow_sensor"),
-                    makeComponent("tank", "reservoir", {{"V", 1e-3}, {"isothermal", 1.0}}),
-                    makeComponent("ps", "pressure_sensor"),
-                    makeComponent("ts", "temperature_sensor"),
-                    makeComponent("sw", "pressure_switch", {{"p_on", 0.8e5}, {"hysteresis", 0.5e5}}),
-                    makeComponent("open", "time_switch", {{"t_on", 2.0}}),
-                    makeComponent("vent", "valve_2_2_nc", {{"C_supply", 3e-8}}, {{"sol14", "open.out"}}),
-                    makeComponent("atm", "atmosphere")};
-    addLine(p, "src.1", "r.1");
-    addLine(p, "r.2", "fs.1");
-    addLine(p, "fs.2", "tank.1");
-    addLine(p, "tank.1", "ps.1");
-    addLine(p, "tank.1", "ts.1");
-    addLine(p, "tank.1", "sw.1");
-    addLine(p, "tank.1", "vent.1");
-    addLine(p, "vent.2", "atm.1");
+    settings(p, 2.5, 1e-3);
+    p.components = {comp("src", "supply"),
+                    comp("r", "restriction", {{"C", 1e-9}, {"b", 0.3}}),
+                    comp("fs", "flow_sensor"),
+                    comp("tank", "reservoir", {{"V", 1e-3}, {"isothermal", 1.0}}),
+                    comp("ps", "pressure_sensor"),
+                    comp("ts", "temperature_sensor"),
+                    comp("sw", "pressure_switch", {{"p_on", 0.8e5}, {"hysteresis", 0.5e5}}),
+                    comp("open", "time_switch", {{"t_on", 2.0}}),
+                    comp("vent", "valve_2_2_nc", {{"C_supply", 3e-8}}, {{"sol14", "open.out"}}),
+                    comp("atm", "atmosphere")};
+    wire(p, "src.1", "r.1");
+    wire(p, "r.2", "fs.1");
+    wire(p, "fs.2", "tank.1");
+    wire(p, "tank.1", "ps.1");
+    wire(p, "tank.1", "ts.1");
+    wire(p, "tank.1", "sw.1");
+    wire(p, "tank.1", "vent.1");
+    wire(p, "vent.2", "atm.1");
     auto r = simulate(p);
     QVERIFY2(r->result.ok(), r->result.message.c_str());
     const auto& t = r->t;
@@ -199,7 +135,7 @@ class TestControl : public QObject {
     const double tHand = 0.8e5 / (gas::R * 293.15 * qHand / 1e-3);
     const int iOn = firstIndex(out, [](double v) { return v > 0.5; });
     QVERIFY(iOn > 0);
-    const double tCross = crossingTime(t, pt, pa + 0.8e5, true);
+    const double tCross = crossingTime(t, pt, pa + 0.8e5, Crossing::Rising);
     qInfo("hand: q = %.5g kg/s, trip at %.5f s; simulated: q(0.5 s) = %.5g kg/s (%.3f Nl/min), p crosses p_on at "
           "%.5f s, switch on at sample %.4f s",
           qHand, tHand, q[500], qn[500], tCross, t[iOn]);
@@ -217,12 +153,12 @@ class TestControl : public QObject {
     const int iOff = firstIndex(out, [](double v) { return v < 0.5; }, iOn);
     qInfo("tank at the end: %.4f bar gauge", (pt.back() - pa) / 1e5);
     QVERIFY(iOff > 0);
-    const double tDrop = crossingTime(t, pt, pa + 0.3e5, false, 2000);
+    const double tDrop = crossingTime(t, pt, pa + 0.3e5, Crossing::Falling, 2000);
     qInfo("vent: p falls to p_on - hysteresis at %.5f s, switch off at sample %.4f s", tDrop, t[iOff]);
     QVERIFY(tDrop > 2.0);
     QVERIFY(t[iOff] >= tDrop - 1e-6 && t[iOff] - tDrop <= 1e-3 + 1e-6);
     // Hysteresis: still on between p_on and p_on - hysteresis while venting.
-    const double tBelowOn = crossingTime(t, pt, pa + 0.8e5, false, 2000);
+    const double tBelowOn = crossingTime(t, pt, pa + 0.8e5, Crossing::Falling, 2000);
     QVERIFY(tBelowOn < tDrop);
     QCOMPARE(out[static_cast<size_t>(std::lround((0.5 * (tBelowOn + tDrop)) / 1e-3))], 1.0);
   }
@@ -233,8 +169,7 @@ class TestControl : public QObject {
   // step 1's value 5.
   void sequenceAdvancesSeveralStepsInOneEvent() {
     Project p;
-    p.simulation.t_end = 0.2;
-    p.simulation.output_interval = 1e-3;
+    settings(p, 0.2, 1e-3);
     const nlohmann::json data = {
         {"outputs", {"Y", "Z"}},
         {"cyclic", false},
@@ -243,8 +178,8 @@ class TestControl : public QObject {
           {{"name", "s1"}, {"set", {{"Y", 1}, {"Z", 5}}}, {"when", {"ts.out", "ts.out"}}},
           {{"name", "s2"}, {"set", {{"Y", 2}}}, {"when", {"ts.out"}}},
           {{"name", "s3"}, {"set", nlohmann::json::object()}}}}};
-    p.components = {makeComponent("tank", "reservoir"), makeComponent("ts", "time_switch", {{"t_on", 0.1}}),
-                    makeComponent("seq", "step_sequence", {}, {}, data)};
+    p.components = {comp("tank", "reservoir"), comp("ts", "time_switch", {{"t_on", 0.1}}),
+                    comp("seq", "step_sequence", {}, {}, data)};
     auto r = simulate(p);
     QVERIFY2(r->result.ok(), r->result.message.c_str());
     const auto step = r->col("seq.step"), Y = r->col("seq.Y"), Z = r->col("seq.Z");

@@ -2,6 +2,7 @@
 // there to show. Numbers are checked against hand formulas where one exists.
 #include "io/project_file.h"
 #include "solver/simulation.h"
+#include "support/test_project.h"
 
 #include <QtTest>
 
@@ -10,29 +11,12 @@
 #include <numbers>
 
 using namespace pm;
+using namespace pm::test;
 
 namespace {
 
-std::string projectPath(const std::string& name) {
-  const char* root = std::getenv("PM_SOURCE_DIR");
-  return std::string(root ? root : PM_SOURCE_DIR) + "/projects/" + name;
-}
-
-struct Run {
-  Project project;
-  ResultStore results;
-  RunResult result;
-  std::vector<double> t;
-  explicit Run(const std::string& name) : project(loadProject(projectPath(name))) {
-    Simulation sim(project, name);
-    result = sim.run(results);
-    t = results.times();
-  }
-  std::vector<double> col(const std::string& c) const { return results.column(c); }
-  size_t at(double time) const {
-    return static_cast<size_t>(std::lower_bound(t.begin(), t.end(), time - 1e-12) - t.begin());
-  }
-};
+// Loads projects/<name> and runs it under that name.
+std::unique_ptr<Run> runExample(const std::string& name) { return simulate(loadProject(projectPath(name)), name); }
 
 }  // namespace
 
@@ -43,27 +27,27 @@ class TestExamples : public QObject {
     int n = 0;
     for (const auto& e : std::filesystem::directory_iterator(projectPath(""))) {
       if (e.path().string().find(".pneumech.json") == std::string::npos) continue;
-      Run r(e.path().filename().string());
-      QVERIFY2(r.result.ok(), (e.path().string() + ": " + r.result.message).c_str());
-      QVERIFY(r.results.rows() > 10);
+      auto r = runExample(e.path().filename().string());
+      QVERIFY2(r->result.ok(), (e.path().string() + ": " + r->result.message).c_str());
+      QVERIFY(r->out.rows() > 10);
       ++n;
     }
     QVERIFY(n >= 3);
   }
 
   void seed003MeterOut() {
-    Run r("seed003_meter_out.pneumech.json");
-    QVERIFY2(r.result.ok(), r.result.message.c_str());
-    const auto x = r.col("cyl1.x"), pA = r.col("cyl1.pA"), pB = r.col("cyl1.pB"), Fs = r.col("cyl1.F_stop");
-    const auto mB = r.col("cyl1.B.m"), q = r.col("fc1.q");
+    auto r = runExample("seed003_meter_out.pneumech.json");
+    QVERIFY2(r->result.ok(), r->result.message.c_str());
+    const auto x = r->col("cyl1.x"), pA = r->col("cyl1.pA"), pB = r->col("cyl1.pB"), Fs = r->col("cyl1.F_stop");
+    const auto mB = r->col("cyl1.B.m"), q = r->col("fc1.q");
     const double L = 0.2, D = 0.032, d = 0.012, pAmb = 101325.0, Fload = 50.0, ps = 601325.0;
     // Before the valve switches at 0.1 s the piston stays at its rear stop.
-    QVERIFY(x[r.at(0.099)] < 1e-4);
+    QVERIFY(x[r->indexAt(0.099)] < 1e-4);
     // It reaches the front stop before the end; motion time in a plausible band.
     size_t iEnd = 0;
     while (iEnd < x.size() && x[iEnd] < L - 1e-3) ++iEnd;
     QVERIFY2(iEnd < x.size(), "cylinder never reached its stroke");
-    const double motion = r.t[iEnd] - 0.1;
+    const double motion = r->t[iEnd] - 0.1;
     QVERIFY2(motion > 0.1 && motion < 0.8, QByteArray::number(motion));
     // At rest on the front stop: A at supply, B at ambient, and the stop takes
     // the static force balance p_A A_A - p_B A_B - p_amb A_rod - F_load (1e-3 rel.).
@@ -77,18 +61,18 @@ class TestExamples : public QObject {
     // control, so dm_B/dt (central difference) equals the flow-control flow into B.
     size_t mid = 0;
     while (x[mid] < L / 2) ++mid;
-    const double dmdt = (mB[mid + 1] - mB[mid - 1]) / (r.t[mid + 1] - r.t[mid - 1]);
+    const double dmdt = (mB[mid + 1] - mB[mid - 1]) / (r->t[mid + 1] - r->t[mid - 1]);
     QVERIFY2(std::abs(dmdt - q[mid]) < 0.01 * std::abs(q[mid]),
              (std::to_string(dmdt) + " vs " + std::to_string(q[mid])).c_str());
   }
 
   void reservoirBlowdown() {
-    Run r("reservoir_blowdown.pneumech.json");
-    QVERIFY2(r.result.ok(), r.result.message.c_str());
-    const auto p = r.col("tank.p"), T = r.col("tank.T"), m = r.col("tank.m");
-    const auto mSrc = r.col("src.m_delivered"), mSil = r.col("sil.outlet.m_delivered");
+    auto r = runExample("reservoir_blowdown.pneumech.json");
+    QVERIFY2(r->result.ok(), r->result.message.c_str());
+    const auto p = r->col("tank.p"), T = r->col("tank.T"), m = r->col("tank.m");
+    const auto mSrc = r->col("src.m_delivered"), mSil = r->col("sil.outlet.m_delivered");
     const double pAmb = 101325.0, Tamb = 293.15;
-    const size_t iSwitch = r.at(1.5);
+    const size_t iSwitch = r->indexAt(1.5);
     for (size_t i = 1; i <= iSwitch; ++i) QVERIFY(p[i] >= p[i - 1] - 1e-6);  // charging: monotone
     QVERIFY(p[iSwitch] > 4e5);
     QVERIFY(*std::max_element(T.begin(), T.begin() + iSwitch) > Tamb + 20);  // compression heating
@@ -104,7 +88,7 @@ class TestExamples : public QObject {
     const double mMax = *std::max_element(m.begin(), m.end());
     for (size_t i = 0; i < m.size(); i += 100)
       QVERIFY2(std::abs((m[i] - m[0]) - (mSrc[i] + mSil[i])) < 2e-5 * mMax,
-               (std::to_string(r.t[i]) + ": " + std::to_string(m[i] - m[0]) + " vs " + std::to_string(mSrc[i] + mSil[i])).c_str());
+               (std::to_string(r->t[i]) + ": " + std::to_string(m[i] - m[0]) + " vs " + std::to_string(mSrc[i] + mSil[i])).c_str());
   }
 };
 

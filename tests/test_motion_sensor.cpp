@@ -3,6 +3,7 @@
 #include "io/project_file.h"
 #include "model/project_error.h"
 #include "solver/simulation.h"
+#include "support/test_project.h"
 
 #include <QtTest>
 
@@ -11,8 +12,7 @@ using namespace pm;
 namespace {
 
 std::string sensorsOnSeed003() {
-  const char* root = std::getenv("PM_SOURCE_DIR");
-  Project p = loadProject(std::string(root ? root : PM_SOURCE_DIR) + "/projects/seed003_meter_out.pneumech.json");
+  Project p = loadProject(test::projectPath("seed003_meter_out.pneumech.json"));
   Component pos{"xs", "position_sensor", "", {{"gain", 1000.0}, {"offset", 0.05}}, {{"position", "cyl1.x"}}, {}, {}};
   Component vel{"vs", "velocity_sensor", "", {}, {{"velocity", "cyl1.v"}}, {}, {}};
   p.components.push_back(pos);

@@ -10,6 +10,7 @@
 #include "model/project.h"
 #include "model/project_error.h"
 #include "solver/simulation.h"
+#include "support/test_project.h"
 
 #include <QtTest/QtTest>
 
@@ -19,6 +20,7 @@
 #include <numbers>
 
 using namespace pm;
+using namespace pm::test;
 
 namespace {
 
@@ -44,13 +46,8 @@ double bisect(const std::function<double(double)>& f, double a, double b) {
 }
 
 // ---------------------------------------------------------------- project helpers
-Component comp(const std::string& id, const std::string& type, std::map<std::string, double> params = {}) {
-  Component c;
-  c.id = id;
-  c.type = type;
-  c.params = std::move(params);
-  return c;
-}
+// Solver tolerances of every run here.
+constexpr test::Tolerances kTol{.rel = 1e-8, .pressure = 1e-3, .temperature = 1e-6};
 
 // Isothermal tank at T = 293.15 K.
 Component tank(const std::string& id, double V, double p0) {
@@ -65,104 +62,6 @@ Component supplyTable(const std::string& id, std::vector<std::pair<double, doubl
   c.data = {{"table", table}};
   return c;
 }
-
-void wire(Project& p, const std::string& a, const std::string& b) {
-  auto split = [](const std::string& s) {
-    const auto dot = s.find('.');
-    return PortRef{s.substr(0, dot), s.substr(dot + 1)};
-  };
-  Connection k;
-  k.id = "c" + std::to_string(p.connections.size() + 1);
-  k.from = split(a);
-  k.to = split(b);
-  p.connections.push_back(k);
-}
-
-void settings(Project& p, double tEnd, double dt, double maxStep = 0.0) {
-  p.simulation.t_end = tEnd;
-  p.simulation.output_interval = dt;
-  p.simulation.rel_tol = 1e-8;
-  p.simulation.abs_tol_pressure = 1e-3;
-  p.simulation.abs_tol_temperature = 1e-6;
-  p.simulation.max_step = maxStep;
-}
-
-struct Run {
-  std::unique_ptr<Simulation> sim;
-  ResultStore out;
-  RunResult result;
-  std::string error;
-  bool ok() const { return error.empty() && result.ok(); }
-  std::string message() const { return error.empty() ? result.message : error; }
-  std::vector<double> col(const std::string& name) const {
-    if (out.find(name) < 0) {
-      QString all;
-      for (const auto& c : out.channels()) all += QString::fromStdString(c.name) + " ";
-      qFatal("no channel %s; have: %s", name.c_str(), qPrintable(all));
-    }
-    return out.column(name);
-  }
-  // Linear interpolation of a channel at time t.
-  double at(const std::string& name, double t) const {
-    const auto ts = out.times();
-    const auto v = col(name);
-    auto it = std::lower_bound(ts.begin(), ts.end(), t);
-    if (it == ts.begin()) return v.front();
-    if (it == ts.end()) return v.back();
-    const size_t i = static_cast<size_t>(it - ts.begin());
-    const double s = (t - ts[i - 1]) / (ts[i] - ts[i - 1]);
-    return v[i - 1] + s * (v[i] - v[i - 1]);
-  }
-  // First time the channel crosses `level` (in either direction), interpolated; -1 if never.
-  double crossing(const std::string& name, double level, double after = 0.0) const {
-    const auto ts = out.times();
-    const auto v = col(name);
-    for (size_t i = 1; i < v.size(); ++i) {
-      if (ts[i] <= after) continue;
-      if ((v[i - 1] - level) * (v[i] - level) <= 0.0 && v[i] != v[i - 1])
-        return ts[i - 1] + (level - v[i - 1]) / (v[i] - v[i - 1]) * (ts[i] - ts[i - 1]);
-    }
-    return -1.0;
-  }
-  // Largest |value| over t in [t0, t1].
-  double maxAbs(const std::string& name, double t0, double t1) const {
-    const auto ts = out.times();
-    const auto v = col(name);
-    double m = 0.0;
-    for (size_t i = 0; i < v.size(); ++i)
-      if (ts[i] >= t0 && ts[i] <= t1) m = std::max(m, std::abs(v[i]));
-    return m;
-  }
-};
-
-std::unique_ptr<Run> simulate(const Project& p) {
-  auto r = std::make_unique<Run>();
-  try {
-    r->sim = std::make_unique<Simulation>(p, "test");
-    r->result = r->sim->run(r->out);
-  } catch (const std::exception& e) {
-    r->error = e.what();
-  }
-  return r;
-}
-
-#define REQUIRE_OK(run) QVERIFY2((run)->ok(), qPrintable(QString::fromStdString("run failed: " + (run)->message())))
-
-#define CHECK_REL(measured, expected, rel)                                                                \
-  do {                                                                                                    \
-    const double m_ = (measured), e_ = (expected);                                                        \
-    const double err_ = std::abs(m_ - e_) / std::max(std::abs(e_), 1e-300);                               \
-    qInfo("%-44s measured %.10g expected %.10g rel err %.3g (tol %.3g)", #measured, m_, e_, err_, (rel)); \
-    QVERIFY2(err_ <= (rel), "relative error above tolerance");                                            \
-  } while (0)
-
-#define CHECK_ABS(measured, expected, tol)                                                                \
-  do {                                                                                                    \
-    const double m_ = (measured), e_ = (expected);                                                        \
-    const double err_ = std::abs(m_ - e_);                                                                \
-    qInfo("%-44s measured %.10g expected %.10g abs err %.3g (tol %.3g)", #measured, m_, e_, err_, (tol)); \
-    QVERIFY2(err_ <= (tol), "absolute error above tolerance");                                            \
-  } while (0)
 
 }  // namespace
 
@@ -213,7 +112,7 @@ class TestValves : public QObject {
     p.components = {comp("sup", "supply", {{"p", 2e5}, {"T", kT}}), comp("cv", "check_valve"), tank("tank", 1e-3, 7e5)};
     wire(p, "sup.1", "cv.1");
     wire(p, "cv.2", "tank.1");
-    settings(p, 1.0, 1e-2);
+    settings(p, 1.0, 1e-2, kTol);
     auto run = simulate(p);
     REQUIRE_OK(run);
     CHECK_ABS(run->col("tank.p").back(), 7e5, 1e-3);
@@ -235,7 +134,7 @@ class TestValves : public QObject {
                       comp("cv", "check_valve", {{"p_crack", pc}, {"dp_open", band}}), tank("tank", 1e-3, 3e5)};
       wire(p, "sup.1", "cv.1");
       wire(p, "cv.2", "tank.1");
-      settings(p, 1.0, 1e-2);
+      settings(p, 1.0, 1e-2, kTol);
       auto run = simulate(p);
       REQUIRE_OK(run);
       CHECK_ABS(run->col("tank.p").back(), 3e5, 1e-3);
@@ -246,7 +145,7 @@ class TestValves : public QObject {
                     tank("tank", V, kPamb)};
     wire(p, "sup.1", "cv.1");
     wire(p, "cv.2", "tank.1");
-    settings(p, 2.0, 1e-3);
+    settings(p, 2.0, 1e-3, kTol);
     auto run = simulate(p);
     REQUIRE_OK(run);
     CHECK_REL(run->col("cv.q").front(), C * ps * kRho0, 1e-9);
@@ -282,7 +181,7 @@ class TestValves : public QObject {
                       tank("tank", V, kPamb)};
       wire(p, free ? "fc.1" : "fc.2", "sup.1");
       wire(p, free ? "fc.2" : "fc.1", "tank.1");
-      settings(p, free ? 0.2 : 0.7, 1e-4);
+      settings(p, free ? 0.2 : 0.7, 1e-4, kTol);
       auto run = simulate(p);
       REQUIRE_OK(run);
       const double C = Cmax * opening + (free ? Cc : 0.0);
@@ -310,7 +209,7 @@ class TestValves : public QObject {
                     tank("tank", V, kPamb)};
     wire(p, "sup.1", "qev.1");
     wire(p, "qev.2", "tank.1");
-    settings(p, 3.5, 1e-3, 1e-3);
+    settings(p, 3.5, 1e-3, kTol, 1e-3);
     auto run = simulate(p);
     REQUIRE_OK(run);
     CHECK_ABS(run->at("tank.p", 3.0), ps, 10.0);
@@ -336,7 +235,7 @@ class TestValves : public QObject {
       wire(p, "sa.1", "v.1a");
       wire(p, "sb.1", "v.1b");
       wire(p, "v.2", "tank.1");
-      settings(p, 1.0, 1e-3, 2e-3);
+      settings(p, 1.0, 1e-3, kTol, 2e-3);
       auto run = simulate(p);
       REQUIRE_OK(run);
       qInfo("%s", andValve ? "two_pressure_valve (AND)" : "shuttle_valve (OR)");
@@ -367,7 +266,7 @@ class TestValves : public QObject {
       wire(p, "reg.2", "tank.1");
       wire(p, "tank.1", "load.1");
       wire(p, "load.2", "atm.1");
-      settings(p, 2.0, 1e-2);
+      settings(p, 2.0, 1e-2, kTol);
       auto run = simulate(p);
       REQUIRE_OK(run);
       const double p2 = bisect(
@@ -383,7 +282,7 @@ class TestValves : public QObject {
                     tank("tank", 2e-4, 6e5)};
     wire(p, "sup.1", "reg.1");
     wire(p, "reg.2", "tank.1");
-    settings(p, 1.5, 1e-2);
+    settings(p, 1.5, 1e-2, kTol);
     auto run = simulate(p);
     REQUIRE_OK(run);
     CHECK_ABS(run->col("tank.p").back(), pset + dead, 5.0);
@@ -405,7 +304,7 @@ class TestValves : public QObject {
     wire(p, "sup.1", "rin.1");
     wire(p, "rin.2", "tank.1");
     wire(p, "tank.1", "rv.1");
-    settings(p, 1.5, 1e-2);
+    settings(p, 1.5, 1e-2, kTol);
     auto run = simulate(p);
     REQUIRE_OK(run);
     const double pHand = bisect(
@@ -430,7 +329,7 @@ class TestValves : public QObject {
                     comp("tb", "tube", {{"L", L}, {"d", d}, {"lambda", lambda}}), comp("atm", "atmosphere")};
     wire(p, "sup.1", "tb.1");
     wire(p, "tb.2", "atm.1");
-    settings(p, 0.01, 1e-3);
+    settings(p, 0.01, 1e-3, kTol);
     auto run = simulate(p);
     REQUIRE_OK(run);
     const double A = std::numbers::pi * d * d / 4.0, Ae = A / std::sqrt(1.0 + lambda * L / d);
@@ -451,7 +350,7 @@ class TestValves : public QObject {
     wire(p, "sup.1", "r.1");
     wire(p, "r.2", "tb.1");
     wire(p, "tb.2", "tank.1");
-    settings(p, 1.5, 1e-2);
+    settings(p, 1.5, 1e-2, kTol);
     auto run = simulate(p);
     REQUIRE_OK(run);
     const double Vt = std::numbers::pi * d * d / 4.0 * L;
@@ -465,7 +364,7 @@ class TestValves : public QObject {
     q.components = {comp("sup", "supply", {{"p", ps}, {"T", kT}}),
                     comp("tb", "tube", {{"L", L}, {"d", d}, {"isothermal", 1.0}})};
     wire(q, "sup.1", "tb.1");
-    settings(q, 0.5, 1e-2);
+    settings(q, 0.5, 1e-2, kTol);
     auto run2 = simulate(q);
     REQUIRE_OK(run2);
     CHECK_ABS(run2->col("tb.end2.p").back(), ps, 1.0);
@@ -496,7 +395,7 @@ class TestValves : public QObject {
       wire(p, "ra.2", "sr.A");
       wire(p, "sr.B", "rb.1");
       wire(p, "rb.2", "atm.1");
-      settings(p, 1.0, 1e-3);
+      settings(p, 1.0, 1e-3, kTol);
       auto run = simulate(p);
       REQUIRE_OK(run);
       const double pA = run->col("sr.pA").back(), pB = run->col("sr.pB").back();
@@ -522,7 +421,7 @@ class TestValves : public QObject {
   void semiRotaryBadInitialAngle() {
     Project p;
     p.components = {comp("sr", "semi_rotary_actuator", {{"theta_max", 1.0}, {"theta0", 1.5}})};
-    settings(p, 0.1, 1e-2);
+    settings(p, 0.1, 1e-2, kTol);
     try {
       Simulation sim(p, "test");
       QFAIL("theta0 > theta_max was accepted");

@@ -17,6 +17,7 @@
 #include "solver/element.h"
 #include "solver/simulation.h"
 #include "solver/system.h"
+#include "support/test_project.h"
 
 #include <QtTest/QtTest>
 
@@ -25,6 +26,7 @@
 #include <numbers>
 
 using namespace pm;
+using namespace pm::test;
 
 namespace {
 
@@ -78,76 +80,8 @@ class PrescribedVolume : public Element {
 };
 
 // ---------------------------------------------------------------- project helpers
-Component comp(const std::string& id, const std::string& type, std::map<std::string, double> params = {},
-               std::map<std::string, std::string> inputs = {}) {
-  Component c;
-  c.id = id;
-  c.type = type;
-  c.params = std::move(params);
-  c.inputs = std::move(inputs);
-  return c;
-}
-
-void wire(Project& p, const std::string& a, const std::string& b) {
-  auto split = [](const std::string& s) {
-    const auto dot = s.find('.');
-    return PortRef{s.substr(0, dot), s.substr(dot + 1)};
-  };
-  Connection k;
-  k.id = "c" + std::to_string(p.connections.size() + 1);
-  k.from = split(a);
-  k.to = split(b);
-  p.connections.push_back(k);
-}
-
-struct Run {
-  std::unique_ptr<Simulation> sim;
-  ResultStore out;
-  RunResult result;
-  std::vector<double> col(const std::string& name) const {
-    if (out.find(name) < 0) {
-      QString all;
-      for (const auto& c : out.channels()) all += QString::fromStdString(c.name) + " ";
-      qFatal("no channel %s; have: %s", name.c_str(), qPrintable(all));
-    }
-    return out.column(name);
-  }
-};
-
-std::unique_ptr<Run> simulate(const Project& p) {
-  auto r = std::make_unique<Run>();
-  r->sim = std::make_unique<Simulation>(p, "test");
-  r->result = r->sim->run(r->out);
-  return r;
-}
-
-#define REQUIRE_OK(run) \
-  QVERIFY2((run)->result.ok(), qPrintable(QString::fromStdString("run failed: " + (run)->result.message)))
-
-#define CHECK_REL(measured, expected, rel)                                                                \
-  do {                                                                                                    \
-    const double m_ = (measured), e_ = (expected);                                                        \
-    const double err_ = std::abs(m_ - e_) / std::max(std::abs(e_), 1e-300);                               \
-    qInfo("%-40s measured %.12g expected %.12g rel err %.3g (tol %.3g)", #measured, m_, e_, err_, (rel)); \
-    QVERIFY2(err_ <= (rel), "relative error above tolerance");                                            \
-  } while (0)
-
-#define CHECK_ABS(measured, expected, tol)                                                                \
-  do {                                                                                                    \
-    const double m_ = (measured), e_ = (expected);                                                        \
-    const double err_ = std::abs(m_ - e_);                                                                \
-    qInfo("%-40s measured %.12g expected %.12g abs err %.3g (tol %.3g)", #measured, m_, e_, err_, (tol)); \
-    QVERIFY2(err_ <= (tol), "absolute error above tolerance");                                            \
-  } while (0)
-
-void tightSettings(Project& p, double tEnd, double dt) {
-  p.simulation.t_end = tEnd;
-  p.simulation.output_interval = dt;
-  p.simulation.rel_tol = 1e-9;
-  p.simulation.abs_tol_pressure = 1e-4;
-  p.simulation.abs_tol_temperature = 1e-7;
-  p.simulation.abs_tol_position = 1e-11;
-}
+// Tight solver tolerances: each check is limited by the physics, not by integration error.
+constexpr test::Tolerances kTight{.rel = 1e-9, .pressure = 1e-4, .temperature = 1e-7, .position = 1e-11};
 
 }  // namespace
 
@@ -168,7 +102,7 @@ class TestVolumePhysics : public QObject {
     const double slope = iso ? kR * Tw * q / V : kK * kR * Ts * q / V;
     const double tChokeEnd = (0.3 * ps - kPamb) / slope;  // 0.136 s adiabatic, 0.207 s isothermal
     qInfo("q = %.9g kg/s, hand dp/dt = %.9g Pa/s, choked until t = %.4f s", q, slope, tChokeEnd);
-    tightSettings(p, 0.12, 1e-3);
+    settings(p, 0.12, 1e-3, kTight);
     QVERIFY(tChokeEnd > 0.12);  // the whole run is choked
     auto run = simulate(p);
     REQUIRE_OK(run);
@@ -204,7 +138,7 @@ class TestVolumePhysics : public QObject {
     Project p;
     p.components = {comp("pv", "test_prescribed_volume", {{"V0", V0}, {"a", 0.5}, {"w", 2 * std::numbers::pi * 5},
                                                            {"p0", p0}, {"T0", T0}, {"isothermal", iso ? 1.0 : 0.0}})};
-    tightSettings(p, 0.3, 1e-3);
+    settings(p, 0.3, 1e-3, kTight);
     auto run = simulate(p);
     REQUIRE_OK(run);
     const auto pt = run->col("pv.gas.p"), Tt = run->col("pv.gas.T"), Vt = run->col("pv.gas.V"),
@@ -273,7 +207,7 @@ class TestVolumePhysics : public QObject {
     wire(p, "r.2", "v.1");
     wire(p, "v.4", "cyl.A");
     wire(p, "v.2", "cyl.B");
-    tightSettings(p, 1.2, 1e-3);
+    settings(p, 1.2, 1e-3, kTight);
     auto run = simulate(p);
     REQUIRE_OK(run);
     const System& sys = run->sim->system();
@@ -339,7 +273,7 @@ class TestVolumePhysics : public QObject {
                                                     {"F_coulomb", 0.0}, {"F_static", 0.0}, {"c_viscous", 200.0}})};
     wire(p, "sup.1", "r.1");
     wire(p, "r.2", "cyl.A");
-    tightSettings(p, 3.0, 1e-2);
+    settings(p, 3.0, 1e-2, kTight);
     auto run = simulate(p);
     REQUIRE_OK(run);
     const double pi = std::numbers::pi;
@@ -373,7 +307,7 @@ class TestVolumePhysics : public QObject {
     wire(p, "sup.1", "r.1");
     wire(p, "r.2", "cyl.A");
     wire(p, "cyl.B", "atm.1");
-    tightSettings(p, 1.5, 1e-2);
+    settings(p, 1.5, 1e-2, kTight);
     auto run = simulate(p);
     REQUIRE_OK(run);
     const double AA = std::numbers::pi * D * D / 4;

@@ -1,0 +1,214 @@
+// Helpers the Qt Test programs share to build a project in code, run it with
+// pm::Simulation and read its result channels. Header-only; include it as
+// "support/test_project.h" (tests/ is on every test target's include path).
+#pragma once
+
+#include "model/project.h"
+#include "solver/result_store.h"
+#include "solver/simulation.h"
+
+#include <QtTest/QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <exception>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace pm::test {
+
+// ---------------------------------------------------------------- files
+
+// The source tree: $PM_SOURCE_DIR (set by CTest) or the configure-time path.
+inline std::string sourceDir() {
+  const char* s = std::getenv("PM_SOURCE_DIR");
+  return s ? s : PM_SOURCE_DIR;
+}
+
+// Path of an example project under <source>/projects/ ("" gives the folder itself, with a trailing '/').
+inline std::string projectPath(const std::string& name) { return sourceDir() + "/projects/" + name; }
+
+// ---------------------------------------------------------------- building a project
+
+inline Component comp(const std::string& id, const std::string& type, std::map<std::string, double> params = {},
+                      std::map<std::string, std::string> inputs = {}, nlohmann::json data = nullptr) {
+  Component c;
+  c.id = id;
+  c.type = type;
+  c.params = std::move(params);
+  c.inputs = std::move(inputs);
+  c.data = std::move(data);
+  return c;
+}
+
+// Adds a connection between two ports written "component.port" (split at the
+// last '.', as the project file does); ids are c1, c2, ... in order.
+// Not named `connect`: that is QObject's.
+inline void wire(Project& p, const std::string& from, const std::string& to) {
+  auto split = [](const std::string& s) {
+    const auto dot = s.rfind('.');
+    return PortRef{s.substr(0, dot), s.substr(dot + 1)};
+  };
+  Connection k;
+  k.id = "c" + std::to_string(p.connections.size() + 1);
+  k.from = split(from);
+  k.to = split(to);
+  p.connections.push_back(k);
+}
+
+// Solver tolerances (SimulationSettings fields rel_tol, abs_tol_*); a field
+// left unset keeps the project's value.
+struct Tolerances {
+  std::optional<double> rel = std::nullopt;
+  std::optional<double> pressure = std::nullopt;
+  std::optional<double> temperature = std::nullopt;
+  std::optional<double> position = std::nullopt;
+};
+
+// End time and output interval; optionally solver tolerances and max_step
+// (unset: left as they are).
+inline void settings(Project& p, double tEnd, double outputInterval, const Tolerances& tol = {},
+                     std::optional<double> maxStep = std::nullopt) {
+  p.simulation.t_end = tEnd;
+  p.simulation.output_interval = outputInterval;
+  if (tol.rel) p.simulation.rel_tol = *tol.rel;
+  if (tol.pressure) p.simulation.abs_tol_pressure = *tol.pressure;
+  if (tol.temperature) p.simulation.abs_tol_temperature = *tol.temperature;
+  if (tol.position) p.simulation.abs_tol_position = *tol.position;
+  if (maxStep) p.simulation.max_step = *maxStep;
+}
+
+// ---------------------------------------------------------------- sampled signals
+
+// First sample index at or after `from` where pred(v[i]) holds; -1 if none.
+template <class Pred>
+int firstIndex(const std::vector<double>& v, Pred pred, int from = 0) {
+  for (int i = std::max(from, 0); i < static_cast<int>(v.size()); ++i)
+    if (pred(v[i])) return i;
+  return -1;
+}
+
+enum class Crossing {
+  Either,   // (v[i-1] - level)(v[i] - level) <= 0 with v[i] != v[i-1]
+  Rising,   // v[i-1] < level <= v[i]
+  Falling,  // v[i-1] > level >= v[i]
+};
+
+// Time at which the sampled signal v(t) first crosses `level` between samples
+// i-1 and i, i >= max(from, 1), linearly interpolated; NaN if it never does.
+inline double crossingTime(const std::vector<double>& t, const std::vector<double>& v, double level,
+                           Crossing dir = Crossing::Either, int from = 1) {
+  for (int i = std::max(from, 1); i < static_cast<int>(v.size()); ++i) {
+    bool hit = false;
+    switch (dir) {
+      case Crossing::Either: hit = (v[i - 1] - level) * (v[i] - level) <= 0.0 && v[i] != v[i - 1]; break;
+      case Crossing::Rising: hit = v[i - 1] < level && v[i] >= level; break;
+      case Crossing::Falling: hit = v[i - 1] > level && v[i] <= level; break;
+    }
+    if (hit) return t[i - 1] + (level - v[i - 1]) / (v[i] - v[i - 1]) * (t[i] - t[i - 1]);
+  }
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+// ---------------------------------------------------------------- running
+
+// One finished run. The Simulation is kept (for its System).
+struct Run {
+  Project project;
+  std::unique_ptr<Simulation> sim;
+  ResultStore out;
+  RunResult result;
+  std::string error;      // what() of an exception from compiling or running; result is then Failed
+  std::vector<double> t;  // out.times()
+
+  bool ok() const { return error.empty() && result.ok(); }
+  std::string message() const { return error.empty() ? result.message : error; }
+
+  // A channel; a missing one is fatal, listing those there are.
+  std::vector<double> col(const std::string& name) const {
+    if (out.find(name) < 0) {
+      QString all;
+      for (const auto& c : out.channels()) all += QString::fromStdString(c.name) + " ";
+      qFatal("no channel %s; have: %s", name.c_str(), qPrintable(all));
+    }
+    return out.column(name);
+  }
+
+  // Index of the first sample at or after `time` (less 1e-12).
+  size_t indexAt(double time) const {
+    return static_cast<size_t>(std::lower_bound(t.begin(), t.end(), time - 1e-12) - t.begin());
+  }
+
+  // Linear interpolation of a channel at time `time`.
+  double at(const std::string& name, double time) const {
+    const auto v = col(name);
+    auto it = std::lower_bound(t.begin(), t.end(), time);
+    if (it == t.begin()) return v.front();
+    if (it == t.end()) return v.back();
+    const size_t i = static_cast<size_t>(it - t.begin());
+    const double s = (time - t[i - 1]) / (t[i] - t[i - 1]);
+    return v[i - 1] + s * (v[i] - v[i - 1]);
+  }
+
+  // First time after `after` (between samples later than `after`) the channel
+  // crosses `level`, interpolated; NaN if never.
+  double crossing(const std::string& name, double level, double after = 0.0,
+                  Crossing dir = Crossing::Either) const {
+    const int from = static_cast<int>(std::upper_bound(t.begin(), t.end(), after) - t.begin());
+    return crossingTime(t, col(name), level, dir, from);
+  }
+
+  // Largest |value| over samples with t in [t0, t1].
+  double maxAbs(const std::string& name, double t0, double t1) const {
+    const auto v = col(name);
+    double m = 0.0;
+    for (size_t i = 0; i < v.size(); ++i)
+      if (t[i] >= t0 && t[i] <= t1) m = std::max(m, std::abs(v[i]));
+    return m;
+  }
+};
+
+// Compiles and runs (a copy of) the project. An exception is caught: its text
+// goes to `error` and result.status becomes Failed (result.message is left
+// empty, so a check on the solver's own message does not match it).
+inline std::unique_ptr<Run> simulate(const Project& p, const std::string& name = "test") {
+  auto r = std::make_unique<Run>();
+  r->project = p;
+  try {
+    r->sim = std::make_unique<Simulation>(r->project, name);
+    r->result = r->sim->run(r->out);
+  } catch (const std::exception& e) {
+    r->error = e.what();
+    r->result.status = RunStatus::Failed;
+  }
+  r->t = r->out.times();
+  return r;
+}
+
+}  // namespace pm::test
+
+// ---------------------------------------------------------------- checks
+
+#define REQUIRE_OK(run) QVERIFY2((run)->ok(), qPrintable(QString::fromStdString("run failed: " + (run)->message())))
+
+#define CHECK_REL(measured, expected, rel)                                                                \
+  do {                                                                                                    \
+    const double m_ = (measured), e_ = (expected);                                                        \
+    const double err_ = std::abs(m_ - e_) / std::max(std::abs(e_), 1e-300);                               \
+    qInfo("%-44s measured %.12g expected %.12g rel err %.3g (tol %.3g)", #measured, m_, e_, err_, (rel)); \
+    QVERIFY2(err_ <= (rel), "relative error above tolerance");                                            \
+  } while (0)
+
+#define CHECK_ABS(measured, expected, tol)                                                                \
+  do {                                                                                                    \
+    const double m_ = (measured), e_ = (expected);                                                        \
+    const double err_ = std::abs(m_ - e_);                                                                \
+    qInfo("%-44s measured %.12g expected %.12g abs err %.3g (tol %.3g)", #measured, m_, e_, err_, (tol)); \
+    QVERIFY2(err_ <= (tol), "absolute error above tolerance");                                            \
+  } while (0)
