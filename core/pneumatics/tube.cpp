@@ -36,7 +36,7 @@ class Tube : public Element {
     const double A = std::numbers::pi * d_ * d_ / 4.0;
     V_ = A * L_;
     Ae_ = A / std::sqrt(1.0 + P("lambda") * L_ / d_);
-    p0_ = P("p0"), T0_ = P("T0");
+    p0_ = P("p0"), T0_ = P("T0"), hA_ = P("hA"), Tw_ = P("T_wall");
     iso_ = P("isothermal") > 0.5;
   }
 
@@ -54,8 +54,10 @@ class Tube : public Element {
          "Darcy friction factor (0.03: approximate turbulent value for smooth tubing)"},
         {"p0", "Pa", 101325.0, 0.0, 1e8, true, false, "initial absolute pressure of the air in the tube"},
         {"T0", "K", 293.15, 0.0, 2000.0, true, false, "initial temperature of the air in the tube"},
+        {"hA", "W/K", 0.0, 0.0, 1e6, false, false, "wall heat-transfer coefficient times inner area, whole tube"},
+        {"T_wall", "K", 293.15, 0.0, 2000.0, true, false, "tube wall temperature"},
         {"isothermal", "1", 0.0, 0.0, 1.0, false, false,
-         "1: the end nets stay at ambient temperature (makes the whole net isothermal)"},
+         "1: the end nets stay at T_wall (makes the whole net isothermal)"},
     };
     t.channels = {{"q", "kg/s", "mass flow from 1 to 2"}, {"qn", "Nl/min", "standard volume flow 1 -> 2 (ANR)"}};
     t.create = [](const Component& c) { return std::make_unique<Tube>(c); };
@@ -67,9 +69,8 @@ class Tube : public Element {
     n2_ = b.port("2");
     if (n1_ < 0) n1_ = b.internalNode("end1");
     if (n2_ < 0) n2_ = b.internalNode("end2");
-    const double Tw = b.ambientTemperature();
-    b.capacity(n1_, id() + ".1", V_ / 2.0, p0_, T0_, iso_, Tw);
-    b.capacity(n2_, id() + ".2", V_ / 2.0, p0_, T0_, iso_, Tw);
+    b.capacity(n1_, id() + ".1", V_ / 2.0, p0_, T0_, iso_, Tw_);
+    b.capacity(n2_, id() + ".2", V_ / 2.0, p0_, T0_, iso_, Tw_);
     b.channel("q", "kg/s");
     b.channel("qn", "Nl/min");
     b.publish("q", [this](const Eval&) { return q_; });
@@ -80,6 +81,10 @@ class Tube : public Element {
     e.volume(n2_, V_ / 2.0, 0.0);
     q_ = flow::orifice(Ae_, e.p(n1_), e.T(n1_), e.p(n2_), e.T(n2_));
     e.flow(n1_, n2_, q_);
+    if (!iso_) {  // each half of the wall serves its end's volume
+      e.heat(n1_, 0.5 * hA_ * (Tw_ - e.T(n1_)));
+      e.heat(n2_, 0.5 * hA_ * (Tw_ - e.T(n2_)));
+    }
   }
 
   void output(const Eval&, double* ch) override {
@@ -88,7 +93,7 @@ class Tube : public Element {
   }
 
  private:
-  double L_, d_, V_, Ae_, p0_, T0_;
+  double L_, d_, V_, Ae_, p0_, T0_, hA_, Tw_;
   bool iso_;
   int n1_ = -1, n2_ = -1;
   double q_ = 0.0;
