@@ -65,7 +65,7 @@ bool isExhaust(const std::string& p) { return p == "3" || p == "5"; }
 
 class DirectionalValve : public Element {
  public:
-  DirectionalValve(const Component& c, const ValveDef& def) : Element(c.id), def_(def), comp_(c) {
+  DirectionalValve(const Component& c, const ValveDef& def) : Element(c.id), comp_(c) {
     Params P(c);
     C_[0] = P("C_supply"), b_[0] = P("b_supply");
     C_[1] = P("C_exhaust"), b_[1] = P("b_exhaust");
@@ -218,7 +218,6 @@ class DirectionalValve : public Element {
     std::vector<bool> inPos;
     double q;
   };
-  const ValveDef& def_;
   Component comp_;
   std::vector<Pair> pairs_;
   double C_[2], b_[2], leak_, tSwitch_, pilot_;

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
-#include <numeric>
 #include <set>
 
 namespace pm {

@@ -18,7 +18,7 @@ namespace pm {
 namespace {
 
 struct Callbacks {
-  System* sys;
+  System* sys = nullptr;
   std::string error;
   void* mem = nullptr;
   std::unique_ptr<ColoredJacobian> jac;
@@ -94,7 +94,8 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel) {
   RunResult result;
   out.setChannels(sys.channels());
   std::vector<double> row(sys.channels().size());
-  Callbacks cb{&sys, {}};
+  Callbacks cb;
+  cb.sys = &sys;
   Ida ida;
   const double t0 = 0.0, tEnd = settings_.t_end, dt = settings_.output_interval;
   double t = t0;
