@@ -409,11 +409,15 @@ void MainWindow::setupChannels() {
   if (std::none_of(wanted.begin(), wanted.end(), [&](const std::string& w) {
         return std::any_of(channels_.begin(), channels_.end(), [&](const Channel& c) { return c.name == w; });
       })) {
-    // Default: the pressures of the circuit (up to four).
+    // Default: the pressures of the circuit (up to four), components' own
+    // channels ("cyl1.pA") before the nets' copies ("cyl1.A.p", "n:v1.2.p").
     wanted.clear();
-    for (const Channel& c : channels_)
-      if (c.unit == "Pa" && wanted.size() < 4 && std::find(wanted.begin(), wanted.end(), c.name) == wanted.end())
-        wanted.push_back(c.name);
+    auto ownChannel = [](const std::string& n) { return n.rfind("n:", 0) != 0 && std::count(n.begin(), n.end(), '.') == 1; };
+    for (int pass = 0; pass < 2; ++pass)
+      for (const Channel& c : channels_)
+        if (c.unit == "Pa" && (pass == 1 || ownChannel(c.name)) && wanted.size() < 4 &&
+            std::find(wanted.begin(), wanted.end(), c.name) == wanted.end())
+          wanted.push_back(c.name);
   }
   QSignalBlocker block(channelList_);
   channelList_->clear();
