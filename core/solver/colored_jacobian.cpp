@@ -11,6 +11,14 @@ ColoredJacobian::ColoredJacobian(System& sys, double t, const double* y0, const 
     : sys_(sys), n_(sys.size()), colRows_(n_), y_(n_), yp_(n_), r1_(n_) {
   std::vector<std::set<int>> cols(n_);
   for (int j = 0; j < n_; ++j) cols[j].insert(j);  // the diagonal always
+  // Structure first: each element couples everything in its footprint.
+  for (const System::Footprint& f : sys.footprints()) {
+    std::vector<int> slots = f.states;
+    for (int node : f.nodes)
+      for (int s : sys.nodeSlots(node)) slots.push_back(s);
+    for (int a : slots)
+      for (int b : slots) cols[b].insert(a);
+  }
   std::mt19937 rng(12345);  // fixed seed: the same project gives the same pattern
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   std::vector<double> y(y0, y0 + n_), yp(yp0, yp0 + n_);
@@ -47,6 +55,15 @@ ColoredJacobian::ColoredJacobian(System& sys, double t, const double* y0, const 
     }
     groups_[c].push_back(j);
     for (int i : colRows_[j]) used[c][i] = 1;
+  }
+}
+
+void ColoredJacobian::makeDense() {
+  groups_.assign(n_, {});
+  for (int j = 0; j < n_; ++j) {
+    groups_[j] = {j};
+    colRows_[j].resize(n_);
+    for (int i = 0; i < n_; ++i) colRows_[j][i] = i;
   }
 }
 

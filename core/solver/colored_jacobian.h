@@ -2,13 +2,15 @@
 // that share no row are perturbed together (Curtis-Powell-Reid), so a
 // Jacobian costs one residual per colour instead of one per state.
 //
-// The pattern is numerical: the union of the residual's dependencies found by
-// perturbing each state at the initial point and at a few pseudo-random
-// states around it (pressures x0.4..2.5, temperatures x0.8..1.25, others
+// The pattern is structural (each element couples its own states with the
+// states of the nodes it touches, as the builder recorded them) united with a
+// numerical one: the residual's dependencies found by perturbing each state at
+// the initial point and at a few pseudo-random states around it (pressures x0.4..2.5, temperatures x0.8..1.25, others
 // shifted), so that a flow which is choked (insensitive downstream) at the
-// start still shows its coupling. A dependency none of these points reveal
-// would be missing from J: IDA's Newton iteration then converges more
-// slowly, never to a different solution.
+// start still shows its coupling; the numerical part finds couplings through
+// signals. A dependency neither finds would be missing from J: IDA's Newton
+// iteration then converges slowly or fails, never to a different solution,
+// and Simulation falls back to IDA's full difference quotient.
 #pragma once
 
 #include "solver/system.h"
@@ -22,6 +24,9 @@ class ColoredJacobian {
   ColoredJacobian(System& sys, double t, const double* y, const double* yp);
 
   int colors() const { return static_cast<int>(groups_.size()); }
+  // Every column its own colour and every entry in the pattern: IDA's plain
+  // dense difference quotient.
+  void makeDense();
   size_t nonZeros() const;
   // Fills column-major dense storage `J` (N x N, zeroed here). `ewt` are IDA's
   // error weights, `h` the current step; `r` the residual at (t, y, yp).

@@ -193,6 +193,7 @@ std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& 
       b.pending_ = &pending;
       el->setup(b);
       firstChannel = b.firstChannel_;
+      sys->footprints_.push_back(std::move(b.footprint_));
     } catch (const ProjectError&) {
       throw;
     } catch (const std::exception& e) {

@@ -180,7 +180,8 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel) {
     consistentStart(t0);
     // Coloured difference quotients pay off once columns can share residuals.
     cb.jac = std::make_unique<ColoredJacobian>(sys, t0, y, yp);
-    if (cb.jac->colors() < N) check(IDASetJacFn(ida.mem, jacobianFn), "IDASetJacFn");
+    bool colored = cb.jac->colors() < N;
+    check(IDASetJacFn(ida.mem, jacobianFn), "IDASetJacFn");
     sys.outputs(t0, y, yp, row.data());
     out.append(t0, row.data());
 
@@ -203,6 +204,10 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel) {
         // y, yp hold that point (IDA returns it on failure).
         ++restarts;
         accumulateStats();
+        if (colored) {  // a coupling the pattern missed is the likelier cause: use the full quotient
+          cb.jac->makeDense();
+          colored = false;
+        }
         consistentStart(t);
         continue;
       }

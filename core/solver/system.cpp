@@ -247,6 +247,14 @@ void System::presolveJunctions(double t, double* y, const double* yp) {
   }
 }
 
+std::vector<int> System::nodeSlots(int node) const {
+  std::vector<int> v;
+  const Node& n = nodes_[node];
+  for (int s : {n.slotP, n.slotT, n.slotM, n.slotH})
+    if (s >= 0) v.push_back(s);
+  return v;
+}
+
 std::vector<std::vector<int>> System::sparsity(double t, const double* y0, const double* yp0) {
   const int N = size();
   std::vector<double> y(y0, y0 + N), yp(yp0, yp0 + N), r0(N), r1(N);
@@ -313,9 +321,10 @@ std::string System::describe() {
 SystemBuilder::SystemBuilder(System& s, Element& e, std::map<std::string, int> ports)
     : sys_(s), el_(e), ports_(std::move(ports)) {}
 
-int SystemBuilder::port(const std::string& name) const {
+int SystemBuilder::port(const std::string& name) {
   auto it = ports_.find(name);
   if (it == ports_.end()) throw std::logic_error(el_.id() + ": no pneumatic port " + name);
+  if (it->second >= 0) footprint_.nodes.push_back(it->second);
   return it->second;
 }
 
@@ -324,6 +333,7 @@ int SystemBuilder::internalNode(const std::string& name) {
   n.name = el_.id() + "." + name;
   n.members.push_back(n.name);
   sys_.nodes_.push_back(std::move(n));
+  footprint_.nodes.push_back(static_cast<int>(sys_.nodes_.size()) - 1);
   return static_cast<int>(sys_.nodes_.size()) - 1;
 }
 
@@ -357,6 +367,7 @@ int SystemBuilder::state(const std::string& name, const std::string& unit, State
                          double initial, double atol, const std::string& equation) {
   StateInfo s{el_.id() + "." + name, unit, el_.id(), equation, kind, initial, atol};
   sys_.states_.push_back(std::move(s));
+  footprint_.states.push_back(sys_.size() - 1);
   return sys_.size() - 1;
 }
 

@@ -97,6 +97,16 @@ class System {
   // Numerical sparsity of dF/dy + dF/dy' at (t, y, yp): entry (i, j) set when
   // residual i changes with state j.
   std::vector<std::vector<int>> sparsity(double t, const double* y, const double* yp);
+  // Structural coupling: per element, the states it owns and the nodes it
+  // touches (its ports and internal nodes), recorded by the builder. An
+  // element's equations and flows can depend on all of these.
+  struct Footprint {
+    std::vector<int> states;
+    std::vector<int> nodes;
+  };
+  const std::vector<Footprint>& footprints() const { return footprints_; }
+  // All state slots of a node (p, T or the boundary accumulators).
+  std::vector<int> nodeSlots(int node) const;
   // Readable listing of states, equations and sparsity (`pneumech equations`).
   std::string describe();
 
@@ -116,6 +126,7 @@ class System {
   std::vector<bool> nodeChannelUsed_;  // per node quantity, in node order
   std::map<std::string, std::function<double(const Eval&)>> signals_;
   std::vector<std::pair<Element*, int>> rootOwners_;  // element, first root
+  std::vector<Footprint> footprints_;                   // per element, in element order
   int numRoots_ = 0;
   double pAmb_ = 101325.0, TAmb_ = 293.15;
   double atolPosition_ = 1e-8;
@@ -129,7 +140,7 @@ class SystemBuilder {
   SystemBuilder(System& s, Element& e, std::map<std::string, int> ports);
 
   // Node of one of the element's pneumatic ports; -1 when plugged.
-  int port(const std::string& name) const;
+  int port(const std::string& name);
   // A node private to the element (a chamber behind a cushion throttle, ...).
   int internalNode(const std::string& name);
   // Declares that `node` holds gas volume (initial V0 at p0, T0).
@@ -159,6 +170,7 @@ class SystemBuilder {
   Element& el_;
   std::map<std::string, int> ports_;
   std::vector<SignalInput*>* pending_ = nullptr;
+  System::Footprint footprint_;
   int firstChannel_ = -1;
 };
 
