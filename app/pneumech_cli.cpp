@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -38,6 +39,10 @@ int simulate(const std::string& path, double tEnd, const std::string& out, const
   for (const auto& s : sets) applyOverride(pr, s);
   if (tEnd > 0) applyOverride(pr, "simulation.t_end=" + std::to_string(tEnd));
   Simulation sim(pr, path);
+  for (const auto& c : channels)  // check before spending the run
+    if (std::none_of(sim.system().channels().begin(), sim.system().channels().end(),
+                     [&](const ChannelInfo& k) { return k.name == c; }))
+      throw ProjectError("--channels", c, "", "no such result channel (`pneumech info " + path + "` lists them)");
   ResultStore results;
   RunResult r = sim.run(results);
   if (!r.ok()) {

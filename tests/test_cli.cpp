@@ -1,0 +1,98 @@
+// The command line as a user runs it: exit codes, CSV layout, overrides, and
+// no output file left behind by a failed run.
+#include "support/test_project.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+
+using namespace pm::test;
+
+namespace {
+
+struct Result {
+  int code;
+  QString out, err;
+};
+
+Result run(const QStringList& args) {
+  QProcess p;
+  p.start(PM_CLI, args);
+  p.waitForFinished(120000);
+  return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+}
+
+QString example() { return QString::fromStdString(projectPath("seed003_meter_out.pneumech.json")); }
+
+}  // namespace
+
+class TestCli : public QObject {
+  Q_OBJECT
+ private slots:
+  void versionAndHelp() {
+    const Result v = run({"--version"});
+    QCOMPARE(v.code, 0);
+    QVERIFY(v.out.contains("pneumech " PM_VERSION));
+    const Result h = run({"--help"});
+    QCOMPARE(h.code, 0);
+    QVERIFY(h.out.contains("simulate"));
+  }
+
+  void simulateWritesCsv() {
+    QTemporaryDir dir;
+    const QString csv = dir.path() + "/r.csv";
+    const Result r = run({"simulate", example(), "--t-end", "0.3", "--set", "cyl1.F_load=80", "--out", csv,
+                          "--channels", "cyl1.x", "cyl1.pA", "-q"});
+    QCOMPARE(r.code, 0);
+    std::ifstream in(csv.toStdString());
+    std::string header, line, last;
+    std::getline(in, header);
+    QCOMPARE(header, std::string("time [s],cyl1.x [m],cyl1.pA [Pa]"));
+    int rows = 0;
+    while (std::getline(in, line)) last = line, ++rows;
+    QCOMPARE(rows, 301);  // 0 .. 0.3 s every 1 ms
+    QVERIFY(last.rfind("0.3,", 0) == 0);
+  }
+
+  void overrideChangesTheResult() {
+    // A heavier load slows the extension: compare x at 0.3 s.
+    QTemporaryDir dir;
+    auto xAt03 = [&](const QString& load) {
+      const QString csv = dir.path() + "/x" + load + ".csv";
+      const Result r = run({"simulate", example(), "--t-end", "0.3", "--set", "cyl1.F_load=" + load, "--out", csv,
+                            "--channels", "cyl1.x", "-q"});
+      if (r.code != 0) qFatal("simulate failed: %s", qPrintable(r.err));
+      std::ifstream in(csv.toStdString());
+      std::string line, last;
+      while (std::getline(in, line)) last = line;
+      return std::stod(last.substr(last.find(',') + 1));
+    };
+    QVERIFY(xAt03("200") < xAt03("0") - 1e-3);
+  }
+
+  void badInputExitsTwoAndWritesNothing() {
+    QTemporaryDir dir;
+    const QString csv = dir.path() + "/never.csv";
+    const Result a = run({"simulate", example(), "--set", "cyl1.bore=-1", "--out", csv});
+    QCOMPARE(a.code, 2);
+    QVERIFY(a.err.contains("cyl1") && a.err.contains("bore"));
+    const Result b = run({"simulate", example(), "--channels", "nope.x", "--out", csv});
+    QCOMPARE(b.code, 2);
+    const Result c = run({"simulate", dir.path() + "/missing.pneumech.json", "--out", csv});
+    QCOMPARE(c.code, 2);
+    QVERIFY(!QFile::exists(csv));
+  }
+
+  void equationsListStatesAndSparsity() {
+    const Result r = run({"equations", example()});
+    QCOMPARE(r.code, 0);
+    QVERIFY(r.out.contains("cyl1.x [m]"));
+    QVERIFY(r.out.contains("owner cyl1"));
+    QVERIFY(r.out.contains("Jacobian sparsity"));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"
