@@ -40,9 +40,11 @@ class TestCushioning : public QObject {
     REQUIRE_OK(plain);
     REQUIRE_OK(cushioned);
     const double ps = 601325.0;
-    // Same approach speed: identical circuits until the cushion zone (x < 180 mm).
+    // Nearly the same approach speed: before the cushion zone the circuits
+    // differ only by the cushioned side's port bore (1 cm3) and port passage
+    // (0.2 % measured).
     const double vPlain = plain->maxAbs("cyl1.v", 0.1, 0.8), vCushioned = cushioned->maxAbs("cyl1.v", 0.1, 0.8);
-    CHECK_REL(vCushioned, vPlain, 1e-3);
+    CHECK_REL(vCushioned, vPlain, 1e-2);
     // Without cushioning the piston hits the stop fast; with it, it creeps in.
     const double hitPlain = contactSpeed(*plain), hitCushioned = contactSpeed(*cushioned);
     QVERIFY2(hitPlain > 0.1, QByteArray::number(hitPlain));

@@ -5,7 +5,8 @@
 //
 // Chambers: V_A = V0_A + A_A x, V_B = V0_B + A_B (L - x). Each chamber joins
 // the net of its port, unless end cushioning is set on that side: then the
-// chamber is its own volume behind the port passage (conductance C_port),
+// chamber is its own volume behind the port passage (conductance C_port,
+// with the port bore V_port a volume of its own in front of it),
 // which the cushion spigot closes down to C_cushion over the last
 // cushion_length of stroke; a check valve lets air back in freely.
 // Friction: Coulomb + Stribeck + viscous, F = (Fc + (Fs - Fc) exp(-(v/vs)^2))
@@ -61,6 +62,7 @@ class Cylinder : public Element {
       hA_B_ = P("hA_B");
       LcA_ = P("cushion_length_A"), LcB_ = P("cushion_length_B");
       CcA_ = P("C_cushion_A"), CcB_ = P("C_cushion_B"), Cport_ = P("C_port");
+      Vport_ = P("V_port");
     }
     if (x0_ > L_) throw std::runtime_error("params.x0: initial position " + std::to_string(x0_) +
                                            " m is beyond the stroke " + std::to_string(L_) + " m");
@@ -111,6 +113,8 @@ class Cylinder : public Element {
           {"C_cushion_A", "m3/(s Pa)", 2e-10, 0.0, 1e-3, false, false, "cushion throttle conductance, A side"},
           {"C_cushion_B", "m3/(s Pa)", 2e-10, 0.0, 1e-3, false, false, "cushion throttle conductance, B side"},
           {"C_port", "m3/(s Pa)", 1e-7, 0.0, 1e-3, true, false, "port passage conductance (used with cushioning)"},
+          {"V_port", "m3", 1e-6, 0.0, 1.0, true, false,
+           "volume of the port bore in front of the cushion (used with cushioning)"},
       });
     } else {
       t.params.insert(t.params.end(), {
@@ -138,10 +142,15 @@ class Cylinder : public Element {
     pAmb_ = b.ambientPressure();
     portA_ = b.port("A");
     chA_ = LcA_ > 0 ? b.internalNode("A") : (portA_ >= 0 ? portA_ : b.internalNode("A"));
+    // With cushioning the port bore is a volume of its own in front of the
+    // cushion passage; without it the line there would be a volume-less
+    // junction held by a large passage conductance, which stalls Newton.
+    if (LcA_ > 0) b.capacity(portA_, id() + ".portA", Vport_, pA0_, T0_, iso_, Tw_);
     b.capacity(chA_, id() + ".A", V0A_ + AA_ * x0_, pA0_, T0_, iso_, Tw_);
     if (kind_ != Kind::SingleSpring) {
       portB_ = b.port("B");
       chB_ = LcB_ > 0 ? b.internalNode("B") : (portB_ >= 0 ? portB_ : b.internalNode("B"));
+      if (LcB_ > 0) b.capacity(portB_, id() + ".portB", Vport_, pB0_, T0_, iso_, Tw_);
       b.capacity(chB_, id() + ".B", V0B_ + AB_ * (L_ - x0_), pB0_, T0_, iso_, Tw_);
     }
     b.roots(2);  // contact onset at both stops: IDA restarts there instead of failing steps
@@ -170,6 +179,8 @@ class Cylinder : public Element {
     const double x = e.y[sx_], v = e.y[sv_];
     const double pA = e.p(chA_);
     e.volume(chA_, V0A_ + AA_ * x, AA_ * v);
+    if (LcA_ > 0) e.volume(portA_, Vport_, 0.0);
+    if (LcB_ > 0) e.volume(portB_, Vport_, 0.0);
     double work = pA * AA_ * v;
     Fp_ = pA * AA_ - pAmb_ * Arod_;
     if (kind_ == Kind::SingleSpring) {
@@ -239,7 +250,7 @@ class Cylinder : public Element {
   double Fc_, Fs_, vs_, cv_, veps_, kStop_, cStop_, x0_, pA0_, pB0_ = 0, T0_, hA_A_, hA_B_ = 0, Tw_;
   bool iso_;
   double kSpring_ = 0, F0Spring_ = 0;
-  double LcA_ = 0, LcB_ = 0, CcA_ = 0, CcB_ = 0, Cport_ = 0;
+  double LcA_ = 0, LcB_ = 0, CcA_ = 0, CcB_ = 0, Cport_ = 0, Vport_ = 0;
   double pAmb_ = 101325.0;
   int portA_ = -1, portB_ = -1, chA_ = -1, chB_ = -1;
   int sx_ = -1, sv_ = -1, sW_ = -1;
