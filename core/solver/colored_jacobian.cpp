@@ -12,12 +12,17 @@ ColoredJacobian::ColoredJacobian(System& sys, double t, const double* y0, const 
   std::vector<std::set<int>> cols(n_);
   for (int j = 0; j < n_; ++j) cols[j].insert(j);  // the diagonal always
   // Structure first: each element couples everything in its footprint.
+  // A boundary's delivered mass and enthalpy are pure integrals: their rows
+  // depend on the flows, but no equation reads them, so they are rows only.
   for (const System::Footprint& f : sys.footprints()) {
-    std::vector<int> slots = f.states;
+    std::vector<int> rows = f.states, inputs = f.states;
     for (int node : f.nodes)
-      for (int s : sys.nodeSlots(node)) slots.push_back(s);
-    for (int a : slots)
-      for (int b : slots) cols[b].insert(a);
+      for (int s : sys.nodeSlots(node)) {
+        rows.push_back(s);
+        if (sys.nodes()[node].kind != NodeKind::Boundary) inputs.push_back(s);
+      }
+    for (int a : rows)
+      for (int b : inputs) cols[b].insert(a);
   }
   std::mt19937 rng(12345);  // fixed seed: the same project gives the same pattern
   std::uniform_real_distribution<double> u(-1.0, 1.0);

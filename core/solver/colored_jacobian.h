@@ -28,6 +28,7 @@ class ColoredJacobian {
   // dense difference quotient.
   void makeDense();
   size_t nonZeros() const;
+  const std::vector<int>& rowsOf(int column) const { return colRows_[column]; }
   // Fills column-major dense storage `J` (N x N, zeroed here). `ewt` are IDA's
   // error weights, `h` the current step; `r` the residual at (t, y, yp).
   // Returns the residual's status (0 ok, > 0 recoverable).

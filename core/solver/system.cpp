@@ -1,6 +1,7 @@
 #include "solver/system.h"
 
 #include "pneumatics/gas.h"
+#include "solver/colored_jacobian.h"
 
 #include <algorithm>
 #include <cmath>
@@ -298,21 +299,19 @@ std::string System::describe() {
     for (auto& m : n.members) o << " " << m;
     o << "\n";
   }
-  // Sparsity at the initial point.
+  // The pattern the solver's coloured Jacobian uses (structure + samples).
   std::vector<double> y = initialState(), yp(N, 0.0), r(N);
   residual(0.0, y.data(), yp.data(), r.data());
   for (int i = 0; i < N; ++i)
     if (states_[i].kind == StateKind::Differential) yp[i] = yp[i] - r[i];
-  auto rows = sparsity(0.0, y.data(), yp.data());
-  int nnz = 0;
-  for (auto& row : rows) nnz += static_cast<int>(row.size());
-  o << "\nJacobian sparsity dF/dy + cj dF/dy' at t = 0 (" << N << " x " << N << ", " << nnz
-    << " non-zeros; rows = equations, columns = states):\n";
-  for (int i = 0; i < N; ++i) {
-    std::string line(N, '.');
-    for (int j : rows[i]) line[j] = 'x';
-    o << "  " << line << "  " << states_[i].name << "\n";
-  }
+  const ColoredJacobian jac(*this, 0.0, y.data(), yp.data());
+  std::vector<std::string> rows(N, std::string(N, '.'));
+  for (int j = 0; j < N; ++j)
+    for (int i : jac.rowsOf(j)) rows[i][j] = 'x';
+  o << "\nJacobian sparsity dF/dy + cj dF/dy' (" << N << " x " << N << ", " << jac.nonZeros()
+    << " non-zeros, " << jac.colors() << " colours = residual evaluations per Jacobian; rows = equations,"
+    << " columns = states):\n";
+  for (int i = 0; i < N; ++i) o << "  " << rows[i] << "  " << states_[i].name << "\n";
   return o.str();
 }
 
