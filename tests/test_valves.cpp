@@ -1,6 +1,6 @@
-// Valves, tube and semi-rotary actuator (core/pneumatics/check_valve.cpp,
-// flow_control.cpp, quick_exhaust_valve.cpp, shuttle_valve.cpp,
-// two_pressure_valve.cpp, pressure_regulator.cpp, pressure_relief_valve.cpp,
+// Valves, tube and semi-rotary actuator (core/pneumatics/poppet_valve.cpp,
+// flow_control.cpp, quick_exhaust_valve.cpp, logic_valve.cpp,
+// pressure_regulator.cpp,
 // tube.cpp, semi_rotary.cpp) in whole runs (pm::Simulation) against numbers
 // derived by hand. Every tank is isothermal at T = T0 = 293.15 K (= the supply
 // temperature), so ISO 6358 reads q = C p_up rho0 phi(p_down/p_up) and a tank
@@ -290,17 +290,17 @@ class TestValves : public QObject {
     QVERIFY(run->col("reg.q_relief").front() > 0.0);
   }
 
-  // Relief valve p_crack = 3e5, band 5e4, C = 1e-8, port 2 left open (vents).
+  // Relief valve p_crack = 3e5, dp_open 5e4, C = 1e-8, port 2 left open (vents).
   // 7 bar supply -> restriction C_in = 2e-9 -> 0.2 l tank -> relief. Steady
   // state: q_in = C_in p_s rho0 phi(p/p_s) = o C p rho0 (relief choked), with
-  // o = (p - p_amb - p_crack)/band; bisection gives p ~ 4.17e5 Pa; the run
+  // o = smoothstep((p - p_amb - p_crack)/band) (the poppet lift); bisection gives the run
   // must match within 5 Pa and p - p_amb must sit in [p_crack, p_crack + band].
   void reliefValveCaps() {
     const double ps = 7e5, Cin = 2e-9, pc = 3e5, band = 5e4, C = 1e-8;
     Project p;
     p.components = {comp("sup", "supply", {{"p", ps}, {"T", kT}}),
                     comp("rin", "restriction", {{"C", Cin}, {"b", 0.3}}), tank("tank", 2e-4, kPamb),
-                    comp("rv", "pressure_relief_valve", {{"p_crack", pc}, {"band", band}, {"C", C}, {"b", 0.3}})};
+                    comp("rv", "pressure_relief_valve", {{"p_crack", pc}, {"dp_open", band}, {"C", C}, {"b", 0.3}})};
     wire(p, "sup.1", "rin.1");
     wire(p, "rin.2", "tank.1");
     wire(p, "tank.1", "rv.1");
@@ -309,7 +309,8 @@ class TestValves : public QObject {
     REQUIRE_OK(run);
     const double pHand = bisect(
         [&](double x) {
-          return Cin * ps * kRho0 * isoPhi(x / ps, 0.3) - ((x - kPamb - pc) / band) * C * x * kRho0;
+          const double u = (x - kPamb - pc) / band, lift = u * u * (3.0 - 2.0 * u);  // smoothstep on [0, 1]
+          return Cin * ps * kRho0 * isoPhi(x / ps, 0.3) - lift * C * x * kRho0;
         },
         kPamb + pc, kPamb + pc + band);
     const double pEnd = run->col("tank.p").back();

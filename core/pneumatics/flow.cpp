@@ -68,6 +68,12 @@ double orifice(double Ae, double pa, double Ta, double pb, double Tb) {
   return forward ? q : -q;
 }
 
+double poppet(double C, double b, double m, double pCrack, double dpOpen, double p1, double T1, double p2, double T2,
+              double& lift) {
+  lift = smoothstep((p1 - p2 - pCrack) / dpOpen);
+  return lift > 0.0 ? iso6358(lift * C, b, m, p1, T1, p2, T2) : 0.0;
+}
+
 double smoothstep(double s) {
   if (s <= 0.0) return 0.0;
   if (s >= 1.0) return 1.0;

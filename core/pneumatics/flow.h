@@ -30,6 +30,13 @@ double iso6358(double C, double b, double m, double pa, double Ta, double pb, do
 // Mass flow [kg/s] from a to b through an effective area Ae [m2].
 double orifice(double Ae, double pa, double Ta, double pb, double Tb);
 
+// Spring-loaded poppet (check valve, relief valve, the check path of a flow
+// control): lift s = smoothstep((p1 - p2 - p_crack) / dp_open), C1 so the
+// Jacobian has no jump at the cracking point; flow iso6358(s C, b, m) from 1
+// to 2 only (s = 0 whenever p1 - p2 <= p_crack). Returns the flow, writes s.
+double poppet(double C, double b, double m, double pCrack, double dpOpen, double p1, double T1, double p2, double T2,
+              double& lift);
+
 // Smooth 0..1 step: 0 for s <= 0, 1 for s >= 1, C1 in between.
 double smoothstep(double s);
 

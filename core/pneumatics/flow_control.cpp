@@ -1,7 +1,7 @@
 // One-way flow control valve: an adjustable throttle (needle, C = opening *
 // C_max) in parallel with a check valve that opens 1 -> 2.
 //   - Free direction 1 -> 2: throttle and check valve (once p1 - p2 exceeds
-//     p_crack, fully open at p_crack + dp_open, smoothstep like check_valve).
+//     p_crack, fully open at p_crack + dp_open, the same poppet law as check_valve, flow::poppet).
 //   - Throttled direction 2 -> 1: the throttle alone.
 // Meter-out speed control (the usual way for cylinders): port 2 at the
 // cylinder, port 1 at the directional valve. The air fills the cylinder
@@ -70,8 +70,7 @@ class FlowControlOneWay : public Element {
     if (n1_ < 0 || n2_ < 0) return;
     const double p1 = e.p(n1_), T1 = e.T(n1_), p2 = e.p(n2_), T2 = e.T(n2_);
     qt_ = flow::iso6358(Ct_, b_, m_, p1, T1, p2, T2);
-    s_ = flow::smoothstep((p1 - p2 - pCrack_) / dpOpen_);
-    if (s_ > 0.0) qc_ = flow::iso6358(s_ * Cc_, bc_, m_, p1, T1, p2, T2);
+    qc_ = flow::poppet(Cc_, bc_, m_, pCrack_, dpOpen_, p1, T1, p2, T2, s_);
     e.flow(n1_, n2_, qt_ + qc_);
   }
 
