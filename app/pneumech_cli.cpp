@@ -1,5 +1,6 @@
 // pneumech: the command line. Same core calls as the studio.
 #include "io/project_file.h"
+#include "mechanics/mechanism_analysis.h"
 #include "model/component_type.h"
 #include "model/project_error.h"
 #include "solver/simulation.h"
@@ -60,6 +61,35 @@ int simulate(const std::string& path, double tEnd, const std::string& out, const
   return 0;
 }
 
+int analyse(const std::string& path, MechanismAnalysis kind, const std::string& out, const std::vector<std::string>& sets,
+            bool quiet) {
+  Project pr = loadProject(path);
+  for (const auto& s : sets) applyOverride(pr, s);
+  ResultStore results;
+  AnalysisReport rep;
+  try {
+    rep = runMechanismAnalysis(pr, path, kind, results);
+  } catch (const ProjectError&) {
+    throw;
+  } catch (const std::exception& e) {
+    std::cerr << "pneumech: " << path << ": analysis failed " << e.what() << "\n";
+    return 3;
+  }
+  if (!out.empty()) results.writeCsv(out);
+  if (!quiet) {
+    std::cout << "Mechanism: " << rep.dof << " degree(s) of freedom\n";
+    for (const auto& m : rep.messages) std::cout << "note: " << m << "\n";
+    if (out.empty() && results.rows() > 0) {
+      // A static result is one row: print it.
+      const auto chans = results.channels();
+      for (size_t c = 0; c < chans.size(); ++c)
+        std::cout << "  " << chans[c].name << " = " << results.column(static_cast<int>(c)).back() << " " << chans[c].unit << "\n";
+    }
+    if (!out.empty()) std::cout << "Wrote " << results.rows() << " rows to " << out << "\n";
+  }
+  return 0;
+}
+
 int types() {
   for (const ComponentType* t : Registry::instance().all()) {
     std::cout << t->name << "  (" << t->category << ")  " << t->description << "\n";
@@ -101,6 +131,21 @@ int main(int argc, char** argv) {
 
   app.add_subcommand("types", "list the component library with parameters and units");
 
+  std::string stProject, stOut, kinProject, kinOut;
+  std::vector<std::string> stSets, kinSets;
+  bool throughTime = false;
+  auto* st = app.add_subcommand("static", "static equilibrium of the project's mechanism (seed 004 sec. 3)");
+  st->add_option("project", stProject, "project file")->required();
+  st->add_option("--out,-o", stOut, "CSV file to write (default: print the values)");
+  st->add_option("--set", stSets, "override a parameter in SI: ID.PARAM=VALUE (repeatable)")->take_all();
+  st->add_flag("--through-time", throughTime, "quasi-static: equilibrium at every output time up to t_end");
+  st->add_flag("--quiet,-q", quiet, "print nothing on success");
+  auto* kin = app.add_subcommand("kinematic", "kinematic analysis of a fully driven mechanism, 0 to t_end");
+  kin->add_option("project", kinProject, "project file")->required();
+  kin->add_option("--out,-o", kinOut, "CSV file to write");
+  kin->add_option("--set", kinSets, "override a parameter in SI: ID.PARAM=VALUE (repeatable)")->take_all();
+  kin->add_flag("--quiet,-q", quiet, "print nothing on success");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -110,6 +155,9 @@ int main(int argc, char** argv) {
     if (sim->parsed()) return simulate(project, tEnd, out, sets, channels, quiet);
     if (inf->parsed()) return info(infoProject, eq);
     if (eqs->parsed()) return info(eqProject, true);
+    if (st->parsed())
+      return analyse(stProject, throughTime ? MechanismAnalysis::QuasiStatic : MechanismAnalysis::Static, stOut, stSets, quiet);
+    if (kin->parsed()) return analyse(kinProject, MechanismAnalysis::Kinematic, kinOut, kinSets, quiet);
     return types();
   } catch (const ProjectError& e) {
     std::cerr << "pneumech: " << e.what() << "\n";

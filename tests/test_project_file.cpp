@@ -29,7 +29,7 @@ const char* kGood = R"({
     {"id": "l2", "from": "v1.4", "to": "cyl.A"},
     {"id": "l3", "from": "v1.2", "to": "cyl.B"}
   ],
-  "mechanism": {"parts": [{"id": "p1"}]}
+  "controls": {"blocks": [{"id": "p1"}]}
 })";
 
 // Replaces the first occurrence of `from` in the good project.
@@ -65,7 +65,7 @@ class TestProjectFile : public QObject {
     QCOMPARE(a.components.size(), size_t(4));
     QCOMPARE(a.components[0].params.at("p"), 700000.123456789);
     QCOMPARE(a.components[0].placement.rotation, 90);
-    QVERIFY(a.extra.contains("mechanism"));
+    QVERIFY(a.extra.contains("controls"));
     QTemporaryDir dir;
     const std::string path = (dir.path() + "/p.pneumech.json").toStdString();
     saveProject(a, path);
@@ -102,7 +102,7 @@ class TestProjectFile : public QObject {
     expectError(mutate("\"t_end\": 0.75", "\"t_end\": -1"), "simulation", "t_end", "positive");
     expectError(mutate("\"label\": \"1V1\"", "\"lable\": \"1V1\""), "v1", "lable", "unknown field");
     expectError(mutate("\"rotation\": 90", "\"rotation\": 45"), "src", "placement.rotation", "0, 90, 180 or 270");
-    expectError(mutate("\"mechanism\"", "\"mechanisms\""), "", "mechanisms", "unknown top-level section");
+    expectError(mutate("\"controls\"", "\"control\""), "", "control", "unknown top-level section");
   }
   void unknownTypePortParameter() {
     expectError(mutate("\"valve_5_2\"", "\"valve_9_9\""), "v1", "type", "unknown component type 'valve_9_9'");

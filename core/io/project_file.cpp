@@ -1,6 +1,7 @@
 #include "io/project_file.h"
 
 #include "io/atomic_file.h"
+#include "io/mechanism_file.h"
 #include "model/component_type.h"
 #include "model/project_error.h"
 #include "solver/compiler.h"
@@ -17,7 +18,7 @@ using nlohmann::json;
 namespace {
 
 // Sections of later subsystems; kept verbatim until they are interpreted.
-const std::set<std::string> kFutureSections = {"mechanism", "controls", "report", "plots", "analyses"};
+const std::set<std::string> kFutureSections = {"controls", "report", "plots", "analyses"};
 
 class Reader {
  public:
@@ -105,7 +106,7 @@ class Reader {
     for (auto it = root.begin(); it != root.end(); ++it) {
       const std::string& k = it.key();
       if (k == "format" || k == "schema_version" || k == "meta" || k == "simulation" || k == "components" ||
-          k == "connections")
+          k == "connections" || k == "mechanism")
         continue;
       if (!kFutureSections.count(k)) fail("", k, "unknown top-level section");
       pr.extra[k] = it.value();
@@ -192,6 +193,7 @@ class Reader {
         pr.connections.push_back(std::move(k));
       }
     }
+    if (root.contains("mechanism")) pr.mechanism = parseMechanism(root.at("mechanism"), file_);
     validateProject(pr, file_);
     return pr;
   }
@@ -272,6 +274,7 @@ std::string serializeProject(const Project& pr) {
     conns.push_back(std::move(j));
   }
   root["connections"] = std::move(conns);
+  if (!pr.mechanism.empty()) root["mechanism"] = serializeMechanism(pr.mechanism);
   for (auto it = pr.extra.begin(); it != pr.extra.end(); ++it) root[it.key()] = it.value();
   return root.dump(2) + "\n";
 }
@@ -302,8 +305,33 @@ void applyOverride(Project& pr, const std::string& a) {
     pr = parseProject(j.dump(), "--set");
     return;
   }
+  // Mechanism objects: parameters of joints, forces and motions; part mass.
+  Mechanism& m = pr.mechanism;
+  auto setMech = [&](std::map<std::string, double>& params) {
+    const auto before = params;
+    params[field] = v;
+    try {
+      validateMechanism(m, "--set");
+    } catch (...) {
+      params = before;  // a rejected override leaves the project as it was
+      throw;
+    }
+  };
+  for (JointDef& j : m.joints)
+    if (j.id == obj) return setMech(j.params);
+  for (ForceDef& f : m.forces)
+    if (f.id == obj) return setMech(f.params);
+  for (MotionDef& mo : m.motions)
+    if (mo.id == obj) return setMech(mo.params);
+  for (PartDef& p : m.parts)
+    if (p.id == obj) {
+      if (field != "mass") throw ProjectError("--set", obj, field, "parts take --set for 'mass' only");
+      if (!(v >= 0.0)) throw ProjectError("--set", obj, field, "must be >= 0");
+      p.mass = v;
+      return;
+    }
   Component* c = pr.find(obj);
-  if (!c) throw ProjectError("--set", obj, field, "no component with this id");
+  if (!c) throw ProjectError("--set", obj, field, "no component, joint, force, motion or part with this id");
   const ComponentType* t = Registry::instance().find(c->type);
   const ParamDecl* d = t->param(field);
   if (!d) throw ProjectError("--set", obj, field, "type '" + c->type + "' has no parameter '" + field + "'");

@@ -3,6 +3,8 @@
 // here knows about equations.
 #pragma once
 
+#include "model/mechanism.h"
+
 #include <nlohmann/json.hpp>
 
 #include <map>
@@ -81,7 +83,8 @@ struct Project {
   std::vector<Component> components;
   std::vector<Connection> connections;
   SimulationSettings simulation;
-  // Sections owned by later subsystems (mechanism, controls, report) that this
+  Mechanism mechanism;  // empty when the project is a circuit only
+  // Sections owned by later subsystems (controls, report) that this
   // version does not interpret yet; kept verbatim so nothing is lost on save.
   nlohmann::json extra = nlohmann::json::object();
 

@@ -15,7 +15,11 @@ ColoredJacobian::ColoredJacobian(System& sys, double t, const double* y0, const 
   // A boundary's delivered mass and enthalpy are pure integrals: their rows
   // depend on the flows, but no equation reads them, so they are rows only.
   for (const System::Footprint& f : sys.footprints()) {
-    std::vector<int> rows = f.states, inputs = f.states;
+    for (const auto& g : f.groups)
+      for (int a : g)
+        for (int b : g) cols[b].insert(a);
+    std::vector<int> rows = f.groups.empty() ? f.states : std::vector<int>{};
+    std::vector<int> inputs = rows;
     for (int node : f.nodes)
       for (int s : sys.nodeSlots(node)) {
         rows.push_back(s);

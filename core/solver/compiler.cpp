@@ -1,5 +1,7 @@
 #include "solver/compiler.h"
 
+#include "io/mechanism_file.h"
+#include "mechanics/mechanism_element.h"
 #include "model/component_type.h"
 #include "model/project_error.h"
 #include "pneumatics/gas.h"
@@ -103,6 +105,10 @@ void validateProject(const Project& pr, const std::string& file) {
     if (!pairs.insert(key).second)
       fail(k.id, "to", "duplicate connection between " + key.first + " and " + key.second);
   }
+  if (!pr.mechanism.empty()) {
+    std::vector<std::string> compIds(ids.begin(), ids.end());
+    validateMechanism(pr.mechanism, file, compIds);
+  }
   const SimulationSettings& s = pr.simulation;
   auto positive = [&](double v, const char* f) {
     if (!(v > 0.0) || !std::isfinite(v)) fail("simulation", f, "must be a positive number");
@@ -202,6 +208,33 @@ std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& 
       const auto colon = w.find(": ");
       const bool hasField = colon != std::string::npos && w.find(' ') > colon;
       throw ProjectError(file, c.id, hasField ? w.substr(0, colon) : "", hasField ? w.substr(colon + 2) : w);
+    }
+    const int total = static_cast<int>(sys->channels_.size());
+    sys->elementChannels_.emplace_back(firstChannel < 0 ? 0 : firstChannel, firstChannel < 0 ? 0 : total - firstChannel);
+    sys->elements_.push_back(std::move(el));
+  }
+
+  if (!pr.mechanism.empty()) {
+    std::unique_ptr<Element> el;
+    int firstChannel = -1;
+    try {
+      el = std::make_unique<MechanismElement>(pr.mechanism);
+      SystemBuilder b(*sys, *el, {});
+      b.pending_ = &pending;
+      el->setup(b);
+      firstChannel = b.firstChannel_;
+      sys->footprints_.push_back(std::move(b.footprint_));
+    } catch (const ProjectError&) {
+      throw;
+    } catch (const std::exception& e) {
+      // The multibody engine reports "<object>: <field>: message".
+      const std::string w = e.what();
+      const auto c1 = w.find(": ");
+      const auto c2 = c1 == std::string::npos ? std::string::npos : w.find(": ", c1 + 2);
+      const bool hasField = c2 != std::string::npos && w.substr(c1 + 2, c2 - c1 - 2).find(' ') == std::string::npos;
+      if (c1 == std::string::npos) throw ProjectError(file, "mechanism", "", w);
+      throw ProjectError(file, w.substr(0, c1), hasField ? w.substr(c1 + 2, c2 - c1 - 2) : "",
+                         hasField ? w.substr(c2 + 2) : w.substr(c1 + 2));
     }
     const int total = static_cast<int>(sys->channels_.size());
     sys->elementChannels_.emplace_back(firstChannel < 0 ? 0 : firstChannel, firstChannel < 0 ? 0 : total - firstChannel);

@@ -72,6 +72,12 @@ class Element {
   virtual bool update(const Eval& e) { (void)e; return false; }
   // Write result channels (indices given by SystemBuilder::addChannel).
   virtual void output(const Eval& e, double* channels) = 0;
+  // Completes a consistent start (at t0 and after events) where the generic
+  // one cannot: index-2 multipliers and accelerations of a mechanism. May
+  // call sys.residual; writes only the element's own states.
+  virtual void makeConsistent(System& sys, double t, double* y, double* yp) {
+    (void)sys, (void)t, (void)y, (void)yp;
+  }
 
  private:
   std::string id_;

@@ -131,7 +131,10 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel) {
     check(IDASetStopTime(ida.mem, tEnd), "IDASetStopTime");
     // Junction states are algebraic and jump when valves switch; keep them
     // out of the local error test (they follow the differential states).
-    check(IDASetSuppressAlg(ida.mem, SUNFALSE), "IDASetSuppressAlg");
+    // A mechanism's Lagrange multipliers are index-2 variables: they must
+    // stay out of the error test (Brenan, Campbell, Petzold), so then all
+    // algebraic states do.
+    check(IDASetSuppressAlg(ida.mem, sys.highIndex() ? SUNTRUE : SUNFALSE), "IDASetSuppressAlg");
     if (settings_.max_step > 0) check(IDASetMaxStep(ida.mem, settings_.max_step), "IDASetMaxStep");
     ida.A = SUNDenseMatrix(N, N, ida.ctx);
     ida.LS = SUNLinSol_Dense(ida.y, ida.A, ida.ctx);
@@ -159,6 +162,7 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel) {
     std::vector<double> r(N), ySave(N), ypSave(N);
     auto consistentStart = [&](double at) {
       sys.presolveJunctions(at, y, yp);
+      sys.makeConsistent(at, y, yp);
       for (int pass = 0; pass < 2; ++pass) {
         if (sys.residual(at, y, yp, r.data()) != 0) break;
         for (int i = 0; i < N; ++i)
@@ -167,6 +171,9 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel) {
       std::copy(y, y + N, ySave.begin());
       std::copy(yp, yp + N, ypSave.begin());
       check(IDAReInit(ida.mem, at, ida.y, ida.yp), "IDAReInit");
+      // IDACalcIC solves for algebraic states from their own equations,
+      // which index-2 constraints do not have; the elements did it instead.
+      if (sys.highIndex()) return;
       const int flag = IDACalcIC(ida.mem, IDA_YA_YDP_INIT, at + icStep);
       if (flag >= 0) {
         check(IDAGetConsistentIC(ida.mem, ida.y, ida.yp), "IDAGetConsistentIC");

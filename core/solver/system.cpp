@@ -248,6 +248,10 @@ void System::presolveJunctions(double t, double* y, const double* yp) {
   }
 }
 
+void System::makeConsistent(double t, double* y, double* yp) {
+  for (auto& el : elements_) el->makeConsistent(*this, t, y, yp);
+}
+
 std::vector<int> System::nodeSlots(int node) const {
   std::vector<int> v;
   const Node& n = nodes_[node];
@@ -386,6 +390,17 @@ int SystemBuilder::channel(const std::string& quantity, const std::string& unit)
 
 void SystemBuilder::publish(const std::string& name, std::function<double(const Eval&)> value) {
   sys_.signals_[el_.id() + "." + name] = std::move(value);
+}
+
+int SystemBuilder::channelNamed(const std::string& name, const std::string& unit) {
+  const int idx = static_cast<int>(sys_.channels_.size());
+  if (firstChannel_ < 0) firstChannel_ = idx;
+  sys_.channels_.push_back({name, unit});
+  return idx - firstChannel_;
+}
+
+void SystemBuilder::publishNamed(const std::string& name, std::function<double(const Eval&)> value) {
+  sys_.signals_[name] = std::move(value);
 }
 
 void SystemBuilder::input(SignalInput& in, const std::string& name, const std::string& ref) {

@@ -103,12 +103,19 @@ class System {
   struct Footprint {
     std::vector<int> states;
     std::vector<int> nodes;
+    // When set, the element's equations couple only within each group (a
+    // mechanism's parts and joints) instead of all its states together.
+    std::vector<std::vector<int>> groups;
   };
   const std::vector<Footprint>& footprints() const { return footprints_; }
   // All state slots of a node (p, T or the boundary accumulators).
   std::vector<int> nodeSlots(int node) const;
   // Readable listing of states, equations and sparsity (`pneumech equations`).
   std::string describe();
+  // Index-2 constraints present (a mechanism): the multipliers are kept out
+  // of the error test and the start is made consistent by the elements.
+  bool highIndex() const { return highIndex_; }
+  void makeConsistent(double t, double* y, double* yp);
 
  private:
   friend class SystemBuilder;
@@ -132,6 +139,7 @@ class System {
   double atolPosition_ = 1e-8;
   std::vector<double> scratch_;
   bool initializing_ = false;
+  bool highIndex_ = false;
 };
 
 // Handed to Element::setup: the only way an element joins the system.
@@ -159,6 +167,14 @@ class SystemBuilder {
   void publish(const std::string& name, std::function<double(const Eval&)> value);
   // Binds a signal input to a reference; resolved after all setups.
   void input(SignalInput& in, const std::string& name, const std::string& ref);
+  // A result channel or signal named in full ("<part>.x"), for elements
+  // that speak for several objects of the model (the mechanism).
+  int channelNamed(const std::string& name, const std::string& unit);
+  void publishNamed(const std::string& name, std::function<double(const Eval&)> value);
+  // States (indices returned by state()) whose equations couple only among
+  // themselves; see Footprint::groups.
+  void couple(std::vector<int> states) { footprint_.groups.push_back(std::move(states)); }
+  void highIndex() { sys_.highIndex_ = true; }
 
   double ambientPressure() const { return sys_.pAmb_; }
   double ambientTemperature() const { return sys_.TAmb_; }

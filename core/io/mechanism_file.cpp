@@ -1,0 +1,411 @@
+#include "io/mechanism_file.h"
+
+#include "mechanics/mechanism_types.h"
+#include "model/project_error.h"
+
+#include <cmath>
+#include <set>
+
+namespace pm {
+
+using nlohmann::json;
+
+const PartDef* Mechanism::part(const std::string& id) const {
+  for (const auto& p : parts)
+    if (p.id == id) return &p;
+  return nullptr;
+}
+
+namespace {
+
+class MReader {
+ public:
+  explicit MReader(std::string f) : file_(std::move(f)) {}
+  [[noreturn]] void fail(const std::string& o, const std::string& f, const std::string& m) const {
+    throw ProjectError(file_, o, f, m);
+  }
+  void only(const json& j, const std::set<std::string>& keys, const std::string& o, const std::string& pre = {}) const {
+    for (auto it = j.begin(); it != j.end(); ++it)
+      if (!keys.count(it.key())) fail(o, pre + it.key(), "unknown field");
+  }
+  std::string str(const json& j, const char* k, const std::string& o, bool req = false) const {
+    if (!j.contains(k)) {
+      if (req) fail(o, k, "missing field");
+      return {};
+    }
+    if (!j.at(k).is_string()) fail(o, k, std::string("expected a string, found ") + j.at(k).type_name());
+    return j.at(k).get<std::string>();
+  }
+  double num(const json& j, const char* k, const std::string& o, double def, const std::string& pre = {}) const {
+    if (!j.contains(k)) return def;
+    if (!j.at(k).is_number()) fail(o, pre + k, std::string("expected a number, found ") + j.at(k).type_name());
+    const double v = j.at(k).get<double>();
+    if (!std::isfinite(v)) fail(o, pre + k, "not a finite number");
+    return v;
+  }
+  template <size_t N>
+  std::array<double, N> vec(const json& j, const char* k, const std::string& o, std::array<double, N> def) const {
+    if (!j.contains(k)) return def;
+    const json& a = j.at(k);
+    if (!a.is_array() || a.size() != N) fail(o, k, "expected an array of " + std::to_string(N) + " numbers");
+    std::array<double, N> r{};
+    for (size_t i = 0; i < N; ++i) {
+      if (!a[i].is_number() || !std::isfinite(a[i].get<double>()))
+        fail(o, std::string(k) + "[" + std::to_string(i) + "]", "expected a finite number");
+      r[i] = a[i].get<double>();
+    }
+    return r;
+  }
+  std::map<std::string, double> params(const json& j, const std::string& o) const {
+    std::map<std::string, double> r;
+    if (!j.contains("params")) return r;
+    const json& p = j.at("params");
+    if (!p.is_object()) fail(o, "params", "expected an object of name: value (SI)");
+    for (auto it = p.begin(); it != p.end(); ++it) {
+      // JSON has no infinity: "inf" / "-inf" strings stand for absent limits.
+      if (it.value().is_string() && (it.value() == "inf" || it.value() == "-inf")) {
+        r[it.key()] = it.value() == "inf" ? INFINITY : -INFINITY;
+        continue;
+      }
+      r[it.key()] = num(p, it.key().c_str(), o, 0.0, "params.");
+    }
+    return r;
+  }
+  std::vector<std::array<double, 2>> table(const json& j, const std::string& o) const {
+    std::vector<std::array<double, 2>> r;
+    if (!j.contains("table")) return r;
+    const json& t = j.at("table");
+    if (!t.is_array()) fail(o, "table", "expected an array of [t, value] pairs");
+    for (size_t i = 0; i < t.size(); ++i) {
+      const json& p = t[i];
+      if (!p.is_array() || p.size() != 2 || !p[0].is_number() || !p[1].is_number())
+        fail(o, "table[" + std::to_string(i) + "]", "expected [t, value]");
+      r.push_back({p[0].get<double>(), p[1].get<double>()});
+    }
+    return r;
+  }
+  const json& arr(const json& j, const char* k, const std::string& o) const {
+    static const json empty = json::array();
+    if (!j.contains(k)) return empty;
+    if (!j.at(k).is_array()) fail(o, k, "expected an array");
+    return j.at(k);
+  }
+
+  Mechanism read(const json& m) const {
+    if (!m.is_object()) fail("mechanism", "", "expected an object");
+    only(m, {"gravity", "parts", "joints", "motions", "forces"}, "mechanism");
+    Mechanism r;
+    r.gravity = vec<3>(m, "gravity", "mechanism", r.gravity);
+    int n = 0;
+    for (const json& p : arr(m, "parts", "mechanism")) {
+      const std::string where = "mechanism.parts[" + std::to_string(n++) + "]";
+      if (!p.is_object()) fail(where, "", "expected an object");
+      PartDef d;
+      d.id = str(p, "id", where, true);
+      const std::string o = d.id;
+      only(p, {"id", "ground", "mass", "cm", "inertia", "position", "orientation", "velocity", "angular_velocity",
+               "markers", "geometry"},
+           o);
+      if (p.contains("ground")) {
+        if (!p.at("ground").is_boolean()) fail(o, "ground", "expected true or false");
+        d.ground = p.at("ground").get<bool>();
+      }
+      d.mass = num(p, "mass", o, d.mass);
+      d.cm = vec<3>(p, "cm", o, d.cm);
+      d.inertia = vec<6>(p, "inertia", o, d.inertia);
+      d.position = vec<3>(p, "position", o, d.position);
+      d.orientation = vec<3>(p, "orientation", o, d.orientation);
+      d.velocity = vec<3>(p, "velocity", o, d.velocity);
+      d.angular_velocity = vec<3>(p, "angular_velocity", o, d.angular_velocity);
+      for (const json& k : arr(p, "markers", o)) {
+        if (!k.is_object()) fail(o, "markers", "expected objects");
+        MarkerDef md;
+        md.id = str(k, "id", o + ".markers", true);
+        only(k, {"id", "position", "orientation"}, o + "." + md.id);
+        md.position = vec<3>(k, "position", o + "." + md.id, md.position);
+        md.orientation = vec<3>(k, "orientation", o + "." + md.id, md.orientation);
+        d.markers.push_back(md);
+      }
+      for (const json& g : arr(p, "geometry", o)) {
+        if (!g.is_object()) fail(o, "geometry", "expected objects");
+        Geometry gd;
+        only(g, {"shape", "size", "marker", "marker2", "file", "color"}, o, "geometry.");
+        gd.shape = str(g, "shape", o, true);
+        static const std::set<std::string> shapes{"box", "cylinder", "sphere", "link", "mesh"};
+        if (!shapes.count(gd.shape)) fail(o, "geometry.shape", "unknown shape '" + gd.shape + "' (box, cylinder, sphere, link, mesh)");
+        if (g.contains("size")) {
+          if (!g.at("size").is_object()) fail(o, "geometry.size", "expected an object of name: value [m]");
+          for (auto it = g.at("size").begin(); it != g.at("size").end(); ++it) {
+            const double v = num(g.at("size"), it.key().c_str(), o, 0.0, "geometry.size.");
+            if (!(v > 0.0)) fail(o, "geometry.size." + it.key(), "must be positive");
+            gd.size[it.key()] = v;
+          }
+        }
+        gd.marker = str(g, "marker", o);
+        gd.marker2 = str(g, "marker2", o);
+        gd.file = str(g, "file", o);
+        gd.color = str(g, "color", o);
+        d.geometry.push_back(gd);
+      }
+      r.parts.push_back(std::move(d));
+    }
+    n = 0;
+    for (const json& j : arr(m, "joints", "mechanism")) {
+      const std::string where = "mechanism.joints[" + std::to_string(n++) + "]";
+      if (!j.is_object()) fail(where, "", "expected an object");
+      JointDef d;
+      d.id = str(j, "id", where, true);
+      only(j, {"id", "type", "i", "j", "joints", "params"}, d.id);
+      d.type = str(j, "type", d.id, true);
+      d.i = str(j, "i", d.id);
+      d.j = str(j, "j", d.id);
+      if (j.contains("joints")) {
+        const json& a = j.at("joints");
+        if (!a.is_array()) fail(d.id, "joints", "expected an array of joint ids");
+        for (const json& s : a) {
+          if (!s.is_string()) fail(d.id, "joints", "expected joint ids (strings)");
+          d.joints.push_back(s.get<std::string>());
+        }
+      }
+      d.params = params(j, d.id);
+      r.joints.push_back(std::move(d));
+    }
+    n = 0;
+    for (const json& j : arr(m, "motions", "mechanism")) {
+      const std::string where = "mechanism.motions[" + std::to_string(n++) + "]";
+      if (!j.is_object()) fail(where, "", "expected an object");
+      MotionDef d;
+      d.id = str(j, "id", where, true);
+      only(j, {"id", "joint", "quantity", "function", "params", "table"}, d.id);
+      d.joint = str(j, "joint", d.id, true);
+      if (j.contains("quantity")) d.quantity = str(j, "quantity", d.id);
+      if (j.contains("function")) d.function = str(j, "function", d.id);
+      d.params = params(j, d.id);
+      d.table = table(j, d.id);
+      r.motions.push_back(std::move(d));
+    }
+    n = 0;
+    for (const json& j : arr(m, "forces", "mechanism")) {
+      const std::string where = "mechanism.forces[" + std::to_string(n++) + "]";
+      if (!j.is_object()) fail(where, "", "expected an object");
+      ForceDef d;
+      d.id = str(j, "id", where, true);
+      only(j, {"id", "type", "i", "j", "ref", "params", "table"}, d.id);
+      d.type = str(j, "type", d.id, true);
+      d.i = str(j, "i", d.id);
+      d.j = str(j, "j", d.id);
+      d.ref = str(j, "ref", d.id);
+      d.params = params(j, d.id);
+      d.table = table(j, d.id);
+      r.forces.push_back(std::move(d));
+    }
+    return r;
+  }
+
+ private:
+  std::string file_;
+};
+
+json num(double v) {
+  if (std::isinf(v)) return v > 0 ? json("inf") : json("-inf");
+  return v;
+}
+json params(const std::map<std::string, double>& p) {
+  json o = json::object();
+  for (const auto& [k, v] : p) o[k] = num(v);
+  return o;
+}
+json table(const std::vector<std::array<double, 2>>& t) {
+  json a = json::array();
+  for (const auto& r : t) a.push_back({r[0], r[1]});
+  return a;
+}
+
+}  // namespace
+
+Mechanism parseMechanism(const json& section, const std::string& file) { return MReader(file).read(section); }
+
+json serializeMechanism(const Mechanism& m) {
+  json r = json::object();
+  r["gravity"] = m.gravity;
+  json parts = json::array();
+  for (const PartDef& p : m.parts) {
+    json j = {{"id", p.id}};
+    if (p.ground) {
+      j["ground"] = true;
+    } else {
+      j["mass"] = p.mass;
+      j["cm"] = p.cm;
+      j["inertia"] = p.inertia;
+      j["position"] = p.position;
+      j["orientation"] = p.orientation;
+      j["velocity"] = p.velocity;
+      j["angular_velocity"] = p.angular_velocity;
+    }
+    json mk = json::array();
+    for (const MarkerDef& k : p.markers) mk.push_back({{"id", k.id}, {"position", k.position}, {"orientation", k.orientation}});
+    j["markers"] = mk;
+    if (!p.geometry.empty()) {
+      json gs = json::array();
+      for (const Geometry& g : p.geometry) {
+        json gj = {{"shape", g.shape}, {"size", g.size}};
+        if (!g.marker.empty()) gj["marker"] = g.marker;
+        if (!g.marker2.empty()) gj["marker2"] = g.marker2;
+        if (!g.file.empty()) gj["file"] = g.file;
+        if (!g.color.empty()) gj["color"] = g.color;
+        gs.push_back(gj);
+      }
+      j["geometry"] = gs;
+    }
+    parts.push_back(j);
+  }
+  r["parts"] = parts;
+  json joints = json::array();
+  for (const JointDef& d : m.joints) {
+    json j = {{"id", d.id}, {"type", d.type}};
+    if (!d.i.empty()) j["i"] = d.i;
+    if (!d.j.empty()) j["j"] = d.j;
+    if (!d.joints.empty()) j["joints"] = d.joints;
+    if (!d.params.empty()) j["params"] = params(d.params);
+    joints.push_back(j);
+  }
+  r["joints"] = joints;
+  json motions = json::array();
+  for (const MotionDef& d : m.motions) {
+    json j = {{"id", d.id}, {"joint", d.joint}, {"quantity", d.quantity}, {"function", d.function}};
+    if (!d.params.empty()) j["params"] = params(d.params);
+    if (!d.table.empty()) j["table"] = table(d.table);
+    motions.push_back(j);
+  }
+  r["motions"] = motions;
+  json forces = json::array();
+  for (const ForceDef& d : m.forces) {
+    json j = {{"id", d.id}, {"type", d.type}};
+    if (!d.i.empty()) j["i"] = d.i;
+    if (!d.j.empty()) j["j"] = d.j;
+    if (!d.ref.empty()) j["ref"] = d.ref;
+    if (!d.params.empty()) j["params"] = params(d.params);
+    if (!d.table.empty()) j["table"] = table(d.table);
+    forces.push_back(j);
+  }
+  r["forces"] = forces;
+  return r;
+}
+
+void validateMechanism(const Mechanism& m, const std::string& file, const std::vector<std::string>& componentIds) {
+  auto fail = [&](const std::string& o, const std::string& f, const std::string& msg) {
+    throw ProjectError(file, o, f, msg);
+  };
+  std::set<std::string> ids(componentIds.begin(), componentIds.end());
+  auto newId = [&](const std::string& id, const std::string& what) {
+    if (id.empty() || !std::isalpha(static_cast<unsigned char>(id[0])) ||
+        id.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != std::string::npos)
+      fail(id, "id", what + " ids start with a letter and use only letters, digits, '_' and '-'");
+    if (!ids.insert(id).second) fail(id, "id", "duplicate id (parts, joints, motions, forces and components share one id space)");
+  };
+  int grounds = 0;
+  for (const PartDef& p : m.parts) {
+    newId(p.id, "part");
+    if (p.ground) {
+      ++grounds;
+    } else {
+      if (!(p.mass >= 0.0)) fail(p.id, "mass", "must be >= 0 (0 only for kinematic analysis)");
+      const auto& I = p.inertia;
+      if (I[0] < 0 || I[1] < 0 || I[2] < 0) fail(p.id, "inertia", "principal moments Ixx, Iyy, Izz must be >= 0");
+      // Triangle inequality of a physical inertia tensor (principal axes).
+      if (I[0] + I[1] < I[2] * (1 - 1e-9) || I[1] + I[2] < I[0] * (1 - 1e-9) || I[0] + I[2] < I[1] * (1 - 1e-9))
+        fail(p.id, "inertia", "Ixx, Iyy, Izz violate the triangle inequality (no rigid body has them)");
+    }
+    std::set<std::string> mk;
+    for (const MarkerDef& k : p.markers)
+      if (k.id.empty() || !mk.insert(k.id).second) fail(p.id, "markers", "empty or duplicate marker id '" + k.id + "'");
+  }
+  if (grounds > 1) fail("mechanism", "parts", "more than one ground part");
+  if (!m.parts.empty() && grounds == 0) fail("mechanism", "parts", "no ground part (mark one part \"ground\": true)");
+  auto marker = [&](const std::string& ref, const std::string& o, const char* field, bool optional) {
+    if (ref.empty()) {
+      if (!optional) fail(o, field, "missing marker reference '<part>.<marker>'");
+      return;
+    }
+    const auto dot = ref.find('.');
+    if (dot == std::string::npos) fail(o, field, "marker reference '" + ref + "' must read '<part>.<marker>'");
+    const PartDef* p = m.part(ref.substr(0, dot));
+    if (!p) fail(o, field, "no part '" + ref.substr(0, dot) + "'");
+    for (const MarkerDef& k : p->markers)
+      if (k.id == ref.substr(dot + 1)) return;
+    fail(o, field, "part '" + p->id + "' has no marker '" + ref.substr(dot + 1) + "'");
+  };
+  auto checkParams = [&](const MechTypeDecl& t, const std::map<std::string, double>& ps, const std::string& o) {
+    for (const auto& [k, v] : ps) {
+      const ParamDecl* d = t.param(k);
+      if (!d) fail(o, "params." + k, "'" + t.name + "' has no parameter '" + k + "'");
+      if (!d->accepts(v) && !(std::isinf(v) && (k == "lower" || k == "upper")))
+        fail(o, "params." + k, "value " + std::to_string(v) + " " + d->unit + " is outside " + d->rangeText());
+    }
+  };
+  std::set<std::string> jointIds;
+  for (const JointDef& j : m.joints) {
+    newId(j.id, "joint");
+    jointIds.insert(j.id);
+    const MechTypeDecl* t = findJointType(j.type);
+    if (!t) fail(j.id, "type", "unknown joint type '" + j.type + "'");
+    checkParams(*t, j.params, j.id);
+    if (j.type == "coupler") {
+      if (j.joints.size() != 2) fail(j.id, "joints", "a coupler names exactly two joints");
+    } else {
+      marker(j.i, j.id, "i", false);
+      marker(j.j, j.id, "j", false);
+      if (j.i.substr(0, j.i.find('.')) == j.j.substr(0, j.j.find('.')))
+        fail(j.id, "j", "I and J are on the same part");
+      const double lo = j.params.count("lower") ? j.params.at("lower") : -INFINITY;
+      const double hi = j.params.count("upper") ? j.params.at("upper") : INFINITY;
+      if (lo >= hi) fail(j.id, "params.upper", "upper limit must exceed the lower limit");
+    }
+  }
+  for (const JointDef& j : m.joints)
+    if (j.type == "coupler")
+      for (const std::string& r : j.joints) {
+        const JointDef* o = nullptr;
+        for (const JointDef& k : m.joints)
+          if (k.id == r) o = &k;
+        if (!o) fail(j.id, "joints", "no joint '" + r + "'");
+        if (o->type != "revolute" && o->type != "translational" && o->type != "cylindrical")
+          fail(j.id, "joints", "joint '" + r + "' is " + o->type + "; couplers join revolute, translational or cylindrical joints");
+      }
+  for (const MotionDef& mo : m.motions) {
+    newId(mo.id, "motion");
+    const JointDef* jt = nullptr;
+    for (const JointDef& k : m.joints)
+      if (k.id == mo.joint) jt = &k;
+    if (!jt) fail(mo.id, "joint", "no joint '" + mo.joint + "'");
+    if (jt->type != "revolute" && jt->type != "translational" && jt->type != "cylindrical")
+      fail(mo.id, "joint", "motions drive revolute, translational or cylindrical joints, not " + jt->type);
+    if (mo.quantity != "displacement" && mo.quantity != "velocity")
+      fail(mo.id, "quantity", "expected \"displacement\" or \"velocity\"");
+    const MechTypeDecl* f = findMotionFunction(mo.function);
+    if (!f) fail(mo.id, "function", "unknown function '" + mo.function + "' (constant, ramp, harmonic, step, table)");
+    checkParams(*f, mo.params, mo.id);
+    if (mo.function == "table") {
+      if (mo.table.size() < 2) fail(mo.id, "table", "needs at least two points");
+      for (size_t i = 1; i < mo.table.size(); ++i)
+        if (!(mo.table[i][0] > mo.table[i - 1][0])) fail(mo.id, "table[" + std::to_string(i) + "]", "times must increase");
+    }
+    if (mo.function == "step" && mo.params.count("t1") && mo.params.count("t0") && !(mo.params.at("t1") > mo.params.at("t0")))
+      fail(mo.id, "params.t1", "must be later than t0");
+  }
+  for (const ForceDef& f : m.forces) {
+    newId(f.id, "force");
+    const MechTypeDecl* t = findForceType(f.type);
+    if (!t) fail(f.id, "type", "unknown force type '" + f.type + "'");
+    checkParams(*t, f.params, f.id);
+    marker(f.i, f.id, "i", false);
+    marker(f.j, f.id, "j", t->j_optional);
+    if (!f.ref.empty()) marker(f.ref, f.id, "ref", true);
+    if (!f.j.empty() && f.i.substr(0, f.i.find('.')) == f.j.substr(0, f.j.find('.')))
+      fail(f.id, "j", "I and J are on the same part");
+    for (size_t i = 1; i < f.table.size(); ++i)
+      if (!(f.table[i][0] > f.table[i - 1][0])) fail(f.id, "table[" + std::to_string(i) + "]", "times must increase");
+  }
+}
+
+}  // namespace pm

@@ -1,0 +1,1323 @@
+#include "mechanics/multibody.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace pm::mb {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& id, const std::string& field, const std::string& msg) {
+  throw std::runtime_error(id + ": " + (field.empty() ? "" : field + ": ") + msg);
+}
+
+double param(const std::map<std::string, double>& p, const char* n, double def) {
+  auto it = p.find(n);
+  return it == p.end() ? def : it->second;
+}
+
+// ADAMS STEP(x, x0, h0, x1, h1), cubic.
+double step(double x, double x0, double h0, double x1, double h1) {
+  if (x <= x0) return h0;
+  if (x >= x1) return h1;
+  const double s = (x - x0) / (x1 - x0);
+  return h0 + (h1 - h0) * s * s * (3.0 - 2.0 * s);
+}
+
+// Contact force of penetration pen >= 0 and penetration rate: k pen^e with
+// damping ramped over the depth d; never pulls.
+double contact(double pen, double penRate, double k, double e, double c, double d) {
+  if (pen <= 0.0) return 0.0;
+  const double f = k * std::pow(pen, e) + step(pen, 0.0, 0.0, d, c) * penRate;
+  return std::max(f, 0.0);
+}
+
+bool isRevolute(const std::string& t) { return t == "revolute"; }
+
+}  // namespace
+
+double MultibodySystem::ForceRT::par(const char* n) const { return param(p, n, 0.0); }
+
+double MultibodySystem::ForceRT::scale(double t) const {
+  if (!hasTable) return 1.0;
+  double f, df, ddf;
+  table.eval(t, f, df, ddf);
+  return f;
+}
+
+// ------------------------------------------------------------------ build
+
+MultibodySystem::MultibodySystem(const Mechanism& m) : g_(v3(m.gravity)) {
+  // Ground first, so body 0 is the world.
+  const PartDef* groundDef = nullptr;
+  for (const PartDef& p : m.parts)
+    if (p.ground) groundDef = &p;
+  std::vector<const PartDef*> order;
+  if (groundDef) order.push_back(groundDef);
+  for (const PartDef& p : m.parts)
+    if (!p.ground) order.push_back(&p);
+  int n = 0;
+  for (const PartDef* pd : order) {
+    BodyRT b;
+    b.id = pd->id;
+    b.ground = pd->ground;
+    if (!b.ground) {
+      b.m = pd->mass;
+      const auto& I = pd->inertia;
+      b.J << I[0], I[3], I[4], I[3], I[1], I[5], I[4], I[5], I[2];
+      if (b.m > 0.0 && b.J.determinant() > 0.0) b.Jinv = b.J.inverse();
+      b.cm = v3(pd->cm);
+      const M3 R = fromRpy(pd->orientation);
+      b.r0 = v3(pd->position) + R * b.cm;
+      b.p0 = fromMatrix(R);
+      const V3 w = v3(pd->angular_velocity);
+      b.v0 = v3(pd->velocity) + w.cross(R * b.cm);
+      b.w0 = R.transpose() * w;
+      b.slot = n;
+      n += 14;
+    }
+    const int bi = static_cast<int>(bodies_.size());
+    for (const MarkerDef& k : pd->markers) {
+      MarkerRT mk;
+      mk.name = pd->id + "." + k.id;
+      mk.body = bi;
+      mk.s = v3(k.position) - b.cm;
+      mk.A = fromRpy(k.orientation);
+      markers_.push_back(mk);
+    }
+    bodies_.push_back(b);
+  }
+  if (bodies_.empty() || !bodies_[0].ground) {  // validation normally catches this
+    BodyRT g;
+    g.id = "ground";
+    g.ground = true;
+    bodies_.insert(bodies_.begin(), g);
+    for (auto& mk : markers_) ++mk.body;
+  }
+
+  auto markerIdx = [&](const std::string& ref, const std::string& id, const char* field) {
+    const int k = marker(ref);
+    if (k < 0) fail(id, field, "no marker '" + ref + "'");
+    return k;
+  };
+  int rows = 0;
+  auto addRows = [&](const std::string& owner, int count, bool position, const std::vector<std::string>& eqs) {
+    for (int r = 0; r < count; ++r) {
+      RowInfo ri;
+      ri.owner = owner;
+      ri.equation = r < static_cast<int>(eqs.size()) ? eqs[r] : "";
+      ri.mu = position ? n++ : -1;
+      ri.lambda = n++;
+      rowInfo_.push_back(ri);
+      ++rows;
+    }
+  };
+  for (const JointDef& jd : m.joints) {
+    if (jd.type == "coupler") continue;
+    JointRT j;
+    j.id = jd.id;
+    j.type = jd.type;
+    j.I = markerIdx(jd.i, jd.id, "i");
+    j.J = markerIdx(jd.j, jd.id, "j");
+    j.lower = param(jd.params, "lower", -INFINITY);
+    j.upper = param(jd.params, "upper", INFINITY);
+    j.k = param(jd.params, "limit_stiffness", 1e6);
+    j.e = param(jd.params, "limit_exponent", 1.5);
+    j.c = param(jd.params, "limit_damping", 100.0);
+    j.d = param(jd.params, "limit_depth", 1e-4);
+    std::vector<std::string> eqs;
+    const std::vector<std::string> pt = {"x_I - x_J", "y_I - y_J", "z_I - z_J"};
+    const std::string zx = "z_I . x_J", zy = "z_I . y_J", xy = "x_I . y_J", dx = "x_J . (P_I - P_J)",
+                      dy = "y_J . (P_I - P_J)", dz = "z_J . (P_I - P_J)";
+    if (j.type == "spherical") eqs = pt;
+    else if (j.type == "revolute") eqs = {pt[0], pt[1], pt[2], zx, zy};
+    else if (j.type == "translational") eqs = {zx, zy, dx, dy, xy};
+    else if (j.type == "cylindrical") eqs = {zx, zy, dx, dy};
+    else if (j.type == "universal") eqs = {pt[0], pt[1], pt[2], xy};
+    else if (j.type == "planar") eqs = {zx, zy, dz};
+    else if (j.type == "fixed") eqs = {pt[0], pt[1], pt[2], zx, zy, xy};
+    else fail(jd.id, "type", "unknown joint type '" + jd.type + "'");
+    j.firstRow = rows;
+    j.nRows = static_cast<int>(eqs.size());
+    addRows(jd.id, j.nRows, true, eqs);
+    joints_.push_back(j);
+  }
+  auto jointIdx = [&](const std::string& id) {
+    for (size_t i = 0; i < joints_.size(); ++i)
+      if (joints_[i].id == id) return static_cast<int>(i);
+    return -1;
+  };
+  for (const MotionDef& md : m.motions) {
+    MotionRT mo;
+    mo.id = md.id;
+    mo.joint = jointIdx(md.joint);
+    if (mo.joint < 0) fail(md.id, "joint", "no joint '" + md.joint + "'");
+    mo.velocity = md.quantity == "velocity";
+    mo.f = TimeFunction(md.function, md.params, md.table);
+    mo.row = rows;
+    addRows(md.id, 1, true,
+            {(isRevolute(joints_[mo.joint].type) ? "sin(angle - f(t))" : "displacement - f(t)") +
+             std::string(mo.velocity ? ", f = q0 + integral of the velocity" : "")});
+    motions_.push_back(std::move(mo));
+  }
+  for (const JointDef& jd : m.joints) {
+    if (jd.type != "coupler") continue;
+    JointRT j;
+    j.id = jd.id;
+    j.type = jd.type;
+    for (int k = 0; k < 2; ++k) {
+      j.coupled[k] = jointIdx(jd.joints.at(k));
+      if (j.coupled[k] < 0) fail(jd.id, "joints", "no joint '" + jd.joints.at(k) + "'");
+    }
+    j.ratio = param(jd.params, "ratio", -1.0);
+    j.firstRow = rows;
+    j.nRows = 1;
+    // Velocity level: a gear pair keeps q1 + ratio q2 constant by integrating
+    // this; no position equation (a wrapped angle has no smooth one).
+    addRows(jd.id, 1, false, {"rate1 + ratio rate2"});
+    joints_.push_back(j);
+  }
+  for (const ForceDef& fd : m.forces) {
+    ForceRT f;
+    f.id = fd.id;
+    f.type = fd.type;
+    f.I = markerIdx(fd.i, fd.id, "i");
+    f.J = fd.j.empty() ? -1 : markerIdx(fd.j, fd.id, "j");
+    f.ref = fd.ref.empty() ? -1 : markerIdx(fd.ref, fd.id, "ref");
+    f.p = fd.params;
+    if (!fd.table.empty()) {
+      f.hasTable = true;
+      f.table = TimeFunction("table", {}, fd.table);
+    }
+    forces_.push_back(std::move(f));
+  }
+  nStates_ = n;
+
+  y0_.assign(n, 0.0);
+  for (const BodyRT& b : bodies_) {
+    if (b.ground) continue;
+    for (int k = 0; k < 3; ++k) {
+      y0_[b.slot + k] = b.r0[k];
+      y0_[b.slot + 7 + k] = b.v0[k];
+      y0_[b.slot + 10 + k] = b.w0[k];
+    }
+    for (int k = 0; k < 4; ++k) y0_[b.slot + 3 + k] = b.p0[k];
+  }
+  assemble();
+
+  // Channels.
+  auto ch = [&](const std::string& n2, const char* u) { channels_.push_back({n2, u}); };
+  for (const BodyRT& b : bodies_) {
+    if (b.ground) continue;
+    for (const char* q : {"x", "y", "z"}) ch(b.id + "." + q, "m");
+    for (const char* q : {"roll", "pitch", "yaw"}) ch(b.id + "." + q, "rad");
+    for (const char* q : {"vx", "vy", "vz"}) ch(b.id + "." + q, "m/s");
+    for (const char* q : {"wx", "wy", "wz"}) ch(b.id + "." + q, "rad/s");
+    for (const char* q : {"ax", "ay", "az"}) ch(b.id + "." + q, "m/s2");
+  }
+  for (const JointRT& j : joints_) {
+    if (j.type == "coupler") {
+      ch(j.id + ".effort", "N|N m");
+      continue;
+    }
+    for (const char* q : {"Fx", "Fy", "Fz"}) ch(j.id + "." + q, "N");
+    for (const char* q : {"Tx", "Ty", "Tz"}) ch(j.id + "." + q, "N m");
+    if (j.type == "revolute") {
+      ch(j.id + ".angle", "rad");
+      ch(j.id + ".rate", "rad/s");
+    } else if (j.type == "translational" || j.type == "cylindrical") {
+      ch(j.id + ".displacement", "m");
+      ch(j.id + ".velocity", "m/s");
+    }
+  }
+  for (const MotionRT& mo : motions_) {
+    const bool rev = isRevolute(joints_[mo.joint].type);
+    ch(mo.id + ".effort", rev ? "N m" : "N");
+    ch(mo.id + ".value", rev ? "rad" : "m");
+  }
+  for (const ForceRT& f : forces_) {
+    if (f.type == "bushing") {
+      for (const char* q : {"Fx", "Fy", "Fz"}) ch(f.id + "." + q, "N");
+      for (const char* q : {"Tx", "Ty", "Tz"}) ch(f.id + "." + q, "N m");
+    } else if (f.type == "vforce") {
+      for (const char* q : {"Fx", "Fy", "Fz"}) ch(f.id + "." + q, "N");
+    } else if (f.type == "vtorque") {
+      for (const char* q : {"Tx", "Ty", "Tz"}) ch(f.id + "." + q, "N m");
+    } else if (f.type == "rotational_spring_damper" || (f.type == "sforce" && f.par("rotational") > 0.5)) {
+      ch(f.id + ".T", "N m");
+      if (f.type == "rotational_spring_damper") ch(f.id + ".angle", "rad");
+    } else {
+      ch(f.id + ".F", "N");
+      if (f.type == "spring_damper") ch(f.id + ".length", "m");
+      if (f.type == "impact") ch(f.id + ".penetration", "m");
+    }
+  }
+  for (const char* q : {"E_kinetic", "E_potential", "E_total"}) ch(std::string("mechanism.") + q, "J");
+  ch("mechanism.residual_position", "m");
+  ch("mechanism.residual_velocity", "m/s");
+
+  // Roots at contact onsets, so the integrator meets the kink there.
+  for (const ForceRT& f : forces_)
+    if (f.type == "impact") {
+      const ForceRT* fp = &f;
+      rootFns_.push_back([this, fp](double, const std::vector<Kin>& k) {
+        const V3 z = markerAxes(fp->J, k).col(2);
+        return z.dot(markerPoint(fp->I, k) - markerPoint(fp->J, k)) - fp->par("x1");
+      });
+    }
+  for (const JointRT& j : joints_) {
+    if (j.type == "coupler") continue;
+    const JointRT* jp = &j;
+    if (std::isfinite(j.lower))
+      rootFns_.push_back([this, jp](double, const std::vector<Kin>& k) { return jointCoordinate(*jp, k) - jp->lower; });
+    if (std::isfinite(j.upper))
+      rootFns_.push_back([this, jp](double, const std::vector<Kin>& k) { return jp->upper - jointCoordinate(*jp, k); });
+  }
+}
+
+int MultibodySystem::marker(const std::string& name) const {
+  for (size_t i = 0; i < markers_.size(); ++i)
+    if (markers_[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+std::vector<MultibodySystem::StateDecl> MultibodySystem::stateDecls(double atolPos) const {
+  std::vector<StateDecl> d(nStates_);
+  for (const BodyRT& b : bodies_) {
+    if (b.ground) continue;
+    const char* xyz[] = {"x", "y", "z"};
+    for (int k = 0; k < 3; ++k) {
+      d[b.slot + k] = {b.id + ".r" + xyz[k], "m", std::string("dr/dt - v + Phi_r^T mu   [centre of mass]"), true, atolPos};
+      // Velocities as tight as positions: the velocity constraints are met
+      // only as well as Newton meets these states.
+      d[b.slot + 7 + k] = {b.id + ".v" + xyz[k], "m/s", "dv/dt - (F - Phi_r^T lambda)/m", true, atolPos};
+      d[b.slot + 10 + k] = {b.id + ".w" + xyz[k] + "'", "rad/s", "dw'/dt - J'^-1 (n' - w' x J'w' - Phi_pi'^T lambda)",
+                            true, atolPos};
+    }
+    for (int k = 0; k < 4; ++k)
+      d[b.slot + 3 + k] = {b.id + ".e" + std::to_string(k), "1",
+                           "dp/dt - 1/2 L^T w' + 2 L^T Phi_pi'^T mu + p mu_n   [Euler parameters]", true, atolPos};
+    d[b.slot + 13] = {b.id + ".mu_n", "1", "(p.p - 1)/2", false, 1e300};
+  }
+  for (const RowInfo& r : rowInfo_) {
+    if (r.mu >= 0) d[r.mu] = {r.owner + ".mu", "1", r.equation + "   [position level]", false, 1e300};
+    d[r.lambda] = {r.owner + ".lambda", "N", "d/dt(" + r.equation + ")   [velocity level]", false, 1e300};
+  }
+  return d;
+}
+
+std::vector<std::vector<int>> MultibodySystem::couplingGroups() const {
+  std::vector<std::vector<int>> g;
+  auto bodyStates = [&](int b, std::vector<int>& v) {
+    if (bodies_[b].ground) return;
+    for (int k = 0; k < 14; ++k) v.push_back(bodies_[b].slot + k);
+  };
+  for (size_t b = 0; b < bodies_.size(); ++b) {
+    std::vector<int> v;
+    bodyStates(static_cast<int>(b), v);
+    if (!v.empty()) g.push_back(v);
+  }
+  auto rowStates = [&](int r, std::vector<int>& v) {
+    if (rowInfo_[r].mu >= 0) v.push_back(rowInfo_[r].mu);
+    v.push_back(rowInfo_[r].lambda);
+  };
+  for (const JointRT& j : joints_) {
+    std::vector<int> v;
+    if (j.type == "coupler") {
+      for (int c : j.coupled) {
+        bodyStates(markers_[joints_[c].I].body, v);
+        bodyStates(markers_[joints_[c].J].body, v);
+      }
+    } else {
+      bodyStates(markers_[j.I].body, v);
+      bodyStates(markers_[j.J].body, v);
+    }
+    for (int r = j.firstRow; r < j.firstRow + j.nRows; ++r) rowStates(r, v);
+    g.push_back(v);
+  }
+  for (const MotionRT& mo : motions_) {
+    std::vector<int> v;
+    bodyStates(markers_[joints_[mo.joint].I].body, v);
+    bodyStates(markers_[joints_[mo.joint].J].body, v);
+    rowStates(mo.row, v);
+    g.push_back(v);
+  }
+  for (const ForceRT& f : forces_) {
+    std::vector<int> v;
+    bodyStates(markers_[f.I].body, v);
+    if (f.J >= 0) bodyStates(markers_[f.J].body, v);
+    if (f.ref >= 0) bodyStates(markers_[f.ref].body, v);
+    g.push_back(v);
+  }
+  return g;
+}
+
+// ------------------------------------------------------------------ kinematics
+
+void MultibodySystem::kinematics(const double* y, std::vector<Kin>& k) const {
+  k.resize(bodies_.size());
+  for (size_t i = 0; i < bodies_.size(); ++i) {
+    const BodyRT& b = bodies_[i];
+    Kin& q = k[i];
+    if (b.ground) {
+      q.r.setZero();
+      q.v.setZero();
+      q.w.setZero();
+      q.ww.setZero();
+      q.p = Q4(1, 0, 0, 0);
+      q.A.setIdentity();
+      continue;
+    }
+    const double* s = y + b.slot;
+    q.r = V3(s[0], s[1], s[2]);
+    q.p = Q4(s[3], s[4], s[5], s[6]);
+    q.v = V3(s[7], s[8], s[9]);
+    q.w = V3(s[10], s[11], s[12]);
+    q.A = rotation(q.p);
+    q.ww = q.A * q.w;
+  }
+}
+
+V3 MultibodySystem::markerPoint(int m, const std::vector<Kin>& k) const {
+  const MarkerRT& mk = markers_[m];
+  return k[mk.body].r + k[mk.body].A * mk.s;
+}
+V3 MultibodySystem::markerVelocity(int m, const std::vector<Kin>& k) const {
+  const MarkerRT& mk = markers_[m];
+  return k[mk.body].v + k[mk.body].ww.cross(k[mk.body].A * mk.s);
+}
+M3 MultibodySystem::markerAxes(int m, const std::vector<Kin>& k) const { return k[markers_[m].body].A * markers_[m].A; }
+
+// ------------------------------------------------------------------ constraints
+
+namespace {
+struct Prims {
+  const std::vector<MarkerRT>& mk;
+  const std::vector<Kin>& k;
+  // Component `axis` (world) of P_I - P_J.
+  Row point(int I, int J, int axis) const {
+    const MarkerRT &a = mk[I], &b = mk[J];
+    const Kin &ki = k[a.body], &kj = k[b.body];
+    const V3 n = V3::Unit(axis);
+    Row r;
+    r.phi = n.dot(ki.r + ki.A * a.s - kj.r - kj.A * b.s);
+    r.add(a.body, n, a.s.cross(ki.A.transpose() * n));
+    r.add(b.body, -n, -b.s.cross(kj.A.transpose() * n));
+    return r;
+  }
+  // Axis ai of I dotted with axis aj of J.
+  Row dot1(int I, int ai, int J, int aj) const {
+    const MarkerRT &a = mk[I], &b = mk[J];
+    const Kin &ki = k[a.body], &kj = k[b.body];
+    const V3 ub = a.A.col(ai), wb = b.A.col(aj), u = ki.A * ub, w = kj.A * wb;
+    Row r;
+    r.phi = u.dot(w);
+    r.add(a.body, V3::Zero(), ub.cross(ki.A.transpose() * w));
+    r.add(b.body, V3::Zero(), wb.cross(kj.A.transpose() * u));
+    return r;
+  }
+  // Axis aj of J dotted with P_I - P_J.
+  Row dot2(int I, int J, int aj) const {
+    const MarkerRT &a = mk[I], &b = mk[J];
+    const Kin &ki = k[a.body], &kj = k[b.body];
+    const V3 wb = b.A.col(aj), w = kj.A * wb;
+    const V3 d = ki.r + ki.A * a.s - kj.r - kj.A * b.s;
+    Row r;
+    r.phi = w.dot(d);
+    r.add(a.body, w, a.s.cross(ki.A.transpose() * w));
+    r.add(b.body, -w, -b.s.cross(kj.A.transpose() * w) + wb.cross(kj.A.transpose() * d));
+    return r;
+  }
+};
+
+Row combine(const Row& a, double ca, const Row& b, double cb) {
+  Row r;
+  for (int i = 0; i < a.n; ++i) r.add(a.b[i], ca * a.r[i], ca * a.p[i]);
+  for (int i = 0; i < b.n; ++i) r.add(b.b[i], cb * b.r[i], cb * b.p[i]);
+  r.phi = ca * a.phi + cb * b.phi;
+  return r;
+}
+}  // namespace
+
+void MultibodySystem::jointRows(const JointRT& j, const std::vector<Kin>& k, std::vector<Row>& out) const {
+  const Prims P{markers_, k};
+  const int I = j.I, J = j.J;
+  auto pts = [&] {
+    for (int a = 0; a < 3; ++a) out.push_back(P.point(I, J, a));
+  };
+  const std::string& t = j.type;
+  if (t == "spherical") {
+    pts();
+  } else if (t == "revolute") {
+    pts();
+    out.push_back(P.dot1(I, 2, J, 0));
+    out.push_back(P.dot1(I, 2, J, 1));
+  } else if (t == "translational" || t == "cylindrical") {
+    out.push_back(P.dot1(I, 2, J, 0));
+    out.push_back(P.dot1(I, 2, J, 1));
+    out.push_back(P.dot2(I, J, 0));
+    out.push_back(P.dot2(I, J, 1));
+    if (t == "translational") out.push_back(P.dot1(I, 0, J, 1));
+  } else if (t == "universal") {
+    pts();
+    out.push_back(P.dot1(I, 0, J, 1));
+  } else if (t == "planar") {
+    out.push_back(P.dot1(I, 2, J, 0));
+    out.push_back(P.dot1(I, 2, J, 1));
+    out.push_back(P.dot2(I, J, 2));
+  } else if (t == "fixed") {
+    pts();
+    out.push_back(P.dot1(I, 2, J, 0));
+    out.push_back(P.dot1(I, 2, J, 1));
+    out.push_back(P.dot1(I, 0, J, 1));
+  }
+}
+
+double MultibodySystem::jointCoordinate(const JointRT& j, const std::vector<Kin>& k, double* rate) const {
+  const M3 AI = markerAxes(j.I, k), AJ = markerAxes(j.J, k);
+  if (isRevolute(j.type)) {
+    if (rate) *rate = AJ.col(2).dot(k[markers_[j.I].body].ww - k[markers_[j.J].body].ww);
+    return std::atan2(AI.col(0).dot(AJ.col(1)), AI.col(0).dot(AJ.col(0)));
+  }
+  const V3 d = markerPoint(j.I, k) - markerPoint(j.J, k);
+  if (rate) {
+    const V3 dd = markerVelocity(j.I, k) - markerVelocity(j.J, k);
+    *rate = AJ.col(2).dot(dd) + k[markers_[j.J].body].ww.cross(AJ.col(2)).dot(d);
+  }
+  return AJ.col(2).dot(d);
+}
+
+// Derivative of the joint coordinate (angle about z_J, or travel along z_J).
+Row MultibodySystem::coordinateRow(const JointRT& j, const std::vector<Kin>& k) const {
+  if (isRevolute(j.type)) {
+    const V3 z = markerAxes(j.J, k).col(2);
+    Row r;
+    const int bi = markers_[j.I].body, bj = markers_[j.J].body;
+    r.add(bi, V3::Zero(), k[bi].A.transpose() * z);
+    r.add(bj, V3::Zero(), -(k[bj].A.transpose() * z));
+    r.phi = jointCoordinate(j, k);
+    return r;
+  }
+  return Prims{markers_, k}.dot2(j.I, j.J, 2);
+}
+
+void MultibodySystem::buildRows(double t, const std::vector<Kin>& k, std::vector<Row>& out) const {
+  out.clear();
+  for (const JointRT& j : joints_)
+    if (j.type != "coupler") jointRows(j, k, out);
+  const Prims P{markers_, k};
+  for (const MotionRT& mo : motions_) {
+    const JointRT& j = joints_[mo.joint];
+    double f, df, ddf;
+    mo.f.eval(t, f, df, ddf);
+    if (mo.velocity) {
+      df = f;
+      f = mo.q0 + mo.f.integral(t);
+    }
+    if (isRevolute(j.type)) {
+      // sin(angle - f) = sin(angle) cos f - cos(angle) sin f: smooth, no wrap.
+      const Row s = P.dot1(j.I, 0, j.J, 1), c = P.dot1(j.I, 0, j.J, 0);
+      Row r = combine(s, std::cos(f), c, -std::sin(f));
+      r.phit = -(c.phi * std::cos(f) + s.phi * std::sin(f)) * df;
+      out.push_back(r);
+    } else {
+      Row r = P.dot2(j.I, j.J, 2);
+      r.phi -= f;
+      r.phit = -df;
+      out.push_back(r);
+    }
+  }
+  for (const JointRT& j : joints_)
+    if (j.type == "coupler") {
+      Row r = combine(coordinateRow(joints_[j.coupled[0]], k), 1.0, coordinateRow(joints_[j.coupled[1]], k), j.ratio);
+      r.phi = 0.0;
+      out.push_back(r);
+    }
+}
+
+// ------------------------------------------------------------------ forces
+
+void MultibodySystem::applyForce(int b, const V3& P, const V3& f, const V3& tau) {
+  if (bodies_[b].ground) return;
+  const Kin& k = kin_[b];
+  F_[b] += f;
+  N_[b] += k.A.transpose() * ((P - k.r).cross(f) + tau);
+}
+
+void MultibodySystem::forces(double t, const std::vector<Kin>& k) {
+  std::vector<double> vals;
+  forceValues(t, k, vals);
+}
+
+// Applies every force element (and joint limit) and returns the values the
+// channels show, in channel order.
+void MultibodySystem::forceValues(double t, const std::vector<Kin>& k, std::vector<double>& vals) {
+  vals.clear();
+  for (const JointRT& j : joints_) {
+    if (j.type == "coupler" || (!std::isfinite(j.lower) && !std::isfinite(j.upper))) continue;
+    if (j.type != "revolute" && j.type != "translational" && j.type != "cylindrical") continue;
+    double rate = 0.0;
+    const double q = jointCoordinate(j, k, &rate);
+    double f = 0.0;
+    if (std::isfinite(j.lower)) f += contact(j.lower - q, -rate, j.k, j.e, j.c, j.d);
+    if (std::isfinite(j.upper)) f -= contact(q - j.upper, rate, j.k, j.e, j.c, j.d);
+    if (f == 0.0) continue;
+    const V3 z = markerAxes(j.J, k).col(2);
+    const int bi = markers_[j.I].body, bj = markers_[j.J].body;
+    if (isRevolute(j.type)) {
+      applyForce(bi, k[bi].r, V3::Zero(), f * z);
+      applyForce(bj, k[bj].r, V3::Zero(), -f * z);
+    } else {
+      const V3 P = markerPoint(j.I, k);
+      applyForce(bi, P, f * z);
+      applyForce(bj, P, -f * z);
+    }
+  }
+  for (const ForceRT& fe : forces_) {
+    const int bi = markers_[fe.I].body;
+    const int bj = fe.J >= 0 ? markers_[fe.J].body : -1;
+    const V3 PI = markerPoint(fe.I, k);
+    const double sc = fe.scale(t);
+    if (fe.type == "spring_damper") {
+      const V3 PJ = markerPoint(fe.J, k);
+      const V3 d = PJ - PI;
+      const double l = d.norm();
+      const V3 u = l > 0 ? V3(d / l) : V3::UnitZ();
+      const double ldot = u.dot(markerVelocity(fe.J, k) - markerVelocity(fe.I, k));
+      // Tension: pulls I towards J.
+      const double T = fe.par("stiffness") * (l - fe.par("free_length")) + fe.par("damping") * ldot - fe.par("preload");
+      applyForce(bi, PI, T * u);
+      applyForce(bj, PJ, -T * u);
+      vals.push_back(-T);  // positive = pushing apart, like the preload
+      vals.push_back(l);
+    } else if (fe.type == "rotational_spring_damper") {
+      const M3 AI = markerAxes(fe.I, k), AJ = markerAxes(fe.J, k);
+      const V3 z = AJ.col(2);
+      const double th = std::atan2(AI.col(0).dot(AJ.col(1)), AI.col(0).dot(AJ.col(0)));
+      const double rate = z.dot(k[bi].ww - k[bj].ww);
+      const double T = -fe.par("stiffness") * (th - fe.par("free_angle")) - fe.par("damping") * rate + fe.par("preload");
+      applyForce(bi, k[bi].r, V3::Zero(), T * z);
+      applyForce(bj, k[bj].r, V3::Zero(), -T * z);
+      vals.push_back(T);
+      vals.push_back(th);
+    } else if (fe.type == "bushing") {
+      const M3 AI = markerAxes(fe.I, k), AJ = markerAxes(fe.J, k);
+      const V3 PJ = markerPoint(fe.J, k);
+      const V3 d = AJ.transpose() * (PI - PJ);
+      const Eigen::AngleAxisd aa(M3(AJ.transpose() * AI));
+      const V3 th = aa.angle() * aa.axis();
+      const V3 wJ = AJ.transpose() * k[bj].ww;
+      const V3 dd = AJ.transpose() * (markerVelocity(fe.I, k) - markerVelocity(fe.J, k)) - wJ.cross(d);
+      const V3 wr = AJ.transpose() * (k[bi].ww - k[bj].ww);
+      V3 F, T;
+      const char* kn[] = {"kx", "ky", "kz"};
+      const char* cn[] = {"cx", "cy", "cz"};
+      const char* ktn[] = {"ktx", "kty", "ktz"};
+      const char* ctn[] = {"ctx", "cty", "ctz"};
+      for (int a = 0; a < 3; ++a) {
+        F[a] = -fe.par(kn[a]) * d[a] - fe.par(cn[a]) * dd[a];
+        T[a] = -fe.par(ktn[a]) * th[a] - fe.par(ctn[a]) * wr[a];
+      }
+      applyForce(bi, PI, AJ * F, AJ * T);
+      applyForce(bj, PI, -(AJ * F), -(AJ * T));
+      for (int a = 0; a < 3; ++a) vals.push_back(F[a]);
+      for (int a = 0; a < 3; ++a) vals.push_back(T[a]);
+    } else if (fe.type == "sforce") {
+      const double v = fe.par("value") * sc;
+      if (fe.par("rotational") > 0.5) {
+        const V3 z = markerAxes(fe.I, k).col(2);
+        applyForce(bi, k[bi].r, V3::Zero(), v * z);
+        if (bj >= 0) applyForce(bj, k[bj].r, V3::Zero(), -v * z);
+      } else if (bj >= 0) {
+        const V3 PJ = markerPoint(fe.J, k);
+        const V3 d = PI - PJ;
+        const double l = d.norm();
+        const V3 u = l > 0 ? V3(d / l) : V3::UnitZ();
+        applyForce(bi, PI, v * u);
+        applyForce(bj, PJ, -v * u);
+      } else {
+        applyForce(bi, PI, v * markerAxes(fe.I, k).col(2));
+      }
+      vals.push_back(v);
+    } else if (fe.type == "vforce" || fe.type == "vtorque") {
+      const M3 R = fe.ref >= 0 ? markerAxes(fe.ref, k) : M3::Identity();
+      const bool force = fe.type == "vforce";
+      const V3 c = force ? V3(fe.par("fx"), fe.par("fy"), fe.par("fz")) : V3(fe.par("tx"), fe.par("ty"), fe.par("tz"));
+      const V3 v = R * c * sc;
+      if (force) {
+        applyForce(bi, PI, v);
+        if (bj >= 0) applyForce(bj, PI, -v);
+      } else {
+        applyForce(bi, PI, V3::Zero(), v);
+        if (bj >= 0) applyForce(bj, PI, V3::Zero(), -v);
+      }
+      for (int a = 0; a < 3; ++a) vals.push_back(v[a]);
+    } else if (fe.type == "impact") {
+      const V3 z = markerAxes(fe.J, k).col(2);
+      const V3 PJ = markerPoint(fe.J, k);
+      const V3 d = PI - PJ;
+      const double x = z.dot(d);
+      const double xd = z.dot(markerVelocity(fe.I, k) - markerVelocity(fe.J, k)) + k[bj].ww.cross(z).dot(d);
+      const double pen = fe.par("x1") - x;
+      const double F = contact(pen, -xd, fe.par("stiffness"), fe.par("exponent"), fe.par("damping"), fe.par("depth"));
+      applyForce(bi, PI, F * z);
+      applyForce(bj, PI, -F * z);
+      vals.push_back(F);
+      vals.push_back(std::max(pen, 0.0));
+    }
+  }
+}
+
+// ------------------------------------------------------------------ residual
+
+void MultibodySystem::residual(double t, const double* y, const double* yp, double* res) {
+  const size_t nb = bodies_.size();
+  kinematics(y, kin_);
+  F_.assign(nb, V3::Zero());
+  N_.assign(nb, V3::Zero());
+  CR_.assign(nb, V3::Zero());
+  CP_.assign(nb, V3::Zero());
+  for (size_t b = 0; b < nb; ++b)
+    if (!bodies_[b].ground) F_[b] = bodies_[b].m * g_;
+  forces(t, kin_);
+  if (externalForces) externalForces(t, kin_, *this);
+  buildRows(t, kin_, rowsScratch_);
+  for (size_t i = 0; i < rowsScratch_.size(); ++i) {
+    const RowInfo& info = rowInfo_[i];
+    const Row& r = rowsScratch_[i];
+    if (!info.active) {
+      if (info.mu >= 0) res[info.mu] = y[info.mu];
+      res[info.lambda] = y[info.lambda];
+      continue;
+    }
+    const double lam = y[info.lambda], mu = info.mu >= 0 ? y[info.mu] : 0.0;
+    double vel = r.phit;
+    for (int q = 0; q < r.n; ++q) {
+      const int b = r.b[q];
+      if (bodies_[b].ground) continue;
+      F_[b] -= r.r[q] * lam;
+      N_[b] -= r.p[q] * lam;
+      CR_[b] += r.r[q] * mu;
+      CP_[b] += r.p[q] * mu;
+      vel += r.r[q].dot(kin_[b].v) + r.p[q].dot(kin_[b].w);
+    }
+    if (info.mu >= 0) res[info.mu] = r.phi;
+    res[info.lambda] = vel;
+  }
+  for (size_t b = 0; b < nb; ++b) {
+    const BodyRT& B = bodies_[b];
+    if (B.ground) continue;
+    const Kin& k = kin_[b];
+    const int s = B.slot;
+    const Eigen::Matrix<double, 3, 4> L = Lmat(k.p);
+    const Q4 pd = 0.5 * L.transpose() * k.w - 2.0 * L.transpose() * CP_[b] - k.p * y[s + 13];
+    const V3 acc = F_[b] / B.m;
+    const V3 alpha = B.Jinv * (N_[b] - k.w.cross(B.J * k.w));
+    for (int a = 0; a < 3; ++a) {
+      res[s + a] = yp[s + a] - k.v[a] + CR_[b][a];
+      res[s + 7 + a] = yp[s + 7 + a] - acc[a];
+      res[s + 10 + a] = yp[s + 10 + a] - alpha[a];
+    }
+    for (int a = 0; a < 4; ++a) res[s + 3 + a] = yp[s + 3 + a] - pd[a];
+    res[s + 13] = 0.5 * (k.p.squaredNorm() - 1.0);
+  }
+}
+
+// ------------------------------------------------------------------ assembly
+
+Eigen::MatrixXd MultibodySystem::constraintMatrix(const std::vector<Row>& rows, bool activeOnly) const {
+  std::vector<int> col(bodies_.size(), -1);
+  int nm = 0;
+  for (size_t b = 0; b < bodies_.size(); ++b)
+    if (!bodies_[b].ground) col[b] = 6 * nm++;
+  int m = 0;
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (!activeOnly || rowInfo_[i].active) ++m;
+  Eigen::MatrixXd C = Eigen::MatrixXd::Zero(m, 6 * nm);
+  int i2 = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (activeOnly && !rowInfo_[i].active) continue;
+    const Row& r = rows[i];
+    for (int q = 0; q < r.n; ++q) {
+      const int c = col[r.b[q]];
+      if (c < 0) continue;
+      C.block<1, 3>(i2, c) += r.r[q].transpose();
+      C.block<1, 3>(i2, c + 3) += r.p[q].transpose();
+    }
+    ++i2;
+  }
+  return C;
+}
+
+void MultibodySystem::setPositions(std::vector<double>& y, const Eigen::VectorXd& dx, double scale) const {
+  int c = 0;
+  for (const BodyRT& b : bodies_) {
+    if (b.ground) continue;
+    for (int a = 0; a < 3; ++a) y[b.slot + a] += scale * dx[c + a];
+    Q4 p(y[b.slot + 3], y[b.slot + 4], y[b.slot + 5], y[b.slot + 6]);
+    p = rotated(p / p.norm(), scale * dx.segment<3>(c + 3));
+    for (int a = 0; a < 4; ++a) y[b.slot + 3 + a] = p[a];
+    c += 6;
+  }
+}
+
+void MultibodySystem::assemble() {
+  std::vector<double>& y = y0_;
+  std::vector<Kin> k;
+  std::vector<Row> rows;
+  const size_t nJointRows = motions_.empty() ? rowInfo_.size() : static_cast<size_t>(motions_.front().row);
+  for (int pass = 0; pass < 2; ++pass) {
+    if (pass == 1) {
+      kinematics(y.data(), k);
+      for (MotionRT& mo : motions_) mo.q0 = jointCoordinate(joints_[mo.joint], k);
+    }
+    double prev = INFINITY;
+    int stall = 0;
+    for (int it = 0;; ++it) {
+      kinematics(y.data(), k);
+      buildRows(0.0, k, rows);
+      std::vector<Row> sel;
+      std::vector<int> idx;
+      for (size_t i = 0; i < rows.size(); ++i) {
+        const bool posLevel = rowInfo_[i].mu >= 0;
+        if (posLevel && (pass == 1 || i < nJointRows)) {
+          sel.push_back(rows[i]);
+          idx.push_back(static_cast<int>(i));
+        }
+      }
+      Eigen::VectorXd phi(sel.size());
+      for (size_t i = 0; i < sel.size(); ++i) phi[i] = sel[i].phi;
+      const double err = sel.empty() ? 0.0 : phi.cwiseAbs().maxCoeff();
+      if (err < 1e-13) break;
+      stall = err > 0.5 * prev ? stall + 1 : 0;
+      prev = err;
+      if (it >= 100 || stall >= 8) {
+        // Least-squares has converged to a point that misses: the loop cannot close.
+        std::vector<std::pair<double, std::string>> worst;
+        for (size_t i = 0; i < sel.size(); ++i)
+          if (std::abs(phi[i]) > 1e-9) worst.push_back({std::abs(phi[i]), rowInfo_[idx[i]].owner});
+        std::sort(worst.rbegin(), worst.rend());
+        std::ostringstream o;
+        o << "the mechanism cannot be assembled (largest constraint errors:";
+        std::vector<std::string> seen;
+        for (auto& [e, who] : worst) {
+          if (std::find(seen.begin(), seen.end(), who) != seen.end()) continue;
+          seen.push_back(who);
+          o << " " << who << " " << e;
+          if (seen.size() == 4) break;
+        }
+        o << "); check that the links are long enough to close the loop and the markers sit where the joints are";
+        const std::string who = worst.empty() ? "mechanism" : worst.front().second;
+        fail(who, "", o.str());
+      }
+      const Eigen::MatrixXd C = [&] {
+        std::vector<int> col(bodies_.size(), -1);
+        int nm = 0;
+        for (size_t b = 0; b < bodies_.size(); ++b)
+          if (!bodies_[b].ground) col[b] = 6 * nm++;
+        Eigen::MatrixXd M = Eigen::MatrixXd::Zero(sel.size(), 6 * nm);
+        for (size_t i = 0; i < sel.size(); ++i)
+          for (int q = 0; q < sel[i].n; ++q) {
+            const int c = col[sel[i].b[q]];
+            if (c < 0) continue;
+            M.block<1, 3>(i, c) += sel[i].r[q].transpose();
+            M.block<1, 3>(i, c + 3) += sel[i].p[q].transpose();
+          }
+        return M;
+      }();
+      // Minimum-norm correction: moves the parts as little as possible from
+      // where the user put them.
+      const Eigen::VectorXd dx = C.completeOrthogonalDecomposition().solve(-phi);
+      setPositions(y, dx);
+    }
+  }
+  kinematics(y.data(), k);
+  buildRows(0.0, k, rows);
+  findRedundant(rows);
+  projectVelocities(0.0, y);
+}
+
+void MultibodySystem::findRedundant(const std::vector<Row>& rows) {
+  // Gram-Schmidt in declaration order: a row that adds no new direction to
+  // the ones before it is redundant (an over-constrained planar loop built
+  // from revolute joints is the classic case) and is switched off, as ADAMS does.
+  const Eigen::MatrixXd C = constraintMatrix(rows, false);
+  std::vector<Eigen::VectorXd> basis;
+  std::map<std::string, int> removed;
+  std::map<std::string, int> total;
+  for (int i = 0; i < C.rows(); ++i) {
+    total[rowInfo_[i].owner]++;
+    Eigen::VectorXd v = C.row(i).transpose();
+    const double n0 = v.norm();
+    for (int pass = 0; pass < 2; ++pass)
+      for (const auto& q : basis) v -= q.dot(v) * q;
+    if (n0 == 0.0 || v.norm() < 1e-9 * n0) {
+      rowInfo_[i].active = false;
+      removed[rowInfo_[i].owner]++;
+      continue;
+    }
+    basis.push_back(v / v.norm());
+  }
+  for (const MotionRT& mo : motions_)
+    if (!rowInfo_[mo.row].active)
+      fail(mo.id, "joint", "drives a coordinate that the joints already fix (the motion is redundant)");
+  for (const JointRT& j : joints_)
+    if (j.type == "coupler" && !rowInfo_[j.firstRow].active)
+      fail(j.id, "joints", "couples coordinates that are already fixed (redundant)");
+  int nm = 0;
+  for (const BodyRT& b : bodies_)
+    if (!b.ground) ++nm;
+  dof_ = 6 * nm - static_cast<int>(basis.size());
+  if (!removed.empty()) {
+    std::ostringstream o;
+    o << "redundant constraint equations removed:";
+    for (auto& [who, n] : removed) o << " " << who << " (" << n << " of " << total[who] << ")";
+    o << "; their reactions are carried by the remaining joints, so the split of loads between them is not unique";
+    messages_.push_back(o.str());
+  }
+}
+
+void MultibodySystem::projectVelocities(double t, std::vector<double>& y) {
+  std::vector<Kin> k;
+  std::vector<Row> rows;
+  kinematics(y.data(), k);
+  buildRows(t, k, rows);
+  const Eigen::MatrixXd C = constraintMatrix(rows, true);
+  if (C.rows() == 0) return;
+  Eigen::VectorXd v(C.cols()), rhs(C.rows());
+  int c = 0;
+  for (const BodyRT& b : bodies_) {
+    if (b.ground) continue;
+    v.segment<3>(c) = k[&b - &bodies_[0]].v;
+    v.segment<3>(c + 3) = k[&b - &bodies_[0]].w;
+    c += 6;
+  }
+  int i2 = 0;
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (rowInfo_[i].active) rhs[i2++] = -rows[i].phit;
+  const Eigen::VectorXd dv = C.completeOrthogonalDecomposition().solve(rhs - C * v);
+  v += dv;
+  c = 0;
+  for (const BodyRT& b : bodies_) {
+    if (b.ground) continue;
+    for (int a = 0; a < 3; ++a) {
+      y[b.slot + 7 + a] = v[c + a];
+      y[b.slot + 10 + a] = v[c + 3 + a];
+    }
+    c += 6;
+  }
+}
+
+// ------------------------------------------------------------------ consistent accelerations
+
+void MultibodySystem::writeKinematicDerivatives(double* y, double* yp) const {
+  for (const BodyRT& b : bodies_) {
+    if (b.ground) continue;
+    const int s = b.slot;
+    const Q4 p(y[s + 3], y[s + 4], y[s + 5], y[s + 6]);
+    const V3 w(y[s + 10], y[s + 11], y[s + 12]);
+    const Q4 pd = 0.5 * Lmat(p).transpose() * w;
+    for (int a = 0; a < 3; ++a) yp[s + a] = y[s + 7 + a];
+    for (int a = 0; a < 4; ++a) yp[s + 3 + a] = pd[a];
+    y[s + 13] = 0.0;
+  }
+  for (const RowInfo& r : rowInfo_)
+    if (r.mu >= 0) y[r.mu] = 0.0;
+}
+
+// gamma = -d/dt (C v + Phi_t) at fixed v: the right-hand side of C a = gamma.
+// Central differences along the motion; the step keeps the truncation error
+// near 1e-10 relative.
+namespace {
+Eigen::VectorXd velocityRows(MultibodySystem& mb, double t, const std::vector<double>& y,
+                             const std::vector<RowInfo>& info) {
+  std::vector<double> yp(y.size(), 0.0), res(y.size(), 0.0);
+  mb.residual(t, y.data(), yp.data(), res.data());
+  int m = 0;
+  for (const RowInfo& r : info)
+    if (r.active) ++m;
+  Eigen::VectorXd g(m);
+  int i = 0;
+  for (const RowInfo& r : info)
+    if (r.active) g[i++] = res[r.lambda];
+  return g;
+}
+}  // namespace
+
+void MultibodySystem::solveAccelerations(double t, double* y, double* yp) {
+  const int N = nStates_;
+  std::vector<double> yv(y, y + N);
+  for (const RowInfo& r : rowInfo_) {
+    yv[r.lambda] = 0.0;
+    if (r.mu >= 0) yv[r.mu] = 0.0;
+  }
+  // Unconstrained accelerations from the applied forces (lambda = 0).
+  std::vector<double> zero(N, 0.0), res(N);
+  residual(t, yv.data(), zero.data(), res.data());
+  std::vector<int> moving;
+  for (size_t b = 0; b < bodies_.size(); ++b)
+    if (!bodies_[b].ground) moving.push_back(static_cast<int>(b));
+  const int n6 = 6 * static_cast<int>(moving.size());
+  Eigen::VectorXd a0(n6);
+  for (size_t q = 0; q < moving.size(); ++q) {
+    const int s = bodies_[moving[q]].slot;
+    for (int a = 0; a < 3; ++a) {
+      a0[6 * q + a] = -res[s + 7 + a];
+      a0[6 * q + 3 + a] = -res[s + 10 + a];
+    }
+  }
+  std::vector<Kin> k;
+  std::vector<Row> rows;
+  kinematics(yv.data(), k);
+  buildRows(t, k, rows);
+  const Eigen::MatrixXd C = constraintMatrix(rows, true);
+  // gamma by central differences of the velocity rows along the motion.
+  const double eps = 1e-5;
+  auto shifted = [&](double h) {
+    std::vector<double> ys = yv;
+    for (int b : moving) {
+      const int s = bodies_[b].slot;
+      for (int a = 0; a < 3; ++a) ys[s + a] += h * yv[s + 7 + a];
+      Q4 p(ys[s + 3], ys[s + 4], ys[s + 5], ys[s + 6]);
+      p = rotated(p, h * V3(yv[s + 10], yv[s + 11], yv[s + 12]));
+      for (int a = 0; a < 4; ++a) ys[s + 3 + a] = p[a];
+    }
+    return ys;
+  };
+  const Eigen::VectorXd gp = velocityRows(*this, t + eps, shifted(eps), rowInfo_);
+  const Eigen::VectorXd gm = velocityRows(*this, t - eps, shifted(-eps), rowInfo_);
+  const Eigen::VectorXd gamma = -(gp - gm) / (2.0 * eps);
+  Eigen::VectorXd lam = Eigen::VectorXd::Zero(C.rows());
+  Eigen::VectorXd acc = a0;
+  if (C.rows() > 0) {
+    // M^-1 C^T, block diagonal M.
+    Eigen::MatrixXd MinvCt(n6, C.rows());
+    for (size_t q = 0; q < moving.size(); ++q) {
+      const BodyRT& B = bodies_[moving[q]];
+      MinvCt.block(6 * q, 0, 3, C.rows()) = C.block(0, 6 * q, C.rows(), 3).transpose() / B.m;
+      MinvCt.block(6 * q + 3, 0, 3, C.rows()) = B.Jinv * C.block(0, 6 * q + 3, C.rows(), 3).transpose();
+    }
+    const Eigen::MatrixXd S = C * MinvCt;
+    lam = S.ldlt().solve(C * a0 - gamma);
+    acc = a0 - MinvCt * lam;
+  }
+  int i2 = 0;
+  for (const RowInfo& r : rowInfo_) {
+    if (r.active) y[r.lambda] = lam[i2++];
+    else y[r.lambda] = 0.0;
+  }
+  for (size_t q = 0; q < moving.size(); ++q) {
+    const int s = bodies_[moving[q]].slot;
+    for (int a = 0; a < 3; ++a) {
+      yp[s + 7 + a] = acc[6 * q + a];
+      yp[s + 10 + a] = acc[6 * q + 3 + a];
+    }
+  }
+  writeKinematicDerivatives(y, yp);
+}
+
+void MultibodySystem::makeConsistent(double t, double* y, double* yp) {
+  for (const BodyRT& b : bodies_)
+    if (!b.ground && !(b.m > 0.0 && b.Jinv.allFinite() && b.Jinv.norm() > 0.0))
+      fail(b.id, "mass", "dynamics need a positive mass and a positive definite inertia tensor");
+  solveAccelerations(t, y, yp);
+}
+
+// ------------------------------------------------------------------ statics and kinematics
+
+void MultibodySystem::staticEquilibrium(double t, std::vector<double>& y, std::vector<double>& yp) {
+  for (const JointRT& j : joints_)
+    if (j.type == "coupler") fail(j.id, "type", "static analysis does not support couplers yet");
+  std::vector<int> moving;
+  for (size_t b = 0; b < bodies_.size(); ++b)
+    if (!bodies_[b].ground) {
+      moving.push_back(static_cast<int>(b));
+      for (int a = 7; a < 13; ++a) y[bodies_[b].slot + a] = 0.0;  // at rest
+    }
+  std::vector<int> act;
+  for (size_t i = 0; i < rowInfo_.size(); ++i)
+    if (rowInfo_[i].active) act.push_back(static_cast<int>(i));
+  const int n6 = 6 * static_cast<int>(moving.size()), m = static_cast<int>(act.size()), n = n6 + m;
+  std::vector<double> zero(nStates_, 0.0), res(nStates_);
+  // G = [applied + reaction forces per part (world force, part-frame torque); Phi]
+  auto G = [&](const std::vector<double>& yy) {
+    residual(t, yy.data(), zero.data(), res.data());
+    Eigen::VectorXd g(n);
+    for (size_t q = 0; q < moving.size(); ++q) {
+      const BodyRT& B = bodies_[moving[q]];
+      g.segment<3>(6 * q) = F_[moving[q]];  // already includes -C^T lambda
+      g.segment<3>(6 * q + 3) = N_[moving[q]] - kin_[moving[q]].w.cross(B.J * kin_[moving[q]].w);
+    }
+    for (int i = 0; i < m; ++i) g[n6 + i] = res[rowInfo_[act[i]].mu];
+    return g;
+  };
+  double scaleF = 1.0;
+  for (int b : moving) scaleF = std::max(scaleF, bodies_[b].m * g_.norm());
+  auto norm = [&](const Eigen::VectorXd& g) { return std::sqrt(g.head(n6).squaredNorm() / (scaleF * scaleF) + 1e6 * g.tail(m).squaredNorm()); };
+  auto apply = [&](std::vector<double>& yy, const Eigen::VectorXd& dz, double s) {
+    setPositions(yy, dz.head(n6), s);
+    for (int i = 0; i < m; ++i) yy[rowInfo_[act[i]].lambda] += s * dz[n6 + i];
+  };
+  Eigen::VectorXd g = G(y);
+  for (int it = 0; it < 200; ++it) {
+    Eigen::MatrixXd Jm(n, n);
+    for (int c = 0; c < n; ++c) {
+      std::vector<double> yy = y;
+      Eigen::VectorXd e = Eigen::VectorXd::Zero(n);
+      const double h = c < n6 ? 1e-7 : 1e-6 * std::max(1.0, std::abs(y[rowInfo_[act[c - n6]].lambda]));
+      e[c] = h;
+      apply(yy, e, 1.0);
+      Jm.col(c) = (G(yy) - g) / h;
+    }
+    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(Jm);
+    if (qr.rank() < n)
+      fail("mechanism", "", "no unique static equilibrium: " + std::to_string(n - qr.rank()) +
+                                " direction(s) with neither stiffness nor constraint (add a spring, a motion or a joint)");
+    const Eigen::VectorXd dz = qr.solve(-g);
+    double s = 1.0;
+    const double n0 = norm(g);
+    std::vector<double> yy;
+    Eigen::VectorXd g1;
+    for (int ls = 0; ls < 30; ++ls, s *= 0.5) {
+      yy = y;
+      apply(yy, dz, s);
+      g1 = G(yy);
+      if (norm(g1) < n0 || ls == 29) break;
+    }
+    y = yy;
+    g = g1;
+    if (dz.head(n6).cwiseAbs().maxCoeff() * s < 1e-12 && g.tail(m).cwiseAbs().maxCoeff() < 1e-11 &&
+        g.head(n6).cwiseAbs().maxCoeff() < 1e-9 * scaleF)
+      break;
+    if (it == 199) fail("mechanism", "", "static equilibrium did not converge in 200 Newton iterations");
+  }
+  yp.assign(nStates_, 0.0);
+  writeKinematicDerivatives(y.data(), yp.data());
+}
+
+void MultibodySystem::kinematic(double t, std::vector<double>& y, std::vector<double>& yp) {
+  if (dof_ != 0)
+    fail("mechanism", "motions",
+         "kinematic analysis needs a fully driven mechanism; " + std::to_string(dof_) +
+             " degree(s) of freedom remain (add motions or run a dynamic analysis)");
+  std::vector<Kin> k;
+  std::vector<Row> rows;
+  for (int it = 0;; ++it) {
+    kinematics(y.data(), k);
+    buildRows(t, k, rows);
+    std::vector<Row> sel;
+    for (size_t i = 0; i < rows.size(); ++i)
+      if (rowInfo_[i].active && rowInfo_[i].mu >= 0) sel.push_back(rows[i]);
+    Eigen::VectorXd phi(sel.size());
+    for (size_t i = 0; i < sel.size(); ++i) phi[i] = sel[i].phi;
+    if (sel.empty() || phi.cwiseAbs().maxCoeff() < 1e-13) break;
+    if (it > 50) fail("mechanism", "", "kinematic analysis: the constraints cannot be met at t = " + std::to_string(t) + " s (a lock-up position?)");
+    std::vector<Row> all = rows;
+    const Eigen::MatrixXd Cfull = constraintMatrix(rows, true);
+    Eigen::MatrixXd C(sel.size(), Cfull.cols());
+    int i2 = 0, r2 = 0;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      if (!rowInfo_[i].active) continue;
+      if (rowInfo_[i].mu >= 0) C.row(r2++) = Cfull.row(i2);
+      ++i2;
+    }
+    setPositions(y, C.completeOrthogonalDecomposition().solve(-phi));
+  }
+  projectVelocities(t, y);
+  yp.assign(nStates_, 0.0);
+  // Accelerations from C a = gamma (the mechanism is fully driven, so the
+  // masses do not matter), then the reactions from M a = Q - C^T lambda.
+  std::vector<int> moving;
+  for (size_t b = 0; b < bodies_.size(); ++b)
+    if (!bodies_[b].ground) moving.push_back(static_cast<int>(b));
+  const int n6 = 6 * static_cast<int>(moving.size());
+  kinematics(y.data(), k);
+  buildRows(t, k, rows);
+  const Eigen::MatrixXd C = constraintMatrix(rows, true);
+  std::vector<double> yv = y;
+  for (const RowInfo& r : rowInfo_) yv[r.lambda] = 0.0;
+  const double eps = 1e-5;
+  auto shifted = [&](double h) {
+    std::vector<double> ys = yv;
+    for (int b : moving) {
+      const int s = bodies_[b].slot;
+      for (int a = 0; a < 3; ++a) ys[s + a] += h * yv[s + 7 + a];
+      Q4 p(ys[s + 3], ys[s + 4], ys[s + 5], ys[s + 6]);
+      p = rotated(p, h * V3(yv[s + 10], yv[s + 11], yv[s + 12]));
+      for (int a = 0; a < 4; ++a) ys[s + 3 + a] = p[a];
+    }
+    return ys;
+  };
+  const Eigen::VectorXd gamma =
+      -(velocityRows(*this, t + eps, shifted(eps), rowInfo_) - velocityRows(*this, t - eps, shifted(-eps), rowInfo_)) /
+      (2.0 * eps);
+  const Eigen::VectorXd acc = C.completeOrthogonalDecomposition().solve(gamma);
+  // Applied forces at lambda = 0, then C^T lambda = Q - M a - gyroscopic.
+  std::vector<double> zero(nStates_, 0.0), res(nStates_);
+  residual(t, yv.data(), zero.data(), res.data());
+  Eigen::VectorXd Q(n6);
+  for (size_t q = 0; q < moving.size(); ++q) {
+    const BodyRT& B = bodies_[moving[q]];
+    const Kin& kk = kin_[moving[q]];
+    Q.segment<3>(6 * q) = F_[moving[q]] - B.m * acc.segment<3>(6 * q);
+    Q.segment<3>(6 * q + 3) = N_[moving[q]] - kk.w.cross(B.J * kk.w) - B.J * acc.segment<3>(6 * q + 3);
+  }
+  const Eigen::VectorXd lam = C.transpose().completeOrthogonalDecomposition().solve(Q);
+  int i2 = 0;
+  for (const RowInfo& r : rowInfo_) y[r.lambda] = r.active ? lam[i2++] : 0.0;
+  for (size_t q = 0; q < moving.size(); ++q) {
+    const int s = bodies_[moving[q]].slot;
+    for (int a = 0; a < 3; ++a) {
+      yp[s + 7 + a] = acc[6 * q + a];
+      yp[s + 10 + a] = acc[6 * q + 3 + a];
+    }
+  }
+  writeKinematicDerivatives(y.data(), yp.data());
+}
+
+// ------------------------------------------------------------------ outputs
+
+void MultibodySystem::constraintResiduals(double t, const double* y, double& pos, double& vel) {
+  std::vector<Kin> k;
+  std::vector<Row> rows;
+  kinematics(y, k);
+  buildRows(t, k, rows);
+  pos = vel = 0.0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (!rowInfo_[i].active) continue;
+    if (rowInfo_[i].mu >= 0) pos = std::max(pos, std::abs(rows[i].phi));
+    double v = rows[i].phit;
+    for (int q = 0; q < rows[i].n; ++q) v += rows[i].r[q].dot(k[rows[i].b[q]].v) + rows[i].p[q].dot(k[rows[i].b[q]].w);
+    vel = std::max(vel, std::abs(v));
+  }
+}
+
+double MultibodySystem::kineticEnergy(const double* y) const {
+  std::vector<Kin> k;
+  kinematics(y, k);
+  double e = 0.0;
+  for (size_t b = 0; b < bodies_.size(); ++b)
+    if (!bodies_[b].ground) e += 0.5 * bodies_[b].m * k[b].v.squaredNorm() + 0.5 * k[b].w.dot(bodies_[b].J * k[b].w);
+  return e;
+}
+
+double MultibodySystem::potentialEnergy(double t, const double* y) {
+  std::vector<Kin> k;
+  kinematics(y, k);
+  double e = 0.0;
+  for (size_t b = 0; b < bodies_.size(); ++b)
+    if (!bodies_[b].ground) e -= bodies_[b].m * g_.dot(k[b].r);
+  for (const ForceRT& f : forces_) {
+    if (f.type == "spring_damper") {
+      const double l = (markerPoint(f.J, k) - markerPoint(f.I, k)).norm(), dl = l - f.par("free_length");
+      e += 0.5 * f.par("stiffness") * dl * dl - f.par("preload") * dl;
+    } else if (f.type == "rotational_spring_damper") {
+      const M3 AI = markerAxes(f.I, k), AJ = markerAxes(f.J, k);
+      const double th = std::atan2(AI.col(0).dot(AJ.col(1)), AI.col(0).dot(AJ.col(0))) - f.par("free_angle");
+      e += 0.5 * f.par("stiffness") * th * th - f.par("preload") * th;
+    } else if (f.type == "impact") {
+      const V3 z = markerAxes(f.J, k).col(2);
+      const double pen = f.par("x1") - z.dot(markerPoint(f.I, k) - markerPoint(f.J, k));
+      if (pen > 0) e += f.par("stiffness") * std::pow(pen, f.par("exponent") + 1) / (f.par("exponent") + 1);
+    } else if (f.type == "bushing") {
+      const M3 AJ = markerAxes(f.J, k);
+      const V3 d = AJ.transpose() * (markerPoint(f.I, k) - markerPoint(f.J, k));
+      const Eigen::AngleAxisd aa(M3(AJ.transpose() * markerAxes(f.I, k)));
+      const V3 th = aa.angle() * aa.axis();
+      e += 0.5 * (f.par("kx") * d.x() * d.x() + f.par("ky") * d.y() * d.y() + f.par("kz") * d.z() * d.z() +
+                  f.par("ktx") * th.x() * th.x() + f.par("kty") * th.y() * th.y() + f.par("ktz") * th.z() * th.z());
+    }
+  }
+  return e;
+}
+
+void MultibodySystem::outputs(double t, const double* y, const double* yp, double* row) {
+  const size_t nb = bodies_.size();
+  kinematics(y, kin_);
+  F_.assign(nb, V3::Zero());
+  N_.assign(nb, V3::Zero());
+  std::vector<double> fv;
+  forceValues(t, kin_, fv);
+  buildRows(t, kin_, rowsScratch_);
+  int c = 0;
+  for (size_t b = 0; b < nb; ++b) {
+    const BodyRT& B = bodies_[b];
+    if (B.ground) continue;
+    const Kin& k = kin_[b];
+    const V3 s = -(k.A * B.cm);  // COM -> part frame origin
+    const V3 o = k.r + s;
+    const V3 rpy = toRpy(k.A);
+    const V3 v = k.v + k.ww.cross(s);
+    const V3 a = V3(yp[B.slot + 7], yp[B.slot + 8], yp[B.slot + 9]);
+    const V3 alpha = k.A * V3(yp[B.slot + 10], yp[B.slot + 11], yp[B.slot + 12]);
+    const V3 ao = a + alpha.cross(s) + k.ww.cross(k.ww.cross(s));
+    for (int q = 0; q < 3; ++q) row[c + q] = o[q];
+    for (int q = 0; q < 3; ++q) row[c + 3 + q] = rpy[q];
+    for (int q = 0; q < 3; ++q) row[c + 6 + q] = v[q];
+    for (int q = 0; q < 3; ++q) row[c + 9 + q] = k.ww[q];
+    for (int q = 0; q < 3; ++q) row[c + 12 + q] = ao[q];
+    c += 15;
+  }
+  for (const JointRT& j : joints_) {
+    if (j.type == "coupler") {
+      row[c++] = rowInfo_[j.firstRow].active ? -y[rowInfo_[j.firstRow].lambda] : 0.0;
+      continue;
+    }
+    // Reaction on I's part, at the I marker, world axes (ADAMS convention).
+    const int bi = markers_[j.I].body;
+    V3 F = V3::Zero(), Nb = V3::Zero();
+    for (int r = j.firstRow; r < j.firstRow + j.nRows; ++r) {
+      if (!rowInfo_[r].active) continue;
+      const Row& rw = rowsScratch_[r];
+      const double lam = y[rowInfo_[r].lambda];
+      for (int q = 0; q < rw.n; ++q)
+        if (rw.b[q] == bi) {
+          F -= rw.r[q] * lam;
+          Nb -= rw.p[q] * lam;
+        }
+    }
+    const V3 P = markerPoint(j.I, kin_);
+    const V3 T = kin_[bi].A * Nb - (P - kin_[bi].r).cross(F);
+    for (int q = 0; q < 3; ++q) row[c + q] = F[q];
+    for (int q = 0; q < 3; ++q) row[c + 3 + q] = T[q];
+    c += 6;
+    if (j.type == "revolute" || j.type == "translational" || j.type == "cylindrical") {
+      double rate = 0.0;
+      row[c++] = jointCoordinate(j, kin_, &rate);
+      row[c++] = rate;
+    }
+  }
+  for (const MotionRT& mo : motions_) {
+    const JointRT& j = joints_[mo.joint];
+    double f, df, ddf;
+    mo.f.eval(t, f, df, ddf);
+    if (mo.velocity) f = mo.q0 + mo.f.integral(t);
+    const double lam = y[rowInfo_[mo.row].lambda];
+    // Generalised force on I along the coordinate: -lambda dPhi/dq.
+    double dPhi = 1.0;
+    if (isRevolute(j.type)) dPhi = std::cos(jointCoordinate(j, kin_) - f);
+    row[c++] = -lam * dPhi;
+    row[c++] = f;
+  }
+  for (double v : fv) row[c++] = v;
+  const double ek = kineticEnergy(y), ep = potentialEnergy(t, y);
+  row[c++] = ek;
+  row[c++] = ep;
+  row[c++] = ek + ep;
+  double pos = 0.0, vel = 0.0;
+  constraintResiduals(t, y, pos, vel);
+  row[c++] = pos;
+  row[c++] = vel;
+}
+
+void MultibodySystem::roots(double t, const double* y, double* g) {
+  std::vector<Kin> k;
+  kinematics(y, k);
+  for (size_t i = 0; i < rootFns_.size(); ++i) g[i] = rootFns_[i](t, k);
+}
+
+}  // namespace pm::mb

@@ -1,0 +1,218 @@
+// The multibody engine: a Mechanism compiled into the equations of seed 004
+// in absolute coordinates, integrated as a stabilised index-2 DAE (Gear-
+// Gupta-Leimkuhler) so that position AND velocity constraints hold:
+//
+//   dr/dt - v + Phi_r^T mu                        = 0   (3 per part)
+//   dp/dt - 1/2 L(p)^T w' + 2 L(p)^T Phi_pi'^T mu + p mu_n = 0   (4, Euler parameters)
+//   dv/dt - (F - Phi_r^T lambda) / m              = 0   (3)
+//   dw'/dt - J'^-1 (n' - w' x J' w' - Phi_pi'^T lambda) = 0   (3, body frame)
+//   (p^T p - 1) / 2 = 0                           (1, normalisation; mu_n)
+//   Phi(q, t) = 0                 (one per constraint equation; mu)
+//   Phi_r v + Phi_pi' w' + Phi_t = 0   (one per constraint equation; lambda)
+//
+// r is the centre of mass, p the Euler parameters of the part frame, w' the
+// angular velocity in the part frame; Phi_pi' is the derivative of a
+// constraint with respect to a virtual rotation in the part frame (seed 004
+// eqs. 2.3, 2.7, 3.1-3.5 written with Euler parameters). mu vanishes on the
+// exact solution; it projects the positions back onto Phi = 0. lambda are
+// the joint reactions. Constraint Jacobians are analytic, built from three
+// primitives (point coincidence, two perpendicular vectors, a vector
+// perpendicular to a point-to-point line).
+//
+// The same object also runs the non-dynamic analyses (assembly, statics,
+// kinematics) and writes the result channels.
+#pragma once
+
+#include "mechanics/motion_function.h"
+#include "mechanics/spatial.h"
+#include "model/mechanism.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace pm::mb {
+
+struct BodyRT {
+  std::string id;
+  bool ground = false;
+  double m = 0.0;
+  M3 J = M3::Zero(), Jinv = M3::Zero();
+  V3 cm = V3::Zero();  // centre of mass in the part frame
+  int slot = -1;       // first local state: r(3) p(4) v(3) w(3) mu_n(1)
+  V3 r0 = V3::Zero(), v0 = V3::Zero(), w0 = V3::Zero();  // COM position/velocity (world), w body frame
+  Q4 p0 = Q4(1, 0, 0, 0);
+};
+
+struct MarkerRT {
+  std::string name;  // "part.marker"
+  int body = 0;
+  V3 s = V3::Zero();     // from the centre of mass, part axes
+  M3 A = M3::Identity(); // marker axes in part axes
+};
+
+struct Kin {
+  V3 r, v, w, ww;  // COM position and velocity, angular velocity (part frame, world)
+  Q4 p;
+  M3 A;
+};
+
+// One scalar constraint equation with its Jacobian blocks: d(phi) =
+// sum over its parts of r[k] . dr + p[k] . dpi' (virtual rotation, part axes).
+// Up to four parts (a coupler joins two joints).
+struct Row {
+  int n = 0;
+  int b[4] = {0, 0, 0, 0};
+  V3 r[4], p[4];
+  double phi = 0.0, phit = 0.0;
+  void add(int body, const V3& dr, const V3& dp) {
+    for (int k = 0; k < n; ++k)
+      if (b[k] == body) {
+        r[k] += dr;
+        p[k] += dp;
+        return;
+      }
+    b[n] = body;
+    r[n] = dr;
+    p[n] = dp;
+    ++n;
+  }
+  Row& scaled(double s) {
+    for (int k = 0; k < n; ++k) r[k] *= s, p[k] *= s;
+    return *this;
+  }
+};
+
+struct RowInfo {
+  std::string owner;     // joint or motion id
+  std::string equation;  // readable
+  int mu = -1, lambda = -1;  // local state slots (mu = -1: velocity-level only)
+  bool active = true;        // false: redundant, removed
+};
+
+class MultibodySystem {
+ public:
+  // Throws std::runtime_error with "<id>: <field>: message" on bad input
+  // (the compiler turns it into a ProjectError).
+  explicit MultibodySystem(const Mechanism& m);
+
+  int size() const { return nStates_; }
+  const std::vector<BodyRT>& bodies() const { return bodies_; }
+  const std::vector<RowInfo>& rows() const { return rowInfo_; }
+  int degreesOfFreedom() const { return dof_; }
+  const std::vector<std::string>& messages() const { return messages_; }
+
+  struct StateDecl {
+    std::string name, unit, equation;
+    bool differential;
+    double atol;
+  };
+  std::vector<StateDecl> stateDecls(double atolPosition) const;
+  // Groups of local states coupled by one equation set (for the sparse
+  // Jacobian): each part, each joint with its two parts, each force.
+  std::vector<std::vector<int>> couplingGroups() const;
+
+  // Assembled initial state (positions and velocities on the constraints).
+  const std::vector<double>& initialState() const { return y0_; }
+
+  // Residual of the DAE on local states.
+  void residual(double t, const double* y, const double* yp, double* res);
+  // Accelerations and multipliers consistent with positions and velocities:
+  // fills yp (all differential rows) and the lambda slots of y; mu = 0.
+  void makeConsistent(double t, double* y, double* yp);
+
+  // External generalised forces, e.g. from pneumatic cylinders (issue 4):
+  // called after the force elements inside every residual.
+  std::function<void(double t, const std::vector<Kin>&, MultibodySystem&)> externalForces;
+  void applyForce(int body, const V3& pointWorld, const V3& force, const V3& torque = V3::Zero());
+
+  // Result channels.
+  struct Channel {
+    std::string name, unit;
+  };
+  const std::vector<Channel>& channels() const { return channels_; }
+  void outputs(double t, const double* y, const double* yp, double* row);
+  // Root functions: one per impact force and per finite joint limit.
+  int numRoots() const { return static_cast<int>(rootFns_.size()); }
+  void roots(double t, const double* y, double* g);
+
+  // Analyses (seed 004 sec. 3). Each returns the local state (y, yp) at t.
+  // Static equilibrium from the current positions; throws on no convergence.
+  void staticEquilibrium(double t, std::vector<double>& y, std::vector<double>& yp);
+  // Kinematic analysis of a 0-DOF mechanism at t, starting from y.
+  void kinematic(double t, std::vector<double>& y, std::vector<double>& yp);
+
+  // Marker kinematics for couplings and channels.
+  V3 markerPoint(int marker, const std::vector<Kin>& k) const;
+  V3 markerVelocity(int marker, const std::vector<Kin>& k) const;
+  M3 markerAxes(int marker, const std::vector<Kin>& k) const;
+  int marker(const std::string& name) const;  // -1 if unknown
+  void kinematics(const double* y, std::vector<Kin>& k) const;
+
+  // Max |Phi| and max |C v + Phi_t| over active rows.
+  void constraintResiduals(double t, const double* y, double& pos, double& vel);
+  double kineticEnergy(const double* y) const;
+  double potentialEnergy(double t, const double* y);
+
+ private:
+  struct JointRT {
+    std::string id, type;
+    int I = -1, J = -1;
+    int firstRow = 0, nRows = 0;
+    double lower = -INFINITY, upper = INFINITY, k = 0, e = 1.5, c = 0, d = 1e-4;
+    int coupled[2] = {-1, -1};
+    double ratio = -1.0;
+  };
+  struct MotionRT {
+    std::string id;
+    int joint = -1;
+    bool velocity = false;
+    TimeFunction f;
+    double q0 = 0.0;
+    int row = 0;
+  };
+  struct ForceRT {
+    std::string id, type;
+    int I = -1, J = -1, ref = -1;
+    std::map<std::string, double> p;
+    bool hasTable = false;
+    TimeFunction table;
+    double scale(double t) const;
+    double par(const char* n) const;
+  };
+
+  void buildRows(double t, const std::vector<Kin>& k, std::vector<Row>& out) const;
+  void jointRows(const JointRT& j, const std::vector<Kin>& k, std::vector<Row>& out) const;
+  double jointCoordinate(const JointRT& j, const std::vector<Kin>& k, double* rate = nullptr) const;
+  Row coordinateRow(const JointRT& j, const std::vector<Kin>& k) const;
+  void forces(double t, const std::vector<Kin>& k);
+  void forceValues(double t, const std::vector<Kin>& k, std::vector<double>& vals);
+  void assemble();
+  void findRedundant(const std::vector<Row>& rows);
+  void projectVelocities(double t, std::vector<double>& y);
+  Eigen::MatrixXd constraintMatrix(const std::vector<Row>& rows, bool activeOnly) const;
+  void solveAccelerations(double t, double* y, double* yp);
+  void setPositions(std::vector<double>& y, const Eigen::VectorXd& dx, double scale = 1.0) const;
+  void writeKinematicDerivatives(double* y, double* yp) const;
+
+  std::vector<BodyRT> bodies_;
+  std::vector<MarkerRT> markers_;
+  std::vector<JointRT> joints_;
+  std::vector<MotionRT> motions_;
+  std::vector<ForceRT> forces_;
+  std::vector<RowInfo> rowInfo_;
+  std::vector<Channel> channels_;
+  std::vector<std::function<double(double, const std::vector<Kin>&)>> rootFns_;
+  std::vector<std::string> messages_;
+  V3 g_;
+  int nStates_ = 0;
+  int dof_ = 0;
+  std::vector<double> y0_;
+
+  // Scratch of one evaluation.
+  std::vector<Kin> kin_;
+  std::vector<Row> rowsScratch_;
+  std::vector<V3> F_, N_, CR_, CP_;
+};
+
+}  // namespace pm::mb

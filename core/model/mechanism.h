@@ -1,0 +1,95 @@
+// The mechanical half of the document: rigid parts with markers, joints,
+// motion drivers and force elements, in the vocabulary of ADAMS (seed 004):
+// joints and forces connect markers, a marker is a frame fixed on a part.
+// SI units throughout (m, kg, rad, N, N m). Nothing here knows equations; the
+// multibody engine (core/mechanics) compiles it.
+#pragma once
+
+#include <array>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace pm {
+
+using Vec3 = std::array<double, 3>;
+
+// Orientation of a frame relative to its parent: roll-pitch-yaw angles [rad],
+// R = Rz(yaw) Ry(pitch) Rx(roll) (fixed axes x, then y, then z).
+struct MarkerDef {
+  std::string id;  // unique within its part; referenced as "<part>.<marker>"
+  Vec3 position{};     // in the part frame
+  Vec3 orientation{};  // rpy in the part frame
+  bool operator==(const MarkerDef&) const = default;
+};
+
+// Display geometry, not used by the equations (the 3D view draws it).
+struct Geometry {
+  std::string shape;  // box | cylinder | sphere | link | mesh
+  std::map<std::string, double> size;  // box: lx ly lz; cylinder: radius length; sphere: radius; link: width; mesh: scale
+  std::string marker;                  // frame the shape sits in (part frame if empty)
+  std::string marker2;                 // link: the second end
+  std::string file;                    // mesh: STL/OBJ path relative to the project
+  std::string color;                   // "#rrggbb"
+  bool operator==(const Geometry&) const = default;
+};
+
+struct PartDef {
+  std::string id;
+  bool ground = false;
+  double mass = 1.0;                          // kg
+  Vec3 cm{};                                  // centre of mass in the part frame
+  std::array<double, 6> inertia{1e-3, 1e-3, 1e-3, 0, 0, 0};  // Ixx Iyy Izz Ixy Ixz Iyz about the cm, part axes [kg m2]
+  Vec3 position{};                            // part frame origin in the world (initial)
+  Vec3 orientation{};                         // rpy (initial)
+  Vec3 velocity{};                            // of the part frame origin, world [m/s]
+  Vec3 angular_velocity{};                    // world [rad/s]
+  std::vector<MarkerDef> markers;
+  std::vector<Geometry> geometry;
+  bool operator==(const PartDef&) const = default;
+};
+
+// Joints, forces and motions are typed elements with named scalar
+// parameters (declared with units and ranges in core/mechanics) so that
+// overrides, the property editor and validation treat them like components.
+struct JointDef {
+  std::string id;
+  std::string type;   // fixed revolute translational cylindrical spherical universal planar coupler
+  std::string i, j;   // markers "<part>.<marker>"; the joint moves I relative to J
+  std::vector<std::string> joints;  // coupler: the two joints it couples
+  std::map<std::string, double> params;
+  bool operator==(const JointDef&) const = default;
+};
+
+struct MotionDef {
+  std::string id;
+  std::string joint;        // revolute, translational or cylindrical joint it drives
+  std::string quantity = "displacement";  // displacement | velocity
+  std::string function = "constant";      // constant ramp harmonic step table
+  std::map<std::string, double> params;
+  std::vector<std::array<double, 2>> table;  // (t, value) for function "table"
+  bool operator==(const MotionDef&) const = default;
+};
+
+struct ForceDef {
+  std::string id;
+  std::string type;  // spring_damper rotational_spring_damper bushing sforce vforce vtorque impact
+  std::string i, j;  // markers; j empty = action-only where the type allows it
+  std::string ref;   // vforce/vtorque: marker whose axes give the components (ground if empty)
+  std::map<std::string, double> params;
+  std::vector<std::array<double, 2>> table;  // optional (t, value) table scaling the force
+  bool operator==(const ForceDef&) const = default;
+};
+
+struct Mechanism {
+  Vec3 gravity{0.0, 0.0, -9.80665};
+  std::vector<PartDef> parts;
+  std::vector<JointDef> joints;
+  std::vector<MotionDef> motions;
+  std::vector<ForceDef> forces;
+  bool empty() const { return parts.empty(); }
+  const PartDef* part(const std::string& id) const;
+  bool operator==(const Mechanism&) const = default;
+};
+
+}  // namespace pm
