@@ -4,12 +4,17 @@
 // project: simulated seconds, wall seconds (best of N), real-time factor,
 // integrator steps and residual evaluations.
 //
-//   pneumech-bench [-n N] [file.pneumech.json ...]
+// Then the growth of cost with model size: a chain of N pendulums and a
+// ladder of N four-bar loops, N = 1, 2, 4 ... 64 (skipped when files are
+// given; --scaling-only runs only these).
+//
+//   pneumech-bench [-n N] [--scaling-only] [file.pneumech.json ...]
 #include "io/project_file.h"
 #include "model/project_error.h"
 #include "solver/simulation.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -34,6 +39,129 @@ int usage() {
   return 2;
 }
 
+// Chain of n identical pendulum links (0.1 m, 0.2 kg) hanging in a line,
+// released 0.3 rad from the vertical about the world y-axis.
+pm::Project pendulumChain(int n) {
+  pm::Project p;
+  pm::Mechanism& m = p.mechanism;
+  const pm::Vec3 yAxis{-1.5707963267948966, 0, 0};
+  const double L = 0.1, th = 0.3, sx = std::sin(th), cz = std::cos(th);
+  pm::PartDef g;
+  g.id = "ground";
+  g.ground = true;
+  g.markers.push_back({"o", {0, 0, 0}, yAxis});
+  m.parts.push_back(g);
+  for (int k = 0; k < n; ++k) {
+    pm::PartDef q;
+    q.id = "link" + std::to_string(k + 1);
+    q.mass = 0.2;
+    q.inertia = {1e-5, 0.2 * L * L / 12, 0.2 * L * L / 12, 0, 0, 0};
+    q.position = {(k + 0.5) * L * sx, 0, -(k + 0.5) * L * cz};
+    q.orientation = {0, 0, 0};
+    q.markers.push_back({"top", {-0.5 * L * sx, 0, 0.5 * L * cz}, yAxis});
+    q.markers.push_back({"bottom", {0.5 * L * sx, 0, -0.5 * L * cz}, yAxis});
+    m.parts.push_back(q);
+    pm::JointDef j;
+    j.id = "j" + std::to_string(k + 1);
+    j.type = "revolute";
+    j.i = q.id + ".top";
+    j.j = k == 0 ? "ground.o" : "link" + std::to_string(k) + ".bottom";
+    m.joints.push_back(j);
+  }
+  p.simulation.t_end = 1.0;
+  p.simulation.output_interval = 0.01;
+  p.simulation.rel_tol = 1e-6;
+  return p;
+}
+
+// Ladder of n four-bar loops in the vertical x-z plane: rung k (horizontal,
+// 0.2 m) sits on two posts of 0.15 m above rung k-1; rung 0 is the ground.
+// The posts lean 0.2 rad, so every loop sways under gravity (1 DOF per loop).
+pm::Project fourBarLadder(int n) {
+  pm::Project p;
+  pm::Mechanism& m = p.mechanism;
+  const pm::Vec3 yAxis{-1.5707963267948966, 0, 0};
+  const double w = 0.2, h = 0.15, a = 0.2, dx = h * std::sin(a), dz = h * std::cos(a);
+  pm::PartDef g;
+  g.id = "ground";
+  g.ground = true;
+  g.markers.push_back({"l", {0, 0, 0}, yAxis});
+  g.markers.push_back({"r", {w, 0, 0}, yAxis});
+  m.parts.push_back(g);
+  std::string below = "ground";
+  for (int k = 1; k <= n; ++k) {
+    const double x0 = (k - 1) * dx, z0 = (k - 1) * dz;
+    auto post = [&](const std::string& id, double xb) {
+      pm::PartDef q;
+      q.id = id;
+      q.mass = 0.1;
+      q.inertia = {1e-5, 0.1 * h * h / 12, 0.1 * h * h / 12, 0, 0, 0};
+      q.position = {xb + dx / 2, 0, z0 + dz / 2};
+      q.markers.push_back({"b", {-dx / 2, 0, -dz / 2}, yAxis});
+      q.markers.push_back({"t", {dx / 2, 0, dz / 2}, yAxis});
+      m.parts.push_back(q);
+    };
+    const std::string L = "left" + std::to_string(k), R = "right" + std::to_string(k), G = "rung" + std::to_string(k);
+    post(L, x0);
+    post(R, x0 + w);
+    pm::PartDef r;
+    r.id = G;
+    r.mass = 0.3;
+    r.inertia = {1e-5, 0.3 * w * w / 12, 0.3 * w * w / 12, 0, 0, 0};
+    r.position = {x0 + dx + w / 2, 0, z0 + dz};
+    r.markers.push_back({"l", {-w / 2, 0, 0}, yAxis});
+    r.markers.push_back({"r", {w / 2, 0, 0}, yAxis});
+    m.parts.push_back(r);
+    auto rev = [&](const std::string& id, const std::string& i, const std::string& j) {
+      pm::JointDef d;
+      d.id = id;
+      d.type = "revolute";
+      d.i = i;
+      d.j = j;
+      m.joints.push_back(d);
+    };
+    const std::string k_ = std::to_string(k);
+    rev("jlb" + k_, L + ".b", below + ".l");
+    rev("jrb" + k_, R + ".b", below + ".r");
+    rev("jlt" + k_, L + ".t", G + ".l");
+    rev("jrt" + k_, R + ".t", G + ".r");
+    below = G;
+  }
+  p.simulation.t_end = 1.0;
+  p.simulation.output_interval = 0.01;
+  p.simulation.rel_tol = 1e-6;
+  return p;
+}
+
+void scaling(int repeats) {
+  std::printf("\nGrowth of cost with mechanism size (1 s simulated, rel_tol 1e-6, best of %d):\n", repeats);
+  std::printf("%-22s %8s %8s %12s %12s %10s %12s %14s\n", "model", "parts", "states", "wall [s]", "RT factor",
+              "steps", "res. evals", "wall/step [ms]");
+  for (int kind = 0; kind < 2; ++kind)
+    for (int n = 1; n <= 64; n *= 2) {
+      const pm::Project pr = kind == 0 ? pendulumChain(n) : fourBarLadder(n);
+      const std::string name = (kind == 0 ? "pendulum chain N=" : "four-bar ladder N=") + std::to_string(n);
+      try {
+        double best = std::numeric_limits<double>::infinity();
+        pm::RunStats stats;
+        int states = 0;
+        for (int k = 0; k < repeats; ++k) {
+          pm::Simulation sim(pr, name);
+          states = sim.system().size();
+          pm::ResultStore out;
+          const pm::RunResult r = sim.run(out);
+          if (!r.ok()) throw std::runtime_error(r.message);
+          if (r.stats.wallSeconds < best) best = r.stats.wallSeconds, stats = r.stats;
+        }
+        std::printf("%-22s %8zu %8d %12.4f %12.4g %10ld %12ld %14.4f\n", name.c_str(), pr.mechanism.parts.size() - 1,
+                    states, best, stats.tReached / best, stats.steps, stats.residualEvals, 1e3 * best / stats.steps);
+      } catch (const std::exception& e) {
+        std::printf("%-22s FAILED: %s\n", name.c_str(), e.what());
+      }
+      std::fflush(stdout);
+    }
+}
+
 bool endsWith(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
@@ -42,17 +170,25 @@ bool endsWith(const std::string& s, const std::string& tail) {
 
 int main(int argc, char** argv) {
   int repeats = 5;
+  bool scalingOnly = false;
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "-n") && i + 1 < argc) {
       repeats = std::atoi(argv[++i]);
       if (repeats < 1) return usage();
+    } else if (!std::strcmp(argv[i], "--scaling-only")) {
+      scalingOnly = true;
     } else if (!std::strcmp(argv[i], "-h") || !std::strcmp(argv[i], "--help")) {
       return usage();
     } else {
       files.push_back(argv[i]);
     }
   }
+  if (scalingOnly) {
+    scaling(std::min(repeats, 2));
+    return 0;
+  }
+  const bool defaults = files.empty();
   if (files.empty()) {
     const fs::path dir = fs::path(PM_SOURCE_DIR) / "projects";
     std::error_code ec;
@@ -99,5 +235,6 @@ int main(int argc, char** argv) {
   }
   std::printf("%-36s %10.4g %12.6f %12.4g   (best of %d runs each, single thread)\n", "total", totalSim, totalWall,
               totalWall > 0 ? totalSim / totalWall : 0.0, repeats);
+  if (defaults) scaling(std::min(repeats, 2));
   return failures == 0 ? 0 : 1;
 }

@@ -7,7 +7,52 @@
 namespace pm {
 
 MechanismElement::MechanismElement(const Mechanism& m)
-    : Element("mechanism"), mb_(std::make_unique<mb::MultibodySystem>(m)) {}
+    : Element("mechanism"), mb_(std::make_unique<mb::MultibodySystem>(m)) {
+  mb_->externalForces = [this](double, const std::vector<mb::Kin>& k, mb::MultibodySystem& sys) {
+    if (!cur_) return;  // analyses without the circuit
+    for (const Attachment& a : attachments_) {
+      const mb::V3 pb = sys.markerPoint(a.barrel, k), pr = sys.markerPoint(a.rod, k);
+      const mb::V3 d = pr - pb;
+      const double l = d.norm();
+      if (!(l > 0.0)) continue;
+      const mb::V3 u = d / l;
+      const double F = a.force(*cur_);
+      sys.applyForce(sys.markerBody(a.rod), pr, F * u);
+      sys.applyForce(sys.markerBody(a.barrel), pb, -F * u);
+    }
+  };
+}
+
+int MechanismElement::markerIndex(const std::string& ref) const {
+  const int m = mb_->marker(ref);
+  if (m < 0) throw std::runtime_error("no marker '" + ref + "' in the mechanism (write '<part>.<marker>')");
+  return m;
+}
+
+double MechanismElement::distance(const Eval& e, int barrel, int rod, double* rate) const {
+  mb::V3 pb, vb, pr, vr;
+  mb_->markerState(e.y + base_, barrel, pb, vb);
+  mb_->markerState(e.y + base_, rod, pr, vr);
+  const mb::V3 d = pr - pb;
+  const double l = d.norm();
+  if (rate) *rate = l > 0.0 ? d.dot(vr - vb) / l : 0.0;
+  return l;
+}
+
+double MechanismElement::initialDistance(int barrel, int rod) const {
+  mb::V3 pb, vb, pr, vr;
+  mb_->markerState(mb_->initialState().data(), barrel, pb, vb);
+  mb_->markerState(mb_->initialState().data(), rod, pr, vr);
+  return (pr - pb).norm();
+}
+
+std::vector<int> MechanismElement::partStates(int marker) const {
+  std::vector<int> v;
+  const auto& b = mb_->bodies()[mb_->markerBody(marker)];
+  if (!b.ground)
+    for (int k = 0; k < 14; ++k) v.push_back(base_ + b.slot + k);
+  return v;
+}
 
 void MechanismElement::setup(SystemBuilder& b) {
   const auto decls = mb_->stateDecls(b.absTolPosition());
@@ -37,7 +82,11 @@ void MechanismElement::setup(SystemBuilder& b) {
   }
 }
 
-void MechanismElement::evaluate(Eval& e) { mb_->residual(e.t, e.y + base_, e.yp + base_, e.res + base_); }
+void MechanismElement::evaluate(Eval& e) {
+  cur_ = &e;
+  mb_->residual(e.t, e.y + base_, e.yp + base_, e.res + base_);
+  cur_ = nullptr;
+}
 
 void MechanismElement::roots(const Eval& e, double* g) { mb_->roots(e.t, e.y + base_, g); }
 
@@ -47,12 +96,18 @@ void MechanismElement::output(const Eval& e, double* channels) {
   // error test, accurate only to the Newton tolerance.
   const int n = mb_->size();
   std::vector<double> y(e.y + base_, e.y + base_ + n), yp(e.yp + base_, e.yp + base_ + n);
+  cur_ = &e;
   mb_->makeConsistent(e.t, y.data(), yp.data());
   mb_->outputs(e.t, y.data(), yp.data(), channels);
+  cur_ = nullptr;
 }
 
-void MechanismElement::makeConsistent(System&, double t, double* y, double* yp) {
-  mb_->makeConsistent(t, y + base_, yp + base_);
+void MechanismElement::makeConsistent(System& sys, double t, double* y, double* yp) {
+  sys.withEval(t, y, yp, [&](Eval& e) {
+    cur_ = &e;
+    mb_->makeConsistent(t, y + base_, yp + base_);
+    cur_ = nullptr;
+  });
 }
 
 }  // namespace pm

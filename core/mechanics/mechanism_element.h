@@ -6,7 +6,10 @@
 #include "mechanics/multibody.h"
 #include "solver/element.h"
 
+#include <functional>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace pm {
 
@@ -22,9 +25,28 @@ class MechanismElement : public Element {
   void output(const Eval& e, double* channels) override;
   void makeConsistent(System& sys, double t, double* y, double* yp) override;
 
+  // An actuator acting along the line between two markers (seed 002 sec. 3:
+  // x = |d|, xdot from the markers' relative velocity): `force(e)` pushes
+  // the rod-end marker away from the barrel-end marker, equal and opposite.
+  struct Attachment {
+    std::string owner;
+    int barrel = -1, rod = -1;  // marker indices
+    std::function<double(const Eval&)> force;
+  };
+  // Resolves "part.marker"; throws with a message naming the reference.
+  int markerIndex(const std::string& ref) const;
+  void attach(Attachment a) { attachments_.push_back(std::move(a)); }
+  // Distance between two markers and its rate, from the states in e.y.
+  double distance(const Eval& e, int barrel, int rod, double* rate) const;
+  double initialDistance(int barrel, int rod) const;
+  // States of the part carrying a marker (empty for the ground).
+  std::vector<int> partStates(int marker) const;
+
  private:
   std::unique_ptr<mb::MultibodySystem> mb_;
   int base_ = 0;
+  std::vector<Attachment> attachments_;
+  const Eval* cur_ = nullptr;  // the evaluation in progress, for the attachments' forces
 };
 
 }  // namespace pm

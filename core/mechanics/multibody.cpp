@@ -382,6 +382,21 @@ void MultibodySystem::kinematics(const double* y, std::vector<Kin>& k) const {
   }
 }
 
+void MultibodySystem::markerState(const double* y, int m, V3& pos, V3& vel) const {
+  const MarkerRT& mk = markers_[m];
+  const BodyRT& b = bodies_[mk.body];
+  if (b.ground) {
+    pos = mk.s;
+    vel.setZero();
+    return;
+  }
+  const double* s = y + b.slot;
+  const M3 A = rotation(Q4(s[3], s[4], s[5], s[6]));
+  const V3 arm = A * mk.s;
+  pos = V3(s[0], s[1], s[2]) + arm;
+  vel = V3(s[7], s[8], s[9]) + (A * V3(s[10], s[11], s[12])).cross(arm);
+}
+
 V3 MultibodySystem::markerPoint(int m, const std::vector<Kin>& k) const {
   const MarkerRT& mk = markers_[m];
   return k[mk.body].r + k[mk.body].A * mk.s;
@@ -958,9 +973,12 @@ void MultibodySystem::solveAccelerations(double t, double* y, double* yp) {
   // Unconstrained accelerations from the applied forces (lambda = 0).
   std::vector<double> zero(N, 0.0), res(N);
   residual(t, yv.data(), zero.data(), res.data());
-  std::vector<int> moving;
+  std::vector<int> moving, col(bodies_.size(), -1);
   for (size_t b = 0; b < bodies_.size(); ++b)
-    if (!bodies_[b].ground) moving.push_back(static_cast<int>(b));
+    if (!bodies_[b].ground) {
+      col[b] = 6 * static_cast<int>(moving.size());
+      moving.push_back(static_cast<int>(b));
+    }
   const int n6 = 6 * static_cast<int>(moving.size());
   Eigen::VectorXd a0(n6);
   for (size_t q = 0; q < moving.size(); ++q) {
@@ -974,7 +992,6 @@ void MultibodySystem::solveAccelerations(double t, double* y, double* yp) {
   std::vector<Row> rows;
   kinematics(yv.data(), k);
   buildRows(t, k, rows);
-  const Eigen::MatrixXd C = constraintMatrix(rows, true);
   // gamma by central differences of the velocity rows along the motion.
   const double eps = 1e-5;
   auto shifted = [&](double h) {
@@ -991,18 +1008,37 @@ void MultibodySystem::solveAccelerations(double t, double* y, double* yp) {
   const Eigen::VectorXd gp = velocityRows(*this, t + eps, shifted(eps), rowInfo_);
   const Eigen::VectorXd gm = velocityRows(*this, t - eps, shifted(-eps), rowInfo_);
   const Eigen::VectorXd gamma = -(gp - gm) / (2.0 * eps);
-  Eigen::VectorXd lam = Eigen::VectorXd::Zero(C.rows());
-  Eigen::VectorXd acc = a0;
-  if (C.rows() > 0) {
-    // M^-1 C^T, block diagonal M.
-    Eigen::MatrixXd MinvCt(n6, C.rows());
-    for (size_t q = 0; q < moving.size(); ++q) {
-      const BodyRT& B = bodies_[moving[q]];
-      MinvCt.block(6 * q, 0, 3, C.rows()) = C.block(0, 6 * q, C.rows(), 3).transpose() / B.m;
-      MinvCt.block(6 * q + 3, 0, 3, C.rows()) = B.Jinv * C.block(0, 6 * q + 3, C.rows(), 3).transpose();
+  // Sparse C and M^-1 C^T: a chain's S = C M^-1 C^T is banded, so the cost
+  // grows linearly with the number of parts.
+  std::vector<Eigen::Triplet<double>> tc, tm;
+  int m = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (!rowInfo_[i].active) continue;
+    const Row& r = rows[i];
+    for (int q = 0; q < r.n; ++q) {
+      const int c = col[r.b[q]];
+      if (c < 0) continue;
+      const BodyRT& B = bodies_[r.b[q]];
+      const V3 jp = B.Jinv * r.p[q];
+      for (int a = 0; a < 3; ++a) {
+        tc.emplace_back(m, c + a, r.r[q][a]);
+        tc.emplace_back(m, c + 3 + a, r.p[q][a]);
+        tm.emplace_back(c + a, m, r.r[q][a] / B.m);
+        tm.emplace_back(c + 3 + a, m, jp[a]);
+      }
     }
-    const Eigen::MatrixXd S = C * MinvCt;
-    lam = S.ldlt().solve(C * a0 - gamma);
+    ++m;
+  }
+  Eigen::VectorXd lam = Eigen::VectorXd::Zero(m);
+  Eigen::VectorXd acc = a0;
+  if (m > 0) {
+    Eigen::SparseMatrix<double> C(m, n6), MinvCt(n6, m);
+    C.setFromTriplets(tc.begin(), tc.end());
+    MinvCt.setFromTriplets(tm.begin(), tm.end());
+    const Eigen::SparseMatrix<double> S = C * MinvCt;
+    Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(S);
+    if (ldlt.info() != Eigen::Success) fail("mechanism", "", "singular constraint set (a joint fixes what another already fixes?)");
+    lam = ldlt.solve(C * a0 - gamma);
     acc = a0 - MinvCt * lam;
   }
   int i2 = 0;

@@ -27,6 +27,8 @@
 #include "mechanics/spatial.h"
 #include "model/mechanism.h"
 
+#include <Eigen/Sparse>
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -147,7 +149,10 @@ class MultibodySystem {
   V3 markerVelocity(int marker, const std::vector<Kin>& k) const;
   M3 markerAxes(int marker, const std::vector<Kin>& k) const;
   int marker(const std::string& name) const;  // -1 if unknown
+  int markerBody(int marker) const { return markers_[marker].body; }
   void kinematics(const double* y, std::vector<Kin>& k) const;
+  // Position and velocity of one marker's origin from the local state.
+  void markerState(const double* y, int marker, V3& pos, V3& vel) const;
 
   // Max |Phi| and max |C v + Phi_t| over active rows.
   void constraintResiduals(double t, const double* y, double& pos, double& vel);

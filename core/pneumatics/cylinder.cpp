@@ -14,6 +14,15 @@
 // approximated by a creep velocity ~ v_eps * F/Fs below breakaway.
 // End stops: spring-damper contact, damping ramped in over 0.01 mm of
 // penetration (as ADAMS IMPACT) so the contact force starts at zero.
+//
+// Attached to a mechanism (data.attach = {"barrel": "part.marker", "rod":
+// "part.marker"}), the cylinder acts along the line between the two markers
+// (seed 002 sec. 3, spherical ends): x = |P_rod - P_barrel| - d0 with d0 set
+// so that x = x0 at the assembled start, v its rate. x and v are then
+// algebraic, the parts carry the masses (the piston and rod mass is lumped
+// into the rod-end part; `mass`, `angle` are not used), and the pressure,
+// friction, stop and F_load forces act on the two parts, equal and opposite.
+#include "mechanics/mechanism_element.h"
 #include "model/component_type.h"
 #include "model/project.h"
 #include "pneumatics/flow.h"
@@ -66,6 +75,27 @@ class Cylinder : public Element {
     }
     if (x0_ > L_) throw std::runtime_error("params.x0: initial position " + std::to_string(x0_) +
                                            " m is beyond the stroke " + std::to_string(L_) + " m");
+    if (c.data.is_object() && c.data.contains("attach")) {
+      barrelRef_ = c.data["attach"].value("barrel", "");
+      rodRef_ = c.data["attach"].value("rod", "");
+    }
+  }
+
+  static std::vector<std::string> checkData(const Component& c) {
+    std::vector<std::string> errors;
+    if (c.data.is_null()) return errors;
+    if (!c.data.is_object()) return {"expected an object"};
+    for (auto it = c.data.begin(); it != c.data.end(); ++it)
+      if (it.key() != "attach") errors.push_back(it.key() + ": unknown field");
+    if (!c.data.contains("attach")) return errors;
+    const auto& a = c.data["attach"];
+    if (!a.is_object()) return {"attach: expected {\"barrel\": \"part.marker\", \"rod\": \"part.marker\"}"};
+    for (const char* k : {"barrel", "rod"})
+      if (!a.contains(k) || !a[k].is_string() || a[k].get<std::string>().find('.') == std::string::npos)
+        errors.push_back(std::string("attach.") + k + ": expected a marker reference \"<part>.<marker>\"");
+    for (auto it = a.begin(); it != a.end(); ++it)
+      if (it.key() != "barrel" && it.key() != "rod") errors.push_back("attach." + it.key() + ": unknown field");
+    return errors;
   }
 
   static ComponentType declare(Kind k) {
@@ -132,7 +162,7 @@ class Cylinder : public Element {
                        {"F_stop", "N", "end-stop contact force"},
                        {"W_gas", "J", "work done by the gas on the piston since t = 0"}});
     t.create = [k](const Component& c) { return std::make_unique<Cylinder>(c, k); };
-    t.check_data = nullptr;
+    t.check_data = checkData;
     return t;
   }
 
@@ -154,9 +184,30 @@ class Cylinder : public Element {
       b.capacity(chB_, id() + ".B", V0B_ + AB_ * (L_ - x0_), pB0_, T0_, iso_, Tw_);
     }
     b.roots(2);  // contact onset at both stops: IDA restarts there instead of failing steps
-    sx_ = b.state("x", "m", StateKind::Differential, x0_, b.absTolPosition(), "dx/dt - v");
-    sv_ = b.state("v", "m/s", StateKind::Differential, 0.0, 1e-6,
-                  "m dv/dt - (pA A_A - pB A_B - p_amb A_rod - F_load - m g sin(angle) - F_friction(v) + F_stop(x, v))");
+    if (!barrelRef_.empty()) {
+      mech_ = b.mechanism();
+      if (!mech_) throw std::runtime_error("data.attach: the project has no mechanism to attach the cylinder to");
+      try {
+        mb_ = mech_->markerIndex(barrelRef_);
+        mr_ = mech_->markerIndex(rodRef_);
+      } catch (const std::exception& ex) {
+        throw std::runtime_error(std::string("data.attach: ") + ex.what());
+      }
+      if (mb_ == mr_) throw std::runtime_error("data.attach: barrel and rod ends are the same marker");
+      d0_ = mech_->initialDistance(mb_, mr_) - x0_;
+      if (!(d0_ > 0.0))
+        throw std::runtime_error("data.attach: the markers are " + std::to_string(d0_ + x0_) +
+                                 " m apart at the start, less than x0; the retracted length must be positive");
+      b.touches(mech_->partStates(mb_));
+      b.touches(mech_->partStates(mr_));
+      sx_ = b.state("x", "m", StateKind::Algebraic, x0_, b.absTolPosition(), "x - (|P_rod - P_barrel| - d0)   [mechanism]");
+      sv_ = b.state("v", "m/s", StateKind::Algebraic, 0.0, b.absTolPosition(), "v - d|P_rod - P_barrel|/dt   [mechanism]");
+      mech_->attach({id(), mb_, mr_, [this](const Eval& e) { return axialForce(e); }});
+    } else {
+      sx_ = b.state("x", "m", StateKind::Differential, x0_, b.absTolPosition(), "dx/dt - v");
+      sv_ = b.state("v", "m/s", StateKind::Differential, 0.0, 1e-6,
+                    "m dv/dt - (pA A_A - pB A_B - p_amb A_rod - F_load - m g sin(angle) - F_friction(v) + F_stop(x, v))");
+    }
     sW_ = b.state("W_gas", "J", StateKind::Differential, 0.0, 1e-6, "dW/dt - (pA dV_A/dt + pB dV_B/dt)");
     for (const auto& [q, u] : std::vector<std::pair<const char*, const char*>>{
              {"x", "m"}, {"v", "m/s"}, {"a", "m/s2"}, {"pA", "Pa"}, {"TA", "K"}})
@@ -198,8 +249,15 @@ class Cylinder : public Element {
     if (!iso_) e.heat(chA_, hA_A_ * (Tw_ - e.T(chA_)));
     Ff_ = (Fc_ + (Fs_ - Fc_) * std::exp(-(v / vs_) * (v / vs_))) * std::tanh(v / veps_) + cv_ * v;
     Fstop_ = stopForce(-x, -v) - stopForce(x - L_, v);
-    e.res[sx_] = e.yp[sx_] - v;
-    e.res[sv_] = e.yp[sv_] - (Fp_ - Fload_ - m_ * gsin_ - Ff_ + Fstop_) / m_;
+    if (mech_) {
+      double rate = 0.0;
+      const double d = mech_->distance(e, mb_, mr_, &rate);
+      e.res[sx_] = x - (d - d0_);
+      e.res[sv_] = v - rate;
+    } else {
+      e.res[sx_] = e.yp[sx_] - v;
+      e.res[sv_] = e.yp[sv_] - (Fp_ - Fload_ - m_ * gsin_ - Ff_ + Fstop_) / m_;
+    }
     e.res[sW_] = e.yp[sW_] - work;
   }
 
@@ -226,6 +284,19 @@ class Cylinder : public Element {
   }
 
  private:
+  // Force along the axis on the rod end (positive extends), for the
+  // mechanism: a pure function of the evaluation, like evaluate's forces.
+  double axialForce(const Eval& e) const {
+    const double x = e.y[sx_], v = e.y[sv_];
+    double Fp = e.p(chA_) * AA_ - pAmb_ * Arod_;
+    if (kind_ == Kind::SingleSpring)
+      Fp = (e.p(chA_) - pAmb_) * AA_ - kSpring_ * x - F0Spring_;
+    else
+      Fp -= e.p(chB_) * AB_;
+    const double Ff = (Fc_ + (Fs_ - Fc_) * std::exp(-(v / vs_) * (v / vs_))) * std::tanh(v / veps_) + cv_ * v;
+    const double Fstop = stopForce(-x, -v) - stopForce(x - L_, v);
+    return Fp - Fload_ - Ff + Fstop;
+  }
   // Contact force pushing back out of a stop; pen > 0 is penetration and
   // vpen its rate.
   double stopForce(double pen, double vpen) const {
@@ -255,6 +326,10 @@ class Cylinder : public Element {
   int portA_ = -1, portB_ = -1, chA_ = -1, chB_ = -1;
   int sx_ = -1, sv_ = -1, sW_ = -1;
   double Fp_ = 0, Ff_ = 0, Fstop_ = 0;
+  std::string barrelRef_, rodRef_;
+  MechanismElement* mech_ = nullptr;
+  int mb_ = -1, mr_ = -1;
+  double d0_ = 0.0;
 };
 
 struct CylinderDouble {

@@ -7,6 +7,72 @@
 
 namespace pm {
 
+namespace {
+// From this size on, the numerical pattern is sampled by colour groups of the
+// structural pattern (cost ~ colours x N instead of N x N); a group whose
+// perturbation changes a row none of its columns claims is probed column by
+// column, so nothing is missed.
+constexpr int kGroupedSamplingFrom = 150;
+
+std::vector<std::vector<int>> greedyColours(const std::vector<std::set<int>>& cols, int n) {
+  std::vector<int> order(n);
+  for (int j = 0; j < n; ++j) order[j] = j;
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return cols[a].size() > cols[b].size(); });
+  std::vector<std::vector<int>> groups;
+  std::vector<std::vector<char>> used;
+  for (int j : order) {
+    size_t c = 0;
+    for (; c < groups.size(); ++c)
+      if (std::none_of(cols[j].begin(), cols[j].end(), [&](int i) { return used[c][i]; })) break;
+    if (c == groups.size()) {
+      groups.emplace_back();
+      used.emplace_back(n, 0);
+    }
+    groups[c].push_back(j);
+    for (int i : cols[j]) used[c][i] = 1;
+  }
+  return groups;
+}
+}  // namespace
+
+void ColoredJacobian::sampleGrouped(double t, std::vector<double>& y, std::vector<double>& yp,
+                                    std::vector<std::set<int>>& cols) {
+  std::vector<double> r0(n_), r1(n_);
+  if (sys_.residual(t, y.data(), yp.data(), r0.data()) != 0) return;
+  const auto groups = greedyColours(cols, n_);
+  std::vector<int> owner(n_, -1);
+  for (const auto& group : groups) {
+    for (int which = 0; which < 2; ++which) {
+      auto& v = which == 0 ? y : yp;
+      std::vector<double> save(group.size());
+      for (size_t q = 0; q < group.size(); ++q) {
+        const int j = group[q];
+        save[q] = v[j];
+        v[j] += 1e-6 * std::max(1.0, std::abs(v[j]));
+      }
+      const int status = sys_.residual(t, y.data(), yp.data(), r1.data());
+      for (size_t q = 0; q < group.size(); ++q) v[group[q]] = save[q];
+      if (status != 0) continue;
+      for (int j : group)
+        for (int i : cols[j]) owner[i] = j;
+      bool unexplained = false;
+      for (int i = 0; i < n_ && !unexplained; ++i)
+        if (r1[i] != r0[i] && owner[i] < 0) unexplained = true;
+      for (int j : group)
+        for (int i : cols[j]) owner[i] = -1;
+      if (!unexplained) continue;
+      for (int j : group) {  // attribute column by column
+        const double keep = v[j];
+        v[j] += 1e-6 * std::max(1.0, std::abs(v[j]));
+        if (sys_.residual(t, y.data(), yp.data(), r1.data()) == 0)
+          for (int i = 0; i < n_; ++i)
+            if (r1[i] != r0[i]) cols[j].insert(i);
+        v[j] = keep;
+      }
+    }
+  }
+}
+
 ColoredJacobian::ColoredJacobian(System& sys, double t, const double* y0, const double* yp0)
     : sys_(sys), n_(sys.size()), colRows_(n_), y_(n_), yp_(n_), r1_(n_) {
   std::vector<std::set<int>> cols(n_);
@@ -44,9 +110,13 @@ ColoredJacobian::ColoredJacobian(System& sys, double t, const double* y0, const 
         yp[i] = yp0[i] + (std::abs(yp0[i]) + 1e3 * s.atol) * u(rng);
       }
     }
-    const auto rows = sys.sparsity(t, y.data(), yp.data());
-    for (int i = 0; i < n_; ++i)
-      for (int j : rows[i]) cols[j].insert(i);
+    if (n_ < kGroupedSamplingFrom) {
+      const auto rows = sys.sparsity(t, y.data(), yp.data());
+      for (int i = 0; i < n_; ++i)
+        for (int j : rows[i]) cols[j].insert(i);
+    } else {
+      sampleGrouped(t, y, yp, cols);
+    }
   }
   for (int j = 0; j < n_; ++j) colRows_[j].assign(cols[j].begin(), cols[j].end());
   // Greedy colouring, densest columns first.
@@ -82,9 +152,9 @@ size_t ColoredJacobian::nonZeros() const {
   return n;
 }
 
-int ColoredJacobian::fill(double t, double cj, const double* y, const double* yp, const double* r,
-                          const double* ewt, double h, double* J) {
-  std::fill(J, J + static_cast<size_t>(n_) * n_, 0.0);
+template <class Store>
+int ColoredJacobian::difference(double t, double cj, const double* y, const double* yp, const double* r,
+                                const double* ewt, double h, Store store) {
   std::copy(y, y + n_, y_.begin());
   std::copy(yp, yp + n_, yp_.begin());
   const double srur = std::sqrt(2.220446049250313e-16);
@@ -105,12 +175,32 @@ int ColoredJacobian::fill(double t, double cj, const double* y, const double* yp
       yp_[j] = yp[j];
     }
     if (status != 0) return status;
-    for (int j : group) {
-      double* col = J + static_cast<size_t>(j) * n_;
-      for (int i : colRows_[j]) col[i] = (r1_[i] - r[i]) / inc[j];
-    }
+    for (int j : group) store(j, r1_, r, inc[j]);
   }
   return 0;
+}
+
+int ColoredJacobian::fill(double t, double cj, const double* y, const double* yp, const double* r,
+                          const double* ewt, double h, double* J) {
+  std::fill(J, J + static_cast<size_t>(n_) * n_, 0.0);
+  return difference(t, cj, y, yp, r, ewt, h, [&](int j, const std::vector<double>& r1, const double* r0, double d) {
+    double* col = J + static_cast<size_t>(j) * n_;
+    for (int i : colRows_[j]) col[i] = (r1[i] - r0[i]) / d;
+  });
+}
+
+int ColoredJacobian::fillSparse(double t, double cj, const double* y, const double* yp, const double* r,
+                                const double* ewt, double h, long* colPtr, long* rowIdx, double* values) {
+  long k = 0;
+  for (int j = 0; j < n_; ++j) {
+    colPtr[j] = k;
+    for (int i : colRows_[j]) rowIdx[k++] = i;
+  }
+  colPtr[n_] = k;
+  return difference(t, cj, y, yp, r, ewt, h, [&](int j, const std::vector<double>& r1, const double* r0, double d) {
+    long q = colPtr[j];
+    for (int i : colRows_[j]) values[q++] = (r1[i] - r0[i]) / d;
+  });
 }
 
 }  // namespace pm

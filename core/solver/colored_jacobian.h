@@ -15,6 +15,7 @@
 
 #include "solver/system.h"
 
+#include <set>
 #include <vector>
 
 namespace pm {
@@ -34,8 +35,16 @@ class ColoredJacobian {
   // Returns the residual's status (0 ok, > 0 recoverable).
   int fill(double t, double cj, const double* y, const double* yp, const double* r, const double* ewt, double h,
            double* J);
+  // The same into compressed-sparse-column storage with this pattern
+  // (colPtr has N+1 entries, rowIdx and values nonZeros()).
+  int fillSparse(double t, double cj, const double* y, const double* yp, const double* r, const double* ewt, double h,
+                 long* colPtr, long* rowIdx, double* values);
 
  private:
+  void sampleGrouped(double t, std::vector<double>& y, std::vector<double>& yp, std::vector<std::set<int>>& cols);
+  template <class Store>
+  int difference(double t, double cj, const double* y, const double* yp, const double* r, const double* ewt, double h,
+                 Store store);
   System& sys_;
   int n_;
   std::vector<std::vector<int>> colRows_;  // rows of each column

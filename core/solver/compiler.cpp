@@ -1,6 +1,7 @@
 #include "solver/compiler.h"
 
 #include "io/mechanism_file.h"
+#include "mechanics/mechanism_analysis.h"
 #include "mechanics/mechanism_element.h"
 #include "model/component_type.h"
 #include "model/project_error.h"
@@ -186,6 +187,30 @@ std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& 
   };
 
   std::vector<SignalInput*> pending;
+  // The mechanism is set up first (cylinders attach to its parts during
+  // their own setup) and evaluated last (it applies their forces).
+  std::unique_ptr<Element> mechEl;
+  System::Footprint mechFootprint;
+  std::pair<int, int> mechChannels{0, 0};
+  if (!pr.mechanism.empty()) {
+    int firstChannel = -1;
+    try {
+      auto el = std::make_unique<MechanismElement>(pr.mechanism);
+      sys->mechanism_ = el.get();
+      SystemBuilder b(*sys, *el, {});
+      b.pending_ = &pending;
+      el->setup(b);
+      firstChannel = b.firstChannel_;
+      mechFootprint = std::move(b.footprint_);
+      mechEl = std::move(el);
+    } catch (const ProjectError&) {
+      throw;
+    } catch (const std::exception& e) {
+      throwMechanismError(file, e.what());
+    }
+    const int total = static_cast<int>(sys->channels_.size());
+    mechChannels = {firstChannel < 0 ? 0 : firstChannel, firstChannel < 0 ? 0 : total - firstChannel};
+  }
   for (const Component& c : pr.components) {
     const ComponentType* t = reg.find(c.type);
     std::unique_ptr<Element> el;
@@ -214,31 +239,10 @@ std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& 
     sys->elements_.push_back(std::move(el));
   }
 
-  if (!pr.mechanism.empty()) {
-    std::unique_ptr<Element> el;
-    int firstChannel = -1;
-    try {
-      el = std::make_unique<MechanismElement>(pr.mechanism);
-      SystemBuilder b(*sys, *el, {});
-      b.pending_ = &pending;
-      el->setup(b);
-      firstChannel = b.firstChannel_;
-      sys->footprints_.push_back(std::move(b.footprint_));
-    } catch (const ProjectError&) {
-      throw;
-    } catch (const std::exception& e) {
-      // The multibody engine reports "<object>: <field>: message".
-      const std::string w = e.what();
-      const auto c1 = w.find(": ");
-      const auto c2 = c1 == std::string::npos ? std::string::npos : w.find(": ", c1 + 2);
-      const bool hasField = c2 != std::string::npos && w.substr(c1 + 2, c2 - c1 - 2).find(' ') == std::string::npos;
-      if (c1 == std::string::npos) throw ProjectError(file, "mechanism", "", w);
-      throw ProjectError(file, w.substr(0, c1), hasField ? w.substr(c1 + 2, c2 - c1 - 2) : "",
-                         hasField ? w.substr(c2 + 2) : w.substr(c1 + 2));
-    }
-    const int total = static_cast<int>(sys->channels_.size());
-    sys->elementChannels_.emplace_back(firstChannel < 0 ? 0 : firstChannel, firstChannel < 0 ? 0 : total - firstChannel);
-    sys->elements_.push_back(std::move(el));
+  if (mechEl) {
+    sys->footprints_.push_back(std::move(mechFootprint));
+    sys->elementChannels_.push_back(mechChannels);
+    sys->elements_.push_back(std::move(mechEl));
   }
 
   // Node kinds and their states.

@@ -248,6 +248,18 @@ void System::presolveJunctions(double t, double* y, const double* yp) {
   }
 }
 
+void System::withEval(double t, const double* y, const double* yp, const std::function<void(Eval&)>& f) {
+  scratch_.resize(states_.size());
+  fillNodes(t, y);
+  Eval e;
+  e.sys_ = this;
+  e.t = t;
+  e.y = y;
+  e.yp = yp;
+  e.res = scratch_.data();
+  f(e);
+}
+
 void System::makeConsistent(double t, double* y, double* yp) {
   for (auto& el : elements_) el->makeConsistent(*this, t, y, yp);
 }

@@ -30,6 +30,8 @@
 
 namespace pm {
 
+class MechanismElement;
+
 enum class NodeKind { Junction, Capacity, Boundary };
 
 struct StateInfo {
@@ -116,6 +118,10 @@ class System {
   // of the error test and the start is made consistent by the elements.
   bool highIndex() const { return highIndex_; }
   void makeConsistent(double t, double* y, double* yp);
+  // Runs `f` with an Eval whose node pressures and temperatures are filled
+  // from y (no residual is written).
+  void withEval(double t, const double* y, const double* yp, const std::function<void(Eval&)>& f);
+  MechanismElement* mechanism() const { return mechanism_; }
 
  private:
   friend class SystemBuilder;
@@ -140,6 +146,7 @@ class System {
   std::vector<double> scratch_;
   bool initializing_ = false;
   bool highIndex_ = false;
+  MechanismElement* mechanism_ = nullptr;
 };
 
 // Handed to Element::setup: the only way an element joins the system.
@@ -175,6 +182,13 @@ class SystemBuilder {
   // themselves; see Footprint::groups.
   void couple(std::vector<int> states) { footprint_.groups.push_back(std::move(states)); }
   void highIndex() { sys_.highIndex_ = true; }
+  // States of other elements this element's equations read and write (a
+  // cylinder attached to a mechanism's parts).
+  void touches(const std::vector<int>& states) {
+    footprint_.states.insert(footprint_.states.end(), states.begin(), states.end());
+  }
+  // The project's mechanism (set up before the components), or null.
+  MechanismElement* mechanism() const { return sys_.mechanism_; }
 
   double ambientPressure() const { return sys_.pAmb_; }
   double ambientTemperature() const { return sys_.TAmb_; }
