@@ -115,6 +115,26 @@ class TestCoupling : public QObject {
              qPrintable(QString("impact %1 m/s cushioned, %2 m/s without").arg(impact(*r)).arg(impact(*rb))));
   }
 
+  // Two-axis handling (seed 000 sec. 7.2): the vertical axis rides on the
+  // horizontal one, so its acceleration loads the base guide:
+  // F_z = (m_c + m_s) g + m_s a_s,z at every instant.
+  void twoAxisHandling() {
+    auto r = simulate(loadProject(projectPath("two_axis_handling.pneumech.json")));
+    REQUIRE_OK(r);
+    const auto Fz = r->col("base_guide.Fz"), az = r->col("slide.az");
+    const double mc = 3.0, ms = 1.5, g = 9.80665;
+    double e = 0, aMax = 0;
+    for (size_t i = 0; i < Fz.size(); ++i) {
+      e = std::max(e, std::abs(Fz[i] - (mc + ms) * g - ms * az[i]));
+      aMax = std::max(aMax, std::abs(az[i]));
+    }
+    QVERIFY2(e < 1e-6 * (mc + ms) * g, qPrintable(QString("guide load error %1 N").arg(e)));
+    QVERIFY(aMax > 5.0);  // the upper axis did accelerate
+    // The sequence ran: both strokes out and back.
+    QVERIFY(r->maxAbs("A.x", 0, 2) > 0.099 && r->maxAbs("B.x", 0, 2) > 0.099);
+    QVERIFY(r->col("A.x").back() < 1e-3 && r->col("B.x").back() < 1e-3);
+  }
+
   // Bad attachments are named.
   void badAttachmentIsReported() {
     Project b = loadProject(projectPath("seed003_meter_out.pneumech.json"));
