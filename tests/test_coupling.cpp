@@ -135,6 +135,33 @@ class TestCoupling : public QObject {
     QVERIFY(r->col("A.x").back() < 1e-3 && r->col("B.x").back() < 1e-3);
   }
 
+  // Knuckle-joint press (seed 000 sec. 3): at rest on the workpiece the
+  // links are two-force members, so the knee balance F_cyl + f_u u_u + f_l u_l
+  // = 0 gives the ram force; without gravity the contact force must equal it.
+  void knucklePress() {
+    Project pr = loadProject(projectPath("knuckle_press.pneumech.json"));
+    pr.mechanism.gravity = {0, 0, 0};
+    auto r = simulate(pr);
+    REQUIRE_OK(r);
+    const double t = 0.9;  // pressing, at rest
+    const double Tx = 0.0, Ty = 0.4, Bx = -0.45;
+    const double Kx = r->at("lower.x", t), Ky = r->at("lower.y", t), Rx = r->at("ram.x", t), Ry = r->at("ram.y", t);
+    const double By = Ty - 0.2 * std::cos(25 * std::numbers::pi / 180);
+    const double F = r->at("cyl1.F_pressure", t) - r->at("cyl1.F_friction", t) + r->at("cyl1.F_stop", t);
+    const double cl = std::hypot(Kx - Bx, Ky - By);
+    const double Fx = F * (Kx - Bx) / cl, Fy = F * (Ky - By) / cl;  // on the knee
+    const double ux = (Tx - Kx) / std::hypot(Tx - Kx, Ty - Ky), uy = (Ty - Ky) / std::hypot(Tx - Kx, Ty - Ky);
+    const double lx = (Rx - Kx) / std::hypot(Rx - Kx, Ry - Ky), ly = (Ry - Ky) / std::hypot(Rx - Kx, Ry - Ky);
+    // f_u u + f_l l = -F (Cramer)
+    const double det = ux * ly - uy * lx;
+    const double fl = (ux * -Fy - uy * -Fx) / det;
+    const double ram = fl * ly;  // downward push of the lower link on the ram
+    QVERIFY(F > 500.0);
+    CHECK_REL(r->at("workpiece.F", t), ram, 1e-5);
+    // and the toggle multiplies the force: a = 8 deg gives about 1 / (2 tan a) = 3.6
+    QVERIFY(r->at("workpiece.F", t) > 3.0 * F);
+  }
+
   // Bad attachments are named.
   void badAttachmentIsReported() {
     Project b = loadProject(projectPath("seed003_meter_out.pneumech.json"));
