@@ -11,6 +11,10 @@ MechanismElement::MechanismElement(const Mechanism& m)
   mb_->externalForces = [this](double, const std::vector<mb::Kin>& k, mb::MultibodySystem& sys) {
     if (!cur_) return;  // analyses without the circuit
     for (const Attachment& a : attachments_) {
+      if (a.joint >= 0) {
+        sys.applyJointEffort(a.joint, k, a.force(*cur_));
+        continue;
+      }
       const mb::V3 pb = sys.markerPoint(a.barrel, k), pr = sys.markerPoint(a.rod, k);
       const mb::V3 d = pr - pb;
       const double l = d.norm();
@@ -27,6 +31,32 @@ int MechanismElement::markerIndex(const std::string& ref) const {
   const int m = mb_->marker(ref);
   if (m < 0) throw std::runtime_error("no marker '" + ref + "' in the mechanism (write '<part>.<marker>')");
   return m;
+}
+
+int MechanismElement::jointIndex(const std::string& id, bool revoluteOnly) const {
+  const int j = mb_->joint(id);
+  if (j < 0) throw std::runtime_error("no joint '" + id + "' in the mechanism");
+  if (revoluteOnly && mb_->jointType(j) != "revolute")
+    throw std::runtime_error("joint '" + id + "' is " + mb_->jointType(j) + ", not revolute");
+  return j;
+}
+
+double MechanismElement::jointCoordinate(const Eval& e, int joint, double* rate) const {
+  return mb_->jointCoordinateAt(e.y + base_, joint, rate);
+}
+
+double MechanismElement::initialJointCoordinate(int joint) const {
+  return mb_->jointCoordinateAt(mb_->initialState().data(), joint, nullptr);
+}
+
+std::vector<int> MechanismElement::jointPartStates(int joint) const {
+  std::vector<int> v;
+  for (int b : mb_->jointBodies(joint)) {
+    const auto& body = mb_->bodies()[b];
+    if (!body.ground)
+      for (int k = 0; k < 14; ++k) v.push_back(base_ + body.slot + k);
+  }
+  return v;
 }
 
 double MechanismElement::distance(const Eval& e, int barrel, int rod, double* rate) const {

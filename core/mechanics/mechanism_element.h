@@ -28,11 +28,19 @@ class MechanismElement : public Element {
   // An actuator acting along the line between two markers (seed 002 sec. 3:
   // x = |d|, xdot from the markers' relative velocity): `force(e)` pushes
   // the rod-end marker away from the barrel-end marker, equal and opposite.
+  // Or, with joint >= 0, an actuator driving a joint's coordinate (a
+  // semi-rotary actuator on a revolute joint): `force` is then the torque
+  // (or force) on I's part along the coordinate.
   struct Attachment {
     std::string owner;
     int barrel = -1, rod = -1;  // marker indices
     std::function<double(const Eval&)> force;
+    int joint = -1;
   };
+  int jointIndex(const std::string& id, bool revoluteOnly) const;
+  double jointCoordinate(const Eval& e, int joint, double* rate) const;
+  double initialJointCoordinate(int joint) const;
+  std::vector<int> jointPartStates(int joint) const;
   // Resolves "part.marker"; throws with a message naming the reference.
   int markerIndex(const std::string& ref) const;
   void attach(Attachment a) { attachments_.push_back(std::move(a)); }

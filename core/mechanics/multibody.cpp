@@ -382,6 +382,34 @@ void MultibodySystem::kinematics(const double* y, std::vector<Kin>& k) const {
   }
 }
 
+int MultibodySystem::joint(const std::string& id) const {
+  for (size_t i = 0; i < joints_.size(); ++i)
+    if (joints_[i].id == id) return static_cast<int>(i);
+  return -1;
+}
+
+double MultibodySystem::jointCoordinateAt(const double* y, int j, double* rate) const {
+  std::vector<Kin> k;
+  kinematics(y, k);
+  return jointCoordinate(joints_[j], k, rate);
+}
+
+// A torque (revolute) or force (translational, cylindrical) along the
+// joint's coordinate: on I's part, and the reaction on J's part.
+void MultibodySystem::applyJointEffort(int j, const std::vector<Kin>& k, double f) {
+  const JointRT& jt = joints_[j];
+  const V3 z = markerAxes(jt.J, k).col(2);
+  const int bi = markers_[jt.I].body, bj = markers_[jt.J].body;
+  if (isRevolute(jt.type)) {
+    applyForce(bi, k[bi].r, V3::Zero(), f * z);
+    applyForce(bj, k[bj].r, V3::Zero(), -f * z);
+  } else {
+    const V3 P = markerPoint(jt.I, k);
+    applyForce(bi, P, f * z);
+    applyForce(bj, P, -f * z);
+  }
+}
+
 void MultibodySystem::markerState(const double* y, int m, V3& pos, V3& vel) const {
   const MarkerRT& mk = markers_[m];
   const BodyRT& b = bodies_[mk.body];

@@ -151,6 +151,14 @@ class MultibodySystem {
   int marker(const std::string& name) const;  // -1 if unknown
   int markerBody(int marker) const { return markers_[marker].body; }
   void kinematics(const double* y, std::vector<Kin>& k) const;
+  // Joints by id (-1 if unknown), their type, coordinate (angle about z_J,
+  // or travel along it) with its rate from the local state, and the parts
+  // and axis a driving torque or force acts on.
+  int joint(const std::string& id) const;
+  const std::string& jointType(int j) const { return joints_[j].type; }
+  double jointCoordinateAt(const double* y, int j, double* rate) const;
+  void applyJointEffort(int j, const std::vector<Kin>& k, double effort);
+  std::vector<int> jointBodies(int j) const { return {markers_[joints_[j].I].body, markers_[joints_[j].J].body}; }
   // Position and velocity of one marker's origin from the local state.
   void markerState(const double* y, int marker, V3& pos, V3& vel) const;
 

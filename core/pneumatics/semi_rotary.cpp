@@ -10,6 +10,12 @@
 // breakaway. End stops at 0 and theta_max: stiff rotational springs k_stop
 // with damping c_stop ramped in over 1e-3 rad of penetration (the contact
 // torque starts at zero).
+//
+// Attached to a revolute joint of the mechanism (data.attach = {"joint":
+// id}), theta follows the joint angle (theta0 at the assembled start) and
+// the pressure, friction, stop and load torques drive the joint's I part
+// (reaction on J's part); the inertia J is then the mechanism's.
+#include "mechanics/mechanism_element.h"
 #include "model/component_type.h"
 #include "model/project.h"
 #include "pneumatics/flow.h"
@@ -37,6 +43,22 @@ class SemiRotaryActuator : public Element {
     th0_ = P("theta0"), pA0_ = P("pA0"), pB0_ = P("pB0"), T0_ = P("T0");
     hA_A_ = P("hA_A"), hA_B_ = P("hA_B"), Tw_ = P("T_wall");
     iso_ = P("isothermal") > 0.5;
+    if (c.data.is_object() && c.data.contains("attach") && c.data["attach"].is_object())
+      jointRef_ = c.data["attach"].value("joint", "");
+  }
+
+  static std::vector<std::string> checkData(const Component& c) {
+    if (c.data.is_null()) return {};
+    if (!c.data.is_object()) return {"expected an object"};
+    std::vector<std::string> errors;
+    for (auto it = c.data.begin(); it != c.data.end(); ++it)
+      if (it.key() != "attach") errors.push_back(it.key() + ": unknown field");
+    if (c.data.contains("attach")) {
+      const auto& a = c.data["attach"];
+      if (!a.is_object() || !a.contains("joint") || !a["joint"].is_string() || a.size() != 1)
+        errors.push_back("attach: expected {\"joint\": \"<revolute joint id>\"}");
+    }
+    return errors;
   }
 
   static ComponentType declare() {
@@ -83,6 +105,7 @@ class SemiRotaryActuator : public Element {
                   {"T_friction", "N m", "friction torque (opposes motion)"},
                   {"T_stop", "N m", "end-stop contact torque (positive: pushes towards theta_max)"}};
     t.create = [](const Component& c) { return std::make_unique<SemiRotaryActuator>(c); };
+    t.check_data = checkData;
     return t;
   }
 
@@ -97,9 +120,24 @@ class SemiRotaryActuator : public Element {
     chB_ = pb >= 0 ? pb : b.internalNode("B");
     b.capacity(chA_, id() + ".A", V0A_ + D_ * th0_, pA0_, T0_, iso_, Tw_);
     b.capacity(chB_, id() + ".B", V0B_ + D_ * (thMax_ - th0_), pB0_, T0_, iso_, Tw_);
-    sth_ = b.state("theta", "rad", StateKind::Differential, th0_, 1e-8, "dtheta/dt - omega");
-    sw_ = b.state("omega", "rad/s", StateKind::Differential, 0.0, 1e-6,
-                  "J domega/dt - ((pA - pB) D - T_load - T_friction(omega) + T_stop(theta, omega))");
+    if (!jointRef_.empty()) {
+      mech_ = b.mechanism();
+      if (!mech_) throw std::runtime_error("data.attach: the project has no mechanism to attach the actuator to");
+      try {
+        joint_ = mech_->jointIndex(jointRef_, true);
+      } catch (const std::exception& ex) {
+        throw std::runtime_error(std::string("data.attach.joint: ") + ex.what());
+      }
+      angle0_ = mech_->initialJointCoordinate(joint_);
+      b.touches(mech_->jointPartStates(joint_));
+      sth_ = b.state("theta", "rad", StateKind::Algebraic, th0_, 1e-8, "theta - (joint angle - angle0 + theta0)   [mechanism]");
+      sw_ = b.state("omega", "rad/s", StateKind::Algebraic, 0.0, 1e-8, "omega - joint rate   [mechanism]");
+      mech_->attach({id(), -1, -1, [this](const Eval& e) { return shaftTorque(e); }, joint_});
+    } else {
+      sth_ = b.state("theta", "rad", StateKind::Differential, th0_, 1e-8, "dtheta/dt - omega");
+      sw_ = b.state("omega", "rad/s", StateKind::Differential, 0.0, 1e-6,
+                    "J domega/dt - ((pA - pB) D - T_load - T_friction(omega) + T_stop(theta, omega))");
+    }
     b.channel("theta", "rad");
     b.channel("omega", "rad/s");
     b.channel("alpha", "rad/s2");
@@ -130,8 +168,17 @@ class SemiRotaryActuator : public Element {
     Tp_ = (pA - pB) * D_;
     Tf_ = (Tc_ + (Ts_ - Tc_) * std::exp(-(w / ws_) * (w / ws_))) * std::tanh(w / weps_) + cv_ * w;
     Tstop_ = stopTorque(-th, -w) - stopTorque(th - thMax_, w);
-    e.res[sth_] = e.yp[sth_] - w;
-    e.res[sw_] = e.yp[sw_] - (Tp_ - Tload_ - Tf_ + Tstop_) / J_;
+    if (mech_) {
+      double rate = 0.0;
+      const double a = mech_->jointCoordinate(e, joint_, &rate);
+      // The joint angle is wrapped to (-pi, pi]: unwrap around mid-travel.
+      const double mid = 0.5 * thMax_;
+      e.res[sth_] = th - (mid + std::remainder(a - angle0_ + th0_ - mid, 2.0 * M_PI));
+      e.res[sw_] = w - rate;
+    } else {
+      e.res[sth_] = e.yp[sth_] - w;
+      e.res[sw_] = e.yp[sw_] - (Tp_ - Tload_ - Tf_ + Tstop_) / J_;
+    }
   }
 
   void output(const Eval& e, double* ch) override {
@@ -148,6 +195,12 @@ class SemiRotaryActuator : public Element {
   }
 
  private:
+  // Torque on the shaft (positive towards theta_max), for the mechanism.
+  double shaftTorque(const Eval& e) const {
+    const double th = e.y[sth_], w = e.y[sw_];
+    const double Tf = (Tc_ + (Ts_ - Tc_) * std::exp(-(w / ws_) * (w / ws_))) * std::tanh(w / weps_) + cv_ * w;
+    return (e.p(chA_) - e.p(chB_)) * D_ - Tload_ - Tf + stopTorque(-th, -w) - stopTorque(th - thMax_, w);
+  }
   // Contact torque pushing back out of a stop; pen > 0 is the penetration
   // angle and vpen its rate.
   double stopTorque(double pen, double vpen) const {
@@ -162,6 +215,10 @@ class SemiRotaryActuator : public Element {
   bool iso_;
   int chA_ = -1, chB_ = -1, sth_ = -1, sw_ = -1;
   double Tp_ = 0.0, Tf_ = 0.0, Tstop_ = 0.0;
+  std::string jointRef_;
+  MechanismElement* mech_ = nullptr;
+  int joint_ = -1;
+  double angle0_ = 0.0;
 };
 
 }  // namespace
