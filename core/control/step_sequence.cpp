@@ -15,8 +15,20 @@
 //   again until nothing changes.
 // - One root function: min over the active step's conditions of (signal - 0.5),
 //   so a condition on a continuous signal is also found exactly.
-// Publishes "<id>.<output>" for every output and "<id>.step" (index of the
-// active step).
+// Start / stop / reset (optional logic inputs, on above 0.5, each with a root
+// at its crossing):
+// - start: with `start` connected the sequence waits (not running) until
+//   start is on, then runs; without it, it runs from t = 0.
+// - stop: while on, the sequence halts: no transition fires, the active step
+//   and the outputs are kept. It runs again at the next start (or, without a
+//   start input, as soon as stop is off).
+// - reset: while on, the sequence is held in step 0 with the outputs as at
+//   t = 0 (0, then step 0's "set"), not running; afterwards it waits for start
+//   (or runs at once without a start input).
+// Transitions fire only while running.
+// Publishes "<id>.<output>" for every output, "<id>.step" (index of the
+// active step) and "<id>.running" (1 while running).
+#include "control/signal_block.h"
 #include "model/component_type.h"
 #include "model/project.h"
 #include "solver/system.h"
@@ -60,7 +72,7 @@ std::vector<std::string> checkData(const json& d) {
         continue;
       }
       const std::string n = o.get<std::string>();
-      if (n == "step") err.push_back(f + ": 'step' is reserved for the active step index");
+      if (n == "step" || n == "running") err.push_back(f + ": '" + n + "' is reserved (a channel of the sequence)");
       else if (!outputs.insert(n).second) err.push_back(f + ": duplicate output '" + n + "'");
     }
   }
@@ -110,7 +122,11 @@ std::vector<std::string> checkData(const json& d) {
 
 class StepSequence : public Element {
  public:
-  explicit StepSequence(const Component& c) : Element(c.id) {
+  explicit StepSequence(const Component& c)
+      : Element(c.id),
+        startRef_(signal::inputRef(c, "start")),
+        stopRef_(signal::inputRef(c, "stop")),
+        resetRef_(signal::inputRef(c, "reset")) {
     const auto err = checkData(c.data);
     if (!err.empty()) throw std::runtime_error("data: " + err.front());
     const json& d = c.data;
@@ -128,8 +144,8 @@ class StepSequence : public Element {
         for (const json& w : s["when"]) st.refs.push_back(w.get<std::string>());
       steps_.push_back(std::move(st));
     }
-    values_.assign(outputs_.size(), 0.0);
-    activate(0);
+    restart();
+    running_ = startRef_.empty();
   }
 
   static ComponentType declare() {
@@ -140,7 +156,11 @@ class StepSequence : public Element {
     t.description =
         "Step sequence (GRAFCET-like): each step sets outputs (kept until set again); the transition to the "
         "next step fires when all its 'when' signals are > 0.5";
+    t.inputs = {{"start", "starts the sequence (on above 0.5); unconnected: runs from t = 0", false},
+                {"stop", "halts the sequence while on (step and outputs kept) until the next start", false},
+                {"reset", "while on: back to step 0 with the initial outputs, not running", false}};
     t.channels = {{"step", "1", "index of the active step (0 = first)"},
+                  {"running", "1", "1 while the sequence runs (transitions can fire)"},
                   {"<output>", "1", "one channel per declared output (data.outputs)"}};
     t.create = [](const Component& c) { return std::make_unique<StepSequence>(c); };
     t.check_data = [](const Component& c) { return checkData(c.data); };
@@ -160,10 +180,15 @@ class StepSequence : public Element {
                 steps_[k].refs[j]);
       }
     }
-    b.roots(1);
+    b.input(start_.in, "inputs.start", startRef_);
+    b.input(stop_.in, "inputs.stop", stopRef_);
+    b.input(reset_.in, "inputs.reset", resetRef_);
+    b.roots(4);
     b.channel("step", "1");
+    b.channel("running", "1");
     for (const std::string& o : outputs_) b.channel(o, "1");
     b.publish("step", [this](const Eval&) { return static_cast<double>(active_); });
+    b.publish("running", [this](const Eval&) { return running_ ? 1.0 : 0.0; });
     for (size_t i = 0; i < outputs_.size(); ++i)
       b.publish(outputs_[i], [this, i](const Eval&) { return values_[i]; });
   }
@@ -171,7 +196,10 @@ class StepSequence : public Element {
   void evaluate(Eval&) override {}
 
   void roots(const Eval& e, double* g) override {
-    if (!canAdvance()) {
+    g[1] = start_.root(e);
+    g[2] = stop_.root(e);
+    g[3] = reset_.root(e);
+    if (!running_ || !canAdvance()) {
       g[0] = 1.0;
       return;
     }
@@ -182,12 +210,26 @@ class StepSequence : public Element {
   }
 
   bool update(const Eval& e) override {
-    if (!canAdvance()) return false;
+    start_.update(e);
+    stop_.update(e);
+    reset_.update(e);
+    bool changed = false;
+    if (reset_.on && (active_ != 0 || values_ != initial_)) {
+      restart();
+      changed = true;
+    }
+    bool running = start_.in.connected() ? running_ || start_.on : true;
+    if (stop_.on || reset_.on) running = false;
+    if (running != running_) {
+      running_ = running;
+      changed = true;
+    }
+    if (!running_ || !canAdvance()) return changed;
     const Step& s = steps_[active_];
     // A root can land exactly on 0.5 (g = 0): reached from below, the condition holds.
     for (size_t j = 0; j < s.refs.size(); ++j) {
       const double v = conds_[s.first + j](e);
-      if (!(v > 0.5 || (v == 0.5 && !e.initializing))) return false;
+      if (!(v > 0.5 || (v == 0.5 && !e.initializing))) return changed;
     }
     activate(active_ + 1 < steps_.size() ? active_ + 1 : 0);
     return true;  // the System calls update again: the next transition may hold already
@@ -195,7 +237,8 @@ class StepSequence : public Element {
 
   void output(const Eval&, double* ch) override {
     ch[0] = static_cast<double>(active_);
-    for (size_t i = 0; i < values_.size(); ++i) ch[1 + i] = values_[i];
+    ch[1] = running_ ? 1.0 : 0.0;
+    for (size_t i = 0; i < values_.size(); ++i) ch[2 + i] = values_[i];
   }
 
  private:
@@ -206,6 +249,12 @@ class StepSequence : public Element {
     size_t first = 0;  // index of its first condition in conds_
   };
   bool canAdvance() const { return cyclic_ || active_ + 1 < steps_.size(); }
+  // Step 0 with the outputs as at t = 0.
+  void restart() {
+    values_.assign(outputs_.size(), 0.0);
+    activate(0);
+    initial_ = values_;
+  }
   void activate(size_t k) {
     active_ = k;
     for (auto [i, v] : steps_[k].set) values_[i] = v;
@@ -215,8 +264,11 @@ class StepSequence : public Element {
   bool cyclic_ = false;
   std::vector<Step> steps_;
   std::vector<SignalInput> conds_;
-  std::vector<double> values_;
+  std::vector<double> values_, initial_;
   size_t active_ = 0;
+  std::string startRef_, stopRef_, resetRef_;
+  signal::LogicInput start_, stop_, reset_;
+  bool running_ = true;
 };
 PM_REGISTER(StepSequence)
 

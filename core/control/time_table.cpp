@@ -1,0 +1,115 @@
+// Time table: a signal given as points (t_i, v_i), e.g. a set-point profile.
+//
+// data: {"points": [[0, 0], [0.5, 0.1], [1.5, 0.1], [2, 0]]}  (times strictly increasing)
+// - smooth = 0: linear interpolation between the points;
+// - smooth = 1: monotone cubic Hermite interpolation (Fritsch-Carlson
+//   PCHIP): C1, passes through every point and never overshoots between
+//   them (a flat stretch stays flat).
+// Before the first point the first value is held, after the last the last.
+// Every point is a root function and the segment in use a discrete state, so
+// IDA restarts at each corner instead of stepping across it.
+#include "control/interpolation.h"
+#include "control/signal_block.h"
+#include "model/component_type.h"
+#include "solver/system.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace pm {
+
+namespace {
+
+using nlohmann::json;
+
+std::vector<std::string> checkData(const json& d) {
+  if (!d.is_object()) return {"expected an object {\"points\": [[t, value], ...]}"};
+  std::vector<std::string> err;
+  for (auto it = d.begin(); it != d.end(); ++it)
+    if (it.key() != "points") err.push_back(it.key() + ": unknown field");
+  if (!d.contains("points") || !d["points"].is_array() || d["points"].empty()) {
+    err.push_back("points: expected a non-empty array of [t, value] pairs");
+    return err;
+  }
+  double tPrev = -1e300;
+  int i = 0;
+  for (const json& p : d["points"]) {
+    const std::string f = "points[" + std::to_string(i++) + "]";
+    if (!p.is_array() || p.size() != 2 || !p[0].is_number() || !p[1].is_number()) {
+      err.push_back(f + ": expected a pair of numbers [t, value]");
+      continue;
+    }
+    const double t = p[0].get<double>();
+    if (!std::isfinite(t) || !std::isfinite(p[1].get<double>()))
+      err.push_back(f + ": expected finite numbers");
+    else if (!(t > tPrev))
+      err.push_back(f + ": times must increase strictly");
+    tPrev = t;
+  }
+  return err;
+}
+
+class TimeTable : public Element {
+ public:
+  explicit TimeTable(const Component& c) : Element(c.id) {
+    const auto err = checkData(c.data);
+    if (!err.empty()) throw std::runtime_error("data." + err.front());
+    std::vector<double> v;
+    for (const json& p : c.data["points"]) {
+      t_.push_back(p[0].get<double>());
+      v.push_back(p[1].get<double>());
+    }
+    table_ = Interpolation(t_, v, Params(c)("smooth") > 0.5);
+  }
+  static ComponentType declare() {
+    ComponentType t;
+    t.name = "time_table";
+    t.category = "Signal sources";
+    t.symbol = "time_table";
+    t.description = "Time table: out interpolated in data.points [[t, value], ...] (linear, or smooth monotone cubic)";
+    t.params = {{"smooth", "1", 0.0, 0.0, 1.0, false, false,
+                 "0: linear interpolation; 1: monotone cubic (PCHIP), C1 without overshoot"}};
+    t.channels = {{"out", "1", "interpolated value"}};
+    t.create = [](const Component& c) { return std::make_unique<TimeTable>(c); };
+    t.check_data = [](const Component& c) { return checkData(c.data); };
+    return t;
+  }
+  void setup(SystemBuilder& b) override {
+    b.roots(1);
+    b.channel("out", "1");
+    b.publish("out", [this](const Eval& e) { return value(e.t); });
+  }
+  void evaluate(Eval&) override {}
+  void roots(const Eval& e, double* g) override {
+    const size_t next = static_cast<size_t>(seg_ + 1);
+    g[0] = next < t_.size() ? e.t - t_[next] : 1.0;
+  }
+  bool update(const Eval& e) override {
+    // Segment i covers [t_i, t_i+1); -1 lies before the first point, n-1 after the last.
+    int seg = -1;
+    const double eps = signal::timeEps(e.t);
+    while (seg + 1 < static_cast<int>(t_.size()) && e.t >= t_[seg + 1] - eps) ++seg;
+    if (seg == seg_) return false;
+    seg_ = seg;
+    return true;
+  }
+  void output(const Eval& e, double* ch) override { ch[0] = value(e.t); }
+
+ private:
+  // The active segment's formula, extended past its end until the event.
+  double value(double t) const {
+    const int n = static_cast<int>(t_.size());
+    if (seg_ < 0) return table_.front();
+    if (seg_ >= n - 1) return table_.back();
+    return table_.segment(static_cast<size_t>(seg_), t);
+  }
+  std::vector<double> t_;
+  Interpolation table_;
+  int seg_ = -1;
+};
+
+}  // namespace
+
+PM_REGISTER(TimeTable)
+
+}  // namespace pm
