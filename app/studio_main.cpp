@@ -1,10 +1,12 @@
 // pneumech-studio: the desktop application.
 //   pneumech-studio [--run] [project.pneumech.json]
-// --run starts the simulation as soon as the project is open.
+// Opens the project given (as when a file is double-clicked), else shows the
+// start page. --run starts the simulation as soon as the project is open.
 #include "main_window.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QScreen>
 #include <QTimer>
 
 int main(int argc, char** argv) {
@@ -25,6 +27,11 @@ int main(int argc, char** argv) {
   pm::gui::MainWindow w;
   bool opened = false;
   if (!cli.positionalArguments().isEmpty()) opened = w.openProject(cli.positionalArguments().first());
+  if (const QScreen* screen = QGuiApplication::primaryScreen()) {
+    const QRect avail = screen->availableGeometry();
+    w.resize(avail.size().boundedTo(QSize(1600, 1000)));
+    w.move(avail.topLeft());
+  }
   w.show();
   if (opened && cli.isSet(run)) QTimer::singleShot(0, &w, &pm::gui::MainWindow::runSimulation);
   return app.exec();

@@ -1,10 +1,19 @@
 #include "main_window.h"
 
+#include "document.h"
 #include "io/project_file.h"
+#include "library_panel.h"
 #include "model/component_type.h"
 #include "model/project_error.h"
 #include "param_model.h"
+#include "property_editor.h"
+#include "run_animation.h"
+#include "schematic_items.h"
+#include "schematic_scene.h"
+#include "schematic_view.h"
 #include "simulation_runner.h"
+#include "start_page.h"
+#include "symbol_library.h"
 #include "units.h"
 
 #include <QAction>
@@ -12,20 +21,27 @@
 #include <QChart>
 #include <QChartView>
 #include <QCloseEvent>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineSeries>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSettings>
+#include <QSlider>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTimer>
 #include <QToolBar>
+#include <QToolButton>
 #include <QTreeWidget>
+#include <QUndoStack>
 #include <QValueAxis>
 #include <QVBoxLayout>
 
@@ -40,9 +56,11 @@ QString channelLabel(const std::string& name, const std::string& unit) {
   if (unit.empty() || unit == "1") return QString::fromStdString(name);  // dimensionless
   return QString("%1 [%2]").arg(QString::fromStdString(name), units::forChannel(unit).unit);
 }
+constexpr int kMaxRecent = 8;
 }  // namespace
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), anim_(std::make_unique<RunAnimation>()) {
+  doc_ = new Document(this);
   runner_ = new SimulationRunner(this);
   connect(runner_, &SimulationRunner::finished, this, &MainWindow::onRunFinished);
   poll_ = new QTimer(this);
@@ -50,8 +68,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(poll_, &QTimer::timeout, this, &MainWindow::onPoll);
   buildUi();
   buildMenus();
+  connect(doc_, &Document::changed, this, &MainWindow::onDocumentChanged);
+  connect(doc_, &Document::modifiedChanged, this, &MainWindow::updateTitle);
+  connect(doc_, &Document::fileChanged, this, &MainWindow::updateTitle);
   updateTitle();
   updateActions();
+  updateRecentMenu();
   resize(1400, 900);
 }
 
@@ -60,53 +82,114 @@ MainWindow::~MainWindow() {
   runner_->stop();
 }
 
+const Project& MainWindow::project() const { return doc_->project(); }
+const QString& MainWindow::currentFile() const { return doc_->file(); }
+bool MainWindow::isModified() const { return doc_->isModified(); }
+QTableView* MainWindow::paramView() const { return props_->table(); }
+bool MainWindow::isShowingStartPage() const { return stack_->currentWidget() == start_; }
+
 // ---------------------------------------------------------------- UI setup
 
 void MainWindow::buildUi() {
+  setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
+  // Centre: start page or the schematic with its time bar.
+  scene_ = new SchematicScene(doc_, this);
+  view_ = new SchematicView(scene_);
+  connect(view_, &SchematicView::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 4000); });
+  connect(scene_, &QGraphicsScene::selectionChanged, this, &MainWindow::onSceneSelectionChanged);
+
+  timeSlider_ = new QSlider(Qt::Horizontal);
+  timeSlider_->setObjectName("timeSlider");
+  timeSlider_->setRange(0, 0);
+  timeSlider_->setEnabled(false);
+  timeSlider_->setToolTip(tr("Scrub through the results of the run"));
+  timeLabel_ = new QLabel(tr("no results"));
+  timeLabel_->setObjectName("timeLabel");
+  timeLabel_->setMinimumWidth(150);
+  connect(timeSlider_, &QSlider::valueChanged, this, [this](int row) {
+    followRun_ = row >= timeSlider_->maximum();
+    showFrame(row);
+  });
+  auto* timeBar = new QWidget;
+  timeBar->setObjectName("timeBar");
+  auto* tl = new QHBoxLayout(timeBar);
+  tl->setContentsMargins(8, 2, 8, 2);
+  tl->addWidget(new QLabel(tr("Time")));
+  tl->addWidget(timeSlider_, 1);
+  tl->addWidget(timeLabel_);
+
+  auto* editorPage = new QWidget;
+  auto* el = new QVBoxLayout(editorPage);
+  el->setContentsMargins(0, 0, 0, 0);
+  el->setSpacing(0);
+  el->addWidget(view_, 1);
+  el->addWidget(timeBar);
+
+  start_ = new StartPage;
+  connect(start_, &StartPage::openRequested, this, [this](const QString& p) {
+    if (maybeSave()) openProject(p);
+  });
+  connect(start_, &StartPage::newRequested, this, &MainWindow::onNew);
+  connect(start_, &StartPage::openDialogRequested, this, &MainWindow::onOpen);
+  stack_ = new QStackedWidget;
+  stack_->addWidget(start_);
+  stack_->addWidget(editorPage);
+  setCentralWidget(stack_);
+
+  // Left: the component library.
+  library_ = new LibraryPanel;
+  connect(library_, &LibraryPanel::activated, this, [this](const QString& type) {
+    stack_->setCurrentIndex(1);
+    view_->addComponent(type.toStdString(), view_->mapToScene(view_->viewport()->rect().center()));
+  });
+  auto* libDock = new QDockWidget(tr("Library"), this);
+  libDock->setObjectName("libraryDock");
+  libDock->setWidget(library_);
+  addDockWidget(Qt::LeftDockWidgetArea, libDock);
+
+  // Right: project tree and property editor.
   tree_ = new QTreeWidget;
   tree_->setObjectName("componentTree");
   tree_->setColumnCount(3);
-  tree_->setHeaderLabels({tr("Id"), tr("Type"), tr("Label")});
+  tree_->setHeaderLabels({tr("Id"), tr("Type"), tr("Code")});
   tree_->setRootIsDecorated(false);
   tree_->setSelectionMode(QAbstractItemView::SingleSelection);
   tree_->setAlternatingRowColors(true);
-  connect(tree_, &QTreeWidget::itemSelectionChanged, this, &MainWindow::onComponentSelected);
+  connect(tree_, &QTreeWidget::itemSelectionChanged, this, &MainWindow::onTreeSelectionChanged);
+  auto* treeDock = new QDockWidget(tr("Components"), this);
+  treeDock->setObjectName("componentsDock");
+  treeDock->setWidget(tree_);
+  addDockWidget(Qt::RightDockWidgetArea, treeDock);
 
-  paramModel_ = new ParamModel(this);
-  paramView_ = new QTableView;
-  paramView_->setObjectName("paramView");
-  paramView_->setModel(paramModel_);
-  paramView_->setSelectionBehavior(QAbstractItemView::SelectItems);
-  paramView_->setSelectionMode(QAbstractItemView::SingleSelection);
-  paramView_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
-                              QAbstractItemView::AnyKeyPressed);
-  paramView_->setAlternatingRowColors(true);
-  paramView_->verticalHeader()->hide();
-  paramView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  paramView_->horizontalHeader()->setStretchLastSection(true);
-  paramView_->setWordWrap(false);
-  paramView_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-  paramView_->verticalHeader()->setDefaultSectionSize(paramView_->fontMetrics().height() + 8);
-  connect(paramModel_, &ParamModel::editRejected, this,
-          [this](const QString& msg) { showError(tr("Value not accepted"), msg); });
-  connect(paramModel_, &ParamModel::parameterChanged, this, [this](const QString& c, const QString& p, double si) {
-    modified_ = true;
-    updateTitle();
+  props_ = new PropertyEditor(doc_);
+  connect(props_, &PropertyEditor::rejected, this, [this](const QString& msg) {
+    lastError_ = msg;
+    statusBar()->showMessage(msg, 8000);
+  });
+  connect(props_->model(), &ParamModel::parameterChanged, this, [this](const QString& c, const QString& p, double si) {
     statusBar()->showMessage(tr("%1.%2 = %3 (SI)").arg(c, p, units::formatNumber(si)), 4000);
   });
+  auto* propDock = new QDockWidget(tr("Properties"), this);
+  propDock->setObjectName("propertiesDock");
+  propDock->setWidget(props_);
+  addDockWidget(Qt::RightDockWidgetArea, propDock);
+  splitDockWidget(treeDock, propDock, Qt::Vertical);
+  resizeDocks({libDock, treeDock}, {260, 420}, Qt::Horizontal);
+  resizeDocks({treeDock, propDock}, {220, 520}, Qt::Vertical);
 
-  auto* top = new QSplitter(Qt::Horizontal);
-  top->addWidget(tree_);
-  top->addWidget(paramView_);
-  top->setStretchFactor(0, 1);
-  top->setStretchFactor(1, 3);
-  top->setSizes({420, 980});
+  // Bottom: messages and the result plot.
+  messages_ = new QListWidget;
+  messages_->setObjectName("messageList");
+  connect(messages_, &QListWidget::itemActivated, this, &MainWindow::onMessageActivated);
+  connect(messages_, &QListWidget::itemClicked, this, &MainWindow::onMessageActivated);
+  messagesDock_ = new QDockWidget(tr("Messages"), this);
+  messagesDock_->setObjectName("messagesDock");
+  messagesDock_->setWidget(messages_);
 
   channelList_ = new QListWidget;
   channelList_->setObjectName("channelList");
   channelList_->setToolTip(tr("Result channels: check to plot"));
   connect(channelList_, &QListWidget::itemChanged, this, &MainWindow::onChannelItemChanged);
-
   chart_ = new QChart;
   chart_->legend()->setAlignment(Qt::AlignBottom);
   chart_->setMargins(QMargins(4, 4, 4, 4));
@@ -122,20 +205,21 @@ void MainWindow::buildUi() {
   chartView_ = new QChartView(chart_);
   chartView_->setObjectName("chartView");
   chartView_->setRenderHint(QPainter::Antialiasing);
-  chartView_->setMinimumHeight(260);
-
-  auto* bottom = new QSplitter(Qt::Horizontal);
-  bottom->addWidget(channelList_);
-  bottom->addWidget(chartView_);
-  bottom->setStretchFactor(0, 1);
-  bottom->setStretchFactor(1, 4);
-  bottom->setSizes({280, 1120});
-
-  auto* main = new QSplitter(Qt::Vertical);
-  main->addWidget(top);
-  main->addWidget(bottom);
-  main->setSizes({380, 480});
-  setCentralWidget(main);
+  chartView_->setMinimumHeight(180);
+  auto* plot = new QSplitter(Qt::Horizontal);
+  plot->addWidget(channelList_);
+  plot->addWidget(chartView_);
+  plot->setStretchFactor(0, 1);
+  plot->setStretchFactor(1, 4);
+  plot->setSizes({240, 960});
+  plotDock_ = new QDockWidget(tr("Results"), this);
+  plotDock_->setObjectName("resultsDock");
+  plotDock_->setWidget(plot);
+  addDockWidget(Qt::BottomDockWidgetArea, plotDock_);
+  addDockWidget(Qt::BottomDockWidgetArea, messagesDock_);
+  tabifyDockWidget(plotDock_, messagesDock_);
+  plotDock_->raise();
+  resizeDocks({plotDock_}, {260}, Qt::Vertical);
 
   statusLabel_ = new QLabel(tr("No simulation run yet"));
   statusLabel_->setObjectName("statusLabel");
@@ -144,17 +228,63 @@ void MainWindow::buildUi() {
 
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
+  actNew_ = file->addAction(tr("&New"), this, &MainWindow::onNew);
+  actNew_->setShortcut(QKeySequence::New);
   actOpen_ = file->addAction(tr("&Open..."), this, &MainWindow::onOpen);
   actOpen_->setShortcut(QKeySequence::Open);
+  recentMenu_ = file->addMenu(tr("Open &Recent"));
   actSave_ = file->addAction(tr("&Save"), this, [this] { saveProject(); });
   actSave_->setShortcut(QKeySequence::Save);
   actSaveAs_ = file->addAction(tr("Save &As..."), this, &MainWindow::onSaveAs);
   actSaveAs_->setShortcut(QKeySequence::SaveAs);
   file->addSeparator();
+  file->addAction(tr("Start &Page"), this, [this] { stack_->setCurrentWidget(start_); });
+  file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
 
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  QAction* undo = doc_->undoStack()->createUndoAction(this, tr("&Undo"));
+  undo->setShortcut(QKeySequence::Undo);
+  QAction* redo = doc_->undoStack()->createRedoAction(this, tr("&Redo"));
+  redo->setShortcut(QKeySequence::Redo);
+  edit->addAction(undo);
+  edit->addAction(redo);
+  edit->addSeparator();
+  // Canvas commands act while the schematic has the focus, so the same keys
+  // keep working as usual in text fields.
+  auto canvas = [&](const QString& text, const QKeySequence& key, auto fn) {
+    QAction* a = edit->addAction(text, this, fn);
+    a->setShortcut(key);
+    a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    view_->addAction(a);
+    return a;
+  };
+  canvas(tr("&Copy"), QKeySequence::Copy, [this] { view_->copySelection(); });
+  canvas(tr("&Paste"), QKeySequence::Paste, [this] { view_->paste(); });
+  canvas(tr("D&uplicate"), QKeySequence(Qt::CTRL | Qt::Key_D), [this] { view_->duplicateSelection(); });
+  canvas(tr("&Delete"), QKeySequence::Delete, [this] { view_->deleteSelection(); });
+  edit->addSeparator();
+  QAction* rot = canvas(tr("&Rotate 90°"), QKeySequence(Qt::Key_R), [this] { view_->rotateSelection(); });
+  QAction* mir = canvas(tr("&Mirror"), QKeySequence(Qt::Key_M), [this] { view_->mirrorSelection(); });
+  canvas(tr("Select &All"), QKeySequence::SelectAll, [this] {
+    for (QGraphicsItem* i : scene_->items())
+      if (i->flags() & QGraphicsItem::ItemIsSelectable) i->setSelected(true);
+  });
+
+  QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
+  QAction* fit = viewMenu->addAction(tr("Zoom to &Fit"), view_, &SchematicView::zoomToFit);
+  fit->setShortcut(QKeySequence(Qt::Key_F));
+  fit->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+  view_->addAction(fit);
+  viewMenu->addAction(tr("Zoom &In"), view_, &SchematicView::zoomIn)->setShortcut(QKeySequence::ZoomIn);
+  viewMenu->addAction(tr("Zoom &Out"), view_, &SchematicView::zoomOut)->setShortcut(QKeySequence::ZoomOut);
+
   QMenu* sim = menuBar()->addMenu(tr("&Simulation"));
+  actCheck_ = sim->addAction(tr("&Check Circuit"), this, [this] {
+    runChecks();
+    messagesDock_->raise();
+  });
   actRun_ = sim->addAction(tr("&Run"), this, &MainWindow::runSimulation);
   actRun_->setShortcut(QKeySequence(Qt::Key_F5));
   actStop_ = sim->addAction(tr("S&top"), this, &MainWindow::stopSimulation);
@@ -163,24 +293,37 @@ void MainWindow::buildMenus() {
   QToolBar* tb = addToolBar(tr("Main"));
   tb->setObjectName("mainToolBar");
   tb->setMovable(false);
+  tb->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  tb->addAction(actNew_);
   tb->addAction(actOpen_);
   tb->addAction(actSave_);
   tb->addSeparator();
+  tb->addAction(undo);
+  tb->addAction(redo);
+  tb->addSeparator();
+  tb->addAction(rot);
+  tb->addAction(mir);
+  tb->addAction(fit);
+  tb->addSeparator();
+  tb->addAction(actCheck_);
   tb->addAction(actRun_);
   tb->addAction(actStop_);
 }
 
 void MainWindow::updateTitle() {
-  QString name = file_.isEmpty() ? tr("untitled") : QFileInfo(file_).fileName();
-  QString title = QString::fromStdString(project_.meta.title);
-  setWindowTitle(QString("%1%2[*] - PneuMech Studio").arg(title.isEmpty() ? QString() : title + " - ", name));
-  setWindowModified(modified_);
+  const QString file = doc_->file();
+  QString name = file.isEmpty() ? tr("untitled") : QFileInfo(file).fileName();
+  QString title = QString::fromStdString(project().meta.title);
+  if (title.size() > 60) title = title.left(57) + "...";
+  setWindowTitle(QString("%1[*]%2 - PneuMech Studio").arg(name, title.isEmpty() ? QString() : " - " + title));
+  setWindowModified(doc_->isModified());
 }
 
 void MainWindow::updateActions() {
   const bool running = runner_->isRunning();
   actOpen_->setEnabled(!running);
-  actRun_->setEnabled(!running && !project_.components.empty());
+  actNew_->setEnabled(!running);
+  actRun_->setEnabled(!running && !project().components.empty());
   actStop_->setEnabled(running);
 }
 
@@ -194,15 +337,20 @@ QString MainWindow::statusText() const { return statusLabel_->text(); }
 
 // ---------------------------------------------------------------- files
 
+bool MainWindow::maybeSave() {
+  if (!doc_->isModified()) return true;
+  const auto answer = QMessageBox::question(
+      this, tr("Unsaved changes"), tr("The project has unsaved changes. Save them first?"),
+      QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+  if (answer == QMessageBox::Cancel) return false;
+  if (answer == QMessageBox::Save) return saveProject();
+  return true;
+}
+
 void MainWindow::closeEvent(QCloseEvent* e) {
-  if (modified_) {
-    const auto answer = QMessageBox::question(
-        this, tr("Unsaved changes"), tr("The project has unsaved changes. Save them before closing?"),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
-    if (answer == QMessageBox::Cancel || (answer == QMessageBox::Save && !saveProject())) {
-      e->ignore();
-      return;
-    }
+  if (!maybeSave()) {
+    e->ignore();
+    return;
   }
   runner_->stop();
   e->accept();
@@ -220,77 +368,132 @@ bool MainWindow::openProject(const QString& path) {
     showError(tr("Cannot open project"), QString::fromStdString(e.what()));
     return false;
   }
-  project_ = std::move(p);
-  file_ = path;
-  modified_ = false;
-  paramModel_->setComponent(nullptr, {});
-  populateTree();
-  // Results of another project no longer apply.
-  for (auto& s : shown_) chart_->removeSeries(s.series), delete s.series;
-  shown_.clear();
-  channels_.clear();
-  t_.clear();
-  cols_.clear();
-  channelList_->clear();
+  clearResults();
+  doc_->reset(std::move(p), path);
+  stack_->setCurrentIndex(1);
+  addRecentFile(path);
+  // Fit once the view has its final size.
+  view_->zoomToFit();
+  QTimer::singleShot(0, view_, &SchematicView::zoomToFit);
   statusLabel_->setText(tr("Opened %1: %2 components, %3 connections")
                             .arg(QFileInfo(path).fileName())
-                            .arg(project_.components.size())
-                            .arg(project_.connections.size()));
+                            .arg(project().components.size())
+                            .arg(project().connections.size()));
   updateTitle();
   updateActions();
   return true;
 }
 
+void MainWindow::newProject() {
+  clearResults();
+  Project p;
+  p.meta.title = "";
+  doc_->reset(std::move(p), QString());
+  stack_->setCurrentIndex(1);
+  statusLabel_->setText(tr("New circuit: drag components from the library onto the sheet"));
+  updateTitle();
+  updateActions();
+}
+
 bool MainWindow::saveProject() {
-  if (file_.isEmpty()) {
+  if (doc_->file().isEmpty()) {
     onSaveAs();
-    return !file_.isEmpty() && !modified_;
+    return !doc_->file().isEmpty() && !doc_->isModified();
   }
-  return saveProjectAs(file_);
+  return saveProjectAs(doc_->file());
 }
 
 bool MainWindow::saveProjectAs(const QString& path) {
   try {
-    pm::saveProject(project_, path.toStdString());  // atomic (write + rename)
+    pm::saveProject(project(), path.toStdString());  // atomic (write + rename)
   } catch (const std::exception& e) {
     showError(tr("Cannot save project"), QString::fromStdString(e.what()));
     return false;
   }
-  file_ = path;
-  modified_ = false;
+  doc_->markSaved(path);
+  addRecentFile(path);
   updateTitle();
   statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
   return true;
 }
 
+void MainWindow::onNew() {
+  if (maybeSave()) newProject();
+}
+
 void MainWindow::onOpen() {
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open project"), QFileInfo(file_).absolutePath(),
+  if (!maybeSave()) return;
+  QString dir = doc_->file().isEmpty() ? StartPage::examplesDirectory() : QFileInfo(doc_->file()).absolutePath();
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open project"), dir,
                                                     tr("PneuMech projects (*.pneumech.json *.json);;All files (*)"));
   if (!path.isEmpty()) openProject(path);
 }
 
 void MainWindow::onSaveAs() {
+  const QString file = doc_->file();
   QString path = QFileDialog::getSaveFileName(this, tr("Save project as"),
-                                              file_.isEmpty() ? QString("untitled.pneumech.json") : file_,
+                                              file.isEmpty() ? QString("untitled.pneumech.json") : file,
                                               tr("PneuMech projects (*.pneumech.json);;All files (*)"));
   if (path.isEmpty()) return;
   if (!path.endsWith(".json")) path += ".pneumech.json";
   saveProjectAs(path);
 }
 
-// ---------------------------------------------------------------- components
+void MainWindow::addRecentFile(const QString& path) {
+  QSettings s;
+  QStringList files = s.value("recentFiles").toStringList();
+  const QString abs = QFileInfo(path).absoluteFilePath();
+  files.removeAll(abs);
+  files.prepend(abs);
+  while (files.size() > kMaxRecent) files.removeLast();
+  s.setValue("recentFiles", files);
+  updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu() {
+  const QStringList files = QSettings().value("recentFiles").toStringList();
+  recentMenu_->clear();
+  for (const QString& f : files)
+    recentMenu_->addAction(QFileInfo(f).fileName(), this, [this, f] {
+      if (maybeSave()) openProject(f);
+    })->setToolTip(f);
+  recentMenu_->setEnabled(!files.isEmpty());
+  start_->setRecentFiles(files);
+}
+
+// ---------------------------------------------------------------- model and selection
+
+void MainWindow::onDocumentChanged() {
+  scene_->sync();
+  populateTree();
+  // Results of an earlier state no longer match the drawing.
+  if (scene_->frame().active) {
+    scene_->setFrame({});
+    view_->setLegendVisible(false, 0);
+  }
+  updateTitle();
+  updateActions();
+}
 
 void MainWindow::populateTree() {
+  const QString current = tree_->currentItem() ? tree_->currentItem()->data(0, Qt::UserRole).toString() : QString();
+  const QSignalBlocker block(tree_);
   tree_->clear();
-  for (const Component& c : project_.components) {
-    auto* item = new QTreeWidgetItem(tree_, {QString::fromStdString(c.id), QString::fromStdString(c.type),
-                                             QString::fromStdString(c.label)});
+  QList<QTreeWidgetItem*> items;
+  items.reserve(static_cast<qsizetype>(project().components.size()));
+  for (const Component& c : project().components) {
+    auto* item = new QTreeWidgetItem({QString::fromStdString(c.id), QString::fromStdString(c.type),
+                                      QString::fromStdString(c.label)});
     item->setData(0, Qt::UserRole, QString::fromStdString(c.id));
     if (const ComponentType* t = Registry::instance().find(c.type))
       for (int col = 0; col < 3; ++col) item->setToolTip(col, QString::fromStdString(t->description));
+    items.append(item);
   }
-  for (int col = 0; col < 3; ++col) tree_->resizeColumnToContents(col);
-  if (tree_->topLevelItemCount() > 0) tree_->setCurrentItem(tree_->topLevelItem(0));
+  tree_->addTopLevelItems(items);
+  if (items.size() < 200)
+    for (int col = 0; col < 3; ++col) tree_->resizeColumnToContents(col);
+  for (QTreeWidgetItem* item : items)
+    if (item->data(0, Qt::UserRole).toString() == current) tree_->setCurrentItem(item);
 }
 
 bool MainWindow::selectComponent(const QString& id) {
@@ -298,38 +501,107 @@ bool MainWindow::selectComponent(const QString& id) {
     QTreeWidgetItem* item = tree_->topLevelItem(i);
     if (item->data(0, Qt::UserRole).toString() == id) {
       tree_->setCurrentItem(item);
+      onTreeSelectionChanged();
       return true;
     }
   }
   return false;
 }
 
-void MainWindow::onComponentSelected() {
+void MainWindow::onTreeSelectionChanged() {
+  if (syncingSelection_) return;
   const auto items = tree_->selectedItems();
-  if (items.isEmpty()) {
-    paramModel_->setComponent(nullptr, {});
-    return;
+  const std::string id = items.isEmpty() ? std::string() : items.front()->data(0, Qt::UserRole).toString().toStdString();
+  syncingSelection_ = true;
+  if (id.empty()) scene_->clearSelection();
+  else scene_->selectObjects({id});
+  if (ComponentItem* item = scene_->componentItem(id)) view_->ensureVisible(item, 40, 40);
+  syncingSelection_ = false;
+  props_->showComponent(id);
+}
+
+void MainWindow::onSceneSelectionChanged() {
+  if (syncingSelection_) return;
+  const auto comps = scene_->selectedComponents();
+  const auto conns = scene_->selectedConnections();
+  const std::string id = comps.size() == 1 ? *comps.begin() : std::string();
+  props_->showComponent(id, int(comps.size() + conns.size()));
+  syncingSelection_ = true;
+  const QSignalBlocker block(tree_);
+  tree_->clearSelection();
+  if (!id.empty())
+    for (int i = 0; i < tree_->topLevelItemCount(); ++i)
+      if (tree_->topLevelItem(i)->data(0, Qt::UserRole).toString().toStdString() == id) {
+        tree_->setCurrentItem(tree_->topLevelItem(i));
+        tree_->scrollToItem(tree_->topLevelItem(i));
+      }
+  syncingSelection_ = false;
+}
+
+// ---------------------------------------------------------------- checks
+
+std::vector<CheckMessage> MainWindow::runChecks() {
+  const auto found = checkProject(project(), doc_->file().toStdString());
+  messages_->clear();
+  for (const CheckMessage& m : found) {
+    const bool err = m.severity == CheckMessage::Severity::Error;
+    auto* item = new QListWidgetItem((err ? tr("Error: ") : tr("Warning: ")) + m.text, messages_);
+    item->setForeground(err ? QColor(170, 0, 0) : QColor(150, 100, 0));
+    item->setData(Qt::UserRole, QString::fromStdString(m.component));
+    item->setData(Qt::UserRole + 1, QString::fromStdString(m.connection));
+    item->setToolTip(m.text);
   }
-  paramModel_->setComponent(&project_, items.front()->data(0, Qt::UserRole).toString().toStdString());
+  if (found.empty()) new QListWidgetItem(tr("Check passed: no problems found"), messages_);
+  messagesDock_->setWindowTitle(found.empty() ? tr("Messages") : tr("Messages (%1)").arg(found.size()));
+  return found;
+}
+
+void MainWindow::onMessageActivated(QListWidgetItem* item) {
+  const std::string comp = item->data(Qt::UserRole).toString().toStdString();
+  const std::string conn = item->data(Qt::UserRole + 1).toString().toStdString();
+  if (comp.empty() && conn.empty()) return;
+  stack_->setCurrentIndex(1);
+  if (!comp.empty()) scene_->selectObjects({comp});
+  else scene_->selectObjects({}, {conn});
+  if (ComponentItem* c = scene_->componentItem(comp)) view_->centerOn(c);
+  if (WireItem* w = scene_->wireItem(conn)) view_->centerOn(w);
 }
 
 // ---------------------------------------------------------------- simulation
 
-void MainWindow::runSimulation() {
-  if (runner_->isRunning() || project_.components.empty()) return;
-  // Keep the user's choice of channels for the next run.
-  wantedChannels_.clear();
-  for (const auto& s : shown_) wantedChannels_.push_back(channels_[s.channel].name);
+void MainWindow::clearResults() {
   for (auto& s : shown_) chart_->removeSeries(s.series), delete s.series;
   shown_.clear();
   channels_.clear();
   t_.clear();
   cols_.clear();
   channelList_->clear();
-  tEnd_ = project_.simulation.t_end;
-  axisX_->setRange(0, tEnd_ > 0 ? tEnd_ : 1);
+  scene_->setFrame({});
+  view_->setLegendVisible(false, 0);
+  const QSignalBlocker block(timeSlider_);
+  timeSlider_->setRange(0, 0);
+  timeSlider_->setEnabled(false);
+  timeLabel_->setText(tr("no results"));
+}
 
-  runner_->start(project_, file_.toStdString());
+void MainWindow::runSimulation() {
+  if (runner_->isRunning() || project().components.empty()) return;
+  const auto found = runChecks();
+  if (hasErrors(found)) {
+    messagesDock_->raise();
+    statusLabel_->setText(tr("Not started: the check found errors (see Messages)"));
+    return;
+  }
+  // Keep the user's choice of channels for the next run.
+  wantedChannels_.clear();
+  for (const auto& s : shown_) wantedChannels_.push_back(channels_[s.channel].name);
+  clearResults();
+  tEnd_ = project().simulation.t_end;
+  axisX_->setRange(0, tEnd_ > 0 ? tEnd_ : 1);
+  anim_->prepare(project());
+  followRun_ = true;
+
+  runner_->start(project(), doc_->file().toStdString());
   statusLabel_->setText(tr("Running..."));
   poll_->start();
   updateActions();
@@ -339,6 +611,12 @@ void MainWindow::stopSimulation() {
   if (!runner_->isRunning()) return;
   runner_->stop();
   statusLabel_->setText(tr("Stopping..."));
+}
+
+void MainWindow::showFrame(int row) {
+  if (t_.empty() || row < 0 || row >= static_cast<int>(t_.size())) return;
+  scene_->setFrame(anim_->frame(cols_, static_cast<size_t>(row), t_[row]));
+  timeLabel_->setText(tr("t = %1 s").arg(QString::number(t_[row], 'f', 3)));
 }
 
 void MainWindow::onPoll() {
@@ -351,13 +629,17 @@ void MainWindow::onPoll() {
     // channel and a node channel of the same id) gets " (2)" so both stay
     // distinguishable.
     std::map<std::string, int> seen;
+    std::vector<std::string> names;
     for (const auto& c : ch) {
       QString label = channelLabel(c.name, c.unit);
       if (const int k = ++seen[c.name]; k > 1)
         label = QString("%1 (%2)%3").arg(QString::fromStdString(c.name)).arg(k).arg(label.mid(int(c.name.size())));
       channels_.push_back({c.name, c.unit, label});
+      names.push_back(c.name);
     }
     cols_.assign(channels_.size(), {});
+    anim_->setChannels(names);
+    view_->setLegendVisible(anim_->ready(), anim_->scaleMaxBarGauge());
     setupChannels();
   }
   std::vector<double> t;
@@ -369,6 +651,14 @@ void MainWindow::onPoll() {
     for (size_t i = 0; i < cols.size(); ++i) cols_[i].insert(cols_[i].end(), cols[i].begin(), cols[i].end());
     refreshSeries();
     updateAxes();
+    timeSlider_->setEnabled(true);
+    const bool follow = followRun_;
+    {
+      const QSignalBlocker block(timeSlider_);
+      timeSlider_->setRange(0, static_cast<int>(t_.size()) - 1);
+    }
+    if (follow) timeSlider_->setValue(timeSlider_->maximum());
+    if (follow) showFrame(timeSlider_->maximum());
   }
   if (runner_->isRunning()) {
     const double tNow = t_.empty() ? 0.0 : t_.back();

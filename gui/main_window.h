@@ -1,13 +1,17 @@
-// The studio's main window (first usable version): component tree, parameter
-// table in engineering units, simulation on a worker thread with a live plot
-// of selected result channels. The schematic editor and 3D view come later.
+// The studio's main window: start page or schematic editor in the centre,
+// component library (left), project tree and property editor (right),
+// messages and result plot (bottom), a time slider under the schematic that
+// scrubs through the run. The Document holds the project and its undo stack;
+// every view re-reads it when it changes.
 #pragma once
 
 #include "model/project.h"
+#include "project_checks.h"
 
 #include <QMainWindow>
 #include <QString>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,10 +19,14 @@ class QAction;
 class QChart;
 class QChartView;
 class QCloseEvent;
+class QDockWidget;
 class QLabel;
 class QLineSeries;
 class QListWidget;
 class QListWidgetItem;
+class QMenu;
+class QSlider;
+class QStackedWidget;
 class QTableView;
 class QTimer;
 class QTreeWidget;
@@ -26,8 +34,14 @@ class QValueAxis;
 
 namespace pm::gui {
 
-class ParamModel;
+class Document;
+class LibraryPanel;
+class PropertyEditor;
+class RunAnimation;
+class SchematicScene;
+class SchematicView;
 class SimulationRunner;
+class StartPage;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -39,20 +53,34 @@ class MainWindow : public QMainWindow {
   bool openProject(const QString& path);
   bool saveProject();                          // to the current file (Save As when none)
   bool saveProjectAs(const QString& path);     // and make it the current file
+  void newProject();                           // an empty, untitled circuit
 
-  const Project& project() const { return project_; }
-  const QString& currentFile() const { return file_; }
+  const Project& project() const;
+  const QString& currentFile() const;
+  bool isModified() const;
+  Document* document() const { return doc_; }
+  SchematicScene* scene() const { return scene_; }
+  SchematicView* schematicView() const { return view_; }
+  LibraryPanel* libraryPanel() const { return library_; }
+  PropertyEditor* propertyEditor() const { return props_; }
+  StartPage* startPage() const { return start_; }
+  bool isShowingStartPage() const;
+  QListWidget* messageList() const { return messages_; }
+  QSlider* timeSlider() const { return timeSlider_; }
+
   SimulationRunner* runner() const { return runner_; }
   QChart* chart() const { return chart_; }
   QTreeWidget* componentTree() const { return tree_; }
-  QTableView* paramView() const { return paramView_; }
+  QTableView* paramView() const;
   QListWidget* channelList() const { return channelList_; }
   QString statusText() const;
   const QString& lastError() const { return lastError_; }
-  // Selects a component in the tree (and shows its parameters).
+  // Selects a component (schematic, tree, property editor).
   bool selectComponent(const QString& id);
   // Checks or unchecks a result channel in the plot list by name ("tank.p").
   bool setChannelChecked(const QString& name, bool on);
+  // Runs the pre-run checks and lists them in the messages panel.
+  std::vector<CheckMessage> runChecks();
 
  public slots:
   void runSimulation();
@@ -64,7 +92,7 @@ class MainWindow : public QMainWindow {
  private slots:
   void onOpen();
   void onSaveAs();
-  void onComponentSelected();
+  void onNew();
   void onPoll();
   void onRunFinished(bool ok);
   void onChannelItemChanged(QListWidgetItem* item);
@@ -78,36 +106,58 @@ class MainWindow : public QMainWindow {
   void populateTree();
   void updateTitle();
   void updateActions();
+  void updateRecentMenu();
+  void addRecentFile(const QString& path);
+  bool maybeSave();
   void showError(const QString& title, const QString& text);
+  void onDocumentChanged();
+  void onSceneSelectionChanged();
+  void onTreeSelectionChanged();
+  void onMessageActivated(QListWidgetItem* item);
+  void showFrame(int row);
+  void clearResults();
   void setupChannels();
   void rebuildSeries();
   void refreshSeries();
   void updateAxes();
 
-  Project project_;
-  QString file_;
-  bool modified_ = false;
+  Document* doc_ = nullptr;
   QString lastError_;
 
+  QStackedWidget* stack_ = nullptr;
+  StartPage* start_ = nullptr;
+  SchematicScene* scene_ = nullptr;
+  SchematicView* view_ = nullptr;
+  LibraryPanel* library_ = nullptr;
+  PropertyEditor* props_ = nullptr;
   QTreeWidget* tree_ = nullptr;
-  QTableView* paramView_ = nullptr;
-  ParamModel* paramModel_ = nullptr;
+  QListWidget* messages_ = nullptr;
+  QDockWidget* messagesDock_ = nullptr;
+  QDockWidget* plotDock_ = nullptr;
+  QSlider* timeSlider_ = nullptr;
+  QLabel* timeLabel_ = nullptr;
   QListWidget* channelList_ = nullptr;
   QChartView* chartView_ = nullptr;
   QChart* chart_ = nullptr;
   QValueAxis* axisX_ = nullptr;
   QValueAxis* axisY_ = nullptr;
   QLabel* statusLabel_ = nullptr;
+  QMenu* recentMenu_ = nullptr;
+  bool syncingSelection_ = false;
 
+  QAction* actNew_ = nullptr;
   QAction* actOpen_ = nullptr;
   QAction* actSave_ = nullptr;
   QAction* actSaveAs_ = nullptr;
   QAction* actRun_ = nullptr;
   QAction* actStop_ = nullptr;
+  QAction* actCheck_ = nullptr;
 
   SimulationRunner* runner_ = nullptr;
+  std::unique_ptr<RunAnimation> anim_;
   QTimer* poll_ = nullptr;
   double tEnd_ = 0.0;  // of the run shown
+  bool followRun_ = true;
 
   // Results of the run shown, in SI, as streamed from the ResultStore.
   struct Channel {

@@ -9,14 +9,60 @@ namespace pm::gui {
 
 ParamModel::ParamModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void ParamModel::setComponent(Project* project, const std::string& id) {
+std::vector<double> catalogueValues(const std::string& type, const std::string& param) {
+  auto mm = [](std::initializer_list<double> v) {
+    std::vector<double> out;
+    for (double x : v) out.push_back(x * 1e-3);
+    return out;
+  };
+  const bool actuator = type.rfind("cylinder_", 0) == 0;
+  if (actuator && param == "bore") return mm({8, 10, 12, 16, 20, 25, 32, 40, 50, 63, 80, 100, 125});
+  if (actuator && param == "stroke")
+    return mm({10, 25, 40, 50, 80, 100, 125, 160, 200, 250, 320, 400, 500, 600, 800, 1000});
+  if (actuator && param == "rod") return mm({4, 6, 8, 10, 12, 16, 20, 25, 32});
+  if (type == "tube" && param == "d") return mm({2.6, 4, 5.7, 7, 8, 10});
+  return {};
+}
+
+void ParamModel::setComponent(const Project* project, const std::string& id) {
   beginResetModel();
   project_ = project;
   id_ = id;
+  const ComponentType* t = type();
+  rows_ = t ? t->params.size() : 0;
   endResetModel();
 }
 
-Component* ParamModel::component() const { return project_ ? project_->find(id_) : nullptr; }
+void ParamModel::refresh() {
+  const ComponentType* t = type();
+  if (!t || t->params.size() != rows_) {
+    setComponent(component() ? project_ : nullptr, component() ? id_ : std::string());
+    return;
+  }
+  if (rows_ > 0) emit dataChanged(index(0, 0), index(static_cast<int>(rows_) - 1, ColumnCount - 1));
+}
+
+const ParamDecl* ParamModel::paramAt(int row) const {
+  const ComponentType* t = type();
+  if (!t || row < 0 || row >= static_cast<int>(t->params.size())) return nullptr;
+  return &t->params[row];
+}
+
+units::DisplayUnit ParamModel::displayUnit(const ParamDecl& d, double si) const {
+  if (const ComponentType* t = type())
+    if (auto it = unitChoice_.find(t->name + "/" + d.name); it != unitChoice_.end())
+      for (const units::DisplayUnit& u : units::choices(d))
+        if (u.unit == it->second) return u;
+  return units::forParam(d, si);
+}
+
+std::vector<double> ParamModel::catalogue(int row) const {
+  const ParamDecl* d = paramAt(row);
+  const ComponentType* t = type();
+  return d && t ? catalogueValues(t->name, d->name) : std::vector<double>{};
+}
+
+const Component* ParamModel::component() const { return project_ ? project_->find(id_) : nullptr; }
 
 const ComponentType* ParamModel::type() const {
   const Component* c = component();
@@ -57,9 +103,10 @@ QVariant ParamModel::data(const QModelIndex& index, int role) const {
   if (!c || !t || !index.isValid() || index.row() >= static_cast<int>(t->params.size())) return {};
   const ParamDecl& d = t->params[index.row()];
   const double si = paramValue(*c, *t, d.name);
-  const units::DisplayUnit du = units::forParam(d, si);
+  const units::DisplayUnit du = displayUnit(d, si);
   const bool isDefault = !c->params.count(d.name);
   switch (role) {
+    case Qt::UserRole: return si;
     case Qt::DisplayRole:
     case Qt::EditRole:
       switch (index.column()) {
@@ -95,18 +142,28 @@ QVariant ParamModel::data(const QModelIndex& index, int role) const {
 
 Qt::ItemFlags ParamModel::flags(const QModelIndex& index) const {
   Qt::ItemFlags f = QAbstractTableModel::flags(index);
-  if (index.isValid() && index.column() == Value) f |= Qt::ItemIsEditable;
+  if (index.isValid() && (index.column() == Value || index.column() == Unit)) f |= Qt::ItemIsEditable;
   return f;
 }
 
 bool ParamModel::setData(const QModelIndex& index, const QVariant& value, int role) {
-  if (role != Qt::EditRole || !index.isValid() || index.column() != Value) return false;
-  Component* c = component();
+  if (role != Qt::EditRole || !index.isValid()) return false;
+  const Component* c = component();
   const ComponentType* t = type();
   if (!c || !t || index.row() >= static_cast<int>(t->params.size())) return false;
   const ParamDecl& d = t->params[index.row()];
   const double current = paramValue(*c, *t, d.name);
-  const units::DisplayUnit du = units::forParam(d, current);
+  if (index.column() == Unit) {
+    for (const units::DisplayUnit& u : units::choices(d))
+      if (u.unit == value.toString()) {
+        unitChoice_[t->name + "/" + d.name] = u.unit;
+        emit dataChanged(this->index(index.row(), 0), this->index(index.row(), ColumnCount - 1));
+        return true;
+      }
+    return false;
+  }
+  if (index.column() != Value) return false;
+  const units::DisplayUnit du = displayUnit(d, current);
 
   const QString text = value.toString().trimmed();
   // Unchanged text (editor opened and closed): keep the exact SI value.
@@ -126,9 +183,11 @@ bool ParamModel::setData(const QModelIndex& index, const QVariant& value, int ro
                                QString::fromStdString(d.rangeText())));
     return false;
   }
-  c->params[d.name] = *si;
-  emit dataChanged(this->index(index.row(), 0), this->index(index.row(), ColumnCount - 1));
-  emit parameterChanged(QString::fromStdString(c->id), QString::fromStdString(d.name), *si);
+  const std::string id = c->id, name = d.name;
+  if (!commit_ || !commit_(id, name, *si)) return false;
+  const int row = rowOf(name);
+  if (row >= 0) emit dataChanged(this->index(row, 0), this->index(row, ColumnCount - 1));
+  emit parameterChanged(QString::fromStdString(id), QString::fromStdString(name), *si);
   return true;
 }
 

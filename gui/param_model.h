@@ -1,13 +1,19 @@
 // Table model of one component's parameters: name, value in display
-// (engineering) units, unit, range and doc. Edits are parsed through the unit
-// layer (gui/units.h), checked against the parameter's range (rejected with a
-// message, never clamped) and written to the Project in SI.
+// (engineering) units, unit (a choice per parameter), range and doc. Edits
+// are parsed through the unit layer (gui/units.h), checked against the
+// parameter's range (rejected with a message, never clamped) and handed in
+// SI to the commit function, which applies them as an undoable edit.
 #pragma once
 
 #include "model/component_type.h"
 #include "model/project.h"
+#include "units.h"
 
 #include <QAbstractTableModel>
+
+#include <functional>
+#include <map>
+#include <vector>
 
 namespace pm::gui {
 
@@ -15,13 +21,24 @@ class ParamModel : public QAbstractTableModel {
   Q_OBJECT
  public:
   enum Column { Name, Value, Unit, Range, Doc, ColumnCount };
+  // Stores a checked SI value; false when nothing changed.
+  using Commit = std::function<bool(const std::string& component, const std::string& param, double si)>;
 
   explicit ParamModel(QObject* parent = nullptr);
 
+  void setCommit(Commit commit) { commit_ = std::move(commit); }
   // Shows the parameters of component `id` of `project` (nullptr / unknown id: empty).
-  void setComponent(Project* project, const std::string& id);
+  void setComponent(const Project* project, const std::string& id);
+  // The project changed (edit, undo): re-read the values.
+  void refresh();
   const std::string& componentId() const { return id_; }
   int rowOf(const std::string& param) const;  // -1 when absent
+  const ParamDecl* paramAt(int row) const;
+
+  // Display unit of a parameter: the user's choice or the default one.
+  units::DisplayUnit displayUnit(const ParamDecl& d, double si) const;
+  // Catalogue values (SI) offered for a parameter, empty when none.
+  std::vector<double> catalogue(int row) const;
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
@@ -37,11 +54,18 @@ class ParamModel : public QAbstractTableModel {
   void editRejected(const QString& message);
 
  private:
-  Component* component() const;
+  const Component* component() const;
   const ComponentType* type() const;
 
-  Project* project_ = nullptr;
+  const Project* project_ = nullptr;
   std::string id_;
+  Commit commit_;
+  std::map<std::string, QString> unitChoice_;  // "type/param" -> display unit
+  size_t rows_ = 0;
 };
+
+// Standard sizes (SI) of catalogue parameters: cylinder bores (ISO 15552 /
+// ISO 6432), strokes, rod diameters, tube inner diameters.
+std::vector<double> catalogueValues(const std::string& type, const std::string& param);
 
 }  // namespace pm::gui

@@ -33,6 +33,26 @@ DisplayUnit forParam(const ParamDecl& d, double siValue) {
 
 DisplayUnit forChannel(const std::string& siUnit) { return forUnit(siUnit, 0.0, false); }
 
+std::vector<DisplayUnit> choices(const ParamDecl& d) {
+  const std::string& u = d.unit;
+  std::vector<DisplayUnit> a;
+  if (u == "Pa") {
+    if (isGaugeParam(d.name)) a.push_back({"bar(g)", 1e-5, -kGaugeReference});
+    a.insert(a.end(), {{"bar", 1e-5, 0.0}, {"kPa", 1e-3, 0.0}, {"MPa", 1e-6, 0.0}, {"Pa", 1.0, 0.0}});
+  } else if (u == "m") {
+    a = {{"mm", 1e3, 0.0}, {"cm", 1e2, 0.0}, {"m", 1.0, 0.0}};
+  } else if (u == "m3") {
+    a = {{"cm3", 1e6, 0.0}, {"l", 1e3, 0.0}, {"mm3", 1e9, 0.0}, {"m3", 1.0, 0.0}};
+  } else if (u == "m3/(s Pa)") {
+    a = {{"dm3/(s bar)", 1e8, 0.0}, {"m3/(s Pa)", 1.0, 0.0}};
+  } else if (u == "K") {
+    a = {{QStringLiteral("°C"), 1.0, -273.15}, {"K", 1.0, 0.0}};
+  } else {
+    a = {{QString::fromStdString(u), 1.0, 0.0}};
+  }
+  return a;
+}
+
 QString formatNumber(double v) {
   if (v == 0.0) return QStringLiteral("0");
   return QLocale::c().toString(v, 'g', 6);

@@ -22,6 +22,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace pm::gui::units {
 
@@ -45,6 +46,9 @@ DisplayUnit forUnit(const std::string& siUnit, double siValue = 0.0, bool gauge 
 DisplayUnit forParam(const ParamDecl& decl, double siValue);
 // Display unit of a result channel ("<id>.<quantity>", SI unit): absolute.
 DisplayUnit forChannel(const std::string& siUnit);
+
+// The units a user may pick to show a parameter in (the default one first).
+std::vector<DisplayUnit> choices(const ParamDecl& decl);
 
 // Number formatting used everywhere in the studio (6 significant digits).
 QString formatNumber(double v);

@@ -2,7 +2,9 @@
 // units through the table editor, run on the worker thread with a live plot,
 // save and reload.
 #include "main_window.h"
+#include "document.h"
 #include "param_model.h"
+#include "property_editor.h"
 #include "simulation_runner.h"
 #include "units.h"
 
@@ -18,10 +20,12 @@
 #include <QListWidget>
 #include <QMessageBox>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QTreeWidget>
+#include <QUndoStack>
 #include <QtTest>
 
 #include <cmath>
@@ -63,7 +67,10 @@ void closeNextMessageBox(QString* text) {
 class TestGuiMainWindow : public QObject {
   Q_OBJECT
  private slots:
-  void initTestCase() { QVERIFY(dir_.isValid()); }
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);  // recent files go to a test location
+    QVERIFY(dir_.isValid());
+  }
 
   void units() {
     const ComponentType* tank = Registry::instance().find("reservoir");
@@ -143,11 +150,17 @@ class TestGuiMainWindow : public QObject {
     QCOMPARE(model->index(row, ParamModel::Unit).data().toString(), QString("l"));
     QCOMPARE(model->index(row, ParamModel::Value).data().toString(), QString("2.5"));
 
-    // Out of range: refused with a message, never clamped.
-    QString boxText;
-    closeNextMessageBox(&boxText);
+    // Out of range: refused with a message shown in the property editor,
+    // never clamped.
     QVERIFY(!model->setData(model->index(row, ParamModel::Value), "-3", Qt::EditRole));
-    QVERIFY(boxText.contains("outside"));
+    QVERIFY(w.propertyEditor()->message().contains("outside"));
+    QVERIFY(w.lastError().contains("outside"));
+    QVERIFY(std::abs(w.project().find("tank")->params.at("V") - 2.5e-3) < 1e-15);
+    // The accepted edit is one undo step; undo restores the type default.
+    QVERIFY(w.isModified());
+    w.document()->undoStack()->undo();
+    QVERIFY(!w.project().find("tank")->params.count("V"));
+    w.document()->undoStack()->redo();
     QVERIFY(std::abs(w.project().find("tank")->params.at("V") - 2.5e-3) < 1e-15);
 
     // A gauge pressure: supply p shown in bar(g).

@@ -1,0 +1,152 @@
+#include "edit_operations.h"
+
+#include "model/component_type.h"
+#include "symbol_library.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace pm::gui {
+
+namespace {
+
+std::string idPrefix(const std::string& type) {
+  static const std::map<std::string, std::string> prefix = {
+      {"cylinder", "cyl"}, {"semi", "rot"},     {"valve", "v"},     {"supply", "src"},   {"atmosphere", "atm"},
+      {"reservoir", "tank"}, {"tube", "tube"}, {"flow", "fc"},     {"check", "cv"},     {"restriction", "r"},
+      {"orifice", "or"},   {"throttle", "th"},  {"silencer", "sil"}, {"pressure", "pr"}, {"shuttle", "sv"},
+      {"two", "and"},      {"quick", "qe"},     {"limit", "ls"},    {"position", "xs"},  {"velocity", "vs"},
+      {"temperature", "ts"}, {"on", "tim"},     {"push", "pb"},     {"step", "seq"},     {"time", "sw"}};
+  const std::string head = type.substr(0, type.find('_'));
+  if (type == "flow_sensor") return "fs";
+  if (type == "pressure_switch") return "ps";
+  if (type == "pressure_sensor") return "pt";
+  auto it = prefix.find(head);
+  return it != prefix.end() ? it->second : head;
+}
+
+// ISO 1219-2 letter and circuit number of a type.
+std::pair<char, int> codeOf(const std::string& type) {
+  const ComponentType* t = Registry::instance().find(type);
+  const std::string cat = t ? t->category : std::string();
+  if (cat == "Actuators") return {'A', 1};
+  if (cat == "Supply" || cat == "Volumes") return {'Z', 0};
+  if (cat == "Sensors") return {'B', 1};
+  if (cat == "Signals") return {'S', 1};
+  return {'V', 1};
+}
+
+bool labelUsed(const Project& p, const std::string& label) {
+  return std::any_of(p.components.begin(), p.components.end(),
+                     [&](const Component& c) { return c.label == label; });
+}
+
+}  // namespace
+
+double snapToGrid(double v) { return std::round(v / kGrid) * kGrid; }
+
+std::string freshComponentId(const Project& p, const std::string& type) {
+  const std::string base = idPrefix(type);
+  for (int n = 1;; ++n) {
+    const std::string id = base + std::to_string(n);
+    if (!p.find(id)) return id;
+  }
+}
+
+std::string freshConnectionId(const Project& p) {
+  for (int n = static_cast<int>(p.connections.size()) + 1;; ++n) {
+    const std::string id = "l" + std::to_string(n);
+    if (std::none_of(p.connections.begin(), p.connections.end(), [&](const Connection& c) { return c.id == id; }))
+      return id;
+  }
+}
+
+std::string freshLabel(const Project& p, const std::string& type) {
+  const auto [letter, circuit] = codeOf(type);
+  for (int n = 1;; ++n) {
+    const std::string code = std::to_string(circuit) + letter + std::to_string(n);
+    if (!labelUsed(p, code)) return code;
+  }
+}
+
+Component newComponent(const Project& p, const std::string& type, double x, double y) {
+  Component c;
+  c.type = type;
+  c.id = freshComponentId(p, type);
+  c.label = freshLabel(p, type);
+  c.placement.x = snapToGrid(x);
+  c.placement.y = snapToGrid(y);
+  return c;
+}
+
+void removeObjects(Project& p, const std::set<std::string>& comps, const std::set<std::string>& conns) {
+  std::erase_if(p.components, [&](const Component& c) { return comps.count(c.id) > 0; });
+  std::erase_if(p.connections, [&](const Connection& k) {
+    return conns.count(k.id) || comps.count(k.from.component) || comps.count(k.to.component);
+  });
+  for (Component& c : p.components)
+    std::erase_if(c.inputs, [&](const auto& kv) { return comps.count(kv.second.substr(0, kv.second.find('.'))) > 0; });
+}
+
+Project copySelection(const Project& p, const std::set<std::string>& ids) {
+  Project f;
+  for (const Component& c : p.components)
+    if (ids.count(c.id)) f.components.push_back(c);
+  for (const Connection& k : p.connections)
+    if (ids.count(k.from.component) && ids.count(k.to.component)) f.connections.push_back(k);
+  return f;
+}
+
+std::vector<std::string> pasteFragment(Project& p, const Project& fragment, double dx, double dy) {
+  std::map<std::string, std::string> rename;
+  std::vector<std::string> added;
+  for (Component c : fragment.components) {
+    const std::string old = c.id;
+    c.id = freshComponentId(p, c.type);
+    c.label = freshLabel(p, c.type);
+    c.placement.x = snapToGrid(c.placement.x + dx);
+    c.placement.y = snapToGrid(c.placement.y + dy);
+    rename[old] = c.id;
+    added.push_back(c.id);
+    p.components.push_back(std::move(c));
+  }
+  auto renamed = [&](const std::string& ref) {
+    const std::string comp = ref.substr(0, ref.find('.'));
+    auto it = rename.find(comp);
+    return it == rename.end() ? ref : it->second + ref.substr(comp.size());
+  };
+  for (const std::string& id : added)
+    for (auto& [name, ref] : p.find(id)->inputs) ref = renamed(ref);
+  for (Connection k : fragment.connections) {
+    if (!rename.count(k.from.component) || !rename.count(k.to.component)) continue;
+    k.id = freshConnectionId(p);
+    k.from.component = rename[k.from.component];
+    k.to.component = rename[k.to.component];
+    for (Point& w : k.waypoints) w.x += dx, w.y += dy;
+    p.connections.push_back(std::move(k));
+  }
+  return added;
+}
+
+namespace {
+// Lines at a turned or mirrored symbol are routed afresh.
+void rerouteAttached(Project& p, const std::set<std::string>& ids) {
+  for (Connection& k : p.connections)
+    if (ids.count(k.from.component) || ids.count(k.to.component)) k.waypoints.clear();
+}
+}  // namespace
+
+void rotateComponents(Project& p, const std::set<std::string>& ids) {
+  for (Component& c : p.components)
+    if (ids.count(c.id)) c.placement.rotation = (c.placement.rotation + 90) % 360;
+  rerouteAttached(p, ids);
+}
+
+void mirrorComponents(Project& p, const std::set<std::string>& ids) {
+  for (Component& c : p.components)
+    if (ids.count(c.id)) c.placement.mirror = !c.placement.mirror;
+  rerouteAttached(p, ids);
+}
+
+}  // namespace pm::gui

@@ -1,0 +1,42 @@
+// Editing helpers on the Project (no Qt widgets): fresh ids and ISO 1219-2
+// codes, new components with default parameters, deleting, copying and
+// pasting a selection with its inner connections. The editor calls these
+// inside Document::edit, so each one is a single undoable change.
+#pragma once
+
+#include "model/project.h"
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace pm::gui {
+
+// A free id for a new component of `type` ("cyl1", "v2", ...) or connection ("l3").
+std::string freshComponentId(const Project& p, const std::string& type);
+std::string freshConnectionId(const Project& p);
+// A free ISO 1219-2 identification code for `type` ("1A1", "1V2", "0Z1").
+std::string freshLabel(const Project& p, const std::string& type);
+
+// A component of `type` at `pos` (snapped to the grid) with a fresh id and
+// label; parameters take the type defaults (stored empty).
+Component newComponent(const Project& p, const std::string& type, double x, double y);
+
+// Removes components (and every connection touching them), connections,
+// and signal references to removed components.
+void removeObjects(Project& p, const std::set<std::string>& components, const std::set<std::string>& connections);
+
+// The selected components and the connections with both ends inside them.
+Project copySelection(const Project& p, const std::set<std::string>& components);
+// Adds `fragment` with fresh ids (and codes) moved by (dx, dy); connections
+// and signal references inside the fragment follow the renaming. Returns the
+// new component ids.
+std::vector<std::string> pasteFragment(Project& p, const Project& fragment, double dx, double dy);
+
+// Rotation by +90 degrees (clockwise on screen) and mirror of components.
+void rotateComponents(Project& p, const std::set<std::string>& ids);
+void mirrorComponents(Project& p, const std::set<std::string>& ids);
+
+double snapToGrid(double v);
+
+}  // namespace pm::gui

@@ -1,0 +1,124 @@
+#include "library_panel.h"
+
+#include "model/component_type.h"
+#include "schematic_view.h"
+#include "symbol_library.h"
+
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QMimeData>
+#include <QPainter>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <map>
+
+namespace pm::gui {
+
+namespace {
+
+// A tree that starts a drag carrying the type name.
+class LibraryTree : public QTreeWidget {
+ public:
+  using QTreeWidget::QTreeWidget;
+
+ protected:
+  QStringList mimeTypes() const override { return {kComponentMime}; }
+  QMimeData* mimeData(const QList<QTreeWidgetItem*>& items) const override {
+    if (items.isEmpty() || items.front()->data(0, Qt::UserRole).toString().isEmpty()) return nullptr;
+    auto* m = new QMimeData;
+    m->setData(kComponentMime, items.front()->data(0, Qt::UserRole).toString().toUtf8());
+    return m;
+  }
+};
+
+// A small picture of the symbol for the library entry.
+QIcon symbolIcon(const std::string& type) {
+  const Symbol& s = SymbolLibrary::instance().symbol(type);
+  QPixmap pm(40, 28);
+  pm.fill(Qt::transparent);
+  QPainter p(&pm);
+  p.setRenderHint(QPainter::Antialiasing);
+  const double k = std::min(38.0 / s.size.width(), 26.0 / s.size.height());
+  p.translate((40 - s.size.width() * k) / 2, (28 - s.size.height() * k) / 2);
+  p.scale(k, k);
+  s.paint(&p);
+  return QIcon(pm);
+}
+
+}  // namespace
+
+LibraryPanel::LibraryPanel(QWidget* parent) : QWidget(parent) {
+  setObjectName("libraryPanel");
+  search_ = new QLineEdit;
+  search_->setObjectName("librarySearch");
+  search_->setPlaceholderText(tr("Search components..."));
+  search_->setClearButtonEnabled(true);
+  tree_ = new LibraryTree;
+  tree_->setObjectName("libraryTree");
+  tree_->setHeaderHidden(true);
+  tree_->setDragEnabled(true);
+  tree_->setDragDropMode(QAbstractItemView::DragOnly);
+  tree_->setIconSize(QSize(40, 28));
+  tree_->setUniformRowHeights(true);
+
+  std::map<std::string, QTreeWidgetItem*> categories;
+  for (const ComponentType* t : Registry::instance().all()) {
+    QTreeWidgetItem*& cat = categories[t->category];
+    if (!cat) {
+      cat = new QTreeWidgetItem(tree_, {QString::fromStdString(t->category)});
+      cat->setFlags(Qt::ItemIsEnabled);
+      QFont f = cat->font(0);
+      f.setBold(true);
+      cat->setFont(0, f);
+    }
+    QString name = QString::fromStdString(t->name).replace('_', ' ');
+    name[0] = name[0].toUpper();
+    auto* item = new QTreeWidgetItem(cat, {name});
+    item->setData(0, Qt::UserRole, QString::fromStdString(t->name));
+    item->setToolTip(0, QString("<b>%1</b><br>%2").arg(QString::fromStdString(t->name).toHtmlEscaped(),
+                                                       QString::fromStdString(t->description).toHtmlEscaped()));
+    item->setIcon(0, symbolIcon(t->name));
+    item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsDragEnabled);
+  }
+  tree_->expandAll();
+
+  auto* lay = new QVBoxLayout(this);
+  lay->setContentsMargins(4, 4, 4, 4);
+  lay->addWidget(search_);
+  lay->addWidget(tree_);
+  connect(search_, &QLineEdit::textChanged, this, &LibraryPanel::filter);
+  connect(tree_, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
+    const QString type = item->data(0, Qt::UserRole).toString();
+    if (!type.isEmpty()) emit activated(type);
+  });
+}
+
+QTreeWidgetItem* LibraryPanel::itemOf(const QString& type) const {
+  for (int i = 0; i < tree_->topLevelItemCount(); ++i) {
+    QTreeWidgetItem* cat = tree_->topLevelItem(i);
+    for (int j = 0; j < cat->childCount(); ++j)
+      if (cat->child(j)->data(0, Qt::UserRole).toString() == type && !cat->child(j)->isHidden()) return cat->child(j);
+  }
+  return nullptr;
+}
+
+void LibraryPanel::filter(const QString& text) {
+  const QString q = text.trimmed();
+  for (int i = 0; i < tree_->topLevelItemCount(); ++i) {
+    QTreeWidgetItem* cat = tree_->topLevelItem(i);
+    const bool catMatch = cat->text(0).contains(q, Qt::CaseInsensitive);
+    int shown = 0;
+    for (int j = 0; j < cat->childCount(); ++j) {
+      QTreeWidgetItem* it = cat->child(j);
+      const bool match = q.isEmpty() || catMatch || it->text(0).contains(q, Qt::CaseInsensitive) ||
+                         it->data(0, Qt::UserRole).toString().contains(q, Qt::CaseInsensitive) ||
+                         it->toolTip(0).contains(q, Qt::CaseInsensitive);
+      it->setHidden(!match);
+      shown += match;
+    }
+    cat->setHidden(shown == 0);
+  }
+}
+
+}  // namespace pm::gui

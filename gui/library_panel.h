@@ -1,0 +1,34 @@
+// The component library: every registered type by category, filtered by a
+// search box (name, category, description); dragging an entry onto the
+// schematic places it (mime type kComponentMime carries the type name).
+#pragma once
+
+#include <QWidget>
+
+class QLineEdit;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace pm::gui {
+
+class LibraryPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit LibraryPanel(QWidget* parent = nullptr);
+
+  QLineEdit* searchBox() const { return search_; }
+  QTreeWidget* tree() const { return tree_; }
+  // The entry of a type (nullptr when filtered out or unknown).
+  QTreeWidgetItem* itemOf(const QString& type) const;
+
+ signals:
+  void activated(const QString& type);  // double-click: place at the view centre
+
+ private:
+  void filter(const QString& text);
+
+  QLineEdit* search_;
+  QTreeWidget* tree_;
+};
+
+}  // namespace pm::gui

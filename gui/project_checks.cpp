@@ -1,0 +1,53 @@
+#include "project_checks.h"
+
+#include "model/component_type.h"
+#include "model/project_error.h"
+#include "solver/compiler.h"
+
+#include <algorithm>
+#include <set>
+
+namespace pm::gui {
+
+std::vector<CheckMessage> checkProject(const Project& p, const std::string& file) {
+  using S = CheckMessage::Severity;
+  std::vector<CheckMessage> out;
+  std::set<std::string> connected;
+  for (const Connection& k : p.connections) connected.insert(k.from.str()), connected.insert(k.to.str());
+  bool supply = false;
+  for (const Component& c : p.components) {
+    const ComponentType* t = Registry::instance().find(c.type);
+    if (!t) continue;
+    if (t->category == "Supply" && c.type != "atmosphere") supply = true;
+    for (const PortDecl& port : t->ports) {
+      if (port.domain != Domain::Pneumatic || port.vents_when_open) continue;
+      if (port.doc.find("optional") != std::string::npos) continue;
+      if (connected.count(c.id + "." + port.name)) continue;
+      out.push_back({S::Warning,
+                     QString("%1: port %2 is not connected (plugged)")
+                         .arg(QString::fromStdString(c.label.empty() ? c.id : c.label + " (" + c.id + ")"),
+                              QString::fromStdString(port.name)),
+                     c.id, {}});
+    }
+  }
+  if (!supply && !p.components.empty())
+    out.push_back({S::Error, "No supply: add a compressed-air supply to the circuit", {}, {}});
+  try {
+    Compiler::compile(p, file);
+  } catch (const ProjectError& e) {
+    CheckMessage m{S::Error, QString::fromStdString(e.what()), {}, {}};
+    if (p.find(e.object())) m.component = e.object();
+    else if (std::any_of(p.connections.begin(), p.connections.end(), [&](const Connection& k) { return k.id == e.object(); }))
+      m.connection = e.object();
+    out.insert(out.begin(), m);
+  } catch (const std::exception& e) {
+    out.insert(out.begin(), {S::Error, QString::fromStdString(e.what()), {}, {}});
+  }
+  return out;
+}
+
+bool hasErrors(const std::vector<CheckMessage>& m) {
+  return std::any_of(m.begin(), m.end(), [](const CheckMessage& x) { return x.severity == CheckMessage::Severity::Error; });
+}
+
+}  // namespace pm::gui

@@ -1,0 +1,240 @@
+#include "property_editor.h"
+
+#include "document.h"
+#include "model/component_type.h"
+#include "param_model.h"
+#include "units.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QStyledItemDelegate>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace pm::gui {
+
+namespace {
+
+// Value cells with a catalogue get an editable list of standard sizes; unit
+// cells a list of units.
+class ParamDelegate : public QStyledItemDelegate {
+ public:
+  ParamDelegate(ParamModel* model, QObject* parent) : QStyledItemDelegate(parent), model_(model) {}
+
+  QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem& opt, const QModelIndex& idx) const override {
+    const ParamDecl* d = model_->paramAt(idx.row());
+    if (d && idx.column() == ParamModel::Unit) {
+      auto* box = new QComboBox(parent);
+      for (const units::DisplayUnit& u : units::choices(*d)) box->addItem(u.unit);
+      return box;
+    }
+    if (d && idx.column() == ParamModel::Value) {
+      const std::vector<double> cat = model_->catalogue(idx.row());
+      if (!cat.empty()) {
+        auto* box = new QComboBox(parent);
+        box->setEditable(true);
+        box->setInsertPolicy(QComboBox::NoInsert);
+        const double si = idx.data(Qt::UserRole).toDouble();
+        const units::DisplayUnit du = model_->displayUnit(*d, si);
+        for (double v : cat) box->addItem(units::formatNumber(du.toDisplay(v)));
+        box->setToolTip(tr("Standard sizes in %1; any other value may be typed").arg(du.unit));
+        return box;
+      }
+    }
+    return QStyledItemDelegate::createEditor(parent, opt, idx);
+  }
+  void setEditorData(QWidget* editor, const QModelIndex& idx) const override {
+    if (auto* box = qobject_cast<QComboBox*>(editor)) {
+      const QString text = idx.data(Qt::EditRole).toString();
+      const int i = box->findText(text);
+      if (i >= 0) box->setCurrentIndex(i);
+      if (box->isEditable()) box->setEditText(text);
+      return;
+    }
+    QStyledItemDelegate::setEditorData(editor, idx);
+  }
+  void setModelData(QWidget* editor, QAbstractItemModel* model, const QModelIndex& idx) const override {
+    if (auto* box = qobject_cast<QComboBox*>(editor)) {
+      model->setData(idx, box->currentText(), Qt::EditRole);
+      return;
+    }
+    QStyledItemDelegate::setModelData(editor, model, idx);
+  }
+
+ private:
+  ParamModel* model_;
+};
+
+}  // namespace
+
+PropertyEditor::PropertyEditor(Document* doc, QWidget* parent) : QWidget(parent), doc_(doc) {
+  setObjectName("propertyEditor");
+  title_ = new QLabel(tr("Nothing selected"));
+  title_->setObjectName("propertyTitle");
+  title_->setWordWrap(true);
+  QFont tf = title_->font();
+  tf.setBold(true);
+  title_->setFont(tf);
+  code_ = new QLineEdit;
+  code_->setObjectName("codeEdit");
+  code_->setPlaceholderText(tr("ISO 1219-2 code, e.g. 1A1"));
+  code_->setEnabled(false);
+
+  model_ = new ParamModel(this);
+  model_->setCommit([this](const std::string& id, const std::string& param, double si) {
+    return doc_->edit(tr("Set %1.%2").arg(QString::fromStdString(id), QString::fromStdString(param)),
+                      [&](Project& p) {
+                        if (Component* c = p.find(id)) c->params[param] = si;
+                      });
+  });
+  table_ = new QTableView;
+  table_->setObjectName("paramView");
+  table_->setModel(model_);
+  table_->setItemDelegate(new ParamDelegate(model_, table_));
+  table_->setSelectionBehavior(QAbstractItemView::SelectItems);
+  table_->setSelectionMode(QAbstractItemView::SingleSelection);
+  table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
+                          QAbstractItemView::AnyKeyPressed | QAbstractItemView::SelectedClicked);
+  table_->setAlternatingRowColors(true);
+  table_->verticalHeader()->hide();
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->setWordWrap(false);
+  table_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 8);
+
+  message_ = new QLabel;
+  message_->setObjectName("propertyMessage");
+  message_->setWordWrap(true);
+  message_->setStyleSheet("QLabel { color: #a40000; background: #fdecea; border: 1px solid #f5c2c0;"
+                          " border-radius: 3px; padding: 4px; }");
+  message_->hide();
+
+  auto* form = new QFormLayout;
+  form->addRow(tr("Code"), code_);
+  inputsBox_ = new QWidget;
+  inputs_ = new QFormLayout(inputsBox_);
+  inputs_->setContentsMargins(0, 0, 0, 0);
+  inputsBox_->hide();
+  auto* lay = new QVBoxLayout(this);
+  lay->setContentsMargins(4, 4, 4, 4);
+  lay->addWidget(title_);
+  lay->addLayout(form);
+  lay->addWidget(inputsBox_);
+  lay->addWidget(table_, 1);
+  lay->addWidget(message_);
+
+  connect(model_, &ParamModel::editRejected, this, [this](const QString& m) {
+    showMessage(m);
+    emit rejected(m);
+  });
+  connect(model_, &ParamModel::parameterChanged, this, [this] { showMessage({}); });
+  connect(code_, &QLineEdit::editingFinished, this, [this] {
+    const std::string id = model_->componentId();
+    const std::string label = code_->text().trimmed().toStdString();
+    doc_->edit(tr("Code of %1").arg(QString::fromStdString(id)), [&](Project& p) {
+      if (Component* c = p.find(id)) c->label = label;
+    });
+  });
+  connect(doc_, &Document::changed, this, &PropertyEditor::onDocumentChanged);
+}
+
+const std::string& PropertyEditor::componentId() const { return model_->componentId(); }
+
+QString PropertyEditor::message() const { return message_->isVisible() || !message_->text().isEmpty() ? message_->text() : QString(); }
+
+void PropertyEditor::showMessage(const QString& text) {
+  message_->setText(text);
+  message_->setVisible(!text.isEmpty());
+}
+
+void PropertyEditor::showComponent(const std::string& id, int count) {
+  const Component* c = id.empty() ? nullptr : doc_->project().find(id);
+  showMessage({});
+  if (!c) {
+    model_->setComponent(nullptr, {});
+    title_->setText(count > 1 ? tr("%1 objects selected").arg(count) : tr("Nothing selected"));
+    code_->clear();
+    code_->setEnabled(false);
+    return;
+  }
+  model_->setComponent(&doc_->project(), id);
+  const ComponentType* t = Registry::instance().find(c->type);
+  title_->setText(QString("%1  <span style='font-weight:normal;color:#555'>%2</span>")
+                      .arg(QString::fromStdString(c->id), QString::fromStdString(c->type)));
+  title_->setToolTip(t ? QString::fromStdString(t->description) : QString());
+  code_->setText(QString::fromStdString(c->label));
+  code_->setEnabled(true);
+  rebuildInputs();
+}
+
+QComboBox* PropertyEditor::inputEditor(const QString& name) const {
+  return inputsBox_->findChild<QComboBox*>("input_" + name);
+}
+
+// One editable list per signal input of the type: the signals the other
+// components publish ("sw1.out"), or empty for none.
+void PropertyEditor::rebuildInputs() {
+  while (inputs_->rowCount() > 0) inputs_->removeRow(0);
+  const std::string id = model_->componentId();
+  const Component* c = id.empty() ? nullptr : doc_->project().find(id);
+  const ComponentType* t = c ? Registry::instance().find(c->type) : nullptr;
+  if (!t || t->inputs.empty()) {
+    inputsBox_->hide();
+    return;
+  }
+  QStringList sources;
+  for (const Component& o : doc_->project().components) {
+    if (o.id == id) continue;
+    if (const ComponentType* ot = Registry::instance().find(o.type))
+      for (const ChannelDecl& ch : ot->channels) sources << QString::fromStdString(o.id + "." + ch.quantity);
+  }
+  for (const InputDecl& in : t->inputs) {
+    auto* box = new QComboBox;
+    box->setObjectName("input_" + QString::fromStdString(in.name));
+    box->setEditable(true);
+    box->setInsertPolicy(QComboBox::NoInsert);
+    box->addItem(QString());
+    box->addItems(sources);
+    auto it = c->inputs.find(in.name);
+    box->setEditText(it == c->inputs.end() ? QString() : QString::fromStdString(it->second));
+    box->setToolTip(QString::fromStdString(in.doc) + (in.required ? tr(" (required)") : QString()));
+    const std::string name = in.name;
+    auto commit = [this, box, id, name] {
+      const std::string ref = box->currentText().trimmed().toStdString();
+      QTimer::singleShot(0, this, [this, id, name, ref] {
+        doc_->edit(tr("Signal %1.%2").arg(QString::fromStdString(id), QString::fromStdString(name)), [&](Project& p) {
+          Component* comp = p.find(id);
+          if (!comp) return;
+          if (ref.empty()) comp->inputs.erase(name);
+          else comp->inputs[name] = ref;
+        });
+      });
+    };
+    connect(box, &QComboBox::activated, this, commit);
+    connect(box->lineEdit(), &QLineEdit::editingFinished, this, commit);
+    inputs_->addRow(QString::fromStdString(in.name) + (in.required ? " *" : ""), box);
+  }
+  inputsBox_->show();
+}
+
+void PropertyEditor::onDocumentChanged() {
+  const std::string id = model_->componentId();
+  if (id.empty()) return;
+  const Component* c = doc_->project().find(id);
+  if (!c) {
+    showComponent({});
+    return;
+  }
+  if (!code_->hasFocus()) code_->setText(QString::fromStdString(c->label));
+  bool inputsFocused = false;
+  for (QWidget* w : inputsBox_->findChildren<QWidget*>()) inputsFocused = inputsFocused || w->hasFocus();
+  if (!inputsFocused) rebuildInputs();
+  model_->refresh();
+}
+
+}  // namespace pm::gui

@@ -1,0 +1,56 @@
+// The property editor for the schematic selection: identification code,
+// parameters in engineering units with a unit choice per parameter, standard
+// sizes as an editable list where a catalogue exists, range checks with the
+// refusal shown in place, descriptions as tooltips. Every accepted value is
+// one undoable edit of the Document.
+#pragma once
+
+#include <QWidget>
+
+#include <string>
+
+class QComboBox;
+class QFormLayout;
+class QLabel;
+class QLineEdit;
+class QTableView;
+
+namespace pm::gui {
+
+class Document;
+class ParamModel;
+
+class PropertyEditor : public QWidget {
+  Q_OBJECT
+ public:
+  explicit PropertyEditor(Document* doc, QWidget* parent = nullptr);
+
+  // Shows component `id` ("" for none); `count` objects are selected in all.
+  void showComponent(const std::string& id, int count = 1);
+  const std::string& componentId() const;
+  QTableView* table() const { return table_; }
+  ParamModel* model() const { return model_; }
+  QLineEdit* codeEdit() const { return code_; }
+  QString message() const;  // the last refusal shown, empty when none
+  // The editor of signal input `name` ("sol14"), nullptr when absent.
+  QComboBox* inputEditor(const QString& name) const;
+
+ signals:
+  void rejected(const QString& message);
+
+ private:
+  void onDocumentChanged();
+  void showMessage(const QString& text);
+  void rebuildInputs();
+
+  Document* doc_;
+  QLabel* title_;
+  QLineEdit* code_;
+  QWidget* inputsBox_;
+  QFormLayout* inputs_;
+  QTableView* table_;
+  ParamModel* model_;
+  QLabel* message_;
+};
+
+}  // namespace pm::gui

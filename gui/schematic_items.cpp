@@ -1,0 +1,315 @@
+#include "schematic_items.h"
+
+#include "edit_operations.h"
+#include "model/component_type.h"
+#include "schematic_scene.h"
+#include "symbol_library.h"
+#include "units.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+
+#include <cmath>
+
+namespace pm::gui {
+
+namespace {
+
+const QColor kInk(20, 24, 28);
+const QColor kSelect(0, 120, 215);
+const QColor kLit(255, 176, 0);
+constexpr double kCodeHeight = 6.0;   // sheet mm
+constexpr double kDataHeight = 5.0;
+constexpr double kPortHeight = 2.8;
+
+// Text at sheet sizes, independent of the screen's DPI: a 10x font scaled down.
+QFont sheetFont(double height, bool bold) {
+  QFont f(QStringLiteral("DejaVu Sans"));
+  f.setPixelSize(std::max(1, int(std::lround(height * 10))));
+  f.setBold(bold);
+  return f;
+}
+
+QRectF textRect(const QString& text, double height, bool bold, const QPointF& topLeft) {
+  const QFontMetricsF fm(sheetFont(height, bold));
+  return QRectF(topLeft, QSizeF(fm.horizontalAdvance(text) * 0.1, fm.height() * 0.1));
+}
+
+void drawSheetText(QPainter* p, const QPointF& topLeft, const QString& text, double height, bool bold,
+                   const QColor& color) {
+  p->save();
+  p->translate(topLeft);
+  p->scale(0.1, 0.1);
+  p->setFont(sheetFont(height, bold));
+  p->setPen(color);
+  const QFontMetricsF fm(p->font());
+  p->drawText(QPointF(0, fm.ascent()), text);
+  p->restore();
+}
+
+QString mm(double si) { return units::formatNumber(std::round(si * 1e4) / 10.0); }
+
+// Key technical data written beside the code (ISO 1219-2), e.g. "Ø32×200".
+QString keyData(const Component& c) {
+  const ComponentType* t = Registry::instance().find(c.type);
+  if (!t) return {};
+  auto v = [&](const char* n) { return paramValue(c, *t, n); };
+  if (t->param("bore") && t->param("stroke")) return QString("Ø%1×%2").arg(mm(v("bore")), mm(v("stroke")));
+  if (c.type == "supply") return QString("%1 bar").arg(units::formatNumber(std::round((v("p") - units::kGaugeReference) * 1e-3) / 100));
+  if (c.type == "pressure_regulator")
+    return QString("%1 bar").arg(units::formatNumber(std::round((v("p_set") - units::kGaugeReference) * 1e-3) / 100));
+  if (c.type == "reservoir") {
+    const auto du = units::forUnit("m3", v("V"));
+    return QString("%1 %2").arg(units::formatNumber(du.toDisplay(v("V"))), du.unit);
+  }
+  if (c.type == "tube") return QString("Ø%1 mm, %2 m").arg(mm(v("d")), units::formatNumber(v("L")));
+  if (t->param("C_max") && t->param("opening"))
+    return QString("C %1").arg(units::formatNumber(std::round(v("C_max") * v("opening") * 1e10) / 100));
+  if (c.type == "time_switch") return QString("%1 s").arg(units::formatNumber(v("t_on")));
+  if (c.type == "pressure_switch") return QString("%1 bar").arg(units::formatNumber(v("p_on") * 1e-5));
+  if (c.type == "orifice") return QString("Ø%1").arg(mm(v("d")));
+  return {};
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- ComponentItem
+
+ComponentItem::ComponentItem(SchematicScene* scene, const Component& c)
+    : scene_(scene), id_(c.id), typeName_(c.type), symbol_(&SymbolLibrary::instance().symbol(c.type)) {
+  setFlags(ItemIsSelectable | ItemIsMovable | ItemSendsGeometryChanges);
+  setZValue(1);
+  setComponent(c);
+}
+
+void ComponentItem::setComponent(const Component& c) {
+  const Symbol* sym = &SymbolLibrary::instance().symbol(c.type);
+  const QString code = QString::fromStdString(c.label.empty() ? c.id : c.label);
+  const QString data = keyData(c);
+  if (sym == symbol_ && c.type == typeName_ && c.placement == placement_ && code == code_ && data == data_ &&
+      !bounds_.isNull())
+    return;
+  prepareGeometryChange();
+  symbol_ = sym;
+  typeName_ = c.type;
+  placement_ = c.placement;
+  code_ = code;
+  data_ = data;
+  const QPointF piv = symbol_->pivot();
+  xf_ = QTransform()
+            .rotate(placement_.rotation)
+            .scale(placement_.mirror ? -1 : 1, 1)
+            .translate(-piv.x(), -piv.y());
+  showPortNumbers_ = (symbol_->isValve() || c.type.rfind("valve_", 0) == 0) && !symbol_->hasText;
+  setFlag(ItemSendsGeometryChanges, false);
+  setPos(placement_.x, placement_.y);
+  setFlag(ItemSendsGeometryChanges, true);
+  layoutText();
+  QGraphicsItem::update();
+}
+
+void ComponentItem::layoutText() {
+  const QRectF body = xf_.mapRect(symbol_->bounds());
+  if (placement_.rotation == 0 && !placement_.mirror) codePos_ = xf_.map(symbol_->label);
+  else codePos_ = QPointF(body.right() + 3, body.top());
+  bounds_ = body.adjusted(-3, -3, 3, 3);
+  bounds_ |= textRect(code_, kCodeHeight, true, codePos_);
+  dataPos_ = codePos_ + QPointF(textRect(code_, kCodeHeight, true, {}).width() + 2.0, (kCodeHeight - kDataHeight) * 0.8);
+  if (!data_.isEmpty()) bounds_ |= textRect(data_, kDataHeight, false, dataPos_);
+  if (showPortNumbers_) bounds_.adjust(-8, -8, 8, 8);
+}
+
+QRectF ComponentItem::boundingRect() const { return bounds_; }
+
+QPainterPath ComponentItem::shape() const {
+  QPainterPath path;
+  path.addRect(xf_.mapRect(symbol_->bounds()).adjusted(-1, -1, 1, 1));
+  path.addRect(textRect(code_, kCodeHeight, true, codePos_));
+  return path;
+}
+
+bool ComponentItem::hasPort(const QString& port) const { return symbol_->port(port) != nullptr; }
+
+QPointF ComponentItem::portScenePos(const QString& port) const {
+  const SymbolPort* sp = symbol_->port(port);
+  if (!sp) return pos();
+  return pos() + xf_.map(sp->pos);
+}
+
+QPointF ComponentItem::portSceneDir(const QString& port) const {
+  const SymbolPort* sp = symbol_->port(port);
+  if (!sp) return {0, 1};
+  const QPointF d = xf_.map(sp->dir) - xf_.map(QPointF(0, 0));
+  return {std::round(d.x()), std::round(d.y())};
+}
+
+void ComponentItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
+  const RunFrame& f = scene_->frame();
+  const QRectF body = xf_.mapRect(symbol_->bounds());
+  if (isSelected()) {
+    p->setPen(QPen(kSelect, 0.5, Qt::DashLine));
+    p->setBrush(QColor(0, 120, 215, 28));
+    p->drawRoundedRect(body.adjusted(-2, -2, 2, 2), 1.5, 1.5);
+  }
+  if (f.active && f.lit.count(id_)) {
+    p->setPen(Qt::NoPen);
+    p->setBrush(QColor(kLit.red(), kLit.green(), kLit.blue(), 90));
+    p->drawRoundedRect(body.adjusted(-1.5, -1.5, 1.5, 1.5), 2, 2);
+  }
+  p->save();
+  p->setTransform(xf_, true);
+  double spool = 0.0, rod = 0.0;
+  if (f.active) {
+    if (auto it = f.spool.find(id_); it != f.spool.end()) spool = it->second;
+    if (auto it = f.rod.find(id_); it != f.rod.end()) rod = it->second;
+  }
+  symbol_->paint(p, spool, rod);
+  // Energised solenoids: the actuator at that end of the valve body lights
+  // up (it moves with the body).
+  if (f.active) {
+    if (auto it = f.litInputs.find(id_); it != f.litInputs.end())
+      for (const std::string& in : it->second) {
+        const bool left = in.find("12") == std::string::npos;
+        const QRectF body = symbol_->bodyRect.isValid() ? symbol_->bodyRect : symbol_->bounds();
+        const double l = symbol_->squaresLeft, rgt = l + symbol_->positions.size() * symbol_->square;
+        QRectF r = !symbol_->isValve() ? (left ? QRectF(0, 0, 8, body.height()) : QRectF(body.right() - 8, 0, 8, body.height()))
+                   : left             ? QRectF(l - 12, body.top(), 12, body.height())
+                                      : QRectF(rgt, body.top(), 12, body.height());
+        r.translate(spool * symbol_->square, 0);
+        p->setPen(Qt::NoPen);
+        p->setBrush(QColor(kLit.red(), kLit.green(), kLit.blue(), 150));
+        p->drawRoundedRect(r, 1.5, 1.5);
+      }
+  }
+  p->restore();
+  // Port numbers (ISO 5599-3) beside the valve's ports.
+  if (showPortNumbers_) {
+    for (const SymbolPort& sp : symbol_->ports) {
+      if (sp.kind == PortKind::Signal || sp.kind == PortKind::Mechanical) continue;
+      const QPointF at = xf_.map(sp.pos);
+      const QPointF d = xf_.map(sp.dir) - xf_.map(QPointF(0, 0));
+      const QRectF tr = textRect(sp.name, kPortHeight, false, QPointF());
+      QPointF tl;
+      if (std::abs(d.y()) > 0.5)  // vertical stub: number to its right, just inside
+        tl = QPointF(at.x() + 1.0, at.y() - d.y() * 1.0 - (d.y() > 0 ? tr.height() : 0));
+      else  // horizontal stub: number above it
+        tl = QPointF(at.x() - d.x() * 1.0 - (d.x() > 0 ? tr.width() : 0), at.y() - tr.height() - 0.3);
+      drawSheetText(p, tl, sp.name, kPortHeight, false, QColor(70, 70, 70));
+    }
+  }
+  const QColor textColor = isSelected() ? kSelect : kInk;
+  drawSheetText(p, codePos_, code_, kCodeHeight, true, textColor);
+  if (!data_.isEmpty())
+    drawSheetText(p, dataPos_, data_, kDataHeight, false, QColor(70, 70, 70));
+  // Port hints on a selected symbol.
+  if (isSelected()) {
+    p->setPen(QPen(kSelect, 0.4));
+    p->setBrush(Qt::white);
+    for (const SymbolPort& sp : symbol_->ports) p->drawEllipse(xf_.map(sp.pos), 1.2, 1.2);
+  }
+}
+
+QVariant ComponentItem::itemChange(GraphicsItemChange change, const QVariant& value) {
+  if (change == ItemPositionChange) {
+    const QPointF p = value.toPointF();
+    return QPointF(snapToGrid(p.x()), snapToGrid(p.y()));
+  }
+  if (change == ItemPositionHasChanged) scene_->componentMoved(id_);
+  return QGraphicsItem::itemChange(change, value);
+}
+
+// ---------------------------------------------------------------- WireItem
+
+WireItem::WireItem(SchematicScene* scene, const std::string& id) : scene_(scene), id_(id) {
+  setFlags(ItemIsSelectable);
+  setZValue(0);
+}
+
+void WireItem::setRoute(const QPolygonF& points, bool pilot) {
+  if (points == route_ && pilot == pilot_) return;
+  prepareGeometryChange();
+  route_ = points;
+  pilot_ = pilot;
+}
+
+QRectF WireItem::boundingRect() const { return route_.boundingRect().adjusted(-2, -2, 2, 2); }
+
+QPainterPath WireItem::shape() const {
+  QPainterPath path;
+  path.addPolygon(route_);
+  QPainterPathStroker s;
+  s.setWidth(2.5);
+  return s.createStroke(path);
+}
+
+int WireItem::segmentAt(const QPointF& p, double tol) const {
+  for (int i = 0; i + 1 < route_.size(); ++i) {
+    const QPointF a = route_[i], b = route_[i + 1];
+    const QRectF box = QRectF(a, b).normalized().adjusted(-tol, -tol, tol, tol);
+    if (box.contains(p)) return i;
+  }
+  return -1;
+}
+
+void WireItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
+  const RunFrame& f = scene_->frame();
+  QColor c = kInk;
+  double width = 0.9;
+  if (f.active) {
+    if (auto it = f.lineColor.find(id_); it != f.lineColor.end()) c = it->second, width = 1.8;
+  }
+  if (isSelected()) {
+    p->setPen(QPen(QColor(0, 120, 215, 70), width + 2.0, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+    p->drawPolyline(route_);
+  }
+  QPen pen(isSelected() && !f.active ? kSelect : c, width, Qt::SolidLine, Qt::FlatCap, Qt::MiterJoin);
+  if (pilot_) pen.setDashPattern({4.0, 2.5});
+  p->setPen(pen);
+  p->setBrush(Qt::NoBrush);
+  p->drawPolyline(route_);
+}
+
+// ---------------------------------------------------------------- SignalItem
+
+namespace {
+constexpr double kTagHeight = 5.0;
+QRectF tagRect(const SignalItem::Tag& t) {
+  const QRectF r = textRect(t.text, kTagHeight, false, QPointF());
+  return QRectF(t.leftSide ? t.at.x() - r.width() - 2 : t.at.x() + 2, t.at.y() - r.height() - 0.5, r.width(), r.height());
+}
+}  // namespace
+
+void SignalItem::setLines(std::vector<QPolygonF> lines, std::vector<Tag> tags) {
+  prepareGeometryChange();
+  lines_ = std::move(lines);
+  tags_ = std::move(tags);
+  bounds_ = QRectF();
+  for (const QPolygonF& l : lines_) bounds_ |= l.boundingRect().adjusted(-1, -1, 1, 1);
+  for (const Tag& t : tags_) bounds_ |= tagRect(t);
+}
+
+void SignalItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
+  QPen pen(QColor(90, 90, 90), 0.6);
+  pen.setDashPattern({6.0, 4.0});
+  p->setPen(pen);
+  for (const QPolygonF& l : lines_) p->drawPolyline(l);
+  for (const Tag& t : tags_) drawSheetText(p, tagRect(t).topLeft(), t.text, kTagHeight, false, QColor(0, 90, 160));
+}
+
+// ---------------------------------------------------------------- JunctionItem
+
+void JunctionItem::setDots(std::vector<QPointF> dots) {
+  prepareGeometryChange();
+  dots_ = std::move(dots);
+  bounds_ = QRectF();
+  for (const QPointF& d : dots_) bounds_ |= QRectF(d - QPointF(2, 2), QSizeF(4, 4));
+}
+
+void JunctionItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
+  p->setPen(Qt::NoPen);
+  p->setBrush(kInk);
+  for (const QPointF& d : dots_) p->drawEllipse(d, 2.0, 2.0);
+}
+
+}  // namespace pm::gui

@@ -1,0 +1,127 @@
+// Graphics items of the schematic. They are views: each holds the id of the
+// model object it shows and reads everything else from the Project through
+// the scene; connectivity lives only in the model.
+#pragma once
+
+#include "model/project.h"
+
+#include <QGraphicsItem>
+#include <QPolygonF>
+
+#include <string>
+#include <vector>
+
+namespace pm::gui {
+
+class SchematicScene;
+struct Symbol;
+
+class ComponentItem : public QGraphicsItem {
+ public:
+  enum { Type = UserType + 1 };
+  ComponentItem(SchematicScene* scene, const Component& c);
+
+  const std::string& id() const { return id_; }
+  // Re-reads the component (placement, parameters, label); redraws only
+  // when something it shows changed.
+  void setComponent(const Component& c);
+  // Symbol coordinates -> item coordinates (rotation and mirror, pivot at 0).
+  const QTransform& symbolTransform() const { return xf_; }
+  const Symbol& symbol() const { return *symbol_; }
+  // Port position in scene coordinates and its outward direction.
+  QPointF portScenePos(const QString& port) const;
+  QPointF portSceneDir(const QString& port) const;
+  bool hasPort(const QString& port) const;
+
+  int type() const override { return Type; }
+  QRectF boundingRect() const override;
+  QPainterPath shape() const override;
+  void paint(QPainter* p, const QStyleOptionGraphicsItem* o, QWidget* w) override;
+
+ protected:
+  QVariant itemChange(GraphicsItemChange change, const QVariant& value) override;
+
+ private:
+  void layoutText();
+
+  SchematicScene* scene_;
+  std::string id_;
+  std::string typeName_;
+  const Symbol* symbol_;
+  Placement placement_;
+  QTransform xf_;
+  QString code_, data_;          // "1A1", "Ø32×200"
+  QPointF codePos_;              // item coordinates, top-left of the code text
+  QPointF dataPos_;              // top-left of the key data, right of the code
+  bool showPortNumbers_ = false;
+  QRectF bounds_;
+};
+
+class WireItem : public QGraphicsItem {
+ public:
+  enum { Type = UserType + 2 };
+  WireItem(SchematicScene* scene, const std::string& id);
+
+  const std::string& id() const { return id_; }
+  void setRoute(const QPolygonF& points, bool pilot);  // scene coordinates
+  const QPolygonF& route() const { return route_; }
+  bool pilot() const { return pilot_; }
+  // The ports the line joins ("comp.port"), for the router.
+  void setEnds(std::string a, std::string b) { ends_[0] = std::move(a), ends_[1] = std::move(b); }
+  bool touches(const std::string& port) const { return ends_[0] == port || ends_[1] == port; }
+  // Index of the segment within `tol` of `p`, -1 when none.
+  int segmentAt(const QPointF& p, double tol) const;
+
+  int type() const override { return Type; }
+  QRectF boundingRect() const override;
+  QPainterPath shape() const override;
+  void paint(QPainter* p, const QStyleOptionGraphicsItem* o, QWidget* w) override;
+
+ private:
+  SchematicScene* scene_;
+  std::string id_;
+  QPolygonF route_;
+  bool pilot_ = false;
+  std::string ends_[2];
+};
+
+// Dashed signal line from a signal source (switch, sensor) to the input that
+// reads it (a valve's solenoid). Drawn from the components' `inputs`.
+class SignalItem : public QGraphicsItem {
+ public:
+  enum { Type = UserType + 3 };
+  SignalItem() { setZValue(-1); }
+  // A reference written at an input whose source is far away ("<- seq.Y1").
+  struct Tag {
+    QPointF at;      // the input's point on the symbol
+    bool leftSide;   // text to the left of `at`
+    QString text;
+  };
+  void setLines(std::vector<QPolygonF> lines, std::vector<Tag> tags);
+  int type() const override { return Type; }
+  QRectF boundingRect() const override { return bounds_; }
+  void paint(QPainter* p, const QStyleOptionGraphicsItem* o, QWidget* w) override;
+
+ private:
+  std::vector<QPolygonF> lines_;
+  std::vector<Tag> tags_;
+  QRectF bounds_;
+};
+
+// Filled dots where lines of one net branch.
+class JunctionItem : public QGraphicsItem {
+ public:
+  enum { Type = UserType + 4 };
+  JunctionItem() { setZValue(2); }
+  void setDots(std::vector<QPointF> dots);
+  const std::vector<QPointF>& dots() const { return dots_; }
+  int type() const override { return Type; }
+  QRectF boundingRect() const override { return bounds_; }
+  void paint(QPainter* p, const QStyleOptionGraphicsItem* o, QWidget* w) override;
+
+ private:
+  std::vector<QPointF> dots_;
+  QRectF bounds_;
+};
+
+}  // namespace pm::gui

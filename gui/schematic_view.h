@@ -1,0 +1,94 @@
+// The schematic canvas: zoom with the wheel around the cursor, pan with the
+// middle button or space + drag, zoom-to-fit; drag from port to port to
+// connect, drag a line segment to move it, drop a library type to place it,
+// and the editing commands (rotate, mirror, delete, copy/paste, duplicate).
+// Every change goes through Document::edit (undoable); items only follow.
+#pragma once
+
+#include "model/project.h"
+
+#include <QGraphicsView>
+
+#include <optional>
+#include <set>
+#include <string>
+
+class QGraphicsPathItem;
+
+namespace pm::gui {
+
+class Document;
+class SchematicScene;
+class WireItem;
+
+inline constexpr const char* kComponentMime = "application/x-pneumech-component-type";
+inline constexpr const char* kFragmentMime = "application/x-pneumech-fragment";
+
+class SchematicView : public QGraphicsView {
+  Q_OBJECT
+ public:
+  explicit SchematicView(SchematicScene* scene, QWidget* parent = nullptr);
+
+  SchematicScene* schematic() const { return scene_; }
+  Document* document() const;
+
+  // The operations behind the toolbar, menus and drop; each one undo step.
+  std::string addComponent(const std::string& type, const QPointF& scenePos);  // "" when unknown type
+  bool connectPorts(const PortRef& a, const PortRef& b);
+  // A line from port `from` that joins line `wire` at `at` (a T junction).
+  bool branchInto(const PortRef& from, const std::string& wire, const QPointF& at);
+  bool deleteSelection();
+  bool rotateSelection();
+  bool mirrorSelection();
+  bool copySelection();
+  bool paste();
+  bool duplicateSelection();
+
+  double zoom() const;
+  void setLegendVisible(bool on, double pMaxBarGauge);
+
+ public slots:
+  void zoomToFit();
+  void zoomIn();
+  void zoomOut();
+
+ signals:
+  void statusMessage(const QString& text);
+
+ protected:
+  void wheelEvent(QWheelEvent* e) override;
+  void mousePressEvent(QMouseEvent* e) override;
+  void mouseMoveEvent(QMouseEvent* e) override;
+  void mouseReleaseEvent(QMouseEvent* e) override;
+  void keyPressEvent(QKeyEvent* e) override;
+  void keyReleaseEvent(QKeyEvent* e) override;
+  void dragEnterEvent(QDragEnterEvent* e) override;
+  void dragMoveEvent(QDragMoveEvent* e) override;
+  void dropEvent(QDropEvent* e) override;
+  void drawForeground(QPainter* p, const QRectF& rect) override;
+
+ private:
+  enum class Mode { None, Pan, Connect, Segment };
+  double portRadius() const;  // scene units: ~7 px, at least 3 mm
+  void commitMoves();
+  void zoomBy(double factor, const QPoint& anchor);
+  void endConnect(const QPointF& scenePos);
+
+  SchematicScene* scene_;
+  Mode mode_ = Mode::None;
+  bool spaceHeld_ = false;
+  QPoint panLast_;
+  // Connect
+  std::optional<PortRef> connectFrom_;
+  QGraphicsPathItem* preview_ = nullptr;
+  std::optional<PortRef> hoverPort_;
+  // Segment drag
+  std::string segWire_;
+  int segIndex_ = -1;
+  QPolygonF segRoute_;
+  QPointF segStart_;
+  bool legend_ = false;
+  double legendMax_ = 6.0;
+};
+
+}  // namespace pm::gui

@@ -1,0 +1,253 @@
+#include "symbol_library.h"
+
+#include "model/component_type.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPainter>
+#include <QSvgRenderer>
+#include <QXmlStreamReader>
+#include <QXmlStreamWriter>
+
+#include <cmath>
+
+namespace pm::gui {
+
+namespace {
+
+QString findSymbolDir() {
+  const QString app = QCoreApplication::applicationDirPath();
+  const QStringList candidates = {
+      qEnvironmentVariable("PM_SYMBOLS_DIR"),
+      app + "/../share/pneumech/symbols",
+      app + "/../../share/pneumech/symbols",
+#ifdef PM_SYMBOLS_SOURCE_DIR
+      QStringLiteral(PM_SYMBOLS_SOURCE_DIR),
+#endif
+  };
+  for (const QString& c : candidates)
+    if (!c.isEmpty() && QFileInfo(c).isDir()) return QDir(c).absolutePath();
+#ifdef PM_SYMBOLS_SOURCE_DIR
+  return QStringLiteral(PM_SYMBOLS_SOURCE_DIR);
+#else
+  return app + "/../share/pneumech/symbols";
+#endif
+}
+
+QPointF dirVector(const QString& d) {
+  if (d == "up") return {0, -1};
+  if (d == "down") return {0, 1};
+  if (d == "left") return {-1, 0};
+  return {1, 0};
+}
+
+PortKind kindOf(const QString& k) {
+  if (k == "pilot") return PortKind::Pilot;
+  if (k == "signal") return PortKind::Signal;
+  if (k == "mechanical") return PortKind::Mechanical;
+  return PortKind::Pneumatic;
+}
+
+// The SVG without the elements whose ids are in `drop` (the moving groups),
+// so the fixed part and the moving parts can be drawn separately.
+QByteArray withoutElements(const QByteArray& svg, const QStringList& drop) {
+  QByteArray out;
+  QXmlStreamReader r(svg);
+  QXmlStreamWriter w(&out);
+  int skipDepth = 0;
+  while (!r.atEnd()) {
+    r.readNext();
+    if (skipDepth > 0) {
+      if (r.isStartElement()) ++skipDepth;
+      if (r.isEndElement()) --skipDepth;
+      continue;
+    }
+    if (r.isStartElement() && drop.contains(r.attributes().value("id").toString())) {
+      skipDepth = 1;
+      continue;
+    }
+    if (!r.isDTD()) w.writeCurrentToken(r);
+  }
+  return r.hasError() ? svg : out;
+}
+
+}  // namespace
+
+QPointF Symbol::pivot() const {
+  return {std::round(size.width() / 2 / kGrid) * kGrid, std::round(size.height() / 2 / kGrid) * kGrid};
+}
+
+const SymbolPort* Symbol::port(const QString& name) const {
+  for (const SymbolPort& p : ports)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+void Symbol::paint(QPainter* p, double spoolSquares, double rodFraction) const {
+  if (!svg) {
+    // Fallback: a plain rectangle with the type name.
+    p->setPen(QPen(Qt::black, 0.6));
+    p->setBrush(Qt::white);
+    p->drawRect(bounds());
+    QFont f = p->font();
+    f.setPointSizeF(3.5);
+    p->setFont(f);
+    p->drawText(bounds().adjusted(1, 1, -1, -1), Qt::AlignCenter | Qt::TextWordWrap,
+                QString(type).replace('_', ' '));
+    return;
+  }
+  if (!fixedSvg) {
+    svg->render(p, bounds());
+    return;
+  }
+  const QRectF vb = svg->viewBoxF();
+  const double sx = vb.width() > 0 ? size.width() / vb.width() : 1.0;
+  const double sy = vb.height() > 0 ? size.height() / vb.height() : 1.0;
+  auto toSymbol = [&](const QRectF& r) {
+    return QRectF((r.x() - vb.x()) * sx, (r.y() - vb.y()) * sy, r.width() * sx, r.height() * sy);
+  };
+  fixedSvg->render(p, bounds());  // everything but the moving groups
+  auto moving = [&](const char* id, double dx) {
+    p->save();
+    p->translate(dx, 0);
+    svg->render(p, id, toSymbol(svg->boundsOnElement(id)));
+    p->restore();
+  };
+  if (hasBody) moving("body", spoolSquares * square);
+  if (hasRod) moving("rod", rodFraction * travel);
+}
+
+SymbolLibrary& SymbolLibrary::instance() {
+  static SymbolLibrary lib;
+  return lib;
+}
+
+SymbolLibrary::SymbolLibrary() : dir_(findSymbolDir()) {}
+
+void SymbolLibrary::reload() {
+  cache_.clear();
+  dir_ = findSymbolDir();
+}
+
+const Symbol& SymbolLibrary::symbol(const std::string& type) {
+  auto it = cache_.find(type);
+  if (it == cache_.end()) it = cache_.emplace(type, std::make_unique<Symbol>(load(type))).first;
+  return *it->second;
+}
+
+Symbol SymbolLibrary::load(const std::string& type) const {
+  const QString base = dir_ + "/" + QString::fromStdString(type);
+  QFile jf(base + ".json");
+  QFile sf(base + ".svg");
+  if (!jf.open(QIODevice::ReadOnly) || !sf.open(QIODevice::ReadOnly)) return fallback(type);
+  QJsonParseError err;
+  const QJsonDocument doc = QJsonDocument::fromJson(jf.readAll(), &err);
+  if (err.error != QJsonParseError::NoError || !doc.isObject()) {
+    qWarning("symbol %s.json: %s", type.c_str(), qPrintable(err.errorString()));
+    return fallback(type);
+  }
+  const QJsonObject o = doc.object();
+  Symbol s;
+  s.type = QString::fromStdString(type);
+  const QJsonArray size = o.value("size").toArray();
+  if (size.size() == 2) s.size = QSizeF(size[0].toDouble(), size[1].toDouble());
+  for (const QJsonValue& v : o.value("ports").toArray()) {
+    const QJsonObject po = v.toObject();
+    s.ports.push_back({po.value("name").toString(), QPointF(po.value("x").toDouble(), po.value("y").toDouble()),
+                       dirVector(po.value("dir").toString()), kindOf(po.value("kind").toString())});
+  }
+  const QJsonArray label = o.value("label").toArray();
+  if (label.size() == 2) s.label = QPointF(label[0].toDouble(), label[1].toDouble());
+  else s.label = QPointF(s.size.width() + 4, 0);
+  const QJsonObject valve = o.value("valve").toObject();
+  if (!valve.isEmpty()) {
+    s.square = valve.value("square").toDouble();
+    for (const QJsonValue& v : valve.value("positions").toArray()) s.positions << v.toString();
+    s.rest = valve.value("rest").toInt();
+  }
+  const QJsonObject rod = o.value("rod").toObject();
+  if (!rod.isEmpty()) s.travel = rod.value("travel").toDouble();
+
+  const QByteArray svgText = sf.readAll();
+  auto full = std::make_shared<QSvgRenderer>(svgText);
+  if (!full->isValid()) {
+    qWarning("symbol %s.svg is not a valid SVG", type.c_str());
+    return fallback(type);
+  }
+  s.hasText = svgText.contains("<text");
+  s.hasBody = s.isValve() && full->elementExists("body");
+  s.hasPorts = full->elementExists("ports");
+  s.hasRod = s.travel > 0 && full->elementExists("rod");
+  QStringList moving;
+  if (s.hasBody) moving << "body";
+  if (s.hasRod) moving << "rod";
+  s.svg = full;
+  if (s.hasBody) {
+    const QRectF vb = full->viewBoxF();
+    const double sx = vb.width() > 0 ? s.size.width() / vb.width() : 1.0;
+    const double sy = vb.height() > 0 ? s.size.height() / vb.height() : 1.0;
+    const QRectF r = full->boundsOnElement("body");
+    s.bodyRect = QRectF((r.x() - vb.x()) * sx, (r.y() - vb.y()) * sy, r.width() * sx, r.height() * sy);
+  }
+  if (s.isValve()) {
+    // The working ports sit on the rest square, centred: its centre is their mean.
+    double sum = 0.0;
+    int n = 0;
+    for (const SymbolPort& p : s.ports)
+      if (p.kind == PortKind::Pneumatic) sum += p.pos.x(), ++n;
+    const double centre = n ? sum / n : s.size.width() / 2;
+    s.squaresLeft = centre - s.square / 2 - s.rest * s.square;
+  }
+  if (!moving.isEmpty()) {
+    s.fixedSvg = std::make_shared<QSvgRenderer>(withoutElements(svgText, moving));
+    if (!s.fixedSvg->isValid()) s.fixedSvg.reset();
+  }
+  return s;
+}
+
+Symbol SymbolLibrary::fallback(const std::string& type) const {
+  Symbol s;
+  s.type = QString::fromStdString(type);
+  const ComponentType* t = Registry::instance().find(type);
+  std::vector<const PortDecl*> bottom, top, left, right;
+  if (t) {
+    const bool cylinder = t->category == "Actuators";
+    for (const PortDecl& p : t->ports) {
+      if (p.domain == Domain::Mechanical) continue;
+      if (p.domain == Domain::Signal) right.push_back(&p);
+      else if (p.name == "12") right.push_back(&p);
+      else if (p.name == "14") left.push_back(&p);
+      else if (cylinder || p.name == "1" || p.name == "3" || p.name == "5") bottom.push_back(&p);
+      else if (p.name == "2" || p.name == "4") top.push_back(&p);
+      else (bottom.size() <= top.size() ? bottom : top).push_back(&p);
+    }
+  }
+  const size_t across = std::max<size_t>(std::max(bottom.size(), top.size()), 1);
+  const size_t along = std::max<size_t>(std::max(left.size(), right.size()), 1);
+  s.size = QSizeF(std::max(40.0, kGrid * 2 * double(across)), std::max(20.0, kGrid * 2 * double(along)));
+  auto spread = [&](const std::vector<const PortDecl*>& ports, bool horizontal, double fixed, QPointF dir) {
+    const double len = horizontal ? s.size.width() : s.size.height();
+    const double step = std::floor(len / kGrid / double(ports.size() + 1)) * kGrid;
+    for (size_t i = 0; i < ports.size(); ++i) {
+      const double a = step * double(i + 1);
+      const QPointF pos = horizontal ? QPointF(a, fixed) : QPointF(fixed, a);
+      const PortKind kind = ports[i]->domain == Domain::Signal ? PortKind::Signal
+                            : (ports[i]->name == "12" || ports[i]->name == "14") ? PortKind::Pilot
+                                                                                 : PortKind::Pneumatic;
+      s.ports.push_back({QString::fromStdString(ports[i]->name), pos, dir, kind});
+    }
+  };
+  spread(bottom, true, s.size.height(), {0, 1});
+  spread(top, true, 0, {0, -1});
+  spread(left, false, 0, {-1, 0});
+  spread(right, false, s.size.width(), {1, 0});
+  s.label = QPointF(s.size.width() + 4, 0);
+  return s;
+}
+
+}  // namespace pm::gui

@@ -1,0 +1,87 @@
+// ISO 1219-1 symbols as data: icons/symbols/<type>.svg plus <type>.json
+// (size, ports, label anchor, valve squares, cylinder rod travel), parsed once
+// and cached. A type without files gets a plain labelled rectangle with its
+// registry ports spread on the edges, so the editor works with any type.
+//
+// Symbol coordinates are SVG user units = sheet mm; 10 units are one grid
+// cell and ports sit on the grid. A component's Placement (x, y) is the scene
+// position of the symbol's pivot: its centre snapped to the grid, so rotating
+// by 90 degrees keeps every port on the grid.
+#pragma once
+
+#include <QPointF>
+#include <QRectF>
+#include <QSizeF>
+#include <QString>
+#include <QStringList>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+class QPainter;
+class QSvgRenderer;
+
+namespace pm::gui {
+
+constexpr double kGrid = 10.0;  // sheet mm per grid cell
+
+enum class PortKind { Pneumatic, Pilot, Signal, Mechanical };
+
+struct SymbolPort {
+  QString name;
+  QPointF pos;           // symbol coordinates
+  QPointF dir{0, 1};     // unit vector pointing away from the symbol
+  PortKind kind = PortKind::Pneumatic;
+};
+
+struct Symbol {
+  QString type;
+  QSizeF size{40, 40};
+  std::vector<SymbolPort> ports;
+  QPointF label{44, 0};  // top-left anchor of the identification text
+  // Valve: width of one square, position names left to right, rest index.
+  double square = 0.0;
+  QStringList positions;
+  int rest = 0;
+  // Cylinder: rod travel (x axis) at full stroke, in symbol units.
+  double travel = 0.0;
+  std::shared_ptr<QSvgRenderer> svg;       // whole symbol; null: fallback rectangle
+  std::shared_ptr<QSvgRenderer> fixedSvg;  // without the moving groups (body, rod)
+  bool hasBody = false, hasPorts = false, hasRod = false;
+  bool hasText = false;  // the SVG writes its own port numbers
+  QRectF bodyRect;       // valve body (squares and actuators) at rest, symbol coordinates
+  double squaresLeft = 0.0;  // left edge of the first square at rest
+
+  bool isValve() const { return square > 0 && !positions.isEmpty(); }
+  QPointF pivot() const;
+  QRectF bounds() const { return QRectF(QPointF(0, 0), size); }
+  const SymbolPort* port(const QString& name) const;
+
+  // Draws the symbol in symbol coordinates. `spoolSquares`: shift of the
+  // valve body in squares (rest - active); `rodFraction`: cylinder stroke 0..1.
+  void paint(QPainter* p, double spoolSquares = 0.0, double rodFraction = 0.0) const;
+};
+
+class SymbolLibrary {
+ public:
+  static SymbolLibrary& instance();
+
+  // The symbol of a registry type (fallback when no files exist); cached.
+  const Symbol& symbol(const std::string& type);
+  // Directory the symbols are read from (may not exist).
+  QString directory() const { return dir_; }
+  // Forgets the cache (symbols re-read on next use), e.g. after new files appear.
+  void reload();
+
+ private:
+  SymbolLibrary();
+  Symbol load(const std::string& type) const;
+  Symbol fallback(const std::string& type) const;
+
+  QString dir_;
+  std::map<std::string, std::unique_ptr<Symbol>> cache_;
+};
+
+}  // namespace pm::gui

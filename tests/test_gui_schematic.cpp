@@ -1,0 +1,656 @@
+// The schematic editor driven as a user drives it (offscreen platform):
+// components dropped from the library, ports joined by mouse drags, the bore
+// typed into the property editor, undo/redo, save and reopen, select and
+// delete, copy/paste, the pre-run checks, the run animation, a rendering of
+// the seed-003 circuit, and the time to open a 500-component circuit.
+//
+// Dropping: a real QDrag runs its own platform event loop, which the
+// offscreen platform cannot drive from a test, so the test builds the drag's
+// QMimeData with the library tree's own mimeData() and delivers the
+// QDragEnter/QDragMove/QDrop events to the canvas - the code path of a real
+// drop from the point the mouse is released.
+#include "document.h"
+#include "library_panel.h"
+#include "main_window.h"
+#include "param_model.h"
+#include "property_editor.h"
+#include "run_animation.h"
+#include "schematic_items.h"
+#include "simulation_runner.h"
+#include "schematic_scene.h"
+#include "schematic_view.h"
+#include "start_page.h"
+#include "symbol_library.h"
+
+#include "io/project_file.h"
+
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPushButton>
+#include <QTimer>
+#include <QPainter>
+#include <QScrollBar>
+#include <QStandardPaths>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTreeWidget>
+#include <QWheelEvent>
+#include <QUndoStack>
+#include <QtTest>
+
+#include <cmath>
+#include <set>
+
+using namespace pm;
+using namespace pm::gui;
+
+namespace {
+
+QString seed003() { return QString(PM_SOURCE_DIR) + "/projects/seed003_meter_out.pneumech.json"; }
+
+// Drops library entry `type` at viewport point `at` (see the file comment).
+bool dropFromLibrary(MainWindow& w, const QString& type, const QPoint& at) {
+  QTreeWidgetItem* item = w.libraryPanel()->itemOf(type);
+  if (!item) return false;
+  QTreeWidget* tree = w.libraryPanel()->tree();
+  const QModelIndex idx = tree->indexFromItem(item);
+  std::unique_ptr<QMimeData> mime(tree->model()->mimeData({idx}));
+  if (!mime) return false;
+  QWidget* vp = w.schematicView()->viewport();
+  QDragEnterEvent enter(at, Qt::CopyAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(vp, &enter);
+  if (!enter.isAccepted()) return false;
+  QDragMoveEvent move(at, Qt::CopyAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(vp, &move);
+  QDropEvent drop(QPointF(at), Qt::CopyAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(vp, &drop);
+  return drop.isAccepted();
+}
+
+QPoint viewPointOfPort(MainWindow& w, const std::string& comp, const std::string& port) {
+  const auto p = w.scene()->portPos({comp, port});
+  return p ? w.schematicView()->mapFromScene(*p) : QPoint(-1, -1);
+}
+
+// Mouse drag from one port to another in view coordinates.
+void dragPortToPort(MainWindow& w, const std::string& a, const std::string& pa, const std::string& b,
+                    const std::string& pb) {
+  QWidget* vp = w.schematicView()->viewport();
+  const QPoint from = viewPointOfPort(w, a, pa), to = viewPointOfPort(w, b, pb);
+  QTest::mousePress(vp, Qt::LeftButton, {}, from);
+  QTest::mouseMove(vp, (from + to) / 2);
+  QTest::mouseMove(vp, to);
+  QTest::mouseRelease(vp, Qt::LeftButton, {}, to);
+}
+
+bool hasConnection(const Project& p, const std::string& a, const std::string& b) {
+  for (const Connection& k : p.connections)
+    if ((k.from.str() == a && k.to.str() == b) || (k.from.str() == b && k.to.str() == a)) return true;
+  return false;
+}
+
+// Types `text` into the value cell of `param` in the property editor.
+void typeParam(MainWindow& w, const std::string& param, const QString& text) {
+  QTableView* view = w.paramView();
+  auto* model = w.propertyEditor()->model();
+  const QModelIndex idx = model->index(model->rowOf(param), ParamModel::Value);
+  view->setFocus();
+  view->setCurrentIndex(idx);
+  view->edit(idx);
+  QTest::qWait(10);
+  QLineEdit* editor = nullptr;
+  for (QLineEdit* e : view->findChildren<QLineEdit*>())
+    if (e->isVisible()) editor = e;
+  QVERIFY(editor);
+  editor->selectAll();
+  QTest::keyClicks(editor, text);
+  QTest::keyClick(editor, Qt::Key_Return);
+  QTest::qWait(10);
+}
+
+double paramOr(const Project& p, const std::string& comp, const std::string& param, double def) {
+  const Component* c = p.find(comp);
+  if (!c) return NAN;
+  auto it = c->params.find(param);
+  return it == c->params.end() ? def : it->second;
+}
+
+}  // namespace
+
+class TestGuiSchematic : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);  // recent files go to a test location
+    QVERIFY(dir_.isValid());
+  }
+
+  void startPageListsExamples() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.isShowingStartPage());
+    QVERIFY(w.startPage()->examples()->count() >= 3);
+    w.newProject();
+    QVERIFY(!w.isShowingStartPage());
+    QVERIFY(w.windowTitle().contains("untitled"));
+  }
+
+  void symbolsMatchComponentPorts() {
+    // Every pneumatic port of the types used here has a place on its symbol.
+    for (const char* type : {"supply", "valve_5_2", "cylinder_double", "flow_control_one_way"}) {
+      const Symbol& s = SymbolLibrary::instance().symbol(type);
+      const ComponentType* t = Registry::instance().find(type);
+      QVERIFY(t);
+      for (const PortDecl& p : t->ports)
+        if (p.domain == Domain::Pneumatic) QVERIFY2(s.port(QString::fromStdString(p.name)), type);
+    }
+  }
+
+  void buildCircuitWithTheMouse() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.newProject();
+    SchematicView* view = w.schematicView();
+    view->setTransform(QTransform::fromScale(2, 2));
+    view->centerOn(0, 0);
+    QTest::qWait(10);
+
+    // Library search narrows the list; entries are dragged onto the sheet.
+    QTest::keyClicks(w.libraryPanel()->searchBox(), "5/2");
+    QVERIFY(w.libraryPanel()->itemOf("valve_5_2"));
+    QVERIFY(!w.libraryPanel()->itemOf("supply"));
+    w.libraryPanel()->searchBox()->clear();
+    QVERIFY(dropFromLibrary(w, "cylinder_double", view->mapFromScene(QPointF(0, -120))));
+    QVERIFY(dropFromLibrary(w, "valve_5_2", view->mapFromScene(QPointF(0, 0))));
+    QVERIFY(dropFromLibrary(w, "supply", view->mapFromScene(QPointF(20, 90))));
+    const Project& p = w.project();
+    QCOMPARE(p.components.size(), size_t(3));
+    QCOMPARE(p.components[0].type, std::string("cylinder_double"));
+    QCOMPARE(p.components[0].id, std::string("cyl1"));
+    QCOMPARE(p.components[0].label, std::string("1A1"));
+    QCOMPARE(p.components[1].id, std::string("v1"));
+    QCOMPARE(p.components[1].label, std::string("1V1"));
+    QCOMPARE(p.components[2].id, std::string("src1"));
+    QVERIFY(p.components[2].params.empty());  // type defaults
+    QCOMPARE(p.components[1].placement.x, 0.0);
+    QCOMPARE(p.components[1].placement.y, 0.0);
+    QVERIFY(w.isWindowModified());
+
+    // Lines by dragging from port to port.
+    dragPortToPort(w, "src1", "1", "v1", "1");
+    dragPortToPort(w, "v1", "4", "cyl1", "A");
+    dragPortToPort(w, "cyl1", "B", "v1", "2");
+    QCOMPARE(p.connections.size(), size_t(3));
+    QVERIFY(hasConnection(p, "src1.1", "v1.1"));
+    QVERIFY(hasConnection(p, "v1.4", "cyl1.A"));
+    QVERIFY(hasConnection(p, "v1.2", "cyl1.B"));
+    // The drawn line starts and ends on the ports, orthogonally.
+    const QPolygonF r = w.scene()->wireItem(p.connections[1].id)->route();
+    QVERIFY(r.size() >= 2);
+    QCOMPARE(r.front(), *w.scene()->portPos({"v1", "4"}));
+    QCOMPARE(r.back(), *w.scene()->portPos({"cyl1", "A"}));
+    for (int i = 0; i + 1 < r.size(); ++i) QVERIFY(r[i].x() == r[i + 1].x() || r[i].y() == r[i + 1].y());
+
+    // Select the cylinder by clicking its symbol, type a bore of 50 mm.
+    ComponentItem* cyl = w.scene()->componentItem("cyl1");
+    const QPointF body = cyl->mapToScene(cyl->symbolTransform().map(QPointF(60, 12)));
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->mapFromScene(body));
+    QCOMPARE(w.scene()->selectedComponents(), std::set<std::string>{"cyl1"});
+    QCOMPARE(w.propertyEditor()->componentId(), std::string("cyl1"));
+    const QModelIndex boreIdx = w.propertyEditor()->model()->index(w.propertyEditor()->model()->rowOf("bore"), ParamModel::Value);
+    QCOMPARE(boreIdx.data().toString(), QString("32"));
+    typeParam(w, "bore", "50");
+    QCOMPARE(paramOr(w.project(), "cyl1", "bore", 0), 0.05);
+    QCOMPARE(boreIdx.data().toString(), QString("50"));
+
+    // A value out of range is refused with a message, not clamped.
+    typeParam(w, "bore", "-5");
+    QCOMPARE(paramOr(w.project(), "cyl1", "bore", 0), 0.05);
+    QVERIFY(w.propertyEditor()->message().contains("outside"));
+
+    // Undo and redo walk back through the bore and the last line.
+    QUndoStack* undo = w.document()->undoStack();
+    undo->undo();
+    QVERIFY(!w.project().find("cyl1")->params.count("bore"));
+    QCOMPARE(boreIdx.data().toString(), QString("32"));
+    undo->undo();
+    QCOMPARE(w.project().connections.size(), size_t(2));
+    QVERIFY(!w.scene()->wireItem("l3"));
+    undo->redo();
+    QCOMPARE(w.project().connections.size(), size_t(3));
+    QVERIFY(w.scene()->wireItem("l3"));
+    undo->redo();
+    QCOMPARE(paramOr(w.project(), "cyl1", "bore", 0), 0.05);
+
+    // Move the valve with the mouse: snapped to the grid, one undo step.
+    ComponentItem* valve = w.scene()->componentItem("v1");
+    const QPointF vBody = valve->mapToScene(valve->symbolTransform().map(QPointF(50, 30)));
+    const QPoint start = view->mapFromScene(vBody);
+    const QPoint end = view->mapFromScene(vBody + QPointF(33, 18));
+    QTest::mousePress(view->viewport(), Qt::LeftButton, {}, start);
+    QTest::mouseMove(view->viewport(), start + QPoint(5, 5));
+    QTest::mouseMove(view->viewport(), end);
+    QTest::mouseRelease(view->viewport(), Qt::LeftButton, {}, end);
+    QCOMPARE(w.project().find("v1")->placement.x, 30.0);
+    QCOMPARE(w.project().find("v1")->placement.y, 20.0);
+    QCOMPARE(w.scene()->wireItem(w.project().connections[0].id)->route().back(), *w.scene()->portPos({"v1", "1"}));
+    undo->undo();
+    QCOMPARE(w.project().find("v1")->placement.x, 0.0);
+    undo->redo();
+
+    // Rotate and mirror the selection (keys R and M on the canvas).
+    w.scene()->selectObjects({"v1"});
+    view->setFocus();
+    QTest::keyClick(view, Qt::Key_R);
+    QCOMPARE(w.project().find("v1")->placement.rotation, 90);
+    QTest::keyClick(view, Qt::Key_M);
+    QVERIFY(w.project().find("v1")->placement.mirror);
+    undo->undo();
+    undo->undo();
+    QCOMPARE(w.project().find("v1")->placement.rotation, 0);
+
+    // A time switch drives the solenoid: its signal is picked in the
+    // valve's property editor.
+    QVERIFY(dropFromLibrary(w, "time_switch", view->mapFromScene(QPointF(-110, 0))));
+    QVERIFY(w.project().find("sw1"));
+    w.scene()->selectObjects({"v1"});
+    QComboBox* sol = w.propertyEditor()->inputEditor("sol14");
+    QVERIFY(sol);
+    QVERIFY(sol->findText("sw1.out") >= 0);
+    sol->lineEdit()->setFocus();
+    sol->lineEdit()->selectAll();
+    QTest::keyClicks(sol->lineEdit(), "sw1.out");
+    QTest::keyClick(sol->lineEdit(), Qt::Key_Return);
+    QTRY_COMPARE(w.project().find("v1")->inputs.count("sol14"), size_t(1));
+    QCOMPARE(w.project().find("v1")->inputs.at("sol14"), std::string("sw1.out"));
+
+    view->zoomToFit();
+    w.scene()->clearSelection();
+    QVERIFY(view->grab().save(QDir::current().filePath("built_circuit.png")));
+
+    // Save, reopen, compare.
+    const QString path = dir_.filePath("built.pneumech.json");
+    QVERIFY(w.saveProjectAs(path));
+    QVERIFY(!w.isWindowModified());
+    QVERIFY(w.windowTitle().contains("built.pneumech.json"));
+    const Project saved = w.project();
+    MainWindow w2;
+    QVERIFY(w2.openProject(path));
+    QVERIFY(w2.project() == saved);
+    QVERIFY(loadProject(path.toStdString()) == saved);
+    QCOMPARE(w2.scene()->componentItem("cyl1")->pos(), w.scene()->componentItem("cyl1")->pos());
+  }
+
+  void selectDeleteCopyPaste() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(seed003()));
+    SchematicView* view = w.schematicView();
+    const Project original = w.project();
+    QUndoStack* undo = w.document()->undoStack();
+
+    // Rubber band around the cylinder and the flow control.
+    QRectF band = w.scene()->componentItem("cyl1")->sceneBoundingRect() | w.scene()->componentItem("fc1")->sceneBoundingRect();
+    band.adjust(-4, -4, 4, 4);
+    const QPoint a = view->mapFromScene(band.topLeft()), b = view->mapFromScene(band.bottomRight());
+    view->setFocus();
+    QTest::mousePress(view->viewport(), Qt::LeftButton, {}, a);
+    QTest::mouseMove(view->viewport(), (a + b) / 2);
+    QTest::mouseMove(view->viewport(), b);
+    QTest::mouseRelease(view->viewport(), Qt::LeftButton, {}, b);
+    const auto sel = w.scene()->selectedComponents();
+    QVERIFY2(sel.count("cyl1") && sel.count("fc1"), "rubber band selects cylinder and flow control");
+    QVERIFY(!sel.count("v1"));
+    w.scene()->selectObjects({"cyl1", "fc1"});
+
+    // Copy and paste: fresh ids, the inner line (fc1.2 - cyl1.B) comes along.
+    QVERIFY(view->copySelection());
+    QVERIFY(view->paste());
+    const Project& p = w.project();
+    QCOMPARE(p.components.size(), original.components.size() + 2);
+    QVERIFY(p.find("cyl2") && p.find("fc2"));
+    QCOMPARE(p.find("cyl2")->params, original.find("cyl1")->params);
+    QCOMPARE(p.find("cyl2")->label, std::string("1A2"));
+    QCOMPARE(p.connections.size(), original.connections.size() + 1);
+    QVERIFY(hasConnection(p, "fc2.2", "cyl2.B"));
+    std::set<std::string> ids;
+    for (const Connection& k : p.connections) QVERIFY(ids.insert(k.id).second);  // unique line ids
+    QCOMPARE(w.scene()->selectedComponents(), (std::set<std::string>{"cyl2", "fc2"}));
+
+    // Delete (key Delete on the canvas) removes the copies and their line.
+    QTest::keyClick(view, Qt::Key_Delete);
+    QVERIFY(w.project() == original);
+
+    // Duplicate (Ctrl+D) keeps the inner line as well.
+    w.scene()->selectObjects({"cyl1", "fc1"});
+    QTest::keyClick(view, Qt::Key_D, Qt::ControlModifier);
+    QCOMPARE(w.project().components.size(), original.components.size() + 2);
+    QCOMPARE(w.project().connections.size(), original.connections.size() + 1);
+    undo->undo();
+    QVERIFY(w.project() == original);
+
+    // Click a line and delete it; undo brings it back.
+    WireItem* line = w.scene()->wireItem("l1");
+    QVERIFY(line);
+    const QPolygonF r = line->route();
+    const QPointF mid = (r[0] + r[1]) / 2;
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->mapFromScene(mid));
+    QCOMPARE(w.scene()->selectedConnections(), std::set<std::string>{"l1"});
+    QTest::keyClick(view, Qt::Key_Delete);
+    QCOMPARE(w.project().connections.size(), original.connections.size() - 1);
+    undo->undo();
+    QVERIFY(w.project() == original);
+
+    // Deleting a component takes its lines and the signal references to it.
+    w.scene()->selectObjects({"sw1"});
+    QVERIFY(view->deleteSelection());
+    QVERIFY(!w.project().find("sw1"));
+    QVERIFY(w.project().find("v1")->inputs.empty());
+    undo->undo();
+    QVERIFY(w.project() == original);
+  }
+
+  void junctionsSegmentsAndUnits() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(QString(PM_SOURCE_DIR) + "/projects/sequence_a_b.pneumech.json"));
+    // The supply line branches to both valves: one dot at the branch.
+    const auto& dots = w.scene()->junctions()->dots();
+    QCOMPARE(dots.size(), size_t(1));
+    QCOMPARE(dots.front(), QPointF(230, 220));
+
+    // Drag the horizontal segment of line l3 down by two cells.
+    SchematicView* view = w.schematicView();
+    view->setTransform(QTransform::fromScale(3, 3));
+    view->centerOn(85, 100);
+    QTest::qWait(10);
+    WireItem* l3 = w.scene()->wireItem("l3");
+    const QPolygonF before = l3->route();
+    int seg = -1;
+    for (int i = 0; i + 1 < before.size(); ++i)
+      if (before[i].y() == 100 && before[i + 1].y() == 100) seg = i;
+    QVERIFY(seg >= 0);
+    const QPointF mid = (before[seg] + before[seg + 1]) / 2;
+    const QPoint a = view->mapFromScene(mid), b = view->mapFromScene(mid + QPointF(0, 20));
+    QTest::mousePress(view->viewport(), Qt::LeftButton, {}, a);
+    QTest::mouseMove(view->viewport(), b);
+    QTest::mouseRelease(view->viewport(), Qt::LeftButton, {}, b);
+    const Connection* k = nullptr;
+    for (const Connection& c : w.project().connections)
+      if (c.id == "l3") k = &c;
+    QVERIFY(k);
+    QCOMPARE(k->waypoints.size(), size_t(2));
+    QCOMPARE(k->waypoints[0].y, 120.0);
+    QCOMPARE(k->waypoints[1].y, 120.0);
+    QCOMPARE(l3->route().front(), before.front());  // still on its ports
+    QCOMPARE(l3->route().back(), before.back());
+    w.document()->undoStack()->undo();
+    QCOMPARE(l3->route(), before);
+
+    // Drag from a free port onto a line: a branch with a junction dot there.
+    const QPoint from = viewPointOfPort(w, "vA", "5");
+    const QPoint onLine = view->mapFromScene(QPointF(180, 220));
+    QTest::mousePress(view->viewport(), Qt::LeftButton, {}, from);
+    QTest::mouseMove(view->viewport(), onLine);
+    QTest::mouseRelease(view->viewport(), Qt::LeftButton, {}, onLine);
+    QVERIFY(hasConnection(w.project(), "vA.5", "src.1"));
+    const auto& dots2 = w.scene()->junctions()->dots();
+    QVERIFY(std::find(dots2.begin(), dots2.end(), QPointF(180, 220)) != dots2.end());
+    w.document()->undoStack()->undo();
+    QCOMPARE(w.project().connections.size(), size_t(6));
+
+    // Unit choice: the bore in cm, typed values then read in cm.
+    QVERIFY(w.selectComponent("A"));
+    ParamModel* m = w.propertyEditor()->model();
+    const int row = m->rowOf("bore");
+    QVERIFY(m->setData(m->index(row, ParamModel::Unit), "cm", Qt::EditRole));
+    QCOMPARE(m->index(row, ParamModel::Value).data().toString(), QString("3.2"));
+    typeParam(w, "bore", "4");
+    QCOMPARE(paramOr(w.project(), "A", "bore", 0), 0.04);
+    // Parameter descriptions are tooltips.
+    QVERIFY(!m->index(row, ParamModel::Name).data(Qt::ToolTipRole).toString().isEmpty());
+    // The bore offers the standard sizes.
+    QCOMPARE(m->catalogue(row).size(), size_t(13));
+  }
+
+  void zoomAroundCursorPanAndFit() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(seed003()));
+    SchematicView* view = w.schematicView();
+    view->zoomToFit();
+    const QRect vp = view->viewport()->rect();
+    const QRect drawn = view->mapFromScene(w.scene()->drawingBounds()).boundingRect();
+    QVERIFY2(vp.adjusted(-2, -2, 2, 2).contains(drawn), "zoom to fit shows the whole circuit");
+    QVERIFY(drawn.width() > vp.width() * 0.6 || drawn.height() > vp.height() * 0.6);
+
+    // The wheel zooms about the point under the cursor.
+    const QPoint cursor = view->mapFromScene(w.scene()->portPos({"v1", "4"}).value());
+    const QPointF under = view->mapToScene(cursor);
+    const double z0 = view->zoom();
+    QWheelEvent wheel(QPointF(cursor), view->viewport()->mapToGlobal(QPointF(cursor)), QPoint(), QPoint(0, 240),
+                      Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(view->viewport(), &wheel);
+    QVERIFY(view->zoom() > z0 * 1.3);
+    const QPointF after = view->mapToScene(cursor);
+    QVERIFY2(QLineF(under, after).length() < 2.0 / view->zoom() + 0.5, "point under the cursor stays");
+
+    // Middle-button drag pans.
+    const QPointF centre0 = view->mapToScene(vp.center());
+    QTest::mousePress(view->viewport(), Qt::MiddleButton, {}, vp.center());
+    QTest::mouseMove(view->viewport(), vp.center() + QPoint(60, 0));
+    QTest::mouseRelease(view->viewport(), Qt::MiddleButton, {}, vp.center() + QPoint(60, 0));
+    const QPointF centre1 = view->mapToScene(vp.center());
+    QVERIFY(centre1.x() < centre0.x() - 10 / view->zoom());
+    QVERIFY(w.project() == loadProject(seed003().toStdString()));  // viewing edits nothing
+  }
+
+  void unsavedChangesPrompt() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(seed003()));
+    QVERIFY(!w.isWindowModified());
+    w.scene()->selectObjects({"src"});
+    QVERIFY(w.schematicView()->rotateSelection());
+    QVERIFY(w.isWindowModified());
+    QVERIFY(w.windowTitle().contains("[*]"));  // Qt shows the mark where [*] stands
+    // Closing asks; Cancel keeps the window open, Discard closes it.
+    auto answer = [](QMessageBox::StandardButton b, QString* text) {
+      QTimer::singleShot(50, [b, text] {
+        for (QWidget* top : QApplication::topLevelWidgets())
+          if (auto* box = qobject_cast<QMessageBox*>(top); box && box->isVisible()) {
+            *text = box->text();
+            box->button(b)->click();
+          }
+      });
+    };
+    QString asked;
+    answer(QMessageBox::Cancel, &asked);
+    QVERIFY(!w.close());
+    QVERIFY(asked.contains("unsaved"));
+    QVERIFY(w.isVisible());
+    asked.clear();
+    answer(QMessageBox::Discard, &asked);
+    QVERIFY(w.close());
+    QVERIFY(!asked.isEmpty());
+  }
+
+  void checksListProblemsAndSelect() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.newProject();
+    w.schematicView()->addComponent("cylinder_double", {0, 0});
+    const auto found = w.runChecks();
+    QVERIFY(hasErrors(found));
+    QListWidget* list = w.messageList();
+    QVERIFY(list->count() >= 2);
+    int noSupply = -1, port = -1;
+    for (int i = 0; i < list->count(); ++i) {
+      if (list->item(i)->text().contains("No supply")) noSupply = i;
+      if (list->item(i)->text().contains("port A is not connected")) port = i;
+    }
+    QVERIFY(noSupply >= 0);
+    QVERIFY(port >= 0);
+    w.scene()->clearSelection();
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(list->item(port)).center());
+    QCOMPARE(w.scene()->selectedComponents(), std::set<std::string>{"cyl1"});
+    // Run refuses to start with errors.
+    w.runSimulation();
+    QVERIFY(!w.runner()->isRunning());
+    QVERIFY(w.statusText().contains("errors"));
+  }
+
+  void runAnimatesTheCircuit() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(seed003()));
+    QSignalSpy done(&w, &MainWindow::simulationFinished);
+    w.runSimulation();
+    QVERIFY(done.wait(120000));
+    QVERIFY2(w.runner()->lastResult().ok(), w.runner()->lastResult().message.c_str());
+    QSlider* slider = w.timeSlider();
+    QVERIFY(slider->isEnabled());
+    QCOMPARE(slider->value(), slider->maximum());
+    const RunFrame& end = w.scene()->frame();
+    QVERIFY(end.active);
+    QCOMPARE(end.lineColor.size(), w.project().connections.size());
+    QVERIFY(end.rod.at("cyl1") > 0.99);             // extended
+    QVERIFY(std::abs(end.spool.at("v1") - 1.0) < 1e-6);  // active square (14) at the ports
+    QVERIFY(end.litInputs.at("v1").count("sol14"));
+    QVERIFY(end.lit.count("sw1"));
+    // Scrub back to t = 0: retracted, rest position, nothing lit.
+    slider->setValue(0);
+    const RunFrame& start = w.scene()->frame();
+    QVERIFY(start.rod.at("cyl1") < 1e-3);
+    QVERIFY(std::abs(start.spool.at("v1")) < 1e-9);
+    QVERIFY(!start.lit.count("sw1"));
+    // The supply line has the top colour of the scale, the others differ.
+    QVERIFY(start.lineColor.at("l1") == pressureColor(1.0));
+
+    const QString png = dir_.filePath("seed003_running.png");
+    slider->setValue(slider->maximum() / 3);
+    QVERIFY(w.schematicView()->grab().save(png));
+  }
+
+  void screenshotOfSeed003() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(seed003()));
+    SchematicScene* scene = w.scene();
+    const QRectF r = scene->drawingBounds().adjusted(-10, -10, 10, 10);
+    QImage img(int(r.width() * 4), int(r.height() * 4), QImage::Format_RGB32);
+    img.fill(Qt::white);
+    {
+      QPainter p(&img);
+      p.setRenderHint(QPainter::Antialiasing);
+      scene->render(&p, QRectF(img.rect()), r);
+    }
+    // Kept in the working directory (the build's tests folder) to be looked at.
+    const QString out = QDir::current().filePath("seed003_schematic.png");
+    QVERIFY(img.save(out));
+    qInfo("seed-003 circuit rendered to %s (%dx%d)", qPrintable(out), img.width(), img.height());
+    // Not blank: enough dark ink, many colours, not one flat fill.
+    long dark = 0;
+    std::set<QRgb> colours;
+    for (int y = 0; y < img.height(); y += 2)
+      for (int x = 0; x < img.width(); x += 2) {
+        const QRgb c = img.pixel(x, y);
+        colours.insert(c);
+        if (qGray(c) < 100) ++dark;
+      }
+    const double frac = double(dark) / (double(img.width() / 2) * (img.height() / 2));
+    QVERIFY2(frac > 0.005 && frac < 0.5, qPrintable(QString::number(frac)));
+    QVERIFY(colours.size() > 20);
+    // Every component and line of the project is drawn.
+    QCOMPARE(int(scene->items().size()) >= int(w.project().components.size() + w.project().connections.size()), true);
+  }
+
+  void openLargeCircuitTiming() {
+    // 125 copies of a supply - 5/2 valve - flow control - cylinder group.
+    Project p;
+    for (int g = 0; g < 125; ++g) {
+      const double x = (g % 25) * 200.0, y = (g / 25) * 320.0;
+      const std::string n = std::to_string(g);
+      auto add = [&](const std::string& id, const std::string& type, double dx, double dy) {
+        Component c;
+        c.id = id + "_" + n;
+        c.type = type;
+        c.label = id + n;
+        c.placement = {x + dx, y + dy, 0, false};
+        p.components.push_back(c);
+      };
+      add("cyl", "cylinder_double", 0, 0);
+      add("fc", "flow_control_one_way", 30, 80);
+      add("v", "valve_5_2", 0, 180);
+      add("src", "supply", 20, 260);
+      auto con = [&](const std::string& a, const std::string& b) {
+        Connection k;
+        k.id = "l" + std::to_string(p.connections.size() + 1);
+        const auto dot = [](const std::string& s) { return s.find('.'); };
+        k.from = {a.substr(0, dot(a)) + "_" + n, a.substr(dot(a) + 1)};
+        k.to = {b.substr(0, dot(b)) + "_" + n, b.substr(dot(b) + 1)};
+        p.connections.push_back(k);
+      };
+      con("src.1", "v.1");
+      con("v.4", "cyl.A");
+      con("v.2", "fc.1");
+      con("fc.2", "cyl.B");
+    }
+    QCOMPARE(p.components.size(), size_t(500));
+    const QString path = dir_.filePath("large.pneumech.json");
+    saveProject(p, path.toStdString());
+
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QElapsedTimer t;
+    t.start();
+    QVERIFY(w.openProject(path));
+    const double open = t.nsecsElapsed() * 1e-6;
+    t.restart();
+    w.schematicView()->zoomToFit();
+    w.schematicView()->viewport()->repaint();
+    const double paint = t.nsecsElapsed() * 1e-6;
+    // Pan and zoom steps at a working zoom level.
+    w.schematicView()->setTransform(QTransform::fromScale(2, 2));
+    t.restart();
+    for (int i = 0; i < 10; ++i) {
+      w.schematicView()->horizontalScrollBar()->setValue(w.schematicView()->horizontalScrollBar()->value() + 40);
+      w.schematicView()->viewport()->repaint();
+    }
+    const double pan = t.nsecsElapsed() * 1e-6 / 10;
+    t.restart();
+    for (int i = 0; i < 10; ++i) {
+      i % 2 ? w.schematicView()->zoomOut() : w.schematicView()->zoomIn();
+      w.schematicView()->viewport()->repaint();
+    }
+    const double zoom = t.nsecsElapsed() * 1e-6 / 10;
+    t.restart();
+    w.document()->edit("move one", [](Project& q) { q.components[0].placement.x += 10; });
+    const double edit = t.nsecsElapsed() * 1e-6;
+    qInfo("500 components, 500 lines: open %.0f ms, fit+paint %.0f ms, pan step %.1f ms, zoom step %.1f ms, one edit %.1f ms",
+          open, paint, pan, zoom, edit);
+  }
+
+ private:
+  QTemporaryDir dir_;
+};
+
+QTEST_MAIN(TestGuiSchematic)
+#include "test_gui_schematic.moc"
