@@ -376,6 +376,99 @@ class TestMechanics : public QObject {
              qPrintable(QString("settled at %1 vs %2").arg(dyn->col("pin.angle").back()).arg(th)));
   }
 
+  // A 2 kg part hanging on a bushing sags m g / kz, exactly (linear, no rotation).
+  void bushingStaticSag() {
+    Mechanism mech;
+    mech.parts.push_back(ground({mk("o", {0, 0, 0})}));
+    mech.parts.push_back(part("body", 2.0, {1e-3, 1e-3, 1e-3, 0, 0, 0}, {0, 0, 0}, {mk("o", {0, 0, 0})}));
+    ForceDef b;
+    b.id = "mount";
+    b.type = "bushing";
+    b.i = "body.o";
+    b.j = "ground.o";
+    b.params = {{"kz", 5e4}};
+    mech.forces.push_back(b);
+    auto r = analyse(mechProject(mech, 1.0, 0.1, 1e-8), MechanismAnalysis::Static);
+    REQUIRE_OK(r);
+    CHECK_REL(r->col("body.z").back(), -2.0 * g0 / 5e4, 1e-9);
+    CHECK_REL(r->col("mount.Fz").back(), 2.0 * g0, 1e-9);
+  }
+
+  // A mass on a vertical slide hanging from a spring oscillates with
+  // T = 2 pi sqrt(m / k) about the static sag, whatever gravity does.
+  void springMassPeriod() {
+    const double m = 0.5, k = 200.0;
+    Mechanism mech;
+    mech.parts.push_back(ground({mk("top", {0, 0, 0.5}), mk("rail", {0, 0, 0})}));
+    mech.parts.push_back(part("mass", m, {1e-4, 1e-4, 1e-4, 0, 0, 0}, {0, 0, 0}, {mk("hook", {0, 0, 0}), mk("slide", {0, 0, 0})}));
+    mech.joints.push_back(joint("slide", "translational", "mass.slide", "ground.rail"));
+    ForceDef sp;
+    sp.id = "spring";
+    sp.type = "spring_damper";
+    sp.i = "mass.hook";
+    sp.j = "ground.top";
+    sp.params = {{"stiffness", k}, {"free_length", 0.5}};
+    mech.forces.push_back(sp);
+    auto r = simulate(mechProject(mech, 1.0, 1e-4, 1e-10));
+    REQUIRE_OK(r);
+    checkResiduals(*r);
+    const double T = 2 * pi * std::sqrt(m / k), sag = -m * g0 / k;
+    const double t1 = r->crossing("mass.z", sag, 0.0), t2 = r->crossing("mass.z", sag, t1 + 0.6 * T);
+    CHECK_REL(t2 - t1, T, 1e-6);
+    // Energy: kinetic + gravity + spring stays constant.
+    const auto E = r->col("mechanism.E_total");
+    QVERIFY(std::abs(E.back() - E.front()) < 1e-8);
+  }
+
+  // Forces on a free part in zero gravity: x = F t^2 / (2 m); an action-only
+  // sforce along the part's own z; a constant motion on a slide needs m a.
+  void appliedForcesAndHarmonicMotion() {
+    Mechanism mech;
+    mech.gravity = {0, 0, 0};
+    mech.parts.push_back(ground({mk("o", {0, 0, 0})}));
+    mech.parts.push_back(part("free", 4.0, {1e-2, 1e-2, 1e-2, 0, 0, 0}, {0, 0, 0}, {mk("c", {0, 0, 0})}));
+    ForceDef f;
+    f.id = "push";
+    f.type = "vforce";
+    f.i = "free.c";
+    f.params = {{"fx", 8.0}};
+    mech.forces.push_back(f);
+    ForceDef s;
+    s.id = "lift";
+    s.type = "sforce";
+    s.i = "free.c";
+    s.params = {{"value", 2.0}};
+    mech.forces.push_back(s);
+    auto r = simulate(mechProject(mech, 1.0, 0.01, 1e-10));
+    REQUIRE_OK(r);
+    CHECK_REL(r->col("free.x").back(), 8.0 / 4.0 / 2.0, 1e-8);
+    CHECK_REL(r->col("free.z").back(), 2.0 / 4.0 / 2.0, 1e-8);
+    // Harmonic motion of a 3 kg slider: x = A sin(w t), effort = m x''.
+    Mechanism h;
+    h.gravity = {0, 0, 0};
+    const Vec3 xAxis = zAxis({1, 0, 0});
+    h.parts.push_back(ground({mk("rail", {0, 0, 0}, xAxis)}));
+    h.parts.push_back(part("slider", 3.0, {1e-3, 1e-3, 1e-3, 0, 0, 0}, {0, 0, 0}, {mk("g", {0, 0, 0}, xAxis)}));
+    h.joints.push_back(joint("rail", "translational", "slider.g", "ground.rail"));
+    MotionDef mo;
+    mo.id = "shake";
+    mo.joint = "rail";
+    mo.function = "harmonic";
+    mo.params = {{"amplitude", 0.02}, {"frequency", 2.0}};
+    h.motions.push_back(mo);
+    auto k = analyse(mechProject(h, 1.0, 0.01, 1e-8), MechanismAnalysis::Kinematic);
+    REQUIRE_OK(k);
+    const auto x = k->col("slider.x"), ax = k->col("slider.ax"), eff = k->col("shake.effort");
+    double ex = 0, ea = 0;
+    for (size_t i = 0; i < x.size(); ++i) {
+      const double w = 2 * pi * 2.0, t = k->t[i];
+      ex = std::max(ex, std::abs(x[i] - 0.02 * std::sin(w * t)));
+      ea = std::max(ea, std::abs(eff[i] - 3.0 * ax[i]) + std::abs(ax[i] + 0.02 * w * w * std::sin(w * t)));
+    }
+    QVERIFY2(ex < 1e-12, qPrintable(QString("x error %1").arg(ex)));
+    QVERIFY2(ea < 1e-6, qPrintable(QString("a / effort error %1").arg(ea)));
+  }
+
   // A four-bar whose coupler is too short to close: a clear error naming a joint.
   void assemblyFailureNamesJoints() {
     Mechanism mech;

@@ -1,5 +1,7 @@
 #include "mechanics/multibody.h"
 
+#include "mechanics/mechanism_types.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -188,7 +190,10 @@ MultibodySystem::MultibodySystem(const Mechanism& m) : g_(v3(m.gravity)) {
     f.I = markerIdx(fd.i, fd.id, "i");
     f.J = fd.j.empty() ? -1 : markerIdx(fd.j, fd.id, "j");
     f.ref = fd.ref.empty() ? -1 : markerIdx(fd.ref, fd.id, "ref");
-    f.p = fd.params;
+    // Declared defaults first (mechanism_types.cpp), then what the file sets.
+    if (const MechTypeDecl* t = findForceType(fd.type))
+      for (const ParamDecl& d : t->params) f.p[d.name] = d.def;
+    for (const auto& [k, v] : fd.params) f.p[k] = v;
     if (!fd.table.empty()) {
       f.hasTable = true;
       f.table = TimeFunction("table", {}, fd.table);
