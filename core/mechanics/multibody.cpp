@@ -777,28 +777,28 @@ void MultibodySystem::residual(double t, const double* y, const double* yp, doub
 
 // ------------------------------------------------------------------ assembly
 
-Eigen::MatrixXd MultibodySystem::constraintMatrix(const std::vector<Row>& rows, bool activeOnly) const {
+Eigen::MatrixXd MultibodySystem::matrixOf(const std::vector<Row>& rows) const {
   std::vector<int> col(bodies_.size(), -1);
   int nm = 0;
   for (size_t b = 0; b < bodies_.size(); ++b)
     if (!bodies_[b].ground) col[b] = 6 * nm++;
-  int m = 0;
+  Eigen::MatrixXd C = Eigen::MatrixXd::Zero(static_cast<int>(rows.size()), 6 * nm);
   for (size_t i = 0; i < rows.size(); ++i)
-    if (!activeOnly || rowInfo_[i].active) ++m;
-  Eigen::MatrixXd C = Eigen::MatrixXd::Zero(m, 6 * nm);
-  int i2 = 0;
-  for (size_t i = 0; i < rows.size(); ++i) {
-    if (activeOnly && !rowInfo_[i].active) continue;
-    const Row& r = rows[i];
-    for (int q = 0; q < r.n; ++q) {
-      const int c = col[r.b[q]];
+    for (int q = 0; q < rows[i].n; ++q) {
+      const int c = col[rows[i].b[q]];
       if (c < 0) continue;
-      C.block<1, 3>(i2, c) += r.r[q].transpose();
-      C.block<1, 3>(i2, c + 3) += r.p[q].transpose();
+      C.block<1, 3>(i, c) += rows[i].r[q].transpose();
+      C.block<1, 3>(i, c + 3) += rows[i].p[q].transpose();
     }
-    ++i2;
-  }
   return C;
+}
+
+Eigen::MatrixXd MultibodySystem::constraintMatrix(const std::vector<Row>& rows, bool activeOnly) const {
+  if (!activeOnly) return matrixOf(rows);
+  std::vector<Row> act;
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (rowInfo_[i].active) act.push_back(rows[i]);
+  return matrixOf(act);
 }
 
 void MultibodySystem::setPositions(std::vector<double>& y, const Eigen::VectorXd& dx, double scale) const {
@@ -862,21 +862,7 @@ void MultibodySystem::assemble() {
         const std::string who = worst.empty() ? "mechanism" : worst.front().second;
         fail(who, "", o.str());
       }
-      const Eigen::MatrixXd C = [&] {
-        std::vector<int> col(bodies_.size(), -1);
-        int nm = 0;
-        for (size_t b = 0; b < bodies_.size(); ++b)
-          if (!bodies_[b].ground) col[b] = 6 * nm++;
-        Eigen::MatrixXd M = Eigen::MatrixXd::Zero(sel.size(), 6 * nm);
-        for (size_t i = 0; i < sel.size(); ++i)
-          for (int q = 0; q < sel[i].n; ++q) {
-            const int c = col[sel[i].b[q]];
-            if (c < 0) continue;
-            M.block<1, 3>(i, c) += sel[i].r[q].transpose();
-            M.block<1, 3>(i, c + 3) += sel[i].p[q].transpose();
-          }
-        return M;
-      }();
+      const Eigen::MatrixXd C = matrixOf(sel);
       // Minimum-norm correction: moves the parts as little as possible from
       // where the user put them.
       const Eigen::VectorXd dx = C.completeOrthogonalDecomposition().solve(-phi);
@@ -996,6 +982,24 @@ Eigen::VectorXd velocityRows(MultibodySystem& mb, double t, const std::vector<do
 }
 }  // namespace
 
+Eigen::VectorXd MultibodySystem::accelerationRhs(double t, const std::vector<double>& yv) {
+  const double eps = 1e-5;
+  auto shifted = [&](double h) {  // positions moved along the current velocities
+    std::vector<double> ys = yv;
+    for (const BodyRT& b : bodies_) {
+      if (b.ground) continue;
+      const int s = b.slot;
+      for (int a = 0; a < 3; ++a) ys[s + a] += h * yv[s + 7 + a];
+      Q4 p(ys[s + 3], ys[s + 4], ys[s + 5], ys[s + 6]);
+      p = rotated(p, h * V3(yv[s + 10], yv[s + 11], yv[s + 12]));
+      for (int a = 0; a < 4; ++a) ys[s + 3 + a] = p[a];
+    }
+    return ys;
+  };
+  return -(velocityRows(*this, t + eps, shifted(eps), rowInfo_) - velocityRows(*this, t - eps, shifted(-eps), rowInfo_)) /
+         (2.0 * eps);
+}
+
 void MultibodySystem::solveAccelerations(double t, double* y, double* yp) {
   const int N = nStates_;
   std::vector<double> yv(y, y + N);
@@ -1025,22 +1029,7 @@ void MultibodySystem::solveAccelerations(double t, double* y, double* yp) {
   std::vector<Row> rows;
   kinematics(yv.data(), k);
   buildRows(t, k, rows);
-  // gamma by central differences of the velocity rows along the motion.
-  const double eps = 1e-5;
-  auto shifted = [&](double h) {
-    std::vector<double> ys = yv;
-    for (int b : moving) {
-      const int s = bodies_[b].slot;
-      for (int a = 0; a < 3; ++a) ys[s + a] += h * yv[s + 7 + a];
-      Q4 p(ys[s + 3], ys[s + 4], ys[s + 5], ys[s + 6]);
-      p = rotated(p, h * V3(yv[s + 10], yv[s + 11], yv[s + 12]));
-      for (int a = 0; a < 4; ++a) ys[s + 3 + a] = p[a];
-    }
-    return ys;
-  };
-  const Eigen::VectorXd gp = velocityRows(*this, t + eps, shifted(eps), rowInfo_);
-  const Eigen::VectorXd gm = velocityRows(*this, t - eps, shifted(-eps), rowInfo_);
-  const Eigen::VectorXd gamma = -(gp - gm) / (2.0 * eps);
+  const Eigen::VectorXd gamma = accelerationRhs(t, yv);
   // Sparse C and M^-1 C^T: a chain's S = C M^-1 C^T is banded, so the cost
   // grows linearly with the number of parts.
   std::vector<Eigen::Triplet<double>> tc, tm;
@@ -1185,16 +1174,7 @@ void MultibodySystem::kinematic(double t, std::vector<double>& y, std::vector<do
     for (size_t i = 0; i < sel.size(); ++i) phi[i] = sel[i].phi;
     if (sel.empty() || phi.cwiseAbs().maxCoeff() < 1e-13) break;
     if (it > 50) fail("mechanism", "", "kinematic analysis: the constraints cannot be met at t = " + std::to_string(t) + " s (a lock-up position?)");
-    std::vector<Row> all = rows;
-    const Eigen::MatrixXd Cfull = constraintMatrix(rows, true);
-    Eigen::MatrixXd C(sel.size(), Cfull.cols());
-    int i2 = 0, r2 = 0;
-    for (size_t i = 0; i < rows.size(); ++i) {
-      if (!rowInfo_[i].active) continue;
-      if (rowInfo_[i].mu >= 0) C.row(r2++) = Cfull.row(i2);
-      ++i2;
-    }
-    setPositions(y, C.completeOrthogonalDecomposition().solve(-phi));
+    setPositions(y, matrixOf(sel).completeOrthogonalDecomposition().solve(-phi));
   }
   projectVelocities(t, y);
   yp.assign(nStates_, 0.0);
@@ -1209,21 +1189,7 @@ void MultibodySystem::kinematic(double t, std::vector<double>& y, std::vector<do
   const Eigen::MatrixXd C = constraintMatrix(rows, true);
   std::vector<double> yv = y;
   for (const RowInfo& r : rowInfo_) yv[r.lambda] = 0.0;
-  const double eps = 1e-5;
-  auto shifted = [&](double h) {
-    std::vector<double> ys = yv;
-    for (int b : moving) {
-      const int s = bodies_[b].slot;
-      for (int a = 0; a < 3; ++a) ys[s + a] += h * yv[s + 7 + a];
-      Q4 p(ys[s + 3], ys[s + 4], ys[s + 5], ys[s + 6]);
-      p = rotated(p, h * V3(yv[s + 10], yv[s + 11], yv[s + 12]));
-      for (int a = 0; a < 4; ++a) ys[s + 3 + a] = p[a];
-    }
-    return ys;
-  };
-  const Eigen::VectorXd gamma =
-      -(velocityRows(*this, t + eps, shifted(eps), rowInfo_) - velocityRows(*this, t - eps, shifted(-eps), rowInfo_)) /
-      (2.0 * eps);
+  const Eigen::VectorXd gamma = accelerationRhs(t, yv);
   const Eigen::VectorXd acc = C.completeOrthogonalDecomposition().solve(gamma);
   // Applied forces at lambda = 0, then C^T lambda = Q - M a - gyroscopic.
   std::vector<double> zero(nStates_, 0.0), res(nStates_);

@@ -204,7 +204,11 @@ class MultibodySystem {
   void findRedundant(const std::vector<Row>& rows);
   void projectVelocities(double t, std::vector<double>& y);
   Eigen::MatrixXd constraintMatrix(const std::vector<Row>& rows, bool activeOnly) const;
+  Eigen::MatrixXd matrixOf(const std::vector<Row>& rows) const;  // dense C of exactly these rows
   void solveAccelerations(double t, double* y, double* yp);
+  // gamma = -d/dt (C v + Phi_t) at fixed v, the right-hand side of C a = gamma,
+  // by central differences along the motion (truncation error ~1e-10 relative).
+  Eigen::VectorXd accelerationRhs(double t, const std::vector<double>& yNoMultipliers);
   void setPositions(std::vector<double>& y, const Eigen::VectorXd& dx, double scale = 1.0) const;
   void writeKinematicDerivatives(double* y, double* yp) const;
 
