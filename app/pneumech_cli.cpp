@@ -3,7 +3,12 @@
 #include "mechanics/mechanism_analysis.h"
 #include "model/component_type.h"
 #include "model/project_error.h"
+#include "report_export.h"
+#include "results/key_results.h"
+#include "results/report_settings.h"
 #include "solver/simulation.h"
+
+#include <QApplication>
 
 #include <CLI/CLI.hpp>
 
@@ -90,6 +95,58 @@ int analyse(const std::string& path, MechanismAnalysis kind, const std::string& 
   return 0;
 }
 
+// Runs the project for `results` and `report`; returns 0 or the exit code of a failed run.
+int runForResults(const std::string& path, const std::vector<std::string>& sets, Project& pr, ResultStore& results,
+                  ReportSettings& settings) {
+  pr = loadProject(path);
+  for (const auto& s : sets) applyOverride(pr, s);
+  settings = reportSettings(pr, path);
+  Simulation sim(pr, path);
+  std::vector<std::string> names;
+  for (const auto& c : sim.system().channels()) names.push_back(c.name);
+  checkPlotChannels(settings, names, path);  // before spending the run
+  RunResult r = sim.run(results);
+  if (!r.ok()) {
+    std::cerr << "pneumech: " << path << ": simulation " << (r.status == RunStatus::Cancelled ? "cancelled" : "failed")
+              << ": " << r.message << "\n";
+    return 3;
+  }
+  return 0;
+}
+
+int keyResults(const std::string& path, const std::vector<std::string>& sets, double cpm, bool json) {
+  Project pr;
+  ResultStore results;
+  ReportSettings settings;
+  if (int rc = runForResults(path, sets, pr, results, settings)) return rc;
+  KeyResultOptions opt;
+  opt.cyclesPerMinute = cpm > 0 ? cpm : settings.cyclesPerMinute;
+  const KeyResults kr = computeKeyResults(pr, results, opt);
+  std::cout << (json ? kr.toJson().dump(2) + "\n" : kr.toText());
+  return 0;
+}
+
+// The one command that needs Qt at run time: it paints the PDF on the
+// "offscreen" platform, so it works without a display.
+int report(const std::string& path, const std::vector<std::string>& sets, const std::string& pdf, bool quiet) {
+  Project pr;
+  ResultStore results;
+  ReportSettings settings;
+  if (int rc = runForResults(path, sets, pr, results, settings)) return rc;
+  if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+  int argc = 1;
+  char name[] = "pneumech";
+  char* argv[] = {name, nullptr};
+  QApplication qapp(argc, argv);
+  QString error;
+  if (!gui::exportReport(pr, results, QString::fromStdString(pdf), &error, QString::fromStdString(path))) {
+    std::cerr << "pneumech: " << pdf << ": " << error.toStdString() << "\n";
+    return 1;
+  }
+  if (!quiet) std::cout << "Wrote report " << pdf << "\n";
+  return 0;
+}
+
 int types() {
   for (const ComponentType* t : Registry::instance().all()) {
     std::cout << t->name << "  (" << t->category << ")  " << t->description << "\n";
@@ -146,6 +203,22 @@ int main(int argc, char** argv) {
   kin->add_option("--set", kinSets, "override a parameter in SI: ID.PARAM=VALUE (repeatable)")->take_all();
   kin->add_flag("--quiet,-q", quiet, "print nothing on success");
 
+  std::string resProject, repProject, repPdf;
+  std::vector<std::string> resSets, repSets;
+  double cpm = 0;
+  bool resJson = false;
+  auto* res = app.add_subcommand("results", "run a project and print its key results (stroke times, impact, air)");
+  res->add_option("project", resProject, "project file")->required();
+  res->add_option("--set", resSets, "override a parameter in SI: ID.PARAM=VALUE (repeatable)")->take_all();
+  res->add_option("--cycles-per-minute", cpm, "rate for the air consumption per minute (default: the project's report "
+                                              "setting, else the run repeated back to back)");
+  res->add_flag("--json", resJson, "print JSON instead of the table");
+  auto* rep = app.add_subcommand("report", "run a project and write its PDF report (headless)");
+  rep->add_option("project", repProject, "project file")->required();
+  rep->add_option("--pdf", repPdf, "PDF file to write")->required();
+  rep->add_option("--set", repSets, "override a parameter in SI: ID.PARAM=VALUE (repeatable)")->take_all();
+  rep->add_flag("--quiet,-q", quiet, "print nothing on success");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -157,6 +230,8 @@ int main(int argc, char** argv) {
     if (eqs->parsed()) return info(eqProject, true);
     if (st->parsed())
       return analyse(stProject, throughTime ? MechanismAnalysis::QuasiStatic : MechanismAnalysis::Static, stOut, stSets, quiet);
+    if (res->parsed()) return keyResults(resProject, resSets, cpm, resJson);
+    if (rep->parsed()) return report(repProject, repSets, repPdf, quiet);
     if (kin->parsed()) return analyse(kinProject, MechanismAnalysis::Kinematic, kinOut, kinSets, quiet);
     return types();
   } catch (const ProjectError& e) {

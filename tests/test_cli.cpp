@@ -92,6 +92,26 @@ class TestCli : public QObject {
     QVERIFY(r.out.contains("owner cyl1"));
     QVERIFY(r.out.contains("Jacobian sparsity"));
   }
+
+  void resultsAndReport() {
+    const Result r = run({"results", example()});
+    QCOMPARE(r.code, 0);
+    QVERIFY(r.out.contains("Cylinder 1A1 (cyl1)") && r.out.contains("extend") && r.out.contains("Nl per cycle"));
+    const Result j = run({"results", example(), "--json", "--cycles-per-minute", "10"});
+    QCOMPARE(j.code, 0);
+    const auto doc = nlohmann::json::parse(j.out.toStdString());
+    QCOMPARE(doc["machine"]["cycles_per_minute"].get<double>(), 10.0);
+    QVERIFY(doc["cylinders"][0]["extension_time_s"].get<double>() > 0);
+
+    QTemporaryDir dir;
+    const QString pdf = dir.path() + "/r.pdf";
+    const Result p = run({"report", example(), "--pdf", pdf, "-q"});
+    QVERIFY2(p.code == 0, qPrintable(p.err));
+    QFile f(pdf);
+    QVERIFY(f.open(QIODevice::ReadOnly) && f.read(5) == "%PDF-");
+    const Result m = run({"report", example()});  // --pdf is required
+    QVERIFY(m.code != 0);
+  }
 };
 
 QTEST_GUILESS_MAIN(TestCli)

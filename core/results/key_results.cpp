@@ -1,0 +1,320 @@
+#include "results/key_results.h"
+
+#include "model/component_type.h"
+#include "pneumatics/gas.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <stdexcept>
+
+namespace pm {
+
+namespace {
+
+enum class Zone { Retracted, Mid, Extended };
+
+std::string fmt(const char* f, ...) {
+  char buf[512];
+  va_list a;
+  va_start(a, f);
+  std::vsnprintf(buf, sizeof buf, f, a);
+  va_end(a);
+  return buf;
+}
+
+std::vector<double> channel(const ResultStore& rs, const std::string& name) {
+  if (rs.find(name) < 0) throw std::runtime_error("key results: the results have no channel " + name);
+  return rs.column(name);
+}
+
+// Time where v crosses `level` between samples i-1 and i.
+double crossAt(const std::vector<double>& t, const std::vector<double>& v, size_t i, double level) {
+  const double d = v[i] - v[i - 1];
+  if (d == 0.0) return t[i];
+  return t[i - 1] + (level - v[i - 1]) / d * (t[i] - t[i - 1]);
+}
+
+// Linear interpolation of v at time `at` (clamped to the sampled range).
+double interp(const std::vector<double>& t, const std::vector<double>& v, double at) {
+  auto it = std::lower_bound(t.begin(), t.end(), at);
+  if (it == t.begin()) return v.front();
+  if (it == t.end()) return v.back();
+  const size_t i = static_cast<size_t>(it - t.begin());
+  if (t[i] == t[i - 1]) return v[i];
+  return v[i - 1] + (at - t[i - 1]) / (t[i] - t[i - 1]) * (v[i] - v[i - 1]);
+}
+
+struct StrokeSpan {
+  StrokeResult r;
+  size_t iStart = 0;  // first sample after the start crossing
+  size_t iEnd = 0;    // first sample after the end crossing (n if incomplete)
+};
+
+CylinderResult analyseCylinder(const Component& c, const ComponentType& type, const ResultStore& rs,
+                               const std::vector<double>& t, double endZone, Zone* initial, Zone* final) {
+  CylinderResult cr;
+  cr.id = c.id;
+  cr.label = c.label;
+  cr.type = c.type;
+  cr.stroke = paramValue(c, type, "stroke");
+  cr.mass = paramValue(c, type, "mass");
+  const auto x = channel(rs, c.id + ".x");
+  const auto v = channel(rs, c.id + ".v");
+  const auto pA = channel(rs, c.id + ".pA");
+  cr.hasB = rs.find(c.id + ".pB") >= 0;
+  for (double p : pA) cr.pAMax = std::max(cr.pAMax, p);
+  if (cr.hasB)
+    for (double p : rs.column(c.id + ".pB")) cr.pBMax = std::max(cr.pBMax, p);
+  for (double s : v) cr.vMax = std::max(cr.vMax, std::abs(s));
+  if (rs.find(c.id + ".F_pressure") >= 0)
+    for (double f : rs.column(c.id + ".F_pressure")) cr.forceMax = std::max(cr.forceMax, std::abs(f));
+
+  const size_t n = t.size();
+  const double L = cr.stroke, lo = endZone * L, hi = (1.0 - endZone) * L;
+  auto zone = [&](double xi) { return xi <= lo ? Zone::Retracted : xi >= hi ? Zone::Extended : Zone::Mid; };
+  *initial = *final = n ? zone(x[0]) : Zone::Mid;
+  if (n < 2 || L <= 0) return cr;
+
+  std::vector<StrokeSpan> spans;
+  bool open = false;
+  Zone from = Zone::Mid;
+  for (size_t i = 1; i < n; ++i) {
+    const Zone zp = zone(x[i - 1]), z = zone(x[i]);
+    if (zp != Zone::Mid && z != zp) {  // leaves an end zone
+      StrokeSpan s;
+      s.r.extend = zp == Zone::Retracted;
+      s.r.tStart = crossAt(t, x, i, s.r.extend ? lo : hi);
+      s.iStart = i;
+      spans.push_back(s);
+      open = true;
+      from = zp;
+    }
+    if (z != Zone::Mid && z != zp && open) {  // enters an end zone
+      StrokeSpan& s = spans.back();
+      s.r.tEnd = crossAt(t, x, i, z == Zone::Extended ? hi : lo);
+      s.r.complete = z != from;
+      s.iEnd = i;
+      open = false;
+    }
+  }
+  if (open) {
+    spans.back().r.complete = false;
+    spans.back().r.tEnd = t.back();
+    spans.back().iEnd = n;
+  }
+
+  for (size_t k = 0; k < spans.size(); ++k) {
+    StrokeSpan& s = spans[k];
+    StrokeResult& r = s.r;
+    const size_t limit = k + 1 < spans.size() ? spans[k + 1].iStart : n;
+    for (size_t i = s.iStart - 1; i < std::min(s.iEnd + 1, n); ++i) {
+      if (t[i] < r.tStart || t[i] > r.tEnd) continue;
+      r.vMax = std::max(r.vMax, std::abs(v[i]));
+    }
+    r.vMax = std::max({r.vMax, std::abs(interp(t, v, r.tStart)), std::abs(interp(t, v, r.tEnd))});
+    if (!r.complete) continue;
+    const double sign = r.extend ? 1.0 : -1.0;
+    const double stop = r.extend ? L : 0.0;
+    size_t j = s.iStart;
+    while (j < limit && sign * (x[j] - stop) < 0.0) ++j;
+    if (j < limit && j >= 1) {
+      r.tContact = crossAt(t, x, j, stop);
+      double va = sign * v[j - 1];
+      if (j >= 2 && t[j - 1] > t[j - 2])
+        va += sign * (v[j - 1] - v[j - 2]) / (t[j - 1] - t[j - 2]) * (r.tContact - t[j - 1]);
+      r.vArrival = std::max(0.0, va);
+    } else {
+      r.vArrival = std::abs(interp(t, v, r.tEnd));
+    }
+    r.eArrival = 0.5 * cr.mass * r.vArrival * r.vArrival;
+  }
+  for (const auto& s : spans) cr.strokes.push_back(s.r);
+  // Where the cylinder rests after its last complete stroke.
+  for (const auto& s : cr.strokes)
+    if (s.complete) *final = s.extend ? Zone::Extended : Zone::Retracted;
+  if (!cr.strokes.empty() && !cr.strokes.back().complete) *final = Zone::Mid;
+  return cr;
+}
+
+}  // namespace
+
+const StrokeResult* CylinderResult::firstStroke(bool extend) const {
+  for (const auto& s : strokes)
+    if (s.complete && s.extend == extend) return &s;
+  return nullptr;
+}
+
+double normalLitres(double massKg) { return massKg / gas::rho0 * 1000.0; }
+
+bool isCylinderType(const std::string& type) {
+  return type == "cylinder_double" || type == "cylinder_single" || type == "cylinder_through_rod";
+}
+
+KeyResults computeKeyResults(const Project& project, const ResultStore& results, const KeyResultOptions& options) {
+  KeyResults kr;
+  kr.title = project.meta.title;
+  kr.ambientPressure = project.simulation.ambient_pressure;
+  const auto t = results.times();
+  kr.tEnd = t.empty() ? 0.0 : t.back();
+
+  bool anyStroke = false, closed = true;
+  kr.cycleStart = 1e300;
+  kr.cycleEnd = -1e300;
+  for (const Component& c : project.components) {
+    const ComponentType* type = Registry::instance().find(c.type);
+    if (!type) continue;
+    if (isCylinderType(c.type)) {
+      Zone initial, final;
+      kr.cylinders.push_back(analyseCylinder(c, *type, results, t, options.endZone, &initial, &final));
+      const CylinderResult& cr = kr.cylinders.back();
+      if (cr.strokes.empty()) continue;
+      anyStroke = true;
+      if (initial == Zone::Mid || final != initial) closed = false;
+      for (const auto& s : cr.strokes) {
+        kr.cycleStart = std::min(kr.cycleStart, s.tStart);
+        if (s.complete) {
+          kr.hasCycle = true;
+          kr.cycleEnd = std::max(kr.cycleEnd, s.tEnd);
+        }
+      }
+    } else if (c.type == "supply") {
+      SupplyResult sr;
+      sr.id = c.id;
+      sr.label = c.label;
+      const auto m = channel(results, c.id + ".m_delivered");
+      sr.mass = m.empty() ? 0.0 : m.back();
+      sr.normalLitres = normalLitres(sr.mass);
+      kr.airMass += sr.mass;
+      kr.supplies.push_back(sr);
+    }
+  }
+  kr.cycleClosed = anyStroke && kr.hasCycle && closed;
+  if (!kr.hasCycle) kr.cycleStart = kr.cycleEnd = 0.0;
+  kr.airNormalLitres = normalLitres(kr.airMass);
+  const double tRun = project.simulation.t_end > 0 ? project.simulation.t_end : kr.tEnd;
+  kr.cyclesPerMinute = options.cyclesPerMinute > 0 ? options.cyclesPerMinute : (tRun > 0 ? 60.0 / tRun : 0.0);
+
+  for (const JointDef& j : project.mechanism.joints) {
+    if (j.type == "coupler") continue;
+    JointLoadResult jr;
+    jr.id = j.id;
+    jr.type = j.type;
+    std::vector<double> comp[6];
+    const char* q[6] = {"Fx", "Fy", "Fz", "Tx", "Ty", "Tz"};
+    for (int k = 0; k < 6; ++k) comp[k] = channel(results, j.id + "." + q[k]);
+    for (size_t i = 0; i < t.size(); ++i) {
+      const double f = std::hypot(comp[0][i], comp[1][i], comp[2][i]);
+      const double m = std::hypot(comp[3][i], comp[4][i], comp[5][i]);
+      if (f > jr.forceMax) jr.forceMax = f, jr.tForceMax = t[i];
+      if (m > jr.torqueMax) jr.torqueMax = m, jr.tTorqueMax = t[i];
+    }
+    kr.joints.push_back(jr);
+  }
+  return kr;
+}
+
+std::string KeyResults::toText() const {
+  std::string s;
+  if (!title.empty()) s += "Key results: " + title + "\n";
+  s += fmt("Run: 0 to %.4g s; pressures absolute, gauge relative to %.5g bar ambient\n", tEnd, ambientPressure / 1e5);
+  for (const auto& c : cylinders) {
+    s += fmt("\nCylinder %s%s%s%s: stroke %.4g mm, moving mass %.4g kg\n", c.label.empty() ? "" : c.label.c_str(),
+             c.label.empty() ? "" : " (", c.id.c_str(), c.label.empty() ? "" : ")", c.stroke * 1e3, c.mass);
+    if (c.strokes.empty()) {
+      s += "  no stroke (did not leave its end position)\n";
+    } else {
+      s += "  #  stroke    start [s]  end [s]   time [s]  v max [m/s]  v arrival [m/s]  E arrival [J]\n";
+      int k = 0;
+      for (const auto& r : c.strokes) {
+        ++k;
+        if (r.complete)
+          s += fmt("  %-2d %-8s  %-9.4f  %-8.4f  %-8.4f  %-11.3f  %-15.3f  %.3f\n", k, r.extend ? "extend" : "retract",
+                   r.tStart, r.tEnd, r.duration(), r.vMax, r.vArrival, r.eArrival);
+        else
+          s += fmt("  %-2d %-8s  %-9.4f  -         -         %-11.3f  (incomplete)\n", k, r.extend ? "extend" : "retract",
+                   r.tStart, r.vMax);
+      }
+    }
+    s += fmt("  max speed %.3f m/s, max pneumatic force %.4g N\n", c.vMax, c.forceMax);
+    s += fmt("  peak pressure A %.3f bar abs (%.3f bar gauge)", c.pAMax / 1e5, (c.pAMax - ambientPressure) / 1e5);
+    if (c.hasB) s += fmt(", B %.3f bar abs (%.3f bar gauge)", c.pBMax / 1e5, (c.pBMax - ambientPressure) / 1e5);
+    s += "\n";
+  }
+  s += "\nMachine\n";
+  if (hasCycle)
+    s += fmt("  %s %.4f s (from %.4f s to %.4f s)\n", cycleClosed ? "cycle time" : "motion time (open cycle)",
+             cycleTime(), cycleStart, cycleEnd);
+  else
+    s += "  cycle time: no complete stroke in the run\n";
+  for (const auto& sp : supplies)
+    s += fmt("  supply %s: %.4g g = %.4g Nl\n", sp.label.empty() ? sp.id.c_str() : (sp.label + " (" + sp.id + ")").c_str(),
+             sp.mass * 1e3, sp.normalLitres);
+  if (!supplies.empty())
+    s += fmt("  air consumption %.4g Nl per cycle (ISO 8778), %.4g Nl/min at %.4g cycles/min\n", airNormalLitres,
+             airNormalLitresPerMinute(), cyclesPerMinute);
+  if (!joints.empty()) {
+    s += "\nJoint reactions (maximum magnitude)\n";
+    for (const auto& j : joints)
+      s += fmt("  %-16s %-14s force %10.4g N at %.4f s, torque %10.4g N m at %.4f s\n", j.id.c_str(), j.type.c_str(),
+               j.forceMax, j.tForceMax, j.torqueMax, j.tTorqueMax);
+  }
+  return s;
+}
+
+nlohmann::json KeyResults::toJson() const {
+  using nlohmann::json;
+  json j;
+  j["title"] = title;
+  j["t_end"] = tEnd;
+  j["ambient_pressure_Pa"] = ambientPressure;
+  j["cylinders"] = json::array();
+  for (const auto& c : cylinders) {
+    json jc{{"id", c.id}, {"label", c.label}, {"type", c.type}, {"stroke_m", c.stroke}, {"mass_kg", c.mass},
+            {"v_max_m_s", c.vMax}, {"p_A_max_Pa", c.pAMax}, {"p_A_max_gauge_Pa", c.pAMax - ambientPressure},
+            {"force_max_N", c.forceMax}};
+    if (c.hasB) {
+      jc["p_B_max_Pa"] = c.pBMax;
+      jc["p_B_max_gauge_Pa"] = c.pBMax - ambientPressure;
+    }
+    jc["strokes"] = json::array();
+    for (const auto& r : c.strokes) {
+      json js{{"direction", r.extend ? "extend" : "retract"}, {"complete", r.complete}, {"t_start_s", r.tStart},
+              {"v_max_m_s", r.vMax}};
+      if (r.complete) {
+        js["t_end_s"] = r.tEnd;
+        js["time_s"] = r.duration();
+        js["v_arrival_m_s"] = r.vArrival;
+        js["E_arrival_J"] = r.eArrival;
+        if (r.tContact >= 0) js["t_contact_s"] = r.tContact;
+      }
+      jc["strokes"].push_back(js);
+    }
+    for (bool ext : {true, false})
+      if (const StrokeResult* r = c.firstStroke(ext)) jc[ext ? "extension_time_s" : "retraction_time_s"] = r->duration();
+    j["cylinders"].push_back(jc);
+  }
+  json machine;
+  machine["cycle_closed"] = cycleClosed;
+  if (hasCycle) {
+    machine["cycle_time_s"] = cycleTime();
+    machine["cycle_start_s"] = cycleStart;
+    machine["cycle_end_s"] = cycleEnd;
+  }
+  machine["air_kg_per_cycle"] = airMass;
+  machine["air_Nl_per_cycle"] = airNormalLitres;
+  machine["cycles_per_minute"] = cyclesPerMinute;
+  machine["air_Nl_per_min"] = airNormalLitresPerMinute();
+  machine["supplies"] = json::array();
+  for (const auto& s : supplies)
+    machine["supplies"].push_back({{"id", s.id}, {"label", s.label}, {"mass_kg", s.mass}, {"Nl", s.normalLitres}});
+  j["machine"] = machine;
+  j["joints"] = json::array();
+  for (const auto& jr : joints)
+    j["joints"].push_back({{"id", jr.id}, {"type", jr.type}, {"force_max_N", jr.forceMax}, {"t_force_max_s", jr.tForceMax},
+                           {"torque_max_Nm", jr.torqueMax}, {"t_torque_max_s", jr.tTorqueMax}});
+  return j;
+}
+
+}  // namespace pm

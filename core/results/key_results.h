@@ -1,0 +1,118 @@
+// Key results: the answers a sales engineer reads off a run (stroke times,
+// impact speeds and energies, peak pressures, cycle time, air consumption,
+// joint loads), computed from a Project and its ResultStore. Shared by the
+// CLI (`pneumech results`), the studio and the PDF report. Plain C++.
+//
+// Definitions (all times linearly interpolated between output samples):
+// - End zones of a cylinder: x <= 1 % of the stroke (retracted) and
+//   x >= 99 % of the stroke (extended).
+// - A stroke starts when the piston leaves an end zone (x crosses 1 % or
+//   99 % of the stroke) and ends when it enters the other end zone; its time
+//   is end - start. A motion that leaves an end zone and returns to it, or
+//   is still under way when the run ends, is listed as incomplete.
+// - Arrival speed: the piston speed when it touches the end stop (x crosses 0
+//   or the stroke), extrapolated from the two output samples before contact
+//   so that the stop's rebound inside one output interval does not hide it;
+//   if the piston never touches the stop during the run, the speed where the
+//   stroke ended (the 1 % mark). Arrival energy: 1/2 m v^2 with the
+//   cylinder's moving mass parameter "mass" (a cylinder coupled to a
+//   mechanism drives more mass than that: read the joint loads then).
+// - Cycle time: from the first stroke start of any cylinder to the end of the
+//   last complete stroke. The cycle is "closed" when at that instant every
+//   cylinder that moved is back in the end zone it started from; otherwise
+//   the figure is the motion time of an open cycle (e.g. a single extension).
+// - Air consumption per cycle: the mass delivered by every supply over the
+//   whole run (the run is one cycle, including filling after the last
+//   stroke), in normal litres of ISO 8778 (ANR: 20 degC, 100 kPa, 65 % RH,
+//   rho_N = gas::rho0 = 1.185 kg/m3): V_N = m / rho_N. Per minute: times the
+//   stated cycles per minute (default: the run repeated back to back,
+//   60 / t_end).
+// - Pressures: absolute as computed; gauge = absolute - the simulation's
+//   ambient pressure.
+#pragma once
+
+#include "model/project.h"
+#include "solver/result_store.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace pm {
+
+struct StrokeResult {
+  bool extend = true;      // direction: true = extension (x increasing)
+  bool complete = true;    // reached the other end zone within the run
+  double tStart = 0.0;     // s, left the end zone
+  double tEnd = 0.0;       // s, entered the other end zone (run end if incomplete)
+  double vMax = 0.0;       // m/s, largest |v| during the stroke
+  double tContact = -1.0;  // s, touched the end stop (-1: not within the run)
+  double vArrival = 0.0;   // m/s, |v| at arrival (see the definitions above)
+  double eArrival = 0.0;   // J, 1/2 m vArrival^2
+  double duration() const { return tEnd - tStart; }
+};
+
+struct CylinderResult {
+  std::string id, label, type;
+  double stroke = 0.0;  // m
+  double mass = 0.0;    // kg, moving mass
+  std::vector<StrokeResult> strokes;
+  double vMax = 0.0;                     // m/s, over the run
+  double pAMax = 0.0, pBMax = 0.0;       // Pa absolute (pBMax 0 when there is no chamber B)
+  bool hasB = false;
+  double forceMax = 0.0;                 // N, largest |F_pressure| (net pneumatic force)
+  // The first complete extension / retraction, or null.
+  const StrokeResult* firstStroke(bool extend) const;
+};
+
+struct SupplyResult {
+  std::string id, label;
+  double mass = 0.0;          // kg delivered over the run
+  double normalLitres = 0.0;  // Nl (ISO 8778)
+};
+
+struct JointLoadResult {
+  std::string id, type;
+  double forceMax = 0.0, tForceMax = 0.0;    // N, |(Fx, Fy, Fz)|
+  double torqueMax = 0.0, tTorqueMax = 0.0;  // N m, |(Tx, Ty, Tz)|
+};
+
+struct KeyResultOptions {
+  double cyclesPerMinute = 0.0;  // 0: 60 / t_end (the run repeated back to back)
+  double endZone = 0.01;         // fraction of the stroke
+};
+
+struct KeyResults {
+  std::string title;
+  double tEnd = 0.0;             // s, last output time
+  double ambientPressure = 0.0;  // Pa
+  std::vector<CylinderResult> cylinders;
+  std::vector<SupplyResult> supplies;
+  std::vector<JointLoadResult> joints;
+
+  bool hasCycle = false;      // at least one complete stroke
+  bool cycleClosed = false;   // every cylinder that moved is back where it started
+  double cycleStart = 0.0, cycleEnd = 0.0;
+  double cycleTime() const { return cycleEnd - cycleStart; }
+
+  double airMass = 0.0;          // kg per cycle, all supplies
+  double airNormalLitres = 0.0;  // Nl per cycle
+  double cyclesPerMinute = 0.0;
+  double airNormalLitresPerMinute() const { return airNormalLitres * cyclesPerMinute; }
+
+  std::string toText() const;
+  nlohmann::json toJson() const;
+};
+
+// Normal litres (ISO 8778) of a mass of air.
+double normalLitres(double massKg);
+
+// Cylinder types with a "stroke" parameter and x, v, pA(, pB) channels.
+bool isCylinderType(const std::string& type);
+
+// Throws std::runtime_error when a channel a listed object should have is
+// missing from `results` (a store that does not belong to the project).
+KeyResults computeKeyResults(const Project& project, const ResultStore& results, const KeyResultOptions& options = {});
+
+}  // namespace pm

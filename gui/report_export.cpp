@@ -1,0 +1,435 @@
+#include "report_export.h"
+
+#include "model/component_type.h"
+#include "model/project_error.h"
+#include "pneumatics/gas.h"
+#include "report_circuit.h"
+#include "report_page.h"
+#include "report_plot.h"
+#include "results/key_results.h"
+#include "results/report_settings.h"
+#include "units.h"
+
+#include <QBuffer>
+#include <QDate>
+#include <QDir>
+#include <QLocale>
+#include <QFileInfo>
+#include <QImage>
+#include <QSaveFile>
+
+#include <algorithm>
+#include <cmath>
+
+namespace pm::gui {
+
+using namespace report_colors;
+
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+QString num(double v, int decimals) { return QString::number(v, 'f', decimals); }
+double mm(double v) { return ReportPage::mm(v); }
+
+// "1A1 (cyl1)", or the id alone when there is no label.
+QString name(const std::string& label, const std::string& id) {
+  return label.empty() ? q(id) : q(label) + " (" + q(id) + ")";
+}
+
+struct Inputs {
+  const Project& project;
+  const ResultStore& results;
+  const KeyResults& kr;
+  const ReportSettings& settings;
+  QImage logo;
+  QString date;
+};
+
+QString paramText(const ParamDecl& d, double si) {
+  const units::DisplayUnit du = units::forParam(d, si);
+  const QString u = du.unit == "1" ? QString() : " " + du.unit;
+  return q(d.name) + " " + units::formatNumber(du.toDisplay(si)) + u;
+}
+
+double param(const Component& c, const std::string& n) {
+  const ComponentType* t = Registry::instance().find(c.type);
+  return t && t->param(n) ? paramValue(c, *t, n) : 0.0;
+}
+
+// "1A1 piston position" for "cyl1.x": the object's code and the channel's
+// description from the registry (the channel name when unknown).
+QString channelLabel(const Project& pr, const std::string& channel) {
+  const auto dot = channel.rfind('.');
+  if (dot == std::string::npos) return q(channel);
+  const std::string id = channel.substr(0, dot), quantity = channel.substr(dot + 1);
+  const Component* c = pr.find(id);
+  if (!c) return q(channel);
+  const ComponentType* t = Registry::instance().find(c->type);
+  QString what = q(quantity);
+  if (t)
+    for (const auto& d : t->channels)
+      if (d.quantity == quantity) what = q(d.doc);
+  return (c->label.empty() ? q(id) : q(c->label)) + " " + what;
+}
+
+// ------------------------------------------------------------------ title page
+
+void titlePage(ReportPage& pg, const Inputs& in) {
+  QPainter& p = pg.painter();
+  const QRectF c = pg.content();
+  pg.setHeaderOnThisPage(false);
+  const double top = mm(18);
+  // Company and logo.
+  if (!in.logo.isNull()) {
+    const QSizeF box(mm(45), mm(22));
+    QSizeF s = in.logo.size();
+    s.scale(box, Qt::KeepAspectRatio);
+    p.drawImage(QRectF(QPointF(c.right() - s.width(), top), s), in.logo);
+  }
+  p.setFont(pg.font(13, true));
+  p.setPen(kAccent);
+  p.drawText(QRectF(c.left(), top, c.width() * 0.6, mm(10)), Qt::AlignLeft | Qt::AlignVCenter,
+             in.settings.company.empty() ? QStringLiteral("PneuMech Studio") : q(in.settings.company));
+  p.setPen(QPen(kAccent, mm(0.8)));
+  p.drawLine(QPointF(c.left(), top + mm(26)), QPointF(c.right(), top + mm(26)));
+
+  double y = mm(68);
+  p.setFont(pg.font(10, true));
+  p.setPen(kMuted);
+  p.drawText(QPointF(c.left(), y), QStringLiteral("SIMULATION REPORT"));
+  y += mm(5);
+  const QString title = in.project.meta.title.empty() ? QStringLiteral("Untitled project") : q(in.project.meta.title);
+  const QFont tf = pg.font(20, true);
+  const double th = pg.textHeight(title, tf, c.width());
+  p.setFont(tf);
+  p.setPen(kInk);
+  p.drawText(QRectF(c.left(), y, c.width(), th), Qt::TextWordWrap, title);
+  y += th + mm(10);
+
+  // Project data.
+  const auto& m = in.project.meta;
+  const std::vector<std::pair<QString, QString>> rows = {
+      {"Customer", m.customer.empty() ? QStringLiteral("—") : q(m.customer)},
+      {"Prepared by", m.author.empty() ? QStringLiteral("—") : q(m.author)},
+      {"Date", in.date},
+      {"Software", QStringLiteral("PneuMech Studio ") + PM_VERSION},
+  };
+  p.setFont(pg.font(10));
+  for (const auto& [k, v] : rows) {
+    p.setPen(kMuted);
+    p.drawText(QRectF(c.left(), y, mm(35), mm(6)), Qt::AlignLeft | Qt::AlignVCenter, k);
+    p.setPen(kInk);
+    p.drawText(QRectF(c.left() + mm(35), y, c.width() - mm(35), mm(6)), Qt::AlignLeft | Qt::AlignVCenter, v);
+    y += mm(7);
+  }
+  y += mm(8);
+
+  // Results at a glance.
+  const KeyResults& kr = in.kr;
+  std::vector<std::pair<QString, QString>> glance;
+  if (kr.hasCycle)
+    glance.push_back({kr.cycleClosed ? "Cycle time" : "Motion time", num(kr.cycleTime(), 3) + " s"});
+  if (!kr.supplies.empty()) {
+    glance.push_back({"Air per cycle", num(kr.airNormalLitres, 3) + " Nl"});
+    glance.push_back({"Air at " + units::formatNumber(kr.cyclesPerMinute) + " cycles/min",
+                      num(kr.airNormalLitresPerMinute(), 1) + " Nl/min"});
+  }
+  double eMax = 0, vMax = 0;
+  for (const auto& cy : kr.cylinders)
+    for (const auto& s : cy.strokes) eMax = std::max(eMax, s.eArrival), vMax = std::max(vMax, s.vArrival);
+  if (!kr.cylinders.empty()) {
+    glance.push_back({"Highest impact speed", num(vMax, 3) + " m/s"});
+    glance.push_back({"Highest impact energy", num(eMax, 3) + " J"});
+  }
+  const double boxH = mm(12) + mm(7) * double(glance.size());
+  const QRectF box(c.left(), y, c.width(), boxH);
+  p.fillRect(box, kHeaderFill);
+  p.fillRect(QRectF(box.left(), box.top(), mm(1.5), box.height()), kAccent);
+  p.setFont(pg.font(10.5, true));
+  p.setPen(kAccent);
+  p.drawText(QRectF(box.left() + mm(6), y + mm(3), box.width(), mm(6)), Qt::AlignLeft | Qt::AlignVCenter,
+             QStringLiteral("Results at a glance"));
+  double gy = y + mm(10);
+  for (const auto& [k, v] : glance) {
+    p.setFont(pg.font(10));
+    p.setPen(kInk);
+    p.drawText(QRectF(box.left() + mm(6), gy, mm(80), mm(6)), Qt::AlignLeft | Qt::AlignVCenter, k);
+    p.setFont(pg.font(10, true));
+    p.drawText(QRectF(box.left() + mm(80), gy, mm(50), mm(6)), Qt::AlignRight | Qt::AlignVCenter, v);
+    gy += mm(7);
+  }
+  y += boxH + mm(10);
+
+  if (!m.description.empty()) {
+    p.setFont(pg.font(10, true));
+    p.setPen(kInk);
+    p.drawText(QPointF(c.left(), y), QStringLiteral("Task"));
+    y += mm(3);
+    const QFont df = pg.font(8.5);
+    const QString d = q(m.description);
+    const double dh = std::min(pg.textHeight(d, df, c.width()), c.bottom() - y);
+    p.setFont(df);
+    p.setPen(QColor(60, 60, 60));
+    p.drawText(QRectF(c.left(), y, c.width(), dh), Qt::TextWordWrap, d);
+  }
+}
+
+// ------------------------------------------------------------------ sections
+
+void circuitSection(ReportPage& pg, const Inputs& in) {
+  pg.newPage();
+  pg.heading(QStringLiteral("Circuit diagram"));
+  const QRectF b = circuitBounds(in.project);
+  if (b.isEmpty()) {
+    pg.paragraph(QStringLiteral("The project has no components."));
+    return;
+  }
+  const double w = pg.content().width();
+  const double h = std::min({pg.remaining() - mm(14), w * b.height() / b.width(), mm(185)});
+  pg.block(h, [&](QPainter& p, const QRectF& r) {
+    p.setPen(QPen(kRule, mm(0.25)));
+    p.drawRect(r);
+    paintCircuit(p, in.project, r.adjusted(mm(6), mm(6), -mm(6), -mm(6)));
+  });
+  pg.paragraph(QStringLiteral("Figure 1: pneumatic circuit to ISO 1219-1, components identified to ISO 1219-2; "
+                              "valves in their rest position, cylinders retracted."),
+               8, kMuted);
+}
+
+void keyResultsSection(ReportPage& pg, const Inputs& in) {
+  const KeyResults& kr = in.kr;
+  pg.newPage();
+  pg.heading(QStringLiteral("Key results"));
+  ReportTable machine;
+  machine.caption = QStringLiteral("Machine");
+  machine.header = {"Quantity", "Value", "Note"};
+  machine.widths = {3, 1.6, 4};
+  machine.rightAligned = {false, true, false};
+  if (kr.hasCycle)
+    machine.rows.push_back({kr.cycleClosed ? "Cycle time" : "Motion time (open cycle)", num(kr.cycleTime(), 3) + " s",
+                            "from " + num(kr.cycleStart, 3) + " s to " + num(kr.cycleEnd, 3) + " s"});
+  else
+    machine.rows.push_back({"Cycle time", "—", "no complete stroke in the run"});
+  if (!kr.supplies.empty()) {
+    machine.rows.push_back({"Air consumption per cycle", num(kr.airNormalLitres, 3) + " Nl",
+                            "ISO 8778 normal litres; " + num(kr.airMass * 1e3, 3) + " g of air"});
+    machine.rows.push_back({"Air consumption per minute", num(kr.airNormalLitresPerMinute(), 1) + " Nl/min",
+                            "at " + units::formatNumber(kr.cyclesPerMinute) + " cycles per minute" +
+                                (in.settings.cyclesPerMinute > 0 ? QString() : QStringLiteral(" (the run repeated back to back)"))});
+  }
+  if (kr.supplies.size() > 1)
+    for (const auto& s : kr.supplies)
+      machine.rows.push_back({"  from supply " + name(s.label, s.id), num(s.normalLitres, 3) + " Nl", ""});
+  pg.table(machine);
+
+  for (const auto& c : kr.cylinders) {
+    const Component* comp = in.project.find(c.id);
+    ReportTable t;
+    QString size = comp && comp->type != "cylinder_single"
+                       ? QStringLiteral("Ø%1/%2 mm").arg(units::formatNumber(param(*comp, "bore") * 1e3),
+                                                         units::formatNumber(param(*comp, "rod") * 1e3))
+                       : QStringLiteral("Ø%1 mm").arg(units::formatNumber(comp ? param(*comp, "bore") * 1e3 : 0));
+    t.caption = "Cylinder " + name(c.label, c.id) + ": " + size + ", stroke " + units::formatNumber(c.stroke * 1e3) +
+                " mm, moving mass " + units::formatNumber(c.mass) + " kg";
+    t.header = {"#", "Stroke", "Start\n[s]", "End\n[s]", "Time\n[s]", "Max speed\n[m/s]", "Impact speed\n[m/s]",
+                "Impact energy\n[J]"};
+    t.widths = {0.5, 1.2, 1.1, 1.1, 1.1, 1.2, 1.5, 1.5};
+    t.rightAligned = {false, false, true, true, true, true, true, true};
+    int k = 0;
+    for (const auto& s : c.strokes) {
+      ++k;
+      const QString dir = s.extend ? "extend" : "retract";
+      if (s.complete)
+        t.rows.push_back({QString::number(k), dir, num(s.tStart, 3), num(s.tEnd, 3), num(s.duration(), 3), num(s.vMax, 3),
+                          num(s.vArrival, 3), num(s.eArrival, 3)});
+      else
+        t.rows.push_back({QString::number(k), dir + " (incomplete)", num(s.tStart, 3), "—", "—", num(s.vMax, 3), "—", "—"});
+    }
+    if (t.rows.empty()) t.rows.push_back({"", "no stroke in the run", "", "", "", "", "", ""});
+    pg.table(t);
+  }
+
+  if (!kr.cylinders.empty()) {
+    ReportTable t;
+    t.caption = QStringLiteral("Cylinder peaks over the run");
+    t.header = {"Cylinder", "Max speed\n[m/s]", "Peak chamber A\n[bar gauge]", "Peak chamber B\n[bar gauge]",
+                "Max force\n[N]"};
+    t.widths = {1.6, 1.3, 1.7, 1.7, 1.3};
+    t.rightAligned = {false, true, true, true, true};
+    for (const auto& c : kr.cylinders)
+      t.rows.push_back({name(c.label, c.id), num(c.vMax, 3), num((c.pAMax - kr.ambientPressure) / 1e5, 2),
+                        c.hasB ? num((c.pBMax - kr.ambientPressure) / 1e5, 2) : QStringLiteral("—"), num(c.forceMax, 0)});
+    pg.table(t);
+  }
+
+  if (!kr.joints.empty()) {
+    ReportTable t;
+    t.caption = QStringLiteral("Joint reactions (largest magnitude over the run)");
+    t.header = {"Joint", "Type", "Force\n[N]", "at\n[s]", "Torque\n[N m]", "at\n[s]"};
+    t.widths = {2, 1.5, 1.3, 1, 1.3, 1};
+    t.rightAligned = {false, false, true, true, true, true};
+    for (const auto& j : kr.joints)
+      t.rows.push_back({q(j.id), q(j.type), num(j.forceMax, 1), num(j.tForceMax, 3), num(j.torqueMax, 2), num(j.tTorqueMax, 3)});
+    pg.table(t);
+  }
+  pg.paragraph(QStringLiteral(
+                   "A stroke starts when the piston leaves its end position by more than 1 % of the stroke and ends when "
+                   "it comes within 1 % of the other end. Impact speed: piston speed when it touches the end stop; impact "
+                   "energy: ½ m v² with the cylinder's moving mass. Pressures are gauge, relative to the ambient %1 bar.")
+                   .arg(units::formatNumber(kr.ambientPressure / 1e5)),
+               8, kMuted);
+}
+
+void plotsSection(ReportPage& pg, const Inputs& in) {
+  const auto plots = reportPlots(in.project, in.settings);
+  if (plots.empty()) return;
+  pg.newPage();
+  pg.heading(QStringLiteral("Time histories"));
+  int n = 0;
+  for (const auto& chans : plots) {
+    auto series = plotSeries(in.results, chans, in.kr.ambientPressure);
+    if (series.empty()) continue;
+    QString title;
+    for (auto& s : series) {
+      s.name = channelLabel(in.project, s.name.toStdString());
+      title += (title.isEmpty() ? "" : ", ") + s.name;
+    }
+    title = QStringLiteral("Figure %1: %2").arg(2 + n++).arg(title);
+    pg.block(mm(66), [&](QPainter& p, const QRectF& r) { paintPlot(p, r, mm(1), title, series); });
+    pg.skip(mm(3));
+  }
+}
+
+void billOfMaterials(ReportPage& pg, const Inputs& in) {
+  pg.heading(QStringLiteral("Bill of materials"));
+  ReportTable t;
+  t.header = {"Item", "Code", "Id", "Component", "Main parameters"};
+  t.widths = {0.6, 0.8, 0.9, 3.0, 4.2};
+  int item = 0;
+  for (const Component& c : in.project.components) {
+    const ComponentType* type = Registry::instance().find(c.type);
+    QStringList params;
+    if (type) {
+      for (const ParamDecl& d : type->params) {
+        const bool main = c.params.count(d.name) ||
+                          (isCylinderType(c.type) && (d.name == "bore" || d.name == "rod" || d.name == "stroke"));
+        if (main) params << paramText(d, paramValue(c, *type, d.name));
+      }
+    }
+    for (const auto& [k, v] : c.inputs) params << q(k) + " ← " + q(v);
+    t.rows.push_back({QString::number(++item), q(c.label), q(c.id), type ? q(type->description) : q(c.type),
+                      params.isEmpty() ? QStringLiteral("catalogue defaults") : params.join(", ")});
+  }
+  pg.table(t);
+}
+
+void assumptions(ReportPage& pg, const Inputs& in) {
+  pg.heading(QStringLiteral("Assumptions"));
+  const Project& pr = in.project;
+  const auto& s = pr.simulation;
+  QStringList items;
+  for (const Component& c : pr.components)
+    if (c.type == "supply")
+      items << "Supply " + name(c.label, c.id) + ": " + units::formatNumber((param(c, "p") - s.ambient_pressure) / 1e5) +
+                   " bar gauge (" + units::formatNumber(param(c, "p") / 1e5) + " bar absolute), " +
+                   units::formatNumber(param(c, "T") - 273.15) + " °C, constant.";
+  items << "Ambient: " + units::formatNumber(s.ambient_pressure / 1e5) + " bar absolute, " +
+               units::formatNumber(s.ambient_temperature - 273.15) + " °C.";
+  items << QStringLiteral("Gas model: air as an ideal gas, R = %1 J/(kg K), κ = %2; every chamber and line volume has a "
+                          "mass and an energy balance (pressure and temperature states).")
+               .arg(gas::R)
+               .arg(gas::kappa);
+  items << QStringLiteral("Flow through valves, flow controls and restrictions: ISO 6358 (sonic conductance C, critical "
+                          "pressure ratio b); valve switching times as listed in the bill of materials.");
+  for (const Component& c : pr.components) {
+    if (!isCylinderType(c.type)) continue;
+    const bool iso = param(c, "isothermal") > 0.5;
+    const bool heat = param(c, "hA_A") > 0 || param(c, "hA_B") > 0;
+    items << "Cylinder " + name(c.label, c.id) + ": friction " + units::formatNumber(param(c, "F_coulomb")) +
+                 " N Coulomb, " + units::formatNumber(param(c, "F_static")) + " N static (breakaway), Stribeck velocity " +
+                 units::formatNumber(param(c, "v_stribeck") * 1e3) + " mm/s, viscous " +
+                 units::formatNumber(param(c, "c_viscous")) + " N s/m; external load " +
+                 units::formatNumber(param(c, "F_load")) + " N opposing extension; end stops " +
+                 units::formatNumber(param(c, "k_stop")) + " N/m, " + units::formatNumber(param(c, "c_stop")) +
+                 " N s/m; chambers " + (iso ? "isothermal" : heat ? "with wall heat transfer" : "adiabatic") + ".";
+  }
+  if (!pr.mechanism.empty()) {
+    const auto& g = pr.mechanism.gravity;
+    items << QStringLiteral("Mechanism: %1 rigid parts, %2 joints (ideal, without friction), gravity (%3, %4, %5) m/s²; "
+                            "cylinders coupled to it act through their rods.")
+                 .arg(pr.mechanism.parts.size())
+                 .arg(pr.mechanism.joints.size())
+                 .arg(units::formatNumber(g[0]), units::formatNumber(g[1]), units::formatNumber(g[2]));
+  }
+  items << QStringLiteral("Air consumption in normal litres to ISO 8778 (20 °C, 100 kPa, 65 % relative humidity, "
+                          "ρ = %1 kg/m³): the mass delivered by the supplies over the whole run, taken as one cycle.")
+               .arg(gas::rho0);
+  items << QStringLiteral("Solver: one DAE of the whole system, SUNDIALS IDA (variable-order BDF), relative tolerance "
+                          "%1, run 0 to %2 s, results every %3 ms.")
+               .arg(s.rel_tol)
+               .arg(units::formatNumber(s.t_end))
+               .arg(units::formatNumber(s.output_interval * 1e3));
+  pg.bullets(items);
+}
+
+void compose(ReportPage& pg, const Inputs& in) {
+  titlePage(pg, in);
+  circuitSection(pg, in);
+  keyResultsSection(pg, in);
+  plotsSection(pg, in);
+  billOfMaterials(pg, in);
+  assumptions(pg, in);
+}
+
+}  // namespace
+
+bool exportReport(const Project& project, const ResultStore& results, const QString& pdfPath, QString* error,
+                  const QString& projectFile, int* pages) {
+  auto fail = [&](const QString& m) {
+    if (error) *error = m;
+    return false;
+  };
+  try {
+    const std::string file = projectFile.toStdString();
+    const ReportSettings settings = reportSettings(project, file);
+    std::vector<std::string> names;
+    for (const auto& c : results.channels()) names.push_back(c.name);
+    checkPlotChannels(settings, names, file);
+    KeyResultOptions opt;
+    opt.cyclesPerMinute = settings.cyclesPerMinute;
+    const KeyResults kr = computeKeyResults(project, results, opt);
+    Inputs in{project, results, kr, settings, QImage(), QLocale::c().toString(QDate::currentDate(), "d MMMM yyyy")};
+    if (!settings.logo.empty()) {
+      QString path = q(settings.logo);
+      if (QFileInfo(path).isRelative() && !projectFile.isEmpty()) path = QFileInfo(projectFile).dir().filePath(path);
+      if (!in.logo.load(path))
+        throw ProjectError(file, "report", "logo", "cannot read the image " + path.toStdString());
+    }
+    const QString title = q(project.meta.title);
+    const QString right = settings.company.empty() ? QString() : q(settings.company);
+    const QString foot = QStringLiteral("PneuMech Studio %1 · %2").arg(PM_VERSION, in.date);
+    // First pass counts the pages for "page n of N".
+    QBuffer scratch;
+    scratch.open(QIODevice::WriteOnly);
+    int total = 0;
+    {
+      ReportPage pg(&scratch, title, right, foot, 0);
+      if (!pg.ok()) return fail(QStringLiteral("cannot start the PDF painter"));
+      compose(pg, in);
+      total = pg.pageNumber();
+    }
+    QSaveFile out(pdfPath);
+    if (!out.open(QIODevice::WriteOnly)) return fail("cannot write " + pdfPath + ": " + out.errorString());
+    {
+      ReportPage pg(&out, title, right, foot, total);
+      compose(pg, in);
+    }
+    if (!out.commit()) return fail("cannot write " + pdfPath + ": " + out.errorString());
+    if (pages) *pages = total;
+    return true;
+  } catch (const std::exception& e) {
+    return fail(QString::fromStdString(e.what()));
+  }
+}
+
+}  // namespace pm::gui

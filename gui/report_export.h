@@ -1,0 +1,23 @@
+// The PDF report a sales engineer hands to a customer: title page, circuit
+// diagram, key results, plots, bill of materials and assumptions. Used by
+// `pneumech report` (offscreen platform) and by the studio (File -> Export
+// report). Needs a QApplication and runs on its thread (the circuit is drawn
+// by the schematic scene, a QGraphicsScene).
+#pragma once
+
+#include "model/project.h"
+#include "solver/result_store.h"
+
+#include <QString>
+
+namespace pm::gui {
+
+// Writes the report of a finished run to `pdfPath` (atomically). Report
+// settings come from project.extra["report"] (see core/results/report_settings.h);
+// a relative logo path is taken relative to `projectFile`'s folder. Returns
+// false with `error` set (bad report settings, unreadable logo, unwritable
+// file). `pages`, when given, receives the page count.
+bool exportReport(const Project& project, const ResultStore& results, const QString& pdfPath, QString* error,
+                  const QString& projectFile = {}, int* pages = nullptr);
+
+}  // namespace pm::gui

@@ -1,0 +1,221 @@
+#include "report_page.h"
+
+#include <QFontMetricsF>
+#include <QPageLayout>
+#include <QPageSize>
+
+#include <algorithm>
+
+namespace pm::gui {
+
+using namespace report_colors;
+
+namespace {
+constexpr double kMarginLeft = 20, kMarginRight = 18, kMarginTop = 16, kMarginBottom = 16;  // mm
+constexpr double kHeaderH = 10, kFooterH = 10;                                                 // mm
+}  // namespace
+
+ReportPage::ReportPage(QIODevice* out, const QString& title, const QString& headerRight, const QString& footerLeft,
+                       int totalPages)
+    : writer_(std::make_unique<QPdfWriter>(out)), title_(title), headerRight_(headerRight), footerLeft_(footerLeft),
+      total_(totalPages) {
+  writer_->setResolution(kDpi);
+  writer_->setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+  writer_->setTitle(title);
+  writer_->setCreator(QStringLiteral("PneuMech Studio ") + PM_VERSION);
+  painter_.begin(writer_.get());
+  painter_.setRenderHint(QPainter::Antialiasing);
+  painter_.setRenderHint(QPainter::TextAntialiasing);
+  const double w = mm(210), h = mm(297);
+  content_ = QRectF(QPointF(mm(kMarginLeft), mm(kMarginTop + kHeaderH)),
+                    QPointF(w - mm(kMarginRight), h - mm(kMarginBottom + kFooterH)));
+  y_ = content_.top();
+}
+
+ReportPage::~ReportPage() {
+  if (painter_.isActive()) {
+    decorate();
+    painter_.end();
+  }
+}
+
+QFont ReportPage::font(double pt, bool bold, bool italic) const {
+  QFont f(QStringLiteral("DejaVu Sans"));
+  f.setStyleHint(QFont::SansSerif);
+  f.setPointSizeF(pt);
+  f.setBold(bold);
+  f.setItalic(italic);
+  return f;
+}
+
+void ReportPage::decorate() {
+  if (decorated_) return;
+  decorated_ = true;
+  QPainter& p = painter_;
+  p.save();
+  const double left = content_.left(), right = content_.right();
+  if (header_) {
+    const double base = mm(kMarginTop + kHeaderH - 3);
+    p.setFont(font(7.5));
+    p.setPen(kMuted);
+    const QFontMetricsF fm(p.font(), writer_.get());
+    const double rightW = fm.horizontalAdvance(headerRight_);
+    const QString t = fm.elidedText(title_, Qt::ElideRight, right - left - rightW - mm(8));
+    p.drawText(QPointF(left, base), t);
+    p.drawText(QPointF(right - rightW, base), headerRight_);
+    p.setPen(QPen(kRule, mm(0.25)));
+    p.drawLine(QPointF(left, base + mm(1.5)), QPointF(right, base + mm(1.5)));
+  }
+  const double fy = mm(297 - kMarginBottom - kFooterH + 5);
+  p.setPen(QPen(kRule, mm(0.25)));
+  p.drawLine(QPointF(left, fy - mm(3.5)), QPointF(right, fy - mm(3.5)));
+  p.setFont(font(7.5));
+  p.setPen(kMuted);
+  p.drawText(QPointF(left, fy), footerLeft_);
+  const QString n = total_ > 0 ? QStringLiteral("Page %1 of %2").arg(page_).arg(total_) : QStringLiteral("Page %1").arg(page_);
+  const QFontMetricsF fm(p.font(), writer_.get());
+  p.drawText(QPointF(right - fm.horizontalAdvance(n), fy), n);
+  p.restore();
+}
+
+void ReportPage::newPage() {
+  decorate();
+  writer_->newPage();
+  ++page_;
+  header_ = true;
+  decorated_ = false;
+  y_ = content_.top();
+}
+
+void ReportPage::ensureSpace(double h) {
+  if (y_ > content_.top() && y_ + h > content_.bottom()) newPage();
+}
+
+double ReportPage::textHeight(const QString& text, const QFont& f, double w) const {
+  const QFontMetricsF fm(f, writer_.get());
+  return fm.boundingRect(QRectF(0, 0, w, 1e9), Qt::TextWordWrap, text).height();
+}
+
+void ReportPage::heading(const QString& text) {
+  ensureSpace(mm(40));
+  if (y_ > content_.top()) y_ += mm(5);
+  ++section_;
+  QPainter& p = painter_;
+  p.setFont(font(14, true));
+  p.setPen(kAccent);
+  const QString t = QStringLiteral("%1  %2").arg(section_).arg(text);
+  const double h = textHeight(t, p.font(), content_.width());
+  p.drawText(QRectF(content_.left(), y_, content_.width(), h), Qt::TextWordWrap, t);
+  y_ += h + mm(1.2);
+  p.setPen(QPen(kAccent, mm(0.4)));
+  p.drawLine(QPointF(content_.left(), y_), QPointF(content_.right(), y_));
+  y_ += mm(4);
+}
+
+void ReportPage::subheading(const QString& text) {
+  ensureSpace(mm(25));
+  y_ += mm(2);
+  QPainter& p = painter_;
+  p.setFont(font(10.5, true));
+  p.setPen(kInk);
+  const double h = textHeight(text, p.font(), content_.width());
+  p.drawText(QRectF(content_.left(), y_, content_.width(), h), Qt::TextWordWrap, text);
+  y_ += h + mm(2);
+}
+
+void ReportPage::paragraph(const QString& text, double pt, const QColor& color) {
+  QPainter& p = painter_;
+  p.setFont(font(pt));
+  const double h = textHeight(text, p.font(), content_.width());
+  ensureSpace(h);
+  p.setPen(color);
+  p.drawText(QRectF(content_.left(), y_, content_.width(), h), Qt::TextWordWrap, text);
+  y_ += h + mm(2.5);
+}
+
+void ReportPage::bullets(const QStringList& items, double pt) {
+  QPainter& p = painter_;
+  const QFont f = font(pt);
+  const double indent = mm(5);
+  for (const QString& it : items) {
+    const double h = textHeight(it, f, content_.width() - indent);
+    ensureSpace(h);
+    p.setFont(f);
+    p.setPen(kInk);
+    p.drawText(QRectF(content_.left(), y_, indent, h), Qt::AlignLeft | Qt::AlignTop, QStringLiteral("•"));
+    p.drawText(QRectF(content_.left() + indent, y_, content_.width() - indent, h), Qt::TextWordWrap, it);
+    y_ += h + mm(1.5);
+  }
+  y_ += mm(1.5);
+}
+
+void ReportPage::table(const ReportTable& t, double pt) {
+  QPainter& p = painter_;
+  const QFont body = font(pt), head = font(pt, true);
+  const size_t nc = t.header.size();
+  double sum = 0;
+  for (size_t c = 0; c < nc; ++c) sum += c < t.widths.size() ? t.widths[c] : 1.0;
+  std::vector<double> w(nc), x(nc);
+  double acc = content_.left();
+  for (size_t c = 0; c < nc; ++c) {
+    w[c] = content_.width() * (c < t.widths.size() ? t.widths[c] : 1.0) / sum;
+    x[c] = acc;
+    acc += w[c];
+  }
+  const double pad = mm(1.4);
+  auto rowHeight = [&](const QStringList& cells, const QFont& f) {
+    double h = 0;
+    for (size_t c = 0; c < nc && c < size_t(cells.size()); ++c)
+      h = std::max(h, textHeight(cells[int(c)], f, w[c] - 2 * pad));
+    return h + 2 * pad;
+  };
+  auto right = [&](size_t c) { return c < t.rightAligned.size() && t.rightAligned[c]; };
+  auto drawHeader = [&]() {
+    const double h = rowHeight(t.header, head);
+    p.fillRect(QRectF(content_.left(), y_, content_.width(), h), kHeaderFill);
+    p.setFont(head);
+    p.setPen(kInk);
+    for (size_t c = 0; c < nc; ++c)
+      p.drawText(QRectF(x[c] + pad, y_ + pad, w[c] - 2 * pad, h - 2 * pad),
+                 Qt::TextWordWrap | (right(c) ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter, t.header[int(c)]);
+    y_ += h;
+    p.setPen(QPen(kAccent, mm(0.3)));
+    p.drawLine(QPointF(content_.left(), y_), QPointF(content_.right(), y_));
+  };
+  const double capH = t.caption.isEmpty() ? 0 : textHeight(t.caption, font(pt + 1, true), content_.width()) + mm(1.5);
+  ensureSpace(capH + rowHeight(t.header, head) + (t.rows.empty() ? 0 : rowHeight(t.rows.front(), body)));
+  if (!t.caption.isEmpty()) {
+    p.setFont(font(pt + 1, true));
+    p.setPen(kInk);
+    p.drawText(QRectF(content_.left(), y_, content_.width(), capH), Qt::TextWordWrap, t.caption);
+    y_ += capH;
+  }
+  drawHeader();
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    const double h = rowHeight(t.rows[r], body);
+    if (y_ + h > content_.bottom()) {
+      newPage();
+      drawHeader();
+    }
+    if (r % 2 == 1) p.fillRect(QRectF(content_.left(), y_, content_.width(), h), kStripe);
+    p.setFont(body);
+    p.setPen(kInk);
+    for (size_t c = 0; c < nc && c < size_t(t.rows[r].size()); ++c)
+      p.drawText(QRectF(x[c] + pad, y_ + pad, w[c] - 2 * pad, h - 2 * pad),
+                 Qt::TextWordWrap | (right(c) ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop, t.rows[r][int(c)]);
+    y_ += h;
+  }
+  p.setPen(QPen(kRule, mm(0.25)));
+  p.drawLine(QPointF(content_.left(), y_), QPointF(content_.right(), y_));
+  y_ += mm(5);
+}
+
+void ReportPage::block(double h, const std::function<void(QPainter&, const QRectF&)>& draw) {
+  ensureSpace(h);
+  painter_.save();
+  draw(painter_, QRectF(content_.left(), y_, content_.width(), h));
+  painter_.restore();
+  y_ += h + mm(3);
+}
+
+}  // namespace pm::gui

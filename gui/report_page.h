@@ -1,0 +1,92 @@
+// The page layout of the PDF report: A4 portrait pages with a running header
+// and a "page n of N" footer, and blocks (headings, paragraphs, tables,
+// drawings) flowing down the page onto the next one when they do not fit.
+// Coordinates are device pixels of the QPdfWriter; mm() converts.
+#pragma once
+
+#include <QFont>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QRectF>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+class QIODevice;
+
+namespace pm::gui {
+
+struct ReportTable {
+  QStringList header;
+  std::vector<double> widths;  // relative column widths
+  std::vector<QStringList> rows;
+  std::vector<bool> rightAligned;  // per column (numbers)
+  QString caption;                 // drawn above the table, bold
+};
+
+class ReportPage {
+ public:
+  static constexpr int kDpi = 600;
+
+  // `totalPages` is what the footer shows as N (0: "page n" only).
+  ReportPage(QIODevice* out, const QString& title, const QString& headerRight, const QString& footerLeft,
+             int totalPages);
+  ~ReportPage();
+
+  static double mm(double v) { return v * kDpi / 25.4; }
+  QPainter& painter() { return painter_; }
+  QRectF content() const { return content_; }  // printable area below the header, above the footer
+  double y() const { return y_; }
+  double remaining() const { return content_.bottom() - y_; }
+  int pageNumber() const { return page_; }
+  bool ok() const { return painter_.isActive(); }
+
+  // Starts a new page (the first page exists from the start).
+  void newPage();
+  // Starts a new page unless `h` fits below the cursor.
+  void ensureSpace(double h);
+  void skip(double h) { y_ += h; }
+
+  // The title page draws itself: no header on page 1.
+  void setHeaderOnThisPage(bool on) { header_ = on; }
+
+  QFont font(double pt, bool bold = false, bool italic = false) const;
+  void heading(const QString& text);     // numbered section heading, keeps 40 mm with what follows
+  void subheading(const QString& text);
+  void paragraph(const QString& text, double pt = 9.5, const QColor& color = QColor(30, 30, 30));
+  void bullets(const QStringList& items, double pt = 9.5);
+  void table(const ReportTable& t, double pt = 8.5);
+  // A block of height h drawn by `draw` into the given rectangle (full width).
+  void block(double h, const std::function<void(QPainter&, const QRectF&)>& draw);
+  // Height of wrapped text at width w.
+  double textHeight(const QString& text, const QFont& f, double w) const;
+
+ private:
+  void decorate();  // header and footer of the current page
+
+  std::unique_ptr<QPdfWriter> writer_;
+  QPainter painter_;
+  QString title_, headerRight_, footerLeft_;
+  int total_ = 0;
+  int page_ = 1;
+  int section_ = 0;
+  bool header_ = true;
+  bool decorated_ = false;
+  QRectF content_;
+  double y_ = 0.0;
+};
+
+// Colours of the report (one accent, greys).
+namespace report_colors {
+inline const QColor kAccent(31, 78, 121);
+inline const QColor kInk(30, 30, 30);
+inline const QColor kMuted(110, 110, 110);
+inline const QColor kRule(200, 205, 212);
+inline const QColor kHeaderFill(228, 235, 243);
+inline const QColor kStripe(246, 248, 250);
+}  // namespace report_colors
+
+}  // namespace pm::gui

@@ -1,0 +1,273 @@
+// Key results against numbers derived by hand: synthetic result stores with
+// ramps whose crossing times, speeds and energies are exact, then a real run
+// of the seed-003 example checked against its own channels.
+#include "io/project_file.h"
+#include "model/project_error.h"
+#include "pneumatics/gas.h"
+#include "results/key_results.h"
+#include "results/report_settings.h"
+#include "support/test_project.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <functional>
+
+using namespace pm;
+using namespace pm::test;
+
+namespace {
+
+// A store sampled every dt from 0 to tEnd with the given channel functions.
+void synthetic(ResultStore& rs, double tEnd, double dt, const std::vector<std::pair<std::string, std::string>>& names,
+               const std::vector<std::function<double(double)>>& f) {
+  std::vector<ChannelInfo> ch;
+  for (const auto& [n, u] : names) ch.push_back({n, u});
+  rs.setChannels(ch);
+  const int n = int(std::lround(tEnd / dt));
+  std::vector<double> row(f.size());
+  for (int i = 0; i <= n; ++i) {
+    const double t = i * dt;
+    for (size_t k = 0; k < f.size(); ++k) row[k] = f[k](t);
+    rs.append(t, row.data());
+  }
+}
+
+// Cylinder (stroke 0.2 m, mass 4 kg) and a supply, over 2 s.
+Project cylinderProject() {
+  Project p;
+  p.meta.title = "synthetic";
+  p.components.push_back(comp("cyl1", "cylinder_double", {{"stroke", 0.2}, {"mass", 4.0}}));
+  p.components.back().label = "1A1";
+  p.components.push_back(comp("src", "supply", {{"p", 601325.0}}));
+  p.simulation.t_end = 2.0;
+  return p;
+}
+
+// x: rest at 0 until 0.1 s, out at 0.5 m/s to the stroke end (0.5 s), rest,
+// back at 0.4 m/s from 1.0 s (home at 1.5 s). v is its derivative.
+double xCycle(double t) {
+  if (t <= 0.1) return 0.0;
+  if (t <= 0.5) return 0.5 * (t - 0.1);
+  if (t <= 1.0) return 0.2;
+  if (t <= 1.5) return 0.2 - 0.4 * (t - 1.0);
+  return 0.0;
+}
+double vCycle(double t) {
+  if (t > 0.1 && t < 0.5) return 0.5;
+  if (t > 1.0 && t < 1.5) return -0.4;
+  return 0.0;
+}
+
+const std::vector<std::pair<std::string, std::string>> kCylChannels = {
+    {"cyl1.x", "m"}, {"cyl1.v", "m/s"}, {"cyl1.pA", "Pa"}, {"cyl1.pB", "Pa"}, {"cyl1.F_pressure", "N"}, {"src.m_delivered", "kg"}};
+
+}  // namespace
+
+class TestKeyResults : public QObject {
+  Q_OBJECT
+ private slots:
+  void rampCycle() {
+    const Project p = cylinderProject();
+    ResultStore rs;
+    synthetic(rs, 2.0, 1e-3, kCylChannels,
+                                     {xCycle, vCycle, [](double t) { return 101325.0 + 2.5e5 * t; },
+                                      [](double) { return 2e5; }, [](double t) { return 300.0 * std::sin(M_PI * t / 2); },
+                                      [](double t) { return 2.37e-3 * t / 2.0; }});
+    const KeyResults kr = computeKeyResults(p, rs);
+    qInfo("%s", kr.toText().c_str());
+    QCOMPARE(kr.cylinders.size(), size_t(1));
+    const CylinderResult& c = kr.cylinders[0];
+    QCOMPARE(c.strokes.size(), size_t(2));
+    const StrokeResult& e = c.strokes[0];
+    const StrokeResult& r = c.strokes[1];
+    QVERIFY(e.extend && e.complete && !r.extend && r.complete);
+    // Leaves 1 % (2 mm) at 0.1 + 0.002/0.5, reaches 99 % (198 mm) at 0.1 + 0.198/0.5.
+    CHECK_ABS(e.tStart, 0.104, 1e-9);
+    CHECK_ABS(e.tEnd, 0.496, 1e-9);
+    CHECK_ABS(e.duration(), 0.392, 1e-9);
+    CHECK_ABS(e.tContact, 0.5, 1e-9);
+    CHECK_ABS(e.vArrival, 0.5, 1e-9);
+    CHECK_ABS(e.eArrival, 0.5 * 4.0 * 0.25, 1e-9);
+    CHECK_ABS(e.vMax, 0.5, 1e-12);
+    // Back: leaves 198 mm at 1.0 + 0.002/0.4, reaches 2 mm at 1.0 + 0.198/0.4.
+    CHECK_ABS(r.tStart, 1.005, 1e-9);
+    CHECK_ABS(r.tEnd, 1.495, 1e-9);
+    CHECK_ABS(r.tContact, 1.5, 1e-9);
+    CHECK_ABS(r.vArrival, 0.4, 1e-9);
+    CHECK_ABS(r.eArrival, 0.5 * 4.0 * 0.16, 1e-9);
+    QCOMPARE(c.firstStroke(true), &c.strokes[0]);
+    QCOMPARE(c.firstStroke(false), &c.strokes[1]);
+    CHECK_ABS(c.vMax, 0.5, 1e-12);
+    // Peaks: pA ramps to 101325 + 5e5 Pa at 2 s, i.e. 5 bar gauge.
+    CHECK_ABS(c.pAMax, 601325.0, 1e-6);
+    CHECK_ABS(c.pAMax - kr.ambientPressure, 5e5, 1e-6);
+    CHECK_ABS(c.pBMax, 2e5, 1e-9);
+    CHECK_ABS(c.forceMax, 300.0, 1e-9);
+    // Cycle: first start to last end, back home: closed.
+    QVERIFY(kr.hasCycle && kr.cycleClosed);
+    CHECK_ABS(kr.cycleTime(), 1.495 - 0.104, 1e-9);
+    // Air: 2.37 g / 1.185 kg/m3 = 2 Nl; default rate 60 / t_end = 30 per minute.
+    CHECK_REL(kr.airNormalLitres, 2.0, 1e-12);
+    CHECK_REL(kr.cyclesPerMinute, 30.0, 1e-12);
+    CHECK_REL(kr.airNormalLitresPerMinute(), 60.0, 1e-12);
+    QCOMPARE(kr.supplies.size(), size_t(1));
+    CHECK_REL(kr.supplies[0].normalLitres, 2.0, 1e-12);
+
+    KeyResultOptions o;
+    o.cyclesPerMinute = 12;
+    CHECK_REL(computeKeyResults(p, rs, o).airNormalLitresPerMinute(), 24.0, 1e-12);
+
+    const auto j = kr.toJson();
+    CHECK_ABS(j["cylinders"][0]["extension_time_s"].get<double>(), 0.392, 1e-9);
+    CHECK_ABS(j["cylinders"][0]["retraction_time_s"].get<double>(), 0.49, 1e-9);
+    CHECK_ABS(j["machine"]["cycle_time_s"].get<double>(), 1.391, 1e-9);
+    CHECK_REL(j["machine"]["air_Nl_per_cycle"].get<double>(), 2.0, 1e-12);
+  }
+
+  // Uniform deceleration into the stop: v = v0 + a (T - t) before contact at
+  // T, between two samples; after it the piston runs into the stop at v0
+  // (the stop's compliance). The impact speed extrapolated from the samples
+  // before contact is v0, up to the error of interpolating the contact time
+  // linearly in a curved x(t) (below 1e-6 m/s here).
+  void arrivalSpeedUnderDeceleration() {
+    const double T = 0.4055, v0 = 0.3, a = 2.0, L = 0.2;
+    const double s0 = (-v0 + std::sqrt(v0 * v0 + 2 * a * L)) / a;  // motion starts at T - s0
+    auto x = [&](double t) {
+      if (t >= T) return L + v0 * (t - T);
+      const double s = T - t;
+      return s >= s0 ? 0.0 : L - (v0 * s + 0.5 * a * s * s);
+    };
+    auto v = [&](double t) {
+      if (t >= T) return v0;
+      return T - t >= s0 ? 0.0 : v0 + a * (T - t);
+    };
+    ResultStore rs;
+    synthetic(rs, 0.6, 1e-3, kCylChannels,
+              {x, v, [](double) { return 1e5; }, [](double) { return 1e5; }, [](double) { return 0.0; },
+               [](double) { return 0.0; }});
+    const KeyResults kr = computeKeyResults(cylinderProject(), rs);
+    const StrokeResult& e = kr.cylinders[0].strokes.at(0);
+    QVERIFY(e.complete);
+    CHECK_ABS(e.tContact, T, 1e-6);
+    CHECK_ABS(e.vArrival, v0, 1e-5);
+    // Fastest where the stroke starts, 1 % (2 mm) into the deceleration.
+    CHECK_ABS(e.vMax, std::sqrt(std::pow(v0 + a * s0, 2) - 2 * a * 0.01 * L), 1e-6);
+  }
+
+  void incompleteAndOpen() {
+    // Out to 60 % and back home: one incomplete extension; then out again,
+    // still moving when the run ends.
+    auto x = [](double t) {
+      if (t < 0.2) return 0.0;
+      if (t < 0.5) return 0.4 * (t - 0.2);        // up to 0.12 m
+      if (t < 0.8) return 0.12 - 0.4 * (t - 0.5);  // back to 0
+      if (t < 1.0) return 0.0;
+      return 0.1 * (t - 1.0);  // 0.1 m at 2 s
+    };
+    ResultStore rs;
+    synthetic(rs, 2.0, 1e-3, kCylChannels,
+                                     {x, [](double) { return 0.0; }, [](double) { return 1e5; },
+                                      [](double) { return 1e5; }, [](double) { return 0.0; }, [](double) { return 0.0; }});
+    const KeyResults kr = computeKeyResults(cylinderProject(), rs);
+    qInfo("%s", kr.toText().c_str());
+    const auto& s = kr.cylinders[0].strokes;
+    QCOMPARE(s.size(), size_t(2));
+    QVERIFY(s[0].extend && !s[0].complete);
+    CHECK_ABS(s[0].tStart, 0.205, 1e-9);
+    CHECK_ABS(s[0].tEnd, 0.795, 1e-9);  // back in the zone it left
+    QVERIFY(s[1].extend && !s[1].complete);
+    QVERIFY(!kr.hasCycle && !kr.cycleClosed);
+    QVERIFY(kr.cylinders[0].firstStroke(true) == nullptr);
+  }
+
+  void jointReactions() {
+    Project p;
+    JointDef j;
+    j.id = "pin";
+    j.type = "revolute";
+    p.mechanism.joints.push_back(j);
+    p.simulation.t_end = 1.0;
+    auto s = [](double k) { return [k](double t) { return k * std::sin(M_PI * t); }; };
+    ResultStore rs;
+    synthetic(rs, 1.0, 1e-3,
+                                     {{"pin.Fx", "N"}, {"pin.Fy", "N"}, {"pin.Fz", "N"}, {"pin.Tx", "N m"}, {"pin.Ty", "N m"}, {"pin.Tz", "N m"}},
+                                     {s(3), s(-4), s(0), s(0), s(0), [](double t) { return -2.0 * t; }});
+    const KeyResults kr = computeKeyResults(p, rs);
+    QCOMPARE(kr.joints.size(), size_t(1));
+    CHECK_ABS(kr.joints[0].forceMax, 5.0, 1e-9);  // |(3, -4, 0)| at sin = 1
+    CHECK_ABS(kr.joints[0].tForceMax, 0.5, 1e-9);
+    CHECK_ABS(kr.joints[0].torqueMax, 2.0, 1e-9);
+    CHECK_ABS(kr.joints[0].tTorqueMax, 1.0, 1e-9);
+  }
+
+  void missingChannelIsAnError() {
+    ResultStore rs;
+    synthetic(rs, 0.1, 1e-3, {{"cyl1.x", "m"}}, {[](double) { return 0.0; }});
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, computeKeyResults(cylinderProject(), rs));
+  }
+
+  void reportSettingsParse() {
+    Project p = cylinderProject();
+    QVERIFY(reportSettings(p).plots.empty());
+    const auto def = reportPlots(p, reportSettings(p));
+    QCOMPARE(def.size(), size_t(2));
+    QCOMPARE(def[1], (std::vector<std::string>{"cyl1.pA", "cyl1.pB"}));
+    p.extra["report"] = {{"plots", {{"cyl1.v"}}}, {"company", "ACME"}, {"cycles_per_minute", 20}};
+    const ReportSettings s = reportSettings(p, "f.json");
+    QCOMPARE(s.company, std::string("ACME"));
+    QCOMPARE(s.cyclesPerMinute, 20.0);
+    QCOMPARE(reportPlots(p, s), (std::vector<std::vector<std::string>>{{"cyl1.v"}}));
+    QVERIFY_THROWS_EXCEPTION(ProjectError, checkPlotChannels(s, {"cyl1.x"}, "f.json"));
+    for (const nlohmann::json& bad : {nlohmann::json{{"plots", "cyl1.x"}}, nlohmann::json{{"plots", {{1}}}},
+                                      nlohmann::json{{"cycles_per_minute", -1}}, nlohmann::json{{"colour", "red"}}}) {
+      p.extra["report"] = bad;
+      try {
+        reportSettings(p, "f.json");
+        QFAIL("accepted bad report settings");
+      } catch (const ProjectError& e) {
+        qInfo("%s", e.what());
+        QCOMPARE(e.object(), std::string("report"));
+        QVERIFY(!e.field().empty());
+      }
+    }
+  }
+
+  // The real example: key results equal what its channels say.
+  void seed003() {
+    const Project p = loadProject(projectPath("seed003_meter_out.pneumech.json"));
+    auto run = simulate(p, "seed003");
+    REQUIRE_OK(run);
+    const KeyResults kr = computeKeyResults(p, run->out);
+    qInfo("%s", kr.toText().c_str());
+    const CylinderResult& c = kr.cylinders.at(0);
+    const double L = 0.2;
+    const StrokeResult* e = c.firstStroke(true);
+    QVERIFY(e);
+    CHECK_ABS(e->tStart, run->crossing("cyl1.x", 0.01 * L, 0.0, Crossing::Rising), 1e-12);
+    CHECK_ABS(e->tEnd, run->crossing("cyl1.x", 0.99 * L, 0.0, Crossing::Rising), 1e-12);
+    QVERIFY(e->tStart > 0.1);  // the valve switches at 0.1 s
+    // Touches the stop after the 99 % mark; the speed there is close to the
+    // last sampled speed before contact and E = m v^2 / 2 with m = 5 kg.
+    const double tc = run->crossing("cyl1.x", L, 0.0, Crossing::Rising);
+    CHECK_ABS(e->tContact, tc, 1e-12);
+    const double vBefore = run->col("cyl1.v")[run->indexAt(tc) - 1];
+    CHECK_REL(e->vArrival, vBefore, 0.05);
+    CHECK_REL(e->eArrival, 0.5 * 5.0 * e->vArrival * e->vArrival, 1e-12);
+    // A single extension: an open cycle whose time is the extension time.
+    QVERIFY(kr.hasCycle && !kr.cycleClosed);
+    CHECK_ABS(kr.cycleTime(), e->duration(), 1e-12);
+    // Air: the supply's delivered mass over the run in normal litres.
+    const double m = run->out.last("src.m_delivered");
+    QVERIFY(m > 0);
+    CHECK_REL(kr.airNormalLitres, m / gas::rho0 * 1000.0, 1e-12);
+    CHECK_REL(kr.airNormalLitres, m / 1.185 * 1000.0, 1e-12);
+    // Peak pressures are the channels' maxima.
+    CHECK_ABS(c.pAMax, run->maxAbs("cyl1.pA", 0, 1), 1e-9);
+    CHECK_ABS(c.pBMax, run->maxAbs("cyl1.pB", 0, 1), 1e-9);
+    QVERIFY(c.pAMax <= 601325.0 * 1.001);  // never above the supply
+  }
+};
+
+QTEST_APPLESS_MAIN(TestKeyResults)
+#include "test_key_results.moc"
