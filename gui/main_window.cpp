@@ -3,10 +3,13 @@
 #include "document.h"
 #include "io/project_file.h"
 #include "library_panel.h"
+#include "mechanism_view.h"
+#include "mechanism_view_controls.h"
 #include "model/component_type.h"
 #include "model/project_error.h"
 #include "param_model.h"
 #include "property_editor.h"
+#include "report_export.h"
 #include "run_animation.h"
 #include "schematic_items.h"
 #include "schematic_scene.h"
@@ -40,6 +43,7 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
+#include <QVBoxLayout>
 #include <QTreeWidget>
 #include <QUndoStack>
 #include <QValueAxis>
@@ -221,6 +225,23 @@ void MainWindow::buildUi() {
   plotDock_->raise();
   resizeDocks({plotDock_}, {260}, Qt::Vertical);
 
+  if (MechanismView::isSupported()) {
+    auto* box = new QWidget;
+    auto* lay = new QVBoxLayout(box);
+    lay->setContentsMargins(0, 0, 0, 0);
+    view3d_ = new MechanismView;
+    view3d_->setObjectName("mechanismView");
+    anim3d_ = new AnimationControls;
+    anim3d_->attach(view3d_);
+    lay->addWidget(view3d_, 1);
+    lay->addWidget(anim3d_);
+    dock3d_ = new QDockWidget(tr("3D Mechanism"), this);
+    dock3d_->setObjectName("mechanismDock");
+    dock3d_->setWidget(box);
+    addDockWidget(Qt::RightDockWidgetArea, dock3d_);
+    dock3d_->hide();
+  }
+
   statusLabel_ = new QLabel(tr("No simulation run yet"));
   statusLabel_->setObjectName("statusLabel");
   statusBar()->addPermanentWidget(statusLabel_, 1);
@@ -237,6 +258,8 @@ void MainWindow::buildMenus() {
   actSave_->setShortcut(QKeySequence::Save);
   actSaveAs_ = file->addAction(tr("Save &As..."), this, &MainWindow::onSaveAs);
   actSaveAs_->setShortcut(QKeySequence::SaveAs);
+  file->addSeparator();
+  file->addAction(tr("Export &Report (PDF)..."), this, &MainWindow::exportReportDialog);
   file->addSeparator();
   file->addAction(tr("Start &Page"), this, [this] { stack_->setCurrentWidget(start_); });
   file->addSeparator();
@@ -463,8 +486,31 @@ void MainWindow::updateRecentMenu() {
 
 // ---------------------------------------------------------------- model and selection
 
+void MainWindow::sync3d() {
+  if (!view3d_) return;
+  const bool has = !project().mechanism.empty();
+  dock3d_->setVisible(has);
+  if (has) view3d_->setProject(project(), QFileInfo(doc_->file()).absolutePath());
+}
+
+void MainWindow::exportReportDialog() {
+  auto store = runner_->store();
+  if (runner_->isRunning() || !store || store->rows() == 0) {
+    showError(tr("Export report"), tr("Run the simulation to the end first: the report shows its results."));
+    return;
+  }
+  const QString base = doc_->file().isEmpty() ? QString("report") : QFileInfo(doc_->file()).completeBaseName();
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export Report"), base.section('.', 0, 0) + ".pdf",
+                                                    tr("PDF (*.pdf)"));
+  if (path.isEmpty()) return;
+  QString err;
+  if (!exportReport(project(), *store, path, &err, doc_->file())) showError(tr("Export report"), err);
+  else statusLabel_->setText(tr("Report written to %1").arg(path));
+}
+
 void MainWindow::onDocumentChanged() {
   scene_->sync();
+  sync3d();
   populateTree();
   // Results of an earlier state no longer match the drawing.
   if (scene_->frame().active) {
@@ -585,7 +631,7 @@ void MainWindow::clearResults() {
 }
 
 void MainWindow::runSimulation() {
-  if (runner_->isRunning() || project().components.empty()) return;
+  if (runner_->isRunning() || (project().components.empty() && project().mechanism.empty())) return;
   const auto found = runChecks();
   if (hasErrors(found)) {
     messagesDock_->raise();
@@ -601,6 +647,7 @@ void MainWindow::runSimulation() {
   anim_->prepare(project());
   followRun_ = true;
 
+  if (view3d_) view3d_->setResults(nullptr);  // the old store goes with the old run
   runner_->start(project(), doc_->file().toStdString());
   statusLabel_->setText(tr("Running..."));
   poll_->start();
@@ -616,6 +663,7 @@ void MainWindow::stopSimulation() {
 void MainWindow::showFrame(int row) {
   if (t_.empty() || row < 0 || row >= static_cast<int>(t_.size())) return;
   scene_->setFrame(anim_->frame(cols_, static_cast<size_t>(row), t_[row]));
+  if (view3d_ && dock3d_->isVisible() && !anim3d_->isPlaying()) anim3d_->setTime(t_[row]);
   timeLabel_->setText(tr("t = %1 s").arg(QString::number(t_[row], 'f', 3)));
 }
 
@@ -638,6 +686,10 @@ void MainWindow::onPoll() {
       names.push_back(c.name);
     }
     cols_.assign(channels_.size(), {});
+    if (view3d_ && !project().mechanism.empty()) {
+      view3d_->setResults(store.get());
+      anim3d_->setFollowLive(true);
+    }
     anim_->setChannels(names);
     view_->setLegendVisible(anim_->ready(), anim_->scaleMaxBarGauge());
     setupChannels();

@@ -134,6 +134,13 @@ class MainWindow : public QMainWindow {
   QListWidget* messages_ = nullptr;
   QDockWidget* messagesDock_ = nullptr;
   QDockWidget* plotDock_ = nullptr;
+  // 3D view of the mechanism (only where OpenGL is available; not on the
+  // offscreen platform), shown when the project has a mechanism.
+  QDockWidget* dock3d_ = nullptr;
+  class MechanismView* view3d_ = nullptr;
+  class AnimationControls* anim3d_ = nullptr;
+  void sync3d();
+  void exportReportDialog();
   QSlider* timeSlider_ = nullptr;
   QLabel* timeLabel_ = nullptr;
   QListWidget* channelList_ = nullptr;

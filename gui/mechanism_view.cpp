@@ -1,0 +1,411 @@
+#include "mechanism_view.h"
+
+#include "model/project.h"
+#include "scene3d_scene.h"
+#include "solver/result_store.h"
+
+#include <QElapsedTimer>
+#include <QGuiApplication>
+#include <QHelpEvent>
+#include <QMouseEvent>
+#include <QOpenGLContext>
+#include <QOpenGLFramebufferObject>
+#include <QPainter>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <osgGA/TrackballManipulator>
+#include <osgUtil/LineSegmentIntersector>
+#include <osgViewer/Viewer>
+
+#include <cmath>
+
+namespace pm::gui {
+
+namespace {
+
+constexpr double kFovY = 30.0;  // degrees; a long lens reads like a CAD view
+
+int osgButton(Qt::MouseButton b) {
+  switch (b) {
+    case Qt::LeftButton: return 1;
+    case Qt::MiddleButton: return 2;
+    case Qt::RightButton: return 3;
+    default: return 0;
+  }
+}
+
+QMatrix4x4 toQt(const osg::Matrixd& m) {
+  // OSG stores row vectors (p' = p M); QMatrix4x4 takes rows of the
+  // column-vector matrix, i.e. the transpose.
+  return QMatrix4x4(float(m(0, 0)), float(m(1, 0)), float(m(2, 0)), float(m(3, 0)),  //
+                    float(m(0, 1)), float(m(1, 1)), float(m(2, 1)), float(m(3, 1)),  //
+                    float(m(0, 2)), float(m(1, 2)), float(m(2, 2)), float(m(3, 2)),  //
+                    float(m(0, 3)), float(m(1, 3)), float(m(2, 3)), float(m(3, 3)));
+}
+
+}  // namespace
+
+struct MechanismView::Impl {
+  scene3d::MechanismScene scene;
+  scene3d::PoseTrack track;
+  const ResultStore* results = nullptr;
+  double time = 0.0;
+  bool orthographic = false;
+  bool built = false;
+  osg::ref_ptr<osgViewer::Viewer> viewer;
+  osg::ref_ptr<osgViewer::GraphicsWindowEmbedded> window;
+  osg::ref_ptr<osgGA::TrackballManipulator> manipulator;
+  QString selected;
+  QPoint pressPos;
+  bool pressed = false;
+  double frameMs = 0.0;
+  quint64 frames = 0;
+  bool fitPending = true;
+  osg::Vec3d viewDir{0.55, -1.0, 0.65};  // centre -> eye
+  osg::Vec3d viewUp{0, 0, 1};
+
+  double dpr(const QWidget* w) const { return w->devicePixelRatioF(); }
+};
+
+MechanismView::MechanismView(QWidget* parent) : QOpenGLWidget(parent), d_(std::make_unique<Impl>()) {
+  QSurfaceFormat fmt = format();
+  fmt.setDepthBufferSize(24);
+  fmt.setStencilBufferSize(8);
+  // No multisampling on screen: with Mesa's software renderer 4x MSAA
+  // triples the cost of a frame. Snapshots are rendered with 4x.
+  fmt.setSamples(0);
+  setFormat(fmt);
+  setMouseTracking(true);
+  setFocusPolicy(Qt::StrongFocus);
+  setMinimumSize(160, 120);
+  d_->manipulator = new osgGA::TrackballManipulator;
+  d_->manipulator->setAllowThrow(false);
+  d_->manipulator->setAutoComputeHomePosition(false);
+}
+
+MechanismView::~MechanismView() {
+  if (context()) disconnect(context(), &QOpenGLContext::aboutToBeDestroyed, this, nullptr);
+  cleanupGL();
+}
+
+bool MechanismView::isSupported() {
+  const QString p = QGuiApplication::platformName();
+  return p != "offscreen" && p != "minimal";
+}
+
+void MechanismView::cleanupGL() {
+  if (!d_->viewer) return;
+  makeCurrent();
+  d_->scene.root()->releaseGLObjects(d_->window->getState());
+  d_->viewer->setSceneData(nullptr);
+  d_->viewer = nullptr;
+  d_->window = nullptr;
+  doneCurrent();
+}
+
+void MechanismView::setProject(const Project& project, const QString& projectDir) {
+  if (d_->viewer) makeCurrent();
+  d_->scene.build(project, projectDir.toStdString());
+  d_->built = true;
+  if (d_->viewer) {
+    d_->viewer->setSceneData(d_->scene.root());
+    doneCurrent();
+  }
+  d_->selected.clear();
+  d_->track.setStore(d_->results, d_->scene.partIds());
+  d_->time = 0.0;
+  if (d_->track.rows() > 0) d_->scene.applyPose(d_->track, d_->time);
+  d_->fitPending = true;
+  update();
+}
+
+void MechanismView::setResults(const ResultStore* results) {
+  d_->results = results;
+  d_->track.setStore(results, d_->scene.partIds());
+  setPose(d_->time);
+}
+
+bool MechanismView::refreshResults() { return d_->track.refresh(); }
+double MechanismView::startTime() const { return d_->track.startTime(); }
+double MechanismView::endTime() const { return d_->track.endTime(); }
+double MechanismView::time() const { return d_->time; }
+
+void MechanismView::setPose(double t) {
+  d_->time = t;
+  d_->track.refresh();
+  if (d_->track.rows() > 0) d_->scene.applyPose(d_->track, t);
+  else d_->scene.resetPose();
+  update();
+}
+
+void MechanismView::fitAll() {
+  fitCamera();
+  update();
+}
+
+void MechanismView::fitCamera() {
+  const osg::BoundingSphere b = d_->scene.bounds();
+  const double r = std::max(1e-3, double(b.radius()));
+  const double half = osg::DegreesToRadians(kFovY / 2);
+  const double aspect = height() > 0 ? double(width()) / height() : 1.0;
+  const double fit = std::min(1.0, aspect);  // narrow windows: fit the width
+  const double dist = r / std::sin(std::atan(std::tan(half) * fit)) * 1.15;
+  osg::Vec3d dir = d_->viewDir;
+  dir.normalize();
+  const osg::Vec3d center(b.center());
+  d_->manipulator->setTransformation(center + dir * dist, center, d_->viewUp);
+  d_->manipulator->setHomePosition(center + dir * dist, center, d_->viewUp);
+  d_->manipulator->setMinimumDistance(r * 1e-3);
+  d_->fitPending = false;
+}
+
+void MechanismView::setStandardView(StandardView v) {
+  switch (v) {
+    case StandardView::Front: d_->viewDir = {0, -1, 0}; d_->viewUp = {0, 0, 1}; break;
+    case StandardView::Top: d_->viewDir = {0, 0, 1}; d_->viewUp = {0, 1, 0}; break;
+    case StandardView::Side: d_->viewDir = {1, 0, 0}; d_->viewUp = {0, 0, 1}; break;
+    case StandardView::Iso: d_->viewDir = {0.55, -1.0, 0.65}; d_->viewUp = {0, 0, 1}; break;
+  }
+  fitAll();
+}
+
+void MechanismView::setOrthographic(bool on) {
+  d_->orthographic = on;
+  update();
+}
+
+bool MechanismView::orthographic() const { return d_->orthographic; }
+
+void MechanismView::setMarkersVisible(bool on) {
+  d_->scene.setMarkersVisible(on);
+  update();
+}
+
+bool MechanismView::markersVisible() const { return d_->scene.markersVisible(); }
+
+void MechanismView::setGridVisible(bool on) {
+  d_->scene.setGridVisible(on);
+  update();
+}
+
+QString MechanismView::selectedId() const { return d_->selected; }
+
+void MechanismView::select(const QString& id) {
+  const std::string s = id.toStdString();
+  d_->scene.highlight(d_->scene.hasObject(s) ? s : std::string());
+  const QString now = QString::fromStdString(d_->scene.highlighted());
+  update();
+  if (now == d_->selected) return;
+  d_->selected = now;
+  emit objectSelected(now);
+}
+
+QString MechanismView::objectAt(const QPoint& pos) {
+  if (!d_->viewer) return {};
+  const double r = d_->dpr(this);
+  osgUtil::LineSegmentIntersector::Intersections hits;
+  const float x = float(pos.x() * r), y = float((height() - pos.y()) * r);
+  if (!d_->viewer->computeIntersections(d_->viewer->getCamera(), osgUtil::Intersector::WINDOW, x, y, hits,
+                                        scene3d::kPickMask))
+    return {};
+  for (const auto& hit : hits) {
+    const std::string id = d_->scene.idOnPath(hit.nodePath);
+    if (!id.empty()) return QString::fromStdString(id);
+  }
+  return {};
+}
+
+QPointF MechanismView::projectToWidget(const QVector3D& w) const {
+  if (!d_->viewer) return {};
+  const osg::Camera* cam = d_->viewer->getCamera();
+  const osg::Matrixd m = cam->getViewMatrix() * cam->getProjectionMatrix() * cam->getViewport()->computeWindowMatrix();
+  const osg::Vec3d p = osg::Vec3d(w.x(), w.y(), w.z()) * m;
+  const double r = d_->dpr(this);
+  return {p.x() / r, height() - p.y() / r};
+}
+
+QMatrix4x4 MechanismView::partTransform(const QString& id) const {
+  const auto& ids = d_->scene.partIds();
+  for (size_t k = 0; k < ids.size(); ++k)
+    if (ids[k] == id.toStdString()) return toQt(d_->scene.partMatrix(k));
+  return {};
+}
+
+bool MechanismView::markerPosition(const QString& ref, QVector3D& world) const {
+  osg::Vec3d p;
+  if (!d_->scene.markerWorld(ref.toStdString(), p)) return false;
+  world = QVector3D(float(p.x()), float(p.y()), float(p.z()));
+  return true;
+}
+
+double MechanismView::lastFrameMs() const { return d_->frameMs; }
+quint64 MechanismView::frameCount() const { return d_->frames; }
+
+void MechanismView::initializeGL() {
+  connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &MechanismView::cleanupGL, Qt::UniqueConnection);
+  const double r = d_->dpr(this);
+  const int w = int(width() * r), h = int(height() * r);
+  d_->window = new osgViewer::GraphicsWindowEmbedded(0, 0, w, h);
+  d_->window->getEventQueue()->getCurrentEventState()->setMouseYOrientation(
+      osgGA::GUIEventAdapter::Y_INCREASING_DOWNWARDS);
+  d_->viewer = new osgViewer::Viewer;
+  d_->viewer->setThreadingModel(osgViewer::Viewer::SingleThreaded);
+  d_->viewer->setLightingMode(osg::View::NO_LIGHT);
+  d_->viewer->setKeyEventSetsDone(0);
+  osg::Camera* cam = d_->viewer->getCamera();
+  cam->setGraphicsContext(d_->window.get());
+  cam->setViewport(0, 0, w, h);
+  cam->setClearColor(osg::Vec4(0.9f, 0.92f, 0.95f, 1.0f));
+  cam->setClearMask(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  cam->setProjectionResizePolicy(osg::Camera::FIXED);
+  cam->setSmallFeatureCullingPixelSize(-1.0f);
+  d_->viewer->setCameraManipulator(d_->manipulator.get(), false);
+  d_->viewer->setSceneData(d_->scene.root());
+  d_->viewer->realize();
+  d_->window->setDefaultFboId(defaultFramebufferObject());
+}
+
+void MechanismView::resizeGL(int w, int h) {
+  if (!d_->window) return;
+  const double r = d_->dpr(this);
+  d_->window->resized(0, 0, int(w * r), int(h * r));
+  d_->window->getEventQueue()->windowResize(0, 0, int(w * r), int(h * r));
+  d_->viewer->getCamera()->setViewport(0, 0, int(w * r), int(h * r));
+  if (d_->fitPending) fitCamera();
+}
+
+void MechanismView::applyCamera(int w, int h) {
+  osg::Camera* cam = d_->viewer->getCamera();
+  const double aspect = h > 0 ? double(w) / h : 1.0;
+  if (d_->orthographic) {
+    const double hh = d_->manipulator->getDistance() * std::tan(osg::DegreesToRadians(kFovY / 2));
+    cam->setProjectionMatrixAsOrtho(-hh * aspect, hh * aspect, -hh, hh, -1e4, 1e4);
+  } else {
+    cam->setProjectionMatrixAsPerspective(kFovY, aspect, 1e-3, 1e4);
+  }
+}
+
+void MechanismView::paintGL() {
+  if (!d_->viewer) return;
+  QElapsedTimer timer;
+  timer.start();
+  if (d_->fitPending) fitCamera();
+  const double r = d_->dpr(this);
+  d_->window->setDefaultFboId(defaultFramebufferObject());
+  applyCamera(int(width() * r), int(height() * r));
+  d_->viewer->frame();
+  drawOverlay();
+  d_->frameMs = timer.nsecsElapsed() * 1e-6;
+  ++d_->frames;
+}
+
+void MechanismView::drawOverlay() {
+  // Orientation gizmo in the lower-left corner and the time, drawn by Qt on
+  // top of the OSG frame (no OSG state reset: that would break depth).
+  QPainter p(this);
+  p.setRenderHint(QPainter::Antialiasing);
+  const osg::Matrixd view = d_->viewer->getCamera()->getViewMatrix();
+  const QPointF o(42, height() - 42);
+  const struct {
+    osg::Vec3d axis;
+    QColor color;
+    const char* label;
+  } axes[3] = {{{1, 0, 0}, QColor(210, 50, 50), "X"},
+               {{0, 1, 0}, QColor(40, 160, 60), "Y"},
+               {{0, 0, 1}, QColor(50, 90, 220), "Z"}};
+  QFont f = font();
+  f.setBold(true);
+  p.setFont(f);
+  for (const auto& a : axes) {
+    const osg::Vec3d e = osg::Matrixd::transform3x3(a.axis, view);  // eye space (row vectors)
+    const QPointF tip = o + QPointF(e.x(), -e.y()) * 28;
+    p.setPen(QPen(a.color, 2.2));
+    p.drawLine(o, tip);
+    p.drawText(QRectF(tip.x() - 8, tip.y() - 8, 16, 16), Qt::AlignCenter, a.label);
+  }
+  if (d_->track.rows() > 0) {
+    p.setPen(QColor(60, 66, 75));
+    p.drawText(QRectF(10, 8, 200, 20), Qt::AlignLeft | Qt::AlignVCenter,
+               QString("t = %1 s").arg(d_->time, 0, 'f', 3));
+  }
+}
+
+QImage MechanismView::snapshot(int w, int h) {
+  if (!d_->viewer || w <= 0 || h <= 0) return {};
+  makeCurrent();
+  QOpenGLFramebufferObjectFormat fmt;
+  fmt.setAttachment(QOpenGLFramebufferObject::CombinedDepthStencil);
+  fmt.setSamples(4);
+  QImage image;
+  {
+    QOpenGLFramebufferObject fbo(w, h, fmt);
+    fbo.bind();
+    osg::Camera* cam = d_->viewer->getCamera();
+    d_->window->setDefaultFboId(fbo.handle());
+    cam->setViewport(0, 0, w, h);
+    applyCamera(w, h);
+    d_->viewer->frame();
+    image = fbo.toImage();  // flipped to top-down rows
+    fbo.release();
+    const double r = d_->dpr(this);
+    cam->setViewport(0, 0, int(width() * r), int(height() * r));
+    d_->window->setDefaultFboId(defaultFramebufferObject());
+  }
+  doneCurrent();
+  update();
+  return image.convertToFormat(QImage::Format_RGB32);
+}
+
+void MechanismView::mousePressEvent(QMouseEvent* e) {
+  d_->pressPos = e->position().toPoint();
+  d_->pressed = true;
+  if (d_->window) {
+    const double r = d_->dpr(this);
+    d_->window->getEventQueue()->mouseButtonPress(float(e->position().x() * r), float(e->position().y() * r),
+                                                  osgButton(e->button()));
+  }
+  update();
+}
+
+void MechanismView::mouseReleaseEvent(QMouseEvent* e) {
+  if (d_->window) {
+    const double r = d_->dpr(this);
+    d_->window->getEventQueue()->mouseButtonRelease(float(e->position().x() * r), float(e->position().y() * r),
+                                                    osgButton(e->button()));
+  }
+  const bool click = d_->pressed && e->button() == Qt::LeftButton &&
+                     (e->position().toPoint() - d_->pressPos).manhattanLength() < 4;
+  d_->pressed = false;
+  if (click) select(objectAt(e->position().toPoint()));
+  update();
+}
+
+void MechanismView::mouseMoveEvent(QMouseEvent* e) {
+  if (!d_->window || e->buttons() == Qt::NoButton) return;
+  const double r = d_->dpr(this);
+  d_->window->getEventQueue()->mouseMotion(float(e->position().x() * r), float(e->position().y() * r));
+  update();
+}
+
+void MechanismView::wheelEvent(QWheelEvent* e) {
+  if (!d_->window) return;
+  const int dy = e->angleDelta().y();
+  if (dy == 0) return;
+  d_->window->getEventQueue()->mouseScroll(dy > 0 ? osgGA::GUIEventAdapter::SCROLL_UP
+                                                  : osgGA::GUIEventAdapter::SCROLL_DOWN);
+  update();
+}
+
+bool MechanismView::event(QEvent* e) {
+  if (e->type() == QEvent::ToolTip) {
+    auto* help = static_cast<QHelpEvent*>(e);
+    const QString id = objectAt(help->pos());
+    if (id.isEmpty()) QToolTip::hideText();
+    else QToolTip::showText(help->globalPos(), id, this);
+    return true;
+  }
+  return QOpenGLWidget::event(e);
+}
+
+}  // namespace pm::gui

@@ -1,0 +1,108 @@
+// The 3D view of a project's mechanism: OpenSceneGraph inside a
+// QOpenGLWidget (osgViewer::Viewer with an embedded graphics window, single
+// threaded, rendered on demand). Shows the parts' display geometry, joint
+// glyphs, springs, marker triads, a ground grid and world axes; poses come
+// from a ResultStore at the time given to setPose(), so one time cursor
+// drives it. Mouse: left orbit, middle pan, right / wheel zoom, click
+// selects, hovering shows the object id.
+//
+// OpenGL needs a real display (Xvfb headless): the offscreen platform has no
+// OpenGL and a QOpenGLWidget crashes there, so callers check isSupported().
+#pragma once
+
+#include <QImage>
+#include <QMatrix4x4>
+#include <QOpenGLWidget>
+#include <QPointF>
+#include <QString>
+#include <QVector3D>
+
+#include <memory>
+
+namespace pm {
+struct Project;
+class ResultStore;
+}  // namespace pm
+
+namespace pm::gui {
+
+class MechanismView : public QOpenGLWidget {
+  Q_OBJECT
+
+ public:
+  enum class StandardView { Front, Top, Side, Iso };
+
+  explicit MechanismView(QWidget* parent = nullptr);
+  ~MechanismView() override;
+
+  // False on platforms without OpenGL ("offscreen", "minimal").
+  static bool isSupported();
+
+  // Rebuilds the scene; `projectDir` resolves mesh files. Keeps the results
+  // pointer but resets the pose to the model's initial one.
+  void setProject(const Project& project, const QString& projectDir = {});
+  // The store is read, never owned; pass nullptr before deleting it. Rows
+  // appended later (a running simulation) are picked up by refreshResults().
+  void setResults(const ResultStore* results);
+  // Pulls rows appended since the last call; true when there were new ones.
+  bool refreshResults();
+  double startTime() const;
+  double endTime() const;
+  double time() const;
+
+  void fitAll();
+  void setStandardView(StandardView view);
+  void setOrthographic(bool on);
+  bool orthographic() const;
+  void setMarkersVisible(bool on);
+  bool markersVisible() const;
+  void setGridVisible(bool on);
+
+  QString selectedId() const;
+  // The selectable object under a widget position ("" if none).
+  QString objectAt(const QPoint& pos);
+  // Widget position of a world point with the current camera.
+  QPointF projectToWidget(const QVector3D& world) const;
+  // World matrix of a part as drawn (column-vector convention: world =
+  // M * local); identity for an unknown id.
+  QMatrix4x4 partTransform(const QString& id) const;
+  // World position of marker "<part>.<marker>" as drawn.
+  bool markerPosition(const QString& ref, QVector3D& world) const;
+
+  // Renders the current view into an image of w x h pixels (anti-aliased,
+  // independent of the widget size). The widget must have been shown.
+  QImage snapshot(int w, int h);
+  // Milliseconds the last paint took (OSG frame plus overlay) and the number
+  // of paints so far (benchmarks, tests).
+  double lastFrameMs() const;
+  quint64 frameCount() const;
+
+ public slots:
+  void setPose(double time);
+  // Selects an object (part, joint, force id) and highlights it; "" clears.
+  // Emits objectSelected only when the selection changes.
+  void select(const QString& id);
+
+ signals:
+  void objectSelected(const QString& id);
+
+ protected:
+  void initializeGL() override;
+  void resizeGL(int w, int h) override;
+  void paintGL() override;
+  void mousePressEvent(QMouseEvent* e) override;
+  void mouseReleaseEvent(QMouseEvent* e) override;
+  void mouseMoveEvent(QMouseEvent* e) override;
+  void wheelEvent(QWheelEvent* e) override;
+  bool event(QEvent* e) override;
+
+ private:
+  struct Impl;
+  void cleanupGL();
+  void fitCamera();
+  void applyCamera(int w, int h);
+  void drawOverlay();
+  std::unique_ptr<Impl> d_;
+};
+
+}  // namespace pm::gui

@@ -1,0 +1,393 @@
+#include "scene3d_scene.h"
+
+#include "solver/result_store.h"
+
+#include <osg/ComputeBoundsVisitor>
+#include <osg/Geode>
+#include <osg/Uniform>
+#include <osgDB/ReadFile>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+namespace pm::gui::scene3d {
+
+namespace {
+
+const osg::Vec4 kJointColor(0.38f, 0.42f, 0.48f, 1.0f);
+const osg::Vec4 kSpringColor(0.72f, 0.58f, 0.20f, 1.0f);
+const osg::Vec3f kHighlight(1.0f, 0.86f, 0.15f);  // selection yellow
+const char* kQuantities[6] = {"x", "y", "z", "roll", "pitch", "yaw"};
+
+// Gives geometry without colours one overall colour (meshes from files).
+class ColorFill : public osg::NodeVisitor {
+ public:
+  explicit ColorFill(const osg::Vec4& c) : NodeVisitor(TRAVERSE_ALL_CHILDREN), color_(c) {}
+  void apply(osg::Drawable& d) override {
+    auto* g = d.asGeometry();
+    if (g && !g->getColorArray()) {
+      osg::ref_ptr<osg::Vec4Array> c = new osg::Vec4Array;
+      c->push_back(color_);
+      g->setColorArray(c, osg::Array::BIND_OVERALL);
+    }
+  }
+
+ private:
+  osg::Vec4 color_;
+};
+
+osg::ref_ptr<osg::MatrixTransform> frameNode(const osg::Matrixd& m) {
+  osg::ref_ptr<osg::MatrixTransform> t = new osg::MatrixTransform(m);
+  return t;
+}
+
+std::pair<std::string, std::string> splitRef(const std::string& ref) {
+  const auto dot = ref.find('.');
+  if (dot == std::string::npos) return {ref, {}};
+  return {ref.substr(0, dot), ref.substr(dot + 1)};
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- PoseTrack
+
+void PoseTrack::setStore(const ResultStore* store, const std::vector<std::string>& parts) {
+  store_ = store;
+  parts_ = parts;
+  channel_.assign(parts.size(), {-1, -1, -1, -1, -1, -1});
+  data_.assign(parts.size(), {});
+  t_.clear();
+  channelCount_ = 0;
+  refresh();
+}
+
+bool PoseTrack::refresh() {
+  if (!store_) return false;
+  const auto channels = store_->channels();
+  const size_t n = store_->rows();
+  if (channels.size() != channelCount_ || n < t_.size()) {
+    // A new run (or new channels): start over.
+    channelCount_ = channels.size();
+    t_.clear();
+    for (size_t k = 0; k < parts_.size(); ++k) {
+      for (int q = 0; q < 6; ++q) {
+        channel_[k][q] = -1;
+        data_[k][q].clear();
+        const std::string name = parts_[k] + "." + kQuantities[q];
+        for (size_t c = 0; c < channels.size(); ++c)
+          if (channels[c].name == name) channel_[k][q] = static_cast<int>(c);
+      }
+    }
+  }
+  if (n == t_.size()) return false;
+  std::vector<double> t;
+  std::vector<std::vector<double>> cols;
+  store_->copyRows(t_.size(), t, cols);
+  t_.insert(t_.end(), t.begin(), t.end());
+  for (size_t k = 0; k < parts_.size(); ++k)
+    for (int q = 0; q < 6; ++q) {
+      const int c = channel_[k][q];
+      if (c >= 0 && static_cast<size_t>(c) < cols.size())
+        data_[k][q].insert(data_[k][q].end(), cols[c].begin(), cols[c].end());
+    }
+  return true;
+}
+
+bool PoseTrack::pose(size_t k, double t, osg::Matrixd& m) const {
+  if (k >= parts_.size() || t_.empty()) return false;
+  for (int q = 0; q < 6; ++q)
+    if (channel_[k][q] < 0 || data_[k][q].size() != t_.size()) return false;
+  size_t i1 = static_cast<size_t>(std::lower_bound(t_.begin(), t_.end(), t) - t_.begin());
+  if (i1 >= t_.size()) i1 = t_.size() - 1;
+  const size_t i0 = i1 > 0 ? i1 - 1 : 0;
+  double w = 1.0;  // t at or before the first row, or past the last: that row
+  if (i1 != i0 && t_[i1] > t_[i0]) w = std::clamp((t - t_[i0]) / (t_[i1] - t_[i0]), 0.0, 1.0);
+  auto at = [&](size_t row) {
+    const auto& d = data_[k];
+    return frameMatrix({d[0][row], d[1][row], d[2][row]}, {d[3][row], d[4][row], d[5][row]});
+  };
+  const osg::Matrixd m0 = at(i0), m1 = at(i1);
+  osg::Quat q;
+  q.slerp(w, m0.getRotate(), m1.getRotate());
+  m.makeRotate(q);
+  m.setTrans(m0.getTrans() * (1 - w) + m1.getTrans() * w);
+  return true;
+}
+
+// ----------------------------------------------------------- MechanismScene
+
+MechanismScene::MechanismScene() : root_(new osg::Group) { applyLitState(root_->getOrCreateStateSet()); }
+
+void MechanismScene::build(const Project& project, const std::string& projectDir) {
+  model_ = project.mechanism;
+  root_->removeChildren(0, root_->getNumChildren());
+  parts_.clear();
+  partIds_.clear();
+  springs_.clear();
+  markerSwitches_.clear();
+  objects_.clear();
+  highlighted_.clear();
+
+  // Characteristic length from the initial part origins and markers.
+  osg::BoundingBoxd box;
+  for (const PartDef& p : model_.parts) {
+    const osg::Matrixd m = frameMatrix(p.position, p.orientation);
+    box.expandBy(m.getTrans());
+    for (const MarkerDef& mk : p.markers) box.expandBy(toOsg(mk.position) * m);
+  }
+  scale_ = box.valid() ? std::max(0.05, (box._max - box._min).length()) : 0.5;
+
+  mechanism_ = new osg::Group;
+  mechanism_->setNodeMask(kDrawMask | kPickMask);
+  root_->addChild(mechanism_);
+  for (size_t k = 0; k < model_.parts.size(); ++k) addPart(model_.parts[k], static_cast<int>(k), projectDir);
+  for (const JointDef& j : model_.joints) addJoint(j);
+  for (const ForceDef& f : model_.forces)
+    if (f.type == "spring_damper") addSpring(f);
+  addEnvironment();
+  setMarkersVisible(markersVisible_);
+  updateSprings();
+}
+
+void MechanismScene::addObject(const std::string& id, osg::Node* node) {
+  node->setName(id);
+  node->getOrCreateStateSet()->addUniform(new osg::Uniform("pm_highlight", osg::Vec3f(0, 0, 0)));
+  objects_[id].push_back(node);
+}
+
+void MechanismScene::addPart(const PartDef& def, int index, const std::string& projectDir) {
+  Part part;
+  part.id = def.id;
+  part.initial = frameMatrix(def.position, def.orientation);
+  part.xf = frameNode(part.initial);
+  part.xf->setDataVariance(osg::Object::DYNAMIC);
+  auto markerMatrix = [&](const std::string& id) {
+    for (const MarkerDef& mk : def.markers)
+      if (mk.id == id) return frameMatrix(mk.position, mk.orientation);
+    return osg::Matrixd::identity();
+  };
+  auto markerPos = [&](const std::string& id) { return markerMatrix(id).getTrans(); };
+  const osg::Vec4 fallback = def.ground ? osg::Vec4(0.55f, 0.57f, 0.6f, 1) : paletteColor(index);
+
+  osg::ref_ptr<osg::Group> shapes = new osg::Group;
+  for (const Geometry& g : def.geometry) {
+    const osg::Vec4 color = parseColor(g.color, fallback);
+    auto size = [&](const char* key, double dflt) {
+      auto it = g.size.find(key);
+      return it == g.size.end() ? dflt : it->second;
+    };
+    const osg::Matrixd frame = markerMatrix(g.marker);
+    osg::ref_ptr<osg::Node> node;
+    if (g.shape == "box") {
+      node = makeBox({0, 0, 0}, {size("lx", 0.05), size("ly", 0.05), size("lz", 0.05)}, color);
+    } else if (g.shape == "cylinder") {
+      node = makeCylinder({0, 0, 0}, {0, 0, 1}, size("radius", 0.01), size("length", 0.1), color);
+    } else if (g.shape == "sphere") {
+      node = makeSphere({0, 0, 0}, size("radius", 0.02), color);
+    } else if (g.shape == "link") {
+      const osg::Vec3d a = markerPos(g.marker);
+      const osg::Vec3d b = g.marker2.empty() ? osg::Vec3d() : markerPos(g.marker2);
+      const osg::Vec3d normal = osg::Matrixd::transform3x3(osg::Vec3d(0, 0, 1), markerMatrix(g.marker));
+      shapes->addChild(makeLink(a, b, size("width", 0.02), normal, color));
+      continue;  // already in part coordinates
+    } else if (g.shape == "mesh") {
+      std::filesystem::path file(g.file);
+      if (file.is_relative() && !projectDir.empty()) file = std::filesystem::path(projectDir) / file;
+      osg::ref_ptr<osg::Node> mesh = osgDB::readRefNodeFile(file.string());
+      if (!mesh) continue;
+      ColorFill fill(color);
+      mesh->accept(fill);
+      const double s = size("scale", 1.0);
+      osg::ref_ptr<osg::MatrixTransform> scaled = new osg::MatrixTransform(osg::Matrixd::scale(s, s, s));
+      scaled->addChild(mesh);
+      node = scaled;
+    }
+    if (!node) continue;
+    osg::ref_ptr<osg::MatrixTransform> placed = frameNode(frame);
+    placed->addChild(node);
+    shapes->addChild(placed);
+  }
+  if (def.geometry.empty() && !def.ground) {
+    // No display geometry: bars between the markers, else a small box at the cm.
+    if (def.markers.size() >= 2) {
+      for (size_t m = 1; m < def.markers.size(); ++m)
+        shapes->addChild(makeLink(toOsg(def.markers[0].position), toOsg(def.markers[m].position), 0.03 * scale_,
+                                  {0, 0, 1}, fallback));
+    } else {
+      const double s = 0.06 * scale_;
+      shapes->addChild(makeBox(toOsg(def.cm), {s, s, s}, fallback));
+    }
+  }
+  part.xf->addChild(shapes);
+
+  osg::ref_ptr<osg::Switch> triads = new osg::Switch;
+  triads->setNodeMask(kDrawMask);
+  for (const MarkerDef& mk : def.markers) {
+    osg::ref_ptr<osg::MatrixTransform> t = frameNode(frameMatrix(mk.position, mk.orientation));
+    t->addChild(makeTriad(0.06 * scale_));
+    triads->addChild(t);
+  }
+  part.xf->addChild(triads);
+  markerSwitches_.push_back(triads);
+
+  if (!def.ground || !def.geometry.empty()) addObject(def.id, part.xf.get());
+  else part.xf->setName(def.id);
+  mechanism_->addChild(part.xf);
+  parts_.push_back(part);
+  partIds_.push_back(def.id);
+}
+
+const MarkerDef* MechanismScene::marker(const std::string& ref, size_t* partIndex) const {
+  const auto [partId, markerId] = splitRef(ref);
+  for (size_t k = 0; k < model_.parts.size(); ++k) {
+    if (model_.parts[k].id != partId) continue;
+    for (const MarkerDef& mk : model_.parts[k].markers)
+      if (mk.id == markerId) {
+        if (partIndex) *partIndex = k;
+        return &mk;
+      }
+  }
+  return nullptr;
+}
+
+void MechanismScene::addJoint(const JointDef& def) {
+  size_t pi = 0, pj = 0;
+  const MarkerDef* mi = marker(def.i, &pi);
+  const MarkerDef* mj = marker(def.j, &pj);
+  if (!mi) return;
+  const double r = 0.025 * scale_;
+  auto glyph = [&](size_t part, const MarkerDef& mk, osg::ref_ptr<osg::Node> shape) {
+    osg::ref_ptr<osg::MatrixTransform> t = frameNode(frameMatrix(mk.position, mk.orientation));
+    t->addChild(shape);
+    addObject(def.id, t.get());
+    parts_[part].xf->addChild(t);
+  };
+  if (def.type == "revolute" || def.type == "cylindrical") {
+    const double h = def.type == "revolute" ? 3.0 * r : 5.0 * r;
+    glyph(pi, *mi, makeCylinder({0, 0, -h / 2}, {0, 0, 1}, r, h, kJointColor));
+  } else if (def.type == "translational") {
+    glyph(pi, *mi, makeBox({0, 0, 0}, {2.4 * r, 2.4 * r, 2.4 * r}, kJointColor));
+    if (mj) {
+      const double len = 0.6 * scale_;
+      glyph(pj, *mj, makeBox({0, 0, 0}, {0.8 * r, 0.8 * r, len}, osg::Vec4(0.30f, 0.32f, 0.36f, 1.0f)));
+    }
+  } else if (def.type == "spherical") {
+    glyph(pi, *mi, makeSphere({0, 0, 0}, 1.3 * r, kJointColor));
+  } else {
+    glyph(pi, *mi, makeBox({0, 0, 0}, {1.8 * r, 1.8 * r, 1.8 * r}, kJointColor));
+  }
+}
+
+void MechanismScene::addSpring(const ForceDef& def) {
+  if (!marker(def.i) || !marker(def.j)) return;
+  Spring s;
+  s.id = def.id;
+  s.i = def.i;
+  s.j = def.j;
+  s.helix = makeHelix(0.03 * scale_, 0.004 * scale_, 10, kSpringColor);
+  osg::ref_ptr<osg::Geode> g = new osg::Geode;
+  g->addDrawable(s.helix.geometry);
+  addObject(def.id, g.get());
+  mechanism_->addChild(g);
+  springs_.push_back(std::move(s));
+}
+
+void MechanismScene::addEnvironment() {
+  environment_ = new osg::Switch;
+  environment_->setNodeMask(kDrawMask);
+  environment_->addChild(makeBackground({0.78f, 0.83f, 0.90f, 1}, {0.97f, 0.97f, 0.98f, 1}));
+  const osg::BoundingSphere b = bounds();
+  const osg::Vec3d c = b.valid() ? osg::Vec3d(b.center()) : osg::Vec3d();
+  // Grid step: a round number near a tenth of the model size.
+  const double raw = scale_ / 10;
+  const double p10 = std::pow(10.0, std::floor(std::log10(raw)));
+  const double step = raw / p10 < 2 ? p10 : (raw / p10 < 5 ? 2 * p10 : 5 * p10);
+  double zmin = 0;
+  osg::ComputeBoundsVisitor cbv;
+  mechanism_->accept(cbv);
+  if (cbv.getBoundingBox().valid()) zmin = cbv.getBoundingBox().zMin();
+  const double z = std::min(0.0, zmin) - 0.05 * scale_;
+  environment_->addChild(makeGrid(std::round(c.x() / step) * step, std::round(c.y() / step) * step, z,
+                                  0.75 * scale_, step));
+  osg::ref_ptr<osg::Group> axes = new osg::Group;
+  const double len = 0.15 * scale_, rad = 0.006 * scale_;
+  axes->addChild(makeArrow({0, 0, 0}, {len, 0, 0}, rad, {0.85f, 0.2f, 0.2f, 1}));
+  axes->addChild(makeArrow({0, 0, 0}, {0, len, 0}, rad, {0.2f, 0.7f, 0.25f, 1}));
+  axes->addChild(makeArrow({0, 0, 0}, {0, 0, len}, rad, {0.2f, 0.35f, 0.9f, 1}));
+  environment_->addChild(axes);
+  root_->addChild(environment_);
+}
+
+osg::BoundingSphere MechanismScene::bounds() const {
+  // The sphere around the box of the drawn vertices: tighter than the union
+  // of the children's bounding spheres.
+  osg::BoundingSphere b;
+  if (mechanism_) {
+    osg::ComputeBoundsVisitor cbv;
+    mechanism_->accept(cbv);
+    const osg::BoundingBox& box = cbv.getBoundingBox();
+    if (box.valid()) b = osg::BoundingSphere(box.center(), box.radius());
+  }
+  if (!b.valid() || b.radius() <= 0) b = osg::BoundingSphere(osg::Vec3(), static_cast<float>(scale_ / 2));
+  return b;
+}
+
+osg::Matrixd MechanismScene::partMatrix(size_t k) const { return parts_.at(k).xf->getMatrix(); }
+
+void MechanismScene::setPartMatrix(size_t k, const osg::Matrixd& m) { parts_.at(k).xf->setMatrix(m); }
+
+void MechanismScene::resetPose() {
+  for (Part& p : parts_) p.xf->setMatrix(p.initial);
+  updateSprings();
+}
+
+void MechanismScene::applyPose(const PoseTrack& track, double t) {
+  osg::Matrixd m;
+  for (size_t k = 0; k < parts_.size(); ++k) parts_[k].xf->setMatrix(track.pose(k, t, m) ? m : parts_[k].initial);
+  updateSprings();
+}
+
+bool MechanismScene::markerWorld(const std::string& ref, osg::Vec3d& p) const {
+  size_t k = 0;
+  const MarkerDef* mk = marker(ref, &k);
+  if (!mk) return false;
+  p = toOsg(mk->position) * parts_[k].xf->getMatrix();
+  return true;
+}
+
+void MechanismScene::updateSprings() {
+  for (Spring& s : springs_) {
+    osg::Vec3d a, b;
+    if (markerWorld(s.i, a) && markerWorld(s.j, b)) updateHelix(s.helix, a, b);
+  }
+}
+
+void MechanismScene::setMarkersVisible(bool on) {
+  markersVisible_ = on;
+  for (auto& s : markerSwitches_) on ? s->setAllChildrenOn() : s->setAllChildrenOff();
+}
+
+void MechanismScene::setGridVisible(bool on) {
+  if (environment_ && environment_->getNumChildren() > 1) environment_->setValue(1, on);
+}
+
+std::string MechanismScene::idOnPath(const osg::NodePath& path) const {
+  for (auto it = path.rbegin(); it != path.rend(); ++it)
+    if (!(*it)->getName().empty() && objects_.count((*it)->getName())) return (*it)->getName();
+  return {};
+}
+
+void MechanismScene::highlight(const std::string& id) {
+  auto set = [&](const std::string& which, const osg::Vec3f& v) {
+    auto it = objects_.find(which);
+    if (it == objects_.end()) return;
+    for (auto& n : it->second)
+      if (osg::Uniform* u = n->getOrCreateStateSet()->getUniform("pm_highlight")) u->set(v);
+  };
+  set(highlighted_, osg::Vec3f(0, 0, 0));
+  highlighted_ = objects_.count(id) ? id : std::string();
+  set(highlighted_, kHighlight);
+}
+
+}  // namespace pm::gui::scene3d

@@ -1,0 +1,119 @@
+// The OpenSceneGraph scene of a project's mechanism (STYLE 9: the view binds
+// to the parts' display descriptors). One transform per part, moved from
+// result channels "<part>.x/.y/.z/.roll/.pitch/.yaw"; joint glyphs and marker
+// triads ride on their part; springs are helices rebuilt between their
+// markers. Every selectable object is a node named with its model id.
+#pragma once
+
+#include "model/project.h"
+#include "scene3d_shapes.h"
+
+#include <osg/BoundingSphere>
+#include <osg/Group>
+#include <osg/MatrixTransform>
+#include <osg/NodeVisitor>
+#include <osg/Switch>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace pm {
+class ResultStore;
+}
+
+namespace pm::gui::scene3d {
+
+// A local copy of the pose channels of a ResultStore, refreshed
+// incrementally while a run appends rows; poses between rows are
+// interpolated (position linearly, orientation by slerp).
+class PoseTrack {
+ public:
+  void setStore(const ResultStore* store, const std::vector<std::string>& parts);
+  // Pulls rows appended since the last call; true when something changed.
+  bool refresh();
+  size_t rows() const { return t_.size(); }
+  double startTime() const { return t_.empty() ? 0.0 : t_.front(); }
+  double endTime() const { return t_.empty() ? 0.0 : t_.back(); }
+  // World matrix of part `k` (index into `parts`) at time t; false when the
+  // store has no channels for it.
+  bool pose(size_t k, double t, osg::Matrixd& m) const;
+
+ private:
+  const ResultStore* store_ = nullptr;
+  std::vector<std::string> parts_;
+  std::vector<std::array<int, 6>> channel_;    // per part, -1 when absent
+  std::vector<std::array<std::vector<double>, 6>> data_;
+  std::vector<double> t_;
+  size_t channelCount_ = 0;
+};
+
+class MechanismScene {
+ public:
+  MechanismScene();
+
+  // Rebuilds everything; `projectDir` resolves mesh files.
+  void build(const Project& project, const std::string& projectDir = {});
+  osg::Group* root() const { return root_.get(); }
+  // Bounds of the mechanism alone (no grid, no background).
+  osg::BoundingSphere bounds() const;
+  double characteristicLength() const { return scale_; }
+
+  const std::vector<std::string>& partIds() const { return partIds_; }
+  // World matrix of part k as drawn.
+  osg::Matrixd partMatrix(size_t k) const;
+  void setPartMatrix(size_t k, const osg::Matrixd& m);
+  // Resets to the initial pose of the model.
+  void resetPose();
+  // Moves every part to time t of `track` (parts without channels keep their
+  // initial pose) and stretches the springs.
+  void applyPose(const PoseTrack& track, double t);
+  void updateSprings();
+
+  void setMarkersVisible(bool on);
+  bool markersVisible() const { return markersVisible_; }
+  void setGridVisible(bool on);
+
+  // The id of the innermost selectable object on a node path ("" if none).
+  std::string idOnPath(const osg::NodePath& path) const;
+  // Highlights one object (parts, joints, forces); "" clears.
+  void highlight(const std::string& id);
+  const std::string& highlighted() const { return highlighted_; }
+  // World position of a part's marker "<part>.<marker>" as drawn.
+  bool markerWorld(const std::string& ref, osg::Vec3d& p) const;
+  bool hasObject(const std::string& id) const { return objects_.count(id) > 0; }
+
+ private:
+  struct Part {
+    std::string id;
+    osg::ref_ptr<osg::MatrixTransform> xf;
+    osg::Matrixd initial;
+  };
+  struct Spring {
+    std::string id;
+    std::string i, j;
+    Helix helix;
+  };
+  void addPart(const PartDef& def, int index, const std::string& projectDir);
+  void addJoint(const JointDef& def);
+  void addSpring(const ForceDef& def);
+  void addEnvironment();
+  void addObject(const std::string& id, osg::Node* node);
+  const MarkerDef* marker(const std::string& ref, size_t* partIndex = nullptr) const;
+
+  Mechanism model_;
+  osg::ref_ptr<osg::Group> root_;
+  osg::ref_ptr<osg::Group> mechanism_;
+  osg::ref_ptr<osg::Switch> environment_;
+  std::vector<Part> parts_;
+  std::vector<std::string> partIds_;
+  std::vector<Spring> springs_;
+  std::vector<osg::ref_ptr<osg::Switch>> markerSwitches_;
+  // id -> its pickable nodes (a translational joint has a rail and a collar)
+  std::map<std::string, std::vector<osg::ref_ptr<osg::Node>>> objects_;
+  std::string highlighted_;
+  double scale_ = 0.1;  // characteristic length of the model [m]
+  bool markersVisible_ = false;
+};
+
+}  // namespace pm::gui::scene3d
