@@ -230,7 +230,8 @@ void keyResultsSection(ReportPage& pg, const Inputs& in) {
                                                          units::formatNumber(param(*comp, "rod") * 1e3))
                        : QStringLiteral("Ø%1 mm").arg(units::formatNumber(comp ? param(*comp, "bore") * 1e3 : 0));
     t.caption = "Cylinder " + name(c.label, c.id) + ": " + size + ", stroke " + units::formatNumber(c.stroke * 1e3) +
-                " mm, moving mass " + units::formatNumber(c.mass) + " kg";
+                (std::isnan(c.mass) ? QString(" mm, attached to the mechanism (impact energy: its kinetic energy)")
+                                    : " mm, moving mass " + units::formatNumber(c.mass) + " kg");
     t.header = {"#", "Stroke", "Start\n[s]", "End\n[s]", "Time\n[s]", "Max speed\n[m/s]", "Impact speed\n[m/s]",
                 "Impact energy\n[J]"};
     t.widths = {0.5, 1.2, 1.1, 1.1, 1.1, 1.2, 1.5, 1.5};

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 
 namespace pm {
@@ -60,6 +61,12 @@ CylinderResult analyseCylinder(const Component& c, const ComponentType& type, co
   cr.type = c.type;
   cr.stroke = paramValue(c, type, "stroke");
   cr.mass = paramValue(c, type, "mass");
+  // Attached to a mechanism, the moving mass is the mechanism's: the arrival
+  // energy is then the mechanism's kinetic energy at contact (all of it, so
+  // on a multi-axis machine it includes the other axes' motion).
+  const bool attached = c.data.is_object() && c.data.contains("attach") && rs.find("mechanism.E_kinetic") >= 0;
+  if (attached) cr.mass = std::numeric_limits<double>::quiet_NaN();
+  const auto ek = attached ? channel(rs, "mechanism.E_kinetic") : std::vector<double>{};
   const auto x = channel(rs, c.id + ".x");
   const auto v = channel(rs, c.id + ".v");
   const auto pA = channel(rs, c.id + ".pA");
@@ -128,7 +135,7 @@ CylinderResult analyseCylinder(const Component& c, const ComponentType& type, co
     } else {
       r.vArrival = std::abs(interp(t, v, r.tEnd));
     }
-    r.eArrival = 0.5 * cr.mass * r.vArrival * r.vArrival;
+    r.eArrival = attached ? interp(t, ek, r.tContact > 0 ? r.tContact : r.tEnd) : 0.5 * cr.mass * r.vArrival * r.vArrival;
   }
   for (const auto& s : spans) cr.strokes.push_back(s.r);
   // Where the cylinder rests after its last complete stroke.
@@ -220,8 +227,10 @@ std::string KeyResults::toText() const {
   if (!title.empty()) s += "Key results: " + title + "\n";
   s += fmt("Run: 0 to %.4g s; pressures absolute, gauge relative to %.5g bar ambient\n", tEnd, ambientPressure / 1e5);
   for (const auto& c : cylinders) {
-    s += fmt("\nCylinder %s%s%s%s: stroke %.4g mm, moving mass %.4g kg\n", c.label.empty() ? "" : c.label.c_str(),
-             c.label.empty() ? "" : " (", c.id.c_str(), c.label.empty() ? "" : ")", c.stroke * 1e3, c.mass);
+    s += fmt("\nCylinder %s%s%s%s: stroke %.4g mm, ", c.label.empty() ? "" : c.label.c_str(),
+             c.label.empty() ? "" : " (", c.id.c_str(), c.label.empty() ? "" : ")", c.stroke * 1e3);
+    s += std::isnan(c.mass) ? std::string("attached to the mechanism (E arrival = its kinetic energy)\n")
+                            : fmt("moving mass %.4g kg\n", c.mass);
     if (c.strokes.empty()) {
       s += "  no stroke (did not leave its end position)\n";
     } else {
