@@ -52,7 +52,6 @@ AnalysisReport runMechanismAnalysis(const Project& pr, const std::string& file, 
   }
   const double dt = pr.simulation.output_interval, tEnd = pr.simulation.t_end;
   const long n = std::lround(std::ceil(tEnd / dt - 1e-9));
-  std::vector<double> yPrev = y;
   for (long k = 0; k <= n; ++k) {
     const double t = std::min(k * dt, tEnd);
     // Start Newton from a first-order prediction along the last velocities.
