@@ -1240,7 +1240,7 @@ double MultibodySystem::kineticEnergy(const double* y) const {
   return e;
 }
 
-double MultibodySystem::potentialEnergy(double t, const double* y) {
+double MultibodySystem::potentialEnergy(double /*t: springs have no time tables*/, const double* y) {
   std::vector<Kin> k;
   kinematics(y, k);
   double e = 0.0;
