@@ -38,6 +38,7 @@ class MechanismElement : public Element {
     int joint = -1;
   };
   int jointIndex(const std::string& id, bool revoluteOnly) const;
+  const std::string& jointType(int joint) const { return mb_->jointType(joint); }
   double jointCoordinate(const Eval& e, int joint, double* rate) const;
   double initialJointCoordinate(int joint) const;
   std::vector<int> jointPartStates(int joint) const;

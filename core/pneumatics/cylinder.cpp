@@ -16,7 +16,8 @@
 // penetration (as ADAMS IMPACT) so the contact force starts at zero.
 //
 // Attached to a mechanism (data.attach = {"barrel": "part.marker", "rod":
-// "part.marker"}), the cylinder acts along the line between the two markers
+// "part.marker"}, or {"joint": id} to act along a translational joint's
+// axis with x its travel), the cylinder acts along the line between the two markers
 // (seed 002 sec. 3, spherical ends): x = |P_rod - P_barrel| - d0 with d0 set
 // so that x = x0 at the assembled start, v its rate. x and v are then
 // algebraic, the parts carry the masses (the piston and rod mass is lumped
@@ -78,6 +79,7 @@ class Cylinder : public Element {
     if (c.data.is_object() && c.data.contains("attach")) {
       barrelRef_ = c.data["attach"].value("barrel", "");
       rodRef_ = c.data["attach"].value("rod", "");
+      jointRef_ = c.data["attach"].value("joint", "");
     }
   }
 
@@ -89,7 +91,12 @@ class Cylinder : public Element {
       if (it.key() != "attach") errors.push_back(it.key() + ": unknown field");
     if (!c.data.contains("attach")) return errors;
     const auto& a = c.data["attach"];
-    if (!a.is_object()) return {"attach: expected {\"barrel\": \"part.marker\", \"rod\": \"part.marker\"}"};
+    const char* form = "attach: expected {\"barrel\": \"part.marker\", \"rod\": \"part.marker\"} or {\"joint\": \"<id>\"}";
+    if (!a.is_object()) return {form};
+    if (a.contains("joint")) {
+      if (!a["joint"].is_string() || a.size() != 1) errors.push_back(form);
+      return errors;
+    }
     for (const char* k : {"barrel", "rod"})
       if (!a.contains(k) || !a[k].is_string() || a[k].get<std::string>().find('.') == std::string::npos)
         errors.push_back(std::string("attach.") + k + ": expected a marker reference \"<part>.<marker>\"");
@@ -184,7 +191,25 @@ class Cylinder : public Element {
       b.capacity(chB_, id() + ".B", V0B_ + AB_ * (L_ - x0_), pB0_, T0_, iso_, Tw_);
     }
     b.roots(2);  // contact onset at both stops: IDA restarts there instead of failing steps
-    if (!barrelRef_.empty()) {
+    if (!jointRef_.empty()) {
+      // Along a translational (or cylindrical) joint's axis: x follows the
+      // joint's travel, the force drives the joint.
+      mech_ = b.mechanism();
+      if (!mech_) throw std::runtime_error("data.attach: the project has no mechanism to attach the cylinder to");
+      try {
+        joint_ = mech_->jointIndex(jointRef_, false);
+      } catch (const std::exception& ex) {
+        throw std::runtime_error(std::string("data.attach.joint: ") + ex.what());
+      }
+      if (mech_->jointType(joint_) != "translational" && mech_->jointType(joint_) != "cylindrical")
+        throw std::runtime_error("data.attach.joint: joint '" + jointRef_ + "' is " + mech_->jointType(joint_) +
+                                 "; a cylinder drives a translational or cylindrical joint");
+      d0_ = mech_->initialJointCoordinate(joint_) - x0_;
+      b.touches(mech_->jointPartStates(joint_));
+      sx_ = b.state("x", "m", StateKind::Algebraic, x0_, b.absTolPosition(), "x - (joint travel - s0)   [mechanism]");
+      sv_ = b.state("v", "m/s", StateKind::Algebraic, 0.0, b.absTolPosition(), "v - joint velocity   [mechanism]");
+      mech_->attach({id(), -1, -1, [this](const Eval& e) { return axialForce(e); }, joint_});
+    } else if (!barrelRef_.empty()) {
       mech_ = b.mechanism();
       if (!mech_) throw std::runtime_error("data.attach: the project has no mechanism to attach the cylinder to");
       try {
@@ -251,7 +276,7 @@ class Cylinder : public Element {
     Fstop_ = stopForce(-x, -v) - stopForce(x - L_, v);
     if (mech_) {
       double rate = 0.0;
-      const double d = mech_->distance(e, mb_, mr_, &rate);
+      const double d = joint_ >= 0 ? mech_->jointCoordinate(e, joint_, &rate) : mech_->distance(e, mb_, mr_, &rate);
       e.res[sx_] = x - (d - d0_);
       e.res[sv_] = v - rate;
     } else {
@@ -326,7 +351,8 @@ class Cylinder : public Element {
   int portA_ = -1, portB_ = -1, chA_ = -1, chB_ = -1;
   int sx_ = -1, sv_ = -1, sW_ = -1;
   double Fp_ = 0, Ff_ = 0, Fstop_ = 0;
-  std::string barrelRef_, rodRef_;
+  std::string barrelRef_, rodRef_, jointRef_;
+  int joint_ = -1;
   MechanismElement* mech_ = nullptr;
   int mb_ = -1, mr_ = -1;
   double d0_ = 0.0;
