@@ -125,6 +125,7 @@ void MechanismScene::build(const Project& project, const std::string& projectDir
   parts_.clear();
   partIds_.clear();
   springs_.clear();
+  actuators_.clear();
   markerSwitches_.clear();
   objects_.clear();
   highlighted_.clear();
@@ -145,6 +146,7 @@ void MechanismScene::build(const Project& project, const std::string& projectDir
   for (const JointDef& j : model_.joints) addJoint(j);
   for (const ForceDef& f : model_.forces)
     if (f.type == "spring_damper") addSpring(f);
+  for (const Component& c : project.components) addActuator(c);
   addEnvironment();
   setMarkersVisible(markersVisible_);
   updateSprings();
@@ -293,6 +295,55 @@ void MechanismScene::addSpring(const ForceDef& def) {
   springs_.push_back(std::move(s));
 }
 
+void MechanismScene::addActuator(const Component& c) {
+  if (c.type.rfind("cylinder_", 0) != 0 || !c.data.is_object() || !c.data.contains("attach")) return;
+  const auto& a = c.data["attach"];
+  if (!a.is_object() || !a.contains("barrel") || !a.contains("rod")) return;  // joint-axis attachments: not drawn yet
+  Actuator act;
+  act.id = c.id;
+  act.barrel = a.value("barrel", "");
+  act.rod = a.value("rod", "");
+  osg::Vec3d pa, pb;
+  if (!markerWorld(act.barrel, pa) || !markerWorld(act.rod, pb)) return;
+  auto param = [&](const char* n, double def) {
+    auto it = c.params.find(n);
+    return it == c.params.end() ? def : it->second;
+  };
+  const double stroke = param("stroke", 0.1), x0 = param("x0", 0.0);
+  const double d0 = std::max(1e-3, (pb - pa).length() - x0);  // pin distance when retracted
+  // Lengths chosen so the rod stays inside the barrel over the whole stroke.
+  act.barrelLength = act.rodLength = 0.5 * (d0 + stroke) + 0.1 * d0;
+  act.barrelXf = new osg::MatrixTransform;
+  act.barrelXf->addChild(makeCylinder({0, 0, 0}, {0, 0, 1}, 0.5 * param("bore", 0.032) + 0.004, 1.0,
+                                      {0.75f, 0.77f, 0.80f, 1}));
+  act.rodXf = new osg::MatrixTransform;
+  act.rodXf->addChild(makeCylinder({0, 0, 0}, {0, 0, 1}, 0.5 * param("rod", 0.012), 1.0, {0.88f, 0.88f, 0.90f, 1}));
+  osg::ref_ptr<osg::Group> g = new osg::Group;
+  g->addChild(act.barrelXf);
+  g->addChild(act.rodXf);
+  addObject(c.id, g.get());
+  mechanism_->addChild(g);
+  actuators_.push_back(std::move(act));
+  updateActuators();
+}
+
+void MechanismScene::updateActuators() {
+  for (Actuator& a : actuators_) {
+    osg::Vec3d pa, pb;
+    if (!markerWorld(a.barrel, pa) || !markerWorld(a.rod, pb)) continue;
+    osg::Vec3d dir = pb - pa;
+    if (dir.length() < 1e-12) continue;
+    dir.normalize();
+    osg::Quat q;
+    q.makeRotate(osg::Vec3d(0, 0, 1), dir);
+    // Unit cylinders along +z: scale to length, turn onto the line, place.
+    a.barrelXf->setMatrix(osg::Matrixd::scale(1, 1, a.barrelLength) * osg::Matrixd::rotate(q) *
+                          osg::Matrixd::translate(pa));
+    a.rodXf->setMatrix(osg::Matrixd::scale(1, 1, a.rodLength) * osg::Matrixd::rotate(q) *
+                       osg::Matrixd::translate(pb - dir * a.rodLength));
+  }
+}
+
 void MechanismScene::addEnvironment() {
   environment_ = new osg::Switch;
   environment_->setNodeMask(kDrawMask);
@@ -357,6 +408,7 @@ bool MechanismScene::markerWorld(const std::string& ref, osg::Vec3d& p) const {
 }
 
 void MechanismScene::updateSprings() {
+  updateActuators();
   for (Spring& s : springs_) {
     osg::Vec3d a, b;
     if (markerWorld(s.i, a) && markerWorld(s.j, b)) updateHelix(s.helix, a, b);

@@ -94,6 +94,17 @@ class MechanismScene {
     std::string i, j;
     Helix helix;
   };
+  // A pneumatic cylinder attached between two markers: a barrel from the
+  // barrel-end marker and a rod from the rod-end marker that slides out of
+  // it, both re-placed at every pose.
+  struct Actuator {
+    std::string id, barrel, rod;
+    double barrelLength = 0, rodLength = 0;
+    osg::ref_ptr<osg::MatrixTransform> barrelXf, rodXf;
+  };
+  void addActuator(const Component& c);
+  void updateActuators();
+  std::vector<Actuator> actuators_;
   void addPart(const PartDef& def, int index, const std::string& projectDir);
   void addJoint(const JointDef& def);
   void addSpring(const ForceDef& def);
