@@ -63,6 +63,7 @@ struct MechanismView::Impl {
   quint64 frames = 0;
   bool fitPending = true;
   osg::Vec3d viewDir{0.55, -1.0, 0.65};  // centre -> eye
+  osg::Quat appliedUp;                    // the scene's up rotation the view directions follow
   osg::Vec3d viewUp{0, 0, 1};
 
   double dpr(const QWidget* w) const { return w->devicePixelRatioF(); }
@@ -108,6 +109,11 @@ void MechanismView::setProject(const Project& project, const QString& projectDir
   if (d_->viewer) makeCurrent();
   d_->scene.build(project, projectDir.toStdString());
   d_->built = true;
+  // A new gravity direction turns the camera with it (edits keep the view).
+  const osg::Quat delta = d_->scene.upRotation() * d_->appliedUp.inverse();
+  d_->viewDir = delta * d_->viewDir;
+  d_->viewUp = delta * d_->viewUp;
+  d_->appliedUp = d_->scene.upRotation();
   if (d_->viewer) {
     d_->viewer->setSceneData(d_->scene.root());
     doneCurrent();
@@ -167,6 +173,8 @@ void MechanismView::setStandardView(StandardView v) {
     case StandardView::Side: d_->viewDir = {1, 0, 0}; d_->viewUp = {0, 0, 1}; break;
     case StandardView::Iso: d_->viewDir = {0.55, -1.0, 0.65}; d_->viewUp = {0, 0, 1}; break;
   }
+  d_->viewDir = d_->scene.upRotation() * d_->viewDir;
+  d_->viewUp = d_->scene.upRotation() * d_->viewUp;
   fitAll();
 }
 

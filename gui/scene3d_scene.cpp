@@ -122,6 +122,9 @@ MechanismScene::MechanismScene() : root_(new osg::Group) { applyLitState(root_->
 void MechanismScene::build(const Project& project, const std::string& projectDir) {
   model_ = project.mechanism;
   root_->removeChildren(0, root_->getNumChildren());
+  const osg::Vec3d g(model_.gravity[0], model_.gravity[1], model_.gravity[2]);
+  up_ = osg::Quat();
+  if (g.length() > 0) up_.makeRotate(osg::Vec3d(0, 0, 1), -g / g.length());
   parts_.clear();
   partIds_.clear();
   springs_.clear();
@@ -349,7 +352,9 @@ void MechanismScene::addEnvironment() {
   environment_->setNodeMask(kDrawMask);
   environment_->addChild(makeBackground({0.78f, 0.83f, 0.90f, 1}, {0.97f, 0.97f, 0.98f, 1}));
   const osg::BoundingSphere b = bounds();
-  const osg::Vec3d c = b.valid() ? osg::Vec3d(b.center()) : osg::Vec3d();
+  // Work in the "up" frame (z against gravity), then turn the grid into place.
+  const osg::Quat down = up_.inverse();
+  const osg::Vec3d c = down * (b.valid() ? osg::Vec3d(b.center()) : osg::Vec3d());
   // Grid step: a round number near a tenth of the model size.
   const double raw = scale_ / 10;
   const double p10 = std::pow(10.0, std::floor(std::log10(raw)));
@@ -357,10 +362,14 @@ void MechanismScene::addEnvironment() {
   double zmin = 0;
   osg::ComputeBoundsVisitor cbv;
   mechanism_->accept(cbv);
-  if (cbv.getBoundingBox().valid()) zmin = cbv.getBoundingBox().zMin();
+  if (cbv.getBoundingBox().valid()) {
+    zmin = INFINITY;
+    for (unsigned k = 0; k < 8; ++k) zmin = std::min(zmin, (down * osg::Vec3d(cbv.getBoundingBox().corner(k))).z());
+  }
   const double z = std::min(0.0, zmin) - 0.05 * scale_;
-  environment_->addChild(makeGrid(std::round(c.x() / step) * step, std::round(c.y() / step) * step, z,
-                                  0.75 * scale_, step));
+  osg::ref_ptr<osg::MatrixTransform> grid = new osg::MatrixTransform(osg::Matrixd::rotate(up_));
+  grid->addChild(makeGrid(std::round(c.x() / step) * step, std::round(c.y() / step) * step, z, 0.75 * scale_, step));
+  environment_->addChild(grid);
   osg::ref_ptr<osg::Group> axes = new osg::Group;
   const double len = 0.15 * scale_, rad = 0.006 * scale_;
   axes->addChild(makeArrow({0, 0, 0}, {len, 0, 0}, rad, {0.85f, 0.2f, 0.2f, 1}));

@@ -82,6 +82,9 @@ class MechanismScene {
   // World position of a part's marker "<part>.<marker>" as drawn.
   bool markerWorld(const std::string& ref, osg::Vec3d& p) const;
   bool hasObject(const std::string& id) const { return objects_.count(id) > 0; }
+  // Rotation taking +z to "up" (against gravity): the grid lies under the
+  // model and the standard views stand upright whichever way gravity points.
+  const osg::Quat& upRotation() const { return up_; }
 
  private:
   struct Part {
@@ -124,6 +127,7 @@ class MechanismScene {
   std::map<std::string, std::vector<osg::ref_ptr<osg::Node>>> objects_;
   std::string highlighted_;
   double scale_ = 0.1;  // characteristic length of the model [m]
+  osg::Quat up_;
   bool markersVisible_ = false;
 };
 
