@@ -2,6 +2,7 @@
 // ProjectError that names the file, the object and the field.
 #include "io/project_file.h"
 #include "model/project_error.h"
+#include "solver/compiler.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -147,6 +148,25 @@ class TestProjectFile : public QObject {
     QVERIFY_THROWS_EXCEPTION(ProjectError, applyOverride(p, "nobody.bore=1"));
     QVERIFY_THROWS_EXCEPTION(ProjectError, applyOverride(p, "cyl.bore=abc"));
     QCOMPARE(p.find("cyl")->params.at("bore"), 0.05);  // failed overrides change nothing
+  }
+
+  // An unfinished circuit (a required signal input still empty) saves and
+  // opens again; only a run refuses it, naming the field.
+  void unfinishedCircuitOpensButDoesNotRun() {
+    Project p;
+    Component c;
+    c.id = "s1";
+    c.type = "limit_switch";
+    p.components.push_back(c);
+    const Project again = parseProject(serializeProject(p), "unfinished");
+    QVERIFY(again == p);
+    try {
+      Compiler::compile(again, "unfinished");
+      QFAIL("compiled a limit switch that watches nothing");
+    } catch (const ProjectError& e) {
+      QCOMPARE(QString::fromStdString(e.object()), QString("s1"));
+      QCOMPARE(QString::fromStdString(e.field()), QString("inputs.position"));
+    }
   }
 
   void missingFile() {

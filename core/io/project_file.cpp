@@ -194,7 +194,7 @@ class Reader {
       }
     }
     if (root.contains("mechanism")) pr.mechanism = parseMechanism(root.at("mechanism"), file_);
-    validateProject(pr, file_);
+    validateProject(pr, file_, false);
     return pr;
   }
 

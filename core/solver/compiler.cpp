@@ -35,7 +35,7 @@ struct UnionFind {
 
 }  // namespace
 
-void validateProject(const Project& pr, const std::string& file) {
+void validateProject(const Project& pr, const std::string& file, bool forRun) {
   auto fail = [&](const std::string& obj, const std::string& field, const std::string& msg) {
     throw ProjectError(file, obj, field, msg);
   };
@@ -63,7 +63,7 @@ void validateProject(const Project& pr, const std::string& file) {
         fail(c.id, "inputs." + name, "signal reference '" + ref + "' must read '<component id>.<channel>'");
     }
     for (const InputDecl& in : t->inputs)
-      if (in.required && (!c.inputs.count(in.name) || c.inputs.at(in.name).empty()))
+      if (forRun && in.required && (!c.inputs.count(in.name) || c.inputs.at(in.name).empty()))
         fail(c.id, "inputs." + in.name, "required input is not connected (" + in.doc + ")");
     if (t->check_data)
       for (const std::string& e : t->check_data(c)) {

@@ -19,6 +19,8 @@ class Compiler {
 
 // Checks everything about a project that does not need equations: known types,
 // ports, parameter ranges, connections, ids, signal references syntax.
-void validateProject(const Project& project, const std::string& file);
+// `forRun` adds what only a run needs (required signal inputs connected), so
+// that an unfinished circuit can still be saved and opened again.
+void validateProject(const Project& project, const std::string& file, bool forRun = true);
 
 }  // namespace pm
