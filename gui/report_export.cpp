@@ -231,7 +231,8 @@ void keyResultsSection(ReportPage& pg, const Inputs& in) {
                        : QStringLiteral("Ø%1 mm").arg(units::formatNumber(comp ? param(*comp, "bore") * 1e3 : 0));
     t.caption = "Cylinder " + name(c.label, c.id) + ": " + size + ", stroke " + units::formatNumber(c.stroke * 1e3) +
                 (std::isnan(c.mass) ? QString(" mm, attached to the mechanism (impact energy: its kinetic energy)")
-                                    : " mm, moving mass " + units::formatNumber(c.mass) + " kg");
+                                    : " mm, moving mass " + units::formatNumber(c.mass) + " kg") +
+                (c.eCushionMax > 0 ? ", allowed cushioning energy " + units::formatNumber(c.eCushionMax) + " J" : QString());
     t.header = {"#", "Stroke", "Start\n[s]", "End\n[s]", "Time\n[s]", "Max speed\n[m/s]", "Impact speed\n[m/s]",
                 "Impact energy\n[J]"};
     t.widths = {0.5, 1.2, 1.1, 1.1, 1.1, 1.2, 1.5, 1.5};
@@ -242,7 +243,7 @@ void keyResultsSection(ReportPage& pg, const Inputs& in) {
       const QString dir = s.extend ? "extend" : "retract";
       if (s.complete)
         t.rows.push_back({QString::number(k), dir, num(s.tStart, 3), num(s.tEnd, 3), num(s.duration(), 3), num(s.vMax, 3),
-                          num(s.vArrival, 3), num(s.eArrival, 3)});
+                          num(s.vArrival, 3), num(s.eArrival, 3) + (s.exceedsCushioning ? " (too high)" : "")});
       else
         t.rows.push_back({QString::number(k), dir + " (incomplete)", num(s.tStart, 3), "—", "—", num(s.vMax, 3), "—", "—"});
     }

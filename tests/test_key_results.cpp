@@ -114,6 +114,19 @@ class TestKeyResults : public QObject {
     QCOMPARE(kr.supplies.size(), size_t(1));
     CHECK_REL(kr.supplies[0].normalLitres, 2.0, 1e-12);
 
+    // No catalogue cushioning energy: nothing flagged.
+    QVERIFY(!e.exceedsCushioning && !r.exceedsCushioning);
+    // Catalogue allows 0.4 J: the 0.5 J extension exceeds it, the 0.32 J retraction does not.
+    {
+      Project q = p;
+      q.components[0].params["E_cushion_max"] = 0.4;
+      const KeyResults kq = computeKeyResults(q, rs);
+      QVERIFY(kq.cylinders[0].strokes[0].exceedsCushioning);
+      QVERIFY(!kq.cylinders[0].strokes[1].exceedsCushioning);
+      QVERIFY(kq.toText().find("EXCEEDS") != std::string::npos);
+      QCOMPARE(kq.toJson()["cylinders"][0]["strokes"][0]["exceeds_cushioning"].get<bool>(), true);
+    }
+
     KeyResultOptions o;
     o.cyclesPerMinute = 12;
     CHECK_REL(computeKeyResults(p, rs, o).airNormalLitresPerMinute(), 24.0, 1e-12);

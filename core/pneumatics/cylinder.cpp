@@ -139,6 +139,10 @@ class Cylinder : public Element {
         {"hA_A", "W/K", 0.0, 0.0, 1e6, false, false, "heat-transfer coefficient times wall area, chamber A"},
         {"T_wall", "K", 293.15, 0.0, 2000.0, true, false, "barrel wall temperature"},
         {"isothermal", "1", 0.0, 0.0, 1.0, false, false, "1: chambers stay at T_wall"},
+        // Catalogue data only (no effect on the physics): key results compare
+        // each arrival energy with it.
+        {"E_cushion_max", "J", 0.0, 0.0, 1e9, false, false,
+         "energy the end-position cushioning may absorb, from the catalogue (0: not given)"},
     };
     if (dbl) {
       t.params.insert(t.params.end(), {

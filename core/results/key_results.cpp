@@ -61,6 +61,7 @@ CylinderResult analyseCylinder(const Component& c, const ComponentType& type, co
   cr.type = c.type;
   cr.stroke = paramValue(c, type, "stroke");
   cr.mass = paramValue(c, type, "mass");
+  cr.eCushionMax = type.param("E_cushion_max") ? paramValue(c, type, "E_cushion_max") : 0.0;
   // Attached to a mechanism, the moving mass is the mechanism's: the arrival
   // energy is then the mechanism's kinetic energy at contact (all of it, so
   // on a multi-axis machine it includes the other axes' motion).
@@ -136,6 +137,7 @@ CylinderResult analyseCylinder(const Component& c, const ComponentType& type, co
       r.vArrival = std::abs(interp(t, v, r.tEnd));
     }
     r.eArrival = attached ? interp(t, ek, r.tContact > 0 ? r.tContact : r.tEnd) : 0.5 * cr.mass * r.vArrival * r.vArrival;
+    r.exceedsCushioning = cr.eCushionMax > 0 && r.eArrival > cr.eCushionMax;
   }
   for (const auto& s : spans) cr.strokes.push_back(s.r);
   // Where the cylinder rests after its last complete stroke.
@@ -231,6 +233,7 @@ std::string KeyResults::toText() const {
              c.label.empty() ? "" : " (", c.id.c_str(), c.label.empty() ? "" : ")", c.stroke * 1e3);
     s += std::isnan(c.mass) ? std::string("attached to the mechanism (E arrival = its kinetic energy)\n")
                             : fmt("moving mass %.4g kg\n", c.mass);
+    if (c.eCushionMax > 0) s += fmt("  allowed cushioning energy %.4g J (catalogue)\n", c.eCushionMax);
     if (c.strokes.empty()) {
       s += "  no stroke (did not leave its end position)\n";
     } else {
@@ -239,8 +242,9 @@ std::string KeyResults::toText() const {
       for (const auto& r : c.strokes) {
         ++k;
         if (r.complete)
-          s += fmt("  %-2d %-8s  %-9.4f  %-8.4f  %-8.4f  %-11.3f  %-15.3f  %.3f\n", k, r.extend ? "extend" : "retract",
-                   r.tStart, r.tEnd, r.duration(), r.vMax, r.vArrival, r.eArrival);
+          s += fmt("  %-2d %-8s  %-9.4f  %-8.4f  %-8.4f  %-11.3f  %-15.3f  %.3f%s\n", k, r.extend ? "extend" : "retract",
+                   r.tStart, r.tEnd, r.duration(), r.vMax, r.vArrival, r.eArrival,
+                   r.exceedsCushioning ? "  EXCEEDS the allowed cushioning energy" : "");
         else
           s += fmt("  %-2d %-8s  %-9.4f  -         -         %-11.3f  (incomplete)\n", k, r.extend ? "extend" : "retract",
                    r.tStart, r.vMax);
@@ -283,6 +287,7 @@ nlohmann::json KeyResults::toJson() const {
     json jc{{"id", c.id}, {"label", c.label}, {"type", c.type}, {"stroke_m", c.stroke}, {"mass_kg", c.mass},
             {"v_max_m_s", c.vMax}, {"p_A_max_Pa", c.pAMax}, {"p_A_max_gauge_Pa", c.pAMax - ambientPressure},
             {"force_max_N", c.forceMax}};
+    if (c.eCushionMax > 0) jc["E_cushion_max_J"] = c.eCushionMax;
     if (c.hasB) {
       jc["p_B_max_Pa"] = c.pBMax;
       jc["p_B_max_gauge_Pa"] = c.pBMax - ambientPressure;
@@ -296,6 +301,7 @@ nlohmann::json KeyResults::toJson() const {
         js["time_s"] = r.duration();
         js["v_arrival_m_s"] = r.vArrival;
         js["E_arrival_J"] = r.eArrival;
+        if (c.eCushionMax > 0) js["exceeds_cushioning"] = r.exceedsCushioning;
         if (r.tContact >= 0) js["t_contact_s"] = r.tContact;
       }
       jc["strokes"].push_back(js);

@@ -17,6 +17,9 @@
 //   stroke ended (the 1 % mark). Arrival energy: 1/2 m v^2 with the
 //   cylinder's moving mass parameter "mass" (a cylinder coupled to a
 //   mechanism drives more mass than that: read the joint loads then).
+// - Allowed cushioning energy: the cylinder's catalogue figure E_cushion_max
+//   (0: not given); a complete stroke whose arrival energy exceeds it is
+//   flagged, as catalogues ask the designer to add external shock absorbers.
 // - Cycle time: from the first stroke start of any cylinder to the end of the
 //   last complete stroke. The cycle is "closed" when at that instant every
 //   cylinder that moved is back in the end zone it started from; otherwise
@@ -50,6 +53,8 @@ struct StrokeResult {
   double tContact = -1.0;  // s, touched the end stop (-1: not within the run)
   double vArrival = 0.0;   // m/s, |v| at arrival (see the definitions above)
   double eArrival = 0.0;   // J, 1/2 m vArrival^2
+  // eArrival above the cylinder's catalogue cushioning energy (E_cushion_max > 0).
+  bool exceedsCushioning = false;
   double duration() const { return tEnd - tStart; }
 };
 
@@ -57,6 +62,7 @@ struct CylinderResult {
   std::string id, label, type;
   double stroke = 0.0;  // m
   double mass = 0.0;    // kg, moving mass
+  double eCushionMax = 0.0;  // J, allowed cushioning energy from the catalogue (0: not given)
   std::vector<StrokeResult> strokes;
   double vMax = 0.0;                     // m/s, over the run
   double pAMax = 0.0, pBMax = 0.0;       // Pa absolute (pBMax 0 when there is no chamber B)
