@@ -320,6 +320,48 @@ class TestMechanicsJoints : public QObject {
     QVERIFY2(std::abs(q.back() - dd) < 1e-6 * dd, qPrintable(QString("rest angle %1, expected %2").arg(q.back()).arg(dd)));
     CHECK_WORST(std::abs(r->col("pin.Fz").back() - m * g0), 1e-6 * m * g0);
   }
+
+  // Assembly keeps a part marked initial_fixed where the user put it: link 2
+  // of a two-link arm is placed turned by 0.1 rad about the base pivot while
+  // link 1 is not; with link 2 fixed, link 1 turns to meet it; without the
+  // flag both move (minimum-norm correction); with link 1 fixed, link 2 moves.
+  void assemblyKeepsFixedParts() {
+    const double L1 = 0.4, a = 0.1;
+    auto arm = [&](bool fix1, bool fix2) {
+      Mechanism mech;
+      mech.gravity = {0, 0, 0};
+      const Vec3 yAxis = zAxis({0, 1, 0});
+      mech.parts.push_back(ground({mk("o", {0, 0, 0}, yAxis)}));
+      PartDef l1 = part("link1", 1.0, 1e-3, {0, 0, 0}, {mk("a", {0, 0, 0}, yAxis), mk("b", {L1, 0, 0}, yAxis)});
+      // link 2 rigidly turned by a about the base pivot (about -y: x towards -z)
+      PartDef l2 = part("link2", 1.0, 1e-3, {L1 * std::cos(a), 0, -L1 * std::sin(a)}, {mk("a", {0, 0, 0}, yAxis)});
+      l2.orientation = {0, a, 0};
+      l1.initial_fixed = fix1;
+      l2.initial_fixed = fix2;
+      mech.parts.push_back(l1);
+      mech.parts.push_back(l2);
+      mech.joints.push_back(joint("j1", "revolute", "link1.a", "ground.o"));
+      mech.joints.push_back(joint("j2", "revolute", "link2.a", "link1.b"));
+      auto r = simulate(mechProject(mech, 0.01, 0.01, 1e-10));
+      return r;
+    };
+    auto moved = [](const Run& r, const std::string& id, double x, double z, double pitch) {
+      return std::abs(r.col(id + ".x")[0] - x) + std::abs(r.col(id + ".z")[0] - z) + std::abs(r.col(id + ".pitch")[0] - pitch);
+    };
+    const double x2 = L1 * std::cos(a), z2 = -L1 * std::sin(a);
+    auto keep2 = arm(false, true);
+    REQUIRE_OK(keep2);
+    CHECK_WORST(moved(*keep2, "link2", x2, z2, a), 1e-7);
+    // link 1 turned by a to meet it: its centre (part origin at the pivot, cm there) stays, pitch = a
+    CHECK_WORST(std::abs(keep2->col("link1.pitch")[0] - a), 1e-7);
+    auto keep1 = arm(true, false);
+    REQUIRE_OK(keep1);
+    CHECK_WORST(moved(*keep1, "link1", 0, 0, 0), 1e-7);
+    CHECK_WORST(moved(*keep1, "link2", L1, 0, 0), 1e-7);
+    auto neither = arm(false, false);
+    REQUIRE_OK(neither);
+    QVERIFY(moved(*neither, "link1", 0, 0, 0) > 1e-3 && moved(*neither, "link2", x2, z2, a) > 1e-3);
+  }
 };
 
 QTEST_APPLESS_MAIN(TestMechanicsJoints)

@@ -104,7 +104,7 @@ class MReader {
       d.id = str(p, "id", where, true);
       const std::string o = d.id;
       only(p, {"id", "ground", "mass", "cm", "inertia", "position", "orientation", "velocity", "angular_velocity",
-               "markers", "geometry"},
+               "initial_fixed", "markers", "geometry"},
            o);
       if (p.contains("ground")) {
         if (!p.at("ground").is_boolean()) fail(o, "ground", "expected true or false");
@@ -117,6 +117,10 @@ class MReader {
       d.orientation = vec<3>(p, "orientation", o, d.orientation);
       d.velocity = vec<3>(p, "velocity", o, d.velocity);
       d.angular_velocity = vec<3>(p, "angular_velocity", o, d.angular_velocity);
+      if (p.contains("initial_fixed")) {
+        if (!p.at("initial_fixed").is_boolean()) fail(o, "initial_fixed", "expected true or false");
+        d.initial_fixed = p.at("initial_fixed").get<bool>();
+      }
       for (const json& k : arr(p, "markers", o)) {
         if (!k.is_object()) fail(o, "markers", "expected objects");
         MarkerDef md;
@@ -241,6 +245,7 @@ json serializeMechanism(const Mechanism& m) {
       j["orientation"] = p.orientation;
       j["velocity"] = p.velocity;
       j["angular_velocity"] = p.angular_velocity;
+      if (p.initial_fixed) j["initial_fixed"] = true;
     }
     json mk = json::array();
     for (const MarkerDef& k : p.markers) mk.push_back({{"id", k.id}, {"position", k.position}, {"orientation", k.orientation}});

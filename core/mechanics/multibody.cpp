@@ -81,6 +81,7 @@ MultibodySystem::MultibodySystem(const Mechanism& m) : g_(v3(m.gravity)) {
       b.w0 = R.transpose() * w;
       b.slot = n;
       n += 14;
+      if (pd->initial_fixed) b.assemblyScale = 1e-3;
     }
     const int bi = static_cast<int>(bodies_.size());
     for (const MarkerDef& k : pd->markers) {
@@ -813,8 +814,34 @@ void MultibodySystem::setPositions(std::vector<double>& y, const Eigen::VectorXd
   }
 }
 
+Eigen::VectorXd MultibodySystem::assemblyScales() const {
+  std::vector<double> s;
+  for (const BodyRT& b : bodies_)
+    if (!b.ground) s.insert(s.end(), 6, b.assemblyScale);
+  return Eigen::Map<Eigen::VectorXd>(s.data(), static_cast<Eigen::Index>(s.size()));
+}
+
+// Per moving part: position and body-frame rotation vector taking `from` to `to`.
+Eigen::VectorXd MultibodySystem::offsetFrom(const std::vector<double>& from, const std::vector<double>& to) const {
+  std::vector<double> d;
+  for (const BodyRT& b : bodies_) {
+    if (b.ground) continue;
+    for (int a = 0; a < 3; ++a) d.push_back(to[b.slot + a] - from[b.slot + a]);
+    const Q4 p0(from[b.slot + 3], from[b.slot + 4], from[b.slot + 5], from[b.slot + 6]);
+    const Q4 p1(to[b.slot + 3], to[b.slot + 4], to[b.slot + 5], to[b.slot + 6]);
+    Q4 q = quatMul(Q4(p0[0], -p0[1], -p0[2], -p0[3]), p1);
+    if (q[0] < 0) q = -q;
+    const V3 v = q.tail<3>();
+    const double sn = v.norm();
+    const V3 phi = sn < 1e-15 ? V3(2.0 * v) : V3(2.0 * std::atan2(sn, q[0]) / sn * v);
+    d.insert(d.end(), {phi[0], phi[1], phi[2]});
+  }
+  return Eigen::Map<Eigen::VectorXd>(d.data(), static_cast<Eigen::Index>(d.size()));
+}
+
 void MultibodySystem::assemble() {
   std::vector<double>& y = y0_;
+  const std::vector<double> user = y;
   std::vector<Kin> k;
   std::vector<Row> rows;
   const size_t nJointRows = motions_.empty() ? rowInfo_.size() : static_cast<size_t>(motions_.front().row);
@@ -862,11 +889,16 @@ void MultibodySystem::assemble() {
         const std::string who = worst.empty() ? "mechanism" : worst.front().second;
         fail(who, "", o.str());
       }
-      const Eigen::MatrixXd C = matrixOf(sel);
-      // Minimum-norm correction: moves the parts as little as possible from
-      // where the user put them.
-      const Eigen::VectorXd dx = C.completeOrthogonalDecomposition().solve(-phi);
-      setPositions(y, dx);
+      // Gauss-Newton towards the nearest assembled pose in the weighted norm
+      // sum |S^-1 (q - q_user)|^2: each step minimises the distance from
+      // where the user put the parts (not from the last iterate), so the
+      // parts marked initial_fixed (S = 1e-3) end up where they were put
+      // whenever the others can close the loops.
+      const Eigen::VectorXd S = assemblyScales();
+      const Eigen::MatrixXd C = matrixOf(sel) * S.asDiagonal();
+      const Eigen::VectorXd d = offsetFrom(user, y).cwiseQuotient(S);
+      const Eigen::VectorXd z = -d + C.completeOrthogonalDecomposition().solve(-phi + C * d);
+      setPositions(y, S.asDiagonal() * z);
     }
   }
   kinematics(y.data(), k);
@@ -933,8 +965,9 @@ void MultibodySystem::projectVelocities(double t, std::vector<double>& y) {
   int i2 = 0;
   for (size_t i = 0; i < rows.size(); ++i)
     if (rowInfo_[i].active) rhs[i2++] = -rows[i].phit;
-  const Eigen::VectorXd dv = C.completeOrthogonalDecomposition().solve(rhs - C * v);
-  v += dv;
+  const Eigen::VectorXd S = assemblyScales();
+  const Eigen::MatrixXd CS = C * S.asDiagonal();
+  v += S.asDiagonal() * CS.completeOrthogonalDecomposition().solve(rhs - C * v);
   c = 0;
   for (const BodyRT& b : bodies_) {
     if (b.ground) continue;

@@ -44,6 +44,9 @@ struct BodyRT {
   int slot = -1;       // first local state: r(3) p(4) v(3) w(3) mu_n(1)
   V3 r0 = V3::Zero(), v0 = V3::Zero(), w0 = V3::Zero();  // COM position/velocity (world), w body frame
   Q4 p0 = Q4(1, 0, 0, 0);
+  // Assembly weight of this part's pose and velocity corrections: a part the
+  // user fixed moves 1e-6 as much per unit of closing error as the others.
+  double assemblyScale = 1.0;
 };
 
 struct MarkerRT {
@@ -201,6 +204,9 @@ class MultibodySystem {
   void forces(double t, const std::vector<Kin>& k);
   void forceValues(double t, const std::vector<Kin>& k, std::vector<double>& vals);
   void assemble();
+  // Per column of the constraint matrix (6 per moving part): the part's assemblyScale.
+  Eigen::VectorXd assemblyScales() const;
+  Eigen::VectorXd offsetFrom(const std::vector<double>& from, const std::vector<double>& to) const;
   void findRedundant(const std::vector<Row>& rows);
   void projectVelocities(double t, std::vector<double>& y);
   Eigen::MatrixXd constraintMatrix(const std::vector<Row>& rows, bool activeOnly) const;

@@ -44,6 +44,9 @@ struct PartDef {
   Vec3 orientation{};                         // rpy (initial)
   Vec3 velocity{};                            // of the part frame origin, world [m/s]
   Vec3 angular_velocity{};                    // world [rad/s]
+  // The user's initial pose and velocity are kept where the constraints
+  // allow: the assembly moves the other parts instead.
+  bool initial_fixed = false;
   std::vector<MarkerDef> markers;
   std::vector<Geometry> geometry;
   bool operator==(const PartDef&) const = default;
