@@ -169,6 +169,14 @@ class TestScriptController : public QObject {
     Component both = f;
     both.data["script"] = "function step() {}";
     QVERIFY(message(scriptOnly(both)).find("data.script | give the program either") == 0);
+    // A controller just placed (no data yet) saves and opens again; only a
+    // run refuses it.
+    Project fresh = scriptOnly(comp("ctl", "script_controller"));
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("fresh.pneumech.json").toStdString();
+    saveProject(fresh, path);
+    QCOMPARE(loadProject(path).components.size(), fresh.components.size());
+    QVERIFY(message(fresh).find("data.outputs | missing") == 0);
     Component badRef = script("ctl", 0.01, {{"x", "cyl1"}}, {"y"}, "function step() {}");
     QVERIFY(message(scriptOnly(badRef)).find("data.inputs.x | signal reference 'cyl1' must read") == 0);
     Component noSuch = script("ctl", 0.01, {{"x", "nobody.out"}}, {"y"}, "function step() {}");

@@ -44,11 +44,12 @@ bool identifier(const std::string& s) {
   return true;
 }
 
-// "field: message" errors of the data section (everything but the program text).
+// "field: message" errors of the data section (everything but the program text),
+// field relative to data.
 std::vector<std::string> checkData(const Component& c) {
   std::vector<std::string> err;
   const nlohmann::json& d = c.data;
-  if (!d.is_object()) return {"data must be an object with inputs, outputs and script (or file)"};
+  if (!d.is_object()) return {"outputs: missing (data needs inputs, outputs and script or file)"};
   for (const auto& [key, v] : d.items()) {
     (void)v;
     if (key != "inputs" && key != "outputs" && key != "script" && key != "file")
@@ -115,7 +116,10 @@ std::vector<std::string> checkData(const Component& c) {
 class ScriptController : public Element {
  public:
   explicit ScriptController(const Component& c) : Element(c.id), clock_(Params(c)("sample_time")) {
-    // The compiler has run checkData already; the data is well formed.
+    // Checked here, at compile time, not by check_data at load: a controller
+    // just placed (no program yet) saves and opens again.
+    const std::vector<std::string> err = checkData(c);
+    if (!err.empty()) throw std::runtime_error("data." + err.front());
     const nlohmann::json& d = c.data;
     if (d.contains("inputs"))
       for (const auto& [name, ref] : d["inputs"].items()) inputs_.push_back({name, ref.get<std::string>(), {}});
@@ -171,7 +175,6 @@ class ScriptController : public Element {
         "(held between samples)";
     t.params = {{"sample_time", "s", 0.01, 0.0, 1e6, true, false,
                  "period of step(t, inputs); the outputs are held between samples"}};
-    t.check_data = checkData;
     t.create = [](const Component& c) { return std::make_unique<ScriptController>(c); };
     return t;
   }
