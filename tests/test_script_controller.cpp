@@ -215,6 +215,25 @@ class TestScriptController : public QObject {
     QVERIFY(nan->result.message.find("returned output 'y' = NaN") != std::string::npos);
   }
 
+  // An endless loop is interrupted after time_limit (wall time) and fails
+  // the run; one in the top level fails the compile.
+  void endlessLoopInterrupted() {
+    Component ctl = script("ctl", 0.01, nlohmann::json::object(), {"y"},
+                           "function step(t) {\n  while (t > 0.015) {}\n  return { y: 1 };\n}\n");
+    ctl.params["time_limit"] = 0.3;
+    auto run = simulate(scriptOnly(ctl));
+    QCOMPARE(run->result.status, RunStatus::Failed);
+    QVERIFY2(run->result.message.find("ctl: script error at t = 0.02") == 0 &&
+                 run->result.message.find("did not return within 0.3 s (an endless loop?) (in step())") != std::string::npos,
+             run->result.message.c_str());
+    Component top = script("ctl", 0.01, nlohmann::json::object(), {"y"}, "for (;;) {}\nfunction step() {}\n");
+    top.params["time_limit"] = 0.3;
+    auto bad = simulate(scriptOnly(top));
+    QVERIFY2(bad->error.find("field 'data.script': script: did not return within 0.3 s") !=
+                 std::string::npos,
+             bad->error.c_str());
+  }
+
   // The command line: syntax error -> exit 2, run-time error -> exit 3, both
   // with the line number on stderr, no crash.
   void commandLineExitCodes() {

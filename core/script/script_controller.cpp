@@ -115,7 +115,8 @@ std::vector<std::string> checkData(const Component& c) {
 
 class ScriptController : public Element {
  public:
-  explicit ScriptController(const Component& c) : Element(c.id), clock_(Params(c)("sample_time")) {
+  explicit ScriptController(const Component& c)
+      : Element(c.id), clock_(Params(c)("sample_time")), timeLimit_(Params(c)("time_limit")) {
     // Checked here, at compile time, not by check_data at load: a controller
     // just placed (no program yet) saves and opens again.
     const std::vector<std::string> err = checkData(c);
@@ -158,7 +159,7 @@ class ScriptController : public Element {
       origin = d["file"].get<std::string>();
     }
     try {
-      program_ = std::make_unique<script::ScriptProgram>(source, origin, inNames, outNames, clock_.period());
+      program_ = std::make_unique<script::ScriptProgram>(source, origin, inNames, outNames, clock_.period(), timeLimit_);
     } catch (const std::exception& e) {
       throw std::runtime_error(field + ": " + e.what());
     }
@@ -174,7 +175,9 @@ class ScriptController : public Element {
         "sample instant, reads the signals named in data.inputs and writes the outputs named in data.outputs "
         "(held between samples)";
     t.params = {{"sample_time", "s", 0.01, 0.0, 1e6, true, false,
-                 "period of step(t, inputs); the outputs are held between samples"}};
+                 "period of step(t, inputs); the outputs are held between samples"},
+                {"time_limit", "s", 10.0, 0.0, 1e6, true, false,
+                 "wall time after which one call into the script is stopped as an endless loop"}};
     t.create = [](const Component& c) { return std::make_unique<ScriptController>(c); };
     return t;
   }
@@ -229,6 +232,7 @@ class ScriptController : public Element {
   std::vector<double> held_, before_, start_, used_;
   bool withInit_ = false;
   signal::SampleClock clock_;
+  double timeLimit_;
   std::unique_ptr<script::ScriptProgram> program_;
 };
 

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <mutex>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 
@@ -27,12 +28,15 @@ void ensureApplication() {
   (void)app;
 }
 
-// A call into the script that runs longer than this is an endless loop: it is
-// interrupted, and the run fails instead of hanging.
-constexpr auto kCallLimit = std::chrono::seconds(10);
 
 // Calls `f(a, b)` inside try/catch so that any thrown value (not only Error
 // objects) is told apart from a returned one.
+std::string fmt(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
 const char* kTrampoline = R"JS((function (f, a, b) {
   try { return { ok: true, value: f(a, b) }; } catch (e) { return { ok: false, error: e }; }
 }))JS";
@@ -63,7 +67,9 @@ struct ScriptProgram::Impl {
   QJSValue trampoline, saveFn, restoreFn, skip, initFn, stepFn, saved;
   QStringList inputNames;
 
-  // Watchdog: interrupts the engine when one call exceeds kCallLimit.
+  // Watchdog: a call running longer than `limit` is taken for an endless loop
+  // and interrupted, so the run fails instead of hanging.
+  std::chrono::duration<double> limit{10.0};
   std::mutex m;
   std::condition_variable cv;
   bool busy = false, quit = false, interrupted = false;
@@ -84,11 +90,11 @@ struct ScriptProgram::Impl {
     watchdog = std::thread([this] {
       std::unique_lock<std::mutex> l(m);
       while (!quit) {
-        if (busy && std::chrono::steady_clock::now() - since > kCallLimit && !interrupted) {
+        if (busy && std::chrono::steady_clock::now() - since > limit && !interrupted) {
           interrupted = true;
           engine.setInterrupted(true);
         }
-        cv.wait_for(l, std::chrono::milliseconds(200));
+        cv.wait_for(l, std::min(std::chrono::duration<double>(0.2), limit / 4));
       }
     });
   }
@@ -101,9 +107,11 @@ struct ScriptProgram::Impl {
 
   // " line N: TypeError: message" for an Error object, the value otherwise.
   std::string describe(const QJSValue& error) const {
-    if (interrupted)
-      return " line " + std::to_string(error.property("lineNumber").toInt()) +
-             ": the script did not return within " + std::to_string(kCallLimit.count()) + " s (an endless loop?)";
+    if (interrupted) {
+      const int line = error.property("lineNumber").toInt();
+      return (line > 0 ? " line " + std::to_string(line) : std::string()) + ": did not return within " +
+             fmt(limit.count()) + " s (an endless loop?)";
+    }
     if (error.isError()) {
       const int line = error.property("lineNumber").toInt();
       return (line > 0 ? " line " + std::to_string(line) + ": " : std::string(": ")) + error.toString().toStdString();
@@ -156,9 +164,10 @@ struct ScriptProgram::Impl {
 };
 
 ScriptProgram::ScriptProgram(const std::string& source, const std::string& origin, std::vector<std::string> inputs,
-                             std::vector<std::string> outputs, double Ts) {
+                             std::vector<std::string> outputs, double Ts, double timeLimit) {
   ensureApplication();
   d_ = std::make_unique<Impl>();
+  d_->limit = std::chrono::duration<double>(timeLimit);
   d_->origin = origin;
   d_->inputs = std::move(inputs);
   d_->outputs = std::move(outputs);

@@ -25,9 +25,10 @@ class ScriptProgram {
  public:
   // Loads and runs the top level of `source`; `Ts` is visible to the script
   // as the global `Ts`. Throws on a syntax error, an exception in the top
-  // level, or when step() is not defined.
+  // level, or when step() is not defined. A call running longer than
+  // `timeLimit` [s] of wall time is interrupted as an endless loop.
   ScriptProgram(const std::string& source, const std::string& origin, std::vector<std::string> inputs,
-                std::vector<std::string> outputs, double Ts);
+                std::vector<std::string> outputs, double Ts, double timeLimit);
   ~ScriptProgram();
   ScriptProgram(const ScriptProgram&) = delete;
   ScriptProgram& operator=(const ScriptProgram&) = delete;
