@@ -255,6 +255,17 @@ class TestScriptController : public QObject {
              qPrintable(thrown.err));
   }
 
+  // `report` makes its QApplication before the run, so the controller's
+  // QJSEngine finds it instead of making a second application object.
+  void commandLineReport() {
+    QTemporaryDir dir;
+    const QString pdf = dir.filePath("plc.pdf");
+    const CliResult r =
+        cli({"report", QString::fromStdString(projectPath("script_plc_cycle.pneumech.json")), "--pdf", pdf, "-q"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(QFileInfo(pdf).size() > 1000);
+  }
+
   // projects/script_plc_cycle: the scan-based cycle A+ B+ dwell A- B-,
   // repeated while the start switch is on. Each state change happens at the
   // first scan (k * 5 ms) at or after its condition became true, the dwell
