@@ -4,6 +4,7 @@
 #include <QJSEngine>
 #include <QJSValueIterator>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -72,7 +73,8 @@ struct ScriptProgram::Impl {
   std::chrono::duration<double> limit{10.0};
   std::mutex m;
   std::condition_variable cv;
-  bool busy = false, quit = false, interrupted = false;
+  bool busy = false, quit = false;
+  std::atomic<bool> interrupted{false};
   std::chrono::steady_clock::time_point since;
   std::thread watchdog;
 
