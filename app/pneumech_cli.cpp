@@ -132,12 +132,14 @@ int report(const std::string& path, const std::vector<std::string>& sets, const 
   Project pr;
   ResultStore results;
   ReportSettings settings;
-  if (int rc = runForResults(path, sets, pr, results, settings)) return rc;
+  // The application object comes before the run: a scripted controller
+  // would otherwise make a plain QCoreApplication of its own.
   if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
   int argc = 1;
   char name[] = "pneumech";
   char* argv[] = {name, nullptr};
   QApplication qapp(argc, argv);
+  if (int rc = runForResults(path, sets, pr, results, settings)) return rc;
   QString error;
   if (!gui::exportReport(pr, results, QString::fromStdString(pdf), &error, QString::fromStdString(path))) {
     std::cerr << "pneumech: " << pdf << ": " << error.toStdString() << "\n";

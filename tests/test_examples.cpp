@@ -15,8 +15,11 @@ using namespace pm::test;
 
 namespace {
 
-// Loads projects/<name> and runs it under that name.
-std::unique_ptr<Run> runExample(const std::string& name) { return simulate(loadProject(projectPath(name)), name); }
+// Loads projects/<name> and runs it under its path (files a project names,
+// such as a controller's .js, are found next to it).
+std::unique_ptr<Run> runExample(const std::string& name) {
+  return simulate(loadProject(projectPath(name)), projectPath(name));
+}
 
 }  // namespace
 
@@ -28,7 +31,7 @@ class TestExamples : public QObject {
     for (const auto& e : std::filesystem::directory_iterator(projectPath(""))) {
       if (e.path().string().find(".pneumech.json") == std::string::npos) continue;
       auto r = runExample(e.path().filename().string());
-      QVERIFY2(r->result.ok(), (e.path().string() + ": " + r->result.message).c_str());
+      QVERIFY2(r->ok(), (e.path().string() + ": " + r->message()).c_str());
       QVERIFY(r->out.rows() > 10);
       ++n;
     }

@@ -127,8 +127,18 @@ void validateProject(const Project& pr, const std::string& file, bool forRun) {
   if (s.t_end / s.output_interval > 5e7) fail("simulation", "output_interval", "would write more than 5e7 rows");
 }
 
+namespace {
+thread_local std::string tCompilingFile;
+}
+
+const std::string& compilingFile() { return tCompilingFile; }
+
 std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& file) {
   validateProject(pr, file);
+  struct FileScope {
+    explicit FileScope(const std::string& f) { tCompilingFile = f; }
+    ~FileScope() { tCompilingFile.clear(); }
+  } fileScope(file);
   const auto& reg = Registry::instance();
   auto sys = std::make_unique<System>();
   sys->pAmb_ = pr.simulation.ambient_pressure;

@@ -23,4 +23,9 @@ class Compiler {
 // that an unfinished circuit can still be saved and opened again.
 void validateProject(const Project& project, const std::string& file, bool forRun = true);
 
+// The file of the project Compiler::compile is building on this thread ("" when
+// none): element types whose data names other files (a controller's .js)
+// resolve them against its folder.
+const std::string& compilingFile();
+
 }  // namespace pm
