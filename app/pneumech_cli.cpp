@@ -1,5 +1,6 @@
 // pneumech: the command line. Same core calls as the studio.
 #include "io/project_file.h"
+#include "mechanics/mechanism_element.h"
 #include "mechanics/mechanism_analysis.h"
 #include "model/component_type.h"
 #include "model/project_error.h"
@@ -30,6 +31,12 @@ int info(const std::string& path, bool equations) {
             << ", root functions: " << sys.numRoots() << ", nodes: " << sys.nodes().size() << "\n"
             << "  simulation: t_end " << pr.simulation.t_end << " s, output interval " << pr.simulation.output_interval
             << " s, rel_tol " << pr.simulation.rel_tol << "\n";
+  if (MechanismElement* me = sys.mechanism()) {
+    const auto& mb = me->multibody();
+    std::cout << "  mechanism: " << mb.bodies().size() << " parts (incl. ground), " << mb.degreesOfFreedom()
+              << " degree(s) of freedom\n";
+    for (const auto& m : mb.messages()) std::cout << "  note: " << m << "\n";
+  }
   if (equations) {
     std::cout << "\n" << sys.describe();
   } else {

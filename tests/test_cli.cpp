@@ -40,6 +40,20 @@ class TestCli : public QObject {
     QVERIFY(h.out.contains("simulate"));
   }
 
+  // `info` states a mechanism's mobility and the redundant equations removed:
+  // the driven four-bar (four revolutes) has 0 DOF with 3 of jD's 5 equations
+  // redundant; TORX (3-PUU) has 3 DOF and none.
+  void infoShowsMobility() {
+    const Result fb = run({"info", QString::fromStdString(projectPath("four_bar.pneumech.json"))});
+    QCOMPARE(fb.code, 0);
+    QVERIFY(fb.out.contains("mechanism: 4 parts (incl. ground), 0 degree(s) of freedom"));
+    QVERIFY(fb.out.contains("note: redundant constraint equations removed: jD (3 of 5)"));
+    const Result tx = run({"info", QString::fromStdString(projectPath("torx_open_loop.pneumech.json"))});
+    QCOMPARE(tx.code, 0);
+    QVERIFY(tx.out.contains("mechanism: 8 parts (incl. ground), 3 degree(s) of freedom"));
+    QVERIFY(!tx.out.contains("note:"));
+  }
+
   void simulateWritesCsv() {
     QTemporaryDir dir;
     const QString csv = dir.path() + "/r.csv";
