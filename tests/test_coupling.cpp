@@ -292,7 +292,7 @@ class TestCoupling : public QObject {
   // they deliver (supply: in, ambient: negative when air is exhausted), so
   // drawn - exhausted = change of the mass held in the volumes. Measured
   // relative to the supply's delivery at rel_tol 1e-9 (abs_tol 0.01 Pa):
-  // 1.2e-7 monolithic, asserted 4e-7; 6.4e-7 co-simulated (H = 1 ms; the
+  // 1.2e-7 monolithic, asserted 4e-7; 6.3e-7 co-simulated (H = 1 ms; the
   // pneumatics restarts at order 1 every exchange; each chamber keeps its
   // mass across the stroke's jump at an exchange, else 2.2e-6), asserted
   // 1.5e-6.

@@ -102,6 +102,19 @@ class Integrator {
   void restart(double t) {
     accumulate();
     consistentStart(t);
+    check(IDASetInitStep(mem_, 0.0), "IDASetInitStep");  // IDA's own (cautious) first step
+    t_ = t;
+  }
+  // Restart after the backplane changed the inputs at an exchange: no
+  // discontinuity of the circuit's own, so the first step is the last one
+  // taken (IDA's default, 1e-3 of the way to the stop time, would creep up
+  // to it again at every exchange). The error test cuts it if it is too big.
+  void restartAtExchange(double t) {
+    double h = 0.0;
+    IDAGetLastStep(mem_, &h);
+    accumulate();
+    consistentStart(t);
+    check(IDASetInitStep(mem_, h > 0.0 ? h : 0.0), "IDASetInitStep");
     t_ = t;
   }
 
@@ -346,7 +359,7 @@ RunResult CoSimulation::run(ResultStore& out, const std::atomic<bool>* cancel) {
           const Node& node = pneu_->nodes()[n];
           if (node.kind == NodeKind::Capacity && vNew[n] > 0.0) pn.y()[node.slotP] *= vOld[n] / vNew[n];
         }
-        pn.restart(t0);
+        pn.restartAtExchange(t0);
       } else {
         bp_.setInterval(t0, t1);
       }
