@@ -23,6 +23,10 @@
 // algebraic, the parts carry the masses (the piston and rod mass is lumped
 // into the rod-end part; `mass`, `angle` are not used), and the pressure,
 // friction, stop and F_load forces act on the two parts, equal and opposite.
+// Co-simulated (simulation.coupling "cosimulation", solver/backplane.h) the
+// cylinder is split: its chambers in the pneumatic System moved by the
+// backplane's x(t), v(t); its friction, stops, spring and load in the
+// mechanical System with the backplane's interpolated pressure force.
 #include "mechanics/mechanism_element.h"
 #include "model/component_type.h"
 #include "model/project.h"

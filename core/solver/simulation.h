@@ -48,6 +48,8 @@ class Simulation {
   explicit Simulation(const Project& project, const std::string& file = {});
   ~Simulation();
 
+  // The monolithic System (also when co-simulating, where it serves
+  // descriptions: states, channels, equations).
   System& system() { return *system_; }
   const SimulationSettings& settings() const { return settings_; }
 
