@@ -34,7 +34,7 @@ namespace fs = std::filesystem;
 namespace {
 
 int usage() {
-  std::fprintf(stderr, "usage: pneumech-bench [-n N] [file.pneumech.json ...]\n"
+  std::fprintf(stderr, "usage: pneumech-bench [-n N] [--scaling-only | --coupling-only] [file.pneumech.json ...]\n"
                        "  default files: %s/projects/*.pneumech.json, N = 5\n", PM_SOURCE_DIR);
   return 2;
 }
@@ -162,6 +162,40 @@ void scaling(int repeats) {
     }
 }
 
+// Seed 000's backplane against the monolithic run on the tool changer:
+// real-time factors and the largest stroke difference per exchange interval.
+void coupling(int repeats) {
+  const std::string path = std::string(PM_SOURCE_DIR) + "/projects/tool_changer.pneumech.json";
+  std::printf("\nTool changer, monolithic vs co-simulation (best of %d):\n", repeats);
+  std::printf("%-24s %12s %12s %10s %16s\n", "coupling", "wall [s]", "RT factor", "steps", "max|dx| [mm]");
+  std::vector<double> xMono;
+  for (double H : {0.0, 4e-3, 2e-3, 1e-3, 5e-4}) {
+    pm::Project pr = pm::loadProject(path);
+    if (H > 0) pr.simulation.coupling = "cosimulation", pr.simulation.exchange_interval = H;
+    const std::string name = H > 0 ? "cosimulation H=" + std::to_string(H * 1e3).substr(0, 4) + " ms" : "monolithic";
+    try {
+      double best = std::numeric_limits<double>::infinity();
+      pm::RunStats stats;
+      std::vector<double> x;
+      for (int k = 0; k < repeats; ++k) {
+        pm::Simulation sim(pr, path);
+        pm::ResultStore out;
+        const pm::RunResult r = sim.run(out);
+        if (!r.ok()) throw std::runtime_error(r.message);
+        if (r.stats.wallSeconds < best) best = r.stats.wallSeconds, stats = r.stats;
+        x = out.column("cyl1.x");
+      }
+      if (H == 0) xMono = x;
+      double dx = 0;
+      for (size_t i = 0; i < x.size() && i < xMono.size(); ++i) dx = std::max(dx, std::abs(x[i] - xMono[i]));
+      std::printf("%-24s %12.4f %12.4g %10ld %16.4g\n", name.c_str(), best, stats.tReached / best, stats.steps, 1e3 * dx);
+    } catch (const std::exception& e) {
+      std::printf("%-24s FAILED: %s\n", name.c_str(), e.what());
+    }
+    std::fflush(stdout);
+  }
+}
+
 bool endsWith(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
@@ -178,6 +212,9 @@ int main(int argc, char** argv) {
       if (repeats < 1) return usage();
     } else if (!std::strcmp(argv[i], "--scaling-only")) {
       scalingOnly = true;
+    } else if (!std::strcmp(argv[i], "--coupling-only")) {
+      coupling(std::min(repeats, 3));
+      return 0;
     } else if (!std::strcmp(argv[i], "-h") || !std::strcmp(argv[i], "--help")) {
       return usage();
     } else {
@@ -235,6 +272,9 @@ int main(int argc, char** argv) {
   }
   std::printf("%-36s %10.4g %12.6f %12.4g   (best of %d runs each, single thread)\n", "total", totalSim, totalWall,
               totalWall > 0 ? totalSim / totalWall : 0.0, repeats);
-  if (defaults) scaling(std::min(repeats, 2));
+  if (defaults) {
+    scaling(std::min(repeats, 2));
+    coupling(std::min(repeats, 3));
+  }
   return failures == 0 ? 0 : 1;
 }

@@ -68,6 +68,11 @@ int simulate(const std::string& path, double tEnd, const std::string& out, const
     std::cout << "Simulated " << r.stats.tReached << " s in " << r.stats.wallSeconds << " s wall (real-time factor "
               << r.stats.realTimeFactor() << "), " << r.stats.steps << " steps, " << r.stats.residualEvals
               << " residual evaluations, " << r.stats.jacobianEvals << " Jacobians, " << r.stats.events << " events.\n";
+    std::cout << "Coupling: " << r.stats.coupling;
+    if (r.stats.coupling == "cosimulation")
+      std::cout << " (exchange interval " << r.stats.exchangeInterval << " s, " << r.stats.exchanges << " exchanges; "
+                << r.stats.stepsPneumatic << " pneumatic + " << r.stats.stepsMechanical << " mechanical steps)";
+    std::cout << "\n";
     if (!out.empty()) std::cout << "Wrote " << results.rows() << " rows to " << out << "\n";
   }
   return 0;

@@ -124,7 +124,8 @@ class Reader {
       const json& s = root.at("simulation");
       if (!s.is_object()) fail("simulation", "", "expected an object");
       onlyKeys(s, {"t_end", "output_interval", "rel_tol", "abs_tol_pressure", "abs_tol_temperature",
-                   "abs_tol_position", "max_step", "ambient_pressure", "ambient_temperature"},
+                   "abs_tol_position", "max_step", "ambient_pressure", "ambient_temperature", "coupling",
+                   "exchange_interval"},
                "simulation", "");
       SimulationSettings& d = pr.simulation;
       d.t_end = num(s, "t_end", "simulation", "", d.t_end);
@@ -136,6 +137,8 @@ class Reader {
       d.max_step = num(s, "max_step", "simulation", "", d.max_step);
       d.ambient_pressure = num(s, "ambient_pressure", "simulation", "", d.ambient_pressure);
       d.ambient_temperature = num(s, "ambient_temperature", "simulation", "", d.ambient_temperature);
+      if (s.contains("coupling")) d.coupling = str(s, "coupling", "simulation");
+      d.exchange_interval = num(s, "exchange_interval", "simulation", "", d.exchange_interval);
     }
     const json& comps = need(root, "components", "");
     if (!comps.is_array()) fail("", "components", "expected an array");
@@ -251,6 +254,11 @@ std::string serializeProject(const Project& pr) {
                         {"max_step", s.max_step},
                         {"ambient_pressure", s.ambient_pressure},
                         {"ambient_temperature", s.ambient_temperature}};
+  // Written only when not the default, so files of circuits stay as they were.
+  if (s.coupling != SimulationSettings{}.coupling || s.exchange_interval != SimulationSettings{}.exchange_interval) {
+    root["simulation"]["coupling"] = s.coupling;
+    root["simulation"]["exchange_interval"] = s.exchange_interval;
+  }
   json comps = json::array();
   for (const Component& c : pr.components) {
     json j = {{"id", c.id}, {"type", c.type}};

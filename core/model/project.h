@@ -67,6 +67,11 @@ struct SimulationSettings {
   double max_step = 0.0;             // s, 0 = solver's choice
   double ambient_pressure = 101325.0;   // Pa absolute
   double ambient_temperature = 293.15;  // K
+  // How circuit and mechanism are integrated: "monolithic" (one DAE) or
+  // "cosimulation" (seed 000 backplane: two integrators exchanging stroke,
+  // velocity and force every exchange_interval seconds).
+  std::string coupling = "monolithic";
+  double exchange_interval = 1e-3;  // s, cosimulation only
   bool operator==(const SimulationSettings&) const = default;
 };
 

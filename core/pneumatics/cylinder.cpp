@@ -23,6 +23,10 @@
 // algebraic, the parts carry the masses (the piston and rod mass is lumped
 // into the rod-end part; `mass`, `angle` are not used), and the pressure,
 // friction, stop and F_load forces act on the two parts, equal and opposite.
+// Co-simulated (simulation.coupling "cosimulation", solver/backplane.h) the
+// cylinder is split: its chambers in the pneumatic System moved by the
+// backplane's x(t), v(t); its friction, stops, spring and load in the
+// mechanical System with the backplane's interpolated pressure force.
 #include "mechanics/mechanism_element.h"
 #include "model/component_type.h"
 #include "model/project.h"
@@ -181,6 +185,18 @@ class Cylinder : public Element {
     if (kind_ != Kind::SingleSpring && Arod_ < 0) throw std::runtime_error("params.rod: rod diameter must be smaller than the bore");
     if (AB_ <= 0) throw std::runtime_error("params.rod: rod diameter must be smaller than the bore");
     pAmb_ = b.ambientPressure();
+    // Co-simulation: an attached cylinder is split between the two Systems
+    // (solver/backplane.h). The mechanical side has no chambers.
+    side_ = mechanismAttached() ? b.couplingRole() : CouplingRole::Monolithic;
+    if (side_ != CouplingRole::Monolithic) {
+      bp_ = b.backplane();
+      if (!bp_) throw std::logic_error(id() + ": co-simulation without a backplane");
+      bpIndex_ = bp_->index(id());
+    }
+    if (side_ == CouplingRole::Mechanical) {
+      setupMechanicalSide(b);
+      return;
+    }
     portA_ = b.port("A");
     chA_ = LcA_ > 0 ? b.internalNode("A") : (portA_ >= 0 ? portA_ : b.internalNode("A"));
     // With cushioning the port bore is a volume of its own in front of the
@@ -194,44 +210,18 @@ class Cylinder : public Element {
       if (LcB_ > 0) b.capacity(portB_, id() + ".portB", Vport_, pB0_, T0_, iso_, Tw_);
       b.capacity(chB_, id() + ".B", V0B_ + AB_ * (L_ - x0_), pB0_, T0_, iso_, Tw_);
     }
-    b.roots(2);  // contact onset at both stops: IDA restarts there instead of failing steps
-    if (!jointRef_.empty()) {
-      // Along a translational (or cylindrical) joint's axis: x follows the
-      // joint's travel, the force drives the joint.
-      mech_ = b.mechanism();
-      if (!mech_) throw std::runtime_error("data.attach: the project has no mechanism to attach the cylinder to");
-      try {
-        joint_ = mech_->jointIndex(jointRef_, false);
-      } catch (const std::exception& ex) {
-        throw std::runtime_error(std::string("data.attach.joint: ") + ex.what());
-      }
-      if (mech_->jointType(joint_) != "translational" && mech_->jointType(joint_) != "cylindrical")
-        throw std::runtime_error("data.attach.joint: joint '" + jointRef_ + "' is " + mech_->jointType(joint_) +
-                                 "; a cylinder drives a translational or cylindrical joint");
-      d0_ = mech_->initialJointCoordinate(joint_) - x0_;
-      b.touches(mech_->jointPartStates(joint_));
-      sx_ = b.state("x", "m", StateKind::Algebraic, x0_, b.absTolPosition(), "x - (joint travel - s0)   [mechanism]");
-      sv_ = b.state("v", "m/s", StateKind::Algebraic, 0.0, b.absTolPosition(), "v - joint velocity   [mechanism]");
-      mech_->attach({id(), -1, -1, [this](const Eval& e) { return axialForce(e); }, joint_});
-    } else if (!barrelRef_.empty()) {
-      mech_ = b.mechanism();
-      if (!mech_) throw std::runtime_error("data.attach: the project has no mechanism to attach the cylinder to");
-      try {
-        mb_ = mech_->markerIndex(barrelRef_);
-        mr_ = mech_->markerIndex(rodRef_);
-      } catch (const std::exception& ex) {
-        throw std::runtime_error(std::string("data.attach: ") + ex.what());
-      }
-      if (mb_ == mr_) throw std::runtime_error("data.attach: barrel and rod ends are the same marker");
-      d0_ = mech_->initialDistance(mb_, mr_) - x0_;
-      if (!(d0_ > 0.0))
-        throw std::runtime_error("data.attach: the markers are " + std::to_string(d0_ + x0_) +
-                                 " m apart at the start, less than x0; the retracted length must be positive");
-      b.touches(mech_->partStates(mb_));
-      b.touches(mech_->partStates(mr_));
-      sx_ = b.state("x", "m", StateKind::Algebraic, x0_, b.absTolPosition(), "x - (|P_rod - P_barrel| - d0)   [mechanism]");
-      sv_ = b.state("v", "m/s", StateKind::Algebraic, 0.0, b.absTolPosition(), "v - d|P_rod - P_barrel|/dt   [mechanism]");
-      mech_->attach({id(), mb_, mr_, [this](const Eval& e) { return axialForce(e); }});
+    if (side_ == CouplingRole::Pneumatic) {
+      // Moved by the mechanics' exchanged stroke and velocity; contact is
+      // the mechanical side's business.
+      sx_ = b.state("x", "m", StateKind::Algebraic, x0_, b.absTolPosition(), "x - x_backplane(t)   [co-simulation]");
+      sv_ = b.state("v", "m/s", StateKind::Algebraic, 0.0, b.absTolPosition(), "v - v_backplane(t)   [co-simulation]");
+      (*bp_)[bpIndex_].pressureForce = [this](const Eval& e) { return pressureForce(e); };
+    } else {
+      b.roots(2);  // contact onset at both stops: IDA restarts there instead of failing steps
+    }
+    if (side_ == CouplingRole::Pneumatic) {
+    } else if (mechanismAttached()) {
+      attachToMechanism(b);
     } else {
       sx_ = b.state("x", "m", StateKind::Differential, x0_, b.absTolPosition(), "dx/dt - v");
       sv_ = b.state("v", "m/s", StateKind::Differential, 0.0, 1e-6,
@@ -256,33 +246,36 @@ class Cylinder : public Element {
   }
 
   void evaluate(Eval& e) override {
-    const double x = e.y[sx_], v = e.y[sv_];
+    double x = e.y[sx_], v = e.y[sv_];
+    // Co-simulated: the volumes follow the backplane's motion directly (a
+    // function of t alone), the states x, v only mirror it.
+    if (side_ == CouplingRole::Pneumatic) bp_->kinematicsAt(bpIndex_, e.t, x, v);
+    Ff_ = friction(v);
+    Fstop_ = stopForce(-x, -v) - stopForce(x - L_, v);
+    if (side_ == CouplingRole::Mechanical) {
+      mechanismResiduals(e);
+      return;
+    }
     const double pA = e.p(chA_);
     e.volume(chA_, V0A_ + AA_ * x, AA_ * v);
     if (LcA_ > 0) e.volume(portA_, Vport_, 0.0);
     if (LcB_ > 0) e.volume(portB_, Vport_, 0.0);
     double work = pA * AA_ * v;
-    Fp_ = pA * AA_ - pAmb_ * Arod_;
-    if (kind_ == Kind::SingleSpring) {
-      // Rod side vented: ambient on the annulus balances ambient on the piston.
-      Fp_ = (pA - pAmb_) * AA_ - kSpring_ * x - F0Spring_;
-    } else {
+    Fp_ = pressureForce(e) - springForce(x);
+    if (kind_ != Kind::SingleSpring) {
       const double pB = e.p(chB_);
       e.volume(chB_, V0B_ + AB_ * (L_ - x), -AB_ * v);
       work -= pB * AB_ * v;
-      Fp_ -= pB * AB_;
       if (chA_ != portA_) e.flow(portA_, chA_, cushionFlow(e, portA_, chA_, x, LcA_, CcA_));
       if (chB_ != portB_) e.flow(portB_, chB_, cushionFlow(e, portB_, chB_, L_ - x, LcB_, CcB_));
       if (!iso_) e.heat(chB_, hA_B_ * (Tw_ - e.T(chB_)));
     }
     if (!iso_) e.heat(chA_, hA_A_ * (Tw_ - e.T(chA_)));
-    Ff_ = (Fc_ + (Fs_ - Fc_) * std::exp(-(v / vs_) * (v / vs_))) * std::tanh(v / veps_) + cv_ * v;
-    Fstop_ = stopForce(-x, -v) - stopForce(x - L_, v);
-    if (mech_) {
-      double rate = 0.0;
-      const double d = joint_ >= 0 ? mech_->jointCoordinate(e, joint_, &rate) : mech_->distance(e, mb_, mr_, &rate);
-      e.res[sx_] = x - (d - d0_);
-      e.res[sv_] = v - rate;
+    if (side_ == CouplingRole::Pneumatic) {
+      e.res[sx_] = e.y[sx_] - x;
+      e.res[sv_] = e.y[sv_] - v;
+    } else if (mech_) {
+      mechanismResiduals(e);
     } else {
       e.res[sx_] = e.yp[sx_] - v;
       e.res[sv_] = e.yp[sv_] - (Fp_ - Fload_ - m_ * gsin_ - Ff_ + Fstop_) / m_;
@@ -291,6 +284,7 @@ class Cylinder : public Element {
   }
 
   void roots(const Eval& e, double* g) override {
+    if (side_ == CouplingRole::Pneumatic) return;  // none registered
     g[0] = e.y[sx_];
     g[1] = L_ - e.y[sx_];
   }
@@ -300,6 +294,11 @@ class Cylinder : public Element {
     ch[k++] = e.y[sx_];
     ch[k++] = e.y[sv_];
     ch[k++] = e.yp[sv_];
+    if (side_ == CouplingRole::Mechanical) {
+      ch[k++] = Ff_;
+      ch[k++] = Fstop_;
+      return;
+    }
     ch[k++] = e.p(chA_);
     ch[k++] = e.T(chA_);
     if (kind_ != Kind::SingleSpring) {
@@ -313,18 +312,96 @@ class Cylinder : public Element {
   }
 
  private:
+  bool mechanismAttached() const { return !jointRef_.empty() || !barrelRef_.empty(); }
+
+  // x, v algebraic from the mechanism's geometry; the axial force acts on
+  // the parts (monolithic, or the co-simulation's mechanical side).
+  void attachToMechanism(SystemBuilder& b) {
+    if (!jointRef_.empty()) {
+      // Along a translational (or cylindrical) joint's axis: x follows the
+      // joint's travel, the force drives the joint.
+      mech_ = b.mechanism();
+      if (!mech_) throw std::runtime_error("data.attach: the project has no mechanism to attach the cylinder to");
+      try {
+        joint_ = mech_->jointIndex(jointRef_, false);
+      } catch (const std::exception& ex) {
+        throw std::runtime_error(std::string("data.attach.joint: ") + ex.what());
+      }
+      if (mech_->jointType(joint_) != "translational" && mech_->jointType(joint_) != "cylindrical")
+        throw std::runtime_error("data.attach.joint: joint '" + jointRef_ + "' is " + mech_->jointType(joint_) +
+                                 "; a cylinder drives a translational or cylindrical joint");
+      d0_ = mech_->initialJointCoordinate(joint_) - x0_;
+      b.touches(mech_->jointPartStates(joint_));
+      sx_ = b.state("x", "m", StateKind::Algebraic, x0_, b.absTolPosition(), "x - (joint travel - s0)   [mechanism]");
+      sv_ = b.state("v", "m/s", StateKind::Algebraic, 0.0, b.absTolPosition(), "v - joint velocity   [mechanism]");
+      mech_->attach({id(), -1, -1, [this](const Eval& e) { return axialForce(e); }, joint_});
+    } else {
+      mech_ = b.mechanism();
+      if (!mech_) throw std::runtime_error("data.attach: the project has no mechanism to attach the cylinder to");
+      try {
+        mb_ = mech_->markerIndex(barrelRef_);
+        mr_ = mech_->markerIndex(rodRef_);
+      } catch (const std::exception& ex) {
+        throw std::runtime_error(std::string("data.attach: ") + ex.what());
+      }
+      if (mb_ == mr_) throw std::runtime_error("data.attach: barrel and rod ends are the same marker");
+      d0_ = mech_->initialDistance(mb_, mr_) - x0_;
+      if (!(d0_ > 0.0))
+        throw std::runtime_error("data.attach: the markers are " + std::to_string(d0_ + x0_) +
+                                 " m apart at the start, less than x0; the retracted length must be positive");
+      b.touches(mech_->partStates(mb_));
+      b.touches(mech_->partStates(mr_));
+      sx_ = b.state("x", "m", StateKind::Algebraic, x0_, b.absTolPosition(), "x - (|P_rod - P_barrel| - d0)   [mechanism]");
+      sv_ = b.state("v", "m/s", StateKind::Algebraic, 0.0, b.absTolPosition(), "v - d|P_rod - P_barrel|/dt   [mechanism]");
+      mech_->attach({id(), mb_, mr_, [this](const Eval& e) { return axialForce(e); }});
+    }
+  }
+
+  // The co-simulation's mechanical side: the mechanism drives x, v; the
+  // force on it is the backplane's interpolated pressure force plus the
+  // friction, stop, spring and load forces evaluated here at every request.
+  void setupMechanicalSide(SystemBuilder& b) {
+    b.roots(2);
+    attachToMechanism(b);
+    // From the geometry, not the algebraic x, v (those hold only to the
+    // Newton tolerance).
+    (*bp_)[bpIndex_].kinematics = [this](const Eval& e, double& x, double& v) {
+      const double d = joint_ >= 0 ? mech_->jointCoordinate(e, joint_, &v) : mech_->distance(e, mb_, mr_, &v);
+      x = d - d0_;
+    };
+    for (const auto& [q, u] : std::vector<std::pair<const char*, const char*>>{
+             {"x", "m"}, {"v", "m/s"}, {"a", "m/s2"}, {"F_friction", "N"}, {"F_stop", "N"}})
+      b.channel(q, u);
+    b.publish("x", [this](const Eval& e) { return e.y[sx_]; });
+    b.publish("v", [this](const Eval& e) { return e.y[sv_]; });
+  }
+
+  // Pneumatic force along the axis (positive extends), incl. ambient
+  // pressure on the rod.
+  double pressureForce(const Eval& e) const {
+    if (kind_ == Kind::SingleSpring)  // rod side vented: ambient on the annulus balances ambient on the piston
+      return (e.p(chA_) - pAmb_) * AA_;
+    return e.p(chA_) * AA_ - pAmb_ * Arod_ - e.p(chB_) * AB_;
+  }
+  double springForce(double x) const { return kind_ == Kind::SingleSpring ? kSpring_ * x + F0Spring_ : 0.0; }
+  double friction(double v) const {
+    return (Fc_ + (Fs_ - Fc_) * std::exp(-(v / vs_) * (v / vs_))) * std::tanh(v / veps_) + cv_ * v;
+  }
   // Force along the axis on the rod end (positive extends), for the
   // mechanism: a pure function of the evaluation, like evaluate's forces.
+  // On the co-simulation's mechanical side the pressure force is the
+  // backplane's interpolation; friction and stops are always evaluated
+  // from the current x, v (seed 000 sec. 6.4: stiff, never held).
   double axialForce(const Eval& e) const {
     const double x = e.y[sx_], v = e.y[sv_];
-    double Fp = e.p(chA_) * AA_ - pAmb_ * Arod_;
-    if (kind_ == Kind::SingleSpring)
-      Fp = (e.p(chA_) - pAmb_) * AA_ - kSpring_ * x - F0Spring_;
-    else
-      Fp -= e.p(chB_) * AB_;
-    const double Ff = (Fc_ + (Fs_ - Fc_) * std::exp(-(v / vs_) * (v / vs_))) * std::tanh(v / veps_) + cv_ * v;
-    const double Fstop = stopForce(-x, -v) - stopForce(x - L_, v);
-    return Fp - Fload_ - Ff + Fstop;
+    const double Fp = side_ == CouplingRole::Mechanical ? bp_->forceAt(bpIndex_, e.t) : pressureForce(e);
+    return Fp - springForce(x) - Fload_ - friction(v) + stopForce(-x, -v) - stopForce(x - L_, v);
+  }
+  void mechanismResiduals(Eval& e) const {
+    double rate = 0.0;
+    const double d = joint_ >= 0 ? mech_->jointCoordinate(e, joint_, &rate) : mech_->distance(e, mb_, mr_, &rate);
+    e.res[sx_] = e.y[sx_] - (d - d0_);
+    e.res[sv_] = e.y[sv_] - rate;
   }
   // Contact force pushing back out of a stop; pen > 0 is penetration and
   // vpen its rate.
@@ -358,6 +435,9 @@ class Cylinder : public Element {
   std::string barrelRef_, rodRef_, jointRef_;
   int joint_ = -1;
   MechanismElement* mech_ = nullptr;
+  CouplingRole side_ = CouplingRole::Monolithic;
+  Backplane* bp_ = nullptr;
+  int bpIndex_ = -1;
   int mb_ = -1, mr_ = -1;
   double d0_ = 0.0;
 };

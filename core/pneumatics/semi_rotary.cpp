@@ -115,12 +115,26 @@ class SemiRotaryActuator : public Element {
     if (th0_ > thMax_)
       throw std::runtime_error("params.theta0: initial angle " + std::to_string(th0_) +
                                " rad is beyond the swept angle " + std::to_string(thMax_) + " rad");
-    const int pa = b.port("A"), pb = b.port("B");
-    chA_ = pa >= 0 ? pa : b.internalNode("A");
-    chB_ = pb >= 0 ? pb : b.internalNode("B");
-    b.capacity(chA_, id() + ".A", V0A_ + D_ * th0_, pA0_, T0_, iso_, Tw_);
-    b.capacity(chB_, id() + ".B", V0B_ + D_ * (thMax_ - th0_), pB0_, T0_, iso_, Tw_);
-    if (!jointRef_.empty()) {
+    // Co-simulation (solver/backplane.h): the mechanical side has no
+    // chambers, the pneumatic side follows the backplane's angle.
+    side_ = jointRef_.empty() ? CouplingRole::Monolithic : b.couplingRole();
+    if (side_ != CouplingRole::Monolithic) {
+      bp_ = b.backplane();
+      if (!bp_) throw std::logic_error(id() + ": co-simulation without a backplane");
+      bpIndex_ = bp_->index(id());
+    }
+    if (side_ != CouplingRole::Mechanical) {
+      const int pa = b.port("A"), pb = b.port("B");
+      chA_ = pa >= 0 ? pa : b.internalNode("A");
+      chB_ = pb >= 0 ? pb : b.internalNode("B");
+      b.capacity(chA_, id() + ".A", V0A_ + D_ * th0_, pA0_, T0_, iso_, Tw_);
+      b.capacity(chB_, id() + ".B", V0B_ + D_ * (thMax_ - th0_), pB0_, T0_, iso_, Tw_);
+    }
+    if (side_ == CouplingRole::Pneumatic) {
+      sth_ = b.state("theta", "rad", StateKind::Algebraic, th0_, 1e-8, "theta - theta_backplane(t)   [co-simulation]");
+      sw_ = b.state("omega", "rad/s", StateKind::Algebraic, 0.0, 1e-8, "omega - omega_backplane(t)   [co-simulation]");
+      (*bp_)[bpIndex_].pressureForce = [this](const Eval& e) { return (e.p(chA_) - e.p(chB_)) * D_; };
+    } else if (!jointRef_.empty()) {
       mech_ = b.mechanism();
       if (!mech_) throw std::runtime_error("data.attach: the project has no mechanism to attach the actuator to");
       try {
@@ -133,6 +147,17 @@ class SemiRotaryActuator : public Element {
       sth_ = b.state("theta", "rad", StateKind::Algebraic, th0_, 1e-8, "theta - (joint angle - angle0 + theta0)   [mechanism]");
       sw_ = b.state("omega", "rad/s", StateKind::Algebraic, 0.0, 1e-8, "omega - joint rate   [mechanism]");
       mech_->attach({id(), -1, -1, [this](const Eval& e) { return shaftTorque(e); }, joint_});
+      if (side_ == CouplingRole::Mechanical) {
+        (*bp_)[bpIndex_].kinematics = [this](const Eval& e, double& th, double& w) { th = shaftAngle(e, &w); };
+        b.channel("theta", "rad");
+        b.channel("omega", "rad/s");
+        b.channel("alpha", "rad/s2");
+        b.channel("T_friction", "N m");
+        b.channel("T_stop", "N m");
+        b.publish("theta", [this](const Eval& e) { return e.y[sth_]; });
+        b.publish("omega", [this](const Eval& e) { return e.y[sw_]; });
+        return;
+      }
     } else {
       sth_ = b.state("theta", "rad", StateKind::Differential, th0_, 1e-8, "dtheta/dt - omega");
       sw_ = b.state("omega", "rad/s", StateKind::Differential, 0.0, 1e-6,
@@ -157,7 +182,15 @@ class SemiRotaryActuator : public Element {
   }
 
   void evaluate(Eval& e) override {
-    const double th = e.y[sth_], w = e.y[sw_];
+    double th = e.y[sth_], w = e.y[sw_];
+    // Co-simulated: the volumes follow the backplane's motion directly.
+    if (side_ == CouplingRole::Pneumatic) bp_->kinematicsAt(bpIndex_, e.t, th, w);
+    Tf_ = (Tc_ + (Ts_ - Tc_) * std::exp(-(w / ws_) * (w / ws_))) * std::tanh(w / weps_) + cv_ * w;
+    Tstop_ = stopTorque(-th, -w) - stopTorque(th - thMax_, w);
+    if (side_ == CouplingRole::Mechanical) {
+      jointResiduals(e);
+      return;
+    }
     const double pA = e.p(chA_), pB = e.p(chB_);
     e.volume(chA_, V0A_ + D_ * th, D_ * w);
     e.volume(chB_, V0B_ + D_ * (thMax_ - th), -D_ * w);
@@ -166,15 +199,11 @@ class SemiRotaryActuator : public Element {
       e.heat(chB_, hA_B_ * (Tw_ - e.T(chB_)));
     }
     Tp_ = (pA - pB) * D_;
-    Tf_ = (Tc_ + (Ts_ - Tc_) * std::exp(-(w / ws_) * (w / ws_))) * std::tanh(w / weps_) + cv_ * w;
-    Tstop_ = stopTorque(-th, -w) - stopTorque(th - thMax_, w);
-    if (mech_) {
-      double rate = 0.0;
-      const double a = mech_->jointCoordinate(e, joint_, &rate);
-      // The joint angle is wrapped to (-pi, pi]: unwrap around mid-travel.
-      const double mid = 0.5 * thMax_;
-      e.res[sth_] = th - (mid + std::remainder(a - angle0_ + th0_ - mid, 2.0 * M_PI));
-      e.res[sw_] = w - rate;
+    if (side_ == CouplingRole::Pneumatic) {
+      e.res[sth_] = e.y[sth_] - th;
+      e.res[sw_] = e.y[sw_] - w;
+    } else if (mech_) {
+      jointResiduals(e);
     } else {
       e.res[sth_] = e.yp[sth_] - w;
       e.res[sw_] = e.yp[sw_] - (Tp_ - Tload_ - Tf_ + Tstop_) / J_;
@@ -185,6 +214,11 @@ class SemiRotaryActuator : public Element {
     ch[0] = e.y[sth_];
     ch[1] = e.y[sw_];
     ch[2] = e.yp[sw_];
+    if (side_ == CouplingRole::Mechanical) {
+      ch[3] = Tf_;
+      ch[4] = Tstop_;
+      return;
+    }
     ch[3] = e.p(chA_);
     ch[4] = e.p(chB_);
     ch[5] = e.T(chA_);
@@ -196,10 +230,26 @@ class SemiRotaryActuator : public Element {
 
  private:
   // Torque on the shaft (positive towards theta_max), for the mechanism.
+  // On the co-simulation's mechanical side the pressure torque is the
+  // backplane's interpolation; friction and stops always come from the
+  // current angle and rate (seed 000 sec. 6.4).
   double shaftTorque(const Eval& e) const {
     const double th = e.y[sth_], w = e.y[sw_];
     const double Tf = (Tc_ + (Ts_ - Tc_) * std::exp(-(w / ws_) * (w / ws_))) * std::tanh(w / weps_) + cv_ * w;
-    return (e.p(chA_) - e.p(chB_)) * D_ - Tload_ - Tf + stopTorque(-th, -w) - stopTorque(th - thMax_, w);
+    const double Tp = side_ == CouplingRole::Mechanical ? bp_->forceAt(bpIndex_, e.t) : (e.p(chA_) - e.p(chB_)) * D_;
+    return Tp - Tload_ - Tf + stopTorque(-th, -w) - stopTorque(th - thMax_, w);
+  }
+  // Shaft angle from the joint; the joint angle is wrapped to (-pi, pi]:
+  // unwrap around mid-travel.
+  double shaftAngle(const Eval& e, double* rate) const {
+    const double a = mech_->jointCoordinate(e, joint_, rate);
+    const double mid = 0.5 * thMax_;
+    return mid + std::remainder(a - angle0_ + th0_ - mid, 2.0 * M_PI);
+  }
+  void jointResiduals(Eval& e) const {
+    double rate = 0.0;
+    e.res[sth_] = e.y[sth_] - shaftAngle(e, &rate);
+    e.res[sw_] = e.y[sw_] - rate;
   }
   // Contact torque pushing back out of a stop; pen > 0 is the penetration
   // angle and vpen its rate.
@@ -217,6 +267,9 @@ class SemiRotaryActuator : public Element {
   double Tp_ = 0.0, Tf_ = 0.0, Tstop_ = 0.0;
   std::string jointRef_;
   MechanismElement* mech_ = nullptr;
+  CouplingRole side_ = CouplingRole::Monolithic;
+  Backplane* bp_ = nullptr;
+  int bpIndex_ = -1;
   int joint_ = -1;
   double angle0_ = 0.0;
 };

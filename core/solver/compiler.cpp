@@ -123,6 +123,11 @@ void validateProject(const Project& pr, const std::string& file, bool forRun) {
   positive(s.ambient_pressure, "ambient_pressure");
   positive(s.ambient_temperature, "ambient_temperature");
   if (s.max_step < 0.0 || !std::isfinite(s.max_step)) fail("simulation", "max_step", "must be >= 0 (0: solver's choice)");
+  if (s.coupling != "monolithic" && s.coupling != "cosimulation")
+    fail("simulation", "coupling", "must be \"monolithic\" or \"cosimulation\", not \"" + s.coupling + "\"");
+  positive(s.exchange_interval, "exchange_interval");
+  if (s.coupling == "cosimulation" && s.exchange_interval > s.t_end)
+    fail("simulation", "exchange_interval", "is longer than t_end");
   if (s.output_interval > s.t_end) fail("simulation", "output_interval", "is longer than t_end");
   if (s.t_end / s.output_interval > 5e7) fail("simulation", "output_interval", "would write more than 5e7 rows");
 }
@@ -134,6 +139,17 @@ thread_local std::string tCompilingFile;
 const std::string& compilingFile() { return tCompilingFile; }
 
 std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& file) {
+  return compile(pr, file, CouplingRole::Monolithic, nullptr);
+}
+
+namespace {
+// A component whose data attaches it to the mechanism (the co-simulation's
+// mechanical side keeps only these).
+bool attached(const Component& c) { return c.data.is_object() && c.data.contains("attach"); }
+}  // namespace
+
+std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& file, CouplingRole role,
+                                          Backplane* backplane) {
   validateProject(pr, file);
   struct FileScope {
     explicit FileScope(const std::string& f) { tCompilingFile = f; }
@@ -141,6 +157,8 @@ std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& 
   } fileScope(file);
   const auto& reg = Registry::instance();
   auto sys = std::make_unique<System>();
+  sys->role_ = role;
+  sys->backplane_ = backplane;
   sys->pAmb_ = pr.simulation.ambient_pressure;
   sys->TAmb_ = pr.simulation.ambient_temperature;
   sys->atolPosition_ = pr.simulation.abs_tol_position;
@@ -202,7 +220,7 @@ std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& 
   std::unique_ptr<Element> mechEl;
   System::Footprint mechFootprint;
   std::pair<int, int> mechChannels{0, 0};
-  if (!pr.mechanism.empty()) {
+  if (!pr.mechanism.empty() && role != CouplingRole::Pneumatic) {
     int firstChannel = -1;
     try {
       auto el = std::make_unique<MechanismElement>(pr.mechanism);
@@ -222,6 +240,7 @@ std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& 
     mechChannels = {firstChannel < 0 ? 0 : firstChannel, firstChannel < 0 ? 0 : total - firstChannel};
   }
   for (const Component& c : pr.components) {
+    if (role == CouplingRole::Mechanical && !attached(c)) continue;
     const ComponentType* t = reg.find(c.type);
     std::unique_ptr<Element> el;
     int firstChannel = -1;
@@ -229,7 +248,8 @@ std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& 
       el = t->create(c);
       std::map<std::string, int> ports;
       for (const PortDecl& p : t->ports)
-        if (p.domain == Domain::Pneumatic) ports[p.name] = nodeFor(c, p);
+        if (p.domain == Domain::Pneumatic)  // the mechanical side has no circuit: ports plugged
+          ports[p.name] = role == CouplingRole::Mechanical ? -1 : nodeFor(c, p);
       SystemBuilder b(*sys, *el, ports);
       b.pending_ = &pending;
       el->setup(b);

@@ -2,6 +2,7 @@
 
 #include "solver/colored_jacobian.h"
 #include "solver/compiler.h"
+#include "solver/cosimulation.h"
 
 #include <ida/ida.h>
 #include <nvector/nvector_serial.h>
@@ -94,11 +95,14 @@ void check(int flag, const char* what) {
 }  // namespace
 
 Simulation::Simulation(const Project& project, const std::string& file)
-    : system_(Compiler::compile(project, file)), settings_(project.simulation) {}
+    : system_(Compiler::compile(project, file)), settings_(project.simulation) {
+  if (settings_.coupling == "cosimulation") cosim_ = std::make_unique<CoSimulation>(project, file);
+}
 
 Simulation::~Simulation() = default;
 
 RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel) {
+  if (cosim_) return cosim_->run(out, cancel);
   const auto wall0 = std::chrono::steady_clock::now();
   System& sys = *system_;
   const int N = sys.size();

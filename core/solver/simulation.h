@@ -14,6 +14,8 @@
 
 namespace pm {
 
+class CoSimulation;
+
 struct RunStats {
   long steps = 0;
   long residualEvals = 0;
@@ -21,6 +23,13 @@ struct RunStats {
   long events = 0;
   double tReached = 0.0;
   double wallSeconds = 0.0;
+  // "monolithic" (one DAE) or "cosimulation" (seed 000 backplane, see
+  // solver/cosimulation.h): then the exchange interval, the number of
+  // exchanges and each integrator's steps (steps is their sum).
+  std::string coupling = "monolithic";
+  double exchangeInterval = 0.0;
+  long exchanges = 0;
+  long stepsPneumatic = 0, stepsMechanical = 0;
   double realTimeFactor() const { return wallSeconds > 0 ? tReached / wallSeconds : 0.0; }
 };
 
@@ -39,6 +48,8 @@ class Simulation {
   explicit Simulation(const Project& project, const std::string& file = {});
   ~Simulation();
 
+  // The monolithic System (also when co-simulating, where it serves
+  // descriptions: states, channels, equations).
   System& system() { return *system_; }
   const SimulationSettings& settings() const { return settings_; }
 
@@ -49,6 +60,7 @@ class Simulation {
  private:
   std::unique_ptr<System> system_;
   SimulationSettings settings_;
+  std::unique_ptr<CoSimulation> cosim_;  // when settings_.coupling is "cosimulation"
 };
 
 }  // namespace pm

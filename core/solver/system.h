@@ -20,6 +20,7 @@
 #pragma once
 
 #include "model/project.h"
+#include "solver/backplane.h"
 #include "solver/element.h"
 
 #include <functional>
@@ -122,6 +123,7 @@ class System {
   // from y (no residual is written).
   void withEval(double t, const double* y, const double* yp, const std::function<void(Eval&)>& f);
   MechanismElement* mechanism() const { return mechanism_; }
+  CouplingRole couplingRole() const { return role_; }
 
  private:
   friend class SystemBuilder;
@@ -147,6 +149,8 @@ class System {
   bool initializing_ = false;
   bool highIndex_ = false;
   MechanismElement* mechanism_ = nullptr;
+  CouplingRole role_ = CouplingRole::Monolithic;
+  Backplane* backplane_ = nullptr;  // co-simulation only
 };
 
 // Handed to Element::setup: the only way an element joins the system.
@@ -189,6 +193,10 @@ class SystemBuilder {
   }
   // The project's mechanism (set up before the components), or null.
   MechanismElement* mechanism() const { return sys_.mechanism_; }
+  // Co-simulation: which side this System is, and the exchange between the
+  // two (null when monolithic).
+  CouplingRole couplingRole() const { return sys_.role_; }
+  Backplane* backplane() const { return sys_.backplane_; }
 
   double ambientPressure() const { return sys_.pAmb_; }
   double ambientTemperature() const { return sys_.TAmb_; }

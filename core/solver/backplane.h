@@ -1,0 +1,88 @@
+// The exchange between the two integrators of a co-simulation (seed 000
+// sec. 5-6, "simulator backplane"): per attached actuator, the mechanics'
+// stroke x and velocity v at the start of the current exchange interval
+// [t0, t1], and the pneumatic pressure force at both ends of it.
+//
+// Pneumatics leads (seed 000 sec. 6.5 d): it integrates [t0, t1] with the
+// actuator moving as extrapolated from the mechanics' last consistent values,
+// x(t) = x0 + v0 s + a0 s^2 / 2, v(t) = v0 + a0 s (s = t - t0, a0 the
+// mechanics' mean acceleration over the previous interval; x' = v holds
+// inside the interval, so the chamber volumes stay consistent). Then the
+// mechanics integrates [t0, t1] with the pressure force interpolated linearly
+// between F0 = F(t0) and F1 = F(t1) (seed 000 sec. 6.4); friction and stop
+// forces it evaluates itself at every request from its own x, v (stiff; not
+// held). Both interpolants are pure functions of t: an integrator that
+// rejects a step and asks again at an earlier time gets the same values.
+#pragma once
+
+#include "solver/element.h"
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace pm {
+
+// What a System compiled for a run contains. Monolithic: everything in one
+// DAE. Pneumatic: the circuit, attached actuators moved by the backplane,
+// no mechanism. Mechanical: the mechanism and the attached actuators'
+// mechanical side (friction, stops, load, the interpolated pressure force).
+enum class CouplingRole { Monolithic, Pneumatic, Mechanical };
+
+class Backplane {
+ public:
+  struct Actuator {
+    std::string id;
+    // Pneumatic side: pressure force (or torque) along the actuator's
+    // coordinate, from an evaluation of the pneumatic System.
+    std::function<double(const Eval&)> pressureForce;
+    // Mechanical side: the actuator's coordinate and rate from an
+    // evaluation of the mechanical System.
+    std::function<void(const Eval&, double& x, double& v)> kinematics;
+    double x0 = 0.0, v0 = 0.0, a0 = 0.0;  // mechanics at t0
+    double F0 = 0.0, F1 = 0.0;            // pressure force at t0, t1
+  };
+
+  // Index of the actuator `id`, added on first use (both Systems register
+  // the same actuators, in any order).
+  int index(const std::string& id) {
+    for (size_t i = 0; i < act_.size(); ++i)
+      if (act_[i].id == id) return static_cast<int>(i);
+    act_.push_back({});
+    act_.back().id = id;
+    return static_cast<int>(act_.size()) - 1;
+  }
+  std::vector<Actuator>& actuators() { return act_; }
+  const std::vector<Actuator>& actuators() const { return act_; }
+  Actuator& operator[](int i) { return act_.at(i); }
+
+  double t0() const { return t0_; }
+  double t1() const { return t1_; }
+  void setInterval(double t0, double t1) {
+    if (!(t1 > t0)) throw std::logic_error("backplane: empty exchange interval");
+    t0_ = t0;
+    t1_ = t1;
+  }
+
+  // Extrapolated motion seen by the pneumatics within the interval.
+  void kinematicsAt(int i, double t, double& x, double& v) const {
+    const Actuator& a = act_[i];
+    const double s = t - t0_;
+    x = a.x0 + a.v0 * s + 0.5 * a.a0 * s * s;
+    v = a.v0 + a.a0 * s;
+  }
+  // Interpolated pressure force seen by the mechanics (the same straight
+  // line continued outside [t0, t1], which no integrator with its stop time
+  // at t1 asks for).
+  double forceAt(int i, double t) const {
+    const Actuator& a = act_[i];
+    return a.F0 + (a.F1 - a.F0) * (t - t0_) / (t1_ - t0_);
+  }
+
+ private:
+  std::vector<Actuator> act_;
+  double t0_ = 0.0, t1_ = 1.0;
+};
+
+}  // namespace pm
