@@ -254,13 +254,20 @@ void MainWindow::buildUi() {
   connect(selection_, &SelectionModel::changed, this, &MainWindow::onSharedSelection);
   if (view3d_) connect(view3d_, &MechanismView::objectSelected, selection_, &SelectionModel::select);
   modelTree_ = new ModelTree(doc_, selection_);
+  mechActions_ = new MechanismActions(doc_, selection_, view3d_, this);
+  auto* modelBox = new QWidget;
+  auto* ml = new QVBoxLayout(modelBox);
+  ml->setContentsMargins(0, 0, 0, 0);
+  ml->setSpacing(0);
+  ml->addWidget(mechActions_->toolBar());
+  ml->addWidget(modelTree_, 1);
   auto* modelDock = new QDockWidget(tr("Model"), this);
   modelDock->setObjectName("modelDock");
-  modelDock->setWidget(modelTree_);
+  modelDock->setWidget(modelBox);
   addDockWidget(Qt::RightDockWidgetArea, modelDock);
   tabifyDockWidget(treeDock, modelDock);
   modelDock->raise();
-  mechActions_ = new MechanismActions(doc_, selection_, view3d_, this);
+  resizeDocks({libDock, modelDock}, {260, 420}, Qt::Horizontal);  // as before the Model dock came
   connect(mechActions_, &MechanismActions::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
   modelTree_->setContextMenuPolicy(Qt::ActionsContextMenu);
   modelTree_->addActions(mechActions_->actions());
@@ -357,11 +364,6 @@ void MainWindow::buildMenus() {
   tb->addAction(actCheck_);
   tb->addAction(actRun_);
   tb->addAction(actStop_);
-
-  QToolBar* mechBar = addToolBar(tr("Mechanism"));
-  mechBar->setObjectName("mechanismToolBar");
-  mechBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-  mechBar->addActions(mechActions_->actions());
 }
 
 void MainWindow::updateTitle() {

@@ -15,7 +15,10 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPushButton>
+#include <QToolBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <functional>
@@ -120,23 +123,39 @@ MechanismActions::MechanismActions(Document* doc, SelectionModel* selection, Mec
                    &MechanismActions::onAddForce);
   addMotion_ = make(tr("Add Motion..."), "actAddMotion", tr("Drive a joint with a prescribed motion"),
                     &MechanismActions::onAddMotion);
-  delete_ = make(tr("Delete Object"), "actDeleteObject", tr("Delete the selected mechanism object (and what depends on it)"),
+  delete_ = make(tr("Delete"), "actDeleteObject", tr("Delete the selected mechanism object (and what depends on it)"),
                  &MechanismActions::onDelete);
   // Delete acts where the focus is: this action in the model tree and the
   // 3D view, the schematic's own Delete on the canvas.
   delete_->setShortcut(QKeySequence::Delete);
   delete_->setShortcutContext(Qt::WidgetWithChildrenShortcut);
   if (view_) view_->addAction(delete_);
-  attach_ = make(tr("Attach to Mechanism"), "actAttachCylinder",
+  attach_ = make(tr("Attach Cylinder"), "actAttachCylinder",
                  tr("Attach the selected cylinder: click its barrel-end marker, then its rod-end marker in the 3D view"),
                  &MechanismActions::onAttach);
-  detach_ = new QAction(tr("Detach from Mechanism"), this);
+  detach_ = new QAction(tr("Detach Cylinder"), this);
   detach_->setObjectName("actDetachCylinder");
   detach_->setToolTip(tr("The selected cylinder no longer acts on the mechanism"));
   connect(detach_, &QAction::triggered, this, [this] {
     const std::string id = selection_->current().toStdString();
     doc_->edit(tr("Detach %1").arg(selection_->current()), [&](Project& p) { clearAttachment(p, id); });
   });
+  toolBar_ = new QToolBar;
+  toolBar_->setObjectName("mechanismToolBar");
+  toolBar_->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  // Its buttons never widen the dock (the rest folds into the extension).
+  toolBar_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+  auto* addMenu = new QMenu(tr("Add"), toolBar_);
+  addMenu->addActions({addPart_, addMarker_, addJoint_, addForce_, addMotion_});
+  auto* addButton = new QToolButton;
+  addButton->setText(tr("Add"));
+  addButton->setObjectName("mechanismAddButton");
+  addButton->setMenu(addMenu);
+  addButton->setPopupMode(QToolButton::InstantPopup);
+  toolBar_->addWidget(addButton);
+  toolBar_->addAction(delete_);
+  toolBar_->addAction(attach_);
+  toolBar_->addAction(detach_);
   connect(doc_, &Document::changed, this, &MechanismActions::updateEnabled);
   connect(selection_, &SelectionModel::changed, this, &MechanismActions::updateEnabled);
   if (view_) {

@@ -1,4 +1,5 @@
-// The studio's commands on the mechanism: Add part / marker / joint / force /
+// The studio's commands on the mechanism (menu, model tree context menu and
+// the toolbar over the model tree): Add part / marker / joint / force /
 // motion (a small dialog for what the object cannot exist without; the rest
 // is edited in the property editor afterwards), Delete (with what depends on
 // it), and Attach to mechanism for a cylinder: pick the barrel-end marker,
@@ -13,6 +14,7 @@
 
 class QAction;
 class QDialog;
+class QToolBar;
 class QWidget;
 
 namespace pm::gui {
@@ -36,6 +38,8 @@ class MechanismActions : public QObject {
   QAction* attachCylinder() const { return attach_; }
   QAction* detachCylinder() const { return detach_; }
   QList<QAction*> actions() const;
+  // A compact toolbar over the model tree: Add (a menu), Delete, Attach, Detach.
+  QToolBar* toolBar() const { return toolBar_; }
 
   // The cylinder being attached ("" when no pick is under way) and the
   // barrel marker picked so far.
@@ -70,6 +74,7 @@ class MechanismActions : public QObject {
   QAction* attach_;
   QAction* detach_;
   QString attaching_, barrel_;
+  QToolBar* toolBar_;
 };
 
 }  // namespace pm::gui

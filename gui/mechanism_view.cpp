@@ -22,7 +22,9 @@
 #include <osgUtil/LineSegmentIntersector>
 #include <osgViewer/Viewer>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace pm::gui {
 
@@ -426,19 +428,25 @@ void MechanismView::drawOverlay() {
     QFont small = font();
     small.setPointSizeF(font().pointSizeF() * 0.85);
     p.setFont(small);
-    const Mechanism& m = d_->scene.model();
-    for (const PartDef& part : m.parts)
+    // Markers on the same spot share one circle and one label.
+    std::vector<std::pair<QPointF, QStringList>> spots;
+    for (const PartDef& part : d_->scene.model().parts)
       for (const MarkerDef& mk : part.markers) {
         QVector3D w;
         const QString ref = QString::fromStdString(part.id + "." + mk.id);
         if (!markerPosition(ref, w)) continue;
         const QPointF c = projectToWidget(w);
-        p.setPen(QPen(QColor(200, 60, 20), 1.6));
-        p.setBrush(QColor(255, 200, 60, 90));
-        p.drawEllipse(c, 7, 7);
-        p.setPen(QColor(40, 40, 40));
-        p.drawText(c + QPointF(9, -6), ref);
+        auto it = std::find_if(spots.begin(), spots.end(), [&](const auto& s) { return QLineF(s.first, c).length() < 2.0; });
+        if (it == spots.end()) spots.push_back({c, {ref}});
+        else it->second << ref;
       }
+    for (const auto& [c, refs] : spots) {
+      p.setPen(QPen(QColor(200, 60, 20), 1.6));
+      p.setBrush(QColor(255, 200, 60, 90));
+      p.drawEllipse(c, 7, 7);
+      p.setPen(QColor(40, 40, 40));
+      p.drawText(c + QPointF(9, -6), refs.join(" / "));
+    }
     p.setFont(f);
     const QRectF band(0, 0, width(), 30);
     p.fillRect(band, QColor(255, 236, 170, 230));

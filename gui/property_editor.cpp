@@ -12,6 +12,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollArea>
 #include <QStyledItemDelegate>
 #include <QTableView>
 #include <QTimer>
@@ -130,13 +131,19 @@ PropertyEditor::PropertyEditor(Document* doc, QWidget* parent) : QWidget(parent)
   cl->addWidget(table_, 1);
   cl->addWidget(message_);
   mechForm_ = new MechanismForm(doc_);
-  mechForm_->hide();
+  // A part has some twenty fields: they scroll rather than stretch the dock.
+  mechPage_ = new QScrollArea;
+  mechPage_->setObjectName("mechanismFormScroll");
+  mechPage_->setWidget(mechForm_);
+  mechPage_->setWidgetResizable(true);
+  mechPage_->setFrameShape(QFrame::NoFrame);
+  mechPage_->hide();
   connect(mechForm_, &MechanismForm::rejected, this, &PropertyEditor::rejected);
   auto* lay = new QVBoxLayout(this);
   lay->setContentsMargins(4, 4, 4, 4);
   lay->addWidget(title_);
   lay->addWidget(componentPage_, 1);
-  lay->addWidget(mechForm_, 1);
+  lay->addWidget(mechPage_, 1);
 
   connect(model_, &ParamModel::editRejected, this, [this](const QString& m) {
     showMessage(m);
@@ -170,7 +177,7 @@ void PropertyEditor::showObject(const std::string& id) {
   }
   model_->setComponent(nullptr, {});
   componentPage_->hide();
-  mechForm_->show();
+  mechPage_->show();
   mechForm_->setObject(id);
   static const char* kinds[] = {"", "part", "marker", "joint", "force", "motion", ""};
   title_->setText(QString("%1  <span style='font-weight:normal;color:#555'>%2</span>")
@@ -180,7 +187,7 @@ void PropertyEditor::showObject(const std::string& id) {
 
 void PropertyEditor::showComponent(const std::string& id, int count) {
   const Component* c = id.empty() ? nullptr : doc_->project().find(id);
-  mechForm_->hide();
+  mechPage_->hide();
   mechForm_->setObject({});
   componentPage_->show();
   showMessage({});
@@ -252,7 +259,7 @@ void PropertyEditor::rebuildInputs() {
 }
 
 void PropertyEditor::onDocumentChanged() {
-  if (mechForm_->isVisibleTo(this) && objectKind(doc_->project(), mechForm_->objectId()) == ObjectKind::None) {
+  if (mechPage_->isVisibleTo(this) && objectKind(doc_->project(), mechForm_->objectId()) == ObjectKind::None) {
     showComponent({});  // the object was deleted (or undone away)
     return;
   }

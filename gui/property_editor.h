@@ -14,6 +14,7 @@ class QComboBox;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
+class QScrollArea;
 class QTableView;
 
 namespace pm::gui {
@@ -58,6 +59,7 @@ class PropertyEditor : public QWidget {
   QLabel* message_;
   QWidget* componentPage_;
   MechanismForm* mechForm_;
+  QScrollArea* mechPage_;
 };
 
 }  // namespace pm::gui

@@ -5,7 +5,9 @@
 // the model tree, the schematic and the 3D view; zoom to the cursor; a
 // cylinder along a translational joint drawn. Needs OpenGL (Xvfb).
 //
-// To look at the studio: PM_STUDIO_SNAPSHOT=/tmp/studio.png test_gui3d_edit selectionIsShared
+// To look at the studio: PM_STUDIO_SNAPSHOT=/tmp/studio.png (selectionIsShared),
+// PM_PICK_SNAPSHOT=/tmp/pick.png (attachCylinderByClickingMarkers, mid-pick),
+// PM_FORM_SNAPSHOT=/tmp/form.png (createPartMarkersAndRevoluteJoint, part form).
 #include "document.h"
 #include "io/project_file.h"
 #include "main_window.h"
@@ -28,6 +30,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QPushButton>
+#include <QScreen>
 #include <QUndoStack>
 #include <QtTest/QtTest>
 
@@ -221,6 +224,10 @@ class TestGui3dEdit : public QObject {
     editField(w, "mass", "heavy");
     QVERIFY(w.project() == before);
     QVERIFY(w.propertyEditor()->mechanismForm()->message().contains("arm.mass"));
+    if (const QByteArray out = qgetenv("PM_FORM_SNAPSHOT"); !out.isEmpty()) {
+      waitFrame(w.mechanismView());
+      QVERIFY(w.grab().save(QString::fromLocal8Bit(out)));
+    }
     // The joint's fields: its type and markers as lists.
     clickTree(w, "hinge");
     auto* type = qobject_cast<QComboBox*>(w.propertyEditor()->mechanismForm()->fieldEditor("type"));
@@ -280,6 +287,10 @@ class TestGui3dEdit : public QObject {
     QVERIFY(act->pickedBarrel().isEmpty());
     QTest::mouseClick(view, Qt::LeftButton, {}, pb);
     QCOMPARE(act->pickedBarrel(), QString("ground.clevis"));
+    if (const QByteArray out = qgetenv("PM_PICK_SNAPSHOT"); !out.isEmpty()) {
+      waitFrame(view);  // the screen's pixels: the overlay is drawn after OSG's frame
+      QVERIFY(w.screen()->grabWindow(w.winId()).save(QString::fromLocal8Bit(out)));
+    }
     QVERIFY(view->isPickingMarker());
     QVERIFY(w.project().find("cyl1")->data.is_null());  // nothing written yet
     // arm.C and coupler.C coincide (the joint coupler_c): a menu asks which.
