@@ -12,6 +12,7 @@
 #include "io/project_file.h"
 #include "main_window.h"
 #include "mechanism_actions.h"
+#include "mechanism_editing.h"
 #include "mechanism_form.h"
 #include "mechanism_view.h"
 #include "mechanism_view_controls.h"
@@ -457,6 +458,46 @@ class TestGui3dEdit : public QObject {
       const QPointF now = view.projectToWidget(target);
       QVERIFY2(QLineF(now, at).length() < 1.0, qPrintable(QString("ortho %1: moved %2 px").arg(ortho).arg(QLineF(now, at).length())));
     }
+  }
+
+  // The model-side rules behind the commands (no widgets involved).
+  void deleteTakesDependentsAndFieldsUseDisplayUnits() {
+    Project p = loadProject(test::projectPath("tool_changer.pneumech.json"));
+    // Deleting marker crank.A takes the joint coupler_a on it; crank.P carries
+    // the cylinder's rod: deleting it detaches cyl1, which stays in the circuit.
+    Project q = p;
+    QVERIFY(removeMechanismObject(q, "crank.A"));
+    QVERIFY(!findJoint(q.mechanism, "coupler_a"));
+    QCOMPARE(q.mechanism.joints.size(), p.mechanism.joints.size() - 1);
+    QVERIFY(attachment(*q.find("cyl1")).is_object());
+    QVERIFY(removeMechanismObject(q, "crank.P"));
+    QVERIFY(q.find("cyl1") && q.find("cyl1")->data.is_null());
+    // Deleting a part takes its markers and every joint on them.
+    q = p;
+    QVERIFY(removeMechanismObject(q, "arm"));
+    QVERIFY(!q.mechanism.part("arm"));
+    for (const JointDef& j : q.mechanism.joints) QVERIFY(j.i.rfind("arm.", 0) != 0 && j.j.rfind("arm.", 0) != 0);
+    QCOMPARE(q.mechanism.joints.size(), size_t(3));  // coupler_c, arm_pivot, holder_mount went
+    QVERIFY(!removeMechanismObject(q, "nothing"));
+    // Joint limits in the joint's own units: mm for a slide, degrees for a hinge.
+    q = p;
+    QCOMPARE(applyField(q, "crank_pivot", "param.upper", "90"), QString());
+    QVERIFY(std::abs(findJoint(q.mechanism, "crank_pivot")->params.at("upper") - M_PI / 2) < 1e-15);
+    // A type without the parameter drops it.
+    QCOMPARE(applyField(q, "crank_pivot", "type", "spherical"), QString());
+    QVERIFY(findJoint(q.mechanism, "crank_pivot")->params.empty());
+    QCOMPARE(applyField(q, "crank_pivot", "type", "translational"), QString());
+    QCOMPARE(applyField(q, "crank_pivot", "param.upper", "25"), QString());
+    QVERIFY(std::abs(findJoint(q.mechanism, "crank_pivot")->params.at("upper") - 0.025) < 1e-15);
+    // Refusals name object and field and change nothing.
+    const Project before = q;
+    QVERIFY(applyField(q, "crank", "mass", "-1").contains("crank.mass"));
+    QVERIFY(applyField(q, "crank_pivot", "type", "hinge").contains("crank_pivot.type"));
+    QVERIFY(applyField(q, "crank.P", "position.x", "1e").contains("crank.P.position.x"));
+    QVERIFY(q == before);
+    QCOMPARE(checkNewId(q, "cyl1").isEmpty(), false);  // one id space with the circuit
+    QCOMPARE(checkNewId(q, "2arm").isEmpty(), false);
+    QCOMPARE(freshObjectId(q, "crank"), std::string("crank1"));
   }
 
   void cylinderAlongJointAxisIsDrawn() {
