@@ -524,7 +524,11 @@ void MainWindow::sync3d() {
   const bool has = !project().mechanism.empty();
   const bool appears = has && dock3d_->isHidden();
   dock3d_->setVisible(has);
-  if (appears) resizeDocks({dock3d_}, {height() / 2}, Qt::Vertical);  // room to pick markers
+  if (appears) {  // room to pick markers, and still for the model tree and the properties
+    auto* model = findChild<QDockWidget*>("modelDock");
+    auto* props = findChild<QDockWidget*>("propertiesDock");
+    if (model && props) resizeDocks({model, props, dock3d_}, {height() / 4, height() / 4, height() / 2}, Qt::Vertical);
+  }
   if (has) view3d_->setProject(project(), QFileInfo(doc_->file()).absolutePath());
 }
 
