@@ -1,7 +1,6 @@
 #include "mechanism_actions.h"
 
 #include "document.h"
-#include "edit_operations.h"
 #include "mechanics/mechanism_types.h"
 #include "mechanism_editing.h"
 #include "mechanism_view.h"

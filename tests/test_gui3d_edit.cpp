@@ -358,6 +358,7 @@ class TestGui3dEdit : public QObject {
       return double((mr.map(QVector3D(0, 0, 1)) - mb.map(QVector3D(0, 0, 0))).length()) - d0;
     };
     // Float matrices on a 0.3 m scene: 1e-5 m.
+    qInfo("t = %g s (end): drawn x %.7f m, cyl1.x %.7f m", view->time(), drawnX(), x.back());
     QVERIFY2(std::abs(drawnX() - x.back()) < 1e-5, qPrintable(QString("drawn %1, result %2").arg(drawnX()).arg(x.back())));
     // The rod pin is on crank.P as drawn.
     QMatrix4x4 mb, mr;
@@ -377,6 +378,7 @@ class TestGui3dEdit : public QObject {
     for (size_t row : {top, mid}) {
       anim->setTime(t[row]);
       QCOMPARE(view->time(), t[row]);
+      qInfo("t = %g s: drawn x %.7f m, cyl1.x %.7f m", t[row], drawnX(), x[row]);
       QVERIFY2(std::abs(drawnX() - x[row]) < 1e-5,
                qPrintable(QString("t = %1: drawn %2, result %3").arg(t[row]).arg(drawnX()).arg(x[row])));
     }
@@ -456,6 +458,8 @@ class TestGui3dEdit : public QObject {
       QVERIFY(std::abs((view.cameraEye() - view.cameraCenter()).length() - 0.85 * dist) < 1e-4 * dist);
       // The point under the cursor stays under it (a pixel); the centre moved.
       const QPointF now = view.projectToWidget(target);
+      qInfo("%s: distance %.4f -> %.4f m, point under the cursor moved %.3f px", ortho ? "orthographic" : "perspective",
+            dist, (view.cameraEye() - view.cameraCenter()).length(), QLineF(now, at).length());
       QVERIFY2(QLineF(now, at).length() < 1.0, qPrintable(QString("ortho %1: moved %2 px").arg(ortho).arg(QLineF(now, at).length())));
     }
   }
