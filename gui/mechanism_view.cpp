@@ -116,6 +116,8 @@ void MechanismView::cleanupGL() {
 
 void MechanismView::setProject(const Project& project, const QString& projectDir) {
   if (d_->viewer) makeCurrent();
+  const std::vector<std::string> oldParts = d_->scene.partIds();
+  const bool wasBuilt = d_->built;
   d_->scene.build(project, projectDir.toStdString());
   d_->built = true;
   // A new gravity direction turns the camera with it (edits keep the view).
@@ -135,7 +137,9 @@ void MechanismView::setProject(const Project& project, const QString& projectDir
   d_->track.setStore(d_->results, d_->scene.partIds());
   d_->time = 0.0;
   if (d_->track.rows() > 0) d_->scene.applyPose(d_->track, d_->time);
-  d_->fitPending = true;
+  // Refit for another model or when parts come or go; editing a field keeps
+  // the camera where the user put it.
+  if (!wasBuilt || oldParts != d_->scene.partIds()) d_->fitPending = true;
   update();
 }
 

@@ -42,7 +42,8 @@ class MechanismView : public QOpenGLWidget {
   static bool isSupported();
 
   // Rebuilds the scene; `projectDir` resolves mesh files. Keeps the results
-  // pointer but resets the pose to the model's initial one.
+  // pointer but resets the pose to the model's initial one; the camera fits
+  // the model again only when the set of parts changed.
   void setProject(const Project& project, const QString& projectDir = {});
   // The store is read, never owned; pass nullptr before deleting it. Rows
   // appended later (a running simulation) are picked up by refreshResults().

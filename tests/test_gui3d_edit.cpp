@@ -215,12 +215,16 @@ class TestGui3dEdit : public QObject {
     // The property editor edits the part: mass, yaw in degrees, a refusal.
     clickTree(w, "arm");
     QCOMPARE(w.propertyEditor()->mechanismForm()->objectId(), std::string("arm"));
+    waitFrame(w.mechanismView());
+    const QVector3D eye = w.mechanismView()->cameraEye();
     editField(w, "mass", "3");
     QCOMPARE(w.project().mechanism.part("arm")->mass, 3.0);
     editField(w, "orientation.yaw", "30");
     QVERIFY(std::abs(w.project().mechanism.part("arm")->orientation[2] - M_PI / 6) < 1e-15);
     editField(w, "position.z", "12.5 mm");
     QVERIFY(std::abs(w.project().mechanism.part("arm")->position[2] - 0.0125) < 1e-15);
+    waitFrame(w.mechanismView());
+    QCOMPARE(w.mechanismView()->cameraEye(), eye);  // field edits keep the camera
     const Project before = w.project();
     editField(w, "mass", "heavy");
     QVERIFY(w.project() == before);
