@@ -3,10 +3,12 @@
 #include "document.h"
 #include "io/project_file.h"
 #include "library_panel.h"
+#include "mechanism_actions.h"
 #include "mechanism_view.h"
 #include "mechanism_view_controls.h"
 #include "model/component_type.h"
 #include "model/project_error.h"
+#include "model_tree.h"
 #include "param_model.h"
 #include "property_editor.h"
 #include "report_export.h"
@@ -14,6 +16,7 @@
 #include "schematic_items.h"
 #include "schematic_scene.h"
 #include "schematic_view.h"
+#include "selection_model.h"
 #include "simulation_runner.h"
 #include "start_page.h"
 #include "symbol_library.h"
@@ -84,6 +87,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), anim_(std::make_u
 MainWindow::~MainWindow() {
   poll_->stop();
   runner_->stop();
+  // The scene empties itself when deleted, after some docks are gone: its
+  // selection signals must not reach them.
+  disconnect(scene_, nullptr, this, nullptr);
 }
 
 const Project& MainWindow::project() const { return doc_->project(); }
@@ -242,6 +248,30 @@ void MainWindow::buildUi() {
     dock3d_->hide();
   }
 
+  // One selection shared by the schematic, the trees, the properties and
+  // the 3D view; the model tree lists the mechanism and the circuit.
+  selection_ = new SelectionModel(this);
+  connect(selection_, &SelectionModel::changed, this, &MainWindow::onSharedSelection);
+  if (view3d_) connect(view3d_, &MechanismView::objectSelected, selection_, &SelectionModel::select);
+  modelTree_ = new ModelTree(doc_, selection_);
+  mechActions_ = new MechanismActions(doc_, selection_, view3d_, this);
+  auto* modelBox = new QWidget;
+  auto* ml = new QVBoxLayout(modelBox);
+  ml->setContentsMargins(0, 0, 0, 0);
+  ml->setSpacing(0);
+  ml->addWidget(mechActions_->toolBar());
+  ml->addWidget(modelTree_, 1);
+  auto* modelDock = new QDockWidget(tr("Model"), this);
+  modelDock->setObjectName("modelDock");
+  modelDock->setWidget(modelBox);
+  addDockWidget(Qt::RightDockWidgetArea, modelDock);
+  tabifyDockWidget(treeDock, modelDock);
+  modelDock->raise();
+  resizeDocks({libDock, modelDock}, {260, 420}, Qt::Horizontal);  // as before the Model dock came
+  connect(mechActions_, &MechanismActions::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
+  modelTree_->setContextMenuPolicy(Qt::ActionsContextMenu);
+  modelTree_->addActions(mechActions_->actions());
+
   statusLabel_ = new QLabel(tr("No simulation run yet"));
   statusLabel_->setObjectName("statusLabel");
   statusBar()->addPermanentWidget(statusLabel_, 1);
@@ -302,6 +332,9 @@ void MainWindow::buildMenus() {
   view_->addAction(fit);
   viewMenu->addAction(tr("Zoom &In"), view_, &SchematicView::zoomIn)->setShortcut(QKeySequence::ZoomIn);
   viewMenu->addAction(tr("Zoom &Out"), view_, &SchematicView::zoomOut)->setShortcut(QKeySequence::ZoomOut);
+
+  QMenu* mech = menuBar()->addMenu(tr("&Mechanism"));
+  mech->addActions(mechActions_->actions());
 
   QMenu* sim = menuBar()->addMenu(tr("&Simulation"));
   actCheck_ = sim->addAction(tr("&Check Circuit"), this, [this] {
@@ -489,7 +522,13 @@ void MainWindow::updateRecentMenu() {
 void MainWindow::sync3d() {
   if (!view3d_) return;
   const bool has = !project().mechanism.empty();
+  const bool appears = has && dock3d_->isHidden();
   dock3d_->setVisible(has);
+  if (appears) {  // room to pick markers, and still for the model tree and the properties
+    auto* model = findChild<QDockWidget*>("modelDock");
+    auto* props = findChild<QDockWidget*>("propertiesDock");
+    if (model && props) resizeDocks({model, props, dock3d_}, {height() / 4, height() / 4, height() / 2}, Qt::Vertical);
+  }
   if (has) view3d_->setProject(project(), QFileInfo(doc_->file()).absolutePath());
 }
 
@@ -562,6 +601,7 @@ void MainWindow::onTreeSelectionChanged() {
   if (id.empty()) scene_->clearSelection();
   else scene_->selectObjects({id});
   if (ComponentItem* item = scene_->componentItem(id)) view_->ensureVisible(item, 40, 40);
+  selection_->select(QString::fromStdString(id));
   syncingSelection_ = false;
   props_->showComponent(id);
 }
@@ -581,7 +621,32 @@ void MainWindow::onSceneSelectionChanged() {
         tree_->setCurrentItem(tree_->topLevelItem(i));
         tree_->scrollToItem(tree_->topLevelItem(i));
       }
+  selection_->select(QString::fromStdString(id));
   syncingSelection_ = false;
+}
+
+// The shared selection changed: the 3D view highlights it; when it came from
+// the model tree or the 3D view, the schematic, the component list and the
+// property editor follow too.
+void MainWindow::onSharedSelection(const QString& id) {
+  if (view3d_) {
+    const QSignalBlocker block(view3d_);
+    view3d_->select(id);
+  }
+  if (syncingSelection_) return;
+  const std::string s = id.toStdString();
+  syncingSelection_ = true;
+  if (project().find(s)) scene_->selectObjects({s});
+  else scene_->clearSelection();
+  if (ComponentItem* item = scene_->componentItem(s)) view_->ensureVisible(item, 40, 40);
+  {
+    const QSignalBlocker block(tree_);
+    tree_->clearSelection();
+    for (int i = 0; i < tree_->topLevelItemCount(); ++i)
+      if (tree_->topLevelItem(i)->data(0, Qt::UserRole).toString() == id) tree_->setCurrentItem(tree_->topLevelItem(i));
+  }
+  syncingSelection_ = false;
+  props_->showObject(s);
 }
 
 // ---------------------------------------------------------------- checks

@@ -36,6 +36,9 @@ namespace pm::gui {
 
 class Document;
 class LibraryPanel;
+class MechanismActions;
+class ModelTree;
+class SelectionModel;
 class PropertyEditor;
 class RunAnimation;
 class SchematicScene;
@@ -67,6 +70,13 @@ class MainWindow : public QMainWindow {
   bool isShowingStartPage() const;
   QListWidget* messageList() const { return messages_; }
   QSlider* timeSlider() const { return timeSlider_; }
+  // The shared selection (ids), the model tree, the mechanism commands and
+  // the 3D view with its animation cursor (null without OpenGL).
+  SelectionModel* selection() const { return selection_; }
+  ModelTree* modelTree() const { return modelTree_; }
+  MechanismActions* mechanismActions() const { return mechActions_; }
+  class MechanismView* mechanismView() const { return view3d_; }
+  class AnimationControls* animationControls() const { return anim3d_; }
 
   SimulationRunner* runner() const { return runner_; }
   QChart* chart() const { return chart_; }
@@ -113,6 +123,7 @@ class MainWindow : public QMainWindow {
   void onDocumentChanged();
   void onSceneSelectionChanged();
   void onTreeSelectionChanged();
+  void onSharedSelection(const QString& id);
   void onMessageActivated(QListWidgetItem* item);
   void showFrame(int row);
   void clearResults();
@@ -151,6 +162,9 @@ class MainWindow : public QMainWindow {
   QLabel* statusLabel_ = nullptr;
   QMenu* recentMenu_ = nullptr;
   bool syncingSelection_ = false;
+  SelectionModel* selection_ = nullptr;
+  ModelTree* modelTree_ = nullptr;
+  MechanismActions* mechActions_ = nullptr;
 
   QAction* actNew_ = nullptr;
   QAction* actOpen_ = nullptr;

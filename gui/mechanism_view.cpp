@@ -1,12 +1,16 @@
 #include "mechanism_view.h"
 
 #include "model/project.h"
+#include "scene3d_shapes.h"
 #include "scene3d_scene.h"
 #include "solver/result_store.h"
 
 #include <QElapsedTimer>
 #include <QGuiApplication>
 #include <QHelpEvent>
+#include <QKeyEvent>
+#include <QLineF>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QOpenGLContext>
 #include <QOpenGLFramebufferObject>
@@ -18,7 +22,9 @@
 #include <osgUtil/LineSegmentIntersector>
 #include <osgViewer/Viewer>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace pm::gui {
 
@@ -65,6 +71,9 @@ struct MechanismView::Impl {
   osg::Vec3d viewDir{0.55, -1.0, 0.65};  // centre -> eye
   osg::Quat appliedUp;                    // the scene's up rotation the view directions follow
   osg::Vec3d viewUp{0, 0, 1};
+  bool picking = false;  // marker-pick mode
+  bool markersBeforePick = false;
+  QString pickPrompt;
 
   double dpr(const QWidget* w) const { return w->devicePixelRatioF(); }
 };
@@ -107,6 +116,8 @@ void MechanismView::cleanupGL() {
 
 void MechanismView::setProject(const Project& project, const QString& projectDir) {
   if (d_->viewer) makeCurrent();
+  const std::vector<std::string> oldParts = d_->scene.partIds();
+  const bool wasBuilt = d_->built;
   d_->scene.build(project, projectDir.toStdString());
   d_->built = true;
   // A new gravity direction turns the camera with it (edits keep the view).
@@ -118,11 +129,17 @@ void MechanismView::setProject(const Project& project, const QString& projectDir
     d_->viewer->setSceneData(d_->scene.root());
     doneCurrent();
   }
-  d_->selected.clear();
+  // The highlight survives an edit when its object is still drawn. No
+  // signal: an object that is no longer drawn (a cylinder just detached)
+  // stays selected in the other views.
+  d_->scene.highlight(d_->selected.toStdString());
+  d_->selected = QString::fromStdString(d_->scene.highlighted());
   d_->track.setStore(d_->results, d_->scene.partIds());
   d_->time = 0.0;
   if (d_->track.rows() > 0) d_->scene.applyPose(d_->track, d_->time);
-  d_->fitPending = true;
+  // Refit for another model or when parts come or go; editing a field keeps
+  // the camera where the user put it.
+  if (!wasBuilt || oldParts != d_->scene.partIds()) d_->fitPending = true;
   update();
 }
 
@@ -247,6 +264,84 @@ bool MechanismView::markerPosition(const QString& ref, QVector3D& world) const {
   return true;
 }
 
+QString MechanismView::markerAt(const QPointF& pos, double radius) const {
+  QString best;
+  double bestDist = radius;
+  const Mechanism& m = d_->scene.model();
+  for (const PartDef& p : m.parts)
+    for (const MarkerDef& mk : p.markers) {
+      const QString ref = QString::fromStdString(p.id + "." + mk.id);
+      QVector3D w;
+      if (!markerPosition(ref, w)) continue;
+      const double dist = QLineF(projectToWidget(w), pos).length();
+      if (dist < bestDist) bestDist = dist, best = ref;  // coincident markers: the first
+    }
+  return best;
+}
+
+QStringList MechanismView::markersAt(const QPointF& pos, double radius) const {
+  const QString nearest = markerAt(pos, radius);
+  QStringList refs;
+  QVector3D w;
+  if (nearest.isEmpty() || !markerPosition(nearest, w)) return refs;
+  const QPointF at = projectToWidget(w);
+  for (const PartDef& p : d_->scene.model().parts)
+    for (const MarkerDef& mk : p.markers) {
+      const QString ref = QString::fromStdString(p.id + "." + mk.id);
+      if (markerPosition(ref, w) && QLineF(projectToWidget(w), at).length() < 2.0) refs << ref;
+    }
+  return refs;
+}
+
+void MechanismView::finishPick(const QString& ref) {
+  if (!d_->picking) return;
+  d_->picking = false;
+  d_->scene.setMarkersVisible(d_->markersBeforePick);
+  unsetCursor();
+  update();
+  emit markerPicked(ref);
+}
+
+bool MechanismView::actuatorTransforms(const QString& id, QMatrix4x4& barrel, QMatrix4x4& rod) const {
+  osg::Matrixd b, r;
+  if (!d_->scene.actuatorMatrices(id.toStdString(), b, r)) return false;
+  barrel = toQt(b);
+  rod = toQt(r);
+  return true;
+}
+
+QVector3D MechanismView::cameraEye() const {
+  osg::Vec3d eye, center, up;
+  d_->manipulator->getTransformation(eye, center, up);
+  return QVector3D(float(eye.x()), float(eye.y()), float(eye.z()));
+}
+
+QVector3D MechanismView::cameraCenter() const {
+  const osg::Vec3d c = d_->manipulator->getCenter();
+  return QVector3D(float(c.x()), float(c.y()), float(c.z()));
+}
+
+void MechanismView::beginMarkerPick(const QString& prompt) {
+  if (!d_->picking) d_->markersBeforePick = d_->scene.markersVisible();
+  d_->picking = true;
+  d_->pickPrompt = prompt;
+  d_->scene.setMarkersVisible(true);
+  setCursor(Qt::CrossCursor);
+  setFocus();
+  update();
+}
+
+void MechanismView::cancelMarkerPick() {
+  if (!d_->picking) return;
+  d_->picking = false;
+  d_->scene.setMarkersVisible(d_->markersBeforePick);
+  unsetCursor();
+  update();
+  emit markerPickCancelled();
+}
+
+bool MechanismView::isPickingMarker() const { return d_->picking; }
+
 double MechanismView::lastFrameMs() const { return d_->frameMs; }
 quint64 MechanismView::frameCount() const { return d_->frames; }
 
@@ -332,7 +427,37 @@ void MechanismView::drawOverlay() {
     p.drawLine(o, tip);
     p.drawText(QRectF(tip.x() - 8, tip.y() - 8, 16, 16), Qt::AlignCenter, a.label);
   }
-  if (d_->track.rows() > 0) {
+  if (d_->picking) {
+    // Every marker circled where a click picks it, and what to pick.
+    QFont small = font();
+    small.setPointSizeF(font().pointSizeF() * 0.85);
+    p.setFont(small);
+    // Markers on the same spot share one circle and one label.
+    std::vector<std::pair<QPointF, QStringList>> spots;
+    for (const PartDef& part : d_->scene.model().parts)
+      for (const MarkerDef& mk : part.markers) {
+        QVector3D w;
+        const QString ref = QString::fromStdString(part.id + "." + mk.id);
+        if (!markerPosition(ref, w)) continue;
+        const QPointF c = projectToWidget(w);
+        auto it = std::find_if(spots.begin(), spots.end(), [&](const auto& s) { return QLineF(s.first, c).length() < 2.0; });
+        if (it == spots.end()) spots.push_back({c, {ref}});
+        else it->second << ref;
+      }
+    for (const auto& [c, refs] : spots) {
+      p.setPen(QPen(QColor(200, 60, 20), 1.6));
+      p.setBrush(QColor(255, 200, 60, 90));
+      p.drawEllipse(c, 7, 7);
+      p.setPen(QColor(40, 40, 40));
+      p.drawText(c + QPointF(9, -6), refs.join(" / "));
+    }
+    p.setFont(f);
+    const QRectF band(0, 0, width(), 30);
+    p.fillRect(band, QColor(255, 236, 170, 230));
+    p.setPen(QColor(60, 45, 0));
+    p.drawText(band.adjusted(10, 0, -10, 0), Qt::AlignVCenter | Qt::AlignLeft, d_->pickPrompt + tr("   (Esc cancels)"));
+  }
+  if (d_->track.rows() > 0 && !d_->picking) {
     p.setPen(QColor(60, 66, 75));
     p.drawText(QRectF(10, 8, 200, 20), Qt::AlignLeft | Qt::AlignVCenter,
                QString("t = %1 s").arg(d_->time, 0, 'f', 3));
@@ -385,7 +510,22 @@ void MechanismView::mouseReleaseEvent(QMouseEvent* e) {
   const bool click = d_->pressed && e->button() == Qt::LeftButton &&
                      (e->position().toPoint() - d_->pressPos).manhattanLength() < 4;
   d_->pressed = false;
-  if (click) select(objectAt(e->position().toPoint()));
+  if (click && d_->picking) {
+    const QStringList refs = markersAt(e->position());
+    if (refs.size() == 1) {
+      finishPick(refs.front());
+    } else if (refs.size() > 1) {
+      // Markers on the same spot (the two halves of a joint): ask which.
+      auto* menu = new QMenu(this);
+      menu->setObjectName("markerChoiceMenu");
+      menu->setAttribute(Qt::WA_DeleteOnClose);
+      for (const QString& r : refs) menu->addAction(r);
+      connect(menu, &QMenu::triggered, this, [this](QAction* a) { finishPick(a->text()); });
+      menu->popup(mapToGlobal(e->position().toPoint()));
+    }
+  } else if (click) {
+    select(objectAt(e->position().toPoint()));
+  }
   update();
 }
 
@@ -397,12 +537,47 @@ void MechanismView::mouseMoveEvent(QMouseEvent* e) {
 }
 
 void MechanismView::wheelEvent(QWheelEvent* e) {
-  if (!d_->window) return;
   const int dy = e->angleDelta().y();
-  if (dy == 0) return;
-  d_->window->getEventQueue()->mouseScroll(dy > 0 ? osgGA::GUIEventAdapter::SCROLL_UP
-                                                  : osgGA::GUIEventAdapter::SCROLL_DOWN);
+  if (!d_->viewer || dy == 0) return;
+  zoomAt(e->position(), std::pow(0.85, dy / 120.0));
+}
+
+// Scales the eye and the centre about the point under the cursor, so that
+// point stays where it is on screen (perspective and orthographic alike: the
+// orthographic extent follows the camera distance).
+void MechanismView::zoomAt(const QPointF& pos, double factor) {
+  osg::Vec3d eye, center, up;
+  d_->manipulator->getTransformation(eye, center, up);
+  const osg::Camera* cam = d_->viewer->getCamera();
+  const double r = d_->dpr(this);
+  const double x = pos.x() * r, y = (height() - pos.y()) * r;
+  osg::Vec3d target = center;
+  osgUtil::LineSegmentIntersector::Intersections hits;
+  if (d_->viewer->computeIntersections(cam, osgUtil::Intersector::WINDOW, float(x), float(y), hits,
+                                       scene3d::kPickMask)) {
+    target = hits.begin()->getWorldIntersectPoint();
+  } else {
+    // Nothing under the cursor: the ray meets the plane through the centre
+    // facing the camera.
+    const osg::Matrixd inv =
+        osg::Matrixd::inverse(cam->getViewMatrix() * cam->getProjectionMatrix() * cam->getViewport()->computeWindowMatrix());
+    const osg::Vec3d a = osg::Vec3d(x, y, 0.0) * inv, b = osg::Vec3d(x, y, 1.0) * inv;
+    const osg::Vec3d n = eye - center;
+    const double den = (b - a) * n;
+    if (std::abs(den) > 1e-12) target = a + (b - a) * (((center - a) * n) / den);
+  }
+  const double dist = (eye - center).length() * factor;
+  if (dist < 1e-4 * d_->scene.characteristicLength() || dist > 1e3 * d_->scene.characteristicLength()) return;
+  d_->manipulator->setTransformation(target + (eye - target) * factor, target + (center - target) * factor, up);
   update();
+}
+
+void MechanismView::keyPressEvent(QKeyEvent* e) {
+  if (e->key() == Qt::Key_Escape && d_->picking) {
+    cancelMarkerPick();
+    return;
+  }
+  QOpenGLWidget::keyPressEvent(e);
 }
 
 bool MechanismView::event(QEvent* e) {

@@ -3,8 +3,10 @@
 // threaded, rendered on demand). Shows the parts' display geometry, joint
 // glyphs, springs, marker triads, a ground grid and world axes; poses come
 // from a ResultStore at the time given to setPose(), so one time cursor
-// drives it. Mouse: left orbit, middle pan, right / wheel zoom, click
-// selects, hovering shows the object id.
+// drives it. Mouse: left orbit, middle pan, right drag zoom, wheel zooms
+// towards the point under the cursor, click selects, hovering shows the
+// object id. In marker-pick mode (attaching a cylinder) a click picks the
+// marker nearest to the cursor instead.
 //
 // OpenGL needs a real display (Xvfb headless): the offscreen platform has no
 // OpenGL and a QOpenGLWidget crashes there, so callers check isSupported().
@@ -15,6 +17,7 @@
 #include <QOpenGLWidget>
 #include <QPointF>
 #include <QString>
+#include <QStringList>
 #include <QVector3D>
 
 #include <memory>
@@ -39,7 +42,8 @@ class MechanismView : public QOpenGLWidget {
   static bool isSupported();
 
   // Rebuilds the scene; `projectDir` resolves mesh files. Keeps the results
-  // pointer but resets the pose to the model's initial one.
+  // pointer but resets the pose to the model's initial one; the camera fits
+  // the model again only when the set of parts changed.
   void setProject(const Project& project, const QString& projectDir = {});
   // The store is read, never owned; pass nullptr before deleting it. Rows
   // appended later (a running simulation) are picked up by refreshResults().
@@ -68,6 +72,27 @@ class MechanismView : public QOpenGLWidget {
   QMatrix4x4 partTransform(const QString& id) const;
   // World position of marker "<part>.<marker>" as drawn.
   bool markerPosition(const QString& ref, QVector3D& world) const;
+  // The marker whose projected position is nearest to `pos`, within
+  // `radius` pixels ("" if none).
+  QString markerAt(const QPointF& pos, double radius = 14.0) const;
+  // That marker and every other one drawn on the same spot (within 2 px),
+  // in model order; a pick click with several offers them in a menu
+  // ("markerChoiceMenu").
+  QStringList markersAt(const QPointF& pos, double radius = 14.0) const;
+  // World matrices of a cylinder's barrel and rod nodes as drawn (unit
+  // cylinders along local +z: the barrel pin at local 0, the rod pin at
+  // local z = 1); false when the cylinder is not drawn.
+  bool actuatorTransforms(const QString& id, QMatrix4x4& barrel, QMatrix4x4& rod) const;
+  // Eye and centre of the camera (world).
+  QVector3D cameraEye() const;
+  QVector3D cameraCenter() const;
+
+  // Marker-pick mode: markers are shown and circled, `prompt` is drawn on
+  // top, and the next left click on (or near) a marker emits markerPicked
+  // and ends the mode; Escape emits markerPickCancelled.
+  void beginMarkerPick(const QString& prompt);
+  void cancelMarkerPick();
+  bool isPickingMarker() const;
 
   // Renders the current view into an image of w x h pixels (anti-aliased,
   // independent of the widget size). The widget must have been shown.
@@ -85,6 +110,8 @@ class MechanismView : public QOpenGLWidget {
 
  signals:
   void objectSelected(const QString& id);
+  void markerPicked(const QString& ref);
+  void markerPickCancelled();
 
  protected:
   void initializeGL() override;
@@ -94,6 +121,7 @@ class MechanismView : public QOpenGLWidget {
   void mouseReleaseEvent(QMouseEvent* e) override;
   void mouseMoveEvent(QMouseEvent* e) override;
   void wheelEvent(QWheelEvent* e) override;
+  void keyPressEvent(QKeyEvent* e) override;
   bool event(QEvent* e) override;
 
  private:
@@ -102,6 +130,8 @@ class MechanismView : public QOpenGLWidget {
   void fitCamera();
   void applyCamera(int w, int h);
   void drawOverlay();
+  void zoomAt(const QPointF& pos, double factor);
+  void finishPick(const QString& ref);
   std::unique_ptr<Impl> d_;
 };
 

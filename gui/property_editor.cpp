@@ -2,6 +2,8 @@
 
 #include "document.h"
 #include "model/component_type.h"
+#include "mechanism_editing.h"
+#include "mechanism_form.h"
 #include "param_model.h"
 #include "units.h"
 
@@ -10,6 +12,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollArea>
 #include <QStyledItemDelegate>
 #include <QTableView>
 #include <QTimer>
@@ -120,13 +123,27 @@ PropertyEditor::PropertyEditor(Document* doc, QWidget* parent) : QWidget(parent)
   inputs_ = new QFormLayout(inputsBox_);
   inputs_->setContentsMargins(0, 0, 0, 0);
   inputsBox_->hide();
+  componentPage_ = new QWidget;
+  auto* cl = new QVBoxLayout(componentPage_);
+  cl->setContentsMargins(0, 0, 0, 0);
+  cl->addLayout(form);
+  cl->addWidget(inputsBox_);
+  cl->addWidget(table_, 1);
+  cl->addWidget(message_);
+  mechForm_ = new MechanismForm(doc_);
+  // A part has some twenty fields: they scroll rather than stretch the dock.
+  mechPage_ = new QScrollArea;
+  mechPage_->setObjectName("mechanismFormScroll");
+  mechPage_->setWidget(mechForm_);
+  mechPage_->setWidgetResizable(true);
+  mechPage_->setFrameShape(QFrame::NoFrame);
+  mechPage_->hide();
+  connect(mechForm_, &MechanismForm::rejected, this, &PropertyEditor::rejected);
   auto* lay = new QVBoxLayout(this);
   lay->setContentsMargins(4, 4, 4, 4);
   lay->addWidget(title_);
-  lay->addLayout(form);
-  lay->addWidget(inputsBox_);
-  lay->addWidget(table_, 1);
-  lay->addWidget(message_);
+  lay->addWidget(componentPage_, 1);
+  lay->addWidget(mechPage_, 1);
 
   connect(model_, &ParamModel::editRejected, this, [this](const QString& m) {
     showMessage(m);
@@ -152,8 +169,27 @@ void PropertyEditor::showMessage(const QString& text) {
   message_->setVisible(!text.isEmpty());
 }
 
+void PropertyEditor::showObject(const std::string& id) {
+  const ObjectKind kind = objectKind(doc_->project(), id);
+  if (kind == ObjectKind::None || kind == ObjectKind::Component) {
+    showComponent(id);
+    return;
+  }
+  model_->setComponent(nullptr, {});
+  componentPage_->hide();
+  mechPage_->show();
+  mechForm_->setObject(id);
+  static const char* kinds[] = {"", "part", "marker", "joint", "force", "motion", ""};
+  title_->setText(QString("%1  <span style='font-weight:normal;color:#555'>%2</span>")
+                      .arg(QString::fromStdString(id), kinds[int(kind)]));
+  title_->setToolTip({});
+}
+
 void PropertyEditor::showComponent(const std::string& id, int count) {
   const Component* c = id.empty() ? nullptr : doc_->project().find(id);
+  mechPage_->hide();
+  mechForm_->setObject({});
+  componentPage_->show();
   showMessage({});
   if (!c) {
     model_->setComponent(nullptr, {});
@@ -223,6 +259,10 @@ void PropertyEditor::rebuildInputs() {
 }
 
 void PropertyEditor::onDocumentChanged() {
+  if (mechPage_->isVisibleTo(this) && objectKind(doc_->project(), mechForm_->objectId()) == ObjectKind::None) {
+    showComponent({});  // the object was deleted (or undone away)
+    return;
+  }
   const std::string id = model_->componentId();
   if (id.empty()) return;
   const Component* c = doc_->project().find(id);

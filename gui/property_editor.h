@@ -1,8 +1,9 @@
 // The property editor for the schematic selection: identification code,
 // parameters in engineering units with a unit choice per parameter, standard
 // sizes as an editable list where a catalogue exists, range checks with the
-// refusal shown in place, descriptions as tooltips. Every accepted value is
-// one undoable edit of the Document.
+// refusal shown in place, descriptions as tooltips. Mechanism objects (parts,
+// markers, joints, forces, motions) show their fields in a MechanismForm
+// instead. Every accepted value is one undoable edit of the Document.
 #pragma once
 
 #include <QWidget>
@@ -13,11 +14,13 @@ class QComboBox;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
+class QScrollArea;
 class QTableView;
 
 namespace pm::gui {
 
 class Document;
+class MechanismForm;
 class ParamModel;
 
 class PropertyEditor : public QWidget {
@@ -27,6 +30,9 @@ class PropertyEditor : public QWidget {
 
   // Shows component `id` ("" for none); `count` objects are selected in all.
   void showComponent(const std::string& id, int count = 1);
+  // Shows any object by id: a component, or a mechanism object in the form.
+  void showObject(const std::string& id);
+  MechanismForm* mechanismForm() const { return mechForm_; }
   const std::string& componentId() const;
   QTableView* table() const { return table_; }
   ParamModel* model() const { return model_; }
@@ -51,6 +57,9 @@ class PropertyEditor : public QWidget {
   QTableView* table_;
   ParamModel* model_;
   QLabel* message_;
+  QWidget* componentPage_;
+  MechanismForm* mechForm_;
+  QScrollArea* mechPage_;
 };
 
 }  // namespace pm::gui

@@ -298,22 +298,49 @@ void MechanismScene::addSpring(const ForceDef& def) {
   springs_.push_back(std::move(s));
 }
 
+bool MechanismScene::anchorOfMarker(const std::string& ref, Anchor& a) const {
+  size_t k = 0;
+  const MarkerDef* mk = marker(ref, &k);
+  if (!mk) return false;
+  a.part = k;
+  a.local = toOsg(mk->position);
+  return true;
+}
+
+osg::Vec3d MechanismScene::anchorWorld(const Anchor& a) const { return a.local * parts_[a.part].xf->getMatrix(); }
+
 void MechanismScene::addActuator(const Component& c) {
   if (c.type.rfind("cylinder_", 0) != 0 || !c.data.is_object() || !c.data.contains("attach")) return;
   const auto& a = c.data["attach"];
-  if (!a.is_object() || !a.contains("barrel") || !a.contains("rod")) return;  // joint-axis attachments: not drawn yet
-  Actuator act;
-  act.id = c.id;
-  act.barrel = a.value("barrel", "");
-  act.rod = a.value("rod", "");
-  osg::Vec3d pa, pb;
-  if (!markerWorld(act.barrel, pa) || !markerWorld(act.rod, pb)) return;
+  if (!a.is_object()) return;
   auto param = [&](const char* n, double def) {
     auto it = c.params.find(n);
     return it == c.params.end() ? def : it->second;
   };
   const double stroke = param("stroke", 0.1), x0 = param("x0", 0.0);
-  const double d0 = std::max(1e-3, (pb - pa).length() - x0);  // pin distance when retracted
+  Actuator act;
+  act.id = c.id;
+  double d0 = 0;  // pin distance when retracted
+  if (a.contains("joint")) {
+    // Along a translational joint: x = travel of I along J's z + offset, so
+    // the rod pin is I and the barrel pin sits on J's part, d0 + x0 behind
+    // where I starts, along J's z.
+    const std::string joint = a.value("joint", "");
+    auto it = std::find_if(model_.joints.begin(), model_.joints.end(), [&](const JointDef& j) { return j.id == joint; });
+    if (it == model_.joints.end()) return;
+    size_t pj = 0;
+    const MarkerDef* mj = marker(it->j, &pj);
+    if (!mj || !anchorOfMarker(it->i, act.rod)) return;
+    const osg::Matrixd jPart = parts_[pj].xf->getMatrix();
+    const osg::Vec3d zLocal = osg::Matrixd::transform3x3(osg::Vec3d(0, 0, 1), frameMatrix(mj->position, mj->orientation));
+    const osg::Vec3d rodStartLocal = anchorWorld(act.rod) * osg::Matrixd::inverse(jPart);
+    d0 = std::max(0.3 * stroke, 0.02);
+    act.barrel.part = pj;
+    act.barrel.local = rodStartLocal - zLocal * (d0 + x0);
+  } else {
+    if (!anchorOfMarker(a.value("barrel", ""), act.barrel) || !anchorOfMarker(a.value("rod", ""), act.rod)) return;
+    d0 = std::max(1e-3, (anchorWorld(act.rod) - anchorWorld(act.barrel)).length() - x0);
+  }
   // Lengths chosen so the rod stays inside the barrel over the whole stroke.
   act.barrelLength = act.rodLength = 0.5 * (d0 + stroke) + 0.1 * d0;
   act.barrelXf = new osg::MatrixTransform;
@@ -332,8 +359,7 @@ void MechanismScene::addActuator(const Component& c) {
 
 void MechanismScene::updateActuators() {
   for (Actuator& a : actuators_) {
-    osg::Vec3d pa, pb;
-    if (!markerWorld(a.barrel, pa) || !markerWorld(a.rod, pb)) continue;
+    const osg::Vec3d pa = anchorWorld(a.barrel), pb = anchorWorld(a.rod);
     osg::Vec3d dir = pb - pa;
     if (dir.length() < 1e-12) continue;
     dir.normalize();
@@ -345,6 +371,16 @@ void MechanismScene::updateActuators() {
     a.rodXf->setMatrix(osg::Matrixd::scale(1, 1, a.rodLength) * osg::Matrixd::rotate(q) *
                        osg::Matrixd::translate(pb - dir * a.rodLength));
   }
+}
+
+bool MechanismScene::actuatorMatrices(const std::string& id, osg::Matrixd& barrel, osg::Matrixd& rod) const {
+  for (const Actuator& a : actuators_)
+    if (a.id == id) {
+      barrel = a.barrelXf->getMatrix();
+      rod = a.rodXf->getMatrix();
+      return true;
+    }
+  return false;
 }
 
 void MechanismScene::addEnvironment() {

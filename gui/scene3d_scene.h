@@ -85,6 +85,11 @@ class MechanismScene {
   // Rotation taking +z to "up" (against gravity): the grid lies under the
   // model and the standard views stand upright whichever way gravity points.
   const osg::Quat& upRotation() const { return up_; }
+  const Mechanism& model() const { return model_; }
+  // World matrices of a cylinder's barrel and rod nodes as drawn: unit
+  // cylinders along local +z from the origin, scaled to their lengths (the
+  // barrel starts at its pin, the rod ends at its pin, local z = 1).
+  bool actuatorMatrices(const std::string& id, osg::Matrixd& barrel, osg::Matrixd& rod) const;
 
  private:
   struct Part {
@@ -97,14 +102,23 @@ class MechanismScene {
     std::string i, j;
     Helix helix;
   };
-  // A pneumatic cylinder attached between two markers: a barrel from the
-  // barrel-end marker and a rod from the rod-end marker that slides out of
-  // it, both re-placed at every pose.
+  // A pneumatic cylinder: a barrel from its pin and a rod from its pin that
+  // slides out of it, both re-placed at every pose. The pins are points
+  // fixed on parts: the two markers of data.attach = {barrel, rod}, or for
+  // data.attach.joint the joint's I marker (rod) and a point behind it on
+  // J's part along J's z-axis (barrel).
+  struct Anchor {
+    size_t part = 0;
+    osg::Vec3d local;  // in the part frame
+  };
   struct Actuator {
-    std::string id, barrel, rod;
+    std::string id;
+    Anchor barrel, rod;
     double barrelLength = 0, rodLength = 0;
     osg::ref_ptr<osg::MatrixTransform> barrelXf, rodXf;
   };
+  bool anchorOfMarker(const std::string& ref, Anchor& a) const;
+  osg::Vec3d anchorWorld(const Anchor& a) const;
   void addActuator(const Component& c);
   void updateActuators();
   std::vector<Actuator> actuators_;

@@ -1,0 +1,400 @@
+#include "mechanism_actions.h"
+
+#include "document.h"
+#include "mechanics/mechanism_types.h"
+#include "mechanism_editing.h"
+#include "mechanism_view.h"
+#include "selection_model.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QPushButton>
+#include <QToolBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <functional>
+#include <map>
+
+namespace pm::gui {
+
+namespace {
+
+// A small form dialog: fields named "dlg_<key>"; OK runs `accept`, which
+// returns "" when done or the reason shown in the dialog (it stays open).
+class ObjectDialog : public QDialog {
+ public:
+  ObjectDialog(QWidget* parent, const QString& name, const QString& title) : QDialog(parent) {
+    setObjectName(name);
+    setWindowTitle(title);
+    setAttribute(Qt::WA_DeleteOnClose);
+    form_ = new QFormLayout;
+    message_ = new QLabel;
+    message_->setObjectName("dlg_message");
+    message_->setWordWrap(true);
+    message_->setStyleSheet("QLabel { color: #a40000; }");
+    message_->hide();
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(buttons->button(QDialogButtonBox::Ok), &QPushButton::clicked, this, [this] {
+      const QString err = accept_ ? accept_() : QString();
+      if (err.isEmpty()) QDialog::accept();
+      message_->setText(err);
+      message_->setVisible(!err.isEmpty());
+    });
+    auto* lay = new QVBoxLayout(this);
+    lay->addLayout(form_);
+    lay->addWidget(message_);
+    lay->addWidget(buttons);
+  }
+  QLineEdit* text(const QString& key, const QString& label, const QString& value) {
+    auto* e = new QLineEdit(value);
+    add(key, label, e);
+    return e;
+  }
+  QComboBox* choice(const QString& key, const QString& label, const QStringList& items, const QString& current) {
+    auto* c = new QComboBox;
+    c->addItems(items);
+    c->setCurrentIndex(std::max(0, int(items.indexOf(current))));
+    add(key, label, c);
+    return c;
+  }
+  QCheckBox* check(const QString& key, const QString& label, bool on) {
+    auto* b = new QCheckBox;
+    b->setChecked(on);
+    add(key, label, b);
+    return b;
+  }
+  QString value(const QString& key) const {
+    QWidget* w = fields_.at(key);
+    if (auto* e = qobject_cast<QLineEdit*>(w)) return e->text().trimmed();
+    if (auto* c = qobject_cast<QComboBox*>(w)) return c->currentText();
+    if (auto* b = qobject_cast<QCheckBox*>(w)) return b->isChecked() ? "1" : "0";
+    return {};
+  }
+  std::string str(const QString& key) const { return value(key).toStdString(); }
+  void onAccept(std::function<QString()> f) { accept_ = std::move(f); }
+
+ private:
+  void add(const QString& key, const QString& label, QWidget* w) {
+    w->setObjectName("dlg_" + key);
+    form_->addRow(label, w);
+    fields_[key] = w;
+  }
+  QFormLayout* form_;
+  QLabel* message_;
+  std::map<QString, QWidget*> fields_;
+  std::function<QString()> accept_;
+};
+
+QStringList typeNames(const std::vector<MechTypeDecl>& decls) {
+  QStringList l;
+  for (const MechTypeDecl& d : decls) l << QString::fromStdString(d.name);
+  return l;
+}
+
+const char* kXyz[3] = {"x", "y", "z"};
+const char* kRpy[3] = {"roll", "pitch", "yaw"};
+
+}  // namespace
+
+MechanismActions::MechanismActions(Document* doc, SelectionModel* selection, MechanismView* view, QWidget* dialogParent)
+    : QObject(dialogParent), doc_(doc), selection_(selection), view_(view), parent_(dialogParent) {
+  auto make = [this](const QString& text, const QString& name, const QString& tip, void (MechanismActions::*slot)()) {
+    auto* a = new QAction(text, this);
+    a->setObjectName(name);
+    a->setToolTip(tip);
+    connect(a, &QAction::triggered, this, slot);
+    return a;
+  };
+  addPart_ = make(tr("Add Part..."), "actAddPart", tr("Add a rigid part to the mechanism"), &MechanismActions::onAddPart);
+  addMarker_ = make(tr("Add Marker..."), "actAddMarker", tr("Add a marker (a frame) to the selected part"),
+                    &MechanismActions::onAddMarker);
+  addJoint_ = make(tr("Add Joint..."), "actAddJoint", tr("Add a joint between two markers"), &MechanismActions::onAddJoint);
+  addForce_ = make(tr("Add Force..."), "actAddForce", tr("Add a spring, damper or applied force"),
+                   &MechanismActions::onAddForce);
+  addMotion_ = make(tr("Add Motion..."), "actAddMotion", tr("Drive a joint with a prescribed motion"),
+                    &MechanismActions::onAddMotion);
+  delete_ = make(tr("Delete"), "actDeleteObject", tr("Delete the selected mechanism object (and what depends on it)"),
+                 &MechanismActions::onDelete);
+  // Delete acts where the focus is: this action in the model tree and the
+  // 3D view, the schematic's own Delete on the canvas.
+  delete_->setShortcut(QKeySequence::Delete);
+  delete_->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+  if (view_) view_->addAction(delete_);
+  attach_ = make(tr("Attach Cylinder"), "actAttachCylinder",
+                 tr("Attach the selected cylinder: click its barrel-end marker, then its rod-end marker in the 3D view"),
+                 &MechanismActions::onAttach);
+  detach_ = new QAction(tr("Detach Cylinder"), this);
+  detach_->setObjectName("actDetachCylinder");
+  detach_->setToolTip(tr("The selected cylinder no longer acts on the mechanism"));
+  connect(detach_, &QAction::triggered, this, [this] {
+    const std::string id = selection_->current().toStdString();
+    doc_->edit(tr("Detach %1").arg(selection_->current()), [&](Project& p) { clearAttachment(p, id); });
+  });
+  toolBar_ = new QToolBar;
+  toolBar_->setObjectName("mechanismToolBar");
+  toolBar_->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  // Its buttons never widen the dock (the rest folds into the extension).
+  toolBar_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+  auto* addMenu = new QMenu(tr("Add"), toolBar_);
+  addMenu->addActions({addPart_, addMarker_, addJoint_, addForce_, addMotion_});
+  auto* addButton = new QToolButton;
+  addButton->setText(tr("Add"));
+  addButton->setObjectName("mechanismAddButton");
+  addButton->setMenu(addMenu);
+  addButton->setPopupMode(QToolButton::InstantPopup);
+  toolBar_->addWidget(addButton);
+  toolBar_->addAction(delete_);
+  toolBar_->addAction(attach_);
+  toolBar_->addAction(detach_);
+  connect(doc_, &Document::changed, this, &MechanismActions::updateEnabled);
+  connect(selection_, &SelectionModel::changed, this, &MechanismActions::updateEnabled);
+  if (view_) {
+    connect(view_, &MechanismView::markerPicked, this, &MechanismActions::onMarkerPicked);
+    connect(view_, &MechanismView::markerPickCancelled, this, &MechanismActions::onPickCancelled);
+  }
+  updateEnabled();
+}
+
+QList<QAction*> MechanismActions::actions() const {
+  return {addPart_, addMarker_, addJoint_, addForce_, addMotion_, delete_, attach_, detach_};
+}
+
+void MechanismActions::updateEnabled() {
+  const Project& p = doc_->project();
+  const std::string id = selection_->current().toStdString();
+  const ObjectKind kind = objectKind(p, id);
+  const int markers = int(markerRefs(p.mechanism).size());
+  addMarker_->setEnabled(!p.mechanism.parts.empty());
+  addJoint_->setEnabled(markers >= 2);
+  addForce_->setEnabled(markers >= 1);
+  addMotion_->setEnabled(!drivableJoints(p.mechanism, false).isEmpty());
+  delete_->setEnabled(kind != ObjectKind::None && kind != ObjectKind::Component);
+  const Component* c = kind == ObjectKind::Component ? p.find(id) : nullptr;
+  attach_->setEnabled(c && isCylinder(*c) && markers >= 2);
+  detach_->setEnabled(c && isCylinder(*c) && attachment(*c).is_object());
+}
+
+// ----------------------------------------------------------------- add
+
+void MechanismActions::onAddPart() {
+  const Project& p = doc_->project();
+  auto* d = new ObjectDialog(parent_, "addPartDialog", tr("Add Part"));
+  d->text("id", tr("Id"), QString::fromStdString(freshObjectId(p, "part")));
+  const bool hasGround = std::any_of(p.mechanism.parts.begin(), p.mechanism.parts.end(), [](const PartDef& q) { return q.ground; });
+  d->check("ground", tr("Ground (fixed)"), !hasGround);
+  d->text("mass", tr("Mass [kg]"), "1");
+  for (const char* a : kXyz) d->text(QString("position.") + a, tr("Position %1 [mm]").arg(a), "0");
+  d->onAccept([this, d] {
+    Project changed = doc_->project();
+    const std::string id = d->str("id");
+    if (QString err = checkNewId(changed, id); !err.isEmpty()) return err;
+    PartDef part;
+    part.id = id;
+    changed.mechanism.parts.push_back(part);
+    for (const QString key : {"ground", "mass", "position.x", "position.y", "position.z"})
+      if (QString err = applyField(changed, id, key.toStdString(), d->value(key)); !err.isEmpty()) return err;
+    doc_->edit(tr("Add part %1").arg(QString::fromStdString(id)), [&](Project& q) { q = changed; });
+    selection_->select(QString::fromStdString(id));
+    return QString();
+  });
+  d->open();
+}
+
+void MechanismActions::onAddMarker() {
+  const Project& p = doc_->project();
+  if (p.mechanism.parts.empty()) return;
+  QStringList parts;
+  for (const PartDef& q : p.mechanism.parts) parts << QString::fromStdString(q.id);
+  // On the selected part, or the part of the selected marker.
+  QString current = selection_->current().section('.', 0, 0);
+  if (!parts.contains(current)) current = parts.front();
+  auto* d = new ObjectDialog(parent_, "addMarkerDialog", tr("Add Marker"));
+  QComboBox* part = d->choice("part", tr("Part"), parts, current);
+  QLineEdit* id = d->text("id", tr("Id"), QString::fromStdString(freshMarkerId(*p.mechanism.part(current.toStdString()))));
+  connect(part, &QComboBox::currentTextChanged, d, [this, id](const QString& name) {
+    if (const PartDef* q = doc_->project().mechanism.part(name.toStdString()))
+      id->setText(QString::fromStdString(freshMarkerId(*q)));
+  });
+  for (const char* a : kXyz) d->text(QString("position.") + a, tr("Position %1 [mm]").arg(a), "0");
+  for (const char* a : kRpy) d->text(QString("orientation.") + a, tr("%1 [deg]").arg(a), "0");
+  d->onAccept([this, d] {
+    Project changed = doc_->project();
+    const std::string partId = d->str("part"), markerId = d->str("id");
+    if (QString err = checkNewMarkerId(changed.mechanism, partId, markerId); !err.isEmpty()) return err;
+    MarkerDef mk;
+    mk.id = markerId;
+    findPart(changed.mechanism, partId)->markers.push_back(mk);
+    const std::string ref = partId + "." + markerId;
+    for (const char* group : {"position.", "orientation."})
+      for (int k = 0; k < 3; ++k) {
+        const QString key = QString(group) + (group[0] == 'p' ? kXyz[k] : kRpy[k]);
+        if (QString err = applyField(changed, ref, key.toStdString(), d->value(key)); !err.isEmpty()) return err;
+      }
+    doc_->edit(tr("Add marker %1").arg(QString::fromStdString(ref)), [&](Project& q) { q = changed; });
+    selection_->select(QString::fromStdString(ref));
+    return QString();
+  });
+  d->open();
+}
+
+void MechanismActions::onAddJoint() {
+  const Project& p = doc_->project();
+  const QStringList markers = markerRefs(p.mechanism);
+  if (markers.size() < 2) return;
+  auto* d = new ObjectDialog(parent_, "addJointDialog", tr("Add Joint"));
+  d->text("id", tr("Id"), QString::fromStdString(freshObjectId(p, "joint")));
+  QStringList types = typeNames(jointTypes());
+  types.removeAll("coupler");  // couples two joints, not two markers: edit in the file
+  d->choice("type", tr("Type"), types, "revolute");
+  const QString sel = selection_->current();
+  d->choice("i", tr("I marker (moves)"), markers, markers.contains(sel) ? sel : markers.at(1));
+  d->choice("j", tr("J marker"), markers, markers.front());
+  d->onAccept([this, d] {
+    Project changed = doc_->project();
+    JointDef j;
+    j.id = d->str("id");
+    j.type = d->str("type");
+    j.i = d->str("i");
+    j.j = d->str("j");
+    if (QString err = checkNewId(changed, j.id); !err.isEmpty()) return err;
+    if (j.i == j.j) return tr("I and J must be different markers");
+    if (j.i.substr(0, j.i.find('.')) == j.j.substr(0, j.j.find('.')))
+      return tr("I and J are on the same part: a joint connects two parts");
+    changed.mechanism.joints.push_back(j);
+    doc_->edit(tr("Add joint %1").arg(QString::fromStdString(j.id)), [&](Project& q) { q = changed; });
+    selection_->select(QString::fromStdString(j.id));
+    return QString();
+  });
+  d->open();
+}
+
+void MechanismActions::onAddForce() {
+  const Project& p = doc_->project();
+  const QStringList markers = markerRefs(p.mechanism);
+  if (markers.isEmpty()) return;
+  auto* d = new ObjectDialog(parent_, "addForceDialog", tr("Add Force"));
+  d->text("id", tr("Id"), QString::fromStdString(freshObjectId(p, "force")));
+  d->choice("type", tr("Type"), typeNames(forceTypes()), "spring_damper");
+  const QString sel = selection_->current();
+  d->choice("i", tr("I marker"), markers, markers.contains(sel) ? sel : markers.back());
+  d->choice("j", tr("J marker"), QStringList{""} + markers, markers.front());
+  d->onAccept([this, d] {
+    Project changed = doc_->project();
+    ForceDef f;
+    f.id = d->str("id");
+    f.type = d->str("type");
+    f.i = d->str("i");
+    f.j = d->str("j");
+    if (QString err = checkNewId(changed, f.id); !err.isEmpty()) return err;
+    const MechTypeDecl* decl = findForceType(f.type);
+    if (f.j.empty() && decl && !decl->j_optional) return tr("a %1 needs a J marker").arg(QString::fromStdString(f.type));
+    if (f.i == f.j) return tr("I and J must be different markers");
+    changed.mechanism.forces.push_back(f);
+    doc_->edit(tr("Add force %1").arg(QString::fromStdString(f.id)), [&](Project& q) { q = changed; });
+    selection_->select(QString::fromStdString(f.id));
+    return QString();
+  });
+  d->open();
+}
+
+void MechanismActions::onAddMotion() {
+  const Project& p = doc_->project();
+  const QStringList joints = drivableJoints(p.mechanism, false);
+  if (joints.isEmpty()) return;
+  auto* d = new ObjectDialog(parent_, "addMotionDialog", tr("Add Motion"));
+  d->text("id", tr("Id"), QString::fromStdString(freshObjectId(p, "motion")));
+  const QString sel = selection_->current();
+  d->choice("joint", tr("Joint"), joints, joints.contains(sel) ? sel : joints.front());
+  d->choice("quantity", tr("Quantity"), {"displacement", "velocity"}, "displacement");
+  d->choice("function", tr("Function"), typeNames(motionFunctions()), "ramp");
+  d->onAccept([this, d] {
+    Project changed = doc_->project();
+    MotionDef m;
+    m.id = d->str("id");
+    m.joint = d->str("joint");
+    m.quantity = d->str("quantity");
+    m.function = d->str("function");
+    if (QString err = checkNewId(changed, m.id); !err.isEmpty()) return err;
+    changed.mechanism.motions.push_back(m);
+    doc_->edit(tr("Add motion %1").arg(QString::fromStdString(m.id)), [&](Project& q) { q = changed; });
+    selection_->select(QString::fromStdString(m.id));
+    return QString();
+  });
+  d->open();
+}
+
+void MechanismActions::onDelete() {
+  const std::string id = selection_->current().toStdString();
+  const ObjectKind kind = objectKind(doc_->project(), id);
+  if (kind == ObjectKind::None || kind == ObjectKind::Component) return;
+  if (doc_->edit(tr("Delete %1").arg(selection_->current()), [&](Project& p) { removeMechanismObject(p, id); }))
+    selection_->clear();
+}
+
+// ----------------------------------------------------------------- attach
+
+void MechanismActions::onAttach() {
+  const QString cyl = selection_->current();
+  const Component* c = doc_->project().find(cyl.toStdString());
+  if (!c || !isCylinder(*c)) return;
+  if (!view_ || !view_->isVisible()) {
+    // No 3D view: choose the two markers from lists.
+    const QStringList markers = markerRefs(doc_->project().mechanism);
+    const nlohmann::json a = attachment(*c);
+    auto* d = new ObjectDialog(parent_, "attachDialog", tr("Attach %1").arg(cyl));
+    d->choice("barrel", tr("Barrel-end marker"), markers,
+              a.is_object() ? QString::fromStdString(a.value("barrel", "")) : markers.front());
+    d->choice("rod", tr("Rod-end marker"), markers, a.is_object() ? QString::fromStdString(a.value("rod", "")) : markers.back());
+    d->onAccept([this, d, cyl] {
+      if (d->value("barrel") == d->value("rod")) return tr("barrel and rod ends must be different markers");
+      doc_->edit(tr("Attach %1").arg(cyl), [&](Project& p) { setAttachment(p, cyl.toStdString(), d->str("barrel"), d->str("rod")); });
+      return QString();
+    });
+    d->open();
+    return;
+  }
+  attaching_ = cyl;
+  barrel_.clear();
+  view_->beginMarkerPick(tr("Attach %1: click the barrel-end marker").arg(cyl));
+  emit statusMessage(tr("Attach %1: click the barrel-end marker in the 3D view").arg(cyl));
+}
+
+void MechanismActions::onMarkerPicked(const QString& ref) {
+  if (attaching_.isEmpty()) return;
+  if (barrel_.isEmpty()) {
+    barrel_ = ref;
+    view_->beginMarkerPick(tr("Attach %1: barrel at %2; now click the rod-end marker").arg(attaching_, ref));
+    emit statusMessage(tr("Barrel end %1; now click the rod-end marker").arg(ref));
+    return;
+  }
+  if (ref == barrel_) {
+    view_->beginMarkerPick(tr("Attach %1: the rod end must be another marker than %2").arg(attaching_, ref));
+    return;
+  }
+  const QString cyl = attaching_;
+  const QString barrel = barrel_;
+  attaching_.clear();
+  barrel_.clear();
+  doc_->edit(tr("Attach %1").arg(cyl),
+             [&](Project& p) { setAttachment(p, cyl.toStdString(), barrel.toStdString(), ref.toStdString()); });
+  selection_->select(cyl);
+  emit statusMessage(tr("%1 attached: barrel %2, rod %3").arg(cyl, barrel, ref));
+}
+
+void MechanismActions::onPickCancelled() {
+  if (attaching_.isEmpty()) return;
+  attaching_.clear();
+  barrel_.clear();
+  emit statusMessage(tr("Attaching cancelled"));
+}
+
+}  // namespace pm::gui

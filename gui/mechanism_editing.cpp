@@ -1,0 +1,479 @@
+#include "mechanism_editing.h"
+
+#include "mechanics/mechanism_types.h"
+#include "units.h"
+
+#include <QLocale>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace pm::gui {
+
+namespace {
+
+constexpr double kDeg = M_PI / 180.0;
+
+std::pair<std::string, std::string> splitRef(const std::string& ref) {
+  const auto dot = ref.find('.');
+  if (dot == std::string::npos) return {ref, {}};
+  return {ref.substr(0, dot), ref.substr(dot + 1)};
+}
+
+bool validIdSyntax(const std::string& id) {
+  if (id.empty() || !std::isalpha(static_cast<unsigned char>(id[0]))) return false;
+  return std::all_of(id.begin(), id.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+  });
+}
+
+bool idTaken(const Project& p, const std::string& id) {
+  const Mechanism& m = p.mechanism;
+  auto has = [&](const auto& v) { return std::any_of(v.begin(), v.end(), [&](const auto& o) { return o.id == id; }); };
+  return has(m.parts) || has(m.joints) || has(m.forces) || has(m.motions) || has(p.components);
+}
+
+// How a quantity is shown: scale from SI and the unit's name.
+struct Shown {
+  QString unit;
+  double scale = 1.0;
+};
+
+Shown shownUnit(const std::string& si) {
+  if (si == "m") return {"mm", 1e3};
+  if (si == "m/s") return {"mm/s", 1e3};
+  if (si == "rad") return {"deg", 1 / kDeg};
+  if (si == "rad/s") return {"deg/s", 1 / kDeg};
+  if (si == "N/m") return {"N/mm", 1e-3};
+  if (si == "N s/m") return {"N s/mm", 1e-3};
+  const units::DisplayUnit du = units::forUnit(si);
+  if (du.offset == 0.0) return {du.unit, du.scale};
+  return {QString::fromStdString(si), 1.0};
+}
+
+// "m|rad" parameters of motions: the unit of the driven joint's coordinate.
+std::string resolveUnit(const std::string& unit, bool rotational) {
+  const auto bar = unit.find('|');
+  if (bar == std::string::npos) return unit;
+  return rotational ? unit.substr(bar + 1) : unit.substr(0, bar);
+}
+
+QString num(double v) { return units::formatNumber(v); }
+
+EditField numberField(const std::string& key, const QString& label, double si, const Shown& u, const QString& tip = {}) {
+  EditField f;
+  f.key = key;
+  f.label = label;
+  f.kind = EditField::Kind::Number;
+  f.unit = u.unit;
+  f.value = num(si * u.scale);
+  f.tip = tip;
+  return f;
+}
+
+EditField choiceField(const std::string& key, const QString& label, const std::string& value, QStringList choices,
+                      const QString& tip = {}) {
+  EditField f;
+  f.key = key;
+  f.label = label;
+  f.kind = EditField::Kind::Choice;
+  f.value = QString::fromStdString(value);
+  if (!choices.contains(f.value)) choices.prepend(f.value);
+  f.choices = std::move(choices);
+  f.tip = tip;
+  return f;
+}
+
+EditField textField(const std::string& key, const QString& label, const std::string& value, bool editable) {
+  EditField f;
+  f.key = key;
+  f.label = label;
+  f.kind = EditField::Kind::Text;
+  f.value = QString::fromStdString(value);
+  f.editable = editable;
+  return f;
+}
+
+const Shown kMm{"mm", 1e3};
+const Shown kDegrees{"deg", 1 / kDeg};
+const char* kAxes[3] = {"x", "y", "z"};
+const char* kRpy[3] = {"roll", "pitch", "yaw"};
+const char* kInertia[6] = {"Ixx", "Iyy", "Izz", "Ixy", "Ixz", "Iyz"};
+
+void poseFields(std::vector<EditField>& out, const Vec3& pos, const Vec3& rpy) {
+  for (int k = 0; k < 3; ++k)
+    out.push_back(numberField(std::string("position.") + kAxes[k], QString("position %1").arg(kAxes[k]), pos[k], kMm));
+  for (int k = 0; k < 3; ++k)
+    out.push_back(numberField(std::string("orientation.") + kRpy[k], QString(kRpy[k]), rpy[k], kDegrees,
+                              "R = Rz(yaw) Ry(pitch) Rx(roll)"));
+}
+
+bool jointIsRotational(const Mechanism& m, const std::string& joint) {
+  for (const JointDef& j : m.joints)
+    if (j.id == joint) return j.type == "revolute";
+  return false;
+}
+
+void paramFields(std::vector<EditField>& out, const MechTypeDecl* decl, const std::map<std::string, double>& params,
+                 bool rotational) {
+  if (!decl) return;
+  for (const ParamDecl& d : decl->params) {
+    auto it = params.find(d.name);
+    const double si = it == params.end() ? d.def : it->second;
+    EditField f = numberField("param." + d.name, QString::fromStdString(d.name), si,
+                              shownUnit(resolveUnit(d.unit, rotational)), QString::fromStdString(d.doc));
+    if (!std::isfinite(si)) f.value = si > 0 ? "inf" : "-inf";
+    if (it == params.end()) f.tip += (f.tip.isEmpty() ? "" : " ") + QString("(default)");
+    out.push_back(f);
+  }
+}
+
+QStringList names(const std::vector<MechTypeDecl>& decls) {
+  QStringList l;
+  for (const MechTypeDecl& d : decls) l << QString::fromStdString(d.name);
+  return l;
+}
+
+}  // namespace
+
+// ----------------------------------------------------------------- lookups
+
+ObjectKind objectKind(const Project& p, const std::string& id) {
+  if (id.empty()) return ObjectKind::None;
+  const Mechanism& m = p.mechanism;
+  auto has = [&](const auto& v) { return std::any_of(v.begin(), v.end(), [&](const auto& o) { return o.id == id; }); };
+  if (has(m.parts)) return ObjectKind::Part;
+  if (has(m.joints)) return ObjectKind::Joint;
+  if (has(m.forces)) return ObjectKind::Force;
+  if (has(m.motions)) return ObjectKind::Motion;
+  if (p.find(id)) return ObjectKind::Component;
+  if (findMarker(m, id)) return ObjectKind::Marker;
+  return ObjectKind::None;
+}
+
+template <class T>
+static T* findById(std::vector<T>& v, const std::string& id) {
+  auto it = std::find_if(v.begin(), v.end(), [&](const T& o) { return o.id == id; });
+  return it == v.end() ? nullptr : &*it;
+}
+
+PartDef* findPart(Mechanism& m, const std::string& id) { return findById(m.parts, id); }
+JointDef* findJoint(Mechanism& m, const std::string& id) { return findById(m.joints, id); }
+ForceDef* findForce(Mechanism& m, const std::string& id) { return findById(m.forces, id); }
+MotionDef* findMotion(Mechanism& m, const std::string& id) { return findById(m.motions, id); }
+
+MarkerDef* findMarker(Mechanism& m, const std::string& ref) {
+  const auto [part, marker] = splitRef(ref);
+  PartDef* p = findPart(m, part);
+  return p ? findById(p->markers, marker) : nullptr;
+}
+
+const MarkerDef* findMarker(const Mechanism& m, const std::string& ref) {
+  return findMarker(const_cast<Mechanism&>(m), ref);
+}
+
+QString checkNewId(const Project& p, const std::string& id) {
+  if (!validIdSyntax(id))
+    return QObject::tr("'%1': an id starts with a letter and uses only letters, digits, '_' and '-'")
+        .arg(QString::fromStdString(id));
+  if (idTaken(p, id))
+    return QObject::tr("'%1' is taken (parts, joints, forces, motions and components share one id space)")
+        .arg(QString::fromStdString(id));
+  return {};
+}
+
+QString checkNewMarkerId(const Mechanism& m, const std::string& part, const std::string& id) {
+  const PartDef* p = m.part(part);
+  if (!p) return QObject::tr("no part '%1'").arg(QString::fromStdString(part));
+  if (!validIdSyntax(id))
+    return QObject::tr("'%1': a marker id starts with a letter and uses only letters, digits, '_' and '-'")
+        .arg(QString::fromStdString(id));
+  for (const MarkerDef& mk : p->markers)
+    if (mk.id == id) return QObject::tr("part '%1' already has a marker '%2'").arg(QString::fromStdString(part), QString::fromStdString(id));
+  return {};
+}
+
+std::string freshObjectId(const Project& p, const std::string& stem) {
+  for (int n = 1;; ++n)
+    if (const std::string id = stem + std::to_string(n); !idTaken(p, id)) return id;
+}
+
+std::string freshMarkerId(const PartDef& part, const std::string& stem) {
+  for (int n = 1;; ++n) {
+    const std::string id = stem + std::to_string(n);
+    if (std::none_of(part.markers.begin(), part.markers.end(), [&](const MarkerDef& m) { return m.id == id; }))
+      return id;
+  }
+}
+
+QStringList markerRefs(const Mechanism& m) {
+  QStringList l;
+  for (const PartDef& p : m.parts)
+    for (const MarkerDef& mk : p.markers) l << QString::fromStdString(p.id + "." + mk.id);
+  return l;
+}
+
+QStringList drivableJoints(const Mechanism& m, bool forCylinder) {
+  QStringList l;
+  for (const JointDef& j : m.joints)
+    if (j.type == "translational" || j.type == "cylindrical" || (!forCylinder && j.type == "revolute"))
+      l << QString::fromStdString(j.id);
+  return l;
+}
+
+// ----------------------------------------------------------------- cylinders
+
+bool isCylinder(const Component& c) { return c.type.rfind("cylinder_", 0) == 0; }
+
+nlohmann::json attachment(const Component& c) {
+  if (c.data.is_object() && c.data.contains("attach")) return c.data["attach"];
+  return nullptr;
+}
+
+void setAttachment(Project& p, const std::string& cylinder, const std::string& barrel, const std::string& rod) {
+  Component* c = p.find(cylinder);
+  if (!c) return;
+  if (!c->data.is_object()) c->data = nlohmann::json::object();
+  c->data["attach"] = {{"barrel", barrel}, {"rod", rod}};
+}
+
+void clearAttachment(Project& p, const std::string& cylinder) {
+  Component* c = p.find(cylinder);
+  if (!c || !c->data.is_object()) return;
+  c->data.erase("attach");
+  if (c->data.empty()) c->data = nullptr;
+}
+
+// ----------------------------------------------------------------- delete
+
+bool removeMechanismObject(Project& p, const std::string& id) {
+  Mechanism& m = p.mechanism;
+  std::set<std::string> markers, joints, forces, motions;
+  switch (objectKind(p, id)) {
+    case ObjectKind::Part: {
+      const PartDef* part = m.part(id);
+      for (const MarkerDef& mk : part->markers) markers.insert(id + "." + mk.id);
+      std::erase_if(m.parts, [&](const PartDef& q) { return q.id == id; });
+      break;
+    }
+    case ObjectKind::Marker: {
+      const auto [partId, markerId] = splitRef(id);
+      PartDef* part = findPart(m, partId);
+      std::erase_if(part->markers, [&](const MarkerDef& k) { return k.id == markerId; });
+      std::erase_if(part->geometry, [&](const Geometry& g) { return g.marker == markerId || g.marker2 == markerId; });
+      markers.insert(id);
+      break;
+    }
+    case ObjectKind::Joint: joints.insert(id); break;
+    case ObjectKind::Force: forces.insert(id); break;
+    case ObjectKind::Motion: motions.insert(id); break;
+    default: return false;
+  }
+  // What stood on the deleted markers and joints goes with them.
+  for (const JointDef& j : m.joints)
+    if (markers.count(j.i) || markers.count(j.j)) joints.insert(j.id);
+  for (bool more = true; more;) {  // couplers of couplers
+    more = false;
+    for (const JointDef& j : m.joints)
+      if (!joints.count(j.id) && std::any_of(j.joints.begin(), j.joints.end(), [&](const std::string& q) { return joints.count(q) > 0; }))
+        joints.insert(j.id), more = true;
+  }
+  for (const ForceDef& f : m.forces)
+    if (markers.count(f.i) || markers.count(f.j) || markers.count(f.ref)) forces.insert(f.id);
+  for (const MotionDef& mo : m.motions)
+    if (joints.count(mo.joint)) motions.insert(mo.id);
+  std::erase_if(m.joints, [&](const JointDef& j) { return joints.count(j.id) > 0; });
+  std::erase_if(m.forces, [&](const ForceDef& f) { return forces.count(f.id) > 0; });
+  std::erase_if(m.motions, [&](const MotionDef& mo) { return motions.count(mo.id) > 0; });
+  for (Component& c : p.components) {
+    const nlohmann::json a = attachment(c);
+    if (!a.is_object()) continue;
+    if (markers.count(a.value("barrel", "")) || markers.count(a.value("rod", "")) || joints.count(a.value("joint", "")))
+      clearAttachment(p, c.id);
+  }
+  return true;
+}
+
+// ----------------------------------------------------------------- fields
+
+std::vector<EditField> editFields(const Project& p, const std::string& id) {
+  const Mechanism& m = p.mechanism;
+  std::vector<EditField> out;
+  const QStringList markers = markerRefs(m);
+  switch (objectKind(p, id)) {
+    case ObjectKind::Part: {
+      const PartDef& d = *m.part(id);
+      out.push_back(textField("id", "id", d.id, false));
+      EditField g;
+      g.key = "ground";
+      g.label = "ground";
+      g.kind = EditField::Kind::Flag;
+      g.value = d.ground ? "1" : "0";
+      g.tip = QObject::tr("The fixed part of the mechanism (exactly one)");
+      out.push_back(g);
+      out.push_back(numberField("mass", "mass", d.mass, {"kg", 1.0}));
+      poseFields(out, d.position, d.orientation);
+      for (int k = 0; k < 3; ++k)
+        out.push_back(numberField(std::string("cm.") + kAxes[k], QString("cm %1").arg(kAxes[k]), d.cm[k], kMm,
+                                  QObject::tr("Centre of mass in the part frame")));
+      for (int k = 0; k < 6; ++k)
+        out.push_back(numberField(std::string("inertia.") + kInertia[k], kInertia[k], d.inertia[k], {"kg m2", 1.0},
+                                  QObject::tr("About the centre of mass, part axes")));
+      break;
+    }
+    case ObjectKind::Marker: {
+      const MarkerDef& k = *findMarker(m, id);
+      out.push_back(textField("id", "marker", id, false));
+      poseFields(out, k.position, k.orientation);
+      break;
+    }
+    case ObjectKind::Joint: {
+      const JointDef& d = *findJoint(const_cast<Mechanism&>(m), id);
+      out.push_back(textField("id", "id", d.id, false));
+      out.push_back(choiceField("type", "type", d.type, names(jointTypes())));
+      if (d.type != "coupler") {
+        out.push_back(choiceField("i", "I marker", d.i, markers, QObject::tr("The joint moves I relative to J")));
+        out.push_back(choiceField("j", "J marker", d.j, markers));
+      }
+      paramFields(out, findJointType(d.type), d.params, d.type == "revolute");
+      break;
+    }
+    case ObjectKind::Force: {
+      const ForceDef& d = *findForce(const_cast<Mechanism&>(m), id);
+      out.push_back(textField("id", "id", d.id, false));
+      out.push_back(choiceField("type", "type", d.type, names(forceTypes())));
+      out.push_back(choiceField("i", "I marker", d.i, markers));
+      out.push_back(choiceField("j", "J marker", d.j, QStringList{""} + markers, QObject::tr("Empty: action-only")));
+      if (d.type == "vforce" || d.type == "vtorque")
+        out.push_back(choiceField("ref", "axes of", d.ref, QStringList{""} + markers, QObject::tr("Empty: world axes")));
+      paramFields(out, findForceType(d.type), d.params, d.type == "rotational_spring_damper");
+      break;
+    }
+    case ObjectKind::Motion: {
+      const MotionDef& d = *findMotion(const_cast<Mechanism&>(m), id);
+      out.push_back(textField("id", "id", d.id, false));
+      out.push_back(choiceField("joint", "joint", d.joint, drivableJoints(m, false)));
+      out.push_back(choiceField("quantity", "quantity", d.quantity, {"displacement", "velocity"}));
+      out.push_back(choiceField("function", "function", d.function, names(motionFunctions())));
+      paramFields(out, findMotionFunction(d.function), d.params, jointIsRotational(m, d.joint));
+      break;
+    }
+    default: break;
+  }
+  return out;
+}
+
+QString applyField(Project& p, const std::string& id, const std::string& key, const QString& text) {
+  const ObjectKind kind = objectKind(p, id);
+  const std::vector<EditField> fields = editFields(p, id);
+  auto fit = std::find_if(fields.begin(), fields.end(), [&](const EditField& f) { return f.key == key; });
+  const QString where = QString("%1.%2").arg(QString::fromStdString(id), QString::fromStdString(key));
+  if (fit == fields.end()) return QObject::tr("%1: no such field").arg(where);
+  const EditField& field = *fit;
+  if (!field.editable) return QObject::tr("%1: read-only").arg(where);
+  Mechanism& m = p.mechanism;
+  const std::string value = text.trimmed().toStdString();
+
+  if (field.kind == EditField::Kind::Choice) {
+    if (!field.choices.contains(QString::fromStdString(value)))
+      return QObject::tr("%1: '%2' is not one of: %3").arg(where, text.trimmed(), field.choices.join(", "));
+    auto keepParams = [](std::map<std::string, double>& params, const MechTypeDecl* decl) {
+      std::erase_if(params, [&](const auto& kv) { return !decl || !decl->param(kv.first); });
+    };
+    if (kind == ObjectKind::Joint) {
+      JointDef& j = *findJoint(m, id);
+      if (key == "type") j.type = value, keepParams(j.params, findJointType(value));
+      else if (key == "i") j.i = value;
+      else if (key == "j") j.j = value;
+    } else if (kind == ObjectKind::Force) {
+      ForceDef& f = *findForce(m, id);
+      if (key == "type") f.type = value, keepParams(f.params, findForceType(value));
+      else if (key == "i") f.i = value;
+      else if (key == "j") f.j = value;
+      else if (key == "ref") f.ref = value;
+    } else if (kind == ObjectKind::Motion) {
+      MotionDef& mo = *findMotion(m, id);
+      if (key == "joint") mo.joint = value;
+      else if (key == "quantity") mo.quantity = value;
+      else if (key == "function") mo.function = value, keepParams(mo.params, findMotionFunction(value));
+    }
+    return {};
+  }
+  if (field.kind == EditField::Kind::Flag) {
+    const bool on = value == "1" || value == "true" || value == "yes";
+    if (kind == ObjectKind::Part && key == "ground") {
+      // One ground: making this part the ground frees the previous one.
+      if (on)
+        for (PartDef& q : m.parts) q.ground = false;
+      findPart(m, id)->ground = on;
+    }
+    return {};
+  }
+  if (field.kind != EditField::Kind::Number) return QObject::tr("%1: not editable here").arg(where);
+
+  // A number in the shown unit, optionally followed by that unit.
+  QString t = text.trimmed();
+  if (!field.unit.isEmpty() && t.endsWith(field.unit)) t = t.left(t.size() - field.unit.size()).trimmed();
+  t.replace(',', '.');
+  double shown = 0.0;
+  if (t == "inf" || t == "+inf") shown = INFINITY;
+  else if (t == "-inf") shown = -INFINITY;
+  else {
+    bool ok = false;
+    shown = QLocale::c().toDouble(t, &ok);
+    if (!ok || !std::isfinite(shown))
+      return QObject::tr("%1: '%2' is not a number%3")
+          .arg(where, text.trimmed(), field.unit.isEmpty() ? QString() : QObject::tr(" (in %1)").arg(field.unit));
+  }
+  const double scale = [&] {
+    if (field.unit == "mm") return 1e3;
+    if (field.unit == "deg") return 1 / kDeg;
+    return 1.0;
+  }();
+  double si = shown / scale;
+  auto component = [&](const std::string& prefix, const char* const* names, int n) -> int {
+    if (key.rfind(prefix, 0) != 0) return -1;
+    for (int k = 0; k < n; ++k)
+      if (key.substr(prefix.size()) == names[k]) return k;
+    return -1;
+  };
+  const int pos = component("position.", kAxes, 3), rpy = component("orientation.", kRpy, 3);
+  if (kind == ObjectKind::Part) {
+    PartDef& d = *findPart(m, id);
+    if (key == "mass") {
+      if (!(si >= 0)) return QObject::tr("%1: the mass must be >= 0 kg").arg(where);
+      d.mass = si;
+    } else if (pos >= 0) d.position[pos] = si;
+    else if (rpy >= 0) d.orientation[rpy] = si;
+    else if (int c = component("cm.", kAxes, 3); c >= 0) d.cm[c] = si;
+    else if (int i = component("inertia.", kInertia, 6); i >= 0) {
+      if (i < 3 && si < 0) return QObject::tr("%1: a principal moment must be >= 0").arg(where);
+      d.inertia[i] = si;
+    }
+    return {};
+  }
+  if (kind == ObjectKind::Marker) {
+    MarkerDef& k = *findMarker(m, id);
+    if (pos >= 0) k.position[pos] = si;
+    else if (rpy >= 0) k.orientation[rpy] = si;
+    return {};
+  }
+  // A declared parameter: its own range check, in SI.
+  const std::string name = key.substr(std::string("param.").size());
+  const MechTypeDecl* decl = nullptr;
+  std::map<std::string, double>* params = nullptr;
+  if (kind == ObjectKind::Joint) decl = findJointType(findJoint(m, id)->type), params = &findJoint(m, id)->params;
+  if (kind == ObjectKind::Force) decl = findForceType(findForce(m, id)->type), params = &findForce(m, id)->params;
+  if (kind == ObjectKind::Motion)
+    decl = findMotionFunction(findMotion(m, id)->function), params = &findMotion(m, id)->params;
+  const ParamDecl* pd = decl ? decl->param(name) : nullptr;
+  if (!pd || !params) return QObject::tr("%1: no such parameter").arg(where);
+  si = shown / shownUnit(resolveUnit(pd->unit, field.unit == "deg" || field.unit == "deg/s")).scale;
+  if (!pd->accepts(si))
+    return QObject::tr("%1: %2 %3 is outside %4 (SI)").arg(where, t, field.unit, QString::fromStdString(pd->rangeText()));
+  (*params)[name] = si;
+  return {};
+}
+
+}  // namespace pm::gui

@@ -1,0 +1,81 @@
+// Editing the mechanism half of the Project (no widgets): what kind of object
+// an id names, fresh ids, adding and deleting parts, markers, joints, forces
+// and motions (deleting takes what depends on them along), cylinder
+// attachments, and the editable fields of each object in display units
+// (poses in mm and degrees). The studio calls these inside Document::edit, so
+// each change is one undoable step.
+#pragma once
+
+#include "model/project.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <string>
+#include <vector>
+
+namespace pm::gui {
+
+enum class ObjectKind { None, Part, Marker, Joint, Force, Motion, Component };
+
+// Markers are named "<part>.<marker>"; every other object by its id.
+ObjectKind objectKind(const Project& p, const std::string& id);
+
+PartDef* findPart(Mechanism& m, const std::string& id);
+MarkerDef* findMarker(Mechanism& m, const std::string& ref);
+const MarkerDef* findMarker(const Mechanism& m, const std::string& ref);
+JointDef* findJoint(Mechanism& m, const std::string& id);
+ForceDef* findForce(Mechanism& m, const std::string& id);
+MotionDef* findMotion(Mechanism& m, const std::string& id);
+
+// "" when `id` may name a new part, joint, force or motion; else why not
+// (ids start with a letter, use letters, digits, '_' and '-', and are unique
+// among parts, joints, forces, motions and components).
+QString checkNewId(const Project& p, const std::string& id);
+// "" when `id` may name a new marker of `part`.
+QString checkNewMarkerId(const Mechanism& m, const std::string& part, const std::string& id);
+// The first free "<stem>1", "<stem>2", ... (markers: within their part).
+std::string freshObjectId(const Project& p, const std::string& stem);
+std::string freshMarkerId(const PartDef& part, const std::string& stem = "m");
+
+// Every marker as "<part>.<marker>", in model order.
+QStringList markerRefs(const Mechanism& m);
+// Joints a motion or a cylinder may drive: revolute, translational, cylindrical
+// (a cylinder: translational and cylindrical only).
+QStringList drivableJoints(const Mechanism& m, bool forCylinder);
+
+// A cylinder of the circuit (a component whose type starts with "cylinder_").
+bool isCylinder(const Component& c);
+// Its data.attach, or null when it is not attached.
+nlohmann::json attachment(const Component& c);
+// Writes data.attach = {barrel, rod} (markers "<part>.<marker>").
+void setAttachment(Project& p, const std::string& cylinder, const std::string& barrel, const std::string& rod);
+void clearAttachment(Project& p, const std::string& cylinder);
+
+// Deletes a part (with its markers), marker, joint, force or motion, and
+// what refers to it: joints and forces on a deleted marker, motions and
+// couplers on a deleted joint, cylinder attachments to either (the cylinder
+// itself stays in the circuit, detached). Returns false for an unknown id.
+bool removeMechanismObject(Project& p, const std::string& id);
+
+// One editable field of an object as the property editor shows it.
+struct EditField {
+  enum class Kind { Number, Choice, Flag, Text };
+  std::string key;  // "mass", "position.x", "orientation.yaw", "type", "i", "param.stiffness", ...
+  QString label;
+  Kind kind = Kind::Number;
+  QString unit;         // display unit ("mm", "deg", "kg", ...), "" for none
+  QString value;        // in display units; Flag: "1" or "0"
+  QStringList choices;  // Choice
+  bool editable = true;
+  QString tip;
+};
+
+// The fields of a part, marker, joint, force or motion (empty for others).
+std::vector<EditField> editFields(const Project& p, const std::string& id);
+// Applies what the user typed into field `key` of object `id` (display units;
+// a trailing unit equal to the shown one is accepted). Returns "" on success,
+// else a message naming the object and field; `p` is then unchanged.
+QString applyField(Project& p, const std::string& id, const std::string& key, const QString& text);
+
+}  // namespace pm::gui

@@ -1,0 +1,138 @@
+#include "mechanism_form.h"
+
+#include "document.h"
+#include "mechanism_editing.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QVBoxLayout>
+
+namespace pm::gui {
+
+MechanismForm::MechanismForm(Document* doc, QWidget* parent) : QWidget(parent), doc_(doc) {
+  setObjectName("mechanismForm");
+  message_ = new QLabel;
+  message_->setObjectName("mechanismMessage");
+  message_->setWordWrap(true);
+  message_->setStyleSheet("QLabel { color: #a40000; background: #fdecea; border: 1px solid #f5c2c0;"
+                          " border-radius: 3px; padding: 4px; }");
+  message_->hide();
+  auto* lay = new QVBoxLayout(this);
+  lay->setContentsMargins(0, 0, 0, 0);
+  lay->addWidget(message_);
+  lay->addStretch(1);
+  connect(doc_, &Document::changed, this, &MechanismForm::refresh);
+}
+
+QString MechanismForm::message() const { return message_->text(); }
+
+void MechanismForm::showMessage(const QString& text) {
+  message_->setText(text);
+  message_->setVisible(!text.isEmpty());
+}
+
+void MechanismForm::setObject(const std::string& id) {
+  showMessage({});
+  if (id == id_ && body_) return;
+  id_ = id;
+  rebuild();
+}
+
+QWidget* MechanismForm::fieldEditor(const std::string& key) const {
+  return body_ ? body_->findChild<QWidget*>(QString::fromStdString("field_" + key)) : nullptr;
+}
+
+void MechanismForm::refresh() {
+  const auto fields = editFields(doc_->project(), id_);
+  std::vector<std::string> keys;
+  for (const EditField& f : fields) keys.push_back(f.key);
+  if (keys != keys_) {  // another kind or type: other fields
+    rebuild();
+    return;
+  }
+  // Same fields: new values in place, so an editor in use is not destroyed.
+  for (const EditField& f : fields) {
+    QWidget* w = fieldEditor(f.key);
+    if (auto* e = qobject_cast<QLineEdit*>(w)) {
+      if (!e->hasFocus() || !e->isModified()) e->setText(f.value), e->setModified(false);
+    } else if (auto* c = qobject_cast<QComboBox*>(w)) {
+      const QSignalBlocker block(c);
+      c->clear();
+      c->addItems(f.choices);
+      c->setCurrentIndex(int(f.choices.indexOf(f.value)));
+    } else if (auto* b = qobject_cast<QCheckBox*>(w)) {
+      const QSignalBlocker block(b);
+      b->setChecked(f.value == "1");
+    }
+  }
+}
+
+void MechanismForm::rebuild() {
+  // The old editors may be inside their own signal (a type just chosen).
+  if (body_) body_->hide(), body_->deleteLater();
+  body_ = nullptr;
+  keys_.clear();
+  if (id_.empty()) return;
+  body_ = new QWidget(this);
+  form_ = new QFormLayout(body_);
+  form_->setContentsMargins(0, 0, 0, 0);
+  form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+  static_cast<QVBoxLayout*>(layout())->insertWidget(0, body_);
+  for (const EditField& f : editFields(doc_->project(), id_)) {
+    keys_.push_back(f.key);
+    const QString name = QString::fromStdString("field_" + f.key);
+    const std::string key = f.key;
+    QWidget* editor = nullptr;
+    switch (f.kind) {
+      case EditField::Kind::Number:
+      case EditField::Kind::Text: {
+        auto* e = new QLineEdit(f.value);
+        e->setReadOnly(!f.editable);
+        connect(e, &QLineEdit::editingFinished, this, [this, e, key] {
+          if (e->isModified()) commit(key, e->text());
+          e->setModified(false);
+        });
+        editor = e;
+        break;
+      }
+      case EditField::Kind::Choice: {
+        auto* c = new QComboBox;
+        c->addItems(f.choices);
+        c->setCurrentIndex(int(f.choices.indexOf(f.value)));
+        connect(c, &QComboBox::activated, this, [this, c, key] { commit(key, c->currentText()); });
+        editor = c;
+        break;
+      }
+      case EditField::Kind::Flag: {
+        auto* b = new QCheckBox;
+        b->setChecked(f.value == "1");
+        connect(b, &QCheckBox::toggled, this, [this, key](bool on) { commit(key, on ? "1" : "0"); });
+        editor = b;
+        break;
+      }
+    }
+    editor->setObjectName(name);
+    editor->setToolTip(f.tip);
+    editor->setEnabled(f.editable || f.kind == EditField::Kind::Text);
+    form_->addRow(f.unit.isEmpty() ? f.label : QString("%1 [%2]").arg(f.label, f.unit), editor);
+  }
+}
+
+void MechanismForm::commit(const std::string& key, const QString& text) {
+  Project changed = doc_->project();
+  const QString err = applyField(changed, id_, key, text);
+  if (!err.isEmpty()) {
+    showMessage(err);
+    emit rejected(err);
+    refresh();
+    return;
+  }
+  showMessage({});
+  doc_->edit(tr("Set %1.%2").arg(QString::fromStdString(id_), QString::fromStdString(key)),
+             [&](Project& p) { p = changed; });
+}
+
+}  // namespace pm::gui
