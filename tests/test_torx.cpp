@@ -139,7 +139,10 @@ class TestTorx : public QObject {
     QVERIFY(e.rotation < 1e-6);
     qInfo("constraint residuals: position %.3g, velocity %.3g", r->maxAbs("mechanism.residual_position", 0, 9),
           r->maxAbs("mechanism.residual_velocity", 0, 9));
-    QVERIFY(r->maxAbs("mechanism.residual_position", 0.0, p.simulation.t_end) < 1e-7);
+    // The constraints hold to the integration tolerance: rel_tol (1e-6) times
+    // the mechanism's size (0.5 m); the measured value moves by several times
+    // with round-off-level changes of the step sequence (1.9e-8 and 1.5e-7 seen).
+    QVERIFY(r->maxAbs("mechanism.residual_position", 0.0, p.simulation.t_end) < p.simulation.rel_tol * 0.5);
     QVERIFY(r->maxAbs("mechanism.residual_velocity", 0.0, p.simulation.t_end) < 1e-6);
   }
 
