@@ -79,6 +79,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), anim_(std::make_u
   updateActions();
   updateRecentMenu();
   resize(1400, 900);
+  resizeDocks({plotDock_}, {380}, Qt::Vertical);  // once the window has its size
 }
 
 MainWindow::~MainWindow() {
@@ -204,7 +205,6 @@ void MainWindow::buildUi() {
   addDockWidget(Qt::BottomDockWidgetArea, messagesDock_);
   tabifyDockWidget(plotDock_, messagesDock_);
   plotDock_->raise();
-  resizeDocks({plotDock_}, {380}, Qt::Vertical);
 
   if (MechanismView::isSupported()) {
     auto* box = new QWidget;
@@ -309,6 +309,11 @@ void MainWindow::buildMenus() {
   actPause_->setShortcut(QKeySequence(Qt::Key_F6));
   actStop_ = sim->addAction(tr("S&top"), this, &MainWindow::stopSimulation);
   actStop_->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
+  // Interactive demonstrations: simulated time keeps to the wall clock.
+  QAction* realTime = sim->addAction(tr("Real-Time &Pacing"));
+  realTime->setObjectName("actionRealTime");
+  realTime->setCheckable(true);
+  connect(realTime, &QAction::toggled, this, [this](bool on) { runner_->setPacing(on ? 1.0 : 0.0); });
 
   QToolBar* tb = addToolBar(tr("Main"));
   tb->setObjectName("mainToolBar");

@@ -3,9 +3,10 @@
 // rendered through a QOffscreenSurface, a QOpenGLContext and a framebuffer
 // object handed to OSG as its default FBO.
 //
-// Needs OpenGL from the platform: the studio and Xvfb have it; Qt's
-// "offscreen" platform (the CLI's default for `pneumech report`) creates no
-// OpenGL context, so there the result is a null image and `why` says so.
+// Needs OpenGL from the platform. The studio has it; Qt's "offscreen"
+// platform (the CLI's default for `pneumech report`) has it only when
+// $DISPLAY names an X server (it then uses GLX; Xvfb will do) - with no
+// display at all the result is a null image and `why` says so.
 #pragma once
 
 #include "model/project.h"

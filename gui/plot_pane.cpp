@@ -57,7 +57,7 @@ PlotPane::PlotPane(ResultBuffer* data, QWidget* parent) : QChartView(parent), da
   setRenderHint(QPainter::Antialiasing);
   setAcceptDrops(true);
   setMouseTracking(true);
-  setMinimumHeight(160);
+  setMinimumHeight(230);
   setToolTip(tr("Drop channels here from the results tree. Drag: zoom, Ctrl+drag or middle drag: pan, "
                 "wheel: zoom time, Shift+wheel: zoom values, double click: auto range, click: move the time cursor"));
   // A zoom or pan changes what is visible: decimate again for that window.
@@ -124,7 +124,7 @@ void PlotPane::removeUnusedAxes() {
       continue;
     }
     chart_->removeAxis(it->second);
-    delete it->second;
+    it->second->deleteLater();
     it = axes_.erase(it);
   }
 }
@@ -135,6 +135,12 @@ void PlotPane::rebuild() {
     delete s.series;
   }
   shown_.clear();
+  // Axes anew as well, so their sides follow the order of the channels.
+  for (auto& [unit, axis] : axes_) {
+    chart_->removeAxis(axis);
+    axis->deleteLater();
+  }
+  axes_.clear();
   for (const std::string& name : wanted_) {
     const int ch = data_->find(name);
     if (ch < 0) continue;

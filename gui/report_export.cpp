@@ -207,8 +207,8 @@ void mechanismSection(ReportPage& pg, const Inputs& in) {
   pg.heading(QStringLiteral("Mechanism"));
   if (in.snapshot.isNull()) {
     pg.paragraph(QStringLiteral("No 3D view in this report: ") + in.snapshotNote +
-                     QStringLiteral(". Export the report from the studio, or run `pneumech report` on a display "
-                                    "(or under xvfb-run with QT_QPA_PLATFORM=xcb), to include it."),
+                     QStringLiteral(". Export the report from the studio, or run `pneumech report` with a display "
+                                    "(xvfb-run is enough), to include it."),
                  9, kMuted);
     return;
   }

@@ -8,6 +8,7 @@
 #include <QDateTime>
 #include <QFileDialog>
 #include <QLineEdit>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QToolBar>
@@ -52,12 +53,17 @@ ResultsPanel::ResultsPanel(ResultBuffer* data, QWidget* parent) : QWidget(parent
 
   paneSplitter_ = new QSplitter(Qt::Vertical);
   paneSplitter_->setChildrenCollapsible(false);
+  // Panes keep a readable height; more of them than fit scroll.
+  auto* scroll = new QScrollArea;
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setWidget(paneSplitter_);
   auto* plots = new QWidget;
   auto* pl = new QVBoxLayout(plots);
   pl->setContentsMargins(0, 0, 0, 0);
   pl->setSpacing(0);
   pl->addWidget(bar);
-  pl->addWidget(paneSplitter_, 1);
+  pl->addWidget(scroll, 1);
 
   stepView_ = new DisplacementStepView(data_);
   tabs_ = new QTabWidget;
