@@ -92,6 +92,29 @@ class TestRunControl : public QObject {
     QCOMPARE(out.times().back(), r.stats.tReached);
   }
 
+  // A solver failure names the time and the object whose state IDA weighed
+  // most: a step limit far below the output interval exhausts IDA's 200000
+  // steps per output call (IDA_TOO_MUCH_WORK) within the first interval.
+  void failureNamesTimeAndObject() {
+    Project p = tankFill(0.01);
+    settings(p, 0.01, 5e-3, {}, 1e-8);
+    auto r = simulate(p);
+    QCOMPARE(r->result.status, RunStatus::Failed);
+    QVERIFY2(r->error.empty(), r->error.c_str());
+    const std::string& m = r->result.message;
+    QVERIFY2(m.rfind("integration failed at t = ", 0) == 0, m.c_str());
+    QVERIFY2(m.find("IDA_TOO_MUCH_WORK") != std::string::npos, m.c_str());
+    // The object is one of the model's (component or net), and named in the text.
+    QVERIFY2(!r->result.object.empty(), m.c_str());
+    QVERIFY2(m.find("largest local error in " + r->result.object + " (state ") != std::string::npos, m.c_str());
+    bool known = false;
+    for (const StateInfo& s : r->sim->system().states()) known = known || s.owner == r->result.object;
+    QVERIFY2(known, r->result.object.c_str());
+    // The rows before the failure stay (t = 0 at least), ending where it failed.
+    QVERIFY(r->out.rows() >= 1);
+    QVERIFY(r->result.stats.tReached > 0 && r->result.stats.tReached < 5e-3);
+  }
+
   // Pacing only slows a run down: a lower bound on wall time, which a slow
   // machine cannot break (no speed is asserted).
   void pacedRunKeepsToTheWallClock() {
