@@ -14,6 +14,7 @@
 #include "result_buffer.h"
 #include "results_panel.h"
 #include "run_animation.h"
+#include "run_operator.h"
 #include "schematic_items.h"
 #include "schematic_scene.h"
 #include "schematic_view.h"
@@ -101,6 +102,9 @@ void MainWindow::buildUi() {
   scene_ = new SchematicScene(doc_, this);
   view_ = new SchematicView(scene_);
   connect(view_, &SchematicView::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 4000); });
+  // Push buttons are operated by clicking them while a run is in progress.
+  connect(new RunOperator(view_, doc_, runner_, this), &RunOperator::operated, this,
+          [this](const QString& id, bool on) { statusBar()->showMessage(id + (on ? tr(" pressed") : tr(" released")), 2000); });
   connect(scene_, &QGraphicsScene::selectionChanged, this, &MainWindow::onSceneSelectionChanged);
 
   timeSlider_ = new QSlider(Qt::Horizontal);

@@ -68,6 +68,10 @@ void SimulationRunner::setPacing(double factor) {
   if (running_ && control_) control_->setPacing(pacing_);
 }
 
+void SimulationRunner::operate(const std::string& id, double value) {
+  if (running_ && control_) control_->operate(id, value);
+}
+
 double SimulationRunner::wallSecondsSinceStart() const {
   const auto now = std::chrono::steady_clock::now();
   auto paused = pausedFor_;

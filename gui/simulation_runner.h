@@ -36,6 +36,9 @@ class SimulationRunner : public QObject {
   // Simulated seconds per wall second for the next and the current run
   // (interactive mode); 0 runs as fast as possible.
   void setPacing(double factor);
+  // Interactive mode: a hand operation on component `id` (1 pressed, 0
+  // released), applied at the solver's next output step.
+  void operate(const std::string& id, double value);
   double pacing() const { return pacing_; }
 
   // The store of the current (or last) run; never null after start().

@@ -17,6 +17,9 @@
 #include "result_buffer.h"
 #include "results_panel.h"
 #include "results_tree.h"
+#include "schematic_items.h"
+#include "schematic_scene.h"
+#include "schematic_view.h"
 #include "simulation_runner.h"
 #include "units.h"
 
@@ -298,6 +301,50 @@ class TestGuiRun : public QObject {
     QTest::qWait(50);
     pane->setCrosshair(0.55);
     pane->grab().save(QDir::current().filePath("gui_run_pane.png"));
+  }
+
+  // Interactive mode: a click held on the sequence's start button during the
+  // run presses it (the sequence starts), releasing the mouse releases it.
+  void clickPushButtonWhileRunning() {
+    Project p = loadProject(example("sequence_a_b.pneumech.json").toStdString());
+    p.find("start")->params["t_press"] = 1e9;  // only the hand starts it
+    p.simulation.t_end = 1000;
+    const QString path = dir_.filePath("seq_manual.pneumech.json");
+    saveProject(p, path.toStdString());
+    MainWindow w;
+    w.resize(1500, 1000);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(path));
+    QSignalSpy done(&w, &MainWindow::simulationFinished);
+    w.runSimulation();
+    ResultBuffer* data = w.resultBuffer();
+    QTRY_VERIFY_WITH_TIMEOUT(data->rows() > 20, 60000);
+    const int out = data->find("start.out"), x = data->find("A.x");
+    QVERIFY(out >= 0);
+    QGraphicsItem* item = w.scene()->componentItem("start");
+    QVERIFY(item);
+    QWidget* vp = w.schematicView()->viewport();
+    const QPoint at = w.schematicView()->mapFromScene(item->sceneBoundingRect().center());
+    QTest::mousePress(vp, Qt::LeftButton, Qt::NoModifier, at);
+    QTRY_VERIFY_WITH_TIMEOUT(data->rows() > 0 && data->columns()[size_t(out)].back() == 1.0, 30000);
+    const size_t pressed = data->rows();
+    QTest::mouseRelease(vp, Qt::LeftButton, Qt::NoModifier, at);
+    QTRY_VERIFY_WITH_TIMEOUT(data->columns()[size_t(out)].back() == 0.0, 30000);
+    // The press started the sequence (it runs fast, unpaced): A went out to
+    // its 100 mm stroke after the press, and the sequence reached B-.
+    QVERIFY(x >= 0);
+    const auto& ax = data->columns()[size_t(x)];
+    QVERIFY(*std::max_element(ax.begin(), ax.begin() + 20) < 1e-3);
+    QTRY_VERIFY_WITH_TIMEOUT(*std::max_element(ax.begin(), ax.end()) > 0.099, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(data->columns()[size_t(data->find("seq.step"))].back(), 4.0, 20000);
+    // Before the press the button was never on.
+    const auto& col = data->columns()[size_t(out)];
+    QCOMPARE(col[0], 0.0);
+    QVERIFY(pressed > 20);
+    w.stopSimulation();
+    QVERIFY(done.wait(30000));
+    QVERIFY2(w.runner()->lastResult().status == RunStatus::Cancelled, w.runner()->lastResult().message.c_str());
   }
 
   void displacementStepDiagramAndReport() {

@@ -4,6 +4,7 @@
 // paused), and a paced run takes at least its simulated time in wall time.
 #include "support/test_project.h"
 
+#include "io/project_file.h"
 #include "solver/run_control.h"
 
 #include <chrono>
@@ -90,6 +91,60 @@ class TestRunControl : public QObject {
     QCOMPARE(r.status, RunStatus::Cancelled);
     QVERIFY(r.stats.tReached > 0.0 && r.stats.tReached < 100.0);
     QCOMPARE(out.times().back(), r.stats.tReached);
+  }
+
+  // A hand operation (interactive mode) switches a push button at the next
+  // output step: rows before it keep the old state, rows after the new one.
+  void operatePushButton() {
+    Project p = tankFill(5.0);
+    p.components.push_back(comp("pb", "push_button", {{"t_press", 1e9}, {"duration", 1.0}}));
+    Simulation sim(p);
+    ResultStore out;
+    RunControl control;
+    control.pause();
+    RunResult r;
+    std::thread worker([&] { r = sim.run(out, nullptr, &control); });
+    QVERIFY(waitFor([&] { return control.holding(); }, 30));
+    control.operate("pb", 1.0);
+    control.operate("src", 1.0);  // not operable: ignored
+    control.resume();
+    QVERIFY(waitFor([&] { return out.rows() > 300; }, 30));
+    control.pause();
+    QVERIFY(waitFor([&] { return control.holding() || out.rows() == 5001; }, 30));
+    const size_t n = out.rows();
+    control.operate("pb", 0.0);
+    control.resume();
+    worker.join();
+    QVERIFY2(r.ok(), r.message.c_str());
+    const auto b = out.column("pb.out");
+    QCOMPARE(b[0], 0.0);  // written before the press
+    for (size_t i = 1; i < n; ++i) QCOMPARE(b[i], 1.0);
+    for (size_t i = n; i < b.size(); ++i) QCOMPARE(b[i], 0.0);
+    QVERIFY(r.stats.events >= 0);
+  }
+
+  // The hand press starts the A+ B+ A- B- sequence the way its timed press does.
+  void handStartsSequence() {
+    Project p = loadProject(projectPath("sequence_a_b.pneumech.json"));
+    p.find("start")->params["t_press"] = 1e9;
+    Simulation sim(p);
+    ResultStore out;
+    RunControl control;
+    control.pause();
+    RunResult r;
+    std::thread worker([&] { r = sim.run(out, nullptr, &control); });
+    QVERIFY(waitFor([&] { return control.holding(); }, 60));
+    control.operate("start", 1.0);  // pressed at t = 0 and held
+    control.resume();
+    worker.join();
+    QVERIFY2(r.ok(), r.message.c_str());
+    const auto step = out.column("seq.step"), b = out.column("start.out"), x = out.column("A.x");
+    QCOMPARE(b[0], 0.0);
+    QCOMPARE(b[1], 1.0);
+    QCOMPARE(step[0], 0.0);
+    QCOMPARE(step[1], 1.0);  // A+ entered at the press
+    // ... and A extends (stroke 0.1 m in the example).
+    QVERIFY2(*std::max_element(x.begin(), x.end()) > 0.09, qPrintable(QString::number(x.back())));
   }
 
   // A solver failure names the time and the object whose state IDA weighed

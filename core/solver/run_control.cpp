@@ -1,5 +1,7 @@
 #include "solver/run_control.h"
 
+#include <utility>
+
 namespace pm {
 
 void RunControl::requestStop() {
@@ -31,6 +33,16 @@ void RunControl::setPacing(double factor) {
     pacedStarted_ = false;
   }
   cv_.notify_all();
+}
+
+void RunControl::operate(const std::string& id, double value) {
+  std::lock_guard<std::mutex> lock(m_);
+  operations_.emplace_back(id, value);
+}
+
+std::vector<std::pair<std::string, double>> RunControl::takeOperations() {
+  std::lock_guard<std::mutex> lock(m_);
+  return std::exchange(operations_, {});
 }
 
 bool RunControl::proceed(double t) {

@@ -8,6 +8,9 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace pm {
 
@@ -27,6 +30,11 @@ class RunControl {
   void setPacing(double factor);
   double pacing() const { return pacing_.load(); }
 
+  // Hand operations (interactive mode): component `id` pressed (1) or
+  // released (0); applied by the solver at its next proceed().
+  void operate(const std::string& id, double value);
+  std::vector<std::pair<std::string, double>> takeOperations();
+
   // Called by the solver at simulated time t (between output steps). Blocks
   // while paused or while ahead of the paced wall clock; false: stop.
   bool proceed(double t);
@@ -42,6 +50,7 @@ class RunControl {
   bool pacedStarted_ = false;
   Clock::time_point pacedWall0_;
   double pacedT0_ = 0.0;
+  std::vector<std::pair<std::string, double>> operations_;
 };
 
 }  // namespace pm

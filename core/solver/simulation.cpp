@@ -112,6 +112,15 @@ int suspectState(void* mem, int N) {
   return worst;
 }
 
+// Hands operations to their elements; true when any state changed.
+bool applyOperations(System& sys, const std::vector<std::pair<std::string, double>>& ops) {
+  bool changed = false;
+  for (const auto& [id, value] : ops)
+    for (const auto& e : sys.elements())
+      if (e->id() == id) changed = e->operate(value) || changed;
+  return changed;
+}
+
 // The model object a state belongs to: a part or joint for the mechanism's
 // states ("<mechanism>.<part>.rx"), else the owner (component or net).
 std::string stateObject(const System& sys, const StateInfo& s) {
@@ -258,6 +267,11 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
         result.status = RunStatus::Cancelled;
         result.message = "cancelled at t = " + std::to_string(t) + " s";
         break;
+      }
+      if (control && applyOperations(sys, control->takeOperations())) {  // a hand operation: an event now
+        sys.updateDiscrete(t, y, yp, false);
+        accumulateStats();
+        consistentStart(t);
       }
       const double tout = std::min(t0 + k * dt, tEnd);
       const int flag = IDASolve(ida.mem, tout, &t, ida.y, ida.yp, IDA_NORMAL);
