@@ -25,6 +25,7 @@
 
 #include "io/project_file.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QChart>
 #include <QDragEnterEvent>
@@ -39,6 +40,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QToolBar>
 #include <QValueAxis>
 #include <QtTest>
 
@@ -122,9 +124,16 @@ class TestGuiRun : public QObject {
     const int growing = seriesPoints(w);
     QTRY_VERIFY_WITH_TIMEOUT(seriesPoints(w) > growing, 20000);
 
-    // Pause: once the solver is held, neither rows nor simulated time move.
-    w.pauseSimulation();
+    // Pause from the toolbar: once the solver is held, neither rows nor
+    // simulated time move.
+    auto* pause = w.findChild<QAction*>("actionPause");
+    auto* toolbar = w.findChild<QToolBar*>("mainToolBar");
+    QVERIFY(pause && toolbar && pause->isEnabled());
+    QWidget* pauseButton = toolbar->widgetForAction(pause);
+    QVERIFY(pauseButton);
+    QTest::mouseClick(pauseButton, Qt::LeftButton);
     QVERIFY(w.runner()->isPaused());
+    QCOMPARE(pause->text(), QString("&Resume"));
     QTRY_VERIFY_WITH_TIMEOUT(w.runner()->isHeld(), 20000);
     QTest::qWait(150);  // the last poll takes the rows written before holding
     const size_t rowsPaused = w.resultBuffer()->rows();
@@ -137,9 +146,10 @@ class TestGuiRun : public QObject {
     QVERIFY2(w.statusText().startsWith("Paused at t = " + units::formatNumber(tPaused) + " s"),
              qPrintable(w.statusText()));
 
-    // Resume: rows and points grow again.
-    w.resumeSimulation();
+    // Resume (the same toolbar button): rows and points grow again.
+    QTest::mouseClick(pauseButton, Qt::LeftButton);
     QVERIFY(!w.runner()->isPaused());
+    QCOMPARE(pause->text(), QString("&Pause"));
     QTRY_VERIFY_WITH_TIMEOUT(w.resultBuffer()->rows() > rowsPaused + 20, 20000);
     QTRY_VERIFY_WITH_TIMEOUT(seriesPoints(w) > pointsPaused, 20000);
 

@@ -94,9 +94,9 @@ void check(int flag, const char* what) {
 
 // The state IDA's local error test weighs most (-1 when unknown).
 int suspectState(void* mem, int N) {
-  if (!mem || N == 0) return {};
+  if (!mem || N == 0) return -1;
   SUNContext ctx = nullptr;
-  if (SUNContext_Create(nullptr, &ctx) < 0) return {};
+  if (SUNContext_Create(nullptr, &ctx) < 0) return -1;
   N_Vector ele = N_VNew_Serial(N, ctx), ewt = N_VNew_Serial(N, ctx);
   int worst = -1;
   if (IDAGetEstLocalErrors(mem, ele) >= 0 && IDAGetErrWeights(mem, ewt) >= 0) {
@@ -269,6 +269,7 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
         break;
       }
       if (control && applyOperations(sys, control->takeOperations())) {  // a hand operation: an event now
+        ++result.stats.events;
         sys.updateDiscrete(t, y, yp, false);
         accumulateStats();
         consistentStart(t);
