@@ -11,8 +11,12 @@
 #include "model_tree.h"
 #include "param_model.h"
 #include "property_editor.h"
+#include "plot_pane.h"
 #include "report_export.h"
+#include "result_buffer.h"
+#include "results_panel.h"
 #include "run_animation.h"
+#include "run_operator.h"
 #include "schematic_items.h"
 #include "schematic_scene.h"
 #include "schematic_view.h"
@@ -37,6 +41,7 @@
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QProgressBar>
 #include <QSettings>
 #include <QSlider>
 #include <QSplitter>
@@ -59,10 +64,6 @@
 namespace pm::gui {
 
 namespace {
-QString channelLabel(const std::string& name, const std::string& unit) {
-  if (unit.empty() || unit == "1") return QString::fromStdString(name);  // dimensionless
-  return QString("%1 [%2]").arg(QString::fromStdString(name), units::forChannel(unit).unit);
-}
 constexpr int kMaxRecent = 8;
 }  // namespace
 
@@ -82,6 +83,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), anim_(std::make_u
   updateActions();
   updateRecentMenu();
   resize(1400, 900);
+  resizeDocks({plotDock_}, {380}, Qt::Vertical);  // once the window has its size
 }
 
 MainWindow::~MainWindow() {
@@ -106,6 +108,9 @@ void MainWindow::buildUi() {
   scene_ = new SchematicScene(doc_, this);
   view_ = new SchematicView(scene_);
   connect(view_, &SchematicView::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 4000); });
+  // Push buttons are operated by clicking them while a run is in progress.
+  connect(new RunOperator(view_, doc_, runner_, this), &RunOperator::operated, this,
+          [this](const QString& id, bool on) { statusBar()->showMessage(id + (on ? tr(" pressed") : tr(" released")), 2000); });
   connect(scene_, &QGraphicsScene::selectionChanged, this, &MainWindow::onSceneSelectionChanged);
 
   timeSlider_ = new QSlider(Qt::Horizontal);
@@ -196,40 +201,20 @@ void MainWindow::buildUi() {
   messagesDock_->setObjectName("messagesDock");
   messagesDock_->setWidget(messages_);
 
-  channelList_ = new QListWidget;
-  channelList_->setObjectName("channelList");
-  channelList_->setToolTip(tr("Result channels: check to plot"));
-  connect(channelList_, &QListWidget::itemChanged, this, &MainWindow::onChannelItemChanged);
-  chart_ = new QChart;
-  chart_->legend()->setAlignment(Qt::AlignBottom);
-  chart_->setMargins(QMargins(4, 4, 4, 4));
-  axisX_ = new QValueAxis;
-  axisX_->setTitleText(tr("time [s]"));
-  axisX_->setLabelFormat("%g");
-  axisX_->setRange(0, 1);
-  axisY_ = new QValueAxis;
-  axisY_->setLabelFormat("%g");
-  axisY_->setRange(0, 1);
-  chart_->addAxis(axisX_, Qt::AlignBottom);
-  chart_->addAxis(axisY_, Qt::AlignLeft);
-  chartView_ = new QChartView(chart_);
-  chartView_->setObjectName("chartView");
-  chartView_->setRenderHint(QPainter::Antialiasing);
-  chartView_->setMinimumHeight(180);
-  auto* plot = new QSplitter(Qt::Horizontal);
-  plot->addWidget(channelList_);
-  plot->addWidget(chartView_);
-  plot->setStretchFactor(0, 1);
-  plot->setStretchFactor(1, 4);
-  plot->setSizes({240, 960});
+  buffer_ = new ResultBuffer(this);
+  results_ = new ResultsPanel(buffer_);
+  // A click on a plot moves the studio's time cursor (the slider drives all views).
+  connect(results_, &ResultsPanel::timeRequested, this, [this](double t) {
+    if (buffer_->rows() > 0) timeSlider_->setValue(static_cast<int>(buffer_->rowAt(t)));
+  });
+  connect(results_, &ResultsPanel::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
   plotDock_ = new QDockWidget(tr("Results"), this);
   plotDock_->setObjectName("resultsDock");
-  plotDock_->setWidget(plot);
+  plotDock_->setWidget(results_);
   addDockWidget(Qt::BottomDockWidgetArea, plotDock_);
   addDockWidget(Qt::BottomDockWidgetArea, messagesDock_);
   tabifyDockWidget(plotDock_, messagesDock_);
   plotDock_->raise();
-  resizeDocks({plotDock_}, {260}, Qt::Vertical);
 
   if (MechanismView::isSupported()) {
     auto* box = new QWidget;
@@ -239,6 +224,8 @@ void MainWindow::buildUi() {
     view3d_->setObjectName("mechanismView");
     anim3d_ = new AnimationControls;
     anim3d_->attach(view3d_);
+    // The 3D animation cursor and the plots' cursor show the same time.
+    connect(anim3d_, &AnimationControls::timeChanged, results_, &ResultsPanel::setTimeCursor);
     lay->addWidget(view3d_, 1);
     lay->addWidget(anim3d_);
     dock3d_ = new QDockWidget(tr("3D Mechanism"), this);
@@ -275,6 +262,14 @@ void MainWindow::buildUi() {
   statusLabel_ = new QLabel(tr("No simulation run yet"));
   statusLabel_->setObjectName("statusLabel");
   statusBar()->addPermanentWidget(statusLabel_, 1);
+  progress_ = new QProgressBar;
+  progress_->setObjectName("runProgress");
+  progress_->setRange(0, 1000);
+  progress_->setMaximumWidth(160);
+  progress_->setTextVisible(true);
+  progress_->setFormat("%p %");
+  progress_->hide();
+  statusBar()->addPermanentWidget(progress_);
 }
 
 void MainWindow::buildMenus() {
@@ -343,8 +338,19 @@ void MainWindow::buildMenus() {
   });
   actRun_ = sim->addAction(tr("&Run"), this, &MainWindow::runSimulation);
   actRun_->setShortcut(QKeySequence(Qt::Key_F5));
+  actPause_ = sim->addAction(tr("&Pause"), this, [this] {
+    if (runner_->isPaused()) resumeSimulation();
+    else pauseSimulation();
+  });
+  actPause_->setObjectName("actionPause");
+  actPause_->setShortcut(QKeySequence(Qt::Key_F6));
   actStop_ = sim->addAction(tr("S&top"), this, &MainWindow::stopSimulation);
   actStop_->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
+  // Interactive demonstrations: simulated time keeps to the wall clock.
+  QAction* realTime = sim->addAction(tr("Real-Time &Pacing"));
+  realTime->setObjectName("actionRealTime");
+  realTime->setCheckable(true);
+  connect(realTime, &QAction::toggled, this, [this](bool on) { runner_->setPacing(on ? 1.0 : 0.0); });
 
   QToolBar* tb = addToolBar(tr("Main"));
   tb->setObjectName("mainToolBar");
@@ -363,6 +369,7 @@ void MainWindow::buildMenus() {
   tb->addSeparator();
   tb->addAction(actCheck_);
   tb->addAction(actRun_);
+  tb->addAction(actPause_);
   tb->addAction(actStop_);
 }
 
@@ -381,6 +388,8 @@ void MainWindow::updateActions() {
   actNew_->setEnabled(!running);
   actRun_->setEnabled(!running && !project().components.empty());
   actStop_->setEnabled(running);
+  actPause_->setEnabled(running);
+  actPause_->setText(runner_->isPaused() ? tr("&Resume") : tr("&Pause"));
 }
 
 void MainWindow::showError(const QString& title, const QString& text) {
@@ -550,6 +559,7 @@ void MainWindow::exportReportDialog() {
 void MainWindow::onDocumentChanged() {
   scene_->sync();
   sync3d();
+  results_->setProject(project());
   populateTree();
   // Results of an earlier state no longer match the drawing.
   if (scene_->frame().active) {
@@ -681,12 +691,7 @@ void MainWindow::onMessageActivated(QListWidgetItem* item) {
 // ---------------------------------------------------------------- simulation
 
 void MainWindow::clearResults() {
-  for (auto& s : shown_) chart_->removeSeries(s.series), delete s.series;
-  shown_.clear();
-  channels_.clear();
-  t_.clear();
-  cols_.clear();
-  channelList_->clear();
+  buffer_->clear();
   scene_->setFrame({});
   view_->setLegendVisible(false, 0);
   const QSignalBlocker block(timeSlider_);
@@ -703,19 +708,32 @@ void MainWindow::runSimulation() {
     statusLabel_->setText(tr("Not started: the check found errors (see Messages)"));
     return;
   }
-  // Keep the user's choice of channels for the next run.
-  wantedChannels_.clear();
-  for (const auto& s : shown_) wantedChannels_.push_back(channels_[s.channel].name);
-  clearResults();
+  clearResults();  // the panes keep the user's choice of channels for the next run
   tEnd_ = project().simulation.t_end;
-  axisX_->setRange(0, tEnd_ > 0 ? tEnd_ : 1);
+  results_->startRun(project());
   anim_->prepare(project());
   followRun_ = true;
 
   if (view3d_) view3d_->setResults(nullptr);  // the old store goes with the old run
   runner_->start(project(), doc_->file().toStdString());
   statusLabel_->setText(tr("Running..."));
+  progress_->setValue(0);
+  progress_->show();
   poll_->start();
+  updateActions();
+}
+
+void MainWindow::pauseSimulation() {
+  if (!runner_->isRunning() || runner_->isPaused()) return;
+  runner_->pause();
+  updateRunStatus();
+  updateActions();
+}
+
+void MainWindow::resumeSimulation() {
+  if (!runner_->isPaused()) return;
+  runner_->resume();
+  updateRunStatus();
   updateActions();
 }
 
@@ -726,69 +744,63 @@ void MainWindow::stopSimulation() {
 }
 
 void MainWindow::showFrame(int row) {
-  if (t_.empty() || row < 0 || row >= static_cast<int>(t_.size())) return;
-  scene_->setFrame(anim_->frame(cols_, static_cast<size_t>(row), t_[row]));
-  if (view3d_ && dock3d_->isVisible() && !anim3d_->isPlaying()) anim3d_->setTime(t_[row]);
-  timeLabel_->setText(tr("t = %1 s").arg(QString::number(t_[row], 'f', 3)));
+  const auto& t = buffer_->times();
+  if (t.empty() || row < 0 || row >= static_cast<int>(t.size())) return;
+  scene_->setFrame(anim_->frame(buffer_->columns(), static_cast<size_t>(row), t[row]));
+  if (view3d_ && dock3d_->isVisible() && !anim3d_->isPlaying()) anim3d_->setTime(t[row]);
+  results_->setTimeCursor(t[row]);
+  timeLabel_->setText(tr("t = %1 s").arg(QString::number(t[row], 'f', 3)));
 }
 
 void MainWindow::onPoll() {
   auto store = runner_->store();
   if (!store) return;
-  if (channels_.empty()) {
-    const auto ch = store->channels();
-    if (ch.empty()) return;  // still compiling
-    // Labels in display units; a name given twice by the engine (an element
-    // channel and a node channel of the same id) gets " (2)" so both stay
-    // distinguishable.
-    std::map<std::string, int> seen;
+  const bool fresh = buffer_->channels().empty();
+  const size_t added = buffer_->pull(store);
+  if (fresh && !buffer_->channels().empty()) {
     std::vector<std::string> names;
-    for (const auto& c : ch) {
-      QString label = channelLabel(c.name, c.unit);
-      if (const int k = ++seen[c.name]; k > 1)
-        label = QString("%1 (%2)%3").arg(QString::fromStdString(c.name)).arg(k).arg(label.mid(int(c.name.size())));
-      channels_.push_back({c.name, c.unit, label});
-      names.push_back(c.name);
-    }
-    cols_.assign(channels_.size(), {});
+    for (const auto& c : buffer_->channels()) names.push_back(c.name);
     if (view3d_ && !project().mechanism.empty()) {
       view3d_->setResults(store.get());
       anim3d_->setFollowLive(true);
     }
     anim_->setChannels(names);
     view_->setLegendVisible(anim_->ready(), anim_->scaleMaxBarGauge());
-    setupChannels();
   }
-  std::vector<double> t;
-  std::vector<std::vector<double>> cols;
-  const size_t from = t_.size();
-  store->copyRows(from, t, cols);
-  if (!t.empty() && cols.size() == cols_.size()) {
-    t_.insert(t_.end(), t.begin(), t.end());
-    for (size_t i = 0; i < cols.size(); ++i) cols_[i].insert(cols_[i].end(), cols[i].begin(), cols[i].end());
-    refreshSeries();
-    updateAxes();
+  if (added > 0) {
+    results_->refresh();
     timeSlider_->setEnabled(true);
     const bool follow = followRun_;
     {
       const QSignalBlocker block(timeSlider_);
-      timeSlider_->setRange(0, static_cast<int>(t_.size()) - 1);
+      timeSlider_->setRange(0, static_cast<int>(buffer_->rows()) - 1);
     }
     if (follow) timeSlider_->setValue(timeSlider_->maximum());
     if (follow) showFrame(timeSlider_->maximum());
   }
-  if (runner_->isRunning()) {
-    const double tNow = t_.empty() ? 0.0 : t_.back();
-    const double wall = runner_->wallSecondsSinceStart();
-    statusLabel_->setText(tr("Running... t = %1 s of %2 s, real-time factor %3")
-                              .arg(units::formatNumber(tNow), units::formatNumber(tEnd_),
-                                   QString::number(wall > 0 ? tNow / wall : 0.0, 'g', 3)));
-  }
+  if (runner_->isRunning()) updateRunStatus();
+}
+
+// Simulated time, progress and real-time factor (wall time without pauses).
+void MainWindow::updateRunStatus() {
+  const double tNow = buffer_->rows() ? buffer_->times().back() : 0.0;
+  const double wall = runner_->wallSecondsSinceStart();
+  const QString rtf = QString::number(wall > 0 ? tNow / wall : 0.0, 'g', 3);
+  const int permille = tEnd_ > 0 ? static_cast<int>(std::lround(1000.0 * std::clamp(tNow / tEnd_, 0.0, 1.0))) : 0;
+  progress_->setValue(permille);
+  if (runner_->isPaused())
+    statusLabel_->setText(tr("Paused at t = %1 s of %2 s (%3 %), real-time factor %4")
+                              .arg(units::formatNumber(tNow), units::formatNumber(tEnd_), QString::number(permille / 10.0, 'f', 1), rtf));
+  else
+    statusLabel_->setText(tr("Running... t = %1 s of %2 s (%3 %), real-time factor %4")
+                              .arg(units::formatNumber(tNow), units::formatNumber(tEnd_), QString::number(permille / 10.0, 'f', 1), rtf));
 }
 
 void MainWindow::onRunFinished(bool ok) {
   onPoll();  // the last rows
   poll_->stop();
+  progress_->hide();
+  results_->finishRun();
   const RunResult& r = runner_->lastResult();
   const RunStats& s = r.stats;
   QString head;
@@ -805,131 +817,34 @@ void MainWindow::onRunFinished(bool ok) {
   if (!r.message.empty() && r.status != RunStatus::Completed) text += " - " + QString::fromStdString(r.message);
   statusLabel_->setText(text);
   updateActions();
-  if (r.status == RunStatus::Failed) showError(tr("Simulation failed"), QString::fromStdString(r.message));
+  if (r.status == RunStatus::Failed) {
+    // The results up to the failure stay: the cursor goes to the last row,
+    // the failing object is selected, and Messages keeps the report.
+    if (buffer_->rows() > 0) timeSlider_->setValue(timeSlider_->maximum());
+    const QString what = tr("Simulation failed at t = %1 s%2: %3")
+                             .arg(units::formatNumber(s.tReached),
+                                  r.object.empty() ? QString() : tr(" in %1").arg(QString::fromStdString(r.object)),
+                                  QString::fromStdString(r.message));
+    auto* item = new QListWidgetItem(tr("Error: ") + what, messages_);
+    item->setForeground(QColor(170, 0, 0));
+    item->setData(Qt::UserRole, QString::fromStdString(r.object));
+    if (project().find(r.object)) selectComponent(QString::fromStdString(r.object));
+    else if (view3d_ && !r.object.empty()) view3d_->select(QString::fromStdString(r.object));
+    showError(tr("Simulation failed"), what);
+  }
   emit simulationFinished(ok);
 }
 
 // ---------------------------------------------------------------- plot
 
-void MainWindow::setupChannels() {
-  std::vector<std::string> wanted = wantedChannels_;
-  if (std::none_of(wanted.begin(), wanted.end(), [&](const std::string& w) {
-        return std::any_of(channels_.begin(), channels_.end(), [&](const Channel& c) { return c.name == w; });
-      })) {
-    // Default: the pressures of the circuit (up to four), components' own
-    // channels ("cyl1.pA") before the nets' copies ("cyl1.A.p", "n:v1.2.p").
-    wanted.clear();
-    auto ownChannel = [](const std::string& n) { return n.rfind("n:", 0) != 0 && std::count(n.begin(), n.end(), '.') == 1; };
-    for (int pass = 0; pass < 2; ++pass)
-      for (const Channel& c : channels_)
-        if (c.unit == "Pa" && (pass == 1 || ownChannel(c.name)) && wanted.size() < 4 &&
-            std::find(wanted.begin(), wanted.end(), c.name) == wanted.end())
-          wanted.push_back(c.name);
-  }
-  QSignalBlocker block(channelList_);
-  channelList_->clear();
-  for (size_t i = 0; i < channels_.size(); ++i) {
-    auto* item = new QListWidgetItem(channels_[i].label, channelList_);
-    item->setToolTip(QString("%1 (SI unit %2)").arg(QString::fromStdString(channels_[i].name),
-                                                    QString::fromStdString(channels_[i].unit)));
-    item->setData(Qt::UserRole, static_cast<int>(i));
-    item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-    // only the first channel of a duplicated name is checked by name
-    const bool first = std::none_of(channels_.begin(), channels_.begin() + static_cast<long>(i),
-                                    [&](const Channel& c) { return c.name == channels_[i].name; });
-    const bool on = first && std::find(wanted.begin(), wanted.end(), channels_[i].name) != wanted.end();
-    item->setCheckState(on ? Qt::Checked : Qt::Unchecked);
-  }
-  rebuildSeries();
-}
+QChart* MainWindow::chart() const { return results_->currentPane()->chart(); }
 
 bool MainWindow::setChannelChecked(const QString& name, bool on) {
-  for (int i = 0; i < channelList_->count(); ++i) {
-    QListWidgetItem* item = channelList_->item(i);
-    if (QString::fromStdString(channels_[item->data(Qt::UserRole).toInt()].name) == name) {
-      item->setCheckState(on ? Qt::Checked : Qt::Unchecked);
-      return true;
-    }
-  }
-  return false;
-}
-
-void MainWindow::onChannelItemChanged(QListWidgetItem*) { rebuildSeries(); }
-
-void MainWindow::rebuildSeries() {
-  for (auto& s : shown_) chart_->removeSeries(s.series), delete s.series;
-  shown_.clear();
-  for (int i = 0; i < channelList_->count(); ++i) {
-    QListWidgetItem* item = channelList_->item(i);
-    if (item->checkState() != Qt::Checked) continue;
-    const int ch = item->data(Qt::UserRole).toInt();
-    auto* series = new QLineSeries;
-    series->setName(channels_[ch].label);
-    chart_->addSeries(series);
-    series->attachAxis(axisX_);
-    series->attachAxis(axisY_);
-    shown_.push_back({ch, series});
-  }
-  refreshSeries();
-  updateAxes();
-}
-
-// Series are rebuilt from the SI columns on every update with replace() (one
-// signal, one geometry update; QLineSeries::append re-strokes the whole path
-// per point) and decimated to min/max pairs of at most kMaxBuckets buckets, so
-// long runs stay responsive.
-void MainWindow::refreshSeries() {
-  constexpr size_t kMaxBuckets = 2000;
-  for (auto& s : shown_) {
-    const units::DisplayUnit du = units::forChannel(channels_[s.channel].unit);
-    const auto& col = cols_[s.channel];
-    const size_t n = std::min(t_.size(), col.size());
-    QList<QPointF> pts;
-    if (n <= 2 * kMaxBuckets) {
-      pts.reserve(static_cast<qsizetype>(n));
-      for (size_t r = 0; r < n; ++r) pts.append(QPointF(t_[r], du.toDisplay(col[r])));
-    } else {
-      const size_t b = (n + kMaxBuckets - 1) / kMaxBuckets;
-      pts.reserve(static_cast<qsizetype>(2 * kMaxBuckets + 2));
-      for (size_t i0 = 0; i0 < n; i0 += b) {
-        const size_t i1 = std::min(n, i0 + b);
-        size_t lo = i0, hi = i0;
-        for (size_t r = i0; r < i1; ++r) {
-          if (col[r] < col[lo]) lo = r;
-          if (col[r] > col[hi]) hi = r;
-        }
-        const size_t a = std::min(lo, hi), c = std::max(lo, hi);
-        pts.append(QPointF(t_[a], du.toDisplay(col[a])));
-        if (c != a) pts.append(QPointF(t_[c], du.toDisplay(col[c])));
-      }
-      if (pts.last().x() != t_[n - 1]) pts.append(QPointF(t_[n - 1], du.toDisplay(col[n - 1])));
-    }
-    s.series->replace(pts);
-  }
-}
-
-void MainWindow::updateAxes() {
-  double lo = INFINITY, hi = -INFINITY;
-  QString unit;
-  bool sameUnit = true;
-  for (const auto& s : shown_) {
-    const units::DisplayUnit du = units::forChannel(channels_[s.channel].unit);
-    if (unit.isEmpty()) unit = du.unit;
-    else if (unit != du.unit) sameUnit = false;
-    for (double v : cols_[s.channel]) {
-      const double d = du.toDisplay(v);
-      if (std::isfinite(d)) lo = std::min(lo, d), hi = std::max(hi, d);
-    }
-  }
-  axisY_->setTitleText(shown_.empty() ? QString() : sameUnit ? QString("[%1]").arg(unit) : tr("value (see legend)"));
-  if (!(lo <= hi)) {
-    axisY_->setRange(0, 1);
-    return;
-  }
-  double pad = 0.05 * (hi - lo);
-  if (pad <= 0) pad = std::max(1e-9, 0.05 * std::abs(hi));
-  axisY_->setRange(lo - pad, hi + pad);
-  axisY_->applyNiceNumbers();
+  if (buffer_->find(name.toStdString()) < 0) return false;
+  PlotPane* pane = results_->currentPane();
+  if (on) pane->addChannel(name.toStdString());
+  else pane->removeChannel(name.toStdString());
+  return true;
 }
 
 }  // namespace pm::gui

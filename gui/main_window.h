@@ -1,6 +1,7 @@
 // The studio's main window: start page or schematic editor in the centre,
 // component library (left), project tree and property editor (right),
-// messages and result plot (bottom), a time slider under the schematic that
+// messages and results (bottom: results tree, plot panes, displacement-step
+// diagram), a time slider under the schematic that
 // scrubs through the run. The Document holds the project and its undo stack;
 // every view re-reads it when it changes.
 #pragma once
@@ -17,20 +18,18 @@
 
 class QAction;
 class QChart;
-class QChartView;
 class QCloseEvent;
 class QDockWidget;
 class QLabel;
-class QLineSeries;
 class QListWidget;
 class QListWidgetItem;
 class QMenu;
+class QProgressBar;
 class QSlider;
 class QStackedWidget;
 class QTableView;
 class QTimer;
 class QTreeWidget;
-class QValueAxis;
 
 namespace pm::gui {
 
@@ -40,6 +39,8 @@ class MechanismActions;
 class ModelTree;
 class SelectionModel;
 class PropertyEditor;
+class ResultBuffer;
+class ResultsPanel;
 class RunAnimation;
 class SchematicScene;
 class SchematicView;
@@ -79,15 +80,17 @@ class MainWindow : public QMainWindow {
   class AnimationControls* animationControls() const { return anim3d_; }
 
   SimulationRunner* runner() const { return runner_; }
-  QChart* chart() const { return chart_; }
+  // The current plot pane's chart.
+  QChart* chart() const;
   QTreeWidget* componentTree() const { return tree_; }
   QTableView* paramView() const;
-  QListWidget* channelList() const { return channelList_; }
+  ResultsPanel* resultsPanel() const { return results_; }
+  ResultBuffer* resultBuffer() const { return buffer_; }
   QString statusText() const;
   const QString& lastError() const { return lastError_; }
   // Selects a component (schematic, tree, property editor).
   bool selectComponent(const QString& id);
-  // Checks or unchecks a result channel in the plot list by name ("tank.p").
+  // Shows or hides a result channel ("tank.p") in the current plot pane.
   bool setChannelChecked(const QString& name, bool on);
   // Runs the pre-run checks and lists them in the messages panel.
   std::vector<CheckMessage> runChecks();
@@ -95,6 +98,8 @@ class MainWindow : public QMainWindow {
  public slots:
   void runSimulation();
   void stopSimulation();
+  void pauseSimulation();
+  void resumeSimulation();
 
  signals:
   void simulationFinished(bool ok);
@@ -105,7 +110,6 @@ class MainWindow : public QMainWindow {
   void onNew();
   void onPoll();
   void onRunFinished(bool ok);
-  void onChannelItemChanged(QListWidgetItem* item);
 
  protected:
   void closeEvent(QCloseEvent* e) override;  // offers to save unsaved edits
@@ -127,10 +131,7 @@ class MainWindow : public QMainWindow {
   void onMessageActivated(QListWidgetItem* item);
   void showFrame(int row);
   void clearResults();
-  void setupChannels();
-  void rebuildSeries();
-  void refreshSeries();
-  void updateAxes();
+  void updateRunStatus();
 
   Document* doc_ = nullptr;
   QString lastError_;
@@ -154,12 +155,10 @@ class MainWindow : public QMainWindow {
   void exportReportDialog();
   QSlider* timeSlider_ = nullptr;
   QLabel* timeLabel_ = nullptr;
-  QListWidget* channelList_ = nullptr;
-  QChartView* chartView_ = nullptr;
-  QChart* chart_ = nullptr;
-  QValueAxis* axisX_ = nullptr;
-  QValueAxis* axisY_ = nullptr;
+  ResultBuffer* buffer_ = nullptr;
+  ResultsPanel* results_ = nullptr;
   QLabel* statusLabel_ = nullptr;
+  QProgressBar* progress_ = nullptr;
   QMenu* recentMenu_ = nullptr;
   bool syncingSelection_ = false;
   SelectionModel* selection_ = nullptr;
@@ -172,6 +171,7 @@ class MainWindow : public QMainWindow {
   QAction* actSaveAs_ = nullptr;
   QAction* actRun_ = nullptr;
   QAction* actStop_ = nullptr;
+  QAction* actPause_ = nullptr;
   QAction* actCheck_ = nullptr;
 
   SimulationRunner* runner_ = nullptr;
@@ -179,21 +179,6 @@ class MainWindow : public QMainWindow {
   QTimer* poll_ = nullptr;
   double tEnd_ = 0.0;  // of the run shown
   bool followRun_ = true;
-
-  // Results of the run shown, in SI, as streamed from the ResultStore.
-  struct Channel {
-    std::string name, unit;
-    QString label;  // "tank.p [bar]"
-  };
-  std::vector<Channel> channels_;
-  std::vector<double> t_;
-  std::vector<std::vector<double>> cols_;
-  std::vector<std::string> wantedChannels_;  // checked names, kept across runs
-  struct Shown {
-    int channel;
-    QLineSeries* series;
-  };
-  std::vector<Shown> shown_;
 };
 
 }  // namespace pm::gui

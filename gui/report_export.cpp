@@ -1,5 +1,8 @@
 #include "report_export.h"
 
+#include "control/displacement_step.h"
+#include "displacement_step_view.h"
+#include "mechanism_snapshot.h"
 #include "model/component_type.h"
 #include "model/project_error.h"
 #include "pneumatics/gas.h"
@@ -43,6 +46,9 @@ struct Inputs {
   const ReportSettings& settings;
   QImage logo;
   QString date;
+  QImage snapshot;       // the mechanism at the end of the run (null when not rendered)
+  QString snapshotNote;  // why there is none
+  double snapshotTime = 0.0;
 };
 
 QString paramText(const ParamDecl& d, double si) {
@@ -196,6 +202,34 @@ void circuitSection(ReportPage& pg, const Inputs& in) {
                8, kMuted);
 }
 
+void mechanismSection(ReportPage& pg, const Inputs& in) {
+  if (in.project.mechanism.empty()) return;
+  pg.heading(QStringLiteral("Mechanism"));
+  if (in.snapshot.isNull()) {
+    pg.paragraph(QStringLiteral("No 3D view in this report: ") + in.snapshotNote +
+                     QStringLiteral(". Export the report from the studio, or run `pneumech report` with a display "
+                                    "(xvfb-run is enough), to include it."),
+                 9, kMuted);
+    return;
+  }
+  const QSizeF s = in.snapshot.size();
+  const double w = pg.content().width();
+  const double h = std::min(pg.remaining() - mm(14), w * s.height() / s.width());
+  pg.block(h, [&](QPainter& p, const QRectF& r) {
+    QSizeF fit = s;
+    fit.scale(r.size(), Qt::KeepAspectRatio);
+    const QRectF img(QPointF(r.center().x() - fit.width() / 2, r.top()), fit);
+    p.drawImage(img, in.snapshot);
+    p.setPen(QPen(kRule, mm(0.25)));
+    p.drawRect(img);
+  });
+  pg.paragraph(QStringLiteral("The mechanism (%1 parts, %2 joints) at t = %3 s, the end of the run.")
+                   .arg(in.project.mechanism.parts.size())
+                   .arg(in.project.mechanism.joints.size())
+                   .arg(num(in.snapshotTime, 3)),
+               8, kMuted);
+}
+
 void keyResultsSection(ReportPage& pg, const Inputs& in) {
   const KeyResults& kr = in.kr;
   pg.newPage();
@@ -302,6 +336,28 @@ void plotsSection(ReportPage& pg, const Inputs& in) {
   }
 }
 
+// For sequence-controlled circuits: the displacement-step diagram of the run.
+void displacementStepSection(ReportPage& pg, const Inputs& in) {
+  const std::string seq = firstSequence(in.project);
+  if (seq.empty()) return;
+  pg.newPage();
+  pg.heading(QStringLiteral("Displacement-step diagram"));
+  DisplacementStepDiagram d;
+  try {
+    d = displacementStepDiagram(in.project, in.results, seq);
+  } catch (const std::exception& e) {
+    pg.paragraph(QStringLiteral("Not available: ") + q(e.what()));
+    return;
+  }
+  const double h = std::min(pg.remaining() - mm(24), mm(14) + mm(30) * double(std::max<size_t>(1, d.actuators.size())));
+  pg.block(h, [&](QPainter& p, const QRectF& r) { paintDisplacementStep(p, r, mm(1), d, in.project); });
+  pg.paragraph(QStringLiteral("Displacement-step diagram to VDI 3260 of the sequence %1: the steps in the order the "
+                              "sequence entered them (with the time each was entered), each actuator's position "
+                              "between retracted (0) and extended (1), taken at the first output sample of each step.")
+                   .arg(name(in.project.find(seq) ? in.project.find(seq)->label : std::string(), seq)),
+               8, kMuted);
+}
+
 void billOfMaterials(ReportPage& pg, const Inputs& in) {
   pg.heading(QStringLiteral("Bill of materials"));
   ReportTable t;
@@ -377,8 +433,10 @@ void assumptions(ReportPage& pg, const Inputs& in) {
 void compose(ReportPage& pg, const Inputs& in) {
   titlePage(pg, in);
   circuitSection(pg, in);
+  mechanismSection(pg, in);
   keyResultsSection(pg, in);
   plotsSection(pg, in);
+  displacementStepSection(pg, in);
   billOfMaterials(pg, in);
   assumptions(pg, in);
 }
@@ -400,12 +458,18 @@ bool exportReport(const Project& project, const ResultStore& results, const QStr
     KeyResultOptions opt;
     opt.cyclesPerMinute = settings.cyclesPerMinute;
     const KeyResults kr = computeKeyResults(project, results, opt);
-    Inputs in{project, results, kr, settings, QImage(), QLocale::c().toString(QDate::currentDate(), "d MMMM yyyy")};
+    Inputs in{project, results, kr, settings, QImage(), QLocale::c().toString(QDate::currentDate(), "d MMMM yyyy"),
+              QImage(), QString(), 0.0};
     if (!settings.logo.empty()) {
       QString path = q(settings.logo);
       if (QFileInfo(path).isRelative() && !projectFile.isEmpty()) path = QFileInfo(projectFile).dir().filePath(path);
       if (!in.logo.load(path))
         throw ProjectError(file, "report", "logo", "cannot read the image " + path.toStdString());
+    }
+    if (!project.mechanism.empty()) {
+      const QString dir = projectFile.isEmpty() ? QString() : QFileInfo(projectFile).absolutePath();
+      in.snapshotTime = results.rows() ? results.times().back() : 0.0;
+      in.snapshot = renderMechanismSnapshot(project, &results, in.snapshotTime, 1600, 1000, dir, &in.snapshotNote);
     }
     const QString title = q(project.meta.title);
     const QString right = settings.company.empty() ? QString() : q(settings.company);

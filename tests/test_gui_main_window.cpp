@@ -5,6 +5,8 @@
 #include "document.h"
 #include "param_model.h"
 #include "property_editor.h"
+#include "results_panel.h"
+#include "results_tree.h"
 #include "simulation_runner.h"
 #include "units.h"
 
@@ -178,7 +180,7 @@ class TestGuiMainWindow : public QObject {
     QVERIFY2(w.runner()->lastResult().ok(), w.runner()->lastResult().message.c_str());
     QVERIFY(w.statusText().contains("Completed"));
     QVERIFY(w.statusText().contains("real-time factor"));
-    QVERIFY(w.channelList()->count() > 0);
+    QVERIFY(w.resultsPanel()->tree()->channelCount() > 0);
     QVERIFY(w.setChannelChecked("tank.p", true));
 
     QLineSeries* tankSeries = nullptr;

@@ -14,7 +14,7 @@ namespace pm {
 
 class TimedSignal : public Element {
  public:
-  TimedSignal(const Component& c, bool button) : Element(c.id) {
+  TimedSignal(const Component& c, bool button) : Element(c.id), button_(button) {
     Params P(c);
     tOn_ = P(button ? "t_press" : "t_on");
     tOff_ = button ? tOn_ + P("duration") : P("t_off");
@@ -51,15 +51,24 @@ class TimedSignal : public Element {
   bool update(const Eval& e) override {
     // Roots land within solver tolerance of the switching time.
     const double eps = 1e-9 * std::max(1.0, e.t);
-    const bool on = e.t >= tOn_ - eps && e.t < tOff_ - eps;
+    const bool on = (e.t >= tOn_ - eps && e.t < tOff_ - eps) || held_;
     if (on == on_) return false;
     on_ = on;
     return true;
   }
   void output(const Eval&, double* ch) override { ch[0] = on_ ? 1.0 : 0.0; }
+  // The push button pressed by hand (interactive mode), on top of its
+  // timed press.
+  bool operate(double value) override {
+    if (!button_ || held_ == (value > 0.5)) return false;
+    held_ = value > 0.5;
+    return true;
+  }
 
  private:
   double tOn_, tOff_;
+  bool button_ = false;
+  bool held_ = false;
   bool on_ = false;
 };
 struct TimeSwitch {

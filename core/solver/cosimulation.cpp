@@ -1,4 +1,5 @@
 #include "solver/cosimulation.h"
+#include "solver/run_control.h"
 
 #include "model/project_error.h"
 #include "solver/colored_jacobian.h"
@@ -258,7 +259,7 @@ CoSimulation::CoSimulation(const Project& project, const std::string& file) : se
 
 CoSimulation::~CoSimulation() = default;
 
-RunResult CoSimulation::run(ResultStore& out, const std::atomic<bool>* cancel) {
+RunResult CoSimulation::run(ResultStore& out, const std::atomic<bool>* cancel, RunControl* control) {
   const auto wall0 = std::chrono::steady_clock::now();
   RunResult result;
   result.stats.coupling = "cosimulation";
@@ -335,7 +336,7 @@ RunResult CoSimulation::run(ResultStore& out, const std::atomic<bool>* cancel) {
     long k = 1;  // next output
     double tPrev = 0.0;
     for (long j = 0; j < nEx; ++j) {
-      if (cancel && cancel->load()) {
+      if ((cancel && cancel->load()) || (control && !control->proceed(j * H))) {
         result.status = RunStatus::Cancelled;
         result.message = "cancelled at t = " + std::to_string(tReached) + " s";
         break;

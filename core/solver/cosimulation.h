@@ -32,7 +32,7 @@ class CoSimulation {
   CoSimulation(const Project& project, const std::string& file = {});
   ~CoSimulation();
 
-  RunResult run(ResultStore& out, const std::atomic<bool>* cancel = nullptr);
+  RunResult run(ResultStore& out, const std::atomic<bool>* cancel = nullptr, RunControl* control = nullptr);
 
   System& pneumatics() { return *pneu_; }
   System& mechanics() { return *mech_; }

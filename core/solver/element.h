@@ -78,6 +78,10 @@ class Element {
   virtual void makeConsistent(System& sys, double t, double* y, double* yp) {
     (void)sys, (void)t, (void)y, (void)yp;
   }
+  // A hand operation during a run (interactive mode): 1 pressed, 0 released.
+  // Returns true when the element is operable and its state changed; the
+  // solver then re-runs the discrete updates and restarts from there.
+  virtual bool operate(double value) { (void)value; return false; }
 
  private:
   std::string id_;

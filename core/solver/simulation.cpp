@@ -1,5 +1,6 @@
 #include "solver/simulation.h"
 
+#include "mechanics/mechanism_element.h"
 #include "solver/colored_jacobian.h"
 #include "solver/compiler.h"
 #include "solver/cosimulation.h"
@@ -92,6 +93,46 @@ void check(int flag, const char* what) {
   if (flag < 0) throw std::runtime_error(std::string(what) + " failed: " + IDAGetReturnFlagName(flag));
 }
 
+// The state IDA's local error test weighs most (-1 when unknown).
+int suspectState(void* mem, int N) {
+  if (!mem || N == 0) return -1;
+  SUNContext ctx = nullptr;
+  if (SUNContext_Create(nullptr, &ctx) < 0) return -1;
+  N_Vector ele = N_VNew_Serial(N, ctx), ewt = N_VNew_Serial(N, ctx);
+  int worst = -1;
+  if (IDAGetEstLocalErrors(mem, ele) >= 0 && IDAGetErrWeights(mem, ewt) >= 0) {
+    double big = 0.0;
+    for (int i = 0; i < N; ++i) {
+      const double e = std::abs(N_VGetArrayPointer(ele)[i] * N_VGetArrayPointer(ewt)[i]);
+      if (std::isfinite(e) && e > big) big = e, worst = i;
+    }
+  }
+  N_VDestroy(ele);
+  N_VDestroy(ewt);
+  SUNContext_Free(&ctx);
+  return worst;
+}
+
+// Hands operations to their elements; true when any state changed.
+bool applyOperations(System& sys, const std::vector<std::pair<std::string, double>>& ops) {
+  bool changed = false;
+  for (const auto& [id, value] : ops)
+    for (const auto& e : sys.elements())
+      if (e->id() == id) changed = e->operate(value) || changed;
+  return changed;
+}
+
+// The model object a state belongs to: a part or joint for the mechanism's
+// states ("<mechanism>.<part>.rx"), else the owner (component or net).
+std::string stateObject(const System& sys, const StateInfo& s) {
+  const Element* mech = sys.mechanism();
+  if (mech && s.owner == mech->id() && s.name.rfind(s.owner + ".", 0) == 0) {
+    const std::string rest = s.name.substr(s.owner.size() + 1);
+    return rest.substr(0, rest.find('.'));
+  }
+  return s.owner;
+}
+
 }  // namespace
 
 Simulation::Simulation(const Project& project, const std::string& file)
@@ -101,8 +142,8 @@ Simulation::Simulation(const Project& project, const std::string& file)
 
 Simulation::~Simulation() = default;
 
-RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel) {
-  if (cosim_) return cosim_->run(out, cancel);
+RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, RunControl* control) {
+  if (cosim_) return cosim_->run(out, cancel, control);
   const auto wall0 = std::chrono::steady_clock::now();
   System& sys = *system_;
   const int N = sys.size();
@@ -226,10 +267,16 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel) {
     int restarts = 0;
     long k = 1;
     while (k <= nOut) {
-      if (cancel && cancel->load()) {
+      if ((cancel && cancel->load()) || (control && !control->proceed(t))) {
         result.status = RunStatus::Cancelled;
         result.message = "cancelled at t = " + std::to_string(t) + " s";
         break;
+      }
+      if (control && applyOperations(sys, control->takeOperations())) {  // a hand operation: an event now
+        ++result.stats.events;
+        sys.updateDiscrete(t, y, yp, false);
+        accumulateStats();
+        consistentStart(t);
       }
       const double tout = std::min(t0 + k * dt, tEnd);
       const int flag = IDASolve(ida.mem, tout, &t, ida.y, ida.yp, IDA_NORMAL);
@@ -247,9 +294,14 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel) {
         consistentStart(t);
         continue;
       }
-      if (flag < 0)
+      if (flag < 0) {
+        const int worst = suspectState(ida.mem, N);
+        if (worst >= 0) result.object = stateObject(sys, sys.states()[worst]);
         throw std::runtime_error(std::string("integration failed at t = ") + std::to_string(t) + " s: " +
-                                 IDAGetReturnFlagName(flag) + (cb.error.empty() ? "" : " (" + cb.error + ")"));
+                                 IDAGetReturnFlagName(flag) + (cb.error.empty() ? "" : " (" + cb.error + ")") +
+                                 (worst < 0 ? "" : "; largest local error in " + result.object + " (state " +
+                                                       sys.states()[worst].name + ")"));
+      }
       if (flag == IDA_ROOT_RETURN) {
         ++result.stats.events;
         sys.updateDiscrete(t, y, yp, false);

@@ -6,6 +6,7 @@
 
 #include "model/project.h"
 #include "solver/result_store.h"
+#include "solver/run_control.h"
 #include "solver/system.h"
 
 #include <atomic>
@@ -38,6 +39,9 @@ enum class RunStatus { Completed, Failed, Cancelled };
 struct RunResult {
   RunStatus status = RunStatus::Completed;
   std::string message;
+  // Failed runs: the component, joint or part whose state had the largest
+  // weighted local error when the solver gave up (empty when unknown).
+  std::string object;
   RunStats stats;
   bool ok() const { return status == RunStatus::Completed; }
 };
@@ -54,8 +58,9 @@ class Simulation {
   const SimulationSettings& settings() const { return settings_; }
 
   // Integrates from 0 to settings().t_end, appending to `out` at every output
-  // interval. `cancel` may be set from another thread.
-  RunResult run(ResultStore& out, const std::atomic<bool>* cancel = nullptr);
+  // interval. `cancel` may be set from another thread; `control` (also
+  // driven from another thread) adds pause/resume and wall-clock pacing.
+  RunResult run(ResultStore& out, const std::atomic<bool>* cancel = nullptr, RunControl* control = nullptr);
 
  private:
   std::unique_ptr<System> system_;

@@ -1,0 +1,56 @@
+// Control of a running simulation from another thread: stop, pause/resume
+// and pacing to wall-clock time. The solver calls proceed() between output
+// steps; it blocks there while the run is paused (or ahead of the wall
+// clock when paced) and returns false once a stop is requested.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace pm {
+
+class RunControl {
+ public:
+  void requestStop();
+  bool stopRequested() const { return stop_.load(); }
+
+  void pause();
+  void resume();
+  bool paused() const { return paused_.load(); }
+  // True while the solver thread is blocked in proceed() because of pause().
+  bool holding() const { return holding_.load(); }
+
+  // Paced run: simulated time advances at `factor` times wall-clock time
+  // (1 = real time; 0 = as fast as possible). Time spent paused does not count.
+  void setPacing(double factor);
+  double pacing() const { return pacing_.load(); }
+
+  // Hand operations (interactive mode): component `id` pressed (1) or
+  // released (0); applied by the solver at its next proceed().
+  void operate(const std::string& id, double value);
+  std::vector<std::pair<std::string, double>> takeOperations();
+
+  // Called by the solver at simulated time t (between output steps). Blocks
+  // while paused or while ahead of the paced wall clock; false: stop.
+  bool proceed(double t);
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  mutable std::mutex m_;
+  std::condition_variable cv_;
+  std::atomic<bool> stop_{false}, paused_{false}, holding_{false};
+  std::atomic<double> pacing_{0.0};
+  // Paced runs: wall time at which simulated time `pacedT0_` was reached
+  // (reset on every pause and pacing change, so pauses are not caught up).
+  bool pacedStarted_ = false;
+  Clock::time_point pacedWall0_;
+  double pacedT0_ = 0.0;
+  std::vector<std::pair<std::string, double>> operations_;
+};
+
+}  // namespace pm

@@ -1,0 +1,521 @@
+#include "plot_pane.h"
+
+#include "result_buffer.h"
+#include "units.h"
+
+#include <QChart>
+#include <QContextMenuEvent>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QImage>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QMenu>
+#include <QMimeData>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <QTimer>
+#include <QValueAxis>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace pm::gui {
+
+namespace {
+
+QString unitOf(const ResultBuffer::Channel& c) {
+  if (c.unit.empty() || c.unit == "1") return QStringLiteral("-");
+  return units::forChannel(c.unit).unit;
+}
+
+// Channel names carried by a drag from the results tree.
+std::vector<std::string> droppedNames(const QMimeData* mime) {
+  std::vector<std::string> names;
+  if (!mime || !mime->hasFormat(kChannelMime)) return names;
+  for (const QByteArray& line : mime->data(kChannelMime).split('\n'))
+    if (!line.trimmed().isEmpty()) names.push_back(line.trimmed().toStdString());
+  return names;
+}
+
+}  // namespace
+
+PlotPane::PlotPane(ResultBuffer* data, QWidget* parent) : QChartView(parent), data_(data) {
+  chart_ = new QChart;
+  chart_->legend()->setAlignment(Qt::AlignBottom);
+  chart_->setMargins(QMargins(4, 4, 4, 4));
+  axisX_ = new QValueAxis;
+  axisX_->setTitleText(tr("time [s]"));
+  axisX_->setLabelFormat("%g");
+  axisX_->setRange(0, 1);
+  chart_->addAxis(axisX_, Qt::AlignBottom);
+  setChart(chart_);
+  setRenderHint(QPainter::Antialiasing);
+  setAcceptDrops(true);
+  setMouseTracking(true);
+  setMinimumHeight(230);
+  setToolTip(tr("Drop channels here from the results tree. Drag: zoom, Ctrl+drag or middle drag: pan, "
+                "wheel: zoom time, Shift+wheel: zoom values, double click: auto range, click: move the time cursor"));
+  // A zoom or pan changes what is visible: decimate again for that window.
+  connect(axisX_, &QValueAxis::rangeChanged, this, [this] {
+    if (!updating_) QTimer::singleShot(0, this, [this] { refresh(); });
+  });
+}
+
+bool PlotPane::addChannel(const std::string& name) {
+  if (hasChannel(name) || data_->find(name) < 0) return false;
+  wanted_.push_back(name);
+  rebuild();
+  emit channelsChanged();
+  return true;
+}
+
+bool PlotPane::removeChannel(const std::string& name) {
+  const auto it = std::find(wanted_.begin(), wanted_.end(), name);
+  if (it == wanted_.end()) return false;
+  wanted_.erase(it);
+  rebuild();
+  emit channelsChanged();
+  return true;
+}
+
+void PlotPane::clearChannels() {
+  wanted_.clear();
+  rebuild();
+  emit channelsChanged();
+}
+
+bool PlotPane::hasChannel(const std::string& name) const {
+  return std::find(wanted_.begin(), wanted_.end(), name) != wanted_.end();
+}
+
+QLineSeries* PlotPane::series(const std::string& name) const {
+  for (const Shown& s : shown_)
+    if (data_->channels()[static_cast<size_t>(s.channel)].name == name) return s.series;
+  return nullptr;
+}
+
+std::vector<QValueAxis*> PlotPane::yAxes() const {
+  std::vector<QValueAxis*> v;
+  for (const auto& [unit, axis] : axes_) v.push_back(axis);
+  return v;
+}
+
+QValueAxis* PlotPane::axisFor(const QString& unit) {
+  if (auto it = axes_.find(unit); it != axes_.end()) return it->second;
+  auto* axis = new QValueAxis;
+  axis->setLabelFormat("%g");
+  axis->setTitleText(QString("[%1]").arg(unit));
+  // One axis per unit, alternating sides so their labels stay readable.
+  chart_->addAxis(axis, axes_.size() % 2 == 0 ? Qt::AlignLeft : Qt::AlignRight);
+  axes_[unit] = axis;
+  return axis;
+}
+
+void PlotPane::removeUnusedAxes() {
+  for (auto it = axes_.begin(); it != axes_.end();) {
+    const bool used = std::any_of(shown_.begin(), shown_.end(), [&](const Shown& s) { return s.axis == it->second; });
+    if (used) {
+      ++it;
+      continue;
+    }
+    chart_->removeAxis(it->second);
+    it->second->deleteLater();
+    it = axes_.erase(it);
+  }
+}
+
+void PlotPane::rebuild() {
+  for (Shown& s : shown_) {
+    chart_->removeSeries(s.series);
+    delete s.series;
+  }
+  shown_.clear();
+  // Axes anew as well, so their sides follow the order of the channels.
+  for (auto& [unit, axis] : axes_) {
+    chart_->removeAxis(axis);
+    axis->deleteLater();
+  }
+  axes_.clear();
+  for (const std::string& name : wanted_) {
+    const int ch = data_->find(name);
+    if (ch < 0) continue;
+    const ResultBuffer::Channel& c = data_->channels()[static_cast<size_t>(ch)];
+    auto* series = new QLineSeries;
+    series->setName(c.label);
+    chart_->addSeries(series);
+    QValueAxis* axis = axisFor(unitOf(c));
+    series->attachAxis(axisX_);
+    series->attachAxis(axis);
+    shown_.push_back({ch, series, axis});
+  }
+  removeUnusedAxes();
+  refresh();
+}
+
+void PlotPane::setTimeEnd(double tEnd) {
+  tEnd_ = tEnd > 0 ? tEnd : 1.0;
+  if (auto_) refresh();
+}
+
+void PlotPane::setAutoRange(bool on) {
+  auto_ = on;
+  refresh();
+}
+
+void PlotPane::setTimeWindow(double t0, double t1) {
+  if (!(t1 > t0)) return;
+  auto_ = false;
+  updating_ = true;
+  axisX_->setRange(t0, t1);
+  updating_ = false;
+  refresh();
+}
+
+void PlotPane::zoomTime(double factor, double aroundT) {
+  const double a = axisX_->min(), b = axisX_->max();
+  setTimeWindow(aroundT - (aroundT - a) / factor, aroundT + (b - aroundT) / factor);
+}
+
+void PlotPane::pan(double dx, double dy) {
+  const QRectF pa = chart_->plotArea();
+  if (pa.width() <= 0 || pa.height() <= 0) return;
+  auto_ = false;
+  const double dt = -dx / pa.width() * (axisX_->max() - axisX_->min());
+  for (auto& [unit, axis] : axes_) {
+    const double dv = dy / pa.height() * (axis->max() - axis->min());
+    axis->setRange(axis->min() + dv, axis->max() + dv);
+  }
+  setTimeWindow(axisX_->min() + dt, axisX_->max() + dt);
+}
+
+void PlotPane::refresh() {
+  updating_ = true;
+  const auto& t = data_->times();
+  const size_t n = t.size();
+  if (auto_) axisX_->setRange(0.0, std::max(tEnd_, n ? t.back() : 0.0));
+  const double x0 = axisX_->min(), x1 = axisX_->max();
+  // Rows in the window plus one either side, so lines run to the edges.
+  size_t i0 = static_cast<size_t>(std::lower_bound(t.begin(), t.end(), x0) - t.begin());
+  size_t i1 = static_cast<size_t>(std::upper_bound(t.begin(), t.end(), x1) - t.begin());
+  if (i0 > 0) --i0;
+  if (i1 < n) ++i1;
+  std::map<QValueAxis*, std::pair<double, double>> span;
+  for (Shown& s : shown_) {
+    const ResultBuffer::Channel& c = data_->channels()[static_cast<size_t>(s.channel)];
+    const units::DisplayUnit du = units::forChannel(c.unit);
+    const auto& col = data_->columns()[static_cast<size_t>(s.channel)];
+    const size_t m = std::min(i1, col.size());
+    QList<QPointF> pts;
+    auto& [lo, hi] = span.try_emplace(s.axis, INFINITY, -INFINITY).first->second;
+    auto add = [&](size_t r) {
+      const double v = du.toDisplay(col[r]);
+      pts.append(QPointF(t[r], v));
+      if (std::isfinite(v) && t[r] >= x0 && t[r] <= x1) lo = std::min(lo, v), hi = std::max(hi, v);
+    };
+    if (m > i0 && m - i0 <= 2 * kMaxBuckets) {
+      pts.reserve(static_cast<qsizetype>(m - i0));
+      for (size_t r = i0; r < m; ++r) add(r);
+    } else if (m > i0) {
+      // Min and max of each bucket, in time order: the envelope survives.
+      const size_t b = (m - i0 + kMaxBuckets - 1) / kMaxBuckets;
+      pts.reserve(static_cast<qsizetype>(2 * kMaxBuckets + 2));
+      add(i0);
+      for (size_t a0 = i0 + 1; a0 < m - 1; a0 += b) {
+        const size_t a1 = std::min(m - 1, a0 + b);
+        size_t rlo = a0, rhi = a0;
+        for (size_t r = a0; r < a1; ++r) {
+          if (col[r] < col[rlo]) rlo = r;
+          if (col[r] > col[rhi]) rhi = r;
+        }
+        add(std::min(rlo, rhi));
+        if (rlo != rhi) add(std::max(rlo, rhi));
+      }
+      add(m - 1);
+    }
+    s.series->replace(pts);
+  }
+  if (auto_) {
+    for (auto& [axis, range] : span) {
+      auto [lo, hi] = range;
+      if (!(lo <= hi)) {
+        axis->setRange(0, 1);
+        continue;
+      }
+      double pad = 0.05 * (hi - lo);
+      if (pad <= 0) pad = std::max(1e-9, 0.05 * std::abs(hi));
+      axis->setRange(lo - pad, hi + pad);
+      axis->applyNiceNumbers();
+    }
+  }
+  updating_ = false;
+  viewport()->update();
+}
+
+void PlotPane::setCursorTime(double t) {
+  if (t == cursor_) return;
+  cursor_ = t;
+  viewport()->update();
+}
+
+void PlotPane::setCrosshair(double t) {
+  cross_ = t;
+  viewport()->update();
+}
+
+QString PlotPane::crosshairText() const {
+  if (!std::isfinite(cross_)) return {};
+  QStringList lines{QString("t = %1 s").arg(units::formatNumber(cross_))};
+  for (const Shown& s : shown_) {
+    const ResultBuffer::Channel& c = data_->channels()[static_cast<size_t>(s.channel)];
+    const double v = units::forChannel(c.unit).toDisplay(data_->valueAt(s.channel, cross_));
+    lines << QString("%1 = %2 %3")
+                 .arg(QString::fromStdString(c.name), units::formatNumber(v), unitOf(c) == "-" ? QString() : unitOf(c));
+  }
+  return lines.join('\n');
+}
+
+QRectF PlotPane::plotRectInViewport() const {
+  return mapFromScene(chart_->mapRectToScene(chart_->plotArea())).boundingRect();
+}
+
+double PlotPane::timeAt(const QPointF& pos) const {
+  const QRectF pa = plotRectInViewport();
+  if (pa.width() <= 0) return axisX_->min();
+  return axisX_->min() + (pos.x() - pa.left()) / pa.width() * (axisX_->max() - axisX_->min());
+}
+
+// ------------------------------------------------------------------ input
+
+void PlotPane::dragEnterEvent(QDragEnterEvent* e) {
+  if (e->mimeData()->hasFormat(kChannelMime)) e->acceptProposedAction();
+  else QChartView::dragEnterEvent(e);
+}
+
+void PlotPane::dragMoveEvent(QDragMoveEvent* e) {
+  if (e->mimeData()->hasFormat(kChannelMime)) e->acceptProposedAction();
+  else QChartView::dragMoveEvent(e);
+}
+
+void PlotPane::dropEvent(QDropEvent* e) {
+  const auto names = droppedNames(e->mimeData());
+  if (names.empty()) {
+    QChartView::dropEvent(e);
+    return;
+  }
+  bool added = false;
+  for (const std::string& n : names)
+    if (!hasChannel(n) && data_->find(n) >= 0) {
+      wanted_.push_back(n);
+      added = true;
+    }
+  if (added) {
+    rebuild();
+    emit channelsChanged();
+  }
+  e->acceptProposedAction();
+  emit activated();
+}
+
+void PlotPane::mousePressEvent(QMouseEvent* e) {
+  emit activated();
+  pressPos_ = lastPos_ = e->position().toPoint();
+  if (e->button() == Qt::MiddleButton || (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ControlModifier)))
+    drag_ = Drag::Pan;
+  else if (e->button() == Qt::LeftButton)
+    drag_ = Drag::Zoom;
+  else
+    QChartView::mousePressEvent(e);
+}
+
+void PlotPane::mouseMoveEvent(QMouseEvent* e) {
+  const QPoint pos = e->position().toPoint();
+  if (drag_ == Drag::Pan) pan(pos.x() - lastPos_.x(), pos.y() - lastPos_.y());
+  lastPos_ = pos;
+  const QRectF pa = plotRectInViewport();
+  if (pa.contains(pos)) {
+    crossY_ = pos.y();
+    setCrosshair(timeAt(pos));
+  } else if (std::isfinite(cross_)) {
+    setCrosshair(std::numeric_limits<double>::quiet_NaN());
+  }
+  viewport()->update();
+}
+
+void PlotPane::mouseReleaseEvent(QMouseEvent* e) {
+  const Drag d = drag_;
+  drag_ = Drag::None;
+  const QPoint pos = e->position().toPoint();
+  if (d == Drag::Zoom) {
+    const QRectF r = QRectF(pressPos_, pos).normalized();
+    const QRectF pa = plotRectInViewport();
+    if (r.width() > 4 && pa.width() > 0 && pa.height() > 0) {
+      // Each y axis keeps its own scale: map the rectangle into every one.
+      for (auto& [unit, axis] : axes_) {
+        const double span = axis->max() - axis->min();
+        const double top = axis->min() + (pa.bottom() - r.top()) / pa.height() * span;
+        const double bottom = axis->min() + (pa.bottom() - r.bottom()) / pa.height() * span;
+        if (r.height() > 4) axis->setRange(bottom, top);
+      }
+      setTimeWindow(timeAt(r.topLeft()), timeAt(r.bottomRight()));
+    } else if (pa.contains(pos)) {
+      emit timeClicked(timeAt(pos));
+    }
+    viewport()->update();
+    return;
+  }
+  if (d == Drag::Pan) return;
+  QChartView::mouseReleaseEvent(e);
+}
+
+void PlotPane::mouseDoubleClickEvent(QMouseEvent*) { setAutoRange(true); }
+
+void PlotPane::wheelEvent(QWheelEvent* e) {
+  const double steps = e->angleDelta().y() / 120.0;
+  if (steps == 0) return;
+  const double factor = std::pow(1.25, steps);
+  if (e->modifiers() & Qt::ShiftModifier) {
+    auto_ = false;
+    for (auto& [unit, axis] : axes_) {
+      const double c = 0.5 * (axis->min() + axis->max()), h = 0.5 * (axis->max() - axis->min()) / factor;
+      axis->setRange(c - h, c + h);
+    }
+    viewport()->update();
+  } else {
+    zoomTime(factor, timeAt(e->position()));
+  }
+  e->accept();
+}
+
+void PlotPane::leaveEvent(QEvent* e) {
+  setCrosshair(std::numeric_limits<double>::quiet_NaN());
+  QChartView::leaveEvent(e);
+}
+
+void PlotPane::contextMenuEvent(QContextMenuEvent* e) {
+  QMenu menu(this);
+  menu.addAction(tr("Auto Range"), this, [this] { setAutoRange(true); });
+  menu.addSeparator();
+  menu.addAction(tr("Export as PNG..."), this, [this] {
+    const QString f = QFileDialog::getSaveFileName(this, tr("Export plot"), "plot.png", tr("PNG image (*.png)"));
+    QString err;
+    if (!f.isEmpty() && !exportPng(f, &err)) emit message(err);
+  });
+  menu.addAction(tr("Export as SVG..."), this, [this] {
+    const QString f = QFileDialog::getSaveFileName(this, tr("Export plot"), "plot.svg", tr("SVG drawing (*.svg)"));
+    QString err;
+    if (!f.isEmpty() && !exportSvg(f, &err)) emit message(err);
+  });
+  if (!wanted_.empty()) {
+    menu.addSeparator();
+    QMenu* rm = menu.addMenu(tr("Remove"));
+    for (const std::string& n : wanted_)
+      rm->addAction(QString::fromStdString(n), this, [this, n] { removeChannel(n); });
+    menu.addAction(tr("Remove All"), this, [this] { clearChannels(); });
+  }
+  menu.exec(e->globalPos());
+}
+
+// ------------------------------------------------------------------ drawing
+
+void PlotPane::drawForeground(QPainter* p, const QRectF& rect) {
+  QChartView::drawForeground(p, rect);
+  if (exporting_) return;
+  const QRectF pa = chart_->mapRectToScene(chart_->plotArea());
+  const double a = axisX_->min(), b = axisX_->max();
+  auto xOf = [&](double t) { return pa.left() + (t - a) / (b - a) * pa.width(); };
+  p->save();
+  if (std::isfinite(cursor_) && b > a && cursor_ >= a && cursor_ <= b) {
+    p->setPen(QPen(QColor(200, 30, 30), 1.5));
+    p->drawLine(QPointF(xOf(cursor_), pa.top()), QPointF(xOf(cursor_), pa.bottom()));
+  }
+  if (drag_ == Drag::Zoom && (lastPos_ - pressPos_).manhattanLength() > 4) {
+    p->setPen(QPen(QColor(40, 90, 200), 1, Qt::DashLine));
+    p->setBrush(QColor(40, 90, 200, 30));
+    p->drawRect(QRectF(mapToScene(pressPos_), mapToScene(lastPos_)).normalized());
+  }
+  if (std::isfinite(cross_) && b > a && cross_ >= a && cross_ <= b) {
+    const double x = xOf(cross_);
+    const double y = std::clamp(mapToScene(QPoint(0, int(crossY_))).y(), pa.top(), pa.bottom());
+    p->setPen(QPen(QColor(90, 90, 90), 1, Qt::DashLine));
+    p->drawLine(QPointF(x, pa.top()), QPointF(x, pa.bottom()));
+    p->drawLine(QPointF(pa.left(), y), QPointF(pa.right(), y));
+    const QString text = crosshairText();
+    QFont f = font();
+    f.setPointSizeF(f.pointSizeF() * 0.9);
+    p->setFont(f);
+    QRectF box = p->boundingRect(QRectF(0, 0, 600, 400), Qt::AlignLeft | Qt::AlignTop, text).adjusted(-4, -3, 4, 3);
+    // Beside the pointer, flipped to the left near the right edge.
+    box.moveTopLeft(QPointF(x + 8, pa.top() + 4));
+    if (box.right() > pa.right()) box.moveRight(x - 8);
+    p->setPen(QColor(120, 120, 120));
+    p->setBrush(QColor(255, 255, 240, 235));
+    p->drawRect(box);
+    p->setPen(Qt::black);
+    p->drawText(box.adjusted(4, 3, -4, -3), Qt::AlignLeft | Qt::AlignTop, text);
+  }
+  p->restore();
+}
+
+bool PlotPane::render(QPainter& p, const QSizeF& size) {
+  if (!p.isActive()) return false;
+  p.setRenderHint(QPainter::Antialiasing);
+  exporting_ = true;
+  scene()->render(&p, QRectF(QPointF(0, 0), size), chart_->sceneBoundingRect());
+  exporting_ = false;
+  return true;
+}
+
+bool PlotPane::exportPng(const QString& path, QString* error, double scale) {
+  const QSizeF s = chart_->size();
+  QImage img((s * scale).toSize(), QImage::Format_ARGB32);
+  img.fill(Qt::white);
+  {
+    QPainter p(&img);
+    if (!render(p, img.size())) {
+      if (error) *error = tr("cannot paint the plot");
+      return false;
+    }
+  }
+  QSaveFile f(path);
+  if (!f.open(QIODevice::WriteOnly) || !img.save(&f, "PNG") || !f.commit()) {
+    if (error) *error = tr("cannot write %1: %2").arg(path, f.errorString());
+    return false;
+  }
+  return true;
+}
+
+bool PlotPane::exportSvg(const QString& path, QString* error) {
+  QSaveFile f(path);
+  if (!f.open(QIODevice::WriteOnly)) {
+    if (error) *error = tr("cannot write %1: %2").arg(path, f.errorString());
+    return false;
+  }
+  const QSizeF s = chart_->size();
+  {
+    QSvgGenerator gen;
+    gen.setOutputDevice(&f);
+    gen.setSize(s.toSize());
+    gen.setViewBox(QRectF(QPointF(0, 0), s));
+    gen.setTitle(tr("PneuMech Studio plot"));
+    QStringList names;
+    for (const std::string& n : wanted_) names << QString::fromStdString(n);
+    gen.setDescription(names.join(", "));
+    QPainter p(&gen);
+    if (!render(p, s)) {
+      if (error) *error = tr("cannot paint the plot");
+      return false;
+    }
+  }
+  if (!f.commit()) {
+    if (error) *error = tr("cannot write %1: %2").arg(path, f.errorString());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace pm::gui

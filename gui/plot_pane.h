@@ -1,0 +1,127 @@
+// One live plot of result channels against time (Qt Charts). Channels are
+// dropped onto it from the results tree (mime type kChannelMime: channel
+// names, one a line) or added by name; each display unit gets its own y axis
+// (alternating left and right). Follows the run while auto-range is on;
+// zooming or panning turns it off, a double click turns it back on.
+//
+// Mouse: left drag zooms to the rectangle, a left click moves the studio's
+// time cursor (timeClicked), middle drag or Ctrl + left drag pans, the wheel
+// zooms time around the pointer (Shift + wheel: the y axes), a double click
+// auto-ranges. A crosshair follows the pointer with the values at its time.
+//
+// Series are rebuilt from the ResultBuffer's SI columns on refresh() with
+// one replace() per series, decimated to min/max pairs per bucket over the
+// visible time range (at most kMaxBuckets buckets), so long runs stay cheap.
+#pragma once
+
+#include <QChartView>
+#include <QPointF>
+#include <QString>
+
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+class QLineSeries;
+class QValueAxis;
+
+namespace pm::gui {
+
+class ResultBuffer;
+
+inline constexpr const char* kChannelMime = "application/x-pneumech-channels";
+
+class PlotPane : public QChartView {
+  Q_OBJECT
+ public:
+  static constexpr size_t kMaxBuckets = 2000;
+
+  explicit PlotPane(ResultBuffer* data, QWidget* parent = nullptr);
+
+  // Shows a channel by engine name; false when the run has no such channel
+  // or it is shown already. Names stay across runs (shown when present).
+  bool addChannel(const std::string& name);
+  bool removeChannel(const std::string& name);
+  void clearChannels();
+  bool hasChannel(const std::string& name) const;
+  const std::vector<std::string>& channelNames() const { return wanted_; }
+  QLineSeries* series(const std::string& name) const;
+  std::vector<QValueAxis*> yAxes() const;
+  QValueAxis* timeAxis() const { return axisX_; }
+
+  // End of the run's time range (the x axis while auto-ranging).
+  void setTimeEnd(double tEnd);
+  void setAutoRange(bool on);
+  bool autoRange() const { return auto_; }
+  // Time window shown [s]; turns auto-range off.
+  void setTimeWindow(double t0, double t1);
+  void zoomTime(double factor, double aroundT);
+  void pan(double dxPixels, double dyPixels);
+
+  // The studio's shared time cursor (a vertical line); NaN hides it.
+  void setCursorTime(double t);
+  double cursorTime() const { return cursor_; }
+  // Crosshair at time t (as the pointer sets it; NaN hides it) and its text.
+  void setCrosshair(double t);
+  QString crosshairText() const;
+
+  // Rebuilds the series from the data (after new rows, a new run).
+  void refresh();
+  // Channels of a new run: series for the wanted names present in it.
+  void rebuild();
+
+  // The pane as a picture: PNG at `scale` x its size, or SVG (vector).
+  bool exportPng(const QString& path, QString* error, double scale = 2.0);
+  bool exportSvg(const QString& path, QString* error);
+
+ signals:
+  void timeClicked(double t);
+  void channelsChanged();
+  void activated();  // clicked or received a drop (the panel's current pane)
+  void message(const QString& text);  // an export failed
+
+ protected:
+  void dragEnterEvent(QDragEnterEvent* e) override;
+  void dragMoveEvent(QDragMoveEvent* e) override;
+  void dropEvent(QDropEvent* e) override;
+  void mousePressEvent(QMouseEvent* e) override;
+  void mouseMoveEvent(QMouseEvent* e) override;
+  void mouseReleaseEvent(QMouseEvent* e) override;
+  void mouseDoubleClickEvent(QMouseEvent* e) override;
+  void wheelEvent(QWheelEvent* e) override;
+  void leaveEvent(QEvent* e) override;
+  void contextMenuEvent(QContextMenuEvent* e) override;
+  void drawForeground(QPainter* p, const QRectF& rect) override;
+
+ private:
+  struct Shown {
+    int channel;
+    QLineSeries* series;
+    QValueAxis* axis;
+  };
+  QValueAxis* axisFor(const QString& unit);
+  void removeUnusedAxes();
+  void fitY();
+  double timeAt(const QPointF& viewportPos) const;
+  QRectF plotRectInViewport() const;
+  bool render(QPainter& p, const QSizeF& size);
+
+  ResultBuffer* data_;
+  QChart* chart_;
+  QValueAxis* axisX_;
+  std::map<QString, QValueAxis*> axes_;  // per display unit
+  std::vector<std::string> wanted_;
+  std::vector<Shown> shown_;
+  double tEnd_ = 1.0;
+  bool auto_ = true;
+  bool updating_ = false;
+  bool exporting_ = false;
+  double cursor_ = std::numeric_limits<double>::quiet_NaN();
+  double cross_ = std::numeric_limits<double>::quiet_NaN();
+  double crossY_ = 0.0;  // viewport y of the pointer
+  enum class Drag { None, Zoom, Pan } drag_ = Drag::None;
+  QPoint pressPos_, lastPos_;
+};
+
+}  // namespace pm::gui

@@ -1,0 +1,224 @@
+#include "results_panel.h"
+
+#include "displacement_step_view.h"
+#include "plot_pane.h"
+#include "result_buffer.h"
+#include "results_tree.h"
+
+#include <QDateTime>
+#include <QFileDialog>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace pm::gui {
+
+ResultsPanel::ResultsPanel(ResultBuffer* data, QWidget* parent) : QWidget(parent), data_(data) {
+  setObjectName("resultsPanel");
+  tree_ = new ResultsTree(data_);
+  filter_ = new QLineEdit;
+  filter_->setObjectName("channelFilter");
+  filter_->setPlaceholderText(tr("Filter channels"));
+  filter_->setClearButtonEnabled(true);
+  connect(filter_, &QLineEdit::textChanged, tree_, &ResultsTree::setFilter);
+  connect(tree_, &ResultsTree::channelActivated, this, [this](const QString& n) {
+    if (current_) current_->addChannel(n.toStdString());
+  });
+  auto* left = new QWidget;
+  auto* ll = new QVBoxLayout(left);
+  ll->setContentsMargins(0, 0, 0, 0);
+  ll->setSpacing(2);
+  ll->addWidget(filter_);
+  ll->addWidget(tree_, 1);
+
+  auto* bar = new QToolBar;
+  bar->setObjectName("plotToolBar");
+  bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  bar->addAction(tr("Add Plot"), this, [this] { setCurrentPane(addPane()); });
+  bar->addAction(tr("Remove Plot"), this, [this] {
+    if (panes_.size() > 1) removePane(current_);
+  });
+  bar->addAction(tr("Auto Range"), this, [this] {
+    for (PlotPane* p : panes_) p->setAutoRange(true);
+  });
+  bar->addSeparator();
+  bar->addAction(tr("Export PNG..."), this, [this] { exportPaneDialog(false); });
+  bar->addAction(tr("Export SVG..."), this, [this] { exportPaneDialog(true); });
+  bar->addAction(tr("Export CSV..."), this, [this] { exportCsvDialog(); });
+
+  paneSplitter_ = new QSplitter(Qt::Vertical);
+  paneSplitter_->setChildrenCollapsible(false);
+  // Panes keep a readable height; more of them than fit scroll.
+  auto* scroll = new QScrollArea;
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setWidget(paneSplitter_);
+  auto* plots = new QWidget;
+  auto* pl = new QVBoxLayout(plots);
+  pl->setContentsMargins(0, 0, 0, 0);
+  pl->setSpacing(0);
+  pl->addWidget(bar);
+  pl->addWidget(scroll, 1);
+
+  stepView_ = new DisplacementStepView(data_);
+  tabs_ = new QTabWidget;
+  tabs_->setObjectName("resultsTabs");
+  tabs_->addTab(plots, tr("Plots"));
+  tabs_->addTab(stepView_, tr("Displacement-Step Diagram"));
+
+  auto* split = new QSplitter(Qt::Horizontal);
+  split->addWidget(left);
+  split->addWidget(tabs_);
+  split->setStretchFactor(0, 1);
+  split->setStretchFactor(1, 4);
+  split->setSizes({260, 940});
+  auto* lay = new QVBoxLayout(this);
+  lay->setContentsMargins(0, 0, 0, 0);
+  lay->addWidget(split);
+
+  setCurrentPane(addPane());
+  connect(data_, &ResultBuffer::reset, this, &ResultsPanel::onReset);
+}
+
+PlotPane* ResultsPanel::addPane() {
+  auto* pane = new PlotPane(data_);
+  pane->setObjectName(QString("plotPane%1").arg(panes_.size() + 1));
+  pane->setTimeEnd(tEnd_);
+  pane->setCursorTime(cursor_);
+  connect(pane, &PlotPane::timeClicked, this, &ResultsPanel::timeRequested);
+  connect(pane, &PlotPane::activated, this, [this, pane] { setCurrentPane(pane); });
+  connect(pane, &PlotPane::message, this, &ResultsPanel::message);
+  paneSplitter_->addWidget(pane);
+  panes_.push_back(pane);
+  if (data_->rows() > 0) pane->rebuild();
+  return pane;
+}
+
+void ResultsPanel::removePane(PlotPane* pane) {
+  const auto it = std::find(panes_.begin(), panes_.end(), pane);
+  if (it == panes_.end() || panes_.size() <= 1) return;
+  panes_.erase(it);
+  pane->deleteLater();
+  setCurrentPane(panes_.front());
+}
+
+void ResultsPanel::setCurrentPane(PlotPane* pane) {
+  current_ = pane;
+  // The current pane (target of a double click in the tree) is framed.
+  for (PlotPane* p : panes_) p->setFrameStyle(p == pane ? QFrame::Box | QFrame::Plain : QFrame::NoFrame);
+}
+
+void ResultsPanel::setProject(const Project& project) { stepView_->setProject(project); }
+
+void ResultsPanel::startRun(const Project& project) {
+  tEnd_ = project.simulation.t_end > 0 ? project.simulation.t_end : 1.0;
+  for (PlotPane* p : panes_) {
+    p->setTimeEnd(tEnd_);
+    p->setAutoRange(true);
+  }
+  stepView_->setProject(project);
+}
+
+void ResultsPanel::onReset() {
+  for (PlotPane* p : panes_) p->rebuild();
+  if (data_->channels().empty()) return;
+  chooseDefaultChannels();
+}
+
+// The first run shows the circuit's pressures (up to four; components' own
+// channels "cyl1.pA", the nets' copies only when there are fewer than two) and, in a second pane, the
+// actuator positions; later runs keep what the user chose.
+void ResultsPanel::chooseDefaultChannels() {
+  for (PlotPane* p : panes_)
+    for (const std::string& n : p->channelNames())
+      if (data_->find(n) >= 0) return;
+  const auto& ch = data_->channels();
+  auto own = [](const std::string& n) { return n.rfind("n:", 0) != 0 && std::count(n.begin(), n.end(), '.') == 1; };
+  std::vector<std::string> pressures, positions;
+  for (int pass = 0; pass < 2 && pressures.size() < 2; ++pass)
+    for (const auto& c : ch)
+      if (c.unit == "Pa" && (pass == 1 || own(c.name)) && pressures.size() < 4 &&
+          std::find(pressures.begin(), pressures.end(), c.name) == pressures.end())
+        pressures.push_back(c.name);
+  for (const auto& c : ch)
+    if (c.unit == "m" && own(c.name) && c.quantity == "x" && positions.size() < 4) positions.push_back(c.name);
+  for (const auto& n : pressures) panes_[0]->addChannel(n);
+  if (!positions.empty()) {
+    if (panes_.size() < 2) addPane();
+    for (const auto& n : positions) panes_[1]->addChannel(n);
+  }
+}
+
+void ResultsPanel::refresh() {
+  for (PlotPane* p : panes_) p->refresh();
+  // The step diagram during a run: twice a second is plenty.
+  const qint64 now = QDateTime::currentMSecsSinceEpoch();
+  if (stepView_->hasSequence() && stepView_->isVisible() && now - lastStepUpdateMs_ > 500) {
+    lastStepUpdateMs_ = now;
+    stepView_->recompute();
+  }
+}
+
+void ResultsPanel::finishRun() {
+  refresh();
+  stepView_->recompute();
+}
+
+void ResultsPanel::setTimeCursor(double t) {
+  cursor_ = t;
+  for (PlotPane* p : panes_) p->setCursorTime(t);
+  tree_->setTime(t);
+}
+
+std::vector<std::string> ResultsPanel::channelsForExport() const {
+  std::vector<std::string> names = tree_->selectedChannels();
+  if (names.empty() && current_)
+    for (const std::string& n : current_->channelNames())
+      if (data_->find(n) >= 0) names.push_back(n);
+  return names;
+}
+
+bool ResultsPanel::exportCsv(const QString& path, std::vector<std::string> channels, QString* error) const {
+  auto store = data_->store();
+  if (!store || store->rows() == 0) {
+    if (error) *error = tr("There are no results to export: run the simulation first.");
+    return false;
+  }
+  if (channels.empty()) {
+    if (error) *error = tr("Select channels in the results tree (or plot some) to export.");
+    return false;
+  }
+  try {
+    store->writeCsv(path.toStdString(), channels);
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromStdString(e.what());
+    return false;
+  }
+  return true;
+}
+
+void ResultsPanel::exportPaneDialog(bool svg) {
+  if (!current_) return;
+  const QString f = QFileDialog::getSaveFileName(this, tr("Export plot"), svg ? "plot.svg" : "plot.png",
+                                                 svg ? tr("SVG drawing (*.svg)") : tr("PNG image (*.png)"));
+  if (f.isEmpty()) return;
+  QString err;
+  if (!(svg ? current_->exportSvg(f, &err) : current_->exportPng(f, &err))) emit message(err);
+  else emit message(tr("Plot written to %1").arg(f));
+}
+
+void ResultsPanel::exportCsvDialog() {
+  const auto names = channelsForExport();
+  const QString f = QFileDialog::getSaveFileName(this, tr("Export channels"), "results.csv", tr("CSV (*.csv)"));
+  if (f.isEmpty()) return;
+  QString err;
+  if (!exportCsv(f, names, &err)) emit message(err);
+  else emit message(tr("%1 channels written to %2").arg(names.size()).arg(f));
+}
+
+}  // namespace pm::gui

@@ -1,0 +1,78 @@
+// The studio's results dock: the results tree on the left; on the right, tabs
+// with the plot panes (stacked, channels dragged onto them) and the
+// displacement-step diagram. The panel reads the ResultBuffer the main
+// window fills while a run is in progress and draws the shared time cursor.
+#pragma once
+
+#include "model/project.h"
+
+#include <QWidget>
+
+#include <string>
+#include <vector>
+
+class QLineEdit;
+class QSplitter;
+class QTabWidget;
+class QToolBar;
+
+namespace pm::gui {
+
+class DisplacementStepView;
+class PlotPane;
+class ResultBuffer;
+class ResultsTree;
+
+class ResultsPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit ResultsPanel(ResultBuffer* data, QWidget* parent = nullptr);
+
+  ResultsTree* tree() const { return tree_; }
+  DisplacementStepView* stepView() const { return stepView_; }
+  QTabWidget* tabs() const { return tabs_; }
+  int paneCount() const { return static_cast<int>(panes_.size()); }
+  PlotPane* pane(int i) const { return panes_.at(static_cast<size_t>(i)); }
+  PlotPane* currentPane() const { return current_; }
+  PlotPane* addPane();
+  void removePane(PlotPane* pane);
+  void setCurrentPane(PlotPane* pane);
+
+  // A run starts: its end time and the project (for the step diagram).
+  void startRun(const Project& project);
+  void setProject(const Project& project);
+  // New rows are in the buffer (called ~30/s while running).
+  void refresh();
+  // The run ended: the step diagram is computed from the whole result.
+  void finishRun();
+  void setTimeCursor(double t);
+
+  // Writes time and the channels (engine names) to CSV via the core's
+  // ResultStore writer; the selection of the tree, else the current pane's.
+  bool exportCsv(const QString& path, std::vector<std::string> channels, QString* error) const;
+  std::vector<std::string> channelsForExport() const;
+
+ signals:
+  void timeRequested(double t);  // a click on a plot
+  void message(const QString& text);
+
+ private:
+  void onReset();
+  void chooseDefaultChannels();
+  void exportPaneDialog(bool svg);
+  void exportCsvDialog();
+
+  ResultBuffer* data_;
+  ResultsTree* tree_;
+  QLineEdit* filter_;
+  QTabWidget* tabs_;
+  QSplitter* paneSplitter_;
+  DisplacementStepView* stepView_;
+  std::vector<PlotPane*> panes_;
+  PlotPane* current_ = nullptr;
+  double tEnd_ = 1.0;
+  double cursor_ = 0.0;
+  qint64 lastStepUpdateMs_ = 0;
+};
+
+}  // namespace pm::gui

@@ -1,0 +1,39 @@
+// Interactive mode: while a run is in progress, pressing the mouse on a push
+// button in the schematic presses it in the simulation and releasing the
+// mouse releases it (through the run's RunControl; the solver applies it at
+// its next output step). Pair it with real-time pacing to demonstrate a
+// circuit. Other clicks pass on to the schematic as usual.
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+class QGraphicsView;
+
+namespace pm::gui {
+
+class Document;
+class SimulationRunner;
+
+class RunOperator : public QObject {
+  Q_OBJECT
+ public:
+  RunOperator(QGraphicsView* view, Document* doc, SimulationRunner* runner, QObject* parent = nullptr);
+
+  // The operable component at a viewport point ("" when none).
+  QString operableAt(const QPoint& viewportPos) const;
+
+ signals:
+  void operated(const QString& id, bool pressed);
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* e) override;
+
+ private:
+  QGraphicsView* view_;
+  Document* doc_;
+  SimulationRunner* runner_;
+  QString held_;
+};
+
+}  // namespace pm::gui

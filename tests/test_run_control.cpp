@@ -1,0 +1,199 @@
+// RunControl: a run driven from another thread. Pause holds the solver
+// between output steps (no rows, the same simulated time), resume continues
+// to the same result as an undisturbed run, stop ends it (also while
+// paused), and a paced run takes at least its simulated time in wall time.
+#include "support/test_project.h"
+
+#include "io/project_file.h"
+#include "solver/run_control.h"
+
+#include <chrono>
+#include <thread>
+
+using namespace pm;
+using namespace pm::test;
+
+namespace {
+
+// Supply -> restriction -> 1 l tank: a smooth fill, cheap to integrate.
+Project tankFill(double tEnd) {
+  Project p;
+  p.components.push_back(comp("src", "supply"));
+  p.components.push_back(comp("r1", "restriction", {{"C", 1e-9}}));
+  p.components.push_back(comp("tank", "reservoir", {{"V", 1e-3}}));
+  wire(p, "src.1", "r1.1");
+  wire(p, "r1.2", "tank.1");
+  settings(p, tEnd, 1e-3);
+  return p;
+}
+
+bool waitFor(const std::function<bool()>& f, double seconds) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (!f()) {
+    if (std::chrono::steady_clock::now() > end) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return true;
+}
+
+}  // namespace
+
+class TestRunControl : public QObject {
+  Q_OBJECT
+ private slots:
+  void pauseResumeMatchesUndisturbedRun() {
+    const Project p = tankFill(2.0);
+    auto ref = simulate(p);
+    QVERIFY2(ref->result.ok(), ref->result.message.c_str());
+
+    Simulation sim(p);
+    ResultStore out;
+    RunControl control;
+    control.pause();  // held at the first output step
+    RunResult r;
+    std::thread worker([&] { r = sim.run(out, nullptr, &control); });
+    QVERIFY(waitFor([&] { return control.holding(); }, 30));
+    QCOMPARE(out.rows(), size_t(1));  // the initial row only
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    QCOMPARE(out.rows(), size_t(1));
+    control.resume();
+    // Pause again in the middle: rows and time stand still.
+    QVERIFY(waitFor([&] { return out.rows() > 200; }, 30));
+    control.pause();
+    QVERIFY(waitFor([&] { return control.holding() || out.rows() == 2001; }, 30));
+    if (control.holding()) {
+      const size_t held = out.rows();
+      const double t = out.times().back();
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      QCOMPARE(out.rows(), held);
+      QCOMPARE(out.times().back(), t);
+    }
+    control.resume();
+    worker.join();
+    QVERIFY2(r.ok(), r.message.c_str());
+    QCOMPARE(out.rows(), ref->out.rows());
+    // Pausing does not change the solution: the solver state is kept as is.
+    const auto a = out.column("tank.p"), b = ref->out.column("tank.p");
+    for (size_t i = 0; i < a.size(); ++i) QCOMPARE(a[i], b[i]);
+  }
+
+  void stopWhilePaused() {
+    Simulation sim(tankFill(100.0));
+    ResultStore out;
+    RunControl control;
+    RunResult r;
+    std::thread worker([&] { r = sim.run(out, nullptr, &control); });
+    QVERIFY(waitFor([&] { return out.rows() > 10; }, 30));
+    control.pause();
+    QVERIFY(waitFor([&] { return control.holding(); }, 30));
+    control.requestStop();
+    worker.join();
+    QCOMPARE(r.status, RunStatus::Cancelled);
+    QVERIFY(r.stats.tReached > 0.0 && r.stats.tReached < 100.0);
+    QCOMPARE(out.times().back(), r.stats.tReached);
+  }
+
+  // A hand operation (interactive mode) switches a push button at the next
+  // output step: rows before it keep the old state, rows after the new one.
+  void operatePushButton() {
+    Project p = tankFill(5.0);
+    p.components.push_back(comp("pb", "push_button", {{"t_press", 1e9}, {"duration", 1.0}}));
+    Simulation sim(p);
+    ResultStore out;
+    RunControl control;
+    control.pause();
+    RunResult r;
+    std::thread worker([&] { r = sim.run(out, nullptr, &control); });
+    QVERIFY(waitFor([&] { return control.holding(); }, 30));
+    control.operate("pb", 1.0);
+    control.operate("src", 1.0);  // not operable: ignored
+    control.resume();
+    QVERIFY(waitFor([&] { return out.rows() > 300; }, 30));
+    control.pause();
+    QVERIFY(waitFor([&] { return control.holding() || out.rows() == 5001; }, 30));
+    const size_t n = out.rows();
+    control.operate("pb", 0.0);
+    control.resume();
+    worker.join();
+    QVERIFY2(r.ok(), r.message.c_str());
+    const auto b = out.column("pb.out");
+    QCOMPARE(b[0], 0.0);  // written before the press
+    for (size_t i = 1; i < n; ++i) QCOMPARE(b[i], 1.0);
+    for (size_t i = n; i < b.size(); ++i) QCOMPARE(b[i], 0.0);
+    QVERIFY(r.stats.events >= 0);
+  }
+
+  // The hand press starts the A+ B+ A- B- sequence the way its timed press does.
+  void handStartsSequence() {
+    Project p = loadProject(projectPath("sequence_a_b.pneumech.json"));
+    p.find("start")->params["t_press"] = 1e9;
+    Simulation sim(p);
+    ResultStore out;
+    RunControl control;
+    control.pause();
+    RunResult r;
+    std::thread worker([&] { r = sim.run(out, nullptr, &control); });
+    QVERIFY(waitFor([&] { return control.holding(); }, 60));
+    control.operate("start", 1.0);  // pressed at t = 0 and held
+    control.resume();
+    worker.join();
+    QVERIFY2(r.ok(), r.message.c_str());
+    const auto step = out.column("seq.step"), b = out.column("start.out"), x = out.column("A.x");
+    QCOMPARE(b[0], 0.0);
+    QCOMPARE(b[1], 1.0);
+    QCOMPARE(step[0], 0.0);
+    QCOMPARE(step[1], 1.0);  // A+ entered at the press
+    // ... and A extends (stroke 0.1 m in the example).
+    QVERIFY2(*std::max_element(x.begin(), x.end()) > 0.09, qPrintable(QString::number(x.back())));
+  }
+
+  // A solver failure names the time and the object whose state IDA weighed
+  // most: a step limit far below the output interval exhausts IDA's 200000
+  // steps per output call (IDA_TOO_MUCH_WORK) within the first interval.
+  void failureNamesTimeAndObject() {
+    Project p = tankFill(0.01);
+    settings(p, 0.01, 5e-3, {}, 1e-8);
+    auto r = simulate(p);
+    QCOMPARE(r->result.status, RunStatus::Failed);
+    QVERIFY2(r->error.empty(), r->error.c_str());
+    const std::string& m = r->result.message;
+    QVERIFY2(m.rfind("integration failed at t = ", 0) == 0, m.c_str());
+    QVERIFY2(m.find("IDA_TOO_MUCH_WORK") != std::string::npos, m.c_str());
+    // The object is one of the model's (component or net), and named in the text.
+    QVERIFY2(!r->result.object.empty(), m.c_str());
+    QVERIFY2(m.find("largest local error in " + r->result.object + " (state ") != std::string::npos, m.c_str());
+    bool known = false;
+    for (const StateInfo& s : r->sim->system().states()) known = known || s.owner == r->result.object;
+    QVERIFY2(known, r->result.object.c_str());
+    // The rows before the failure stay (t = 0 at least), ending where it failed.
+    QVERIFY(r->out.rows() >= 1);
+    QVERIFY(r->result.stats.tReached > 0 && r->result.stats.tReached < 5e-3);
+  }
+
+  // Pacing only slows a run down: a lower bound on wall time, which a slow
+  // machine cannot break (no speed is asserted).
+  void pacedRunKeepsToTheWallClock() {
+    Simulation sim(tankFill(0.3));
+    ResultStore out;
+    RunControl control;
+    control.setPacing(1.0);
+    const auto t0 = std::chrono::steady_clock::now();
+    const RunResult r = sim.run(out, nullptr, &control);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    QVERIFY2(r.ok(), r.message.c_str());
+    // The last proceed() is before the last step (t = 0.299 s of 0.3 s).
+    QVERIFY2(wall >= 0.298, qPrintable(QString::number(wall)));
+    // Twice as fast as real time: at least half of it.
+    Simulation sim2(tankFill(0.3));
+    ResultStore out2;
+    RunControl fast;
+    fast.setPacing(2.0);
+    const auto t1 = std::chrono::steady_clock::now();
+    QVERIFY(sim2.run(out2, nullptr, &fast).ok());
+    const double wall2 = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+    QVERIFY2(wall2 >= 0.149, qPrintable(QString::number(wall2)));
+  }
+};
+
+QTEST_MAIN(TestRunControl)
+#include "test_run_control.moc"
