@@ -320,11 +320,11 @@ std::vector<MultibodySystem::StateDecl> MultibodySystem::stateDecls(double atolP
     for (int k = 0; k < 4; ++k)
       d[b.slot + 3 + k] = {b.id + ".e" + std::to_string(k), "1",
                            "dp/dt - 1/2 L^T w' + 2 L^T Phi_pi'^T mu + p mu_n   [Euler parameters]", true, atolPos};
-    d[b.slot + 13] = {b.id + ".mu_n", "1", "(p.p - 1)/2", false, 1e300};
+    d[b.slot + 13] = {b.id + ".mu_n", "1", "(p.p - 1)/2", false, kMultiplierAtol};
   }
   for (const RowInfo& r : rowInfo_) {
-    if (r.mu >= 0) d[r.mu] = {r.owner + ".mu", "1", r.equation + "   [position level]", false, 1e300};
-    d[r.lambda] = {r.owner + ".lambda", "N", "d/dt(" + r.equation + ")   [velocity level]", false, 1e300};
+    if (r.mu >= 0) d[r.mu] = {r.owner + ".mu", "1", r.equation + "   [position level]", false, kMultiplierAtol};
+    d[r.lambda] = {r.owner + ".lambda", "N", "d/dt(" + r.equation + ")   [velocity level]", false, kMultiplierAtol};
   }
   return d;
 }

@@ -104,7 +104,7 @@ ColoredJacobian::ColoredJacobian(System& sys, double t, const double* y0, const 
     if (sample > 0) {
       for (int i = 0; i < n_; ++i) {
         const StateInfo& s = sys.states()[i];
-        if (s.atol > 1e100)  // a multiplier (outside the error test): terms it
+        if (s.atol > 1e30)  // a multiplier (outside the error test): terms it
           y[i] = y0[i];      // multiplies are declared by its element, and a
                              // perturbation of its own scale would be arbitrary
         else if (s.unit == "Pa")
