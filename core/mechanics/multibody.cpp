@@ -369,10 +369,16 @@ std::vector<std::pair<int, int>> MultibodySystem::couplingEntries() const {
     block(s + 10, 3, s + 10, 3);  // gyroscopic w' x J w'
     block(s + 13, 1, s + 3, 4);   // normalisation
   }
-  // Parts each constraint row acts on.
+  // Parts each constraint row acts on, and whether its Jacobian row depends
+  // on the parts' positions r: only the dot-2 primitive's does (the point and
+  // dot-1 rows' coefficients depend on the orientations alone).
   std::vector<std::vector<int>> rowBodies(rowInfo_.size());
-  auto addBodies = [&](int r, const JointRT& j) {
-    if (j.kind == JointRT::Kind::Coupler) {
+  std::vector<char> rowOnR(rowInfo_.size(), 0);
+  using K = JointRT::Kind;
+  auto hasDot2 = [](const JointRT& j) { return j.kind == K::Translational || j.kind == K::Cylindrical || j.kind == K::Planar; };
+  auto addBodies = [&](int r, const JointRT& j, bool onR) {
+    rowOnR[r] = onR;
+    if (j.kind == K::Coupler) {
       for (int c : j.coupled)
         for (int m : {joints_[c].I, joints_[c].J}) rowBodies[r].push_back(markers_[m].body);
     } else {
@@ -380,9 +386,12 @@ std::vector<std::pair<int, int>> MultibodySystem::couplingEntries() const {
       rowBodies[r].push_back(markers_[j.J].body);
     }
   };
-  for (const JointRT& j : joints_)
-    for (int r = j.firstRow; r < j.firstRow + j.nRows; ++r) addBodies(r, j);
-  for (const MotionRT& mo : motions_) addBodies(mo.row, joints_[mo.joint]);
+  for (const JointRT& j : joints_) {
+    const bool onR = j.kind == K::Coupler ? joints_[j.coupled[0]].kind != K::Revolute || joints_[j.coupled[1]].kind != K::Revolute
+                                          : hasDot2(j);
+    for (int r = j.firstRow; r < j.firstRow + j.nRows; ++r) addBodies(r, j, onR);
+  }
+  for (const MotionRT& mo : motions_) addBodies(mo.row, joints_[mo.joint], joints_[mo.joint].kind != K::Revolute);
   for (size_t r = 0; r < rowInfo_.size(); ++r) {
     const RowInfo& info = rowInfo_[r];
     if (!info.active) continue;  // y = 0: the diagonal only
@@ -393,12 +402,13 @@ std::vector<std::pair<int, int>> MultibodySystem::couplingEntries() const {
         block(info.mu, 1, s, 7);  // Phi(r, p)
         block(s, 7, info.mu, 1);  // Phi_q^T mu in the position rows
       }
-      block(info.lambda, 1, s, 13);  // C v + Phi_t with C(r, p)
-      block(s + 7, 6, info.lambda, 1);  // reactions C^T lambda
-      // C depends on both parts' positions. Its derivative times mu in the
+      const int q0 = rowOnR[r] ? 0 : 3;  // first coordinate C depends on: r, or p only
+      block(info.lambda, 1, s + q0, 13 - q0);  // C v + Phi_t
+      block(s + 7, 6, info.lambda, 1);         // reactions C^T lambda
+      // C depends on the parts' positions. Its derivative times mu in the
       // position rows is left out: mu vanishes on the solution.
       for (int b2 : rowBodies[r])
-        if (!bodies_[b2].ground) block(s + 7, 6, bodies_[b2].slot, 7);
+        if (!bodies_[b2].ground) block(s + 7, 6, bodies_[b2].slot + q0, 7 - q0);
     }
   }
   return e;
@@ -1130,22 +1140,20 @@ void MultibodySystem::solveAccelerations(double t, double* y, double* yp) {
         }
       }
     }
-    // S = C M^-1 C^T from the rows' part blocks: two rows meet only on a
-    // part they share.
-    Eigen::MatrixXd S = Eigen::MatrixXd::Zero(m, m);
+    // S = C M^-1 C^T part by part: two rows meet only on a part they share.
+    std::vector<std::vector<std::pair<int, int>>> onPart(bodies_.size());  // (row, its slot of the part)
     for (int i = 0; i < m; ++i)
-      for (int j = 0; j <= i; ++j) {
-        const Row &a = *act[i], &b = *act[j];
-        double v = 0.0;
-        for (int qa = 0; qa < a.n; ++qa) {
-          const int c = col[a.b[qa]];
-          if (c < 0) continue;
-          const BodyRT& B = bodies_[a.b[qa]];
-          for (int qb = 0; qb < b.n; ++qb)
-            if (b.b[qb] == a.b[qa]) v += a.r[qa].dot(b.r[qb]) / B.m + a.p[qa].dot(B.Jinv * b.p[qb]);
-        }
-        S(i, j) = S(j, i) = v;
+      for (int q = 0; q < act[i]->n; ++q)
+        if (col[act[i]->b[q]] >= 0) onPart[act[i]->b[q]].emplace_back(i, q);
+    Eigen::MatrixXd S = Eigen::MatrixXd::Zero(m, m);
+    for (size_t b = 0; b < bodies_.size(); ++b) {
+      const auto& list = onPart[b];
+      const int c = col[b];
+      for (const auto& [j, qb] : list) {
+        const V3 rm = MinvCt.col(j).segment<3>(c), jp = MinvCt.col(j).segment<3>(c + 3);
+        for (const auto& [i, qa] : list) S(i, j) += act[i]->r[qa].dot(rm) + act[i]->p[qa].dot(jp);
       }
+    }
     const Eigen::LLT<Eigen::MatrixXd> ldlt(S);
     if (ldlt.info() != Eigen::Success)
       fail("mechanism", "", "singular constraint set (a joint fixes what another already fixes?)");
