@@ -405,10 +405,15 @@ std::vector<std::pair<int, int>> MultibodySystem::couplingEntries() const {
       const int q0 = rowOnR[r] ? 0 : 3;  // first coordinate C depends on: r, or p only
       block(info.lambda, 1, s + q0, 13 - q0);  // C v + Phi_t
       block(s + 7, 6, info.lambda, 1);         // reactions C^T lambda
-      // C depends on the parts' positions. Its derivative times mu in the
-      // position rows is left out: mu vanishes on the solution.
+      // C depends on the parts' positions, in the momentum rows (times lambda)
+      // and in the position rows (times mu). mu vanishes on the solution, but
+      // not during Newton's iteration: without those entries a ladder of 32
+      // four-bars stalled (corrector failures at t = 0.78 s).
       for (int b2 : rowBodies[r])
-        if (!bodies_[b2].ground) block(s + 7, 6, bodies_[b2].slot + q0, 7 - q0);
+        if (!bodies_[b2].ground) {
+          block(s + 7, 6, bodies_[b2].slot + q0, 7 - q0);
+          if (info.mu >= 0) block(s, 7, bodies_[b2].slot + q0, 7 - q0);
+        }
     }
   }
   return e;
