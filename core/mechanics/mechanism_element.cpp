@@ -76,6 +76,13 @@ double MechanismElement::initialDistance(int barrel, int rod) const {
   return (pr - pb).norm();
 }
 
+std::vector<int> MechanismElement::forceRows(const std::vector<int>& partStates) {
+  std::vector<int> v;
+  for (size_t k = 0; k < partStates.size(); ++k)
+    if (k % 14 >= 7 && k % 14 < 13) v.push_back(partStates[k]);
+  return v;
+}
+
 std::vector<int> MechanismElement::partStates(int marker) const {
   std::vector<int> v;
   const auto& b = mb_->bodies()[mb_->markerBody(marker)];
@@ -97,6 +104,9 @@ void MechanismElement::setup(SystemBuilder& b) {
     for (int& s : g) s += base_;
     b.couple(std::move(g));
   }
+  auto entries = mb_->couplingEntries();
+  for (auto& [r, c] : entries) r += base_, c += base_;
+  b.entries(std::move(entries));
   for (const auto& c : mb_->channels()) b.channelNamed(c.name, c.unit);
   if (mb_->numRoots() > 0) b.roots(mb_->numRoots());
   b.highIndex();

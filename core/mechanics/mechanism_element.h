@@ -50,6 +50,9 @@ class MechanismElement : public Element {
   double initialDistance(int barrel, int rod) const;
   // States of the part carrying a marker (empty for the ground).
   std::vector<int> partStates(int marker) const;
+  // Of a part's states (as partStates gives them), the momentum rows (v, w')
+  // that an attached force feeds.
+  static std::vector<int> forceRows(const std::vector<int>& partStates);
 
  private:
   std::unique_ptr<mb::MultibodySystem> mb_;

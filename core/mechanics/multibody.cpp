@@ -40,6 +40,10 @@ double contact(double pen, double penRate, double k, double e, double c, double 
 
 bool isRevolute(const std::string& t) { return t == "revolute"; }
 
+// Up to this many rigid-body coordinates (6 per part) the index-1 solve for
+// accelerations and reactions is dense.
+constexpr int kDenseAccelerationsUpTo = 120;
+
 }  // namespace
 
 double MultibodySystem::ForceRT::par(const char* n) const { return param(p, n, 0.0); }
@@ -144,6 +148,14 @@ MultibodySystem::MultibodySystem(const Mechanism& m) : g_(v3(m.gravity)) {
     else if (j.type == "planar") eqs = {zx, zy, dz};
     else if (j.type == "fixed") eqs = {pt[0], pt[1], pt[2], zx, zy, xy};
     else fail(jd.id, "type", "unknown joint type '" + jd.type + "'");
+    using K = JointRT::Kind;
+    j.kind = j.type == "spherical"       ? K::Spherical
+             : j.type == "revolute"      ? K::Revolute
+             : j.type == "translational" ? K::Translational
+             : j.type == "cylindrical"   ? K::Cylindrical
+             : j.type == "universal"     ? K::Universal
+             : j.type == "planar"        ? K::Planar
+                                         : K::Fixed;
     j.firstRow = rows;
     j.nRows = static_cast<int>(eqs.size());
     addRows(jd.id, j.nRows, true, eqs);
@@ -172,6 +184,7 @@ MultibodySystem::MultibodySystem(const Mechanism& m) : g_(v3(m.gravity)) {
     JointRT j;
     j.id = jd.id;
     j.type = jd.type;
+    j.kind = JointRT::Kind::Coupler;
     for (int k = 0; k < 2; ++k) {
       j.coupled[k] = jointIdx(jd.joints.at(k));
       if (j.coupled[k] < 0) fail(jd.id, "joints", "no joint '" + jd.joints.at(k) + "'");
@@ -202,6 +215,7 @@ MultibodySystem::MultibodySystem(const Mechanism& m) : g_(v3(m.gravity)) {
     forces_.push_back(std::move(f));
   }
   nStates_ = n;
+  for (const JointRT& j : joints_) hasLimits_ = hasLimits_ || std::isfinite(j.lower) || std::isfinite(j.upper);
 
   y0_.assign(n, 0.0);
   for (const BodyRT& b : bodies_) {
@@ -307,11 +321,11 @@ std::vector<MultibodySystem::StateDecl> MultibodySystem::stateDecls(double atolP
     for (int k = 0; k < 4; ++k)
       d[b.slot + 3 + k] = {b.id + ".e" + std::to_string(k), "1",
                            "dp/dt - 1/2 L^T w' + 2 L^T Phi_pi'^T mu + p mu_n   [Euler parameters]", true, atolPos};
-    d[b.slot + 13] = {b.id + ".mu_n", "1", "(p.p - 1)/2", false, 1e300};
+    d[b.slot + 13] = {b.id + ".mu_n", "1", "(p.p - 1)/2", false, kMultiplierAtol};
   }
   for (const RowInfo& r : rowInfo_) {
-    if (r.mu >= 0) d[r.mu] = {r.owner + ".mu", "1", r.equation + "   [position level]", false, 1e300};
-    d[r.lambda] = {r.owner + ".lambda", "N", "d/dt(" + r.equation + ")   [velocity level]", false, 1e300};
+    if (r.mu >= 0) d[r.mu] = {r.owner + ".mu", "1", r.equation + "   [position level]", false, kMultiplierAtol};
+    d[r.lambda] = {r.owner + ".lambda", "N", "d/dt(" + r.equation + ")   [velocity level]", false, kMultiplierAtol};
   }
   return d;
 }
@@ -322,44 +336,88 @@ std::vector<std::vector<int>> MultibodySystem::couplingGroups() const {
     if (bodies_[b].ground) return;
     for (int k = 0; k < 14; ++k) v.push_back(bodies_[b].slot + k);
   };
-  for (size_t b = 0; b < bodies_.size(); ++b) {
-    std::vector<int> v;
-    bodyStates(static_cast<int>(b), v);
-    if (!v.empty()) g.push_back(v);
-  }
-  auto rowStates = [&](int r, std::vector<int>& v) {
-    if (rowInfo_[r].mu >= 0) v.push_back(rowInfo_[r].mu);
-    v.push_back(rowInfo_[r].lambda);
-  };
+  // Joint limit stops act like force elements between the joint's parts.
   for (const JointRT& j : joints_) {
+    if (j.kind == JointRT::Kind::Coupler || (!std::isfinite(j.lower) && !std::isfinite(j.upper))) continue;
     std::vector<int> v;
-    if (j.type == "coupler") {
-      for (int c : j.coupled) {
-        bodyStates(markers_[joints_[c].I].body, v);
-        bodyStates(markers_[joints_[c].J].body, v);
-      }
-    } else {
-      bodyStates(markers_[j.I].body, v);
-      bodyStates(markers_[j.J].body, v);
-    }
-    for (int r = j.firstRow; r < j.firstRow + j.nRows; ++r) rowStates(r, v);
-    g.push_back(v);
-  }
-  for (const MotionRT& mo : motions_) {
-    std::vector<int> v;
-    bodyStates(markers_[joints_[mo.joint].I].body, v);
-    bodyStates(markers_[joints_[mo.joint].J].body, v);
-    rowStates(mo.row, v);
-    g.push_back(v);
+    bodyStates(markers_[j.I].body, v);
+    bodyStates(markers_[j.J].body, v);
+    if (!v.empty()) g.push_back(v);
   }
   for (const ForceRT& f : forces_) {
     std::vector<int> v;
     bodyStates(markers_[f.I].body, v);
     if (f.J >= 0) bodyStates(markers_[f.J].body, v);
     if (f.ref >= 0) bodyStates(markers_[f.ref].body, v);
-    g.push_back(v);
+    if (!v.empty()) g.push_back(v);
   }
   return g;
+}
+
+std::vector<std::pair<int, int>> MultibodySystem::couplingEntries() const {
+  std::vector<std::pair<int, int>> e;
+  auto block = [&](int r0, int nr, int c0, int nc) {
+    for (int i = 0; i < nr; ++i)
+      for (int j = 0; j < nc; ++j) e.emplace_back(r0 + i, c0 + j);
+  };
+  for (const BodyRT& b : bodies_) {
+    if (b.ground) continue;
+    const int s = b.slot;
+    for (int a = 0; a < 3; ++a) e.emplace_back(s + a, s + 7 + a);  // dr/dt - v
+    block(s + 3, 4, s + 3, 4);                                      // Euler parameter rows: p, w', mu_n
+    block(s + 3, 4, s + 10, 3);
+    block(s + 3, 4, s + 13, 1);
+    block(s + 10, 3, s + 10, 3);  // gyroscopic w' x J w'
+    block(s + 13, 1, s + 3, 4);   // normalisation
+  }
+  // Parts each constraint row acts on, and whether its Jacobian row depends
+  // on the parts' positions r: only the dot-2 primitive's does (the point and
+  // dot-1 rows' coefficients depend on the orientations alone).
+  std::vector<std::vector<int>> rowBodies(rowInfo_.size());
+  std::vector<char> rowOnR(rowInfo_.size(), 0);
+  using K = JointRT::Kind;
+  auto hasDot2 = [](const JointRT& j) { return j.kind == K::Translational || j.kind == K::Cylindrical || j.kind == K::Planar; };
+  auto addBodies = [&](int r, const JointRT& j, bool onR) {
+    rowOnR[r] = onR;
+    if (j.kind == K::Coupler) {
+      for (int c : j.coupled)
+        for (int m : {joints_[c].I, joints_[c].J}) rowBodies[r].push_back(markers_[m].body);
+    } else {
+      rowBodies[r].push_back(markers_[j.I].body);
+      rowBodies[r].push_back(markers_[j.J].body);
+    }
+  };
+  for (const JointRT& j : joints_) {
+    const bool onR = j.kind == K::Coupler ? joints_[j.coupled[0]].kind != K::Revolute || joints_[j.coupled[1]].kind != K::Revolute
+                                          : hasDot2(j);
+    for (int r = j.firstRow; r < j.firstRow + j.nRows; ++r) addBodies(r, j, onR);
+  }
+  for (const MotionRT& mo : motions_) addBodies(mo.row, joints_[mo.joint], joints_[mo.joint].kind != K::Revolute);
+  for (size_t r = 0; r < rowInfo_.size(); ++r) {
+    const RowInfo& info = rowInfo_[r];
+    if (!info.active) continue;  // y = 0: the diagonal only
+    for (int b : rowBodies[r]) {
+      if (bodies_[b].ground) continue;
+      const int s = bodies_[b].slot;
+      if (info.mu >= 0) {
+        block(info.mu, 1, s, 7);  // Phi(r, p)
+        block(s, 7, info.mu, 1);  // Phi_q^T mu in the position rows
+      }
+      const int q0 = rowOnR[r] ? 0 : 3;  // first coordinate C depends on: r, or p only
+      block(info.lambda, 1, s + q0, 13 - q0);  // C v + Phi_t
+      block(s + 7, 6, info.lambda, 1);         // reactions C^T lambda
+      // C depends on the parts' positions, in the momentum rows (times lambda)
+      // and in the position rows (times mu). mu vanishes on the solution, but
+      // not during Newton's iteration: without those entries a ladder of 32
+      // four-bars stalled (corrector failures at t = 0.78 s).
+      for (int b2 : rowBodies[r])
+        if (!bodies_[b2].ground) {
+          block(s + 7, 6, bodies_[b2].slot + q0, 7 - q0);
+          if (info.mu >= 0) block(s, 7, bodies_[b2].slot + q0, 7 - q0);
+        }
+    }
+  }
+  return e;
 }
 
 // ------------------------------------------------------------------ kinematics
@@ -444,41 +502,58 @@ M3 MultibodySystem::markerAxes(int m, const std::vector<Kin>& k) const { return 
 // ------------------------------------------------------------------ constraints
 
 namespace {
+// The primitives write into a row the caller placed (the residual builds
+// every row at every evaluation: no copies).
 struct Prims {
   const std::vector<MarkerRT>& mk;
   const std::vector<Kin>& k;
   // Component `axis` (world) of P_I - P_J.
-  Row point(int I, int J, int axis) const {
+  void point(Row& r, int I, int J, int axis) const {
     const MarkerRT &a = mk[I], &b = mk[J];
     const Kin &ki = k[a.body], &kj = k[b.body];
     const V3 n = V3::Unit(axis);
-    Row r;
+    r.n = 0;
+    r.phit = 0.0;
     r.phi = n.dot(ki.r + ki.A * a.s - kj.r - kj.A * b.s);
-    r.add(a.body, n, a.s.cross(ki.A.transpose() * n));
-    r.add(b.body, -n, -b.s.cross(kj.A.transpose() * n));
+    r.add(a.body, n, a.s.cross(ki.A.row(axis).transpose()));
+    r.add(b.body, -n, -b.s.cross(kj.A.row(axis).transpose()));
+  }
+  Row point(int I, int J, int axis) const {
+    Row r;
+    point(r, I, J, axis);
     return r;
   }
   // Axis ai of I dotted with axis aj of J.
-  Row dot1(int I, int ai, int J, int aj) const {
+  void dot1(Row& r, int I, int ai, int J, int aj) const {
     const MarkerRT &a = mk[I], &b = mk[J];
     const Kin &ki = k[a.body], &kj = k[b.body];
     const V3 ub = a.A.col(ai), wb = b.A.col(aj), u = ki.A * ub, w = kj.A * wb;
-    Row r;
+    r.n = 0;
+    r.phit = 0.0;
     r.phi = u.dot(w);
     r.add(a.body, V3::Zero(), ub.cross(ki.A.transpose() * w));
     r.add(b.body, V3::Zero(), wb.cross(kj.A.transpose() * u));
+  }
+  Row dot1(int I, int ai, int J, int aj) const {
+    Row r;
+    dot1(r, I, ai, J, aj);
     return r;
   }
   // Axis aj of J dotted with P_I - P_J.
-  Row dot2(int I, int J, int aj) const {
+  void dot2(Row& r, int I, int J, int aj) const {
     const MarkerRT &a = mk[I], &b = mk[J];
     const Kin &ki = k[a.body], &kj = k[b.body];
     const V3 wb = b.A.col(aj), w = kj.A * wb;
     const V3 d = ki.r + ki.A * a.s - kj.r - kj.A * b.s;
-    Row r;
+    r.n = 0;
+    r.phit = 0.0;
     r.phi = w.dot(d);
     r.add(a.body, w, a.s.cross(ki.A.transpose() * w));
     r.add(b.body, -w, -b.s.cross(kj.A.transpose() * w) + wb.cross(kj.A.transpose() * d));
+  }
+  Row dot2(int I, int J, int aj) const {
+    Row r;
+    dot2(r, I, J, aj);
     return r;
   }
 };
@@ -495,40 +570,51 @@ Row combine(const Row& a, double ca, const Row& b, double cb) {
 void MultibodySystem::jointRows(const JointRT& j, const std::vector<Kin>& k, std::vector<Row>& out) const {
   const Prims P{markers_, k};
   const int I = j.I, J = j.J;
+  auto row = [&]() -> Row& { return out.emplace_back(); };
   auto pts = [&] {
-    for (int a = 0; a < 3; ++a) out.push_back(P.point(I, J, a));
+    for (int a = 0; a < 3; ++a) P.point(row(), I, J, a);
   };
-  const std::string& t = j.type;
-  if (t == "spherical") {
-    pts();
-  } else if (t == "revolute") {
-    pts();
-    out.push_back(P.dot1(I, 2, J, 0));
-    out.push_back(P.dot1(I, 2, J, 1));
-  } else if (t == "translational" || t == "cylindrical") {
-    out.push_back(P.dot1(I, 2, J, 0));
-    out.push_back(P.dot1(I, 2, J, 1));
-    out.push_back(P.dot2(I, J, 0));
-    out.push_back(P.dot2(I, J, 1));
-    if (t == "translational") out.push_back(P.dot1(I, 0, J, 1));
-  } else if (t == "universal") {
-    pts();
-    out.push_back(P.dot1(I, 0, J, 1));
-  } else if (t == "planar") {
-    out.push_back(P.dot1(I, 2, J, 0));
-    out.push_back(P.dot1(I, 2, J, 1));
-    out.push_back(P.dot2(I, J, 2));
-  } else if (t == "fixed") {
-    pts();
-    out.push_back(P.dot1(I, 2, J, 0));
-    out.push_back(P.dot1(I, 2, J, 1));
-    out.push_back(P.dot1(I, 0, J, 1));
+  using K = JointRT::Kind;
+  switch (j.kind) {
+    case K::Spherical:
+      pts();
+      break;
+    case K::Revolute:
+      pts();
+      P.dot1(row(), I, 2, J, 0);
+      P.dot1(row(), I, 2, J, 1);
+      break;
+    case K::Translational:
+    case K::Cylindrical:
+      P.dot1(row(), I, 2, J, 0);
+      P.dot1(row(), I, 2, J, 1);
+      P.dot2(row(), I, J, 0);
+      P.dot2(row(), I, J, 1);
+      if (j.kind == K::Translational) P.dot1(row(), I, 0, J, 1);
+      break;
+    case K::Universal:
+      pts();
+      P.dot1(row(), I, 0, J, 1);
+      break;
+    case K::Planar:
+      P.dot1(row(), I, 2, J, 0);
+      P.dot1(row(), I, 2, J, 1);
+      P.dot2(row(), I, J, 2);
+      break;
+    case K::Fixed:
+      pts();
+      P.dot1(row(), I, 2, J, 0);
+      P.dot1(row(), I, 2, J, 1);
+      P.dot1(row(), I, 0, J, 1);
+      break;
+    case K::Coupler:
+      break;
   }
 }
 
 double MultibodySystem::jointCoordinate(const JointRT& j, const std::vector<Kin>& k, double* rate) const {
   const M3 AI = markerAxes(j.I, k), AJ = markerAxes(j.J, k);
-  if (isRevolute(j.type)) {
+  if (j.kind == JointRT::Kind::Revolute) {
     if (rate) *rate = AJ.col(2).dot(k[markers_[j.I].body].ww - k[markers_[j.J].body].ww);
     return std::atan2(AI.col(0).dot(AJ.col(1)), AI.col(0).dot(AJ.col(0)));
   }
@@ -542,7 +628,7 @@ double MultibodySystem::jointCoordinate(const JointRT& j, const std::vector<Kin>
 
 // Derivative of the joint coordinate (angle about z_J, or travel along z_J).
 Row MultibodySystem::coordinateRow(const JointRT& j, const std::vector<Kin>& k) const {
-  if (isRevolute(j.type)) {
+  if (j.kind == JointRT::Kind::Revolute) {
     const V3 z = markerAxes(j.J, k).col(2);
     Row r;
     const int bi = markers_[j.I].body, bj = markers_[j.J].body;
@@ -557,7 +643,7 @@ Row MultibodySystem::coordinateRow(const JointRT& j, const std::vector<Kin>& k) 
 void MultibodySystem::buildRows(double t, const std::vector<Kin>& k, std::vector<Row>& out) const {
   out.clear();
   for (const JointRT& j : joints_)
-    if (j.type != "coupler") jointRows(j, k, out);
+    if (j.kind != JointRT::Kind::Coupler) jointRows(j, k, out);
   const Prims P{markers_, k};
   for (const MotionRT& mo : motions_) {
     const JointRT& j = joints_[mo.joint];
@@ -567,7 +653,7 @@ void MultibodySystem::buildRows(double t, const std::vector<Kin>& k, std::vector
       df = f;
       f = mo.q0 + mo.f.integral(t);
     }
-    if (isRevolute(j.type)) {
+    if (j.kind == JointRT::Kind::Revolute) {
       // sin(angle - f) = sin(angle) cos f - cos(angle) sin f: smooth, no wrap.
       const Row s = P.dot1(j.I, 0, j.J, 1), c = P.dot1(j.I, 0, j.J, 0);
       Row r = combine(s, std::cos(f), c, -std::sin(f));
@@ -581,7 +667,7 @@ void MultibodySystem::buildRows(double t, const std::vector<Kin>& k, std::vector
     }
   }
   for (const JointRT& j : joints_)
-    if (j.type == "coupler") {
+    if (j.kind == JointRT::Kind::Coupler) {
       Row r = combine(coordinateRow(joints_[j.coupled[0]], k), 1.0, coordinateRow(joints_[j.coupled[1]], k), j.ratio);
       r.phi = 0.0;
       out.push_back(r);
@@ -598,8 +684,8 @@ void MultibodySystem::applyForce(int b, const V3& P, const V3& f, const V3& tau)
 }
 
 void MultibodySystem::forces(double t, const std::vector<Kin>& k) {
-  std::vector<double> vals;
-  forceValues(t, k, vals);
+  if (forces_.empty() && !hasLimits_) return;
+  forceValues(t, k, forceVals_);
 }
 
 // Applies every force element (and joint limit) and returns the values the
@@ -607,8 +693,9 @@ void MultibodySystem::forces(double t, const std::vector<Kin>& k) {
 void MultibodySystem::forceValues(double t, const std::vector<Kin>& k, std::vector<double>& vals) {
   vals.clear();
   for (const JointRT& j : joints_) {
-    if (j.type == "coupler" || (!std::isfinite(j.lower) && !std::isfinite(j.upper))) continue;
-    if (j.type != "revolute" && j.type != "translational" && j.type != "cylindrical") continue;
+    using K = JointRT::Kind;
+    if (!std::isfinite(j.lower) && !std::isfinite(j.upper)) continue;
+    if (j.kind != K::Revolute && j.kind != K::Translational && j.kind != K::Cylindrical) continue;
     double rate = 0.0;
     const double q = jointCoordinate(j, k, &rate);
     double f = 0.0;
@@ -1063,30 +1150,75 @@ void MultibodySystem::solveAccelerations(double t, double* y, double* yp) {
   kinematics(yv.data(), k);
   buildRows(t, k, rows);
   const Eigen::VectorXd gamma = accelerationRhs(t, yv);
-  // Sparse C and M^-1 C^T: a chain's S = C M^-1 C^T is banded, so the cost
-  // grows linearly with the number of parts.
-  std::vector<Eigen::Triplet<double>> tc, tm;
   int m = 0;
-  for (size_t i = 0; i < rows.size(); ++i) {
-    if (!rowInfo_[i].active) continue;
-    const Row& r = rows[i];
-    for (int q = 0; q < r.n; ++q) {
-      const int c = col[r.b[q]];
-      if (c < 0) continue;
-      const BodyRT& B = bodies_[r.b[q]];
-      const V3 jp = B.Jinv * r.p[q];
-      for (int a = 0; a < 3; ++a) {
-        tc.emplace_back(m, c + a, r.r[q][a]);
-        tc.emplace_back(m, c + 3 + a, r.p[q][a]);
-        tm.emplace_back(c + a, m, r.r[q][a] / B.m);
-        tm.emplace_back(c + 3 + a, m, jp[a]);
-      }
-    }
-    ++m;
-  }
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (rowInfo_[i].active) ++m;
   Eigen::VectorXd lam = Eigen::VectorXd::Zero(m);
   Eigen::VectorXd acc = a0;
-  if (m > 0) {
+  // Small mechanisms: dense C and M^-1 C^T (a sparse factorisation's
+  // analysis costs more than the whole dense solve below ~20 parts, and
+  // this runs at every output).
+  if (m > 0 && n6 <= kDenseAccelerationsUpTo) {
+    Eigen::MatrixXd C = Eigen::MatrixXd::Zero(m, n6), MinvCt = Eigen::MatrixXd::Zero(n6, m);
+    std::vector<const Row*> act;
+    for (size_t ri = 0; ri < rows.size(); ++ri)
+      if (rowInfo_[ri].active) act.push_back(&rows[ri]);
+    for (int i = 0; i < m; ++i) {
+      const Row& r = *act[i];
+      for (int q = 0; q < r.n; ++q) {
+        const int c = col[r.b[q]];
+        if (c < 0) continue;
+        const BodyRT& B = bodies_[r.b[q]];
+        const V3 jp = B.Jinv * r.p[q];
+        for (int a = 0; a < 3; ++a) {
+          C(i, c + a) += r.r[q][a];
+          C(i, c + 3 + a) += r.p[q][a];
+          MinvCt(c + a, i) += r.r[q][a] / B.m;
+          MinvCt(c + 3 + a, i) += jp[a];
+        }
+      }
+    }
+    // S = C M^-1 C^T part by part: two rows meet only on a part they share.
+    std::vector<std::vector<std::pair<int, int>>> onPart(bodies_.size());  // (row, its slot of the part)
+    for (int i = 0; i < m; ++i)
+      for (int q = 0; q < act[i]->n; ++q)
+        if (col[act[i]->b[q]] >= 0) onPart[act[i]->b[q]].emplace_back(i, q);
+    Eigen::MatrixXd S = Eigen::MatrixXd::Zero(m, m);
+    for (size_t b = 0; b < bodies_.size(); ++b) {
+      const auto& list = onPart[b];
+      const int c = col[b];
+      for (const auto& [j, qb] : list) {
+        const V3 rm = MinvCt.col(j).segment<3>(c), jp = MinvCt.col(j).segment<3>(c + 3);
+        for (const auto& [i, qa] : list) S(i, j) += act[i]->r[qa].dot(rm) + act[i]->p[qa].dot(jp);
+      }
+    }
+    const Eigen::LLT<Eigen::MatrixXd> ldlt(S);
+    if (ldlt.info() != Eigen::Success)
+      fail("mechanism", "", "singular constraint set (a joint fixes what another already fixes?)");
+    lam = ldlt.solve(C.lazyProduct(a0) - gamma);
+    acc = a0 - MinvCt.lazyProduct(lam);
+  } else if (m > 0) {
+    // Sparse C and M^-1 C^T: a chain's S = C M^-1 C^T is banded, so the cost
+    // grows linearly with the number of parts.
+    std::vector<Eigen::Triplet<double>> tc, tm;
+    int i = 0;
+    for (size_t ri = 0; ri < rows.size(); ++ri) {
+      if (!rowInfo_[ri].active) continue;
+      const Row& r = rows[ri];
+      for (int q = 0; q < r.n; ++q) {
+        const int c = col[r.b[q]];
+        if (c < 0) continue;
+        const BodyRT& B = bodies_[r.b[q]];
+        const V3 jp = B.Jinv * r.p[q];
+        for (int a = 0; a < 3; ++a) {
+          tc.emplace_back(i, c + a, r.r[q][a]);
+          tc.emplace_back(i, c + 3 + a, r.p[q][a]);
+          tm.emplace_back(c + a, i, r.r[q][a] / B.m);
+          tm.emplace_back(c + 3 + a, i, jp[a]);
+        }
+      }
+      ++i;
+    }
     Eigen::SparseMatrix<double> C(m, n6), MinvCt(n6, m);
     C.setFromTriplets(tc.begin(), tc.end());
     MinvCt.setFromTriplets(tm.begin(), tm.end());

@@ -216,11 +216,7 @@ class Cylinder : public Element {
       sx_ = b.state("x", "m", StateKind::Algebraic, x0_, b.absTolPosition(), "x - x_backplane(t)   [co-simulation]");
       sv_ = b.state("v", "m/s", StateKind::Algebraic, 0.0, b.absTolPosition(), "v - v_backplane(t)   [co-simulation]");
       (*bp_)[bpIndex_].pressureForce = [this](const Eval& e) { return pressureForce(e); };
-    } else {
-      b.roots(2);  // contact onset at both stops: IDA restarts there instead of failing steps
-    }
-    if (side_ == CouplingRole::Pneumatic) {
-    } else if (mechanismAttached()) {
+    } else if (b.roots(2); mechanismAttached()) {  // roots: contact onset at both stops (IDA restarts there)
       attachToMechanism(b);
     } else {
       sx_ = b.state("x", "m", StateKind::Differential, x0_, b.absTolPosition(), "dx/dt - v");
@@ -331,7 +327,7 @@ class Cylinder : public Element {
         throw std::runtime_error("data.attach.joint: joint '" + jointRef_ + "' is " + mech_->jointType(joint_) +
                                  "; a cylinder drives a translational or cylindrical joint");
       d0_ = mech_->initialJointCoordinate(joint_) - x0_;
-      b.touches(mech_->jointPartStates(joint_));
+      b.touches(mech_->jointPartStates(joint_), MechanismElement::forceRows(mech_->jointPartStates(joint_)));
       sx_ = b.state("x", "m", StateKind::Algebraic, x0_, b.absTolPosition(), "x - (joint travel - s0)   [mechanism]");
       sv_ = b.state("v", "m/s", StateKind::Algebraic, 0.0, b.absTolPosition(), "v - joint velocity   [mechanism]");
       mech_->attach({id(), -1, -1, [this](const Eval& e) { return axialForce(e); }, joint_});
@@ -349,8 +345,8 @@ class Cylinder : public Element {
       if (!(d0_ > 0.0))
         throw std::runtime_error("data.attach: the markers are " + std::to_string(d0_ + x0_) +
                                  " m apart at the start, less than x0; the retracted length must be positive");
-      b.touches(mech_->partStates(mb_));
-      b.touches(mech_->partStates(mr_));
+      b.touches(mech_->partStates(mb_), MechanismElement::forceRows(mech_->partStates(mb_)));
+      b.touches(mech_->partStates(mr_), MechanismElement::forceRows(mech_->partStates(mr_)));
       sx_ = b.state("x", "m", StateKind::Algebraic, x0_, b.absTolPosition(), "x - (|P_rod - P_barrel| - d0)   [mechanism]");
       sv_ = b.state("v", "m/s", StateKind::Algebraic, 0.0, b.absTolPosition(), "v - d|P_rod - P_barrel|/dt   [mechanism]");
       mech_->attach({id(), mb_, mr_, [this](const Eval& e) { return axialForce(e); }});

@@ -84,13 +84,16 @@ ColoredJacobian::ColoredJacobian(System& sys, double t, const double* y0, const 
     for (const auto& g : f.groups)
       for (int a : g)
         for (int b : g) cols[b].insert(a);
-    std::vector<int> rows = f.groups.empty() ? f.states : std::vector<int>{};
+    for (auto [r, c] : f.entries) cols[c].insert(r);
+    std::vector<int> rows = f.groups.empty() && f.entries.empty() ? f.states : std::vector<int>{};
     std::vector<int> inputs = rows;
     for (int node : f.nodes)
       for (int s : sys.nodeSlots(node)) {
         rows.push_back(s);
         if (sys.nodes()[node].kind != NodeKind::Boundary) inputs.push_back(s);
       }
+    inputs.insert(inputs.end(), f.reads.begin(), f.reads.end());
+    rows.insert(rows.end(), f.writes.begin(), f.writes.end());
     for (int a : rows)
       for (int b : inputs) cols[b].insert(a);
   }
@@ -101,7 +104,10 @@ ColoredJacobian::ColoredJacobian(System& sys, double t, const double* y0, const 
     if (sample > 0) {
       for (int i = 0; i < n_; ++i) {
         const StateInfo& s = sys.states()[i];
-        if (s.unit == "Pa")
+        if (s.atol > 1e30)  // a multiplier (outside the error test): terms it
+          y[i] = y0[i];      // multiplies are declared by its element, and a
+                             // perturbation of its own scale would be arbitrary
+        else if (s.unit == "Pa")
           y[i] = y0[i] * std::exp(0.92 * u(rng));  // x 0.4 .. 2.5
         else if (s.unit == "K")
           y[i] = y0[i] * std::exp(0.22 * u(rng));  // x 0.8 .. 1.25

@@ -109,6 +109,11 @@ class System {
     // When set, the element's equations couple only within each group (a
     // mechanism's parts and joints) instead of all its states together.
     std::vector<std::vector<int>> groups;
+    // Single entries (row, column) of an exactly known structure.
+    std::vector<std::pair<int, int>> entries;
+    // States of other elements the element reads (columns only), and their
+    // rows its outputs feed (rows only: a force on a mechanism's part).
+    std::vector<int> reads, writes;
   };
   const std::vector<Footprint>& footprints() const { return footprints_; }
   // All state slots of a node (p, T or the boundary accumulators).
@@ -185,11 +190,17 @@ class SystemBuilder {
   // States (indices returned by state()) whose equations couple only among
   // themselves; see Footprint::groups.
   void couple(std::vector<int> states) { footprint_.groups.push_back(std::move(states)); }
+  void entries(std::vector<std::pair<int, int>> rowColumn) {
+    footprint_.entries.insert(footprint_.entries.end(), rowColumn.begin(), rowColumn.end());
+  }
   void highIndex() { sys_.highIndex_ = true; }
-  // States of other elements this element's equations read and write (a
-  // cylinder attached to a mechanism's parts).
-  void touches(const std::vector<int>& states) {
-    footprint_.states.insert(footprint_.states.end(), states.begin(), states.end());
+  // States of other elements this element's equations read, and the rows
+  // of other elements its outputs feed (a cylinder attached to a
+  // mechanism's parts reads their positions and velocities and pushes on
+  // their momentum rows).
+  void touches(const std::vector<int>& reads, const std::vector<int>& writes) {
+    footprint_.reads.insert(footprint_.reads.end(), reads.begin(), reads.end());
+    footprint_.writes.insert(footprint_.writes.end(), writes.begin(), writes.end());
   }
   // The project's mechanism (set up before the components), or null.
   MechanismElement* mechanism() const { return sys_.mechanism_; }
