@@ -216,7 +216,12 @@ class Cylinder : public Element {
       sx_ = b.state("x", "m", StateKind::Algebraic, x0_, b.absTolPosition(), "x - x_backplane(t)   [co-simulation]");
       sv_ = b.state("v", "m/s", StateKind::Algebraic, 0.0, b.absTolPosition(), "v - v_backplane(t)   [co-simulation]");
       (*bp_)[bpIndex_].pressureForce = [this](const Eval& e) { return pressureForce(e); };
-    } else if (b.roots(2); mechanismAttached()) {  // roots: contact onset at both stops (IDA restarts there)
+    } else {
+      b.roots(2);  // contact onset at both stops: IDA restarts there instead of failing steps
+    }
+    if (side_ == CouplingRole::Pneumatic) {
+      // x, v declared above
+    } else if (mechanismAttached()) {
       attachToMechanism(b);
     } else {
       sx_ = b.state("x", "m", StateKind::Differential, x0_, b.absTolPosition(), "dx/dt - v");
