@@ -197,8 +197,11 @@ class ProportionalValve : public Element {
       p.to = b.port(p.def->to);
     }
     b.input(u_, "inputs.u", ref_);
-    xs_ = b.state("x", "1", StateKind::Differential, 0.0, 1e-9, "dx/dt - v   [spool position]");
-    vs_ = b.state("v", "1/s", StateKind::Differential, 0.0, 1e-9 * wn_,
+    // The spool position is normalised to full opening, so its absolute
+    // tolerance is the run's relative one (a fixed 1e-9 made a servo loop at
+    // rel_tol 1e-6 resolve every command step's spool transient 4x finer).
+    xs_ = b.state("x", "1", StateKind::Differential, 0.0, b.relTol(), "dx/dt - v   [spool position]");
+    vs_ = b.state("v", "1/s", StateKind::Differential, 0.0, b.relTol() * wn_,
                   "dv/dt - (wn^2 (u - x) - 2 zeta wn v)   [spool, second order]");
     b.roots(2);
     b.channel("x", "1");

@@ -162,6 +162,7 @@ std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& 
   sys->pAmb_ = pr.simulation.ambient_pressure;
   sys->TAmb_ = pr.simulation.ambient_temperature;
   sys->atolPosition_ = pr.simulation.abs_tol_position;
+  sys->relTol_ = pr.simulation.rel_tol;
 
   // Nets: union-find over every pneumatic port.
   UnionFind uf;

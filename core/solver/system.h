@@ -150,6 +150,7 @@ class System {
   int numRoots_ = 0;
   double pAmb_ = 101325.0, TAmb_ = 293.15;
   double atolPosition_ = 1e-8;
+  double relTol_ = 1e-6;
   std::vector<double> scratch_;
   bool initializing_ = false;
   bool highIndex_ = false;
@@ -212,6 +213,9 @@ class SystemBuilder {
   double ambientPressure() const { return sys_.pAmb_; }
   double ambientTemperature() const { return sys_.TAmb_; }
   double absTolPosition() const { return sys_.atolPosition_; }
+  // The run's relative tolerance: the absolute tolerance of quantities
+  // normalised to full scale (a spool position of 1 = fully open).
+  double relTol() const { return sys_.relTol_; }
 
  private:
   friend class Compiler;
