@@ -5,7 +5,7 @@
 // motions, a gear pair (coupler) and a bar resting on a limit stop.
 #include "mechanics/mechanism_analysis.h"
 #include "mechanics/spatial.h"
-#include "support/test_project.h"
+#include "support/mechanism_builders.h"
 
 #include <QtTest>
 
@@ -19,69 +19,6 @@ using std::numbers::pi;
 namespace {
 
 constexpr double g0 = 9.80665;
-
-MarkerDef mk(const std::string& id, Vec3 pos, Vec3 rpy = {0, 0, 0}) { return {id, pos, rpy}; }
-
-// Marker orientation (rpy) whose z-axis is `z`.
-Vec3 zAxis(mb::V3 z) {
-  z.normalize();
-  mb::V3 x = mb::V3::UnitX() - mb::V3::UnitX().dot(z) * z;
-  if (x.norm() < 1e-9) x = mb::V3::UnitY() - mb::V3::UnitY().dot(z) * z;
-  x.normalize();
-  mb::M3 R;
-  R.col(0) = x;
-  R.col(1) = z.cross(x);
-  R.col(2) = z;
-  const mb::V3 a = mb::toRpy(R);
-  return {a[0], a[1], a[2]};
-}
-
-PartDef ground(std::vector<MarkerDef> m) {
-  PartDef p;
-  p.id = "ground";
-  p.ground = true;
-  p.markers = std::move(m);
-  return p;
-}
-
-PartDef part(const std::string& id, double mass, double I, Vec3 pos, std::vector<MarkerDef> m) {
-  PartDef p;
-  p.id = id;
-  p.mass = mass;
-  p.inertia = {I, I, I, 0, 0, 0};
-  p.position = pos;
-  p.markers = std::move(m);
-  return p;
-}
-
-JointDef joint(const std::string& id, const std::string& type, const std::string& i, const std::string& j) {
-  JointDef d;
-  d.id = id;
-  d.type = type;
-  d.i = i;
-  d.j = j;
-  return d;
-}
-
-Project mechProject(Mechanism m, double tEnd, double dt, double rtol) {
-  Project p;
-  p.mechanism = std::move(m);
-  settings(p, tEnd, dt, {.rel = rtol, .position = 1e-10});
-  return p;
-}
-
-std::unique_ptr<Run> kinematic(const Project& p) {
-  auto r = std::make_unique<Run>();
-  r->project = p;
-  try {
-    runMechanismAnalysis(r->project, "test", MechanismAnalysis::Kinematic, r->out);
-  } catch (const std::exception& e) {
-    r->error = e.what();
-    r->result.status = RunStatus::Failed;
-  }
-  r->t = r->out.times();
-  return r;
-}
 
 // Largest |a_i - f(t_i)| over the outputs.
 template <class F>
@@ -200,7 +137,7 @@ class TestMechanicsJoints : public QObject {
     mo.function = "step";
     mo.params = {{"t0", t0}, {"v0", v0}, {"t1", t1}, {"v1", v1}};
     mech.motions.push_back(mo);
-    auto r = kinematic(mechProject(mech, 1.0, 0.01, 1e-8));
+    auto r = analyse(mechProject(mech, 1.0, 0.01, 1e-8), MechanismAnalysis::Kinematic);
     REQUIRE_OK(r);
     auto X = [&](double t) {
       const double s = std::clamp((t - t0) / (t1 - t0), 0.0, 1.0);
@@ -245,7 +182,7 @@ class TestMechanicsJoints : public QObject {
     mo.function = "table";
     mo.table = {{0.0, 0.0}, {0.5, 0.01}, {1.0, 0.02}, {1.5, 0.03}};
     mech.motions.push_back(mo);
-    auto r = kinematic(mechProject(mech, 2.0, 0.01, 1e-8));
+    auto r = analyse(mechProject(mech, 2.0, 0.01, 1e-8), MechanismAnalysis::Kinematic);
     REQUIRE_OK(r);
     CHECK_WORST(worst(*r, r->col("slider.x"), [](double t) { return 0.02 * std::min(t, 1.5); }), 1e-12);
     const auto v = r->col("slider.vx");
