@@ -27,6 +27,10 @@
 #include "units.h"
 
 #include <QAction>
+#include <QElapsedTimer>
+#include <QStyle>
+#include <QTimer>
+#include <QToolButton>
 #include <QApplication>
 #include <QChart>
 #include <QChartView>
@@ -48,14 +52,11 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTableView>
-#include <QTimer>
 #include <QToolBar>
-#include <QToolButton>
 #include <QVBoxLayout>
 #include <QTreeWidget>
 #include <QUndoStack>
 #include <QValueAxis>
-#include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
@@ -125,10 +126,35 @@ void MainWindow::buildUi() {
     followRun_ = row >= timeSlider_->maximum();
     showFrame(row);
   });
+  // Play the circuit animation at real time (30 frames/s), from the start
+  // again when the cursor stands at the end.
+  timePlay_ = new QToolButton;
+  timePlay_->setObjectName("timePlay");
+  timePlay_->setCheckable(true);
+  timePlay_->setEnabled(false);
+  timePlay_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+  timePlay_->setToolTip(tr("Play the results at real time"));
+  auto* playTimer = new QTimer(this);
+  playTimer->setInterval(33);
+  connect(timePlay_, &QToolButton::toggled, this, [this, playTimer](bool on) {
+    timePlay_->setIcon(style()->standardIcon(on ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+    if (!on) return playTimer->stop();
+    if (timeSlider_->value() >= timeSlider_->maximum()) timeSlider_->setValue(0);
+    playClock_.start();
+    playFrom_ = buffer_->rows() ? buffer_->times()[static_cast<size_t>(timeSlider_->value())] : 0.0;
+    playTimer->start();
+  });
+  connect(playTimer, &QTimer::timeout, this, [this] {
+    if (buffer_->rows() == 0) return timePlay_->setChecked(false);
+    const double t = playFrom_ + 1e-3 * static_cast<double>(playClock_.elapsed());
+    timeSlider_->setValue(static_cast<int>(buffer_->rowAt(t)));
+    if (t >= buffer_->times().back()) timePlay_->setChecked(false);
+  });
   auto* timeBar = new QWidget;
   timeBar->setObjectName("timeBar");
   auto* tl = new QHBoxLayout(timeBar);
   tl->setContentsMargins(8, 2, 8, 2);
+  tl->addWidget(timePlay_);
   tl->addWidget(new QLabel(tr("Time")));
   tl->addWidget(timeSlider_, 1);
   tl->addWidget(timeLabel_);
@@ -697,6 +723,8 @@ void MainWindow::clearResults() {
   const QSignalBlocker block(timeSlider_);
   timeSlider_->setRange(0, 0);
   timeSlider_->setEnabled(false);
+  timePlay_->setChecked(false);
+  timePlay_->setEnabled(false);
   timeLabel_->setText(tr("no results"));
 }
 
@@ -770,6 +798,7 @@ void MainWindow::onPoll() {
   if (added > 0) {
     results_->refresh();
     timeSlider_->setEnabled(true);
+    timePlay_->setEnabled(true);
     const bool follow = followRun_;
     {
       const QSignalBlocker block(timeSlider_);

@@ -9,6 +9,7 @@
 #include "model/project.h"
 #include "project_checks.h"
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QString>
 
@@ -29,6 +30,7 @@ class QSlider;
 class QStackedWidget;
 class QTableView;
 class QTimer;
+class QToolButton;
 class QTreeWidget;
 
 namespace pm::gui {
@@ -71,6 +73,7 @@ class MainWindow : public QMainWindow {
   bool isShowingStartPage() const;
   QListWidget* messageList() const { return messages_; }
   QSlider* timeSlider() const { return timeSlider_; }
+  QToolButton* timePlayButton() const { return timePlay_; }
   // The shared selection (ids), the model tree, the mechanism commands and
   // the 3D view with its animation cursor (null without OpenGL).
   SelectionModel* selection() const { return selection_; }
@@ -154,6 +157,9 @@ class MainWindow : public QMainWindow {
   void sync3d();
   void exportReportDialog();
   QSlider* timeSlider_ = nullptr;
+  QToolButton* timePlay_ = nullptr;  // plays the results at real time
+  QElapsedTimer playClock_;
+  double playFrom_ = 0.0;
   QLabel* timeLabel_ = nullptr;
   ResultBuffer* buffer_ = nullptr;
   ResultsPanel* results_ = nullptr;

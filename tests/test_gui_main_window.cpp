@@ -29,6 +29,8 @@
 #include <QTreeWidget>
 #include <QUndoStack>
 #include <QtTest>
+#include <QSlider>
+#include <QToolButton>
 
 #include <cmath>
 
@@ -195,6 +197,19 @@ class TestGuiMainWindow : public QObject {
     QVERIFY2(pEnd > 6.5 && pEnd < 7.02, qPrintable(QString::number(pEnd)));
     const double pStore = w.runner()->store()->last("tank.p");
     QVERIFY(std::abs(pStore * 1e-5 - pEnd) < 1e-9);
+
+    // The play button under the schematic replays the run from the start and
+    // stops at its end.
+    QSlider* slider = w.timeSlider();
+    QToolButton* play = w.timePlayButton();
+    QVERIFY(play->isEnabled());
+    QCOMPARE(slider->value(), slider->maximum());
+    QTest::mouseClick(play, Qt::LeftButton);
+    QVERIFY(play->isChecked());
+    QVERIFY(slider->value() < slider->maximum());
+    QTRY_VERIFY_WITH_TIMEOUT(slider->value() > 0, 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(!play->isChecked(), 10000);
+    QCOMPARE(slider->value(), slider->maximum());
 
     // Save to a new file and reload: the edited value survived.
     const QString saved = dir_.filePath("saved.pneumech.json");
