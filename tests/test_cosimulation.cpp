@@ -7,7 +7,7 @@
 #include "model/project_error.h"
 #include "solver/backplane.h"
 #include "solver/cosimulation.h"
-#include "support/test_project.h"
+#include "support/mechanism_builders.h"
 
 #include <QtTest>
 
@@ -182,24 +182,7 @@ class TestCoSimulation : public QObject {
     wire(a, "v1.4", "act.A");
     wire(a, "v1.2", "act.B");
     settings(a, 0.6, 1e-3, {.rel = 1e-8});
-    Mechanism& m = a.mechanism;
-    m.gravity = {0, 0, 0};
-    PartDef g;
-    g.id = "ground";
-    g.ground = true;
-    g.markers = {{"axis", {0, 0, 0}, {0, 0, 0}}};
-    PartDef d;
-    d.id = "disc";
-    d.mass = 1.0;
-    d.inertia = {1e-3, 1e-3, 2e-3, 0, 0, 0};
-    d.markers = {{"axis", {0, 0, 0}, {0, 0, 0}}};
-    m.parts = {g, d};
-    JointDef j;
-    j.id = "shaft";
-    j.type = "revolute";
-    j.i = "disc.axis";
-    j.j = "ground.axis";
-    m.joints = {j};
+    a.mechanism = discOnShaft();
     auto ra = simulate(a);
     REQUIRE_OK(ra);
     std::vector<double> err;

@@ -5,7 +5,7 @@
 // weight statically.
 #include "io/project_file.h"
 #include "model/project_error.h"
-#include "support/test_project.h"
+#include "support/mechanism_builders.h"
 
 #include <QtTest>
 
@@ -219,24 +219,7 @@ class TestCoupling : public QObject {
     wire(a, "v1.2", "act.B");
     settings(a, 0.6, 1e-3, {.rel = 1e-7});
     Project b = a;
-    Mechanism& m = b.mechanism;
-    m.gravity = {0, 0, 0};
-    PartDef g;
-    g.id = "ground";
-    g.ground = true;
-    g.markers = {{"axis", {0, 0, 0}, {0, 0, 0}}};
-    PartDef d;
-    d.id = "disc";
-    d.mass = 1.0;
-    d.inertia = {1e-3, 1e-3, 2e-3, 0, 0, 0};
-    d.markers = {{"axis", {0, 0, 0}, {0, 0, 0}}};
-    m.parts = {g, d};
-    JointDef j;
-    j.id = "shaft";
-    j.type = "revolute";
-    j.i = "disc.axis";
-    j.j = "ground.axis";
-    m.joints = {j};
+    b.mechanism = discOnShaft();
     b.find("act")->data = {{"attach", {{"joint", "shaft"}}}};
     auto ra = simulate(a), rb = simulate(b);
     REQUIRE_OK(ra);

@@ -82,4 +82,15 @@ inline PartDef part(const std::string& id, double mass, double I, Vec3 pos, std:
   return part(id, mass, std::array<double, 6>{I, I, I, 0, 0, 0}, pos, std::move(m));
 }
 
+// A disc (1 kg, Izz 2e-3 kg m2) on a revolute joint "shaft" about the world
+// z-axis, without gravity: the load of a semi-rotary actuator.
+inline Mechanism discOnShaft() {
+  Mechanism m;
+  m.gravity = {0, 0, 0};
+  m.parts = {ground({mk("axis", {0, 0, 0})}),
+             part("disc", 1.0, std::array<double, 6>{1e-3, 1e-3, 2e-3, 0, 0, 0}, {0, 0, 0}, {mk("axis", {0, 0, 0})})};
+  m.joints = {joint("shaft", "revolute", "disc.axis", "ground.axis")};
+  return m;
+}
+
 }  // namespace pm::test
