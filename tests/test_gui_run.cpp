@@ -12,6 +12,7 @@
 // drag-enter/move/drop events to the pane, as test_gui_schematic does.
 #include "displacement_step_view.h"
 #include "main_window.h"
+#include "support/drop_events.h"
 #include "plot_pane.h"
 #include "report_export.h"
 #include "result_buffer.h"
@@ -28,7 +29,6 @@
 #include <QAction>
 #include <QApplication>
 #include <QChart>
-#include <QDragEnterEvent>
 #include <QFile>
 #include <QImage>
 #include <QLineSeries>
@@ -67,14 +67,7 @@ bool dropChannels(MainWindow& w, PlotPane* pane, const std::vector<std::string>&
   if (!mime) return false;
   QWidget* vp = pane->viewport();
   const QPoint at = vp->rect().center();
-  QDragEnterEvent enter(at, Qt::CopyAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
-  QApplication::sendEvent(vp, &enter);
-  if (!enter.isAccepted()) return false;
-  QDragMoveEvent move(at, Qt::CopyAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
-  QApplication::sendEvent(vp, &move);
-  QDropEvent drop(QPointF(at), Qt::CopyAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
-  QApplication::sendEvent(vp, &drop);
-  return drop.isAccepted();
+  return pm::test::deliverDrop(vp, at, mime.get());
 }
 
 // The seed-003 circuit with a longer end time (so a run lasts long enough to

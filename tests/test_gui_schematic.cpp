@@ -12,6 +12,7 @@
 #include "document.h"
 #include "library_panel.h"
 #include "main_window.h"
+#include "support/drop_events.h"
 #include "param_model.h"
 #include "property_editor.h"
 #include "run_animation.h"
@@ -64,14 +65,7 @@ bool dropFromLibrary(MainWindow& w, const QString& type, const QPoint& at) {
   std::unique_ptr<QMimeData> mime(tree->model()->mimeData({idx}));
   if (!mime) return false;
   QWidget* vp = w.schematicView()->viewport();
-  QDragEnterEvent enter(at, Qt::CopyAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
-  QApplication::sendEvent(vp, &enter);
-  if (!enter.isAccepted()) return false;
-  QDragMoveEvent move(at, Qt::CopyAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
-  QApplication::sendEvent(vp, &move);
-  QDropEvent drop(QPointF(at), Qt::CopyAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
-  QApplication::sendEvent(vp, &drop);
-  return drop.isAccepted();
+  return pm::test::deliverDrop(vp, at, mime.get());
 }
 
 QPoint viewPointOfPort(MainWindow& w, const std::string& comp, const std::string& port) {
