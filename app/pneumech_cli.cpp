@@ -40,8 +40,9 @@ int info(const std::string& path, bool equations) {
   if (equations) {
     std::cout << "\n" << sys.describe();
   } else {
-    std::cout << "\nChannels (" << sys.channels().size() << "):\n";
-    for (const auto& c : sys.channels()) std::cout << "  " << c.name << " [" << c.unit << "]\n";
+    const std::vector<ChannelInfo> written = sim.channels();
+    std::cout << "\nChannels (" << written.size() << "):\n";
+    for (const auto& c : written) std::cout << "  " << c.name << " [" << c.unit << "]\n";
   }
   return 0;
 }
@@ -52,9 +53,9 @@ int simulate(const std::string& path, double tEnd, const std::string& out, const
   for (const auto& s : sets) applyOverride(pr, s);
   if (tEnd > 0) applyOverride(pr, "simulation.t_end=" + std::to_string(tEnd));
   Simulation sim(pr, path);
+  const std::vector<ChannelInfo> written = sim.channels();
   for (const auto& c : channels)  // check before spending the run
-    if (std::none_of(sim.system().channels().begin(), sim.system().channels().end(),
-                     [&](const ChannelInfo& k) { return k.name == c; }))
+    if (std::none_of(written.begin(), written.end(), [&](const ChannelInfo& k) { return k.name == c; }))
       throw ProjectError("--channels", c, "", "no such result channel (`pneumech info " + path + "` lists them)");
   ResultStore results;
   RunResult r = sim.run(results);
@@ -115,7 +116,7 @@ int runForResults(const std::string& path, const std::vector<std::string>& sets,
   settings = reportSettings(pr, path);
   Simulation sim(pr, path);
   std::vector<std::string> names;
-  for (const auto& c : sim.system().channels()) names.push_back(c.name);
+  for (const auto& c : sim.channels()) names.push_back(c.name);
   checkPlotChannels(settings, names, path);  // before spending the run
   RunResult r = sim.run(results);
   if (!r.ok()) {

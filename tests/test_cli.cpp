@@ -99,6 +99,31 @@ class TestCli : public QObject {
     QVERIFY(!QFile::exists(csv));
   }
 
+  // The coupling mode is a text setting: --set selects co-simulation, and
+  // --channels accepts the channel only a co-simulated run writes.
+  void setSelectsCoSimulation() {
+    QTemporaryDir dir;
+    const QString csv = dir.path() + "/cosim.csv";
+    const QString tc = QString::fromStdString(projectPath("tool_changer.pneumech.json"));
+    const Result r = run({"simulate", tc, "--t-end", "0.05", "--set", "simulation.coupling=cosimulation", "--set",
+                          "simulation.exchange_interval=0.002", "--out", csv, "--channels",
+                          "simulation.exchange_interval", "cyl1.x"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains("Coupling: cosimulation (exchange interval 0.002 s, 25 exchanges"));
+    std::ifstream in(csv.toStdString());
+    std::string header, first;
+    std::getline(in, header);
+    std::getline(in, first);
+    QCOMPARE(header, std::string("time [s],simulation.exchange_interval [s],cyl1.x [m]"));
+    QCOMPARE(first, std::string("0,0.002,0"));
+    const Result bad = run({"simulate", tc, "--set", "simulation.coupling=cosim"});
+    QCOMPARE(bad.code, 2);
+    QVERIFY(bad.err.contains("'simulation', field 'coupling'"));
+    const Result unknown = run({"simulate", tc, "--set", "simulation.exchange=0.1"});
+    QCOMPARE(unknown.code, 2);
+    QVERIFY(unknown.err.contains("no such simulation setting"));
+  }
+
   void equationsListStatesAndSparsity() {
     const Result r = run({"equations", example()});
     QCOMPARE(r.code, 0);

@@ -6,6 +6,8 @@
 #include "model/project_error.h"
 #include "solver/compiler.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -16,6 +18,10 @@ namespace pm {
 using nlohmann::json;
 
 namespace {
+
+const std::array<std::string, 11> kSimulationKeys = {
+    "t_end",       "output_interval",  "rel_tol",           "abs_tol_pressure",    "abs_tol_temperature", "abs_tol_position",
+    "max_step",    "ambient_pressure", "ambient_temperature", "coupling",          "exchange_interval"};
 
 // Sections of later subsystems; kept verbatim until they are interpreted.
 const std::set<std::string> kFutureSections = {"controls", "report", "plots", "analyses"};
@@ -123,10 +129,7 @@ class Reader {
     if (root.contains("simulation")) {
       const json& s = root.at("simulation");
       if (!s.is_object()) fail("simulation", "", "expected an object");
-      onlyKeys(s, {"t_end", "output_interval", "rel_tol", "abs_tol_pressure", "abs_tol_temperature",
-                   "abs_tol_position", "max_step", "ambient_pressure", "ambient_temperature", "coupling",
-                   "exchange_interval"},
-               "simulation", "");
+      onlyKeys(s, {kSimulationKeys.begin(), kSimulationKeys.end()}, "simulation", "");
       SimulationSettings& d = pr.simulation;
       d.t_end = num(s, "t_end", "simulation", "", d.t_end);
       d.output_interval = num(s, "output_interval", "simulation", "", d.output_interval);
@@ -298,21 +301,28 @@ void applyOverride(Project& pr, const std::string& a) {
   if (eq == std::string::npos || dot == std::string::npos || dot == 0)
     throw ProjectError("--set", "", a, "expected ID.PARAM=VALUE (SI units)");
   const std::string obj = a.substr(0, dot), field = a.substr(dot + 1, eq - dot - 1), val = a.substr(eq + 1);
-  double v = 0.0;
-  try {
-    size_t used = 0;
-    v = std::stod(val, &used);
-    if (used != val.size()) throw std::invalid_argument("trailing characters");
-  } catch (const std::exception&) {
-    throw ProjectError("--set", obj, field, "'" + val + "' is not a number");
-  }
+  auto number = [&] {
+    try {
+      size_t used = 0;
+      const double v = std::stod(val, &used);
+      if (used != val.size()) throw std::invalid_argument("trailing characters");
+      return v;
+    } catch (const std::exception&) {
+      throw ProjectError("--set", obj, field, "'" + val + "' is not a number");
+    }
+  };
   if (obj == "simulation") {
     json j = json::parse(serializeProject(pr));
-    if (!j["simulation"].contains(field)) throw ProjectError("--set", obj, field, "no such simulation setting");
-    j["simulation"][field] = v;
+    if (std::find(kSimulationKeys.begin(), kSimulationKeys.end(), field) == kSimulationKeys.end())
+      throw ProjectError("--set", obj, field, "no such simulation setting");
+    if (field == "coupling")  // the one text setting; parseProject checks its value
+      j["simulation"][field] = val;
+    else
+      j["simulation"][field] = number();
     pr = parseProject(j.dump(), "--set");
     return;
   }
+  const double v = number();
   // Mechanism objects: parameters of joints, forces and motions; part mass.
   Mechanism& m = pr.mechanism;
   auto setMech = [&](std::map<std::string, double>& params) {

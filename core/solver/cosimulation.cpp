@@ -13,6 +13,7 @@
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunmatrix/sunmatrix_sparse.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -259,28 +260,29 @@ CoSimulation::CoSimulation(const Project& project, const std::string& file) : se
 
 CoSimulation::~CoSimulation() = default;
 
+std::vector<ChannelInfo> CoSimulation::channels() const {
+  // The pneumatic System's channels, then the mechanical System's new ones
+  // (a name both have takes the mechanics' value in run()); last the exchange
+  // interval, so a result file says how it was made.
+  std::vector<ChannelInfo> channels = pneu_->channels();
+  for (const ChannelInfo& c : mech_->channels())
+    if (std::none_of(channels.begin(), channels.end(), [&](const ChannelInfo& k) { return k.name == c.name; }))
+      channels.push_back(c);
+  channels.push_back({"simulation.exchange_interval", "s"});
+  return channels;
+}
+
 RunResult CoSimulation::run(ResultStore& out, const std::atomic<bool>* cancel, RunControl* control) {
   const auto wall0 = std::chrono::steady_clock::now();
   RunResult result;
   result.stats.coupling = "cosimulation";
   result.stats.exchangeInterval = settings_.exchange_interval;
-  // Merged channels: the pneumatic System's, then the mechanical System's
-  // new ones; a name both have takes the mechanics' value. Last, the
-  // exchange interval, so a result file says how it was made.
-  std::vector<ChannelInfo> channels = pneu_->channels();
+  const std::vector<ChannelInfo> channels = this->channels();
   std::map<std::string, int> byName;
   for (size_t i = 0; i < channels.size(); ++i) byName[channels[i].name] = static_cast<int>(i);
   std::vector<int> mechColumn;
-  for (const ChannelInfo& c : mech_->channels()) {
-    auto it = byName.find(c.name);
-    if (it == byName.end()) {
-      channels.push_back(c);
-      it = byName.emplace(c.name, static_cast<int>(channels.size()) - 1).first;
-    }
-    mechColumn.push_back(it->second);
-  }
-  const int hColumn = static_cast<int>(channels.size());
-  channels.push_back({"simulation.exchange_interval", "s"});
+  for (const ChannelInfo& c : mech_->channels()) mechColumn.push_back(byName.at(c.name));
+  const int hColumn = static_cast<int>(channels.size()) - 1;
   out.setChannels(channels);
   std::vector<double> row(channels.size()), pRow(pneu_->channels().size()), mRow(mech_->channels().size());
   auto merge = [&](double t) {

@@ -32,6 +32,8 @@ class CoSimulation {
   CoSimulation(const Project& project, const std::string& file = {});
   ~CoSimulation();
 
+  // The channels run() writes, in its column order.
+  std::vector<ChannelInfo> channels() const;
   RunResult run(ResultStore& out, const std::atomic<bool>* cancel = nullptr, RunControl* control = nullptr);
 
   System& pneumatics() { return *pneu_; }

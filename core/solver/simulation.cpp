@@ -142,6 +142,10 @@ Simulation::Simulation(const Project& project, const std::string& file)
 
 Simulation::~Simulation() = default;
 
+std::vector<ChannelInfo> Simulation::channels() const {
+  return cosim_ ? cosim_->channels() : system_->channels();
+}
+
 RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, RunControl* control) {
   if (cosim_) return cosim_->run(out, cancel, control);
   const auto wall0 = std::chrono::steady_clock::now();

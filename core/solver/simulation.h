@@ -56,6 +56,8 @@ class Simulation {
   // descriptions: states, channels, equations).
   System& system() { return *system_; }
   const SimulationSettings& settings() const { return settings_; }
+  // The channels run() writes: the System's, or the co-simulation's merged set.
+  std::vector<ChannelInfo> channels() const;
 
   // Integrates from 0 to settings().t_end, appending to `out` at every output
   // interval. `cancel` may be set from another thread; `control` (also
