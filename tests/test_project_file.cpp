@@ -133,7 +133,7 @@ class TestProjectFile : public QObject {
     expectError(mutate("[0.1, 700000, 300]", "[0.1, -5, 300]"), "src", "data.table[1]", "pressure must be > 0");
   }
   void signalReferences() {
-    expectError(mutate("\"ts.out\"", "\"tx.out\""), "v1", "inputs.sol14", "names no component 'tx'");
+    expectError(mutate("\"ts.out\"", "\"tx.out\""), "v1", "inputs.sol14", "names no component or mechanism object 'tx'");
     expectError(mutate("\"ts.out\"", "\"tsout\""), "v1", "inputs.sol14", "<component id>.<channel>");
   }
 

@@ -8,6 +8,7 @@ namespace pm {
 
 MechanismElement::MechanismElement(const Mechanism& m)
     : Element("mechanism"), mb_(std::make_unique<mb::MultibodySystem>(m)) {
+  for (const JointDef& j : m.joints) jointIds_.push_back(j.id);
   mb_->externalForces = [this](double, const std::vector<mb::Kin>& k, mb::MultibodySystem& sys) {
     if (!cur_) return;  // analyses without the circuit
     for (const Attachment& a : attachments_) {
@@ -110,7 +111,8 @@ void MechanismElement::setup(SystemBuilder& b) {
   for (const auto& c : mb_->channels()) b.channelNamed(c.name, c.unit);
   if (mb_->numRoots() > 0) b.roots(mb_->numRoots());
   b.highIndex();
-  // Part positions and velocities as signals, for sensors and couplings.
+  // Part positions, orientations and velocities, and joint coordinates and
+  // rates, as signals for sensors, switches and controllers.
   for (const auto& body : mb_->bodies()) {
     if (body.ground) continue;
     const int s = base_ + body.slot;
@@ -118,7 +120,24 @@ void MechanismElement::setup(SystemBuilder& b) {
     for (int a = 0; a < 3; ++a) {
       b.publishNamed(body.id + ".cm_" + xyz[a], [s, a](const Eval& e) { return e.y[s + a]; });
       b.publishNamed(body.id + ".v" + xyz[a], [s, a](const Eval& e) { return e.y[s + 7 + a]; });
+      const char* rpy[] = {"roll", "pitch", "yaw"};
+      b.publishNamed(body.id + "." + rpy[a], [s, a](const Eval& e) {
+        return mb::toRpy(mb::rotation(mb::Q4(e.y[s + 3], e.y[s + 4], e.y[s + 5], e.y[s + 6]).normalized()))[a];
+      });
     }
+  }
+  for (const std::string& id : jointIds_) {
+    const int j = mb_->joint(id);
+    const std::string& type = mb_->jointType(j);
+    const bool rev = type == "revolute";
+    if (!rev && type != "translational" && type != "cylindrical") continue;
+    b.publishNamed(id + (rev ? ".angle" : ".displacement"),
+                   [this, j](const Eval& e) { return mb_->jointCoordinateAt(e.y + base_, j, nullptr); });
+    b.publishNamed(id + (rev ? ".rate" : ".velocity"), [this, j](const Eval& e) {
+      double rate = 0.0;
+      mb_->jointCoordinateAt(e.y + base_, j, &rate);
+      return rate;
+    });
   }
 }
 

@@ -58,6 +58,7 @@ class MechanismElement : public Element {
   std::unique_ptr<mb::MultibodySystem> mb_;
   int base_ = 0;
   std::vector<Attachment> attachments_;
+  std::vector<std::string> jointIds_;
   const Eval* cur_ = nullptr;  // the evaluation in progress, for the attachments' forces
 };
 

@@ -57,6 +57,25 @@ class Backplane {
   const std::vector<Actuator>& actuators() const { return act_; }
   Actuator& operator[](int i) { return act_.at(i); }
 
+  // A mechanism quantity read by a circuit element ("arm.angle" for a
+  // limit switch or a controller). The circuit's System has no mechanism,
+  // so it sees the mechanics' value at t0 extrapolated with its mean rate
+  // over the previous interval, like the actuators' motion.
+  struct Signal {
+    std::string ref;          // "<object>.<quantity>"
+    std::string owner, field; // the first reader, for messages
+    std::function<double(const Eval&)> read;  // mechanical side
+    double v0 = 0.0, rate = 0.0;
+  };
+  int mechanismSignal(const std::string& ref, const std::string& owner, const std::string& field) {
+    for (size_t i = 0; i < sig_.size(); ++i)
+      if (sig_[i].ref == ref) return static_cast<int>(i);
+    sig_.push_back({ref, owner, field, {}, 0.0, 0.0});
+    return static_cast<int>(sig_.size()) - 1;
+  }
+  std::vector<Signal>& mechanismSignals() { return sig_; }
+  double signalAt(int i, double t) const { return sig_[i].v0 + sig_[i].rate * (t - t0_); }
+
   double t0() const { return t0_; }
   double t1() const { return t1_; }
   void setInterval(double t0, double t1) {
@@ -82,6 +101,7 @@ class Backplane {
 
  private:
   std::vector<Actuator> act_;
+  std::vector<Signal> sig_;
   double t0_ = 0.0, t1_ = 1.0;
 };
 

@@ -33,6 +33,16 @@ struct UnionFind {
   void join(int a, int b) { parent[find(a)] = find(b); }
 };
 
+// Whether a signal reference names a part, joint, motion or force (the
+// mechanism publishes "<object>.<quantity>").
+bool mechanismObject(const Mechanism& m, const std::string& ref) {
+  const std::string id = ref.substr(0, ref.find('.'));
+  auto has = [&](const auto& list) {
+    return std::any_of(list.begin(), list.end(), [&](const auto& o) { return o.id == id; });
+  };
+  return has(m.parts) || has(m.joints) || has(m.motions) || has(m.forces);
+}
+
 }  // namespace
 
 void validateProject(const Project& pr, const std::string& file, bool forRun) {
@@ -76,8 +86,9 @@ void validateProject(const Project& pr, const std::string& file, bool forRun) {
     for (const auto& [name, ref] : c.inputs) {
       if (ref.empty()) continue;
       const std::string target = ref.substr(0, ref.find('.'));
-      if (!ids.count(target))
-        fail(c.id, "inputs." + name, "signal reference '" + ref + "' names no component '" + target + "'");
+      if (!ids.count(target) && !mechanismObject(pr.mechanism, ref))
+        fail(c.id, "inputs." + name,
+             "signal reference '" + ref + "' names no component or mechanism object '" + target + "'");
     }
   std::set<std::string> connIds;
   std::set<std::pair<std::string, std::string>> pairs;
@@ -146,6 +157,7 @@ namespace {
 // A component whose data attaches it to the mechanism (the co-simulation's
 // mechanical side keeps only these).
 bool attached(const Component& c) { return c.data.is_object() && c.data.contains("attach"); }
+
 }  // namespace
 
 std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& file, CouplingRole role,
@@ -331,19 +343,33 @@ std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& 
   }
 
   // Signals by reference.
+  auto unknown = [&](const std::string& ref, const std::string& owner, const std::string& field) {
+    std::string known;
+    const std::string target = ref.substr(0, ref.find('.'));
+    for (const auto& [name, f] : sys->signals_)
+      if (name.rfind(target + ".", 0) == 0) known += (known.empty() ? "" : ", ") + name;
+    return ProjectError(file, owner, field,
+                        "unknown signal '" + ref + "'" +
+                            (known.empty() ? " (that component publishes no signals)" : " (available: " + known + ")"));
+  };
   for (SignalInput* in : pending) {
     auto it = sys->signals_.find(in->ref);
-    if (it == sys->signals_.end()) {
-      std::string known;
-      const std::string target = in->ref.substr(0, in->ref.find('.'));
-      for (const auto& [name, f] : sys->signals_)
-        if (name.rfind(target + ".", 0) == 0) known += (known.empty() ? "" : ", ") + name;
-      throw ProjectError(file, in->owner, in->name,
-                         "unknown signal '" + in->ref + "'" +
-                             (known.empty() ? " (that component publishes no signals)" : " (available: " + known + ")"));
+    if (it != sys->signals_.end()) {
+      in->read = it->second;
+    } else if (role == CouplingRole::Pneumatic && backplane && mechanismObject(pr.mechanism, in->ref)) {
+      // The mechanical System resolves it (below, compiled second).
+      const int i = backplane->mechanismSignal(in->ref, in->owner, in->name);
+      in->read = [backplane, i](const Eval& e) { return backplane->signalAt(i, e.t); };
+    } else {
+      throw unknown(in->ref, in->owner, in->name);
     }
-    in->read = it->second;
   }
+  if (role == CouplingRole::Mechanical && backplane)
+    for (Backplane::Signal& s : backplane->mechanismSignals()) {
+      auto it = sys->signals_.find(s.ref);
+      if (it == sys->signals_.end()) throw unknown(s.ref, s.owner, s.field);
+      s.read = it->second;
+    }
   return sys;
 }
 

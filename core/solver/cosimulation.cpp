@@ -307,6 +307,17 @@ RunResult CoSimulation::run(ResultStore& out, const std::atomic<bool>* cancel, R
       for (Backplane::Actuator& a : acts) (atStart ? a.F0 : a.F1) = a.pressureForce(e);
     });
   };
+  // Mechanism quantities read by circuit elements: value at t0, mean rate
+  // over the previous interval (zero at the start).
+  auto mechanismSignals = [&](double t0, double previousInterval) {
+    mech_->withEval(t0, me.y(), me.yp(), [&](Eval& e) {
+      for (Backplane::Signal& s : bp_.mechanismSignals()) {
+        const double v = s.read(e);
+        s.rate = previousInterval > 0.0 ? (v - s.v0) / previousInterval : 0.0;
+        s.v0 = v;
+      }
+    });
+  };
   std::vector<double> vOld, vNew, res(pneu_->size());
   auto chamberVolumes = [&](double t, std::vector<double>& V) {
     pneu_->residual(t, pn.y(), pn.yp(), res.data());  // fills each node's V
@@ -325,6 +336,9 @@ RunResult CoSimulation::run(ResultStore& out, const std::atomic<bool>* cancel, R
     exchangeKinematics(0.0, m0.data(), m0p.data(), x, v);
     bp_.setInterval(0.0, std::min(H, tEnd));
     for (size_t i = 0; i < acts.size(); ++i) acts[i].x0 = x[i], acts[i].v0 = v[i], acts[i].a0 = 0.0;
+    mech_->withEval(0.0, m0.data(), m0p.data(), [&](Eval& e) {
+      for (Backplane::Signal& s : bp_.mechanismSignals()) s.v0 = s.read(e), s.rate = 0.0;
+    });
     pn.start(0.0);
     pressureForces(0.0, true);
     for (Backplane::Actuator& a : acts) a.F1 = a.F0;
@@ -362,6 +376,7 @@ RunResult CoSimulation::run(ResultStore& out, const std::atomic<bool>* cancel, R
           const Node& node = pneu_->nodes()[n];
           if (node.kind == NodeKind::Capacity && vNew[n] > 0.0) pn.y()[node.slotP] *= vOld[n] / vNew[n];
         }
+        mechanismSignals(t0, t0 - tPrev);
         pn.restartAtExchange(t0);
       } else {
         bp_.setInterval(t0, t1);
