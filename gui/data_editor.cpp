@@ -439,6 +439,12 @@ QString DataEditor::check() {
 void DataEditor::accept() {
   if (!check().isEmpty()) return;
   const json d = collect();
+  const Component* c = doc_->project().find(id_);
+  // Nothing typed: no edit (an absent data section stays absent).
+  if (!c || d == c->data || (c->data.is_null() && d.is_object() && d.empty())) {
+    QDialog::accept();
+    return;
+  }
   doc_->edit(tr("Data of %1").arg(qs(id_)), [&](Project& p) {
     if (Component* c = p.find(id_)) c->data = d;
   });
