@@ -1,9 +1,9 @@
 // The data editor (gui/data_editor.*) opened from the property editor, as a
 // user drives it (offscreen platform): a script controller's program typed
 // into the text editor, checked (a syntax error names its line), applied with
-// OK and undone; a step sequence's steps edited in the table; and paste of a
-// sequence with its cylinders and limit switches renaming the references
-// inside the copy's data.
+// OK and undone; a step sequence's steps and a time table's points edited in
+// their tables; and paste of a sequence with its cylinders and limit switches
+// renaming the references inside the copy's data.
 #include "data_editor.h"
 #include "document.h"
 #include "main_window.h"
@@ -46,6 +46,27 @@ void typeAtEndOfLine(QPlainTextEdit* e, int line, const QString& text) {
   c.movePosition(QTextCursor::EndOfBlock);
   e->setTextCursor(c);
   QTest::keyClicks(e, text);
+}
+
+// Types `text` into cell (row, col) as a user does: click the cell, F2 opens
+// its editor, select all, type, Return (committed through a queued call).
+void typeIntoCell(QTableWidget* t, int row, int col, const QString& text) {
+  const QRect r = t->visualItemRect(t->item(row, col));
+  QTest::mouseClick(t->viewport(), Qt::LeftButton, {}, r.center());
+  QCOMPARE(t->currentRow(), row);
+  QCOMPARE(t->currentColumn(), col);
+  QTest::keyClick(t, Qt::Key_F2);
+  QLineEdit* le = nullptr;
+  for (QLineEdit* e : t->viewport()->findChildren<QLineEdit*>())
+    if (e->isVisible()) le = e;
+  QVERIFY2(le, "a cell editor is open");
+  le->setFocus();
+  le->selectAll();
+  QTest::keyClicks(le, text);
+  QTest::keyClick(le, Qt::Key_Return);
+  QCoreApplication::processEvents();  // the delegate commits on Return through a queued call
+  QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);  // the closed editor goes
+  QCOMPARE(t->item(row, col)->text(), text);
 }
 
 }  // namespace
@@ -155,28 +176,8 @@ class TestGuiDataEditor : public QObject {
     QCOMPARE(t->item(1, 2)->text(), QString("a1.out"));
     QCOMPARE(dlg->outputsEdit()->text(), QString("Y1, Y2"));
 
-    // Edit cells by typing: click the cell, F2 opens its editor.
-    auto typeInto = [&](int row, int col, const QString& s) {
-      const QRect r = t->visualItemRect(t->item(row, col));
-      QTest::mouseClick(t->viewport(), Qt::LeftButton, {}, r.center());
-      QCOMPARE(t->currentRow(), row);
-      QCOMPARE(t->currentColumn(), col);
-      QTest::keyClick(t, Qt::Key_F2);
-      QLineEdit* le = nullptr;
-      for (QLineEdit* e : t->viewport()->findChildren<QLineEdit*>()) {
-        if (e->isVisible()) le = e;
-      }
-      QVERIFY2(le, "a cell editor is open");
-      le->setFocus();
-      le->selectAll();
-      QTest::keyClicks(le, s);
-      QTest::keyClick(le, Qt::Key_Return);
-      QCoreApplication::processEvents();  // the delegate commits on Return through a queued call
-      QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);  // the closed editor goes
-      QCOMPARE(t->item(row, col)->text(), s);
-    };
-    typeInto(1, 2, "a1.out, T1.out");
-    typeInto(2, 1, "Y3=1");
+    typeIntoCell(t, 1, 2, "a1.out, T1.out");
+    typeIntoCell(t, 2, 1, "Y3=1");
     QCOMPARE(t->item(1, 2)->text(), QString("a1.out, T1.out"));
     QCOMPARE(t->item(2, 1)->text(), QString("Y3=1"));
     QTest::mouseClick(dlg->findChild<QPushButton*>("okButton"), Qt::LeftButton);
@@ -185,7 +186,7 @@ class TestGuiDataEditor : public QObject {
              qPrintable(dlg->message()));
     QVERIFY(w.project() == original);
     QVERIFY(dlg->grab().save("gui_data_editor_sequence.png"));
-    typeInto(2, 1, "Y2=1, Y1=1");
+    typeIntoCell(t, 2, 1, "Y2=1, Y1=1");
     QTest::mouseClick(dlg->findChild<QPushButton*>("okButton"), Qt::LeftButton);
     QVERIFY2(!dlg->isVisible(), qPrintable(dlg->message()));
 
@@ -195,6 +196,41 @@ class TestGuiDataEditor : public QObject {
     for (size_t i = 0; i < d["steps"].size(); ++i)
       if (i != 1 && i != 2) QCOMPARE(d["steps"][i], data0["steps"][i]);
     QCOMPARE(d["outputs"], data0["outputs"]);
+    w.document()->undoStack()->undo();
+    QVERIFY(w.project() == original);
+  }
+
+  // projects/servo_axis: the set-point table's points as rows (t, value);
+  // the held position typed from 0.15 to 0.16 m changes that point only
+  // (one undo step); a value that is not a number is refused naming the
+  // point.
+  void timeTableEdit() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(example("servo_axis.pneumech.json")));
+    const Project original = w.project();
+    const nlohmann::json data0 = original.find("sp")->data;
+    DataEditor* dlg = openEditorOf(w, "sp");
+    QVERIFY(dlg);
+    QCOMPARE(w.propertyEditor()->dataButton()->text(), QString("Edit table..."));
+    QCOMPARE(dlg->kind(), DataEditor::Kind::Points);
+    dlg->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(dlg));
+    QTableWidget* t = dlg->table();
+    QCOMPARE(t->rowCount(), int(data0["points"].size()));
+    QCOMPARE(t->item(2, 1)->text(), QString("0.15"));
+    typeIntoCell(t, 2, 1, "0.l6");
+    QTest::mouseClick(dlg->findChild<QPushButton*>("okButton"), Qt::LeftButton);
+    QVERIFY2(dlg->message().contains("sp: data.points[2][1]") && dlg->message().contains("0.l6"),
+             qPrintable(dlg->message()));
+    QVERIFY(w.project() == original);
+    typeIntoCell(t, 2, 1, "0.16");
+    QTest::mouseClick(dlg->findChild<QPushButton*>("okButton"), Qt::LeftButton);
+    QVERIFY2(!dlg->isVisible(), qPrintable(dlg->message()));
+    nlohmann::json expected = data0;
+    expected["points"][2][1] = 0.16;
+    QCOMPARE(w.project().find("sp")->data, expected);
     w.document()->undoStack()->undo();
     QVERIFY(w.project() == original);
   }
