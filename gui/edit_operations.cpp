@@ -4,6 +4,7 @@
 #include "symbol_library.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 
@@ -56,7 +57,8 @@ std::string freshComponentId(const Project& p, const std::string& type) {
 
 std::string freshConnectionId(const Project& p) {
   for (int n = static_cast<int>(p.connections.size()) + 1;; ++n) {
-    const std::string id = "l" + std::to_string(n);
+    std::string id = "l";  // appended, not "l" + ...: GCC 12 reports a false -Wrestrict there
+    id += std::to_string(n);
     if (std::none_of(p.connections.begin(), p.connections.end(), [&](const Connection& c) { return c.id == id; }))
       return id;
   }
@@ -98,6 +100,27 @@ Project copySelection(const Project& p, const std::set<std::string>& ids) {
   return f;
 }
 
+void renameDataReferences(nlohmann::json& data, const std::map<std::string, std::string>& rename) {
+  if (data.is_string()) {
+    const std::string ref = data.get<std::string>();
+    const auto dot = ref.find('.');
+    if (dot == std::string::npos || dot == 0 || dot + 1 == ref.size()) return;
+    // Only a whole "<id>.<channel>" string is a reference; text with spaces or
+    // several dots (a script line, a file name) is not.
+    const std::string rest = ref.substr(dot + 1);
+    const bool channel = std::all_of(rest.begin(), rest.end(), [](char ch) {
+      return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+    });
+    auto it = rename.find(ref.substr(0, dot));
+    if (channel && it != rename.end()) data = it->second + "." + rest;
+  } else if (data.is_array()) {
+    for (auto& v : data) renameDataReferences(v, rename);
+  } else if (data.is_object()) {
+    for (auto it = data.begin(); it != data.end(); ++it)
+      if (it.key() != "script" && it.key() != "file") renameDataReferences(it.value(), rename);
+  }
+}
+
 std::vector<std::string> pasteFragment(Project& p, const Project& fragment, double dx, double dy) {
   std::map<std::string, std::string> rename;
   std::vector<std::string> added;
@@ -116,8 +139,11 @@ std::vector<std::string> pasteFragment(Project& p, const Project& fragment, doub
     auto it = rename.find(comp);
     return it == rename.end() ? ref : it->second + ref.substr(comp.size());
   };
-  for (const std::string& id : added)
-    for (auto& [name, ref] : p.find(id)->inputs) ref = renamed(ref);
+  for (const std::string& id : added) {
+    Component* c = p.find(id);
+    for (auto& [name, ref] : c->inputs) ref = renamed(ref);
+    renameDataReferences(c->data, rename);
+  }
   for (Connection k : fragment.connections) {
     if (!rename.count(k.from.component) || !rename.count(k.to.component)) continue;
     k.id = freshConnectionId(p);

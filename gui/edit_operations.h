@@ -6,6 +6,7 @@
 
 #include "model/project.h"
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -29,9 +30,15 @@ void removeObjects(Project& p, const std::set<std::string>& components, const st
 // The selected components and the connections with both ends inside them.
 Project copySelection(const Project& p, const std::set<std::string>& components);
 // Adds `fragment` with fresh ids (and codes) moved by (dx, dy); connections
-// and signal references inside the fragment follow the renaming. Returns the
-// new component ids.
+// and signal references inside the fragment (inputs, and references inside
+// `data`: a sequence's conditions, a script's inputs) follow the renaming.
+// Returns the new component ids.
 std::vector<std::string> pasteFragment(Project& p, const Project& fragment, double dx, double dy);
+
+// Renames the "<id>.<channel>" strings anywhere in a component's data whose
+// id is a key of `rename` (the program text, data.script and data.file, is
+// left alone).
+void renameDataReferences(nlohmann::json& data, const std::map<std::string, std::string>& rename);
 
 // Rotation by +90 degrees (clockwise on screen) and mirror of components.
 void rotateComponents(Project& p, const std::set<std::string>& ids);

@@ -1,4 +1,5 @@
 #include "property_editor.h"
+#include "data_editor.h"
 
 #include "document.h"
 #include "model/component_type.h"
@@ -12,6 +13,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QStyledItemDelegate>
 #include <QTableView>
@@ -117,6 +119,11 @@ PropertyEditor::PropertyEditor(Document* doc, QWidget* parent) : QWidget(parent)
                           " border-radius: 3px; padding: 4px; }");
   message_->hide();
 
+  dataButton_ = new QPushButton;
+  dataButton_->setObjectName("dataButton");
+  dataButton_->hide();
+  connect(dataButton_, &QPushButton::clicked, this, [this] { openDataEditor(); });
+
   auto* form = new QFormLayout;
   form->addRow(tr("Code"), code_);
   inputsBox_ = new QWidget;
@@ -128,6 +135,7 @@ PropertyEditor::PropertyEditor(Document* doc, QWidget* parent) : QWidget(parent)
   cl->setContentsMargins(0, 0, 0, 0);
   cl->addLayout(form);
   cl->addWidget(inputsBox_);
+  cl->addWidget(dataButton_);
   cl->addWidget(table_, 1);
   cl->addWidget(message_);
   mechForm_ = new MechanismForm(doc_);
@@ -191,6 +199,8 @@ void PropertyEditor::showComponent(const std::string& id, int count) {
   mechForm_->setObject({});
   componentPage_->show();
   showMessage({});
+  dataButton_->setVisible(c && DataEditor::handles(*c));
+  if (c) dataButton_->setText(DataEditor::actionText(*c));
   if (!c) {
     model_->setComponent(nullptr, {});
     title_->setText(count > 1 ? tr("%1 objects selected").arg(count) : tr("Nothing selected"));
@@ -206,6 +216,16 @@ void PropertyEditor::showComponent(const std::string& id, int count) {
   code_->setText(QString::fromStdString(c->label));
   code_->setEnabled(true);
   rebuildInputs();
+}
+
+DataEditor* PropertyEditor::openDataEditor() {
+  const std::string id = model_->componentId();
+  const Component* c = id.empty() ? nullptr : doc_->project().find(id);
+  if (!c || !DataEditor::handles(*c)) return nullptr;
+  auto* dlg = new DataEditor(doc_, id, this);
+  dlg->setAttribute(Qt::WA_DeleteOnClose);
+  dlg->open();
+  return dlg;
 }
 
 QComboBox* PropertyEditor::inputEditor(const QString& name) const {

@@ -11,6 +11,7 @@
 #include <string>
 
 class QComboBox;
+class QPushButton;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
@@ -19,6 +20,7 @@ class QTableView;
 
 namespace pm::gui {
 
+class DataEditor;
 class Document;
 class MechanismForm;
 class ParamModel;
@@ -40,6 +42,12 @@ class PropertyEditor : public QWidget {
   QString message() const;  // the last refusal shown, empty when none
   // The editor of signal input `name` ("sol14"), nullptr when absent.
   QComboBox* inputEditor(const QString& name) const;
+  // The button opening the data editor (script, sequence, table), hidden
+  // when the shown component has no data to edit.
+  QPushButton* dataButton() const { return dataButton_; }
+  // Opens the data editor of the shown component (window-modal, not
+  // blocking); its OK applies the edit. nullptr when there is none.
+  DataEditor* openDataEditor();
 
  signals:
   void rejected(const QString& message);
@@ -57,6 +65,7 @@ class PropertyEditor : public QWidget {
   QTableView* table_;
   ParamModel* model_;
   QLabel* message_;
+  QPushButton* dataButton_;
   QWidget* componentPage_;
   MechanismForm* mechForm_;
   QScrollArea* mechPage_;

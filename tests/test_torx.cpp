@@ -148,18 +148,18 @@ class TestTorx : public QObject {
 
   // Closed loop (servo_position_controller per cylinder, 1 ms samples): the
   // set-points are the strokes of platform poses held over [0.4, 0.8] s and
-  // [1.1, 1.5] s. Bounds for the example's gains (measured in brackets):
-  // |x - r| below 25 mm while moving (18.3 mm, axis 3: no set-point velocity
-  // feedforward, so the P position loop lags a ramp by v/Kp_x), and below
-  // 1.2 mm from 0.2 s after each move's end to the end of the hold (0.96 mm:
-  // stick-slip against the 15 N static friction, the valve hunting just past
-  // its 5 % overlap; the issue's +-0.5 mm band is not reached). The platform
-  // still only translates and sits at the strokes' three-sphere intersection.
+  // [1.1, 1.5] s. Bounds: |x - r| below 25 mm while moving (no set-point
+  // velocity feedforward, so the P position loop lags a ramp by v/Kp_x); the
+  // issue's +-0.5 mm band reached at most 0.35 s after each move's end (the
+  // second hold is 0.4 s long) and held to the end of the hold; the valves
+  // never saturate. The platform still only translates and sits at the
+  // strokes' three-sphere intersection.
   void servoFollowsSetpoints() {
     Project p = loadProject(projectPath("torx_servo.pneumech.json"));
     auto r = simulate(p, "torx_servo");
     REQUIRE_OK(r);
     QCOMPARE(r->t.back(), p.simulation.t_end);
+    const double band = 0.5e-3, settleBound = 0.35;
     for (int i = 1; i <= 3; ++i) {
       const std::string n = std::to_string(i);
       const auto x = r->col("C" + n + ".x"), sp = r->col("sp" + n + ".out");
@@ -171,10 +171,18 @@ class TestTorx : public QObject {
       };
       QVERIFY(range(sp) > 0.01);  // every axis has a move to follow
       const double moving = std::max(maxErr(0.1, 0.4), maxErr(0.8, 1.1));
-      const double settled = std::max(maxErr(0.6, 0.8), maxErr(1.3, 1.5));
-      qInfo("axis %d: max |x - r| moving %.2f mm, from 0.2 s after the move %.3f mm", i, moving * 1e3, settled * 1e3);
+      qInfo("axis %d: max |x - r| moving %.2f mm", i, moving * 1e3);
       QVERIFY(moving < 25e-3);
-      QVERIFY(settled < 1.2e-3);
+      for (auto [tEnd, tNext] : {std::pair{0.4, 0.8}, std::pair{1.1, 1.5}}) {
+        double tIn = tEnd;  // last instant outside the band
+        for (size_t k = 0; k < x.size(); ++k)
+          if (r->t[k] >= tEnd && r->t[k] <= tNext && std::abs(x[k] - sp[k]) > band) tIn = r->t[k];
+        const double held = maxErr(tEnd + settleBound, tNext);
+        qInfo("axis %d, move ending at %.1f s: inside +-0.5 mm from %.3f s after, then max %.3f mm", i, tEnd,
+              tIn - tEnd, held * 1e3);
+        QVERIFY(tIn - tEnd <= settleBound);
+        QVERIFY(held <= band);
+      }
       QVERIFY(r->maxAbs("u" + n + ".u", 0.0, p.simulation.t_end) < 1.0);  // never saturated
     }
     const auto e = kinematicErrors(*r, geometry(p));

@@ -5,14 +5,9 @@
 //
 // Inputs: setpoint r, position x, velocity v (e.g. "cyl.x", "cyl.v"),
 // optional commanded acceleration a_cmd (e.g. the second derivative of a
-// smooth set-point trajectory). Sampled at k Ts (sample_time > 0), output
-// held between samples, like the other sampled blocks. At sample k, with the
-// gain set g of the motion state at that instant:
-//   outer:  e_x = r - x
-//           I_x,k = I_x,k-1 + Ts Ki_x,g e_x,k-1        (frozen, see below)
-//           D_x,k = Kd_x,g (e_x,k - z_x,k)/Tf,  z_x,k = a z_x,k-1 + (1-a) e_x,k-1,
-//                   a = exp(-Ts/Tf)                   (filtered derivative as in pid)
-//           v_cmd = clamp(Kp_x,g e_x + I_x + D_x, -v_max, v_max)
+// smooth set-point trajectory). With the gain set g of the motion state:
+//   outer:  e_x = r - x,  v_cmd = clamp(Kp_x,g e_x + I_x + Kd_x,g (e_x - z_x)/Tf, -v_max, v_max)
+//           dI_x/dt = Ki_x,g e_x,  dz_x/dt = (e_x - z_x)/Tf  (filtered derivative as in pid)
 //   feedforward: u_ff = w * S^-1(v_cmd),  w = min(1, |a_cmd| / a_ff)
 //           S^-1 is the inverse of the table of steady-state piston speed
 //           versus valve opening (data.opening, data.speed; piecewise linear,
@@ -20,18 +15,37 @@
 //           So the feedforward acts while the commanded speed changes and
 //           fades to 0 when it is constant (seed 002 §4).
 //   inner:  e_v = v_cmd - v
-//           I_v, D_v as above with Ki_v,g, Kd_v,g
-//           u = clamp(Kp_v,g e_v + I_v + D_v + u_ff, -1, 1)
-// Anti-windup: conditional integration. I_x is frozen when v_cmd was limited
-// at k-1 and Ki_x e_x,k-1 pushes further into the limit; I_v likewise for u.
-// Initial values: I = 0, z = e at the first sample (no derivative kick).
+//           u_c = Kp_v,g e_v + I_v + Kd_v,g (e_v - z_v)/Tf + u_ff
+//           (Kd_v feeds back the acceleration: it damps the air-spring mode)
+//   overlap compensation (SPC-style dead-band inverse):
+//           u_o = u_c + u_overlap clamp(u_c / u_overlap_band, -1, 1)
+//           so any loop output beyond the band moves the spool past the
+//           valve's overlap; continuous through 0 (no chatter).
+//   u = clamp(u_o, -1, 1), or 0 while holding (below).
+// Position band (hold): at standstill (motion state 0) with |e_x| <= x_hold
+// the valve is centred (u = 0, closed by its overlap) and the integrators
+// hold; released when |e_x| >= x_release. Against static friction a loop
+// that keeps correcting a sub-band error only breaks away and overshoots
+// (hunting); centred, the axis rests where it stopped.
+// Anti-windup: conditional integration: I_x frozen while v_cmd is limited
+// and Ki_x e_x pushes further into the limit; I_v likewise for u.
+// Sampled (sample_time = Ts > 0): the law at k Ts, output held; the lags
+// discretised exactly for held inputs, the integrals by forward Euler:
+//   z_k = a z_k-1 + (1-a) e_k-1, a = exp(-Ts/Tf); I_k = I_k-1 + Ts Ki e_k-1,
+// limits, freezing and the band decided at the sample; initial I = 0, z = e
+// at the first sample (no derivative kick).
+// Continuous (sample_time = 0): I_x, z_x, I_v, z_v are differential states
+// of the DAE (those with a non-zero gain in some set; z = e(0) + state), and
+// every switch (v_cmd and u limits, the overlap ramp's edges, the sign of the
+// integrand while limited, the band edges) is a root function with the
+// branch as a discrete state, as in pid.
 // Motion state m (gain set): +1 extending (set "ext"), -1 retracting ("ret"),
 // 0 at standstill ("stop"); hysteresis on the measured velocity:
 //   m = 0 -> +1 when v >= v_on,  0 -> -1 when v <= -v_on,
 //   m = +1 -> 0 when v <= v_off, m = -1 -> 0 when v >= -v_off (0 <= v_off < v_on),
 // crossings of +-v_on, +-v_off are root functions and m a discrete state
-// changed in update(): the switch happens at the crossing instant; the new
-// gains apply from the next sample on.
+// changed in update(): the switch happens at the crossing instant; sampled,
+// the new gains apply from the next sample on.
 #include "control/signal_block.h"
 #include "model/component_type.h"
 #include "solver/system.h"
@@ -75,6 +89,8 @@ struct Gains {
   double Kp_x, Ki_x, Kd_x, Kp_v, Ki_v, Kd_v;
 };
 
+int sgn(double v) { return v > 0.0 ? 1 : v < 0.0 ? -1 : 0; }
+
 class ServoPositionController : public Element {
  public:
   explicit ServoPositionController(const Component& c)
@@ -97,8 +113,15 @@ class ServoPositionController : public Element {
     vOff_ = P("v_off");
     if (!(vOff_ < vOn_)) throw std::runtime_error("params.v_off: must be smaller than v_on");
     Tf_ = P("Tf");
+    uOv_ = P("u_overlap");
+    ovBand_ = P("u_overlap_band");
+    xHold_ = P("x_hold");
+    xRelease_ = P("x_release");
+    if (xHold_ > 0.0 && !(xRelease_ > xHold_))
+      throw std::runtime_error("params.x_release: must be larger than x_hold (" + std::to_string(xHold_) +
+                               " m), or the valve would be centred and released at the same error");
     clock_ = signal::SampleClock(P("sample_time"));
-    a_ = std::exp(-clock_.period() / Tf_);
+    a_ = clock_.sampled() ? std::exp(-clock_.period() / Tf_) : 0.0;
     const auto err = checkTable(c.data);
     if (!err.empty()) throw std::runtime_error("data." + err.front());
     if (c.data.is_object()) {
@@ -115,15 +138,28 @@ class ServoPositionController : public Element {
     t.description =
         "Servo-pneumatic position controller (seed 002): outer position PID -> velocity command, inner "
         "velocity PID -> valve command u, feedforward from the inverted speed/opening table faded by the "
-        "commanded acceleration, gain sets for extending, retracting and standstill";
+        "commanded acceleration, gain sets for extending, retracting and standstill, valve overlap "
+        "compensation and a position band in which the valve is centred";
     t.params = {
-        {"sample_time", "s", 0.001, 0.0, 1e6, true, false, "controller sample time (sampled controller)"},
+        {"sample_time", "s", 0.001, 0.0, 1e6, false, false,
+         "controller sample time (> 0: sampled, output held; 0: continuous)"},
         {"v_max", "m/s", 0.5, 0.0, 1e6, true, false, "limit of the velocity command of the outer loop"},
         {"a_ff", "m/s2", 1.0, 0.0, 1e9, true, false,
          "commanded acceleration at which the feedforward is fully on (w = min(1, |a_cmd|/a_ff))"},
         {"v_on", "m/s", 0.01, 0.0, 1e6, true, false, "speed above which the motion state leaves standstill"},
         {"v_off", "m/s", 0.005, 0.0, 1e6, false, false, "speed below which the motion state returns to standstill"},
-        {"Tf", "s", 0.005, 0.0, 1e6, true, false, "time constant of the derivative filters"}};
+        {"Tf", "s", 0.005, 0.0, 1e6, true, false, "time constant of the derivative filters"},
+        {"u_overlap", "1", 0.0, 0.0, 1.0, false, false,
+         "overlap compensation: command added in the direction of the loop output so the spool jumps "
+         "across the valve's overlap (set it to the valve's overlap; 0: off)"},
+        {"u_overlap_band", "1", 0.01, 0.0, 1.0, true, false,
+         "loop output over which the overlap compensation ramps from 0 to u_overlap (gain 1 + "
+         "u_overlap/u_overlap_band near 0, no jump at 0)"},
+        {"x_hold", "m", 0.0, 0.0, 1e6, false, false,
+         "position band: at standstill with |e_x| <= x_hold the valve is centred (u = 0) and the "
+         "integrators hold, so the axis rests on its friction instead of hunting (0: off)"},
+        {"x_release", "m", 0.0, 0.0, 1e6, false, false,
+         "the centred valve is released when |e_x| >= x_release (> x_hold: hysteresis)"}};
     const char* sets[3] = {"ext", "ret", "stop"};
     const char* what[3] = {"extending", "retracting", "at standstill"};
     const double dflt[6] = {10.0, 0.0, 0.0, 2.0, 0.0, 0.0};
@@ -147,7 +183,8 @@ class ServoPositionController : public Element {
                   {"w", "1", "feedforward weight min(1, |a_cmd|/a_ff)"},
                   {"e_x", "m", "position error"},
                   {"e_v", "m/s", "velocity error"},
-                  {"gain_set", "1", "motion state: +1 extending, -1 retracting, 0 standstill"}};
+                  {"gain_set", "1", "motion state: +1 extending, -1 retracting, 0 standstill"},
+                  {"hold", "1", "1 while the valve is centred in the position band"}};
     t.check_data = [](const Component& c) { return checkTable(c.data); };
     t.create = [](const Component& c) { return std::make_unique<ServoPositionController>(c); };
     return t;
@@ -158,12 +195,37 @@ class ServoPositionController : public Element {
     b.input(x_, "inputs.position", xRef_);
     b.input(v_, "inputs.velocity", vRef_);
     b.input(acc_, "inputs.acceleration", aRef_);
-    b.roots(5);
-    for (const char* ch : {"u", "v_cmd", "u_ff", "w", "e_x", "e_v", "gain_set"}) b.channel(ch, "1");
-    b.publish("u", [this](const Eval&) { return held_.u; });
+    if (!clock_.sampled()) {
+      auto any = [&](double Gains::*k) {
+        return std::any_of(gains_.begin(), gains_.end(), [&](const Gains& g) { return g.*k != 0.0; });
+      };
+      if (any(&Gains::Ki_x))
+        ixSlot_ = b.state("I_x", "m/s", StateKind::Differential, 0.0, signal::kStateAtol,
+                          "dI_x/dt - Ki_x e_x (0 while frozen or holding)   [servo position integral]");
+      if (any(&Gains::Kd_x))
+        zxSlot_ = b.state("z_x", "m", StateKind::Differential, 0.0, signal::kStateAtol,
+                          "dz_x/dt - (e_x - e_x(0) - z_x)/Tf   [servo position derivative filter]");
+      if (any(&Gains::Ki_v))
+        ivSlot_ = b.state("I_v", "1", StateKind::Differential, 0.0, signal::kStateAtol,
+                          "dI_v/dt - Ki_v e_v (0 while frozen or holding)   [servo velocity integral]");
+      if (any(&Gains::Kd_v))
+        zvSlot_ = b.state("z_v", "m/s", StateKind::Differential, 0.0, signal::kStateAtol,
+                          "dz_v/dt - (e_v - e_v(0) - z_v)/Tf   [servo velocity derivative filter]");
+    }
+    b.roots(kRoots);
+    for (const char* ch : {"u", "v_cmd", "u_ff", "w", "e_x", "e_v", "gain_set", "hold"}) b.channel(ch, "1");
+    b.publish("u", [this](const Eval& e) { return clock_.sampled() ? held_.u : value(e).u; });
   }
 
-  void evaluate(Eval&) override {}
+  void evaluate(Eval& e) override {
+    if (clock_.sampled() || (ixSlot_ < 0 && zxSlot_ < 0 && ivSlot_ < 0 && zvSlot_ < 0)) return;
+    const Loop s = value(e);
+    const Gains& G = gains_[motion_ + 1];
+    if (ixSlot_ >= 0) e.res[ixSlot_] = e.yp[ixSlot_] - (hold_ || frozenX_ ? 0.0 : G.Ki_x * s.ex);
+    if (ivSlot_ >= 0) e.res[ivSlot_] = e.yp[ivSlot_] - (hold_ || frozenV_ ? 0.0 : G.Ki_v * s.ev);
+    if (zxSlot_ >= 0) e.res[zxSlot_] = e.yp[zxSlot_] - (s.ex - s.zx) / Tf_;
+    if (zvSlot_ >= 0) e.res[zvSlot_] = e.yp[zvSlot_] - (s.ev - s.zv) / Tf_;
+  }
 
   void roots(const Eval& e, double* g) override {
     const double v = speed(e);
@@ -172,67 +234,163 @@ class ServoPositionController : public Element {
     g[2] = v - vOff_;
     g[3] = v + vOff_;
     g[4] = clock_.root(e.t);
+    if (clock_.sampled()) {
+      std::fill(g + 5, g + kRoots, 1.0);
+      return;
+    }
+    const Loop s = value(e);
+    const Gains& G = gains_[motion_ + 1];
+    signal::Band::roots(s.vc, -vMax_, vMax_, g + 5);
+    signal::Band::roots(s.uc, -ovBand_, ovBand_, g + 7);
+    signal::Band::roots(s.uo, -1.0, 1.0, g + 9);
+    g[11] = vBand_.region != 0 ? G.Ki_x * s.ex : 1.0;
+    g[12] = uBand_.region != 0 ? G.Ki_v * s.ev : 1.0;
+    const double edge = hold_ ? xRelease_ : xHold_;
+    g[13] = xHold_ > 0.0 ? s.ex - edge : 1.0;
+    g[14] = xHold_ > 0.0 ? s.ex + edge : 1.0;
   }
 
   bool update(const Eval& e) override {
     bool changed = updateMotion(e);
+    if (!clock_.sampled()) return updateContinuous(e) || changed;
     if (!clock_.tick(e)) return changed;
     if (clock_.fresh()) before_ = held_;
     Loop s;
     const Gains& G = gains_[motion_ + 1];
     const double Ts = clock_.period();
-    {
-      signal::LoopGuard guard(busy_, id());
-      s.ex = r_(e) - x_(e);
-      s.v = v_(e);
-      s.w = acc_.connected() ? std::min(1.0, std::abs(acc_(e)) / aFf_) : 1.0;
-    }
+    read(e, s);
+    // The state after the previous sample, advanced over one period: the
+    // derivative lags exactly for held inputs, the integrals by forward Euler.
     if (e.initializing) {
       s.zx = s.ex;
     } else {
       s.zx = a_ * before_.zx + (1.0 - a_) * before_.ex;
-      const bool frozen = (before_.vLim > 0 && G.Ki_x * before_.ex > 0) || (before_.vLim < 0 && G.Ki_x * before_.ex < 0);
+      const bool frozen = before_.hold || (before_.vLim > 0 && G.Ki_x * before_.ex > 0) ||
+                          (before_.vLim < 0 && G.Ki_x * before_.ex < 0);
       s.Ix = before_.Ix + (frozen ? 0.0 : Ts * G.Ki_x * before_.ex);
     }
-    const double vc = G.Kp_x * s.ex + s.Ix + G.Kd_x * (s.ex - s.zx) / Tf_;
-    s.vLim = vc > vMax_ ? 1 : vc < -vMax_ ? -1 : 0;
-    s.vCmd = std::clamp(vc, -vMax_, vMax_);
+    s.hold = nextHold(before_.hold && !e.initializing, s.ex);
+    s.vc = G.Kp_x * s.ex + s.Ix + G.Kd_x * (s.ex - s.zx) / Tf_;
+    s.vLim = sgn(s.vc) * (std::abs(s.vc) > vMax_);
+    s.vCmd = std::clamp(s.vc, -vMax_, vMax_);
     s.ev = s.vCmd - s.v;
     if (e.initializing) {
       s.zv = s.ev;
     } else {
       s.zv = a_ * before_.zv + (1.0 - a_) * before_.ev;
-      const bool frozen = (before_.uLim > 0 && G.Ki_v * before_.ev > 0) || (before_.uLim < 0 && G.Ki_v * before_.ev < 0);
+      const bool frozen = before_.hold || (before_.uLim > 0 && G.Ki_v * before_.ev > 0) ||
+                          (before_.uLim < 0 && G.Ki_v * before_.ev < 0);
       s.Iv = before_.Iv + (frozen ? 0.0 : Ts * G.Ki_v * before_.ev);
     }
     s.uff = s.w * opening(s.vCmd);
-    const double u = G.Kp_v * s.ev + s.Iv + G.Kd_v * (s.ev - s.zv) / Tf_ + s.uff;
-    s.uLim = u > 1.0 ? 1 : u < -1.0 ? -1 : 0;
-    s.u = std::clamp(u, -1.0, 1.0);
-    changed = changed || s.u != held_.u || s.Ix != held_.Ix || s.Iv != held_.Iv;
+    s.uc = G.Kp_v * s.ev + s.Iv + G.Kd_v * (s.ev - s.zv) / Tf_ + s.uff;
+    s.uo = compensated(s.uc, sgn(s.uc) * (std::abs(s.uc) > ovBand_));
+    s.uLim = sgn(s.uo) * (std::abs(s.uo) > 1.0);
+    s.u = s.hold ? 0.0 : std::clamp(s.uo, -1.0, 1.0);
+    changed = changed || s.u != held_.u || s.Ix != held_.Ix || s.Iv != held_.Iv || s.hold != held_.hold;
     held_ = s;
     return changed;
   }
 
-  void output(const Eval&, double* ch) override {
-    ch[0] = held_.u;
-    ch[1] = held_.vCmd;
-    ch[2] = held_.uff;
-    ch[3] = held_.w;
-    ch[4] = held_.ex;
-    ch[5] = held_.ev;
+  void output(const Eval& e, double* ch) override {
+    const Loop s = clock_.sampled() ? held_ : value(e);
+    ch[0] = s.u;
+    ch[1] = s.vCmd;
+    ch[2] = s.uff;
+    ch[3] = s.w;
+    ch[4] = s.ex;
+    ch[5] = s.ev;
     ch[6] = motion_;
+    ch[7] = s.hold ? 1.0 : 0.0;
   }
 
  private:
+  // Roots: 0-3 motion state, 4 sample clock; continuous only: 5-6 v_cmd
+  // limit, 7-8 overlap ramp, 9-10 u limit, 11-12 sign of the integrands while
+  // limited (clamping anti-windup), 13-14 the position band edges.
+  static constexpr int kRoots = 15;
+
   struct Loop {
-    double ex = 0, zx = 0, Ix = 0, vCmd = 0, v = 0, ev = 0, zv = 0, Iv = 0, w = 0, uff = 0, u = 0;
+    double ex = 0, zx = 0, Ix = 0, vc = 0, vCmd = 0, v = 0, ev = 0, zv = 0, Iv = 0, w = 0, uff = 0, uc = 0, uo = 0,
+           u = 0;
     int vLim = 0, uLim = 0;
+    bool hold = false;
   };
+
+  void read(const Eval& e, Loop& s) {
+    signal::LoopGuard guard(busy_, id());
+    s.ex = r_(e) - x_(e);
+    s.v = v_(e);
+    s.w = acc_.connected() ? std::min(1.0, std::abs(acc_(e)) / aFf_) : 1.0;
+  }
 
   double speed(const Eval& e) {
     signal::LoopGuard guard(busy_, id());
     return v_(e);
+  }
+
+  // Loop output with the overlap compensation: uc + u_overlap * clamp(uc /
+  // band, -1, 1); `region` picks the branch (-1, 0, +1), extended past its
+  // edge until the event in continuous mode.
+  double compensated(double uc, int region) const {
+    if (uOv_ == 0.0) return uc;
+    return uc + uOv_ * (region == 0 ? uc / ovBand_ : region);
+  }
+
+  // Centred-valve band with hysteresis: entered at standstill when |e_x| <=
+  // x_hold, left when |e_x| >= x_release.
+  bool nextHold(bool hold, double ex) const {
+    if (xHold_ <= 0.0) return false;
+    if (hold) return std::abs(ex) < xRelease_;
+    return motion_ == 0 && std::abs(ex) <= xHold_;
+  }
+
+  // Continuous law at this evaluation, with the discrete branches (limits,
+  // overlap ramp, hold) as they stand.
+  Loop value(const Eval& e) {
+    Loop s;
+    const Gains& G = gains_[motion_ + 1];
+    read(e, s);
+    s.Ix = ixSlot_ >= 0 ? e.y[ixSlot_] : 0.0;
+    s.Iv = ivSlot_ >= 0 ? e.y[ivSlot_] : 0.0;
+    s.zx = (zxSlot_ >= 0 ? e.y[zxSlot_] : 0.0) + ex0_;
+    s.vc = G.Kp_x * s.ex + s.Ix + G.Kd_x * (s.ex - s.zx) / Tf_;
+    s.vLim = vBand_.region;
+    s.vCmd = s.vLim > 0 ? vMax_ : s.vLim < 0 ? -vMax_ : s.vc;
+    s.ev = s.vCmd - s.v;
+    s.zv = (zvSlot_ >= 0 ? e.y[zvSlot_] : 0.0) + ev0_;
+    s.uff = s.w * opening(s.vCmd);
+    s.uc = G.Kp_v * s.ev + s.Iv + G.Kd_v * (s.ev - s.zv) / Tf_ + s.uff;
+    s.uo = compensated(s.uc, ovRegion_.region);
+    s.uLim = uBand_.region;
+    s.hold = hold_;
+    s.u = s.hold ? 0.0 : s.uLim != 0 ? s.uLim : s.uo;
+    return s;
+  }
+
+  bool updateContinuous(const Eval& e) {
+    if (e.initializing) {
+      // Derivative filters start at the error (no kick): z = e(0) + state.
+      ex0_ = 0.0, ev0_ = 0.0;
+      Loop s = value(e);
+      ex0_ = s.ex;
+      s = value(e);
+      ev0_ = s.ev;
+    }
+    bool changed = false;
+    Loop s = value(e);
+    changed |= vBand_.update(e, s.vc, -vMax_, vMax_);
+    s = value(e);
+    changed |= ovRegion_.update(e, s.uc, -ovBand_, ovBand_);
+    s = value(e);
+    changed |= uBand_.update(e, s.uo, -1.0, 1.0);
+    const Gains& G = gains_[motion_ + 1];
+    const bool fx = (vBand_.region > 0 && G.Ki_x * s.ex > 0) || (vBand_.region < 0 && G.Ki_x * s.ex < 0);
+    const bool fv = (uBand_.region > 0 && G.Ki_v * s.ev > 0) || (uBand_.region < 0 && G.Ki_v * s.ev < 0);
+    const bool h = nextHold(hold_ && !e.initializing, s.ex);
+    changed |= fx != frozenX_ || fv != frozenV_ || h != hold_;
+    frozenX_ = fx, frozenV_ = fv, hold_ = h;
+    return changed;
   }
 
   bool updateMotion(const Eval& e) {
@@ -266,11 +424,16 @@ class ServoPositionController : public Element {
   std::string rRef_, xRef_, vRef_, aRef_;
   SignalInput r_, x_, v_, acc_;
   std::array<Gains, 3> gains_{};  // [m + 1]: retracting, standstill, extending
-  double vMax_, aFf_, vOn_, vOff_, Tf_, a_;
+  double vMax_, aFf_, vOn_, vOff_, Tf_, a_, uOv_, ovBand_, xHold_, xRelease_;
   std::vector<double> opening_, speed_;
   signal::SampleClock clock_;
   int motion_ = 0;
   Loop held_, before_;
+  // Continuous mode: state slots, branch regions, flags.
+  int ixSlot_ = -1, zxSlot_ = -1, ivSlot_ = -1, zvSlot_ = -1;
+  double ex0_ = 0.0, ev0_ = 0.0;
+  signal::Band vBand_, ovRegion_, uBand_;
+  bool frozenX_ = false, frozenV_ = false, hold_ = false;
   bool busy_ = false;
 };
 

@@ -1,0 +1,295 @@
+// The data editor (gui/data_editor.*) opened from the property editor, as a
+// user drives it (offscreen platform): a script controller's program typed
+// into the text editor, checked (a syntax error names its line), applied with
+// OK and undone; a step sequence's steps and a time table's points edited in
+// their tables; and paste of a sequence with its cylinders and limit switches
+// renaming the references inside the copy's data.
+#include "data_editor.h"
+#include "document.h"
+#include "main_window.h"
+#include "property_editor.h"
+#include "schematic_scene.h"
+#include "schematic_view.h"
+
+#include <QCheckBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QTextBlock>
+#include <QUndoStack>
+#include <QtTest>
+
+#include <set>
+
+using namespace pm;
+using namespace pm::gui;
+
+namespace {
+
+QString example(const char* name) { return QString(PM_SOURCE_DIR) + "/projects/" + name; }
+
+// Selects component `id` on the canvas and clicks the property editor's data button.
+DataEditor* openEditorOf(MainWindow& w, const std::string& id) {
+  w.scene()->selectObjects({id});
+  QPushButton* b = w.propertyEditor()->dataButton();
+  if (!b || !b->isVisible()) return nullptr;
+  QTest::mouseClick(b, Qt::LeftButton);
+  return w.propertyEditor()->findChild<DataEditor*>("dataEditor");
+}
+
+// Moves the text cursor to the end of line `line` (1-based) and types `text`.
+void typeAtEndOfLine(QPlainTextEdit* e, int line, const QString& text) {
+  e->setFocus();
+  QTextCursor c(e->document()->findBlockByNumber(line - 1));
+  c.movePosition(QTextCursor::EndOfBlock);
+  e->setTextCursor(c);
+  QTest::keyClicks(e, text);
+}
+
+// Types `text` into cell (row, col) as a user does: click the cell, F2 opens
+// its editor, select all, type, Return (committed through a queued call).
+void typeIntoCell(QTableWidget* t, int row, int col, const QString& text) {
+  const QRect r = t->visualItemRect(t->item(row, col));
+  QTest::mouseClick(t->viewport(), Qt::LeftButton, {}, r.center());
+  QCOMPARE(t->currentRow(), row);
+  QCOMPARE(t->currentColumn(), col);
+  QTest::keyClick(t, Qt::Key_F2);
+  QLineEdit* le = nullptr;
+  for (QLineEdit* e : t->viewport()->findChildren<QLineEdit*>())
+    if (e->isVisible()) le = e;
+  QVERIFY2(le, "a cell editor is open");
+  le->setFocus();
+  le->selectAll();
+  QTest::keyClicks(le, text);
+  QTest::keyClick(le, Qt::Key_Return);
+  QCoreApplication::processEvents();  // the delegate commits on Return through a queued call
+  QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);  // the closed editor goes
+  QCOMPARE(t->item(row, col)->text(), text);
+}
+
+}  // namespace
+
+class TestGuiDataEditor : public QObject {
+  Q_OBJECT
+ private slots:
+  // projects/script_pid_servo: ctl2's program is an array of lines; line 1
+  // is a comment. Typing a syntax error into line 9 ("var e = ...; )") is
+  // refused with the script line; fixed, OK applies the
+  // new program as one undo step, and undo restores the original data.
+  void scriptEditTypeCheckOkUndo() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(example("script_pid_servo.pneumech.json")));
+    const Project original = w.project();
+    const nlohmann::json data0 = original.find("ctl2")->data;
+    QCOMPARE(w.propertyEditor()->dataButton()->isVisible(), false);
+
+    DataEditor* dlg = openEditorOf(w, "ctl2");
+    QVERIFY(dlg);
+    QCOMPARE(w.propertyEditor()->dataButton()->text(), QString("Edit script..."));
+    QVERIFY(QTest::qWaitForWindowExposed(dlg));
+    QCOMPARE(dlg->kind(), DataEditor::Kind::Script);
+    QPlainTextEdit* text = dlg->textEdit();
+    QVERIFY(text);
+    QCOMPARE(text->document()->blockCount(), int(data0["script"].size()));
+    QCOMPARE(text->document()->findBlockByNumber(8).text(), QString("  var e = inp.r - inp.x;"));
+
+    // A syntax error in line 9: the check names data.script and line 9;
+    // OK is refused (dialog open, model unchanged).
+    typeAtEndOfLine(text, 9, " )");
+    QTest::mouseClick(dlg->findChild<QPushButton*>("checkButton"), Qt::LeftButton);
+    const QString msg = dlg->message();
+    qInfo("check: %s", qPrintable(msg));
+    QVERIFY2(msg.contains("ctl2") && msg.contains("data.script") && msg.contains("line 9"), qPrintable(msg));
+    QCOMPARE(text->textCursor().blockNumber(), 8);  // the cursor is put on the line
+    QVERIFY(dlg->grab().save("gui_data_editor_script.png"));  // in the working directory, for a look
+    QTest::mouseClick(dlg->findChild<QPushButton*>("okButton"), Qt::LeftButton);
+    QVERIFY(dlg->isVisible());
+    QVERIFY(w.project() == original);
+
+    // Fix it by typing: "var e = inp.r - inp.x + 0.001;" (an offset of 1 mm).
+    typeAtEndOfLine(text, 9, "");
+    for (int k = 0; k < 3; ++k) QTest::keyClick(text, Qt::Key_Backspace);  // " )" and ';'
+    QTest::keyClicks(text, " + 0.001;");
+    QTest::mouseClick(dlg->findChild<QPushButton*>("checkButton"), Qt::LeftButton);
+    QCOMPARE(dlg->message(), QString("No errors."));
+    QTest::mouseClick(dlg->findChild<QPushButton*>("okButton"), Qt::LeftButton);
+    QVERIFY(!dlg->isVisible());
+
+    const nlohmann::json& d = w.project().find("ctl2")->data;
+    QCOMPARE(d["script"].size(), data0["script"].size());
+    QCOMPARE(QString::fromStdString(d["script"][8].get<std::string>()), QString("  var e = inp.r - inp.x + 0.001;"));
+    for (size_t i = 0; i < d["script"].size(); ++i)
+      if (i != 8) QCOMPARE(d["script"][i], data0["script"][i]);
+    QCOMPARE(d["inputs"], data0["inputs"]);
+    QCOMPARE(d["outputs"], data0["outputs"]);
+    QCOMPARE(w.document()->undoStack()->undoText(), QString("Data of ctl2"));
+
+    w.document()->undoStack()->undo();
+    QVERIFY(w.project() == original);
+  }
+
+  // Inputs and outputs are edited in their line; an input without a
+  // reference is refused naming the field.
+  void scriptInputsRefused() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(example("script_pid_servo.pneumech.json")));
+    const Project original = w.project();
+    DataEditor* dlg = openEditorOf(w, "ctl2");
+    QVERIFY(dlg);
+    QLineEdit* in = dlg->inputsEdit();
+    QCOMPARE(in->text(), QString("r=sp.out, x=cyl2.x"));
+    in->selectAll();
+    QTest::keyClicks(in, "r=sp.out, x");
+    QTest::mouseClick(dlg->findChild<QPushButton*>("okButton"), Qt::LeftButton);
+    QVERIFY2(dlg->message().contains("data.inputs") && dlg->message().contains("'x'"), qPrintable(dlg->message()));
+    QVERIFY(dlg->isVisible());
+    QVERIFY(w.project() == original);
+    dlg->reject();
+  }
+
+  // projects/sequence_a_b_b_a: the step table shows one row per step; typing
+  // a new condition for step "A+" and a value for step "B+" changes the data
+  // (one undo step), an unknown output in a "Sets" cell is refused with the
+  // sequence's own message.
+  void sequenceTableEdit() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(example("sequence_a_b_b_a.pneumech.json")));
+    const Project original = w.project();
+    const nlohmann::json data0 = original.find("seq")->data;
+    DataEditor* dlg = openEditorOf(w, "seq");
+    QVERIFY(dlg);
+    QCOMPARE(dlg->kind(), DataEditor::Kind::Sequence);
+    dlg->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(dlg));
+    QTableWidget* t = dlg->table();
+    QCOMPARE(t->rowCount(), int(data0["steps"].size()));
+    QCOMPARE(t->item(1, 0)->text(), QString("A+"));
+    QCOMPARE(t->item(1, 1)->text(), QString("Y1=1"));
+    QCOMPARE(t->item(1, 2)->text(), QString("a1.out"));
+    QCOMPARE(dlg->outputsEdit()->text(), QString("Y1, Y2"));
+
+    typeIntoCell(t, 1, 2, "a1.out, T1.out");
+    typeIntoCell(t, 2, 1, "Y3=1");
+    QCOMPARE(t->item(1, 2)->text(), QString("a1.out, T1.out"));
+    QCOMPARE(t->item(2, 1)->text(), QString("Y3=1"));
+    QTest::mouseClick(dlg->findChild<QPushButton*>("okButton"), Qt::LeftButton);
+    qInfo("refused: %s", qPrintable(dlg->message()));
+    QVERIFY2(dlg->message().contains("seq: data.steps[2].set") && dlg->message().contains("Y3"),
+             qPrintable(dlg->message()));
+    QVERIFY(w.project() == original);
+    QVERIFY(dlg->grab().save("gui_data_editor_sequence.png"));
+    typeIntoCell(t, 2, 1, "Y2=1, Y1=1");
+    QTest::mouseClick(dlg->findChild<QPushButton*>("okButton"), Qt::LeftButton);
+    QVERIFY2(!dlg->isVisible(), qPrintable(dlg->message()));
+
+    const nlohmann::json& d = w.project().find("seq")->data;
+    QCOMPARE(d["steps"][1]["when"], nlohmann::json({"a1.out", "T1.out"}));
+    QCOMPARE(d["steps"][2]["set"], nlohmann::json({{"Y1", 1.0}, {"Y2", 1.0}}));
+    for (size_t i = 0; i < d["steps"].size(); ++i)
+      if (i != 1 && i != 2) QCOMPARE(d["steps"][i], data0["steps"][i]);
+    QCOMPARE(d["outputs"], data0["outputs"]);
+    w.document()->undoStack()->undo();
+    QVERIFY(w.project() == original);
+  }
+
+  // projects/servo_axis: the set-point table's points as rows (t, value);
+  // the held position typed from 0.15 to 0.16 m changes that point only
+  // (one undo step); a value that is not a number is refused naming the
+  // point.
+  void timeTableEdit() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(example("servo_axis.pneumech.json")));
+    const Project original = w.project();
+    const nlohmann::json data0 = original.find("sp")->data;
+    DataEditor* dlg = openEditorOf(w, "sp");
+    QVERIFY(dlg);
+    QCOMPARE(w.propertyEditor()->dataButton()->text(), QString("Edit table..."));
+    QCOMPARE(dlg->kind(), DataEditor::Kind::Points);
+    dlg->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(dlg));
+    QTableWidget* t = dlg->table();
+    QCOMPARE(t->rowCount(), int(data0["points"].size()));
+    QCOMPARE(t->item(2, 1)->text(), QString("0.15"));
+    typeIntoCell(t, 2, 1, "0.l6");
+    QTest::mouseClick(dlg->findChild<QPushButton*>("okButton"), Qt::LeftButton);
+    QVERIFY2(dlg->message().contains("sp: data.points[2][1]") && dlg->message().contains("0.l6"),
+             qPrintable(dlg->message()));
+    QVERIFY(w.project() == original);
+    typeIntoCell(t, 2, 1, "0.16");
+    QTest::mouseClick(dlg->findChild<QPushButton*>("okButton"), Qt::LeftButton);
+    QVERIFY2(!dlg->isVisible(), qPrintable(dlg->message()));
+    nlohmann::json expected = data0;
+    expected["points"][2][1] = 0.16;
+    QCOMPARE(w.project().find("sp")->data, expected);
+    w.document()->undoStack()->undo();
+    QVERIFY(w.project() == original);
+  }
+
+  // Copy the sequence with both cylinders, their limit switches, the start
+  // button and the timer, paste: the copy's conditions (data.steps[k].when)
+  // name the copied switches, timer and button; the copied switches read the
+  // copied cylinders; nothing in the copy refers to an original.
+  void pasteRenamesReferencesInData() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(example("sequence_a_b_b_a.pneumech.json")));
+    const Project original = w.project();
+    const std::set<std::string> chosen = {"seq", "A", "B", "a0", "a1", "b0", "b1", "start", "T1"};
+    w.scene()->selectObjects(chosen);
+    SchematicView* view = w.schematicView();
+    QVERIFY(view->copySelection());
+    QVERIFY(view->paste());
+    const Project& p = w.project();
+    QCOMPARE(p.components.size(), original.components.size() + chosen.size());
+    std::map<std::string, std::string> copyOf;  // original id -> copy id, by order of addition
+    {
+      size_t k = original.components.size();
+      for (const Component& c : original.components)
+        if (chosen.count(c.id)) copyOf[c.id] = p.components[k++].id;
+    }
+    for (const auto& [o, c] : copyOf) QCOMPARE(p.find(c)->type, original.find(o)->type);
+    const Component* seq2 = p.find(copyOf["seq"]);
+    QVERIFY(seq2);
+    const nlohmann::json& steps = seq2->data["steps"];
+    const nlohmann::json& steps0 = original.find("seq")->data["steps"];
+    QCOMPARE(steps.size(), steps0.size());
+    int refs = 0;
+    for (size_t i = 0; i < steps.size(); ++i) {
+      QCOMPARE(steps[i]["when"].size(), steps0[i]["when"].size());
+      for (size_t j = 0; j < steps[i]["when"].size(); ++j) {
+        const std::string r0 = steps0[i]["when"][j], r = steps[i]["when"][j];
+        const std::string id0 = r0.substr(0, r0.find('.'));
+        QCOMPARE(QString::fromStdString(r), QString::fromStdString(copyOf.at(id0) + r0.substr(id0.size())));
+        ++refs;
+      }
+      QCOMPARE(steps[i]["set"], steps0[i]["set"]);
+    }
+    qInfo("%d conditions renamed, e.g. %s -> %s", refs, steps0[0]["when"][0].get<std::string>().c_str(),
+          steps[0]["when"][0].get<std::string>().c_str());
+    QVERIFY(refs >= 6);
+    for (const char* sw : {"a0", "a1", "b0", "b1"}) {
+      const std::string cyl = sw[0] == 'a' ? "A" : "B";
+      QCOMPARE(QString::fromStdString(p.find(copyOf[sw])->inputs.at("position")),
+               QString::fromStdString(copyOf[cyl] + ".x"));
+    }
+    QCOMPARE(QString::fromStdString(p.find(copyOf["T1"])->inputs.at("in")), QString::fromStdString(copyOf["b1"] + ".out"));
+    // The originals are untouched.
+    QCOMPARE(p.find("seq")->data, original.find("seq")->data);
+    w.document()->undoStack()->undo();
+    QVERIFY(w.project() == original);
+  }
+};
+
+QTEST_MAIN(TestGuiDataEditor)
+#include "test_gui_data_editor.moc"
