@@ -131,6 +131,8 @@ QPainterPath ComponentItem::shape() const {
 
 bool ComponentItem::hasPort(const QString& port) const { return symbol_->port(port) != nullptr; }
 
+QRectF ComponentItem::bodySceneRect() const { return xf_.mapRect(symbol_->bounds()).translated(pos()); }
+
 QPointF ComponentItem::portScenePos(const QString& port) const {
   const SymbolPort* sp = symbol_->port(port);
   if (!sp) return pos();

@@ -32,6 +32,8 @@ class ComponentItem : public QGraphicsItem {
   QPointF portScenePos(const QString& port) const;
   QPointF portSceneDir(const QString& port) const;
   bool hasPort(const QString& port) const;
+  // The symbol's rectangle in scene coordinates (what lines route around).
+  QRectF bodySceneRect() const;
 
   int type() const override { return Type; }
   QRectF boundingRect() const override;

@@ -4,6 +4,7 @@
 #include "model/component_type.h"
 #include "edit_operations.h"
 #include "schematic_items.h"
+#include "schematic_router.h"
 #include "symbol_library.h"
 
 #include <QPainter>
@@ -207,15 +208,27 @@ QPolygonF SchematicScene::route(const Connection& k) const {
   if (!a || !b) return {};
   std::vector<QPointF> via;
   for (const Point& w : k.waypoints) via.emplace_back(w.x, w.y);
-  if (!via.empty()) return orthogonalRoute(*a, portDir(k.from), via, *b, portDir(k.to));
-  // An automatic route keeps off the lines of other nets.
-  const std::string fa = k.from.str(), fb = k.to.str();
+  if (!via.empty()) return routeVia(*a, portDir(k.from), via, *b, portDir(k.to));
+  return autoRoute(*a, portDir(k.from), *b, portDir(k.to), {k.from.str(), k.to.str()}, k.id);
+}
+
+QPolygonF SchematicScene::autoRoute(const QPointF& a, const QPointF& dirA, const QPointF& b, const QPointF& dirB,
+                                    const std::vector<std::string>& ends, const std::string& skipWire) const {
+  // Lines of other nets: not this one, not one sharing a port with it.
+  auto otherNet = [&](const std::string& id, const WireItem* w) {
+    if (id == skipWire) return false;
+    for (const std::string& e : ends)
+      if (w->touches(e)) return false;
+    return true;
+  };
+  // The simple route (out of the ports, across on a free grid line) when it
+  // clears every symbol; else a search around them.
   auto blocked = [&](const QPointF& p, const QPointF& q) {
     const bool horizontal = std::abs(p.y() - q.y()) < 1e-6;
     const double lo = horizontal ? std::min(p.x(), q.x()) : std::min(p.y(), q.y());
     const double hi = horizontal ? std::max(p.x(), q.x()) : std::max(p.y(), q.y());
     for (const auto& [id, w] : wires_) {
-      if (id == k.id || w->touches(fa) || w->touches(fb)) continue;
+      if (!otherNet(id, w)) continue;
       const QPolygonF& r = w->route();
       for (int i = 0; i + 1 < r.size(); ++i) {
         const QPointF u = r[i], v = r[i + 1];
@@ -229,10 +242,66 @@ QPolygonF SchematicScene::route(const Connection& k) const {
     }
     return false;
   };
-  return orthogonalRoute(*a, portDir(k.from), via, *b, portDir(k.to), blocked);
+  const QPolygonF simple = orthogonalRoute(a, dirA, {}, b, dirB, blocked);
+  if (!crossesBodies(simple, bodies_)) return simple;
+  RouteObstacles obstacles;
+  obstacles.bodies = bodies_;
+  for (const auto& [id, w] : wires_) {
+    if (!otherNet(id, w)) continue;
+    const QPolygonF& r = w->route();
+    for (int i = 0; i + 1 < r.size(); ++i) obstacles.lines.emplace_back(r[i], r[i + 1]);
+  }
+  if (auto around = routeAround(a, dirA, b, dirB, obstacles, kGrid, kGrid)) return *around;
+  return simple;
+}
+
+// The user's waypoints stay; a corner between two of them is turned the other
+// way, or searched for, when it would cut through a symbol.
+QPolygonF SchematicScene::routeVia(const QPointF& a, const QPointF& dirA, const std::vector<QPointF>& via,
+                                   const QPointF& b, const QPointF& dirB) const {
+  const QPolygonF plain = orthogonalRoute(a, dirA, via, b, dirB);
+  if (!crossesBodies(plain, bodies_)) return plain;
+  std::vector<QPointF> all{a};
+  all.insert(all.end(), via.begin(), via.end());
+  all.push_back(b);
+  RouteObstacles obstacles;
+  obstacles.bodies = bodies_;
+  QPolygonF pts;
+  pts << a;
+  for (size_t i = 0; i + 1 < all.size(); ++i) {
+    const QPointF P = all[i], Q = all[i + 1];
+    if (std::abs(P.x() - Q.x()) < 1e-6 || std::abs(P.y() - Q.y()) < 1e-6) {
+      pts << Q;
+      continue;
+    }
+    bool verticalFirst = false;
+    if (i == 0) verticalFirst = vertical(dirA);
+    else if (i + 2 == all.size()) verticalFirst = !vertical(dirB);
+    const QPointF c1 = verticalFirst ? QPointF(P.x(), Q.y()) : QPointF(Q.x(), P.y());
+    const QPointF c2 = verticalFirst ? QPointF(Q.x(), P.y()) : QPointF(P.x(), Q.y());
+    const bool portLeg = i == 0 || i + 2 == all.size();  // an end leg leaves or enters its port square on
+    if (!crossesBodies(QPolygonF{P, c1, Q}, bodies_)) {
+      pts << c1 << Q;
+    } else if (!portLeg && !crossesBodies(QPolygonF{P, c2, Q}, bodies_)) {
+      pts << c2 << Q;
+    } else if (auto r = routeAround(P, i == 0 ? dirA : QPointF(), Q, i + 2 == all.size() ? dirB : QPointF(), obstacles,
+                                    kGrid, kGrid)) {
+      for (int j = 1; j < r->size(); ++j) pts << (*r)[j];
+    } else {
+      pts << c1 << Q;
+    }
+  }
+  return simplify(pts);
+}
+
+void SchematicScene::updateBodies() {
+  bodies_.clear();
+  bodies_.reserve(components_.size());
+  for (const auto& [id, c] : components_) bodies_.push_back(c->bodySceneRect());
 }
 
 void SchematicScene::updateWires(const std::set<std::string>* onlyTouching) {
+  updateBodies();
   for (const Connection& k : project().connections) {
     if (onlyTouching && !onlyTouching->count(k.from.component) && !onlyTouching->count(k.to.component)) continue;
     WireItem* w = wireItem(k.id);
@@ -344,7 +413,7 @@ void SchematicScene::updateSignals() {
       }
       const QPointF d = b - a;
       if (std::abs(d.x()) + std::abs(d.y()) <= kMaxLine && d.x() > 0)
-        lines.push_back(orthogonalRoute(a, da, {}, b, db));
+        lines.push_back(autoRoute(a, da, b, db));
       else
         tags.push_back({b, db.x() < 0, QString::fromStdString(ref)});
     }

@@ -308,7 +308,8 @@ void SchematicView::mouseMoveEvent(QMouseEvent* e) {
         db = scene_->portDir(*hoverPort_);
       }
       QPainterPath path;
-      if (a) path.addPolygon(SchematicScene::orthogonalRoute(*a, scene_->portDir(*connectFrom_), {}, b, db));
+      if (a && hoverPort_) path.addPolygon(scene_->autoRoute(*a, scene_->portDir(*connectFrom_), b, db, {connectFrom_->str(), hoverPort_->str()}));
+      else if (a) path.addPolygon(SchematicScene::orthogonalRoute(*a, scene_->portDir(*connectFrom_), {}, b, db));
       if (hoverPort_) path.addEllipse(b, 2, 2);
       preview_->setPath(path);
       e->accept();

@@ -17,6 +17,7 @@
 #include "property_editor.h"
 #include "run_animation.h"
 #include "schematic_items.h"
+#include "schematic_router.h"
 #include "simulation_runner.h"
 #include "schematic_scene.h"
 #include "schematic_view.h"
@@ -282,6 +283,80 @@ class TestGuiSchematic : public QObject {
     QVERIFY(w2.project() == saved);
     QVERIFY(loadProject(path.toStdString()) == saved);
     QCOMPARE(w2.scene()->componentItem("cyl1")->pos(), w.scene()->componentItem("cyl1")->pos());
+  }
+
+  void wiresGoAroundSymbols() {
+    MainWindow w;
+    w.resize(1400, 1000);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.newProject();
+    SchematicView* view = w.schematicView();
+    view->setTransform(QTransform::fromScale(1.5, 1.5));
+    view->centerOn(0, 0);
+    QTest::qWait(10);
+    // A cylinder above, a supply below, a 5/2 valve right between them.
+    QCOMPARE(view->addComponent("cylinder_double", {0, -150}), std::string("cyl1"));
+    QCOMPARE(view->addComponent("valve_5_2", {0, 0}), std::string("v1"));
+    QCOMPARE(view->addComponent("supply", {0, 150}), std::string("src1"));
+    SchematicScene* scene = w.scene();
+    const QRectF valve = scene->componentItem("v1")->bodySceneRect();
+    const QPointF a = *scene->portPos({"src1", "1"}), b = *scene->portPos({"cyl1", "A"});
+    // The straight way up would cut through the valve.
+    QVERIFY(crossesBodies(SchematicScene::orthogonalRoute(a, scene->portDir({"src1", "1"}), {}, b,
+                                                          scene->portDir({"cyl1", "A"})),
+                          {valve}));
+    auto checkRoute = [&](const std::string& id, const QPointF& from, const QPointF& to) {
+      const QPolygonF r = scene->wireItem(id)->route();
+      QVERIFY(r.size() >= 2);
+      QCOMPARE(r.front(), from);
+      QCOMPARE(r.back(), to);
+      for (int i = 0; i + 1 < r.size(); ++i) {
+        QVERIFY(r[i].x() == r[i + 1].x() || r[i].y() == r[i + 1].y());
+        // On the grid, and no segment through any symbol's rectangle.
+        QCOMPARE(std::fmod(r[i].x(), kGrid), 0.0);
+        QCOMPARE(std::fmod(r[i].y(), kGrid), 0.0);
+        for (const std::string c : {"cyl1", "v1", "src1"})
+          QVERIFY2(!crossesBodies(QPolygonF{r[i], r[i + 1]}, {scene->componentItem(c)->bodySceneRect()}), c.c_str());
+      }
+    };
+    dragPortToPort(w, "src1", "1", "cyl1", "A");
+    QCOMPARE(w.project().connections.size(), size_t(1));
+    const std::string l1 = w.project().connections[0].id;
+    checkRoute(l1, a, b);
+    // Clearance: one grid cell from the valve's sides.
+    for (const QPointF& p : scene->wireItem(l1)->route())
+      if (p.y() > valve.top() && p.y() < valve.bottom())
+        QVERIFY(p.x() <= valve.left() - kGrid || p.x() >= valve.right() + kGrid);
+    // The line stays a plain route where nothing is in the way ...
+    dragPortToPort(w, "v1", "2", "cyl1", "B");
+    checkRoute(w.project().connections[1].id, *scene->portPos({"v1", "2"}), *scene->portPos({"cyl1", "B"}));
+    QCOMPARE(scene->wireItem(w.project().connections[1].id)->route().size(), 2);
+    // ... and is re-routed when a symbol is moved into its way.
+    QVERIFY(w.document()->edit("move", [](Project& p) { p.find("v1")->placement.y = -10; }));
+    QVERIFY(w.document()->edit("move", [](Project& p) { p.find("v1")->placement.x = 200; }));
+    QVERIFY(w.document()->edit("move", [](Project& p) {
+      p.find("src1")->placement.x = 200;
+      p.find("src1")->placement.y = -300;
+    }));
+    checkRoute(l1, *scene->portPos({"src1", "1"}), *scene->portPos({"cyl1", "A"}));
+    checkRoute(w.project().connections[1].id, *scene->portPos({"v1", "2"}), *scene->portPos({"cyl1", "B"}));
+    QVERIFY(w.document()->edit("back", [](Project& p) { p.find("v1")->placement = {0, 0, 0, false}; }));
+    // The user's waypoints stay where they are; only the way from the last
+    // one to the port (straight across would cut the valve) goes around.
+    QVERIFY(w.document()->edit("waypoints", [](Project& p) {
+      p.find("src1")->placement = {0, 150, 0, false};
+      p.connections[0].waypoints = {{-100, 100}, {-100, 0}};
+    }));
+    const QPolygonF viaRoute = scene->wireItem(l1)->route();
+    auto onRoute = [&](const QPointF& p) {
+      for (int i = 0; i + 1 < viaRoute.size(); ++i)
+        if (QRectF(viaRoute[i], viaRoute[i + 1]).normalized().adjusted(-1e-9, -1e-9, 1e-9, 1e-9).contains(p)) return true;
+      return false;
+    };
+    QVERIFY(viaRoute.contains(QPointF(-100, 100)));  // a corner
+    QVERIFY(onRoute(QPointF(-100, 0)));              // on the way up
+    checkRoute(l1, *scene->portPos({"src1", "1"}), *scene->portPos({"cyl1", "A"}));
   }
 
   void selectDeleteCopyPaste() {
