@@ -296,6 +296,19 @@ void SignalItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
   pen.setDashPattern({6.0, 4.0});
   p->setPen(pen);
   for (const QPolygonF& l : lines_) p->drawPolyline(l);
+  // Arrowheads where the signal enters its input.
+  p->setPen(Qt::NoPen);
+  p->setBrush(QColor(90, 90, 90));
+  for (const QPolygonF& l : lines_) {
+    if (l.size() < 2) continue;
+    const QPointF tip = l.back();
+    QPointF d = tip - l[l.size() - 2];
+    const double len = std::hypot(d.x(), d.y());
+    if (len < 1e-9) continue;
+    d /= len;
+    const QPointF n(-d.y(), d.x());
+    p->drawPolygon(QPolygonF{tip, tip - d * 3.0 + n * 1.2, tip - d * 3.0 - n * 1.2});
+  }
   for (const Tag& t : tags_) drawSheetText(p, tagRect(t).topLeft(), t.text, kTagHeight, false, QColor(0, 90, 160));
 }
 

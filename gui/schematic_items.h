@@ -87,8 +87,9 @@ class WireItem : public QGraphicsItem {
   std::string ends_[2];
 };
 
-// Dashed signal line from a signal source (switch, sensor) to the input that
-// reads it (a valve's solenoid). Drawn from the components' `inputs`.
+// Dashed signal lines from a signal output (switch, sensor, controller) to
+// the input that reads it (a valve's solenoid, a controller's input), with
+// an arrowhead at the input. Drawn from the components' `inputs`.
 class SignalItem : public QGraphicsItem {
  public:
   enum { Type = UserType + 3 };
@@ -100,6 +101,8 @@ class SignalItem : public QGraphicsItem {
     QString text;
   };
   void setLines(std::vector<QPolygonF> lines, std::vector<Tag> tags);
+  const std::vector<QPolygonF>& lines() const { return lines_; }
+  const std::vector<Tag>& tags() const { return tags_; }
   int type() const override { return Type; }
   QRectF boundingRect() const override { return bounds_; }
   void paint(QPainter* p, const QStyleOptionGraphicsItem* o, QWidget* w) override;

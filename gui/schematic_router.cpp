@@ -107,6 +107,15 @@ std::optional<QPolygonF> routeAround(const QPointF& a, const QPointF& dirA, cons
 
   std::vector<double> xs{S.x(), T.x(), region.left(), region.right(), down((S.x() + T.x()) / 2)};
   std::vector<double> ys{S.y(), T.y(), region.top(), region.bottom(), down((S.y() + T.y()) / 2)};
+  // Lanes beside the ends, so lines converging on one symbol find parallel
+  // tracks instead of a detour.
+  for (int k = 1; k <= 3; ++k)
+    for (double sgn : {-1.0, 1.0}) {
+      for (double x : {S.x() + sgn * k * g, T.x() + sgn * k * g})
+        if (x > region.left() && x < region.right()) xs.push_back(x);
+      for (double y : {S.y() + sgn * k * g, T.y() + sgn * k * g})
+        if (y > region.top() && y < region.bottom()) ys.push_back(y);
+    }
   for (const QRectF& r : used) {
     for (double x : {r.left(), r.right()})
       if (x > region.left() && x < region.right()) xs.push_back(x);

@@ -213,7 +213,8 @@ QPolygonF SchematicScene::route(const Connection& k) const {
 }
 
 QPolygonF SchematicScene::autoRoute(const QPointF& a, const QPointF& dirA, const QPointF& b, const QPointF& dirB,
-                                    const std::vector<std::string>& ends, const std::string& skipWire) const {
+                                    const std::vector<std::string>& ends, const std::string& skipWire,
+                                    const std::vector<QLineF>& more) const {
   // Lines of other nets: not this one, not one sharing a port with it.
   auto otherNet = [&](const std::string& id, const WireItem* w) {
     if (id == skipWire) return false;
@@ -240,12 +241,21 @@ QPolygonF SchematicScene::autoRoute(const QPointF& a, const QPointF& dirA, const
         if (std::min(hi, uhi) - std::max(lo, ulo) > -1e-6) return true;
       }
     }
+    for (const QLineF& l : more) {
+      if (horizontal ? std::abs(l.y1() - l.y2()) > 1e-6 || std::abs(l.y1() - p.y()) > 1e-6
+                     : std::abs(l.x1() - l.x2()) > 1e-6 || std::abs(l.x1() - p.x()) > 1e-6)
+        continue;
+      const double ulo = horizontal ? std::min(l.x1(), l.x2()) : std::min(l.y1(), l.y2());
+      const double uhi = horizontal ? std::max(l.x1(), l.x2()) : std::max(l.y1(), l.y2());
+      if (std::min(hi, uhi) - std::max(lo, ulo) > -1e-6) return true;
+    }
     return false;
   };
   const QPolygonF simple = orthogonalRoute(a, dirA, {}, b, dirB, blocked);
   if (!crossesBodies(simple, bodies_)) return simple;
   RouteObstacles obstacles;
   obstacles.bodies = bodies_;
+  obstacles.lines = more;
   for (const auto& [id, w] : wires_) {
     if (!otherNet(id, w)) continue;
     const QPolygonF& r = w->route();
@@ -371,51 +381,62 @@ void SchematicScene::updateJunctions() {
   junctions_->setDots(std::move(dots));
 }
 
-// Signal lines from switches, timers and controllers to the inputs that read
-// them; a source far away gets a reference tag at the input instead of a
-// long line across the diagram. Inputs that measure an actuator (a limit
-// switch reading "cyl1.x") are not lines: the switch is drawn at the cylinder.
+// Signal lines (dashed, ISO 1219-1) from the output a reference names to the
+// input that reads it: the components' `inputs` and a script controller's
+// `data.inputs`. They route around the symbols like the pneumatic lines. An
+// input that reads an actuator ("cyl1.x": a limit switch, a servo's position)
+// gets a reference tag instead of a line from the cylinder; so does a
+// reference to an object the diagram does not show.
 void SchematicScene::updateSignals() {
-  constexpr double kMaxLine = 160.0;
   std::vector<QPolygonF> lines;
   std::vector<SignalItem::Tag> tags;
+  std::vector<QLineF> drawn;  // signal lines keep off each other
   for (const Component& c : project().components) {
     const ComponentItem* target = componentItem(c.id);
     if (!target) continue;
-    for (const auto& [input, ref] : c.inputs) {
+    std::vector<std::pair<std::string, std::string>> refs(c.inputs.begin(), c.inputs.end());
+    if (c.data.is_object() && c.data.contains("inputs") && c.data["inputs"].is_object())
+      for (const auto& [name, ref] : c.data["inputs"].items())
+        if (ref.is_string()) refs.emplace_back(name, ref.get<std::string>());
+    const QRectF tr = target->bodySceneRect();
+    // Inputs without a port of their own (a script's data.inputs): spread
+    // down the left side.
+    int free = 0;
+    const int nFree = int(std::count_if(refs.begin(), refs.end(),
+                                        [&](const auto& r) { return !target->hasPort(QString::fromStdString(r.first)); }));
+    for (const auto& [input, ref] : refs) {
       const std::string srcId = ref.substr(0, ref.find('.'));
       const QString channel = QString::fromStdString(ref.substr(std::min(ref.size(), srcId.size() + 1)));
-      const ComponentItem* source = componentItem(srcId);
-      if (!source) continue;
-      const Component* src = project().find(srcId);
-      const ComponentType* st = src ? Registry::instance().find(src->type) : nullptr;
-      if (st && st->category == "Actuators") continue;
-      QPointF a, da, b, db;
-      if (source->hasPort(channel)) {
-        a = source->portScenePos(channel);
-        da = source->portSceneDir(channel);
-      } else {
-        const QRectF r = source->mapRectToScene(source->symbolTransform().mapRect(source->symbol().bounds()));
-        a = QPointF(r.right(), snapToGrid(r.center().y()));
-        da = {1, 0};
-      }
-      QString in = QString::fromStdString(input);
-      // A solenoid input ends at its valve's actuator port ("sol14" at 14).
-      if (!target->hasPort(in) && in.startsWith("sol") && target->hasPort(in.mid(3))) in = in.mid(3);
+      const QString in = QString::fromStdString(input);
+      QPointF b, db;
       if (target->hasPort(in)) {
         b = target->portScenePos(in);
         db = target->portSceneDir(in);
       } else {
-        const QRectF r = target->mapRectToScene(target->symbolTransform().mapRect(target->symbol().bounds()));
-        const bool right = in.contains("12");
-        b = QPointF(right ? r.right() : r.left(), snapToGrid(r.center().y()));
-        db = {right ? 1.0 : -1.0, 0};
+        b = QPointF(tr.left(), tr.top() + tr.height() * ++free / (nFree + 1));
+        db = {-1, 0};
       }
-      const QPointF d = b - a;
-      if (std::abs(d.x()) + std::abs(d.y()) <= kMaxLine && d.x() > 0)
-        lines.push_back(autoRoute(a, da, b, db));
-      else
+      const ComponentItem* source = componentItem(srcId);
+      const Component* src = project().find(srcId);
+      const ComponentType* st = src ? Registry::instance().find(src->type) : nullptr;
+      if (!source || (st && st->category == "Actuators")) {
         tags.push_back({b, db.x() < 0, QString::fromStdString(ref)});
+        continue;
+      }
+      QPointF a, da;
+      if (source->hasPort(channel)) {
+        a = source->portScenePos(channel);
+        da = source->portSceneDir(channel);
+      } else {
+        // An output declared in the data (a sequence's Y1): from the right
+        // side, named at the input it drives.
+        const QRectF r = source->bodySceneRect();
+        a = QPointF(r.right(), snapToGrid(r.center().y()));
+        da = {1, 0};
+        tags.push_back({b, db.x() < 0, channel});
+      }
+      lines.push_back(autoRoute(a, da, b, db, {}, {}, drawn));
+      for (int i = 0; i + 1 < lines.back().size(); ++i) drawn.emplace_back(lines.back()[i], lines.back()[i + 1]);
     }
   }
   signals_->setLines(std::move(lines), std::move(tags));
@@ -461,6 +482,7 @@ QRectF SchematicScene::drawingBounds() const {
   QRectF r;
   for (const auto& [id, c] : components_) r |= c->sceneBoundingRect();
   for (const auto& [id, w] : wires_) r |= w->sceneBoundingRect();
+  if (!signals_->boundingRect().isEmpty()) r |= signals_->sceneBoundingRect();
   return r;
 }
 

@@ -48,6 +48,7 @@ class SchematicScene : public QGraphicsScene {
   ComponentItem* componentItem(const std::string& id) const;
   WireItem* wireItem(const std::string& id) const;
   JunctionItem* junctions() const { return junctions_; }
+  SignalItem* signalLines() const { return signals_; }
 
   // Port geometry in scene coordinates (follows a symbol being dragged).
   std::optional<QPointF> portPos(const PortRef& r) const;
@@ -58,9 +59,11 @@ class SchematicScene : public QGraphicsScene {
   // without waypoints it goes around the symbols and keeps off other lines.
   QPolygonF route(const Connection& k) const;
   // An automatic route between two ends (a null direction: a free point)
-  // around the symbols, off the lines of other nets than `ends` ("comp.port").
+  // around the symbols, off the lines of other nets than `ends` ("comp.port")
+  // and off `more` (e.g. the signal lines drawn so far).
   QPolygonF autoRoute(const QPointF& a, const QPointF& dirA, const QPointF& b, const QPointF& dirB,
-                      const std::vector<std::string>& ends = {}, const std::string& skipWire = {}) const;
+                      const std::vector<std::string>& ends = {}, const std::string& skipWire = {},
+                      const std::vector<QLineF>& more = {}) const;
   // `blocked(p, q)`: the middle segment p-q of an automatic route would run
   // along another line; the router then tries neighbouring grid lines.
   static QPolygonF orthogonalRoute(const QPointF& a, const QPointF& dirA, const std::vector<QPointF>& via,

@@ -18,6 +18,7 @@
 #include <QScrollBar>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
 
 namespace pm::gui {
@@ -91,12 +92,28 @@ bool SchematicView::connectPorts(const PortRef& a, const PortRef& b) {
   const ComponentType* ta = Registry::instance().find(ca->type);
   const ComponentType* tb = Registry::instance().find(cb->type);
   if (!ta || !tb) return false;
-  // A signal: the port that is an input of its type reads the other one.
+  // A signal: the input reads the output ("<id>.<channel>"), the field the
+  // property editor sets.
   if (tb->input(b.port) || ta->input(a.port)) {
-    const PortRef& in = tb->input(b.port) ? b : a;
-    const PortRef& out = tb->input(b.port) ? a : b;
-    return document()->edit(tr("Signal %1 -> %2").arg(QString::fromStdString(out.str()), QString::fromStdString(in.str())),
-                            [&](Project& q) { q.find(in.component)->inputs[in.port] = out.str(); });
+    auto writes = [](const ComponentType* t, const std::string& port) {
+      return std::any_of(t->channels.begin(), t->channels.end(), [&](const ChannelDecl& c) { return c.quantity == port; });
+    };
+    const bool bReads = tb->input(b.port) && writes(ta, a.port);
+    const bool aReads = ta->input(a.port) && writes(tb, b.port);
+    if (!aReads && !bReads) {
+      emit statusMessage(tr("A signal line joins an output to an input: %1 and %2 are not").arg(
+          QString::fromStdString(a.str()), QString::fromStdString(b.str())));
+      return false;
+    }
+    const PortRef& in = bReads ? b : a;
+    const PortRef& out = bReads ? a : b;
+    const auto& now = p.find(in.component)->inputs;
+    if (auto it = now.find(in.port); it != now.end() && it->second == out.str()) return false;
+    const bool ok = document()->edit(
+        tr("Signal %1 -> %2").arg(QString::fromStdString(out.str()), QString::fromStdString(in.str())),
+        [&](Project& q) { q.find(in.component)->inputs[in.port] = out.str(); });
+    if (ok) emit statusMessage(tr("%1 reads %2").arg(QString::fromStdString(in.str()), QString::fromStdString(out.str())));
+    return ok;
   }
   const PortDecl* pa = ta->port(a.port);
   const PortDecl* pb = tb->port(b.port);

@@ -359,6 +359,74 @@ class TestGuiSchematic : public QObject {
     checkRoute(l1, *scene->portPos({"src1", "1"}), *scene->portPos({"cyl1", "A"}));
   }
 
+  void signalLinesDraggedFromOutputToInput() {
+    MainWindow w;
+    w.resize(1400, 1000);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.newProject();
+    SchematicView* view = w.schematicView();
+    view->setTransform(QTransform::fromScale(2, 2));
+    view->centerOn(-40, 0);
+    QTest::qWait(10);
+    const std::string v = view->addComponent("valve_5_2", {0, 0});
+    const std::string sw = view->addComponent("time_switch", {-160, -60});
+    const std::string pb = view->addComponent("push_button", {-160, 70});
+    QVERIFY(!v.empty() && !sw.empty() && !pb.empty());
+    SchematicScene* scene = w.scene();
+    // The ports the signal lines join: the switch's output, the solenoid 14.
+    QVERIFY(scene->portPos({sw, "out"}));
+    QVERIFY(scene->portPos({v, "sol14"}));
+    QVERIFY(scene->signalLines()->lines().empty());
+    auto sol14 = [&]() -> std::string {
+      const auto& in = w.project().find(v)->inputs;
+      auto it = in.find("sol14");
+      return it == in.end() ? std::string("(none)") : it->second;
+    };
+    // A dashed line drawn from the output to the input, around the symbols.
+    auto checkLine = [&](const std::string& src) {
+      const auto& lines = scene->signalLines()->lines();
+      QCOMPARE(lines.size(), size_t(1));
+      const QPolygonF& l = lines.front();
+      QCOMPARE(l.front(), *scene->portPos({src, "out"}));
+      QCOMPARE(l.back(), *scene->portPos({v, "sol14"}));
+      for (int i = 0; i + 1 < l.size(); ++i) QVERIFY(l[i].x() == l[i + 1].x() || l[i].y() == l[i + 1].y());
+      for (const std::string& c : {v, sw, pb})
+        QVERIFY2(!crossesBodies(l, {scene->componentItem(c)->bodySceneRect()}), c.c_str());
+    };
+
+    // Drag from the time switch's output onto the solenoid: the valve reads it.
+    dragPortToPort(w, sw, "out", v, "sol14");
+    QCOMPARE(sol14(), sw + ".out");
+    checkLine(sw);
+    // The property editor shows the same reference.
+    QVERIFY(w.selectComponent(QString::fromStdString(v)));
+    QComboBox* box = w.propertyEditor()->inputEditor("sol14");
+    QVERIFY(box);
+    QCOMPARE(box->currentText(), QString::fromStdString(sw + ".out"));
+
+    // Dragging the other way (input to output) works as well; it replaces
+    // the reference, and undo restores the one before.
+    dragPortToPort(w, v, "sol14", pb, "out");
+    QCOMPARE(sol14(), pb + ".out");
+    checkLine(pb);
+    QUndoStack* undo = w.document()->undoStack();
+    undo->undo();
+    QCOMPARE(sol14(), sw + ".out");
+    checkLine(sw);
+    undo->undo();
+    QCOMPARE(sol14(), std::string("(none)"));
+    QVERIFY(scene->signalLines()->lines().empty());
+    undo->redo();
+    QCOMPARE(sol14(), sw + ".out");
+
+    // An output onto an output, or a working line onto a signal input, is refused.
+    const Project before = w.project();
+    dragPortToPort(w, pb, "out", sw, "out");
+    dragPortToPort(w, v, "1", v, "sol14");
+    QVERIFY(w.project() == before);
+  }
+
   void selectDeleteCopyPaste() {
     MainWindow w;
     w.show();
