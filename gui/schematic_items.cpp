@@ -232,10 +232,11 @@ void WireItem::setRoute(const QPolygonF& points, bool pilot) {
   if (points == route_ && pilot == pilot_) return;
   prepareGeometryChange();
   route_ = points;
+  routeBounds_ = route_.boundingRect();
   pilot_ = pilot;
 }
 
-QRectF WireItem::boundingRect() const { return route_.boundingRect().adjusted(-2, -2, 2, 2); }
+QRectF WireItem::boundingRect() const { return routeBounds_.adjusted(-2, -2, 2, 2); }
 
 QPainterPath WireItem::shape() const {
   QPainterPath path;
@@ -309,6 +310,10 @@ void SignalItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
     const QPointF n(-d.y(), d.x());
     p->drawPolygon(QPolygonF{tip, tip - d * 3.0 + n * 1.2, tip - d * 3.0 - n * 1.2});
   }
+  // Tags on a paper-coloured ground, readable where a line passes behind.
+  p->setPen(Qt::NoPen);
+  p->setBrush(QColor(252, 252, 250, 230));
+  for (const Tag& t : tags_) p->drawRect(tagRect(t).adjusted(-0.4, 0.3, 0.4, -0.3));
   for (const Tag& t : tags_) drawSheetText(p, tagRect(t).topLeft(), t.text, kTagHeight, false, QColor(0, 90, 160));
 }
 

@@ -67,6 +67,7 @@ class WireItem : public QGraphicsItem {
   const std::string& id() const { return id_; }
   void setRoute(const QPolygonF& points, bool pilot);  // scene coordinates
   const QPolygonF& route() const { return route_; }
+  const QRectF& routeBounds() const { return routeBounds_; }  // scene coordinates
   bool pilot() const { return pilot_; }
   // The ports the line joins ("comp.port"), for the router.
   void setEnds(std::string a, std::string b) { ends_[0] = std::move(a), ends_[1] = std::move(b); }
@@ -83,6 +84,7 @@ class WireItem : public QGraphicsItem {
   SchematicScene* scene_;
   std::string id_;
   QPolygonF route_;
+  QRectF routeBounds_;
   bool pilot_ = false;
   std::string ends_[2];
 };

@@ -125,6 +125,9 @@ std::optional<QPolygonF> routeAround(const QPointF& a, const QPointF& dirA, cons
   uniqueSorted(xs);
   uniqueSorted(ys);
   const int nx = int(xs.size()), ny = int(ys.size());
+  // A line across a large, irregular drawing: the plain route rather than a
+  // search that would take longer than a redraw should.
+  if (size_t(nx) * size_t(ny) > 300000) return std::nullopt;
   auto node = [nx](int i, int j) { return j * nx + i; };
   std::vector<char> blockedNode(size_t(nx) * ny, 0), blockedH(size_t(nx) * ny, 0), blockedV(size_t(nx) * ny, 0);
   std::vector<char> overlapH(size_t(nx) * ny, 0), overlapV(size_t(nx) * ny, 0);
@@ -164,7 +167,7 @@ std::optional<QPolygonF> routeAround(const QPointF& a, const QPointF& dirA, cons
 
   // A* over (node, heading): length, a penalty per bend, and a surcharge for
   // running along another line.
-  const double bend = 3 * g, overlap = 4.0;
+  const double bend = 3 * g, overlap = 20.0;
   const int si = indexOf(xs, S.x()), sj = indexOf(ys, S.y()), ti = indexOf(xs, T.x()), tj = indexOf(ys, T.y());
   const int goal = node(ti, tj);
   const size_t nStates = size_t(nx) * ny * 4;

@@ -228,8 +228,12 @@ QPolygonF SchematicScene::autoRoute(const QPointF& a, const QPointF& dirA, const
     const bool horizontal = std::abs(p.y() - q.y()) < 1e-6;
     const double lo = horizontal ? std::min(p.x(), q.x()) : std::min(p.y(), q.y());
     const double hi = horizontal ? std::max(p.x(), q.x()) : std::max(p.y(), q.y());
+    const QRectF span = QRectF(p, q).normalized().adjusted(-1e-6, -1e-6, 1e-6, 1e-6);
     for (const auto& [id, w] : wires_) {
-      if (!otherNet(id, w)) continue;
+      const QRectF& box = w->routeBounds();
+      if (box.right() < span.left() || box.left() > span.right() || box.bottom() < span.top() ||
+          box.top() > span.bottom() || !otherNet(id, w))
+        continue;
       const QPolygonF& r = w->route();
       for (int i = 0; i + 1 < r.size(); ++i) {
         const QPointF u = r[i], v = r[i + 1];
@@ -252,7 +256,12 @@ QPolygonF SchematicScene::autoRoute(const QPointF& a, const QPointF& dirA, const
     return false;
   };
   const QPolygonF simple = orthogonalRoute(a, dirA, {}, b, dirB, blocked);
-  if (!crossesBodies(simple, bodies_)) return simple;
+  auto runsAlongOthers = [&] {
+    for (int i = 0; i + 1 < simple.size(); ++i)
+      if (blocked(simple[i], simple[i + 1])) return true;
+    return false;
+  };
+  if (!crossesBodies(simple, bodies_) && !runsAlongOthers()) return simple;
   RouteObstacles obstacles;
   obstacles.bodies = bodies_;
   obstacles.lines = more;
