@@ -10,6 +10,7 @@
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 
+#include <algorithm>
 #include <cmath>
 
 namespace pm::gui {
@@ -283,16 +284,37 @@ QRectF tagRect(const SignalItem::Tag& t) {
 }
 }  // namespace
 
-void SignalItem::setLines(std::vector<QPolygonF> lines, std::vector<Tag> tags) {
+void SignalItem::setLines(std::vector<QPolygonF> lines, std::vector<Ref> refs, std::vector<Tag> tags) {
   prepareGeometryChange();
   lines_ = std::move(lines);
+  refs_ = std::move(refs);
   tags_ = std::move(tags);
+  if (picked_ && std::find(refs_.begin(), refs_.end(), *picked_) == refs_.end()) picked_.reset();
   bounds_ = QRectF();
   for (const QPolygonF& l : lines_) bounds_ |= l.boundingRect().adjusted(-1, -1, 1, 1);
   for (const Tag& t : tags_) bounds_ |= tagRect(t);
 }
 
+int SignalItem::lineAt(const QPointF& p, double tol) const {
+  for (size_t k = 0; k < lines_.size(); ++k)
+    for (int i = 0; i + 1 < lines_[k].size(); ++i)
+      if (QRectF(lines_[k][i], lines_[k][i + 1]).normalized().adjusted(-tol, -tol, tol, tol).contains(p)) return int(k);
+  return -1;
+}
+
+void SignalItem::setPicked(std::optional<Ref> r) {
+  if (r == picked_) return;
+  picked_ = std::move(r);
+  update();
+}
+
 void SignalItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
+  if (picked_)
+    for (size_t k = 0; k < lines_.size() && k < refs_.size(); ++k)
+      if (refs_[k] == *picked_) {
+        p->setPen(QPen(QColor(0, 120, 215, 90), 2.6, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+        p->drawPolyline(lines_[k]);
+      }
   QPen pen(QColor(90, 90, 90), 0.6);
   pen.setDashPattern({6.0, 4.0});
   p->setPen(pen);

@@ -6,8 +6,10 @@
 #include "model/project.h"
 
 #include <QGraphicsItem>
+#include <QPainterPath>
 #include <QPolygonF>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -102,16 +104,31 @@ class SignalItem : public QGraphicsItem {
     bool leftSide;   // text to the left of `at`
     QString text;
   };
-  void setLines(std::vector<QPolygonF> lines, std::vector<Tag> tags);
+  // The reference a line draws: component `reader` reads it at `input`.
+  struct Ref {
+    std::string reader, input;
+    bool operator==(const Ref&) const = default;
+  };
+  void setLines(std::vector<QPolygonF> lines, std::vector<Ref> refs, std::vector<Tag> tags);
   const std::vector<QPolygonF>& lines() const { return lines_; }
+  const std::vector<Ref>& refs() const { return refs_; }
   const std::vector<Tag>& tags() const { return tags_; }
+  // Index of the line within `tol` of `p`, -1 when none.
+  int lineAt(const QPointF& p, double tol) const;
+  // The line picked on the canvas (drawn highlighted; Delete removes it).
+  void setPicked(std::optional<Ref> r);
+  const std::optional<Ref>& picked() const { return picked_; }
   int type() const override { return Type; }
   QRectF boundingRect() const override { return bounds_; }
+  // Only the lines and tags take the mouse, not the whole bounding box.
+  QPainterPath shape() const override { return QPainterPath(); }
   void paint(QPainter* p, const QStyleOptionGraphicsItem* o, QWidget* w) override;
 
  private:
   std::vector<QPolygonF> lines_;
+  std::vector<Ref> refs_;
   std::vector<Tag> tags_;
+  std::optional<Ref> picked_;
   QRectF bounds_;
 };
 

@@ -398,6 +398,7 @@ void SchematicScene::updateJunctions() {
 // reference to an object the diagram does not show.
 void SchematicScene::updateSignals() {
   std::vector<QPolygonF> lines;
+  std::vector<SignalItem::Ref> refsDrawn;
   std::vector<SignalItem::Tag> tags;
   std::vector<QLineF> drawn;  // signal lines keep off each other
   for (const Component& c : project().components) {
@@ -445,10 +446,11 @@ void SchematicScene::updateSignals() {
         tags.push_back({b, db.x() < 0, channel});
       }
       lines.push_back(autoRoute(a, da, b, db, {}, {}, drawn));
+      refsDrawn.push_back({c.id, input});
       for (int i = 0; i + 1 < lines.back().size(); ++i) drawn.emplace_back(lines.back()[i], lines.back()[i + 1]);
     }
   }
-  signals_->setLines(std::move(lines), std::move(tags));
+  signals_->setLines(std::move(lines), std::move(refsDrawn), std::move(tags));
 }
 
 void SchematicScene::componentMoved(const std::string& id) {

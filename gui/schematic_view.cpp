@@ -135,7 +135,20 @@ bool SchematicView::connectPorts(const PortRef& a, const PortRef& b) {
 bool SchematicView::deleteSelection() {
   const auto comps = scene_->selectedComponents();
   const auto conns = scene_->selectedConnections();
-  if (comps.empty() && conns.empty()) return false;
+  if (comps.empty() && conns.empty()) {
+    // A picked signal line: the input no longer reads anything.
+    const auto picked = scene_->signalLines()->picked();
+    if (!picked) return false;
+    return document()->edit(tr("Remove signal %1.%2").arg(QString::fromStdString(picked->reader),
+                                                          QString::fromStdString(picked->input)),
+                            [&](Project& p) {
+                              Component* c = p.find(picked->reader);
+                              if (!c) return;
+                              if (!c->inputs.erase(picked->input) && c->data.is_object() && c->data.contains("inputs") &&
+                                  c->data["inputs"].is_object())
+                                c->data["inputs"].erase(picked->input);
+                            });
+  }
   return document()->edit(tr("Delete %1 object(s)").arg(comps.size() + conns.size()),
                           [&](Project& p) { removeObjects(p, comps, conns); });
 }
@@ -289,6 +302,19 @@ void SchematicView::mousePressEvent(QMouseEvent* e) {
       return;
     }
     QGraphicsItem* top = itemAt(e->pos());
+    // A signal line under the cursor (and no symbol above it) is picked.
+    SignalItem* signalLines = scene_->signalLines();
+    const int line = qgraphicsitem_cast<ComponentItem*>(top) ? -1 : signalLines->lineAt(sp, portRadius() * 0.5);
+    if (line >= 0 && !qgraphicsitem_cast<WireItem*>(top)) {
+      scene_->clearSelection();
+      signalLines->setPicked(signalLines->refs()[size_t(line)]);
+      const auto& r = signalLines->refs()[size_t(line)];
+      emit statusMessage(tr("Signal into %1.%2 (Delete removes it)").arg(QString::fromStdString(r.reader),
+                                                                         QString::fromStdString(r.input)));
+      e->accept();
+      return;
+    }
+    signalLines->setPicked(std::nullopt);
     if (auto* w = qgraphicsitem_cast<WireItem*>(top)) {
       if (!(e->modifiers() & Qt::ControlModifier)) scene_->clearSelection();
       w->setSelected(true);

@@ -421,6 +421,24 @@ class TestGuiSchematic : public QObject {
     undo->redo();
     QCOMPARE(sol14(), sw + ".out");
 
+    // Click the line and press Delete: the valve no longer reads the switch.
+    {
+      const QPolygonF l = scene->signalLines()->lines().front();
+      int longest = 0;
+      for (int i = 0; i + 1 < l.size(); ++i)
+        if (QLineF(l[i], l[i + 1]).length() > QLineF(l[longest], l[longest + 1]).length()) longest = i;
+      const QPoint at = view->mapFromScene((l[longest] + l[longest + 1]) / 2);
+      view->setFocus();
+      QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, at);
+      QVERIFY(scene->signalLines()->picked().has_value());
+      QCOMPARE(scene->signalLines()->picked()->reader, v);
+      QTest::keyClick(view, Qt::Key_Delete);
+      QCOMPARE(sol14(), std::string("(none)"));
+      QVERIFY(scene->signalLines()->lines().empty());
+      undo->undo();
+      QCOMPARE(sol14(), sw + ".out");
+    }
+
     // An output onto an output, or a working line onto a signal input, is refused.
     const Project before = w.project();
     dragPortToPort(w, pb, "out", sw, "out");
