@@ -319,6 +319,15 @@ void SignalItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
   pen.setDashPattern({6.0, 4.0});
   p->setPen(pen);
   for (const QPolygonF& l : lines_) p->drawPolyline(l);
+  // During a run, the lines of a source that is on (switch closed, timer out).
+  const RunFrame& f = static_cast<const SchematicScene*>(scene())->frame();
+  if (f.active) {
+    QPen on(kLit, 0.9);
+    on.setDashPattern({4.0, 2.7});
+    p->setPen(on);
+    for (size_t k = 0; k < lines_.size() && k < refs_.size(); ++k)
+      if (f.lit.count(refs_[k].source)) p->drawPolyline(lines_[k]);
+  }
   // Arrowheads where the signal enters its input.
   p->setPen(Qt::NoPen);
   p->setBrush(QColor(90, 90, 90));

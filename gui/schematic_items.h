@@ -104,9 +104,10 @@ class SignalItem : public QGraphicsItem {
     bool leftSide;   // text to the left of `at`
     QString text;
   };
-  // The reference a line draws: component `reader` reads it at `input`.
+  // The reference a line draws: component `reader` reads it at `input`
+  // from component `source` (lit during a run while the source is on).
   struct Ref {
-    std::string reader, input;
+    std::string reader, input, source;
     bool operator==(const Ref&) const = default;
   };
   void setLines(std::vector<QPolygonF> lines, std::vector<Ref> refs, std::vector<Tag> tags);

@@ -446,7 +446,7 @@ void SchematicScene::updateSignals() {
         tags.push_back({b, db.x() < 0, channel});
       }
       lines.push_back(autoRoute(a, da, b, db, {}, {}, drawn));
-      refsDrawn.push_back({c.id, input});
+      refsDrawn.push_back({c.id, input, srcId});
       for (int i = 0; i + 1 < lines.back().size(); ++i) drawn.emplace_back(lines.back()[i], lines.back()[i + 1]);
     }
   }

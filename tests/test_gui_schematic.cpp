@@ -689,12 +689,38 @@ class TestGuiSchematic : public QObject {
     QVERIFY(std::abs(end.spool.at("v1") - 1.0) < 1e-6);  // active square (14) at the ports
     QVERIFY(end.litInputs.at("v1").count("sol14"));
     QVERIFY(end.lit.count("sw1"));
+    // The switch's signal line is drawn lit while the switch is on.
+    auto litPixelsOnSignalLine = [&] {
+      const auto& lines = w.scene()->signalLines()->lines();
+      if (lines.size() != 1) return -1;
+      const QPolygonF& l = lines.front();
+      int longest = 0;
+      for (int i = 0; i + 1 < l.size(); ++i)
+        if (QLineF(l[i], l[i + 1]).length() > QLineF(l[longest], l[longest + 1]).length()) longest = i;
+      const QPointF mid = (l[longest] + l[longest + 1]) / 2;
+      const QRectF r(mid - QPointF(5, 5), QSizeF(10, 10));
+      QImage img(80, 80, QImage::Format_RGB32);
+      img.fill(Qt::white);
+      {
+        QPainter p(&img);
+        w.scene()->render(&p, QRectF(img.rect()), r);
+      }
+      int n = 0;
+      for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+          const QColor c = img.pixelColor(x, y);
+          n += c.red() > 200 && c.green() > 120 && c.green() < 210 && c.blue() < 90;
+        }
+      return n;
+    };
+    QVERIFY(litPixelsOnSignalLine() > 20);
     // Scrub back to t = 0: retracted, rest position, nothing lit.
     slider->setValue(0);
     const RunFrame& start = w.scene()->frame();
     QVERIFY(start.rod.at("cyl1") < 1e-3);
     QVERIFY(std::abs(start.spool.at("v1")) < 1e-9);
     QVERIFY(!start.lit.count("sw1"));
+    QCOMPARE(litPixelsOnSignalLine(), 0);
     // The supply line has the top colour of the scale, the others differ.
     QVERIFY(start.lineColor.at("l1") == pressureColor(1.0));
 
