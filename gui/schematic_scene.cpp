@@ -391,8 +391,8 @@ void SchematicScene::updateJunctions() {
 }
 
 // Signal lines (dashed, ISO 1219-1) from the output a reference names to the
-// input that reads it: the components' `inputs` and a script controller's
-// `data.inputs`. They route around the symbols like the pneumatic lines. An
+// input that reads it: the components' `inputs`, a script controller's
+// `data.inputs` and a step sequence's transition conditions. They route around the symbols like the pneumatic lines. An
 // input that reads an actuator ("cyl1.x": a limit switch, a servo's position)
 // gets a reference tag instead of a line from the cylinder; so does a
 // reference to an object the diagram does not show.
@@ -408,12 +408,29 @@ void SchematicScene::updateSignals() {
     if (c.data.is_object() && c.data.contains("inputs") && c.data["inputs"].is_object())
       for (const auto& [name, ref] : c.data["inputs"].items())
         if (ref.is_string()) refs.emplace_back(name, ref.get<std::string>());
+    // A sequence's transition conditions (data.steps[].when), each source
+    // once, without an input name: they enter from below (the code is above).
+    int nConditions = 0;
+    if (c.data.is_object() && c.data.contains("steps") && c.data["steps"].is_array()) {
+      std::set<std::string> seen;
+      auto add = [&](const nlohmann::json& r) {
+        if (r.is_string() && seen.insert(r.get<std::string>()).second) refs.emplace_back(std::string(), r.get<std::string>()), ++nConditions;
+      };
+      for (const auto& step : c.data["steps"])
+        if (step.is_object() && step.contains("when")) {
+          if (step["when"].is_array())
+            for (const auto& r : step["when"]) add(r);
+          else
+            add(step["when"]);
+        }
+    }
     const QRectF tr = target->bodySceneRect();
     // Inputs without a port of their own (a script's data.inputs): spread
     // down the left side.
-    int free = 0;
-    const int nFree = int(std::count_if(refs.begin(), refs.end(),
-                                        [&](const auto& r) { return !target->hasPort(QString::fromStdString(r.first)); }));
+    int free = 0, condition = 0;
+    const int nFree = int(std::count_if(refs.begin(), refs.end(), [&](const auto& r) {
+      return !r.first.empty() && !target->hasPort(QString::fromStdString(r.first));
+    }));
     for (const auto& [input, ref] : refs) {
       const std::string srcId = ref.substr(0, ref.find('.'));
       const QString channel = QString::fromStdString(ref.substr(std::min(ref.size(), srcId.size() + 1)));
@@ -422,6 +439,9 @@ void SchematicScene::updateSignals() {
       if (target->hasPort(in)) {
         b = target->portScenePos(in);
         db = target->portSceneDir(in);
+      } else if (input.empty()) {
+        b = QPointF(tr.left() + tr.width() * ++condition / (nConditions + 1), tr.bottom());
+        db = {0, 1};
       } else {
         b = QPointF(tr.left(), tr.top() + tr.height() * ++free / (nFree + 1));
         db = {-1, 0};

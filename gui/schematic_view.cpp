@@ -305,7 +305,8 @@ void SchematicView::mousePressEvent(QMouseEvent* e) {
     // A signal line under the cursor (and no symbol above it) is picked.
     SignalItem* signalLines = scene_->signalLines();
     const int line = qgraphicsitem_cast<ComponentItem*>(top) ? -1 : signalLines->lineAt(sp, portRadius() * 0.5);
-    if (line >= 0 && !qgraphicsitem_cast<WireItem*>(top)) {
+    // (A sequence's transition conditions are edited in its steps, not here.)
+    if (line >= 0 && !qgraphicsitem_cast<WireItem*>(top) && !signalLines->refs()[size_t(line)].input.empty()) {
       scene_->clearSelection();
       signalLines->setPicked(signalLines->refs()[size_t(line)]);
       const auto& r = signalLines->refs()[size_t(line)];
