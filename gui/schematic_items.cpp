@@ -10,6 +10,7 @@
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 
+#include <algorithm>
 #include <cmath>
 
 namespace pm::gui {
@@ -131,6 +132,8 @@ QPainterPath ComponentItem::shape() const {
 
 bool ComponentItem::hasPort(const QString& port) const { return symbol_->port(port) != nullptr; }
 
+QRectF ComponentItem::bodySceneRect() const { return xf_.mapRect(symbol_->bounds()).translated(pos()); }
+
 QPointF ComponentItem::portScenePos(const QString& port) const {
   const SymbolPort* sp = symbol_->port(port);
   if (!sp) return pos();
@@ -230,10 +233,11 @@ void WireItem::setRoute(const QPolygonF& points, bool pilot) {
   if (points == route_ && pilot == pilot_) return;
   prepareGeometryChange();
   route_ = points;
+  routeBounds_ = route_.boundingRect();
   pilot_ = pilot;
 }
 
-QRectF WireItem::boundingRect() const { return route_.boundingRect().adjusted(-2, -2, 2, 2); }
+QRectF WireItem::boundingRect() const { return routeBounds_.adjusted(-2, -2, 2, 2); }
 
 QPainterPath WireItem::shape() const {
   QPainterPath path;
@@ -280,20 +284,67 @@ QRectF tagRect(const SignalItem::Tag& t) {
 }
 }  // namespace
 
-void SignalItem::setLines(std::vector<QPolygonF> lines, std::vector<Tag> tags) {
+void SignalItem::setLines(std::vector<QPolygonF> lines, std::vector<Ref> refs, std::vector<Tag> tags) {
   prepareGeometryChange();
   lines_ = std::move(lines);
+  refs_ = std::move(refs);
   tags_ = std::move(tags);
+  if (picked_ && std::find(refs_.begin(), refs_.end(), *picked_) == refs_.end()) picked_.reset();
   bounds_ = QRectF();
   for (const QPolygonF& l : lines_) bounds_ |= l.boundingRect().adjusted(-1, -1, 1, 1);
   for (const Tag& t : tags_) bounds_ |= tagRect(t);
 }
 
+int SignalItem::lineAt(const QPointF& p, double tol) const {
+  for (size_t k = 0; k < lines_.size(); ++k)
+    for (int i = 0; i + 1 < lines_[k].size(); ++i)
+      if (QRectF(lines_[k][i], lines_[k][i + 1]).normalized().adjusted(-tol, -tol, tol, tol).contains(p)) return int(k);
+  return -1;
+}
+
+void SignalItem::setPicked(std::optional<Ref> r) {
+  if (r == picked_) return;
+  picked_ = std::move(r);
+  update();
+}
+
 void SignalItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
+  if (picked_)
+    for (size_t k = 0; k < lines_.size() && k < refs_.size(); ++k)
+      if (refs_[k] == *picked_) {
+        p->setPen(QPen(QColor(0, 120, 215, 90), 2.6, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+        p->drawPolyline(lines_[k]);
+      }
   QPen pen(QColor(90, 90, 90), 0.6);
   pen.setDashPattern({6.0, 4.0});
   p->setPen(pen);
   for (const QPolygonF& l : lines_) p->drawPolyline(l);
+  // During a run, the lines of a source that is on (switch closed, timer out).
+  const RunFrame& f = static_cast<const SchematicScene*>(scene())->frame();
+  if (f.active) {
+    QPen on(kLit, 0.9);
+    on.setDashPattern({4.0, 2.7});
+    p->setPen(on);
+    for (size_t k = 0; k < lines_.size() && k < refs_.size(); ++k)
+      if (f.lit.count(refs_[k].source)) p->drawPolyline(lines_[k]);
+  }
+  // Arrowheads where the signal enters its input.
+  p->setPen(Qt::NoPen);
+  p->setBrush(QColor(90, 90, 90));
+  for (const QPolygonF& l : lines_) {
+    if (l.size() < 2) continue;
+    const QPointF tip = l.back();
+    QPointF d = tip - l[l.size() - 2];
+    const double len = std::hypot(d.x(), d.y());
+    if (len < 1e-9) continue;
+    d /= len;
+    const QPointF n(-d.y(), d.x());
+    p->drawPolygon(QPolygonF{tip, tip - d * 3.0 + n * 1.2, tip - d * 3.0 - n * 1.2});
+  }
+  // Tags on a paper-coloured ground, readable where a line passes behind.
+  p->setPen(Qt::NoPen);
+  p->setBrush(QColor(252, 252, 250, 230));
+  for (const Tag& t : tags_) p->drawRect(tagRect(t).adjusted(-0.4, 0.3, 0.4, -0.3));
   for (const Tag& t : tags_) drawSheetText(p, tagRect(t).topLeft(), t.text, kTagHeight, false, QColor(0, 90, 160));
 }
 

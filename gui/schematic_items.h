@@ -6,8 +6,10 @@
 #include "model/project.h"
 
 #include <QGraphicsItem>
+#include <QPainterPath>
 #include <QPolygonF>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,8 @@ class ComponentItem : public QGraphicsItem {
   QPointF portScenePos(const QString& port) const;
   QPointF portSceneDir(const QString& port) const;
   bool hasPort(const QString& port) const;
+  // The symbol's rectangle in scene coordinates (what lines route around).
+  QRectF bodySceneRect() const;
 
   int type() const override { return Type; }
   QRectF boundingRect() const override;
@@ -65,6 +69,7 @@ class WireItem : public QGraphicsItem {
   const std::string& id() const { return id_; }
   void setRoute(const QPolygonF& points, bool pilot);  // scene coordinates
   const QPolygonF& route() const { return route_; }
+  const QRectF& routeBounds() const { return routeBounds_; }  // scene coordinates
   bool pilot() const { return pilot_; }
   // The ports the line joins ("comp.port"), for the router.
   void setEnds(std::string a, std::string b) { ends_[0] = std::move(a), ends_[1] = std::move(b); }
@@ -81,12 +86,14 @@ class WireItem : public QGraphicsItem {
   SchematicScene* scene_;
   std::string id_;
   QPolygonF route_;
+  QRectF routeBounds_;
   bool pilot_ = false;
   std::string ends_[2];
 };
 
-// Dashed signal line from a signal source (switch, sensor) to the input that
-// reads it (a valve's solenoid). Drawn from the components' `inputs`.
+// Dashed signal lines from a signal output (switch, sensor, controller) to
+// the input that reads it (a valve's solenoid, a controller's input), with
+// an arrowhead at the input. Drawn from the components' `inputs`.
 class SignalItem : public QGraphicsItem {
  public:
   enum { Type = UserType + 3 };
@@ -97,14 +104,32 @@ class SignalItem : public QGraphicsItem {
     bool leftSide;   // text to the left of `at`
     QString text;
   };
-  void setLines(std::vector<QPolygonF> lines, std::vector<Tag> tags);
+  // The reference a line draws: component `reader` reads it at `input`
+  // from component `source` (lit during a run while the source is on).
+  struct Ref {
+    std::string reader, input, source;
+    bool operator==(const Ref&) const = default;
+  };
+  void setLines(std::vector<QPolygonF> lines, std::vector<Ref> refs, std::vector<Tag> tags);
+  const std::vector<QPolygonF>& lines() const { return lines_; }
+  const std::vector<Ref>& refs() const { return refs_; }
+  const std::vector<Tag>& tags() const { return tags_; }
+  // Index of the line within `tol` of `p`, -1 when none.
+  int lineAt(const QPointF& p, double tol) const;
+  // The line picked on the canvas (drawn highlighted; Delete removes it).
+  void setPicked(std::optional<Ref> r);
+  const std::optional<Ref>& picked() const { return picked_; }
   int type() const override { return Type; }
   QRectF boundingRect() const override { return bounds_; }
+  // Only the lines and tags take the mouse, not the whole bounding box.
+  QPainterPath shape() const override { return QPainterPath(); }
   void paint(QPainter* p, const QStyleOptionGraphicsItem* o, QWidget* w) override;
 
  private:
   std::vector<QPolygonF> lines_;
+  std::vector<Ref> refs_;
   std::vector<Tag> tags_;
+  std::optional<Ref> picked_;
   QRectF bounds_;
 };
 

@@ -4,6 +4,7 @@
 #include "model/component_type.h"
 #include "edit_operations.h"
 #include "schematic_items.h"
+#include "schematic_router.h"
 #include "symbol_library.h"
 
 #include <QPainter>
@@ -207,15 +208,32 @@ QPolygonF SchematicScene::route(const Connection& k) const {
   if (!a || !b) return {};
   std::vector<QPointF> via;
   for (const Point& w : k.waypoints) via.emplace_back(w.x, w.y);
-  if (!via.empty()) return orthogonalRoute(*a, portDir(k.from), via, *b, portDir(k.to));
-  // An automatic route keeps off the lines of other nets.
-  const std::string fa = k.from.str(), fb = k.to.str();
+  if (!via.empty()) return routeVia(*a, portDir(k.from), via, *b, portDir(k.to));
+  return autoRoute(*a, portDir(k.from), *b, portDir(k.to), {k.from.str(), k.to.str()}, k.id);
+}
+
+QPolygonF SchematicScene::autoRoute(const QPointF& a, const QPointF& dirA, const QPointF& b, const QPointF& dirB,
+                                    const std::vector<std::string>& ends, const std::string& skipWire,
+                                    const std::vector<QLineF>& more) const {
+  // Lines of other nets: not this one, not one sharing a port with it.
+  auto otherNet = [&](const std::string& id, const WireItem* w) {
+    if (id == skipWire) return false;
+    for (const std::string& e : ends)
+      if (w->touches(e)) return false;
+    return true;
+  };
+  // The simple route (out of the ports, across on a free grid line) when it
+  // clears every symbol; else a search around them.
   auto blocked = [&](const QPointF& p, const QPointF& q) {
     const bool horizontal = std::abs(p.y() - q.y()) < 1e-6;
     const double lo = horizontal ? std::min(p.x(), q.x()) : std::min(p.y(), q.y());
     const double hi = horizontal ? std::max(p.x(), q.x()) : std::max(p.y(), q.y());
+    const QRectF span = QRectF(p, q).normalized().adjusted(-1e-6, -1e-6, 1e-6, 1e-6);
     for (const auto& [id, w] : wires_) {
-      if (id == k.id || w->touches(fa) || w->touches(fb)) continue;
+      const QRectF& box = w->routeBounds();
+      if (box.right() < span.left() || box.left() > span.right() || box.bottom() < span.top() ||
+          box.top() > span.bottom() || !otherNet(id, w))
+        continue;
       const QPolygonF& r = w->route();
       for (int i = 0; i + 1 < r.size(); ++i) {
         const QPointF u = r[i], v = r[i + 1];
@@ -227,12 +245,82 @@ QPolygonF SchematicScene::route(const Connection& k) const {
         if (std::min(hi, uhi) - std::max(lo, ulo) > -1e-6) return true;
       }
     }
+    for (const QLineF& l : more) {
+      if (horizontal ? std::abs(l.y1() - l.y2()) > 1e-6 || std::abs(l.y1() - p.y()) > 1e-6
+                     : std::abs(l.x1() - l.x2()) > 1e-6 || std::abs(l.x1() - p.x()) > 1e-6)
+        continue;
+      const double ulo = horizontal ? std::min(l.x1(), l.x2()) : std::min(l.y1(), l.y2());
+      const double uhi = horizontal ? std::max(l.x1(), l.x2()) : std::max(l.y1(), l.y2());
+      if (std::min(hi, uhi) - std::max(lo, ulo) > -1e-6) return true;
+    }
     return false;
   };
-  return orthogonalRoute(*a, portDir(k.from), via, *b, portDir(k.to), blocked);
+  const QPolygonF simple = orthogonalRoute(a, dirA, {}, b, dirB, blocked);
+  auto runsAlongOthers = [&] {
+    for (int i = 0; i + 1 < simple.size(); ++i)
+      if (blocked(simple[i], simple[i + 1])) return true;
+    return false;
+  };
+  if (!crossesBodies(simple, bodies_) && !runsAlongOthers()) return simple;
+  RouteObstacles obstacles;
+  obstacles.bodies = bodies_;
+  obstacles.lines = more;
+  for (const auto& [id, w] : wires_) {
+    if (!otherNet(id, w)) continue;
+    const QPolygonF& r = w->route();
+    for (int i = 0; i + 1 < r.size(); ++i) obstacles.lines.emplace_back(r[i], r[i + 1]);
+  }
+  if (auto around = routeAround(a, dirA, b, dirB, obstacles, kGrid, kGrid)) return *around;
+  return simple;
+}
+
+// The user's waypoints stay; a corner between two of them is turned the other
+// way, or searched for, when it would cut through a symbol.
+QPolygonF SchematicScene::routeVia(const QPointF& a, const QPointF& dirA, const std::vector<QPointF>& via,
+                                   const QPointF& b, const QPointF& dirB) const {
+  const QPolygonF plain = orthogonalRoute(a, dirA, via, b, dirB);
+  if (!crossesBodies(plain, bodies_)) return plain;
+  std::vector<QPointF> all{a};
+  all.insert(all.end(), via.begin(), via.end());
+  all.push_back(b);
+  RouteObstacles obstacles;
+  obstacles.bodies = bodies_;
+  QPolygonF pts;
+  pts << a;
+  for (size_t i = 0; i + 1 < all.size(); ++i) {
+    const QPointF P = all[i], Q = all[i + 1];
+    if (std::abs(P.x() - Q.x()) < 1e-6 || std::abs(P.y() - Q.y()) < 1e-6) {
+      pts << Q;
+      continue;
+    }
+    bool verticalFirst = false;
+    if (i == 0) verticalFirst = vertical(dirA);
+    else if (i + 2 == all.size()) verticalFirst = !vertical(dirB);
+    const QPointF c1 = verticalFirst ? QPointF(P.x(), Q.y()) : QPointF(Q.x(), P.y());
+    const QPointF c2 = verticalFirst ? QPointF(Q.x(), P.y()) : QPointF(P.x(), Q.y());
+    const bool portLeg = i == 0 || i + 2 == all.size();  // an end leg leaves or enters its port square on
+    if (!crossesBodies(QPolygonF{P, c1, Q}, bodies_)) {
+      pts << c1 << Q;
+    } else if (!portLeg && !crossesBodies(QPolygonF{P, c2, Q}, bodies_)) {
+      pts << c2 << Q;
+    } else if (auto r = routeAround(P, i == 0 ? dirA : QPointF(), Q, i + 2 == all.size() ? dirB : QPointF(), obstacles,
+                                    kGrid, kGrid)) {
+      for (int j = 1; j < r->size(); ++j) pts << (*r)[j];
+    } else {
+      pts << c1 << Q;
+    }
+  }
+  return simplify(pts);
+}
+
+void SchematicScene::updateBodies() {
+  bodies_.clear();
+  bodies_.reserve(components_.size());
+  for (const auto& [id, c] : components_) bodies_.push_back(c->bodySceneRect());
 }
 
 void SchematicScene::updateWires(const std::set<std::string>* onlyTouching) {
+  updateBodies();
   for (const Connection& k : project().connections) {
     if (onlyTouching && !onlyTouching->count(k.from.component) && !onlyTouching->count(k.to.component)) continue;
     WireItem* w = wireItem(k.id);
@@ -302,54 +390,87 @@ void SchematicScene::updateJunctions() {
   junctions_->setDots(std::move(dots));
 }
 
-// Signal lines from switches, timers and controllers to the inputs that read
-// them; a source far away gets a reference tag at the input instead of a
-// long line across the diagram. Inputs that measure an actuator (a limit
-// switch reading "cyl1.x") are not lines: the switch is drawn at the cylinder.
+// Signal lines (dashed, ISO 1219-1) from the output a reference names to the
+// input that reads it: the components' `inputs`, a script controller's
+// `data.inputs` and a step sequence's transition conditions. They route around the symbols like the pneumatic lines. An
+// input that reads an actuator ("cyl1.x": a limit switch, a servo's position)
+// gets a reference tag instead of a line from the cylinder; so does a
+// reference to an object the diagram does not show.
 void SchematicScene::updateSignals() {
-  constexpr double kMaxLine = 160.0;
   std::vector<QPolygonF> lines;
+  std::vector<SignalItem::Ref> refsDrawn;
   std::vector<SignalItem::Tag> tags;
+  std::vector<QLineF> drawn;  // signal lines keep off each other
   for (const Component& c : project().components) {
     const ComponentItem* target = componentItem(c.id);
     if (!target) continue;
-    for (const auto& [input, ref] : c.inputs) {
+    std::vector<std::pair<std::string, std::string>> refs(c.inputs.begin(), c.inputs.end());
+    if (c.data.is_object() && c.data.contains("inputs") && c.data["inputs"].is_object())
+      for (const auto& [name, ref] : c.data["inputs"].items())
+        if (ref.is_string()) refs.emplace_back(name, ref.get<std::string>());
+    // A sequence's transition conditions (data.steps[].when), each source
+    // once, without an input name: they enter from below (the code is above).
+    int nConditions = 0;
+    if (c.data.is_object() && c.data.contains("steps") && c.data["steps"].is_array()) {
+      std::set<std::string> seen;
+      auto add = [&](const nlohmann::json& r) {
+        if (r.is_string() && seen.insert(r.get<std::string>()).second) refs.emplace_back(std::string(), r.get<std::string>()), ++nConditions;
+      };
+      for (const auto& step : c.data["steps"])
+        if (step.is_object() && step.contains("when")) {
+          if (step["when"].is_array())
+            for (const auto& r : step["when"]) add(r);
+          else
+            add(step["when"]);
+        }
+    }
+    const QRectF tr = target->bodySceneRect();
+    // Inputs without a port of their own (a script's data.inputs): spread
+    // down the left side.
+    int free = 0, condition = 0;
+    const int nFree = int(std::count_if(refs.begin(), refs.end(), [&](const auto& r) {
+      return !r.first.empty() && !target->hasPort(QString::fromStdString(r.first));
+    }));
+    for (const auto& [input, ref] : refs) {
       const std::string srcId = ref.substr(0, ref.find('.'));
       const QString channel = QString::fromStdString(ref.substr(std::min(ref.size(), srcId.size() + 1)));
+      const QString in = QString::fromStdString(input);
+      QPointF b, db;
+      if (target->hasPort(in)) {
+        b = target->portScenePos(in);
+        db = target->portSceneDir(in);
+      } else if (input.empty()) {
+        b = QPointF(tr.left() + tr.width() * ++condition / (nConditions + 1), tr.bottom());
+        db = {0, 1};
+      } else {
+        b = QPointF(tr.left(), tr.top() + tr.height() * ++free / (nFree + 1));
+        db = {-1, 0};
+      }
       const ComponentItem* source = componentItem(srcId);
-      if (!source) continue;
       const Component* src = project().find(srcId);
       const ComponentType* st = src ? Registry::instance().find(src->type) : nullptr;
-      if (st && st->category == "Actuators") continue;
-      QPointF a, da, b, db;
+      if (!source || (st && st->category == "Actuators")) {
+        tags.push_back({b, db.x() < 0, QString::fromStdString(ref)});
+        continue;
+      }
+      QPointF a, da;
       if (source->hasPort(channel)) {
         a = source->portScenePos(channel);
         da = source->portSceneDir(channel);
       } else {
-        const QRectF r = source->mapRectToScene(source->symbolTransform().mapRect(source->symbol().bounds()));
+        // An output declared in the data (a sequence's Y1): from the right
+        // side, named at the input it drives.
+        const QRectF r = source->bodySceneRect();
         a = QPointF(r.right(), snapToGrid(r.center().y()));
         da = {1, 0};
+        tags.push_back({b, db.x() < 0, channel});
       }
-      QString in = QString::fromStdString(input);
-      // A solenoid input ends at its valve's actuator port ("sol14" at 14).
-      if (!target->hasPort(in) && in.startsWith("sol") && target->hasPort(in.mid(3))) in = in.mid(3);
-      if (target->hasPort(in)) {
-        b = target->portScenePos(in);
-        db = target->portSceneDir(in);
-      } else {
-        const QRectF r = target->mapRectToScene(target->symbolTransform().mapRect(target->symbol().bounds()));
-        const bool right = in.contains("12");
-        b = QPointF(right ? r.right() : r.left(), snapToGrid(r.center().y()));
-        db = {right ? 1.0 : -1.0, 0};
-      }
-      const QPointF d = b - a;
-      if (std::abs(d.x()) + std::abs(d.y()) <= kMaxLine && d.x() > 0)
-        lines.push_back(orthogonalRoute(a, da, {}, b, db));
-      else
-        tags.push_back({b, db.x() < 0, QString::fromStdString(ref)});
+      lines.push_back(autoRoute(a, da, b, db, {}, {}, drawn));
+      refsDrawn.push_back({c.id, input, srcId});
+      for (int i = 0; i + 1 < lines.back().size(); ++i) drawn.emplace_back(lines.back()[i], lines.back()[i + 1]);
     }
   }
-  signals_->setLines(std::move(lines), std::move(tags));
+  signals_->setLines(std::move(lines), std::move(refsDrawn), std::move(tags));
 }
 
 void SchematicScene::componentMoved(const std::string& id) {
@@ -392,6 +513,7 @@ QRectF SchematicScene::drawingBounds() const {
   QRectF r;
   for (const auto& [id, c] : components_) r |= c->sceneBoundingRect();
   for (const auto& [id, w] : wires_) r |= w->sceneBoundingRect();
+  if (!signals_->boundingRect().isEmpty()) r |= signals_->sceneBoundingRect();
   return r;
 }
 

@@ -48,14 +48,22 @@ class SchematicScene : public QGraphicsScene {
   ComponentItem* componentItem(const std::string& id) const;
   WireItem* wireItem(const std::string& id) const;
   JunctionItem* junctions() const { return junctions_; }
+  SignalItem* signalLines() const { return signals_; }
 
   // Port geometry in scene coordinates (follows a symbol being dragged).
   std::optional<QPointF> portPos(const PortRef& r) const;
   QPointF portDir(const PortRef& r) const;
   // The port nearest to `p` within `radius` (scene units).
   std::optional<PortRef> portNear(const QPointF& p, double radius) const;
-  // Orthogonal route through the connection's waypoints (ports included).
+  // Orthogonal route through the connection's waypoints (ports included);
+  // without waypoints it goes around the symbols and keeps off other lines.
   QPolygonF route(const Connection& k) const;
+  // An automatic route between two ends (a null direction: a free point)
+  // around the symbols, off the lines of other nets than `ends` ("comp.port")
+  // and off `more` (e.g. the signal lines drawn so far).
+  QPolygonF autoRoute(const QPointF& a, const QPointF& dirA, const QPointF& b, const QPointF& dirB,
+                      const std::vector<std::string>& ends = {}, const std::string& skipWire = {},
+                      const std::vector<QLineF>& more = {}) const;
   // `blocked(p, q)`: the middle segment p-q of an automatic route would run
   // along another line; the router then tries neighbouring grid lines.
   static QPolygonF orthogonalRoute(const QPointF& a, const QPointF& dirA, const std::vector<QPointF>& via,
@@ -79,7 +87,10 @@ class SchematicScene : public QGraphicsScene {
   void drawBackground(QPainter* p, const QRectF& rect) override;
 
  private:
+  void updateBodies();
   void updateWires(const std::set<std::string>* onlyTouching);
+  QPolygonF routeVia(const QPointF& a, const QPointF& dirA, const std::vector<QPointF>& via, const QPointF& b,
+                     const QPointF& dirB) const;
   void updateJunctions();
   void updateSignals();
 
@@ -89,6 +100,7 @@ class SchematicScene : public QGraphicsScene {
   JunctionItem* junctions_ = nullptr;
   SignalItem* signals_ = nullptr;
   RunFrame frame_;
+  std::vector<QRectF> bodies_;  // symbol rectangles, scene coordinates (router obstacles)
 };
 
 }  // namespace pm::gui

@@ -18,6 +18,7 @@
 #include <QScrollBar>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
 
 namespace pm::gui {
@@ -91,12 +92,28 @@ bool SchematicView::connectPorts(const PortRef& a, const PortRef& b) {
   const ComponentType* ta = Registry::instance().find(ca->type);
   const ComponentType* tb = Registry::instance().find(cb->type);
   if (!ta || !tb) return false;
-  // A signal: the port that is an input of its type reads the other one.
+  // A signal: the input reads the output ("<id>.<channel>"), the field the
+  // property editor sets.
   if (tb->input(b.port) || ta->input(a.port)) {
-    const PortRef& in = tb->input(b.port) ? b : a;
-    const PortRef& out = tb->input(b.port) ? a : b;
-    return document()->edit(tr("Signal %1 -> %2").arg(QString::fromStdString(out.str()), QString::fromStdString(in.str())),
-                            [&](Project& q) { q.find(in.component)->inputs[in.port] = out.str(); });
+    auto writes = [](const ComponentType* t, const std::string& port) {
+      return std::any_of(t->channels.begin(), t->channels.end(), [&](const ChannelDecl& c) { return c.quantity == port; });
+    };
+    const bool bReads = tb->input(b.port) && writes(ta, a.port);
+    const bool aReads = ta->input(a.port) && writes(tb, b.port);
+    if (!aReads && !bReads) {
+      emit statusMessage(tr("A signal line joins an output to an input: %1 and %2 are not").arg(
+          QString::fromStdString(a.str()), QString::fromStdString(b.str())));
+      return false;
+    }
+    const PortRef& in = bReads ? b : a;
+    const PortRef& out = bReads ? a : b;
+    const auto& now = p.find(in.component)->inputs;
+    if (auto it = now.find(in.port); it != now.end() && it->second == out.str()) return false;
+    const bool ok = document()->edit(
+        tr("Signal %1 -> %2").arg(QString::fromStdString(out.str()), QString::fromStdString(in.str())),
+        [&](Project& q) { q.find(in.component)->inputs[in.port] = out.str(); });
+    if (ok) emit statusMessage(tr("%1 reads %2").arg(QString::fromStdString(in.str()), QString::fromStdString(out.str())));
+    return ok;
   }
   const PortDecl* pa = ta->port(a.port);
   const PortDecl* pb = tb->port(b.port);
@@ -118,7 +135,20 @@ bool SchematicView::connectPorts(const PortRef& a, const PortRef& b) {
 bool SchematicView::deleteSelection() {
   const auto comps = scene_->selectedComponents();
   const auto conns = scene_->selectedConnections();
-  if (comps.empty() && conns.empty()) return false;
+  if (comps.empty() && conns.empty()) {
+    // A picked signal line: the input no longer reads anything.
+    const auto picked = scene_->signalLines()->picked();
+    if (!picked) return false;
+    return document()->edit(tr("Remove signal %1.%2").arg(QString::fromStdString(picked->reader),
+                                                          QString::fromStdString(picked->input)),
+                            [&](Project& p) {
+                              Component* c = p.find(picked->reader);
+                              if (!c) return;
+                              if (!c->inputs.erase(picked->input) && c->data.is_object() && c->data.contains("inputs") &&
+                                  c->data["inputs"].is_object())
+                                c->data["inputs"].erase(picked->input);
+                            });
+  }
   return document()->edit(tr("Delete %1 object(s)").arg(comps.size() + conns.size()),
                           [&](Project& p) { removeObjects(p, comps, conns); });
 }
@@ -272,6 +302,20 @@ void SchematicView::mousePressEvent(QMouseEvent* e) {
       return;
     }
     QGraphicsItem* top = itemAt(e->pos());
+    // A signal line under the cursor (and no symbol above it) is picked.
+    SignalItem* signalLines = scene_->signalLines();
+    const int line = qgraphicsitem_cast<ComponentItem*>(top) ? -1 : signalLines->lineAt(sp, portRadius() * 0.5);
+    // (A sequence's transition conditions are edited in its steps, not here.)
+    if (line >= 0 && !qgraphicsitem_cast<WireItem*>(top) && !signalLines->refs()[size_t(line)].input.empty()) {
+      scene_->clearSelection();
+      signalLines->setPicked(signalLines->refs()[size_t(line)]);
+      const auto& r = signalLines->refs()[size_t(line)];
+      emit statusMessage(tr("Signal into %1.%2 (Delete removes it)").arg(QString::fromStdString(r.reader),
+                                                                         QString::fromStdString(r.input)));
+      e->accept();
+      return;
+    }
+    signalLines->setPicked(std::nullopt);
     if (auto* w = qgraphicsitem_cast<WireItem*>(top)) {
       if (!(e->modifiers() & Qt::ControlModifier)) scene_->clearSelection();
       w->setSelected(true);
@@ -308,7 +352,8 @@ void SchematicView::mouseMoveEvent(QMouseEvent* e) {
         db = scene_->portDir(*hoverPort_);
       }
       QPainterPath path;
-      if (a) path.addPolygon(SchematicScene::orthogonalRoute(*a, scene_->portDir(*connectFrom_), {}, b, db));
+      if (a && hoverPort_) path.addPolygon(scene_->autoRoute(*a, scene_->portDir(*connectFrom_), b, db, {connectFrom_->str(), hoverPort_->str()}));
+      else if (a) path.addPolygon(SchematicScene::orthogonalRoute(*a, scene_->portDir(*connectFrom_), {}, b, db));
       if (hoverPort_) path.addEllipse(b, 2, 2);
       preview_->setPath(path);
       e->accept();

@@ -17,6 +17,7 @@
 #include "property_editor.h"
 #include "run_animation.h"
 #include "schematic_items.h"
+#include "schematic_router.h"
 #include "simulation_runner.h"
 #include "schematic_scene.h"
 #include "schematic_view.h"
@@ -47,6 +48,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <ctime>
 #include <set>
 
 using namespace pm;
@@ -282,6 +284,166 @@ class TestGuiSchematic : public QObject {
     QVERIFY(w2.project() == saved);
     QVERIFY(loadProject(path.toStdString()) == saved);
     QCOMPARE(w2.scene()->componentItem("cyl1")->pos(), w.scene()->componentItem("cyl1")->pos());
+  }
+
+  void wiresGoAroundSymbols() {
+    MainWindow w;
+    w.resize(1400, 1000);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.newProject();
+    SchematicView* view = w.schematicView();
+    view->setTransform(QTransform::fromScale(1.5, 1.5));
+    view->centerOn(0, 0);
+    QTest::qWait(10);
+    // A cylinder above, a supply below, a 5/2 valve right between them.
+    QCOMPARE(view->addComponent("cylinder_double", {0, -150}), std::string("cyl1"));
+    QCOMPARE(view->addComponent("valve_5_2", {0, 0}), std::string("v1"));
+    QCOMPARE(view->addComponent("supply", {0, 150}), std::string("src1"));
+    SchematicScene* scene = w.scene();
+    const QRectF valve = scene->componentItem("v1")->bodySceneRect();
+    const QPointF a = *scene->portPos({"src1", "1"}), b = *scene->portPos({"cyl1", "A"});
+    // The straight way up would cut through the valve.
+    QVERIFY(crossesBodies(SchematicScene::orthogonalRoute(a, scene->portDir({"src1", "1"}), {}, b,
+                                                          scene->portDir({"cyl1", "A"})),
+                          {valve}));
+    auto checkRoute = [&](const std::string& id, const QPointF& from, const QPointF& to) {
+      const QPolygonF r = scene->wireItem(id)->route();
+      QVERIFY(r.size() >= 2);
+      QCOMPARE(r.front(), from);
+      QCOMPARE(r.back(), to);
+      for (int i = 0; i + 1 < r.size(); ++i) {
+        QVERIFY(r[i].x() == r[i + 1].x() || r[i].y() == r[i + 1].y());
+        // On the grid, and no segment through any symbol's rectangle.
+        QCOMPARE(std::fmod(r[i].x(), kGrid), 0.0);
+        QCOMPARE(std::fmod(r[i].y(), kGrid), 0.0);
+        for (const std::string c : {"cyl1", "v1", "src1"})
+          QVERIFY2(!crossesBodies(QPolygonF{r[i], r[i + 1]}, {scene->componentItem(c)->bodySceneRect()}), c.c_str());
+      }
+    };
+    dragPortToPort(w, "src1", "1", "cyl1", "A");
+    QCOMPARE(w.project().connections.size(), size_t(1));
+    const std::string l1 = w.project().connections[0].id;
+    checkRoute(l1, a, b);
+    // Clearance: one grid cell from the valve's sides.
+    for (const QPointF& p : scene->wireItem(l1)->route())
+      if (p.y() > valve.top() && p.y() < valve.bottom())
+        QVERIFY(p.x() <= valve.left() - kGrid || p.x() >= valve.right() + kGrid);
+    // The line stays a plain route where nothing is in the way ...
+    dragPortToPort(w, "v1", "2", "cyl1", "B");
+    checkRoute(w.project().connections[1].id, *scene->portPos({"v1", "2"}), *scene->portPos({"cyl1", "B"}));
+    QCOMPARE(scene->wireItem(w.project().connections[1].id)->route().size(), 2);
+    // ... and is re-routed when a symbol is moved into its way.
+    QVERIFY(w.document()->edit("move", [](Project& p) { p.find("v1")->placement.y = -10; }));
+    QVERIFY(w.document()->edit("move", [](Project& p) { p.find("v1")->placement.x = 200; }));
+    QVERIFY(w.document()->edit("move", [](Project& p) {
+      p.find("src1")->placement.x = 200;
+      p.find("src1")->placement.y = -300;
+    }));
+    checkRoute(l1, *scene->portPos({"src1", "1"}), *scene->portPos({"cyl1", "A"}));
+    checkRoute(w.project().connections[1].id, *scene->portPos({"v1", "2"}), *scene->portPos({"cyl1", "B"}));
+    QVERIFY(w.document()->edit("back", [](Project& p) { p.find("v1")->placement = {0, 0, 0, false}; }));
+    // The user's waypoints stay where they are; only the way from the last
+    // one to the port (straight across would cut the valve) goes around.
+    QVERIFY(w.document()->edit("waypoints", [](Project& p) {
+      p.find("src1")->placement = {0, 150, 0, false};
+      p.connections[0].waypoints = {{-100, 100}, {-100, 0}};
+    }));
+    const QPolygonF viaRoute = scene->wireItem(l1)->route();
+    auto onRoute = [&](const QPointF& p) {
+      for (int i = 0; i + 1 < viaRoute.size(); ++i)
+        if (QRectF(viaRoute[i], viaRoute[i + 1]).normalized().adjusted(-1e-9, -1e-9, 1e-9, 1e-9).contains(p)) return true;
+      return false;
+    };
+    QVERIFY(viaRoute.contains(QPointF(-100, 100)));  // a corner
+    QVERIFY(onRoute(QPointF(-100, 0)));              // on the way up
+    checkRoute(l1, *scene->portPos({"src1", "1"}), *scene->portPos({"cyl1", "A"}));
+  }
+
+  void signalLinesDraggedFromOutputToInput() {
+    MainWindow w;
+    w.resize(1400, 1000);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.newProject();
+    SchematicView* view = w.schematicView();
+    view->setTransform(QTransform::fromScale(2, 2));
+    view->centerOn(-40, 0);
+    QTest::qWait(10);
+    const std::string v = view->addComponent("valve_5_2", {0, 0});
+    const std::string sw = view->addComponent("time_switch", {-160, -60});
+    const std::string pb = view->addComponent("push_button", {-160, 70});
+    QVERIFY(!v.empty() && !sw.empty() && !pb.empty());
+    SchematicScene* scene = w.scene();
+    // The ports the signal lines join: the switch's output, the solenoid 14.
+    QVERIFY(scene->portPos({sw, "out"}));
+    QVERIFY(scene->portPos({v, "sol14"}));
+    QVERIFY(scene->signalLines()->lines().empty());
+    auto sol14 = [&]() -> std::string {
+      const auto& in = w.project().find(v)->inputs;
+      auto it = in.find("sol14");
+      return it == in.end() ? std::string("(none)") : it->second;
+    };
+    // A dashed line drawn from the output to the input, around the symbols.
+    auto checkLine = [&](const std::string& src) {
+      const auto& lines = scene->signalLines()->lines();
+      QCOMPARE(lines.size(), size_t(1));
+      const QPolygonF& l = lines.front();
+      QCOMPARE(l.front(), *scene->portPos({src, "out"}));
+      QCOMPARE(l.back(), *scene->portPos({v, "sol14"}));
+      for (int i = 0; i + 1 < l.size(); ++i) QVERIFY(l[i].x() == l[i + 1].x() || l[i].y() == l[i + 1].y());
+      for (const std::string& c : {v, sw, pb})
+        QVERIFY2(!crossesBodies(l, {scene->componentItem(c)->bodySceneRect()}), c.c_str());
+    };
+
+    // Drag from the time switch's output onto the solenoid: the valve reads it.
+    dragPortToPort(w, sw, "out", v, "sol14");
+    QCOMPARE(sol14(), sw + ".out");
+    checkLine(sw);
+    // The property editor shows the same reference.
+    QVERIFY(w.selectComponent(QString::fromStdString(v)));
+    QComboBox* box = w.propertyEditor()->inputEditor("sol14");
+    QVERIFY(box);
+    QCOMPARE(box->currentText(), QString::fromStdString(sw + ".out"));
+
+    // Dragging the other way (input to output) works as well; it replaces
+    // the reference, and undo restores the one before.
+    dragPortToPort(w, v, "sol14", pb, "out");
+    QCOMPARE(sol14(), pb + ".out");
+    checkLine(pb);
+    QUndoStack* undo = w.document()->undoStack();
+    undo->undo();
+    QCOMPARE(sol14(), sw + ".out");
+    checkLine(sw);
+    undo->undo();
+    QCOMPARE(sol14(), std::string("(none)"));
+    QVERIFY(scene->signalLines()->lines().empty());
+    undo->redo();
+    QCOMPARE(sol14(), sw + ".out");
+
+    // Click the line and press Delete: the valve no longer reads the switch.
+    {
+      const QPolygonF l = scene->signalLines()->lines().front();
+      int longest = 0;
+      for (int i = 0; i + 1 < l.size(); ++i)
+        if (QLineF(l[i], l[i + 1]).length() > QLineF(l[longest], l[longest + 1]).length()) longest = i;
+      const QPoint at = view->mapFromScene((l[longest] + l[longest + 1]) / 2);
+      view->setFocus();
+      QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, at);
+      QVERIFY(scene->signalLines()->picked().has_value());
+      QCOMPARE(scene->signalLines()->picked()->reader, v);
+      QTest::keyClick(view, Qt::Key_Delete);
+      QCOMPARE(sol14(), std::string("(none)"));
+      QVERIFY(scene->signalLines()->lines().empty());
+      undo->undo();
+      QCOMPARE(sol14(), sw + ".out");
+    }
+
+    // An output onto an output, or a working line onto a signal input, is refused.
+    const Project before = w.project();
+    dragPortToPort(w, pb, "out", sw, "out");
+    dragPortToPort(w, v, "1", v, "sol14");
+    QVERIFY(w.project() == before);
   }
 
   void selectDeleteCopyPaste() {
@@ -527,12 +689,38 @@ class TestGuiSchematic : public QObject {
     QVERIFY(std::abs(end.spool.at("v1") - 1.0) < 1e-6);  // active square (14) at the ports
     QVERIFY(end.litInputs.at("v1").count("sol14"));
     QVERIFY(end.lit.count("sw1"));
+    // The switch's signal line is drawn lit while the switch is on.
+    auto litPixelsOnSignalLine = [&] {
+      const auto& lines = w.scene()->signalLines()->lines();
+      if (lines.size() != 1) return -1;
+      const QPolygonF& l = lines.front();
+      int longest = 0;
+      for (int i = 0; i + 1 < l.size(); ++i)
+        if (QLineF(l[i], l[i + 1]).length() > QLineF(l[longest], l[longest + 1]).length()) longest = i;
+      const QPointF mid = (l[longest] + l[longest + 1]) / 2;
+      const QRectF r(mid - QPointF(5, 5), QSizeF(10, 10));
+      QImage img(80, 80, QImage::Format_RGB32);
+      img.fill(Qt::white);
+      {
+        QPainter p(&img);
+        w.scene()->render(&p, QRectF(img.rect()), r);
+      }
+      int n = 0;
+      for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+          const QColor c = img.pixelColor(x, y);
+          n += c.red() > 200 && c.green() > 120 && c.green() < 210 && c.blue() < 90;
+        }
+      return n;
+    };
+    QVERIFY(litPixelsOnSignalLine() > 20);
     // Scrub back to t = 0: retracted, rest position, nothing lit.
     slider->setValue(0);
     const RunFrame& start = w.scene()->frame();
     QVERIFY(start.rod.at("cyl1") < 1e-3);
     QVERIFY(std::abs(start.spool.at("v1")) < 1e-9);
     QVERIFY(!start.lit.count("sw1"));
+    QCOMPARE(litPixelsOnSignalLine(), 0);
     // The supply line has the top colour of the scale, the others differ.
     QVERIFY(start.lineColor.at("l1") == pressureColor(1.0));
 
@@ -614,9 +802,17 @@ class TestGuiSchematic : public QObject {
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QElapsedTimer t;
+    // CPU time of this thread too: wall time on a loaded machine says little.
+    auto cpuMs = [] {
+      timespec ts{};
+      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+      return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
+    };
+    const double cpu0 = cpuMs();
     t.start();
     QVERIFY(w.openProject(path));
     const double open = t.nsecsElapsed() * 1e-6;
+    const double openCpu = cpuMs() - cpu0;
     t.restart();
     w.schematicView()->zoomToFit();
     w.schematicView()->viewport()->repaint();
@@ -636,10 +832,13 @@ class TestGuiSchematic : public QObject {
     }
     const double zoom = t.nsecsElapsed() * 1e-6 / 10;
     t.restart();
+    const double cpu1 = cpuMs();
     w.document()->edit("move one", [](Project& q) { q.components[0].placement.x += 10; });
     const double edit = t.nsecsElapsed() * 1e-6;
-    qInfo("500 components, 500 lines: open %.0f ms, fit+paint %.0f ms, pan step %.1f ms, zoom step %.1f ms, one edit %.1f ms",
-          open, paint, pan, zoom, edit);
+    const double editCpu = cpuMs() - cpu1;
+    qInfo("500 components, 500 lines: open %.0f ms (CPU %.0f ms), fit+paint %.0f ms, pan step %.1f ms, zoom step %.1f ms, "
+          "one edit %.1f ms (CPU %.1f ms)",
+          open, openCpu, paint, pan, zoom, edit, editCpu);
   }
 
  private:

@@ -1,8 +1,10 @@
 // Symbols and components agree: every registered component type has an
 // ISO 1219-1 symbol in icons/symbols/ (<type>.svg + <type>.json, format in
 // icons/symbols/README.md), its port table names exactly the type's
-// pneumatic ports, every port sits on the symbol outline and on the 10-unit
-// grid, and the SVG renders with QSvgRenderer (the canvas' renderer).
+// pneumatic ports plus signal ports for every signal input (and the main
+// output "out") that are declared inputs or channels of the type, every port
+// sits on the symbol outline and on the 10-unit grid, and the SVG renders
+// with QSvgRenderer (the canvas' renderer).
 //
 // With PM_SYMBOLS_SHEET=<file.png> set, also writes a contact sheet of all
 // symbols with their ports marked, for looking at them.
@@ -20,7 +22,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <fstream>
 #include <set>
 #include <string>
@@ -184,7 +188,7 @@ class TestSymbols : public QObject {
     QVERIFY(j.contains("label") && j["label"].is_array() && j["label"].size() == 2);
     QVERIFY(j.contains("ports") && j["ports"].is_array());
 
-    std::set<std::string> names;
+    std::set<std::string> names, signalPorts;
     for (const json& p : j["ports"]) {
       const std::string name = p.value("name", std::string());
       const std::string where = t.name + " port " + name + ": ";
@@ -197,10 +201,31 @@ class TestSymbols : public QObject {
       QVERIFY2(ok, (where + "not on the outline edge its dir '" + dir + "' points out of").c_str());
       const std::string kind = p.value("kind", std::string());
       QVERIFY2(kind == "pneumatic" || kind == "pilot" || kind == "signal", (where + "unknown kind").c_str());
+      if (kind == "signal") {
+        signalPorts.insert(name);
+        // A signal port is an input the type reads (the canvas takes it as
+        // the input where a name is both, like the proportional valve's u)
+        // or a channel it writes.
+        const bool input = t.input(name) != nullptr;
+        const bool channel = std::any_of(t.channels.begin(), t.channels.end(),
+                                         [&](const pm::ChannelDecl& c) { return c.quantity == name; });
+        QVERIFY2(input || channel, (where + "is neither a declared input nor a channel of the type").c_str());
+      }
     }
+    std::set<std::string> lineNames;
+    std::set_difference(names.begin(), names.end(), signalPorts.begin(), signalPorts.end(),
+                        std::inserter(lineNames, lineNames.end()));
     const std::set<std::string> expected = pneumaticPorts(t);
-    QVERIFY2(names == expected,
-             (t.name + ": symbol ports {" + joined(names) + "}, type ports {" + joined(expected) + "}").c_str());
+    QVERIFY2(lineNames == expected,
+             (t.name + ": symbol ports {" + joined(lineNames) + "}, type ports {" + joined(expected) + "}").c_str());
+    // Every signal input has its point on the symbol (where a signal line
+    // ends), and so has the main output "out" where the type has one.
+    std::set<std::string> inputs;
+    for (const pm::InputDecl& in : t.inputs) inputs.insert(in.name);
+    for (const std::string& in : inputs)
+      QVERIFY2(signalPorts.count(in), (t.name + ": signal input " + in + " has no port").c_str());
+    for (const pm::ChannelDecl& c : t.channels)
+      if (c.quantity == "out") QVERIFY2(signalPorts.count("out"), (t.name + ": output out has no port").c_str());
 
     // Drawing.
     QSvgRenderer svg(base + ".svg");
