@@ -13,6 +13,7 @@
 #include "property_editor.h"
 #include "plot_pane.h"
 #include "report_export.h"
+#include "report_settings_dialog.h"
 #include "result_buffer.h"
 #include "results_panel.h"
 #include "run_animation.h"
@@ -310,6 +311,8 @@ void MainWindow::buildMenus() {
   actSaveAs_ = file->addAction(tr("Save &As..."), this, &MainWindow::onSaveAs);
   actSaveAs_->setShortcut(QKeySequence::SaveAs);
   file->addSeparator();
+  file->addAction(tr("Report Se&ttings..."), this, [this] { openReportSettings(this, doc_, buffer_); })
+      ->setObjectName("actionReportSettings");
   file->addAction(tr("Export &Report (PDF)..."), this, &MainWindow::exportReportDialog);
   file->addSeparator();
   file->addAction(tr("Start &Page"), this, [this] { stack_->setCurrentWidget(start_); });
