@@ -23,6 +23,7 @@
 #include "schematic_view.h"
 #include "selection_model.h"
 #include "simulation_runner.h"
+#include "simulation_settings_dialog.h"
 #include "start_page.h"
 #include "symbol_library.h"
 #include "units.h"
@@ -365,6 +366,9 @@ void MainWindow::buildMenus() {
     runChecks();
     messagesDock_->raise();
   });
+  sim->addAction(tr("&Settings..."), this, [this] { openSimulationSettings(this, doc_); })
+      ->setObjectName("actionSimulationSettings");
+  sim->addSeparator();
   actRun_ = sim->addAction(tr("&Run"), this, &MainWindow::runSimulation);
   actRun_->setShortcut(QKeySequence(Qt::Key_F5));
   actPause_ = sim->addAction(tr("&Pause"), this, [this] {
