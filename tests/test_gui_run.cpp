@@ -266,12 +266,12 @@ class TestGuiRun : public QObject {
     QVERIFY(std::abs(r700[colX].toDouble() - xs[700]) <= 1e-9 * std::max(1.0, std::abs(xs[700])));
     QVERIFY(!panel->exportCsv(dir_.filePath("none.csv"), {}, &err));
 
-    // PNG: the pane at twice its size, with the position series' colour in it.
+    // PNG: the pane at its size, with the position series' colour in it.
     const QString png = dir_.filePath("pane.png");
     QVERIFY2(pane->exportPng(png, &err), qPrintable(err));
     QImage img(png);
     QVERIFY(!img.isNull());
-    QCOMPARE(img.size(), (pane->chart()->size() * 2).toSize());
+    QCOMPARE(img.size(), pane->chart()->size().toSize());
     const QColor c = sx->pen().color();
     int hits = 0;
     for (int yy = 0; yy < img.height(); ++yy)

@@ -7,6 +7,7 @@
 //   through the undo stack; bad values keep the dialog open with a message.
 // - Pane export: the PNG has the size typed into the export size dialog.
 #include "document.h"
+#include "export_size_dialog.h"
 #include "main_window.h"
 #include "plot_pane.h"
 #include "report_export.h"
@@ -22,6 +23,10 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QLineSeries>
+#include <QSpinBox>
+#include <QTimer>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -35,6 +40,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <set>
 
 using namespace pm;
 using namespace pm::gui;
@@ -231,6 +237,96 @@ class TestGuiRunDialogs : public QObject {
     const Project back = loadProject(saved.toStdString());
     QCOMPARE(back.simulation.coupling, std::string("cosimulation"));
     QCOMPARE(back.simulation.exchange_interval, 5e-4);
+  }
+
+  // Toolbar "Export PNG...": the size typed into the size dialog is the
+  // PNG's; the chart is laid out for it and back on screen afterwards.
+  void paneExportSize() {
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(example("seed003_meter_out.pneumech.json")));
+    QSignalSpy done(&w, &MainWindow::simulationFinished);
+    w.runSimulation();
+    QVERIFY(done.wait(120000));
+    PlotPane* pane = w.resultsPanel()->currentPane();
+    QVERIFY(pane && !pane->channelNames().empty());
+    QTest::qWait(50);
+    const QSize onScreen = pane->chart()->size().toSize();
+    const QRectF plotOnScreen = pane->chart()->plotArea();
+
+    for (const bool svg : {false, true}) {
+      const QString file = dir_.filePath(svg ? "sized.svg" : "sized.png");
+      bool sawSize = false, sawFile = false;
+      QSize offered;
+      // The two modal dialogs in turn: size, then file name.
+      QTimer driver;
+      connect(&driver, &QTimer::timeout, this, [&] {
+        QWidget* m = QApplication::activeModalWidget();
+        if (auto* d = qobject_cast<ExportSizeDialog*>(m)) {
+          if (sawSize) return;
+          offered = d->size();
+          for (auto [box, v] : {std::pair{d->widthBox(), "1234"}, std::pair{d->heightBox(), "567"}}) {
+            box->setFocus();
+            box->selectAll();
+            QTest::keyClicks(box, v);
+          }
+          sawSize = true;
+          clickOk(d);
+        } else if (auto* fd = qobject_cast<QFileDialog*>(m)) {
+          if (sawFile) return;  // accepting already
+          QLineEdit* name = fd->findChild<QLineEdit*>("fileNameEdit");
+          QVERIFY(name);
+          name->setFocus();
+          name->selectAll();
+          QTest::keyClicks(name, file);
+          sawFile = true;
+          QMetaObject::invokeMethod(fd, "accept", Qt::QueuedConnection);
+        }
+      });
+      driver.start(50);
+      QAction* act = w.resultsPanel()->findChild<QAction*>(svg ? "actionExportSvg" : "actionExportPng");
+      QVERIFY(act);
+      QSignalSpy messages(w.resultsPanel(), &ResultsPanel::message);
+      act->trigger();  // returns when both dialogs are done
+      driver.stop();
+      for (const auto& m : messages) qInfo("%s", qPrintable(m.at(0).toString()));
+      QVERIFY(sawSize && sawFile);
+      QCOMPARE(offered, onScreen);  // the size dialog starts at the on-screen size
+      QVERIFY2(QFile::exists(file), qPrintable(file));
+      QCOMPARE(pane->chart()->size().toSize(), onScreen);
+      QCOMPARE(pane->chart()->plotArea(), plotOnScreen);
+      if (svg) {
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray text = f.readAll();
+        QVERIFY2(text.contains("viewBox=\"0 0 1234 567\""), text.left(400).constData());
+        continue;
+      }
+      const QImage img(file);
+      QCOMPARE(img.size(), QSize(1234, 567));
+      // Not a blank or stretched copy: many colours, the first series' colour
+      // among them, and the curves reach across the wider picture.
+      std::set<QRgb> colours;
+      const QColor c = pane->series(pane->channelNames().front())->pen().color();
+      int hits = 0, rightmost = 0;
+      for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+          const QColor p = img.pixelColor(x, y);
+          colours.insert(p.rgb());
+          if (std::abs(p.red() - c.red()) < 8 && std::abs(p.green() - c.green()) < 8 && std::abs(p.blue() - c.blue()) < 8) {
+            ++hits;
+            rightmost = std::max(rightmost, x);
+          }
+        }
+      qInfo("on screen %dx%d, PNG 1234x567: %zu colours, %d series pixels, rightmost at x = %d", onScreen.width(),
+            onScreen.height(), colours.size(), hits, rightmost);
+      QVERIFY(colours.size() > 20);
+      QVERIFY(hits > 500);
+      QVERIFY(rightmost > 1000);
+      img.save(QDir::current().filePath("gui_pane_export_1234x567.png"));
+    }
   }
 
  private:
