@@ -1,8 +1,17 @@
 #include "solver/run_control.h"
 
+#include "model/component_type.h"
+#include "model/project.h"
+
 #include <utility>
 
 namespace pm {
+
+bool handOperable(const Component& c) {
+  if (c.type == "push_button" || c.type == "selector_switch") return true;
+  const ComponentType* t = Registry::instance().find(c.type);
+  return t && t->param("manual") && paramValue(c, *t, "manual") > 0.5;
+}
 
 void RunControl::requestStop() {
   {

@@ -14,6 +14,12 @@
 
 namespace pm {
 
+struct Component;
+
+// Whether a click on the component in an interactive run operates it:
+// push buttons, selector switches, and valves with manual = 1.
+bool handOperable(const Component& c);
+
 class RunControl {
  public:
   void requestStop();
