@@ -13,6 +13,7 @@
 #include "property_editor.h"
 #include "plot_pane.h"
 #include "report_export.h"
+#include "report_settings_dialog.h"
 #include "result_buffer.h"
 #include "results_panel.h"
 #include "run_animation.h"
@@ -22,6 +23,7 @@
 #include "schematic_view.h"
 #include "selection_model.h"
 #include "simulation_runner.h"
+#include "simulation_settings_dialog.h"
 #include "start_page.h"
 #include "symbol_library.h"
 #include "units.h"
@@ -310,6 +312,8 @@ void MainWindow::buildMenus() {
   actSaveAs_ = file->addAction(tr("Save &As..."), this, &MainWindow::onSaveAs);
   actSaveAs_->setShortcut(QKeySequence::SaveAs);
   file->addSeparator();
+  file->addAction(tr("Report Se&ttings..."), this, [this] { openReportSettings(this, doc_, buffer_); })
+      ->setObjectName("actionReportSettings");
   file->addAction(tr("Export &Report (PDF)..."), this, &MainWindow::exportReportDialog);
   file->addSeparator();
   file->addAction(tr("Start &Page"), this, [this] { stack_->setCurrentWidget(start_); });
@@ -362,6 +366,9 @@ void MainWindow::buildMenus() {
     runChecks();
     messagesDock_->raise();
   });
+  sim->addAction(tr("&Settings..."), this, [this] { openSimulationSettings(this, doc_); })
+      ->setObjectName("actionSimulationSettings");
+  sim->addSeparator();
   actRun_ = sim->addAction(tr("&Run"), this, &MainWindow::runSimulation);
   actRun_->setShortcut(QKeySequence(Qt::Key_F5));
   actPause_ = sim->addAction(tr("&Pause"), this, [this] {

@@ -1,5 +1,7 @@
 #include "plot_pane.h"
 
+#include "export_size_dialog.h"
+
 #include "result_buffer.h"
 #include "units.h"
 
@@ -8,6 +10,7 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
+#include <QGraphicsLayout>
 #include <QImage>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -400,16 +403,8 @@ void PlotPane::contextMenuEvent(QContextMenuEvent* e) {
   QMenu menu(this);
   menu.addAction(tr("Auto Range"), this, [this] { setAutoRange(true); });
   menu.addSeparator();
-  menu.addAction(tr("Export as PNG..."), this, [this] {
-    const QString f = QFileDialog::getSaveFileName(this, tr("Export plot"), "plot.png", tr("PNG image (*.png)"));
-    QString err;
-    if (!f.isEmpty() && !exportPng(f, &err)) emit message(err);
-  });
-  menu.addAction(tr("Export as SVG..."), this, [this] {
-    const QString f = QFileDialog::getSaveFileName(this, tr("Export plot"), "plot.svg", tr("SVG drawing (*.svg)"));
-    QString err;
-    if (!f.isEmpty() && !exportSvg(f, &err)) emit message(err);
-  });
+  menu.addAction(tr("Export as PNG..."), this, [this] { exportDialog(false); });
+  menu.addAction(tr("Export as SVG..."), this, [this] { exportDialog(true); });
   if (!wanted_.empty()) {
     menu.addSeparator();
     QMenu* rm = menu.addMenu(tr("Remove"));
@@ -461,22 +456,36 @@ void PlotPane::drawForeground(QPainter* p, const QRectF& rect) {
   p->restore();
 }
 
-bool PlotPane::render(QPainter& p, const QSizeF& size) {
+bool PlotPane::render(QPainter& p, const QSize& size) {
   if (!p.isActive()) return false;
   p.setRenderHint(QPainter::Antialiasing);
   exporting_ = true;
-  scene()->render(&p, QRectF(QPointF(0, 0), size), chart_->sceneBoundingRect());
+  const QRectF onScreen = chart_->geometry();
+  const bool relayout = size != onScreen.size().toSize();
+  if (relayout) {
+    chart_->setGeometry(QRectF(onScreen.topLeft(), QSizeF(size)));
+    if (chart_->layout()) chart_->layout()->activate();
+  }
+  scene()->render(&p, QRectF(QPointF(0, 0), QSizeF(size)), chart_->sceneBoundingRect());
+  if (relayout) {
+    chart_->setGeometry(onScreen);
+    if (chart_->layout()) chart_->layout()->activate();
+  }
   exporting_ = false;
   return true;
 }
 
-bool PlotPane::exportPng(const QString& path, QString* error, double scale) {
-  const QSizeF s = chart_->size();
-  QImage img((s * scale).toSize(), QImage::Format_ARGB32);
+bool PlotPane::exportPng(const QString& path, QString* error, QSize size) {
+  if (size.isEmpty()) size = chart_->size().toSize();
+  QImage img(size, QImage::Format_ARGB32);
+  if (img.isNull()) {
+    if (error) *error = tr("cannot make a %1 x %2 pixel picture").arg(size.width()).arg(size.height());
+    return false;
+  }
   img.fill(Qt::white);
   {
     QPainter p(&img);
-    if (!render(p, img.size())) {
+    if (!render(p, size)) {
       if (error) *error = tr("cannot paint the plot");
       return false;
     }
@@ -489,18 +498,18 @@ bool PlotPane::exportPng(const QString& path, QString* error, double scale) {
   return true;
 }
 
-bool PlotPane::exportSvg(const QString& path, QString* error) {
+bool PlotPane::exportSvg(const QString& path, QString* error, QSize s) {
   QSaveFile f(path);
   if (!f.open(QIODevice::WriteOnly)) {
     if (error) *error = tr("cannot write %1: %2").arg(path, f.errorString());
     return false;
   }
-  const QSizeF s = chart_->size();
+  if (s.isEmpty()) s = chart_->size().toSize();
   {
     QSvgGenerator gen;
     gen.setOutputDevice(&f);
-    gen.setSize(s.toSize());
-    gen.setViewBox(QRectF(QPointF(0, 0), s));
+    gen.setSize(s);
+    gen.setViewBox(QRectF(QPointF(0, 0), QSizeF(s)));
     gen.setTitle(tr("PneuMech Studio plot"));
     QStringList names;
     for (const std::string& n : wanted_) names << QString::fromStdString(n);
@@ -516,6 +525,17 @@ bool PlotPane::exportSvg(const QString& path, QString* error) {
     return false;
   }
   return true;
+}
+
+void PlotPane::exportDialog(bool svg) {
+  ExportSizeDialog sizeDialog(chart_->size().toSize(), this);
+  if (sizeDialog.exec() != QDialog::Accepted) return;
+  const QString f = QFileDialog::getSaveFileName(this, tr("Export plot"), svg ? "plot.svg" : "plot.png",
+                                                 svg ? tr("SVG drawing (*.svg)") : tr("PNG image (*.png)"));
+  if (f.isEmpty()) return;
+  QString err;
+  if (!(svg ? exportSvg(f, &err, sizeDialog.size()) : exportPng(f, &err, sizeDialog.size()))) emit message(err);
+  else emit message(tr("Plot written to %1 (%2 x %3 px)").arg(f).arg(sizeDialog.size().width()).arg(sizeDialog.size().height()));
 }
 
 }  // namespace pm::gui

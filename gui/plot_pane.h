@@ -71,9 +71,14 @@ class PlotPane : public QChartView {
   // Channels of a new run: series for the wanted names present in it.
   void rebuild();
 
-  // The pane as a picture: PNG at `scale` x its size, or SVG (vector).
-  bool exportPng(const QString& path, QString* error, double scale = 2.0);
-  bool exportSvg(const QString& path, QString* error);
+  // The pane as a picture, PNG or SVG (vector), laid out at `size` pixels
+  // (empty: its size on screen); the chart is re-laid out for it, so fonts
+  // and margins keep their size instead of being scaled.
+  bool exportPng(const QString& path, QString* error, QSize size = {});
+  bool exportSvg(const QString& path, QString* error, QSize size = {});
+  // Asks for the picture's size (ExportSizeDialog, the on-screen size
+  // first), then for the file, and writes it; reports through message().
+  void exportDialog(bool svg);
 
  signals:
   void timeClicked(double t);
@@ -105,7 +110,8 @@ class PlotPane : public QChartView {
   void fitY();
   double timeAt(const QPointF& viewportPos) const;
   QRectF plotRectInViewport() const;
-  bool render(QPainter& p, const QSizeF& size);
+  // Lays the chart out at `size`, paints it into `p` and restores the layout.
+  bool render(QPainter& p, const QSize& size);
 
   ResultBuffer* data_;
   QChart* chart_;

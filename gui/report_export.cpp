@@ -322,14 +322,15 @@ void plotsSection(ReportPage& pg, const Inputs& in) {
   pg.newPage();
   pg.heading(QStringLiteral("Time histories"));
   int n = 0;
-  for (const auto& chans : plots) {
-    auto series = plotSeries(in.results, chans, in.kr.ambientPressure);
+  for (const ReportPlot& plot : plots) {
+    auto series = plotSeries(in.results, plot.channels, in.kr.ambientPressure);
     if (series.empty()) continue;
     QString title;
     for (auto& s : series) {
       s.name = channelLabel(in.project, s.name.toStdString());
       title += (title.isEmpty() ? "" : ", ") + s.name;
     }
+    if (!plot.title.empty()) title = q(plot.title);
     title = QStringLiteral("Figure %1: %2").arg(2 + n++).arg(title);
     pg.block(mm(66), [&](QPainter& p, const QRectF& r) { paintPlot(p, r, mm(1), title, series); });
     pg.skip(mm(3));

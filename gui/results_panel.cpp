@@ -47,8 +47,8 @@ ResultsPanel::ResultsPanel(ResultBuffer* data, QWidget* parent) : QWidget(parent
     for (PlotPane* p : panes_) p->setAutoRange(true);
   });
   bar->addSeparator();
-  bar->addAction(tr("Export PNG..."), this, [this] { exportPaneDialog(false); });
-  bar->addAction(tr("Export SVG..."), this, [this] { exportPaneDialog(true); });
+  bar->addAction(tr("Export PNG..."), this, [this] { exportPaneDialog(false); })->setObjectName("actionExportPng");
+  bar->addAction(tr("Export SVG..."), this, [this] { exportPaneDialog(true); })->setObjectName("actionExportSvg");
   bar->addAction(tr("Export CSV..."), this, [this] { exportCsvDialog(); });
 
   paneSplitter_ = new QSplitter(Qt::Vertical);
@@ -203,13 +203,7 @@ bool ResultsPanel::exportCsv(const QString& path, std::vector<std::string> chann
 }
 
 void ResultsPanel::exportPaneDialog(bool svg) {
-  if (!current_) return;
-  const QString f = QFileDialog::getSaveFileName(this, tr("Export plot"), svg ? "plot.svg" : "plot.png",
-                                                 svg ? tr("SVG drawing (*.svg)") : tr("PNG image (*.png)"));
-  if (f.isEmpty()) return;
-  QString err;
-  if (!(svg ? current_->exportSvg(f, &err) : current_->exportPng(f, &err))) emit message(err);
-  else emit message(tr("Plot written to %1").arg(f));
+  if (current_) current_->exportDialog(svg);
 }
 
 void ResultsPanel::exportCsvDialog() {

@@ -3,6 +3,7 @@
 #include "document.h"
 #include "schematic_items.h"
 #include "simulation_runner.h"
+#include "solver/run_control.h"
 
 #include <QGraphicsView>
 #include <QMouseEvent>
@@ -21,7 +22,7 @@ QString RunOperator::operableAt(const QPoint& pos) const {
     for (QGraphicsItem* i = item; i; i = i->parentItem())
       if (auto* c = qgraphicsitem_cast<ComponentItem*>(i)) {
         const Component* comp = doc_->project().find(c->id());
-        return comp && comp->type == "push_button" ? QString::fromStdString(c->id()) : QString();
+        return comp && handOperable(*comp) ? QString::fromStdString(c->id()) : QString();
       }
   }
   return {};

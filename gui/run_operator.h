@@ -1,8 +1,11 @@
-// Interactive mode: while a run is in progress, pressing the mouse on a push
-// button in the schematic presses it in the simulation and releasing the
-// mouse releases it (through the run's RunControl; the solver applies it at
-// its next output step). Pair it with real-time pacing to demonstrate a
-// circuit. Other clicks pass on to the schematic as usual.
+// Interactive mode: while a run is in progress, pressing the mouse on a
+// hand-operable component in the schematic (pm::handOperable: push button,
+// selector switch, manual valve) presses it in the simulation and releasing
+// the mouse releases it (through the run's RunControl). The element decides
+// what a press means: held while pressed (push button, spring-return valve)
+// or a detent step (selector switch, detent valve toggles). Pair it with
+// real-time pacing to demonstrate a circuit. Other clicks pass on to the
+// schematic as usual.
 #pragma once
 
 #include <QObject>

@@ -225,15 +225,27 @@ class TestKeyResults : public QObject {
     QVERIFY(reportSettings(p).plots.empty());
     const auto def = reportPlots(p, reportSettings(p));
     QCOMPARE(def.size(), size_t(2));
-    QCOMPARE(def[1], (std::vector<std::string>{"cyl1.pA", "cyl1.pB"}));
+    QCOMPARE(def[1].channels, (std::vector<std::string>{"cyl1.pA", "cyl1.pB"}));
     p.extra["report"] = {{"plots", {{"cyl1.v"}}}, {"company", "ACME"}, {"cycles_per_minute", 20}};
     const ReportSettings s = reportSettings(p, "f.json");
     QCOMPARE(s.company, std::string("ACME"));
     QCOMPARE(s.cyclesPerMinute, 20.0);
-    QCOMPARE(reportPlots(p, s), (std::vector<std::vector<std::string>>{{"cyl1.v"}}));
+    QCOMPARE(reportPlots(p, s), (std::vector<ReportPlot>{{{}, {"cyl1.v"}}}));
     QVERIFY_THROWS_EXCEPTION(ProjectError, checkPlotChannels(s, {"cyl1.x"}, "f.json"));
+    // Titled plots and the round trip through the project.
+    ReportSettings w;
+    w.plots = {{"Speed", {"cyl1.v"}}, {{}, {"cyl1.pA", "cyl1.pB"}}};
+    w.company = "ACME";
+    w.logo = "logo.png";
+    setReportSettings(p, w);
+    QCOMPARE(p.extra["report"]["plots"][0]["title"], nlohmann::json("Speed"));
+    QCOMPARE(reportSettings(p, "f.json"), w);
+    setReportSettings(p, ReportSettings{});
+    QVERIFY(!p.extra.contains("report"));
     for (const nlohmann::json& bad : {nlohmann::json{{"plots", "cyl1.x"}}, nlohmann::json{{"plots", {{1}}}},
-                                      nlohmann::json{{"cycles_per_minute", -1}}, nlohmann::json{{"colour", "red"}}}) {
+                                      nlohmann::json{{"cycles_per_minute", -1}}, nlohmann::json{{"colour", "red"}},
+                                      nlohmann::json{{"plots", {{{"title", "T"}}}}},
+                                      nlohmann::json{{"plots", {{{"channels", {"cyl1.x"}}, {"colour", 1}}}}}}) {
       p.extra["report"] = bad;
       try {
         reportSettings(p, "f.json");

@@ -1,7 +1,8 @@
 // RunControl: a run driven from another thread. Pause holds the solver
-// between output steps (no rows, the same simulated time), resume continues
-// to the same result as an undisturbed run, stop ends it (also while
-// paused), and a paced run takes at least its simulated time in wall time.
+// (no rows, the same simulated time), resume continues to the same result
+// as an undisturbed run, stop ends it (also while paused), and a paced run
+// takes at least its simulated time in wall time. Pause and hand operations
+// act at the next solver step, not only at the next output row.
 #include "support/test_project.h"
 
 #include "io/project_file.h"
@@ -168,6 +169,75 @@ class TestRunControl : public QObject {
     // The rows before the failure stay (t = 0 at least), ending where it failed.
     QVERIFY(r->out.rows() >= 1);
     QVERIFY(r->result.stats.tReached > 0 && r->result.stats.tReached < 5e-3);
+  }
+
+  // Output rows 1 s apart, paced at real time: a pause and a hand operation
+  // at about 0.3 s act there, long before the first row (t = 1 s). The
+  // selector switch opens a valve to a tank; the tank has filled by the row
+  // at 1 s (acted at the 1 s row, as before, it would still be at ambient).
+  void pauseAndOperationActWithinAnOutputInterval() {
+    Project p;
+    p.components.push_back(comp("src", "supply"));
+    p.components.push_back(comp("sel", "selector_switch"));
+    p.components.push_back(comp("v", "valve_2_2_nc", {{"C_supply", 1e-9}}, {{"sol14", "sel.out"}}));
+    p.components.push_back(comp("tank", "reservoir", {{"V", 1e-3}}));
+    wire(p, "src.1", "v.1");
+    wire(p, "v.2", "tank.1");
+    settings(p, 3.0, 1.0);
+    Simulation sim(p);
+    ResultStore out;
+    RunControl control;
+    control.setPacing(1.0);
+    RunResult r;
+    const auto wall0 = std::chrono::steady_clock::now();
+    std::thread worker([&] { r = sim.run(out, nullptr, &control); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    control.pause();
+    QVERIFY(waitFor([&] { return control.holding(); }, 30));
+    const double heldAfter = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    qInfo("pause requested at 0.300 s wall, holding at %.3f s wall", heldAfter);
+    QCOMPARE(out.rows(), size_t(1));  // held before the first output row
+    control.operate("sel", 1.0);
+    control.operate("sel", 0.0);  // the release: a detent switch stays
+    control.resume();
+    worker.join();
+    QVERIFY2(r.ok(), r.message.c_str());
+    const auto sel = out.column("sel.out"), pt = out.column("tank.p"), vs = out.column("v.s");
+    QCOMPARE(out.rows(), size_t(4));
+    QCOMPARE(sel[0], 0.0);
+    QCOMPARE(sel[1], 1.0);
+    QCOMPARE(vs[1], 1.0);  // fully open by t = 1 s (10 ms switching)
+    const double pAmb = p.simulation.ambient_pressure;
+    qInfo("tank at t = 1 s: %.0f Pa above ambient", pt[1] - pAmb);
+    QVERIFY2(pt[1] - pAmb > 1e4, qPrintable(QString::number(pt[1] - pAmb)));
+    QVERIFY(pt[2] > pt[1]);
+
+    // Without a pause, a click at 0.3 s wall time acts at about 0.3 s
+    // simulated time (the paced clock), not at the end of the solver step it
+    // arrived in: the tank at 1 s lies between the runs switched by a timer
+    // at 0.25 s and at 0.6 s (the upper bound leaves room for a loaded machine).
+    auto tankAt1s = [&](double tOn) {
+      Project q = p;
+      q.find("sel")->type = "time_switch";
+      q.find("sel")->params = {{"t_on", tOn}};
+      auto run = simulate(q);
+      return run->out.column("tank.p")[1];
+    };
+    const double early = tankAt1s(0.25), late = tankAt1s(0.6);
+    Simulation sim2(p);
+    ResultStore out2;
+    RunControl paced;
+    paced.setPacing(1.0);
+    std::thread worker2([&] { r = sim2.run(out2, nullptr, &paced); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    paced.operate("sel", 1.0);
+    worker2.join();
+    QVERIFY2(r.ok(), r.message.c_str());
+    const double p1 = out2.column("tank.p")[1];
+    qInfo("tank at 1 s: timer at 0.25 s %.0f Pa, clicked at 0.3 s wall %.0f Pa, timer at 0.6 s %.0f Pa", early - pAmb,
+          p1 - pAmb, late - pAmb);
+    QVERIFY(p1 < early);
+    QVERIFY(p1 > late);
   }
 
   // Pacing only slows a run down: a lower bound on wall time, which a slow

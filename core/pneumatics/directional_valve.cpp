@@ -8,6 +8,11 @@
 // the rest position unless 14 is active; without spring (bistable / detent)
 // they keep the last position until the other side is active alone. 5/3
 // valves are spring-centred.
+// Hand operation (manual = 1; interactive runs, Element::operate): a press
+// on the symbol actuates side 14 while held when the valve has a spring
+// (push-button or lever valve; 5/3: held in position a); without a spring
+// (detent) each press toggles the valve between its two positions. A signal
+// on sol14/sol12 that stays on wins over a detent toggle at its next change.
 // Switching: the spool travels linearly between positions in t_switch (full
 // stroke); path conductances blend linearly with spool position. A closed
 // path keeps a leakage C_leak = leak_fraction * C, as real spool valves do;
@@ -73,6 +78,7 @@ class DirectionalValve : public Element {
     tSwitch_ = P("t_switch");
     pilot_ = P("pilot_pressure");
     spring_ = P("spring_return") > 0.5;
+    manual_ = P("manual") > 0.5;
     threePos_ = def.positions.size() == 3;
     // Every port pair that is a path in some position.
     std::set<std::pair<std::string, std::string>> seen;
@@ -110,6 +116,9 @@ class DirectionalValve : public Element {
         {"pilot_pressure", "Pa", 2e5, 0.0, 1e8, true, false, "pilot switching pressure (gauge) on ports 12/14"},
         {"spring_return", "1", def.spring_default ? 1.0 : 0.0, 0.0, 1.0, false, false,
          "1: spring return (monostable); 0: keeps its position (bistable, two solenoids)"},
+        {"manual", "1", 0.0, 0.0, 1.0, false, false,
+         "1: hand-operated (button or lever on side 14): a click in an interactive run actuates it while held "
+         "(spring return) or toggles it (detent, spring_return 0)"},
     };
     t.inputs = {{"sol14", "solenoid / push-button signal that switches 1->4 (1->2 on 3/2 and 2/2 valves)", false}};
     if (def.positions.size() == 3 || std::string(def.name) == "valve_5_2")
@@ -175,10 +184,13 @@ class DirectionalValve : public Element {
       s0_ = target_;
       ramping_ = false;
     }
-    const bool a14 = sol14_(e) > 0.5 || (pilot14_ >= 0 && e.p(pilot14_) - pAmb_ > pilot_);
+    const bool a14 = hand_ || sol14_(e) > 0.5 || (pilot14_ >= 0 && e.p(pilot14_) - pAmb_ > pilot_);
     const bool a12 = sol12_(e) > 0.5 || (pilot12_ >= 0 && e.p(pilot12_) - pAmb_ > pilot_);
     double target = target_;
-    if (threePos_) {
+    if (toggle_) {
+      toggle_ = false;
+      target = target_ > 0.5 ? 0.0 : 1.0;
+    } else if (threePos_) {
       target = a14 && !a12 ? 1.0 : a12 && !a14 ? -1.0 : 0.0;
     } else if (spring_) {
       target = a14 ? 1.0 : 0.0;
@@ -195,6 +207,19 @@ class DirectionalValve : public Element {
     target_ = target;
     tCmd_ = e.t;
     ramping_ = true;
+    return true;
+  }
+
+  bool operate(double value) override {
+    if (!manual_) return false;
+    const bool press = value > 0.5;
+    if (spring_ || threePos_) {
+      if (hand_ == press) return false;
+      hand_ = press;
+      return true;
+    }
+    if (!press) return false;  // detent: the press toggles, the release does nothing
+    toggle_ = true;
     return true;
   }
 
@@ -221,7 +246,9 @@ class DirectionalValve : public Element {
   Component comp_;
   std::vector<Pair> pairs_;
   double C_[2], b_[2], leak_, tSwitch_, pilot_;
-  bool spring_, threePos_;
+  bool spring_, threePos_, manual_;
+  bool hand_ = false;    // held by hand (spring-return manual valve)
+  bool toggle_ = false;  // a detent toggle waiting for update()
   int pilot14_ = -1, pilot12_ = -1;
   double pAmb_ = 101325.0;
   SignalInput sol14_, sol12_;

@@ -20,11 +20,24 @@ ReportSettings reportSettings(const Project& project, const std::string& file) {
       if (!v.is_array()) fail(k, "expected a list of plots, each a list of channel names: [[\"cyl1.x\"], ...]");
       for (size_t i = 0; i < v.size(); ++i) {
         const std::string f = "plots[" + std::to_string(i) + "]";
-        if (!v[i].is_array() || v[i].empty()) fail(f, "expected a non-empty list of channel names");
-        std::vector<std::string> plot;
-        for (const auto& c : v[i]) {
+        ReportPlot plot;
+        const nlohmann::json* chans = &v[i];
+        if (v[i].is_object()) {
+          for (auto f2 = v[i].begin(); f2 != v[i].end(); ++f2)
+            if (f2.key() != "title" && f2.key() != "channels")
+              fail(f + "." + f2.key(), "unknown field (known: title, channels)");
+          if (v[i].contains("title")) {
+            if (!v[i]["title"].is_string()) fail(f + ".title", "expected a string");
+            plot.title = v[i]["title"].get<std::string>();
+          }
+          if (!v[i].contains("channels")) fail(f + ".channels", "missing: the list of channel names");
+          chans = &v[i]["channels"];
+        }
+        if (!chans->is_array() || chans->empty())
+          fail(f, "expected a non-empty list of channel names, or {\"title\": ..., \"channels\": [...]}");
+        for (const auto& c : *chans) {
           if (!c.is_string()) fail(f, "channel names must be strings such as \"cyl1.x\"");
-          plot.push_back(c.get<std::string>());
+          plot.channels.push_back(c.get<std::string>());
         }
         s.plots.push_back(plot);
       }
@@ -41,23 +54,41 @@ ReportSettings reportSettings(const Project& project, const std::string& file) {
   return s;
 }
 
-std::vector<std::vector<std::string>> reportPlots(const Project& project, const ReportSettings& settings) {
+void setReportSettings(Project& project, const ReportSettings& s) {
+  if (!project.extra.is_object()) project.extra = nlohmann::json::object();
+  nlohmann::json r = nlohmann::json::object();
+  if (!s.plots.empty()) {
+    nlohmann::json plots = nlohmann::json::array();
+    for (const ReportPlot& p : s.plots) {
+      if (p.title.empty()) plots.push_back(p.channels);
+      else plots.push_back({{"title", p.title}, {"channels", p.channels}});
+    }
+    r["plots"] = plots;
+  }
+  if (!s.company.empty()) r["company"] = s.company;
+  if (!s.logo.empty()) r["logo"] = s.logo;
+  if (s.cyclesPerMinute > 0) r["cycles_per_minute"] = s.cyclesPerMinute;
+  if (r.empty()) project.extra.erase("report");
+  else project.extra["report"] = r;
+}
+
+std::vector<ReportPlot> reportPlots(const Project& project, const ReportSettings& settings) {
   if (!settings.plots.empty()) return settings.plots;
-  std::vector<std::vector<std::string>> plots;
+  std::vector<ReportPlot> plots;
   for (const Component& c : project.components) {
     if (!isCylinderType(c.type)) continue;
-    plots.push_back({c.id + ".x"});
+    plots.push_back({{}, {c.id + ".x"}});
     if (c.type == "cylinder_single")
-      plots.push_back({c.id + ".pA"});
+      plots.push_back({{}, {c.id + ".pA"}});
     else
-      plots.push_back({c.id + ".pA", c.id + ".pB"});
+      plots.push_back({{}, {c.id + ".pA", c.id + ".pB"}});
   }
   return plots;
 }
 
 void checkPlotChannels(const ReportSettings& settings, const std::vector<std::string>& channels, const std::string& file) {
   for (size_t i = 0; i < settings.plots.size(); ++i)
-    for (const auto& c : settings.plots[i])
+    for (const auto& c : settings.plots[i].channels)
       if (std::find(channels.begin(), channels.end(), c) == channels.end())
         throw ProjectError(file, "report", "plots[" + std::to_string(i) + "]",
                            "no result channel " + c + " (`pneumech info` lists them)");

@@ -4,7 +4,9 @@
 // is stated at.
 //
 //   "report": {
-//     "plots": [["cyl1.x"], ["cyl1.pA", "cyl1.pB"]],   // one list of channels per plot
+//     "plots": [["cyl1.x"],                            // one list of channels per plot,
+//               {"title": "Chamber pressures",         // or with a title of its own
+//                "channels": ["cyl1.pA", "cyl1.pB"]}],
 //     "company": "ACME Automation",
 //     "logo": "logo.png",                              // relative to the project file
 //     "cycles_per_minute": 30
@@ -21,11 +23,18 @@
 
 namespace pm {
 
+struct ReportPlot {
+  std::string title;                  // empty: named after its channels
+  std::vector<std::string> channels;  // at least one
+  bool operator==(const ReportPlot&) const = default;
+};
+
 struct ReportSettings {
-  std::vector<std::vector<std::string>> plots;  // empty: the default plots
+  std::vector<ReportPlot> plots;  // empty: the default plots
   std::string company;
   std::string logo;              // as written in the file
   double cyclesPerMinute = 0.0;  // 0: not stated
+  bool operator==(const ReportSettings&) const = default;
 };
 
 // Parses project.extra["report"]; throws ProjectError naming `file`, the
@@ -33,8 +42,12 @@ struct ReportSettings {
 // (the compiled system knows them): see checkPlotChannels.
 ReportSettings reportSettings(const Project& project, const std::string& file = {});
 
+// Writes `settings` as project.extra["report"] (removed when all fields are
+// empty), the form reportSettings reads back.
+void setReportSettings(Project& project, const ReportSettings& settings);
+
 // The plots to draw: the settings' own, else per cylinder [x] and [pA, pB].
-std::vector<std::vector<std::string>> reportPlots(const Project& project, const ReportSettings& settings);
+std::vector<ReportPlot> reportPlots(const Project& project, const ReportSettings& settings);
 
 // Throws ProjectError for a plot channel that is not in `channels`.
 void checkPlotChannels(const ReportSettings& settings, const std::vector<std::string>& channels,

@@ -121,7 +121,13 @@ void validateProject(const Project& pr, const std::string& file, bool forRun) {
     std::vector<std::string> compIds(ids.begin(), ids.end());
     validateMechanism(pr.mechanism, file, compIds);
   }
-  const SimulationSettings& s = pr.simulation;
+  validateSimulation(pr.simulation, file);
+}
+
+void validateSimulation(const SimulationSettings& s, const std::string& file) {
+  auto fail = [&](const std::string& obj, const std::string& field, const std::string& msg) {
+    throw ProjectError(file, obj, field, msg);
+  };
   auto positive = [&](double v, const char* f) {
     if (!(v > 0.0) || !std::isfinite(v)) fail("simulation", f, "must be a positive number");
   };

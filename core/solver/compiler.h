@@ -27,6 +27,8 @@ class Compiler {
 // `forRun` adds what only a run needs (required signal inputs connected), so
 // that an unfinished circuit can still be saved and opened again.
 void validateProject(const Project& project, const std::string& file, bool forRun = true);
+// The "simulation" part of it (times, tolerances, coupling), for editors.
+void validateSimulation(const SimulationSettings& settings, const std::string& file);
 
 // The file of the project Compiler::compile is building on this thread ("" when
 // none): element types whose data names other files (a controller's .js)

@@ -1,8 +1,18 @@
 #include "solver/run_control.h"
 
+#include "model/component_type.h"
+#include "model/project.h"
+
+#include <limits>
 #include <utility>
 
 namespace pm {
+
+bool handOperable(const Component& c) {
+  if (c.type == "push_button" || c.type == "selector_switch") return true;
+  const ComponentType* t = Registry::instance().find(c.type);
+  return t && t->param("manual") && paramValue(c, *t, "manual") > 0.5;
+}
 
 void RunControl::requestStop() {
   {
@@ -13,8 +23,11 @@ void RunControl::requestStop() {
 }
 
 void RunControl::pause() {
-  std::lock_guard<std::mutex> lock(m_);
-  paused_ = true;
+  {
+    std::lock_guard<std::mutex> lock(m_);
+    paused_ = true;
+  }
+  cv_.notify_all();  // a paced wait holds at once
 }
 
 void RunControl::resume() {
@@ -36,23 +49,37 @@ void RunControl::setPacing(double factor) {
 }
 
 void RunControl::operate(const std::string& id, double value) {
+  {
+    std::lock_guard<std::mutex> lock(m_);
+    operations_.emplace_back(id, value);
+    pending_ = true;
+  }
+  cv_.notify_all();  // a paced wait returns to apply it
+}
+
+double RunControl::pacedTime() const {
   std::lock_guard<std::mutex> lock(m_);
-  operations_.emplace_back(id, value);
+  if (pacing_ <= 0.0 || !pacedStarted_) return std::numeric_limits<double>::infinity();
+  return pacedT0_ + std::chrono::duration<double>(Clock::now() - pacedWall0_).count() * pacing_;
 }
 
 std::vector<std::pair<std::string, double>> RunControl::takeOperations() {
+  if (!pending_.load()) return {};  // the solver asks at every step: no lock then
   std::lock_guard<std::mutex> lock(m_);
+  pending_ = false;
   return std::exchange(operations_, {});
 }
 
 bool RunControl::proceed(double t) {
+  // Called at every solver step: no lock while there is nothing to do.
+  if (!paused_.load() && !stop_.load() && pacing_.load() <= 0.0) return true;
   std::unique_lock<std::mutex> lock(m_);
   if (paused_ && !stop_) {
     holding_ = true;
     cv_.wait(lock, [this] { return !paused_ || stop_; });
     holding_ = false;
   }
-  while (!stop_ && !paused_ && pacing_ > 0.0) {
+  while (!stop_ && !paused_ && !pending_ && pacing_ > 0.0) {
     const auto now = Clock::now();
     if (!pacedStarted_) {
       pacedStarted_ = true;

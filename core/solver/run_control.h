@@ -1,7 +1,8 @@
 // Control of a running simulation from another thread: stop, pause/resume
-// and pacing to wall-clock time. The solver calls proceed() between output
-// steps; it blocks there while the run is paused (or ahead of the wall
-// clock when paced) and returns false once a stop is requested.
+// and pacing to wall-clock time. The solver calls proceed() after every
+// solver step and before writing each output row; it blocks there while
+// the run is paused (or ahead of the wall clock when paced) and returns
+// false once a stop is requested. Hand operations are applied there too.
 #pragma once
 
 #include <atomic>
@@ -13,6 +14,12 @@
 #include <vector>
 
 namespace pm {
+
+struct Component;
+
+// Whether a click on the component in an interactive run operates it:
+// push buttons, selector switches, and valves with manual = 1.
+bool handOperable(const Component& c);
 
 class RunControl {
  public:
@@ -31,19 +38,25 @@ class RunControl {
   double pacing() const { return pacing_.load(); }
 
   // Hand operations (interactive mode): component `id` pressed (1) or
-  // released (0); applied by the solver at its next proceed().
+  // released (0); applied by the solver after its next proceed().
   void operate(const std::string& id, double value);
   std::vector<std::pair<std::string, double>> takeOperations();
+  bool hasOperations() const { return pending_.load(); }
 
-  // Called by the solver at simulated time t (between output steps). Blocks
-  // while paused or while ahead of the paced wall clock; false: stop.
+  // Paced runs: the simulated time the wall clock has reached (+inf when
+  // not paced or not started), where the solver applies hand operations.
+  double pacedTime() const;
+
+  // Called by the solver at simulated time t (non-decreasing). Blocks
+  // while paused or while ahead of the paced wall clock (returns early when
+  // a hand operation arrives); false: stop.
   bool proceed(double t);
 
  private:
   using Clock = std::chrono::steady_clock;
   mutable std::mutex m_;
   std::condition_variable cv_;
-  std::atomic<bool> stop_{false}, paused_{false}, holding_{false};
+  std::atomic<bool> stop_{false}, paused_{false}, holding_{false}, pending_{false};
   std::atomic<double> pacing_{0.0};
   // Paced runs: wall time at which simulated time `pacedT0_` was reached
   // (reset on every pause and pacing change, so pauses are not caught up).

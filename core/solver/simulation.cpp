@@ -86,6 +86,9 @@ struct Ida {
   }
 };
 
+// Solver steps allowed within one output interval.
+constexpr long kMaxSteps = 200000;
+
 // States from which the Jacobian is sparse (KLU) rather than dense.
 constexpr int kSparseFrom = 150;
 
@@ -183,7 +186,7 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
     check(IDASVtolerances(ida.mem, settings_.rel_tol, ida.atol), "IDASVtolerances");
     check(IDASetUserData(ida.mem, &cb), "IDASetUserData");
     check(IDASetId(ida.mem, ida.id), "IDASetId");
-    check(IDASetMaxNumSteps(ida.mem, 200000), "IDASetMaxNumSteps");
+    check(IDASetMaxNumSteps(ida.mem, kMaxSteps), "IDASetMaxNumSteps");
     // IDA's default of 4 Newton iterations per step gave up on a converging
     // iteration (a valve switching at rel_tol 1e-4 failed at h = 4e-10);
     // 10 lets the slow, linear convergence of a stale Jacobian finish.
@@ -234,7 +237,9 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
     // pre-solved point is consistent to the residual shown and IDA starts
     // from it; its first step corrects the rest.
     std::vector<double> r(N), ySave(N), ypSave(N);
+    double tInterp = t0;  // IDA's last step reaches back to here (IDAGetDky is valid from here on)
     auto consistentStart = [&](double at) {
+      tInterp = at;
       sys.presolveJunctions(at, y, yp);
       sys.makeConsistent(at, y, yp);
       for (int pass = 0; pass < 2; ++pass) {
@@ -269,21 +274,71 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
     const long nOut = std::lround(std::ceil(tEnd / dt - 1e-9));
     constexpr int kMaxRestarts = 50;
     int restarts = 0;
-    long k = 1;
-    while (k <= nOut) {
-      if ((cancel && cancel->load()) || (control && !control->proceed(t))) {
+    long k = 1;  // the next output
+    double tWritten = t0;
+    long stepsSinceOutput = 0;
+    auto outputTime = [&](long i) { return std::min(t0 + double(i) * dt, tEnd); };
+    auto write = [&](double at, const double* ya, const double* ypa) {
+      sys.outputs(at, ya, ypa, row.data());
+      out.append(at, row.data());
+      tWritten = at;
+      stepsSinceOutput = 0;
+      ++k;
+    };
+    // Stop and pause (blocks in proceed(); paced runs wait for the wall
+    // clock there); false: the run ends, cancelled.
+    auto carryOn = [&](double at) {
+      if ((cancel && cancel->load()) || (control && !control->proceed(at))) {
         result.status = RunStatus::Cancelled;
-        result.message = "cancelled at t = " + std::to_string(t) + " s";
-        break;
+        result.message = "cancelled at t = " + std::to_string(tWritten) + " s";
+        t = tWritten;  // what the results hold
+        return false;
       }
-      if (control && applyOperations(sys, control->takeOperations())) {  // a hand operation: an event now
-        ++result.stats.events;
-        sys.updateDiscrete(t, y, yp, false);
-        accumulateStats();
-        consistentStart(t);
+      return true;
+    };
+    // Where a hand operation takes effect: in a paced run the simulated time
+    // the wall clock has reached (what the user saw when clicking), within
+    // what the last step can interpolate and not before the last row; else `upTo`.
+    auto operationTime = [&](double upTo) {
+      return std::clamp(control->pacedTime(), std::max(tWritten, tInterp), upTo);
+    };
+    // A hand operation is an event at `at` (t or inside the last step).
+    auto handOperations = [&](double at) {
+      if (!control || !control->hasOperations() || !applyOperations(sys, control->takeOperations())) return false;
+      if (at < t) {
+        check(IDAGetDky(ida.mem, at, 0, ida.y), "IDAGetDky");
+        check(IDAGetDky(ida.mem, at, 1, ida.yp), "IDAGetDky");
       }
-      const double tout = std::min(t0 + k * dt, tEnd);
-      const int flag = IDASolve(ida.mem, tout, &t, ida.y, ida.yp, IDA_NORMAL);
+      ++result.stats.events;
+      sys.updateDiscrete(at, y, yp, false);
+      accumulateStats();
+      consistentStart(at);
+      t = at;
+      return true;
+    };
+    if (carryOn(t0)) handOperations(t0);
+    while (k <= nOut && result.status != RunStatus::Cancelled) {
+      const double tout = outputTime(k);
+      // With a RunControl, IDASolve returns after about every step (its
+      // next step ends at tn + h), so that stop, pause and hand operations
+      // act between solver steps, not only at output rows. Still IDA_NORMAL
+      // mode: it checks the root functions at every return point as well
+      // as at step ends (IDA_ONE_STEP checks only step ends and missed a
+      // comparator's switching inside one long step). Right after a
+      // (re)start, one step in IDA_ONE_STEP mode: IDA picks its first step
+      // from tout as without control, and returns after it.
+      long nst = 0;
+      double h = 0.0, tn = t;
+      int flag = 0;
+      if (!control) {
+        flag = IDASolve(ida.mem, tout, &t, ida.y, ida.yp, IDA_NORMAL);
+      } else if (IDAGetNumSteps(ida.mem, &nst) < 0 || nst == 0 || IDAGetCurrentStep(ida.mem, &h) < 0 || !(h > 0) ||
+                 IDAGetCurrentTime(ida.mem, &tn) < 0) {
+        flag = IDASolve(ida.mem, tout, &t, ida.y, ida.yp, IDA_ONE_STEP);
+        if (flag == IDA_SUCCESS && t > tout) flag = IDASolve(ida.mem, tout, &t, ida.y, ida.yp, IDA_NORMAL);
+      } else {
+        flag = IDASolve(ida.mem, std::min(tout, std::max(t, tn) + h), &t, ida.y, ida.yp, IDA_NORMAL);
+      }
       if ((flag == IDA_CONV_FAIL || flag == IDA_ERR_FAIL) && restarts < kMaxRestarts && cb.error.empty()) {
         // Newton lost a junction (algebraic) solution far from its start, as
         // happens at loose tolerances where pressure-flow curves bend sharply:
@@ -298,6 +353,9 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
         consistentStart(t);
         continue;
       }
+      // IDA's limit of kMaxSteps per call, kept per output row when the
+      // calls are per step.
+      if (flag >= 0 && ++stepsSinceOutput > kMaxSteps) flag = IDA_TOO_MUCH_WORK;
       if (flag < 0) {
         const int worst = suspectState(ida.mem, N);
         if (worst >= 0) result.object = stateObject(sys, sys.states()[worst]);
@@ -306,16 +364,20 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
                                  (worst < 0 ? "" : "; largest local error in " + result.object + " (state " +
                                                        sys.states()[worst].name + ")"));
       }
+      double hLast = 0.0;
+      if (control && IDAGetLastStep(ida.mem, &hLast) >= 0 && IDAGetCurrentTime(ida.mem, &tn) >= 0)
+        tInterp = tn - std::abs(hLast);
       if (flag == IDA_ROOT_RETURN) {
         ++result.stats.events;
         sys.updateDiscrete(t, y, yp, false);
         accumulateStats();
         consistentStart(t);
-        if (t < tout - 1e-12 * std::max(1.0, tout)) continue;
+        if (t >= tout - 1e-12 * std::max(1.0, tout)) write(tout, y, yp);
+      } else if (t >= tout - 1e-12 * std::max(1.0, tout)) {
+        write(tout, y, yp);
       }
-      sys.outputs(tout, y, yp, row.data());
-      out.append(tout, row.data());
-      ++k;
+      // Between solver steps: stop, pause and hand operations act here.
+      if (k <= nOut && carryOn(t) && control && control->hasOperations()) handOperations(operationTime(t));
     }
   } catch (const std::exception& e) {
     result.status = RunStatus::Failed;

@@ -1,0 +1,337 @@
+// The studio's run and report dialogs, driven by clicks and typing:
+// - Report settings: a plot with two channels picked from the run's channel
+//   list and a title is added; the project's "report" section changes, undo
+//   restores it, and the exported PDF shows the plot under its title.
+// - Simulation settings: end time, output interval and the co-simulation
+//   coupling with its exchange interval (typed in ms) reach the project
+//   through the undo stack; bad values keep the dialog open with a message.
+// - Pane export: the PNG has the size typed into the export size dialog.
+#include "document.h"
+#include "export_size_dialog.h"
+#include "main_window.h"
+#include "plot_pane.h"
+#include "report_export.h"
+#include "report_settings_dialog.h"
+#include "result_buffer.h"
+#include "results_panel.h"
+#include "simulation_runner.h"
+#include "simulation_settings_dialog.h"
+
+#include "io/project_file.h"
+#include "results/report_settings.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QLineSeries>
+#include <QSpinBox>
+#include <QTimer>
+#include <QImage>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProcess>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+
+#include <cmath>
+#include <set>
+
+using namespace pm;
+using namespace pm::gui;
+
+namespace {
+
+QString example(const char* name) { return QString(PM_SOURCE_DIR) + "/projects/" + name; }
+
+QAction* action(MainWindow& w, const char* name) { return w.findChild<QAction*>(name); }
+
+void clickItem(QListWidget* list, const QString& text, Qt::KeyboardModifiers mod = Qt::NoModifier) {
+  const auto found = list->findItems(text, Qt::MatchExactly);
+  QVERIFY2(found.size() == 1, qPrintable(text));
+  list->scrollToItem(found[0]);
+  QTest::mouseClick(list->viewport(), Qt::LeftButton, mod, list->visualItemRect(found[0]).center());
+}
+
+void clickOk(QDialog* d) {
+  auto* box = d->findChild<QDialogButtonBox*>();
+  QTest::mouseClick(box->button(QDialogButtonBox::Ok), Qt::LeftButton);
+}
+
+void retype(QLineEdit* e, const QString& text) {
+  e->setFocus();
+  e->selectAll();
+  QTest::keyClick(e, Qt::Key_Delete);
+  QTest::keyClicks(e, text);
+}
+
+}  // namespace
+
+class TestGuiRunDialogs : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QVERIFY(dir_.isValid());
+  }
+
+  void reportSettingsDialog() {
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(example("seed003_meter_out.pneumech.json")));
+    QSignalSpy done(&w, &MainWindow::simulationFinished);
+    w.runSimulation();
+    QVERIFY(done.wait(120000));
+    QVERIFY(w.runner()->lastResult().ok());
+    const ReportSettings before = reportSettings(w.project());
+    QCOMPARE(before.plots.size(), size_t(4));
+
+    action(w, "actionReportSettings")->trigger();
+    auto* d = w.findChild<ReportSettingsDialog*>();
+    QVERIFY(d);
+    QVERIFY(QTest::qWaitForWindowExposed(d));
+    QCOMPARE(d->plotList()->count(), 4);
+    QVERIFY(d->availableList()->count() > 10);  // every channel of the run
+    QTest::mouseClick(d->button("addPlot"), Qt::LeftButton);
+    QCOMPARE(d->plotList()->count(), 5);
+    QCOMPARE(d->plotList()->currentRow(), 4);
+    clickItem(d->availableList(), "cyl1.v");
+    clickItem(d->availableList(), "cyl1.pA", Qt::ControlModifier);
+    QCOMPARE(d->availableList()->selectedItems().size(), 2);
+    QTest::mouseClick(d->button("addChannel"), Qt::LeftButton);
+    QCOMPARE(d->plotChannelList()->count(), 2);
+    QTest::keyClicks(d->plotTitleEdit(), "Rod speed versus cap pressure");
+    // Move the new plot to the front, and drop the flow plot (now the last).
+    QTest::mouseClick(d->button("plotUp"), Qt::LeftButton);
+    QTest::mouseClick(d->button("plotUp"), Qt::LeftButton);
+    QTest::mouseClick(d->button("plotUp"), Qt::LeftButton);
+    QTest::mouseClick(d->button("plotUp"), Qt::LeftButton);
+    QCOMPARE(d->plotList()->currentRow(), 0);
+    clickItem(d->plotList(), "src.q");
+    QTest::mouseClick(d->button("removePlot"), Qt::LeftButton);
+    retype(d->companyEdit(), "Druckluft Demo GmbH");
+    d->grab().save(QDir::current().filePath("gui_report_settings.png"));
+    QSignalSpy closed(d, &QDialog::finished);
+    clickOk(d);
+    QCOMPARE(closed.count(), 1);
+
+    const ReportSettings after = reportSettings(w.project());
+    QCOMPARE(after.plots.size(), size_t(4));
+    QCOMPARE(after.plots[0].title, std::string("Rod speed versus cap pressure"));
+    QCOMPARE(after.plots[0].channels, (std::vector<std::string>{"cyl1.v", "cyl1.pA"}));
+    QCOMPARE(after.plots[1], before.plots[0]);
+    QCOMPARE(after.plots[3], before.plots[2]);
+    QCOMPARE(after.company, std::string("Druckluft Demo GmbH"));
+    QCOMPARE(after.cyclesPerMinute, before.cyclesPerMinute);
+    QVERIFY(w.isModified());
+    QCOMPARE(w.document()->undoStack()->undoText(), QString("Report settings"));
+
+    // Undo restores the example's settings, redo brings the new ones back.
+    w.document()->undoStack()->undo();
+    QCOMPARE(reportSettings(w.project()), before);
+    w.document()->undoStack()->redo();
+    QCOMPARE(reportSettings(w.project()), after);
+
+    // Saved in the project file.
+    const QString saved = dir_.filePath("seed003_report.pneumech.json");
+    QVERIFY(w.saveProjectAs(saved));
+    QCOMPARE(reportSettings(loadProject(saved.toStdString())), after);
+
+    // The report (what File -> Export Report writes) shows the new plot.
+    const QString pdf = dir_.filePath("settings.pdf");
+    QString err;
+    int pages = 0;
+    QVERIFY2(exportReport(w.project(), *w.runner()->store(), pdf, &err, w.currentFile(), &pages), qPrintable(err));
+    if (QStandardPaths::findExecutable("pdftotext").isEmpty()) QSKIP("pdftotext not installed");
+    QProcess p;
+    p.start("pdftotext", {"-layout", pdf, "-"});
+    QVERIFY(p.waitForFinished(30000));
+    const QString text = QString::fromUtf8(p.readAllStandardOutput());
+    QVERIFY2(text.contains("Figure 2: Rod speed versus cap pressure"), qPrintable(text));
+    QVERIFY(text.contains("Druckluft Demo GmbH"));
+    QVERIFY(!text.contains("Figure 6:"));  // four plots: figures 2 to 5
+    QVERIFY(text.contains("Figure 5:"));
+    p.start("pdftoppm", {"-png", "-r", "50", pdf, QDir::current().filePath("gui_report_settings_page")});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 0);
+  }
+
+  void reportSettingsRefuseAnEmptyPlot() {
+    ReportSettings s;
+    ReportSettingsDialog d(s, "T", {"a.x", "a.v"}, {});
+    d.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&d));
+    QTest::mouseClick(d.button("addPlot"), Qt::LeftButton);
+    clickOk(&d);
+    QVERIFY(d.isVisible());
+    QVERIFY(d.findChild<QLabel*>("note")->text().contains("no channels"));
+    clickItem(d.availableList(), "a.v");
+    QTest::mouseClick(d.button("addChannel"), Qt::LeftButton);
+    clickOk(&d);
+    QCOMPARE(d.result(), int(QDialog::Accepted));
+    QCOMPARE(d.settings().plots.size(), size_t(1));
+    QCOMPARE(d.settings().plots[0].channels, std::vector<std::string>{"a.v"});
+  }
+
+  void simulationSettingsDialog() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(example("tool_changer.pneumech.json")));
+    const SimulationSettings before = w.project().simulation;
+    QCOMPARE(before.coupling, std::string("monolithic"));
+
+    action(w, "actionSimulationSettings")->trigger();
+    auto* d = w.findChild<SimulationSettingsDialog*>();
+    QVERIFY(d);
+    QVERIFY(QTest::qWaitForWindowExposed(d));
+    QVERIFY(!d->field("exchange_interval")->isEnabled());  // monolithic
+    retype(d->field("t_end"), "1.5");
+    retype(d->field("output_interval"), "2");  // ms
+    retype(d->field("rel_tol"), "1e-6");
+    // Co-simulation, chosen with the keyboard in the combo box.
+    d->couplingBox()->setFocus();
+    QTest::keyClick(d->couplingBox(), Qt::Key_Down);
+    QCOMPARE(d->couplingBox()->currentData().toString(), QString("cosimulation"));
+    QVERIFY(d->field("exchange_interval")->isEnabled());
+
+    // An exchange interval longer than the run: refused, with a message.
+    retype(d->field("exchange_interval"), "2000");
+    clickOk(d);
+    QVERIFY(d->isVisible());
+    qInfo("%s", qPrintable(d->messageLabel()->text()));
+    QVERIFY(d->messageLabel()->text().contains("Exchange interval"));
+    QVERIFY(d->messageLabel()->text().contains("longer than t_end"));
+    // Not a number: refused too.
+    retype(d->field("exchange_interval"), "0.5 ms");
+    clickOk(d);
+    QVERIFY(d->isVisible());
+    QVERIFY(d->messageLabel()->text().contains("not a number"));
+    QCOMPARE(w.project().simulation, before);
+
+    retype(d->field("exchange_interval"), "0.5");
+    d->grab().save(QDir::current().filePath("gui_simulation_settings.png"));
+    clickOk(d);
+    QTRY_VERIFY(!w.findChild<SimulationSettingsDialog*>());
+
+    const SimulationSettings& s = w.project().simulation;
+    QCOMPARE(s.t_end, 1.5);
+    QCOMPARE(s.output_interval, 2e-3);
+    QCOMPARE(s.rel_tol, 1e-6);
+    QCOMPARE(s.coupling, std::string("cosimulation"));
+    QCOMPARE(s.exchange_interval, 5e-4);
+    QCOMPARE(s.abs_tol_position, before.abs_tol_position);  // untouched fields stay
+    QCOMPARE(w.document()->undoStack()->undoText(), QString("Simulation settings"));
+    w.document()->undoStack()->undo();
+    QCOMPARE(w.project().simulation, before);
+    w.document()->undoStack()->redo();
+    const QString saved = dir_.filePath("tool_changer_cosim.pneumech.json");
+    QVERIFY(w.saveProjectAs(saved));
+    const Project back = loadProject(saved.toStdString());
+    QCOMPARE(back.simulation.coupling, std::string("cosimulation"));
+    QCOMPARE(back.simulation.exchange_interval, 5e-4);
+  }
+
+  // Toolbar "Export PNG...": the size typed into the size dialog is the
+  // PNG's; the chart is laid out for it and back on screen afterwards.
+  void paneExportSize() {
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(example("seed003_meter_out.pneumech.json")));
+    QSignalSpy done(&w, &MainWindow::simulationFinished);
+    w.runSimulation();
+    QVERIFY(done.wait(120000));
+    PlotPane* pane = w.resultsPanel()->currentPane();
+    QVERIFY(pane && !pane->channelNames().empty());
+    QTest::qWait(50);
+    const QSize onScreen = pane->chart()->size().toSize();
+    const QRectF plotOnScreen = pane->chart()->plotArea();
+
+    for (const bool svg : {false, true}) {
+      const QString file = dir_.filePath(svg ? "sized.svg" : "sized.png");
+      bool sawSize = false, sawFile = false;
+      QSize offered;
+      // The two modal dialogs in turn: size, then file name.
+      QTimer driver;
+      connect(&driver, &QTimer::timeout, this, [&] {
+        QWidget* m = QApplication::activeModalWidget();
+        if (auto* d = qobject_cast<ExportSizeDialog*>(m)) {
+          if (sawSize) return;
+          offered = d->size();
+          for (auto [box, v] : {std::pair{d->widthBox(), "1234"}, std::pair{d->heightBox(), "567"}}) {
+            box->setFocus();
+            box->selectAll();
+            QTest::keyClicks(box, v);
+          }
+          sawSize = true;
+          clickOk(d);
+        } else if (auto* fd = qobject_cast<QFileDialog*>(m)) {
+          if (sawFile) return;  // accepting already
+          QLineEdit* name = fd->findChild<QLineEdit*>("fileNameEdit");
+          QVERIFY(name);
+          name->setFocus();
+          name->selectAll();
+          QTest::keyClicks(name, file);
+          sawFile = true;
+          QMetaObject::invokeMethod(fd, "accept", Qt::QueuedConnection);
+        }
+      });
+      driver.start(50);
+      QAction* act = w.resultsPanel()->findChild<QAction*>(svg ? "actionExportSvg" : "actionExportPng");
+      QVERIFY(act);
+      QSignalSpy messages(w.resultsPanel(), &ResultsPanel::message);
+      act->trigger();  // returns when both dialogs are done
+      driver.stop();
+      for (const auto& m : messages) qInfo("%s", qPrintable(m.at(0).toString()));
+      QVERIFY(sawSize && sawFile);
+      QCOMPARE(offered, onScreen);  // the size dialog starts at the on-screen size
+      QVERIFY2(QFile::exists(file), qPrintable(file));
+      QCOMPARE(pane->chart()->size().toSize(), onScreen);
+      QCOMPARE(pane->chart()->plotArea(), plotOnScreen);
+      if (svg) {
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray text = f.readAll();
+        QVERIFY2(text.contains("viewBox=\"0 0 1234 567\""), text.left(400).constData());
+        continue;
+      }
+      const QImage img(file);
+      QCOMPARE(img.size(), QSize(1234, 567));
+      // Not a blank or stretched copy: many colours, the first series' colour
+      // among them, and the curves reach across the wider picture.
+      std::set<QRgb> colours;
+      const QColor c = pane->series(pane->channelNames().front())->pen().color();
+      int hits = 0, rightmost = 0;
+      for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+          const QColor p = img.pixelColor(x, y);
+          colours.insert(p.rgb());
+          if (std::abs(p.red() - c.red()) < 8 && std::abs(p.green() - c.green()) < 8 && std::abs(p.blue() - c.blue()) < 8) {
+            ++hits;
+            rightmost = std::max(rightmost, x);
+          }
+        }
+      qInfo("on screen %dx%d, PNG 1234x567: %zu colours, %d series pixels, rightmost at x = %d", onScreen.width(),
+            onScreen.height(), colours.size(), hits, rightmost);
+      QVERIFY(colours.size() > 20);
+      QVERIFY(hits > 500);
+      QVERIFY(rightmost > 1000);
+      img.save(QDir::current().filePath("gui_pane_export_1234x567.png"));
+    }
+  }
+
+ private:
+  QTemporaryDir dir_;
+};
+
+QTEST_MAIN(TestGuiRunDialogs)
+#include "test_gui_run_dialogs.moc"
