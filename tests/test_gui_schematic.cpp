@@ -783,7 +783,8 @@ class TestGuiSchematic : public QObject {
       add("src", "supply", 20, 260);
       auto con = [&](const std::string& a, const std::string& b) {
         Connection k;
-        k.id = "l" + std::to_string(p.connections.size() + 1);
+        k.id = "l";  // not "l" + to_string(): GCC 12's -Wrestrict false positive
+        k.id += std::to_string(p.connections.size() + 1);
         const auto dot = [](const std::string& s) { return s.find('.'); };
         k.from = {a.substr(0, dot(a)) + "_" + n, a.substr(dot(a) + 1)};
         k.to = {b.substr(0, dot(b)) + "_" + n, b.substr(dot(b) + 1)};
