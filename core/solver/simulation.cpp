@@ -4,11 +4,11 @@
 #include "solver/colored_jacobian.h"
 #include "solver/compiler.h"
 #include "solver/cosimulation.h"
+#include "solver/dense_lu.h"
 
 #include <ida/ida.h>
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.h>
-#include <sunlinsol/sunlinsol_dense.h>
 #include <sunlinsol/sunlinsol_klu.h>
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunmatrix/sunmatrix_sparse.h>
@@ -205,7 +205,7 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
       ida.LS = SUNLinSol_KLU(ida.y, ida.A, ida.ctx);
     } else {
       ida.A = SUNDenseMatrix(N, N, ida.ctx);
-      ida.LS = SUNLinSol_Dense(ida.y, ida.A, ida.ctx);
+      ida.LS = makeDenseLu(N, ida.ctx);
     }
     check(IDASetLinearSolver(ida.mem, ida.LS, ida.A), "IDASetLinearSolver");
     if (sparse) check(IDASetJacFn(ida.mem, jacobianFn), "IDASetJacFn");
