@@ -165,6 +165,7 @@ class ServoPositionController : public Element {
 
   void evaluate(Eval&) override {}
 
+  double nextTimeEvent() const override { return clock_.next(); }
   void roots(const Eval& e, double* g) override {
     const double v = speed(e);
     g[0] = v - vOn_;
