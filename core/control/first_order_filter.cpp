@@ -68,6 +68,7 @@ class FirstOrderFilter : public Element {
     const double u = derivative_ ? input(e) - u0_ : K_ * input(e);
     e.res[slot_] = e.yp[slot_] - (u - x) / T_;
   }
+  double nextTimeEvent() const override { return clock_.next(); }
   void roots(const Eval& e, double* g) override { g[0] = clock_.root(e.t); }
   bool update(const Eval& e) override {
     if (!clock_.sampled()) {

@@ -71,6 +71,7 @@ class Integrator : public Element {
   void evaluate(Eval& e) override {
     if (slot_ >= 0) e.res[slot_] = e.yp[slot_] - (mode_ == Mode::Free ? k_ * in_(e) : 0.0);
   }
+  double nextTimeEvent() const override { return clock_.next(); }
   void roots(const Eval& e, double* g) override {
     g[0] = reset_.root(e);
     g[1] = clock_.root(e.t);

@@ -119,6 +119,7 @@ class PidController : public Element {
     if (zSlot_ >= 0) e.res[zSlot_] = e.yp[zSlot_] - (v.e - e0_ - e.y[zSlot_]) / Tf_;
   }
 
+  double nextTimeEvent() const override { return clock_.next(); }
   void roots(const Eval& e, double* g) override {
     g[3] = clock_.root(e.t);
     if (clock_.sampled()) {

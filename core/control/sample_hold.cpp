@@ -41,6 +41,7 @@ class SampleHold : public Element {
     b.publish("out", [this](const Eval&) { return held_; });
   }
   void evaluate(Eval&) override {}
+  double nextTimeEvent() const override { return clock_.next(); }
   void roots(const Eval& e, double* g) override {
     g[0] = clock_.root(e.t);
     g[1] = trigger_.root(e);

@@ -227,6 +227,7 @@ class ServoPositionController : public Element {
     if (zvSlot_ >= 0) e.res[zvSlot_] = e.yp[zvSlot_] - (s.ev - s.zv) / Tf_;
   }
 
+  double nextTimeEvent() const override { return clock_.next(); }
   void roots(const Eval& e, double* g) override {
     const double v = speed(e);
     g[0] = v - vOn_;

@@ -111,6 +111,8 @@ class SampleClock {
   bool sampled() const { return Ts_ > 0.0; }
   double period() const { return Ts_; }
   double root(double t) const { return sampled() ? t - next_ : 1.0; }
+  // The instant root() aims at (infinity when continuous).
+  double next() const { return sampled() ? next_ : std::numeric_limits<double>::infinity(); }
   // True when this pass is the first one at a new instant.
   bool fresh() const { return fresh_; }
   bool tick(const Eval& e) {

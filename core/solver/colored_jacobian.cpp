@@ -141,6 +141,14 @@ ColoredJacobian::ColoredJacobian(System& sys, double t, const double* y0, const 
     groups_[c].push_back(j);
     for (int i : colRows_[j]) used[c][i] = 1;
   }
+  layout();
+}
+
+void ColoredJacobian::layout() {
+  start_.assign(n_ + 1, 0);
+  for (int j = 0; j < n_; ++j) start_[j + 1] = start_[j] + colRows_[j].size();
+  last_.assign(start_[n_], 0.0);
+  mass_.clear();
 }
 
 void ColoredJacobian::makeDense() {
@@ -150,6 +158,7 @@ void ColoredJacobian::makeDense() {
     colRows_[j].resize(n_);
     for (int i = 0; i < n_; ++i) colRows_[j][i] = i;
   }
+  layout();
 }
 
 size_t ColoredJacobian::nonZeros() const {
@@ -160,7 +169,7 @@ size_t ColoredJacobian::nonZeros() const {
 
 template <class Store>
 int ColoredJacobian::difference(double t, double cj, const double* y, const double* yp, const double* r,
-                                const double* ewt, double h, Store store) {
+                                const double* ewt, double h, Store store, bool perturbY) {
   std::copy(y, y + n_, y_.begin());
   std::copy(yp, yp + n_, yp_.begin());
   const double srur = std::sqrt(2.220446049250313e-16);
@@ -172,7 +181,7 @@ int ColoredJacobian::difference(double t, double cj, const double* y, const doub
       if (h * yp[j] < 0.0) d = -d;
       d = (y[j] + d) - y[j];
       inc[j] = d;
-      y_[j] += d;
+      if (perturbY) y_[j] += d;
       yp_[j] += cj * d;
     }
     const int status = sys_.residual(t, y_.data(), yp_.data(), r1_.data());
@@ -189,24 +198,65 @@ int ColoredJacobian::difference(double t, double cj, const double* y, const doub
 int ColoredJacobian::fill(double t, double cj, const double* y, const double* yp, const double* r,
                           const double* ewt, double h, double* J) {
   std::fill(J, J + static_cast<size_t>(n_) * n_, 0.0);
-  return difference(t, cj, y, yp, r, ewt, h, [&](int j, const std::vector<double>& r1, const double* r0, double d) {
-    double* col = J + static_cast<size_t>(j) * n_;
-    for (int i : colRows_[j]) col[i] = (r1[i] - r0[i]) / d;
-  });
+  const int status =
+      difference(t, cj, y, yp, r, ewt, h, [&](int j, const std::vector<double>& r1, const double* r0, double d) {
+        double* col = J + static_cast<size_t>(j) * n_;
+        size_t q = start_[j];
+        for (int i : colRows_[j]) last_[q++] = col[i] = (r1[i] - r0[i]) / d;
+      });
+  lastCj_ = cj;
+  return status;
 }
 
-int ColoredJacobian::fillSparse(double t, double cj, const double* y, const double* yp, const double* r,
-                                const double* ewt, double h, long* colPtr, long* rowIdx, double* values) {
+void ColoredJacobian::writePattern(long* colPtr, long* rowIdx) const {
   long k = 0;
   for (int j = 0; j < n_; ++j) {
     colPtr[j] = k;
     for (int i : colRows_[j]) rowIdx[k++] = i;
   }
   colPtr[n_] = k;
-  return difference(t, cj, y, yp, r, ewt, h, [&](int j, const std::vector<double>& r1, const double* r0, double d) {
-    long q = colPtr[j];
-    for (int i : colRows_[j]) values[q++] = (r1[i] - r0[i]) / d;
-  });
+}
+
+int ColoredJacobian::fillSparse(double t, double cj, const double* y, const double* yp, const double* r,
+                                const double* ewt, double h, long* colPtr, long* rowIdx, double* values) {
+  writePattern(colPtr, rowIdx);
+  const int status =
+      difference(t, cj, y, yp, r, ewt, h, [&](int j, const std::vector<double>& r1, const double* r0, double d) {
+        size_t q = start_[j];
+        for (int i : colRows_[j]) last_[q] = values[q] = (r1[i] - r0[i]) / d, ++q;
+      });
+  lastCj_ = cj;
+  return status;
+}
+
+int ColoredJacobian::fillMass(double t, double cj, const double* y, const double* yp, const double* r,
+                              const double* ewt, double h) {
+  std::vector<double> mass(last_.size());
+  // The y' increment is cj times the y increment of a fill: the size the
+  // combined difference quotient gives y'.
+  const int status =
+      difference(t, cj, y, yp, r, ewt, h, [&](int j, const std::vector<double>& r1, const double* r0, double d) {
+        size_t q = start_[j];
+        for (int i : colRows_[j]) mass[q++] = (r1[i] - r0[i]) / (cj * d);
+      }, false);
+  if (status == 0) mass_ = std::move(mass);
+  return status;
+}
+
+void ColoredJacobian::refill(double cj, double* J) const {
+  std::fill(J, J + static_cast<size_t>(n_) * n_, 0.0);
+  const double dcj = cj - lastCj_;
+  for (int j = 0; j < n_; ++j) {
+    double* col = J + static_cast<size_t>(j) * n_;
+    size_t q = start_[j];
+    for (int i : colRows_[j]) col[i] = last_[q] + dcj * mass_[q], ++q;
+  }
+}
+
+void ColoredJacobian::refillSparse(double cj, long* colPtr, long* rowIdx, double* values) const {
+  writePattern(colPtr, rowIdx);
+  const double dcj = cj - lastCj_;
+  for (size_t q = 0; q < last_.size(); ++q) values[q] = last_[q] + dcj * mass_[q];
 }
 
 }  // namespace pm

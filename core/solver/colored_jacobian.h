@@ -40,16 +40,31 @@ class ColoredJacobian {
   int fillSparse(double t, double cj, const double* y, const double* yp, const double* r, const double* ewt, double h,
                  long* colPtr, long* rowIdx, double* values);
 
+  // dF/dy' on the pattern (y' perturbed alone, one residual per colour).
+  // With it the last Jacobian filled serves another cj without a residual:
+  // J + (cj' - cj) dF/dy', exact in cj when F is linear in y', as every
+  // element writes it; only dF/dy is then as old as that fill.
+  int fillMass(double t, double cj, const double* y, const double* yp, const double* r, const double* ewt, double h);
+  bool hasMass() const { return !mass_.empty(); }
+  void dropMass() { mass_.clear(); }
+  void refill(double cj, double* J) const;
+  void refillSparse(double cj, long* colPtr, long* rowIdx, double* values) const;
+
  private:
   void sampleGrouped(double t, std::vector<double>& y, std::vector<double>& yp, std::vector<std::set<int>>& cols);
   template <class Store>
   int difference(double t, double cj, const double* y, const double* yp, const double* r, const double* ewt, double h,
-                 Store store);
+                 Store store, bool perturbY = true);
+  void layout();
   System& sys_;
   int n_;
   std::vector<std::vector<int>> colRows_;  // rows of each column
   std::vector<std::vector<int>> groups_;   // columns of each colour
+  void writePattern(long* colPtr, long* rowIdx) const;
   std::vector<double> y_, yp_, r1_;
+  std::vector<size_t> start_;        // per column: first entry in the layouts below
+  std::vector<double> last_, mass_;  // last fill and dF/dy', entries column by column
+  double lastCj_ = 0.0;
 };
 
 }  // namespace pm

@@ -4,11 +4,11 @@
 #include "model/project_error.h"
 #include "solver/colored_jacobian.h"
 #include "solver/compiler.h"
+#include "solver/dense_lu.h"
 
 #include <ida/ida.h>
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.h>
-#include <sunlinsol/sunlinsol_dense.h>
 #include <sunlinsol/sunlinsol_klu.h>
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunmatrix/sunmatrix_sparse.h>
@@ -85,7 +85,7 @@ class Integrator {
       LS_ = SUNLinSol_KLU(y_, A_, ctx_);
     } else {
       A_ = SUNDenseMatrix(N_, N_, ctx_);
-      LS_ = SUNLinSol_Dense(y_, A_, ctx_);
+      LS_ = makeDenseLu(N_, ctx_);
     }
     check(IDASetLinearSolver(mem_, LS_, A_), "IDASetLinearSolver");
     if (sys_.numRoots() > 0) check(IDARootInit(mem_, sys_.numRoots(), rootFn), "IDARootInit");

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,10 @@ class Element {
   virtual void makeConsistent(System& sys, double t, double* y, double* yp) {
     (void)sys, (void)t, (void)y, (void)yp;
   }
+  // The next instant at which the element's equations change by the clock
+  // alone (a controller's sample instant), infinity when none. The solver
+  // ends a step exactly there, so such events fall on a step boundary.
+  virtual double nextTimeEvent() const { return std::numeric_limits<double>::infinity(); }
   // A hand operation during a run (interactive mode): 1 pressed, 0 released.
   // Returns true when the element is operable and its state changed; the
   // solver then re-runs the discrete updates and restarts from there.

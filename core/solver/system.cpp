@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -166,6 +167,12 @@ bool System::updateDiscrete(double t, const double* y, const double* yp, bool in
   }
   throw std::runtime_error("discrete logic does not settle at t = " + std::to_string(t) +
                            " s (a switching loop between valves, switches or sequences?)");
+}
+
+double System::nextTimeEvent() const {
+  double t = std::numeric_limits<double>::infinity();
+  for (const auto& el : elements_) t = std::min(t, el->nextTimeEvent());
+  return t;
 }
 
 void System::outputs(double t, const double* y, const double* yp, double* row) {

@@ -91,6 +91,8 @@ class System {
   // Discrete updates to a fixed point; true when anything changed.
   bool updateDiscrete(double t, const double* y, const double* yp, bool initializing);
   void outputs(double t, const double* y, const double* yp, double* row);
+  // The earliest of the elements' next clock instants (Element::nextTimeEvent).
+  double nextTimeEvent() const;
   // Solves the junction balances for fixed differential states (bisection on
   // each junction pressure, Gauss-Seidel over junctions). Newton from a poor
   // guess fails on the square-root shape of the flow functions; this gives

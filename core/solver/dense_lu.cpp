@@ -1,0 +1,127 @@
+#include "solver/dense_lu.h"
+
+#include <nvector/nvector_serial.h>
+#include <sunmatrix/sunmatrix_dense.h>
+
+#include <cmath>
+#include <new>
+#include <vector>
+
+namespace pm {
+
+namespace {
+
+struct DenseLu {
+  std::vector<long> pivot;
+  long lastFlag = 0;
+};
+
+DenseLu* content(SUNLinearSolver S) { return static_cast<DenseLu*>(S->content); }
+
+SUNLinearSolver_Type type(SUNLinearSolver) { return SUNLINEARSOLVER_DIRECT; }
+SUNLinearSolver_ID id(SUNLinearSolver) { return SUNLINEARSOLVER_CUSTOM; }
+int initialize(SUNLinearSolver S) {
+  content(S)->lastFlag = 0;
+  return SUNLS_SUCCESS;
+}
+
+// Column-major a (n x n): a[i + j n] is row i, column j. Right-looking
+// elimination, k = 0 .. n-1: pivot = first largest |a(i, k)|, i >= k; swap
+// rows k and pivot over all columns; multipliers a(i, k) *= 1 / a(k, k);
+// a(i, j) -= a(k, j) a(i, k) for j > k where a(k, j) != 0.
+int setup(SUNLinearSolver S, SUNMatrix A) {
+  const long n = SUNDenseMatrix_Columns(A);
+  double* a = SUNDenseMatrix_Data(A);
+  long* p = content(S)->pivot.data();
+  for (long k = 0; k < n; ++k) {
+    double* colK = a + k * n;
+    long l = k;
+    for (long i = k + 1; i < n; ++i)
+      if (std::abs(colK[i]) > std::abs(colK[l])) l = i;
+    p[k] = l;
+    if (colK[l] == 0.0) {
+      content(S)->lastFlag = k + 1;
+      return SUNLS_LUFACT_FAIL;
+    }
+    if (l != k)
+      for (long j = 0; j < n; ++j) {
+        double* col = a + j * n;
+        const double tmp = col[l];
+        col[l] = col[k];
+        col[k] = tmp;
+      }
+    const double mult = 1.0 / colK[k];
+    for (long i = k + 1; i < n; ++i) colK[i] *= mult;
+    for (long j = k + 1; j < n; ++j) {
+      double* __restrict colJ = a + j * n;
+      const double* __restrict ck = colK;
+      const double akj = colJ[k];
+      if (akj != 0.0)
+        for (long i = k + 1; i < n; ++i) colJ[i] -= akj * ck[i];
+    }
+  }
+  content(S)->lastFlag = 0;
+  return SUNLS_SUCCESS;
+}
+
+// x = A^-1 b with the factors: permute, then L y = b (unit diagonal), then
+// U x = y, each column at a time.
+int solve(SUNLinearSolver S, SUNMatrix A, N_Vector x, N_Vector b, realtype) {
+  const long n = SUNDenseMatrix_Columns(A);
+  const double* a = SUNDenseMatrix_Data(A);
+  const long* p = content(S)->pivot.data();
+  double* __restrict v = N_VGetArrayPointer(x);
+  const double* bv = N_VGetArrayPointer(b);
+  if (v != bv)
+    for (long i = 0; i < n; ++i) v[i] = bv[i];
+  for (long k = 0; k < n; ++k)
+    if (p[k] != k) {
+      const double tmp = v[k];
+      v[k] = v[p[k]];
+      v[p[k]] = tmp;
+    }
+  for (long k = 0; k < n - 1; ++k) {
+    const double* __restrict col = a + k * n;
+    const double vk = v[k];
+    for (long i = k + 1; i < n; ++i) v[i] -= col[i] * vk;
+  }
+  for (long k = n - 1; k > 0; --k) {
+    const double* __restrict col = a + k * n;
+    v[k] /= col[k];
+    const double vk = v[k];
+    for (long i = 0; i < k; ++i) v[i] -= col[i] * vk;
+  }
+  v[0] /= a[0];
+  content(S)->lastFlag = 0;
+  return SUNLS_SUCCESS;
+}
+
+sunindextype lastFlag(SUNLinearSolver S) { return content(S)->lastFlag; }
+
+int freeSolver(SUNLinearSolver S) {
+  if (!S) return SUNLS_SUCCESS;
+  delete content(S);
+  S->content = nullptr;
+  SUNLinSolFreeEmpty(S);
+  return SUNLS_SUCCESS;
+}
+
+}  // namespace
+
+SUNLinearSolver makeDenseLu(int n, SUNContext ctx) {
+  SUNLinearSolver S = SUNLinSolNewEmpty(ctx);
+  if (!S) throw std::bad_alloc();
+  S->ops->gettype = type;
+  S->ops->getid = id;
+  S->ops->initialize = initialize;
+  S->ops->setup = setup;
+  S->ops->solve = solve;
+  S->ops->lastflag = lastFlag;
+  S->ops->free = freeSolver;
+  auto* c = new DenseLu;
+  c->pivot.assign(static_cast<size_t>(n), 0);
+  S->content = c;
+  return S;
+}
+
+}  // namespace pm
