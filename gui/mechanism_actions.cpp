@@ -180,7 +180,7 @@ void MechanismActions::updateEnabled() {
   delete_->setEnabled(kind != ObjectKind::None && kind != ObjectKind::Component);
   const Component* c = kind == ObjectKind::Component ? p.find(id) : nullptr;
   attach_->setEnabled(c && isCylinder(*c) && markers >= 2);
-  detach_->setEnabled(c && isCylinder(*c) && attachment(*c).is_object());
+  detach_->setEnabled(c && isActuator(*c) && attachment(*c).is_object());
 }
 
 // ----------------------------------------------------------------- add

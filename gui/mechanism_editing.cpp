@@ -225,6 +225,7 @@ QStringList drivableJoints(const Mechanism& m, bool forCylinder) {
 // ----------------------------------------------------------------- cylinders
 
 bool isCylinder(const Component& c) { return c.type.rfind("cylinder_", 0) == 0; }
+bool isActuator(const Component& c) { return isCylinder(c) || c.type == "semi_rotary_actuator"; }
 
 nlohmann::json attachment(const Component& c) {
   if (c.data.is_object() && c.data.contains("attach")) return c.data["attach"];

@@ -46,6 +46,8 @@ QStringList drivableJoints(const Mechanism& m, bool forCylinder);
 
 // A cylinder of the circuit (a component whose type starts with "cylinder_").
 bool isCylinder(const Component& c);
+// A cylinder or a semi-rotary actuator: what may be attached to the mechanism.
+bool isActuator(const Component& c);
 // Its data.attach, or null when it is not attached.
 nlohmann::json attachment(const Component& c);
 // Writes data.attach = {barrel, rod} (markers "<part>.<marker>").

@@ -109,13 +109,14 @@ void ModelTree::rebuild() {
            QString("%1 of %2 (%3)").arg(QString::fromStdString(mo.quantity), QString::fromStdString(mo.joint),
                                         QString::fromStdString(mo.function)));
   int attached = 0;
-  for (const Component& c : p.components) attached += isCylinder(c) && attachment(c).is_object() ? 1 : 0;
+  for (const Component& c : p.components) attached += isActuator(c) && attachment(c).is_object() ? 1 : 0;
   QTreeWidgetItem* actuators = addGroup("actuators", tr("Actuators"), attached);
   for (const Component& c : p.components) {
     const nlohmann::json a = attachment(c);
-    if (!isCylinder(c) || !a.is_object()) continue;
+    if (!isActuator(c) || !a.is_object()) continue;
     const QString where = a.contains("joint")
-                              ? tr("along joint %1").arg(QString::fromStdString(a.value("joint", "")))
+                              ? (isCylinder(c) ? tr("along joint %1") : tr("on joint %1"))
+                                    .arg(QString::fromStdString(a.value("joint", "")))
                               : QString("%1 - %2").arg(QString::fromStdString(a.value("barrel", "")),
                                                        QString::fromStdString(a.value("rod", "")));
     addRow(actuators, c.id, QString::fromStdString(c.id), where);

@@ -228,7 +228,11 @@ void MechanismScene::build(const Project& project, const std::string& projectDir
     addSpring(f);
   }
   // Actuators are few and hang on several parts' poses: always redrawn.
-  for (const Component& c : project.components) addActuator(c);
+  rotaries_.clear();
+  for (const Component& c : project.components) {
+    addActuator(c);
+    addSemiRotary(c);
+  }
   addEnvironment();
   setMarkersVisible(markersVisible_);
   updateSprings();
@@ -464,7 +468,40 @@ void MechanismScene::updateActuators() {
   }
 }
 
+void MechanismScene::addSemiRotary(const Component& c) {
+  if (c.type != "semi_rotary_actuator" || !c.data.is_object() || !c.data.contains("attach")) return;
+  const auto& a = c.data["attach"];
+  if (!a.is_object()) return;
+  const std::string joint = a.value("joint", "");
+  auto it = std::find_if(model_.joints.begin(), model_.joints.end(), [&](const JointDef& j) { return j.id == joint; });
+  if (it == model_.joints.end() || it->type != "revolute") return;
+  Rotary r;
+  r.id = c.id;
+  const MarkerDef* mi = marker(it->i, &r.indicatorPart);
+  const MarkerDef* mj = marker(it->j, &r.housingPart);
+  if (!mi || !mj) return;
+  // Sized from the joint glyph (radius rg, 3 rg long about the axis): the
+  // housing sits behind it along the axis, the indicator on its face.
+  const double rg = 0.025 * scale_;
+  r.housing = frameNode(frameMatrix(mj->position, mj->orientation));
+  r.housing->addChild(makeCylinder({0, 0, -4.6 * rg}, {0, 0, 1}, 2.6 * rg, 3.0 * rg, {0.75f, 0.77f, 0.80f, 1}));
+  r.indicator = frameNode(frameMatrix(mi->position, mi->orientation));
+  r.indicator->addChild(makeBox({1.3 * rg, 0, -1.45 * rg}, {2.6 * rg, 0.6 * rg, 0.3 * rg}, {0.16f, 0.17f, 0.2f, 1}));
+  addObject(c.id, r.housing.get());
+  addObject(c.id, r.indicator.get());
+  parts_[r.housingPart].xf->addChild(r.housing);
+  parts_[r.indicatorPart].xf->addChild(r.indicator);
+  nodesBuilt_ += 2;
+  rotaries_.push_back(std::move(r));
+}
+
 bool MechanismScene::actuatorMatrices(const std::string& id, osg::Matrixd& barrel, osg::Matrixd& rod) const {
+  for (const Rotary& r : rotaries_)
+    if (r.id == id) {
+      barrel = r.housing->getMatrix() * parts_[r.housingPart].xf->getMatrix();
+      rod = r.indicator->getMatrix() * parts_[r.indicatorPart].xf->getMatrix();
+      return true;
+    }
   for (const Actuator& a : actuators_)
     if (a.id == id) {
       barrel = a.barrelXf->getMatrix();

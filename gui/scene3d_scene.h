@@ -97,7 +97,9 @@ class MechanismScene {
   const Mechanism& model() const { return model_; }
   // World matrices of a cylinder's barrel and rod nodes as drawn: unit
   // cylinders along local +z from the origin, scaled to their lengths (the
-  // barrel starts at its pin, the rod ends at its pin, local z = 1).
+  // barrel starts at its pin, the rod ends at its pin, local z = 1). For a
+  // semi-rotary actuator: its housing (J's frame) and its indicator (I's
+  // frame: the indicator points along local +x, the axis is local z).
   bool actuatorMatrices(const std::string& id, osg::Matrixd& barrel, osg::Matrixd& rod) const;
 
  private:
@@ -139,6 +141,16 @@ class MechanismScene {
     double barrelLength = 0, rodLength = 0;
     osg::ref_ptr<osg::MatrixTransform> barrelXf, rodXf;
   };
+  // A semi-rotary actuator on a revolute joint: a housing fixed on J's part
+  // around the joint axis, and an indicator on I's part that turns with the
+  // joint angle.
+  struct Rotary {
+    std::string id;
+    size_t housingPart = 0, indicatorPart = 0;
+    osg::ref_ptr<osg::MatrixTransform> housing, indicator;
+  };
+  std::vector<Rotary> rotaries_;
+  void addSemiRotary(const Component& c);
   bool anchorOfMarker(const std::string& ref, Anchor& a) const;
   osg::Vec3d anchorWorld(const Anchor& a) const;
   void addActuator(const Component& c);

@@ -20,6 +20,7 @@
 #include "property_editor.h"
 #include "schematic_scene.h"
 #include "selection_model.h"
+#include "support/mechanism_builders.h"
 #include "support/test_project.h"
 
 #include <QAction>
@@ -321,6 +322,72 @@ class TestGui3dEdit : public QObject {
     for (int y = 0; y < a.height(); ++y)
       for (int x = 0; x < a.width(); ++x) differ += a.pixel(x, y) != b.pixel(x, y) ? 1 : 0;
     QVERIFY2(differ == 0, qPrintable(QString("%1 pixels differ").arg(differ)));
+  }
+
+  // A semi-rotary actuator on a revolute joint: housing on the axis, an
+  // indicator that turns with the joint; picked in 3D like a cylinder.
+  void semiRotaryIsDrawnAndPickable() {
+    Project p;
+    p.mechanism = test::discOnShaft();
+    p.components.push_back(test::comp("act", "semi_rotary_actuator", {}, {}, {{"attach", {{"joint", "shaft"}}}}));
+    QTemporaryDir tmp;
+    const QString file = tmp.filePath("rotary.pneumech.json");
+    saveProject(p, file.toStdString());
+    MainWindow w;
+    w.resize(1500, 950);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(file));
+    MechanismView* view = w.mechanismView();
+    QVERIFY(view && view->isVisible());
+    waitFrame(view);
+    QMatrix4x4 housing, indicator;
+    QVERIFY(view->actuatorTransforms("act", housing, indicator));
+    QVERIFY((housing.map(QVector3D(0, 0, 0))).length() < 1e-6);  // on the joint axis (ground.axis)
+    QVERIFY((indicator.mapVector(QVector3D(1, 0, 0)) - QVector3D(1, 0, 0)).length() < 1e-6);
+    QVERIFY(w.modelTree()->group("actuators")->childCount() == 1);
+
+    if (const QByteArray out = qgetenv("PM_ROTARY_SNAPSHOT"); !out.isEmpty()) QVERIFY(w.grab().save(QString::fromLocal8Bit(out)));
+    // Clicked in 3D near the axis where the actuator is drawn: selected everywhere.
+    const QPoint axis = view->projectToWidget(QVector3D(0, 0, 0)).toPoint();
+    QPoint at;
+    for (int r = 0; r < 80 && at.isNull(); r += 4)
+      for (int k = 0; k < 16 && at.isNull(); ++k) {
+        const QPoint q = axis + QPoint(int(r * std::cos(k * M_PI / 8)), int(r * std::sin(k * M_PI / 8)));
+        if (view->objectAt(q) == "act") at = q;
+      }
+    QVERIFY2(!at.isNull(), "no pixel of the actuator found near the joint axis");
+    QTest::mouseClick(view, Qt::LeftButton, {}, at);
+    QCOMPARE(w.selection()->current(), QString("act"));
+    QCOMPARE(view->selectedId(), QString("act"));
+    QCOMPARE(w.scene()->selectedComponents(), std::set<std::string>{"act"});
+    QCOMPARE(w.modelTree()->currentItem()->data(0, ModelTree::IdRole).toString(), QString("act"));
+
+    // The disc turned by 0.7 rad: the indicator turns with it, the housing stays.
+    ResultStore store;
+    std::vector<ChannelInfo> ch;
+    for (const char* q : {"x", "y", "z", "roll", "pitch", "yaw"}) ch.push_back({std::string("disc.") + q, ""});
+    store.setChannels(ch);
+    const double row0[6] = {0, 0, 0, 0, 0, 0}, row1[6] = {0, 0, 0, 0, 0, 0.7};
+    store.append(0.0, row0);
+    store.append(1.0, row1);
+    view->setResults(&store);
+    view->setPose(1.0);
+    QMatrix4x4 h1, i1;
+    QVERIFY(view->actuatorTransforms("act", h1, i1));
+    const QVector3D dir = i1.mapVector(QVector3D(1, 0, 0));
+    QVERIFY(std::abs(std::atan2(dir.y(), dir.x()) - 0.7) < 1e-6);
+    QVERIFY(std::abs(dir.z()) < 1e-6);
+    QVERIFY(h1 == housing);
+    view->setResults(nullptr);
+
+    // Detached, it is no longer drawn; undo draws it again.
+    QVERIFY(w.mechanismActions()->detachCylinder()->isEnabled());
+    w.mechanismActions()->detachCylinder()->trigger();
+    QVERIFY(attachment(*w.project().find("act")).is_null());
+    QVERIFY(!view->actuatorTransforms("act", h1, i1));
+    w.document()->undoStack()->undo();
+    QVERIFY(view->actuatorTransforms("act", h1, i1));
   }
 
   void attachCylinderByClickingMarkers() {
