@@ -10,6 +10,7 @@
 #include "model/project_error.h"
 #include "model_tree.h"
 #include "param_model.h"
+#include "mechanism_form.h"
 #include "property_editor.h"
 #include "plot_pane.h"
 #include "report_export.h"
@@ -266,6 +267,7 @@ void MainWindow::buildUi() {
   selection_ = new SelectionModel(this);
   connect(selection_, &SelectionModel::changed, this, &MainWindow::onSharedSelection);
   if (view3d_) connect(view3d_, &MechanismView::objectSelected, selection_, &SelectionModel::select);
+  connect(props_->mechanismForm(), &MechanismForm::renamed, selection_, &SelectionModel::select);
   modelTree_ = new ModelTree(doc_, selection_);
   mechActions_ = new MechanismActions(doc_, selection_, view3d_, this);
   auto* modelBox = new QWidget;

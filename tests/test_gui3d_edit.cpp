@@ -74,7 +74,9 @@ void typeInto(QWidget* field, const QString& text) {
     e->selectAll();
     QTest::keyClicks(e, text);
   } else if (auto* c = qobject_cast<QComboBox*>(field)) {
-    QTest::keyClicks(c, text);  // keyboard search picks the item
+    // Keyboard search picks the item; a new search after the input interval.
+    QTest::qWait(QApplication::keyboardInputInterval() + 50);
+    QTest::keyClicks(c, text);
   }
 }
 
@@ -388,6 +390,195 @@ class TestGui3dEdit : public QObject {
     QVERIFY(!view->actuatorTransforms("act", h1, i1));
     w.document()->undoStack()->undo();
     QVERIFY(view->actuatorTransforms("act", h1, i1));
+  }
+
+  // Renaming in the property form: every reference follows, duplicates are
+  // refused with a message, undo restores the old names.
+  void renameObjectsEverywhere() {
+    MainWindow w;
+    w.resize(1500, 950);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(QString::fromStdString(test::projectPath("tool_changer.pneumech.json"))));
+    const Project before = w.project();
+    auto joint = [&](const char* id) { return findJoint(const_cast<Mechanism&>(w.project().mechanism), id); };
+
+    clickTree(w, "arm");
+    editField(w, "id", "lever");
+    QVERIFY(!w.project().mechanism.part("arm"));
+    QVERIFY(w.project().mechanism.part("lever"));
+    QCOMPARE(joint("coupler_c")->i, std::string("lever.C"));
+    QCOMPARE(joint("arm_pivot")->i, std::string("lever.D"));
+    QCOMPARE(joint("holder_mount")->j, std::string("lever.mount"));
+    QCOMPARE(w.selection()->current(), QString("lever"));
+    QCOMPARE(w.propertyEditor()->mechanismForm()->objectId(), std::string("lever"));
+    QVERIFY(w.modelTree()->itemFor("lever") && !w.modelTree()->itemFor("arm"));
+    QVector3D c;
+    QVERIFY(w.mechanismView()->markerPosition("lever.C", c));
+    QVERIFY(w.mechanismView()->objectAt(w.mechanismView()->projectToWidget(c).toPoint()).size() > 0);
+
+    // A taken id (a part, or a circuit component) is refused and named.
+    const Project renamed = w.project();
+    editField(w, "id", "crank");
+    QVERIFY(w.project() == renamed);
+    QVERIFY(w.propertyEditor()->mechanismForm()->message().contains("'crank' is taken"));
+    editField(w, "id", "cyl1");
+    QVERIFY(w.project() == renamed);
+    editField(w, "id", "2x");
+    QVERIFY(w.project() == renamed);
+    QVERIFY(w.propertyEditor()->mechanismForm()->message().contains("starts with a letter"));
+
+    // A marker carrying the cylinder's rod, and a joint.
+    clickTree(w, "crank.P");
+    editField(w, "id", "pin");
+    QCOMPARE(w.project().find("cyl1")->data["attach"]["rod"].get<std::string>(), std::string("crank.pin"));
+    QCOMPARE(w.selection()->current(), QString("crank.pin"));
+    editField(w, "id", "crank.A");  // taken on this part
+    QCOMPARE(w.project().find("cyl1")->data["attach"]["rod"].get<std::string>(), std::string("crank.pin"));
+    QVERIFY(w.propertyEditor()->mechanismForm()->message().contains("already has a marker"));
+    clickTree(w, "crank_pivot");
+    editField(w, "id", "main_hinge");
+    QVERIFY(joint("main_hinge") && !joint("crank_pivot"));
+
+    for (int i = 0; i < 3; ++i) w.document()->undoStack()->undo();
+    QVERIFY(w.project() == before);
+    // The model-side rule also renames coupled joints, motions and signal inputs.
+    Project p = before;
+    JointDef coupler;
+    coupler.id = "gear";
+    coupler.type = "coupler";
+    coupler.joints = {"crank_pivot", "arm_pivot"};
+    p.mechanism.joints.push_back(coupler);
+    MotionDef drive;
+    drive.id = "drive";
+    drive.joint = "crank_pivot";
+    p.mechanism.motions.push_back(drive);
+    p.components.push_back(test::comp("sens", "motion_sensor", {}, {{"in", "crank_pivot.angle"}}));
+    std::string now;
+    QCOMPARE(renameObject(p, "crank_pivot", "hinge", &now), QString());
+    QCOMPARE(now, std::string("hinge"));
+    QCOMPARE(findJoint(p.mechanism, "gear")->joints[0], std::string("hinge"));
+    QCOMPARE(findMotion(p.mechanism, "drive")->joint, std::string("hinge"));
+    QCOMPARE(p.find("sens")->inputs.at("in"), std::string("hinge.angle"));
+  }
+
+  // A part's display geometry edited in the property form: shape, sizes in
+  // mm, colour, a shape added and removed; the 3D view redraws that part.
+  void editDisplayGeometry() {
+    MainWindow w;
+    w.resize(1500, 950);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(QString::fromStdString(test::projectPath("tool_changer.pneumech.json"))));
+    const Project before = w.project();
+    MechanismView* view = w.mechanismView();
+    auto holder = [&] { return w.project().mechanism.part("holder"); };
+    clickTree(w, "holder");
+    MechanismForm* form = w.propertyEditor()->mechanismForm();
+    auto* shape = qobject_cast<QComboBox*>(form->fieldEditor("geometry.0.shape"));
+    QVERIFY(shape);
+    QCOMPARE(shape->currentText(), QString("box"));
+    editField(w, "geometry.0.lx", "95");
+    QVERIFY(std::abs(holder()->geometry[0].size.at("lx") - 0.095) < 1e-15);
+    QCOMPARE(view->nodesBuiltByLastEdit(), 2 + 1);  // holder's shapes and triads, cyl1
+    editField(w, "geometry.0.ly", "-3");
+    QVERIFY(form->message().contains("holder.geometry.0.ly"));
+    editField(w, "geometry.0.color", "red");
+    QVERIFY(form->message().contains("#rrggbb"));
+    editField(w, "geometry.0.color", "#d02020");
+    QCOMPARE(holder()->geometry[0].color, std::string("#d02020"));
+    // Box to sphere: its sizes become a radius.
+    typeInto(form->fieldEditor("geometry.0.shape"), "sph");
+    QCOMPARE(holder()->geometry[0].shape, std::string("sphere"));
+    QVERIFY(holder()->geometry[0].size.count("radius") && !holder()->geometry[0].size.count("lx"));
+    QTRY_VERIFY(form->fieldEditor("geometry.0.radius"));
+    editField(w, "geometry.0.radius", "30");
+    QVERIFY(std::abs(holder()->geometry[0].size.at("radius") - 0.03) < 1e-15);
+    // A second shape, a mesh with its file and scale; then removed again.
+    typeInto(form->fieldEditor("geometry.add"), "me");
+    QCOMPARE(holder()->geometry.size(), size_t(2));
+    QCOMPARE(holder()->geometry[1].shape, std::string("mesh"));
+    QTRY_VERIFY(form->fieldEditor("geometry.1.file"));
+    editField(w, "geometry.1.file", "meshes/gripper.stl");
+    editField(w, "geometry.1.scale", "0.001");
+    QCOMPARE(holder()->geometry[1].file, std::string("meshes/gripper.stl"));
+    QCOMPARE(holder()->geometry[1].size.at("scale"), 0.001);
+    typeInto(form->fieldEditor("geometry.1.shape"), "(");
+    QCOMPARE(holder()->geometry.size(), size_t(1));
+    // Drawn: the red sphere on holder.mount is what a click there picks.
+    waitFrame(view);
+    QVector3D mount;
+    QVERIFY(view->markerPosition("holder.mount", mount));
+    QCOMPARE(view->objectAt(view->projectToWidget(mount).toPoint()), QString("holder"));
+    const QColor seen = view->grabFramebuffer().pixelColor(view->projectToWidget(mount).toPoint() * view->devicePixelRatioF());
+    QVERIFY2(seen.red() > 150 && seen.green() < 110, qPrintable(seen.name()));
+    if (const QByteArray out = qgetenv("PM_GEOMETRY_SNAPSHOT"); !out.isEmpty()) QVERIFY(w.grab().save(QString::fromLocal8Bit(out)));
+    while (w.document()->undoStack()->canUndo() && !(w.project() == before)) w.document()->undoStack()->undo();
+    QVERIFY(w.project() == before);
+  }
+
+  // A coupler (gear pair) and a motion from a time table, made in the studio.
+  void createCouplerAndTableMotion() {
+    MainWindow w;
+    w.resize(1500, 950);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(QString::fromStdString(test::projectPath("tool_changer.pneumech.json"))));
+    const Project before = w.project();
+    MechanismActions* act = w.mechanismActions();
+    QDialog* d = openDialog(w, act->addJoint(), "addJointDialog");
+    QVERIFY(d);
+    typeInto(d->findChild<QWidget*>("dlg_id"), "gear");
+    typeInto(d->findChild<QWidget*>("dlg_type"), "cou");
+    QCOMPARE(d->findChild<QComboBox*>("dlg_type")->currentText(), QString("coupler"));
+    QVERIFY(!d->findChild<QComboBox*>("dlg_i")->isEnabled());
+    QVERIFY(d->findChild<QComboBox*>("dlg_joint1")->isEnabled());
+    typeInto(d->findChild<QWidget*>("dlg_joint1"), "crank_");
+    typeInto(d->findChild<QWidget*>("dlg_joint2"), "crank_");
+    pressOk(d);
+    QVERIFY(d->isVisible());  // the same joint twice
+    QVERIFY(d->findChild<QLabel*>("dlg_message")->text().contains("two different joints"));
+    typeInto(d->findChild<QWidget*>("dlg_joint2"), "arm_");
+    pressOk(d);
+    QTRY_VERIFY(!w.findChild<QDialog*>("addJointDialog"));
+    const JointDef* gear = findJoint(const_cast<Mechanism&>(w.project().mechanism), "gear");
+    QVERIFY(gear);
+    QCOMPARE(gear->type, std::string("coupler"));
+    QCOMPARE(gear->joints, (std::vector<std::string>{"crank_pivot", "arm_pivot"}));
+    QVERIFY(gear->i.empty() && gear->j.empty());
+    QCOMPARE(w.selection()->current(), QString("gear"));
+    auto* j2 = qobject_cast<QComboBox*>(w.propertyEditor()->mechanismForm()->fieldEditor("joints.1"));
+    QVERIFY(j2);
+    QCOMPARE(j2->currentText(), QString("arm_pivot"));
+
+    // A displacement table on the crank's hinge, in degrees.
+    d = openDialog(w, act->addMotion(), "addMotionDialog");
+    QVERIFY(d);
+    typeInto(d->findChild<QWidget*>("dlg_id"), "drive");
+    typeInto(d->findChild<QWidget*>("dlg_joint"), "crank_");
+    typeInto(d->findChild<QWidget*>("dlg_function"), "tab");
+    QCOMPARE(d->findChild<QComboBox*>("dlg_function")->currentText(), QString("table"));
+    typeInto(d->findChild<QWidget*>("dlg_table"), "0 0; 0 30");
+    pressOk(d);
+    QVERIFY(d->isVisible());
+    QVERIFY(d->findChild<QLabel*>("dlg_message")->text().contains("times must increase"));
+    typeInto(d->findChild<QWidget*>("dlg_table"), "0 0; 0.5 30; 1 45");
+    pressOk(d);
+    QTRY_VERIFY(!w.findChild<QDialog*>("addMotionDialog"));
+    const MotionDef* drive = findMotion(const_cast<Mechanism&>(w.project().mechanism), "drive");
+    QVERIFY(drive);
+    QCOMPARE(drive->function, std::string("table"));
+    QCOMPARE(drive->table.size(), size_t(3));
+    QCOMPARE(drive->table[1][0], 0.5);
+    QVERIFY(std::abs(drive->table[1][1] - M_PI / 6) < 1e-15);
+    QVERIFY(std::abs(drive->table[2][1] - M_PI / 4) < 1e-15);
+    // The table is edited in the property form too.
+    editField(w, "table", "0 0; 2 90");
+    drive = findMotion(const_cast<Mechanism&>(w.project().mechanism), "drive");
+    QCOMPARE(drive->table.size(), size_t(2));
+    QVERIFY(std::abs(drive->table[1][1] - M_PI / 2) < 1e-15);
+    for (int i = 0; i < 3; ++i) w.document()->undoStack()->undo();
+    QVERIFY(w.project() == before);
   }
 
   void attachCylinderByClickingMarkers() {
