@@ -2,6 +2,7 @@
 
 #include "document.h"
 #include "mechanism_editing.h"
+#include "model/component_type.h"
 #include "selection_model.h"
 #include "units.h"
 
@@ -122,9 +123,12 @@ void ModelTree::rebuild() {
     addRow(actuators, c.id, QString::fromStdString(c.id), where);
   }
   QTreeWidgetItem* circuit = addGroup("circuit", tr("Circuit"), int(p.components.size()));
-  for (const Component& c : p.components)
-    addRow(circuit, c.id, QString::fromStdString(c.id),
-           QString::fromStdString(c.type) + (c.label.empty() ? QString() : "  " + QString::fromStdString(c.label)));
+  for (const Component& c : p.components) {
+    QTreeWidgetItem* row = addRow(circuit, c.id, QString::fromStdString(c.id),
+                                  QString::fromStdString(c.type) + (c.label.empty() ? QString() : "  " + QString::fromStdString(c.label)));
+    if (const ComponentType* t = Registry::instance().find(c.type))
+      for (int col = 0; col < 2; ++col) row->setToolTip(col, QString::fromStdString(t->description));
+  }
   syncing_ = false;
   showSelection(selection_->current());
 }
