@@ -96,7 +96,8 @@ void ModelTree::rebuild() {
   QTreeWidgetItem* joints = addGroup("joints", tr("Joints"), int(m.joints.size()));
   for (const JointDef& j : m.joints)
     addRow(joints, j.id, QString::fromStdString(j.id),
-           j.type == "coupler" ? QString("coupler")
+           j.type == "coupler" ? QString("coupler  %1").arg(QString::fromStdString(
+                                     j.joints.size() == 2 ? j.joints[0] + " + " + j.joints[1] : std::string()))
                                : QString("%1  %2 - %3").arg(QString::fromStdString(j.type), QString::fromStdString(j.i),
                                                             QString::fromStdString(j.j)));
   QTreeWidgetItem* forces = addGroup("forces", tr("Forces"), int(m.forces.size()));
