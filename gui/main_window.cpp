@@ -10,6 +10,7 @@
 #include "model/project_error.h"
 #include "model_tree.h"
 #include "param_model.h"
+#include "mechanism_form.h"
 #include "property_editor.h"
 #include "plot_pane.h"
 #include "report_export.h"
@@ -56,7 +57,6 @@
 #include <QTableView>
 #include <QToolBar>
 #include <QVBoxLayout>
-#include <QTreeWidget>
 #include <QUndoStack>
 #include <QValueAxis>
 
@@ -190,19 +190,20 @@ void MainWindow::buildUi() {
   libDock->setWidget(library_);
   addDockWidget(Qt::LeftDockWidgetArea, libDock);
 
-  // Right: project tree and property editor.
-  tree_ = new QTreeWidget;
-  tree_->setObjectName("componentTree");
-  tree_->setColumnCount(3);
-  tree_->setHeaderLabels({tr("Id"), tr("Type"), tr("Code")});
-  tree_->setRootIsDecorated(false);
-  tree_->setSelectionMode(QAbstractItemView::SingleSelection);
-  tree_->setAlternatingRowColors(true);
-  connect(tree_, &QTreeWidget::itemSelectionChanged, this, &MainWindow::onTreeSelectionChanged);
-  auto* treeDock = new QDockWidget(tr("Components"), this);
-  treeDock->setObjectName("componentsDock");
-  treeDock->setWidget(tree_);
-  addDockWidget(Qt::RightDockWidgetArea, treeDock);
+  // Right: the model tree (mechanism and circuit, one selection shared by
+  // every view) and the property editor.
+  selection_ = new SelectionModel(this);
+  connect(selection_, &SelectionModel::changed, this, &MainWindow::onSharedSelection);
+  modelTree_ = new ModelTree(doc_, selection_);
+  auto* modelBox = new QWidget;
+  auto* ml = new QVBoxLayout(modelBox);
+  ml->setContentsMargins(0, 0, 0, 0);
+  ml->setSpacing(0);
+  ml->addWidget(modelTree_, 1);  // the mechanism toolbar goes on top once the 3D view exists
+  auto* modelDock = new QDockWidget(tr("Model"), this);
+  modelDock->setObjectName("modelDock");
+  modelDock->setWidget(modelBox);
+  addDockWidget(Qt::RightDockWidgetArea, modelDock);
 
   props_ = new PropertyEditor(doc_);
   connect(props_, &PropertyEditor::rejected, this, [this](const QString& msg) {
@@ -216,9 +217,9 @@ void MainWindow::buildUi() {
   propDock->setObjectName("propertiesDock");
   propDock->setWidget(props_);
   addDockWidget(Qt::RightDockWidgetArea, propDock);
-  splitDockWidget(treeDock, propDock, Qt::Vertical);
-  resizeDocks({libDock, treeDock}, {260, 420}, Qt::Horizontal);
-  resizeDocks({treeDock, propDock}, {220, 520}, Qt::Vertical);
+  splitDockWidget(modelDock, propDock, Qt::Vertical);
+  resizeDocks({libDock, modelDock}, {260, 420}, Qt::Horizontal);
+  resizeDocks({modelDock, propDock}, {220, 520}, Qt::Vertical);
 
   // Bottom: messages and the result plot.
   messages_ = new QListWidget;
@@ -263,26 +264,10 @@ void MainWindow::buildUi() {
     dock3d_->hide();
   }
 
-  // One selection shared by the schematic, the trees, the properties and
-  // the 3D view; the model tree lists the mechanism and the circuit.
-  selection_ = new SelectionModel(this);
-  connect(selection_, &SelectionModel::changed, this, &MainWindow::onSharedSelection);
   if (view3d_) connect(view3d_, &MechanismView::objectSelected, selection_, &SelectionModel::select);
-  modelTree_ = new ModelTree(doc_, selection_);
+  connect(props_->mechanismForm(), &MechanismForm::renamed, selection_, &SelectionModel::select);
   mechActions_ = new MechanismActions(doc_, selection_, view3d_, this);
-  auto* modelBox = new QWidget;
-  auto* ml = new QVBoxLayout(modelBox);
-  ml->setContentsMargins(0, 0, 0, 0);
-  ml->setSpacing(0);
-  ml->addWidget(mechActions_->toolBar());
-  ml->addWidget(modelTree_, 1);
-  auto* modelDock = new QDockWidget(tr("Model"), this);
-  modelDock->setObjectName("modelDock");
-  modelDock->setWidget(modelBox);
-  addDockWidget(Qt::RightDockWidgetArea, modelDock);
-  tabifyDockWidget(treeDock, modelDock);
-  modelDock->raise();
-  resizeDocks({libDock, modelDock}, {260, 420}, Qt::Horizontal);  // as before the Model dock came
+  ml->insertWidget(0, mechActions_->toolBar());
   connect(mechActions_, &MechanismActions::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
   modelTree_->setContextMenuPolicy(Qt::ActionsContextMenu);
   modelTree_->addActions(mechActions_->actions());
@@ -593,7 +578,6 @@ void MainWindow::onDocumentChanged() {
   scene_->sync();
   sync3d();
   results_->setProject(project());
-  populateTree();
   // Results of an earlier state no longer match the drawing.
   if (scene_->frame().active) {
     scene_->setFrame({});
@@ -603,50 +587,11 @@ void MainWindow::onDocumentChanged() {
   updateActions();
 }
 
-void MainWindow::populateTree() {
-  const QString current = tree_->currentItem() ? tree_->currentItem()->data(0, Qt::UserRole).toString() : QString();
-  const QSignalBlocker block(tree_);
-  tree_->clear();
-  QList<QTreeWidgetItem*> items;
-  items.reserve(static_cast<qsizetype>(project().components.size()));
-  for (const Component& c : project().components) {
-    auto* item = new QTreeWidgetItem({QString::fromStdString(c.id), QString::fromStdString(c.type),
-                                      QString::fromStdString(c.label)});
-    item->setData(0, Qt::UserRole, QString::fromStdString(c.id));
-    if (const ComponentType* t = Registry::instance().find(c.type))
-      for (int col = 0; col < 3; ++col) item->setToolTip(col, QString::fromStdString(t->description));
-    items.append(item);
-  }
-  tree_->addTopLevelItems(items);
-  if (items.size() < 200)
-    for (int col = 0; col < 3; ++col) tree_->resizeColumnToContents(col);
-  for (QTreeWidgetItem* item : items)
-    if (item->data(0, Qt::UserRole).toString() == current) tree_->setCurrentItem(item);
-}
-
 bool MainWindow::selectComponent(const QString& id) {
-  for (int i = 0; i < tree_->topLevelItemCount(); ++i) {
-    QTreeWidgetItem* item = tree_->topLevelItem(i);
-    if (item->data(0, Qt::UserRole).toString() == id) {
-      tree_->setCurrentItem(item);
-      onTreeSelectionChanged();
-      return true;
-    }
-  }
-  return false;
-}
-
-void MainWindow::onTreeSelectionChanged() {
-  if (syncingSelection_) return;
-  const auto items = tree_->selectedItems();
-  const std::string id = items.isEmpty() ? std::string() : items.front()->data(0, Qt::UserRole).toString().toStdString();
-  syncingSelection_ = true;
-  if (id.empty()) scene_->clearSelection();
-  else scene_->selectObjects({id});
-  if (ComponentItem* item = scene_->componentItem(id)) view_->ensureVisible(item, 40, 40);
-  selection_->select(QString::fromStdString(id));
-  syncingSelection_ = false;
-  props_->showComponent(id);
+  if (!project().find(id.toStdString())) return false;
+  if (selection_->current() == id) onSharedSelection(id);  // shown again (schematic, properties)
+  else selection_->select(id);
+  return true;
 }
 
 void MainWindow::onSceneSelectionChanged() {
@@ -656,21 +601,13 @@ void MainWindow::onSceneSelectionChanged() {
   const std::string id = comps.size() == 1 ? *comps.begin() : std::string();
   props_->showComponent(id, int(comps.size() + conns.size()));
   syncingSelection_ = true;
-  const QSignalBlocker block(tree_);
-  tree_->clearSelection();
-  if (!id.empty())
-    for (int i = 0; i < tree_->topLevelItemCount(); ++i)
-      if (tree_->topLevelItem(i)->data(0, Qt::UserRole).toString().toStdString() == id) {
-        tree_->setCurrentItem(tree_->topLevelItem(i));
-        tree_->scrollToItem(tree_->topLevelItem(i));
-      }
   selection_->select(QString::fromStdString(id));
   syncingSelection_ = false;
 }
 
 // The shared selection changed: the 3D view highlights it; when it came from
-// the model tree or the 3D view, the schematic, the component list and the
-// property editor follow too.
+// the model tree or the 3D view, the schematic and the property editor
+// follow too.
 void MainWindow::onSharedSelection(const QString& id) {
   if (view3d_) {
     const QSignalBlocker block(view3d_);
@@ -682,12 +619,6 @@ void MainWindow::onSharedSelection(const QString& id) {
   if (project().find(s)) scene_->selectObjects({s});
   else scene_->clearSelection();
   if (ComponentItem* item = scene_->componentItem(s)) view_->ensureVisible(item, 40, 40);
-  {
-    const QSignalBlocker block(tree_);
-    tree_->clearSelection();
-    for (int i = 0; i < tree_->topLevelItemCount(); ++i)
-      if (tree_->topLevelItem(i)->data(0, Qt::UserRole).toString() == id) tree_->setCurrentItem(tree_->topLevelItem(i));
-  }
   syncingSelection_ = false;
   props_->showObject(s);
 }

@@ -31,7 +31,6 @@ class QStackedWidget;
 class QTableView;
 class QTimer;
 class QToolButton;
-class QTreeWidget;
 
 namespace pm::gui {
 
@@ -85,13 +84,12 @@ class MainWindow : public QMainWindow {
   SimulationRunner* runner() const { return runner_; }
   // The current plot pane's chart.
   QChart* chart() const;
-  QTreeWidget* componentTree() const { return tree_; }
   QTableView* paramView() const;
   ResultsPanel* resultsPanel() const { return results_; }
   ResultBuffer* resultBuffer() const { return buffer_; }
   QString statusText() const;
   const QString& lastError() const { return lastError_; }
-  // Selects a component (schematic, tree, property editor).
+  // Selects a component everywhere (schematic, model tree, property editor).
   bool selectComponent(const QString& id);
   // Shows or hides a result channel ("tank.p") in the current plot pane.
   bool setChannelChecked(const QString& name, bool on);
@@ -120,7 +118,6 @@ class MainWindow : public QMainWindow {
  private:
   void buildUi();
   void buildMenus();
-  void populateTree();
   void updateTitle();
   void updateActions();
   void updateRecentMenu();
@@ -129,7 +126,6 @@ class MainWindow : public QMainWindow {
   void showError(const QString& title, const QString& text);
   void onDocumentChanged();
   void onSceneSelectionChanged();
-  void onTreeSelectionChanged();
   void onSharedSelection(const QString& id);
   void onMessageActivated(QListWidgetItem* item);
   void showFrame(int row);
@@ -145,7 +141,6 @@ class MainWindow : public QMainWindow {
   SchematicView* view_ = nullptr;
   LibraryPanel* library_ = nullptr;
   PropertyEditor* props_ = nullptr;
-  QTreeWidget* tree_ = nullptr;
   QListWidget* messages_ = nullptr;
   QDockWidget* messagesDock_ = nullptr;
   QDockWidget* plotDock_ = nullptr;

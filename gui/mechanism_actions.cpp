@@ -180,7 +180,7 @@ void MechanismActions::updateEnabled() {
   delete_->setEnabled(kind != ObjectKind::None && kind != ObjectKind::Component);
   const Component* c = kind == ObjectKind::Component ? p.find(id) : nullptr;
   attach_->setEnabled(c && isCylinder(*c) && markers >= 2);
-  detach_->setEnabled(c && isCylinder(*c) && attachment(*c).is_object());
+  detach_->setEnabled(c && isActuator(*c) && attachment(*c).is_object());
 }
 
 // ----------------------------------------------------------------- add
@@ -252,20 +252,38 @@ void MechanismActions::onAddJoint() {
   if (markers.size() < 2) return;
   auto* d = new ObjectDialog(parent_, "addJointDialog", tr("Add Joint"));
   d->text("id", tr("Id"), QString::fromStdString(freshObjectId(p, "joint")));
-  QStringList types = typeNames(jointTypes());
-  types.removeAll("coupler");  // couples two joints, not two markers: edit in the file
-  d->choice("type", tr("Type"), types, "revolute");
+  QComboBox* type = d->choice("type", tr("Type"), typeNames(jointTypes()), "revolute");
   const QString sel = selection_->current();
-  d->choice("i", tr("I marker (moves)"), markers, markers.contains(sel) ? sel : markers.at(1));
-  d->choice("j", tr("J marker"), markers, markers.front());
+  QComboBox* i = d->choice("i", tr("I marker (moves)"), markers, markers.contains(sel) ? sel : markers.at(1));
+  QComboBox* j = d->choice("j", tr("J marker"), markers, markers.front());
+  // A coupler ties two joints' coordinates (a gear pair) instead of two markers.
+  const QStringList coupled = drivableJoints(p.mechanism, false);
+  QComboBox* j1 = d->choice("joint1", tr("Coupled joint 1"), coupled, coupled.value(0));
+  QComboBox* j2 = d->choice("joint2", tr("Coupled joint 2"), coupled, coupled.value(1));
+  auto byType = [=](const QString& t) {
+    const bool coupler = t == "coupler";
+    for (QComboBox* c : {i, j}) c->setEnabled(!coupler);
+    for (QComboBox* c : {j1, j2}) c->setEnabled(coupler);
+  };
+  connect(type, &QComboBox::currentTextChanged, d, byType);
+  byType(type->currentText());
   d->onAccept([this, d] {
     Project changed = doc_->project();
     JointDef j;
     j.id = d->str("id");
     j.type = d->str("type");
+    if (QString err = checkNewId(changed, j.id); !err.isEmpty()) return err;
+    if (j.type == "coupler") {
+      j.joints = {d->str("joint1"), d->str("joint2")};
+      if (j.joints[0].empty() || j.joints[1].empty()) return tr("a coupler needs two revolute, translational or cylindrical joints");
+      if (j.joints[0] == j.joints[1]) return tr("a coupler couples two different joints");
+      changed.mechanism.joints.push_back(j);
+      doc_->edit(tr("Add coupler %1").arg(QString::fromStdString(j.id)), [&](Project& q) { q = changed; });
+      selection_->select(QString::fromStdString(j.id));
+      return QString();
+    }
     j.i = d->str("i");
     j.j = d->str("j");
-    if (QString err = checkNewId(changed, j.id); !err.isEmpty()) return err;
     if (j.i == j.j) return tr("I and J must be different markers");
     if (j.i.substr(0, j.i.find('.')) == j.j.substr(0, j.j.find('.')))
       return tr("I and J are on the same part: a joint connects two parts");
@@ -315,7 +333,13 @@ void MechanismActions::onAddMotion() {
   const QString sel = selection_->current();
   d->choice("joint", tr("Joint"), joints, joints.contains(sel) ? sel : joints.front());
   d->choice("quantity", tr("Quantity"), {"displacement", "velocity"}, "displacement");
-  d->choice("function", tr("Function"), typeNames(motionFunctions()), "ramp");
+  QComboBox* function = d->choice("function", tr("Function"), typeNames(motionFunctions()), "ramp");
+  // A time table: "t value; t value; ..." in s and the joint's display unit.
+  QLineEdit* table = d->text("table", tr("Table (t [s] value; ...)"), "0 0; 1 10");
+  table->setToolTip(tr("Points (t, value): value in mm or deg (mm/s, deg/s for a velocity)"));
+  auto byFunction = [table](const QString& f) { table->setEnabled(f == "table"); };
+  connect(function, &QComboBox::currentTextChanged, d, byFunction);
+  byFunction(function->currentText());
   d->onAccept([this, d] {
     Project changed = doc_->project();
     MotionDef m;
@@ -325,6 +349,8 @@ void MechanismActions::onAddMotion() {
     m.function = d->str("function");
     if (QString err = checkNewId(changed, m.id); !err.isEmpty()) return err;
     changed.mechanism.motions.push_back(m);
+    if (m.function == "table")
+      if (QString err = applyField(changed, m.id, "table", d->value("table")); !err.isEmpty()) return err;
     doc_->edit(tr("Add motion %1").arg(QString::fromStdString(m.id)), [&](Project& q) { q = changed; });
     selection_->select(QString::fromStdString(m.id));
     return QString();

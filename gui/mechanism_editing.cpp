@@ -135,6 +135,88 @@ QStringList names(const std::vector<MechTypeDecl>& decls) {
   return l;
 }
 
+// Display geometry: the sizes each shape has (SI, with the 3D view's defaults).
+const std::vector<std::pair<std::string, double>>& shapeSizes(const std::string& shape) {
+  static const std::map<std::string, std::vector<std::pair<std::string, double>>> sizes{
+      {"box", {{"lx", 0.05}, {"ly", 0.05}, {"lz", 0.05}}},
+      {"cylinder", {{"radius", 0.01}, {"length", 0.1}}},
+      {"sphere", {{"radius", 0.02}}},
+      {"link", {{"width", 0.02}}},
+      {"mesh", {{"scale", 1.0}}}};
+  static const std::vector<std::pair<std::string, double>> none;
+  auto it = sizes.find(shape);
+  return it == sizes.end() ? none : it->second;
+}
+
+const QStringList kShapes{"box", "cylinder", "sphere", "link", "mesh"};
+const QString kRemoveShape = "(remove)";
+
+void geometryFields(std::vector<EditField>& out, const PartDef& d) {
+  QStringList markers{""};
+  for (const MarkerDef& mk : d.markers) markers << QString::fromStdString(mk.id);
+  for (size_t n = 0; n < d.geometry.size(); ++n) {
+    const Geometry& g = d.geometry[n];
+    const std::string k = "geometry." + std::to_string(n) + ".";
+    const QString label = QString("shape %1").arg(n + 1);
+    out.push_back(choiceField(k + "shape", label, g.shape, kShapes + QStringList{kRemoveShape},
+                              QObject::tr("Display geometry (not used by the equations); %1 deletes it").arg(kRemoveShape)));
+    for (const auto& [name, def] : shapeSizes(g.shape)) {
+      auto it = g.size.find(name);
+      const bool length = name != "scale";
+      out.push_back(numberField(k + name, QString("  %1").arg(QString::fromStdString(name)),
+                                it == g.size.end() ? def : it->second, length ? kMm : Shown{"", 1.0},
+                                length ? QString() : QObject::tr("Mesh units to metres")));
+    }
+    out.push_back(choiceField(k + "marker", "  at marker", g.marker, markers,
+                              g.shape == "link" ? QObject::tr("First end of the link (empty: part origin)")
+                                                : QObject::tr("Frame the shape sits in (empty: the part frame)")));
+    if (g.shape == "link")
+      out.push_back(choiceField(k + "marker2", "  to marker", g.marker2, markers, QObject::tr("Second end of the link")));
+    if (g.shape == "mesh") {
+      EditField f = textField(k + "file", "  file", g.file, true);
+      f.tip = QObject::tr("STL or OBJ file, relative to the project file");
+      out.push_back(f);
+    }
+    EditField c = textField(k + "color", "  colour", g.color, true);
+    c.tip = QObject::tr("#rrggbb; empty: the part's palette colour");
+    out.push_back(c);
+  }
+  out.push_back(choiceField("geometry.add", "add shape", "", QStringList{""} + kShapes,
+                            QObject::tr("Appends a display shape to the part")));
+}
+
+// "geometry.<n>.<what>" of part `d`: the shape and what, or null.
+Geometry* geometryOf(PartDef& d, const std::string& key, std::string& what) {
+  if (key.rfind("geometry.", 0) != 0) return nullptr;
+  const std::string rest = key.substr(9);
+  const auto dot = rest.find('.');
+  if (dot == std::string::npos) return nullptr;
+  const size_t n = static_cast<size_t>(std::atoi(rest.substr(0, dot).c_str()));
+  if (n >= d.geometry.size()) return nullptr;
+  what = rest.substr(dot + 1);
+  return &d.geometry[n];
+}
+
+void setShape(Geometry& g, const std::string& shape) {
+  g.shape = shape;
+  std::map<std::string, double> kept;
+  for (const auto& [name, def] : shapeSizes(shape)) {
+    auto it = g.size.find(name);
+    kept[name] = it == g.size.end() ? def : it->second;
+  }
+  g.size = std::move(kept);
+  if (shape != "link") g.marker2.clear();
+  if (shape != "mesh") g.file.clear();
+}
+
+// The unit a motion's table values are shown in: the driven joint's
+// coordinate (or its rate).
+Shown tableUnit(const Mechanism& m, const MotionDef& d) {
+  const bool rot = jointIsRotational(m, d.joint);
+  if (d.quantity == "velocity") return rot ? Shown{"deg/s", 1 / kDeg} : Shown{"mm/s", 1e3};
+  return rot ? kDegrees : kMm;
+}
+
 }  // namespace
 
 // ----------------------------------------------------------------- lookups
@@ -225,6 +307,7 @@ QStringList drivableJoints(const Mechanism& m, bool forCylinder) {
 // ----------------------------------------------------------------- cylinders
 
 bool isCylinder(const Component& c) { return c.type.rfind("cylinder_", 0) == 0; }
+bool isActuator(const Component& c) { return isCylinder(c) || c.type == "semi_rotary_actuator"; }
 
 nlohmann::json attachment(const Component& c) {
   if (c.data.is_object() && c.data.contains("attach")) return c.data["attach"];
@@ -295,6 +378,93 @@ bool removeMechanismObject(Project& p, const std::string& id) {
   return true;
 }
 
+// ----------------------------------------------------------------- rename
+
+QString renameObject(Project& p, const std::string& id, const std::string& newIdIn, std::string* renamed) {
+  Mechanism& m = p.mechanism;
+  const ObjectKind kind = objectKind(p, id);
+  const QString where = QString::fromStdString(id) + ".id";
+  const std::string newId = QString::fromStdString(newIdIn).trimmed().toStdString();
+  if (kind == ObjectKind::None || kind == ObjectKind::Component)
+    return QObject::tr("%1: only parts, markers, joints, forces and motions are renamed here").arg(where);
+  // Marker references are exact; every other id also prefixes signal
+  // references "<id>.<channel>".
+  auto exact = [](std::string& ref, const std::string& from, const std::string& to) {
+    if (ref == from) ref = to;
+  };
+  auto prefixed = [](std::string& ref, const std::string& from, const std::string& to) {
+    if (ref.size() > from.size() && ref.compare(0, from.size() + 1, from + ".") == 0) ref = to + ref.substr(from.size());
+  };
+  auto eachMarkerRef = [&](const auto& fn) {
+    for (JointDef& j : m.joints) fn(j.i), fn(j.j);
+    for (ForceDef& f : m.forces) fn(f.i), fn(f.j), fn(f.ref);
+    for (Component& c : p.components) {
+      if (!c.data.is_object() || !c.data.contains("attach") || !c.data["attach"].is_object()) continue;
+      for (const char* k : {"barrel", "rod"})
+        if (c.data["attach"].contains(k) && c.data["attach"][k].is_string()) {
+          std::string r = c.data["attach"][k];
+          fn(r);
+          c.data["attach"][k] = r;
+        }
+    }
+  };
+  auto eachSignalRef = [&](const auto& fn) {
+    for (Component& c : p.components) {
+      for (auto& [name, ref] : c.inputs) fn(ref);
+      if (c.data.is_object() && c.data.contains("inputs") && c.data["inputs"].is_object())
+        for (auto& v : c.data["inputs"])
+          if (v.is_string()) {
+            std::string r = v;
+            fn(r);
+            v = r;
+          }
+    }
+  };
+
+  if (kind == ObjectKind::Marker) {
+    const auto [partId, oldMarker] = splitRef(id);
+    std::string marker = newId;
+    if (const auto dot = newId.find('.'); dot != std::string::npos) {
+      if (newId.substr(0, dot) != partId)
+        return QObject::tr("%1: a marker stays on its part ('%2.<marker>')").arg(where, QString::fromStdString(partId));
+      marker = newId.substr(dot + 1);
+    }
+    const std::string to = partId + "." + marker;
+    if (renamed) *renamed = to;
+    if (marker == oldMarker) return {};
+    if (const QString err = checkNewMarkerId(m, partId, marker); !err.isEmpty()) return where + ": " + err;
+    PartDef* part = findPart(m, partId);
+    findById(part->markers, oldMarker)->id = marker;
+    for (Geometry& g : part->geometry) exact(g.marker, oldMarker, marker), exact(g.marker2, oldMarker, marker);
+    eachMarkerRef([&](std::string& r) { exact(r, id, to); });
+    return {};
+  }
+  if (renamed) *renamed = newId;
+  if (newId == id) return {};
+  if (const QString err = checkNewId(p, newId); !err.isEmpty()) return where + ": " + err;
+  switch (kind) {
+    case ObjectKind::Part:
+      findPart(m, id)->id = newId;
+      eachMarkerRef([&](std::string& r) { prefixed(r, id, newId); });
+      break;
+    case ObjectKind::Joint:
+      findJoint(m, id)->id = newId;
+      for (JointDef& j : m.joints)
+        for (std::string& q : j.joints) exact(q, id, newId);
+      for (MotionDef& mo : m.motions) exact(mo.joint, id, newId);
+      for (Component& c : p.components)
+        if (c.data.is_object() && c.data.contains("attach") && c.data["attach"].is_object() &&
+            c.data["attach"].value("joint", "") == id)
+          c.data["attach"]["joint"] = newId;
+      break;
+    case ObjectKind::Force: findForce(m, id)->id = newId; break;
+    case ObjectKind::Motion: findMotion(m, id)->id = newId; break;
+    default: break;
+  }
+  eachSignalRef([&](std::string& r) { prefixed(r, id, newId); });
+  return {};
+}
+
 // ----------------------------------------------------------------- fields
 
 std::vector<EditField> editFields(const Project& p, const std::string& id) {
@@ -304,7 +474,7 @@ std::vector<EditField> editFields(const Project& p, const std::string& id) {
   switch (objectKind(p, id)) {
     case ObjectKind::Part: {
       const PartDef& d = *m.part(id);
-      out.push_back(textField("id", "id", d.id, false));
+      out.push_back(textField("id", "id", d.id, true));
       EditField g;
       g.key = "ground";
       g.label = "ground";
@@ -320,28 +490,36 @@ std::vector<EditField> editFields(const Project& p, const std::string& id) {
       for (int k = 0; k < 6; ++k)
         out.push_back(numberField(std::string("inertia.") + kInertia[k], kInertia[k], d.inertia[k], {"kg m2", 1.0},
                                   QObject::tr("About the centre of mass, part axes")));
+      geometryFields(out, d);
       break;
     }
     case ObjectKind::Marker: {
       const MarkerDef& k = *findMarker(m, id);
-      out.push_back(textField("id", "marker", id, false));
+      out.push_back(textField("id", "marker", id, true));
       poseFields(out, k.position, k.orientation);
       break;
     }
     case ObjectKind::Joint: {
       const JointDef& d = *findJoint(const_cast<Mechanism&>(m), id);
-      out.push_back(textField("id", "id", d.id, false));
+      out.push_back(textField("id", "id", d.id, true));
       out.push_back(choiceField("type", "type", d.type, names(jointTypes())));
       if (d.type != "coupler") {
         out.push_back(choiceField("i", "I marker", d.i, markers, QObject::tr("The joint moves I relative to J")));
         out.push_back(choiceField("j", "J marker", d.j, markers));
+      } else {
+        QStringList joints = drivableJoints(m, false);
+        joints.removeAll(QString::fromStdString(d.id));
+        for (int k = 0; k < 2; ++k)
+          out.push_back(choiceField("joints." + std::to_string(k), QString("joint %1").arg(k + 1),
+                                    k < int(d.joints.size()) ? d.joints[k] : std::string(), joints,
+                                    QObject::tr("q1 + ratio * q2 stays at its initial value")));
       }
       paramFields(out, findJointType(d.type), d.params, d.type == "revolute");
       break;
     }
     case ObjectKind::Force: {
       const ForceDef& d = *findForce(const_cast<Mechanism&>(m), id);
-      out.push_back(textField("id", "id", d.id, false));
+      out.push_back(textField("id", "id", d.id, true));
       out.push_back(choiceField("type", "type", d.type, names(forceTypes())));
       out.push_back(choiceField("i", "I marker", d.i, markers));
       out.push_back(choiceField("j", "J marker", d.j, QStringList{""} + markers, QObject::tr("Empty: action-only")));
@@ -352,11 +530,19 @@ std::vector<EditField> editFields(const Project& p, const std::string& id) {
     }
     case ObjectKind::Motion: {
       const MotionDef& d = *findMotion(const_cast<Mechanism&>(m), id);
-      out.push_back(textField("id", "id", d.id, false));
+      out.push_back(textField("id", "id", d.id, true));
       out.push_back(choiceField("joint", "joint", d.joint, drivableJoints(m, false)));
       out.push_back(choiceField("quantity", "quantity", d.quantity, {"displacement", "velocity"}));
       out.push_back(choiceField("function", "function", d.function, names(motionFunctions())));
       paramFields(out, findMotionFunction(d.function), d.params, jointIsRotational(m, d.joint));
+      if (d.function == "table") {
+        const Shown u = tableUnit(m, d);
+        QStringList points;
+        for (const auto& [t, v] : d.table) points << QString("%1 %2").arg(num(t), num(v * u.scale));
+        EditField f = textField("table", QString("table (t [s] value [%1])").arg(u.unit), points.join("; ").toStdString(), true);
+        f.tip = QObject::tr("Points 't value' separated by ';', times increasing; a spline runs through them");
+        out.push_back(f);
+      }
       break;
     }
     default: break;
@@ -374,6 +560,9 @@ QString applyField(Project& p, const std::string& id, const std::string& key, co
   if (!field.editable) return QObject::tr("%1: read-only").arg(where);
   Mechanism& m = p.mechanism;
   const std::string value = text.trimmed().toStdString();
+  if (key == "id") return renameObject(p, id, value);
+  std::string what;
+  Geometry* geometry = kind == ObjectKind::Part ? geometryOf(*findPart(m, id), key, what) : nullptr;
 
   if (field.kind == EditField::Kind::Choice) {
     if (!field.choices.contains(QString::fromStdString(value)))
@@ -381,8 +570,32 @@ QString applyField(Project& p, const std::string& id, const std::string& key, co
     auto keepParams = [](std::map<std::string, double>& params, const MechTypeDecl* decl) {
       std::erase_if(params, [&](const auto& kv) { return !decl || !decl->param(kv.first); });
     };
+    if (kind == ObjectKind::Part) {
+      PartDef& d = *findPart(m, id);
+      if (key == "geometry.add" && !value.empty()) {
+        Geometry g;
+        setShape(g, value);
+        d.geometry.push_back(g);
+      } else if (geometry && what == "shape" && value == kRemoveShape.toStdString()) {
+        d.geometry.erase(d.geometry.begin() + (geometry - d.geometry.data()));
+      } else if (geometry && what == "shape") {
+        setShape(*geometry, value);
+      } else if (geometry && what == "marker") {
+        geometry->marker = value;
+      } else if (geometry && what == "marker2") {
+        geometry->marker2 = value;
+      }
+      return {};
+    }
     if (kind == ObjectKind::Joint) {
       JointDef& j = *findJoint(m, id);
+      if (key.rfind("joints.", 0) == 0) {
+        const size_t k = key == "joints.0" ? 0 : 1;
+        if (j.joints.size() < 2) j.joints.resize(2);
+        j.joints[k] = value;
+        if (j.joints[0] == j.joints[1]) return QObject::tr("%1: a coupler couples two different joints").arg(where);
+        return {};
+      }
       if (key == "type") j.type = value, keepParams(j.params, findJointType(value));
       else if (key == "i") j.i = value;
       else if (key == "j") j.j = value;
@@ -408,6 +621,36 @@ QString applyField(Project& p, const std::string& id, const std::string& key, co
         for (PartDef& q : m.parts) q.ground = false;
       findPart(m, id)->ground = on;
     }
+    return {};
+  }
+  if (field.kind == EditField::Kind::Text && kind == ObjectKind::Motion && key == "table") {
+    MotionDef& mo = *findMotion(m, id);
+    const Shown u = tableUnit(m, mo);
+    std::vector<std::array<double, 2>> points;
+    for (const QString& item : text.split(';', Qt::SkipEmptyParts)) {
+      const QStringList tv = item.simplified().replace(',', '.').split(' ', Qt::SkipEmptyParts);
+      bool okT = false, okV = false;
+      const double t = tv.size() == 2 ? QLocale::c().toDouble(tv[0], &okT) : 0.0;
+      const double v = tv.size() == 2 ? QLocale::c().toDouble(tv[1], &okV) : 0.0;
+      if (!okT || !okV || !std::isfinite(t) || !std::isfinite(v))
+        return QObject::tr("%1: '%2' is not a point 't value'").arg(where, item.trimmed());
+      if (!points.empty() && !(t > points.back()[0]))
+        return QObject::tr("%1: times must increase (%2 after %3 s)").arg(where, num(t), num(points.back()[0]));
+      points.push_back({t, v / u.scale});
+    }
+    if (points.size() < 2) return QObject::tr("%1: a table needs at least two points").arg(where);
+    mo.table = std::move(points);
+    return {};
+  }
+  if (field.kind == EditField::Kind::Text && geometry && what == "file") {
+    geometry->file = value;
+    return {};
+  }
+  if (field.kind == EditField::Kind::Text && geometry && what == "color") {
+    const bool hex = value.size() == 7 && value[0] == '#' &&
+                     std::all_of(value.begin() + 1, value.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
+    if (!value.empty() && !hex) return QObject::tr("%1: '%2' is not a colour #rrggbb").arg(where, text.trimmed());
+    geometry->color = value;
     return {};
   }
   if (field.kind != EditField::Kind::Number) return QObject::tr("%1: not editable here").arg(where);
@@ -447,6 +690,10 @@ QString applyField(Project& p, const std::string& id, const std::string& key, co
     } else if (pos >= 0) d.position[pos] = si;
     else if (rpy >= 0) d.orientation[rpy] = si;
     else if (int c = component("cm.", kAxes, 3); c >= 0) d.cm[c] = si;
+    else if (geometry) {
+      if (!(si > 0) || !std::isfinite(si)) return QObject::tr("%1: must be a finite size > 0").arg(where);
+      geometry->size[what] = si;
+    }
     else if (int i = component("inertia.", kInertia, 6); i >= 0) {
       if (i < 3 && si < 0) return QObject::tr("%1: a principal moment must be >= 0").arg(where);
       d.inertia[i] = si;

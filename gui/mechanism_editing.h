@@ -46,6 +46,8 @@ QStringList drivableJoints(const Mechanism& m, bool forCylinder);
 
 // A cylinder of the circuit (a component whose type starts with "cylinder_").
 bool isCylinder(const Component& c);
+// A cylinder or a semi-rotary actuator: what may be attached to the mechanism.
+bool isActuator(const Component& c);
 // Its data.attach, or null when it is not attached.
 nlohmann::json attachment(const Component& c);
 // Writes data.attach = {barrel, rod} (markers "<part>.<marker>").
@@ -57,6 +59,15 @@ void clearAttachment(Project& p, const std::string& cylinder);
 // couplers on a deleted joint, cylinder attachments to either (the cylinder
 // itself stays in the circuit, detached). Returns false for an unknown id.
 bool removeMechanismObject(Project& p, const std::string& id);
+
+// Renames a part, marker, joint, force or motion and every reference to it:
+// markers "<part>.<marker>" in joints, forces, cylinder attachments and
+// display geometry; joints in motions, couplers and attachments; signal
+// references "<id>.<channel>" in component inputs (and data.inputs of
+// scripted controllers). A marker keeps its part: `newId` is "<marker>" or
+// "<part>.<marker>". Returns "" on success (`*renamed` is then the new id or
+// marker reference), else why not, naming the object; `p` is then unchanged.
+QString renameObject(Project& p, const std::string& id, const std::string& newId, std::string* renamed = nullptr);
 
 // One editable field of an object as the property editor shows it.
 struct EditField {
@@ -74,8 +85,15 @@ struct EditField {
 // The fields of a part, marker, joint, force or motion (empty for others).
 std::vector<EditField> editFields(const Project& p, const std::string& id);
 // Applies what the user typed into field `key` of object `id` (display units;
-// a trailing unit equal to the shown one is accepted). Returns "" on success,
-// else a message naming the object and field; `p` is then unchanged.
+// a trailing unit equal to the shown one is accepted). Key "id" renames the
+// object (renameObject). Returns "" on success, else a message naming the
+// object and field; `p` is then unchanged.
+//
+// A part's display geometry shows as fields "geometry.<n>.<what>" (n from 0):
+// shape (box, cylinder, sphere, link, mesh), its sizes in mm (box lx ly lz,
+// cylinder radius length, sphere radius, link width), marker / marker2,
+// colour "#rrggbb", mesh file and scale; "geometry.add" with a shape name
+// appends one, shape "(remove)" deletes one.
 QString applyField(Project& p, const std::string& id, const std::string& key, const QString& text);
 
 }  // namespace pm::gui

@@ -131,6 +131,18 @@ void MechanismForm::commit(const std::string& key, const QString& text) {
     return;
   }
   showMessage({});
+  if (key == "id") {
+    // The form follows the object under its new name.
+    std::string newId;
+    Project probe = doc_->project();
+    renameObject(probe, id_, text.toStdString(), &newId);
+    if (newId == id_) return;
+    const QString what = tr("Rename %1 to %2").arg(QString::fromStdString(id_), QString::fromStdString(newId));
+    id_ = newId;
+    doc_->edit(what, [&](Project& p) { p = changed; });
+    emit renamed(QString::fromStdString(newId));
+    return;
+  }
   doc_->edit(tr("Set %1.%2").arg(QString::fromStdString(id_), QString::fromStdString(key)),
              [&](Project& p) { p = changed; });
 }

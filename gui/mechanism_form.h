@@ -2,7 +2,8 @@
 // motion): its fields from editFields() as line edits, lists and check
 // boxes named "field_<key>" (poses in mm and degrees). A value is committed
 // on Enter / focus loss / choice as one undoable Document edit; a refusal
-// (not a number, out of range) is shown in place and the model stays as it was.
+// (not a number, out of range, an id taken) is shown in place and the model
+// stays as it was. The id field renames the object and what refers to it.
 #pragma once
 
 #include <QWidget>
@@ -30,6 +31,8 @@ class MechanismForm : public QWidget {
 
  signals:
   void rejected(const QString& message);
+  // The object shown was renamed (its new id or marker reference).
+  void renamed(const QString& id);
 
  private:
   void refresh();

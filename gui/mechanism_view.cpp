@@ -126,7 +126,9 @@ void MechanismView::setProject(const Project& project, const QString& projectDir
   d_->viewUp = delta * d_->viewUp;
   d_->appliedUp = d_->scene.upRotation();
   if (d_->viewer) {
-    d_->viewer->setSceneData(d_->scene.root());
+    // The root stays the same node across edits; setting it again would
+    // make the viewer start over with it.
+    if (d_->viewer->getSceneData() != d_->scene.root()) d_->viewer->setSceneData(d_->scene.root());
     doneCurrent();
   }
   // The highlight survives an edit when its object is still drawn. No
@@ -134,7 +136,8 @@ void MechanismView::setProject(const Project& project, const QString& projectDir
   // stays selected in the other views.
   d_->scene.highlight(d_->selected.toStdString());
   d_->selected = QString::fromStdString(d_->scene.highlighted());
-  d_->track.setStore(d_->results, d_->scene.partIds());
+  // Copying the result rows again is only needed when other parts are drawn.
+  if (oldParts != d_->scene.partIds() || !wasBuilt) d_->track.setStore(d_->results, d_->scene.partIds());
   d_->time = 0.0;
   if (d_->track.rows() > 0) d_->scene.applyPose(d_->track, d_->time);
   // Refit for another model or when parts come or go; editing a field keeps
@@ -343,6 +346,7 @@ void MechanismView::cancelMarkerPick() {
 bool MechanismView::isPickingMarker() const { return d_->picking; }
 
 double MechanismView::lastFrameMs() const { return d_->frameMs; }
+int MechanismView::nodesBuiltByLastEdit() const { return d_->scene.nodesBuilt(); }
 quint64 MechanismView::frameCount() const { return d_->frames; }
 
 void MechanismView::initializeGL() {

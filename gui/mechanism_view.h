@@ -41,7 +41,8 @@ class MechanismView : public QOpenGLWidget {
   // False on platforms without OpenGL ("offscreen", "minimal").
   static bool isSupported();
 
-  // Rebuilds the scene; `projectDir` resolves mesh files. Keeps the results
+  // Updates the scene: only the nodes of objects that changed are rebuilt;
+  // `projectDir` resolves mesh files. Keeps the results
   // pointer but resets the pose to the model's initial one; the camera fits
   // the model again only when the set of parts changed.
   void setProject(const Project& project, const QString& projectDir = {});
@@ -100,6 +101,8 @@ class MechanismView : public QOpenGLWidget {
   // Milliseconds the last paint took (OSG frame plus overlay) and the number
   // of paints so far (benchmarks, tests).
   double lastFrameMs() const;
+  // Object nodes the last setProject() created (the others were kept).
+  int nodesBuiltByLastEdit() const;
   quint64 frameCount() const;
 
  public slots:

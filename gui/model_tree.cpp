@@ -2,6 +2,7 @@
 
 #include "document.h"
 #include "mechanism_editing.h"
+#include "model/component_type.h"
 #include "selection_model.h"
 #include "units.h"
 
@@ -95,7 +96,8 @@ void ModelTree::rebuild() {
   QTreeWidgetItem* joints = addGroup("joints", tr("Joints"), int(m.joints.size()));
   for (const JointDef& j : m.joints)
     addRow(joints, j.id, QString::fromStdString(j.id),
-           j.type == "coupler" ? QString("coupler")
+           j.type == "coupler" ? QString("coupler  %1").arg(QString::fromStdString(
+                                     j.joints.size() == 2 ? j.joints[0] + " + " + j.joints[1] : std::string()))
                                : QString("%1  %2 - %3").arg(QString::fromStdString(j.type), QString::fromStdString(j.i),
                                                             QString::fromStdString(j.j)));
   QTreeWidgetItem* forces = addGroup("forces", tr("Forces"), int(m.forces.size()));
@@ -109,21 +111,25 @@ void ModelTree::rebuild() {
            QString("%1 of %2 (%3)").arg(QString::fromStdString(mo.quantity), QString::fromStdString(mo.joint),
                                         QString::fromStdString(mo.function)));
   int attached = 0;
-  for (const Component& c : p.components) attached += isCylinder(c) && attachment(c).is_object() ? 1 : 0;
+  for (const Component& c : p.components) attached += isActuator(c) && attachment(c).is_object() ? 1 : 0;
   QTreeWidgetItem* actuators = addGroup("actuators", tr("Actuators"), attached);
   for (const Component& c : p.components) {
     const nlohmann::json a = attachment(c);
-    if (!isCylinder(c) || !a.is_object()) continue;
+    if (!isActuator(c) || !a.is_object()) continue;
     const QString where = a.contains("joint")
-                              ? tr("along joint %1").arg(QString::fromStdString(a.value("joint", "")))
+                              ? (isCylinder(c) ? tr("along joint %1") : tr("on joint %1"))
+                                    .arg(QString::fromStdString(a.value("joint", "")))
                               : QString("%1 - %2").arg(QString::fromStdString(a.value("barrel", "")),
                                                        QString::fromStdString(a.value("rod", "")));
     addRow(actuators, c.id, QString::fromStdString(c.id), where);
   }
   QTreeWidgetItem* circuit = addGroup("circuit", tr("Circuit"), int(p.components.size()));
-  for (const Component& c : p.components)
-    addRow(circuit, c.id, QString::fromStdString(c.id),
-           QString::fromStdString(c.type) + (c.label.empty() ? QString() : "  " + QString::fromStdString(c.label)));
+  for (const Component& c : p.components) {
+    QTreeWidgetItem* row = addRow(circuit, c.id, QString::fromStdString(c.id),
+                                  QString::fromStdString(c.type) + (c.label.empty() ? QString() : "  " + QString::fromStdString(c.label)));
+    if (const ComponentType* t = Registry::instance().find(c.type))
+      for (int col = 0; col < 2; ++col) row->setToolTip(col, QString::fromStdString(t->description));
+  }
   syncing_ = false;
   showSelection(selection_->current());
 }

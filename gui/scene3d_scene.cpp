@@ -119,19 +119,25 @@ bool PoseTrack::pose(size_t k, double t, osg::Matrixd& m) const {
 
 MechanismScene::MechanismScene() : root_(new osg::Group) { applyLitState(root_->getOrCreateStateSet()); }
 
+void MechanismScene::clearCaches() {
+  parts_.clear();
+  joints_.clear();
+  springs_.clear();
+  gridKey_ = {};
+}
+
+MechanismScene::Part* MechanismScene::partById(const std::string& id) {
+  for (Part& p : parts_)
+    if (p.id == id) return &p;
+  return nullptr;
+}
+
 void MechanismScene::build(const Project& project, const std::string& projectDir) {
+  highlight({});  // kept nodes must not keep the old tint
   model_ = project.mechanism;
-  root_->removeChildren(0, root_->getNumChildren());
   const osg::Vec3d g(model_.gravity[0], model_.gravity[1], model_.gravity[2]);
   up_ = osg::Quat();
   if (g.length() > 0) up_.makeRotate(osg::Vec3d(0, 0, 1), -g / g.length());
-  parts_.clear();
-  partIds_.clear();
-  springs_.clear();
-  actuators_.clear();
-  markerSwitches_.clear();
-  objects_.clear();
-  highlighted_.clear();
 
   // Characteristic length from the initial part origins and markers.
   osg::BoundingBoxd box;
@@ -140,16 +146,93 @@ void MechanismScene::build(const Project& project, const std::string& projectDir
     box.expandBy(m.getTrans());
     for (const MarkerDef& mk : p.markers) box.expandBy(toOsg(mk.position) * m);
   }
-  scale_ = box.valid() ? std::max(0.05, (box._max - box._min).length()) : 0.5;
+  const double raw = box.valid() ? std::max(0.05, (box._max - box._min).length()) : 0.5;
+  // Glyph sizes follow this length in steps of 2^(1/4), so most edits keep
+  // it and an updated scene stays identical to one built afresh.
+  const double scale = std::pow(2.0, std::round(4.0 * std::log2(raw)) / 4.0);
+  if (!mechanism_ || projectDir != projectDir_ || scale != scale_) {
+    clearCaches();
+    scale_ = scale;
+    projectDir_ = projectDir;
+  }
+  if (!mechanism_) {
+    mechanism_ = new osg::Group;
+    mechanism_->setNodeMask(kDrawMask | kPickMask);
+    root_->addChild(mechanism_);
+  }
+  mechanism_->removeChildren(0, mechanism_->getNumChildren());
+  nodesBuilt_ = 0;
+  objects_.clear();
+  highlighted_.clear();
+  markerSwitches_.clear();
+  partIds_.clear();
+  actuators_.clear();
 
-  mechanism_ = new osg::Group;
-  mechanism_->setNodeMask(kDrawMask | kPickMask);
-  root_->addChild(mechanism_);
-  for (size_t k = 0; k < model_.parts.size(); ++k) addPart(model_.parts[k], static_cast<int>(k), projectDir);
-  for (const JointDef& j : model_.joints) addJoint(j);
-  for (const ForceDef& f : model_.forces)
-    if (f.type == "spring_damper") addSpring(f);
-  for (const Component& c : project.components) addActuator(c);
+  std::vector<Part> oldParts = std::move(parts_);
+  parts_.clear();
+  for (size_t k = 0; k < model_.parts.size(); ++k) {
+    const PartDef& def = model_.parts[k];
+    const osg::Vec4 fallback = def.ground ? osg::Vec4(0.55f, 0.57f, 0.6f, 1) : paletteColor(static_cast<int>(k));
+    auto old = std::find_if(oldParts.begin(), oldParts.end(), [&](const Part& p) { return p.id == def.id && p.xf; });
+    // Shapes and triads depend on the geometry, the markers, the colour and
+    // (the default box) the centre of mass; mass or pose edits keep them.
+    const bool same = old != oldParts.end() && old->fallback == fallback && old->def.ground == def.ground &&
+                      old->def.markers == def.markers && old->def.geometry == def.geometry &&
+                      (!def.geometry.empty() || old->def.cm == def.cm);
+    if (!same) {
+      addPart(def, static_cast<int>(k), projectDir);
+      continue;
+    }
+    Part part = std::move(*old);
+    part.xf->removeChildren(2, part.xf->getNumChildren() - 2);  // glyphs come back below
+    part.def = def;
+    part.initial = frameMatrix(def.position, def.orientation);
+    part.xf->setMatrix(part.initial);
+    markerSwitches_.push_back(dynamic_cast<osg::Switch*>(part.xf->getChild(1)));
+    if (!def.ground || !def.geometry.empty()) addObject(def.id, part.xf.get());
+    mechanism_->addChild(part.xf);
+    parts_.push_back(std::move(part));
+    partIds_.push_back(def.id);
+  }
+
+  std::map<std::string, JointGlyphs> oldJoints = std::move(joints_);
+  joints_.clear();
+  for (const JointDef& j : model_.joints) {
+    const MarkerDef* mi = marker(j.i);
+    const MarkerDef* mj = marker(j.j);
+    auto old = oldJoints.find(j.id);
+    if (old != oldJoints.end() && old->second.def == j && mi && old->second.mi == *mi &&
+        old->second.mj == (mj ? *mj : MarkerDef{})) {
+      for (auto& [partId, node] : old->second.nodes)
+        if (Part* p = partById(partId)) {
+          p->xf->addChild(node);
+          addObject(j.id, node.get());
+        }
+      joints_[j.id] = std::move(old->second);
+      continue;
+    }
+    addJoint(j);
+  }
+
+  std::vector<Spring> oldSprings = std::move(springs_);
+  springs_.clear();
+  for (const ForceDef& f : model_.forces) {
+    if (f.type != "spring_damper") continue;
+    auto old = std::find_if(oldSprings.begin(), oldSprings.end(), [&](const Spring& s) { return s.def == f && s.node; });
+    if (old != oldSprings.end() && marker(f.i) && marker(f.j)) {
+      mechanism_->addChild(old->node);
+      addObject(f.id, old->node.get());
+      springs_.push_back(std::move(*old));
+      continue;
+    }
+    addSpring(f);
+  }
+  // Actuators are few and hang on several parts' poses: always redrawn.
+  rotaries_.clear();
+  for (const Component& c : project.components) {
+    addActuator(c);
+    addSemiRotary(c);
+  }
   addEnvironment();
   setMarkersVisible(markersVisible_);
   updateSprings();
@@ -157,13 +240,15 @@ void MechanismScene::build(const Project& project, const std::string& projectDir
 
 void MechanismScene::addObject(const std::string& id, osg::Node* node) {
   node->setName(id);
-  node->getOrCreateStateSet()->addUniform(new osg::Uniform("pm_highlight", osg::Vec3f(0, 0, 0)));
+  osg::StateSet* ss = node->getOrCreateStateSet();
+  if (!ss->getUniform("pm_highlight")) ss->addUniform(new osg::Uniform("pm_highlight", osg::Vec3f(0, 0, 0)));
   objects_[id].push_back(node);
 }
 
 void MechanismScene::addPart(const PartDef& def, int index, const std::string& projectDir) {
   Part part;
   part.id = def.id;
+  part.def = def;
   part.initial = frameMatrix(def.position, def.orientation);
   part.xf = frameNode(part.initial);
   part.xf->setDataVariance(osg::Object::DYNAMIC);
@@ -174,7 +259,8 @@ void MechanismScene::addPart(const PartDef& def, int index, const std::string& p
   };
   auto markerPos = [&](const std::string& id) { return markerMatrix(id).getTrans(); };
   const osg::Vec4 fallback = def.ground ? osg::Vec4(0.55f, 0.57f, 0.6f, 1) : paletteColor(index);
-
+  part.fallback = fallback;
+  nodesBuilt_ += 2;  // shapes and triads
   osg::ref_ptr<osg::Group> shapes = new osg::Group;
   for (const Geometry& g : def.geometry) {
     const osg::Vec4 color = parseColor(g.color, fallback);
@@ -261,16 +347,22 @@ void MechanismScene::addJoint(const JointDef& def) {
   const MarkerDef* mi = marker(def.i, &pi);
   const MarkerDef* mj = marker(def.j, &pj);
   if (!mi) return;
+  JointGlyphs& record = joints_[def.id];
+  record.def = def;
+  record.mi = *mi;
+  record.mj = mj ? *mj : MarkerDef{};
   const double r = 0.025 * scale_;
   auto glyph = [&](size_t part, const MarkerDef& mk, osg::ref_ptr<osg::Node> shape) {
     osg::ref_ptr<osg::MatrixTransform> t = frameNode(frameMatrix(mk.position, mk.orientation));
     t->addChild(shape);
     addObject(def.id, t.get());
     parts_[part].xf->addChild(t);
+    record.nodes.emplace_back(parts_[part].id, t);
+    ++nodesBuilt_;
   };
   if (def.type == "revolute" || def.type == "cylindrical") {
     const double h = def.type == "revolute" ? 3.0 * r : 5.0 * r;
-    glyph(pi, *mi, makeCylinder({0, 0, -h / 2}, {0, 0, 1}, r, h, kJointColor));
+    glyph(pi, *mi, makeCylinder({0, 0, -h / 2}, {0, 0, 1}, r, h, kJointColor, kGlyphDetail));
   } else if (def.type == "translational") {
     glyph(pi, *mi, makeBox({0, 0, 0}, {2.4 * r, 2.4 * r, 2.4 * r}, kJointColor));
     if (mj) {
@@ -278,7 +370,7 @@ void MechanismScene::addJoint(const JointDef& def) {
       glyph(pj, *mj, makeBox({0, 0, 0}, {0.8 * r, 0.8 * r, len}, osg::Vec4(0.30f, 0.32f, 0.36f, 1.0f)));
     }
   } else if (def.type == "spherical") {
-    glyph(pi, *mi, makeSphere({0, 0, 0}, 1.3 * r, kJointColor));
+    glyph(pi, *mi, makeSphere({0, 0, 0}, 1.3 * r, kJointColor, kGlyphDetail));
   } else {
     glyph(pi, *mi, makeBox({0, 0, 0}, {1.8 * r, 1.8 * r, 1.8 * r}, kJointColor));
   }
@@ -290,11 +382,13 @@ void MechanismScene::addSpring(const ForceDef& def) {
   s.id = def.id;
   s.i = def.i;
   s.j = def.j;
+  s.def = def;
   s.helix = makeHelix(0.03 * scale_, 0.004 * scale_, 10, kSpringColor);
-  osg::ref_ptr<osg::Geode> g = new osg::Geode;
-  g->addDrawable(s.helix.geometry);
+  osg::ref_ptr<osg::Node> g = s.helix.node;
   addObject(def.id, g.get());
   mechanism_->addChild(g);
+  s.node = g;
+  ++nodesBuilt_;
   springs_.push_back(std::move(s));
 }
 
@@ -352,6 +446,7 @@ void MechanismScene::addActuator(const Component& c) {
   g->addChild(act.barrelXf);
   g->addChild(act.rodXf);
   addObject(c.id, g.get());
+  ++nodesBuilt_;
   mechanism_->addChild(g);
   actuators_.push_back(std::move(act));
   updateActuators();
@@ -373,7 +468,40 @@ void MechanismScene::updateActuators() {
   }
 }
 
+void MechanismScene::addSemiRotary(const Component& c) {
+  if (c.type != "semi_rotary_actuator" || !c.data.is_object() || !c.data.contains("attach")) return;
+  const auto& a = c.data["attach"];
+  if (!a.is_object()) return;
+  const std::string joint = a.value("joint", "");
+  auto it = std::find_if(model_.joints.begin(), model_.joints.end(), [&](const JointDef& j) { return j.id == joint; });
+  if (it == model_.joints.end() || it->type != "revolute") return;
+  Rotary r;
+  r.id = c.id;
+  const MarkerDef* mi = marker(it->i, &r.indicatorPart);
+  const MarkerDef* mj = marker(it->j, &r.housingPart);
+  if (!mi || !mj) return;
+  // Sized from the joint glyph (radius rg, 3 rg long about the axis): the
+  // housing sits behind it along the axis, the indicator on its face.
+  const double rg = 0.025 * scale_;
+  r.housing = frameNode(frameMatrix(mj->position, mj->orientation));
+  r.housing->addChild(makeCylinder({0, 0, -4.6 * rg}, {0, 0, 1}, 2.6 * rg, 3.0 * rg, {0.75f, 0.77f, 0.80f, 1}));
+  r.indicator = frameNode(frameMatrix(mi->position, mi->orientation));
+  r.indicator->addChild(makeBox({1.3 * rg, 0, -1.45 * rg}, {2.6 * rg, 0.6 * rg, 0.3 * rg}, {0.16f, 0.17f, 0.2f, 1}));
+  addObject(c.id, r.housing.get());
+  addObject(c.id, r.indicator.get());
+  parts_[r.housingPart].xf->addChild(r.housing);
+  parts_[r.indicatorPart].xf->addChild(r.indicator);
+  nodesBuilt_ += 2;
+  rotaries_.push_back(std::move(r));
+}
+
 bool MechanismScene::actuatorMatrices(const std::string& id, osg::Matrixd& barrel, osg::Matrixd& rod) const {
+  for (const Rotary& r : rotaries_)
+    if (r.id == id) {
+      barrel = r.housing->getMatrix() * parts_[r.housingPart].xf->getMatrix();
+      rod = r.indicator->getMatrix() * parts_[r.indicatorPart].xf->getMatrix();
+      return true;
+    }
   for (const Actuator& a : actuators_)
     if (a.id == id) {
       barrel = a.barrelXf->getMatrix();
@@ -384,9 +512,6 @@ bool MechanismScene::actuatorMatrices(const std::string& id, osg::Matrixd& barre
 }
 
 void MechanismScene::addEnvironment() {
-  environment_ = new osg::Switch;
-  environment_->setNodeMask(kDrawMask);
-  environment_->addChild(makeBackground({0.78f, 0.83f, 0.90f, 1}, {0.97f, 0.97f, 0.98f, 1}));
   const osg::BoundingSphere b = bounds();
   // Work in the "up" frame (z against gravity), then turn the grid into place.
   const osg::Quat down = up_.inverse();
@@ -403,9 +528,19 @@ void MechanismScene::addEnvironment() {
     for (unsigned k = 0; k < 8; ++k) zmin = std::min(zmin, (down * osg::Vec3d(cbv.getBoundingBox().corner(k))).z());
   }
   const double z = std::min(0.0, zmin) - 0.05 * scale_;
+  const double cx = std::round(c.x() / step) * step, cy = std::round(c.y() / step) * step;
+  // Redrawn only when it moves (the model grew, sank or turned).
+  const std::array<double, 9> key{cx, cy, z, scale_, step, up_.x(), up_.y(), up_.z(), up_.w()};
+  if (environment_ && key == gridKey_) return;
+  gridKey_ = key;
+  const bool gridOn = !environment_ || environment_->getNumChildren() < 2 || environment_->getValue(1);
+  if (environment_) root_->removeChild(environment_);
+  environment_ = new osg::Switch;
+  environment_->setNodeMask(kDrawMask);
+  environment_->addChild(makeBackground({0.78f, 0.83f, 0.90f, 1}, {0.97f, 0.97f, 0.98f, 1}));
   osg::ref_ptr<osg::MatrixTransform> grid = new osg::MatrixTransform(osg::Matrixd::rotate(up_));
-  grid->addChild(makeGrid(std::round(c.x() / step) * step, std::round(c.y() / step) * step, z, 0.75 * scale_, step));
-  environment_->addChild(grid);
+  grid->addChild(makeGrid(cx, cy, z, 0.75 * scale_, step));
+  environment_->addChild(grid, gridOn);
   osg::ref_ptr<osg::Group> axes = new osg::Group;
   const double len = 0.15 * scale_, rad = 0.006 * scale_;
   axes->addChild(makeArrow({0, 0, 0}, {len, 0, 0}, rad, {0.85f, 0.2f, 0.2f, 1}));

@@ -14,6 +14,7 @@
 #include <osg/NodeVisitor>
 #include <osg/Switch>
 
+#include <array>
 #include <map>
 #include <string>
 #include <vector>
@@ -52,8 +53,16 @@ class MechanismScene {
  public:
   MechanismScene();
 
-  // Rebuilds everything; `projectDir` resolves mesh files.
+  // Brings the scene to `project`. Nodes of objects whose definition (and
+  // what their drawing depends on) did not change are kept, with their GL
+  // objects: editing one object of a large model rebuilds only its nodes.
+  // Everything is rebuilt when the mesh folder changes or the model's size
+  // crosses a step of its characteristic length (glyph sizes follow it).
+  // `projectDir` resolves mesh files.
   void build(const Project& project, const std::string& projectDir = {});
+  // Object nodes (part shapes, marker triads, joint glyphs, springs,
+  // actuators) created by the last build() — the rest were kept.
+  int nodesBuilt() const { return nodesBuilt_; }
   osg::Group* root() const { return root_.get(); }
   // Bounds of the mechanism alone (no grid, no background).
   osg::BoundingSphere bounds() const;
@@ -88,19 +97,34 @@ class MechanismScene {
   const Mechanism& model() const { return model_; }
   // World matrices of a cylinder's barrel and rod nodes as drawn: unit
   // cylinders along local +z from the origin, scaled to their lengths (the
-  // barrel starts at its pin, the rod ends at its pin, local z = 1).
+  // barrel starts at its pin, the rod ends at its pin, local z = 1). For a
+  // semi-rotary actuator: its housing (J's frame) and its indicator (I's
+  // frame: the indicator points along local +x, the axis is local z).
   bool actuatorMatrices(const std::string& id, osg::Matrixd& barrel, osg::Matrixd& rod) const;
 
  private:
+  // A part's transform holds its shapes and marker triads (children 0 and
+  // 1), then the glyphs of the joints and actuators riding on it.
   struct Part {
     std::string id;
     osg::ref_ptr<osg::MatrixTransform> xf;
     osg::Matrixd initial;
+    PartDef def;          // what the shapes and triads were drawn from
+    osg::Vec4 fallback;   // colour of shapes without one (palette by index)
   };
   struct Spring {
     std::string id;
     std::string i, j;
     Helix helix;
+    ForceDef def;
+    osg::ref_ptr<osg::Node> node;
+  };
+  // The glyph nodes of one joint, each on the part (by id) it rides on, and
+  // what they were drawn from.
+  struct JointGlyphs {
+    JointDef def;
+    MarkerDef mi, mj;
+    std::vector<std::pair<std::string, osg::ref_ptr<osg::Node>>> nodes;
   };
   // A pneumatic cylinder: a barrel from its pin and a rod from its pin that
   // slides out of it, both re-placed at every pose. The pins are points
@@ -117,6 +141,16 @@ class MechanismScene {
     double barrelLength = 0, rodLength = 0;
     osg::ref_ptr<osg::MatrixTransform> barrelXf, rodXf;
   };
+  // A semi-rotary actuator on a revolute joint: a housing fixed on J's part
+  // around the joint axis, and an indicator on I's part that turns with the
+  // joint angle.
+  struct Rotary {
+    std::string id;
+    size_t housingPart = 0, indicatorPart = 0;
+    osg::ref_ptr<osg::MatrixTransform> housing, indicator;
+  };
+  std::vector<Rotary> rotaries_;
+  void addSemiRotary(const Component& c);
   bool anchorOfMarker(const std::string& ref, Anchor& a) const;
   osg::Vec3d anchorWorld(const Anchor& a) const;
   void addActuator(const Component& c);
@@ -125,6 +159,8 @@ class MechanismScene {
   void addPart(const PartDef& def, int index, const std::string& projectDir);
   void addJoint(const JointDef& def);
   void addSpring(const ForceDef& def);
+  Part* partById(const std::string& id);
+  void clearCaches();
   void addEnvironment();
   void addObject(const std::string& id, osg::Node* node);
   const MarkerDef* marker(const std::string& ref, size_t* partIndex = nullptr) const;
@@ -134,6 +170,11 @@ class MechanismScene {
   osg::ref_ptr<osg::Group> mechanism_;
   osg::ref_ptr<osg::Switch> environment_;
   std::vector<Part> parts_;
+  std::map<std::string, JointGlyphs> joints_;
+  std::string projectDir_;
+  int nodesBuilt_ = 0;
+  // The grid's placement (centre, height, extent, step, up) last drawn.
+  std::array<double, 9> gridKey_{};
   std::vector<std::string> partIds_;
   std::vector<Spring> springs_;
   std::vector<osg::ref_ptr<osg::Switch>> markerSwitches_;

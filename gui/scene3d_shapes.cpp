@@ -10,6 +10,7 @@
 #include <osg/Uniform>
 
 #include <algorithm>
+#include <map>
 #include <cmath>
 
 namespace pm::gui::scene3d {
@@ -88,20 +89,26 @@ osg::Program* unlitProgram() {
   return p.get();
 }
 
-osg::TessellationHints* hints() {
-  static osg::ref_ptr<osg::TessellationHints> h = [] {
-    osg::ref_ptr<osg::TessellationHints> t = new osg::TessellationHints;
-    t->setDetailRatio(0.5f);
-    return t;
-  }();
-  return h.get();
+osg::TessellationHints* hints(float detail = kPartDetail) {
+  static std::map<float, osg::ref_ptr<osg::TessellationHints>> made;
+  osg::ref_ptr<osg::TessellationHints>& t = made[detail];
+  if (!t) {
+    t = new osg::TessellationHints;
+    t->setDetailRatio(detail);
+  }
+  return t.get();
 }
 
-osg::ref_ptr<osg::Node> solid(osg::Shape* shape, const osg::Vec4& color) {
-  osg::ref_ptr<osg::ShapeDrawable> d = new osg::ShapeDrawable(shape, hints());
+// Closed solids: back faces are hidden anyway, and Mesa's software renderer
+// spends about a fifth of a 200-part frame rasterising them.
+void cullBackFaces(osg::Node* n) { n->getOrCreateStateSet()->setMode(GL_CULL_FACE, osg::StateAttribute::ON); }
+
+osg::ref_ptr<osg::Node> solid(osg::Shape* shape, const osg::Vec4& color, float detail) {
+  osg::ref_ptr<osg::ShapeDrawable> d = new osg::ShapeDrawable(shape, hints(detail));
   d->setColor(color);
   osg::ref_ptr<osg::Geode> g = new osg::Geode;
   g->addDrawable(d);
+  cullBackFaces(g.get());
   return g;
 }
 
@@ -178,20 +185,20 @@ void applyUnlitState(osg::StateSet* ss) {
 }
 
 osg::ref_ptr<osg::Node> makeBox(const osg::Vec3d& c, const osg::Vec3d& s, const osg::Vec4& color) {
-  return solid(new osg::Box(c, s.x(), s.y(), s.z()), color);
+  return solid(new osg::Box(c, s.x(), s.y(), s.z()), color, kPartDetail);
 }
 
 osg::ref_ptr<osg::Node> makeCylinder(const osg::Vec3d& base, const osg::Vec3d& axis, double r, double len,
-                                     const osg::Vec4& color) {
+                                     const osg::Vec4& color, float detail) {
   osg::Vec3d a = axis;
   a.normalize();
   auto* cyl = new osg::Cylinder(base + a * (len / 2), r, len);
   cyl->setRotation(zTo(a));
-  return solid(cyl, color);
+  return solid(cyl, color, detail);
 }
 
-osg::ref_ptr<osg::Node> makeSphere(const osg::Vec3d& c, double r, const osg::Vec4& color) {
-  return solid(new osg::Sphere(c, r), color);
+osg::ref_ptr<osg::Node> makeSphere(const osg::Vec3d& c, double r, const osg::Vec4& color, float detail) {
+  return solid(new osg::Sphere(c, r), color, detail);
 }
 
 osg::ref_ptr<osg::Node> makeLink(const osg::Vec3d& a, const osg::Vec3d& b, double width, osg::Vec3d normal,
@@ -222,6 +229,7 @@ osg::ref_ptr<osg::Node> makeLink(const osg::Vec3d& a, const osg::Vec3d& b, doubl
   }
   for (unsigned i = 0; i < g->getNumDrawables(); ++i)
     static_cast<osg::ShapeDrawable*>(g->getDrawable(i))->setColor(color);
+  cullBackFaces(g.get());
   return g;
 }
 
@@ -320,42 +328,30 @@ osg::ref_ptr<osg::Node> makeBackground(const osg::Vec4& top, const osg::Vec4& bo
 }
 
 Helix makeHelix(double coilRadius, double wireRadius, int turns, const osg::Vec4& color) {
+  // One coil of unit length along +z, built once; updateHelix() only moves
+  // and stretches its transform (no geometry upload per frame).
+  constexpr int kSeg = 12;   // per turn
+  constexpr int kSides = 5;  // around the wire
   Helix h;
   h.coilRadius = coilRadius;
   h.wireRadius = wireRadius;
   h.turns = turns;
-  h.geometry = new osg::Geometry;
-  h.geometry->setUseVertexBufferObjects(true);
-  h.geometry->setDataVariance(osg::Object::DYNAMIC);
+  h.node = new osg::MatrixTransform;
+  h.node->setDataVariance(osg::Object::DYNAMIC);
+  osg::ref_ptr<osg::Geometry> geom = new osg::Geometry;
   osg::ref_ptr<osg::Vec4Array> c = new osg::Vec4Array;
   c->push_back(color);
-  h.geometry->setColorArray(c, osg::Array::BIND_OVERALL);
-  h.geometry->setVertexArray(new osg::Vec3Array);
-  h.geometry->setNormalArray(new osg::Vec3Array, osg::Array::BIND_PER_VERTEX);
-  updateHelix(h, {0, 0, 0}, {0, 0, 0.1});
-  return h;
-}
-
-void updateHelix(Helix& h, const osg::Vec3d& a, const osg::Vec3d& b) {
-  constexpr int kSeg = 14;   // per turn
-  constexpr int kSides = 6;  // around the wire
-  osg::Vec3d axis = b - a;
-  const double len = std::max(axis.length(), 1e-9);
-  axis /= len;
-  osg::Vec3d u = std::abs(axis.z()) < 0.9 ? axis ^ osg::Vec3d(0, 0, 1) : axis ^ osg::Vec3d(1, 0, 0);
-  u.normalize();
-  const osg::Vec3d w = axis ^ u;
-  const int n = h.turns * kSeg + 1;
-  auto* v = static_cast<osg::Vec3Array*>(h.geometry->getVertexArray());
-  auto* nrm = static_cast<osg::Vec3Array*>(h.geometry->getNormalArray());
-  v->resize(static_cast<size_t>(n * kSides));
-  nrm->resize(v->size());
+  geom->setColorArray(c, osg::Array::BIND_OVERALL);
+  const int n = turns * kSeg + 1;
+  osg::ref_ptr<osg::Vec3Array> v = new osg::Vec3Array(static_cast<unsigned>(n * kSides));
+  osg::ref_ptr<osg::Vec3Array> nrm = new osg::Vec3Array(v->size());
+  const osg::Vec3d axis(0, 0, 1), u(1, 0, 0), w(0, 1, 0);
   for (int i = 0; i < n; ++i) {
     const double s = static_cast<double>(i) / (n - 1);
-    const double phi = 2 * osg::PI * h.turns * s;
+    const double phi = 2 * osg::PI * turns * s;
     const osg::Vec3d radial = u * std::cos(phi) + w * std::sin(phi);
-    const osg::Vec3d center = a + axis * (s * len) + radial * h.coilRadius;
-    osg::Vec3d tangent = (u * -std::sin(phi) + w * std::cos(phi)) * (2 * osg::PI * h.turns * h.coilRadius) + axis * len;
+    const osg::Vec3d center = axis * s + radial * coilRadius;
+    osg::Vec3d tangent = (u * -std::sin(phi) + w * std::cos(phi)) * (2 * osg::PI * turns * coilRadius) + axis;
     tangent.normalize();
     osg::Vec3d bin = tangent ^ radial;
     bin.normalize();
@@ -363,23 +359,36 @@ void updateHelix(Helix& h, const osg::Vec3d& a, const osg::Vec3d& b) {
     for (int k = 0; k < kSides; ++k) {
       const double th = 2 * osg::PI * k / kSides;
       const osg::Vec3d dn = nor * std::cos(th) + bin * std::sin(th);
-      (*v)[i * kSides + k] = center + dn * h.wireRadius;
+      (*v)[i * kSides + k] = center + dn * wireRadius;
       (*nrm)[i * kSides + k] = dn;
     }
   }
-  if (h.geometry->getNumPrimitiveSets() == 0) {
-    osg::ref_ptr<osg::DrawElementsUInt> tri = new osg::DrawElementsUInt(GL_TRIANGLES);
-    for (int i = 0; i + 1 < n; ++i)
-      for (int k = 0; k < kSides; ++k) {
-        const unsigned p0 = i * kSides + k, p1 = i * kSides + (k + 1) % kSides;
-        const unsigned q0 = p0 + kSides, q1 = p1 + kSides;
-        for (unsigned idx : {p0, q0, p1, p1, q0, q1}) tri->push_back(idx);
-      }
-    h.geometry->addPrimitiveSet(tri);
-  }
-  v->dirty();
-  nrm->dirty();
-  h.geometry->dirtyBound();
+  geom->setVertexArray(v);
+  geom->setNormalArray(nrm, osg::Array::BIND_PER_VERTEX);
+  osg::ref_ptr<osg::DrawElementsUInt> tri = new osg::DrawElementsUInt(GL_TRIANGLES);
+  for (int i = 0; i + 1 < n; ++i)
+    for (int k = 0; k < kSides; ++k) {
+      const unsigned p0 = i * kSides + k, p1 = i * kSides + (k + 1) % kSides;
+      const unsigned q0 = p0 + kSides, q1 = p1 + kSides;
+      for (unsigned idx : {p0, q0, p1, p1, q0, q1}) tri->push_back(idx);
+    }
+  geom->addPrimitiveSet(tri);
+  osg::ref_ptr<osg::Geode> g = new osg::Geode;
+  g->addDrawable(geom);
+  h.node->addChild(g);
+  updateHelix(h, {0, 0, 0}, {0, 0, 0.1});
+  return h;
+}
+
+void updateHelix(Helix& h, const osg::Vec3d& a, const osg::Vec3d& b) {
+  osg::Vec3d axis = b - a;
+  // Not quite flat when the ends meet: the normals need an invertible matrix.
+  const double len = std::max(axis.length(), 1e-3 * h.coilRadius);
+  if (axis.length() > 0) axis.normalize();
+  else axis = {0, 0, 1};
+  osg::Quat q;
+  q.makeRotate(osg::Vec3d(0, 0, 1), axis);
+  h.node->setMatrix(osg::Matrixd::scale(1, 1, len) * osg::Matrixd::rotate(q) * osg::Matrixd::translate(a));
 }
 
 }  // namespace pm::gui::scene3d

@@ -7,6 +7,7 @@
 #include "model/mechanism.h"
 
 #include <osg/Geometry>
+#include <osg/MatrixTransform>
 #include <osg/Matrixd>
 #include <osg/Node>
 #include <osg/Vec3d>
@@ -39,12 +40,18 @@ void applyLitState(osg::StateSet* ss);
 // Vertex colours only (lines, background).
 void applyUnlitState(osg::StateSet* ss);
 
+// Tessellation of round solids: parts, and the small joint glyphs (coarser:
+// a software renderer pays for every triangle of 200 of them).
+constexpr float kPartDetail = 0.5f;
+constexpr float kGlyphDetail = 0.3f;
+
 // Solids, coloured per vertex, in the frame they are added to.
 osg::ref_ptr<osg::Node> makeBox(const osg::Vec3d& center, const osg::Vec3d& size, const osg::Vec4& color);
 // Along +z from `base` (ADAMS convention: the marker is the base centre).
 osg::ref_ptr<osg::Node> makeCylinder(const osg::Vec3d& base, const osg::Vec3d& axis, double radius, double length,
-                                     const osg::Vec4& color);
-osg::ref_ptr<osg::Node> makeSphere(const osg::Vec3d& center, double radius, const osg::Vec4& color);
+                                     const osg::Vec4& color, float detail = kPartDetail);
+osg::ref_ptr<osg::Node> makeSphere(const osg::Vec3d& center, double radius, const osg::Vec4& color,
+                                   float detail = kPartDetail);
 // A flat bar with rounded ends from a to b; `normal` is the bar's thickness
 // direction (made perpendicular to a-b; any perpendicular when degenerate).
 osg::ref_ptr<osg::Node> makeLink(const osg::Vec3d& a, const osg::Vec3d& b, double width, osg::Vec3d normal,
@@ -60,9 +67,10 @@ osg::ref_ptr<osg::Node> makeGrid(double cx, double cy, double z, double halfExte
 // Full-window vertical gradient drawn behind everything.
 osg::ref_ptr<osg::Node> makeBackground(const osg::Vec4& top, const osg::Vec4& bottom);
 
-// A coil spring as a tube; updateHelix() rebuilds it between two points.
+// A coil spring as a tube: a coil of unit length under a transform that
+// updateHelix() places and stretches between two points.
 struct Helix {
-  osg::ref_ptr<osg::Geometry> geometry;
+  osg::ref_ptr<osg::MatrixTransform> node;
   double coilRadius = 0.01;
   double wireRadius = 0.002;
   int turns = 8;

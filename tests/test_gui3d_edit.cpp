@@ -20,6 +20,7 @@
 #include "property_editor.h"
 #include "schematic_scene.h"
 #include "selection_model.h"
+#include "support/mechanism_builders.h"
 #include "support/test_project.h"
 
 #include <QAction>
@@ -73,7 +74,9 @@ void typeInto(QWidget* field, const QString& text) {
     e->selectAll();
     QTest::keyClicks(e, text);
   } else if (auto* c = qobject_cast<QComboBox*>(field)) {
-    QTest::keyClicks(c, text);  // keyboard search picks the item
+    // Keyboard search picks the item; a new search after the input interval.
+    QTest::qWait(QApplication::keyboardInputInterval() + 50);
+    QTest::keyClicks(c, text);
   }
 }
 
@@ -259,6 +262,323 @@ class TestGui3dEdit : public QObject {
     QVERIFY(std::abs(pivot.x() - float(0.1 - 0.05 * std::cos(M_PI / 6))) < 1e-6);
     QVERIFY(std::abs(pivot.y() - float(-0.05 * std::sin(M_PI / 6))) < 1e-6);
     QVERIFY(std::abs(o.x() - 0.05f) < 1e-6);
+  }
+
+  // An edit rebuilds only the nodes of what changed, and the updated scene
+  // draws exactly what a scene built afresh from the edited model draws.
+  void editUpdatesOnlyTheChangedObject() {
+    MainWindow w;
+    w.resize(1500, 950);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(QString::fromStdString(test::projectPath("tool_changer.pneumech.json"))));
+    MechanismView* view = w.mechanismView();
+    waitFrame(view);
+    const int actuators = 1;  // cyl1: actuators are always redrawn
+    clickTree(w, "arm");
+    const Project before = w.project();
+    editField(w, "mass", "4");
+    QCOMPARE(view->nodesBuiltByLastEdit(), actuators);
+    editField(w, "position.z", "7");
+    QCOMPARE(view->nodesBuiltByLastEdit(), actuators);  // the part's transform moves, its nodes stay
+    QVector3D c;
+    QVERIFY(view->markerPosition("arm.C", c));
+    QVERIFY(std::abs(c.z() - 0.007f) < 1e-6);
+    clickTree(w, "arm.C");
+    editField(w, "position.z", "5");
+    // arm's shapes and marker triads, the glyph of the hinge coupler_c on arm.C
+    QCOMPARE(view->nodesBuiltByLastEdit(), 2 + 1 + actuators);
+    QVERIFY(view->markerPosition("arm.C", c));
+    QVERIFY(std::abs(c.z() - 0.012f) < 1e-6);
+    clickTree(w, "crank_pivot");
+    editField(w, "param.upper", "80");
+    QCOMPARE(view->nodesBuiltByLastEdit(), 1 + actuators);  // the hinge glyph
+    for (int i = 0; i < 4; ++i) w.document()->undoStack()->undo();
+    QVERIFY(w.project() == before);
+    QVERIFY(view->markerPosition("arm.C", c));
+    QVERIFY(std::abs(c.z() - float(initialMarker(before, "arm", "C").z())) < 1e-6);
+
+    // Pixels: a view updated through several edits and one built afresh.
+    Project p = before;
+    MechanismView edited, fresh;
+    for (MechanismView* v : {&edited, &fresh}) v->resize(360, 260);
+    edited.setProject(p);
+    edited.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&edited));
+    findPart(p.mechanism, "arm")->position[2] += 0.01;
+    edited.setProject(p);
+    findPart(p.mechanism, "crank")->geometry.at(0).color = "#20a020";
+    edited.setProject(p);
+    QCOMPARE(edited.nodesBuiltByLastEdit(), 2 + actuators);
+    p.mechanism.joints.pop_back();
+    edited.setProject(p);
+    fresh.setProject(p);
+    fresh.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&fresh));
+    edited.fitAll();
+    fresh.fitAll();
+    waitFrame(&edited);
+    waitFrame(&fresh);
+    const QImage a = edited.snapshot(360, 260), b = fresh.snapshot(360, 260);
+    int differ = 0;
+    for (int y = 0; y < a.height(); ++y)
+      for (int x = 0; x < a.width(); ++x) differ += a.pixel(x, y) != b.pixel(x, y) ? 1 : 0;
+    QVERIFY2(differ == 0, qPrintable(QString("%1 pixels differ").arg(differ)));
+  }
+
+  // A semi-rotary actuator on a revolute joint: housing on the axis, an
+  // indicator that turns with the joint; picked in 3D like a cylinder.
+  void semiRotaryIsDrawnAndPickable() {
+    Project p;
+    p.mechanism = test::discOnShaft();
+    p.components.push_back(test::comp("act", "semi_rotary_actuator", {}, {}, {{"attach", {{"joint", "shaft"}}}}));
+    QTemporaryDir tmp;
+    const QString file = tmp.filePath("rotary.pneumech.json");
+    saveProject(p, file.toStdString());
+    MainWindow w;
+    w.resize(1500, 950);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(file));
+    MechanismView* view = w.mechanismView();
+    QVERIFY(view && view->isVisible());
+    waitFrame(view);
+    QMatrix4x4 housing, indicator;
+    QVERIFY(view->actuatorTransforms("act", housing, indicator));
+    QVERIFY((housing.map(QVector3D(0, 0, 0))).length() < 1e-6);  // on the joint axis (ground.axis)
+    QVERIFY((indicator.mapVector(QVector3D(1, 0, 0)) - QVector3D(1, 0, 0)).length() < 1e-6);
+    QVERIFY(w.modelTree()->group("actuators")->childCount() == 1);
+
+    if (const QByteArray out = qgetenv("PM_ROTARY_SNAPSHOT"); !out.isEmpty()) QVERIFY(w.grab().save(QString::fromLocal8Bit(out)));
+    // Clicked in 3D near the axis where the actuator is drawn: selected everywhere.
+    const QPoint axis = view->projectToWidget(QVector3D(0, 0, 0)).toPoint();
+    QPoint at;
+    for (int r = 0; r < 80 && at.isNull(); r += 4)
+      for (int k = 0; k < 16 && at.isNull(); ++k) {
+        const QPoint q = axis + QPoint(int(r * std::cos(k * M_PI / 8)), int(r * std::sin(k * M_PI / 8)));
+        if (view->objectAt(q) == "act") at = q;
+      }
+    QVERIFY2(!at.isNull(), "no pixel of the actuator found near the joint axis");
+    QTest::mouseClick(view, Qt::LeftButton, {}, at);
+    QCOMPARE(w.selection()->current(), QString("act"));
+    QCOMPARE(view->selectedId(), QString("act"));
+    QCOMPARE(w.scene()->selectedComponents(), std::set<std::string>{"act"});
+    QCOMPARE(w.modelTree()->currentItem()->data(0, ModelTree::IdRole).toString(), QString("act"));
+
+    // The disc turned by 0.7 rad: the indicator turns with it, the housing stays.
+    ResultStore store;
+    std::vector<ChannelInfo> ch;
+    for (const char* q : {"x", "y", "z", "roll", "pitch", "yaw"}) ch.push_back({std::string("disc.") + q, ""});
+    store.setChannels(ch);
+    const double row0[6] = {0, 0, 0, 0, 0, 0}, row1[6] = {0, 0, 0, 0, 0, 0.7};
+    store.append(0.0, row0);
+    store.append(1.0, row1);
+    view->setResults(&store);
+    view->setPose(1.0);
+    QMatrix4x4 h1, i1;
+    QVERIFY(view->actuatorTransforms("act", h1, i1));
+    const QVector3D dir = i1.mapVector(QVector3D(1, 0, 0));
+    QVERIFY(std::abs(std::atan2(dir.y(), dir.x()) - 0.7) < 1e-6);
+    QVERIFY(std::abs(dir.z()) < 1e-6);
+    QVERIFY(h1 == housing);
+    view->setResults(nullptr);
+
+    // Detached, it is no longer drawn; undo draws it again.
+    QVERIFY(w.mechanismActions()->detachCylinder()->isEnabled());
+    w.mechanismActions()->detachCylinder()->trigger();
+    QVERIFY(attachment(*w.project().find("act")).is_null());
+    QVERIFY(!view->actuatorTransforms("act", h1, i1));
+    w.document()->undoStack()->undo();
+    QVERIFY(view->actuatorTransforms("act", h1, i1));
+  }
+
+  // Renaming in the property form: every reference follows, duplicates are
+  // refused with a message, undo restores the old names.
+  void renameObjectsEverywhere() {
+    MainWindow w;
+    w.resize(1500, 950);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(QString::fromStdString(test::projectPath("tool_changer.pneumech.json"))));
+    const Project before = w.project();
+    auto joint = [&](const char* id) { return findJoint(const_cast<Mechanism&>(w.project().mechanism), id); };
+
+    clickTree(w, "arm");
+    editField(w, "id", "lever");
+    QVERIFY(!w.project().mechanism.part("arm"));
+    QVERIFY(w.project().mechanism.part("lever"));
+    QCOMPARE(joint("coupler_c")->i, std::string("lever.C"));
+    QCOMPARE(joint("arm_pivot")->i, std::string("lever.D"));
+    QCOMPARE(joint("holder_mount")->j, std::string("lever.mount"));
+    QCOMPARE(w.selection()->current(), QString("lever"));
+    QCOMPARE(w.propertyEditor()->mechanismForm()->objectId(), std::string("lever"));
+    QVERIFY(w.modelTree()->itemFor("lever") && !w.modelTree()->itemFor("arm"));
+    QVector3D c;
+    QVERIFY(w.mechanismView()->markerPosition("lever.C", c));
+    QVERIFY(w.mechanismView()->objectAt(w.mechanismView()->projectToWidget(c).toPoint()).size() > 0);
+
+    // A taken id (a part, or a circuit component) is refused and named.
+    const Project renamed = w.project();
+    editField(w, "id", "crank");
+    QVERIFY(w.project() == renamed);
+    QVERIFY(w.propertyEditor()->mechanismForm()->message().contains("'crank' is taken"));
+    editField(w, "id", "cyl1");
+    QVERIFY(w.project() == renamed);
+    editField(w, "id", "2x");
+    QVERIFY(w.project() == renamed);
+    QVERIFY(w.propertyEditor()->mechanismForm()->message().contains("starts with a letter"));
+
+    // A marker carrying the cylinder's rod, and a joint.
+    clickTree(w, "crank.P");
+    editField(w, "id", "pin");
+    QCOMPARE(w.project().find("cyl1")->data["attach"]["rod"].get<std::string>(), std::string("crank.pin"));
+    QCOMPARE(w.selection()->current(), QString("crank.pin"));
+    editField(w, "id", "crank.A");  // taken on this part
+    QCOMPARE(w.project().find("cyl1")->data["attach"]["rod"].get<std::string>(), std::string("crank.pin"));
+    QVERIFY(w.propertyEditor()->mechanismForm()->message().contains("already has a marker"));
+    clickTree(w, "crank_pivot");
+    editField(w, "id", "main_hinge");
+    QVERIFY(joint("main_hinge") && !joint("crank_pivot"));
+
+    for (int i = 0; i < 3; ++i) w.document()->undoStack()->undo();
+    QVERIFY(w.project() == before);
+    // The model-side rule also renames coupled joints, motions and signal inputs.
+    Project p = before;
+    JointDef coupler;
+    coupler.id = "gear";
+    coupler.type = "coupler";
+    coupler.joints = {"crank_pivot", "arm_pivot"};
+    p.mechanism.joints.push_back(coupler);
+    MotionDef drive;
+    drive.id = "drive";
+    drive.joint = "crank_pivot";
+    p.mechanism.motions.push_back(drive);
+    p.components.push_back(test::comp("sens", "motion_sensor", {}, {{"in", "crank_pivot.angle"}}));
+    std::string now;
+    QCOMPARE(renameObject(p, "crank_pivot", "hinge", &now), QString());
+    QCOMPARE(now, std::string("hinge"));
+    QCOMPARE(findJoint(p.mechanism, "gear")->joints[0], std::string("hinge"));
+    QCOMPARE(findMotion(p.mechanism, "drive")->joint, std::string("hinge"));
+    QCOMPARE(p.find("sens")->inputs.at("in"), std::string("hinge.angle"));
+  }
+
+  // A part's display geometry edited in the property form: shape, sizes in
+  // mm, colour, a shape added and removed; the 3D view redraws that part.
+  void editDisplayGeometry() {
+    MainWindow w;
+    w.resize(1500, 950);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(QString::fromStdString(test::projectPath("tool_changer.pneumech.json"))));
+    const Project before = w.project();
+    MechanismView* view = w.mechanismView();
+    auto holder = [&] { return w.project().mechanism.part("holder"); };
+    clickTree(w, "holder");
+    MechanismForm* form = w.propertyEditor()->mechanismForm();
+    auto* shape = qobject_cast<QComboBox*>(form->fieldEditor("geometry.0.shape"));
+    QVERIFY(shape);
+    QCOMPARE(shape->currentText(), QString("box"));
+    editField(w, "geometry.0.lx", "95");
+    QVERIFY(std::abs(holder()->geometry[0].size.at("lx") - 0.095) < 1e-15);
+    QCOMPARE(view->nodesBuiltByLastEdit(), 2 + 1);  // holder's shapes and triads, cyl1
+    editField(w, "geometry.0.ly", "-3");
+    QVERIFY(form->message().contains("holder.geometry.0.ly"));
+    editField(w, "geometry.0.color", "red");
+    QVERIFY(form->message().contains("#rrggbb"));
+    editField(w, "geometry.0.color", "#d02020");
+    QCOMPARE(holder()->geometry[0].color, std::string("#d02020"));
+    // Box to sphere: its sizes become a radius.
+    typeInto(form->fieldEditor("geometry.0.shape"), "sph");
+    QCOMPARE(holder()->geometry[0].shape, std::string("sphere"));
+    QVERIFY(holder()->geometry[0].size.count("radius") && !holder()->geometry[0].size.count("lx"));
+    QTRY_VERIFY(form->fieldEditor("geometry.0.radius"));
+    editField(w, "geometry.0.radius", "30");
+    QVERIFY(std::abs(holder()->geometry[0].size.at("radius") - 0.03) < 1e-15);
+    // A second shape, a mesh with its file and scale; then removed again.
+    typeInto(form->fieldEditor("geometry.add"), "me");
+    QCOMPARE(holder()->geometry.size(), size_t(2));
+    QCOMPARE(holder()->geometry[1].shape, std::string("mesh"));
+    QTRY_VERIFY(form->fieldEditor("geometry.1.file"));
+    editField(w, "geometry.1.file", "meshes/gripper.stl");
+    editField(w, "geometry.1.scale", "0.001");
+    QCOMPARE(holder()->geometry[1].file, std::string("meshes/gripper.stl"));
+    QCOMPARE(holder()->geometry[1].size.at("scale"), 0.001);
+    typeInto(form->fieldEditor("geometry.1.shape"), "(");
+    QCOMPARE(holder()->geometry.size(), size_t(1));
+    // Drawn: the red sphere on holder.mount is what a click there picks.
+    waitFrame(view);
+    QVector3D mount;
+    QVERIFY(view->markerPosition("holder.mount", mount));
+    QCOMPARE(view->objectAt(view->projectToWidget(mount).toPoint()), QString("holder"));
+    const QColor seen = view->grabFramebuffer().pixelColor(view->projectToWidget(mount).toPoint() * view->devicePixelRatioF());
+    QVERIFY2(seen.red() > 150 && seen.green() < 110, qPrintable(seen.name()));
+    if (const QByteArray out = qgetenv("PM_GEOMETRY_SNAPSHOT"); !out.isEmpty()) QVERIFY(w.grab().save(QString::fromLocal8Bit(out)));
+    while (w.document()->undoStack()->canUndo() && !(w.project() == before)) w.document()->undoStack()->undo();
+    QVERIFY(w.project() == before);
+  }
+
+  // A coupler (gear pair) and a motion from a time table, made in the studio.
+  void createCouplerAndTableMotion() {
+    MainWindow w;
+    w.resize(1500, 950);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(QString::fromStdString(test::projectPath("tool_changer.pneumech.json"))));
+    const Project before = w.project();
+    MechanismActions* act = w.mechanismActions();
+    QDialog* d = openDialog(w, act->addJoint(), "addJointDialog");
+    QVERIFY(d);
+    typeInto(d->findChild<QWidget*>("dlg_id"), "gear");
+    typeInto(d->findChild<QWidget*>("dlg_type"), "cou");
+    QCOMPARE(d->findChild<QComboBox*>("dlg_type")->currentText(), QString("coupler"));
+    QVERIFY(!d->findChild<QComboBox*>("dlg_i")->isEnabled());
+    QVERIFY(d->findChild<QComboBox*>("dlg_joint1")->isEnabled());
+    typeInto(d->findChild<QWidget*>("dlg_joint1"), "crank_");
+    typeInto(d->findChild<QWidget*>("dlg_joint2"), "crank_");
+    pressOk(d);
+    QVERIFY(d->isVisible());  // the same joint twice
+    QVERIFY(d->findChild<QLabel*>("dlg_message")->text().contains("two different joints"));
+    typeInto(d->findChild<QWidget*>("dlg_joint2"), "arm_");
+    pressOk(d);
+    QTRY_VERIFY(!w.findChild<QDialog*>("addJointDialog"));
+    const JointDef* gear = findJoint(const_cast<Mechanism&>(w.project().mechanism), "gear");
+    QVERIFY(gear);
+    QCOMPARE(gear->type, std::string("coupler"));
+    QCOMPARE(gear->joints, (std::vector<std::string>{"crank_pivot", "arm_pivot"}));
+    QVERIFY(gear->i.empty() && gear->j.empty());
+    QCOMPARE(w.selection()->current(), QString("gear"));
+    auto* j2 = qobject_cast<QComboBox*>(w.propertyEditor()->mechanismForm()->fieldEditor("joints.1"));
+    QVERIFY(j2);
+    QCOMPARE(j2->currentText(), QString("arm_pivot"));
+
+    // A displacement table on the crank's hinge, in degrees.
+    d = openDialog(w, act->addMotion(), "addMotionDialog");
+    QVERIFY(d);
+    typeInto(d->findChild<QWidget*>("dlg_id"), "drive");
+    typeInto(d->findChild<QWidget*>("dlg_joint"), "crank_");
+    typeInto(d->findChild<QWidget*>("dlg_function"), "tab");
+    QCOMPARE(d->findChild<QComboBox*>("dlg_function")->currentText(), QString("table"));
+    typeInto(d->findChild<QWidget*>("dlg_table"), "0 0; 0 30");
+    pressOk(d);
+    QVERIFY(d->isVisible());
+    QVERIFY(d->findChild<QLabel*>("dlg_message")->text().contains("times must increase"));
+    typeInto(d->findChild<QWidget*>("dlg_table"), "0 0; 0.5 30; 1 45");
+    pressOk(d);
+    QTRY_VERIFY(!w.findChild<QDialog*>("addMotionDialog"));
+    const MotionDef* drive = findMotion(const_cast<Mechanism&>(w.project().mechanism), "drive");
+    QVERIFY(drive);
+    QCOMPARE(drive->function, std::string("table"));
+    QCOMPARE(drive->table.size(), size_t(3));
+    QCOMPARE(drive->table[1][0], 0.5);
+    QVERIFY(std::abs(drive->table[1][1] - M_PI / 6) < 1e-15);
+    QVERIFY(std::abs(drive->table[2][1] - M_PI / 4) < 1e-15);
+    // The table is edited in the property form too.
+    editField(w, "table", "0 0; 2 90");
+    drive = findMotion(const_cast<Mechanism&>(w.project().mechanism), "drive");
+    QCOMPARE(drive->table.size(), size_t(2));
+    QVERIFY(std::abs(drive->table[1][1] - M_PI / 2) < 1e-15);
+    for (int i = 0; i < 3; ++i) w.document()->undoStack()->undo();
+    QVERIFY(w.project() == before);
   }
 
   void attachCylinderByClickingMarkers() {

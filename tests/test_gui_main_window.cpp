@@ -3,10 +3,12 @@
 // save and reload.
 #include "main_window.h"
 #include "document.h"
+#include "model_tree.h"
 #include "param_model.h"
 #include "property_editor.h"
 #include "results_panel.h"
 #include "results_tree.h"
+#include "schematic_scene.h"
 #include "simulation_runner.h"
 #include "units.h"
 
@@ -116,17 +118,18 @@ class TestGuiMainWindow : public QObject {
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QVERIFY(w.openProject(path));
-    QCOMPARE(w.componentTree()->topLevelItemCount(), 3);
+    QCOMPARE(w.modelTree()->group("circuit")->childCount(), 3);
 
-    // Select the tank in the tree by clicking its row.
-    QTreeWidget* tree = w.componentTree();
-    QTreeWidgetItem* tankItem = nullptr;
-    for (int i = 0; i < tree->topLevelItemCount(); ++i)
-      if (tree->topLevelItem(i)->text(0) == "tank") tankItem = tree->topLevelItem(i);
+    // Select the tank in the model tree by clicking its row.
+    ModelTree* tree = w.modelTree();
+    QTreeWidgetItem* tankItem = tree->itemFor("tank");
     QVERIFY(tankItem);
+    QCOMPARE(tankItem->parent(), tree->group("circuit"));
+    tree->scrollToItem(tankItem);
     const QRect r = tree->visualItemRect(tankItem);
     QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, r.center());
     QCOMPARE(tree->currentItem(), tankItem);
+    QCOMPARE(w.scene()->selectedComponents(), std::set<std::string>{"tank"});
 
     QTableView* view = w.paramView();
     auto* model = qobject_cast<ParamModel*>(view->model());
