@@ -98,10 +98,17 @@ ComponentItem::Actuator valveParts(const Component& c, const Symbol& sym, QStrin
 
 std::vector<std::string> dataOutputs(const Component& c) {
   std::vector<std::string> out;
-  if (c.data.is_object() && c.data.contains("outputs") && c.data["outputs"].is_array())
-    for (const auto& o : c.data["outputs"])
-      if (o.is_string() && std::find(out.begin(), out.end(), o.get<std::string>()) == out.end())
-        out.push_back(o.get<std::string>());
+  if (!c.data.is_object() || !c.data.contains("outputs")) return out;
+  const auto& outputs = c.data["outputs"];
+  auto add = [&](const std::string& n) {
+    if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+  };
+  if (outputs.is_array()) {
+    for (const auto& o : outputs)
+      if (o.is_string()) add(o.get<std::string>());
+  } else if (outputs.is_object()) {  // a script's {name: initial value}
+    for (auto it = outputs.begin(); it != outputs.end(); ++it) add(it.key());
+  }
   return out;
 }
 

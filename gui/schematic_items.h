@@ -21,8 +21,8 @@ class SchematicScene;
 struct Symbol;
 
 // Outputs a component declares in its data (a step sequence's or a script
-// controller's `data.outputs`: "Y1", "Y2"); other components read them as
-// "<id>.<name>" like channels.
+// controller's `data.outputs`, a list or a script's {name: initial value}:
+// "Y1", "Y2"); other components read them as "<id>.<name>" like channels.
 std::vector<std::string> dataOutputs(const Component& c);
 
 class ComponentItem : public QGraphicsItem {

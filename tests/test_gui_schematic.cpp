@@ -638,6 +638,13 @@ class TestGuiSchematic : public QObject {
     undo->redo();
     QCOMPARE(sol14(), seq + ".Y2");
     QCOMPARE(item->dataPorts().size(), 4);
+    // A script's outputs given with initial values get ports as well.
+    const std::string js = view->addComponent("script_controller", {-150, 200});
+    QVERIFY(w.document()->edit("script outputs", [&](Project& p) {
+      p.find(js)->data = nlohmann::json{{"outputs", {{"Y1", 0}, {"busy", 1}}}};
+    }));
+    QCOMPARE(scene->componentItem(js)->dataPorts(), QStringList({"Y1", "busy"}));
+    QVERIFY(scene->portPos({js, "busy"}));
     // A data output onto another output is refused.
     const std::string pb = view->addComponent("push_button", {-150, 100});
     const Project was = w.project();
