@@ -91,6 +91,8 @@ ComponentItem::Actuator valveParts(const Component& c, const Symbol& sym, QStrin
             : kind == ComponentItem::Actuator::PushButton ? "button14"
                                                           : "lever14");
   if (spring) shown << "spring12";
+  // A hand valve has no solenoid line unless a signal drives side 14 too.
+  if (!manual || c.inputs.count("sol14")) shown << "stub14";
   return kind;
 }
 

@@ -201,7 +201,7 @@ Symbol SymbolLibrary::load(const std::string& type) const {
 
   const QByteArray original = sf.readAll();
   s.svgText = original;
-  for (const char* id : {"solenoid14", "button14", "lever14", "spring12"})
+  for (const char* id : {"solenoid14", "stub14", "button14", "lever14", "spring12"})
     if (original.contains(QByteArray("id=\"") + id + '"')) s.switchable << id;
   QStringList alternates;  // hidden unless a component asks for them
   for (const QString& id : s.switchable)

@@ -55,9 +55,10 @@ struct Symbol {
   QRectF bodyRect;       // valve body (squares and actuators) at rest, symbol coordinates
   double squaresLeft = 0.0;  // left edge of the first square at rest
 
-  // Switchable parts of a valve body (groups `solenoid14`, `button14`,
-  // `lever14`, `spring12` in the SVG), chosen by the component's parameters.
-  // By default the alternates `button14` and `lever14` are hidden.
+  // Switchable parts of a valve (groups `solenoid14`, `button14`, `lever14`,
+  // `spring12` in the body, the signal stub `stub14` in the ports), chosen by
+  // the component's parameters. By default the alternates `button14` and
+  // `lever14` are hidden.
   QStringList switchable;
   QByteArray svgText;
   // A per-component copy grown for extra ports keeps the pivot of the

@@ -499,10 +499,12 @@ class TestGuiSchematic : public QObject {
       const QRectF r = c->symbolTransform().mapRect(symbolRect).translated(c->pos());
       return renderRegion(scene, r);
     };
-    const QRectF side14(10, 8, 21, 44), spring12(112, 37, 16, 11);
+    const QRectF side14(10, 8, 21, 44), spring12(112, 37, 16, 11), stub14(9.5, 18.5, 5.5, 3);  // between the number 14 and the button
     const QImage solenoid = region(v, side14), springImg = region(v, spring12);
     QVERIFY(inkPixels(solenoid) > 500);
     QVERIFY(inkPixels(springImg) > 300);
+    const long stubInk = inkPixels(region(v, stub14));  // the dashed signal line to the solenoid
+    QVERIFY(stubInk > 50);
 
     // The user makes it a hand valve in the property editor: a push-button
     // (spring return) replaces the solenoid; everything else stays.
@@ -517,6 +519,8 @@ class TestGuiSchematic : public QObject {
     qInfo("solenoid -> push-button: %ld of %lld pixels differ", dButton, qint64(button.width()) * button.height());
     QVERIFY2(dButton > 400, qPrintable(QString::number(dButton)));
     QCOMPARE(differingPixels(springImg, region(v, spring12)), 0L);
+    // No solenoid, no signal line to it while nothing drives sol14.
+    QCOMPARE(inkPixels(region(v, stub14)), 0L);
 
     // Without spring return it is a detent valve: lever with detent notch,
     // and no spring on side 12.
@@ -552,6 +556,11 @@ class TestGuiSchematic : public QObject {
     const std::string v53 = view->addComponent("valve_5_3_closed", {0, 240});
     QVERIFY(w.document()->edit("manual", [&](Project& p) { p.find(v53)->params["manual"] = 1; }));
     QCOMPARE(scene->componentItem(v53)->actuator(), ComponentItem::Actuator::PushButton);
+    // A hand valve that a signal drives as well keeps the line at sol14.
+    QVERIFY(w.document()->edit("sol14", [&](Project& p) { p.find(v)->inputs["sol14"] = v53 + ".s"; }));
+    scene->clearSelection();
+    QVERIFY(inkPixels(region(v, stub14)) > stubInk / 2);
+    w.document()->undoStack()->undo();
 
     // Looked at: the three ways of drawing side 14.
     QVERIFY(w.document()->edit("lever", [&](Project& p) {

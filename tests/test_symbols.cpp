@@ -283,7 +283,7 @@ class TestSymbols : public QObject {
       // a two-position valve without spring return drops its spring.
       if (t.param("manual")) {
         const QString text = QString::fromUtf8(defaultDrawing(base + ".svg"));
-        for (const char* id : {"solenoid14", "button14"})
+        for (const char* id : {"solenoid14", "button14", "stub14"})
           QVERIFY2(svg.elementExists(id), (t.name + ": no <g id=\"" + id + "\">").c_str());
         if (n == 2)
           for (const char* id : {"lever14", "spring12"})
