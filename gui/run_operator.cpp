@@ -40,6 +40,15 @@ bool RunOperator::eventFilter(QObject* watched, QEvent* e) {
     emit operated(id, true);
     return true;  // no selection or drag of the symbol while operating it
   }
+  if (e->type() == QEvent::MouseMove) {
+    // During a run what can be operated shows the pointing hand, as a link
+    // does; elsewhere the schematic sets its own cursor.
+    auto* me = static_cast<QMouseEvent*>(e);
+    if (me->buttons() != Qt::NoButton || !runner_->isRunning() || operableAt(me->position().toPoint()).isEmpty())
+      return false;
+    view_->viewport()->setCursor(Qt::PointingHandCursor);
+    return true;
+  }
   if (e->type() == QEvent::MouseButtonRelease && !held_.isEmpty()) {
     const QString id = std::exchange(held_, QString());
     if (runner_->isRunning()) runner_->operate(id.toStdString(), 0.0);

@@ -4,7 +4,8 @@
 // the mouse releases it (through the run's RunControl). The element decides
 // what a press means: held while pressed (push button, spring-return valve)
 // or a detent step (selector switch, detent valve toggles). Pair it with
-// real-time pacing to demonstrate a circuit. Other clicks pass on to the
+// real-time pacing to demonstrate a circuit. Hovering an operable component
+// during a run shows the pointing-hand cursor. Other clicks pass on to the
 // schematic as usual.
 #pragma once
 

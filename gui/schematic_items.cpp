@@ -23,6 +23,7 @@ const QColor kLit(255, 176, 0);
 constexpr double kCodeHeight = 6.0;   // sheet mm
 constexpr double kDataHeight = 5.0;
 constexpr double kPortHeight = 2.8;
+constexpr double kDataPortHeight = 4.0;  // names of a block's data outputs
 
 // Text at sheet sizes, independent of the screen's DPI: a 10x font scaled down.
 QFont sheetFont(double height, bool bold) {
@@ -73,7 +74,45 @@ QString keyData(const Component& c) {
   return {};
 }
 
+// The valve parts drawn for a component's actuation parameters (see
+// Symbol::switchable), and what they show.
+ComponentItem::Actuator valveParts(const Component& c, const Symbol& sym, QStringList& shown) {
+  shown.clear();
+  if (sym.switchable.isEmpty()) return ComponentItem::Actuator::None;
+  const ComponentType* t = Registry::instance().find(c.type);
+  auto flag = [&](const char* n, bool dflt) { return t && t->param(n) ? paramValue(c, *t, n) > 0.5 : dflt; };
+  const bool manual = flag("manual", false), spring = flag("spring_return", true);
+  const bool threePos = sym.positions.size() == 3;  // spring-centred whatever spring_return says
+  auto kind = ComponentItem::Actuator::Solenoid;
+  if (manual) kind = spring || threePos ? ComponentItem::Actuator::PushButton : ComponentItem::Actuator::LeverDetent;
+  if (kind == ComponentItem::Actuator::LeverDetent && !sym.switchable.contains("lever14"))
+    kind = ComponentItem::Actuator::PushButton;
+  shown << (kind == ComponentItem::Actuator::Solenoid     ? "solenoid14"
+            : kind == ComponentItem::Actuator::PushButton ? "button14"
+                                                          : "lever14");
+  if (spring) shown << "spring12";
+  // A hand valve has no solenoid line unless a signal drives side 14 too.
+  if (!manual || c.inputs.count("sol14")) shown << "stub14";
+  return kind;
+}
+
 }  // namespace
+
+std::vector<std::string> dataOutputs(const Component& c) {
+  std::vector<std::string> out;
+  if (!c.data.is_object() || !c.data.contains("outputs")) return out;
+  const auto& outputs = c.data["outputs"];
+  auto add = [&](const std::string& n) {
+    if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+  };
+  if (outputs.is_array()) {
+    for (const auto& o : outputs)
+      if (o.is_string()) add(o.get<std::string>());
+  } else if (outputs.is_object()) {  // a script's {name: initial value}
+    for (auto it = outputs.begin(); it != outputs.end(); ++it) add(it.key());
+  }
+  return out;
+}
 
 // ---------------------------------------------------------------- ComponentItem
 
@@ -85,11 +124,40 @@ ComponentItem::ComponentItem(SchematicScene* scene, const Component& c)
 }
 
 void ComponentItem::setComponent(const Component& c) {
-  const Symbol* sym = &SymbolLibrary::instance().symbol(c.type);
+  const Symbol* lib = &SymbolLibrary::instance().symbol(c.type);
+  QStringList dataPorts;
+  for (const std::string& o : dataOutputs(c))
+    if (!lib->port(QString::fromStdString(o))) dataPorts << QString::fromStdString(o);
+  const Symbol* sym = lib;
+  if (lib == librarySymbol_ && dataPorts == dataPorts_ && grown_) sym = grown_.get();
+  else if (!dataPorts.isEmpty()) {
+    auto g = std::make_shared<Symbol>(*lib);
+    g->fixedPivot = lib->pivot();
+    const double h = std::max(lib->size.height(), kGrid * double(dataPorts.size() + 1));
+    g->size.setHeight(std::ceil(h / kGrid) * kGrid);
+    // A column for the names right of the drawing, unless the drawing has
+    // ports of its own on the right edge.
+    const bool rightFree = std::none_of(lib->ports.begin(), lib->ports.end(),
+                                        [&](const SymbolPort& sp) { return sp.pos.x() >= lib->size.width(); });
+    if (rightFree) {
+      double names = 0.0;
+      for (const QString& n : dataPorts) names = std::max(names, textRect(n, kDataPortHeight, false, {}).width());
+      g->size.setWidth(lib->size.width() + std::ceil((names + 3.0) / kGrid) * kGrid);
+    }
+    for (int i = 0; i < dataPorts.size(); ++i)
+      g->ports.push_back({dataPorts[i], QPointF(g->size.width(), kGrid * (i + 1)), {1, 0}, PortKind::Signal});
+    grown_ = g;
+    sym = g.get();
+  }
+  if (dataPorts.isEmpty()) grown_.reset();
+  librarySymbol_ = lib;
+  dataPorts_ = dataPorts;
   const QString code = QString::fromStdString(c.label.empty() ? c.id : c.label);
   const QString data = keyData(c);
+  QStringList shown;
+  const Actuator actuator = valveParts(c, *sym, shown);
   if (sym == symbol_ && c.type == typeName_ && c.placement == placement_ && code == code_ && data == data_ &&
-      !bounds_.isNull())
+      actuator == actuator_ && shown == shownParts_ && !bounds_.isNull())
     return;
   prepareGeometryChange();
   symbol_ = sym;
@@ -97,6 +165,8 @@ void ComponentItem::setComponent(const Component& c) {
   placement_ = c.placement;
   code_ = code;
   data_ = data;
+  actuator_ = actuator;
+  shownParts_ = shown;
   const QPointF piv = symbol_->pivot();
   xf_ = QTransform()
             .rotate(placement_.rotation)
@@ -167,7 +237,7 @@ void ComponentItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*
     if (auto it = f.spool.find(id_); it != f.spool.end()) spool = it->second;
     if (auto it = f.rod.find(id_); it != f.rod.end()) rod = it->second;
   }
-  symbol_->paint(p, spool, rod);
+  paintSymbol(p, spool, rod);
   // Energised solenoids: the actuator at that end of the valve body lights
   // up (it moves with the body).
   if (f.active) {
@@ -210,6 +280,32 @@ void ComponentItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*
     p->setPen(QPen(kSelect, 0.4));
     p->setBrush(Qt::white);
     for (const SymbolPort& sp : symbol_->ports) p->drawEllipse(xf_.map(sp.pos), 1.2, 1.2);
+  }
+}
+
+void ComponentItem::paintSymbol(QPainter* p, double spool, double rod) const {
+  if (!grown_) {
+    if (shownParts_.isEmpty()) symbol_->paint(p, spool, rod);
+    else symbol_->paint(p, spool, rod, shownParts_);
+    return;
+  }
+  // A block grown for its data outputs: the outline at the new size, the
+  // library drawing at its own size on top without its bottom edge, and each
+  // output's name beside its port.
+  const QRectF all = grown_->bounds(), own = librarySymbol_->bounds();
+  p->setPen(QPen(Qt::black, 1.5));
+  p->setBrush(Qt::white);
+  p->drawRoundedRect(all.adjusted(0.75, 0.75, -0.75, -0.75), 2, 2);
+  p->save();
+  p->setClipRect(QRectF(0, 0, own.width() - (all.width() > own.width() ? 2.0 : -1.0),
+                        own.height() - (all.height() > own.height() ? 2.0 : -1.0)));
+  librarySymbol_->paint(p, spool, rod);
+  p->restore();
+  for (const QString& name : dataPorts_) {
+    const SymbolPort* sp = grown_->port(name);
+    const QRectF tr = textRect(name, kDataPortHeight, false, QPointF());
+    const QPointF tl(sp->pos.x() - tr.width() - 2.0, sp->pos.y() - tr.height() / 2);
+    drawSheetText(p, tl, name, kDataPortHeight, false, kInk);
   }
 }
 

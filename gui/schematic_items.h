@@ -8,7 +8,9 @@
 #include <QGraphicsItem>
 #include <QPainterPath>
 #include <QPolygonF>
+#include <QStringList>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +19,11 @@ namespace pm::gui {
 
 class SchematicScene;
 struct Symbol;
+
+// Outputs a component declares in its data (a step sequence's or a script
+// controller's `data.outputs`, a list or a script's {name: initial value}:
+// "Y1", "Y2"); other components read them as "<id>.<name>" like channels.
+std::vector<std::string> dataOutputs(const Component& c);
 
 class ComponentItem : public QGraphicsItem {
  public:
@@ -36,6 +43,14 @@ class ComponentItem : public QGraphicsItem {
   bool hasPort(const QString& port) const;
   // The symbol's rectangle in scene coordinates (what lines route around).
   QRectF bodySceneRect() const;
+  // How a directional valve is drawn as actuated on side 14 (ISO 1219-1):
+  // by its solenoid, or by hand (manual = 1) with a push-button (spring
+  // return or spring-centred) or a lever with detent. None: not a valve.
+  enum class Actuator { None, Solenoid, PushButton, LeverDetent };
+  Actuator actuator() const { return actuator_; }
+  // Signal output ports added for the data outputs that have no port in the
+  // symbol: on the right side, one grid cell apart; the block grows to fit.
+  const QStringList& dataPorts() const { return dataPorts_; }
 
   int type() const override { return Type; }
   QRectF boundingRect() const override;
@@ -47,17 +62,23 @@ class ComponentItem : public QGraphicsItem {
 
  private:
   void layoutText();
+  void paintSymbol(QPainter* p, double spool, double rod) const;
 
   SchematicScene* scene_;
   std::string id_;
   std::string typeName_;
-  const Symbol* symbol_;
+  const Symbol* symbol_;               // librarySymbol_ or grown_
+  const Symbol* librarySymbol_ = nullptr;
+  std::shared_ptr<Symbol> grown_;      // with the data output ports
+  QStringList dataPorts_;
   Placement placement_;
   QTransform xf_;
   QString code_, data_;          // "1A1", "Ø32×200"
   QPointF codePos_;              // item coordinates, top-left of the code text
   QPointF dataPos_;              // top-left of the key data, right of the code
   bool showPortNumbers_ = false;
+  Actuator actuator_ = Actuator::None;
+  QStringList shownParts_;       // the symbol's switchable parts drawn
   QRectF bounds_;
 };
 

@@ -458,8 +458,8 @@ void SchematicScene::updateSignals() {
         a = source->portScenePos(channel);
         da = source->portSceneDir(channel);
       } else {
-        // An output declared in the data (a sequence's Y1): from the right
-        // side, named at the input it drives.
+        // A channel without a port (a data output the item has no port
+        // for): from the right side, named at the input it drives.
         const QRectF r = source->bodySceneRect();
         a = QPointF(r.right(), snapToGrid(r.center().y()));
         da = {1, 0};

@@ -95,11 +95,14 @@ bool SchematicView::connectPorts(const PortRef& a, const PortRef& b) {
   // A signal: the input reads the output ("<id>.<channel>"), the field the
   // property editor sets.
   if (tb->input(b.port) || ta->input(a.port)) {
-    auto writes = [](const ComponentType* t, const std::string& port) {
-      return std::any_of(t->channels.begin(), t->channels.end(), [&](const ChannelDecl& c) { return c.quantity == port; });
+    // An output: a channel of the type or one declared in the data (Y1).
+    auto writes = [](const Component& c, const ComponentType* t, const std::string& port) {
+      const auto outs = dataOutputs(c);
+      return std::any_of(t->channels.begin(), t->channels.end(), [&](const ChannelDecl& k) { return k.quantity == port; }) ||
+             std::find(outs.begin(), outs.end(), port) != outs.end();
     };
-    const bool bReads = tb->input(b.port) && writes(ta, a.port);
-    const bool aReads = ta->input(a.port) && writes(tb, b.port);
+    const bool bReads = tb->input(b.port) && writes(*ca, ta, a.port);
+    const bool aReads = ta->input(a.port) && writes(*cb, tb, b.port);
     if (!aReads && !bReads) {
       emit statusMessage(tr("A signal line joins an output to an input: %1 and %2 are not").arg(
           QString::fromStdString(a.str()), QString::fromStdString(b.str())));

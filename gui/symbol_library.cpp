@@ -79,6 +79,7 @@ QByteArray withoutElements(const QByteArray& svg, const QStringList& drop) {
 }  // namespace
 
 QPointF Symbol::pivot() const {
+  if (fixedPivot) return *fixedPivot;
   return {std::round(size.width() / 2 / kGrid) * kGrid, std::round(size.height() / 2 / kGrid) * kGrid};
 }
 
@@ -101,21 +102,46 @@ void Symbol::paint(QPainter* p, double spoolSquares, double rodFraction) const {
                 QString(type).replace('_', ' '));
     return;
   }
-  if (!fixedSvg) {
-    svg->render(p, bounds());
+  paintWith(p, {svg, fixedSvg}, spoolSquares, rodFraction);
+}
+
+void Symbol::paint(QPainter* p, double spoolSquares, double rodFraction, const QStringList& shown) const {
+  if (!svg || switchable.isEmpty()) return paint(p, spoolSquares, rodFraction);
+  QStringList hidden;
+  for (const QString& id : switchable)
+    if (!shown.contains(id)) hidden << id;
+  const QString key = hidden.join(',');
+  auto it = variants_.find(key);
+  if (it == variants_.end()) {
+    QStringList moving;
+    if (hasBody) moving << "body";
+    if (hasRod) moving << "rod";
+    Renderers r;
+    r.svg = std::make_shared<QSvgRenderer>(withoutElements(svgText, hidden));
+    if (!moving.isEmpty()) r.fixedSvg = std::make_shared<QSvgRenderer>(withoutElements(svgText, hidden + moving));
+    if (!r.svg->isValid()) r = {svg, fixedSvg};
+    if (r.fixedSvg && !r.fixedSvg->isValid()) r.fixedSvg.reset();
+    it = variants_.emplace(key, r).first;
+  }
+  paintWith(p, it->second, spoolSquares, rodFraction);
+}
+
+void Symbol::paintWith(QPainter* p, const Renderers& r, double spoolSquares, double rodFraction) const {
+  if (!r.fixedSvg) {
+    r.svg->render(p, bounds());
     return;
   }
-  const QRectF vb = svg->viewBoxF();
+  const QRectF vb = r.svg->viewBoxF();
   const double sx = vb.width() > 0 ? size.width() / vb.width() : 1.0;
   const double sy = vb.height() > 0 ? size.height() / vb.height() : 1.0;
-  auto toSymbol = [&](const QRectF& r) {
-    return QRectF((r.x() - vb.x()) * sx, (r.y() - vb.y()) * sy, r.width() * sx, r.height() * sy);
+  auto toSymbol = [&](const QRectF& b) {
+    return QRectF((b.x() - vb.x()) * sx, (b.y() - vb.y()) * sy, b.width() * sx, b.height() * sy);
   };
-  fixedSvg->render(p, bounds());  // everything but the moving groups
+  r.fixedSvg->render(p, bounds());  // everything but the moving groups
   auto moving = [&](const char* id, double dx) {
     p->save();
     p->translate(dx, 0);
-    svg->render(p, id, toSymbol(svg->boundsOnElement(id)));
+    r.svg->render(p, id, toSymbol(r.svg->boundsOnElement(id)));
     p->restore();
   };
   if (hasBody) moving("body", spoolSquares * square);
@@ -173,13 +199,20 @@ Symbol SymbolLibrary::load(const std::string& type) const {
   const QJsonObject rod = o.value("rod").toObject();
   if (!rod.isEmpty()) s.travel = rod.value("travel").toDouble();
 
-  const QByteArray svgText = sf.readAll();
+  const QByteArray original = sf.readAll();
+  s.svgText = original;
+  for (const char* id : {"solenoid14", "stub14", "button14", "lever14", "spring12"})
+    if (original.contains(QByteArray("id=\"") + id + '"')) s.switchable << id;
+  QStringList alternates;  // hidden unless a component asks for them
+  for (const QString& id : s.switchable)
+    if (id == "button14" || id == "lever14") alternates << id;
+  const QByteArray svgText = alternates.isEmpty() ? original : withoutElements(original, alternates);
   auto full = std::make_shared<QSvgRenderer>(svgText);
   if (!full->isValid()) {
     qWarning("symbol %s.svg is not a valid SVG", type.c_str());
     return fallback(type);
   }
-  s.hasText = svgText.contains("<text");
+  s.hasText = original.contains("<text");
   s.hasBody = s.isValve() && full->elementExists("body");
   s.hasPorts = full->elementExists("ports");
   s.hasRod = s.travel > 0 && full->elementExists("rod");

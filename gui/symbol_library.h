@@ -17,6 +17,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,16 @@ struct Symbol {
   QRectF bodyRect;       // valve body (squares and actuators) at rest, symbol coordinates
   double squaresLeft = 0.0;  // left edge of the first square at rest
 
+  // Switchable parts of a valve (groups `solenoid14`, `button14`, `lever14`,
+  // `spring12` in the body, the signal stub `stub14` in the ports), chosen by
+  // the component's parameters. By default the alternates `button14` and
+  // `lever14` are hidden.
+  QStringList switchable;
+  QByteArray svgText;
+  // A per-component copy grown for extra ports keeps the pivot of the
+  // drawn symbol, so the block grows downwards and its placement holds.
+  std::optional<QPointF> fixedPivot;
+
   bool isValve() const { return square > 0 && !positions.isEmpty(); }
   QPointF pivot() const;
   QRectF bounds() const { return QRectF(QPointF(0, 0), size); }
@@ -62,6 +73,16 @@ struct Symbol {
   // Draws the symbol in symbol coordinates. `spoolSquares`: shift of the
   // valve body in squares (rest - active); `rodFraction`: cylinder stroke 0..1.
   void paint(QPainter* p, double spoolSquares = 0.0, double rodFraction = 0.0) const;
+  // The same with the switchable parts `shown` drawn and the others hidden.
+  void paint(QPainter* p, double spoolSquares, double rodFraction, const QStringList& shown) const;
+
+ private:
+  struct Renderers {
+    std::shared_ptr<QSvgRenderer> svg, fixedSvg;
+  };
+  void paintWith(QPainter* p, const Renderers& r, double spoolSquares, double rodFraction) const;
+  // Renderers per set of hidden parts, built on first use (GUI thread only).
+  mutable std::map<QString, Renderers> variants_;
 };
 
 class SymbolLibrary {

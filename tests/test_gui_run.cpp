@@ -389,6 +389,14 @@ class TestGuiRun : public QObject {
       const QPoint at = w.schematicView()->mapFromScene(item->sceneBoundingRect().center());
       QTest::mouseClick(vp, Qt::LeftButton, Qt::NoModifier, at);
     };
+    // Operable things show the pointing hand under the mouse during the run
+    // (the manual valve as the selector switch); the rest of the sheet not.
+    for (const char* id : {"v1", "sel"}) {
+      QTest::mouseMove(vp, w.schematicView()->mapFromScene(w.scene()->componentItem(id)->sceneBoundingRect().center()));
+      QCOMPARE(vp->cursor().shape(), Qt::PointingHandCursor);
+      QTest::mouseMove(vp, QPoint(3, 3));
+      QVERIFY(vp->cursor().shape() != Qt::PointingHandCursor);
+    }
     // Where the run was when the click went in (simulated time on screen).
     double tClick = data->times().back();
     click("v1");

@@ -25,6 +25,7 @@
 #include "symbol_library.h"
 
 #include "io/project_file.h"
+#include "solver/run_control.h"
 
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -116,6 +117,35 @@ double paramOr(const Project& p, const std::string& comp, const std::string& par
   if (!c) return NAN;
   auto it = c->params.find(param);
   return it == c->params.end() ? def : it->second;
+}
+
+// The scene drawn in `sceneRect` at 8 pixels per unit, for comparing parts
+// of a symbol.
+QImage renderRegion(QGraphicsScene* scene, const QRectF& sceneRect) {
+  QImage img(int(sceneRect.width() * 8), int(sceneRect.height() * 8), QImage::Format_RGB32);
+  img.fill(Qt::white);
+  QPainter p(&img);
+  p.setRenderHint(QPainter::Antialiasing);
+  scene->render(&p, QRectF(img.rect()), sceneRect);
+  return img;
+}
+
+// Pixels that differ clearly between two images of one size.
+long differingPixels(const QImage& a, const QImage& b) {
+  long n = 0;
+  for (int y = 0; y < a.height(); ++y)
+    for (int x = 0; x < a.width(); ++x)
+      if (std::abs(qGray(a.pixel(x, y)) - qGray(b.pixel(x, y))) > 60) ++n;
+  return n;
+}
+
+// Dark pixels (ink) of an image.
+long inkPixels(const QImage& a) {
+  long n = 0;
+  for (int y = 0; y < a.height(); ++y)
+    for (int x = 0; x < a.width(); ++x)
+      if (qGray(a.pixel(x, y)) < 128) ++n;
+  return n;
 }
 
 }  // namespace
@@ -444,6 +474,224 @@ class TestGuiSchematic : public QObject {
     dragPortToPort(w, pb, "out", sw, "out");
     dragPortToPort(w, v, "1", v, "sol14");
     QVERIFY(w.project() == before);
+  }
+
+  void manualValveDrawsHandActuator() {
+    MainWindow w;
+    w.resize(1400, 1000);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.newProject();
+    SchematicView* view = w.schematicView();
+    const std::string v = view->addComponent("valve_5_2", {0, 0});
+    const std::string v3 = view->addComponent("valve_3_2_nc", {0, 120});
+    SchematicScene* scene = w.scene();
+    ComponentItem* item = scene->componentItem(v);
+    QVERIFY(item);
+    QCOMPARE(item->actuator(), ComponentItem::Actuator::Solenoid);
+    QCOMPARE(scene->componentItem(v3)->actuator(), ComponentItem::Actuator::Solenoid);
+    QCOMPARE(scene->componentItem(view->addComponent("supply", {200, 200}))->actuator(), ComponentItem::Actuator::None);
+    scene->clearSelection();
+    // Side 14 (the solenoid's place, symbol x 10..30) and side 12's spring
+    // (x 112..128, lower half; not the square's edge) in scene coordinates.
+    auto region = [&](const std::string& id, const QRectF& symbolRect) {
+      ComponentItem* c = scene->componentItem(id);
+      const QRectF r = c->symbolTransform().mapRect(symbolRect).translated(c->pos());
+      return renderRegion(scene, r);
+    };
+    const QRectF side14(10, 8, 21, 44), spring12(112, 37, 16, 11), stub14(9.5, 18.5, 5.5, 3);  // between the number 14 and the button
+    const QImage solenoid = region(v, side14), springImg = region(v, spring12);
+    QVERIFY(inkPixels(solenoid) > 500);
+    QVERIFY(inkPixels(springImg) > 300);
+    const long stubInk = inkPixels(region(v, stub14));  // the dashed signal line to the solenoid
+    QVERIFY(stubInk > 50);
+
+    // The user makes it a hand valve in the property editor: a push-button
+    // (spring return) replaces the solenoid; everything else stays.
+    QVERIFY(w.selectComponent(QString::fromStdString(v)));
+    typeParam(w, "manual", "1");
+    QCOMPARE(paramOr(w.project(), v, "manual", 0), 1.0);
+    QVERIFY(handOperable(*w.project().find(v)));
+    QCOMPARE(item->actuator(), ComponentItem::Actuator::PushButton);
+    scene->clearSelection();
+    const QImage button = region(v, side14);
+    const long dButton = differingPixels(solenoid, button);
+    qInfo("solenoid -> push-button: %ld of %lld pixels differ", dButton, qint64(button.width()) * button.height());
+    QVERIFY2(dButton > 400, qPrintable(QString::number(dButton)));
+    QCOMPARE(differingPixels(springImg, region(v, spring12)), 0L);
+    // No solenoid, no signal line to it while nothing drives sol14.
+    QCOMPARE(inkPixels(region(v, stub14)), 0L);
+
+    // Without spring return it is a detent valve: lever with detent notch,
+    // and no spring on side 12.
+    QVERIFY(w.selectComponent(QString::fromStdString(v)));
+    typeParam(w, "spring_return", "0");
+    QCOMPARE(item->actuator(), ComponentItem::Actuator::LeverDetent);
+    scene->clearSelection();
+    const QImage lever = region(v, side14);
+    const long dLever = differingPixels(button, lever);
+    qInfo("push-button -> lever with detent: %ld pixels differ", dLever);
+    QVERIFY2(dLever > 400, qPrintable(QString::number(dLever)));
+    const long springLeft = inkPixels(region(v, spring12));
+    QVERIFY2(springLeft < inkPixels(springImg) / 10, qPrintable(QString::number(springLeft)));
+
+    // Undo goes back through the push-button to the solenoid, pixel for pixel.
+    QUndoStack* undo = w.document()->undoStack();
+    undo->undo();
+    QCOMPARE(item->actuator(), ComponentItem::Actuator::PushButton);
+    scene->clearSelection();
+    QCOMPARE(differingPixels(button, region(v, side14)), 0L);
+    undo->undo();
+    QCOMPARE(item->actuator(), ComponentItem::Actuator::Solenoid);
+    QCOMPARE(differingPixels(solenoid, region(v, side14)), 0L);
+
+    // A spring-centred 5/3 valve and a 3/2 valve by hand: push-buttons; a
+    // 3/2 detent valve gets the lever.
+    QVERIFY(w.document()->edit("manual", [&](Project& p) {
+      p.find(v3)->params["manual"] = 1;
+    }));
+    QCOMPARE(scene->componentItem(v3)->actuator(), ComponentItem::Actuator::PushButton);
+    QVERIFY(w.document()->edit("detent", [&](Project& p) { p.find(v3)->params["spring_return"] = 0; }));
+    QCOMPARE(scene->componentItem(v3)->actuator(), ComponentItem::Actuator::LeverDetent);
+    const std::string v53 = view->addComponent("valve_5_3_closed", {0, 240});
+    QVERIFY(w.document()->edit("manual", [&](Project& p) { p.find(v53)->params["manual"] = 1; }));
+    QCOMPARE(scene->componentItem(v53)->actuator(), ComponentItem::Actuator::PushButton);
+    // A hand valve that a signal drives as well keeps the line at sol14.
+    QVERIFY(w.document()->edit("sol14", [&](Project& p) { p.find(v)->inputs["sol14"] = v53 + ".s"; }));
+    scene->clearSelection();
+    QVERIFY(inkPixels(region(v, stub14)) > stubInk / 2);
+    w.document()->undoStack()->undo();
+
+    // Looked at: the three ways of drawing side 14.
+    QVERIFY(w.document()->edit("lever", [&](Project& p) {
+      p.find(v)->params["manual"] = 1;
+      p.find(v)->params["spring_return"] = 0;
+    }));
+    scene->clearSelection();
+    const QRectF all = scene->drawingBounds().adjusted(-10, -10, 10, 10);
+    QVERIFY(renderRegion(scene, all).scaled(int(all.width() * 4), int(all.height() * 4), Qt::IgnoreAspectRatio,
+                                           Qt::SmoothTransformation)
+                .save(QDir::current().filePath("manual_valves.png")));
+  }
+
+  void dataOutputsGetPortsAndDrag() {
+    MainWindow w;
+    w.resize(1400, 1000);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.newProject();
+    SchematicView* view = w.schematicView();
+    view->setTransform(QTransform::fromScale(2, 2));
+    view->centerOn(0, 0);
+    QTest::qWait(10);
+    const std::string seq = view->addComponent("step_sequence", {-150, -40});
+    const std::string v = view->addComponent("valve_5_2", {60, 40});
+    SchematicScene* scene = w.scene();
+    ComponentItem* item = scene->componentItem(seq);
+    const QRectF before = item->bodySceneRect();
+    QVERIFY(item->dataPorts().isEmpty());
+    // Four outputs in the data (what the data editor writes).
+    QVERIFY(w.document()->edit("outputs", [&](Project& p) {
+      p.find(seq)->data = nlohmann::json{{"outputs", {"Y1", "Y2", "Y3", "Y4"}},
+                                         {"cyclic", false},
+                                         {"steps", nlohmann::json::array()}};
+    }));
+    QCOMPARE(item->dataPorts(), QStringList({"Y1", "Y2", "Y3", "Y4"}));
+    // One port per output on the right side, on the grid, one cell apart; the
+    // block grows downwards to hold them and to the right for their names,
+    // its top left corner and placement stay.
+    const QRectF body = item->bodySceneRect();
+    QCOMPARE(body.topLeft(), before.topLeft());
+    QVERIFY(body.width() > before.width());  // a column for the names
+    QCOMPARE(std::fmod(body.width(), 10.0), 0.0);
+    QCOMPARE(body.height(), 50.0);
+    for (int i = 0; i < 4; ++i) {
+      const auto pos = scene->portPos({seq, "Y" + std::to_string(i + 1)});
+      QVERIFY(pos);
+      QCOMPARE(pos->x(), body.right());
+      QCOMPARE(pos->y(), body.top() + 10.0 * (i + 1));
+      QCOMPARE(std::fmod(pos->x(), 10.0), 0.0);
+      QCOMPARE(std::fmod(std::abs(pos->y()), 10.0), 0.0);
+      QCOMPARE(scene->portDir({seq, "Y" + std::to_string(i + 1)}), QPointF(1, 0));
+    }
+
+    auto sol14 = [&]() -> std::string {
+      const auto& in = w.project().find(v)->inputs;
+      auto it = in.find("sol14");
+      return it == in.end() ? std::string("(none)") : it->second;
+    };
+    // Drag from Y2 onto the valve's solenoid: the valve reads seq.Y2 and the
+    // line leaves at the port Y2.
+    dragPortToPort(w, seq, "Y2", v, "sol14");
+    QCOMPARE(sol14(), seq + ".Y2");
+    QCOMPARE(scene->signalLines()->lines().size(), size_t(1));
+    QCOMPARE(scene->signalLines()->lines().front().front(), *scene->portPos({seq, "Y2"}));
+    QCOMPARE(scene->signalLines()->lines().front().back(), *scene->portPos({v, "sol14"}));
+    QVERIFY(scene->signalLines()->tags().empty());  // the port names it: no tag
+    // The other way round, onto Y4: replaces it; undo restores Y2, then none.
+    dragPortToPort(w, v, "sol14", seq, "Y4");
+    QCOMPARE(sol14(), seq + ".Y4");
+    QCOMPARE(scene->signalLines()->lines().front().front(), *scene->portPos({seq, "Y4"}));
+    QUndoStack* undo = w.document()->undoStack();
+    undo->undo();
+    QCOMPARE(sol14(), seq + ".Y2");
+    undo->undo();
+    QCOMPARE(sol14(), std::string("(none)"));
+    QVERIFY(scene->signalLines()->lines().empty());
+    // Undoing the data edit removes the ports and the block shrinks back.
+    undo->undo();
+    QVERIFY(item->dataPorts().isEmpty());
+    QCOMPARE(item->bodySceneRect(), before);
+    QVERIFY(!scene->portPos({seq, "Y1"}));
+    undo->redo();
+    undo->redo();
+    QCOMPARE(sol14(), seq + ".Y2");
+    QCOMPARE(item->dataPorts().size(), 4);
+    // A script's outputs given with initial values get ports as well.
+    const std::string js = view->addComponent("script_controller", {-150, 200});
+    QVERIFY(w.document()->edit("script outputs", [&](Project& p) {
+      p.find(js)->data = nlohmann::json{{"outputs", {{"Y1", 0}, {"busy", 1}}}};
+    }));
+    QCOMPARE(scene->componentItem(js)->dataPorts(), QStringList({"Y1", "busy"}));
+    QVERIFY(scene->portPos({js, "busy"}));
+    // A data output onto another output is refused.
+    const std::string pb = view->addComponent("push_button", {-150, 100});
+    const Project was = w.project();
+    dragPortToPort(w, pb, "out", seq, "Y1");
+    QVERIFY(w.project() == was);
+  }
+
+  void controllerProjectsLinesLeaveDataPorts() {
+    for (const char* name : {"sequence_a_b_b_a", "script_plc_cycle"}) {
+      MainWindow w;
+      w.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&w));
+      QVERIFY(w.openProject(QString(PM_SOURCE_DIR) + "/projects/" + name + ".pneumech.json"));
+      SchematicScene* scene = w.scene();
+      const std::string ctl = std::string(name) == "script_plc_cycle" ? "plc" : "seq";
+      QVERIFY(!scene->componentItem(ctl)->dataPorts().isEmpty());
+      // Every line from the controller starts at the port of its output.
+      int fromCtl = 0;
+      const auto& lines = scene->signalLines()->lines();
+      const auto& refs = scene->signalLines()->refs();
+      for (size_t k = 0; k < refs.size(); ++k) {
+        if (refs[k].source != ctl) continue;
+        const Component* reader = w.project().find(refs[k].reader);
+        const std::string ref = reader->inputs.at(refs[k].input);
+        QCOMPARE(lines[k].front(), *scene->portPos({ctl, ref.substr(ctl.size() + 1)}));
+        ++fromCtl;
+      }
+      QCOMPARE(fromCtl, 2);
+      const QRectF r = scene->drawingBounds().adjusted(-10, -10, 10, 10);
+      QImage img(int(r.width() * 4), int(r.height() * 4), QImage::Format_RGB32);
+      img.fill(Qt::white);
+      {
+        QPainter p(&img);
+        p.setRenderHint(QPainter::Antialiasing);
+        scene->render(&p, QRectF(img.rect()), r);
+      }
+      QVERIFY(img.save(QDir::current().filePath(QString(name) + "_schematic.png")));
+    }
   }
 
   void selectDeleteCopyPaste() {

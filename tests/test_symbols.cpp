@@ -16,7 +16,6 @@
 #include <QGuiApplication>
 #include <QImage>
 #include <QPainter>
-#include <QRegularExpression>
 #include <QSvgRenderer>
 #include <QtTest>
 
@@ -61,6 +60,28 @@ std::string joined(const std::set<std::string>& s) {
   return out;
 }
 
+// The SVG text without the group `id` (nested groups included).
+QString withoutGroup(QString text, const QString& id) {
+  const qsizetype start = text.indexOf("<g id=\"" + id + "\"");
+  if (start < 0) return text;
+  qsizetype at = start + 1, depth = 1;
+  while (depth > 0) {
+    const qsizetype open = text.indexOf("<g", at), close = text.indexOf("</g>", at);
+    if (close < 0) return text;
+    if (open >= 0 && open < close) ++depth, at = open + 2;
+    else --depth, at = close + 4;
+  }
+  return text.remove(start, at - start);
+}
+
+// The drawing as the canvas shows a component with default parameters: the
+// hand actuators of a valve (alternates of its solenoid) left out.
+QByteArray defaultDrawing(const QString& svgPath) {
+  QFile f(svgPath);
+  if (!f.open(QIODevice::ReadOnly)) return {};
+  return withoutGroup(withoutGroup(QString::fromUtf8(f.readAll()), "button14"), "lever14").toUtf8();
+}
+
 // The symbol rendered at `scale` pixels per unit on white.
 QImage render(QSvgRenderer& svg, double w, double h, double scale) {
   QImage img(int(std::ceil(w * scale)), int(std::ceil(h * scale)), QImage::Format_ARGB32);
@@ -97,7 +118,7 @@ QImage symbolPage(const std::vector<const pm::ComponentType*>& types) {
   for (size_t k = 0; k < types.size(); ++k) {
     const QString type = QString::fromStdString(types[k]->name);
     const json j = readJson(symbolDir() + "/" + type + ".json");
-    QSvgRenderer svg(symbolDir() + "/" + type + ".svg");
+    QSvgRenderer svg(defaultDrawing(symbolDir() + "/" + type + ".svg"));
     const QPointF o(double(k % cols) * kCellW + 40 * kSheetScale, double(k / cols) * kCellH + 25 * kSheetScale);
     p.setPen(Qt::darkGray);
     p.drawText(o - QPointF(35, 17) * kSheetScale, type);
@@ -134,16 +155,12 @@ QImage movingPage(const std::vector<const pm::ComponentType*>& types) {
   p.setRenderHint(QPainter::Antialiasing);
   for (size_t r = 0; r < rows.size(); ++r) {
     const json& j = rows[r].j;
-    QFile f(symbolDir() + "/" + QString::fromStdString(rows[r].type) + ".svg");
-    if (!j.is_object() || !f.open(QIODevice::ReadOnly)) continue;
-    const QByteArray text = f.readAll();
+    const QByteArray text = defaultDrawing(symbolDir() + "/" + QString::fromStdString(rows[r].type) + ".svg");
+    if (!j.is_object() || text.isEmpty()) continue;
     QSvgRenderer full(text);
     const bool valve = j.contains("valve");
     const QString moving = valve ? "body" : "rod";
-    QSvgRenderer fixed(QString::fromUtf8(text)
-                           .remove(QRegularExpression("<g id=\"" + moving + "\">.*?</g>",
-                                                      QRegularExpression::DotMatchesEverythingOption))
-                           .toUtf8());
+    QSvgRenderer fixed(withoutGroup(QString::fromUtf8(text), moving).toUtf8());
     const int states = valve ? int(j["valve"]["positions"].size()) : 2;
     for (int k = 0; k < states; ++k) {
       const double dx = valve ? (j["valve"]["rest"].get<int>() - k) * j["valve"]["square"].get<double>()
@@ -261,6 +278,21 @@ class TestSymbols : public QObject {
       QVERIFY(square * n < w);
       QVERIFY2(svg.elementExists("body"), "valve without <g id=\"body\">");
       QVERIFY2(svg.elementExists("ports"), "valve without <g id=\"ports\">");
+      // Hand operation (manual = 1) draws a push-button or, on a detent
+      // two-position valve, a lever with detent instead of the solenoid 14;
+      // a two-position valve without spring return drops its spring.
+      if (t.param("manual")) {
+        const QString text = QString::fromUtf8(defaultDrawing(base + ".svg"));
+        for (const char* id : {"solenoid14", "button14", "stub14"})
+          QVERIFY2(svg.elementExists(id), (t.name + ": no <g id=\"" + id + "\">").c_str());
+        if (n == 2)
+          for (const char* id : {"lever14", "spring12"})
+            QVERIFY2(svg.elementExists(id), (t.name + ": no <g id=\"" + id + "\">").c_str());
+        // They are parts of the body (they move with the spool).
+        const qsizetype b = text.indexOf("<g id=\"body\""), portsAt = text.indexOf("<g id=\"ports\"");
+        const qsizetype sol = text.indexOf("<g id=\"solenoid14\"");
+        QVERIFY2(b >= 0 && sol > b && (portsAt < b || sol < portsAt), "solenoid14 outside the body group");
+      }
     }
     if (isCylinder(t)) {
       QVERIFY2(j.contains("rod"), "cylinder without a \"rod\" table");
