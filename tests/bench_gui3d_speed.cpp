@@ -65,7 +65,11 @@ Project generated() {
 void fillResults(ResultStore& store, int rows, double tEnd) {
   std::vector<ChannelInfo> ch;
   for (int k = 0; k < kParts; ++k)
-    for (const char* q : {"x", "y", "z", "roll", "pitch", "yaw"}) ch.push_back({"p" + std::to_string(k) + "." + q, ""});
+    for (const char* q : {"x", "y", "z", "roll", "pitch", "yaw"}) {
+      std::string name = "p";  // not "p" + to_string(): GCC 12's -Wrestrict false positive
+      name += std::to_string(k) + "." + q;
+      ch.push_back({name, ""});
+    }
   store.setChannels(ch);
   std::vector<double> row(ch.size());
   for (int r = 0; r < rows; ++r) {
