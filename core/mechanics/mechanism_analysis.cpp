@@ -54,13 +54,9 @@ AnalysisReport runMechanismAnalysis(const Project& pr, const std::string& file, 
   const long n = std::lround(std::ceil(tEnd / dt - 1e-9));
   for (long k = 0; k <= n; ++k) {
     const double t = std::min(k * dt, tEnd);
-    // Start Newton from a first-order prediction along the last velocities.
-    if (k > 0 && kind == MechanismAnalysis::Kinematic) {
-      for (const auto& b : mb->bodies()) {
-        if (b.ground) continue;
-        for (int a = 0; a < 3; ++a) y[b.slot + a] += dt * y[b.slot + 7 + a];
-      }
-    }
+    // Start Newton from a first-order prediction along the last velocities
+    // (orientations and joint windings too: a fast crank keeps its turns).
+    if (k > 0 && kind == MechanismAnalysis::Kinematic) mb->predict(y, t - std::min((k - 1) * dt, tEnd));
     analyse(t);
   }
   return rep;
