@@ -874,7 +874,7 @@ void MultibodySystem::residual(double t, const double* y, const double* yp, doub
   for (size_t b = 0; b < nb; ++b)
     if (!bodies_[b].ground) F_[b] = bodies_[b].m * g_;
   forces(t, y, kin_);
-  if (externalForces) externalForces(t, kin_, *this);
+  if (externalForces) externalForces(t, y, kin_, *this);
   buildRows(t, y, kin_, rowsScratch_);
   for (size_t i = 0; i < rowsScratch_.size(); ++i) {
     const RowInfo& info = rowInfo_[i];
@@ -1379,7 +1379,20 @@ void MultibodySystem::staticEquilibrium(double t, std::vector<double>& y, std::v
     for (int i = 0; i < m; ++i) yy[rowInfo_[act[i]].lambda] += s * dz[n6 + i];
   };
   Eigen::VectorXd g = G(y);
+  std::vector<Kin> k;
+  std::vector<Row> rows;
   for (int it = 0; it < 200; ++it) {
+    // The reactions that best balance the applied forces at these positions
+    // first: Newton then linearises about the right reactions' geometric
+    // stiffness. From lambda = 0 a lever pushed by a cylinder took a first
+    // step the wrong way and stalled where that stiffness vanished.
+    if (m > 0) {
+      kinematics(y.data(), k);
+      buildRows(t, y.data(), k, rows);
+      const Eigen::VectorXd dl = constraintMatrix(rows, true).transpose().completeOrthogonalDecomposition().solve(g.head(n6));
+      for (int i = 0; i < m; ++i) y[rowInfo_[act[i]].lambda] += dl[i];
+      g = G(y);
+    }
     Eigen::MatrixXd Jm(n, n);
     for (int c = 0; c < n; ++c) {
       std::vector<double> yy = y;
@@ -1401,6 +1414,10 @@ void MultibodySystem::staticEquilibrium(double t, std::vector<double>& y, std::v
     for (int ls = 0; ls < 30; ++ls, s *= 0.5) {
       yy = y;
       apply(yy, dz, s);
+      // Back onto the constraints before judging the step: a turn taken
+      // along the linearised joints leaves a second-order gap that the
+      // constraint weight would otherwise let through only in tiny steps.
+      projectPositions(t, yy);
       g1 = G(yy);
       if (norm(g1) < n0 || ls == 29) break;
     }
@@ -1413,6 +1430,22 @@ void MultibodySystem::staticEquilibrium(double t, std::vector<double>& y, std::v
   }
   yp.assign(nStates_, 0.0);
   writeKinematicDerivatives(y.data(), yp.data());
+}
+
+void MultibodySystem::projectPositions(double t, std::vector<double>& y) const {
+  std::vector<Kin> k;
+  std::vector<Row> rows;
+  for (int it = 0; it < 20; ++it) {
+    kinematics(y.data(), k);
+    buildRows(t, y.data(), k, rows);
+    std::vector<Row> sel;
+    for (size_t i = 0; i < rows.size(); ++i)
+      if (rowInfo_[i].active && rowInfo_[i].mu >= 0) sel.push_back(rows[i]);
+    Eigen::VectorXd phi(sel.size());
+    for (size_t i = 0; i < sel.size(); ++i) phi[i] = sel[i].phi;
+    if (sel.empty() || phi.cwiseAbs().maxCoeff() < 1e-13) return;
+    setPositions(y, matrixOf(sel).completeOrthogonalDecomposition().solve(-phi));
+  }
 }
 
 void MultibodySystem::kinematic(double t, std::vector<double>& y, std::vector<double>& yp) {

@@ -142,7 +142,8 @@ class MultibodySystem {
 
   // External generalised forces, e.g. from pneumatic cylinders (issue 4):
   // called after the force elements inside every residual.
-  std::function<void(double t, const std::vector<Kin>&, MultibodySystem&)> externalForces;
+  // y: the local state the kinematics come from.
+  std::function<void(double t, const double* y, const std::vector<Kin>&, MultibodySystem&)> externalForces;
   void applyForce(int body, const V3& pointWorld, const V3& force, const V3& torque = V3::Zero());
 
   // Result channels.
@@ -241,6 +242,8 @@ class MultibodySystem {
   Eigen::VectorXd offsetFrom(const std::vector<double>& from, const std::vector<double>& to) const;
   void findRedundant(const std::vector<Row>& rows);
   void projectVelocities(double t, std::vector<double>& y);
+  // Minimum-norm Gauss-Newton onto Phi(q, t) = 0 (at most 20 steps, no error).
+  void projectPositions(double t, std::vector<double>& y) const;
   Eigen::MatrixXd constraintMatrix(const std::vector<Row>& rows, bool activeOnly) const;
   Eigen::MatrixXd matrixOf(const std::vector<Row>& rows) const;  // dense C of exactly these rows
   void solveAccelerations(double t, double* y, double* yp);
