@@ -412,6 +412,19 @@ class TestMechanicsJoints : public QObject {
              qPrintable(QString("rest angle %1, expected %2").arg(q.back(), 0, 'g', 12).arg(upper + d, 0, 'g', 12)));
   }
 
+  // A disc placed at 190 deg on a joint limited to [150, 200] deg starts at
+  // 190 deg (the branch inside its limits), not at the wrapped -170 deg
+  // where the lower stop would fling it; it stays at rest.
+  void limitedJointStartsInsideItsLimits() {
+    const double deg = pi / 180.0;
+    Mechanism mech = discOnShaft();
+    mech.parts[1].orientation = {0, 0, 190 * deg};
+    mech.joints[0].params = {{"lower", 150 * deg}, {"upper", 200 * deg}};
+    auto r = simulate(mechProject(mech, 0.1, 0.01, 1e-9));
+    REQUIRE_OK(r);
+    CHECK_WORST(worst(*r, r->col("shaft.angle"), [&](double) { return 190 * deg; }), 1e-9);
+  }
+
   // A horizontal bar on a revolute pivot resting on its lower limit: the
   // stop's force law k d^e balances the gravity moment m g a, so the rest
   // penetration is d = (m g a / k)^(1/e) and the pivot carries m g.
