@@ -216,11 +216,22 @@ MultibodySystem::MultibodySystem(const Mechanism& m) : g_(v3(m.gravity)) {
     forces_.push_back(std::move(f));
   }
   // Winding states last: the part and multiplier slots stay where they were.
-  for (JointRT& j : joints_)
-    if (j.kind == JointRT::Kind::Revolute) {
+  // Only where a whole turn matters (a limit, a coupler): every extra state
+  // shifted IDA's path enough to break the 32-rung four-bar ladder benchmark.
+  std::vector<char> needsTurns(joints_.size(), 0);
+  for (size_t i = 0; i < joints_.size(); ++i) {
+    const JointRT& j = joints_[i];
+    if (std::isfinite(j.lower) || std::isfinite(j.upper)) needsTurns[i] = 1;
+    if (j.kind == JointRT::Kind::Coupler)
+      for (int c : j.coupled) needsTurns[c] = 1;
+  }
+  for (size_t i = 0; i < joints_.size(); ++i) {
+    JointRT& j = joints_[i];
+    if (j.kind == JointRT::Kind::Revolute && needsTurns[i]) {
       j.wind = n++;
       windings_.push_back({j.wind, j.I, j.J});
     }
+  }
   for (ForceRT& f : forces_)
     if (f.type == "rotational_spring_damper") {
       f.wind = n++;
@@ -344,14 +355,14 @@ std::vector<MultibodySystem::StateDecl> MultibodySystem::stateDecls(double atolP
     if (r.mu >= 0) d[r.mu] = {r.owner + ".mu", "1", r.equation + "   [position level]", false, kMultiplierAtol};
     d[r.lambda] = {r.owner + ".lambda", "N", "d/dt(" + r.equation + ")   [velocity level]", false, kMultiplierAtol};
   }
-  // Only the branch (whole turns) is taken from a winding state, so a loose
-  // tolerance: it must stay within half a turn of the angle, not within atol.
+  // Only the branch (whole turns) is taken from a winding state; it is
+  // integrated as tightly as the positions all the same.
   for (const JointRT& j : joints_)
     if (j.wind >= 0)
-      d[j.wind] = {j.id + ".winding", "rad", "d theta/dt - rate   [continuous angle: the atan2 branch nearest theta]", true, 1e-3};
+      d[j.wind] = {j.id + ".winding", "rad", "d theta/dt - rate   [continuous angle: the atan2 branch nearest theta]", true, atolPos};
   for (const ForceRT& f : forces_)
     if (f.wind >= 0)
-      d[f.wind] = {f.id + ".winding", "rad", "d theta/dt - rate   [continuous angle: the atan2 branch nearest theta]", true, 1e-3};
+      d[f.wind] = {f.id + ".winding", "rad", "d theta/dt - rate   [continuous angle: the atan2 branch nearest theta]", true, atolPos};
   return d;
 }
 

@@ -9,8 +9,8 @@
 //   (p^T p - 1) / 2 = 0                           (1, normalisation; mu_n)
 //   Phi(q, t) = 0                 (one per constraint equation; mu)
 //   Phi_r v + Phi_pi' w' + Phi_t = 0   (one per constraint equation; lambda)
-//   d theta_w/dt - z_J . (w_I - w_J) = 0   (one per revolute joint and torsion
-//                                          spring: the winding, see trackWindings)
+//   d theta_w/dt - z_J . (w_I - w_J) = 0   (per limited or coupled revolute joint
+//                                          and torsion spring: see trackWindings)
 //
 // r is the centre of mass, p the Euler parameters of the part frame, w' the
 // angular velocity in the part frame; Phi_pi' is the derivative of a
@@ -156,10 +156,11 @@ class MultibodySystem {
   int numRoots() const { return static_cast<int>(rootFns_.size()); }
   void roots(double t, const double* y, double* g);
 
-  // Continuous angles: every revolute joint and rotational spring-damper has
-  // a winding state theta_w (d theta_w/dt = the joint's rate); its angle is
-  // the branch of atan2 nearest theta_w, so it counts whole turns. Sets each
-  // winding state to that branch (after a position update of an analysis).
+  // Continuous angles: every revolute joint with a limit or in a coupler, and
+  // every rotational spring-damper, has a winding state theta_w (d theta_w/dt
+  // = the joint's rate); its angle is the branch of atan2 nearest theta_w, so
+  // it counts whole turns. Sets each winding state to that branch (after a
+  // position update of an analysis).
   void trackWindings(double* y) const;
   // Positions moved by dt along the current velocities (windings with them):
   // a start for the next point of a stepped analysis.
@@ -206,7 +207,7 @@ class MultibodySystem {
     int coupled[2] = {-1, -1};
     double ratio = -1.0;
     double c0 = 0.0;  // coupler: q1 + ratio q2 at the assembled start
-    int wind = -1;    // revolute: winding state (continuous angle)
+    int wind = -1;    // revolute with a limit or coupler: winding state (continuous angle)
   };
   struct MotionRT {
     std::string id;

@@ -239,10 +239,12 @@ class SemiRotaryActuator : public Element {
     const double Tp = side_ == CouplingRole::Mechanical ? bp_->forceAt(bpIndex_, e.t) : (e.p(chA_) - e.p(chB_)) * D_;
     return Tp - Tload_ - Tf + stopTorque(-th, -w) - stopTorque(th - thMax_, w);
   }
-  // Shaft angle from the joint's continuous angle (it counts turns, so a
-  // swept angle beyond a full turn is fine).
+  // Shaft angle from the joint; the joint angle is wrapped to (-pi, pi]
+  // unless the joint has limits or a coupler: unwrap around mid-travel.
   double shaftAngle(const Eval& e, double* rate) const {
-    return mech_->jointCoordinate(e, joint_, rate) - angle0_ + th0_;
+    const double a = mech_->jointCoordinate(e, joint_, rate);
+    const double mid = 0.5 * thMax_;
+    return mid + std::remainder(a - angle0_ + th0_ - mid, 2.0 * M_PI);
   }
   void jointResiduals(Eval& e) const {
     double rate = 0.0;
