@@ -273,7 +273,7 @@ class TestMechanicsJoints : public QObject {
     };
     // Dynamics: bounded by IDA's interpolation to the output times and its
     // Newton tolerance, not growing with the turns: measured 1.1e-5 rad at
-    // rel_tol 1e-6, 5.9e-9 at rel_tol 1e-10 (1e-10 at most steps' own points).
+    // rel_tol 1e-6, 2.2e-9 at rel_tol 1e-10 (1e-10 at most steps' own points).
     for (const auto& [rtol, tol] : {std::pair{1e-6, 3e-5}, std::pair{1e-10, 1e-8}}) {
       auto r = simulate(mechProject(mech, tEnd, 0.01, rtol));
       REQUIRE_OK(r);
