@@ -1,11 +1,13 @@
 #include "mechanics/mechanism_analysis.h"
 
+#include "mechanics/mechanism_element.h"
 #include "mechanics/multibody.h"
 #include "model/project_error.h"
 #include "solver/compiler.h"
 
 #include <cmath>
 #include <memory>
+#include <sstream>
 
 namespace pm {
 
@@ -22,11 +24,31 @@ AnalysisReport runMechanismAnalysis(const Project& pr, const std::string& file, 
                                     ResultStore& out) {
   validateProject(pr, file);
   if (pr.mechanism.empty()) throw ProjectError(file, "mechanism", "", "the project has no mechanism to analyse");
-  std::unique_ptr<mb::MultibodySystem> mb;
-  try {
-    mb = std::make_unique<mb::MultibodySystem>(pr.mechanism);
-  } catch (const std::runtime_error& e) {
-    throwMechanismError(file, e.what());
+  // With a circuit, the whole project is compiled so that the actuators
+  // attached to the mechanism act on it, with the chamber pressures held at
+  // their initial values (the analyses do not integrate the circuit).
+  std::unique_ptr<System> circuit;
+  MechanismElement* attached = nullptr;
+  std::unique_ptr<mb::MultibodySystem> own;
+  mb::MultibodySystem* mb = nullptr;
+  if (!pr.components.empty()) {
+    circuit = Compiler::compile(pr, file);
+    attached = circuit->mechanism();
+    if (attached && !attached->hasAttachments()) attached = nullptr;
+  }
+  if (attached) {
+    std::vector<double> y0 = circuit->initialState(), yp0(y0.size(), 0.0);
+    circuit->updateDiscrete(0.0, y0.data(), yp0.data(), true);
+    circuit->presolveJunctions(0.0, y0.data(), yp0.data());
+    attached->holdCircuit(*circuit, std::move(y0));
+    mb = &attached->multibody();
+  } else {
+    try {
+      own = std::make_unique<mb::MultibodySystem>(pr.mechanism);
+    } catch (const std::runtime_error& e) {
+      throwMechanismError(file, e.what());
+    }
+    mb = own.get();
   }
   AnalysisReport rep;
   rep.dof = mb->degreesOfFreedom();
@@ -46,23 +68,31 @@ AnalysisReport runMechanismAnalysis(const Project& pr, const std::string& file, 
     mb->outputs(t, y.data(), yp.data(), row.data());
     out.append(t, row.data());
   };
+  // Names the circuit forces in the report, with their values at the last point.
+  auto circuitNote = [&] {
+    if (!attached) return;
+    std::ostringstream o;
+    o << "circuit forces included, chamber pressures held at their initial values (friction from the "
+         "joint rates, stops and springs from the positions):";
+    for (const auto& [who, f] : attached->heldForces(y.data())) o << " " << who << " " << f;
+    o << " (N or N m)";
+    rep.messages.push_back(o.str());
+  };
   if (kind == MechanismAnalysis::Static) {
     analyse(0.0);
+    circuitNote();
     return rep;
   }
   const double dt = pr.simulation.output_interval, tEnd = pr.simulation.t_end;
   const long n = std::lround(std::ceil(tEnd / dt - 1e-9));
   for (long k = 0; k <= n; ++k) {
     const double t = std::min(k * dt, tEnd);
-    // Start Newton from a first-order prediction along the last velocities.
-    if (k > 0 && kind == MechanismAnalysis::Kinematic) {
-      for (const auto& b : mb->bodies()) {
-        if (b.ground) continue;
-        for (int a = 0; a < 3; ++a) y[b.slot + a] += dt * y[b.slot + 7 + a];
-      }
-    }
+    // Start Newton from a first-order prediction along the last velocities
+    // (orientations and joint windings too: a fast crank keeps its turns).
+    if (k > 0 && kind == MechanismAnalysis::Kinematic) mb->predict(y, t - std::min((k - 1) * dt, tEnd));
     analyse(t);
   }
+  circuitNote();
   return rep;
 }
 

@@ -9,23 +9,65 @@ namespace pm {
 MechanismElement::MechanismElement(const Mechanism& m)
     : Element("mechanism"), mb_(std::make_unique<mb::MultibodySystem>(m)) {
   for (const JointDef& j : m.joints) jointIds_.push_back(j.id);
-  mb_->externalForces = [this](double, const std::vector<mb::Kin>& k, mb::MultibodySystem& sys) {
-    if (!cur_) return;  // analyses without the circuit
-    for (const Attachment& a : attachments_) {
-      if (a.joint >= 0) {
-        sys.applyJointEffort(a.joint, k, a.force(*cur_));
-        continue;
-      }
-      const mb::V3 pb = sys.markerPoint(a.barrel, k), pr = sys.markerPoint(a.rod, k);
-      const mb::V3 d = pr - pb;
-      const double l = d.norm();
-      if (!(l > 0.0)) continue;
-      const mb::V3 u = d / l;
-      const double F = a.force(*cur_);
-      sys.applyForce(sys.markerBody(a.rod), pr, F * u);
-      sys.applyForce(sys.markerBody(a.barrel), pb, -F * u);
+  mb_->externalForces = [this](double, const double* y, const std::vector<mb::Kin>& k, mb::MultibodySystem& sys) {
+    if (cur_) {
+      applyAttachments(*cur_, k, sys);
+    } else if (held_) {  // an analysis with the circuit held
+      syncHeld(y);
+      held_->withEval(0.0, heldY_.data(), heldYp_.data(), [&](Eval& e) { applyAttachments(e, k, sys); });
     }
   };
+}
+
+void MechanismElement::applyAttachments(const Eval& e, const std::vector<mb::Kin>& k, mb::MultibodySystem& sys) const {
+  for (const Attachment& a : attachments_) {
+    if (a.joint >= 0) {
+      sys.applyJointEffort(a.joint, k, a.force(e));
+      continue;
+    }
+    const mb::V3 pb = sys.markerPoint(a.barrel, k), pr = sys.markerPoint(a.rod, k);
+    const mb::V3 d = pr - pb;
+    const double l = d.norm();
+    if (!(l > 0.0)) continue;
+    const mb::V3 u = d / l;
+    const double F = a.force(e);
+    sys.applyForce(sys.markerBody(a.rod), pr, F * u);
+    sys.applyForce(sys.markerBody(a.barrel), pb, -F * u);
+  }
+}
+
+void MechanismElement::holdCircuit(System& sys, std::vector<double> y) {
+  held_ = &sys;
+  heldY_ = std::move(y);
+  heldYp_.assign(heldY_.size(), 0.0);
+}
+
+void MechanismElement::syncHeld(const double* y) {
+  for (const Attachment& a : attachments_) {
+    if (a.xState < 0) continue;
+    double rate = 0.0, q = 0.0;
+    if (a.joint >= 0) {
+      q = mb_->jointCoordinateAt(y, a.joint, &rate);
+    } else {
+      mb::V3 pb, vb, pr, vr;
+      mb_->markerState(y, a.barrel, pb, vb);
+      mb_->markerState(y, a.rod, pr, vr);
+      q = (pr - pb).norm();
+      rate = q > 0.0 ? (pr - pb).dot(vr - vb) / q : 0.0;
+    }
+    heldY_[a.xState] = q - a.offset;
+    heldY_[a.vState] = rate;
+  }
+}
+
+std::vector<std::pair<std::string, double>> MechanismElement::heldForces(const double* y) {
+  std::vector<std::pair<std::string, double>> f;
+  if (!held_) return f;
+  syncHeld(y);
+  held_->withEval(0.0, heldY_.data(), heldYp_.data(), [&](Eval& e) {
+    for (const Attachment& a : attachments_) f.emplace_back(a.owner, a.force(e));
+  });
+  return f;
 }
 
 int MechanismElement::markerIndex(const std::string& ref) const {

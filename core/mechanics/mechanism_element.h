@@ -36,6 +36,11 @@ class MechanismElement : public Element {
     int barrel = -1, rod = -1;  // marker indices
     std::function<double(const Eval&)> force;
     int joint = -1;
+    // The attached element's own stroke (or angle) and rate states, with
+    // x = coordinate - offset: written from the geometry when the circuit is
+    // held for an analysis (holdCircuit).
+    int xState = -1, vState = -1;
+    double offset = 0.0;
   };
   int jointIndex(const std::string& id, bool revoluteOnly) const;
   const std::string& jointType(int joint) const { return mb_->jointType(joint); }
@@ -45,6 +50,15 @@ class MechanismElement : public Element {
   // Resolves "part.marker"; throws with a message naming the reference.
   int markerIndex(const std::string& ref) const;
   void attach(Attachment a) { attachments_.push_back(std::move(a)); }
+  bool hasAttachments() const { return !attachments_.empty(); }
+  // Static and kinematic analyses with the circuit: the attached actuators
+  // act with the node pressures of the System state `y` (held: the analyses
+  // do not integrate the circuit) and their x, v from the mechanism's
+  // positions and velocities at every evaluation.
+  void holdCircuit(System& sys, std::vector<double> y);
+  // Each attachment's force (or torque) at the local mechanism state y,
+  // with the held circuit.
+  std::vector<std::pair<std::string, double>> heldForces(const double* y);
   // Distance between two markers and its rate, from the states in e.y.
   double distance(const Eval& e, int barrel, int rod, double* rate) const;
   double initialDistance(int barrel, int rod) const;
@@ -60,6 +74,11 @@ class MechanismElement : public Element {
   std::vector<Attachment> attachments_;
   std::vector<std::string> jointIds_;
   const Eval* cur_ = nullptr;  // the evaluation in progress, for the attachments' forces
+  System* held_ = nullptr;     // the held circuit of an analysis, with its state
+  std::vector<double> heldY_, heldYp_;
+  // Writes the attachments' x, v into heldY_ from the local mechanism state y.
+  void syncHeld(const double* y);
+  void applyAttachments(const Eval& e, const std::vector<mb::Kin>& k, mb::MultibodySystem& sys) const;
 };
 
 }  // namespace pm

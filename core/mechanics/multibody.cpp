@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cmath>
+#include <numbers>
 #include <sstream>
 #include <stdexcept>
 
@@ -192,9 +193,9 @@ MultibodySystem::MultibodySystem(const Mechanism& m) : g_(v3(m.gravity)) {
     j.ratio = param(jd.params, "ratio", -1.0);
     j.firstRow = rows;
     j.nRows = 1;
-    // Velocity level: a gear pair keeps q1 + ratio q2 constant by integrating
-    // this; no position equation (a wrapped angle has no smooth one).
-    addRows(jd.id, 1, false, {"rate1 + ratio rate2"});
+    // Position level on the continuous coordinates (revolute angles count
+    // whole turns), so a gear pair stays exact over any number of turns.
+    addRows(jd.id, 1, true, {"q1 + ratio q2 - (q1 + ratio q2)(0)"});
     joints_.push_back(j);
   }
   for (const ForceDef& fd : m.forces) {
@@ -214,6 +215,28 @@ MultibodySystem::MultibodySystem(const Mechanism& m) : g_(v3(m.gravity)) {
     }
     forces_.push_back(std::move(f));
   }
+  // Winding states last: the part and multiplier slots stay where they were.
+  // Only where a whole turn matters (a limit, a coupler): every extra state
+  // shifted IDA's path enough to break the 32-rung four-bar ladder benchmark.
+  std::vector<char> needsTurns(joints_.size(), 0);
+  for (size_t i = 0; i < joints_.size(); ++i) {
+    const JointRT& j = joints_[i];
+    if (std::isfinite(j.lower) || std::isfinite(j.upper)) needsTurns[i] = 1;
+    if (j.kind == JointRT::Kind::Coupler)
+      for (int c : j.coupled) needsTurns[c] = 1;
+  }
+  for (size_t i = 0; i < joints_.size(); ++i) {
+    JointRT& j = joints_[i];
+    if (j.kind == JointRT::Kind::Revolute && needsTurns[i]) {
+      j.wind = n++;
+      windings_.push_back({j.wind, j.I, j.J});
+    }
+  }
+  for (ForceRT& f : forces_)
+    if (f.type == "rotational_spring_damper") {
+      f.wind = n++;
+      windings_.push_back({f.wind, f.I, f.J});
+    }
   nStates_ = n;
   for (const JointRT& j : joints_) hasLimits_ = hasLimits_ || std::isfinite(j.lower) || std::isfinite(j.upper);
 
@@ -227,6 +250,7 @@ MultibodySystem::MultibodySystem(const Mechanism& m) : g_(v3(m.gravity)) {
     }
     for (int k = 0; k < 4; ++k) y0_[b.slot + 3 + k] = b.p0[k];
   }
+  trackWindings(y0_.data());  // from 0: the wrapped angles of the user's pose
   assemble();
 
   // Channels.
@@ -284,7 +308,7 @@ MultibodySystem::MultibodySystem(const Mechanism& m) : g_(v3(m.gravity)) {
   for (const ForceRT& f : forces_)
     if (f.type == "impact") {
       const ForceRT* fp = &f;
-      rootFns_.push_back([this, fp](double, const std::vector<Kin>& k) {
+      rootFns_.push_back([this, fp](double, const double*, const std::vector<Kin>& k) {
         const V3 z = markerAxes(fp->J, k).col(2);
         return z.dot(markerPoint(fp->I, k) - markerPoint(fp->J, k)) - fp->par("x1");
       });
@@ -293,9 +317,13 @@ MultibodySystem::MultibodySystem(const Mechanism& m) : g_(v3(m.gravity)) {
     if (j.type == "coupler") continue;
     const JointRT* jp = &j;
     if (std::isfinite(j.lower))
-      rootFns_.push_back([this, jp](double, const std::vector<Kin>& k) { return jointCoordinate(*jp, k) - jp->lower; });
+      rootFns_.push_back([this, jp](double, const double* y, const std::vector<Kin>& k) {
+        return jointCoordinate(*jp, k, y) - jp->lower;
+      });
     if (std::isfinite(j.upper))
-      rootFns_.push_back([this, jp](double, const std::vector<Kin>& k) { return jp->upper - jointCoordinate(*jp, k); });
+      rootFns_.push_back([this, jp](double, const double* y, const std::vector<Kin>& k) {
+        return jp->upper - jointCoordinate(*jp, k, y);
+      });
   }
 }
 
@@ -327,6 +355,14 @@ std::vector<MultibodySystem::StateDecl> MultibodySystem::stateDecls(double atolP
     if (r.mu >= 0) d[r.mu] = {r.owner + ".mu", "1", r.equation + "   [position level]", false, kMultiplierAtol};
     d[r.lambda] = {r.owner + ".lambda", "N", "d/dt(" + r.equation + ")   [velocity level]", false, kMultiplierAtol};
   }
+  // Only the branch (whole turns) is taken from a winding state; it is
+  // integrated as tightly as the positions all the same.
+  for (const JointRT& j : joints_)
+    if (j.wind >= 0)
+      d[j.wind] = {j.id + ".winding", "rad", "d theta/dt - rate   [continuous angle: the atan2 branch nearest theta]", true, atolPos};
+  for (const ForceRT& f : forces_)
+    if (f.wind >= 0)
+      d[f.wind] = {f.id + ".winding", "rad", "d theta/dt - rate   [continuous angle: the atan2 branch nearest theta]", true, atolPos};
   return d;
 }
 
@@ -370,6 +406,13 @@ std::vector<std::pair<int, int>> MultibodySystem::couplingEntries() const {
     block(s + 10, 3, s + 10, 3);  // gyroscopic w' x J w'
     block(s + 13, 1, s + 3, 4);   // normalisation
   }
+  for (const Winding& w : windings_)  // d theta/dt - z_J . (w_I - w_J)
+    for (int m : {w.I, w.J}) {
+      const BodyRT& b = bodies_[markers_[m].body];
+      if (b.ground) continue;
+      block(w.state, 1, b.slot + 3, 4);
+      block(w.state, 1, b.slot + 10, 3);
+    }
   // Parts each constraint row acts on, and whether its Jacobian row depends
   // on the parts' positions r: only the dot-2 primitive's does (the point and
   // dot-1 rows' coefficients depend on the orientations alone).
@@ -455,7 +498,22 @@ int MultibodySystem::joint(const std::string& id) const {
 double MultibodySystem::jointCoordinateAt(const double* y, int j, double* rate) const {
   std::vector<Kin> k;
   kinematics(y, k);
-  return jointCoordinate(joints_[j], k, rate);
+  return jointCoordinate(joints_[j], k, y, rate);
+}
+
+void MultibodySystem::trackWindings(double* y) const {
+  if (windings_.empty()) return;
+  std::vector<Kin> k;
+  kinematics(y, k);
+  for (const Winding& w : windings_) y[w.state] = relativeAngle(w.I, w.J, k, w.state, y, nullptr);
+}
+
+void MultibodySystem::predict(std::vector<double>& y, double dt) const {
+  std::vector<double> dx;
+  for (const BodyRT& b : bodies_)
+    if (!b.ground)
+      for (int a = 7; a < 13; ++a) dx.push_back(y[b.slot + a]);
+  setPositions(y, Eigen::Map<Eigen::VectorXd>(dx.data(), static_cast<Eigen::Index>(dx.size())), dt);
 }
 
 // A torque (revolute) or force (translational, cylindrical) along the
@@ -612,12 +670,20 @@ void MultibodySystem::jointRows(const JointRT& j, const std::vector<Kin>& k, std
   }
 }
 
-double MultibodySystem::jointCoordinate(const JointRT& j, const std::vector<Kin>& k, double* rate) const {
-  const M3 AI = markerAxes(j.I, k), AJ = markerAxes(j.J, k);
-  if (j.kind == JointRT::Kind::Revolute) {
-    if (rate) *rate = AJ.col(2).dot(k[markers_[j.I].body].ww - k[markers_[j.J].body].ww);
-    return std::atan2(AI.col(0).dot(AJ.col(1)), AI.col(0).dot(AJ.col(0)));
-  }
+double MultibodySystem::relativeAngle(int I, int J, const std::vector<Kin>& k, int wind, const double* y,
+                                      double* rate) const {
+  const M3 AI = markerAxes(I, k), AJ = markerAxes(J, k);
+  if (rate) *rate = AJ.col(2).dot(k[markers_[I].body].ww - k[markers_[J].body].ww);
+  const double a = std::atan2(AI.col(0).dot(AJ.col(1)), AI.col(0).dot(AJ.col(0)));
+  if (wind < 0 || !y) return a;
+  // The branch nearest the winding state: continuous through +-pi, counting turns.
+  const double ref = y[wind];
+  return ref + std::remainder(a - ref, 2.0 * std::numbers::pi);
+}
+
+double MultibodySystem::jointCoordinate(const JointRT& j, const std::vector<Kin>& k, const double* y, double* rate) const {
+  if (j.kind == JointRT::Kind::Revolute) return relativeAngle(j.I, j.J, k, j.wind, y, rate);
+  const M3 AJ = markerAxes(j.J, k);
   const V3 d = markerPoint(j.I, k) - markerPoint(j.J, k);
   if (rate) {
     const V3 dd = markerVelocity(j.I, k) - markerVelocity(j.J, k);
@@ -627,20 +693,20 @@ double MultibodySystem::jointCoordinate(const JointRT& j, const std::vector<Kin>
 }
 
 // Derivative of the joint coordinate (angle about z_J, or travel along z_J).
-Row MultibodySystem::coordinateRow(const JointRT& j, const std::vector<Kin>& k) const {
+Row MultibodySystem::coordinateRow(const JointRT& j, const std::vector<Kin>& k, const double* y) const {
   if (j.kind == JointRT::Kind::Revolute) {
     const V3 z = markerAxes(j.J, k).col(2);
     Row r;
     const int bi = markers_[j.I].body, bj = markers_[j.J].body;
     r.add(bi, V3::Zero(), k[bi].A.transpose() * z);
     r.add(bj, V3::Zero(), -(k[bj].A.transpose() * z));
-    r.phi = jointCoordinate(j, k);
+    r.phi = jointCoordinate(j, k, y);
     return r;
   }
   return Prims{markers_, k}.dot2(j.I, j.J, 2);
 }
 
-void MultibodySystem::buildRows(double t, const std::vector<Kin>& k, std::vector<Row>& out) const {
+void MultibodySystem::buildRows(double t, const double* y, const std::vector<Kin>& k, std::vector<Row>& out) const {
   out.clear();
   for (const JointRT& j : joints_)
     if (j.kind != JointRT::Kind::Coupler) jointRows(j, k, out);
@@ -668,8 +734,8 @@ void MultibodySystem::buildRows(double t, const std::vector<Kin>& k, std::vector
   }
   for (const JointRT& j : joints_)
     if (j.kind == JointRT::Kind::Coupler) {
-      Row r = combine(coordinateRow(joints_[j.coupled[0]], k), 1.0, coordinateRow(joints_[j.coupled[1]], k), j.ratio);
-      r.phi = 0.0;
+      Row r = combine(coordinateRow(joints_[j.coupled[0]], k, y), 1.0, coordinateRow(joints_[j.coupled[1]], k, y), j.ratio);
+      r.phi -= j.c0;
       out.push_back(r);
     }
 }
@@ -683,21 +749,21 @@ void MultibodySystem::applyForce(int b, const V3& P, const V3& f, const V3& tau)
   N_[b] += k.A.transpose() * ((P - k.r).cross(f) + tau);
 }
 
-void MultibodySystem::forces(double t, const std::vector<Kin>& k) {
+void MultibodySystem::forces(double t, const double* y, const std::vector<Kin>& k) {
   if (forces_.empty() && !hasLimits_) return;
-  forceValues(t, k, forceVals_);
+  forceValues(t, y, k, forceVals_);
 }
 
 // Applies every force element (and joint limit) and returns the values the
 // channels show, in channel order.
-void MultibodySystem::forceValues(double t, const std::vector<Kin>& k, std::vector<double>& vals) {
+void MultibodySystem::forceValues(double t, const double* y, const std::vector<Kin>& k, std::vector<double>& vals) {
   vals.clear();
   for (const JointRT& j : joints_) {
     using K = JointRT::Kind;
     if (!std::isfinite(j.lower) && !std::isfinite(j.upper)) continue;
     if (j.kind != K::Revolute && j.kind != K::Translational && j.kind != K::Cylindrical) continue;
     double rate = 0.0;
-    const double q = jointCoordinate(j, k, &rate);
+    const double q = jointCoordinate(j, k, y, &rate);
     double f = 0.0;
     if (std::isfinite(j.lower)) f += contact(j.lower - q, -rate, j.k, j.e, j.c, j.d);
     if (std::isfinite(j.upper)) f -= contact(q - j.upper, rate, j.k, j.e, j.c, j.d);
@@ -731,10 +797,9 @@ void MultibodySystem::forceValues(double t, const std::vector<Kin>& k, std::vect
       vals.push_back(-T);  // positive = pushing apart, like the preload
       vals.push_back(l);
     } else if (fe.type == "rotational_spring_damper") {
-      const M3 AI = markerAxes(fe.I, k), AJ = markerAxes(fe.J, k);
-      const V3 z = AJ.col(2);
-      const double th = std::atan2(AI.col(0).dot(AJ.col(1)), AI.col(0).dot(AJ.col(0)));
-      const double rate = z.dot(k[bi].ww - k[bj].ww);
+      const V3 z = markerAxes(fe.J, k).col(2);
+      double rate = 0.0;
+      const double th = relativeAngle(fe.I, fe.J, k, fe.wind, y, &rate);
       const double T = -fe.par("stiffness") * (th - fe.par("free_angle")) - fe.par("damping") * rate + fe.par("preload");
       applyForce(bi, k[bi].r, V3::Zero(), T * z);
       applyForce(bj, k[bj].r, V3::Zero(), -T * z);
@@ -819,9 +884,9 @@ void MultibodySystem::residual(double t, const double* y, const double* yp, doub
   CP_.assign(nb, V3::Zero());
   for (size_t b = 0; b < nb; ++b)
     if (!bodies_[b].ground) F_[b] = bodies_[b].m * g_;
-  forces(t, kin_);
-  if (externalForces) externalForces(t, kin_, *this);
-  buildRows(t, kin_, rowsScratch_);
+  forces(t, y, kin_);
+  if (externalForces) externalForces(t, y, kin_, *this);
+  buildRows(t, y, kin_, rowsScratch_);
   for (size_t i = 0; i < rowsScratch_.size(); ++i) {
     const RowInfo& info = rowInfo_[i];
     const Row& r = rowsScratch_[i];
@@ -861,6 +926,11 @@ void MultibodySystem::residual(double t, const double* y, const double* yp, doub
     for (int a = 0; a < 4; ++a) res[s + 3 + a] = yp[s + 3 + a] - pd[a];
     res[s + 13] = 0.5 * (k.p.squaredNorm() - 1.0);
   }
+  for (const Winding& w : windings_) {
+    double rate = 0.0;
+    relativeAngle(w.I, w.J, kin_, -1, nullptr, &rate);
+    res[w.state] = yp[w.state] - rate;
+  }
 }
 
 // ------------------------------------------------------------------ assembly
@@ -890,6 +960,22 @@ Eigen::MatrixXd MultibodySystem::constraintMatrix(const std::vector<Row>& rows, 
 }
 
 void MultibodySystem::setPositions(std::vector<double>& y, const Eigen::VectorXd& dx, double scale) const {
+  // Windings move with the linearised change of their angle first, then take
+  // the nearest branch: a step of more than half a turn keeps its turns.
+  if (!windings_.empty()) {
+    std::vector<Kin> k;
+    kinematics(y.data(), k);
+    std::vector<int> col(bodies_.size(), -1);
+    int nm = 0;
+    for (size_t b = 0; b < bodies_.size(); ++b)
+      if (!bodies_[b].ground) col[b] = 6 * nm++;
+    auto turn = [&](int m) {  // world rotation of the marker's part
+      const int b = markers_[m].body;
+      return col[b] < 0 ? V3(V3::Zero()) : V3(k[b].A * dx.segment<3>(col[b] + 3));
+    };
+    for (const Winding& w : windings_)
+      y[w.state] += scale * markerAxes(w.J, k).col(2).dot(turn(w.I) - turn(w.J));
+  }
   int c = 0;
   for (const BodyRT& b : bodies_) {
     if (b.ground) continue;
@@ -899,6 +985,7 @@ void MultibodySystem::setPositions(std::vector<double>& y, const Eigen::VectorXd
     for (int a = 0; a < 4; ++a) y[b.slot + 3 + a] = p[a];
     c += 6;
   }
+  trackWindings(y.data());
 }
 
 Eigen::VectorXd MultibodySystem::assemblyScales() const {
@@ -934,14 +1021,28 @@ void MultibodySystem::assemble() {
   const size_t nJointRows = motions_.empty() ? rowInfo_.size() : static_cast<size_t>(motions_.front().row);
   for (int pass = 0; pass < 2; ++pass) {
     if (pass == 1) {
+      // The joints are closed: a limited joint takes the branch (whole turns)
+      // that puts it inside its limits, if one does; then the motions' and
+      // couplers' start values.
+      for (const JointRT& j : joints_) {
+        if (j.wind < 0) continue;
+        const double q = y[j.wind], turn = 2.0 * std::numbers::pi;
+        double shift = 0.0;
+        if (q < j.lower) shift = std::ceil((j.lower - q) / turn) * turn;
+        else if (q > j.upper) shift = -std::ceil((q - j.upper) / turn) * turn;
+        if (shift != 0.0 && q + shift >= j.lower && q + shift <= j.upper) y[j.wind] += shift;
+      }
       kinematics(y.data(), k);
-      for (MotionRT& mo : motions_) mo.q0 = jointCoordinate(joints_[mo.joint], k);
+      for (MotionRT& mo : motions_) mo.q0 = jointCoordinate(joints_[mo.joint], k, y.data());
+      for (JointRT& j : joints_)
+        if (j.kind == JointRT::Kind::Coupler)
+          j.c0 = jointCoordinate(joints_[j.coupled[0]], k, y.data()) + j.ratio * jointCoordinate(joints_[j.coupled[1]], k, y.data());
     }
     double prev = INFINITY;
     int stall = 0;
     for (int it = 0;; ++it) {
       kinematics(y.data(), k);
-      buildRows(0.0, k, rows);
+      buildRows(0.0, y.data(), k, rows);
       std::vector<Row> sel;
       std::vector<int> idx;
       for (size_t i = 0; i < rows.size(); ++i) {
@@ -989,7 +1090,7 @@ void MultibodySystem::assemble() {
     }
   }
   kinematics(y.data(), k);
-  buildRows(0.0, k, rows);
+  buildRows(0.0, y.data(), k, rows);
   findRedundant(rows);
   projectVelocities(0.0, y);
 }
@@ -1038,7 +1139,7 @@ void MultibodySystem::projectVelocities(double t, std::vector<double>& y) {
   std::vector<Kin> k;
   std::vector<Row> rows;
   kinematics(y.data(), k);
-  buildRows(t, k, rows);
+  buildRows(t, y.data(), k, rows);
   const Eigen::MatrixXd C = constraintMatrix(rows, true);
   if (C.rows() == 0) return;
   Eigen::VectorXd v(C.cols()), rhs(C.rows());
@@ -1081,6 +1182,11 @@ void MultibodySystem::writeKinematicDerivatives(double* y, double* yp) const {
   }
   for (const RowInfo& r : rowInfo_)
     if (r.mu >= 0) y[r.mu] = 0.0;
+  if (!windings_.empty()) {
+    std::vector<Kin> k;
+    kinematics(y, k);
+    for (const Winding& w : windings_) relativeAngle(w.I, w.J, k, -1, nullptr, &yp[w.state]);
+  }
 }
 
 // gamma = -d/dt (C v + Phi_t) at fixed v: the right-hand side of C a = gamma.
@@ -1148,7 +1254,7 @@ void MultibodySystem::solveAccelerations(double t, double* y, double* yp) {
   std::vector<Kin> k;
   std::vector<Row> rows;
   kinematics(yv.data(), k);
-  buildRows(t, k, rows);
+  buildRows(t, yv.data(), k, rows);
   const Eigen::VectorXd gamma = accelerationRhs(t, yv);
   int m = 0;
   for (size_t i = 0; i < rows.size(); ++i)
@@ -1253,8 +1359,6 @@ void MultibodySystem::makeConsistent(double t, double* y, double* yp) {
 // ------------------------------------------------------------------ statics and kinematics
 
 void MultibodySystem::staticEquilibrium(double t, std::vector<double>& y, std::vector<double>& yp) {
-  for (const JointRT& j : joints_)
-    if (j.type == "coupler") fail(j.id, "type", "static analysis does not support couplers yet");
   std::vector<int> moving;
   for (size_t b = 0; b < bodies_.size(); ++b)
     if (!bodies_[b].ground) {
@@ -1286,7 +1390,20 @@ void MultibodySystem::staticEquilibrium(double t, std::vector<double>& y, std::v
     for (int i = 0; i < m; ++i) yy[rowInfo_[act[i]].lambda] += s * dz[n6 + i];
   };
   Eigen::VectorXd g = G(y);
+  std::vector<Kin> k;
+  std::vector<Row> rows;
   for (int it = 0; it < 200; ++it) {
+    // The reactions that best balance the applied forces at these positions
+    // first: Newton then linearises about the right reactions' geometric
+    // stiffness. From lambda = 0 a lever pushed by a cylinder took a first
+    // step the wrong way and stalled where that stiffness vanished.
+    if (m > 0) {
+      kinematics(y.data(), k);
+      buildRows(t, y.data(), k, rows);
+      const Eigen::VectorXd dl = constraintMatrix(rows, true).transpose().completeOrthogonalDecomposition().solve(g.head(n6));
+      for (int i = 0; i < m; ++i) y[rowInfo_[act[i]].lambda] += dl[i];
+      g = G(y);
+    }
     Eigen::MatrixXd Jm(n, n);
     for (int c = 0; c < n; ++c) {
       std::vector<double> yy = y;
@@ -1308,6 +1425,10 @@ void MultibodySystem::staticEquilibrium(double t, std::vector<double>& y, std::v
     for (int ls = 0; ls < 30; ++ls, s *= 0.5) {
       yy = y;
       apply(yy, dz, s);
+      // Back onto the constraints before judging the step: a turn taken
+      // along the linearised joints leaves a second-order gap that the
+      // constraint weight would otherwise let through only in tiny steps.
+      projectPositions(t, yy);
       g1 = G(yy);
       if (norm(g1) < n0 || ls == 29) break;
     }
@@ -1322,6 +1443,22 @@ void MultibodySystem::staticEquilibrium(double t, std::vector<double>& y, std::v
   writeKinematicDerivatives(y.data(), yp.data());
 }
 
+void MultibodySystem::projectPositions(double t, std::vector<double>& y) const {
+  std::vector<Kin> k;
+  std::vector<Row> rows;
+  for (int it = 0; it < 20; ++it) {
+    kinematics(y.data(), k);
+    buildRows(t, y.data(), k, rows);
+    std::vector<Row> sel;
+    for (size_t i = 0; i < rows.size(); ++i)
+      if (rowInfo_[i].active && rowInfo_[i].mu >= 0) sel.push_back(rows[i]);
+    Eigen::VectorXd phi(sel.size());
+    for (size_t i = 0; i < sel.size(); ++i) phi[i] = sel[i].phi;
+    if (sel.empty() || phi.cwiseAbs().maxCoeff() < 1e-13) return;
+    setPositions(y, matrixOf(sel).completeOrthogonalDecomposition().solve(-phi));
+  }
+}
+
 void MultibodySystem::kinematic(double t, std::vector<double>& y, std::vector<double>& yp) {
   if (dof_ != 0)
     fail("mechanism", "motions",
@@ -1331,7 +1468,7 @@ void MultibodySystem::kinematic(double t, std::vector<double>& y, std::vector<do
   std::vector<Row> rows;
   for (int it = 0;; ++it) {
     kinematics(y.data(), k);
-    buildRows(t, k, rows);
+    buildRows(t, y.data(), k, rows);
     std::vector<Row> sel;
     for (size_t i = 0; i < rows.size(); ++i)
       if (rowInfo_[i].active && rowInfo_[i].mu >= 0) sel.push_back(rows[i]);
@@ -1350,7 +1487,7 @@ void MultibodySystem::kinematic(double t, std::vector<double>& y, std::vector<do
     if (!bodies_[b].ground) moving.push_back(static_cast<int>(b));
   const int n6 = 6 * static_cast<int>(moving.size());
   kinematics(y.data(), k);
-  buildRows(t, k, rows);
+  buildRows(t, y.data(), k, rows);
   const Eigen::MatrixXd C = constraintMatrix(rows, true);
   std::vector<double> yv = y;
   for (const RowInfo& r : rowInfo_) yv[r.lambda] = 0.0;
@@ -1385,7 +1522,7 @@ void MultibodySystem::constraintResiduals(double t, const double* y, double& pos
   std::vector<Kin> k;
   std::vector<Row> rows;
   kinematics(y, k);
-  buildRows(t, k, rows);
+  buildRows(t, y, k, rows);
   pos = vel = 0.0;
   for (size_t i = 0; i < rows.size(); ++i) {
     if (!rowInfo_[i].active) continue;
@@ -1416,8 +1553,7 @@ double MultibodySystem::potentialEnergy(double /*t: springs have no time tables*
       const double l = (markerPoint(f.J, k) - markerPoint(f.I, k)).norm(), dl = l - f.par("free_length");
       e += 0.5 * f.par("stiffness") * dl * dl - f.par("preload") * dl;
     } else if (f.type == "rotational_spring_damper") {
-      const M3 AI = markerAxes(f.I, k), AJ = markerAxes(f.J, k);
-      const double th = std::atan2(AI.col(0).dot(AJ.col(1)), AI.col(0).dot(AJ.col(0))) - f.par("free_angle");
+      const double th = relativeAngle(f.I, f.J, k, f.wind, y, nullptr) - f.par("free_angle");
       e += 0.5 * f.par("stiffness") * th * th - f.par("preload") * th;
     } else if (f.type == "impact") {
       const V3 z = markerAxes(f.J, k).col(2);
@@ -1441,8 +1577,8 @@ void MultibodySystem::outputs(double t, const double* y, const double* yp, doubl
   F_.assign(nb, V3::Zero());
   N_.assign(nb, V3::Zero());
   std::vector<double> fv;
-  forceValues(t, kin_, fv);
-  buildRows(t, kin_, rowsScratch_);
+  forceValues(t, y, kin_, fv);
+  buildRows(t, y, kin_, rowsScratch_);
   int c = 0;
   for (size_t b = 0; b < nb; ++b) {
     const BodyRT& B = bodies_[b];
@@ -1487,7 +1623,7 @@ void MultibodySystem::outputs(double t, const double* y, const double* yp, doubl
     c += 6;
     if (j.type == "revolute" || j.type == "translational" || j.type == "cylindrical") {
       double rate = 0.0;
-      row[c++] = jointCoordinate(j, kin_, &rate);
+      row[c++] = jointCoordinate(j, kin_, y, &rate);
       row[c++] = rate;
     }
   }
@@ -1499,7 +1635,7 @@ void MultibodySystem::outputs(double t, const double* y, const double* yp, doubl
     const double lam = y[rowInfo_[mo.row].lambda];
     // Generalised force on I along the coordinate: -lambda dPhi/dq.
     double dPhi = 1.0;
-    if (isRevolute(j.type)) dPhi = std::cos(jointCoordinate(j, kin_) - f);
+    if (isRevolute(j.type)) dPhi = std::cos(jointCoordinate(j, kin_, y) - f);
     row[c++] = -lam * dPhi;
     row[c++] = f;
   }
@@ -1517,7 +1653,7 @@ void MultibodySystem::outputs(double t, const double* y, const double* yp, doubl
 void MultibodySystem::roots(double t, const double* y, double* g) {
   std::vector<Kin> k;
   kinematics(y, k);
-  for (size_t i = 0; i < rootFns_.size(); ++i) g[i] = rootFns_[i](t, k);
+  for (size_t i = 0; i < rootFns_.size(); ++i) g[i] = rootFns_[i](t, y, k);
 }
 
 }  // namespace pm::mb

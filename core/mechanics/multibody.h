@@ -9,6 +9,8 @@
 //   (p^T p - 1) / 2 = 0                           (1, normalisation; mu_n)
 //   Phi(q, t) = 0                 (one per constraint equation; mu)
 //   Phi_r v + Phi_pi' w' + Phi_t = 0   (one per constraint equation; lambda)
+//   d theta_w/dt - z_J . (w_I - w_J) = 0   (per limited or coupled revolute joint
+//                                          and torsion spring: see trackWindings)
 //
 // r is the centre of mass, p the Euler parameters of the part frame, w' the
 // angular velocity in the part frame; Phi_pi' is the derivative of a
@@ -98,7 +100,7 @@ struct Row {
 struct RowInfo {
   std::string owner;     // joint or motion id
   std::string equation;  // readable
-  int mu = -1, lambda = -1;  // local state slots (mu = -1: velocity-level only)
+  int mu = -1, lambda = -1;  // local state slots
   bool active = true;        // false: redundant, removed
 };
 
@@ -140,7 +142,8 @@ class MultibodySystem {
 
   // External generalised forces, e.g. from pneumatic cylinders (issue 4):
   // called after the force elements inside every residual.
-  std::function<void(double t, const std::vector<Kin>&, MultibodySystem&)> externalForces;
+  // y: the local state the kinematics come from.
+  std::function<void(double t, const double* y, const std::vector<Kin>&, MultibodySystem&)> externalForces;
   void applyForce(int body, const V3& pointWorld, const V3& force, const V3& torque = V3::Zero());
 
   // Result channels.
@@ -152,6 +155,16 @@ class MultibodySystem {
   // Root functions: one per impact force and per finite joint limit.
   int numRoots() const { return static_cast<int>(rootFns_.size()); }
   void roots(double t, const double* y, double* g);
+
+  // Continuous angles: every revolute joint with a limit or in a coupler, and
+  // every rotational spring-damper, has a winding state theta_w (d theta_w/dt
+  // = the joint's rate); its angle is the branch of atan2 nearest theta_w, so
+  // it counts whole turns. Sets each winding state to that branch (after a
+  // position update of an analysis).
+  void trackWindings(double* y) const;
+  // Positions moved by dt along the current velocities (windings with them):
+  // a start for the next point of a stepped analysis.
+  void predict(std::vector<double>& y, double dt) const;
 
   // Analyses (seed 004 sec. 3). Each returns the local state (y, yp) at t.
   // Static equilibrium from the current positions; throws on no convergence.
@@ -193,6 +206,8 @@ class MultibodySystem {
     double lower = -INFINITY, upper = INFINITY, k = 0, e = 1.5, c = 0, d = 1e-4;
     int coupled[2] = {-1, -1};
     double ratio = -1.0;
+    double c0 = 0.0;  // coupler: q1 + ratio q2 at the assembled start
+    int wind = -1;    // revolute with a limit or coupler: winding state (continuous angle)
   };
   struct MotionRT {
     std::string id;
@@ -208,22 +223,28 @@ class MultibodySystem {
     std::map<std::string, double> p;
     bool hasTable = false;
     TimeFunction table;
+    int wind = -1;  // rotational spring-damper: winding state
     double scale(double t) const;
     double par(const char* n) const;
   };
 
-  void buildRows(double t, const std::vector<Kin>& k, std::vector<Row>& out) const;
+  // y supplies the winding states (continuous angles); null: wrapped angles.
+  void buildRows(double t, const double* y, const std::vector<Kin>& k, std::vector<Row>& out) const;
   void jointRows(const JointRT& j, const std::vector<Kin>& k, std::vector<Row>& out) const;
-  double jointCoordinate(const JointRT& j, const std::vector<Kin>& k, double* rate = nullptr) const;
-  Row coordinateRow(const JointRT& j, const std::vector<Kin>& k) const;
-  void forces(double t, const std::vector<Kin>& k);
-  void forceValues(double t, const std::vector<Kin>& k, std::vector<double>& vals);
+  double jointCoordinate(const JointRT& j, const std::vector<Kin>& k, const double* y, double* rate = nullptr) const;
+  // Angle of I's x-axis about z_J from J's x-axis, and its rate.
+  double relativeAngle(int I, int J, const std::vector<Kin>& k, int wind, const double* y, double* rate) const;
+  Row coordinateRow(const JointRT& j, const std::vector<Kin>& k, const double* y) const;
+  void forces(double t, const double* y, const std::vector<Kin>& k);
+  void forceValues(double t, const double* y, const std::vector<Kin>& k, std::vector<double>& vals);
   void assemble();
   // Per column of the constraint matrix (6 per moving part): the part's assemblyScale.
   Eigen::VectorXd assemblyScales() const;
   Eigen::VectorXd offsetFrom(const std::vector<double>& from, const std::vector<double>& to) const;
   void findRedundant(const std::vector<Row>& rows);
   void projectVelocities(double t, std::vector<double>& y);
+  // Minimum-norm Gauss-Newton onto Phi(q, t) = 0 (at most 20 steps, no error).
+  void projectPositions(double t, std::vector<double>& y) const;
   Eigen::MatrixXd constraintMatrix(const std::vector<Row>& rows, bool activeOnly) const;
   Eigen::MatrixXd matrixOf(const std::vector<Row>& rows) const;  // dense C of exactly these rows
   void solveAccelerations(double t, double* y, double* yp);
@@ -232,6 +253,11 @@ class MultibodySystem {
   Eigen::VectorXd accelerationRhs(double t, const std::vector<double>& yNoMultipliers);
   void setPositions(std::vector<double>& y, const Eigen::VectorXd& dx, double scale = 1.0) const;
   void writeKinematicDerivatives(double* y, double* yp) const;
+  // (winding state, I marker, J marker) of every continuous angle.
+  struct Winding {
+    int state, I, J;
+  };
+  std::vector<Winding> windings_;
 
   std::vector<BodyRT> bodies_;
   std::vector<MarkerRT> markers_;
@@ -240,7 +266,7 @@ class MultibodySystem {
   std::vector<ForceRT> forces_;
   std::vector<RowInfo> rowInfo_;
   std::vector<Channel> channels_;
-  std::vector<std::function<double(double, const std::vector<Kin>&)>> rootFns_;
+  std::vector<std::function<double(double, const double*, const std::vector<Kin>&)>> rootFns_;
   std::vector<std::string> messages_;
   V3 g_;
   int nStates_ = 0;

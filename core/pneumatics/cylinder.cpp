@@ -335,7 +335,7 @@ class Cylinder : public Element {
       b.touches(mech_->jointPartStates(joint_), MechanismElement::forceRows(mech_->jointPartStates(joint_)));
       sx_ = b.state("x", "m", StateKind::Algebraic, x0_, b.absTolPosition(), "x - (joint travel - s0)   [mechanism]");
       sv_ = b.state("v", "m/s", StateKind::Algebraic, 0.0, b.absTolPosition(), "v - joint velocity   [mechanism]");
-      mech_->attach({id(), -1, -1, [this](const Eval& e) { return axialForce(e); }, joint_});
+      mech_->attach({id(), -1, -1, [this](const Eval& e) { return axialForce(e); }, joint_, sx_, sv_, d0_});
     } else {
       mech_ = b.mechanism();
       if (!mech_) throw std::runtime_error("data.attach: the project has no mechanism to attach the cylinder to");
@@ -354,7 +354,7 @@ class Cylinder : public Element {
       b.touches(mech_->partStates(mr_), MechanismElement::forceRows(mech_->partStates(mr_)));
       sx_ = b.state("x", "m", StateKind::Algebraic, x0_, b.absTolPosition(), "x - (|P_rod - P_barrel| - d0)   [mechanism]");
       sv_ = b.state("v", "m/s", StateKind::Algebraic, 0.0, b.absTolPosition(), "v - d|P_rod - P_barrel|/dt   [mechanism]");
-      mech_->attach({id(), mb_, mr_, [this](const Eval& e) { return axialForce(e); }});
+      mech_->attach({id(), mb_, mr_, [this](const Eval& e) { return axialForce(e); }, -1, sx_, sv_, d0_});
     }
   }
 

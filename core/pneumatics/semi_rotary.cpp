@@ -146,7 +146,7 @@ class SemiRotaryActuator : public Element {
       b.touches(mech_->jointPartStates(joint_), MechanismElement::forceRows(mech_->jointPartStates(joint_)));
       sth_ = b.state("theta", "rad", StateKind::Algebraic, th0_, 1e-8, "theta - (joint angle - angle0 + theta0)   [mechanism]");
       sw_ = b.state("omega", "rad/s", StateKind::Algebraic, 0.0, 1e-8, "omega - joint rate   [mechanism]");
-      mech_->attach({id(), -1, -1, [this](const Eval& e) { return shaftTorque(e); }, joint_});
+      mech_->attach({id(), -1, -1, [this](const Eval& e) { return shaftTorque(e); }, joint_, sth_, sw_, angle0_ - th0_});
       if (side_ == CouplingRole::Mechanical) {
         (*bp_)[bpIndex_].kinematics = [this](const Eval& e, double& th, double& w) { th = shaftAngle(e, &w); };
         b.channel("theta", "rad");
@@ -239,8 +239,8 @@ class SemiRotaryActuator : public Element {
     const double Tp = side_ == CouplingRole::Mechanical ? bp_->forceAt(bpIndex_, e.t) : (e.p(chA_) - e.p(chB_)) * D_;
     return Tp - Tload_ - Tf + stopTorque(-th, -w) - stopTorque(th - thMax_, w);
   }
-  // Shaft angle from the joint; the joint angle is wrapped to (-pi, pi]:
-  // unwrap around mid-travel.
+  // Shaft angle from the joint; the joint angle is wrapped to (-pi, pi]
+  // unless the joint has limits or a coupler: unwrap around mid-travel.
   double shaftAngle(const Eval& e, double* rate) const {
     const double a = mech_->jointCoordinate(e, joint_, rate);
     const double mid = 0.5 * thMax_;
