@@ -230,15 +230,20 @@ void DataEditor::buildSequence(const Component& c) {
     }
   }
   lay->addWidget(table_, 1);
+  addRowButtons(lay, tr("Add step"), tr("Remove step"));
+}
+
+// Add/remove buttons under the table: a new empty row after the current one.
+void DataEditor::addRowButtons(QVBoxLayout* lay, const QString& addText, const QString& removeText) {
   auto* row = new QHBoxLayout;
-  auto* add = new QPushButton(tr("Add step"));
+  auto* add = new QPushButton(addText);
   add->setObjectName("addRow");
-  auto* remove = new QPushButton(tr("Remove step"));
+  auto* remove = new QPushButton(removeText);
   remove->setObjectName("removeRow");
   connect(add, &QPushButton::clicked, this, [this] {
     const int r = table_->currentRow() < 0 ? table_->rowCount() : table_->currentRow() + 1;
     table_->insertRow(r);
-    for (int k = 0; k < 3; ++k) table_->setItem(r, k, new QTableWidgetItem);
+    for (int k = 0; k < table_->columnCount(); ++k) table_->setItem(r, k, new QTableWidgetItem);
     table_->setCurrentCell(r, 0);
   });
   connect(remove, &QPushButton::clicked, this, [this] {
@@ -268,24 +273,7 @@ void DataEditor::buildPoints(const Component& c) {
     }
   auto* lay = static_cast<QVBoxLayout*>(layout());
   lay->addWidget(table_, 1);
-  auto* row = new QHBoxLayout;
-  auto* add = new QPushButton(tr("Add point"));
-  add->setObjectName("addRow");
-  auto* remove = new QPushButton(tr("Remove point"));
-  remove->setObjectName("removeRow");
-  connect(add, &QPushButton::clicked, this, [this] {
-    const int r = table_->currentRow() < 0 ? table_->rowCount() : table_->currentRow() + 1;
-    table_->insertRow(r);
-    for (int k = 0; k < 2; ++k) table_->setItem(r, k, new QTableWidgetItem);
-    table_->setCurrentCell(r, 0);
-  });
-  connect(remove, &QPushButton::clicked, this, [this] {
-    if (table_->currentRow() >= 0) table_->removeRow(table_->currentRow());
-  });
-  row->addWidget(add);
-  row->addWidget(remove);
-  row->addStretch(1);
-  lay->addLayout(row);
+  addRowButtons(lay, tr("Add point"), tr("Remove point"));
 }
 
 void DataEditor::buildJson(const Component& c) {

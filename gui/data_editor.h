@@ -23,6 +23,7 @@ class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QTableWidget;
+class QVBoxLayout;
 
 namespace pm::gui {
 
@@ -58,6 +59,7 @@ class DataEditor : public QDialog {
   void buildSequence(const Component& c);
   void buildPoints(const Component& c);
   void buildJson(const Component& c);
+  void addRowButtons(QVBoxLayout* lay, const QString& addText, const QString& removeText);
   // The data from the fields; throws std::runtime_error naming the field.
   nlohmann::json collect() const;
   void showMessage(const QString& text);

@@ -31,6 +31,35 @@ double worst(const Run& r, const std::vector<double>& a, F f) {
 #define CHECK_WORST(value, tol) \
   QVERIFY2((value) < (tol), qPrintable(QString("%1 = %2 (tolerance %3)").arg(#value).arg(value).arg(tol)))
 
+// Two shafts on revolute joints ja, jb 0.2 m apart, coupled by "gear"
+// (q_a + ratio q_b = const), shaft a driven by `drive` (its id and joint
+// are set here), a torque `tz` on shaft b, no gravity.
+Mechanism gearPair(double ratio, MotionDef drive, double tz) {
+  Mechanism mech;
+  mech.gravity = {0, 0, 0};
+  mech.parts.push_back(ground({mk("a", {0, 0, 0}), mk("b", {0.2, 0, 0})}));
+  mech.parts.push_back(part("shaft_a", 1.0, 1e-3, {0, 0, 0}, {mk("o", {0, 0, 0})}));
+  mech.parts.push_back(part("shaft_b", 1.0, 2e-3, {0.2, 0, 0}, {mk("o", {0, 0, 0})}));
+  mech.joints.push_back(joint("ja", "revolute", "shaft_a.o", "ground.a"));
+  mech.joints.push_back(joint("jb", "revolute", "shaft_b.o", "ground.b"));
+  JointDef gear;
+  gear.id = "gear";
+  gear.type = "coupler";
+  gear.joints = {"ja", "jb"};
+  gear.params = {{"ratio", ratio}};
+  mech.joints.push_back(gear);
+  drive.id = "drive";
+  drive.joint = "ja";
+  mech.motions.push_back(drive);
+  ForceDef tq;
+  tq.id = "load";
+  tq.type = "vtorque";
+  tq.i = "shaft_b.o";
+  tq.params = {{"tz", tz}};
+  mech.forces.push_back(tq);
+  return mech;
+}
+
 }  // namespace
 
 class TestMechanicsJoints : public QObject {
@@ -198,32 +227,11 @@ class TestMechanicsJoints : public QObject {
   // driver by the power balance effort w1 + Tb w2 = 0.
   void couplerGearPair() {
     const double w1 = 3.0, ratio = -2.0, Tb = 0.4;
-    Mechanism mech;
-    mech.gravity = {0, 0, 0};
-    mech.parts.push_back(ground({mk("a", {0, 0, 0}), mk("b", {0.2, 0, 0})}));
-    mech.parts.push_back(part("shaft_a", 1.0, 1e-3, {0, 0, 0}, {mk("o", {0, 0, 0})}));
-    mech.parts.push_back(part("shaft_b", 1.0, 2e-3, {0.2, 0, 0}, {mk("o", {0, 0, 0})}));
-    mech.joints.push_back(joint("ja", "revolute", "shaft_a.o", "ground.a"));
-    mech.joints.push_back(joint("jb", "revolute", "shaft_b.o", "ground.b"));
-    JointDef gear;
-    gear.id = "gear";
-    gear.type = "coupler";
-    gear.joints = {"ja", "jb"};
-    gear.params = {{"ratio", ratio}};
-    mech.joints.push_back(gear);
     MotionDef mo;
-    mo.id = "drive";
-    mo.joint = "ja";
     mo.quantity = "velocity";
     mo.function = "constant";
     mo.params = {{"value", w1}};
-    mech.motions.push_back(mo);
-    ForceDef tq;
-    tq.id = "load";
-    tq.type = "vtorque";
-    tq.i = "shaft_b.o";
-    tq.params = {{"tz", Tb}};
-    mech.forces.push_back(tq);
+    const Mechanism mech = gearPair(ratio, mo, Tb);
     auto r = simulate(mechProject(mech, 1.0, 0.01, 1e-10));
     REQUIRE_OK(r);
     const double w2 = -w1 / ratio;
@@ -240,31 +248,10 @@ class TestMechanicsJoints : public QObject {
   // (0 DOF with the coupler) gives the same angles.
   void couplerGearPairOverTurns() {
     const double w1 = 2 * pi, ratio = -2.0, tEnd = 2.5;
-    Mechanism mech;
-    mech.gravity = {0, 0, 0};
-    mech.parts.push_back(ground({mk("a", {0, 0, 0}), mk("b", {0.2, 0, 0})}));
-    mech.parts.push_back(part("shaft_a", 1.0, 1e-3, {0, 0, 0}, {mk("o", {0, 0, 0})}));
-    mech.parts.push_back(part("shaft_b", 1.0, 2e-3, {0.2, 0, 0}, {mk("o", {0, 0, 0})}));
-    mech.joints.push_back(joint("ja", "revolute", "shaft_a.o", "ground.a"));
-    mech.joints.push_back(joint("jb", "revolute", "shaft_b.o", "ground.b"));
-    JointDef gear;
-    gear.id = "gear";
-    gear.type = "coupler";
-    gear.joints = {"ja", "jb"};
-    gear.params = {{"ratio", ratio}};
-    mech.joints.push_back(gear);
     MotionDef mo;
-    mo.id = "drive";
-    mo.joint = "ja";
     mo.function = "ramp";
     mo.params = {{"offset", 0.0}, {"slope", w1}};
-    mech.motions.push_back(mo);
-    ForceDef tq;  // a load, so the gear mesh carries a force
-    tq.id = "load";
-    tq.type = "vtorque";
-    tq.i = "shaft_b.o";
-    tq.params = {{"tz", 0.4}};
-    mech.forces.push_back(tq);
+    const Mechanism mech = gearPair(ratio, mo, 0.4);  // a load, so the gear mesh carries a force
     auto relation = [&](const Run& r) {  // max |q_a + ratio q_b| over the outputs (start value 0)
       const auto qa = r.col("ja.angle"), qb = r.col("jb.angle");
       double e = 0.0;

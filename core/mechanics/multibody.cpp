@@ -1443,19 +1443,23 @@ void MultibodySystem::staticEquilibrium(double t, std::vector<double>& y, std::v
   writeKinematicDerivatives(y.data(), yp.data());
 }
 
-void MultibodySystem::projectPositions(double t, std::vector<double>& y) const {
+bool MultibodySystem::correctPositions(double t, std::vector<double>& y) const {
   std::vector<Kin> k;
   std::vector<Row> rows;
-  for (int it = 0; it < 20; ++it) {
-    kinematics(y.data(), k);
-    buildRows(t, y.data(), k, rows);
-    std::vector<Row> sel;
-    for (size_t i = 0; i < rows.size(); ++i)
-      if (rowInfo_[i].active && rowInfo_[i].mu >= 0) sel.push_back(rows[i]);
-    Eigen::VectorXd phi(sel.size());
-    for (size_t i = 0; i < sel.size(); ++i) phi[i] = sel[i].phi;
-    if (sel.empty() || phi.cwiseAbs().maxCoeff() < 1e-13) return;
-    setPositions(y, matrixOf(sel).completeOrthogonalDecomposition().solve(-phi));
+  kinematics(y.data(), k);
+  buildRows(t, y.data(), k, rows);
+  std::vector<Row> sel;
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (rowInfo_[i].active && rowInfo_[i].mu >= 0) sel.push_back(rows[i]);
+  Eigen::VectorXd phi(sel.size());
+  for (size_t i = 0; i < sel.size(); ++i) phi[i] = sel[i].phi;
+  if (sel.empty() || phi.cwiseAbs().maxCoeff() < 1e-13) return false;
+  setPositions(y, matrixOf(sel).completeOrthogonalDecomposition().solve(-phi));
+  return true;
+}
+
+void MultibodySystem::projectPositions(double t, std::vector<double>& y) const {
+  for (int it = 0; it < 20 && correctPositions(t, y); ++it) {
   }
 }
 
@@ -1464,20 +1468,12 @@ void MultibodySystem::kinematic(double t, std::vector<double>& y, std::vector<do
     fail("mechanism", "motions",
          "kinematic analysis needs a fully driven mechanism; " + std::to_string(dof_) +
              " degree(s) of freedom remain (add motions or run a dynamic analysis)");
+  for (int it = 0; correctPositions(t, y); ++it)
+    if (it == 50)
+      fail("mechanism", "",
+           "kinematic analysis: the constraints cannot be met at t = " + std::to_string(t) + " s (a lock-up position?)");
   std::vector<Kin> k;
   std::vector<Row> rows;
-  for (int it = 0;; ++it) {
-    kinematics(y.data(), k);
-    buildRows(t, y.data(), k, rows);
-    std::vector<Row> sel;
-    for (size_t i = 0; i < rows.size(); ++i)
-      if (rowInfo_[i].active && rowInfo_[i].mu >= 0) sel.push_back(rows[i]);
-    Eigen::VectorXd phi(sel.size());
-    for (size_t i = 0; i < sel.size(); ++i) phi[i] = sel[i].phi;
-    if (sel.empty() || phi.cwiseAbs().maxCoeff() < 1e-13) break;
-    if (it > 50) fail("mechanism", "", "kinematic analysis: the constraints cannot be met at t = " + std::to_string(t) + " s (a lock-up position?)");
-    setPositions(y, matrixOf(sel).completeOrthogonalDecomposition().solve(-phi));
-  }
   projectVelocities(t, y);
   yp.assign(nStates_, 0.0);
   // Accelerations from C a = gamma (the mechanism is fully driven, so the

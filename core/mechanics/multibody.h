@@ -245,6 +245,9 @@ class MultibodySystem {
   void projectVelocities(double t, std::vector<double>& y);
   // Minimum-norm Gauss-Newton onto Phi(q, t) = 0 (at most 20 steps, no error).
   void projectPositions(double t, std::vector<double>& y) const;
+  // One Gauss-Newton step onto the active position constraints; false (y
+  // unchanged) when they already hold to 1e-13.
+  bool correctPositions(double t, std::vector<double>& y) const;
   Eigen::MatrixXd constraintMatrix(const std::vector<Row>& rows, bool activeOnly) const;
   Eigen::MatrixXd matrixOf(const std::vector<Row>& rows) const;  // dense C of exactly these rows
   void solveAccelerations(double t, double* y, double* yp);
