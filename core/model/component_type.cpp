@@ -24,7 +24,10 @@ std::string ParamDecl::rangeText() const {
     s << v;
     return s.str();
   };
-  return std::string(min_open ? "(" : "[") + num(min) + ", " + num(max) + (max_open ? ")" : "]");
+  // One stream, not string operator+ chains: GCC 12 warns (-Wrestrict) on those.
+  std::ostringstream s;
+  s << (min_open ? "(" : "[") << num(min) << ", " << num(max) << (max_open ? ")" : "]");
+  return s.str();
 }
 
 template <class T>
