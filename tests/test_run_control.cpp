@@ -8,7 +8,9 @@
 #include "io/project_file.h"
 #include "solver/run_control.h"
 
+#include <algorithm>
 #include <chrono>
+#include <memory>
 #include <thread>
 
 using namespace pm;
@@ -122,6 +124,36 @@ class TestRunControl : public QObject {
     for (size_t i = 1; i < n; ++i) QCOMPARE(b[i], 1.0);
     for (size_t i = n; i < b.size(); ++i) QCOMPARE(b[i], 0.0);
     QVERIFY(r.stats.events >= 0);
+  }
+
+  // A co-simulated run takes hand operations too, at the next exchange: the
+  // tool changer's valve made hand-operated (no timer) extends the cylinder
+  // only when pressed.
+  void operateInCoSimulation() {
+    Project p = loadProject(projectPath("tool_changer.pneumech.json"));
+    p.find("v1")->inputs.erase("sol14");
+    p.find("v1")->params["manual"] = 1.0;
+    p.simulation.t_end = 0.6;
+    p.simulation.coupling = "cosimulation";
+    p.simulation.exchange_interval = 1e-3;
+    auto run = [&](bool press) {
+      Simulation sim(p);
+      auto out = std::make_unique<ResultStore>();
+      RunControl control;
+      control.pause();
+      RunResult r;
+      std::thread worker([&] { r = sim.run(*out, nullptr, &control); });
+      if (!waitFor([&] { return control.holding(); }, 60)) qFatal("the co-simulation did not hold");
+      if (press) control.operate("v1", 1.0);  // pressed at t = 0 and held
+      control.resume();
+      worker.join();
+      if (!r.ok()) qFatal("%s", r.message.c_str());
+      return out;
+    };
+    const auto idle = run(false), pressed = run(true);
+    const auto x0 = idle->column("cyl1.x"), x1 = pressed->column("cyl1.x");
+    QVERIFY2(*std::max_element(x0.begin(), x0.end()) < 1e-3, "moved without a press");
+    QVERIFY2(*std::max_element(x1.begin(), x1.end()) > 0.09, qPrintable(QString::number(x1.back())));
   }
 
   // The hand press starts the A+ B+ A- B- sequence the way its timed press does.

@@ -358,6 +358,10 @@ RunResult CoSimulation::run(ResultStore& out, const std::atomic<bool>* cancel, R
         break;
       }
       const double t0 = j * H, t1 = std::min((j + 1) * H, tEnd);
+      // Hand operations act on the circuit at the exchange (its integrator
+      // restarts there anyway): within H of the click.
+      const bool operated = control && control->hasOperations() && applyOperations(*pneu_, control->takeOperations());
+      if (operated) pneu_->updateDiscrete(t0, pn.y(), pn.yp(), false);
       if (j > 0) {
         // The chambers' volumes as the pneumatics had them at t0 ...
         chamberVolumes(t0, vOld);
@@ -380,6 +384,7 @@ RunResult CoSimulation::run(ResultStore& out, const std::atomic<bool>* cancel, R
         pn.restartAtExchange(t0);
       } else {
         bp_.setInterval(t0, t1);
+        if (operated) pn.restartAtExchange(t0);
       }
       tPrev = t0;
       pressureForces(t0, true);

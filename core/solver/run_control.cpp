@@ -2,6 +2,7 @@
 
 #include "model/component_type.h"
 #include "model/project.h"
+#include "solver/system.h"
 
 #include <limits>
 #include <utility>
@@ -12,6 +13,14 @@ bool handOperable(const Component& c) {
   if (c.type == "push_button" || c.type == "selector_switch") return true;
   const ComponentType* t = Registry::instance().find(c.type);
   return t && t->param("manual") && paramValue(c, *t, "manual") > 0.5;
+}
+
+bool applyOperations(System& sys, const std::vector<std::pair<std::string, double>>& ops) {
+  bool changed = false;
+  for (const auto& [id, value] : ops)
+    for (const auto& e : sys.elements())
+      if (e->id() == id) changed = e->operate(value) || changed;
+  return changed;
 }
 
 void RunControl::requestStop() {

@@ -16,10 +16,15 @@
 namespace pm {
 
 struct Component;
+class System;
 
 // Whether a click on the component in an interactive run operates it:
 // push buttons, selector switches, and valves with manual = 1.
 bool handOperable(const Component& c);
+
+// Hands operations (component id, value) to their elements; true when any
+// state changed (the solver then treats it as an event).
+bool applyOperations(System& sys, const std::vector<std::pair<std::string, double>>& ops);
 
 class RunControl {
  public:

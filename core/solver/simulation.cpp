@@ -155,15 +155,6 @@ int suspectState(void* mem, int N) {
   return worst;
 }
 
-// Hands operations to their elements; true when any state changed.
-bool applyOperations(System& sys, const std::vector<std::pair<std::string, double>>& ops) {
-  bool changed = false;
-  for (const auto& [id, value] : ops)
-    for (const auto& e : sys.elements())
-      if (e->id() == id) changed = e->operate(value) || changed;
-  return changed;
-}
-
 // The model object a state belongs to: a part or joint for the mechanism's
 // states ("<mechanism>.<part>.rx"), else the owner (component or net).
 std::string stateObject(const System& sys, const StateInfo& s) {
