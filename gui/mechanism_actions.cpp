@@ -132,9 +132,9 @@ MechanismActions::MechanismActions(Document* doc, SelectionModel* selection, Mec
   attach_ = make(tr("Attach Cylinder"), "actAttachCylinder",
                  tr("Attach the selected cylinder: click its barrel-end marker, then its rod-end marker in the 3D view"),
                  &MechanismActions::onAttach);
-  detach_ = new QAction(tr("Detach Cylinder"), this);
+  detach_ = new QAction(tr("Detach Actuator"), this);
   detach_->setObjectName("actDetachCylinder");
-  detach_->setToolTip(tr("The selected cylinder no longer acts on the mechanism"));
+  detach_->setToolTip(tr("The selected cylinder or semi-rotary actuator no longer acts on the mechanism"));
   connect(detach_, &QAction::triggered, this, [this] {
     const std::string id = selection_->current().toStdString();
     doc_->edit(tr("Detach %1").arg(selection_->current()), [&](Project& p) { clearAttachment(p, id); });
