@@ -61,6 +61,16 @@ QVector3D initialMarker(const Project& p, const std::string& part, const std::st
   return {};
 }
 
+// The studio at the size the pixel checks assume, shown and exposed, with
+// `file` open.
+bool showStudio(MainWindow& w, const QString& file) {
+  w.resize(1500, 950);
+  w.show();
+  return QTest::qWaitForWindowExposed(&w) && w.openProject(file);
+}
+
+QString toolChanger() { return QString::fromStdString(test::projectPath("tool_changer.pneumech.json")); }
+
 QDialog* openDialog(MainWindow& w, QAction* action, const char* name) {
   action->trigger();
   auto* d = w.findChild<QDialog*>(name);
@@ -268,10 +278,7 @@ class TestGui3dEdit : public QObject {
   // draws exactly what a scene built afresh from the edited model draws.
   void editUpdatesOnlyTheChangedObject() {
     MainWindow w;
-    w.resize(1500, 950);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(QString::fromStdString(test::projectPath("tool_changer.pneumech.json"))));
+    QVERIFY(showStudio(w, toolChanger()));
     MechanismView* view = w.mechanismView();
     waitFrame(view);
     const int actuators = 1;  // cyl1: actuators are always redrawn
@@ -336,10 +343,7 @@ class TestGui3dEdit : public QObject {
     const QString file = tmp.filePath("rotary.pneumech.json");
     saveProject(p, file.toStdString());
     MainWindow w;
-    w.resize(1500, 950);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(file));
+    QVERIFY(showStudio(w, file));
     MechanismView* view = w.mechanismView();
     QVERIFY(view && view->isVisible());
     waitFrame(view);
@@ -396,10 +400,7 @@ class TestGui3dEdit : public QObject {
   // refused with a message, undo restores the old names.
   void renameObjectsEverywhere() {
     MainWindow w;
-    w.resize(1500, 950);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(QString::fromStdString(test::projectPath("tool_changer.pneumech.json"))));
+    QVERIFY(showStudio(w, toolChanger()));
     const Project before = w.project();
     auto joint = [&](const char* id) { return findJoint(const_cast<Mechanism&>(w.project().mechanism), id); };
 
@@ -466,10 +467,7 @@ class TestGui3dEdit : public QObject {
   // mm, colour, a shape added and removed; the 3D view redraws that part.
   void editDisplayGeometry() {
     MainWindow w;
-    w.resize(1500, 950);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(QString::fromStdString(test::projectPath("tool_changer.pneumech.json"))));
+    QVERIFY(showStudio(w, toolChanger()));
     const Project before = w.project();
     MechanismView* view = w.mechanismView();
     auto holder = [&] { return w.project().mechanism.part("holder"); };
@@ -520,10 +518,7 @@ class TestGui3dEdit : public QObject {
   // A coupler (gear pair) and a motion from a time table, made in the studio.
   void createCouplerAndTableMotion() {
     MainWindow w;
-    w.resize(1500, 950);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(QString::fromStdString(test::projectPath("tool_changer.pneumech.json"))));
+    QVERIFY(showStudio(w, toolChanger()));
     const Project before = w.project();
     MechanismActions* act = w.mechanismActions();
     QDialog* d = openDialog(w, act->addJoint(), "addJointDialog");
@@ -583,10 +578,7 @@ class TestGui3dEdit : public QObject {
 
   void attachCylinderByClickingMarkers() {
     MainWindow w;
-    w.resize(1500, 950);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(QString::fromStdString(test::projectPath("tool_changer.pneumech.json"))));
+    QVERIFY(showStudio(w, toolChanger()));
     MechanismView* view = w.mechanismView();
     QVERIFY(view && view->isVisible());
     MechanismActions* act = w.mechanismActions();
@@ -711,10 +703,7 @@ class TestGui3dEdit : public QObject {
 
   void selectionIsShared() {
     MainWindow w;
-    w.resize(1500, 950);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(QString::fromStdString(test::projectPath("tool_changer.pneumech.json"))));
+    QVERIFY(showStudio(w, toolChanger()));
     MechanismView* view = w.mechanismView();
     waitFrame(view);
     const int before = highlightPixels(view->snapshot(600, 400));
