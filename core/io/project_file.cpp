@@ -19,9 +19,10 @@ using nlohmann::json;
 
 namespace {
 
-const std::array<std::string, 11> kSimulationKeys = {
+const std::array<std::string, 12> kSimulationKeys = {
     "t_end",       "output_interval",  "rel_tol",           "abs_tol_pressure",    "abs_tol_temperature", "abs_tol_position",
-    "max_step",    "ambient_pressure", "ambient_temperature", "coupling",          "exchange_interval"};
+    "max_step",    "ambient_pressure", "ambient_temperature", "coupling",          "exchange_interval",
+    "mechanism_formulation"};
 
 // Sections of later subsystems; kept verbatim until they are interpreted.
 const std::set<std::string> kFutureSections = {"controls", "report", "plots", "analyses"};
@@ -142,6 +143,8 @@ class Reader {
       d.ambient_temperature = num(s, "ambient_temperature", "simulation", "", d.ambient_temperature);
       if (s.contains("coupling")) d.coupling = str(s, "coupling", "simulation");
       d.exchange_interval = num(s, "exchange_interval", "simulation", "", d.exchange_interval);
+      if (s.contains("mechanism_formulation"))
+        d.mechanism_formulation = str(s, "mechanism_formulation", "simulation");
     }
     const json& comps = need(root, "components", "");
     if (!comps.is_array()) fail("", "components", "expected an array");
@@ -262,6 +265,8 @@ std::string serializeProject(const Project& pr) {
     root["simulation"]["coupling"] = s.coupling;
     root["simulation"]["exchange_interval"] = s.exchange_interval;
   }
+  if (s.mechanism_formulation != SimulationSettings{}.mechanism_formulation)
+    root["simulation"]["mechanism_formulation"] = s.mechanism_formulation;
   json comps = json::array();
   for (const Component& c : pr.components) {
     json j = {{"id", c.id}, {"type", c.type}};
@@ -315,7 +320,7 @@ void applyOverride(Project& pr, const std::string& a) {
     json j = json::parse(serializeProject(pr));
     if (std::find(kSimulationKeys.begin(), kSimulationKeys.end(), field) == kSimulationKeys.end())
       throw ProjectError("--set", obj, field, "no such simulation setting");
-    if (field == "coupling")  // the one text setting; parseProject checks its value
+    if (field == "coupling" || field == "mechanism_formulation")  // text settings; parseProject checks their values
       j["simulation"][field] = val;
     else
       j["simulation"][field] = number();

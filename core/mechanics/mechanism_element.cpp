@@ -2,12 +2,13 @@
 
 #include "solver/system.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace pm {
 
-MechanismElement::MechanismElement(const Mechanism& m)
-    : Element("mechanism"), mb_(std::make_unique<mb::MultibodySystem>(m)) {
+MechanismElement::MechanismElement(const Mechanism& m, std::string formulation)
+    : Element("mechanism"), mb_(std::make_unique<mb::MultibodySystem>(m)), formulation_(std::move(formulation)) {
   for (const JointDef& j : m.joints) jointIds_.push_back(j.id);
   mb_->externalForces = [this](double, const double* y, const std::vector<mb::Kin>& k, mb::MultibodySystem& sys) {
     if (cur_) {
@@ -85,7 +86,21 @@ int MechanismElement::jointIndex(const std::string& id, bool revoluteOnly) const
 }
 
 double MechanismElement::jointCoordinate(const Eval& e, int joint, double* rate) const {
-  return mb_->jointCoordinateAt(e.y + base_, joint, rate);
+  return mb_->jointCoordinateAt(local(e), joint, rate);
+}
+
+const double* MechanismElement::local(const Eval& e) const {
+  if (!rc_) return e.y + base_;
+  const double* r = e.y + base_;
+  if (keyValid_ && e.t == keyT_ && std::equal(r, r + nReduced_, key_.begin())) return full_.data();
+  const int f = rc_->dof();
+  keyValid_ = false;
+  if (!rc_->expand(e.t, r, r + f, r + 2 * f, full_.data()))
+    throw RecoverableError("mechanism: the constraints do not close at t = " + std::to_string(e.t) + " s");
+  key_.assign(r, r + nReduced_);
+  keyT_ = e.t;
+  keyValid_ = true;
+  return full_.data();
 }
 
 double MechanismElement::initialJointCoordinate(int joint) const {
@@ -94,6 +109,10 @@ double MechanismElement::initialJointCoordinate(int joint) const {
 
 std::vector<int> MechanismElement::jointPartStates(int joint) const {
   std::vector<int> v;
+  if (rc_) {  // every absolute coordinate depends on all independent ones
+    for (int k = 0; k < 2 * rc_->dof(); ++k) v.push_back(base_ + k);
+    return v;
+  }
   for (int b : mb_->jointBodies(joint)) {
     const auto& body = mb_->bodies()[b];
     if (!body.ground)
@@ -104,8 +123,9 @@ std::vector<int> MechanismElement::jointPartStates(int joint) const {
 
 double MechanismElement::distance(const Eval& e, int barrel, int rod, double* rate) const {
   mb::V3 pb, vb, pr, vr;
-  mb_->markerState(e.y + base_, barrel, pb, vb);
-  mb_->markerState(e.y + base_, rod, pr, vr);
+  const double* y = local(e);
+  mb_->markerState(y, barrel, pb, vb);
+  mb_->markerState(y, rod, pr, vr);
   const mb::V3 d = pr - pb;
   const double l = d.norm();
   if (rate) *rate = l > 0.0 ? d.dot(vr - vb) / l : 0.0;
@@ -119,8 +139,13 @@ double MechanismElement::initialDistance(int barrel, int rod) const {
   return (pr - pb).norm();
 }
 
-std::vector<int> MechanismElement::forceRows(const std::vector<int>& partStates) {
+std::vector<int> MechanismElement::forceRows(const std::vector<int>& partStates) const {
   std::vector<int> v;
+  if (rc_) {  // the rates' rows (accelerations)
+    for (int s : partStates)
+      if (s >= base_ + rc_->dof() && s < base_ + 2 * rc_->dof()) v.push_back(s);
+    return v;
+  }
   for (size_t k = 0; k < partStates.size(); ++k)
     if (k % 14 >= 7 && k % 14 < 13) v.push_back(partStates[k]);
   return v;
@@ -128,6 +153,10 @@ std::vector<int> MechanismElement::forceRows(const std::vector<int>& partStates)
 
 std::vector<int> MechanismElement::partStates(int marker) const {
   std::vector<int> v;
+  if (rc_) {
+    for (int k = 0; k < 2 * rc_->dof(); ++k) v.push_back(base_ + k);
+    return v;
+  }
   const auto& b = mb_->bodies()[mb_->markerBody(marker)];
   if (!b.ground)
     for (int k = 0; k < 14; ++k) v.push_back(base_ + b.slot + k);
@@ -136,6 +165,56 @@ std::vector<int> MechanismElement::partStates(int marker) const {
 
 void MechanismElement::setup(SystemBuilder& b) {
   const auto decls = mb_->stateDecls(b.absTolPosition());
+  const auto& y0 = mb_->initialState();
+  int moving = 0;
+  for (const auto& body : mb_->bodies()) moving += body.ground ? 0 : 1;
+  if (formulation_ == "reduced" || (formulation_ == "auto" && moving <= kReducedUpTo)) {
+    try {
+      rc_ = std::make_unique<mb::ReducedCoordinates>(*mb_, 0.0, y0.data());
+    } catch (const std::exception& ex) {
+      if (formulation_ == "reduced") throw std::runtime_error(std::string("simulation.mechanism_formulation: ") + ex.what());
+    }
+    // A fully driven mechanism has no dynamics of its own to reduce.
+    if (rc_ && formulation_ == "auto" && rc_->dof() == 0) rc_.reset();
+  }
+  if (rc_) {
+    setupReduced(b, decls);
+  } else {
+    setupAbsolute(b, decls);
+  }
+  publishSignals(b);
+}
+
+void MechanismElement::setupReduced(SystemBuilder& b, const std::vector<mb::MultibodySystem::StateDecl>& decls) {
+  const auto& y0 = mb_->initialState();
+  const int f = rc_->dof();
+  std::vector<double> z(f), u(f);
+  rc_->reduce(y0.data(), z.data(), u.data());
+  std::vector<int> all;
+  for (int i = 0; i < f; ++i) {
+    const std::string first = rc_->coordinateName(i), unit = rc_->isEulerParameter(i) ? "1" : "m";
+    all.push_back(b.state("q" + std::to_string(i + 1), unit, StateKind::Differential, z[i], b.absTolPosition(),
+                          "dq/dt - u   [independent coordinate " + std::to_string(i + 1) + " of " + std::to_string(f) +
+                              ", at the start " + first + "; the others follow from the constraints]"));
+  }
+  for (int i = 0; i < f; ++i)
+    all.push_back(b.state("q" + std::to_string(i + 1) + "_rate", rc_->isEulerParameter(i) ? "1/s" : "m/s",
+                          StateKind::Differential, u[i], b.absTolPosition(),
+                          "du/dt - d2q/dt2 from M a + C^T lambda = F, C a = gamma   [coordinate partitioning]"));
+  for (int w : mb_->windingStates())
+    all.push_back(b.state(decls[w].name, decls[w].unit, StateKind::Differential, y0[w], decls[w].atol, decls[w].equation));
+  base_ = all.empty() ? 0 : all.front();
+  nReduced_ = static_cast<int>(all.size());
+  full_.assign(mb_->size(), 0.0);
+  work_.assign(mb_->size(), 0.0);
+  workp_.assign(mb_->size(), 0.0);
+  if (!all.empty()) b.couple(all);
+  for (const auto& c : mb_->channels()) b.channelNamed(c.name, c.unit);
+  // The mechanism's own roots, then the partition's conditioning.
+  b.roots(mb_->numRoots() + 1);
+}
+
+void MechanismElement::setupAbsolute(SystemBuilder& b, const std::vector<mb::MultibodySystem::StateDecl>& decls) {
   const auto& y0 = mb_->initialState();
   for (size_t i = 0; i < decls.size(); ++i) {
     const auto& d = decls[i];
@@ -153,18 +232,22 @@ void MechanismElement::setup(SystemBuilder& b) {
   for (const auto& c : mb_->channels()) b.channelNamed(c.name, c.unit);
   if (mb_->numRoots() > 0) b.roots(mb_->numRoots());
   b.highIndex();
+}
+
+void MechanismElement::publishSignals(SystemBuilder& b) {
   // Part positions, orientations and velocities, and joint coordinates and
   // rates, as signals for sensors, switches and controllers.
   for (const auto& body : mb_->bodies()) {
     if (body.ground) continue;
-    const int s = base_ + body.slot;
+    const int s = body.slot;
     const char* xyz[] = {"x", "y", "z"};
     for (int a = 0; a < 3; ++a) {
-      b.publishNamed(body.id + ".cm_" + xyz[a], [s, a](const Eval& e) { return e.y[s + a]; });
-      b.publishNamed(body.id + ".v" + xyz[a], [s, a](const Eval& e) { return e.y[s + 7 + a]; });
+      b.publishNamed(body.id + ".cm_" + xyz[a], [this, s, a](const Eval& e) { return local(e)[s + a]; });
+      b.publishNamed(body.id + ".v" + xyz[a], [this, s, a](const Eval& e) { return local(e)[s + 7 + a]; });
       const char* rpy[] = {"roll", "pitch", "yaw"};
-      b.publishNamed(body.id + "." + rpy[a], [s, a](const Eval& e) {
-        return mb::toRpy(mb::rotation(mb::Q4(e.y[s + 3], e.y[s + 4], e.y[s + 5], e.y[s + 6]).normalized()))[a];
+      b.publishNamed(body.id + "." + rpy[a], [this, s, a](const Eval& e) {
+        const double* y = local(e) + s;
+        return mb::toRpy(mb::rotation(mb::Q4(y[3], y[4], y[5], y[6]).normalized()))[a];
       });
     }
   }
@@ -174,27 +257,90 @@ void MechanismElement::setup(SystemBuilder& b) {
     const bool rev = type == "revolute";
     if (!rev && type != "translational" && type != "cylindrical") continue;
     b.publishNamed(id + (rev ? ".angle" : ".displacement"),
-                   [this, j](const Eval& e) { return mb_->jointCoordinateAt(e.y + base_, j, nullptr); });
+                   [this, j](const Eval& e) { return mb_->jointCoordinateAt(local(e), j, nullptr); });
     b.publishNamed(id + (rev ? ".rate" : ".velocity"), [this, j](const Eval& e) {
       double rate = 0.0;
-      mb_->jointCoordinateAt(e.y + base_, j, &rate);
+      mb_->jointCoordinateAt(local(e), j, &rate);
       return rate;
     });
   }
 }
 
-void MechanismElement::evaluate(Eval& e) {
+void MechanismElement::accelerations(const Eval& e, const double* y) {
+  std::copy(y, y + mb_->size(), work_.begin());
+  std::fill(workp_.begin(), workp_.end(), 0.0);
   cur_ = &e;
-  mb_->residual(e.t, e.y + base_, e.yp + base_, e.res + base_);
+  try {
+    mb_->makeConsistent(e.t, work_.data(), workp_.data());
+  } catch (...) {
+    cur_ = nullptr;
+    throw;
+  }
   cur_ = nullptr;
 }
 
-void MechanismElement::roots(const Eval& e, double* g) { mb_->roots(e.t, e.y + base_, g); }
+void MechanismElement::evaluate(Eval& e) {
+  if (!rc_) {
+    cur_ = &e;
+    mb_->residual(e.t, e.y + base_, e.yp + base_, e.res + base_);
+    cur_ = nullptr;
+    return;
+  }
+  // dz/dt = u, du/dt = the independent coordinates' accelerations, windings
+  // at the joints' rates.
+  const int f = rc_->dof();
+  const double* y = local(e);
+  if (e.forRoots) return;
+  const double* r = e.y + base_;
+  const double* rp = e.yp + base_;
+  double* res = e.res + base_;
+  std::vector<double> zdd(f), rates(nReduced_ - 2 * f);
+  cur_ = &e;
+  try {
+    mb_->appliedForces(e.t, y, F_, N_);
+  } catch (...) {
+    cur_ = nullptr;
+    throw;
+  }
+  cur_ = nullptr;
+  rc_->accelerations(e.t, y, F_, N_, zdd.data());
+  for (int i = 0; i < f; ++i) {
+    res[i] = rp[i] - r[f + i];
+    res[f + i] = rp[f + i] - zdd[i];
+  }
+  mb_->windingRates(y, rates.data());
+  for (size_t w = 0; w < rates.size(); ++w) res[2 * f + w] = rp[2 * f + w] - rates[w];
+}
+
+void MechanismElement::roots(const Eval& e, double* g) {
+  if (!rc_) {
+    mb_->roots(e.t, e.y + base_, g);
+    return;
+  }
+  mb_->roots(e.t, local(e), g);
+  g[mb_->numRoots()] = rc_->margin();
+}
+
+bool MechanismElement::update(const Eval& e) {
+  // At the partition's root: choose new independent coordinates there
+  // (makeConsistent does it, as it may rewrite the states).
+  if (!rc_ || repartition_) return false;
+  local(e);
+  if (rc_->margin() > 1e-3) return false;
+  repartition_ = true;
+  return true;
+}
 
 void MechanismElement::output(const Eval& e, double* channels) {
   // Reactions and accelerations from the index-1 equations at the output
   // point: the integrator's multipliers are index-2 variables outside its
   // error test, accurate only to the Newton tolerance.
+  if (rc_) {
+    rc_->setAnchor(e.t, local(e), false);
+    accelerations(e, local(e));
+    mb_->outputs(e.t, work_.data(), workp_.data(), channels);
+    return;
+  }
   const int n = mb_->size();
   std::vector<double> y(e.y + base_, e.y + base_ + n), yp(e.yp + base_, e.yp + base_ + n);
   cur_ = &e;
@@ -204,6 +350,22 @@ void MechanismElement::output(const Eval& e, double* channels) {
 }
 
 void MechanismElement::makeConsistent(System& sys, double t, double* y, double* yp) {
+  if (rc_) {
+    // A restart: the pose here becomes the anchor (at the partition's root,
+    // new independent coordinates first).
+    sys.withEval(t, y, yp, [&](Eval& e) {
+      std::vector<double> full(local(e), local(e) + mb_->size());
+      if (repartition_) {
+        rc_->partition(t, full.data());
+        rc_->reduce(full.data(), y + base_, y + base_ + rc_->dof());
+      } else {
+        rc_->setAnchor(t, full.data(), true);
+      }
+      keyValid_ = false;
+    });
+    repartition_ = false;
+    return;
+  }
   sys.withEval(t, y, yp, [&](Eval& e) {
     cur_ = &e;
     mb_->makeConsistent(t, y + base_, yp + base_);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "mechanics/multibody.h"
+#include "mechanics/reduced_coordinates.h"
 #include "solver/element.h"
 
 #include <functional>
@@ -13,17 +14,32 @@
 
 namespace pm {
 
+// Two formulations of the same equations (simulation.mechanism_formulation):
+//  - absolute: every part's 14 absolute-coordinate states and two multipliers
+//    per constraint row, a stabilised index-2 DAE (multibody.h);
+//  - reduced: coordinate partitioning (reduced_coordinates.h), an ODE in the
+//    mechanism's degrees of freedom; the absolute state is expanded from it
+//    at every evaluation (local()). "auto" takes it for up to kReducedUpTo
+//    moving parts when the constraint rows are independent.
 class MechanismElement : public Element {
  public:
-  explicit MechanismElement(const Mechanism& m);
+  static constexpr int kReducedUpTo = 16;
+  explicit MechanismElement(const Mechanism& m, std::string formulation = "auto");
   mb::MultibodySystem& multibody() { return *mb_; }
   int firstState() const { return base_; }
+  bool reduced() const { return rc_ != nullptr; }
+  // The mechanism's absolute-coordinate state for an evaluation: e.y's own
+  // slots, or (reduced) the expansion of the independent coordinates, cached
+  // per (t, z, u). Throws RecoverableError when the constraints cannot be
+  // closed there.
+  const double* local(const Eval& e) const;
 
   void setup(SystemBuilder& b) override;
   void evaluate(Eval& e) override;
   void roots(const Eval& e, double* g) override;
   void output(const Eval& e, double* channels) override;
   void makeConsistent(System& sys, double t, double* y, double* yp) override;
+  bool update(const Eval& e) override;
 
   // An actuator acting along the line between two markers (seed 002 sec. 3:
   // x = |d|, xdot from the markers' relative velocity): `force(e)` pushes
@@ -66,11 +82,25 @@ class MechanismElement : public Element {
   std::vector<int> partStates(int marker) const;
   // Of a part's states (as partStates gives them), the momentum rows (v, w')
   // that an attached force feeds.
-  static std::vector<int> forceRows(const std::vector<int>& partStates);
+  std::vector<int> forceRows(const std::vector<int>& partStates) const;
 
  private:
   std::unique_ptr<mb::MultibodySystem> mb_;
+  std::string formulation_;
+  std::unique_ptr<mb::ReducedCoordinates> rc_;
   int base_ = 0;
+  int nReduced_ = 0;  // z, u, windings
+  bool repartition_ = false;
+  mutable std::vector<double> full_, key_, work_, workp_;
+  mutable double keyT_ = 0.0;
+  mutable bool keyValid_ = false;
+  std::vector<mb::V3> F_, N_;
+  // The accelerations of an absolute state into work_, workp_ (with the
+  // attachments' forces of e).
+  void accelerations(const Eval& e, const double* y);
+  void setupReduced(SystemBuilder& b, const std::vector<mb::MultibodySystem::StateDecl>& decls);
+  void setupAbsolute(SystemBuilder& b, const std::vector<mb::MultibodySystem::StateDecl>& decls);
+  void publishSignals(SystemBuilder& b);
   std::vector<Attachment> attachments_;
   std::vector<std::string> jointIds_;
   const Eval* cur_ = nullptr;  // the evaluation in progress, for the attachments' forces

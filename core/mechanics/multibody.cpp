@@ -933,6 +933,19 @@ void MultibodySystem::residual(double t, const double* y, const double* yp, doub
   }
 }
 
+void MultibodySystem::appliedForces(double t, const double* y, std::vector<V3>& F, std::vector<V3>& N) {
+  const size_t nb = bodies_.size();
+  kinematics(y, kin_);
+  F_.assign(nb, V3::Zero());
+  N_.assign(nb, V3::Zero());
+  for (size_t b = 0; b < nb; ++b)
+    if (!bodies_[b].ground) F_[b] = bodies_[b].m * g_;
+  forces(t, y, kin_);
+  if (externalForces) externalForces(t, y, kin_, *this);
+  F = F_;
+  N = N_;
+}
+
 // ------------------------------------------------------------------ assembly
 
 Eigen::MatrixXd MultibodySystem::matrixOf(const std::vector<Row>& rows) const {

@@ -195,6 +195,31 @@ class MultibodySystem {
   double kineticEnergy(const double* y) const;
   double potentialEnergy(double t, const double* y);
 
+  // For the reduced-coordinate formulation (reduced_coordinates.h): the
+  // kinematics and every constraint row (active or not, in rows() order) at
+  // the local state y, and the winding states (continuous angles).
+  void constraintRows(double t, const double* y, std::vector<Kin>& k, std::vector<Row>& rows) const {
+    kinematics(y, k);
+    buildRows(t, y, k, rows);
+  }
+  std::vector<int> windingStates() const {
+    std::vector<int> v;
+    for (const Winding& w : windings_) v.push_back(w.state);
+    return v;
+  }
+  // Applied forces at the local state y, per body: force at the centre of
+  // mass (world) and torque (part axes) of gravity, the force elements and
+  // joint limits, and externalForces; no reactions, no gyroscopic term.
+  void appliedForces(double t, const double* y, std::vector<V3>& F, std::vector<V3>& N);
+  // d theta_w/dt of each winding (windingStates() order) at the local state y.
+  void windingRates(const double* y, double* rates) const {
+    if (windings_.empty()) return;
+    std::vector<Kin> k;
+    kinematics(y, k);
+    for (size_t i = 0; i < windings_.size(); ++i)
+      relativeAngle(windings_[i].I, windings_[i].J, k, -1, nullptr, &rates[i]);
+  }
+
  private:
   struct JointRT {
     std::string id, type;

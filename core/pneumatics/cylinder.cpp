@@ -332,7 +332,7 @@ class Cylinder : public Element {
         throw std::runtime_error("data.attach.joint: joint '" + jointRef_ + "' is " + mech_->jointType(joint_) +
                                  "; a cylinder drives a translational or cylindrical joint");
       d0_ = mech_->initialJointCoordinate(joint_) - x0_;
-      b.touches(mech_->jointPartStates(joint_), MechanismElement::forceRows(mech_->jointPartStates(joint_)));
+      b.touches(mech_->jointPartStates(joint_), mech_->forceRows(mech_->jointPartStates(joint_)));
       sx_ = b.state("x", "m", StateKind::Algebraic, x0_, b.absTolPosition(), "x - (joint travel - s0)   [mechanism]");
       sv_ = b.state("v", "m/s", StateKind::Algebraic, 0.0, b.absTolPosition(), "v - joint velocity   [mechanism]");
       mech_->attach({id(), -1, -1, [this](const Eval& e) { return axialForce(e); }, joint_, sx_, sv_, d0_});
@@ -350,8 +350,8 @@ class Cylinder : public Element {
       if (!(d0_ > 0.0))
         throw std::runtime_error("data.attach: the markers are " + std::to_string(d0_ + x0_) +
                                  " m apart at the start, less than x0; the retracted length must be positive");
-      b.touches(mech_->partStates(mb_), MechanismElement::forceRows(mech_->partStates(mb_)));
-      b.touches(mech_->partStates(mr_), MechanismElement::forceRows(mech_->partStates(mr_)));
+      b.touches(mech_->partStates(mb_), mech_->forceRows(mech_->partStates(mb_)));
+      b.touches(mech_->partStates(mr_), mech_->forceRows(mech_->partStates(mr_)));
       sx_ = b.state("x", "m", StateKind::Algebraic, x0_, b.absTolPosition(), "x - (|P_rod - P_barrel| - d0)   [mechanism]");
       sv_ = b.state("v", "m/s", StateKind::Algebraic, 0.0, b.absTolPosition(), "v - d|P_rod - P_barrel|/dt   [mechanism]");
       mech_->attach({id(), mb_, mr_, [this](const Eval& e) { return axialForce(e); }, -1, sx_, sv_, d0_});

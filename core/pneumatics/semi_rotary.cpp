@@ -143,7 +143,7 @@ class SemiRotaryActuator : public Element {
         throw std::runtime_error(std::string("data.attach.joint: ") + ex.what());
       }
       angle0_ = mech_->initialJointCoordinate(joint_);
-      b.touches(mech_->jointPartStates(joint_), MechanismElement::forceRows(mech_->jointPartStates(joint_)));
+      b.touches(mech_->jointPartStates(joint_), mech_->forceRows(mech_->jointPartStates(joint_)));
       sth_ = b.state("theta", "rad", StateKind::Algebraic, th0_, 1e-8, "theta - (joint angle - angle0 + theta0)   [mechanism]");
       sw_ = b.state("omega", "rad/s", StateKind::Algebraic, 0.0, 1e-8, "omega - joint rate   [mechanism]");
       mech_->attach({id(), -1, -1, [this](const Eval& e) { return shaftTorque(e); }, joint_, sth_, sw_, angle0_ - th0_});

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ class Eval {
   const double* yp = nullptr;
   double* res = nullptr;
   bool initializing = false;  // discrete update at the start: switch without delay
+  // Evaluated for the root functions only: no element's residual rows are
+  // read, so costly ones (a mechanism's accelerations) may be skipped.
+  bool forRoots = false;
 
   double p(int node) const;
   double T(int node) const;
@@ -90,6 +94,13 @@ class Element {
 
  private:
   std::string id_;
+};
+
+// Thrown from an element's evaluation when the state it was given is one it
+// cannot evaluate but a smaller step would avoid (a mechanism whose
+// constraints do not close there): the residual reports a recoverable error.
+struct RecoverableError : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 }  // namespace pm

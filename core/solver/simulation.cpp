@@ -14,6 +14,8 @@
 #include <sunmatrix/sunmatrix_sparse.h>
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cmath>
 #include <stdexcept>
 
@@ -231,8 +233,11 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
     // out of the local error test (they follow the differential states).
     // A mechanism's Lagrange multipliers are index-2 variables: they must
     // stay out of the error test (Brenan, Campbell, Petzold), so then all
-    // algebraic states do.
-    check(IDASetSuppressAlg(ida.mem, sys.highIndex() ? SUNTRUE : SUNFALSE), "IDASetSuppressAlg");
+    // algebraic states do. In the reduced formulation the algebraic states
+    // left (an attached cylinder's x and v) are functions of the independent
+    // coordinates the test already weighs: testing them again cost the tool
+    // changer 32 % more steps (4785 instead of 3634).
+    check(IDASetSuppressAlg(ida.mem, sys.mechanism() ? SUNTRUE : SUNFALSE), "IDASetSuppressAlg");
     if (settings_.max_step > 0) check(IDASetMaxStep(ida.mem, settings_.max_step), "IDASetMaxStep");
     // Large systems (long mechanisms, big circuits) factorise a sparse
     // Jacobian with KLU: its cost grows about linearly with the size where
@@ -257,6 +262,10 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
     // IDAReInit restarts IDA's counters: keep the totals.
     auto accumulateStats = [&] {
       long v = 0;
+      if (std::getenv("PM_IDA_STATS")) {
+        long nst, netf, ncfn; double hh; IDAGetNumSteps(ida.mem, &nst); IDAGetNumErrTestFails(ida.mem, &netf); IDAGetNumNonlinSolvConvFails(ida.mem, &ncfn); IDAGetLastStep(ida.mem, &hh);
+        std::fprintf(stderr, "segment end t=%.6f steps %ld errfail %ld convfail %ld hlast %.3g\n", t, nst, netf, ncfn, hh);
+      }
       IDAGetNumSteps(ida.mem, &v);
       result.stats.steps += v;
       IDAGetNumResEvals(ida.mem, &v);
@@ -292,7 +301,9 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
       if (sys.highIndex()) return;
       const int flag = IDACalcIC(ida.mem, IDA_YA_YDP_INIT, at + icStep);
       if (flag >= 0) {
+        if (std::getenv("PM_IDA_STATS")) std::fprintf(stderr, "before IC y0=%.9g\n", y[0]);
         check(IDAGetConsistentIC(ida.mem, ida.y, ida.yp), "IDAGetConsistentIC");
+        if (std::getenv("PM_IDA_STATS")) std::fprintf(stderr, "after IC y0=%.9g flag %d\n", y[0], flag);
         return;
       }
       if (!cb.error.empty()) throw std::runtime_error("no consistent state at t = " + std::to_string(at) + " s: " + cb.error);
@@ -424,6 +435,11 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
       if (control && IDAGetLastStep(ida.mem, &hLast) >= 0 && IDAGetCurrentTime(ida.mem, &tn) >= 0)
         tInterp = tn - std::abs(hLast);
       if (flag == IDA_ROOT_RETURN || (flag == IDA_TSTOP_RETURN && t < tEnd)) {
+        if (std::getenv("PM_IDA_STATS") && flag == IDA_ROOT_RETURN) {
+          std::vector<int> ri(sys.numRoots());
+          IDAGetRootInfo(ida.mem, ri.data());
+          for (int q = 0; q < sys.numRoots(); ++q) if (ri[q]) std::fprintf(stderr, "root %d (%d) at %.9f\n", q, ri[q], t);
+        }
         const bool onClock = t == tStop && tStop < tEnd;
         const bool before = onClock && sys.residual(t, y, yp, rBefore.data()) == 0;
         const bool changed = sys.updateDiscrete(t, y, yp, false);
@@ -443,6 +459,12 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
   } catch (const std::exception& e) {
     result.status = RunStatus::Failed;
     result.message = e.what();
+  }
+  if (ida.mem && std::getenv("PM_IDA_STATS")) {
+    long nst, nre, nje, netf, ncfn, nni;
+    IDAGetNumSteps(ida.mem, &nst); IDAGetNumResEvals(ida.mem, &nre); IDAGetNumJacEvals(ida.mem, &nje);
+    IDAGetNumErrTestFails(ida.mem, &netf); IDAGetNumNonlinSolvConvFails(ida.mem, &ncfn); IDAGetNumNonlinSolvIters(ida.mem, &nni);
+    std::fprintf(stderr, "IDA (last segment): steps %ld res %ld jac %ld errfail %ld convfail %ld newton %ld restarts+events %ld\n", nst, nre, nje, netf, ncfn, nni, result.stats.events);
   }
   if (ida.mem) {
     long v = 0;

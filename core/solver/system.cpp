@@ -100,7 +100,11 @@ int System::residual(double t, const double* y, const double* yp, double* res) {
   e.y = y;
   e.yp = yp;
   e.res = res;
-  evaluateAll(e);
+  try {
+    evaluateAll(e);
+  } catch (const RecoverableError&) {
+    return 1;
+  }
   using namespace gas;
   for (const Node& n : nodes_) {
     switch (n.kind) {
@@ -143,6 +147,7 @@ int System::roots(double t, const double* y, const double* yp, double* g) {
   e.y = y;
   e.yp = yp;
   e.res = scratch_.data();
+  e.forRoots = true;
   evaluateAll(e);
   for (auto [el, first] : rootOwners_) el->roots(e, g + first);
   return 0;

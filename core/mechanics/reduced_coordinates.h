@@ -1,0 +1,132 @@
+// Coordinate partitioning (Wehage and Haug): a mechanism with f degrees of
+// freedom integrated as an ODE in f independent coordinates z, chosen among
+// the parts' absolute coordinates q = (r, p) of seed 004, and their rates
+// u = dz/dt. At every evaluation the dependent coordinates follow from
+// Phi(q, t) = 0 and p.p = 1 by Newton, their rates from Phi_q qdot = -Phi_t,
+// and the accelerations from the equations of motion projected onto the
+// independent directions (no multipliers). The integrator then carries 2 f
+// states instead of 14 per part plus two multipliers per constraint row, and
+// the constraints hold to the Newton tolerance at every evaluation (no drift,
+// no index-2 variables). When the dependent block of Phi_q grows
+// ill-conditioned (the chosen coordinates stop describing the motion well)
+// the caller asks for a new partition at the current pose.
+//
+// Every expansion starts from an anchor pose (the last partition, restart
+// or output that moved far enough) and iterates with the anchor's
+// factorisation, so the absolute state is a function of (t, z) alone while
+// the anchor stays: a part at rest gives bit-identical positions at every
+// evaluation, and root functions on them (a piston resting on its stop) do
+// not chatter on rounding noise.
+#pragma once
+
+#include "mechanics/multibody.h"
+
+#include <Eigen/Dense>
+
+#include <string>
+#include <vector>
+
+namespace pm::mb {
+
+class ReducedCoordinates {
+ public:
+  // Throws std::runtime_error when the active constraint rows are not
+  // independent in the absolute coordinates (the formulation needs full rank).
+  ReducedCoordinates(MultibodySystem& mb, double t0, const double* y0);
+
+  int dof() const { return static_cast<int>(indep_.size()); }
+  // "<part>.<x|y|z|e0..e3>" of independent coordinate i, and whether it is
+  // an Euler parameter (dimensionless) or a position (m).
+  std::string coordinateName(int i) const;
+  bool isEulerParameter(int i) const { return indep_[i] % 7 >= 3; }
+
+  // Chooses the independent coordinates at the local state y (positions on
+  // the constraints): the columns left over by a fully pivoted LU of the
+  // scaled Phi_q, i.e. those whose complement is best conditioned.
+  void partition(double t, const double* y);
+  // z and u of a local state.
+  void reduce(const double* y, double* z, double* u) const;
+  // The local state (positions, velocities; multipliers zero) for (t, z, u),
+  // windings copied from `windings` (in windingStates() order). Returns false
+  // when Newton does not close the constraints (the caller reports a
+  // recoverable failure so the integrator cuts its step).
+  bool expand(double t, const double* z, const double* u, const double* windings, double* y);
+  // Makes the pose of y (an accepted point) the anchor when it has moved
+  // from the anchor by more than a small fraction of its scale, or always
+  // with `force` (after a restart).
+  void setAnchor(double t, const double* y, bool force);
+  // d2z/dt2 at the local state of the last expand() under the applied
+  // forces F (world, at the centres of mass) and torques N (part axes), per
+  // body: (W^T M W) du/dt = W^T (F - w' x J w' - M a_c) with v = W u + (the
+  // motions' rates) and a_c the accelerations at du/dt = 0 (C a = gamma).
+  // W spans the null space of the constraint Jacobian, so no multipliers.
+  // What does not depend on the forces is kept until the next expand().
+  void accelerations(double t, const double* y, const std::vector<V3>& F, const std::vector<V3>& N, double* zdd);
+  // 1 at a fresh partition, falling to 0 where it must be redone: the
+  // sensitivity of the dependent coordinates to the independent ones
+  // (dq_D/dz, scaled) reaching kGrowth times its value at the partition.
+  double margin() const { return margin_; }
+
+ private:
+  // Dense LU with partial pivoting, skipping zero multipliers (the
+  // dependent block is sparse: a row touches at most two parts).
+  struct Lu {
+    int n = 0;
+    std::vector<double> a;  // column-major factors
+    std::vector<int> piv;
+    bool factor(const Eigen::MatrixXd& m);
+    void solve(double* b) const;
+  };
+
+  MultibodySystem& mb_;
+  std::vector<int> slot_;      // per moving part: first local state
+  std::vector<int> movingOf_;  // per body: index among the moving parts, -1 for the ground
+  std::vector<int> active_;    // active row indices
+  std::vector<int> indep_, dep_;  // coordinate indices 7 k + c (k: moving part, c: r0..2, p0..3)
+  std::vector<int> column_;    // per coordinate: dependent column j >= 0, or -1 - (independent i)
+  std::vector<bool> lengthRow_;   // per active row: a length (scaled by 1/L) or dimensionless
+  double L_ = 1.0;                // characteristic length scaling r
+  double limit_ = 1.0;            // max |dq_D/dz| (scaled) allowed before a new partition
+  double margin_ = 1.0;
+  int neq_ = 0;                   // active rows + normalisations
+
+  // The anchor: pose, independent coordinates, sensitivity and factorisation.
+  std::vector<double> qA_;
+  Eigen::VectorXd zA_;
+  Eigen::MatrixXd BA_;  // dq_D/dz (unscaled)
+  Lu luA_, luTmp_;
+
+  // Scratch of one expansion and its force-independent acceleration terms.
+  std::vector<Kin> kin_;
+  std::vector<Row> rows_;
+  Eigen::MatrixXd Jd_, Ji_, X_, R_;  // scaled Phi_q blocks; solves
+  Eigen::VectorXd phi_, phit_;
+  Eigen::MatrixXd Bs_;  // dq_D/dz (scaled) at the expanded pose
+  bool prepared_ = false;
+  Eigen::MatrixXd W_;    // 6 per moving part x f
+  Eigen::VectorXd base_;  // W^T (-w' x J w' - M a_c)
+  Eigen::LDLT<Eigen::MatrixXd> Mr_;
+  std::vector<double> ys_;  // shifted state for gamma
+  std::vector<Kin> kinS_;
+  std::vector<Row> rowsS_;
+
+  double coordinateScale(int c) const { return c % 7 < 3 ? L_ : 1.0; }
+  double& coordinate(double* y, int c) const { return y[slot_[c / 7] + c % 7]; }
+  double coordinate(const double* y, int c) const { return y[slot_[c / 7] + c % 7]; }
+  // Rows at the local state y: fills rows_, phi_ (scaled) and phit_.
+  // Returns max |phi| (scaled).
+  double evaluate(double t, const double* y);
+  // Jd_, Ji_ (scaled Phi_q, dependent and independent columns) from rows_.
+  void jacobianBlocks(const double* y);
+  // Scaled Phi_q of all coordinates from rows_ (for the partition).
+  Eigen::MatrixXd fullJacobian(const double* y) const;
+  // Newton on Phi = 0 for the dependent coordinates of y: with the anchor's
+  // factorisation, or a fresh one per iteration when that converges slowly.
+  bool newton(double t, double* y, int maxIterations);
+  // Solves Jd_ X_ = R_ with the anchor's factors refined against Jd_ (a
+  // fresh factorisation when the refinement stalls).
+  void solveDependent();
+  void prepare(double t, const double* y);
+};
+
+}  // namespace pm::mb
