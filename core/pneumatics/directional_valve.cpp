@@ -173,6 +173,7 @@ class DirectionalValve : public Element {
     }
   }
 
+  bool rootsReadStatesOnly() const override { return true; }
   void roots(const Eval& e, double* g) override {
     g[0] = ramping_ ? e.t - (tCmd_ + duration()) : 1.0;
     g[1] = pilot14_ >= 0 ? e.p(pilot14_) - pAmb_ - pilot_ : -1.0;

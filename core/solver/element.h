@@ -68,6 +68,12 @@ class Element {
   virtual void evaluate(Eval& e) = 0;
   // Root functions g[i] for i in [rootBegin, rootBegin + count) given at setup.
   virtual void roots(const Eval& e, double* g) { (void)e; (void)g; }
+  // True when roots() reads nothing but t, y, y', node pressures and
+  // temperatures and the element's discrete state: no flows, signals or
+  // values cached by evaluate(). When every element with roots says so, a
+  // root check skips the full evaluation (IDA checks roots at every step
+  // and every output).
+  virtual bool rootsReadStatesOnly() const { return false; }
   // Discrete update at an event (or at start). Returns true when a discrete
   // state changed, so dependent elements are updated again.
   virtual bool update(const Eval& e) { (void)e; return false; }

@@ -137,13 +137,19 @@ int System::residual(double t, const double* y, const double* yp, double* res) {
 int System::roots(double t, const double* y, const double* yp, double* g) {
   if (numRoots_ == 0) return 0;
   if (!fillNodes(t, y)) return 1;
+  if (rootsNeedEvaluation_ < 0) {
+    rootsNeedEvaluation_ = 0;
+    for (auto [el, first] : rootOwners_)
+      if (!el->rootsReadStatesOnly()) rootsNeedEvaluation_ = 1;
+  }
   scratch_.resize(states_.size());
   Eval e;
+  e.sys_ = this;
   e.t = t;
   e.y = y;
   e.yp = yp;
   e.res = scratch_.data();
-  evaluateAll(e);
+  if (rootsNeedEvaluation_) evaluateAll(e);
   for (auto [el, first] : rootOwners_) el->roots(e, g + first);
   return 0;
 }

@@ -150,6 +150,7 @@ class System {
   std::vector<std::pair<Element*, int>> rootOwners_;  // element, first root
   std::vector<Footprint> footprints_;                   // per element, in element order
   int numRoots_ = 0;
+  int rootsNeedEvaluation_ = -1;  // -1 not yet known (see Element::rootsReadStatesOnly)
   double pAmb_ = 101325.0, TAmb_ = 293.15;
   double atolPosition_ = 1e-8;
   double relTol_ = 1e-6;
