@@ -24,6 +24,7 @@
 #include "solver/system.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <set>
 
@@ -85,8 +86,8 @@ class DirectionalValve : public Element {
     for (const auto& pos : def.positions)
       for (const Path& p : pos)
         if (seen.insert({p.from, p.to}).second) pairs_.push_back({p.from, p.to, -1, -1, isExhaust(p.to) ? 1 : 0, {}, 0.0});
+    nPos_ = def.positions.size();
     for (auto& pr : pairs_) {
-      pr.inPos.assign(def.positions.size(), false);
       for (size_t k = 0; k < def.positions.size(); ++k)
         for (const Path& p : def.positions[k])
           if (pr.from == p.from && pr.to == p.to) pr.inPos[k] = true;
@@ -165,7 +166,7 @@ class DirectionalValve : public Element {
     }
     for (auto& pr : pairs_) {
       double open = 0.0;
-      for (size_t k = 0; k < pr.inPos.size(); ++k)
+      for (size_t k = 0; k < nPos_; ++k)
         if (pr.inPos[k]) open += w[k];
       const double C = C_[pr.cls] * (leak_ + (1.0 - leak_) * open);
       pr.q = (pr.a < 0 || pr.b < 0) ? 0.0 : flow::iso6358(C, b_[pr.cls], 0.5, e.p(pr.a), e.T(pr.a), e.p(pr.b), e.T(pr.b));
@@ -241,11 +242,12 @@ class DirectionalValve : public Element {
     std::string from, to;
     int a, b;
     int cls;  // 0 supply path, 1 exhaust path
-    std::vector<bool> inPos;
+    std::array<bool, 3> inPos;  // a path in position k (at most 3 positions)
     double q;
   };
   Component comp_;
   std::vector<Pair> pairs_;
+  size_t nPos_ = 2;
   double C_[2], b_[2], leak_, tSwitch_, pilot_;
   bool spring_, threePos_, manual_;
   bool hand_ = false;    // held by hand (spring-return manual valve)

@@ -165,7 +165,34 @@ double minimum(N_Vector x) {
 // The fused and array operations do exactly what SUNDIALS' generic
 // fallbacks do with the operations above (the ones that ran before these
 // existed), in one call instead of one per vector.
+// z = c0 x0 + c1 x1 + ... summed left to right in one pass. The fallback's
+// scale and axpy cases (copy for c = 1, negation for c = -1, z + x, z - x)
+// are exactly c x and z + c x for c = +-1, so this rounds as the fallback
+// does, as long as no x_i (i > 0) is z itself (the fallback reads the
+// partial sum there).
+template <int K>
+void combine(const double* c, N_Vector* X, N_Vector z) {
+  const double* x[K];
+  for (int i = 0; i < K; ++i) x[i] = data(X[i]);
+  double* zd = data(z);
+  for (long j = 0, n = len(z); j < n; ++j) {
+    double s = c[0] * x[0][j];
+    for (int i = 1; i < K; ++i) s += c[i] * x[i][j];
+    zd[j] = s;
+  }
+}
+
 int linearCombination(int nvec, double* c, N_Vector* X, N_Vector z) {
+  bool aliased = false;
+  for (int i = 1; i < nvec; ++i) aliased = aliased || X[i] == z;
+  if (!aliased) switch (nvec) {
+      case 2: return combine<2>(c, X, z), 0;
+      case 3: return combine<3>(c, X, z), 0;
+      case 4: return combine<4>(c, X, z), 0;
+      case 5: return combine<5>(c, X, z), 0;
+      case 6: return combine<6>(c, X, z), 0;
+      default: break;
+    }
   scale(c[0], X[0], z);
   for (int i = 1; i < nvec; ++i) linearSum(c[i], X[i], 1.0, z, z);
   return 0;
