@@ -150,7 +150,8 @@ class DirectionalValve : public Element {
     };
     b.input(sol14_, "inputs.sol14", ref("sol14"));
     if (t.input("sol12")) b.input(sol12_, "inputs.sol12", ref("sol12"));
-    b.roots(3);
+    // The spool's arrival, and the pilots' thresholds where pilot ports are connected.
+    b.roots(1 + (pilot14_ >= 0) + (pilot12_ >= 0));
     b.channel("s", "1");
     for (const auto& pr : pairs_) b.channel("q_" + pr.from + "_" + pr.to, "kg/s");
     b.publish("s", [this](const Eval& e) { return spool(e.t); });
@@ -176,9 +177,10 @@ class DirectionalValve : public Element {
 
   bool rootsReadStatesOnly() const override { return true; }
   void roots(const Eval& e, double* g) override {
-    g[0] = ramping_ ? e.t - (tCmd_ + duration()) : 1.0;
-    g[1] = pilot14_ >= 0 ? e.p(pilot14_) - pAmb_ - pilot_ : -1.0;
-    g[2] = pilot12_ >= 0 ? e.p(pilot12_) - pAmb_ - pilot_ : -1.0;
+    int k = 0;
+    g[k++] = ramping_ ? e.t - (tCmd_ + duration()) : 1.0;
+    if (pilot14_ >= 0) g[k++] = e.p(pilot14_) - pAmb_ - pilot_;
+    if (pilot12_ >= 0) g[k++] = e.p(pilot12_) - pAmb_ - pilot_;
   }
 
   bool update(const Eval& e) override {
