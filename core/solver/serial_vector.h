@@ -10,6 +10,7 @@
 #pragma once
 
 #include <sundials/sundials_context.h>
+#include <sundials/sundials_matrix.h>
 #include <sundials/sundials_nvector.h>
 
 namespace pm {
@@ -17,5 +18,9 @@ namespace pm {
 // A serial vector of length n with the operations above. Vectors IDA
 // clones from it inherit them.
 N_Vector newSerialVector(long n, SUNContext ctx);
+
+// The same for the one matrix operation IDA calls per Jacobian on a dense
+// matrix, zeroing it before the Jacobian is filled (SUNMatZero).
+void useOptimisedZero(SUNMatrix denseMatrix);
 
 }  // namespace pm

@@ -248,6 +248,7 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
       ida.LS = SUNLinSol_KLU(ida.y, ida.A, ida.ctx);
     } else {
       ida.A = SUNDenseMatrix(N, N, ida.ctx);
+      useOptimisedZero(ida.A);
       ida.LS = makeDenseLu(N, ida.ctx);
     }
     check(IDASetLinearSolver(ida.mem, ida.LS, ida.A), "IDASetLinearSolver");
