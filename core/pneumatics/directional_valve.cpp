@@ -188,8 +188,16 @@ class DirectionalValve : public Element {
       s0_ = target_;
       ramping_ = false;
     }
-    const bool a14 = hand_ || sol14_(e) > 0.5 || (pilot14_ >= 0 && e.p(pilot14_) - pAmb_ > pilot_);
-    const bool a12 = sol12_(e) > 0.5 || (pilot12_ >= 0 && e.p(pilot12_) - pAmb_ > pilot_);
+    // update() runs repeatedly at one event: the pilots decide from their state before it.
+    if (e.t != tEvent_) {
+      tEvent_ = e.t;
+      before14_ = pilot14On_;
+      before12_ = pilot12On_;
+    }
+    pilot14On_ = pilotOn(e, pilot14_, before14_);
+    pilot12On_ = pilotOn(e, pilot12_, before12_);
+    const bool a14 = hand_ || sol14_(e) > 0.5 || pilot14On_;
+    const bool a12 = sol12_(e) > 0.5 || pilot12On_;
     double target = target_;
     if (toggle_) {
       toggle_ = false;
@@ -233,6 +241,15 @@ class DirectionalValve : public Element {
   }
 
  private:
+  // Pilot side active: gauge pressure above pilot_. IDA returns a pilot's
+  // root where the threshold function has changed sign or is exactly zero,
+  // so a tie is a crossing away from the state before the event (with a
+  // strict '>' a rising pilot never switched the valve).
+  bool pilotOn(const Eval& e, int node, bool before) const {
+    if (node < 0) return false;
+    const double g = e.p(node) - pAmb_ - pilot_;
+    return before ? !(g < 0.0 || (g == 0.0 && !e.initializing)) : g >= 0.0 && !(g == 0.0 && e.initializing);
+  }
   double duration() const { return tSwitch_ * std::abs(target_ - s0_); }
   double spool(double t) const {
     if (!ramping_) return target_;
@@ -255,6 +272,8 @@ class DirectionalValve : public Element {
   bool hand_ = false;    // held by hand (spring-return manual valve)
   bool toggle_ = false;  // a detent toggle waiting for update()
   int pilot14_ = -1, pilot12_ = -1;
+  bool pilot14On_ = false, pilot12On_ = false, before14_ = false, before12_ = false;
+  double tEvent_ = -1e300;
   double pAmb_ = 101325.0;
   SignalInput sol14_, sol12_;
   double s0_ = 0.0, target_ = 0.0, tCmd_ = 0.0;
