@@ -232,7 +232,12 @@ int wrmsNormMaskArray(int nvec, N_Vector* X, N_Vector* W, N_Vector id, double* n
 // A plain store loop rather than memset: for these sizes (a few kB) glibc's
 // memset uses `rep stosb`, no faster here and counted per byte by callgrind,
 // which would hide the instruction counts the speed notes rely on.
-__attribute__((optimize("no-tree-loop-distribute-patterns"))) int zeroDense(SUNMatrix A) {
+#if defined(__GNUC__) && !defined(__clang__)
+#define PM_NO_MEMSET_PATTERN __attribute__((optimize("no-tree-loop-distribute-patterns")))
+#else
+#define PM_NO_MEMSET_PATTERN
+#endif
+PM_NO_MEMSET_PATTERN int zeroDense(SUNMatrix A) {
   double* a = SUNDenseMatrix_Data(A);
   for (long i = 0, n = SUNDenseMatrix_LData(A); i < n; ++i) a[i] = 0.0;
   return 0;
