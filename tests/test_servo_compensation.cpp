@@ -53,6 +53,31 @@ class TestServoCompensation : public QObject {
     }
   }
 
+  // The static part: x = -0.01 (e_x = 0.01), v = 0.0201 t crossing v_on =
+  // 0.01 at t = 0.4975 s (motion state standstill -> extending), Kp_x 10
+  // (v_cmd = 0.1, beyond the band 0.005), Kp_v 0: u = u_friction + u_static
+  // = 0.1 + 0.2 until the break-away, then u_friction = 0.1 (sampled: from
+  // the next sample, 0.50 s; continuous: at the crossing, to the output
+  // interval).
+  void staticFrictionTermUntilBreakaway() {
+    for (double Ts : {0.01, 0.0}) {
+      Project p;
+      p.components = {comp("x", "constant", {{"value", -0.01}}), comp("v", "ramp", {{"offset", 0.0}, {"slope", 0.0201}}),
+                      comp("clk", "integrator", {}, {{"in", "x.out"}}),
+                      comp("ctl", "servo_position_controller",
+                           {{"sample_time", Ts}, {"Kp_v_stop", 0.0}, {"Kp_v_ext", 0.0}, {"u_friction", 0.1},
+                            {"u_static", 0.2}, {"v_friction_band", 0.005}},
+                           {{"position", "x.out"}, {"velocity", "v.out"}})};
+      settings(p, 1.0, 0.0005);
+      auto run = simulate(p);
+      REQUIRE_OK(run);
+      const double th = Ts > 0 ? Ts / 2 : 0.0;
+      for (double t : {0.0, 0.2, 0.45}) CHECK_ABS(run->at("ctl.u", t + th), 0.3, 1e-12);
+      for (double t : {0.55, 0.9}) CHECK_ABS(run->at("ctl.u", t + th), 0.1, 1e-12);
+      CHECK_ABS(run->crossing("ctl.u_fr", 0.2, 0.0, Crossing::Falling), Ts > 0 ? 0.50 : 0.4975, 0.0005);
+    }
+  }
+
   // Pressure-difference feedback through the washout: pA = 3e5 + 1e5 t Pa,
   // pB = 2e5 Pa, area_ratio 0.5: dp = 2e5 + c t, c = 1e5 Pa/s; no loop gains.
   // Continuous: dz/dt = (dp - z)/T, z(0) = dp(0), so u_dp = K (dp - z) =
@@ -174,6 +199,35 @@ class TestServoCompensation : public QObject {
     CHECK_REL(lag[0] - lag[1], 0.05 / 20.0, 0.05);
   }
 
+  // Break-away against static friction: the example axis with F_coulomb 40 N,
+  // F_static 80 N steps 20 -> 21 mm at 0.1 s. Until the piston moves, the
+  // valve's flow builds the pressure difference, and that flow grows with
+  // the opening beyond the spool's 5 % overlap. The loop output for the 1 mm
+  // error: v_cmd = Kp_x e_x = 0.01 m/s, u_c = Kp_v e_v + S^-1(v_cmd) = 0.02,
+  // with the overlap compensation u = 0.07, i.e. 0.02 beyond the overlap;
+  // u_static = 0.05 (v_cmd is twice the band: fully on) makes it 0.12, 0.07
+  // beyond: 3.5 times the flow, so the pressure build-up takes 3.5 times
+  // less. The spool's own travel to the overlap edge (100 Hz, zeta 0.7: about
+  // 3 ms to 5/7 of its step, 2 ms to 5/12) shrinks less. Bound: the delay
+  // from the step to the piston moving (v > 1 mm/s) at least halves.
+  void staticFeedForwardShortensBreakaway() {
+    double delay[2];
+    for (int k = 0; k < 2; ++k) {
+      Project p = servoAxis(comp("sp", "step", {{"t_step", 0.1}, {"initial", 0.02}, {"final", 0.021}}));
+      p.find("cyl")->params["F_coulomb"] = 40.0;
+      p.find("cyl")->params["F_static"] = 80.0;
+      if (k == 1) p.find("ctl")->params["u_static"] = 0.05;
+      settings(p, 0.3, 1e-4);
+      auto run = simulate(p);
+      REQUIRE_OK(run);
+      QCOMPARE(run->at("ctl.gain_set", 0.1), 0.0);  // at standstill when the step comes
+      delay[k] = run->crossing("cyl.v", 1e-3, 0.1, Crossing::Rising) - 0.1;
+    }
+    qInfo("break-away 0.1 s + %.1f ms without u_static, + %.1f ms with u_static = 0.05", delay[0] * 1e3,
+          delay[1] * 1e3);
+    QVERIFY(delay[1] <= delay[0] / 2);
+  }
+
   // Both terms in the continuous law equal a 0.1 ms sampled one on the step
   // (as continuousEqualsFineSampling in test_servo: 0.1 ms of delay at up to
   // 0.6 m/s is 0.06 mm; tolerance 0.1 mm).
@@ -209,7 +263,8 @@ class TestServoCompensation : public QObject {
       double value;
       bool connectPressures;
     };
-    const Bad bad[] = {{"u_friction", -0.1, false}, {"u_friction", 1.5, false}, {"v_friction_band", 0.0, false},
+    const Bad bad[] = {{"u_friction", -0.1, false}, {"u_friction", 1.5, false}, {"u_static", -0.2, false},
+                       {"u_static", 2.0, false},    {"v_friction_band", 0.0, false},
                        {"K_dp", -1e-6, true},       {"T_dp", -0.01, true},      {"area_ratio", 0.0, true},
                        {"K_dp", 1e-6, false}};  // the last: no inputs.pA to feed back
     for (const Bad& b : bad) {

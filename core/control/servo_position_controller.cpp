@@ -17,9 +17,11 @@
 //   inner:  e_v = v_cmd - v
 //           u_c = Kp_v,g e_v + I_v + Kd_v,g (e_v - z_v)/Tf + u_ff + u_fr - u_dp
 //           (Kd_v feeds back the acceleration: it damps the air-spring mode)
-//   friction feed-forward: u_fr = u_friction clamp(v_cmd / v_friction_band, -1, 1):
+//   friction feed-forward: u_fr = (u_friction + [m = 0] u_static) clamp(v_cmd / v_friction_band, -1, 1):
 //           the opening the cylinder's friction costs, added in the direction
-//           of the commanded motion (a ramp over the band: no jump at v_cmd = 0).
+//           of the commanded motion (a ramp over the band: no jump at v_cmd = 0);
+//           u_static on top while the motion state is standstill (static
+//           friction exceeds Coulomb's until the piston breaks away).
 //           In a steady ramp it removes u_fr / (Kp_x (Kp_v + dS^-1/dv)) of lag.
 //   pressure-difference feedback: dp = pA - area_ratio pB (the piston force
 //           over A_A, seed 002 eq. 1 with alpha = A_B/A_A), through a washout
@@ -135,6 +137,7 @@ class ServoPositionController : public Element {
       throw std::runtime_error("params.x_release: must be larger than x_hold (" + std::to_string(xHold_) +
                                " m), or the valve would be centred and released at the same error");
     uFr_ = P("u_friction");
+    uSt_ = P("u_static");
     frBand_ = P("v_friction_band");
     Kdp_ = P("K_dp");
     Tdp_ = P("T_dp");
@@ -187,6 +190,9 @@ class ServoPositionController : public Element {
         {"u_friction", "1", 0.0, 0.0, 1.0, false, false,
          "friction feed-forward: valve opening added in the direction of the commanded motion to overcome "
          "the cylinder's Coulomb friction (0: off)"},
+        {"u_static", "1", 0.0, 0.0, 1.0, false, false,
+         "friction feed-forward added on top of u_friction while the motion state is standstill, against "
+         "the static (breakaway) friction beyond the Coulomb friction (0: off)"},
         {"v_friction_band", "m/s", 0.005, 0.0, 1e6, true, false,
          "velocity command over which the friction feed-forward ramps from 0 to u_friction (no jump at 0)"},
         {"K_dp", "1/Pa", 0.0, 0.0, 1.0, false, false,
@@ -299,7 +305,7 @@ class ServoPositionController : public Element {
     const double edge = hold_ ? xRelease_ : xHold_;
     g[13] = xHold_ > 0.0 ? s.ex - edge : 1.0;
     g[14] = xHold_ > 0.0 ? s.ex + edge : 1.0;
-    if (uFr_ > 0.0) signal::Band::roots(s.vCmd, -frBand_, frBand_, g + 15);
+    if (uFr_ > 0.0 || uSt_ > 0.0) signal::Band::roots(s.vCmd, -frBand_, frBand_, g + 15);
     else g[15] = g[16] = 1.0;
   }
 
@@ -397,11 +403,12 @@ class ServoPositionController : public Element {
     return uc + uOv_ * (region == 0 ? uc / ovBand_ : region);
   }
 
-  // Friction feed-forward: u_friction clamp(v_cmd / band, -1, 1); `region`
-  // picks the branch as in compensated().
+  // Friction feed-forward: (u_friction + u_static at standstill) clamp(v_cmd
+  // / band, -1, 1); `region` picks the branch as in compensated().
   double friction(double vCmd, int region) const {
-    if (uFr_ == 0.0) return 0.0;
-    return uFr_ * (region == 0 ? vCmd / frBand_ : region);
+    const double u = uFr_ + (motion_ == 0 ? uSt_ : 0.0);
+    if (u == 0.0) return 0.0;
+    return u * (region == 0 ? vCmd / frBand_ : region);
   }
 
   // Centred-valve band with hysteresis: entered at standstill when |e_x| <=
@@ -452,7 +459,7 @@ class ServoPositionController : public Element {
     Loop s = value(e);
     changed |= vBand_.update(e, s.vc, -vMax_, vMax_);
     s = value(e);
-    if (uFr_ > 0.0) changed |= frRegion_.update(e, s.vCmd, -frBand_, frBand_);
+    if (uFr_ > 0.0 || uSt_ > 0.0) changed |= frRegion_.update(e, s.vCmd, -frBand_, frBand_);
     s = value(e);
     changed |= ovRegion_.update(e, s.uc, -ovBand_, ovBand_);
     s = value(e);
@@ -498,7 +505,7 @@ class ServoPositionController : public Element {
   SignalInput r_, x_, v_, acc_, pA_, pB_;
   std::array<Gains, 3> gains_{};  // [m + 1]: retracting, standstill, extending
   double vMax_, aFf_, vOn_, vOff_, Tf_, a_, uOv_, ovBand_, xHold_, xRelease_;
-  double uFr_, frBand_, Kdp_, Tdp_, alpha_, ap_;
+  double uFr_, uSt_, frBand_, Kdp_, Tdp_, alpha_, ap_;
   std::vector<double> opening_, speed_;
   signal::SampleClock clock_;
   int motion_ = 0;
