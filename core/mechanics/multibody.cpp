@@ -176,7 +176,7 @@ MultibodySystem::MultibodySystem(const Mechanism& m) : g_(v3(m.gravity)) {
     mo.f = TimeFunction(md.function, md.params, md.table);
     mo.row = rows;
     addRows(md.id, 1, true,
-            {(isRevolute(joints_[mo.joint].type) ? "sin(angle - f(t))" : "displacement - f(t)") +
+            {(isRevolute(joints_[mo.joint].type) ? "angle - f(t)" : "displacement - f(t)") +
              std::string(mo.velocity ? ", f = q0 + integral of the velocity" : "")});
     motions_.push_back(std::move(mo));
   }
@@ -216,28 +216,23 @@ MultibodySystem::MultibodySystem(const Mechanism& m) : g_(v3(m.gravity)) {
     forces_.push_back(std::move(f));
   }
   // Winding states last: the part and multiplier slots stay where they were.
-  // Only where a whole turn matters (a limit, a coupler): every extra state
-  // shifted IDA's path enough to break the 32-rung four-bar ladder benchmark.
-  std::vector<char> needsTurns(joints_.size(), 0);
-  for (size_t i = 0; i < joints_.size(); ++i) {
-    const JointRT& j = joints_[i];
-    if (std::isfinite(j.lower) || std::isfinite(j.upper)) needsTurns[i] = 1;
-    if (j.kind == JointRT::Kind::Coupler)
-      for (int c : j.coupled) needsTurns[c] = 1;
-  }
-  for (size_t i = 0; i < joints_.size(); ++i) {
-    JointRT& j = joints_[i];
-    if (j.kind == JointRT::Kind::Revolute && needsTurns[i]) {
+  // Every revolute joint has one, so every joint angle counts whole turns.
+  for (JointRT& j : joints_)
+    if (j.kind == JointRT::Kind::Revolute) {
       j.wind = n++;
       windings_.push_back({j.wind, j.I, j.J});
     }
-  }
   for (ForceRT& f : forces_)
     if (f.type == "rotational_spring_damper") {
       f.wind = n++;
       windings_.push_back({f.wind, f.I, f.J});
     }
   nStates_ = n;
+  double massSum = 0.0;
+  int massCount = 0;
+  for (const BodyRT& b : bodies_)
+    if (!b.ground && b.m > 0.0) massSum += b.m, ++massCount;
+  if (massCount > 0) compliance_ = 1e-12 * massCount / massSum;
   for (const JointRT& j : joints_) hasLimits_ = hasLimits_ || std::isfinite(j.lower) || std::isfinite(j.upper);
 
   y0_.assign(n, 0.0);
@@ -516,6 +511,27 @@ void MultibodySystem::predict(std::vector<double>& y, double dt) const {
   setPositions(y, Eigen::Map<Eigen::VectorXd>(dx.data(), static_cast<Eigen::Index>(dx.size())), dt);
 }
 
+double MultibodySystem::motionTurn(double t0, double t1) const {
+  double most = 0.0;
+  for (const MotionRT& mo : motions_) {
+    if (joints_[mo.joint].kind != JointRT::Kind::Revolute) continue;
+    auto value = [&](double t) {
+      if (mo.velocity) return mo.q0 + mo.f.integral(t);
+      double f, df, ddf;
+      mo.f.eval(t, f, df, ddf);
+      return f;
+    };
+    double path = 0.0, last = value(t0);
+    for (int i = 1; i <= 16; ++i) {
+      const double v = value(t0 + (t1 - t0) * i / 16.0);
+      path += std::abs(v - last);
+      last = v;
+    }
+    most = std::max(most, path);
+  }
+  return most;
+}
+
 // A torque (revolute) or force (translational, cylindrical) along the
 // joint's coordinate: on I's part, and the reaction on J's part.
 void MultibodySystem::applyJointEffort(int j, const std::vector<Kin>& k, double f) {
@@ -710,7 +726,6 @@ void MultibodySystem::buildRows(double t, const double* y, const std::vector<Kin
   out.clear();
   for (const JointRT& j : joints_)
     if (j.kind != JointRT::Kind::Coupler) jointRows(j, k, out);
-  const Prims P{markers_, k};
   for (const MotionRT& mo : motions_) {
     const JointRT& j = joints_[mo.joint];
     double f, df, ddf;
@@ -719,18 +734,12 @@ void MultibodySystem::buildRows(double t, const double* y, const std::vector<Kin
       df = f;
       f = mo.q0 + mo.f.integral(t);
     }
-    if (j.kind == JointRT::Kind::Revolute) {
-      // sin(angle - f) = sin(angle) cos f - cos(angle) sin f: smooth, no wrap.
-      const Row s = P.dot1(j.I, 0, j.J, 1), c = P.dot1(j.I, 0, j.J, 0);
-      Row r = combine(s, std::cos(f), c, -std::sin(f));
-      r.phit = -(c.phi * std::cos(f) + s.phi * std::sin(f)) * df;
-      out.push_back(r);
-    } else {
-      Row r = P.dot2(j.I, j.J, 2);
-      r.phi -= f;
-      r.phit = -df;
-      out.push_back(r);
-    }
+    // On the continuous coordinate: a revolute motion sets the angle with its
+    // turns, so f(t) has one solution, not one per half turn.
+    Row r = coordinateRow(j, k, y);
+    r.phi -= f;
+    r.phit = -df;
+    out.push_back(r);
   }
   for (const JointRT& j : joints_)
     if (j.kind == JointRT::Kind::Coupler) {
@@ -906,8 +915,10 @@ void MultibodySystem::residual(double t, const double* y, const double* yp, doub
       CP_[b] += r.p[q] * mu;
       vel += r.r[q].dot(kin_[b].v) + r.p[q].dot(kin_[b].w);
     }
-    if (info.mu >= 0) res[info.mu] = r.phi;
-    res[info.lambda] = vel;
+    // Regularised by compliance_ (see multibody.h): the iteration matrix
+    // stays regular where the constraints lose rank.
+    if (info.mu >= 0) res[info.mu] = r.phi - compliance_ * mu;
+    res[info.lambda] = vel - compliance_ * lam;
   }
   for (size_t b = 0; b < nb; ++b) {
     const BodyRT& B = bodies_[b];
@@ -1298,6 +1309,7 @@ void MultibodySystem::solveAccelerations(double t, double* y, double* yp) {
         for (const auto& [i, qa] : list) S(i, j) += act[i]->r[qa].dot(rm) + act[i]->p[qa].dot(jp);
       }
     }
+    S.diagonal().array() += compliance_;  // the DAE's regularisation: finite where a loop loses rank
     const Eigen::LLT<Eigen::MatrixXd> ldlt(S);
     if (ldlt.info() != Eigen::Success)
       fail("mechanism", "", "singular constraint set (a joint fixes what another already fixes?)");
@@ -1328,7 +1340,9 @@ void MultibodySystem::solveAccelerations(double t, double* y, double* yp) {
     Eigen::SparseMatrix<double> C(m, n6), MinvCt(n6, m);
     C.setFromTriplets(tc.begin(), tc.end());
     MinvCt.setFromTriplets(tm.begin(), tm.end());
-    const Eigen::SparseMatrix<double> S = C * MinvCt;
+    Eigen::SparseMatrix<double> I(m, m);
+    I.setIdentity();
+    const Eigen::SparseMatrix<double> S = C * MinvCt + compliance_ * I;
     Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(S);
     if (ldlt.info() != Eigen::Success) fail("mechanism", "", "singular constraint set (a joint fixes what another already fixes?)");
     lam = ldlt.solve(C * a0 - gamma);
@@ -1624,15 +1638,12 @@ void MultibodySystem::outputs(double t, const double* y, const double* yp, doubl
     }
   }
   for (const MotionRT& mo : motions_) {
-    const JointRT& j = joints_[mo.joint];
     double f, df, ddf;
     mo.f.eval(t, f, df, ddf);
     if (mo.velocity) f = mo.q0 + mo.f.integral(t);
     const double lam = y[rowInfo_[mo.row].lambda];
-    // Generalised force on I along the coordinate: -lambda dPhi/dq.
-    double dPhi = 1.0;
-    if (isRevolute(j.type)) dPhi = std::cos(jointCoordinate(j, kin_, y) - f);
-    row[c++] = -lam * dPhi;
+    // Generalised force on I along the coordinate: -lambda dPhi/dq, dPhi/dq = 1.
+    row[c++] = -lam;
     row[c++] = f;
   }
   for (double v : fv) row[c++] = v;
