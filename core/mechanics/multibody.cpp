@@ -8,6 +8,9 @@
 #include <cmath>
 #include <numbers>
 #include <sstream>
+
+#include <Eigen/OrderingMethods>
+#include <Eigen/SparseQR>
 #include <stdexcept>
 
 namespace pm::mb {
@@ -44,6 +47,31 @@ bool isRevolute(const std::string& t) { return t == "revolute"; }
 // Up to this many rigid-body coordinates (6 per part) the index-1 solve for
 // accelerations and reactions is dense.
 constexpr int kDenseAccelerationsUpTo = 120;
+// Up to this many, too, the assembly's and redundancy check's
+// decompositions are dense (complete orthogonal, Gram-Schmidt); above, a
+// sparse QR of C^T in declaration order (joints declared along a chain
+// keep the fill low; COLAMD's order cost 4x more here): the dense ones cost
+// O(m n^2), 1.35 s of the 64-rung ladder's construction, sparse 0.09 s.
+constexpr int kDenseAssemblyUpTo = 120;
+
+using SpMat = Eigen::SparseMatrix<double>;
+
+// Minimum-norm solution of A z = b (A m x n, possibly rank-deficient, b
+// consistent): with A^T P = Q R (sparse QR, rank r), z = Q [R11^-T (P^T b)_r; 0];
+// the dependent rows (P's last m - r) hold when b is consistent.
+Eigen::VectorXd minimumNorm(const SpMat& A, const Eigen::VectorXd& b) {
+  const SpMat At = A.transpose();
+  Eigen::SparseQR<SpMat, Eigen::NaturalOrdering<int>> qr;
+  qr.setPivotThreshold(1e-12);
+  qr.compute(At);
+  if (qr.info() != Eigen::Success) throw std::runtime_error("mechanism: sparse QR of the constraint matrix failed");
+  const Eigen::Index r = qr.rank();
+  const Eigen::VectorXd pb = qr.colsPermutation().transpose() * b;
+  const SpMat R11 = qr.matrixR().topLeftCorner(r, r);
+  Eigen::VectorXd w = Eigen::VectorXd::Zero(At.rows());
+  w.head(r) = R11.transpose().triangularView<Eigen::Lower>().solve(pb.head(r));
+  return qr.matrixQ() * w;
+}
 
 }  // namespace
 
@@ -962,6 +990,33 @@ Eigen::MatrixXd MultibodySystem::matrixOf(const std::vector<Row>& rows) const {
   return C;
 }
 
+Eigen::SparseMatrix<double> MultibodySystem::sparseOf(const std::vector<Row>& rows) const {
+  std::vector<int> col(bodies_.size(), -1);
+  int nm = 0;
+  for (size_t b = 0; b < bodies_.size(); ++b)
+    if (!bodies_[b].ground) col[b] = 6 * nm++;
+  std::vector<Eigen::Triplet<double>> tr;
+  for (size_t i = 0; i < rows.size(); ++i)
+    for (int q = 0; q < rows[i].n; ++q) {
+      const int c = col[rows[i].b[q]];
+      if (c < 0) continue;
+      for (int a = 0; a < 3; ++a) {
+        tr.emplace_back(static_cast<int>(i), c + a, rows[i].r[q][a]);
+        tr.emplace_back(static_cast<int>(i), c + 3 + a, rows[i].p[q][a]);
+      }
+    }
+  SpMat C(static_cast<Eigen::Index>(rows.size()), 6 * nm);
+  C.setFromTriplets(tr.begin(), tr.end());  // sums duplicates, as matrixOf does
+  return C;
+}
+
+bool MultibodySystem::denseAssembly() const {
+  int nm = 0;
+  for (const BodyRT& b : bodies_)
+    if (!b.ground) ++nm;
+  return 6 * nm <= kDenseAssemblyUpTo;
+}
+
 Eigen::MatrixXd MultibodySystem::constraintMatrix(const std::vector<Row>& rows, bool activeOnly) const {
   if (!activeOnly) return matrixOf(rows);
   std::vector<Row> act;
@@ -1094,9 +1149,15 @@ void MultibodySystem::assemble() {
       // parts marked initial_fixed (S = 1e-3) end up where they were put
       // whenever the others can close the loops.
       const Eigen::VectorXd S = assemblyScales();
-      const Eigen::MatrixXd C = matrixOf(sel) * S.asDiagonal();
       const Eigen::VectorXd d = offsetFrom(user, y).cwiseQuotient(S);
-      const Eigen::VectorXd z = -d + C.completeOrthogonalDecomposition().solve(-phi + C * d);
+      Eigen::VectorXd z;
+      if (denseAssembly()) {
+        const Eigen::MatrixXd C = matrixOf(sel) * S.asDiagonal();
+        z = -d + C.completeOrthogonalDecomposition().solve(-phi + C * d);
+      } else {
+        const SpMat C = sparseOf(sel) * S.asDiagonal();
+        z = -d + minimumNorm(C, -phi + C * d);
+      }
       setPositions(y, S.asDiagonal() * z);
     }
   }
@@ -1110,22 +1171,55 @@ void MultibodySystem::findRedundant(const std::vector<Row>& rows) {
   // Gram-Schmidt in declaration order: a row that adds no new direction to
   // the ones before it is redundant (an over-constrained planar loop built
   // from revolute joints is the classic case) and is switched off, as ADAMS does.
-  const Eigen::MatrixXd C = constraintMatrix(rows, false);
-  std::vector<Eigen::VectorXd> basis;
   std::map<std::string, int> removed;
   std::map<std::string, int> total;
-  for (int i = 0; i < C.rows(); ++i) {
-    total[rowInfo_[i].owner]++;
-    Eigen::VectorXd v = C.row(i).transpose();
-    const double n0 = v.norm();
-    for (int pass = 0; pass < 2; ++pass)
-      for (const auto& q : basis) v -= q.dot(v) * q;
-    if (n0 == 0.0 || v.norm() < 1e-9 * n0) {
+  int rank = 0;
+  if (denseAssembly()) {
+    const Eigen::MatrixXd C = constraintMatrix(rows, false);
+    std::vector<Eigen::VectorXd> basis;
+    for (int i = 0; i < C.rows(); ++i) {
+      total[rowInfo_[i].owner]++;
+      Eigen::VectorXd v = C.row(i).transpose();
+      const double n0 = v.norm();
+      for (int pass = 0; pass < 2; ++pass)
+        for (const auto& q : basis) v -= q.dot(v) * q;
+      if (n0 == 0.0 || v.norm() < 1e-9 * n0) {
+        rowInfo_[i].active = false;
+        removed[rowInfo_[i].owner]++;
+        continue;
+      }
+      basis.push_back(v / v.norm());
+    }
+    rank = static_cast<int>(basis.size());
+  } else {
+    // The same test by a sparse Householder QR of C^T, rows as unit columns
+    // taken in declaration order (no fill-reducing reordering, so the later
+    // of two dependent rows is the one switched off): a column whose part
+    // orthogonal to the columns before it is below 1e-9 is dependent.
+    SpMat Ct = sparseOf(rows).transpose();
+    Ct.makeCompressed();
+    std::vector<char> zero(rows.size(), 0);
+    for (Eigen::Index c = 0; c < Ct.outerSize(); ++c) {
+      const double n0 = Ct.col(c).norm();
+      if (n0 == 0.0) zero[c] = 1;
+      else Ct.col(c) /= n0;
+    }
+    Eigen::SparseQR<SpMat, Eigen::NaturalOrdering<int>> qr;
+    qr.setPivotThreshold(1e-9);
+    qr.compute(Ct);
+    if (qr.info() != Eigen::Success) fail("mechanism", "", "sparse QR of the constraint matrix failed");
+    std::vector<char> independent(rows.size(), 0);
+    const auto& perm = qr.colsPermutation().indices();
+    for (Eigen::Index i = 0; i < qr.rank(); ++i) independent[perm[i]] = 1;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      total[rowInfo_[i].owner]++;
+      if (independent[i] && !zero[i]) {
+        ++rank;
+        continue;
+      }
       rowInfo_[i].active = false;
       removed[rowInfo_[i].owner]++;
-      continue;
     }
-    basis.push_back(v / v.norm());
   }
   for (const MotionRT& mo : motions_)
     if (!rowInfo_[mo.row].active)
@@ -1136,7 +1230,7 @@ void MultibodySystem::findRedundant(const std::vector<Row>& rows) {
   int nm = 0;
   for (const BodyRT& b : bodies_)
     if (!b.ground) ++nm;
-  dof_ = 6 * nm - static_cast<int>(basis.size());
+  dof_ = 6 * nm - rank;
   if (!removed.empty()) {
     std::ostringstream o;
     o << "redundant constraint equations removed:";
@@ -1165,8 +1259,12 @@ void MultibodySystem::projectVelocities(double t, std::vector<double>& y) {
   for (size_t i = 0; i < rows.size(); ++i)
     if (rowInfo_[i].active) rhs[i2++] = -rows[i].phit;
   const Eigen::VectorXd S = assemblyScales();
-  const Eigen::MatrixXd CS = C * S.asDiagonal();
-  v += S.asDiagonal() * CS.completeOrthogonalDecomposition().solve(rhs - C * v);
+  if (denseAssembly()) {
+    const Eigen::MatrixXd CS = C * S.asDiagonal();
+    v += S.asDiagonal() * CS.completeOrthogonalDecomposition().solve(rhs - C * v);
+  } else {
+    v += S.asDiagonal() * minimumNorm(C.sparseView() * S.asDiagonal(), rhs - C * v);
+  }
   c = 0;
   for (const BodyRT& b : bodies_) {
     if (b.ground) continue;
@@ -1468,7 +1566,8 @@ bool MultibodySystem::correctPositions(double t, std::vector<double>& y) const {
   Eigen::VectorXd phi(sel.size());
   for (size_t i = 0; i < sel.size(); ++i) phi[i] = sel[i].phi;
   if (sel.empty() || phi.cwiseAbs().maxCoeff() < 1e-13) return false;
-  setPositions(y, matrixOf(sel).completeOrthogonalDecomposition().solve(-phi));
+  if (denseAssembly()) setPositions(y, matrixOf(sel).completeOrthogonalDecomposition().solve(-phi));
+  else setPositions(y, minimumNorm(sparseOf(sel), -phi));
   return true;
 }
 

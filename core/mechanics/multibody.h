@@ -254,6 +254,9 @@ class MultibodySystem {
   bool correctPositions(double t, std::vector<double>& y) const;
   Eigen::MatrixXd constraintMatrix(const std::vector<Row>& rows, bool activeOnly) const;
   Eigen::MatrixXd matrixOf(const std::vector<Row>& rows) const;  // dense C of exactly these rows
+  Eigen::SparseMatrix<double> sparseOf(const std::vector<Row>& rows) const;  // the same, sparse
+  // Small models: dense decompositions in assembly and redundancy detection.
+  bool denseAssembly() const;
   void solveAccelerations(double t, double* y, double* yp);
   // gamma = -d/dt (C v + Phi_t) at fixed v, the right-hand side of C a = gamma,
   // by central differences along the motion (truncation error ~1e-10 relative).
