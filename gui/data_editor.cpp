@@ -1,10 +1,12 @@
 #include "data_editor.h"
 
 #include "document.h"
+#include "io/atomic_file.h"
 #include "model/component_type.h"
 #include "solver/element.h"
 
 #include <QCheckBox>
+#include <QDir>
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QFileInfo>
@@ -59,6 +61,19 @@ QString numberText(double v) {
 QString cell(const QTableWidget* t, int row, int col) {
   const QTableWidgetItem* it = t->item(row, col);
   return it ? it->text() : QString();
+}
+
+// Rows numbered from 0, as the engine's messages index them ("steps[2]"),
+// renumbered when rows come or go.
+void numberRowsFromZero(QTableWidget* t) {
+  auto renumber = [t] {
+    QStringList labels;
+    for (int r = 0; r < t->rowCount(); ++r) labels << QString::number(r);
+    t->setVerticalHeaderLabels(labels);
+  };
+  renumber();
+  QObject::connect(t->model(), &QAbstractItemModel::rowsInserted, t, renumber);
+  QObject::connect(t->model(), &QAbstractItemModel::rowsRemoved, t, renumber);
 }
 
 }  // namespace
@@ -155,15 +170,18 @@ void DataEditor::buildScript(const Component& c) {
   text_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
   text_->setLineWrapMode(QPlainTextEdit::NoWrap);
   text_->setTabStopDistance(2 * text_->fontMetrics().horizontalAdvance(' ') * 2);
-  QString source;
+  QString source, unreadable;
   if (d.is_object() && d.contains("file") && d["file"].is_string()) {
+    // Resolved as the compiler resolves it: against the project file's
+    // folder, or the working directory for a project not saved yet.
     scriptFromFile_ = true;
-    QString path = qs(d["file"].get<std::string>());
-    if (QFileInfo(path).isRelative() && !doc_->file().isEmpty())
-      path = QFileInfo(doc_->file()).absolutePath() + "/" + path;
-    QFile f(path);
-    source = f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : tr("// cannot read %1").arg(path);
-    text_->setReadOnly(true);
+    scriptFile_ = qs(d["file"].get<std::string>());
+    if (QFileInfo(scriptFile_).isRelative() && !doc_->file().isEmpty())
+      scriptFile_ = QFileInfo(doc_->file()).absolutePath() + "/" + scriptFile_;
+    scriptFile_ = QDir::cleanPath(QFileInfo(scriptFile_).absoluteFilePath());
+    QFile f(scriptFile_);
+    if (f.open(QIODevice::ReadOnly)) source = QString::fromUtf8(f.readAll());
+    else unreadable = tr("cannot read %1 (%2); OK writes the program there").arg(scriptFile_, f.errorString());
   } else if (d.is_object() && d.contains("script")) {
     if (d["script"].is_string()) {
       scriptLines_ = false;
@@ -177,6 +195,7 @@ void DataEditor::buildScript(const Component& c) {
     source = "function init() {\n}\n\nfunction step(t, inputs) {\n  return {};\n}";
   }
   text_->setPlainText(source);
+  fileText_ = source;
   auto* where = new QLabel;
   where->setObjectName("scriptCursor");
   connect(text_, &QPlainTextEdit::cursorPositionChanged, where, [this, where] {
@@ -184,11 +203,16 @@ void DataEditor::buildScript(const Component& c) {
     where->setText(tr("Line %1, column %2").arg(cur.blockNumber() + 1).arg(cur.positionInBlock() + 1));
   });
   auto* lay = static_cast<QVBoxLayout*>(layout());
-  if (scriptFromFile_)
-    lay->addWidget(new QLabel(tr("The program is the file %1 (edit it there); inputs and outputs are edited here.")
-                                  .arg(qs(d["file"].get<std::string>()))));
+  if (scriptFromFile_) {
+    auto* file = new QLabel(tr("The program is the file %1 (data.file, kept as the reference): OK saves it there.")
+                                .arg(qs(d["file"].get<std::string>())));
+    file->setObjectName("scriptFile");
+    file->setToolTip(scriptFile_);
+    lay->addWidget(file);
+  }
   lay->addWidget(text_, 1);
   lay->addWidget(where);
+  if (!unreadable.isEmpty()) showMessage(qs(id_ + ": data.file: ") + unreadable);
 }
 
 void DataEditor::buildSequence(const Component& c) {
@@ -229,6 +253,8 @@ void DataEditor::buildSequence(const Component& c) {
       table_->setItem(r, 2, new QTableWidgetItem(when.join(", ")));
     }
   }
+  numberRowsFromZero(table_);
+  table_->verticalHeader()->setToolTip(tr("Step index k, as messages name it (steps[k])"));
   lay->addWidget(table_, 1);
   addRowButtons(lay, tr("Add step"), tr("Remove step"));
 }
@@ -271,6 +297,8 @@ void DataEditor::buildPoints(const Component& c) {
                                                        ? numberText(pt[k].get<double>())
                                                        : QString()));
     }
+  numberRowsFromZero(table_);
+  table_->verticalHeader()->setToolTip(tr("Point index k, as messages name it (points[k])"));
   auto* lay = static_cast<QVBoxLayout*>(layout());
   lay->addWidget(table_, 1);
   addRowButtons(lay, tr("Add point"), tr("Remove point"));
@@ -398,8 +426,15 @@ QString DataEditor::check() {
     }
   }
   // A script is compiled the way a run compiles it (the type's create: field
-  // checks, then the program's top level loaded into the script engine).
-  if (c.type == "script_controller" && !scriptFromFile_) {
+  // checks, then the program's top level loaded into the script engine). A
+  // program kept in a file is compiled from the editor's text (the file is
+  // written only on OK), and the message names data.file and the file.
+  if (c.type == "script_controller") {
+    const std::string fileRef = scriptFromFile_ ? c.data["file"].get<std::string>() : std::string();
+    if (scriptFromFile_) {
+      c.data.erase("file");
+      c.data["script"] = text_->toPlainText().toStdString();
+    }
     if (!t || !t->create) {
       showMessage(tr("%1: scripted controllers are not available in this build").arg(qs(id_)));
       return message();
@@ -407,7 +442,10 @@ QString DataEditor::check() {
     try {
       t->create(c);
     } catch (const std::exception& e) {
-      const QString text = qs(id_ + ": " + e.what());
+      std::string what = e.what();
+      const std::string fromText = "data.script: script";
+      if (scriptFromFile_ && what.rfind(fromText, 0) == 0) what = "data.file: " + fileRef + what.substr(fromText.size());
+      const QString text = qs(id_ + ": " + what);
       showMessage(text);
       const QRegularExpressionMatch m = QRegularExpression("line (\\d+)").match(text);
       if (m.hasMatch() && text_) {
@@ -426,6 +464,18 @@ QString DataEditor::check() {
 
 void DataEditor::accept() {
   if (!check().isEmpty()) return;
+  // The program file first: if it cannot be written the dialog stays open
+  // and the project is not changed. (A file is not part of the undo stack.)
+  if (scriptFromFile_ && text_->toPlainText() != fileText_) {
+    const std::string src = text_->toPlainText().toStdString();
+    try {
+      writeFileAtomically(scriptFile_.toStdString(), [&](std::ostream& os) { os << src; });
+    } catch (const std::exception& e) {
+      showMessage(qs(id_ + ": data.file: " + e.what()));
+      return;
+    }
+    fileText_ = text_->toPlainText();
+  }
   const json d = collect();
   const Component* c = doc_->project().find(id_);
   // Nothing typed: no edit (an absent data section stays absent).

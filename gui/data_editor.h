@@ -2,10 +2,12 @@
 // - script_controller: the program as multi-line text (syntax-checked by
 //   compiling the component through the engine's own path, so an error names
 //   its line), its inputs ("name=ref, ...") and outputs ("u, sol14" or
-//   "u=0.5");
+//   "u=0.5"); a program kept in a file (data.file) is loaded, checked from
+//   the text, and saved to the file atomically on OK (the reference stays);
 // - step_sequence: outputs, cyclic, and one table row per step (name, the
 //   outputs it sets, the conditions of its transition);
 // - time_table: one row per point (t, value);
+//   both tables number their rows from 0, as messages index them (steps[k]);
 // - any other type: the data as JSON text.
 // OK checks the data (the type's check_data, and the compile for scripts);
 // a refusal stays in the dialog with its message, otherwise the new data is
@@ -68,7 +70,9 @@ class DataEditor : public QDialog {
   std::string id_;
   Kind kind_ = Kind::Json;
   bool scriptLines_ = true;     // data.script was (or becomes) an array of lines
-  bool scriptFromFile_ = false; // data.file: the program text is shown, not edited
+  bool scriptFromFile_ = false; // data.file: the program is edited here and saved to the file on OK
+  QString scriptFile_;          // its absolute path
+  QString fileText_;            // its text as read (or last written)
   bool outputsObject_ = false;  // script outputs as {name: initial}
   QPlainTextEdit* text_ = nullptr;
   QTableWidget* table_ = nullptr;

@@ -3,7 +3,9 @@
 // into the text editor, checked (a syntax error names its line), applied with
 // OK and undone; a step sequence's steps and a time table's points edited in
 // their tables; and paste of a sequence with its cylinders and limit switches
-// renaming the references inside the copy's data.
+// renaming the references inside the copy's data; a program kept in a file
+// (data.file) edited and saved to that file; table rows numbered as the
+// engine's messages index them.
 #include "data_editor.h"
 #include "document.h"
 #include "main_window.h"
@@ -12,6 +14,10 @@
 #include "schematic_view.h"
 
 #include <QCheckBox>
+#include <QDir>
+#include <QFile>
+#include <QHeaderView>
+#include <QTemporaryDir>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -67,6 +73,25 @@ void typeIntoCell(QTableWidget* t, int row, int col, const QString& text) {
   QCoreApplication::processEvents();  // the delegate commits on Return through a queued call
   QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);  // the closed editor goes
   QCOMPARE(t->item(row, col)->text(), text);
+}
+
+QString readFile(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString("<unreadable>");
+}
+
+// The vertical header's labels of a table, top to bottom.
+QStringList rowLabels(const QTableWidget* t) {
+  QStringList out;
+  for (int r = 0; r < t->rowCount(); ++r)
+    out << (t->verticalHeaderItem(r) ? t->verticalHeaderItem(r)->text() : t->model()->headerData(r, Qt::Vertical).toString());
+  return out;
+}
+
+QStringList zeroTo(int n) {
+  QStringList out;
+  for (int k = 0; k < n; ++k) out << QString::number(k);
+  return out;
 }
 
 }  // namespace
@@ -130,6 +155,76 @@ class TestGuiDataEditor : public QObject {
 
     w.document()->undoStack()->undo();
     QVERIFY(w.project() == original);
+  }
+
+  // projects/script_plc_cycle (copied to a temporary folder with its
+  // script_plc_cycle.js): plc's program lives in data.file. The editor shows
+  // the file's text, editable; a syntax error typed into line 13 is refused
+  // naming data.file, the file and line 13 (cursor put there), and neither
+  // the file nor the project changes; the dwell typed from 0.3 to 0.45 s in
+  // line 9 passes "Check", and OK writes the file (no temporary left
+  // beside it) while data.file keeps its reference and the project is
+  // unchanged. Reopened, the editor shows the saved text.
+  void scriptFileEditSavesTheFile() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString proj = dir.filePath("plc.pneumech.json"), js = dir.filePath("script_plc_cycle.js");
+    QVERIFY(QFile::copy(example("script_plc_cycle.pneumech.json"), proj));
+    QVERIFY(QFile::copy(example("script_plc_cycle.js"), js));
+    QFile::setPermissions(js, QFile::ReadOwner | QFile::WriteOwner);
+    const QString js0 = readFile(js);
+
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(proj));
+    const Project original = w.project();
+    QCOMPARE(QString::fromStdString(original.find("plc")->data["file"].get<std::string>()),
+             QString("script_plc_cycle.js"));
+    DataEditor* dlg = openEditorOf(w, "plc");
+    QVERIFY(dlg);
+    QVERIFY(QTest::qWaitForWindowExposed(dlg));
+    QCOMPARE(dlg->kind(), DataEditor::Kind::Script);
+    QPlainTextEdit* text = dlg->textEdit();
+    QVERIFY(!text->isReadOnly());
+    QCOMPARE(text->toPlainText(), js0);
+    QCOMPARE(text->document()->findBlockByNumber(8).text(), QString("const dwell = 0.3;"));
+    QVERIFY(dlg->findChild<QLabel*>("scriptFile"));
+
+    // A syntax error in line 13: refused with its line, nothing written.
+    typeAtEndOfLine(text, 13, " )");
+    QTest::mouseClick(dlg->findChild<QPushButton*>("checkButton"), Qt::LeftButton);
+    QString msg = dlg->message();
+    qInfo("check: %s", qPrintable(msg));
+    QVERIFY2(msg.startsWith("plc: data.file: script_plc_cycle.js") && msg.contains("line 13"), qPrintable(msg));
+    QCOMPARE(text->textCursor().blockNumber(), 12);
+    QVERIFY(dlg->grab().save("gui_data_editor_script_file.png"));
+    QTest::mouseClick(dlg->findChild<QPushButton*>("okButton"), Qt::LeftButton);
+    QVERIFY(dlg->isVisible());
+    QCOMPARE(readFile(js), js0);
+    QVERIFY(w.project() == original);
+
+    // Fixed, and the dwell changed: Check passes, OK saves the file.
+    typeAtEndOfLine(text, 13, "");
+    for (int k = 0; k < 2; ++k) QTest::keyClick(text, Qt::Key_Backspace);
+    typeAtEndOfLine(text, 9, "");
+    for (int k = 0; k < 3; ++k) QTest::keyClick(text, Qt::Key_Backspace);  // "0.3;" -> "0"
+    QTest::keyClicks(text, ".45;");
+    QCOMPARE(text->document()->findBlockByNumber(8).text(), QString("const dwell = 0.45;"));
+    QTest::mouseClick(dlg->findChild<QPushButton*>("checkButton"), Qt::LeftButton);
+    QCOMPARE(dlg->message(), QString("No errors."));
+    QTest::mouseClick(dlg->findChild<QPushButton*>("okButton"), Qt::LeftButton);
+    QVERIFY2(!dlg->isVisible(), qPrintable(dlg->message()));
+    QString expected = js0;
+    expected.replace("const dwell = 0.3;", "const dwell = 0.45;");
+    QCOMPARE(readFile(js), expected);
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList({"plc.pneumech.json", "script_plc_cycle.js"}));
+    QVERIFY(w.project() == original);  // data.file, inputs and outputs as they were
+
+    DataEditor* again = openEditorOf(w, "plc");
+    QVERIFY(again);
+    QCOMPARE(again->textEdit()->toPlainText(), expected);
+    again->reject();
   }
 
   // Inputs and outputs are edited in their line; an input without a
@@ -233,6 +328,47 @@ class TestGuiDataEditor : public QObject {
     QCOMPARE(w.project().find("sp")->data, expected);
     w.document()->undoStack()->undo();
     QVERIFY(w.project() == original);
+  }
+
+  // The step table numbers its rows from 0 as the engine's messages index
+  // steps (steps[k]): a refused "Sets" cell in the row labelled 4 yields a
+  // message about steps[4]; an added step renumbers the rows. The time
+  // table's points are numbered the same way (points[k]).
+  void rowsNumberedAsMessagesIndexThem() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(example("sequence_a_b_b_a.pneumech.json")));
+    const Project original = w.project();
+    DataEditor* dlg = openEditorOf(w, "seq");
+    QVERIFY(dlg);
+    dlg->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(dlg));
+    QTableWidget* t = dlg->table();
+    const int n = t->rowCount();
+    QCOMPARE(rowLabels(t), zeroTo(n));
+    QCOMPARE(t->item(4, 0)->text(), QString("B-"));
+    typeIntoCell(t, 4, 1, "Y9=0");
+    QTest::mouseClick(dlg->findChild<QPushButton*>("okButton"), Qt::LeftButton);
+    qInfo("row labelled %s refused: %s", qPrintable(rowLabels(t)[4]), qPrintable(dlg->message()));
+    QVERIFY2(dlg->message().contains("data.steps[" + rowLabels(t)[4] + "]"), qPrintable(dlg->message()));
+    QVERIFY(dlg->grab().save("gui_data_editor_sequence_rows.png"));
+    typeIntoCell(t, 4, 1, "Y2=0");
+    t->setCurrentCell(1, 0);
+    QTest::mouseClick(dlg->findChild<QPushButton*>("addRow"), Qt::LeftButton);
+    QCOMPARE(t->rowCount(), n + 1);
+    QCOMPARE(rowLabels(t), zeroTo(n + 1));
+    QCOMPARE(t->item(5, 0)->text(), QString("B-"));  // moved down one
+    QTest::mouseClick(dlg->findChild<QPushButton*>("removeRow"), Qt::LeftButton);
+    QCOMPARE(rowLabels(t), zeroTo(n));
+    dlg->reject();
+    QVERIFY(w.project() == original);
+
+    QVERIFY(w.openProject(example("servo_axis.pneumech.json")));
+    DataEditor* pts = openEditorOf(w, "sp");
+    QVERIFY(pts);
+    QCOMPARE(rowLabels(pts->table()), zeroTo(pts->table()->rowCount()));
+    pts->reject();
   }
 
   // Copy the sequence with both cylinders, their limit switches, the start

@@ -69,6 +69,7 @@ class FirstOrderFilter : public Element {
     e.res[slot_] = e.yp[slot_] - (u - x) / T_;
   }
   double nextTimeEvent() const override { return clock_.next(); }
+  bool rootsReadStatesOnly() const override { return true; }
   void roots(const Eval& e, double* g) override { g[0] = clock_.root(e.t); }
   bool update(const Eval& e) override {
     if (!clock_.sampled()) {

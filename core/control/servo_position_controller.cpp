@@ -15,8 +15,22 @@
 //           So the feedforward acts while the commanded speed changes and
 //           fades to 0 when it is constant (seed 002 §4).
 //   inner:  e_v = v_cmd - v
-//           u_c = Kp_v,g e_v + I_v + Kd_v,g (e_v - z_v)/Tf + u_ff
+//           u_c = Kp_v,g e_v + I_v + Kd_v,g (e_v - z_v)/Tf + u_ff + u_fr - u_dp
 //           (Kd_v feeds back the acceleration: it damps the air-spring mode)
+//   friction feed-forward: u_fr = (u_friction + [m = 0] u_static) clamp(v_cmd / v_friction_band, -1, 1):
+//           the opening the cylinder's friction costs, added in the direction
+//           of the commanded motion (a ramp over the band: no jump at v_cmd = 0);
+//           u_static on top while the motion state is standstill (static
+//           friction exceeds Coulomb's until the piston breaks away).
+//           In a steady ramp it removes u_fr / (Kp_x (Kp_v + dS^-1/dv)) of lag.
+//   pressure-difference feedback: dp = pA - area_ratio pB (the piston force
+//           over A_A, seed 002 eq. 1 with alpha = A_B/A_A), through a washout
+//           (high-pass) of time constant T_dp: u_dp = K_dp (dp - z_p),
+//           dz_p/dt = (dp - z_p)/T_dp (T_dp = 0: u_dp = K_dp dp). The force
+//           is m a plus friction and load, so K_dp adds damping to the air
+//           spring from a measured pressure instead of a differentiated
+//           velocity; the washout drops the static force (load, friction,
+//           pressure level), which would otherwise shift where the axis stops.
 //   overlap compensation (SPC-style dead-band inverse):
 //           u_o = u_c + u_overlap clamp(u_c / u_overlap_band, -1, 1)
 //           so any loop output beyond the band moves the spool past the
@@ -34,9 +48,9 @@
 //   z_k = a z_k-1 + (1-a) e_k-1, a = exp(-Ts/Tf); I_k = I_k-1 + Ts Ki e_k-1,
 // limits, freezing and the band decided at the sample; initial I = 0, z = e
 // at the first sample (no derivative kick).
-// Continuous (sample_time = 0): I_x, z_x, I_v, z_v are differential states
+// Continuous (sample_time = 0): I_x, z_x, I_v, z_v, q_p = K_dp (z_p - dp(0)) are differential states
 // of the DAE (those with a non-zero gain in some set; z = e(0) + state), and
-// every switch (v_cmd and u limits, the overlap ramp's edges, the sign of the
+// every switch (v_cmd and u limits, the overlap and friction ramps' edges, the sign of the
 // integrand while limited, the band edges) is a root function with the
 // branch as a discrete state, as in pid.
 // Motion state m (gain set): +1 extending (set "ext"), -1 retracting ("ret"),
@@ -98,7 +112,9 @@ class ServoPositionController : public Element {
         rRef_(signal::inputRef(c, "setpoint")),
         xRef_(signal::inputRef(c, "position")),
         vRef_(signal::inputRef(c, "velocity")),
-        aRef_(signal::inputRef(c, "acceleration")) {
+        aRef_(signal::inputRef(c, "acceleration")),
+        pARef_(signal::inputRef(c, "pA")),
+        pBRef_(signal::inputRef(c, "pB")) {
     if (xRef_.empty()) throw std::runtime_error("inputs.position: required (e.g. \"cyl.x\")");
     if (vRef_.empty()) throw std::runtime_error("inputs.velocity: required (e.g. \"cyl.v\")");
     Params P(c);
@@ -120,8 +136,18 @@ class ServoPositionController : public Element {
     if (xHold_ > 0.0 && !(xRelease_ > xHold_))
       throw std::runtime_error("params.x_release: must be larger than x_hold (" + std::to_string(xHold_) +
                                " m), or the valve would be centred and released at the same error");
+    uFr_ = P("u_friction");
+    uSt_ = P("u_static");
+    frBand_ = P("v_friction_band");
+    Kdp_ = P("K_dp");
+    Tdp_ = P("T_dp");
+    alpha_ = P("area_ratio");
+    if (Kdp_ != 0.0 && pARef_.empty())
+      throw std::runtime_error("params.K_dp: pressure-difference feedback needs inputs.pA (e.g. \"cyl.pA\") "
+                               "and, for a double-acting cylinder, inputs.pB");
     clock_ = signal::SampleClock(P("sample_time"));
     a_ = clock_.sampled() ? std::exp(-clock_.period() / Tf_) : 0.0;
+    ap_ = clock_.sampled() && Tdp_ > 0.0 ? std::exp(-clock_.period() / Tdp_) : 0.0;
     const auto err = checkTable(c.data);
     if (!err.empty()) throw std::runtime_error("data." + err.front());
     if (c.data.is_object()) {
@@ -139,7 +165,8 @@ class ServoPositionController : public Element {
         "Servo-pneumatic position controller (seed 002): outer position PID -> velocity command, inner "
         "velocity PID -> valve command u, feedforward from the inverted speed/opening table faded by the "
         "commanded acceleration, gain sets for extending, retracting and standstill, valve overlap "
-        "compensation and a position band in which the valve is centred";
+        "compensation, friction feed-forward, pressure-difference feedback and a position band in which the valve "
+        "is centred";
     t.params = {
         {"sample_time", "s", 0.001, 0.0, 1e6, false, false,
          "controller sample time (> 0: sampled, output held; 0: continuous)"},
@@ -159,7 +186,23 @@ class ServoPositionController : public Element {
          "position band: at standstill with |e_x| <= x_hold the valve is centred (u = 0) and the "
          "integrators hold, so the axis rests on its friction instead of hunting (0: off)"},
         {"x_release", "m", 0.0, 0.0, 1e6, false, false,
-         "the centred valve is released when |e_x| >= x_release (> x_hold: hysteresis)"}};
+         "the centred valve is released when |e_x| >= x_release (> x_hold: hysteresis)"},
+        {"u_friction", "1", 0.0, 0.0, 1.0, false, false,
+         "friction feed-forward: valve opening added in the direction of the commanded motion to overcome "
+         "the cylinder's Coulomb friction (0: off)"},
+        {"u_static", "1", 0.0, 0.0, 1.0, false, false,
+         "friction feed-forward added on top of u_friction while the motion state is standstill, against "
+         "the static (breakaway) friction beyond the Coulomb friction (0: off)"},
+        {"v_friction_band", "m/s", 0.005, 0.0, 1e6, true, false,
+         "velocity command over which the friction feed-forward ramps from 0 to u_friction (no jump at 0)"},
+        {"K_dp", "1/Pa", 0.0, 0.0, 1.0, false, false,
+         "pressure-difference feedback gain: u -= K_dp (pA - area_ratio pB), high-passed by T_dp; damps the "
+         "air spring (needs inputs.pA, inputs.pB; 0: off)"},
+        {"T_dp", "s", 0.05, 0.0, 1e6, false, false,
+         "washout time constant of the pressure-difference feedback (the static force fades with it; 0: "
+         "no washout)"},
+        {"area_ratio", "1", 1.0, 0.0, 100.0, true, false,
+         "A_B / A_A of the cylinder (annulus over piston area): weights pB in the pressure difference"}};
     const char* sets[3] = {"ext", "ret", "stop"};
     const char* what[3] = {"extending", "retracting", "at standstill"};
     const double dflt[6] = {10.0, 0.0, 0.0, 2.0, 0.0, 0.0};
@@ -176,7 +219,10 @@ class ServoPositionController : public Element {
                 {"position", "measured position (m), e.g. cyl.x", true},
                 {"velocity", "measured velocity (m/s), e.g. cyl.v", true},
                 {"acceleration", "commanded acceleration (m/s2) fading the feedforward (unconnected: w = 1)",
-                 false}};
+                 false},
+                {"pA", "chamber A pressure (Pa) for the pressure-difference feedback, e.g. cyl.pA", false},
+                {"pB", "chamber B pressure (Pa) for the pressure-difference feedback, e.g. cyl.pB "
+                       "(unconnected: 0)", false}};
     t.channels = {{"u", "1", "valve command -1..1"},
                   {"v_cmd", "m/s", "velocity command of the outer loop"},
                   {"u_ff", "1", "feedforward part of u"},
@@ -184,7 +230,9 @@ class ServoPositionController : public Element {
                   {"e_x", "m", "position error"},
                   {"e_v", "m/s", "velocity error"},
                   {"gain_set", "1", "motion state: +1 extending, -1 retracting, 0 standstill"},
-                  {"hold", "1", "1 while the valve is centred in the position band"}};
+                  {"hold", "1", "1 while the valve is centred in the position band"},
+                  {"u_fr", "1", "friction feed-forward part of u"},
+                  {"u_dp", "1", "pressure-difference feedback (subtracted from u)"}};
     t.check_data = [](const Component& c) { return checkTable(c.data); };
     t.create = [](const Component& c) { return std::make_unique<ServoPositionController>(c); };
     return t;
@@ -195,6 +243,8 @@ class ServoPositionController : public Element {
     b.input(x_, "inputs.position", xRef_);
     b.input(v_, "inputs.velocity", vRef_);
     b.input(acc_, "inputs.acceleration", aRef_);
+    b.input(pA_, "inputs.pA", pARef_);
+    b.input(pB_, "inputs.pB", pBRef_);
     if (!clock_.sampled()) {
       auto any = [&](double Gains::*k) {
         return std::any_of(gains_.begin(), gains_.end(), [&](const Gains& g) { return g.*k != 0.0; });
@@ -211,20 +261,26 @@ class ServoPositionController : public Element {
       if (any(&Gains::Kd_v))
         zvSlot_ = b.state("z_v", "m/s", StateKind::Differential, 0.0, signal::kStateAtol,
                           "dz_v/dt - (e_v - e_v(0) - z_v)/Tf   [servo velocity derivative filter]");
+      if (Kdp_ != 0.0 && Tdp_ > 0.0)
+        // In valve units (K_dp (z_p - dp(0))), so the signal tolerance bounds the error of u_dp.
+        zpSlot_ = b.state("q_p", "1", StateKind::Differential, 0.0, signal::kStateAtol,
+                          "dq_p/dt - (K_dp (dp - dp(0)) - q_p)/T_dp   [servo pressure-difference washout]");
     }
     b.roots(kRoots);
-    for (const char* ch : {"u", "v_cmd", "u_ff", "w", "e_x", "e_v", "gain_set", "hold"}) b.channel(ch, "1");
+    for (const char* ch : {"u", "v_cmd", "u_ff", "w", "e_x", "e_v", "gain_set", "hold", "u_fr", "u_dp"})
+      b.channel(ch, "1");
     b.publish("u", [this](const Eval& e) { return clock_.sampled() ? held_.u : value(e).u; });
   }
 
   void evaluate(Eval& e) override {
-    if (clock_.sampled() || (ixSlot_ < 0 && zxSlot_ < 0 && ivSlot_ < 0 && zvSlot_ < 0)) return;
+    if (clock_.sampled() || (ixSlot_ < 0 && zxSlot_ < 0 && ivSlot_ < 0 && zvSlot_ < 0 && zpSlot_ < 0)) return;
     const Loop s = value(e);
     const Gains& G = gains_[motion_ + 1];
     if (ixSlot_ >= 0) e.res[ixSlot_] = e.yp[ixSlot_] - (hold_ || frozenX_ ? 0.0 : G.Ki_x * s.ex);
     if (ivSlot_ >= 0) e.res[ivSlot_] = e.yp[ivSlot_] - (hold_ || frozenV_ ? 0.0 : G.Ki_v * s.ev);
     if (zxSlot_ >= 0) e.res[zxSlot_] = e.yp[zxSlot_] - (s.ex - s.zx) / Tf_;
     if (zvSlot_ >= 0) e.res[zvSlot_] = e.yp[zvSlot_] - (s.ev - s.zv) / Tf_;
+    if (zpSlot_ >= 0) e.res[zpSlot_] = e.yp[zpSlot_] - s.udp / Tdp_;
   }
 
   double nextTimeEvent() const override { return clock_.next(); }
@@ -249,6 +305,8 @@ class ServoPositionController : public Element {
     const double edge = hold_ ? xRelease_ : xHold_;
     g[13] = xHold_ > 0.0 ? s.ex - edge : 1.0;
     g[14] = xHold_ > 0.0 ? s.ex + edge : 1.0;
+    if (uFr_ > 0.0 || uSt_ > 0.0) signal::Band::roots(s.vCmd, -frBand_, frBand_, g + 15);
+    else g[15] = g[16] = 1.0;
   }
 
   bool update(const Eval& e) override {
@@ -284,7 +342,10 @@ class ServoPositionController : public Element {
       s.Iv = before_.Iv + (frozen ? 0.0 : Ts * G.Ki_v * before_.ev);
     }
     s.uff = s.w * opening(s.vCmd);
-    s.uc = G.Kp_v * s.ev + s.Iv + G.Kd_v * (s.ev - s.zv) / Tf_ + s.uff;
+    s.ufr = friction(s.vCmd, sgn(s.vCmd) * (std::abs(s.vCmd) > frBand_));
+    if (Tdp_ > 0.0) s.zp = e.initializing ? s.dp : ap_ * before_.zp + (1.0 - ap_) * before_.dp;
+    s.udp = Kdp_ * (s.dp - s.zp);
+    s.uc = G.Kp_v * s.ev + s.Iv + G.Kd_v * (s.ev - s.zv) / Tf_ + s.uff + s.ufr - s.udp;
     s.uo = compensated(s.uc, sgn(s.uc) * (std::abs(s.uc) > ovBand_));
     s.uLim = sgn(s.uo) * (std::abs(s.uo) > 1.0);
     s.u = s.hold ? 0.0 : std::clamp(s.uo, -1.0, 1.0);
@@ -303,17 +364,20 @@ class ServoPositionController : public Element {
     ch[5] = s.ev;
     ch[6] = motion_;
     ch[7] = s.hold ? 1.0 : 0.0;
+    ch[8] = s.ufr;
+    ch[9] = s.udp;
   }
 
  private:
   // Roots: 0-3 motion state, 4 sample clock; continuous only: 5-6 v_cmd
   // limit, 7-8 overlap ramp, 9-10 u limit, 11-12 sign of the integrands while
-  // limited (clamping anti-windup), 13-14 the position band edges.
-  static constexpr int kRoots = 15;
+  // limited (clamping anti-windup), 13-14 the position band edges, 15-16 the
+  // friction feed-forward ramp's edges.
+  static constexpr int kRoots = 17;
 
   struct Loop {
     double ex = 0, zx = 0, Ix = 0, vc = 0, vCmd = 0, v = 0, ev = 0, zv = 0, Iv = 0, w = 0, uff = 0, uc = 0, uo = 0,
-           u = 0;
+           u = 0, ufr = 0, dp = 0, zp = 0, udp = 0;
     int vLim = 0, uLim = 0;
     bool hold = false;
   };
@@ -323,6 +387,7 @@ class ServoPositionController : public Element {
     s.ex = r_(e) - x_(e);
     s.v = v_(e);
     s.w = acc_.connected() ? std::min(1.0, std::abs(acc_(e)) / aFf_) : 1.0;
+    if (Kdp_ != 0.0) s.dp = pA_(e) - (pB_.connected() ? alpha_ * pB_(e) : 0.0);
   }
 
   double speed(const Eval& e) {
@@ -336,6 +401,14 @@ class ServoPositionController : public Element {
   double compensated(double uc, int region) const {
     if (uOv_ == 0.0) return uc;
     return uc + uOv_ * (region == 0 ? uc / ovBand_ : region);
+  }
+
+  // Friction feed-forward: (u_friction + u_static at standstill) clamp(v_cmd
+  // / band, -1, 1); `region` picks the branch as in compensated().
+  double friction(double vCmd, int region) const {
+    const double u = uFr_ + (motion_ == 0 ? uSt_ : 0.0);
+    if (u == 0.0) return 0.0;
+    return u * (region == 0 ? vCmd / frBand_ : region);
   }
 
   // Centred-valve band with hysteresis: entered at standstill when |e_x| <=
@@ -361,7 +434,10 @@ class ServoPositionController : public Element {
     s.ev = s.vCmd - s.v;
     s.zv = (zvSlot_ >= 0 ? e.y[zvSlot_] : 0.0) + ev0_;
     s.uff = s.w * opening(s.vCmd);
-    s.uc = G.Kp_v * s.ev + s.Iv + G.Kd_v * (s.ev - s.zv) / Tf_ + s.uff;
+    s.ufr = friction(s.vCmd, frRegion_.region);
+    s.zp = zpSlot_ >= 0 ? dp0_ + e.y[zpSlot_] / Kdp_ : 0.0;
+    s.udp = Kdp_ * (s.dp - s.zp);
+    s.uc = G.Kp_v * s.ev + s.Iv + G.Kd_v * (s.ev - s.zv) / Tf_ + s.uff + s.ufr - s.udp;
     s.uo = compensated(s.uc, ovRegion_.region);
     s.uLim = uBand_.region;
     s.hold = hold_;
@@ -377,10 +453,13 @@ class ServoPositionController : public Element {
       ex0_ = s.ex;
       s = value(e);
       ev0_ = s.ev;
+      dp0_ = s.dp;
     }
     bool changed = false;
     Loop s = value(e);
     changed |= vBand_.update(e, s.vc, -vMax_, vMax_);
+    s = value(e);
+    if (uFr_ > 0.0 || uSt_ > 0.0) changed |= frRegion_.update(e, s.vCmd, -frBand_, frBand_);
     s = value(e);
     changed |= ovRegion_.update(e, s.uc, -ovBand_, ovBand_);
     s = value(e);
@@ -422,18 +501,19 @@ class ServoPositionController : public Element {
     return opening_[i - 1] + f * (opening_[i] - opening_[i - 1]);
   }
 
-  std::string rRef_, xRef_, vRef_, aRef_;
-  SignalInput r_, x_, v_, acc_;
+  std::string rRef_, xRef_, vRef_, aRef_, pARef_, pBRef_;
+  SignalInput r_, x_, v_, acc_, pA_, pB_;
   std::array<Gains, 3> gains_{};  // [m + 1]: retracting, standstill, extending
   double vMax_, aFf_, vOn_, vOff_, Tf_, a_, uOv_, ovBand_, xHold_, xRelease_;
+  double uFr_, uSt_, frBand_, Kdp_, Tdp_, alpha_, ap_;
   std::vector<double> opening_, speed_;
   signal::SampleClock clock_;
   int motion_ = 0;
   Loop held_, before_;
   // Continuous mode: state slots, branch regions, flags.
-  int ixSlot_ = -1, zxSlot_ = -1, ivSlot_ = -1, zvSlot_ = -1;
-  double ex0_ = 0.0, ev0_ = 0.0;
-  signal::Band vBand_, ovRegion_, uBand_;
+  int ixSlot_ = -1, zxSlot_ = -1, ivSlot_ = -1, zvSlot_ = -1, zpSlot_ = -1;
+  double ex0_ = 0.0, ev0_ = 0.0, dp0_ = 0.0;
+  signal::Band vBand_, ovRegion_, uBand_, frRegion_;
   bool frozenX_ = false, frozenV_ = false, hold_ = false;
   bool busy_ = false;
 };

@@ -70,6 +70,7 @@ class StepSource : public Element {
     b.publish("out", [this](const Eval&) { return value(); });
   }
   void evaluate(Eval&) override {}
+  bool rootsReadStatesOnly() const override { return true; }
   void roots(const Eval& e, double* g) override { g[0] = e.t - tStep_; }
   bool update(const Eval& e) override {
     const bool after = e.t >= tStep_ - signal::timeEps(tStep_);
@@ -111,6 +112,7 @@ class RampSource : public Element {
     b.publish("out", [this](const Eval& e) { return value(e.t); });
   }
   void evaluate(Eval&) override {}
+  bool rootsReadStatesOnly() const override { return true; }
   void roots(const Eval& e, double* g) override {
     g[0] = e.t - tStart_;
     g[1] = e.t - tStop_;

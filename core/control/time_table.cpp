@@ -80,6 +80,7 @@ class TimeTable : public Element {
     b.publish("out", [this](const Eval& e) { return value(e.t); });
   }
   void evaluate(Eval&) override {}
+  bool rootsReadStatesOnly() const override { return true; }
   void roots(const Eval& e, double* g) override {
     const size_t next = static_cast<size_t>(seg_ + 1);
     g[0] = next < t_.size() ? e.t - t_[next] : 1.0;

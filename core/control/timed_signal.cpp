@@ -44,6 +44,7 @@ class TimedSignal : public Element {
     b.publish("out", [this](const Eval&) { return on_ ? 1.0 : 0.0; });
   }
   void evaluate(Eval&) override {}
+  bool rootsReadStatesOnly() const override { return true; }
   void roots(const Eval& e, double* g) override {
     g[0] = e.t - tOn_;
     g[1] = e.t - tOff_;

@@ -86,10 +86,25 @@ AnalysisReport runMechanismAnalysis(const Project& pr, const std::string& file, 
   const double dt = pr.simulation.output_interval, tEnd = pr.simulation.t_end;
   const long n = std::lround(std::ceil(tEnd / dt - 1e-9));
   for (long k = 0; k <= n; ++k) {
-    const double t = std::min(k * dt, tEnd);
+    const double t = std::min(k * dt, tEnd), tLast = std::min((k - 1) * dt, tEnd);
     // Start Newton from a first-order prediction along the last velocities
     // (orientations and joint windings too: a fast crank keeps its turns).
-    if (k > 0 && kind == MechanismAnalysis::Kinematic) mb->predict(y, t - std::min((k - 1) * dt, tEnd));
+    if (k > 0 && kind == MechanismAnalysis::Kinematic) mb->predict(y, t - tLast);
+    // Quasi-statics has no velocities to predict with: equilibria at
+    // intermediate times (not written) keep each Newton start within a
+    // quarter turn of the motions, so a linkage they turn fast between two
+    // outputs stays on its branch.
+    if (k > 0 && kind == MechanismAnalysis::QuasiStatic) {
+      const int sub = static_cast<int>(std::ceil(mb->motionTurn(tLast, t) / (0.25 * M_PI)));
+      for (int s = 1; s < sub; ++s) {
+        const double ts = tLast + (t - tLast) * s / sub;
+        try {
+          mb->staticEquilibrium(ts, y, yp);
+        } catch (const std::runtime_error& e) {
+          throw std::runtime_error("at t = " + std::to_string(ts) + " s: " + e.what());
+        }
+      }
+    }
     analyse(t);
   }
   circuitNote();

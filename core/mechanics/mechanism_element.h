@@ -40,6 +40,9 @@ class MechanismElement : public Element {
   void output(const Eval& e, double* channels) override;
   void makeConsistent(System& sys, double t, double* y, double* yp) override;
   bool update(const Eval& e) override;
+  // Joint limits, impacts and the partition's conditioning read positions
+  // (and, reduced, their expansion) only.
+  bool rootsReadStatesOnly() const override { return true; }
 
   // An actuator acting along the line between two markers (seed 002 sec. 3:
   // x = |d|, xdot from the markers' relative velocity): `force(e)` pushes

@@ -8,6 +8,9 @@
 #include <cmath>
 #include <numbers>
 #include <sstream>
+
+#include <Eigen/OrderingMethods>
+#include <Eigen/SparseQR>
 #include <stdexcept>
 
 namespace pm::mb {
@@ -44,6 +47,31 @@ bool isRevolute(const std::string& t) { return t == "revolute"; }
 // Up to this many rigid-body coordinates (6 per part) the index-1 solve for
 // accelerations and reactions is dense.
 constexpr int kDenseAccelerationsUpTo = 120;
+// Up to this many, too, the assembly's and redundancy check's
+// decompositions are dense (complete orthogonal, Gram-Schmidt); above, a
+// sparse QR of C^T in declaration order (joints declared along a chain
+// keep the fill low; COLAMD's order cost 4x more here): the dense ones cost
+// O(m n^2), 1.35 s of the 64-rung ladder's construction, sparse 0.09 s.
+constexpr int kDenseAssemblyUpTo = 120;
+
+using SpMat = Eigen::SparseMatrix<double>;
+
+// Minimum-norm solution of A z = b (A m x n, possibly rank-deficient, b
+// consistent): with A^T P = Q R (sparse QR, rank r), z = Q [R11^-T (P^T b)_r; 0];
+// the dependent rows (P's last m - r) hold when b is consistent.
+Eigen::VectorXd minimumNorm(const SpMat& A, const Eigen::VectorXd& b) {
+  const SpMat At = A.transpose();
+  Eigen::SparseQR<SpMat, Eigen::NaturalOrdering<int>> qr;
+  qr.setPivotThreshold(1e-12);
+  qr.compute(At);
+  if (qr.info() != Eigen::Success) throw std::runtime_error("mechanism: sparse QR of the constraint matrix failed");
+  const Eigen::Index r = qr.rank();
+  const Eigen::VectorXd pb = qr.colsPermutation().transpose() * b;
+  const SpMat R11 = qr.matrixR().topLeftCorner(r, r);
+  Eigen::VectorXd w = Eigen::VectorXd::Zero(At.rows());
+  w.head(r) = R11.transpose().triangularView<Eigen::Lower>().solve(pb.head(r));
+  return qr.matrixQ() * w;
+}
 
 }  // namespace
 
@@ -176,7 +204,7 @@ MultibodySystem::MultibodySystem(const Mechanism& m) : g_(v3(m.gravity)) {
     mo.f = TimeFunction(md.function, md.params, md.table);
     mo.row = rows;
     addRows(md.id, 1, true,
-            {(isRevolute(joints_[mo.joint].type) ? "sin(angle - f(t))" : "displacement - f(t)") +
+            {(isRevolute(joints_[mo.joint].type) ? "angle - f(t)" : "displacement - f(t)") +
              std::string(mo.velocity ? ", f = q0 + integral of the velocity" : "")});
     motions_.push_back(std::move(mo));
   }
@@ -216,28 +244,23 @@ MultibodySystem::MultibodySystem(const Mechanism& m) : g_(v3(m.gravity)) {
     forces_.push_back(std::move(f));
   }
   // Winding states last: the part and multiplier slots stay where they were.
-  // Only where a whole turn matters (a limit, a coupler): every extra state
-  // shifted IDA's path enough to break the 32-rung four-bar ladder benchmark.
-  std::vector<char> needsTurns(joints_.size(), 0);
-  for (size_t i = 0; i < joints_.size(); ++i) {
-    const JointRT& j = joints_[i];
-    if (std::isfinite(j.lower) || std::isfinite(j.upper)) needsTurns[i] = 1;
-    if (j.kind == JointRT::Kind::Coupler)
-      for (int c : j.coupled) needsTurns[c] = 1;
-  }
-  for (size_t i = 0; i < joints_.size(); ++i) {
-    JointRT& j = joints_[i];
-    if (j.kind == JointRT::Kind::Revolute && needsTurns[i]) {
+  // Every revolute joint has one, so every joint angle counts whole turns.
+  for (JointRT& j : joints_)
+    if (j.kind == JointRT::Kind::Revolute) {
       j.wind = n++;
       windings_.push_back({j.wind, j.I, j.J});
     }
-  }
   for (ForceRT& f : forces_)
     if (f.type == "rotational_spring_damper") {
       f.wind = n++;
       windings_.push_back({f.wind, f.I, f.J});
     }
   nStates_ = n;
+  double massSum = 0.0;
+  int massCount = 0;
+  for (const BodyRT& b : bodies_)
+    if (!b.ground && b.m > 0.0) massSum += b.m, ++massCount;
+  if (massCount > 0) compliance_ = 1e-12 * massCount / massSum;
   for (const JointRT& j : joints_) hasLimits_ = hasLimits_ || std::isfinite(j.lower) || std::isfinite(j.upper);
 
   y0_.assign(n, 0.0);
@@ -516,6 +539,27 @@ void MultibodySystem::predict(std::vector<double>& y, double dt) const {
   setPositions(y, Eigen::Map<Eigen::VectorXd>(dx.data(), static_cast<Eigen::Index>(dx.size())), dt);
 }
 
+double MultibodySystem::motionTurn(double t0, double t1) const {
+  double most = 0.0;
+  for (const MotionRT& mo : motions_) {
+    if (joints_[mo.joint].kind != JointRT::Kind::Revolute) continue;
+    auto value = [&](double t) {
+      if (mo.velocity) return mo.q0 + mo.f.integral(t);
+      double f, df, ddf;
+      mo.f.eval(t, f, df, ddf);
+      return f;
+    };
+    double path = 0.0, last = value(t0);
+    for (int i = 1; i <= 16; ++i) {
+      const double v = value(t0 + (t1 - t0) * i / 16.0);
+      path += std::abs(v - last);
+      last = v;
+    }
+    most = std::max(most, path);
+  }
+  return most;
+}
+
 // A torque (revolute) or force (translational, cylindrical) along the
 // joint's coordinate: on I's part, and the reaction on J's part.
 void MultibodySystem::applyJointEffort(int j, const std::vector<Kin>& k, double f) {
@@ -710,7 +754,6 @@ void MultibodySystem::buildRows(double t, const double* y, const std::vector<Kin
   out.clear();
   for (const JointRT& j : joints_)
     if (j.kind != JointRT::Kind::Coupler) jointRows(j, k, out);
-  const Prims P{markers_, k};
   for (const MotionRT& mo : motions_) {
     const JointRT& j = joints_[mo.joint];
     double f, df, ddf;
@@ -719,18 +762,12 @@ void MultibodySystem::buildRows(double t, const double* y, const std::vector<Kin
       df = f;
       f = mo.q0 + mo.f.integral(t);
     }
-    if (j.kind == JointRT::Kind::Revolute) {
-      // sin(angle - f) = sin(angle) cos f - cos(angle) sin f: smooth, no wrap.
-      const Row s = P.dot1(j.I, 0, j.J, 1), c = P.dot1(j.I, 0, j.J, 0);
-      Row r = combine(s, std::cos(f), c, -std::sin(f));
-      r.phit = -(c.phi * std::cos(f) + s.phi * std::sin(f)) * df;
-      out.push_back(r);
-    } else {
-      Row r = P.dot2(j.I, j.J, 2);
-      r.phi -= f;
-      r.phit = -df;
-      out.push_back(r);
-    }
+    // On the continuous coordinate: a revolute motion sets the angle with its
+    // turns, so f(t) has one solution, not one per half turn.
+    Row r = coordinateRow(j, k, y);
+    r.phi -= f;
+    r.phit = -df;
+    out.push_back(r);
   }
   for (const JointRT& j : joints_)
     if (j.kind == JointRT::Kind::Coupler) {
@@ -906,8 +943,10 @@ void MultibodySystem::residual(double t, const double* y, const double* yp, doub
       CP_[b] += r.p[q] * mu;
       vel += r.r[q].dot(kin_[b].v) + r.p[q].dot(kin_[b].w);
     }
-    if (info.mu >= 0) res[info.mu] = r.phi;
-    res[info.lambda] = vel;
+    // Regularised by compliance_ (see multibody.h): the iteration matrix
+    // stays regular where the constraints lose rank.
+    if (info.mu >= 0) res[info.mu] = r.phi - compliance_ * mu;
+    res[info.lambda] = vel - compliance_ * lam;
   }
   for (size_t b = 0; b < nb; ++b) {
     const BodyRT& B = bodies_[b];
@@ -962,6 +1001,33 @@ Eigen::MatrixXd MultibodySystem::matrixOf(const std::vector<Row>& rows) const {
       C.block<1, 3>(i, c + 3) += rows[i].p[q].transpose();
     }
   return C;
+}
+
+Eigen::SparseMatrix<double> MultibodySystem::sparseOf(const std::vector<Row>& rows) const {
+  std::vector<int> col(bodies_.size(), -1);
+  int nm = 0;
+  for (size_t b = 0; b < bodies_.size(); ++b)
+    if (!bodies_[b].ground) col[b] = 6 * nm++;
+  std::vector<Eigen::Triplet<double>> tr;
+  for (size_t i = 0; i < rows.size(); ++i)
+    for (int q = 0; q < rows[i].n; ++q) {
+      const int c = col[rows[i].b[q]];
+      if (c < 0) continue;
+      for (int a = 0; a < 3; ++a) {
+        tr.emplace_back(static_cast<int>(i), c + a, rows[i].r[q][a]);
+        tr.emplace_back(static_cast<int>(i), c + 3 + a, rows[i].p[q][a]);
+      }
+    }
+  SpMat C(static_cast<Eigen::Index>(rows.size()), 6 * nm);
+  C.setFromTriplets(tr.begin(), tr.end());  // sums duplicates, as matrixOf does
+  return C;
+}
+
+bool MultibodySystem::denseAssembly() const {
+  int nm = 0;
+  for (const BodyRT& b : bodies_)
+    if (!b.ground) ++nm;
+  return 6 * nm <= kDenseAssemblyUpTo;
 }
 
 Eigen::MatrixXd MultibodySystem::constraintMatrix(const std::vector<Row>& rows, bool activeOnly) const {
@@ -1096,9 +1162,15 @@ void MultibodySystem::assemble() {
       // parts marked initial_fixed (S = 1e-3) end up where they were put
       // whenever the others can close the loops.
       const Eigen::VectorXd S = assemblyScales();
-      const Eigen::MatrixXd C = matrixOf(sel) * S.asDiagonal();
       const Eigen::VectorXd d = offsetFrom(user, y).cwiseQuotient(S);
-      const Eigen::VectorXd z = -d + C.completeOrthogonalDecomposition().solve(-phi + C * d);
+      Eigen::VectorXd z;
+      if (denseAssembly()) {
+        const Eigen::MatrixXd C = matrixOf(sel) * S.asDiagonal();
+        z = -d + C.completeOrthogonalDecomposition().solve(-phi + C * d);
+      } else {
+        const SpMat C = sparseOf(sel) * S.asDiagonal();
+        z = -d + minimumNorm(C, -phi + C * d);
+      }
       setPositions(y, S.asDiagonal() * z);
     }
   }
@@ -1112,22 +1184,55 @@ void MultibodySystem::findRedundant(const std::vector<Row>& rows) {
   // Gram-Schmidt in declaration order: a row that adds no new direction to
   // the ones before it is redundant (an over-constrained planar loop built
   // from revolute joints is the classic case) and is switched off, as ADAMS does.
-  const Eigen::MatrixXd C = constraintMatrix(rows, false);
-  std::vector<Eigen::VectorXd> basis;
   std::map<std::string, int> removed;
   std::map<std::string, int> total;
-  for (int i = 0; i < C.rows(); ++i) {
-    total[rowInfo_[i].owner]++;
-    Eigen::VectorXd v = C.row(i).transpose();
-    const double n0 = v.norm();
-    for (int pass = 0; pass < 2; ++pass)
-      for (const auto& q : basis) v -= q.dot(v) * q;
-    if (n0 == 0.0 || v.norm() < 1e-9 * n0) {
+  int rank = 0;
+  if (denseAssembly()) {
+    const Eigen::MatrixXd C = constraintMatrix(rows, false);
+    std::vector<Eigen::VectorXd> basis;
+    for (int i = 0; i < C.rows(); ++i) {
+      total[rowInfo_[i].owner]++;
+      Eigen::VectorXd v = C.row(i).transpose();
+      const double n0 = v.norm();
+      for (int pass = 0; pass < 2; ++pass)
+        for (const auto& q : basis) v -= q.dot(v) * q;
+      if (n0 == 0.0 || v.norm() < 1e-9 * n0) {
+        rowInfo_[i].active = false;
+        removed[rowInfo_[i].owner]++;
+        continue;
+      }
+      basis.push_back(v / v.norm());
+    }
+    rank = static_cast<int>(basis.size());
+  } else {
+    // The same test by a sparse Householder QR of C^T, rows as unit columns
+    // taken in declaration order (no fill-reducing reordering, so the later
+    // of two dependent rows is the one switched off): a column whose part
+    // orthogonal to the columns before it is below 1e-9 is dependent.
+    SpMat Ct = sparseOf(rows).transpose();
+    Ct.makeCompressed();
+    std::vector<char> zero(rows.size(), 0);
+    for (Eigen::Index c = 0; c < Ct.outerSize(); ++c) {
+      const double n0 = Ct.col(c).norm();
+      if (n0 == 0.0) zero[c] = 1;
+      else Ct.col(c) /= n0;
+    }
+    Eigen::SparseQR<SpMat, Eigen::NaturalOrdering<int>> qr;
+    qr.setPivotThreshold(1e-9);
+    qr.compute(Ct);
+    if (qr.info() != Eigen::Success) fail("mechanism", "", "sparse QR of the constraint matrix failed");
+    std::vector<char> independent(rows.size(), 0);
+    const auto& perm = qr.colsPermutation().indices();
+    for (Eigen::Index i = 0; i < qr.rank(); ++i) independent[perm[i]] = 1;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      total[rowInfo_[i].owner]++;
+      if (independent[i] && !zero[i]) {
+        ++rank;
+        continue;
+      }
       rowInfo_[i].active = false;
       removed[rowInfo_[i].owner]++;
-      continue;
     }
-    basis.push_back(v / v.norm());
   }
   for (const MotionRT& mo : motions_)
     if (!rowInfo_[mo.row].active)
@@ -1138,7 +1243,7 @@ void MultibodySystem::findRedundant(const std::vector<Row>& rows) {
   int nm = 0;
   for (const BodyRT& b : bodies_)
     if (!b.ground) ++nm;
-  dof_ = 6 * nm - static_cast<int>(basis.size());
+  dof_ = 6 * nm - rank;
   if (!removed.empty()) {
     std::ostringstream o;
     o << "redundant constraint equations removed:";
@@ -1167,8 +1272,12 @@ void MultibodySystem::projectVelocities(double t, std::vector<double>& y) {
   for (size_t i = 0; i < rows.size(); ++i)
     if (rowInfo_[i].active) rhs[i2++] = -rows[i].phit;
   const Eigen::VectorXd S = assemblyScales();
-  const Eigen::MatrixXd CS = C * S.asDiagonal();
-  v += S.asDiagonal() * CS.completeOrthogonalDecomposition().solve(rhs - C * v);
+  if (denseAssembly()) {
+    const Eigen::MatrixXd CS = C * S.asDiagonal();
+    v += S.asDiagonal() * CS.completeOrthogonalDecomposition().solve(rhs - C * v);
+  } else {
+    v += S.asDiagonal() * minimumNorm(C.sparseView() * S.asDiagonal(), rhs - C * v);
+  }
   c = 0;
   for (const BodyRT& b : bodies_) {
     if (b.ground) continue;
@@ -1311,6 +1420,7 @@ void MultibodySystem::solveAccelerations(double t, double* y, double* yp) {
         for (const auto& [i, qa] : list) S(i, j) += act[i]->r[qa].dot(rm) + act[i]->p[qa].dot(jp);
       }
     }
+    S.diagonal().array() += compliance_;  // the DAE's regularisation: finite where a loop loses rank
     const Eigen::LLT<Eigen::MatrixXd> ldlt(S);
     if (ldlt.info() != Eigen::Success)
       fail("mechanism", "", "singular constraint set (a joint fixes what another already fixes?)");
@@ -1341,7 +1451,9 @@ void MultibodySystem::solveAccelerations(double t, double* y, double* yp) {
     Eigen::SparseMatrix<double> C(m, n6), MinvCt(n6, m);
     C.setFromTriplets(tc.begin(), tc.end());
     MinvCt.setFromTriplets(tm.begin(), tm.end());
-    const Eigen::SparseMatrix<double> S = C * MinvCt;
+    Eigen::SparseMatrix<double> I(m, m);
+    I.setIdentity();
+    const Eigen::SparseMatrix<double> S = C * MinvCt + compliance_ * I;
     Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(S);
     if (ldlt.info() != Eigen::Success) fail("mechanism", "", "singular constraint set (a joint fixes what another already fixes?)");
     lam = ldlt.solve(C * a0 - gamma);
@@ -1467,7 +1579,8 @@ bool MultibodySystem::correctPositions(double t, std::vector<double>& y) const {
   Eigen::VectorXd phi(sel.size());
   for (size_t i = 0; i < sel.size(); ++i) phi[i] = sel[i].phi;
   if (sel.empty() || phi.cwiseAbs().maxCoeff() < 1e-13) return false;
-  setPositions(y, matrixOf(sel).completeOrthogonalDecomposition().solve(-phi));
+  if (denseAssembly()) setPositions(y, matrixOf(sel).completeOrthogonalDecomposition().solve(-phi));
+  else setPositions(y, minimumNorm(sparseOf(sel), -phi));
   return true;
 }
 
@@ -1637,15 +1750,12 @@ void MultibodySystem::outputs(double t, const double* y, const double* yp, doubl
     }
   }
   for (const MotionRT& mo : motions_) {
-    const JointRT& j = joints_[mo.joint];
     double f, df, ddf;
     mo.f.eval(t, f, df, ddf);
     if (mo.velocity) f = mo.q0 + mo.f.integral(t);
     const double lam = y[rowInfo_[mo.row].lambda];
-    // Generalised force on I along the coordinate: -lambda dPhi/dq.
-    double dPhi = 1.0;
-    if (isRevolute(j.type)) dPhi = std::cos(jointCoordinate(j, kin_, y) - f);
-    row[c++] = -lam * dPhi;
+    // Generalised force on I along the coordinate: -lambda dPhi/dq, dPhi/dq = 1.
+    row[c++] = -lam;
     row[c++] = f;
   }
   for (double v : fv) row[c++] = v;

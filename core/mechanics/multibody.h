@@ -7,10 +7,10 @@
 //   dv/dt - (F - Phi_r^T lambda) / m              = 0   (3)
 //   dw'/dt - J'^-1 (n' - w' x J' w' - Phi_pi'^T lambda) = 0   (3, body frame)
 //   (p^T p - 1) / 2 = 0                           (1, normalisation; mu_n)
-//   Phi(q, t) = 0                 (one per constraint equation; mu)
-//   Phi_r v + Phi_pi' w' + Phi_t = 0   (one per constraint equation; lambda)
-//   d theta_w/dt - z_J . (w_I - w_J) = 0   (per limited or coupled revolute joint
-//                                          and torsion spring: see trackWindings)
+//   Phi(q, t) - eps mu = 0                 (one per constraint equation; mu)
+//   Phi_r v + Phi_pi' w' + Phi_t - eps lambda = 0   (one per equation; lambda)
+//   d theta_w/dt - z_J . (w_I - w_J) = 0   (per revolute joint and torsion
+//                                          spring: see trackWindings)
 //
 // r is the centre of mass, p the Euler parameters of the part frame, w' the
 // angular velocity in the part frame; Phi_pi' is the derivative of a
@@ -156,15 +156,19 @@ class MultibodySystem {
   int numRoots() const { return static_cast<int>(rootFns_.size()); }
   void roots(double t, const double* y, double* g);
 
-  // Continuous angles: every revolute joint with a limit or in a coupler, and
-  // every rotational spring-damper, has a winding state theta_w (d theta_w/dt
-  // = the joint's rate); its angle is the branch of atan2 nearest theta_w, so
-  // it counts whole turns. Sets each winding state to that branch (after a
+  // Continuous angles: every revolute joint and every rotational
+  // spring-damper has a winding state theta_w (d theta_w/dt = the joint's
+  // rate); its angle is the branch of atan2 nearest theta_w, so it counts
+  // whole turns. Sets each winding state to that branch (after a
   // position update of an analysis).
   void trackWindings(double* y) const;
   // Positions moved by dt along the current velocities (windings with them):
   // a start for the next point of a stepped analysis.
   void predict(std::vector<double>& y, double dt) const;
+  // Path length of the revolute motions' prescribed angles over [t0, t1]
+  // (the largest of them, sampled at 16 points): how far a stepped
+  // analysis must turn a joint between two points.
+  double motionTurn(double t0, double t1) const;
 
   // Analyses (seed 004 sec. 3). Each returns the local state (y, yp) at t.
   // Static equilibrium from the current positions; throws on no convergence.
@@ -232,7 +236,7 @@ class MultibodySystem {
     int coupled[2] = {-1, -1};
     double ratio = -1.0;
     double c0 = 0.0;  // coupler: q1 + ratio q2 at the assembled start
-    int wind = -1;    // revolute with a limit or coupler: winding state (continuous angle)
+    int wind = -1;    // revolute: winding state (continuous angle)
   };
   struct MotionRT {
     std::string id;
@@ -275,6 +279,9 @@ class MultibodySystem {
   bool correctPositions(double t, std::vector<double>& y) const;
   Eigen::MatrixXd constraintMatrix(const std::vector<Row>& rows, bool activeOnly) const;
   Eigen::MatrixXd matrixOf(const std::vector<Row>& rows) const;  // dense C of exactly these rows
+  Eigen::SparseMatrix<double> sparseOf(const std::vector<Row>& rows) const;  // the same, sparse
+  // Small models: dense decompositions in assembly and redundancy detection.
+  bool denseAssembly() const;
   void solveAccelerations(double t, double* y, double* yp);
   // gamma = -d/dt (C v + Phi_t) at fixed v, the right-hand side of C a = gamma,
   // by central differences along the motion (truncation error ~1e-10 relative).
@@ -307,6 +314,13 @@ class MultibodySystem {
   std::vector<V3> F_, N_, CR_, CP_;
   std::vector<double> forceVals_;
   bool hasLimits_ = false;
+  // eps of the regularised constraint rows, 1e-12 s / (mean part mass):
+  // relative to C M^-1 C^T ~ 1/m, 1e-12. Where a loop loses rank (a
+  // parallelogram four-bar with all links collinear) the multipliers of
+  // the lost direction stay finite instead of the iteration matrix turning
+  // singular; elsewhere the velocity rows yield by eps lambda (1e-11 m/s for
+  // a reaction carrying a part's weight).
+  double compliance_ = 1e-12;
 };
 
 }  // namespace pm::mb

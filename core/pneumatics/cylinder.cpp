@@ -284,6 +284,7 @@ class Cylinder : public Element {
     e.res[sW_] = e.yp[sW_] - work;
   }
 
+  bool rootsReadStatesOnly() const override { return true; }
   void roots(const Eval& e, double* g) override {
     if (side_ == CouplingRole::Pneumatic) return;  // none registered
     g[0] = e.y[sx_];

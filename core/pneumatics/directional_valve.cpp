@@ -24,6 +24,7 @@
 #include "solver/system.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <set>
 
@@ -85,8 +86,8 @@ class DirectionalValve : public Element {
     for (const auto& pos : def.positions)
       for (const Path& p : pos)
         if (seen.insert({p.from, p.to}).second) pairs_.push_back({p.from, p.to, -1, -1, isExhaust(p.to) ? 1 : 0, {}, 0.0});
+    nPos_ = def.positions.size();
     for (auto& pr : pairs_) {
-      pr.inPos.assign(def.positions.size(), false);
       for (size_t k = 0; k < def.positions.size(); ++k)
         for (const Path& p : def.positions[k])
           if (pr.from == p.from && pr.to == p.to) pr.inPos[k] = true;
@@ -149,7 +150,8 @@ class DirectionalValve : public Element {
     };
     b.input(sol14_, "inputs.sol14", ref("sol14"));
     if (t.input("sol12")) b.input(sol12_, "inputs.sol12", ref("sol12"));
-    b.roots(3);
+    // The spool's arrival, and the pilots' thresholds where pilot ports are connected.
+    b.roots(1 + (pilot14_ >= 0) + (pilot12_ >= 0));
     b.channel("s", "1");
     for (const auto& pr : pairs_) b.channel("q_" + pr.from + "_" + pr.to, "kg/s");
     b.publish("s", [this](const Eval& e) { return spool(e.t); });
@@ -165,7 +167,7 @@ class DirectionalValve : public Element {
     }
     for (auto& pr : pairs_) {
       double open = 0.0;
-      for (size_t k = 0; k < pr.inPos.size(); ++k)
+      for (size_t k = 0; k < nPos_; ++k)
         if (pr.inPos[k]) open += w[k];
       const double C = C_[pr.cls] * (leak_ + (1.0 - leak_) * open);
       pr.q = (pr.a < 0 || pr.b < 0) ? 0.0 : flow::iso6358(C, b_[pr.cls], 0.5, e.p(pr.a), e.T(pr.a), e.p(pr.b), e.T(pr.b));
@@ -173,10 +175,12 @@ class DirectionalValve : public Element {
     }
   }
 
+  bool rootsReadStatesOnly() const override { return true; }
   void roots(const Eval& e, double* g) override {
-    g[0] = ramping_ ? e.t - (tCmd_ + duration()) : 1.0;
-    g[1] = pilot14_ >= 0 ? e.p(pilot14_) - pAmb_ - pilot_ : -1.0;
-    g[2] = pilot12_ >= 0 ? e.p(pilot12_) - pAmb_ - pilot_ : -1.0;
+    int k = 0;
+    g[k++] = ramping_ ? e.t - (tCmd_ + duration()) : 1.0;
+    if (pilot14_ >= 0) g[k++] = e.p(pilot14_) - pAmb_ - pilot_;
+    if (pilot12_ >= 0) g[k++] = e.p(pilot12_) - pAmb_ - pilot_;
   }
 
   bool update(const Eval& e) override {
@@ -184,8 +188,16 @@ class DirectionalValve : public Element {
       s0_ = target_;
       ramping_ = false;
     }
-    const bool a14 = hand_ || sol14_(e) > 0.5 || (pilot14_ >= 0 && e.p(pilot14_) - pAmb_ > pilot_);
-    const bool a12 = sol12_(e) > 0.5 || (pilot12_ >= 0 && e.p(pilot12_) - pAmb_ > pilot_);
+    // update() runs repeatedly at one event: the pilots decide from their state before it.
+    if (e.t != tEvent_) {
+      tEvent_ = e.t;
+      before14_ = pilot14On_;
+      before12_ = pilot12On_;
+    }
+    pilot14On_ = pilotOn(e, pilot14_, before14_);
+    pilot12On_ = pilotOn(e, pilot12_, before12_);
+    const bool a14 = hand_ || sol14_(e) > 0.5 || pilot14On_;
+    const bool a12 = sol12_(e) > 0.5 || pilot12On_;
     double target = target_;
     if (toggle_) {
       toggle_ = false;
@@ -229,6 +241,15 @@ class DirectionalValve : public Element {
   }
 
  private:
+  // Pilot side active: gauge pressure above pilot_. IDA returns a pilot's
+  // root where the threshold function has changed sign or is exactly zero,
+  // so a tie is a crossing away from the state before the event (with a
+  // strict '>' a rising pilot never switched the valve).
+  bool pilotOn(const Eval& e, int node, bool before) const {
+    if (node < 0) return false;
+    const double g = e.p(node) - pAmb_ - pilot_;
+    return before ? !(g < 0.0 || (g == 0.0 && !e.initializing)) : g >= 0.0 && !(g == 0.0 && e.initializing);
+  }
   double duration() const { return tSwitch_ * std::abs(target_ - s0_); }
   double spool(double t) const {
     if (!ramping_) return target_;
@@ -240,16 +261,19 @@ class DirectionalValve : public Element {
     std::string from, to;
     int a, b;
     int cls;  // 0 supply path, 1 exhaust path
-    std::vector<bool> inPos;
+    std::array<bool, 3> inPos;  // a path in position k (at most 3 positions)
     double q;
   };
   Component comp_;
   std::vector<Pair> pairs_;
+  size_t nPos_ = 2;
   double C_[2], b_[2], leak_, tSwitch_, pilot_;
   bool spring_, threePos_, manual_;
   bool hand_ = false;    // held by hand (spring-return manual valve)
   bool toggle_ = false;  // a detent toggle waiting for update()
   int pilot14_ = -1, pilot12_ = -1;
+  bool pilot14On_ = false, pilot12On_ = false, before14_ = false, before12_ = false;
+  double tEvent_ = -1e300;
   double pAmb_ = 101325.0;
   SignalInput sol14_, sol12_;
   double s0_ = 0.0, target_ = 0.0, tCmd_ = 0.0;

@@ -14,9 +14,10 @@ double laminar(double u, double ul, double phiL, double D) {
   const double a = D - 2.0 * c * ul;
   return a * u + c * u * u;
 }
-}  // namespace
 
-double isoPhi(double pr, double b, double m) {
+// isoPhi's body, inline in iso6358 (a call between exported functions of a
+// shared library is not inlined otherwise).
+inline double phi(double pr, double b, double m) {
   pr = std::clamp(pr, 0.0, 1.0);
   if (pr <= b) return 1.0;
   auto subsonic = [&](double r) {
@@ -32,13 +33,16 @@ double isoPhi(double pr, double b, double m) {
   const double D = (subsonic(kLaminarRatio - h) - phiL) / h;  // -dphi/dpr at 0.999 (> 0)
   return laminar(1.0 - pr, ul, phiL, D);
 }
+}  // namespace
+
+double isoPhi(double pr, double b, double m) { return phi(pr, b, m); }
 
 double iso6358(double C, double b, double m, double pa, double Ta, double pb, double Tb) {
   if (C <= 0.0) return 0.0;
   const bool forward = pa >= pb;
   const double pu = forward ? pa : pb, Tu = forward ? Ta : Tb, pd = forward ? pb : pa;
   if (pu <= 0.0 || Tu <= 0.0) return 0.0;
-  const double q = C * pu * gas::rho0 * std::sqrt(gas::T0 / Tu) * isoPhi(pd / pu, b, m);
+  const double q = C * pu * gas::rho0 * std::sqrt(gas::T0 / Tu) * phi(pd / pu, b, m);
   return forward ? q : -q;
 }
 

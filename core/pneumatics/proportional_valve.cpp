@@ -224,6 +224,7 @@ class ProportionalValve : public Element {
     }
   }
 
+  bool rootsReadStatesOnly() const override { return true; }
   void roots(const Eval& e, double* g) override {
     g[0] = e.y[xs_] - overlap_;
     g[1] = e.y[xs_] + overlap_;

@@ -239,12 +239,10 @@ class SemiRotaryActuator : public Element {
     const double Tp = side_ == CouplingRole::Mechanical ? bp_->forceAt(bpIndex_, e.t) : (e.p(chA_) - e.p(chB_)) * D_;
     return Tp - Tload_ - Tf + stopTorque(-th, -w) - stopTorque(th - thMax_, w);
   }
-  // Shaft angle from the joint; the joint angle is wrapped to (-pi, pi]
-  // unless the joint has limits or a coupler: unwrap around mid-travel.
+  // Shaft angle from the joint's continuous angle (it counts whole turns),
+  // the same x = coordinate - offset the held analyses use (holdCircuit).
   double shaftAngle(const Eval& e, double* rate) const {
-    const double a = mech_->jointCoordinate(e, joint_, rate);
-    const double mid = 0.5 * thMax_;
-    return mid + std::remainder(a - angle0_ + th0_ - mid, 2.0 * M_PI);
+    return mech_->jointCoordinate(e, joint_, rate) - angle0_ + th0_;
   }
   void jointResiduals(Eval& e) const {
     double rate = 0.0;

@@ -5,6 +5,7 @@
 #include "solver/compiler.h"
 #include "solver/cosimulation.h"
 #include "solver/dense_lu.h"
+#include "solver/serial_vector.h"
 
 #include <ida/ida.h>
 #include <nvector/nvector_serial.h>
@@ -197,10 +198,10 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
   try {
     if (N == 0) throw std::runtime_error("the project has nothing to simulate");
     check(SUNContext_Create(nullptr, &ida.ctx), "SUNContext_Create");
-    ida.y = N_VNew_Serial(N, ida.ctx);
-    ida.yp = N_VNew_Serial(N, ida.ctx);
-    ida.atol = N_VNew_Serial(N, ida.ctx);
-    ida.id = N_VNew_Serial(N, ida.ctx);
+    ida.y = newSerialVector(N, ida.ctx);
+    ida.yp = newSerialVector(N, ida.ctx);
+    ida.atol = newSerialVector(N, ida.ctx);
+    ida.id = newSerialVector(N, ida.ctx);
     double* y = N_VGetArrayPointer(ida.y);
     double* yp = N_VGetArrayPointer(ida.yp);
     const auto y0 = sys.initialState();
@@ -252,6 +253,7 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
       ida.LS = SUNLinSol_KLU(ida.y, ida.A, ida.ctx);
     } else {
       ida.A = SUNDenseMatrix(N, N, ida.ctx);
+      useOptimisedZero(ida.A);
       ida.LS = makeDenseLu(N, ida.ctx);
     }
     check(IDASetLinearSolver(ida.mem, ida.LS, ida.A), "IDASetLinearSolver");

@@ -13,54 +13,7 @@ namespace pm {
 
 namespace {
 constexpr double kJunctionEps = 1e-9;  // kg/s, see system.h
-// Smoothing of the upwind switch [kg/s] (0.5 Nl/min ANR). Smaller values
-// make a junction's temperature hypersensitive to its pressure when only
-// leakage flows (measured: 7 K per Pa at 1e-7, and 160000 steps for a valve
-// closed onto a line); the price is a heat conduction of cp * eps / 2 =
-// 5e-3 W/K between neighbouring nodes while nothing flows, and an error of
-// eps^2 / (4 q) in the enthalpy of a flow q (5e-7 relative at 7 g/s).
-constexpr double kMixEps = 1e-5;
 }
-
-// ---------------------------------------------------------------- Eval
-
-double Eval::p(int node) const { return node < 0 ? 0.0 : sys_->nodes_[node].p; }
-double Eval::T(int node) const { return node < 0 ? 0.0 : sys_->nodes_[node].T; }
-
-void Eval::flow(int from, int to, double q) {
-  if (from < 0 || to < 0 || from == to || q == 0.0) return;
-  Node& a = sys_->nodes_[from];
-  Node& b = sys_->nodes_[to];
-  // Upwind enthalpy with a smooth switch: wb and wa are smooth positive parts
-  // of q and -q (wb - wa = q exactly). Well above kMixEps this is the upstream
-  // temperature of seed 000; below it the carried temperature blends, so the
-  // equations stay differentiable when a flow reverses or rests at zero (a
-  // kink there stalls IDA's Newton iteration). Mass and energy stay conserved:
-  // both nodes see the same fluxes.
-  const double wb = 0.5 * (q + std::sqrt(q * q + kMixEps * kMixEps));
-  const double wa = wb - q;
-  const double H = wb * a.T - wa * b.T;  // [kg K/s], times cp gives W
-  a.sumQ -= q;
-  a.sumQT -= H;
-  b.sumQ += q;
-  b.sumQT += H;
-  b.sumQin += wb;
-  b.sumQinT += wb * a.T;
-  a.sumQin += wa;
-  a.sumQinT += wa * b.T;
-}
-
-void Eval::volume(int node, double V, double dVdt) {
-  if (node < 0) return;
-  sys_->nodes_[node].V += V;
-  sys_->nodes_[node].dVdt += dVdt;
-}
-
-void Eval::heat(int node, double Qdot) {
-  if (node >= 0) sys_->nodes_[node].Q += Qdot;
-}
-
-double Eval::netInflow(int node) const { return node < 0 ? 0.0 : sys_->nodes_[node].sumQ; }
 
 // ---------------------------------------------------------------- System
 
@@ -89,7 +42,7 @@ bool System::fillNodes(double t, const double* y) {
 }
 
 void System::evaluateAll(Eval& e) {
-  e.sys_ = this;
+  e.nodes_ = nodes_.data();
   for (auto& el : elements_) el->evaluate(e);
 }
 
@@ -141,14 +94,20 @@ int System::residual(double t, const double* y, const double* yp, double* res) {
 int System::roots(double t, const double* y, const double* yp, double* g) {
   if (numRoots_ == 0) return 0;
   if (!fillNodes(t, y)) return 1;
+  if (rootsNeedEvaluation_ < 0) {
+    rootsNeedEvaluation_ = 0;
+    for (auto [el, first] : rootOwners_)
+      if (!el->rootsReadStatesOnly()) rootsNeedEvaluation_ = 1;
+  }
   scratch_.resize(states_.size());
   Eval e;
+  e.nodes_ = nodes_.data();
   e.t = t;
   e.y = y;
   e.yp = yp;
   e.res = scratch_.data();
   e.forRoots = true;
-  evaluateAll(e);
+  if (rootsNeedEvaluation_) evaluateAll(e);
   for (auto [el, first] : rootOwners_) el->roots(e, g + first);
   return 0;
 }
@@ -264,7 +223,7 @@ void System::withEval(double t, const double* y, const double* yp, const std::fu
   scratch_.resize(states_.size());
   fillNodes(t, y);
   Eval e;
-  e.sys_ = this;
+  e.nodes_ = nodes_.data();
   e.t = t;
   e.y = y;
   e.yp = yp;

@@ -16,7 +16,7 @@
 //    keeps T defined when nothing flows. The inflow q_in of each flow is a
 //    smooth positive part, (q + sqrt(q^2 + eps_mix^2))/2 with eps_mix =
 //    1e-5 kg/s, so T stays continuous when a flow reverses (a jump there
-//    stalls Newton); see kMixEps in system.cpp for what this costs.
+//    stalls Newton); see kMixEps in element.h for what this costs.
 #pragma once
 
 #include "model/project.h"
@@ -33,8 +33,6 @@ namespace pm {
 
 class MechanismElement;
 
-enum class NodeKind { Junction, Capacity, Boundary };
-
 struct StateInfo {
   std::string name;   // "cyl1.x", "n:v1.4.p"
   std::string unit;
@@ -48,25 +46,6 @@ struct StateInfo {
 struct ChannelInfo {
   std::string name;  // "<object id>.<quantity>"
   std::string unit;
-};
-
-struct Node {
-  std::string name;
-  NodeKind kind = NodeKind::Junction;
-  std::vector<std::string> members;  // "comp.port" of the net, for descriptions
-  std::vector<std::string> volumeOwners;
-  int slotP = -1, slotT = -1;  // Capacity, Junction
-  int slotM = -1, slotH = -1;  // Boundary: mass / enthalpy delivered to the circuit
-  std::string boundaryOwner;
-  std::function<void(double t, double& p, double& T)> boundary;
-  bool isothermal = false;
-  double Twall = 293.15;
-  double initPV = 0.0, initTV = 0.0, initV = 0.0;  // volume-weighted initial values
-
-  // Per evaluation
-  double p = 0.0, T = 0.0;
-  double sumQ = 0.0, sumQT = 0.0, sumQin = 0.0, sumQinT = 0.0;
-  double V = 0.0, dVdt = 0.0, Q = 0.0;
 };
 
 class System {
@@ -134,7 +113,6 @@ class System {
 
  private:
   friend class SystemBuilder;
-  friend class Eval;
   friend class Compiler;
   bool fillNodes(double t, const double* y);
   void evaluateAll(Eval& e);
@@ -150,6 +128,7 @@ class System {
   std::vector<std::pair<Element*, int>> rootOwners_;  // element, first root
   std::vector<Footprint> footprints_;                   // per element, in element order
   int numRoots_ = 0;
+  int rootsNeedEvaluation_ = -1;  // -1 not yet known (see Element::rootsReadStatesOnly)
   double pAmb_ = 101325.0, TAmb_ = 293.15;
   double atolPosition_ = 1e-8;
   double relTol_ = 1e-6;

@@ -1,0 +1,34 @@
+// A node of the compiled circuit: a pneumatic net or an element's internal
+// volume (see system.h for the three kinds and their equations). Its own
+// header so that Eval's per-node accessors (element.h) are inline: they run
+// several times per element in every residual.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace pm {
+
+enum class NodeKind { Junction, Capacity, Boundary };
+
+struct Node {
+  std::string name;
+  NodeKind kind = NodeKind::Junction;
+  std::vector<std::string> members;  // "comp.port" of the net, for descriptions
+  std::vector<std::string> volumeOwners;
+  int slotP = -1, slotT = -1;  // Capacity, Junction
+  int slotM = -1, slotH = -1;  // Boundary: mass / enthalpy delivered to the circuit
+  std::string boundaryOwner;
+  std::function<void(double t, double& p, double& T)> boundary;
+  bool isothermal = false;
+  double Twall = 293.15;
+  double initPV = 0.0, initTV = 0.0, initV = 0.0;  // volume-weighted initial values
+
+  // Per evaluation
+  double p = 0.0, T = 0.0;
+  double sumQ = 0.0, sumQT = 0.0, sumQin = 0.0, sumQinT = 0.0;
+  double V = 0.0, dVdt = 0.0, Q = 0.0;
+};
+
+}  // namespace pm
