@@ -166,16 +166,12 @@ std::vector<int> MechanismElement::partStates(int marker) const {
 void MechanismElement::setup(SystemBuilder& b) {
   const auto decls = mb_->stateDecls(b.absTolPosition());
   const auto& y0 = mb_->initialState();
-  int moving = 0;
-  for (const auto& body : mb_->bodies()) moving += body.ground ? 0 : 1;
-  if (formulation_ == "reduced" || (formulation_ == "auto" && moving <= kReducedUpTo)) {
+  if (formulation_ == "reduced") {
     try {
       rc_ = std::make_unique<mb::ReducedCoordinates>(*mb_, 0.0, y0.data());
     } catch (const std::exception& ex) {
-      if (formulation_ == "reduced") throw std::runtime_error(std::string("simulation.mechanism_formulation: ") + ex.what());
+      throw std::runtime_error(std::string("simulation.mechanism_formulation: ") + ex.what());
     }
-    // A fully driven mechanism has no dynamics of its own to reduce.
-    if (rc_ && formulation_ == "auto" && rc_->dof() == 0) rc_.reset();
   }
   if (rc_) {
     setupReduced(b, decls);

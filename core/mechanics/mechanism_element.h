@@ -19,12 +19,10 @@ namespace pm {
 //    per constraint row, a stabilised index-2 DAE (multibody.h);
 //  - reduced: coordinate partitioning (reduced_coordinates.h), an ODE in the
 //    mechanism's degrees of freedom; the absolute state is expanded from it
-//    at every evaluation (local()). "auto" takes it for up to kReducedUpTo
-//    moving parts when the constraint rows are independent.
+//    at every evaluation (local()).
 class MechanismElement : public Element {
  public:
-  static constexpr int kReducedUpTo = 16;
-  explicit MechanismElement(const Mechanism& m, std::string formulation = "auto");
+  explicit MechanismElement(const Mechanism& m, std::string formulation = "absolute");
   mb::MultibodySystem& multibody() { return *mb_; }
   int firstState() const { return base_; }
   bool reduced() const { return rc_ != nullptr; }

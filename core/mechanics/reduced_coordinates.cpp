@@ -200,36 +200,52 @@ void ReducedCoordinates::reduce(const double* y, double* z, double* u) const {
 }
 
 bool ReducedCoordinates::newton(double t, double* y, int maxIterations) {
+  // Factors at the start pose (a function of the anchor and z alone), kept
+  // while they converge: the result does not depend on earlier evaluations.
   double prev = std::numeric_limits<double>::infinity();
-  const Lu* lu = &luA_;
+  bool fresh = false;
   for (int it = 0;; ++it) {
     const double res = evaluate(t, y);
     if (!std::isfinite(res)) return false;
     if (res <= kTol) return true;
     if (it >= maxIterations) return false;
-    if (lu == &luTmp_ || res > 0.25 * prev) {  // the anchor's factors converge too slowly here: fresh ones
+    if (!fresh || res > 0.25 * prev) {
       jacobianBlocks(y);
       if (!luTmp_.factor(Jd_)) return false;
-      lu = &luTmp_;
+      fresh = true;
     }
     prev = res;
     Eigen::VectorXd dq = -phi_;
-    lu->solve(dq.data());
+    luTmp_.solve(dq.data());
     for (int j = 0; j < neq_; ++j) coordinate(y, dep_[j]) += dq[j] * coordinateScale(dep_[j]);
   }
 }
 
 void ReducedCoordinates::solveDependent() {
+  // The factors of the last Newton (at most a step away from this pose),
+  // refined against the exact Jd_: one pass leaves (step x drift)^2.
+  const Lu& lu = luTmp_.n == neq_ ? luTmp_ : luA_;
   X_ = R_;
-  for (int c = 0; c < X_.cols(); ++c) luA_.solve(X_.col(c).data());
+  for (int c = 0; c < X_.cols(); ++c) lu.solve(X_.col(c).data());
   const double scale = std::max(1.0, R_.cwiseAbs().maxCoeff());
-  for (int pass = 0; pass < 6; ++pass) {
-    Eigen::MatrixXd res = R_ - Jd_ * X_;
-    if (res.cwiseAbs().maxCoeff() <= 1e-15 * scale) return;
-    for (int c = 0; c < res.cols(); ++c) luA_.solve(res.col(c).data());
-    X_ += res;
+  Eigen::VectorXd res(neq_);
+  for (int pass = 0; pass < 4; ++pass) {
+    double big = 0.0;
+    for (int c = 0; c < X_.cols(); ++c) {
+      res = R_.col(c);
+      for (int k = 0; k < neq_; ++k) {
+        const double x = X_(k, c);
+        if (x != 0.0) res.noalias() -= Jd_.col(k) * x;
+      }
+      big = std::max(big, res.cwiseAbs().maxCoeff());
+      if (pass < 3) {
+        lu.solve(res.data());
+        X_.col(c) += res;
+      }
+    }
+    if (big <= 1e-15 * scale) return;
   }
-  // Far from the anchor (a trial step): factorise here.
+  // The kept factors were from too far away: factorise here.
   if (luTmp_.factor(Jd_)) {
     X_ = R_;
     for (int c = 0; c < X_.cols(); ++c) luTmp_.solve(X_.col(c).data());

@@ -72,11 +72,11 @@ struct SimulationSettings {
   // velocity and force every exchange_interval seconds).
   std::string coupling = "monolithic";
   double exchange_interval = 1e-3;  // s, cosimulation only
-  // How the mechanism's equations are written for dynamics: "reduced"
-  // (coordinate partitioning: an ODE in its degrees of freedom), "absolute"
+  // How the mechanism's equations are written for dynamics: "absolute"
   // (every part's absolute coordinates and the joints' multipliers, a
-  // stabilised index-2 DAE), or "auto" (reduced up to 16 moving parts).
-  std::string mechanism_formulation = "auto";
+  // stabilised index-2 DAE) or "reduced" (coordinate partitioning: an ODE in
+  // its degrees of freedom, constraints exact at every evaluation).
+  std::string mechanism_formulation = "absolute";
   bool operator==(const SimulationSettings&) const = default;
 };
 

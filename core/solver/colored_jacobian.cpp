@@ -109,9 +109,9 @@ ColoredJacobian::ColoredJacobian(System& sys, double t, const double* y0, const 
         if (s.atol > 1e30)  // a multiplier (outside the error test): terms it
           y[i] = y0[i];      // multiplies are declared by its element, and a
                              // perturbation of its own scale would be arbitrary
-        else if (sys.mechanism() && s.owner == sys.mechanism()->id())
-          // a mechanism's coordinates: a large move may leave the poses
-          // where its loops close (reduced formulation)
+        else if (sys.mechanism() && sys.mechanism()->reduced() && s.owner == sys.mechanism()->id())
+          // independent coordinates: a large move may leave the poses
+          // where the mechanism's loops close
           y[i] = y0[i] + 1e-3 * (std::abs(y0[i]) + 1e3 * s.atol) * u(rng);
         else if (s.unit == "Pa")
           y[i] = y0[i] * std::exp(0.92 * u(rng));  // x 0.4 .. 2.5

@@ -142,9 +142,9 @@ void validateSimulation(const SimulationSettings& s, const std::string& file) {
   if (s.max_step < 0.0 || !std::isfinite(s.max_step)) fail("simulation", "max_step", "must be >= 0 (0: solver's choice)");
   if (s.coupling != "monolithic" && s.coupling != "cosimulation")
     fail("simulation", "coupling", "must be \"monolithic\" or \"cosimulation\", not \"" + s.coupling + "\"");
-  if (s.mechanism_formulation != "auto" && s.mechanism_formulation != "reduced" && s.mechanism_formulation != "absolute")
+  if (s.mechanism_formulation != "reduced" && s.mechanism_formulation != "absolute")
     fail("simulation", "mechanism_formulation",
-         "must be \"auto\", \"reduced\" or \"absolute\", not \"" + s.mechanism_formulation + "\"");
+         "must be \"absolute\" or \"reduced\", not \"" + s.mechanism_formulation + "\"");
   positive(s.exchange_interval, "exchange_interval");
   if (s.coupling == "cosimulation" && s.exchange_interval > s.t_end)
     fail("simulation", "exchange_interval", "is longer than t_end");
@@ -245,14 +245,7 @@ std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& 
   if (!pr.mechanism.empty() && role != CouplingRole::Pneumatic) {
     int firstChannel = -1;
     try {
-      // "auto": the reduced formulation for machines driven by the circuit's
-      // actuators (few degrees of freedom, many parts: the coupled examples
-      // run 2-5x faster); pure mechanisms keep the absolute one, whose
-      // accuracy on fast-spinning parts at tight tolerances is higher
-      // (Euler parameters as coordinates oscillate with the spin).
-      std::string formulation = pr.simulation.mechanism_formulation;
-      if (formulation == "auto" && std::none_of(pr.components.begin(), pr.components.end(), attached))
-        formulation = "absolute";
+      const std::string& formulation = pr.simulation.mechanism_formulation;
       auto el = std::make_unique<MechanismElement>(pr.mechanism, formulation);
       sys->mechanism_ = el.get();
       SystemBuilder b(*sys, *el, {});

@@ -15,8 +15,6 @@
 #include <sunmatrix/sunmatrix_sparse.h>
 
 #include <chrono>
-#include <cstdio>
-#include <cstdlib>
 #include <cmath>
 #include <stdexcept>
 
@@ -264,10 +262,6 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
     // IDAReInit restarts IDA's counters: keep the totals.
     auto accumulateStats = [&] {
       long v = 0;
-      if (std::getenv("PM_IDA_STATS")) {
-        long nst, netf, ncfn; double hh; IDAGetNumSteps(ida.mem, &nst); IDAGetNumErrTestFails(ida.mem, &netf); IDAGetNumNonlinSolvConvFails(ida.mem, &ncfn); IDAGetLastStep(ida.mem, &hh);
-        std::fprintf(stderr, "segment end t=%.6f steps %ld errfail %ld convfail %ld hlast %.3g\n", t, nst, netf, ncfn, hh);
-      }
       IDAGetNumSteps(ida.mem, &v);
       result.stats.steps += v;
       IDAGetNumResEvals(ida.mem, &v);
@@ -303,9 +297,7 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
       if (sys.highIndex()) return;
       const int flag = IDACalcIC(ida.mem, IDA_YA_YDP_INIT, at + icStep);
       if (flag >= 0) {
-        if (std::getenv("PM_IDA_STATS")) std::fprintf(stderr, "before IC y0=%.9g\n", y[0]);
         check(IDAGetConsistentIC(ida.mem, ida.y, ida.yp), "IDAGetConsistentIC");
-        if (std::getenv("PM_IDA_STATS")) std::fprintf(stderr, "after IC y0=%.9g flag %d\n", y[0], flag);
         return;
       }
       if (!cb.error.empty()) throw std::runtime_error("no consistent state at t = " + std::to_string(at) + " s: " + cb.error);
@@ -437,11 +429,6 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
       if (control && IDAGetLastStep(ida.mem, &hLast) >= 0 && IDAGetCurrentTime(ida.mem, &tn) >= 0)
         tInterp = tn - std::abs(hLast);
       if (flag == IDA_ROOT_RETURN || (flag == IDA_TSTOP_RETURN && t < tEnd)) {
-        if (std::getenv("PM_IDA_STATS") && flag == IDA_ROOT_RETURN) {
-          std::vector<int> ri(sys.numRoots());
-          IDAGetRootInfo(ida.mem, ri.data());
-          for (int q = 0; q < sys.numRoots(); ++q) if (ri[q]) std::fprintf(stderr, "root %d (%d) at %.9f\n", q, ri[q], t);
-        }
         const bool onClock = t == tStop && tStop < tEnd;
         const bool before = onClock && sys.residual(t, y, yp, rBefore.data()) == 0;
         const bool changed = sys.updateDiscrete(t, y, yp, false);
@@ -461,12 +448,6 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
   } catch (const std::exception& e) {
     result.status = RunStatus::Failed;
     result.message = e.what();
-  }
-  if (ida.mem && std::getenv("PM_IDA_STATS")) {
-    long nst, nre, nje, netf, ncfn, nni;
-    IDAGetNumSteps(ida.mem, &nst); IDAGetNumResEvals(ida.mem, &nre); IDAGetNumJacEvals(ida.mem, &nje);
-    IDAGetNumErrTestFails(ida.mem, &netf); IDAGetNumNonlinSolvConvFails(ida.mem, &ncfn); IDAGetNumNonlinSolvIters(ida.mem, &nni);
-    std::fprintf(stderr, "IDA (last segment): steps %ld res %ld jac %ld errfail %ld convfail %ld newton %ld restarts+events %ld\n", nst, nre, nje, netf, ncfn, nni, result.stats.events);
   }
   if (ida.mem) {
     long v = 0;
