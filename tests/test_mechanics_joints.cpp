@@ -20,16 +20,6 @@ namespace {
 
 constexpr double g0 = 9.80665;
 
-// Largest |a_i - f(t_i)| over the outputs.
-template <class F>
-double worst(const Run& r, const std::vector<double>& a, F f) {
-  double w = 0.0;
-  for (size_t i = 0; i < a.size(); ++i) w = std::max(w, std::abs(a[i] - f(r.t[i])));
-  return w;
-}
-
-#define CHECK_WORST(value, tol) \
-  QVERIFY2((value) < (tol), qPrintable(QString("%1 = %2 (tolerance %3)").arg(#value).arg(value).arg(tol)))
 
 // Two shafts on revolute joints ja, jb 0.2 m apart, coupled by "gear"
 // (q_a + ratio q_b = const), shaft a driven by `drive` (its id and joint

@@ -83,9 +83,9 @@ double ReducedCoordinates::evaluate(double t, const double* y) {
   return big;
 }
 
-Eigen::MatrixXd ReducedCoordinates::fullJacobian(const double* y) const {
+template <class Put>
+void ReducedCoordinates::jacobianEntries(const double* y, Put put) const {
   const int na = static_cast<int>(active_.size());
-  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(neq_, 7 * static_cast<int>(slot_.size()));
   for (int i = 0; i < na; ++i) {
     const Row& r = rows_[active_[i]];
     const double s = lengthRow_[i] ? 1.0 / L_ : 1.0;
@@ -95,38 +95,29 @@ Eigen::MatrixXd ReducedCoordinates::fullJacobian(const double* y) const {
       const double* p = y + slot_[k] + 3;
       // d phi = Phi_r dr + Phi_pi' dpi', dpi' = 2 L(p) dp (seed 004 with
       // Euler parameters); r is scaled by L.
-      J.block<1, 3>(i, 7 * k) += (r.r[q] * (L_ * s)).transpose();
-      J.block<1, 4>(i, 7 * k + 3) += (2.0 * s) * (r.p[q].transpose() * Lmat(Q4(p[0], p[1], p[2], p[3])));
-    }
-  }
-  for (size_t k = 0; k < slot_.size(); ++k)
-    for (int a = 0; a < 4; ++a) J(na + static_cast<int>(k), 7 * static_cast<int>(k) + 3 + a) = y[slot_[k] + 3 + a];
-  return J;
-}
-
-void ReducedCoordinates::jacobianBlocks(const double* y) {
-  const int na = static_cast<int>(active_.size());
-  Jd_.setZero(neq_, neq_);
-  Ji_.setZero(neq_, dof());
-  auto put = [&](int row, int c, double v) {
-    const int col = column_[c];
-    if (col >= 0) Jd_(row, col) += v;
-    else Ji_(row, -1 - col) += v;
-  };
-  for (int i = 0; i < na; ++i) {
-    const Row& r = rows_[active_[i]];
-    const double s = lengthRow_[i] ? 1.0 / L_ : 1.0;
-    for (int q = 0; q < r.n; ++q) {
-      const int k = movingOf_[r.b[q]];
-      if (k < 0) continue;
-      const double* p = y + slot_[k] + 3;
       const Eigen::Matrix<double, 1, 4> dp = (2.0 * s) * (r.p[q].transpose() * Lmat(Q4(p[0], p[1], p[2], p[3])));
       for (int a = 0; a < 3; ++a) put(i, 7 * k + a, r.r[q][a] * L_ * s);
       for (int a = 0; a < 4; ++a) put(i, 7 * k + 3 + a, dp[a]);
     }
   }
-  for (size_t k = 0; k < slot_.size(); ++k)
+  for (size_t k = 0; k < slot_.size(); ++k)  // normalisation rows
     for (int a = 0; a < 4; ++a) put(na + static_cast<int>(k), 7 * static_cast<int>(k) + 3 + a, y[slot_[k] + 3 + a]);
+}
+
+Eigen::MatrixXd ReducedCoordinates::fullJacobian(const double* y) const {
+  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(neq_, 7 * static_cast<int>(slot_.size()));
+  jacobianEntries(y, [&](int row, int c, double v) { J(row, c) += v; });
+  return J;
+}
+
+void ReducedCoordinates::jacobianBlocks(const double* y) {
+  Jd_.setZero(neq_, neq_);
+  Ji_.setZero(neq_, dof());
+  jacobianEntries(y, [&](int row, int c, double v) {
+    const int col = column_[c];
+    if (col >= 0) Jd_(row, col) += v;
+    else Ji_(row, -1 - col) += v;
+  });
 }
 
 void ReducedCoordinates::partition(double t, const double* y) {

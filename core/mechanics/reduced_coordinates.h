@@ -116,6 +116,9 @@ class ReducedCoordinates {
   // Rows at the local state y: fills rows_, phi_ (scaled) and phit_.
   // Returns max |phi| (scaled).
   double evaluate(double t, const double* y);
+  // Every entry (row, coordinate, value) of the scaled Phi_q from rows_.
+  template <class Put>
+  void jacobianEntries(const double* y, Put put) const;
   // Jd_, Ji_ (scaled Phi_q, dependent and independent columns) from rows_.
   void jacobianBlocks(const double* y);
   // Scaled Phi_q of all coordinates from rows_ (for the partition).

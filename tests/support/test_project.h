@@ -191,7 +191,18 @@ inline std::unique_ptr<Run> simulate(const Project& p, const std::string& name =
   return r;
 }
 
+// Largest |a_i - f(t_i)| over a run's outputs (a against a closed form of t).
+template <class F>
+double worst(const Run& r, const std::vector<double>& a, F f) {
+  double w = 0.0;
+  for (size_t i = 0; i < a.size(); ++i) w = std::max(w, std::abs(a[i] - f(r.t[i])));
+  return w;
+}
+
 }  // namespace pm::test
+
+#define CHECK_WORST(value, tol) \
+  QVERIFY2((value) < (tol), qPrintable(QString("%1 = %2 (tolerance %3)").arg(#value).arg(value).arg(tol)))
 
 // ---------------------------------------------------------------- checks
 
