@@ -81,8 +81,12 @@ class TestMechanicsTurns : public QObject {
     mech.parts[1].angular_velocity = {0, 0, w0};
     auto r = simulate(mechProject(mech, tEnd, 0.01, 1e-9));
     REQUIRE_OK(r);
-    CHECK_WORST(worst(*r, r->col("shaft.angle"), [&](double t) { return w0 * t; }), 1e-7);
-    CHECK_WORST(std::abs(r->col("shaft.angle").back() - 5 * pi), 1e-7);
+    // IDA's global error at rel_tol 1e-9 over 2.5 turns: below 1e-7 with a
+    // fresh Jacobian at every update, 1.5e-7 to 2.2e-7 (1e-8 of the angle)
+    // with the reuse of mechanism runs (Simulation); a turn lost or counted
+    // twice would be 6.3 rad.
+    CHECK_WORST(worst(*r, r->col("shaft.angle"), [&](double t) { return w0 * t; }), 5e-7);
+    CHECK_WORST(std::abs(r->col("shaft.angle").back() - 5 * pi), 5e-7);
   }
 
   // A pendulum (bob m at L, Izz about its centre) hanging from a pivot on z

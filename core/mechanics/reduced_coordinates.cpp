@@ -18,6 +18,8 @@ constexpr double kGrowth = 8.0;
 // moved by more than this (scaled) from the anchor's: the predictor from
 // the anchor then stays within ~1e-8 and Newton within two iterations.
 constexpr double kAnchorMove = 1e-4;
+// Newton takes fresh factors when the residual falls by less than this.
+constexpr double kSlow = 0.25;
 const char* kNames[7] = {"x", "y", "z", "e0", "e1", "e2", "e3"};
 }  // namespace
 
@@ -191,56 +193,58 @@ void ReducedCoordinates::reduce(const double* y, double* z, double* u) const {
 }
 
 bool ReducedCoordinates::newton(double t, double* y, int maxIterations) {
-  // Factors at the start pose (a function of the anchor and z alone), kept
-  // while they converge: the result does not depend on earlier evaluations.
+  // The anchor's factors first (the start is a function of the anchor and z
+  // alone, so the result does not depend on earlier evaluations); fresh
+  // factors at the iterate only when they contract slowly.
   double prev = std::numeric_limits<double>::infinity();
-  bool fresh = false;
+  lu_ = &luA_;
   for (int it = 0;; ++it) {
     const double res = evaluate(t, y);
     if (!std::isfinite(res)) return false;
     if (res <= kTol) return true;
     if (it >= maxIterations) return false;
-    if (!fresh || res > 0.25 * prev) {
+    if (res > kSlow * prev) {
       jacobianBlocks(y);
       if (!luTmp_.factor(Jd_)) return false;
-      fresh = true;
+      lu_ = &luTmp_;
     }
     prev = res;
-    Eigen::VectorXd dq = -phi_;
-    luTmp_.solve(dq.data());
-    for (int j = 0; j < neq_; ++j) coordinate(y, dep_[j]) += dq[j] * coordinateScale(dep_[j]);
+    dq_ = -phi_;
+    lu_->solve(dq_.data());
+    for (int j = 0; j < neq_; ++j) coordinate(y, dep_[j]) += dq_[j] * coordinateScale(dep_[j]);
+    iterations_ = it + 1;
   }
 }
 
-void ReducedCoordinates::solveDependent() {
-  // The factors of the last Newton (at most a step away from this pose),
-  // refined against the exact Jd_: one pass leaves (step x drift)^2.
-  const Lu& lu = luTmp_.n == neq_ ? luTmp_ : luA_;
+bool ReducedCoordinates::solveDependent() {
+  // The factors of this expansion's Newton, refined against the exact Jd_:
+  // each pass multiplies the error by (distance of their pose) x curvature.
   X_ = R_;
-  for (int c = 0; c < X_.cols(); ++c) lu.solve(X_.col(c).data());
+  for (int c = 0; c < X_.cols(); ++c) lu_->solve(X_.col(c).data());
   const double scale = std::max(1.0, R_.cwiseAbs().maxCoeff());
-  Eigen::VectorXd res(neq_);
   for (int pass = 0; pass < 4; ++pass) {
     double big = 0.0;
     for (int c = 0; c < X_.cols(); ++c) {
-      res = R_.col(c);
+      res_ = R_.col(c);
       for (int k = 0; k < neq_; ++k) {
         const double x = X_(k, c);
-        if (x != 0.0) res.noalias() -= Jd_.col(k) * x;
+        if (x != 0.0) res_.noalias() -= Jd_.col(k) * x;
       }
-      big = std::max(big, res.cwiseAbs().maxCoeff());
+      big = std::max(big, res_.cwiseAbs().maxCoeff());
       if (pass < 3) {
-        lu.solve(res.data());
-        X_.col(c) += res;
+        lu_->solve(res_.data());
+        X_.col(c) += res_;
       }
     }
-    if (big <= 1e-15 * scale) return;
+    if (big <= 1e-15 * scale) return pass <= 1;
   }
-  // The kept factors were from too far away: factorise here.
+  // The factors were from too far away: factorise here.
   if (luTmp_.factor(Jd_)) {
+    lu_ = &luTmp_;
     X_ = R_;
     for (int c = 0; c < X_.cols(); ++c) luTmp_.solve(X_.col(c).data());
   }
+  return false;
 }
 
 bool ReducedCoordinates::expand(double t, const double* z, const double* u, const double* windings, double* y) {
@@ -258,6 +262,7 @@ bool ReducedCoordinates::expand(double t, const double* z, const double* u, cons
       coordinate(y, dep_[j]) += d;
     }
   };
+  iterations_ = 0;
   start(true);
   if (!newton(t, y, kMaxIterations)) {
     start(false);
@@ -268,8 +273,23 @@ bool ReducedCoordinates::expand(double t, const double* z, const double* u, cons
   R_.resize(neq_, f + 1);
   R_.leftCols(f) = -Ji_;
   R_.col(f) = -phit_;
-  solveDependent();
+  const bool quick = solveDependent();
   Bs_ = X_.leftCols(f);
+  // The anchor's factors contracted slowly here (the mechanism moved far
+  // from it): this pose, factorised, becomes the anchor, so the next
+  // expansions along the motion start close and converge in one or two
+  // iterations. A part at rest never gets here, so its pose stays a
+  // function of (t, z) alone.
+  if (!quick || iterations_ > 2) {
+    if (lu_ != &luTmp_ && !luTmp_.factor(Jd_)) return true;
+    std::swap(luA_, luTmp_);
+    lu_ = &luA_;
+    for (size_t c = 0; c < qA_.size(); ++c) qA_[c] = coordinate(y, static_cast<int>(c));
+    for (int i = 0; i < f; ++i) zA_[i] = coordinate(y, indep_[i]);
+    BA_ = Bs_;
+    for (int j = 0; j < neq_; ++j)
+      for (int i = 0; i < f; ++i) BA_(j, i) *= coordinateScale(dep_[j]) / coordinateScale(indep_[i]);
+  }
   std::vector<double> qd(qA_.size(), 0.0);
   for (int i = 0; i < f; ++i) qd[indep_[i]] = u[i];
   for (int j = 0; j < neq_; ++j) {

@@ -95,6 +95,9 @@ class ReducedCoordinates {
   Eigen::VectorXd zA_;
   Eigen::MatrixXd BA_;  // dq_D/dz (unscaled)
   Lu luA_, luTmp_;
+  const Lu* lu_ = &luA_;  // the factors the current expansion iterates with
+  int iterations_ = 0;    // Newton iterations of the current expansion
+  Eigen::VectorXd dq_, res_;
 
   // Scratch of one expansion and its force-independent acceleration terms.
   std::vector<Kin> kin_;
@@ -126,9 +129,10 @@ class ReducedCoordinates {
   // Newton on Phi = 0 for the dependent coordinates of y: with the anchor's
   // factorisation, or a fresh one per iteration when that converges slowly.
   bool newton(double t, double* y, int maxIterations);
-  // Solves Jd_ X_ = R_ with the anchor's factors refined against Jd_ (a
-  // fresh factorisation when the refinement stalls).
-  void solveDependent();
+  // Solves Jd_ X_ = R_ with the factors of the last Newton refined against
+  // Jd_ (a fresh factorisation when the refinement stalls). False when the
+  // factors needed more than one refinement pass or were replaced.
+  bool solveDependent();
   void prepare(double t, const double* y);
 };
 
