@@ -1313,39 +1313,42 @@ void MultibodySystem::writeKinematicDerivatives(double* y, double* yp) const {
 
 // gamma = -d/dt (C v + Phi_t) at fixed v: the right-hand side of C a = gamma.
 // Central differences along the motion; the step keeps the truncation error
-// near 1e-10 relative.
-namespace {
-Eigen::VectorXd velocityRows(MultibodySystem& mb, double t, const std::vector<double>& y,
-                             const std::vector<RowInfo>& info) {
-  std::vector<double> yp(y.size(), 0.0), res(y.size(), 0.0);
-  mb.residual(t, y.data(), yp.data(), res.data());
-  int m = 0;
-  for (const RowInfo& r : info)
-    if (r.active) ++m;
-  Eigen::VectorXd g(m);
-  int i = 0;
-  for (const RowInfo& r : info)
-    if (r.active) g[i++] = res[r.lambda];
-  return g;
-}
-}  // namespace
-
+// near 1e-10 relative. Only the constraint rows are built at the shifted
+// poses (the forces do not enter; multipliers are zero in yv).
 Eigen::VectorXd MultibodySystem::accelerationRhs(double t, const std::vector<double>& yv) {
   const double eps = 1e-5;
-  auto shifted = [&](double h) {  // positions moved along the current velocities
-    std::vector<double> ys = yv;
+  int m = 0;
+  for (const RowInfo& r : rowInfo_)
+    if (r.active) ++m;
+  auto velocityRows = [&](double h) {
+    shifted_ = yv;  // positions moved along the current velocities
     for (const BodyRT& b : bodies_) {
       if (b.ground) continue;
       const int s = b.slot;
-      for (int a = 0; a < 3; ++a) ys[s + a] += h * yv[s + 7 + a];
-      Q4 p(ys[s + 3], ys[s + 4], ys[s + 5], ys[s + 6]);
+      for (int a = 0; a < 3; ++a) shifted_[s + a] += h * yv[s + 7 + a];
+      Q4 p(shifted_[s + 3], shifted_[s + 4], shifted_[s + 5], shifted_[s + 6]);
       p = rotated(p, h * V3(yv[s + 10], yv[s + 11], yv[s + 12]));
-      for (int a = 0; a < 4; ++a) ys[s + 3 + a] = p[a];
+      for (int a = 0; a < 4; ++a) shifted_[s + 3 + a] = p[a];
     }
-    return ys;
+    kinematics(shifted_.data(), kinShifted_);
+    buildRows(t + h, shifted_.data(), kinShifted_, rowsShifted_);
+    Eigen::VectorXd g(m);
+    int i = 0;
+    for (size_t ri = 0; ri < rowsShifted_.size(); ++ri) {
+      if (!rowInfo_[ri].active) continue;
+      const Row& r = rowsShifted_[ri];
+      double vel = r.phit;  // as the residual's velocity row
+      for (int q = 0; q < r.n; ++q) {
+        const int b = r.b[q];
+        if (bodies_[b].ground) continue;
+        vel += r.r[q].dot(kinShifted_[b].v) + r.p[q].dot(kinShifted_[b].w);
+      }
+      g[i++] = vel;
+    }
+    return g;
   };
-  return -(velocityRows(*this, t + eps, shifted(eps), rowInfo_) - velocityRows(*this, t - eps, shifted(-eps), rowInfo_)) /
-         (2.0 * eps);
+  const Eigen::VectorXd plus = velocityRows(eps);
+  return -(plus - velocityRows(-eps)) / (2.0 * eps);
 }
 
 void MultibodySystem::solveAccelerations(double t, double* y, double* yp) {
@@ -1373,10 +1376,8 @@ void MultibodySystem::solveAccelerations(double t, double* y, double* yp) {
       a0[6 * q + 3 + a] = -res[s + 10 + a];
     }
   }
-  std::vector<Kin> k;
-  std::vector<Row> rows;
-  kinematics(yv.data(), k);
-  buildRows(t, yv.data(), k, rows);
+  // The residual just built the rows at these positions.
+  const std::vector<Row>& rows = rowsScratch_;
   const Eigen::VectorXd gamma = accelerationRhs(t, yv);
   int m = 0;
   for (size_t i = 0; i < rows.size(); ++i)
@@ -1421,10 +1422,38 @@ void MultibodySystem::solveAccelerations(double t, double* y, double* yp) {
       }
     }
     S.diagonal().array() += compliance_;  // the DAE's regularisation: finite where a loop loses rank
-    const Eigen::LLT<Eigen::MatrixXd> ldlt(S);
-    if (ldlt.info() != Eigen::Success)
-      fail("mechanism", "", "singular constraint set (a joint fixes what another already fixes?)");
-    lam = ldlt.solve(C.lazyProduct(a0) - gamma);
+    lam = C.lazyProduct(a0) - gamma;
+    // Cholesky in place (lower triangle, right-looking by columns so the
+    // inner loops run down contiguous columns and skip the zeros: two rows
+    // meet only on a part they share), then the two triangular solves.
+    // Eigen's blocked LLT cost twice as much on these 20-60 rows.
+    double* A = S.data();
+    for (int k = 0; k < m; ++k) {
+      double* colK = A + static_cast<size_t>(k) * m;
+      if (!(colK[k] > 0.0)) fail("mechanism", "", "singular constraint set (a joint fixes what another already fixes?)");
+      const double d = std::sqrt(colK[k]);
+      colK[k] = d;
+      for (int i = k + 1; i < m; ++i) colK[i] /= d;
+      for (int j = k + 1; j < m; ++j) {
+        const double ljk = colK[j];
+        if (ljk == 0.0) continue;
+        double* __restrict colJ = A + static_cast<size_t>(j) * m;
+        for (int i = j; i < m; ++i) colJ[i] -= ljk * colK[i];
+      }
+    }
+    for (int k = 0; k < m; ++k) {  // L z = b
+      const double* colK = A + static_cast<size_t>(k) * m;
+      lam[k] /= colK[k];
+      const double zk = lam[k];
+      if (zk != 0.0)
+        for (int i = k + 1; i < m; ++i) lam[i] -= colK[i] * zk;
+    }
+    for (int k = m - 1; k >= 0; --k) {  // L^T x = z
+      const double* colK = A + static_cast<size_t>(k) * m;
+      double v = lam[k];
+      for (int i = k + 1; i < m; ++i) v -= colK[i] * lam[i];
+      lam[k] = v / colK[k];
+    }
     acc = a0 - MinvCt.lazyProduct(lam);
   } else if (m > 0) {
     // Sparse C and M^-1 C^T: a chain's S = C M^-1 C^T is banded, so the cost

@@ -312,6 +312,9 @@ class MultibodySystem {
   std::vector<Kin> kin_;
   std::vector<Row> rowsScratch_;
   std::vector<V3> F_, N_, CR_, CP_;
+  std::vector<double> shifted_;  // accelerationRhs
+  std::vector<Kin> kinShifted_;
+  std::vector<Row> rowsShifted_;
   std::vector<double> forceVals_;
   bool hasLimits_ = false;
   // eps of the regularised constraint rows, 1e-12 s / (mean part mass):
