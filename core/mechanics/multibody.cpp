@@ -3,9 +3,11 @@
 #include "mechanics/mechanism_types.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cmath>
+#include <memory>
 #include <numbers>
 #include <sstream>
 
@@ -1384,45 +1386,45 @@ void MultibodySystem::solveAccelerations(double t, double* y, double* yp) {
     if (rowInfo_[i].active) ++m;
   Eigen::VectorXd lam = Eigen::VectorXd::Zero(m);
   Eigen::VectorXd acc = a0;
-  // Small mechanisms: dense C and M^-1 C^T (a sparse factorisation's
+  // Small mechanisms: a dense S = C M^-1 C^T (a sparse factorisation's
   // analysis costs more than the whole dense solve below ~20 parts, and
-  // this runs at every output).
+  // this runs at every output row); C and M^-1 C^T stay row by row, as the
+  // rows hold them (a row touches at most four parts).
   if (m > 0 && n6 <= kDenseAccelerationsUpTo) {
-    Eigen::MatrixXd C = Eigen::MatrixXd::Zero(m, n6), MinvCt = Eigen::MatrixXd::Zero(n6, m);
-    std::vector<const Row*> act;
-    for (size_t ri = 0; ri < rows.size(); ++ri)
-      if (rowInfo_[ri].active) act.push_back(&rows[ri]);
-    for (int i = 0; i < m; ++i) {
-      const Row& r = *act[i];
+    struct Entry {
+      int body;
+      V3 r, p, mr, mp;  // C's blocks and M^-1 C^T's
+    };
+    // Default-initialised (Eigen leaves its vectors so): no 400 bytes per row to clear.
+    const std::unique_ptr<std::array<Entry, 4>[]> ent(new std::array<Entry, 4>[m]);
+    std::vector<int> cnt(m, 0);
+    std::vector<std::vector<std::pair<int, int>>> onPart(bodies_.size());  // (row, its entry on the part)
+    int i = 0;
+    for (size_t ri = 0; ri < rows.size(); ++ri) {
+      if (!rowInfo_[ri].active) continue;
+      const Row& r = rows[ri];
       for (int q = 0; q < r.n; ++q) {
-        const int c = col[r.b[q]];
-        if (c < 0) continue;
+        if (col[r.b[q]] < 0) continue;
         const BodyRT& B = bodies_[r.b[q]];
-        const V3 jp = B.Jinv * r.p[q];
-        for (int a = 0; a < 3; ++a) {
-          C(i, c + a) += r.r[q][a];
-          C(i, c + 3 + a) += r.p[q][a];
-          MinvCt(c + a, i) += r.r[q][a] / B.m;
-          MinvCt(c + 3 + a, i) += jp[a];
-        }
+        onPart[r.b[q]].emplace_back(i, cnt[i]);
+        ent[i][cnt[i]++] = {r.b[q], r.r[q], r.p[q], r.r[q] / B.m, B.Jinv * r.p[q]};
       }
+      ++i;
     }
-    // S = C M^-1 C^T part by part: two rows meet only on a part they share.
-    std::vector<std::vector<std::pair<int, int>>> onPart(bodies_.size());  // (row, its slot of the part)
-    for (int i = 0; i < m; ++i)
-      for (int q = 0; q < act[i]->n; ++q)
-        if (col[act[i]->b[q]] >= 0) onPart[act[i]->b[q]].emplace_back(i, q);
     Eigen::MatrixXd S = Eigen::MatrixXd::Zero(m, m);
-    for (size_t b = 0; b < bodies_.size(); ++b) {
-      const auto& list = onPart[b];
-      const int c = col[b];
-      for (const auto& [j, qb] : list) {
-        const V3 rm = MinvCt.col(j).segment<3>(c), jp = MinvCt.col(j).segment<3>(c + 3);
-        for (const auto& [i, qa] : list) S(i, j) += act[i]->r[qa].dot(rm) + act[i]->p[qa].dot(jp);
+    for (size_t b = 0; b < bodies_.size(); ++b)
+      for (const auto& [j, qb] : onPart[b]) {
+        const Entry& ej = ent[j][qb];
+        for (const auto& [i2, qa] : onPart[b]) S(i2, j) += ent[i2][qa].r.dot(ej.mr) + ent[i2][qa].p.dot(ej.mp);
       }
-    }
     S.diagonal().array() += compliance_;  // the DAE's regularisation: finite where a loop loses rank
-    lam = C.lazyProduct(a0) - gamma;
+    auto a0Lin = [&](int b) { return a0.segment<3>(col[b]); };
+    auto a0Ang = [&](int b) { return a0.segment<3>(col[b] + 3); };
+    for (int i2 = 0; i2 < m; ++i2) {  // C a0 - gamma
+      double v = 0.0;
+      for (int q = 0; q < cnt[i2]; ++q) v += ent[i2][q].r.dot(a0Lin(ent[i2][q].body)) + ent[i2][q].p.dot(a0Ang(ent[i2][q].body));
+      lam[i2] = v - gamma[i2];
+    }
     // Cholesky in place (lower triangle, right-looking by columns so the
     // inner loops run down contiguous columns and skip the zeros: two rows
     // meet only on a part they share), then the two triangular solves.
@@ -1454,7 +1456,12 @@ void MultibodySystem::solveAccelerations(double t, double* y, double* yp) {
       for (int i = k + 1; i < m; ++i) v -= colK[i] * lam[i];
       lam[k] = v / colK[k];
     }
-    acc = a0 - MinvCt.lazyProduct(lam);
+    for (int i2 = 0; i2 < m; ++i2)  // a = a0 - M^-1 C^T lambda
+      for (int q = 0; q < cnt[i2]; ++q) {
+        const Entry& e = ent[i2][q];
+        acc.segment<3>(col[e.body]) -= e.mr * lam[i2];
+        acc.segment<3>(col[e.body] + 3) -= e.mp * lam[i2];
+      }
   } else if (m > 0) {
     // Sparse C and M^-1 C^T: a chain's S = C M^-1 C^T is banded, so the cost
     // grows linearly with the number of parts.
@@ -1674,6 +1681,11 @@ void MultibodySystem::constraintResiduals(double t, const double* y, double& pos
   std::vector<Row> rows;
   kinematics(y, k);
   buildRows(t, y, k, rows);
+  residualsOf(rows, k, pos, vel);
+}
+
+void MultibodySystem::residualsOf(const std::vector<Row>& rows, const std::vector<Kin>& k, double& pos,
+                                  double& vel) const {
   pos = vel = 0.0;
   for (size_t i = 0; i < rows.size(); ++i) {
     if (!rowInfo_[i].active) continue;
@@ -1793,7 +1805,7 @@ void MultibodySystem::outputs(double t, const double* y, const double* yp, doubl
   row[c++] = ep;
   row[c++] = ek + ep;
   double pos = 0.0, vel = 0.0;
-  constraintResiduals(t, y, pos, vel);
+  residualsOf(rowsScratch_, kin_, pos, vel);
   row[c++] = pos;
   row[c++] = vel;
 }

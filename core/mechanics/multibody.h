@@ -283,6 +283,8 @@ class MultibodySystem {
   // Small models: dense decompositions in assembly and redundancy detection.
   bool denseAssembly() const;
   void solveAccelerations(double t, double* y, double* yp);
+  // Max |Phi| and max |C v + Phi_t| over the active rows of `rows` (built at k).
+  void residualsOf(const std::vector<Row>& rows, const std::vector<Kin>& k, double& pos, double& vel) const;
   // gamma = -d/dt (C v + Phi_t) at fixed v, the right-hand side of C a = gamma,
   // by central differences along the motion (truncation error ~1e-10 relative).
   Eigen::VectorXd accelerationRhs(double t, const std::vector<double>& yNoMultipliers);
