@@ -968,9 +968,10 @@ void MultibodySystem::residual(double t, const double* y, const double* yp, doub
     res[s + 13] = 0.5 * (k.p.squaredNorm() - 1.0);
   }
   for (const Winding& w : windings_) {
-    double rate = 0.0;
-    relativeAngle(w.I, w.J, kin_, -1, nullptr, &rate);
-    res[w.state] = yp[w.state] - rate;
+    // The rate alone (relativeAngle's): no atan2 and one marker axis.
+    const MarkerRT &mi = markers_[w.I], &mj = markers_[w.J];
+    const V3 z = kin_[mj.body].A * mj.A.col(2);
+    res[w.state] = yp[w.state] - z.dot(kin_[mi.body].ww - kin_[mj.body].ww);
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <nvector/nvector_serial.h>
 #include <sunmatrix/sunmatrix_dense.h>
+#include <sunmatrix/sunmatrix_sparse.h>
 
 #include <cmath>
 
@@ -243,6 +244,15 @@ PM_NO_MEMSET_PATTERN int zeroDense(SUNMatrix A) {
   return 0;
 }
 
+PM_NO_MEMSET_PATTERN int zeroSparse(SUNMatrix A) {
+  double* a = SUNSparseMatrix_Data(A);
+  sunindextype* rows = SUNSparseMatrix_IndexValues(A);
+  sunindextype* cols = SUNSparseMatrix_IndexPointers(A);
+  for (long i = 0, n = SUNSparseMatrix_NNZ(A); i < n; ++i) a[i] = 0.0, rows[i] = 0;
+  for (long i = 0, n = SUNSparseMatrix_NP(A); i <= n; ++i) cols[i] = 0;
+  return 0;
+}
+
 }  // namespace
 
 N_Vector newSerialVector(long n, SUNContext ctx) {
@@ -275,6 +285,8 @@ N_Vector newSerialVector(long n, SUNContext ctx) {
   return v;
 }
 
-void useOptimisedZero(SUNMatrix denseMatrix) { denseMatrix->ops->zero = zeroDense; }
+void useOptimisedZero(SUNMatrix matrix) {
+  matrix->ops->zero = SUNMatGetID(matrix) == SUNMATRIX_SPARSE ? zeroSparse : zeroDense;
+}
 
 }  // namespace pm

@@ -20,7 +20,8 @@ namespace pm {
 N_Vector newSerialVector(long n, SUNContext ctx);
 
 // The same for the one matrix operation IDA calls per Jacobian on a dense
-// matrix, zeroing it before the Jacobian is filled (SUNMatZero).
-void useOptimisedZero(SUNMatrix denseMatrix);
+// or sparse (CSC) matrix, zeroing it before the Jacobian is filled
+// (SUNMatZero).
+void useOptimisedZero(SUNMatrix matrix);
 
 }  // namespace pm

@@ -250,6 +250,7 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
       sys.makeConsistent(t0, y, yp);
       cb.jac = std::make_unique<ColoredJacobian>(sys, t0, y, yp);
       ida.A = SUNSparseMatrix(N, N, static_cast<sunindextype>(cb.jac->nonZeros()), CSC_MAT, ida.ctx);
+      useOptimisedZero(ida.A);
       ida.LS = SUNLinSol_KLU(ida.y, ida.A, ida.ctx);
     } else {
       ida.A = SUNDenseMatrix(N, N, ida.ctx);
