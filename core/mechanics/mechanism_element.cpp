@@ -187,15 +187,23 @@ void MechanismElement::setupReduced(SystemBuilder& b, const std::vector<mb::Mult
   std::vector<double> z(f), u(f);
   rc_->reduce(y0.data(), z.data(), u.data());
   std::vector<int> all;
+  // Names appended to a std::string (GCC 12's -Wrestrict misfires on
+  // "literal" + std::to_string(...)).
+  auto qName = [](int i) {
+    std::string n = "q";
+    n += std::to_string(i + 1);
+    return n;
+  };
   for (int i = 0; i < f; ++i) {
     const std::string first = rc_->coordinateName(i), unit = rc_->isEulerParameter(i) ? "1" : "m";
-    all.push_back(b.state("q" + std::to_string(i + 1), unit, StateKind::Differential, z[i], b.absTolPosition(),
-                          "dq/dt - u   [independent coordinate " + std::to_string(i + 1) + " of " + std::to_string(f) +
-                              ", at the start " + first + "; the others follow from the constraints]"));
+    std::string eq = "dq/dt - u   [independent coordinate ";
+    eq += std::to_string(i + 1) + " of " + std::to_string(f) + ", at the start " + first +
+          "; the others follow from the constraints]";
+    all.push_back(b.state(qName(i), unit, StateKind::Differential, z[i], b.absTolPosition(), eq));
   }
   for (int i = 0; i < f; ++i)
-    all.push_back(b.state("q" + std::to_string(i + 1) + "_rate", rc_->isEulerParameter(i) ? "1/s" : "m/s",
-                          StateKind::Differential, u[i], b.absTolPosition(),
+    all.push_back(b.state(qName(i) + "_rate", rc_->isEulerParameter(i) ? "1/s" : "m/s", StateKind::Differential, u[i],
+                          b.absTolPosition(),
                           "du/dt - d2q/dt2 from M a + C^T lambda = F, C a = gamma   [coordinate partitioning]"));
   for (int w : mb_->windingStates())
     all.push_back(b.state(decls[w].name, decls[w].unit, StateKind::Differential, y0[w], decls[w].atol, decls[w].equation));
