@@ -627,6 +627,23 @@ struct Prims {
     point(r, I, J, axis);
     return r;
   }
+  // The three components of P_I - P_J: the same rows as point(), the
+  // marker offsets rotated once.
+  template <class NextRow>
+  void points(NextRow next, int I, int J) const {
+    const MarkerRT &a = mk[I], &b = mk[J];
+    const Kin &ki = k[a.body], &kj = k[b.body];
+    const V3 d = ki.r + ki.A * a.s - kj.r - kj.A * b.s;
+    for (int axis = 0; axis < 3; ++axis) {
+      Row& r = next();
+      const V3 n = V3::Unit(axis);
+      r.n = 0;
+      r.phit = 0.0;
+      r.phi = n.dot(d);
+      r.add(a.body, n, a.s.cross(ki.A.row(axis).transpose()));
+      r.add(b.body, -n, -b.s.cross(kj.A.row(axis).transpose()));
+    }
+  }
   // Axis ai of I dotted with axis aj of J.
   void dot1(Row& r, int I, int ai, int J, int aj) const {
     const MarkerRT &a = mk[I], &b = mk[J];
@@ -671,13 +688,16 @@ Row combine(const Row& a, double ca, const Row& b, double cb) {
 }
 }  // namespace
 
-void MultibodySystem::jointRows(const JointRT& j, const std::vector<Kin>& k, std::vector<Row>& out) const {
+void MultibodySystem::jointRows(const JointRT& j, const std::vector<Kin>& k, std::vector<Row>& out, size_t& n) const {
   const Prims P{markers_, k};
   const int I = j.I, J = j.J;
-  auto row = [&]() -> Row& { return out.emplace_back(); };
-  auto pts = [&] {
-    for (int a = 0; a < 3; ++a) P.point(row(), I, J, a);
+  // Rows of the last build are overwritten in place (each primitive sets
+  // every field it uses); new ones appended on the first build.
+  auto row = [&]() -> Row& {
+    if (n == out.size()) out.emplace_back();
+    return out[n++];
   };
+  auto pts = [&] { P.points(row, I, J); };
   using K = JointRT::Kind;
   switch (j.kind) {
     case K::Spherical:
@@ -753,9 +773,14 @@ Row MultibodySystem::coordinateRow(const JointRT& j, const std::vector<Kin>& k, 
 }
 
 void MultibodySystem::buildRows(double t, const double* y, const std::vector<Kin>& k, std::vector<Row>& out) const {
-  out.clear();
+  size_t n = 0;
+  auto put = [&](const Row& r) {
+    if (n == out.size()) out.push_back(r);
+    else out[n] = r;
+    ++n;
+  };
   for (const JointRT& j : joints_)
-    if (j.kind != JointRT::Kind::Coupler) jointRows(j, k, out);
+    if (j.kind != JointRT::Kind::Coupler) jointRows(j, k, out, n);
   for (const MotionRT& mo : motions_) {
     const JointRT& j = joints_[mo.joint];
     double f, df, ddf;
@@ -769,14 +794,15 @@ void MultibodySystem::buildRows(double t, const double* y, const std::vector<Kin
     Row r = coordinateRow(j, k, y);
     r.phi -= f;
     r.phit = -df;
-    out.push_back(r);
+    put(r);
   }
   for (const JointRT& j : joints_)
     if (j.kind == JointRT::Kind::Coupler) {
       Row r = combine(coordinateRow(joints_[j.coupled[0]], k, y), 1.0, coordinateRow(joints_[j.coupled[1]], k, y), j.ratio);
       r.phi -= j.c0;
-      out.push_back(r);
+      put(r);
     }
+  out.resize(n);
 }
 
 // ------------------------------------------------------------------ forces

@@ -259,7 +259,8 @@ class MultibodySystem {
 
   // y supplies the winding states (continuous angles); null: wrapped angles.
   void buildRows(double t, const double* y, const std::vector<Kin>& k, std::vector<Row>& out) const;
-  void jointRows(const JointRT& j, const std::vector<Kin>& k, std::vector<Row>& out) const;
+  // Appends (or overwrites from index n on) the joint's rows; n advances.
+  void jointRows(const JointRT& j, const std::vector<Kin>& k, std::vector<Row>& out, size_t& n) const;
   double jointCoordinate(const JointRT& j, const std::vector<Kin>& k, const double* y, double* rate = nullptr) const;
   // Angle of I's x-axis about z_J from J's x-axis, and its rate.
   double relativeAngle(int I, int J, const std::vector<Kin>& k, int wind, const double* y, double* rate) const;
