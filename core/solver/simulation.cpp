@@ -405,7 +405,21 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
       long nst = 0;
       double h = 0.0, tn = t;
       int flag = 0;
-      if (!control) {
+      double hn = 0.0;
+      if (!control && clocked && IDAGetNumSteps(ida.mem, &nst) >= 0 && nst > 0 &&
+          IDAGetCurrentStep(ida.mem, &hn) >= 0 && hn > 0 && IDAGetCurrentTime(ida.mem, &tn) >= 0) {
+        // About one step per call towards the clock instant (as with a
+        // RunControl, below). IDA cuts the step that would pass the instant
+        // to the rest, which may be tiny; the step after the instant may
+        // then grow only to twice that, and cj swings with it (each swing a
+        // Jacobian). When the rest is between one and two of IDA's next
+        // steps, an intermediate stop halves it instead.
+        const double rest = tStop - tn;
+        const bool split = rest > hn * (1.0 + 1e-6) && rest < 2.0 * hn;
+        if (split) check(IDASetStopTime(ida.mem, tn + 0.5 * rest), "IDASetStopTime");
+        flag = IDASolve(ida.mem, std::min(tout, std::max(t, tn) + hn), &t, ida.y, ida.yp, IDA_NORMAL);
+        if (split && flag == IDA_TSTOP_RETURN) flag = IDA_SUCCESS;  // not an event
+      } else if (!control) {
         flag = IDASolve(ida.mem, tout, &t, ida.y, ida.yp, IDA_NORMAL);
       } else if (IDAGetNumSteps(ida.mem, &nst) < 0 || nst == 0 || IDAGetCurrentStep(ida.mem, &h) < 0 || !(h > 0) ||
                  IDAGetCurrentTime(ida.mem, &tn) < 0) {
