@@ -317,12 +317,12 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
     // An event lets IDA go on without a restart when the update there
     // changes nothing, or, at the end of a step (a clock instant, see
     // Element::nextTimeEvent), leaves every algebraic equation as it was:
-    // the states are continuous and at most derivatives jump (a held valve command drives the spool's
-    // acceleration; a spool crossing its overlap edge changes nothing
-    // discrete at all), which IDA's error test meets by shortening the next
-    // steps. A restart would begin again at order 1 with a tiny step and a
-    // fresh Jacobian, 15-27 steps per 1 ms sample (TORX: 234 root restarts
-    // cost 19 % of its steps).
+    // the states are continuous and at most derivatives jump (a held valve
+    // command drives the spool's acceleration; a spool crossing its overlap
+    // edge changes nothing discrete at all), which IDA's error test meets by
+    // shortening the next steps. A restart would begin again at order 1 with
+    // a tiny step and a fresh Jacobian, 15-27 steps per 1 ms sample (TORX:
+    // its 279 root restarts cost 19 % of its steps).
     std::vector<double> rBefore(N), rAfter(N);
     auto algebraicUnchanged = [&](double at) {
       if (sys.residual(at, y, yp, rAfter.data()) != 0) return false;
