@@ -92,6 +92,9 @@ class PidController : public Element {
                   {"d", "1", "derivative part"},
                   {"region", "1", "-1 at the lower limit, 0 between, +1 at the upper"}};
     t.create = [](const Component& c) { return std::make_unique<PidController>(c); };
+    t.held_outputs = [](const Component& c) {
+      return Params(c)("sample_time") > 0.0 ? std::vector<std::string>{"out"} : std::vector<std::string>{};
+    };
     return t;
   }
 

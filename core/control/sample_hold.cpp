@@ -31,6 +31,7 @@ class SampleHold : public Element {
     t.inputs = {{"in", "sampled signal", true}, {"trigger", "a rising edge (above 0.5) takes a sample", false}};
     t.channels = {{"out", "1", "held value"}};
     t.create = [](const Component& c) { return std::make_unique<SampleHold>(c); };
+    t.held_outputs = [](const Component&) { return std::vector<std::string>{"out"}; };
     return t;
   }
   void setup(SystemBuilder& b) override {

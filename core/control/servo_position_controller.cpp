@@ -235,6 +235,9 @@ class ServoPositionController : public Element {
                   {"u_dp", "1", "pressure-difference feedback (subtracted from u)"}};
     t.check_data = [](const Component& c) { return checkTable(c.data); };
     t.create = [](const Component& c) { return std::make_unique<ServoPositionController>(c); };
+    t.held_outputs = [](const Component& c) {
+      return Params(c)("sample_time") > 0.0 ? std::vector<std::string>{"u"} : std::vector<std::string>{};
+    };
     return t;
   }
 
@@ -312,7 +315,10 @@ class ServoPositionController : public Element {
   bool update(const Eval& e) override {
     bool changed = updateMotion(e);
     if (!clock_.sampled()) return updateContinuous(e) || changed;
-    if (!clock_.tick(e)) return changed;
+    // Sampled, the motion state is read by the law at the next sample only:
+    // between samples its switch changes no equation and no other element
+    // (reported as a change, the solver would restart IDA there).
+    if (!clock_.tick(e)) return false;
     if (clock_.fresh()) before_ = held_;
     Loop s;
     const Gains& G = gains_[motion_ + 1];

@@ -65,6 +65,11 @@ struct ComponentType {
   std::function<std::unique_ptr<Element>(const Component&)> create;
   // Checks the instance's structured `data`; returns "field: message" errors.
   std::function<std::vector<std::string>(const Component&)> check_data;
+  // The instance's published signals that change only in its discrete
+  // update (a sampled block's output, held between samples). A reader may
+  // then treat them as constant between events (the proportional valve's
+  // spool solved exactly for a held command). Unset: none.
+  std::function<std::vector<std::string>(const Component&)> held_outputs;
 
   const PortDecl* port(const std::string& n) const;
   const ParamDecl* param(const std::string& n) const;

@@ -9,6 +9,18 @@
 // system, x'' = wn^2 (u - x) - 2 zeta wn x', wn = 2 pi f_n; x(0) = x'(0) = 0.
 // Two differential states (x, v = x'). The spool is not stopped at +-1; the
 // openings are clamped there.
+// Held command (u from a sampled block, ComponentType::held_outputs: it
+// changes only at events): the equation is linear with a constant input
+// between two events, so the spool is solved exactly instead, from the
+// values (x_k, v_k) and the command u_k taken at the last event t_k:
+//   x = u_k + e^(-s tau) ((x_k - u_k) C + (v_k + s (x_k - u_k)) S),
+//   v = e^(-s tau) (v_k C - (s v_k + wn^2 (x_k - u_k)) S),
+// tau = t - t_k, s = zeta wn, C = cos(w tau), S = sin(w tau)/w with
+// w^2 = wn^2 (1 - zeta^2) (cosh, sinh for zeta > 1, 1 and tau at zeta = 1).
+// No states then: a controller sample steps the spool's acceleration, which
+// as a state of the DAE costs IDA an error test failure and a climb from
+// order 1 after every sample (TORX: 16-20 steps per 1 ms sample; see
+// docs/architecture.md, sampled controllers).
 // Openings: each path opens when the spool passes the overlap edge,
 //   o = clamp((s - overlap) / (1 - overlap), 0, 1),
 // with s = x for 1->4 and 2->3, s = -x for 1->2 and 4->5. overlap > 0 is a
@@ -197,24 +209,32 @@ class ProportionalValve : public Element {
       p.to = b.port(p.def->to);
     }
     b.input(u_, "inputs.u", ref_);
+    exact_ = b.held(ref_);
+    b.roots(2);
+    b.channel("x", "1");
+    b.channel("v", "1/s");
+    b.channel("u", "1");
+    for (const Path& p : paths_) b.channel(std::string("q_") + p.def->from + "_" + p.def->to, "kg/s");
+    if (exact_) {
+      b.publish("x", [this](const Eval& e) { return spool(e.t).x; });
+      return;
+    }
     // The spool position is normalised to full opening, so its absolute
     // tolerance is the run's relative one (a fixed 1e-9 made a servo loop at
     // rel_tol 1e-6 resolve every command step's spool transient 4x finer).
     xs_ = b.state("x", "1", StateKind::Differential, 0.0, b.relTol(), "dx/dt - v   [spool position]");
     vs_ = b.state("v", "1/s", StateKind::Differential, 0.0, b.relTol() * wn_,
                   "dv/dt - (wn^2 (u - x) - 2 zeta wn v)   [spool, second order]");
-    b.roots(2);
-    b.channel("x", "1");
-    b.channel("v", "1/s");
-    b.channel("u", "1");
-    for (const Path& p : paths_) b.channel(std::string("q_") + p.def->from + "_" + p.def->to, "kg/s");
     b.publish("x", [this](const Eval& e) { return e.y[xs_]; });
   }
 
   void evaluate(Eval& e) override {
-    const double x = e.y[xs_], v = e.y[vs_];
-    e.res[xs_] = e.yp[xs_] - v;
-    e.res[vs_] = e.yp[vs_] - (wn_ * wn_ * (command(e) - x) - 2.0 * zeta_ * wn_ * v);
+    const Spool sp = state(e);
+    const double x = sp.x;
+    if (!exact_) {
+      e.res[xs_] = e.yp[xs_] - sp.v;
+      e.res[vs_] = e.yp[vs_] - (wn_ * wn_ * (command(e) - x) - 2.0 * zeta_ * wn_ * sp.v);
+    }
     for (Path& p : paths_) {
       const double o = std::clamp((p.def->direction * x - overlap_) / (1.0 - overlap_), 0.0, 1.0);
       p.q = (p.from < 0 || p.to < 0)
@@ -224,21 +244,65 @@ class ProportionalValve : public Element {
     }
   }
 
+  // Held command: a new segment of the exact solution from here (every
+  // event; the command may have changed). Nothing else reads the segment.
+  bool update(const Eval& e) override {
+    if (!exact_) return false;
+    if (e.initializing) {
+      seg_ = {e.t, 0.0, 0.0, 0.0};  // x(0) = x'(0) = 0
+    } else if (e.t != seg_.t) {
+      const Spool now = spool(e.t);
+      seg_.t = e.t, seg_.x = now.x, seg_.v = now.v;
+    }
+    seg_.u = command(e);
+    return false;
+  }
+
   bool rootsReadStatesOnly() const override { return true; }
   void roots(const Eval& e, double* g) override {
-    g[0] = e.y[xs_] - overlap_;
-    g[1] = e.y[xs_] + overlap_;
+    const double x = state(e).x;
+    g[0] = x - overlap_;
+    g[1] = x + overlap_;
   }
 
   void output(const Eval& e, double* ch) override {
-    ch[0] = e.y[xs_];
-    ch[1] = e.y[vs_];
+    const Spool sp = state(e);
+    ch[0] = sp.x;
+    ch[1] = sp.v;
     ch[2] = command(e);
     for (size_t k = 0; k < paths_.size(); ++k) ch[3 + k] = paths_[k].q;
   }
 
  private:
+  struct Spool {
+    double x, v;
+  };
   double command(const Eval& e) const { return std::clamp(u_(e), -1.0, 1.0); }
+  Spool state(const Eval& e) const { return exact_ ? spool(e.t) : Spool{e.y[xs_], e.y[vs_]}; }
+  // The exact solution on the current segment (held command, see the top).
+  Spool spool(double t) const {
+    const double tau = t - seg_.t;
+    if (tau == 0.0) return {seg_.x, seg_.v};  // bit for bit the values carried over at the event
+    const double s = zeta_ * wn_, q = wn_ * wn_ * (1.0 - zeta_ * zeta_), e0 = seg_.x - seg_.u;
+    double eC, eS;  // e^(-s tau) C and e^(-s tau) S
+    if (std::abs(q) * tau * tau < 1e-6) {  // near critical damping: series (relative error < 1e-13)
+      const double a = q * tau * tau, ex = std::exp(-s * tau);
+      eC = ex * (1.0 - a / 2.0 + a * a / 24.0);
+      eS = ex * tau * (1.0 - a / 6.0 + a * a / 120.0);
+    } else if (q > 0.0) {
+      const double w = std::sqrt(q), ex = std::exp(-s * tau);
+      eC = ex * std::cos(w * tau);
+      eS = ex * std::sin(w * tau) / w;
+    } else {  // overdamped: e^(-s tau) cosh(w tau) as exponentials (no overflow for long holds)
+      const double w = std::sqrt(-q), slow = std::exp((w - s) * tau), fast = std::exp(-(w + s) * tau);
+      eC = 0.5 * (slow + fast);
+      eS = w * tau < 1e-3 ? std::exp(-s * tau) * std::sinh(w * tau) / w : 0.5 * (slow - fast) / w;
+    }
+    return {seg_.u + e0 * eC + (seg_.v + s * e0) * eS, seg_.v * eC - (s * seg_.v + wn_ * wn_ * e0) * eS};
+  }
+  struct Segment {
+    double t, x, v, u;
+  };
   struct Path {
     const PathDef* def = nullptr;
     Interpolation C, b;      // over the opening
@@ -250,6 +314,8 @@ class ProportionalValve : public Element {
   std::string ref_;
   SignalInput u_;
   int xs_ = -1, vs_ = -1;
+  bool exact_ = false;  // held command: the spool is solved exactly, no states
+  Segment seg_{0.0, 0.0, 0.0, 0.0};
 };
 
 }  // namespace

@@ -180,6 +180,17 @@ class ScriptController : public Element {
                 {"time_limit", "s", 10.0, 0.0, 1e6, true, false,
                  "wall time after which one call into the script is stopped as an endless loop"}};
     t.create = [](const Component& c) { return std::make_unique<ScriptController>(c); };
+    t.held_outputs = [](const Component& c) {  // all outputs (bad data is reported by create)
+      std::vector<std::string> names;
+      const nlohmann::json* o = c.data.is_object() && c.data.contains("outputs") ? &c.data["outputs"] : nullptr;
+      if (o && o->is_array()) {
+        for (const auto& n : *o)
+          if (n.is_string()) names.push_back(n.get<std::string>());
+      } else if (o && o->is_object()) {
+        for (auto it = o->begin(); it != o->end(); ++it) names.push_back(it.key());
+      }
+      return names;
+    };
     return t;
   }
 

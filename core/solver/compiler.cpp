@@ -237,6 +237,10 @@ std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& 
   };
 
   std::vector<SignalInput*> pending;
+  std::set<std::string> held;  // "<id>.<signal>" constant between events
+  for (const Component& c : pr.components)
+    if (const ComponentType* t = reg.find(c.type); t && t->held_outputs)
+      for (const std::string& name : t->held_outputs(c)) held.insert(c.id + "." + name);
   // The mechanism is set up first (cylinders attach to its parts during
   // their own setup) and evaluated last (it applies their forces).
   std::unique_ptr<Element> mechEl;
@@ -250,6 +254,7 @@ std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& 
       sys->mechanism_ = el.get();
       SystemBuilder b(*sys, *el, {});
       b.pending_ = &pending;
+      b.held_ = &held;
       el->setup(b);
       firstChannel = b.firstChannel_;
       mechFootprint = std::move(b.footprint_);
@@ -275,6 +280,7 @@ std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& 
           ports[p.name] = role == CouplingRole::Mechanical ? -1 : nodeFor(c, p);
       SystemBuilder b(*sys, *el, ports);
       b.pending_ = &pending;
+      b.held_ = &held;
       el->setup(b);
       firstChannel = b.firstChannel_;
       sys->footprints_.push_back(std::move(b.footprint_));

@@ -26,6 +26,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -165,6 +166,9 @@ class SystemBuilder {
   void publish(const std::string& name, std::function<double(const Eval&)> value);
   // Binds a signal input to a reference; resolved after all setups.
   void input(SignalInput& in, const std::string& name, const std::string& ref);
+  // True when `ref` names a signal that changes only at events (see
+  // ComponentType::held_outputs): constant between two discrete updates.
+  bool held(const std::string& ref) const { return held_ && held_->count(ref) > 0; }
   // A result channel or signal named in full ("<part>.x"), for elements
   // that speak for several objects of the model (the mechanism).
   int channelNamed(const std::string& name, const std::string& unit);
@@ -204,6 +208,7 @@ class SystemBuilder {
   Element& el_;
   std::map<std::string, int> ports_;
   std::vector<SignalInput*>* pending_ = nullptr;
+  const std::set<std::string>* held_ = nullptr;
   System::Footprint footprint_;
   int firstChannel_ = -1;
 };
