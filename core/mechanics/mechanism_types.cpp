@@ -8,14 +8,16 @@ namespace {
 constexpr double inf = std::numeric_limits<double>::infinity();
 
 ParamDecl P(const char* n, const char* u, double def, double lo, double hi, const char* doc, bool loOpen = false) {
+  // Strings move-assigned from temporaries: assigning the literals directly
+  // trips GCC 12's -Wrestrict false positive once this is inlined.
   ParamDecl d;
-  d.name = n;
-  d.unit = u;
+  d.name = std::string(n);
+  d.unit = std::string(u);
   d.def = def;
   d.min = lo;
   d.max = hi;
   d.min_open = loOpen;
-  d.doc = doc;
+  d.doc = std::string(doc);
   return d;
 }
 
