@@ -229,7 +229,9 @@ void analyses(int repeats, bool withDense) {
           analysisTimes(drv, true, repeats, true, dkin);
         }
         const size_t parts = pr.mechanism.parts.size() - 1;
-        std::printf("%-22s %8zu %8zu %12.4f %14.4f %12.4f %14.4f\n", name.c_str(), parts, 6 * parts, st, kin, dst, dkin);
+        std::printf("%-22s %8zu %8zu %12.4f %14.4f", name.c_str(), parts, 6 * parts, st, kin);
+        if (std::isnan(dst)) std::printf(" %12s %14s\n", "-", "-");
+        else std::printf(" %12.4f %14.4f\n", dst, dkin);
       } catch (const std::exception& e) {
         pm::mb::MultibodySystem::forceDense(false);
         std::printf("%-22s FAILED: %s\n", name.c_str(), e.what());
