@@ -5,9 +5,12 @@
 // square constraint matrix) and a short dynamic run (sparse consistent
 // accelerations at every output) of the pendulum chain of 64 links (384
 // coordinates) and the four-bar ladder of 32 loops (96 parts, 576
-// coordinates) of pneumech-bench. Each result is also checked against its
-// closed form (hanging chain, upright ladder, a chain turning rigidly, a
-// ladder of parallelograms) and the constraint residuals.
+// coordinates) of pneumech-bench, plus an external force between distant
+// parts (the statics' structure probe) and a chain with no equilibrium (the
+// error names the same 64 free directions). Each result is also checked
+// against its closed form (hanging chain, upright ladder, a chain turning
+// rigidly, a ladder of parallelograms), the parts' balance and the
+// constraint residuals. Wall times are printed for information only.
 #include "mechanics/multibody.h"
 #include "support/mechanism_builders.h"
 #include "support/test_project.h"

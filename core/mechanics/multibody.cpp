@@ -57,7 +57,7 @@ constexpr int kDenseAssemblyUpTo = 120;
 
 using SpMat = Eigen::SparseMatrix<double>;
 
-// MultibodySystem::forceDense (tests only).
+// MultibodySystem::forceDense (tests and pneumech-bench --dense only).
 bool gForceDense = false;
 
 // Minimum-norm solution of A z = b (A m x n, possibly rank-deficient, b
@@ -1563,7 +1563,7 @@ void MultibodySystem::staticEquilibrium(double t, std::vector<double>& y, std::v
   // the parts externalForces act on, all coupled with each other (they are
   // assumed to depend on those parts' positions alone, as the actuators' do).
   // About 20 evaluations of G per Newton step on a chain or a ladder, for
-  // any N, where the dense path takes one per column, and a sparse QR.
+  // any N, where the dense path takes one per column, and a sparse LU.
   std::vector<std::vector<int>> colRows, groups;
   if (!dense) {
     // Local state -> first of its Jacobian columns (and how many); local
@@ -1688,11 +1688,19 @@ void MultibodySystem::staticEquilibrium(double t, std::vector<double>& y, std::v
       Js.setFromTriplets(tr.begin(), tr.end());
       // LU (a sparse QR cost 20x more here). Where it meets a zero pivot, the
       // dense path's QR counts the missing directions for the message (the
-      // sparse QR's rank is not rank-revealing: 63 of a free chain's 64).
+      // sparse QR is not rank-revealing: it found 63 of a free chain's 64),
+      // up to 4000 unknowns (128 MB); above, the sparse QR's count.
       Eigen::SparseLU<SpMat, Eigen::COLAMDOrdering<int>> lu(Js);
       if (lu.info() != Eigen::Success) {
-        const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr{Eigen::MatrixXd(Js)};
-        noUniqueEquilibrium(std::min<Eigen::Index>(qr.rank(), n - 1));
+        Eigen::Index rank = n - 1;
+        if (n <= 4000) {
+          rank = Eigen::ColPivHouseholderQR<Eigen::MatrixXd>(Eigen::MatrixXd(Js)).rank();
+        } else {
+          Js.makeCompressed();
+          const Eigen::SparseQR<SpMat, Eigen::COLAMDOrdering<int>> qr(Js);
+          if (qr.info() == Eigen::Success) rank = qr.rank();
+        }
+        noUniqueEquilibrium(std::min<Eigen::Index>(rank, n - 1));
       }
       dz = lu.solve(Eigen::VectorXd(-g));
     }

@@ -176,7 +176,8 @@ class MultibodySystem {
   // Kinematic analysis of a 0-DOF mechanism at t, starting from y.
   void kinematic(double t, std::vector<double>& y, std::vector<double>& yp);
   // Every decomposition dense whatever the model's size: the reference the
-  // tests check the sparse path against. Process-wide, off by default.
+  // tests (and pneumech-bench --dense) check the sparse path against.
+  // Process-wide, off by default.
   static void forceDense(bool on);
 
   // Marker kinematics for couplings and channels.
