@@ -1648,13 +1648,20 @@ void MultibodySystem::staticEquilibrium(double t, std::vector<double>& y, std::v
         dl = constraintMatrix(rows, true).transpose().completeOrthogonalDecomposition().solve(g.head(n6));
       } else {
         // Least squares C^T dl = forces (C^T has full column rank: the
-        // redundant rows are off).
+        // redundant rows are off) by the normal equations C C^T dl = C f:
+        // only Newton's start, which then solves for lambda itself; linear
+        // in N where a sparse QR of C^T grew like N^2. The QR where C C^T
+        // is singular (a loop at a change point).
         std::vector<Row> sel;
         for (int i : act) sel.push_back(rows[i]);
-        const SpMat Ct = sparseOf(sel).transpose();
-        Eigen::SparseQR<SpMat, Eigen::COLAMDOrdering<int>> ls(Ct);
-        if (ls.info() != Eigen::Success) fail("mechanism", "", "sparse QR of the constraint matrix failed");
-        dl = ls.solve(Eigen::VectorXd(g.head(n6)));
+        const SpMat Cs = sparseOf(sel), Ct = Cs.transpose();
+        const Eigen::SimplicialLDLT<SpMat> ne(Cs * Ct);
+        if (ne.info() == Eigen::Success) dl = ne.solve(Eigen::VectorXd(Cs * g.head(n6)));
+        if (ne.info() != Eigen::Success || !dl.allFinite()) {
+          Eigen::SparseQR<SpMat, Eigen::COLAMDOrdering<int>> ls(Ct);
+          if (ls.info() != Eigen::Success) fail("mechanism", "", "sparse QR of the constraint matrix failed");
+          dl = ls.solve(Eigen::VectorXd(g.head(n6)));
+        }
       }
       for (int i = 0; i < m; ++i) y[rowInfo_[act[i]].lambda] += dl[i];
       g = G(y);
