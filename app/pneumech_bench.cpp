@@ -5,15 +5,19 @@
 // integrator steps and residual evaluations.
 //
 // Then the growth of cost with model size: a chain of N pendulums and a
-// ladder of N four-bar loops, N = 1, 2, 4 ... 64 (skipped when files are
-// given; --scaling-only runs only these).
+// ladder of N four-bar loops, N = 1, 2, 4 ... 64, simulated, and their
+// static equilibrium and kinematic analysis (skipped when files are given;
+// --scaling-only runs only these; --dense adds the analyses' times with
+// every decomposition dense for N >= 32, the models above the dense limit).
 //
-//   pneumech-bench [-n N] [--scaling-only] [file.pneumech.json ...]
+//   pneumech-bench [-n N] [--scaling-only [--dense]] [file.pneumech.json ...]
 #include "io/project_file.h"
+#include "mechanics/multibody.h"
 #include "model/project_error.h"
 #include "solver/simulation.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -34,7 +38,7 @@ namespace fs = std::filesystem;
 namespace {
 
 int usage() {
-  std::fprintf(stderr, "usage: pneumech-bench [-n N] [--scaling-only | --coupling-only] [file.pneumech.json ...]\n"
+  std::fprintf(stderr, "usage: pneumech-bench [-n N] [--scaling-only [--dense] | --coupling-only] [file.pneumech.json ...]\n"
                        "  default files: %s/projects/*.pneumech.json, N = 5\n", PM_SOURCE_DIR);
   return 2;
 }
@@ -162,6 +166,80 @@ void scaling(int repeats) {
     }
 }
 
+// The chain and the ladder fully driven, for the kinematic analysis: the
+// chain's first joint turns at 1 rad/s with the others held (it turns as one
+// rigid line), each loop's lower left joint at 0.5 rad/s.
+pm::Project driven(pm::Project p, bool chain, int n) {
+  for (int k = 1; k <= n; ++k) {
+    pm::MotionDef mo;
+    mo.id = "m" + std::to_string(k);
+    mo.joint = (chain ? "j" : "jlb") + std::to_string(k);
+    mo.quantity = "velocity";
+    mo.params = {{"value", chain ? (k == 1 ? 1.0 : 0.0) : 0.5}};
+    p.mechanism.motions.push_back(mo);
+  }
+  return p;
+}
+
+double seconds(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Wall time of the analyses alone (the system is built outside the clock),
+// best of `repeats`: static equilibrium from the assembled start; kinematic
+// analysis at 11 points over 1 s, each Newton started from the last point
+// moved along its velocities (as `pneumech kinematic`).
+void analysisTimes(const pm::Project& pr, bool kinematic, int repeats, bool dense, double& best) {
+  pm::mb::MultibodySystem::forceDense(dense);
+  best = std::numeric_limits<double>::infinity();
+  for (int r = 0; r < repeats; ++r) {
+    pm::mb::MultibodySystem sys(pr.mechanism);
+    std::vector<double> y = sys.initialState(), yp;
+    const auto t0 = std::chrono::steady_clock::now();
+    if (!kinematic) {
+      sys.staticEquilibrium(0.0, y, yp);
+    } else {
+      for (int k = 0; k <= 10; ++k) {
+        if (k > 0) sys.predict(y, 0.1);
+        sys.kinematic(0.1 * k, y, yp);
+      }
+    }
+    best = std::min(best, seconds(t0));
+  }
+  pm::mb::MultibodySystem::forceDense(false);
+}
+
+void analyses(int repeats, bool withDense) {
+  std::printf("\nStatic equilibrium and kinematic analysis (11 points over 1 s), wall time of the analysis alone,\n"
+              "best of %d; 'dense': every decomposition dense (--dense, N >= 32; below 21 parts the analyses are\n"
+              "dense anyway):\n", repeats);
+  std::printf("%-22s %8s %8s %12s %14s %12s %14s\n", "model", "parts", "coords", "static [s]", "kinematic [s]",
+              "dense st [s]", "dense kin [s]");
+  for (int kind = 0; kind < 2; ++kind)
+    for (int n = 1; n <= 64; n *= 2) {
+      const pm::Project pr = kind == 0 ? pendulumChain(n) : fourBarLadder(n);
+      const std::string name = (kind == 0 ? "pendulum chain N=" : "four-bar ladder N=") + std::to_string(n);
+      try {
+        const pm::Project drv = driven(pr, kind == 0, n);
+        double st, kin, dst = NAN, dkin = NAN;
+        analysisTimes(pr, false, repeats, false, st);
+        analysisTimes(drv, true, repeats, false, kin);
+        if (withDense && n >= 32) {
+          analysisTimes(pr, false, repeats, true, dst);
+          analysisTimes(drv, true, repeats, true, dkin);
+        }
+        const size_t parts = pr.mechanism.parts.size() - 1;
+        std::printf("%-22s %8zu %8zu %12.4f %14.4f", name.c_str(), parts, 6 * parts, st, kin);
+        if (std::isnan(dst)) std::printf(" %12s %14s\n", "-", "-");
+        else std::printf(" %12.4f %14.4f\n", dst, dkin);
+      } catch (const std::exception& e) {
+        pm::mb::MultibodySystem::forceDense(false);
+        std::printf("%-22s FAILED: %s\n", name.c_str(), e.what());
+      }
+      std::fflush(stdout);
+    }
+}
+
 // Seed 000's backplane against the monolithic run on the tool changer:
 // real-time factors and the largest stroke difference per exchange interval.
 void coupling(int repeats) {
@@ -204,7 +282,7 @@ bool endsWith(const std::string& s, const std::string& tail) {
 
 int main(int argc, char** argv) {
   int repeats = 5;
-  bool scalingOnly = false;
+  bool scalingOnly = false, dense = false;
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "-n") && i + 1 < argc) {
@@ -212,6 +290,8 @@ int main(int argc, char** argv) {
       if (repeats < 1) return usage();
     } else if (!std::strcmp(argv[i], "--scaling-only")) {
       scalingOnly = true;
+    } else if (!std::strcmp(argv[i], "--dense")) {
+      dense = true;
     } else if (!std::strcmp(argv[i], "--coupling-only")) {
       coupling(std::min(repeats, 3));
       return 0;
@@ -223,6 +303,7 @@ int main(int argc, char** argv) {
   }
   if (scalingOnly) {
     scaling(std::min(repeats, 2));
+    analyses(std::min(repeats, 3), dense);
     return 0;
   }
   const bool defaults = files.empty();
@@ -274,6 +355,7 @@ int main(int argc, char** argv) {
               totalWall > 0 ? totalSim / totalWall : 0.0, repeats);
   if (defaults) {
     scaling(std::min(repeats, 2));
+    analyses(std::min(repeats, 3), false);
     coupling(std::min(repeats, 3));
   }
   return failures == 0 ? 0 : 1;

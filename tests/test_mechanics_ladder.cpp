@@ -20,40 +20,11 @@
 using namespace pm;
 using namespace pm::test;
 
-namespace {
-
-// As pneumech-bench's ladder: rungs 0.2 m on posts 0.15 m leaning 0.2 rad.
-Mechanism ladder(int n, double offset) {
-  Mechanism m;
-  const Vec3 yAxis{-1.5707963267948966, 0, 0};
-  const double w = 0.2, h = 0.15, a = 0.2, dx = h * std::sin(a), dz = h * std::cos(a);
-  m.parts.push_back(ground({mk("l", {0, 0, 0}, yAxis), mk("r", {w, 0, 0}, yAxis)}));
-  std::string below = "ground";
-  for (int k = 1; k <= n; ++k) {
-    const double x0 = (k - 1) * dx, z0 = (k - 1) * dz;
-    const std::string K = std::to_string(k), L = "left" + K, R = "right" + K, G = "rung" + K;
-    for (const auto& [id, xb] : {std::pair{L, x0}, std::pair{R, x0 + w}})
-      m.parts.push_back(part(id, 0.1, std::array<double, 6>{1e-5, 2e-4, 2e-4, 0, 0, 0}, {xb + dx / 2, 0, z0 + dz / 2},
-                             {mk("b", {-dx / 2, 0, -dz / 2}, yAxis), mk("t", {dx / 2, 0, dz / 2}, yAxis)}));
-    m.parts.push_back(part(G, 0.3, std::array<double, 6>{1e-5, 1e-3, 1e-3, 0, 0, 0},
-                           {x0 + dx + w / 2 + offset, 0, z0 + dz + offset},
-                           {mk("l", {-w / 2, 0, 0}, yAxis), mk("r", {w / 2, 0, 0}, yAxis)}));
-    m.joints.push_back(joint("jlb" + K, "revolute", L + ".b", below + ".l"));
-    m.joints.push_back(joint("jrb" + K, "revolute", R + ".b", below + ".r"));
-    m.joints.push_back(joint("jlt" + K, "revolute", L + ".t", G + ".l"));
-    m.joints.push_back(joint("jrt" + K, "revolute", R + ".t", G + ".r"));
-    below = G;
-  }
-  return m;
-}
-
-}  // namespace
-
 class TestMechanicsLadder : public QObject {
   Q_OBJECT
  private slots:
   void ladderRedundancyAndDof() {
-    const mb::MultibodySystem sys(ladder(8, 0.0));
+    const mb::MultibodySystem sys(fourBarLadder(8, 0.0));
     QCOMPARE(sys.degreesOfFreedom(), 8);
     int inactive = 0;
     for (const auto& r : sys.rows())
@@ -68,7 +39,7 @@ class TestMechanicsLadder : public QObject {
   }
 
   void ladderPlacedOffAssembles() {
-    Mechanism m = ladder(8, 0.005);
+    Mechanism m = fourBarLadder(8, 0.005);
     m.parts[3].velocity = {0.1, 0, 0.05};  // rung1 pushed: the start velocities are projected too
     mb::MultibodySystem sys(m);
     std::vector<double> y = sys.initialState();
@@ -101,7 +72,7 @@ class TestMechanicsLadder : public QObject {
     for (int n : {1, 2})
       for (double rtol : {1e-5, 3e-6, 1e-6, 3e-7, 1e-7, 3e-8, 1e-8}) {
         Project p;
-        p.mechanism = ladder(n, 0.0);
+        p.mechanism = fourBarLadder(n, 0.0);
         settings(p, 2.0, 0.01, {.rel = rtol});
         auto r = simulate(p);
         QVERIFY2(r->ok(), qPrintable(QString("N = %1, rel_tol %2: %3").arg(n).arg(rtol).arg(QString::fromStdString(r->message()))));

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include <Eigen/OrderingMethods>
+#include <Eigen/SparseLU>
 #include <Eigen/SparseQR>
 #include <stdexcept>
 
@@ -58,6 +59,9 @@ constexpr int kDenseAssemblyUpTo = 120;
 
 using SpMat = Eigen::SparseMatrix<double>;
 
+// MultibodySystem::forceDense (tests and pneumech-bench --dense only).
+bool gForceDense = false;
+
 // Minimum-norm solution of A z = b (A m x n, possibly rank-deficient, b
 // consistent): with A^T P = Q R (sparse QR, rank r), z = Q [R11^-T (P^T b)_r; 0];
 // the dependent rows (P's last m - r) hold when b is consistent.
@@ -73,6 +77,41 @@ Eigen::VectorXd minimumNorm(const SpMat& A, const Eigen::VectorXd& b) {
   Eigen::VectorXd w = Eigen::VectorXd::Zero(At.rows());
   w.head(r) = R11.transpose().triangularView<Eigen::Lower>().solve(pb.head(r));
   return qr.matrixQ() * w;
+}
+
+// The same where A is square and regular (a 0-DOF mechanism's kinematics),
+// then its only solution, by a sparse LU: the QR's Householder updates cost
+// 5x more on the 64-loop ladder. Singular: the QR's minimum norm.
+Eigen::VectorXd minimumNormSquare(const SpMat& A, const Eigen::VectorXd& b) {
+  if (A.rows() == A.cols()) {
+    Eigen::SparseLU<SpMat, Eigen::COLAMDOrdering<int>> lu(A);
+    if (lu.info() == Eigen::Success) {
+      Eigen::VectorXd z = lu.solve(b);
+      if (z.allFinite()) return z;
+    }
+  }
+  return minimumNorm(A, b);
+}
+
+// Groups of columns that share no row, greedily in column order (Curtis,
+// Powell and Reid): a finite-difference Jacobian needs one evaluation per
+// group instead of one per column.
+std::vector<std::vector<int>> columnGroups(const std::vector<std::vector<int>>& colRows, int nRows) {
+  std::vector<std::vector<int>> rowCols(nRows), groups;
+  for (size_t c = 0; c < colRows.size(); ++c)
+    for (int r : colRows[c]) rowCols[r].push_back(static_cast<int>(c));
+  std::vector<int> colour(colRows.size(), -1), taken(colRows.size() + 1, -1);
+  for (size_t c = 0; c < colRows.size(); ++c) {
+    for (int r : colRows[c])
+      for (int c2 : rowCols[r])
+        if (colour[c2] >= 0) taken[colour[c2]] = static_cast<int>(c);
+    int k = 0;
+    while (taken[k] == static_cast<int>(c)) ++k;
+    colour[c] = k;
+    if (k == static_cast<int>(groups.size())) groups.emplace_back();
+    groups[k].push_back(static_cast<int>(c));
+  }
+  return groups;
 }
 
 }  // namespace
@@ -809,6 +848,7 @@ void MultibodySystem::buildRows(double t, const double* y, const std::vector<Kin
 
 void MultibodySystem::applyForce(int b, const V3& P, const V3& f, const V3& tau) {
   if (bodies_[b].ground) return;
+  if (pushed_) (*pushed_)[b] = 1;
   const Kin& k = kin_[b];
   F_[b] += f;
   N_[b] += k.A.transpose() * ((P - k.r).cross(f) + tau);
@@ -1056,8 +1096,10 @@ bool MultibodySystem::denseAssembly() const {
   int nm = 0;
   for (const BodyRT& b : bodies_)
     if (!b.ground) ++nm;
-  return 6 * nm <= kDenseAssemblyUpTo;
+  return gForceDense || 6 * nm <= kDenseAssemblyUpTo;
 }
+
+void MultibodySystem::forceDense(bool on) { gForceDense = on; }
 
 Eigen::MatrixXd MultibodySystem::constraintMatrix(const std::vector<Row>& rows, bool activeOnly) const {
   if (!activeOnly) return matrixOf(rows);
@@ -1287,9 +1329,16 @@ void MultibodySystem::projectVelocities(double t, std::vector<double>& y) {
   std::vector<Row> rows;
   kinematics(y.data(), k);
   buildRows(t, y.data(), k, rows);
-  const Eigen::MatrixXd C = constraintMatrix(rows, true);
-  if (C.rows() == 0) return;
-  Eigen::VectorXd v(C.cols()), rhs(C.rows());
+  // Large models: C sparse from the start (the dense one alone is O(m n)).
+  const bool dense = denseAssembly();
+  std::vector<Row> act;
+  if (!dense)
+    for (size_t i = 0; i < rows.size(); ++i)
+      if (rowInfo_[i].active) act.push_back(rows[i]);
+  const Eigen::MatrixXd C = dense ? constraintMatrix(rows, true) : Eigen::MatrixXd();
+  const SpMat Cs = dense ? SpMat() : sparseOf(act);
+  if ((dense ? C.rows() : Cs.rows()) == 0) return;
+  Eigen::VectorXd v(dense ? C.cols() : Cs.cols()), rhs(dense ? C.rows() : Cs.rows());
   int c = 0;
   for (const BodyRT& b : bodies_) {
     if (b.ground) continue;
@@ -1301,11 +1350,11 @@ void MultibodySystem::projectVelocities(double t, std::vector<double>& y) {
   for (size_t i = 0; i < rows.size(); ++i)
     if (rowInfo_[i].active) rhs[i2++] = -rows[i].phit;
   const Eigen::VectorXd S = assemblyScales();
-  if (denseAssembly()) {
+  if (dense) {
     const Eigen::MatrixXd CS = C * S.asDiagonal();
     v += S.asDiagonal() * CS.completeOrthogonalDecomposition().solve(rhs - C * v);
   } else {
-    v += S.asDiagonal() * minimumNorm(C.sparseView() * S.asDiagonal(), rhs - C * v);
+    v += S.asDiagonal() * minimumNormSquare(Cs * S.asDiagonal(), rhs - Cs * v);
   }
   c = 0;
   for (const BodyRT& b : bodies_) {
@@ -1417,7 +1466,7 @@ void MultibodySystem::solveAccelerations(double t, double* y, double* yp) {
   // analysis costs more than the whole dense solve below ~20 parts, and
   // this runs at every output row); C and M^-1 C^T stay row by row, as the
   // rows hold them (a row touches at most four parts).
-  if (m > 0 && n6 <= kDenseAccelerationsUpTo) {
+  if (m > 0 && (n6 <= kDenseAccelerationsUpTo || gForceDense)) {
     struct Entry {
       int body;
       V3 r, p, mr, mp;  // C's blocks and M^-1 C^T's
@@ -1570,6 +1619,74 @@ void MultibodySystem::staticEquilibrium(double t, std::vector<double>& y, std::v
     for (int i = 0; i < m; ++i) g[n6 + i] = res[rowInfo_[act[i]].mu];
     return g;
   };
+  const bool dense = denseAssembly();
+  // Large models: the Jacobian by finite differences over groups of columns
+  // that share no row of G (columnGroups), its structure the DAE's
+  // (couplingEntries, couplingGroups: the same parts and constraints) plus
+  // the parts externalForces act on, all coupled with each other (they are
+  // assumed to depend on those parts' positions alone, as the actuators' do).
+  // About 20 evaluations of G per Newton step on a chain or a ladder, for
+  // any N, where the dense path takes one per column, and a sparse LU.
+  std::vector<std::vector<int>> colRows, groups;
+  if (!dense) {
+    // Local state -> first of its Jacobian columns (and how many); local
+    // equation -> first of its rows of G.
+    std::vector<int> colAt(nStates_, -1), colsN(nStates_, 0), rowAt(nStates_, -1), rowsN(nStates_, 0);
+    for (size_t q = 0; q < moving.size(); ++q) {
+      const int s = bodies_[moving[q]].slot, c0 = 6 * static_cast<int>(q);
+      for (int a = 0; a < 7; ++a) colAt[s + a] = c0 + (a < 3 ? 0 : 3), colsN[s + a] = 3;  // r -> dr, p -> dpi'
+      for (int a = 7; a < 13; ++a) rowAt[s + a] = c0, rowsN[s + a] = 6;
+    }
+    for (int i = 0; i < m; ++i) {
+      colAt[rowInfo_[act[i]].lambda] = n6 + i, colsN[rowInfo_[act[i]].lambda] = 1;
+      rowAt[rowInfo_[act[i]].mu] = n6 + i, rowsN[rowInfo_[act[i]].mu] = 1;
+    }
+    std::vector<std::pair<int, int>> entries = couplingEntries();
+    auto couple = [&](const std::vector<int>& states) {
+      for (int r : states)
+        for (int c : states) entries.emplace_back(r, c);
+    };
+    for (const std::vector<int>& grp : couplingGroups()) couple(grp);
+    if (externalForces) {
+      std::vector<char> pushed(bodies_.size(), 0);
+      kinematics(y.data(), kin_);
+      F_.assign(bodies_.size(), V3::Zero());
+      N_.assign(bodies_.size(), V3::Zero());
+      pushed_ = &pushed;
+      try {
+        externalForces(t, y.data(), kin_, *this);
+      } catch (...) {
+        pushed_ = nullptr;
+        throw;
+      }
+      pushed_ = nullptr;
+      std::vector<int> states;
+      for (size_t b = 0; b < bodies_.size(); ++b)
+        if (pushed[b])
+          for (int a = 0; a < 14; ++a) states.push_back(bodies_[b].slot + a);
+      couple(states);
+    }
+    // Blocks (first column, first row) of G's Jacobian, then their entries.
+    std::vector<std::pair<int, int>> blocks;
+    std::vector<int> colN(n, 0), rowN(n, 0);
+    for (const auto& [r, c] : entries) {
+      if (rowAt[r] < 0 || colAt[c] < 0) continue;
+      blocks.emplace_back(colAt[c], rowAt[r]);
+      colN[colAt[c]] = colsN[c];
+      rowN[rowAt[r]] = rowsN[r];
+    }
+    std::sort(blocks.begin(), blocks.end());
+    blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+    colRows.assign(n, {});
+    for (const auto& [c, r] : blocks)
+      for (int j = 0; j < colN[c]; ++j)
+        for (int i = 0; i < rowN[r]; ++i) colRows[c + j].push_back(r + i);
+    groups = columnGroups(colRows, n);
+  }
+  auto noUniqueEquilibrium = [&](Eigen::Index rank) {
+    fail("mechanism", "", "no unique static equilibrium: " + std::to_string(n - rank) +
+                              " direction(s) with neither stiffness nor constraint (add a spring, a motion or a joint)");
+  };
   double scaleF = 1.0;
   for (int b : moving) scaleF = std::max(scaleF, bodies_[b].m * g_.norm());
   auto norm = [&](const Eigen::VectorXd& g) { return std::sqrt(g.head(n6).squaredNorm() / (scaleF * scaleF) + 1e6 * g.tail(m).squaredNorm()); };
@@ -1577,6 +1694,7 @@ void MultibodySystem::staticEquilibrium(double t, std::vector<double>& y, std::v
     setPositions(yy, dz.head(n6), s);
     for (int i = 0; i < m; ++i) yy[rowInfo_[act[i]].lambda] += s * dz[n6 + i];
   };
+  auto fdStep = [&](int c) { return c < n6 ? 1e-7 : 1e-6 * std::max(1.0, std::abs(y[rowInfo_[act[c - n6]].lambda])); };
   Eigen::VectorXd g = G(y);
   std::vector<Kin> k;
   std::vector<Row> rows;
@@ -1588,24 +1706,74 @@ void MultibodySystem::staticEquilibrium(double t, std::vector<double>& y, std::v
     if (m > 0) {
       kinematics(y.data(), k);
       buildRows(t, y.data(), k, rows);
-      const Eigen::VectorXd dl = constraintMatrix(rows, true).transpose().completeOrthogonalDecomposition().solve(g.head(n6));
+      Eigen::VectorXd dl;
+      if (dense) {
+        dl = constraintMatrix(rows, true).transpose().completeOrthogonalDecomposition().solve(g.head(n6));
+      } else {
+        // Least squares C^T dl = forces (C^T has full column rank: the
+        // redundant rows are off) by the normal equations C C^T dl = C f:
+        // only Newton's start, which then solves for lambda itself; linear
+        // in N where a sparse QR of C^T grew like N^2. The QR where C C^T
+        // is singular (a loop at a change point).
+        std::vector<Row> sel;
+        for (int i : act) sel.push_back(rows[i]);
+        const SpMat Cs = sparseOf(sel), Ct = Cs.transpose();
+        const Eigen::SimplicialLDLT<SpMat> ne(Cs * Ct);
+        if (ne.info() == Eigen::Success) dl = ne.solve(Eigen::VectorXd(Cs * g.head(n6)));
+        if (ne.info() != Eigen::Success || !dl.allFinite()) {
+          Eigen::SparseQR<SpMat, Eigen::COLAMDOrdering<int>> ls(Ct);
+          if (ls.info() != Eigen::Success) fail("mechanism", "", "sparse QR of the constraint matrix failed");
+          dl = ls.solve(Eigen::VectorXd(g.head(n6)));
+        }
+      }
       for (int i = 0; i < m; ++i) y[rowInfo_[act[i]].lambda] += dl[i];
       g = G(y);
     }
-    Eigen::MatrixXd Jm(n, n);
-    for (int c = 0; c < n; ++c) {
-      std::vector<double> yy = y;
-      Eigen::VectorXd e = Eigen::VectorXd::Zero(n);
-      const double h = c < n6 ? 1e-7 : 1e-6 * std::max(1.0, std::abs(y[rowInfo_[act[c - n6]].lambda]));
-      e[c] = h;
-      apply(yy, e, 1.0);
-      Jm.col(c) = (G(yy) - g) / h;
+    Eigen::VectorXd dz;
+    if (dense) {
+      Eigen::MatrixXd Jm(n, n);
+      for (int c = 0; c < n; ++c) {
+        std::vector<double> yy = y;
+        Eigen::VectorXd e = Eigen::VectorXd::Zero(n);
+        const double h = fdStep(c);
+        e[c] = h;
+        apply(yy, e, 1.0);
+        Jm.col(c) = (G(yy) - g) / h;
+      }
+      Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(Jm);
+      if (qr.rank() < n) noUniqueEquilibrium(qr.rank());
+      dz = qr.solve(-g);
+    } else {
+      std::vector<Eigen::Triplet<double>> tr;
+      for (const std::vector<int>& grp : groups) {
+        std::vector<double> yy = y;
+        Eigen::VectorXd e = Eigen::VectorXd::Zero(n);
+        for (int c : grp) e[c] = fdStep(c);
+        apply(yy, e, 1.0);
+        const Eigen::VectorXd d = G(yy) - g;
+        for (int c : grp)
+          for (int r : colRows[c]) tr.emplace_back(r, c, d[r] / e[c]);
+      }
+      SpMat Js(n, n);
+      Js.setFromTriplets(tr.begin(), tr.end());
+      // LU (a sparse QR cost 20x more here). Where it meets a zero pivot, the
+      // dense path's QR counts the missing directions for the message (the
+      // sparse QR is not rank-revealing: it found 63 of a free chain's 64),
+      // up to 4000 unknowns (128 MB); above, the sparse QR's count.
+      Eigen::SparseLU<SpMat, Eigen::COLAMDOrdering<int>> lu(Js);
+      if (lu.info() != Eigen::Success) {
+        Eigen::Index rank = n - 1;
+        if (n <= 4000) {
+          rank = Eigen::ColPivHouseholderQR<Eigen::MatrixXd>(Eigen::MatrixXd(Js)).rank();
+        } else {
+          Js.makeCompressed();
+          const Eigen::SparseQR<SpMat, Eigen::COLAMDOrdering<int>> qr(Js);
+          if (qr.info() == Eigen::Success) rank = qr.rank();
+        }
+        noUniqueEquilibrium(std::min<Eigen::Index>(rank, n - 1));
+      }
+      dz = lu.solve(Eigen::VectorXd(-g));
     }
-    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(Jm);
-    if (qr.rank() < n)
-      fail("mechanism", "", "no unique static equilibrium: " + std::to_string(n - qr.rank()) +
-                                " direction(s) with neither stiffness nor constraint (add a spring, a motion or a joint)");
-    const Eigen::VectorXd dz = qr.solve(-g);
     double s = 1.0;
     const double n0 = norm(g);
     std::vector<double> yy;
@@ -1643,7 +1811,7 @@ bool MultibodySystem::correctPositions(double t, std::vector<double>& y) const {
   for (size_t i = 0; i < sel.size(); ++i) phi[i] = sel[i].phi;
   if (sel.empty() || phi.cwiseAbs().maxCoeff() < 1e-13) return false;
   if (denseAssembly()) setPositions(y, matrixOf(sel).completeOrthogonalDecomposition().solve(-phi));
-  else setPositions(y, minimumNorm(sparseOf(sel), -phi));
+  else setPositions(y, minimumNormSquare(sparseOf(sel), -phi));
   return true;
 }
 
@@ -1673,11 +1841,27 @@ void MultibodySystem::kinematic(double t, std::vector<double>& y, std::vector<do
   const int n6 = 6 * static_cast<int>(moving.size());
   kinematics(y.data(), k);
   buildRows(t, y.data(), k, rows);
-  const Eigen::MatrixXd C = constraintMatrix(rows, true);
+  // Large models: C (square, 0 DOF) by a sparse LU, used again transposed
+  // for the reactions; a sparse least-squares fallback where it is singular.
+  const bool dense = denseAssembly();
+  std::vector<Row> sel;
+  if (!dense)
+    for (size_t i = 0; i < rows.size(); ++i)
+      if (rowInfo_[i].active) sel.push_back(rows[i]);
+  const Eigen::MatrixXd C = dense ? constraintMatrix(rows, true) : Eigen::MatrixXd();
+  const SpMat Cs = dense ? SpMat() : sparseOf(sel);
+  Eigen::SparseLU<SpMat, Eigen::COLAMDOrdering<int>> lu;
+  bool luOk = false;
+  if (!dense && Cs.rows() == Cs.cols()) {
+    lu.compute(Cs);
+    luOk = lu.info() == Eigen::Success;
+  }
   std::vector<double> yv = y;
   for (const RowInfo& r : rowInfo_) yv[r.lambda] = 0.0;
   const Eigen::VectorXd gamma = accelerationRhs(t, yv);
-  const Eigen::VectorXd acc = C.completeOrthogonalDecomposition().solve(gamma);
+  const Eigen::VectorXd acc = dense  ? Eigen::VectorXd(C.completeOrthogonalDecomposition().solve(gamma))
+                              : luOk ? Eigen::VectorXd(lu.solve(gamma))
+                                     : minimumNorm(Cs, gamma);
   // Applied forces at lambda = 0, then C^T lambda = Q - M a - gyroscopic.
   std::vector<double> zero(nStates_, 0.0), res(nStates_);
   residual(t, yv.data(), zero.data(), res.data());
@@ -1688,7 +1872,17 @@ void MultibodySystem::kinematic(double t, std::vector<double>& y, std::vector<do
     Q.segment<3>(6 * q) = F_[moving[q]] - B.m * acc.segment<3>(6 * q);
     Q.segment<3>(6 * q + 3) = N_[moving[q]] - kk.w.cross(B.J * kk.w) - B.J * acc.segment<3>(6 * q + 3);
   }
-  const Eigen::VectorXd lam = C.transpose().completeOrthogonalDecomposition().solve(Q);
+  Eigen::VectorXd lam;
+  if (dense) {
+    lam = C.transpose().completeOrthogonalDecomposition().solve(Q);
+  } else if (luOk) {
+    lam = lu.transpose().solve(Q);
+  } else {
+    const SpMat Ct = Cs.transpose();
+    Eigen::SparseQR<SpMat, Eigen::COLAMDOrdering<int>> ls(Ct);
+    if (ls.info() != Eigen::Success) fail("mechanism", "", "sparse QR of the constraint matrix failed");
+    lam = ls.solve(Q);
+  }
   int i2 = 0;
   for (const RowInfo& r : rowInfo_) y[r.lambda] = r.active ? lam[i2++] : 0.0;
   for (size_t q = 0; q < moving.size(); ++q) {

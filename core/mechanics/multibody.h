@@ -175,6 +175,10 @@ class MultibodySystem {
   void staticEquilibrium(double t, std::vector<double>& y, std::vector<double>& yp);
   // Kinematic analysis of a 0-DOF mechanism at t, starting from y.
   void kinematic(double t, std::vector<double>& y, std::vector<double>& yp);
+  // Every decomposition dense whatever the model's size: the reference the
+  // tests (and pneumech-bench --dense) check the sparse path against.
+  // Process-wide, off by default.
+  static void forceDense(bool on);
 
   // Marker kinematics for couplings and channels.
   V3 markerPoint(int marker, const std::vector<Kin>& k) const;
@@ -320,6 +324,8 @@ class MultibodySystem {
   std::vector<Row> rowsShifted_;
   std::vector<double> forceVals_;
   bool hasLimits_ = false;
+  // While set (the sparse statics' structure probe): marks the parts applyForce acts on.
+  std::vector<char>* pushed_ = nullptr;
   // eps of the regularised constraint rows, 1e-12 s / (mean part mass):
   // relative to C M^-1 C^T ~ 1/m, 1e-12. Where a loop loses rank (a
   // parallelogram four-bar with all links collinear) the multipliers of

@@ -8,6 +8,7 @@
 #include "support/test_project.h"
 
 #include <array>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -90,6 +91,55 @@ inline Mechanism discOnShaft() {
   m.parts = {ground({mk("axis", {0, 0, 0})}),
              part("disc", 1.0, std::array<double, 6>{1e-3, 1e-3, 2e-3, 0, 0, 0}, {0, 0, 0}, {mk("axis", {0, 0, 0})})};
   m.joints = {joint("shaft", "revolute", "disc.axis", "ground.axis")};
+  return m;
+}
+
+// The four-bar ladder of pneumech-bench: n loops in the vertical x-z plane,
+// rung k (0.2 m, 0.3 kg) on two posts (0.15 m, 0.1 kg) leaning 0.2 rad above
+// rung k-1 (rung 0 the ground); `offset` places every rung that far off in x
+// and z (for the assembly). Joints jlb/jrb (posts on the rung below),
+// jlt/jrt (posts on the rung above), k = 1..n.
+inline Mechanism fourBarLadder(int n, double offset = 0.0) {
+  Mechanism m;
+  const Vec3 yAxis{-1.5707963267948966, 0, 0};
+  const double w = 0.2, h = 0.15, a = 0.2, dx = h * std::sin(a), dz = h * std::cos(a);
+  m.parts.push_back(ground({mk("l", {0, 0, 0}, yAxis), mk("r", {w, 0, 0}, yAxis)}));
+  std::string below = "ground";
+  for (int k = 1; k <= n; ++k) {
+    const double x0 = (k - 1) * dx, z0 = (k - 1) * dz;
+    const std::string K = std::to_string(k), L = "left" + K, R = "right" + K, G = "rung" + K;
+    for (const auto& [id, xb] : {std::pair{L, x0}, std::pair{R, x0 + w}})
+      m.parts.push_back(part(id, 0.1, std::array<double, 6>{1e-5, 2e-4, 2e-4, 0, 0, 0}, {xb + dx / 2, 0, z0 + dz / 2},
+                             {mk("b", {-dx / 2, 0, -dz / 2}, yAxis), mk("t", {dx / 2, 0, dz / 2}, yAxis)}));
+    m.parts.push_back(part(G, 0.3, std::array<double, 6>{1e-5, 1e-3, 1e-3, 0, 0, 0},
+                           {x0 + dx + w / 2 + offset, 0, z0 + dz + offset},
+                           {mk("l", {-w / 2, 0, 0}, yAxis), mk("r", {w / 2, 0, 0}, yAxis)}));
+    m.joints.push_back(joint("jlb" + K, "revolute", L + ".b", below + ".l"));
+    m.joints.push_back(joint("jrb" + K, "revolute", R + ".b", below + ".r"));
+    m.joints.push_back(joint("jlt" + K, "revolute", L + ".t", G + ".l"));
+    m.joints.push_back(joint("jrt" + K, "revolute", R + ".t", G + ".r"));
+    below = G;
+  }
+  return m;
+}
+
+// The pendulum chain of pneumech-bench: n links (0.1 m, 0.2 kg, centre of
+// mass mid-link) in a straight line 0.3 rad from the vertical in the x-z
+// plane, link1 hinged at the origin, joints j1..jn about the world y-axis.
+inline Mechanism pendulumChain(int n) {
+  Mechanism m;
+  const Vec3 yAxis{-1.5707963267948966, 0, 0};
+  const double L = 0.1, th = 0.3, sx = std::sin(th), cz = std::cos(th);
+  m.parts.push_back(ground({mk("o", {0, 0, 0}, yAxis)}));
+  for (int k = 1; k <= n; ++k) {
+    const std::string id = "link" + std::to_string(k);
+    m.parts.push_back(part(id, 0.2, std::array<double, 6>{1e-5, 0.2 * L * L / 12, 0.2 * L * L / 12, 0, 0, 0},
+                           {(k - 0.5) * L * sx, 0, -(k - 0.5) * L * cz},
+                           {mk("top", {-0.5 * L * sx, 0, 0.5 * L * cz}, yAxis),
+                            mk("bottom", {0.5 * L * sx, 0, -0.5 * L * cz}, yAxis)}));
+    m.joints.push_back(joint("j" + std::to_string(k), "revolute", id + ".top",
+                             k == 1 ? "ground.o" : "link" + std::to_string(k - 1) + ".bottom"));
+  }
   return m;
 }
 
