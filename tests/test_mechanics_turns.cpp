@@ -171,6 +171,24 @@ class TestMechanicsTurns : public QObject {
     CHECK_WORST(e, 1e-9);
   }
 
+  // The double pendulum example held level (where gravity's stiffness about
+  // both joints vanishes, so Newton's first step is unbounded) settles
+  // hanging straight down: j1 a quarter turn from level, j2 straight, the
+  // tips below the pivot at the link lengths. Each Newton step turns a part
+  // by at most 0.2 pi: before, a step of ~1e7 rad landed on the hanging
+  // pose but the windings counted every turn (j1.angle 31358292 rad).
+  void staticEquilibriumFromLevelKeepsItsTurns() {
+    Project pr = loadProject(projectPath("double_pendulum.pneumech.json"));
+    auto r = analyse(pr, MechanismAnalysis::Static);
+    REQUIRE_OK(r);
+    QCOMPARE(r->t.size(), size_t(1));
+    CHECK_WORST(std::abs(r->col("j1.angle")[0] - pi / 2), 1e-9);
+    CHECK_WORST(std::abs(r->col("j2.angle")[0]), 1e-9);
+    CHECK_WORST(std::abs(r->col("link1.z")[0] + 0.2), 1e-9);
+    CHECK_WORST(std::abs(r->col("link2.z")[0] + 0.55), 1e-9);
+    CHECK_WORST(std::abs(r->col("link2.x")[0]), 1e-9);
+  }
+
   // A semi-rotary actuator of 1.5 turns (theta_max = 3 pi) on an unlimited
   // joint, chambers at equal pressure (no pressure torque, no friction at
   // rest), turned quasi-statically past its B-side stop by 0.01 rad: the

@@ -50,6 +50,8 @@ bool isRevolute(const std::string& t) { return t == "revolute"; }
 // Up to this many rigid-body coordinates (6 per part) the index-1 solve for
 // accelerations and reactions is dense.
 constexpr int kDenseAccelerationsUpTo = 120;
+// Largest rotation of a part in one static Newton step [rad].
+constexpr double kMaxStaticTurn = 0.2 * std::numbers::pi;
 // Up to this many, too, the assembly's and redundancy check's
 // decompositions are dense (complete orthogonal, Gram-Schmidt); above, a
 // sparse QR of C^T in declaration order (joints declared along a chain
@@ -1774,7 +1776,13 @@ void MultibodySystem::staticEquilibrium(double t, std::vector<double>& y, std::v
       }
       dz = lu.solve(Eigen::VectorXd(-g));
     }
-    double s = 1.0;
+    // At most a tenth of a turn per step: where the stiffness of a
+    // direction vanishes (a pendulum held level) Newton's step is huge, and
+    // a rotation by millions of radians lands anywhere on the circle, the
+    // windings counting every turn of it.
+    double turnMax = 0.0;
+    for (size_t q = 0; q < moving.size(); ++q) turnMax = std::max(turnMax, dz.segment<3>(6 * q + 3).norm());
+    double s = turnMax > kMaxStaticTurn ? kMaxStaticTurn / turnMax : 1.0;
     const double n0 = norm(g);
     std::vector<double> yy;
     Eigen::VectorXd g1;
