@@ -285,6 +285,9 @@ void MechanismElement::accelerations(const Eval& e, const double* y) {
 
 void MechanismElement::evaluate(Eval& e) {
   if (!rc_) {
+    // Root checks read the mechanism's quantities from the states (its
+    // signals and roots compute them on demand): its residual is not needed.
+    if (e.forRoots) return;
     cur_ = &e;
     mb_->residual(e.t, e.y + base_, e.yp + base_, e.res + base_);
     cur_ = nullptr;
