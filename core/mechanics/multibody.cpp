@@ -1103,12 +1103,15 @@ bool MultibodySystem::denseAssembly() const {
 
 void MultibodySystem::forceDense(bool on) { gForceDense = on; }
 
-Eigen::MatrixXd MultibodySystem::constraintMatrix(const std::vector<Row>& rows, bool activeOnly) const {
-  if (!activeOnly) return matrixOf(rows);
+std::vector<Row> MultibodySystem::activeRows(const std::vector<Row>& rows) const {
   std::vector<Row> act;
   for (size_t i = 0; i < rows.size(); ++i)
     if (rowInfo_[i].active) act.push_back(rows[i]);
-  return matrixOf(act);
+  return act;
+}
+
+Eigen::MatrixXd MultibodySystem::constraintMatrix(const std::vector<Row>& rows, bool activeOnly) const {
+  return matrixOf(activeOnly ? activeRows(rows) : rows);
 }
 
 void MultibodySystem::setPositions(std::vector<double>& y, const Eigen::VectorXd& dx, double scale) const {
@@ -1333,12 +1336,8 @@ void MultibodySystem::projectVelocities(double t, std::vector<double>& y) {
   buildRows(t, y.data(), k, rows);
   // Large models: C sparse from the start (the dense one alone is O(m n)).
   const bool dense = denseAssembly();
-  std::vector<Row> act;
-  if (!dense)
-    for (size_t i = 0; i < rows.size(); ++i)
-      if (rowInfo_[i].active) act.push_back(rows[i]);
   const Eigen::MatrixXd C = dense ? constraintMatrix(rows, true) : Eigen::MatrixXd();
-  const SpMat Cs = dense ? SpMat() : sparseOf(act);
+  const SpMat Cs = dense ? SpMat() : sparseOf(activeRows(rows));
   if ((dense ? C.rows() : Cs.rows()) == 0) return;
   Eigen::VectorXd v(dense ? C.cols() : Cs.cols()), rhs(dense ? C.rows() : Cs.rows());
   int c = 0;
@@ -1717,9 +1716,7 @@ void MultibodySystem::staticEquilibrium(double t, std::vector<double>& y, std::v
         // only Newton's start, which then solves for lambda itself; linear
         // in N where a sparse QR of C^T grew like N^2. The QR where C C^T
         // is singular (a loop at a change point).
-        std::vector<Row> sel;
-        for (int i : act) sel.push_back(rows[i]);
-        const SpMat Cs = sparseOf(sel), Ct = Cs.transpose();
+        const SpMat Cs = sparseOf(activeRows(rows)), Ct = Cs.transpose();
         const Eigen::SimplicialLDLT<SpMat> ne(Cs * Ct);
         if (ne.info() == Eigen::Success) dl = ne.solve(Eigen::VectorXd(Cs * g.head(n6)));
         if (ne.info() != Eigen::Success || !dl.allFinite()) {
@@ -1852,12 +1849,8 @@ void MultibodySystem::kinematic(double t, std::vector<double>& y, std::vector<do
   // Large models: C (square, 0 DOF) by a sparse LU, used again transposed
   // for the reactions; a sparse least-squares fallback where it is singular.
   const bool dense = denseAssembly();
-  std::vector<Row> sel;
-  if (!dense)
-    for (size_t i = 0; i < rows.size(); ++i)
-      if (rowInfo_[i].active) sel.push_back(rows[i]);
   const Eigen::MatrixXd C = dense ? constraintMatrix(rows, true) : Eigen::MatrixXd();
-  const SpMat Cs = dense ? SpMat() : sparseOf(sel);
+  const SpMat Cs = dense ? SpMat() : sparseOf(activeRows(rows));
   Eigen::SparseLU<SpMat, Eigen::COLAMDOrdering<int>> lu;
   bool luOk = false;
   if (!dense && Cs.rows() == Cs.cols()) {

@@ -282,6 +282,7 @@ class MultibodySystem {
   // One Gauss-Newton step onto the active position constraints; false (y
   // unchanged) when they already hold to 1e-13.
   bool correctPositions(double t, std::vector<double>& y) const;
+  std::vector<Row> activeRows(const std::vector<Row>& rows) const;  // the rows not removed as redundant
   Eigen::MatrixXd constraintMatrix(const std::vector<Row>& rows, bool activeOnly) const;
   Eigen::MatrixXd matrixOf(const std::vector<Row>& rows) const;  // dense C of exactly these rows
   Eigen::SparseMatrix<double> sparseOf(const std::vector<Row>& rows) const;  // the same, sparse
