@@ -531,28 +531,29 @@ std::vector<std::pair<int, int>> MultibodySystem::couplingEntries() const {
 
 // ------------------------------------------------------------------ kinematics
 
+void MultibodySystem::bodyKinematics(const double* y, int i, Kin& q) const {
+  const BodyRT& b = bodies_[i];
+  if (b.ground) {
+    q.r.setZero();
+    q.v.setZero();
+    q.w.setZero();
+    q.ww.setZero();
+    q.p = Q4(1, 0, 0, 0);
+    q.A.setIdentity();
+    return;
+  }
+  const double* s = y + b.slot;
+  q.r = V3(s[0], s[1], s[2]);
+  q.p = Q4(s[3], s[4], s[5], s[6]);
+  q.v = V3(s[7], s[8], s[9]);
+  q.w = V3(s[10], s[11], s[12]);
+  q.A = rotation(q.p);
+  q.ww = q.A * q.w;
+}
+
 void MultibodySystem::kinematics(const double* y, std::vector<Kin>& k) const {
   k.resize(bodies_.size());
-  for (size_t i = 0; i < bodies_.size(); ++i) {
-    const BodyRT& b = bodies_[i];
-    Kin& q = k[i];
-    if (b.ground) {
-      q.r.setZero();
-      q.v.setZero();
-      q.w.setZero();
-      q.ww.setZero();
-      q.p = Q4(1, 0, 0, 0);
-      q.A.setIdentity();
-      continue;
-    }
-    const double* s = y + b.slot;
-    q.r = V3(s[0], s[1], s[2]);
-    q.p = Q4(s[3], s[4], s[5], s[6]);
-    q.v = V3(s[7], s[8], s[9]);
-    q.w = V3(s[10], s[11], s[12]);
-    q.A = rotation(q.p);
-    q.ww = q.A * q.w;
-  }
+  for (size_t i = 0; i < bodies_.size(); ++i) bodyKinematics(y, static_cast<int>(i), k[i]);
 }
 
 int MultibodySystem::joint(const std::string& id) const {
@@ -562,8 +563,11 @@ int MultibodySystem::joint(const std::string& id) const {
 }
 
 double MultibodySystem::jointCoordinateAt(const double* y, int j, double* rate) const {
-  std::vector<Kin> k;
-  kinematics(y, k);
+  // Only the joint's two parts: sensors and attached actuators read this
+  // at every evaluation and root check.
+  std::vector<Kin> k(bodies_.size());
+  bodyKinematics(y, markers_[joints_[j].I].body, k[markers_[joints_[j].I].body]);
+  bodyKinematics(y, markers_[joints_[j].J].body, k[markers_[joints_[j].J].body]);
   return jointCoordinate(joints_[j], k, y, rate);
 }
 

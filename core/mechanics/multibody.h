@@ -187,6 +187,7 @@ class MultibodySystem {
   int marker(const std::string& name) const;  // -1 if unknown
   int markerBody(int marker) const { return markers_[marker].body; }
   void kinematics(const double* y, std::vector<Kin>& k) const;
+  void bodyKinematics(const double* y, int body, Kin& k) const;  // one part's entry of kinematics()
   // Joints by id (-1 if unknown), their type, coordinate (angle about z_J,
   // or travel along it) with its rate from the local state, and the parts
   // and axis a driving torque or force acts on.
