@@ -5,11 +5,11 @@
 #include "solver/colored_jacobian.h"
 #include "solver/compiler.h"
 #include "solver/dense_lu.h"
+#include "solver/matched_klu.h"
 
 #include <ida/ida.h>
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.h>
-#include <sunlinsol/sunlinsol_klu.h>
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunmatrix/sunmatrix_sparse.h>
 
@@ -82,7 +82,7 @@ class Integrator {
       sys_.makeConsistent(t0, y(), yp());
       jac_fn_ = std::make_unique<ColoredJacobian>(sys_, t0, y(), yp());
       A_ = SUNSparseMatrix(N_, N_, static_cast<sunindextype>(jac_fn_->nonZeros()), CSC_MAT, ctx_);
-      LS_ = SUNLinSol_KLU(y_, A_, ctx_);
+      LS_ = makeMatchedKlu(ctx_);
     } else {
       A_ = SUNDenseMatrix(N_, N_, ctx_);
       LS_ = makeDenseLu(N_, ctx_);

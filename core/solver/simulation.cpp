@@ -5,12 +5,12 @@
 #include "solver/compiler.h"
 #include "solver/cosimulation.h"
 #include "solver/dense_lu.h"
+#include "solver/matched_klu.h"
 #include "solver/serial_vector.h"
 
 #include <ida/ida.h>
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.h>
-#include <sunlinsol/sunlinsol_klu.h>
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunmatrix/sunmatrix_sparse.h>
 
@@ -242,8 +242,8 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
     check(IDASetSuppressAlg(ida.mem, sys.mechanism() ? SUNTRUE : SUNFALSE), "IDASetSuppressAlg");
     if (settings_.max_step > 0) check(IDASetMaxStep(ida.mem, settings_.max_step), "IDASetMaxStep");
     // Large systems (long mechanisms, big circuits) factorise a sparse
-    // Jacobian with KLU: its cost grows about linearly with the size where
-    // dense LU grows with the cube. The pattern must exist before the
+    // Jacobian with KLU (rows matched first, see matched_klu.h): its cost
+    // grows about linearly with the size where dense LU grows with the cube. The pattern must exist before the
     // matrix does, so it is sampled here at the pre-solved start.
     const bool sparse = N >= kSparseFrom;
     if (sparse) {
@@ -252,7 +252,7 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
       cb.jac = std::make_unique<ColoredJacobian>(sys, t0, y, yp);
       ida.A = SUNSparseMatrix(N, N, static_cast<sunindextype>(cb.jac->nonZeros()), CSC_MAT, ida.ctx);
       useOptimisedZero(ida.A);
-      ida.LS = SUNLinSol_KLU(ida.y, ida.A, ida.ctx);
+      ida.LS = makeMatchedKlu(ida.ctx);
     } else {
       ida.A = SUNDenseMatrix(N, N, ida.ctx);
       useOptimisedZero(ida.A);
