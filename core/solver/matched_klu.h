@@ -18,6 +18,12 @@
 
 namespace pm {
 
+// States from which IDA's Jacobian is sparse (this solver) rather than dense.
+// With the matched rows KLU wins from about 80 states (knuckle press, 98:
+// 20.1x -> 23.1x; four-bar, 88: 138x -> 147x) and loses below (two-axis
+// handling, 66: 36.8x -> 32.3x).
+constexpr int kSparseFrom = 80;
+
 SUNLinearSolver makeMatchedKlu(SUNContext ctx);
 
 // Row of each column in a maximum-product matching of the n x n CSC matrix

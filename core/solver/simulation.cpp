@@ -130,12 +130,6 @@ struct Ida {
 // Solver steps allowed within one output interval.
 constexpr long kMaxSteps = 200000;
 
-// States from which the Jacobian is sparse (KLU) rather than dense. With the
-// matched rows KLU wins from about 80 states (knuckle press, 98: 20.1x ->
-// 23.1x; four-bar, 88: 138x -> 147x) and loses below (two-axis handling, 66:
-// 36.8x -> 32.3x).
-constexpr int kSparseFrom = 80;
-
 void check(int flag, const char* what) {
   if (flag < 0) throw std::runtime_error(std::string(what) + " failed: " + IDAGetReturnFlagName(flag));
 }
