@@ -412,11 +412,14 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
         // RunControl, below). IDA cuts the step that would pass the instant
         // to the rest, which may be tiny; the step after the instant may
         // then grow only to twice that, and cj swings with it (each swing a
-        // Jacobian). When the rest is between one and two of IDA's next
-        // steps, an intermediate stop halves it instead.
+        // Jacobian). Instead the rest is cut into k equal steps, k the
+        // fewest of IDA's next steps that cover it, through intermediate
+        // stops. Against halving only a rest of one to two steps: TORX under
+        // servo control 795 -> 728 Jacobians, 6.5x -> 6.9x real time.
         const double rest = tStop - tn;
-        const bool split = rest > hn * (1.0 + 1e-6) && rest < 2.0 * hn;
-        if (split) check(IDASetStopTime(ida.mem, tn + 0.5 * rest), "IDASetStopTime");
+        const double k = std::ceil(rest / hn - 1e-6);
+        const bool split = k >= 2.0;
+        if (split) check(IDASetStopTime(ida.mem, tn + rest / k), "IDASetStopTime");
         flag = IDASolve(ida.mem, std::min(tout, std::max(t, tn) + hn), &t, ida.y, ida.yp, IDA_NORMAL);
         if (split && flag == IDA_TSTOP_RETURN) flag = IDA_SUCCESS;  // not an event
       } else if (!control) {
