@@ -403,33 +403,31 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
       if (!(tStop > t)) tStop = tEnd;
       check(IDASetStopTime(ida.mem, tStop), "IDASetStopTime");
       long nst = 0;
-      double h = 0.0, tn = t;
+      double tn = t, hn = 0.0;
       int flag = 0;
-      double hn = 0.0;
-      if (!control && clocked && IDAGetNumSteps(ida.mem, &nst) >= 0 && nst > 0 &&
-          IDAGetCurrentStep(ida.mem, &hn) >= 0 && hn > 0 && IDAGetCurrentTime(ida.mem, &tn) >= 0) {
-        // About one step per call towards the clock instant (as with a
-        // RunControl, below). IDA cuts the step that would pass the instant
-        // to the rest, which may be tiny; the step after the instant may
-        // then grow only to twice that, and cj swings with it (each swing a
-        // Jacobian). Instead the rest is cut into k equal steps, k the
-        // fewest of IDA's next steps that cover it, through intermediate
-        // stops. Against halving only a rest of one to two steps: TORX under
-        // servo control 795 -> 728 Jacobians, 6.5x -> 6.9x real time.
+      // About one step per call (with a RunControl, or towards the next
+      // clock instant): IDA's next step ends at tn + hn.
+      const bool stepwise = (clocked || control) && IDAGetNumSteps(ida.mem, &nst) >= 0 && nst > 0 &&
+                            IDAGetCurrentStep(ida.mem, &hn) >= 0 && hn > 0 && IDAGetCurrentTime(ida.mem, &tn) >= 0;
+      if (stepwise) {
+        // IDA cuts the step that would pass a clock instant to the rest,
+        // which may be tiny; the step after the instant may then grow only
+        // to twice that, and cj swings with it (each swing a Jacobian).
+        // Instead the rest is cut into k equal steps, k the fewest of IDA's
+        // next steps that cover it, through intermediate stops. Against
+        // halving only a rest of one to two steps: TORX under servo control
+        // 795 -> 728 Jacobians, 6.5x -> 6.9x real time.
         const double rest = tStop - tn;
-        const double k = std::ceil(rest / hn - 1e-6);
-        const bool split = k >= 2.0;
-        if (split) check(IDASetStopTime(ida.mem, tn + rest / k), "IDASetStopTime");
+        const double pieces = std::ceil(rest / hn - 1e-6);
+        const bool split = clocked && pieces >= 2.0;
+        if (split) check(IDASetStopTime(ida.mem, tn + rest / pieces), "IDASetStopTime");
         flag = IDASolve(ida.mem, std::min(tout, std::max(t, tn) + hn), &t, ida.y, ida.yp, IDA_NORMAL);
         if (split && flag == IDA_TSTOP_RETURN) flag = IDA_SUCCESS;  // not an event
       } else if (!control) {
         flag = IDASolve(ida.mem, tout, &t, ida.y, ida.yp, IDA_NORMAL);
-      } else if (IDAGetNumSteps(ida.mem, &nst) < 0 || nst == 0 || IDAGetCurrentStep(ida.mem, &h) < 0 || !(h > 0) ||
-                 IDAGetCurrentTime(ida.mem, &tn) < 0) {
+      } else {
         flag = IDASolve(ida.mem, tout, &t, ida.y, ida.yp, IDA_ONE_STEP);
         if (flag == IDA_SUCCESS && t > tout) flag = IDASolve(ida.mem, tout, &t, ida.y, ida.yp, IDA_NORMAL);
-      } else {
-        flag = IDASolve(ida.mem, std::min(tout, std::max(t, tn) + h), &t, ida.y, ida.yp, IDA_NORMAL);
       }
       if ((flag == IDA_CONV_FAIL || flag == IDA_ERR_FAIL) && restarts < kMaxRestarts && cb.error.empty()) {
         // Newton lost a junction (algebraic) solution far from its start, as
