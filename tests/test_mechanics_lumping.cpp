@@ -1,0 +1,325 @@
+// Parts welded by fixed joints lumped into one rigid body at compile time
+// (MultibodySystem::lumpFixedJoints): the same results as the parts kept
+// apart, with fewer states. The tool changer lumped and not; a pendulum
+// with a mass welded at its tip against its closed forms (period, weld
+// reaction along the motion, hanging statics); a part welded to the ground
+// alone; welds that must stay joints (a spring or an actuator on the
+// welded part, a part the user fixed); bad input.
+#include "io/project_file.h"
+#include "mechanics/mechanism_element.h"
+#include "mechanics/multibody.h"
+#include "support/mechanism_builders.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <numbers>
+
+using namespace pm;
+using namespace pm::test;
+using std::numbers::pi;
+
+namespace {
+
+constexpr double g0 = 9.80665;
+
+// Lumping off for one scope.
+struct Unlumped {
+  Unlumped() { mb::MultibodySystem::lumpFixedJoints(false); }
+  ~Unlumped() { mb::MultibodySystem::lumpFixedJoints(true); }
+};
+
+std::unique_ptr<Run> simulateUnlumped(const Project& p) {
+  Unlumped off;
+  return simulate(p);
+}
+
+// A rod (m1, length L, pivot at the ground's origin, turning about z,
+// gravity -y) hanging theta0 from the vertical, with a point-like bob (m2,
+// inertia Ib) welded at its tip: weld I = bob.w, J = rod.tip.
+constexpr double L = 0.5, m1 = 1.0, m2 = 2.0, Ib = 1e-4;
+Mechanism weldedPendulum(double theta0) {
+  Mechanism mech;
+  mech.gravity = {0, -g0, 0};
+  mech.parts.push_back(ground({mk("O", {0, 0, 0})}));
+  PartDef rod = part("rod", m1, {1e-4, m1 * L * L / 12, m1 * L * L / 12, 0, 0, 0}, {0, 0, 0},
+                     {mk("O", {0, 0, 0}), mk("tip", {L, 0, 0})});
+  rod.cm = {L / 2, 0, 0};
+  rod.orientation = {0, 0, theta0 - pi / 2};
+  mech.parts.push_back(rod);
+  // The bob's axes as the rod's: a pose the weld holds as given (else the
+  // unlumped assembly would turn the rod, too, to close it).
+  PartDef bob = part("bob", m2, {Ib, Ib, Ib, 0, 0, 0}, {L * std::sin(theta0), -L * std::cos(theta0), 0},
+                     {mk("w", {0, 0, 0})});
+  bob.orientation = rod.orientation;
+  mech.parts.push_back(bob);
+  mech.joints.push_back(joint("pivot", "revolute", "rod.O", "ground.O"));
+  mech.joints.push_back(joint("weld", "fixed", "bob.w", "rod.tip"));
+  return mech;
+}
+// The composite's inertia about the pivot and m g d of its weight.
+constexpr double IO = m1 * L * L / 3 + m2 * L * L + Ib;
+constexpr double mgd = g0 * (m1 * L / 2 + m2 * L);
+
+// Largest |a - b| of a channel over the samples both runs have at the same
+// time (the output grid; events fall at slightly different times), and the
+// channel's largest |a|.
+struct Diff {
+  double diff = 0.0, range = 0.0, t = 0.0;
+};
+Diff compareRuns(const Run& a, const Run& b, const std::string& n) {
+  const auto v = a.col(n), w = b.col(n);
+  Diff d;
+  for (double x : v) d.range = std::max(d.range, std::abs(x));
+  for (size_t i = 0, k = 0; i < v.size(); ++i) {
+    while (k < w.size() && b.t[k] < a.t[i] - 1e-12) ++k;
+    if (k == w.size() || std::abs(b.t[k] - a.t[i]) > 1e-12) continue;
+    if (std::abs(v[i] - w[k]) > d.diff) d.diff = std::abs(v[i] - w[k]), d.t = a.t[i];
+  }
+  return d;
+}
+
+}  // namespace
+
+class TestMechanicsLumping : public QObject {
+  Q_OBJECT
+ private slots:
+  // The tool changer's tool (welded to the holder) and holder (welded to
+  // the arm) become part of the arm: 2 x 14 part states and 2 x 12
+  // multipliers fewer, the same results: every channel of both runs,
+  // interpolated onto the same 2 ms grid (events fall at slightly
+  // different times), within the integrator's tolerance.
+  void toolChangerLumpedAsUnlumped() {
+    Project pr = loadProject(projectPath("tool_changer.pneumech.json"));
+    settings(pr, 2.5, 1e-3, {.rel = 1e-9});
+    auto on = simulate(pr);
+    auto off = simulateUnlumped(pr);
+    REQUIRE_OK(on);
+    REQUIRE_OK(off);
+    QCOMPARE(off->sim->system().size() - on->sim->system().size(), 2 * 14 + 2 * 12);
+    QCOMPARE(on->sim->system().mechanism()->multibody().bodies().size(), size_t(4));  // ground, crank, coupler, arm
+    // The same channels in the same order.
+    QCOMPARE(on->out.channels().size(), off->out.channels().size());
+    for (size_t i = 0; i < on->out.channels().size(); ++i)
+      QCOMPARE(on->out.channels()[i].name, off->out.channels()[i].name);
+    struct Group {
+      const char* prefix;
+      double floor, tol;
+    };
+    // The yardstick: either run's own integration error, as its change
+    // from rel_tol 1e-9 to 1e-10 (the lumped run's is the larger one at
+    // some valve flows, 3e-6 kg/s of 6e-3 at 1.86 s). Every channel of the
+    // two runs agrees within twice that, plus 1e-7 of the channel's range
+    // (at least 1e-7 in its SI unit): quantities zero in exact arithmetic,
+    // like the velocity of a pivot's point, are the constraints' residual
+    // noise in both runs (abs_tol_position 1e-8 m, velocity rows yielding
+    // by eps lambda), up to 3e-8.
+    Project pr10 = pr;
+    settings(pr10, 2.5, 1e-3, {.rel = 1e-10});
+    auto on10 = simulate(pr10);
+    auto off10 = simulateUnlumped(pr10);
+    REQUIRE_OK(on10);
+    REQUIRE_OK(off10);
+    double worst = 0.0;
+    std::string worstName;
+    for (const auto& c : on->out.channels()) {
+      const Diff d = compareRuns(*on, *off, c.name);
+      const double own = std::max(compareRuns(*on10, *on, c.name).diff, compareRuns(*off10, *off, c.name).diff);
+      const double tol = 2.0 * own + 1e-7 * std::max(1.0, d.range);
+      if (d.diff > tol)
+        qInfo("%-24s lumped-unlumped %.3g at %.3f s, tolerance %.3g (range %.3g)", c.name.c_str(), d.diff, d.t, tol,
+              d.range);
+      if (d.diff / tol > worst) worst = d.diff / tol, worstName = c.name;
+      QVERIFY2(d.diff <= tol, c.name.c_str());
+    }
+    qInfo("largest lumped-unlumped difference: %.3g of its tolerance (%s)", worst, worstName.c_str());
+    // The welds' reactions from the leaf's Newton-Euler balance against
+    // the unlumped multipliers: within 5e-4 of their range (126 N, 88 N;
+    // measured 2.6e-4, at the cylinder's end-stop impact at 0.967 s, where
+    // the unlumped run's own change with the tolerance is 4e-3).
+    for (const char* n : {"holder_mount.Fx", "holder_mount.Fy", "holder_mount.Tz", "tool_chuck.Fx", "tool_chuck.Fy",
+                          "tool_chuck.Tz"}) {
+      const Diff d = compareRuns(*on, *off, n);
+      qInfo("%s: lumped-unlumped %.3g of %.3g", n, d.diff, d.range);
+      QVERIFY2(d.diff < 5e-4 * d.range, n);
+    }
+  }
+
+  // The welded pendulum swings as one compound pendulum, I_O theta'' =
+  // -m g d sin theta: its period is 4 sqrt(I_O / m g d) K(sin(theta0 / 2)),
+  // and the weld holds the bob on the tip's circle, F = m2 (a_tip - g) with
+  // a_tip from theta, omega^2 = 2 m g d (cos theta - cos theta0) / I_O and
+  // alpha = -m g d sin theta / I_O; its torque the bob's own I_b alpha.
+  void weldedPendulumClosedForm() {
+    const double th0 = 0.3;
+    const Project pr = mechProject(weldedPendulum(th0), 3.0, 1e-3, 1e-10);
+    auto r = simulate(pr);
+    REQUIRE_OK(r);
+    auto off = simulateUnlumped(pr);
+    REQUIRE_OK(off);
+    // 14 bob states and 6 x 2 weld multipliers fewer.
+    QCOMPARE(off->sim->system().size() - r->sim->system().size(), 26);
+    const double T = 4.0 * std::sqrt(IO / mgd) * std::comp_ellint_1(std::sin(th0 / 2));
+    const double t1 = r->crossing("pivot.angle", -pi / 2, 0.0, Crossing::Rising);
+    const double t2 = r->crossing("pivot.angle", -pi / 2, t1 + 0.1, Crossing::Rising);
+    CHECK_REL(t2 - t1, T, 1e-7);
+    const auto ang = r->col("pivot.angle"), fx = r->col("weld.Fx"), fy = r->col("weld.Fy"), tz = r->col("weld.Tz");
+    const auto bx = r->col("bob.x"), by = r->col("bob.y"), bax = r->col("bob.ax"), bay = r->col("bob.ay");
+    double eF = 0.0, eT = 0.0, eX = 0.0, eA = 0.0;
+    for (size_t i = 0; i < ang.size(); ++i) {
+      const double th = ang[i] + pi / 2, w2 = 2.0 * mgd * (std::cos(th) - std::cos(th0)) / IO;
+      const double al = -mgd * std::sin(th) / IO;
+      const double ax = L * al * std::cos(th) - L * w2 * std::sin(th), ay = L * al * std::sin(th) + L * w2 * std::cos(th);
+      eF = std::max({eF, std::abs(fx[i] - m2 * ax), std::abs(fy[i] - m2 * (ay + g0))});
+      eT = std::max(eT, std::abs(tz[i] - Ib * al));
+      eX = std::max({eX, std::abs(bx[i] - L * std::sin(th)), std::abs(by[i] + L * std::cos(th))});
+      eA = std::max({eA, std::abs(bax[i] - ax), std::abs(bay[i] - ay)});
+    }
+    qInfo("weld force %.3g N, torque %.3g N m, bob position %.3g m, acceleration %.3g m/s2 off", eF, eT, eX, eA);
+    CHECK_WORST(eF, 1e-6 * m2 * g0);
+    CHECK_WORST(eT, 1e-6 * Ib * mgd / IO);
+    CHECK_WORST(eX, 1e-9);
+    CHECK_WORST(eA, 1e-6);
+    // The unlumped run's weld multipliers say the same.
+    CHECK_WORST(compareRuns(*r, *off, "weld.Fy").diff, 1e-6 * m2 * g0);
+  }
+
+  // Hanging at rest, the weld carries the bob's weight: on the bob (I)
+  // +m2 g upward, on the rod (the weld written the other way round) -m2 g;
+  // the pivot carries both parts. Lumped and unlumped statics agree.
+  void weldedPendulumStatics() {
+    for (bool reversed : {false, true}) {
+      Mechanism mech = weldedPendulum(0.3);
+      if (reversed) std::swap(mech.joints[1].i, mech.joints[1].j);
+      const Project pr = mechProject(mech, 1.0, 0.5, 1e-8);
+      auto on = analyse(pr, MechanismAnalysis::Static);
+      std::unique_ptr<Run> off;
+      {
+        Unlumped u;
+        off = analyse(pr, MechanismAnalysis::Static);
+      }
+      REQUIRE_OK(on);
+      REQUIRE_OK(off);
+      const double s = reversed ? -1.0 : 1.0;
+      CHECK_ABS(on->col("pivot.angle").back(), -pi / 2, 1e-9);
+      CHECK_ABS(on->col("bob.y").back(), -L, 1e-10);
+      CHECK_ABS(on->col("weld.Fx").back(), 0.0, 1e-9);
+      CHECK_REL(on->col("weld.Fy").back(), s * m2 * g0, 1e-12);
+      CHECK_ABS(on->col("weld.Tz").back(), 0.0, 1e-9);
+      CHECK_REL(on->col("pivot.Fy").back(), (m1 + m2) * g0, 1e-12);
+      for (const char* n : {"weld.Fx", "weld.Fy", "weld.Tz", "pivot.Fx", "pivot.Fy", "bob.x", "bob.y", "bob.yaw"})
+        CHECK_ABS(on->col(n).back(), off->col(n).back(), 1e-8);
+    }
+  }
+
+  // A part welded to the ground and to nothing else becomes part of the
+  // ground: no states; its pose follows the weld's markers (not the
+  // user's inconsistent initial pose), and the weld holds its weight and
+  // the moment of its weight about the weld, as the unlumped statics find.
+  void partWeldedToGround() {
+    Mechanism mech;
+    mech.gravity = {0, -g0, 0};
+    mech.parts.push_back(ground({mk("m", {1, 2, 3}, {0, 0, pi / 2})}));
+    PartDef block = part("block", 3.0, {0.01, 0.02, 0.03, 0, 0, 0}, {5, 5, 5}, {mk("w", {0, 0, 0})});
+    block.cm = {0.1, 0, 0};
+    mech.parts.push_back(block);
+    mech.joints.push_back(joint("weld", "fixed", "block.w", "ground.m"));
+    mb::MultibodySystem sys(mech);
+    QCOMPARE(sys.size(), 0);
+    QCOMPARE(sys.parts().size(), size_t(1));
+    QVERIFY(sys.parts()[0].lumped);
+    std::vector<double> row(sys.channels().size());
+    sys.outputs(0.0, nullptr, nullptr, row.data());
+    auto ch = [&](const std::string& n) {
+      for (size_t i = 0; i < sys.channels().size(); ++i)
+        if (sys.channels()[i].name == n) return row[i];
+      qFatal("no channel %s", n.c_str());
+    };
+    CHECK_ABS(ch("block.x"), 1.0, 1e-15);
+    CHECK_ABS(ch("block.y"), 2.0, 1e-15);
+    CHECK_ABS(ch("block.z"), 3.0, 1e-15);
+    CHECK_ABS(ch("block.yaw"), pi / 2, 1e-15);
+    // On the block (I): +m g up. Its centre of mass 0.1 m along the
+    // block's x, world y, is on the vertical through the weld: no moment.
+    CHECK_ABS(ch("weld.Fy"), 3.0 * g0, 1e-12);
+    CHECK_ABS(ch("weld.Tz"), 0.0, 1e-15);
+    // Marker axes as the world's: the centre of mass 0.1 m along world x.
+    Mechanism tilted = mech;
+    tilted.parts[0].markers[0].orientation = {0, 0, 0};
+    mb::MultibodySystem sys2(tilted);
+    std::vector<double> row2(sys2.channels().size());
+    sys2.outputs(0.0, nullptr, nullptr, row2.data());
+    // COM 0.1 m along world x from P: the weld holds +0.1 m g about z.
+    CHECK_ABS(row2[15 + 5], 0.1 * 3.0 * g0, 1e-12);
+    CHECK_ABS(row2[15 + 1], 3.0 * g0, 1e-12);
+    // The unlumped statics (the block moved onto the weld by the assembly).
+    Unlumped u;
+    auto off = analyse(mechProject(tilted, 1.0, 0.5, 1e-8), MechanismAnalysis::Static);
+    REQUIRE_OK(off);
+    for (int q = 0; q < 6; ++q)
+      CHECK_ABS(off->out.column(off->out.channels()[15 + q].name).back(), row2[15 + q], 1e-8);
+    CHECK_ABS(off->col("block.x").back(), 1.0, 1e-10);
+  }
+
+  // Welds that must stay joints: a spring on the welded part, an actuator
+  // attached to it, a part the user fixed. States and results as unlumped,
+  // bit for bit.
+  void nonLeafStaysJoint() {
+    Mechanism spring = weldedPendulum(0.3);
+    ForceDef f;
+    f.id = "spring";
+    f.type = "spring_damper";
+    f.i = "bob.w";
+    f.j = "ground.O";
+    f.params = {{"stiffness", 10.0}, {"free_length", 0.4}};
+    spring.forces.push_back(f);
+    const Project pr = mechProject(spring, 0.5, 1e-2, 1e-8);
+    auto on = simulate(pr), off = simulateUnlumped(pr);
+    REQUIRE_OK(on);
+    REQUIRE_OK(off);
+    QCOMPARE(on->sim->system().size(), off->sim->system().size());
+    for (const auto& c : on->out.channels()) QCOMPARE(on->col(c.name), off->col(c.name));
+
+    Mechanism mech = weldedPendulum(0.3);
+    const int all = [&] {
+      Unlumped u;
+      return mb::MultibodySystem(mech).size();
+    }();
+    QCOMPARE(mb::MultibodySystem(mech).size(), all - 26);
+    QCOMPARE(mb::MultibodySystem(mech, {{"bob.w"}, {}}).size(), all);  // a cylinder's rod end
+    QCOMPARE(mb::MultibodySystem(mech, {{}, {"weld"}}).size(), all);    // an actuator on the joint
+    mech.parts[2].initial_fixed = true;
+    QCOMPARE(mb::MultibodySystem(mech).size(), all);
+  }
+
+  // A weld to an unknown marker is the same clear error with or without lumping.
+  void badWeldReference() {
+    for (const char* side : {"i", "j"}) {
+      Mechanism mech = weldedPendulum(0.3);
+      (std::string(side) == "i" ? mech.joints[1].i : mech.joints[1].j) = "rod.nope";
+      const Project pr = mechProject(mech, 0.1, 1e-2, 1e-8);
+      auto on = simulate(pr), off = simulateUnlumped(pr);
+      QVERIFY(!on->ok());
+      QCOMPARE(on->message(), off->message());
+      QVERIFY2(on->message().find("'weld'") != std::string::npos &&
+                   on->message().find("part 'rod' has no marker 'nope'") != std::string::npos,
+               on->message().c_str());
+      // The engine's own check, behind the file's validation.
+      std::string what[2];
+      for (int lump = 0; lump < 2; ++lump) {
+        mb::MultibodySystem::lumpFixedJoints(lump == 1);
+        try {
+          mb::MultibodySystem sys(mech);
+        } catch (const std::runtime_error& e) {
+          what[lump] = e.what();
+        }
+      }
+      mb::MultibodySystem::lumpFixedJoints(true);
+      QCOMPARE(what[1], what[0]);
+      QCOMPARE(what[1], std::string("weld: ") + side + ": no marker 'rod.nope'");
+    }
+  }
+};
+
+QTEST_GUILESS_MAIN(TestMechanicsLumping)
+#include "test_mechanics_lumping.moc"
