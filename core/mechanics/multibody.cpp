@@ -1781,6 +1781,10 @@ void MultibodySystem::staticEquilibrium(double t, std::vector<double>& y, std::v
       moving.push_back(static_cast<int>(b));
       for (int a = 7; a < 13; ++a) y[bodies_[b].slot + a] = 0.0;  // at rest
     }
+  if (moving.empty()) {  // everything welded to the ground: at rest as it is
+    yp.assign(nStates_, 0.0);
+    return;
+  }
   std::vector<int> act;
   for (size_t i = 0; i < rowInfo_.size(); ++i)
     if (rowInfo_[i].active) act.push_back(static_cast<int>(i));
@@ -2008,6 +2012,10 @@ void MultibodySystem::kinematic(double t, std::vector<double>& y, std::vector<do
     fail("mechanism", "motions",
          "kinematic analysis needs a fully driven mechanism; " + std::to_string(dof_) +
              " degree(s) of freedom remain (add motions or run a dynamic analysis)");
+  if (nStates_ == 0) {  // everything welded to the ground
+    yp.clear();
+    return;
+  }
   for (int it = 0; correctPositions(t, y); ++it)
     if (it == 50)
       fail("mechanism", "",
