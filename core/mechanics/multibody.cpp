@@ -198,7 +198,7 @@ MultibodySystem::MultibodySystem(const Mechanism& m, const ExternalLoads& loads)
   for (const BodyRT& b : bodies_)
     if (!b.ground && b.m > 0.0) massSum += b.m, ++massCount;
   if (massCount > 0) compliance_ = 1e-12 * massCount / massSum;
-  const std::vector<char> lumped = gLump ? lumpWelded(m, loads, userFixed) : std::vector<char>(m.joints.size(), 0);
+  const std::vector<int> lumped = gLump ? lumpWelded(m, loads, userFixed) : std::vector<int>(m.joints.size(), -1);
   int n = 0;
   for (BodyRT& b : bodies_)
     if (!b.ground) {
@@ -226,9 +226,8 @@ MultibodySystem::MultibodySystem(const Mechanism& m, const ExternalLoads& loads)
   for (size_t a = 0; a < m.joints.size(); ++a) {
     const JointDef& jd = m.joints[a];
     if (jd.type == "coupler") continue;
-    if (lumped[a]) {
-      for (size_t l = 0; l < lumpedJoints_.size(); ++l)
-        if (lumpedJoints_[l].id == jd.id) jointOut_.push_back(-1 - static_cast<int>(l));
+    if (lumped[a] >= 0) {
+      jointOut_.push_back(-1 - lumped[a]);
       continue;
     }
     JointRT j;
@@ -432,10 +431,11 @@ MultibodySystem::MultibodySystem(const Mechanism& m, const ExternalLoads& loads)
 
 void MultibodySystem::lumpFixedJoints(bool on) { gLump = on; }
 
-std::vector<char> MultibodySystem::lumpWelded(const Mechanism& m, const ExternalLoads& loads,
-                                              const std::vector<char>& userFixed) {
+std::vector<int> MultibodySystem::lumpWelded(const Mechanism& m, const ExternalLoads& loads,
+                                             const std::vector<char>& userFixed) {
   const size_t nj = m.joints.size();
-  std::vector<char> lumped(nj, 0), pinned(nj, 0);  // pinned: a motion, coupler or actuator uses the joint
+  std::vector<int> lumped(nj, -1);
+  std::vector<char> pinned(nj, 0);  // a motion, coupler or actuator uses the joint
   std::vector<int> ji(nj, -1), jj(nj, -1);
   auto pin = [&](const std::string& id) {
     for (size_t a = 0; a < nj; ++a)
@@ -466,9 +466,9 @@ std::vector<char> MultibodySystem::lumpWelded(const Mechanism& m, const External
     std::vector<int> uses(bodies_.size(), 0);
     for (size_t k = 0; k < markers_.size(); ++k) uses[markers_[k].body] += refs[k];
     for (size_t a = 0; a < nj; ++a)
-      if (!lumped[a] && ji[a] >= 0 && jj[a] >= 0) ++uses[markers_[ji[a]].body], ++uses[markers_[jj[a]].body];
+      if (lumped[a] < 0 && ji[a] >= 0 && jj[a] >= 0) ++uses[markers_[ji[a]].body], ++uses[markers_[jj[a]].body];
     for (size_t a = 0; a < nj && !changed; ++a) {
-      if (m.joints[a].type != "fixed" || lumped[a] || pinned[a] || ji[a] < 0 || jj[a] < 0) continue;
+      if (m.joints[a].type != "fixed" || lumped[a] >= 0 || pinned[a] || ji[a] < 0 || jj[a] < 0) continue;
       for (int side = 0; side < 2 && !changed; ++side) {
         const int ml = side == 0 ? ji[a] : jj[a], mo = side == 0 ? jj[a] : ji[a];
         const int bl = markers_[ml].body, bo = markers_[mo].body;
@@ -527,7 +527,7 @@ std::vector<char> MultibodySystem::lumpWelded(const Mechanism& m, const External
           }
         C.cm = cm;
         gone[bl] = 1;
-        lumped[a] = 1;
+        lumped[a] = static_cast<int>(lumpedJoints_.size()) - 1;
         changed = true;
       }
     }

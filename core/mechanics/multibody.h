@@ -362,8 +362,9 @@ class MultibodySystem {
   // Joint channels in the user's order: >= 0 joints_[k], < 0 lumpedJoints_[-1 - k].
   std::vector<int> jointOut_;
   // Merges into the bodies they are welded to the parts a fixed joint
-  // alone holds (see lumpFixedJoints); true per m.joints entry lumped.
-  std::vector<char> lumpWelded(const Mechanism& m, const ExternalLoads& loads, const std::vector<char>& userFixed);
+  // alone holds (see lumpFixedJoints); per m.joints entry its
+  // lumpedJoints_ index, or -1.
+  std::vector<int> lumpWelded(const Mechanism& m, const ExternalLoads& loads, const std::vector<char>& userFixed);
   // Part `p`'s centre of mass kinematics and accelerations (world) from its body's.
   void partMotion(const PartRT& p, const Kin& kb, const V3& ab, const V3& alphab, V3& r, V3& a, M3& A) const;
 
