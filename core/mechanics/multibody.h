@@ -21,6 +21,9 @@
 // primitives (point coincidence, two perpendicular vectors, a vector
 // perpendicular to a point-to-point line).
 //
+// Parts that fixed joints alone hold to another body are merged into it
+// first (lumpFixedJoints): a welded assembly is one rigid body.
+//
 // The same object also runs the non-dynamic analyses (assembly, statics,
 // kinematics) and writes the result channels.
 #pragma once
