@@ -9,8 +9,10 @@
 // static equilibrium and kinematic analysis (skipped when files are given;
 // --scaling-only runs only these; --dense adds the analyses' times with
 // every decomposition dense for N >= 32, the models above the dense limit).
+// --no-lump keeps parts welded by fixed joints as bodies of their own (the
+// reference for the lumping's gain: MultibodySystem::lumpFixedJoints).
 //
-//   pneumech-bench [-n N] [--scaling-only [--dense]] [file.pneumech.json ...]
+//   pneumech-bench [-n N] [--no-lump] [--scaling-only [--dense]] [file.pneumech.json ...]
 #include "io/project_file.h"
 #include "mechanics/multibody.h"
 #include "model/project_error.h"
@@ -38,7 +40,7 @@ namespace fs = std::filesystem;
 namespace {
 
 int usage() {
-  std::fprintf(stderr, "usage: pneumech-bench [-n N] [--scaling-only [--dense] | --coupling-only] [file.pneumech.json ...]\n"
+  std::fprintf(stderr, "usage: pneumech-bench [-n N] [--no-lump] [--scaling-only [--dense] | --coupling-only] [file.pneumech.json ...]\n"
                        "  default files: %s/projects/*.pneumech.json, N = 5\n", PM_SOURCE_DIR);
   return 2;
 }
@@ -292,6 +294,8 @@ int main(int argc, char** argv) {
       scalingOnly = true;
     } else if (!std::strcmp(argv[i], "--dense")) {
       dense = true;
+    } else if (!std::strcmp(argv[i], "--no-lump")) {
+      pm::mb::MultibodySystem::lumpFixedJoints(false);
     } else if (!std::strcmp(argv[i], "--coupling-only")) {
       coupling(std::min(repeats, 3));
       return 0;

@@ -33,8 +33,22 @@ int info(const std::string& path, bool equations) {
             << " s, rel_tol " << pr.simulation.rel_tol << "\n";
   if (MechanismElement* me = sys.mechanism()) {
     const auto& mb = me->multibody();
-    std::cout << "  mechanism: " << mb.bodies().size() << " parts (incl. ground), " << mb.degreesOfFreedom()
-              << " degree(s) of freedom\n";
+    // The user's parts; those welded into another body say where.
+    std::vector<std::string> carriers;
+    int lumped = 0;
+    for (const auto& p : mb.parts())
+      if (p.lumped) {
+        ++lumped;
+        const std::string& c = mb.bodies()[p.body].id;
+        if (std::find(carriers.begin(), carriers.end(), c) == carriers.end()) carriers.push_back(c);
+      }
+    std::cout << "  mechanism: " << mb.parts().size() + 1 << " parts (incl. ground";
+    if (lumped > 0) {
+      std::cout << "; " << lumped << " lumped into ";
+      for (size_t i = 0; i < carriers.size(); ++i) std::cout << (i ? ", " : "") << carriers[i];
+      std::cout << " by fixed joints";
+    }
+    std::cout << "), " << mb.degreesOfFreedom() << " degree(s) of freedom\n";
     for (const auto& m : mb.messages()) std::cout << "  note: " << m << "\n";
   }
   if (equations) {

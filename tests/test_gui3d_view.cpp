@@ -101,6 +101,41 @@ class TestGui3dView : public QObject {
     QVERIFY((u1 - u2).length() < 1e-6);
   }
 
+  // The tool changer's holder and tool are lumped into the arm
+  // (MultibodySystem::lumpFixedJoints): their channels, derived from the
+  // arm's, still move them in the view, with the arm.
+  void lumpedPartsMoveWithTheirCarrier() {
+    Project pr = loadProject(test::projectPath("tool_changer.pneumech.json"));
+    test::settings(pr, 0.8, 0.01);
+    auto r = test::simulate(pr);
+    QVERIFY2(r->ok(), r->message().c_str());
+    MechanismView view;
+    view.resize(640, 480);
+    view.setProject(r->project);
+    view.setResults(&r->out);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QMatrix4x4 first;
+    for (double t : {0.0, 0.8}) {
+      view.setPose(t);
+      const size_t row = r->indexAt(t);
+      for (const char* part : {"arm", "holder", "tool"}) {
+        auto ch = [&](const char* q) { return r->out.column(std::string(part) + "." + q)[row]; };
+        const QMatrix4x4 want = expectedFrame(ch("x"), ch("y"), ch("z"), ch("roll"), ch("pitch"), ch("yaw"));
+        const QMatrix4x4 got = view.partTransform(part);
+        for (int i = 0; i < 4; ++i)
+          for (int j = 0; j < 4; ++j)
+            QVERIFY2(std::abs(got(i, j) - want(i, j)) < 1e-5, qPrintable(QString("%1 (%2,%3) at t=%4").arg(part).arg(i).arg(j).arg(t)));
+      }
+      if (t == 0.0) first = view.partTransform("tool");
+    }
+    // The arm swings about its pivot, the frames' common origin, by 0.8 s:
+    // the tool's centre of mass (0.32 m along its x) moved with it.
+    const QVector3D cm(0.32f, 0.0f, 0.0f);
+    const QVector3D moved = view.partTransform("tool").map(cm) - first.map(cm);
+    QVERIFY2(moved.length() > 0.01, qPrintable(QString("tool moved %1 m").arg(moved.length())));
+  }
+
   void snapshotIsAPicture() {
     const QByteArray name = qgetenv("PM_SNAPSHOT_PROJECT");
     auto l = loadAndAnalyse(name.isEmpty() ? "cardan_shafts.pneumech.json" : name.toStdString());

@@ -7,8 +7,8 @@
 
 namespace pm {
 
-MechanismElement::MechanismElement(const Mechanism& m, std::string formulation)
-    : Element("mechanism"), mb_(std::make_unique<mb::MultibodySystem>(m)), formulation_(std::move(formulation)) {
+MechanismElement::MechanismElement(const Mechanism& m, std::string formulation, const mb::ExternalLoads& loads)
+    : Element("mechanism"), mb_(std::make_unique<mb::MultibodySystem>(m, loads)), formulation_(std::move(formulation)) {
   for (const JointDef& j : m.joints) jointIds_.push_back(j.id);
   mb_->externalForces = [this](double, const double* y, const std::vector<mb::Kin>& k, mb::MultibodySystem& sys) {
     if (cur_) {
@@ -241,15 +241,37 @@ void MechanismElement::setupAbsolute(SystemBuilder& b, const std::vector<mb::Mul
 void MechanismElement::publishSignals(SystemBuilder& b) {
   // Part positions, orientations and velocities, and joint coordinates and
   // rates, as signals for sensors, switches and controllers.
-  for (const auto& body : mb_->bodies()) {
-    if (body.ground) continue;
-    const int s = body.slot;
+  for (size_t p = 0; p < mb_->parts().size(); ++p) {
+    const mb::PartRT& part = mb_->parts()[p];
     const char* xyz[] = {"x", "y", "z"};
+    const char* rpy[] = {"roll", "pitch", "yaw"};
+    if (part.lumped) {  // welded into another body: from that body's states
+      const int i = static_cast<int>(p);
+      for (int a = 0; a < 3; ++a) {
+        b.publishNamed(part.id + ".cm_" + xyz[a], [this, i, a](const Eval& e) {
+          mb::Kin k;
+          mb_->partKinematics(local(e), i, k);
+          return k.r[a];
+        });
+        b.publishNamed(part.id + ".v" + xyz[a], [this, i, a](const Eval& e) {
+          mb::Kin k;
+          mb_->partKinematics(local(e), i, k);
+          return k.v[a];
+        });
+        b.publishNamed(part.id + "." + rpy[a], [this, i, a](const Eval& e) {
+          mb::Kin k;
+          mb_->partKinematics(local(e), i, k);
+          return mb::toRpy(k.A)[a];
+        });
+      }
+      continue;
+    }
+    const int s = mb_->bodies()[part.body].slot;
+    const std::string id = part.id;
     for (int a = 0; a < 3; ++a) {
-      b.publishNamed(body.id + ".cm_" + xyz[a], [this, s, a](const Eval& e) { return local(e)[s + a]; });
-      b.publishNamed(body.id + ".v" + xyz[a], [this, s, a](const Eval& e) { return local(e)[s + 7 + a]; });
-      const char* rpy[] = {"roll", "pitch", "yaw"};
-      b.publishNamed(body.id + "." + rpy[a], [this, s, a](const Eval& e) {
+      b.publishNamed(id + ".cm_" + xyz[a], [this, s, a](const Eval& e) { return local(e)[s + a]; });
+      b.publishNamed(id + ".v" + xyz[a], [this, s, a](const Eval& e) { return local(e)[s + 7 + a]; });
+      b.publishNamed(id + "." + rpy[a], [this, s, a](const Eval& e) {
         const double* y = local(e) + s;
         return mb::toRpy(mb::rotation(mb::Q4(y[3], y[4], y[5], y[6]).normalized()))[a];
       });
@@ -257,6 +279,7 @@ void MechanismElement::publishSignals(SystemBuilder& b) {
   }
   for (const std::string& id : jointIds_) {
     const int j = mb_->joint(id);
+    if (j < 0) continue;  // a fixed joint lumped: no coordinate
     const std::string& type = mb_->jointType(j);
     const bool rev = type == "revolute";
     if (!rev && type != "translational" && type != "cylindrical") continue;

@@ -22,7 +22,9 @@ namespace pm {
 //    at every evaluation (local()).
 class MechanismElement : public Element {
  public:
-  explicit MechanismElement(const Mechanism& m, std::string formulation = "absolute");
+  // loads: the markers and joints the circuit's actuators act on.
+  explicit MechanismElement(const Mechanism& m, std::string formulation = "absolute",
+                            const mb::ExternalLoads& loads = {});
   mb::MultibodySystem& multibody() { return *mb_; }
   int firstState() const { return base_; }
   bool reduced() const { return rc_ != nullptr; }

@@ -63,6 +63,11 @@ using SpMat = Eigen::SparseMatrix<double>;
 
 // MultibodySystem::forceDense (tests and pneumech-bench --dense only).
 bool gForceDense = false;
+// MultibodySystem::lumpFixedJoints.
+bool gLump = true;
+
+// Inertia of a point mass m at d about the origin (parallel-axis theorem).
+M3 steiner(double m, const V3& d) { return m * (d.squaredNorm() * M3::Identity() - d * d.transpose()); }
 
 // Minimum-norm solution of A z = b (A m x n, possibly rank-deficient, b
 // consistent): with A^T P = Q R (sparse QR, rank r), z = Q [R11^-T (P^T b)_r; 0];
@@ -129,7 +134,7 @@ double MultibodySystem::ForceRT::scale(double t) const {
 
 // ------------------------------------------------------------------ build
 
-MultibodySystem::MultibodySystem(const Mechanism& m) : g_(v3(m.gravity)) {
+MultibodySystem::MultibodySystem(const Mechanism& m, const ExternalLoads& loads) : g_(v3(m.gravity)) {
   // Ground first, so body 0 is the world.
   const PartDef* groundDef = nullptr;
   for (const PartDef& p : m.parts)
@@ -138,7 +143,7 @@ MultibodySystem::MultibodySystem(const Mechanism& m) : g_(v3(m.gravity)) {
   if (groundDef) order.push_back(groundDef);
   for (const PartDef& p : m.parts)
     if (!p.ground) order.push_back(&p);
-  int n = 0;
+  std::vector<char> userFixed;
   for (const PartDef* pd : order) {
     BodyRT b;
     b.id = pd->id;
@@ -155,8 +160,6 @@ MultibodySystem::MultibodySystem(const Mechanism& m) : g_(v3(m.gravity)) {
       const V3 w = v3(pd->angular_velocity);
       b.v0 = v3(pd->velocity) + w.cross(R * b.cm);
       b.w0 = R.transpose() * w;
-      b.slot = n;
-      n += 14;
       if (pd->initial_fixed) b.assemblyScale = 1e-3;
     }
     const int bi = static_cast<int>(bodies_.size());
@@ -168,15 +171,40 @@ MultibodySystem::MultibodySystem(const Mechanism& m) : g_(v3(m.gravity)) {
       mk.A = fromRpy(k.orientation);
       markers_.push_back(mk);
     }
+    if (!b.ground) {
+      PartRT pt;
+      pt.id = b.id;
+      pt.body = bi;
+      pt.m = b.m;
+      pt.J = b.J;
+      pt.cm = b.cm;
+      parts_.push_back(pt);
+    }
     bodies_.push_back(b);
+    userFixed.push_back(pd->initial_fixed ? 1 : 0);
   }
   if (bodies_.empty() || !bodies_[0].ground) {  // validation normally catches this
     BodyRT g;
     g.id = "ground";
     g.ground = true;
     bodies_.insert(bodies_.begin(), g);
+    userFixed.insert(userFixed.begin(), 0);
     for (auto& mk : markers_) ++mk.body;
+    for (auto& pt : parts_) ++pt.body;
   }
+  // The regularisation from the user's parts: the same with or without lumping.
+  double massSum = 0.0;
+  int massCount = 0;
+  for (const BodyRT& b : bodies_)
+    if (!b.ground && b.m > 0.0) massSum += b.m, ++massCount;
+  if (massCount > 0) compliance_ = 1e-12 * massCount / massSum;
+  const std::vector<int> lumped = gLump ? lumpWelded(m, loads, userFixed) : std::vector<int>(m.joints.size(), -1);
+  int n = 0;
+  for (BodyRT& b : bodies_)
+    if (!b.ground) {
+      b.slot = n;
+      n += 14;
+    }
 
   auto markerIdx = [&](const std::string& ref, const std::string& id, const char* field) {
     const int k = marker(ref);
@@ -195,8 +223,13 @@ MultibodySystem::MultibodySystem(const Mechanism& m) : g_(v3(m.gravity)) {
       ++rows;
     }
   };
-  for (const JointDef& jd : m.joints) {
+  for (size_t a = 0; a < m.joints.size(); ++a) {
+    const JointDef& jd = m.joints[a];
     if (jd.type == "coupler") continue;
+    if (lumped[a] >= 0) {
+      jointOut_.push_back(-1 - lumped[a]);
+      continue;
+    }
     JointRT j;
     j.id = jd.id;
     j.type = jd.type;
@@ -231,6 +264,7 @@ MultibodySystem::MultibodySystem(const Mechanism& m) : g_(v3(m.gravity)) {
     j.firstRow = rows;
     j.nRows = static_cast<int>(eqs.size());
     addRows(jd.id, j.nRows, true, eqs);
+    jointOut_.push_back(static_cast<int>(joints_.size()));
     joints_.push_back(j);
   }
   auto jointIdx = [&](const std::string& id) {
@@ -267,6 +301,7 @@ MultibodySystem::MultibodySystem(const Mechanism& m) : g_(v3(m.gravity)) {
     // Position level on the continuous coordinates (revolute angles count
     // whole turns), so a gear pair stays exact over any number of turns.
     addRows(jd.id, 1, true, {"q1 + ratio q2 - (q1 + ratio q2)(0)"});
+    jointOut_.push_back(static_cast<int>(joints_.size()));
     joints_.push_back(j);
   }
   for (const ForceDef& fd : m.forces) {
@@ -299,11 +334,6 @@ MultibodySystem::MultibodySystem(const Mechanism& m) : g_(v3(m.gravity)) {
       windings_.push_back({f.wind, f.I, f.J});
     }
   nStates_ = n;
-  double massSum = 0.0;
-  int massCount = 0;
-  for (const BodyRT& b : bodies_)
-    if (!b.ground && b.m > 0.0) massSum += b.m, ++massCount;
-  if (massCount > 0) compliance_ = 1e-12 * massCount / massSum;
   for (const JointRT& j : joints_) hasLimits_ = hasLimits_ || std::isfinite(j.lower) || std::isfinite(j.upper);
 
   y0_.assign(n, 0.0);
@@ -321,15 +351,21 @@ MultibodySystem::MultibodySystem(const Mechanism& m) : g_(v3(m.gravity)) {
 
   // Channels.
   auto ch = [&](const std::string& n2, const char* u) { channels_.push_back({n2, u}); };
-  for (const BodyRT& b : bodies_) {
-    if (b.ground) continue;
+  for (const PartRT& b : parts_) {
     for (const char* q : {"x", "y", "z"}) ch(b.id + "." + q, "m");
     for (const char* q : {"roll", "pitch", "yaw"}) ch(b.id + "." + q, "rad");
     for (const char* q : {"vx", "vy", "vz"}) ch(b.id + "." + q, "m/s");
     for (const char* q : {"wx", "wy", "wz"}) ch(b.id + "." + q, "rad/s");
     for (const char* q : {"ax", "ay", "az"}) ch(b.id + "." + q, "m/s2");
   }
-  for (const JointRT& j : joints_) {
+  for (int o : jointOut_) {
+    if (o < 0) {
+      const std::string& id = lumpedJoints_[-1 - o].id;
+      for (const char* q : {"Fx", "Fy", "Fz"}) ch(id + "." + q, "N");
+      for (const char* q : {"Tx", "Ty", "Tz"}) ch(id + "." + q, "N m");
+      continue;
+    }
+    const JointRT& j = joints_[o];
     if (j.type == "coupler") {
       ch(j.id + ".effort", "N|N m");
       continue;
@@ -391,6 +427,144 @@ MultibodySystem::MultibodySystem(const Mechanism& m) : g_(v3(m.gravity)) {
         return jp->upper - jointCoordinate(*jp, k, y);
       });
   }
+}
+
+void MultibodySystem::lumpFixedJoints(bool on) { gLump = on; }
+
+std::vector<int> MultibodySystem::lumpWelded(const Mechanism& m, const ExternalLoads& loads,
+                                             const std::vector<char>& userFixed) {
+  const size_t nj = m.joints.size();
+  std::vector<int> lumped(nj, -1);
+  std::vector<char> pinned(nj, 0);  // a motion, coupler or actuator uses the joint
+  std::vector<int> ji(nj, -1), jj(nj, -1);
+  auto pin = [&](const std::string& id) {
+    for (size_t a = 0; a < nj; ++a)
+      if (m.joints[a].id == id) pinned[a] = 1;
+  };
+  for (size_t a = 0; a < nj; ++a) {
+    const JointDef& jd = m.joints[a];
+    if (jd.type == "coupler") {
+      for (const std::string& id : jd.joints) pin(id);
+      continue;
+    }
+    ji[a] = marker(jd.i);  // unknown: never lumped, and the joint's own check reports it
+    jj[a] = marker(jd.j);
+  }
+  for (const MotionDef& md : m.motions) pin(md.joint);
+  for (const std::string& id : loads.joints) pin(id);
+  // References of each marker by force elements and actuators.
+  std::vector<int> refs(markers_.size(), 0);
+  auto ref = [&](const std::string& name) {
+    if (const int k = name.empty() ? -1 : marker(name); k >= 0) ++refs[k];
+  };
+  for (const ForceDef& fd : m.forces) ref(fd.i), ref(fd.j), ref(fd.ref);
+  for (const std::string& name : loads.markers) ref(name);
+  std::vector<char> gone(bodies_.size(), 0);
+  for (bool changed = true; changed;) {
+    changed = false;
+    // Uses of each body's markers: a body used by one fixed joint alone is a leaf.
+    std::vector<int> uses(bodies_.size(), 0);
+    for (size_t k = 0; k < markers_.size(); ++k) uses[markers_[k].body] += refs[k];
+    for (size_t a = 0; a < nj; ++a)
+      if (lumped[a] < 0 && ji[a] >= 0 && jj[a] >= 0) ++uses[markers_[ji[a]].body], ++uses[markers_[jj[a]].body];
+    for (size_t a = 0; a < nj && !changed; ++a) {
+      if (m.joints[a].type != "fixed" || lumped[a] >= 0 || pinned[a] || ji[a] < 0 || jj[a] < 0) continue;
+      for (int side = 0; side < 2 && !changed; ++side) {
+        const int ml = side == 0 ? ji[a] : jj[a], mo = side == 0 ? jj[a] : ji[a];
+        const int bl = markers_[ml].body, bo = markers_[mo].body;
+        if (bl == bo || bodies_[bl].ground || userFixed[bl] || uses[bl] != 1) continue;
+        BodyRT& L = bodies_[bl];
+        BodyRT& C = bodies_[bo];
+        // The weld's equations (P_I = P_J, z_I . x_J = z_I . y_J = x_I . y_J
+        // = 0) also hold with two of I's axes reversed against J's: the
+        // branch nearest the user's pose, as the assembly would find it.
+        const M3 D = (rotation(C.p0) * markers_[mo].A).transpose() * (rotation(L.p0) * markers_[ml].A);
+        M3 S = M3::Identity();
+        double best = D.trace();
+        for (const V3& sg : {V3(1, -1, -1), V3(-1, 1, -1), V3(-1, -1, 1)})
+          if (sg.dot(D.diagonal()) > best) best = sg.dot(D.diagonal()), S = sg.asDiagonal();
+        // The leaf's frame in the carrier's part frame, from the markers
+        // alone: the assembly would move the leaf there anyway.
+        const M3 R = markers_[mo].A * S * markers_[ml].A.transpose();
+        const V3 t = markers_[mo].s + C.cm - R * (markers_[ml].s + L.cm);
+        LumpedJointRT lj;
+        lj.id = m.joints[a].id;
+        lj.I = ji[a];
+        lj.J = jj[a];
+        lj.leafIsI = side == 0;
+        for (size_t p = 0; p < parts_.size(); ++p)
+          if (parts_[p].body == bl) {
+            lj.group.push_back(static_cast<int>(p));
+            parts_[p].body = bo;
+            parts_[p].lumped = true;
+            parts_[p].t = t + R * parts_[p].t;
+            parts_[p].R = R * parts_[p].R;
+          }
+        lumpedJoints_.push_back(std::move(lj));
+        // Composite mass, centre of mass and inertia about it, carrier axes
+        // (the ground stays the world frame).
+        V3 cm = C.cm;
+        if (!C.ground) {
+          const V3 q = t + R * L.cm;  // the leaf's centre of mass
+          const double mt = C.m + L.m;
+          if (mt > 0.0) cm = (C.m * C.cm + L.m * q) / mt;
+          C.J = C.J + steiner(C.m, C.cm - cm) + R * L.J * R.transpose() + steiner(L.m, q - cm);
+          C.m = mt;
+          C.Jinv = mt > 0.0 && C.J.determinant() > 0.0 ? M3(C.J.inverse()) : M3(M3::Zero());
+          // The carrier's initial pose and velocity kept, now of the composite's centre of mass.
+          const M3 A0 = rotation(C.p0);
+          const V3 ww = A0 * C.w0, o = C.r0 - A0 * C.cm, vo = C.v0 - ww.cross(A0 * C.cm);
+          C.r0 = o + A0 * cm;
+          C.v0 = vo + ww.cross(A0 * cm);
+        }
+        for (MarkerRT& mk : markers_)
+          if (mk.body == bl) {
+            mk.s = t + R * (mk.s + L.cm) - cm;
+            mk.A = R * mk.A;
+            mk.body = bo;
+          } else if (mk.body == bo) {
+            mk.s += C.cm - cm;
+          }
+        C.cm = cm;
+        gone[bl] = 1;
+        lumped[a] = static_cast<int>(lumpedJoints_.size()) - 1;
+        changed = true;
+      }
+    }
+  }
+  // Drop the lumped bodies.
+  std::vector<int> index(bodies_.size(), -1);
+  std::vector<BodyRT> kept;
+  for (size_t b = 0; b < bodies_.size(); ++b)
+    if (!gone[b]) {
+      index[b] = static_cast<int>(kept.size());
+      kept.push_back(std::move(bodies_[b]));
+    }
+  bodies_ = std::move(kept);
+  for (MarkerRT& mk : markers_) mk.body = index[mk.body];
+  for (PartRT& p : parts_) p.body = index[p.body];
+  return lumped;
+}
+
+void MultibodySystem::partMotion(const PartRT& p, const Kin& kb, const V3& ab, const V3& alphab, V3& r, V3& a,
+                                 M3& A) const {
+  const V3 d = kb.A * (p.t + p.R * p.cm - bodies_[p.body].cm);
+  r = kb.r + d;
+  a = ab + alphab.cross(d) + kb.ww.cross(kb.ww.cross(d));
+  A = kb.A * p.R;
+}
+
+void MultibodySystem::partKinematics(const double* y, int part, Kin& k) const {
+  const PartRT& p = parts_[part];
+  Kin kb;
+  bodyKinematics(y, p.body, kb);
+  const V3 d = kb.A * (p.t + p.R * p.cm - bodies_[p.body].cm);
+  k.r = kb.r + d;
+  k.v = kb.v + kb.ww.cross(d);
+  k.A = kb.A * p.R;
+  k.p = fromMatrix(k.A);
+  k.ww = kb.ww;
+  k.w = k.A.transpose() * kb.ww;
 }
 
 int MultibodySystem::marker(const std::string& name) const {
@@ -1607,6 +1781,10 @@ void MultibodySystem::staticEquilibrium(double t, std::vector<double>& y, std::v
       moving.push_back(static_cast<int>(b));
       for (int a = 7; a < 13; ++a) y[bodies_[b].slot + a] = 0.0;  // at rest
     }
+  if (moving.empty()) {  // everything welded to the ground: at rest as it is
+    yp.assign(nStates_, 0.0);
+    return;
+  }
   std::vector<int> act;
   for (size_t i = 0; i < rowInfo_.size(); ++i)
     if (rowInfo_[i].active) act.push_back(static_cast<int>(i));
@@ -1834,6 +2012,10 @@ void MultibodySystem::kinematic(double t, std::vector<double>& y, std::vector<do
     fail("mechanism", "motions",
          "kinematic analysis needs a fully driven mechanism; " + std::to_string(dof_) +
              " degree(s) of freedom remain (add motions or run a dynamic analysis)");
+  if (nStates_ == 0) {  // everything welded to the ground
+    yp.clear();
+    return;
+  }
   for (int it = 0; correctPositions(t, y); ++it)
     if (it == 50)
       fail("mechanism", "",
@@ -1968,18 +2150,24 @@ void MultibodySystem::outputs(double t, const double* y, const double* yp, doubl
   std::vector<double> fv;
   forceValues(t, y, kin_, fv);
   buildRows(t, y, kin_, rowsScratch_);
-  int c = 0;
+  // Each body's centre of mass acceleration and angular acceleration (world).
+  std::vector<V3> acc(nb, V3::Zero()), alpha(nb, V3::Zero());
   for (size_t b = 0; b < nb; ++b) {
     const BodyRT& B = bodies_[b];
     if (B.ground) continue;
-    const Kin& k = kin_[b];
-    const V3 s = -(k.A * B.cm);  // COM -> part frame origin
+    acc[b] = V3(yp[B.slot + 7], yp[B.slot + 8], yp[B.slot + 9]);
+    alpha[b] = kin_[b].A * V3(yp[B.slot + 10], yp[B.slot + 11], yp[B.slot + 12]);
+  }
+  int c = 0;
+  for (const PartRT& P : parts_) {
+    const BodyRT& B = bodies_[P.body];
+    const Kin& k = kin_[P.body];
+    const V3 s = k.A * (P.t - B.cm);  // COM -> part frame origin
     const V3 o = k.r + s;
-    const V3 rpy = toRpy(k.A);
+    const V3 rpy = toRpy(P.lumped ? M3(k.A * P.R) : k.A);
     const V3 v = k.v + k.ww.cross(s);
-    const V3 a = V3(yp[B.slot + 7], yp[B.slot + 8], yp[B.slot + 9]);
-    const V3 alpha = k.A * V3(yp[B.slot + 10], yp[B.slot + 11], yp[B.slot + 12]);
-    const V3 ao = a + alpha.cross(s) + k.ww.cross(k.ww.cross(s));
+    const V3& a = acc[P.body];
+    const V3 ao = a + alpha[P.body].cross(s) + k.ww.cross(k.ww.cross(s));
     for (int q = 0; q < 3; ++q) row[c + q] = o[q];
     for (int q = 0; q < 3; ++q) row[c + 3 + q] = rpy[q];
     for (int q = 0; q < 3; ++q) row[c + 6 + q] = v[q];
@@ -1987,7 +2175,31 @@ void MultibodySystem::outputs(double t, const double* y, const double* yp, doubl
     for (int q = 0; q < 3; ++q) row[c + 12 + q] = ao[q];
     c += 15;
   }
-  for (const JointRT& j : joints_) {
+  for (int out : jointOut_) {
+    if (out < 0) {
+      // A lumped weld carries only its leaf's weight and inertia: the
+      // leaf's Newton-Euler balance, about the I marker.
+      const LumpedJointRT& lj = lumpedJoints_[-1 - out];
+      const V3 P = markerPoint(lj.I, kin_);
+      V3 F = V3::Zero(), T = V3::Zero();
+      for (int p : lj.group) {
+        const PartRT& pt = parts_[p];
+        const Kin& kb = kin_[pt.body];
+        V3 r, a;
+        M3 A;
+        partMotion(pt, kb, acc[pt.body], alpha[pt.body], r, a, A);
+        const M3 Jw = A * pt.J * A.transpose();
+        const V3 f = pt.m * (a - g_);
+        F += f;
+        T += Jw * alpha[pt.body] + kb.ww.cross(Jw * kb.ww) + (r - P).cross(f);
+      }
+      if (!lj.leafIsI) F = -F, T = -T;
+      for (int q = 0; q < 3; ++q) row[c + q] = F[q];
+      for (int q = 0; q < 3; ++q) row[c + 3 + q] = T[q];
+      c += 6;
+      continue;
+    }
+    const JointRT& j = joints_[out];
     if (j.type == "coupler") {
       row[c++] = rowInfo_[j.firstRow].active ? -y[rowInfo_[j.firstRow].lambda] : 0.0;
       continue;

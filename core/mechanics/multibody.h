@@ -21,6 +21,9 @@
 // primitives (point coincidence, two perpendicular vectors, a vector
 // perpendicular to a point-to-point line).
 //
+// Parts that fixed joints alone hold to another body are merged into it
+// first (lumpFixedJoints): a welded assembly is one rigid body.
+//
 // The same object also runs the non-dynamic analyses (assembly, statics,
 // kinematics) and writes the result channels.
 #pragma once
@@ -32,6 +35,7 @@
 #include <Eigen/Sparse>
 
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -56,6 +60,25 @@ struct BodyRT {
   // Assembly weight of this part's pose and velocity corrections: a part the
   // user fixed moves 1e-6 as much per unit of closing error as the others.
   double assemblyScale = 1.0;
+};
+
+// A part as the user declared it, on the body that carries it: itself, or
+// (lumped by fixed joints) the body it is welded to, or the ground.
+struct PartRT {
+  std::string id;
+  int body = 0;
+  bool lumped = false;
+  M3 R = M3::Identity();  // part axes in the body's part axes
+  V3 t = V3::Zero();      // part frame origin in the body's part frame
+  double m = 0.0;
+  M3 J = M3::Zero();      // about its centre of mass, part axes
+  V3 cm = V3::Zero();     // centre of mass in the part frame
+};
+
+// What the circuit's actuators act on: markers (cylinders) and joints
+// (semi-rotary drives, cylinders on a joint). Their parts are never lumped.
+struct ExternalLoads {
+  std::set<std::string> markers, joints;
 };
 
 struct MarkerRT {
@@ -108,10 +131,21 @@ class MultibodySystem {
  public:
   // Throws std::runtime_error with "<id>: <field>: message" on bad input
   // (the compiler turns it into a ProjectError).
-  explicit MultibodySystem(const Mechanism& m);
+  explicit MultibodySystem(const Mechanism& m, const ExternalLoads& loads = {});
 
   int size() const { return nStates_; }
+  // The moving bodies and the ground: the user's parts, less those lumped.
   const std::vector<BodyRT>& bodies() const { return bodies_; }
+  // Every non-ground part of the user, in declaration order.
+  const std::vector<PartRT>& parts() const { return parts_; }
+  // A part's centre of mass (r), velocity (v), axes (A) and angular
+  // velocity (ww, world; w in the part's axes) from the local state.
+  void partKinematics(const double* y, int part, Kin& k) const;
+  // Parts welded into another body (or the ground) by fixed joints that,
+  // besides, carry nothing: one rigid body with it, so neither their 14
+  // states nor the joint's 12 multipliers are integrated (issue 4).
+  // Process-wide, on by default; off: the reference the tests compare with.
+  static void lumpFixedJoints(bool on);
   const std::vector<RowInfo>& rows() const { return rowInfo_; }
   int degreesOfFreedom() const { return dof_; }
   const std::vector<std::string>& messages() const { return messages_; }
@@ -316,6 +350,26 @@ class MultibodySystem {
   int nStates_ = 0;
   int dof_ = 0;
   std::vector<double> y0_;
+
+  // A fixed joint lumped: its leaf side (the parts welded through it) and
+  // which of its markers is on that side; its reaction is the leaf's
+  // Newton-Euler balance.
+  struct LumpedJointRT {
+    std::string id;
+    int I = -1, J = -1;
+    std::vector<int> group;  // parts_ indices
+    bool leafIsI = true;
+  };
+  std::vector<PartRT> parts_;
+  std::vector<LumpedJointRT> lumpedJoints_;
+  // Joint channels in the user's order: >= 0 joints_[k], < 0 lumpedJoints_[-1 - k].
+  std::vector<int> jointOut_;
+  // Merges into the bodies they are welded to the parts a fixed joint
+  // alone holds (see lumpFixedJoints); per m.joints entry its
+  // lumpedJoints_ index, or -1.
+  std::vector<int> lumpWelded(const Mechanism& m, const ExternalLoads& loads, const std::vector<char>& userFixed);
+  // Part `p`'s centre of mass kinematics and accelerations (world) from its body's.
+  void partMotion(const PartRT& p, const Kin& kb, const V3& ab, const V3& alphab, V3& r, V3& a, M3& A) const;
 
   // Scratch of one evaluation.
   std::vector<Kin> kin_;

@@ -167,6 +167,20 @@ namespace {
 // mechanical side keeps only these).
 bool attached(const Component& c) { return c.data.is_object() && c.data.contains("attach"); }
 
+// The markers and joints the components attach to: the mechanism keeps
+// their parts as bodies of their own (never lumped into another).
+mb::ExternalLoads externalLoads(const Project& pr) {
+  mb::ExternalLoads loads;
+  for (const Component& c : pr.components) {
+    if (!attached(c) || !c.data["attach"].is_object()) continue;
+    const auto& a = c.data["attach"];
+    for (const char* k : {"barrel", "rod"})
+      if (a.contains(k) && a[k].is_string()) loads.markers.insert(a[k].get<std::string>());
+    if (a.contains("joint") && a["joint"].is_string()) loads.joints.insert(a["joint"].get<std::string>());
+  }
+  return loads;
+}
+
 }  // namespace
 
 std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& file, CouplingRole role,
@@ -250,7 +264,7 @@ std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& 
     int firstChannel = -1;
     try {
       const std::string& formulation = pr.simulation.mechanism_formulation;
-      auto el = std::make_unique<MechanismElement>(pr.mechanism, formulation);
+      auto el = std::make_unique<MechanismElement>(pr.mechanism, formulation, externalLoads(pr));
       sys->mechanism_ = el.get();
       SystemBuilder b(*sys, *el, {});
       b.pending_ = &pending;
