@@ -71,6 +71,13 @@ class Integrator {
     check(IDAInit(mem_, residualFn, t0, y_, yp_), "IDAInit");
     check(IDASVtolerances(mem_, set_.rel_tol, atol_), "IDASVtolerances");
     check(IDASetUserData(mem_, this), "IDASetUserData");
+    // Kept, not printed (as in Simulation::run): most are recovered from.
+    check(IDASetErrHandlerFn(
+              mem_, [](int, const char*, const char*, char* msg, void* self) {
+                static_cast<Integrator*>(self)->idaMessage_ = msg ? msg : "";
+              },
+              this),
+          "IDASetErrHandlerFn");
     check(IDASetId(mem_, id_), "IDASetId");
     check(IDASetMaxNumSteps(mem_, 200000), "IDASetMaxNumSteps");
     check(IDASetMaxNonlinIters(mem_, 10), "IDASetMaxNonlinIters");
@@ -139,7 +146,8 @@ class Integrator {
       }
       if (flag < 0)
         throw std::runtime_error(std::string("integration failed at t = ") + std::to_string(t_) + " s: " +
-                                 IDAGetReturnFlagName(flag) + (error_.empty() ? "" : " (" + error_ + ")"));
+                                 IDAGetReturnFlagName(flag) +
+                                 (!error_.empty() ? " (" + error_ + ")" : idaMessage_.empty() ? "" : " (" + idaMessage_ + ")"));
       if (flag == IDA_ROOT_RETURN) {
         ++events_;
         sys_.updateDiscrete(t_, y(), yp(), false);
@@ -242,6 +250,7 @@ class Integrator {
   int restarts_ = 0;
   long steps_ = 0, res_ = 0, jac_ = 0, events_ = 0;
   std::string error_;
+  std::string idaMessage_;  // IDA's last error text
   std::vector<double> r_, ySave_, ypSave_;
 };
 

@@ -34,7 +34,15 @@ struct Callbacks {
   long stepsAtFill = 0, convFailsSeen = 0;
   double resT = -1.0;  // time of the latest residual call and their number there
   int resCount = 0;
+  std::string idaMessage;  // IDA's last error text (a run that fails quotes it)
 };
+
+// IDA's errors are kept, not printed: most are recovered from (a restart
+// from the last accepted point), and one that is not reaches the user in
+// the run's message with the object and state named.
+void idaErrors(int, const char*, const char*, char* msg, void* user) {
+  static_cast<Callbacks*>(user)->idaMessage = msg ? msg : "";
+}
 
 // Steps after which the reused dF/dy is filled afresh.
 constexpr long kReuseSteps = 20;
@@ -221,6 +229,7 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
     check(IDAInit(ida.mem, residualFn, t0, ida.y, ida.yp), "IDAInit");
     check(IDASVtolerances(ida.mem, settings_.rel_tol, ida.atol), "IDASVtolerances");
     check(IDASetUserData(ida.mem, &cb), "IDASetUserData");
+    check(IDASetErrHandlerFn(ida.mem, idaErrors, &cb), "IDASetErrHandlerFn");
     check(IDASetId(ida.mem, ida.id), "IDASetId");
     check(IDASetMaxNumSteps(ida.mem, kMaxSteps), "IDASetMaxNumSteps");
     // IDA's default of 4 Newton iterations per step gave up on a converging
@@ -450,7 +459,8 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
         const int worst = suspectState(ida.mem, N);
         if (worst >= 0) result.object = stateObject(sys, sys.states()[worst]);
         throw std::runtime_error(std::string("integration failed at t = ") + std::to_string(t) + " s: " +
-                                 IDAGetReturnFlagName(flag) + (cb.error.empty() ? "" : " (" + cb.error + ")") +
+                                 IDAGetReturnFlagName(flag) +
+                                 (!cb.error.empty() ? " (" + cb.error + ")" : cb.idaMessage.empty() ? "" : " (" + cb.idaMessage + ")") +
                                  (worst < 0 ? "" : "; largest local error in " + result.object + " (state " +
                                                        sys.states()[worst].name + ")"));
       }
