@@ -3,6 +3,7 @@
 // against the absolute formulation on the same projects.
 #include "io/project_file.h"
 #include "mechanics/mechanism_element.h"
+#include "mechanics/reduced_coordinates.h"
 #include "model/project_error.h"
 #include "solver/compiler.h"
 #include "support/test_project.h"
@@ -105,6 +106,57 @@ class TestReducedCoordinates : public QObject {
     for (const auto& c : r->out.channels())
       if (c.name.find(".angle") != std::string::npos)
         QVERIFY2(maxDiff(*a, *r, c.name) < 1e-6, qPrintable(QString::fromStdString(c.name)));
+  }
+
+  // One degree of freedom and no motion: the expansion comes from the table
+  // (quintic Hermite between exact expansions every 1e-3 of z, scaled),
+  // and agrees with the Newton expansion on the same runs: the tool changer
+  // and the knuckle press at rel_tol 1e-9, every stroke, speed and pressure
+  // within the integrator's own error there (its change from rel_tol 1e-9
+  // to 1e-10, doubled, above the table's own error), the loop closed to
+  // 1e-11 m.
+  void tabulatedAsNewton() {
+    {
+      auto tc = Compiler::compile(reduced(loadProject(projectPath("tool_changer.pneumech.json"))));
+      QVERIFY(tc->mechanism()->reducedCoordinates()->tabulated());
+      auto sc = Compiler::compile(reduced(loadProject(projectPath("slider_crank.pneumech.json"))));
+      QVERIFY(!sc->mechanism()->reducedCoordinates()->tabulated());  // driven by a motion
+      auto ta = Compiler::compile(reduced(loadProject(projectPath("two_axis_handling.pneumech.json"))));
+      QVERIFY(!ta->mechanism()->reducedCoordinates()->tabulated());  // 4 degrees of freedom
+    }
+    for (const char* name : {"tool_changer.pneumech.json", "knuckle_press.pneumech.json"}) {
+      Project pr = reduced(loadProject(projectPath(name)));
+      pr.simulation.rel_tol = 1e-9;
+      Project fine = pr;
+      fine.simulation.rel_tol = 1e-10;
+      auto table = simulate(pr), tableFine = simulate(fine);
+      mb::ReducedCoordinates::tabulateOneDof(false);
+      auto newton = simulate(pr), newtonFine = simulate(fine);
+      mb::ReducedCoordinates::tabulateOneDof(true);
+      REQUIRE_OK(table);
+      REQUIRE_OK(tableFine);
+      REQUIRE_OK(newton);
+      REQUIRE_OK(newtonFine);
+      double worst = 0.0;
+      std::string worstName;
+      for (const auto& c : table->out.channels()) {
+        const bool stroke = c.name.size() > 2 && (c.name.substr(c.name.size() - 2) == ".x" || c.name.substr(c.name.size() - 2) == ".v");
+        const bool pressure = c.unit == "Pa";
+        if (!stroke && !pressure) continue;
+        const double own = std::max(maxDiff(*table, *tableFine, c.name), maxDiff(*newton, *newtonFine, c.name));
+        const double d = maxDiff(*table, *newton, c.name);
+        // Floors: the table's interpolation error (positions ~3e-12 m, the
+        // residual bound below), its rates, a millipascal.
+        const bool speed = c.name.substr(c.name.size() - 2) == ".v";
+        const double tol = 2.0 * own + (pressure ? 1e-3 : speed ? 1e-9 : 1e-11);
+        if (d / tol > worst) worst = d / tol, worstName = c.name;
+        QVERIFY2(d <= tol, qPrintable(QString("%1 %2: %3 (tolerance %4)").arg(name).arg(QString::fromStdString(c.name)).arg(d).arg(tol)));
+      }
+      qInfo("%s: table against Newton, worst %.3g of its tolerance (%s); loop closed to %.3g", name, worst,
+            worstName.c_str(), table->maxAbs("mechanism.residual_position", 0, 1e9));
+      QVERIFY2(table->maxAbs("mechanism.residual_position", 0, 1e9) < 1e-11,
+               qPrintable(QString::number(table->maxAbs("mechanism.residual_position", 0, 1e9))));
+    }
   }
 
   void badSettingRefused() {

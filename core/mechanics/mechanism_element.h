@@ -28,6 +28,7 @@ class MechanismElement : public Element {
   mb::MultibodySystem& multibody() { return *mb_; }
   int firstState() const { return base_; }
   bool reduced() const { return rc_ != nullptr; }
+  const mb::ReducedCoordinates* reducedCoordinates() const { return rc_.get(); }
   // The mechanism's absolute-coordinate state for an evaluation: e.y's own
   // slots, or (reduced) the expansion of the independent coordinates, cached
   // per (t, z, u). Throws RecoverableError when the constraints cannot be

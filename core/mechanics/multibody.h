@@ -148,6 +148,13 @@ class MultibodySystem {
   static void lumpFixedJoints(bool on);
   const std::vector<RowInfo>& rows() const { return rowInfo_; }
   int degreesOfFreedom() const { return dof_; }
+  // No motions and no couplers: the constraints depend on the positions
+  // alone (not on time, nor on the turns the windings count).
+  bool scleronomic() const {
+    for (const JointRT& j : joints_)
+      if (j.kind == JointRT::Kind::Coupler) return false;
+    return motions_.empty();
+  }
   const std::vector<std::string>& messages() const { return messages_; }
 
   struct StateDecl {

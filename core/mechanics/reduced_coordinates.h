@@ -24,6 +24,7 @@
 #include <Eigen/Dense>
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace pm::mb {
@@ -66,6 +67,14 @@ class ReducedCoordinates {
   // sensitivity of the dependent coordinates to the independent ones
   // (dq_D/dz, scaled) reaching kGrowth times its value at the partition.
   double margin() const { return margin_; }
+  // One degree of freedom and constraints of the positions alone: the
+  // dependent coordinates, their first and second derivatives along z are
+  // tabulated on a grid (exact expansions at the nodes, made as the motion
+  // reaches them) and interpolated by quintic Hermite polynomials between:
+  // an expansion then costs an interpolation instead of a Newton solution.
+  // Process-wide, on by default; off: the reference the tests compare with.
+  static void tabulateOneDof(bool on);
+  bool tabulated() const { return tabulate_; }
 
  private:
   // Dense LU with partial pivoting, skipping zero multipliers (the
@@ -134,6 +143,22 @@ class ReducedCoordinates {
   // factors needed more than one refinement pass or were replaced.
   bool solveDependent();
   void prepare(double t, const double* y);
+
+  // The tabulated expansion (tabulateOneDof): nodes z0 + k step.
+  struct Node {
+    std::vector<double> q, dq, ddq;  // coordinates (7 per moving part) and d/dz, d2/dz2
+    double margin = 1.0;
+  };
+  bool tabulate_ = false;
+  double gridZ0_ = 0.0, gridStep_ = 0.0;
+  std::unordered_map<long, Node> nodes_;
+  bool tabled_ = false;         // the last expansion came from the table
+  double tabledU_ = 0.0;        // its rate u
+  std::vector<double> tq1_, tq2_;  // its d q/dz, d2 q/dz2
+  std::vector<double> qdd_;     // prepare(): the coordinates' accelerations at du/dt = 0
+  std::vector<double> yNode_;
+  bool expandExact(double t, const double* z, const double* u, const double* windings, double* y);
+  const Node* node(double t, long k, const double* windings);
 };
 
 }  // namespace pm::mb
