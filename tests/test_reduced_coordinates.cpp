@@ -113,7 +113,8 @@ class TestReducedCoordinates : public QObject {
   // and agrees with the Newton expansion on the same runs: the tool changer
   // and the knuckle press at rel_tol 1e-9, every stroke, speed and pressure
   // within the integrator's own error there (its change from rel_tol 1e-9
-  // to 1e-10, doubled, above the table's own error), the loop closed to
+  // to 1e-10, tripled: a perturbation of the step sequence alone moved one
+  // pressure to 1.05 of twice it), above the table's own error, the loop closed to
   // 1e-11 m.
   void tabulatedAsNewton() {
     {
@@ -148,7 +149,7 @@ class TestReducedCoordinates : public QObject {
         // Floors: the table's interpolation error (positions ~3e-12 m, the
         // residual bound below), its rates, a millipascal.
         const bool speed = c.name.substr(c.name.size() - 2) == ".v";
-        const double tol = 2.0 * own + (pressure ? 1e-3 : speed ? 1e-9 : 1e-11);
+        const double tol = 3.0 * own + (pressure ? 1e-3 : speed ? 1e-9 : 1e-11);
         if (d / tol > worst) worst = d / tol, worstName = c.name;
         QVERIFY2(d <= tol, qPrintable(QString("%1 %2: %3 (tolerance %4)").arg(name).arg(QString::fromStdString(c.name)).arg(d).arg(tol)));
       }
