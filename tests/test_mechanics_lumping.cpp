@@ -91,6 +91,7 @@ class TestMechanicsLumping : public QObject {
   // different times), within the integrator's tolerance.
   void toolChangerLumpedAsUnlumped() {
     Project pr = loadProject(projectPath("tool_changer.pneumech.json"));
+    pr.simulation.mechanism_formulation = "absolute";  // the example runs reduced; lumping serves both
     settings(pr, 2.5, 1e-3, {.rel = 1e-9});
     // The lumped parts' signals, read by gains (compared below with the rest).
     const std::vector<std::string> sig = {"tool.cm_x", "tool.cm_y", "tool.vx", "tool.vy", "tool.yaw", "holder.cm_x"};
@@ -371,7 +372,8 @@ class TestMechanicsLumping : public QObject {
   // pressures) as before: every channel of the lumped model within 1e-12
   // (relative above 1) of the unlumped one's (measured 1.7e-15 N m).
   void toolChangerStatics() {
-    const Project pr = loadProject(projectPath("tool_changer.pneumech.json"));
+    Project pr = loadProject(projectPath("tool_changer.pneumech.json"));
+    pr.simulation.mechanism_formulation = "absolute";
     auto on = analyse(pr, MechanismAnalysis::Static);
     std::unique_ptr<Run> off;
     {

@@ -287,8 +287,15 @@ class Cylinder : public Element {
   bool rootsReadStatesOnly() const override { return true; }
   void roots(const Eval& e, double* g) override {
     if (side_ == CouplingRole::Pneumatic) return;  // none registered
-    g[0] = e.y[sx_];
-    g[1] = L_ - e.y[sx_];
+    // A piston resting on a stop sits there to rounding: x is then the
+    // Newton's noise (1e-21 m or less) and its sign flips at every solve,
+    // each flip a root and a restart (the reduced formulation's tool changer
+    // at rel_tol 1e-9 collapsed its step to 1e-19 s at t = 0 so). Such
+    // noise is a root exactly at zero, which the integrator sets aside until
+    // the piston leaves it.
+    const double snap = 1e-15 * L_, x = e.y[sx_];
+    g[0] = std::abs(x) <= snap ? 0.0 : x;
+    g[1] = std::abs(L_ - x) <= snap ? 0.0 : L_ - x;
   }
 
   void output(const Eval& e, double* ch) override {
