@@ -119,9 +119,10 @@ class TestReducedCoordinates : public QObject {
   // and agrees with the Newton expansion on the same runs: the tool changer
   // and the knuckle press at rel_tol 1e-9, every stroke, speed and pressure
   // within the integrator's own error there (its change from rel_tol 1e-9
-  // to 1e-10, tripled: a perturbation of the step sequence alone moved one
-  // pressure to 1.05 of twice it), above the table's own error, the loop closed to
-  // 1e-11 m.
+  // to 1e-10, times five: the bounces at the end stops amplify rounding, and
+  // a reordering of the same sums in prepare() alone moved one pressure
+  // from 1.1 to 2.7 times it), above the table's own error; the loop closed
+  // to 1e-11 m (a coarser table fails this first: 1.8e-8 m at 4x the step).
   void tabulatedAsNewton() {
     {
       auto tc = Compiler::compile(reduced(loadProject(projectPath("tool_changer.pneumech.json"))));
@@ -155,7 +156,7 @@ class TestReducedCoordinates : public QObject {
         // Floors: the table's interpolation error (positions ~3e-12 m, the
         // residual bound below), its rates, a millipascal.
         const bool speed = c.name.substr(c.name.size() - 2) == ".v";
-        const double tol = 3.0 * own + (pressure ? 1e-3 : speed ? 1e-9 : 1e-11);
+        const double tol = 5.0 * own + (pressure ? 1e-3 : speed ? 1e-9 : 1e-11);
         if (d / tol > worst) worst = d / tol, worstName = c.name;
         QVERIFY2(d <= tol, qPrintable(QString("%1 %2: %3 (tolerance %4)").arg(name).arg(QString::fromStdString(c.name)).arg(d).arg(tol)));
       }
