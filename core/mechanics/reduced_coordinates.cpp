@@ -60,6 +60,7 @@ ReducedCoordinates::ReducedCoordinates(MultibodySystem& mb, double t0, const dou
     for (int q = 0; q < rows_[i].n; ++q) length = length || rows_[i].r[q].squaredNorm() > 0.0;
     lengthRow_.push_back(length);
   }
+  wind_ = mb.windingStates();
   partition(t0, y0);
   tabulate_ = gTabulate && dof() == 1 && mb.scleronomic();
 }
@@ -262,6 +263,11 @@ bool ReducedCoordinates::solveDependent() {
   return false;
 }
 
+void ReducedCoordinates::clearState(const double* windings, double* y) const {
+  std::fill(y, y + mb_.size(), 0.0);
+  for (size_t i = 0; i < wind_.size(); ++i) y[wind_[i]] = windings[i];
+}
+
 bool ReducedCoordinates::expand(double t, const double* z, const double* u, const double* windings, double* y) {
   if (!tabulate_) return expandExact(t, z, u, windings, y);
   const double x = (z[0] - gridZ0_) / gridStep_;
@@ -281,9 +287,7 @@ bool ReducedCoordinates::expand(double t, const double* z, const double* u, cons
   const size_t nc = a->q.size();
   tq1_.resize(nc);
   tq2_.resize(nc);
-  std::fill(y, y + mb_.size(), 0.0);
-  const std::vector<int> wind = mb_.windingStates();
-  for (size_t i = 0; i < wind.size(); ++i) y[wind[i]] = windings[i];
+  clearState(windings, y);
   for (size_t c = 0; c < nc; ++c) {
     const double v[6] = {a->q[c], h * a->dq[c], h * h * a->ddq[c], b->q[c], h * b->dq[c], h * h * b->ddq[c]};
     double q = 0.0, d = 0.0, dd = 0.0;
@@ -340,9 +344,7 @@ const ReducedCoordinates::Node* ReducedCoordinates::node(double t, long k, const
 bool ReducedCoordinates::expandExact(double t, const double* z, const double* u, const double* windings, double* y) {
   tabled_ = false;
   const int f = dof();
-  std::fill(y, y + mb_.size(), 0.0);
-  const std::vector<int> wind = mb_.windingStates();
-  for (size_t i = 0; i < wind.size(); ++i) y[wind[i]] = windings[i];
+  clearState(windings, y);
   auto start = [&](bool predict) {
     for (size_t c = 0; c < qA_.size(); ++c) coordinate(y, static_cast<int>(c)) = qA_[c];
     for (int i = 0; i < f; ++i) coordinate(y, indep_[i]) = z[i];

@@ -158,6 +158,9 @@ class ReducedCoordinates {
   std::vector<double> qdd_;     // prepare(): the coordinates' accelerations at du/dt = 0
   std::vector<double> yNode_;
   bool expandExact(double t, const double* z, const double* u, const double* windings, double* y);
+  // y zeroed, then the winding states copied in (every expansion starts so).
+  void clearState(const double* windings, double* y) const;
+  std::vector<int> wind_;  // the winding states' local slots
   const Node* node(double t, long k, const double* windings);
 };
 
