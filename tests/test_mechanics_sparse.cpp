@@ -182,6 +182,27 @@ void checkConsistentAccelerations(mb::MultibodySystem& sys, double t, const std:
   // magnify to ~1e-6 (chain: ~3e-9).
   CHECK_WORST(k.acceleration, 1e-5);
   CHECK_WORST(k.reaction, 1e-5);
+  // The multipliers for accelerations already known on the constraints
+  // (C a = gamma: the reduced formulation's output rows; here the
+  // kinematic analysis's): the index-1 solve's reactions, without its
+  // gamma, sparse and dense; the accelerations stay as given.
+  for (const bool denseScope : {false, true}) {
+    std::vector<double> ym = y, ypm(y.size(), 0.0);
+    for (const auto& r : sys.rows()) ym[r.lambda] = 12345.0;  // overwritten
+    for (const auto& body : sys.bodies())
+      if (!body.ground)
+        for (int i = 7; i < 13; ++i) ypm[body.slot + i] = yp[body.slot + i];
+    if (denseScope) {
+      DenseScope dense;
+      sys.multipliersFor(t, ym.data(), ypm.data());
+    } else {
+      sys.multipliersFor(t, ym.data(), ypm.data());
+    }
+    const Difference m = compare(sys, ym, ypm, ys, yps), given = compare(sys, ym, ypm, y, yp);
+    report(denseScope ? "multipliers for given accelerations (dense) - index-1" : "multipliers for given accelerations - index-1", m);
+    CHECK_WORST(m.reaction, 1e-9);
+    QCOMPARE(given.acceleration, 0.0);
+  }
 }
 
 }  // namespace

@@ -293,19 +293,6 @@ void MechanismElement::publishSignals(SystemBuilder& b) {
   }
 }
 
-void MechanismElement::accelerations(const Eval& e, const double* y) {
-  std::copy(y, y + mb_->size(), work_.begin());
-  std::fill(workp_.begin(), workp_.end(), 0.0);
-  cur_ = &e;
-  try {
-    mb_->makeConsistent(e.t, work_.data(), workp_.data());
-  } catch (...) {
-    cur_ = nullptr;
-    throw;
-  }
-  cur_ = nullptr;
-}
-
 void MechanismElement::evaluate(Eval& e) {
   if (!rc_) {
     // Root checks read the mechanism's quantities from the states (its
@@ -366,9 +353,28 @@ void MechanismElement::output(const Eval& e, double* channels) {
   // point: the integrator's multipliers are index-2 variables outside its
   // error test, accurate only to the Newton tolerance.
   if (rc_) {
-    rc_->setAnchor(e.t, local(e), false);
-    accelerations(e, local(e));
+    // The accelerations are the reduced equations' own (W d2z/dt2 + a_c,
+    // on the constraints by construction); only the multipliers are
+    // solved for. A tabulated expansion needs no anchor (its nodes
+    // continue from their neighbours).
+    const double* y = local(e);
+    const int f = rc_->dof();
+    std::vector<double> zdd(f);
+    cur_ = &e;
+    try {
+      mb_->appliedForces(e.t, y, F_, N_);
+      rc_->accelerations(e.t, y, F_, N_, zdd.data());
+      std::copy(y, y + mb_->size(), work_.begin());
+      std::fill(workp_.begin(), workp_.end(), 0.0);
+      rc_->partAccelerations(e.t, y, zdd.data(), workp_.data());
+      mb_->multipliersFor(e.t, work_.data(), workp_.data());
+    } catch (...) {
+      cur_ = nullptr;
+      throw;
+    }
+    cur_ = nullptr;
     mb_->outputs(e.t, work_.data(), workp_.data(), channels);
+    if (!rc_->tabulated()) rc_->setAnchor(e.t, y, false);
     return;
   }
   const int n = mb_->size();

@@ -99,9 +99,6 @@ class MechanismElement : public Element {
   mutable double keyT_ = 0.0;
   mutable bool keyValid_ = false;
   std::vector<mb::V3> F_, N_;
-  // The accelerations of an absolute state into work_, workp_ (with the
-  // attachments' forces of e).
-  void accelerations(const Eval& e, const double* y);
   void setupReduced(SystemBuilder& b, const std::vector<mb::MultibodySystem::StateDecl>& decls);
   void setupAbsolute(SystemBuilder& b, const std::vector<mb::MultibodySystem::StateDecl>& decls);
   void publishSignals(SystemBuilder& b);

@@ -1608,7 +1608,7 @@ Eigen::VectorXd MultibodySystem::accelerationRhs(double t, const std::vector<dou
   return -(plus - velocityRows(-eps)) / (2.0 * eps);
 }
 
-void MultibodySystem::solveAccelerations(double t, double* y, double* yp) {
+void MultibodySystem::solveAccelerations(double t, double* y, double* yp, bool knownAcc) {
   const int N = nStates_;
   std::vector<double> yv(y, y + N);
   for (const RowInfo& r : rowInfo_) {
@@ -1635,10 +1635,27 @@ void MultibodySystem::solveAccelerations(double t, double* y, double* yp) {
   }
   // The residual just built the rows at these positions.
   const std::vector<Row>& rows = rowsScratch_;
-  const Eigen::VectorXd gamma = accelerationRhs(t, yv);
   int m = 0;
   for (size_t i = 0; i < rows.size(); ++i)
     if (rowInfo_[i].active) ++m;
+  Eigen::VectorXd gamma(m);
+  if (knownAcc) {  // C a of the given accelerations
+    int i = 0;
+    for (size_t ri = 0; ri < rows.size(); ++ri) {
+      if (!rowInfo_[ri].active) continue;
+      const Row& r = rows[ri];
+      double v = 0.0;
+      for (int q = 0; q < r.n; ++q) {
+        const BodyRT& B = bodies_[r.b[q]];
+        if (B.ground) continue;
+        v += r.r[q].dot(V3(yp[B.slot + 7], yp[B.slot + 8], yp[B.slot + 9])) +
+             r.p[q].dot(V3(yp[B.slot + 10], yp[B.slot + 11], yp[B.slot + 12]));
+      }
+      gamma[i++] = v;
+    }
+  } else {
+    gamma = accelerationRhs(t, yv);
+  }
   Eigen::VectorXd lam = Eigen::VectorXd::Zero(m);
   Eigen::VectorXd acc = a0;
   // Small mechanisms: a dense S = C M^-1 C^T (a sparse factorisation's
@@ -1755,13 +1772,14 @@ void MultibodySystem::solveAccelerations(double t, double* y, double* yp) {
     if (r.active) y[r.lambda] = lam[i2++];
     else y[r.lambda] = 0.0;
   }
-  for (size_t q = 0; q < moving.size(); ++q) {
-    const int s = bodies_[moving[q]].slot;
-    for (int a = 0; a < 3; ++a) {
-      yp[s + 7 + a] = acc[6 * q + a];
-      yp[s + 10 + a] = acc[6 * q + 3 + a];
+  if (!knownAcc)
+    for (size_t q = 0; q < moving.size(); ++q) {
+      const int s = bodies_[moving[q]].slot;
+      for (int a = 0; a < 3; ++a) {
+        yp[s + 7 + a] = acc[6 * q + a];
+        yp[s + 10 + a] = acc[6 * q + 3 + a];
+      }
     }
-  }
   writeKinematicDerivatives(y, yp);
 }
 
@@ -1770,6 +1788,13 @@ void MultibodySystem::makeConsistent(double t, double* y, double* yp) {
     if (!b.ground && !(b.m > 0.0 && b.Jinv.allFinite() && b.Jinv.norm() > 0.0))
       fail(b.id, "mass", "dynamics need a positive mass and a positive definite inertia tensor");
   solveAccelerations(t, y, yp);
+}
+
+void MultibodySystem::multipliersFor(double t, double* y, double* yp) {
+  for (const BodyRT& b : bodies_)
+    if (!b.ground && !(b.m > 0.0 && b.Jinv.allFinite() && b.Jinv.norm() > 0.0))
+      fail(b.id, "mass", "dynamics need a positive mass and a positive definite inertia tensor");
+  solveAccelerations(t, y, yp, true);
 }
 
 // ------------------------------------------------------------------ statics and kinematics

@@ -180,6 +180,12 @@ class MultibodySystem {
   // Accelerations and multipliers consistent with positions and velocities:
   // fills yp (all differential rows) and the lambda slots of y; mu = 0.
   void makeConsistent(double t, double* y, double* yp);
+  // The multipliers (lambda slots of y; mu = 0) that hold the parts to the
+  // accelerations already in yp (v' and w' rows, e.g. from the reduced
+  // formulation, which satisfy C a = gamma): S lambda = C (a0 - a), one
+  // solve of the index-1 system without gamma's difference quotients. The
+  // other rows of yp are filled as makeConsistent does.
+  void multipliersFor(double t, double* y, double* yp);
 
   // External generalised forces, e.g. from pneumatic cylinders (issue 4):
   // called after the force elements inside every residual.
@@ -266,8 +272,10 @@ class MultibodySystem {
     if (windings_.empty()) return;
     std::vector<Kin> k;
     kinematics(y, k);
-    for (size_t i = 0; i < windings_.size(); ++i)
-      relativeAngle(windings_[i].I, windings_[i].J, k, -1, nullptr, &rates[i]);
+    for (size_t i = 0; i < windings_.size(); ++i) {  // the rate alone, as residual()
+      const MarkerRT &mi = markers_[windings_[i].I], &mj = markers_[windings_[i].J];
+      rates[i] = (k[mj.body].A * mj.A.col(2)).dot(k[mi.body].ww - k[mj.body].ww);
+    }
   }
 
  private:
@@ -330,7 +338,8 @@ class MultibodySystem {
   Eigen::SparseMatrix<double> sparseOf(const std::vector<Row>& rows) const;  // the same, sparse
   // Small models: dense decompositions in assembly and redundancy detection.
   bool denseAssembly() const;
-  void solveAccelerations(double t, double* y, double* yp);
+  // knownAcc: the accelerations in yp stay; gamma is C a from them.
+  void solveAccelerations(double t, double* y, double* yp, bool knownAcc = false);
   // Max |Phi| and max |C v + Phi_t| over the active rows of `rows` (built at k).
   void residualsOf(const std::vector<Row>& rows, const std::vector<Kin>& k, double& pos, double& vel) const;
   // gamma = -d/dt (C v + Phi_t) at fixed v, the right-hand side of C a = gamma,

@@ -11,6 +11,11 @@ namespace {
 // rounding, so that difference quotients of the expansion are clean.
 constexpr double kTol = 1e-12;
 constexpr int kMaxIterations = 12;
+// A node of the table closes its constraints to this: its interpolant's
+// second derivative weighs the nodes' positions by ~60/step^2 (1e6), so
+// this noise stays below the interpolation's own error (~1e-6 of the
+// accelerations, step 1e-3).
+constexpr double kNodeTol = 1e-14;
 // A new partition is asked for when |dq_D/dz| has grown this much since the
 // last one (the dependent block of Phi_q approaching singularity).
 constexpr double kGrowth = 8.0;
@@ -153,6 +158,9 @@ void ReducedCoordinates::partition(double t, const double* y) {
       indep_.push_back(c);
     }
   }
+  indepEuler_.assign(slot_.size(), 0);
+  for (int c : indep_)
+    if (c % 7 >= 3) indepEuler_[c / 7] = 1;
   qA_.assign(J.cols(), 0.0);
   setAnchor(t, y, true);
   limit_ = kGrowth * std::max(1.0, Bs_.size() ? Bs_.cwiseAbs().maxCoeff() : 0.0);
@@ -214,10 +222,15 @@ bool ReducedCoordinates::newton(double t, double* y, int maxIterations) {
   // factors at the iterate only when they contract slowly.
   double prev = std::numeric_limits<double>::infinity();
   lu_ = &luA_;
+  int polished = 0;
   for (int it = 0;; ++it) {
     const double res = evaluate(t, y);
     if (!std::isfinite(res)) return false;
-    if (res <= kTol) return true;
+    if (res <= kTol) {
+      // A node goes on (kNodeTol) while Newton still gains.
+      if (!polish_ || res <= kNodeTol || res > 0.5 * prev || polished >= 3) return true;
+      ++polished;
+    }
     if (it >= maxIterations) return false;
     if (res > kSlow * prev) {
       jacobianBlocks(y);
@@ -228,6 +241,7 @@ bool ReducedCoordinates::newton(double t, double* y, int maxIterations) {
     dq_ = -phi_;
     lu_->solve(dq_.data());
     for (int j = 0; j < neq_; ++j) coordinate(y, dep_[j]) += dq_[j] * coordinateScale(dep_[j]);
+    normalise(y);
     iterations_ = it + 1;
   }
 }
@@ -263,6 +277,22 @@ bool ReducedCoordinates::solveDependent() {
   return false;
 }
 
+void ReducedCoordinates::normalise(double* y) const {
+  // The Jacobian differentiates the rows along rotations (d pi' = 2 L(p) dp),
+  // not along |p|, on which A(p) also depends off the unit sphere (the
+  // tool changer's nodes: the first Newton step raised the residual from
+  // 5e-10 to 8e-10). Newton stays on it when the parts' Euler parameters
+  // are rescaled after each step (not those of a part whose parameter is
+  // independent: z must stay).
+  for (size_t k = 0; k < slot_.size(); ++k) {
+    if (indepEuler_[k]) continue;
+    double* p = y + slot_[k] + 3;
+    const double n = std::sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]);
+    if (n > 0.0)
+      for (int a = 0; a < 4; ++a) p[a] /= n;
+  }
+}
+
 void ReducedCoordinates::clearState(const double* windings, double* y) const {
   std::fill(y, y + mb_.size(), 0.0);
   for (size_t i = 0; i < wind_.size(); ++i) y[wind_[i]] = windings[i];
@@ -288,11 +318,14 @@ bool ReducedCoordinates::expand(double t, const double* z, const double* u, cons
   tq1_.resize(nc);
   tq2_.resize(nc);
   clearState(windings, y);
+  // Relative to node a (H0 + H3 = 1, D0 + D3 = C0 + C3 = 0): the
+  // derivatives, which divide by step and step^2, then carry the rounding
+  // of the nodes' difference, not that of their coordinates.
   for (size_t c = 0; c < nc; ++c) {
-    const double v[6] = {a->q[c], h * a->dq[c], h * h * a->ddq[c], b->q[c], h * b->dq[c], h * h * b->ddq[c]};
+    const double v[6] = {0.0, h * a->dq[c], h * h * a->ddq[c], b->q[c] - a->q[c], h * b->dq[c], h * h * b->ddq[c]};
     double q = 0.0, d = 0.0, dd = 0.0;
-    for (int i = 0; i < 6; ++i) q += H[i] * v[i], d += D[i] * v[i], dd += C[i] * v[i];
-    coordinate(y, static_cast<int>(c)) = q;
+    for (int i = 1; i < 6; ++i) q += H[i] * v[i], d += D[i] * v[i], dd += C[i] * v[i];
+    coordinate(y, static_cast<int>(c)) = a->q[c] + q;
     tq1_[c] = d / h;
     tq2_[c] = dd / (h * h);
   }
@@ -318,9 +351,38 @@ bool ReducedCoordinates::expand(double t, const double* z, const double* u, cons
 // rates (d q/dz) and its accelerations at du/dt = 0 (d2 q/dz2).
 const ReducedCoordinates::Node* ReducedCoordinates::node(double t, long k, const double* windings) {
   if (auto it = nodes_.find(k); it != nodes_.end()) return &it->second;
+  // From the nearest node within reach, the missing ones between first
+  // (the motion passes them anyway): each continues from its neighbour.
+  constexpr long kReach = 8;
+  for (long d = 1; d <= kReach; ++d)
+    for (const long j : {k - d, k + d}) {
+      auto it = nodes_.find(j);
+      if (it == nodes_.end()) continue;
+      const long dir = j < k ? 1 : -1;
+      const Node* n = &it->second;
+      for (long i = j + dir; n; i += dir) {
+        n = makeNode(t, i, n, static_cast<double>(dir) * gridStep_, windings);
+        if (i == k) return n;
+      }
+      return nullptr;
+    }
+  return makeNode(t, k, nullptr, 0.0, windings);
+}
+
+const ReducedCoordinates::Node* ReducedCoordinates::makeNode(double t, long k, const Node* from, double dz,
+                                                             const double* windings) {
   const double z = gridZ0_ + static_cast<double>(k) * gridStep_, one = 1.0;
   yNode_.assign(mb_.size(), 0.0);
-  if (!expandExact(t, &z, &one, windings, yNode_.data())) return nullptr;
+  // Continued from a neighbour (second order: the start is within ~1e-9,
+  // and Newton with the neighbour's factors gains ~1e3 per iteration),
+  // else from the anchor.
+  seed_ = from;
+  seedDz_ = dz;
+  polish_ = true;
+  const bool ok = expandExact(t, &z, &one, windings, yNode_.data());
+  polish_ = false;
+  seed_ = nullptr;
+  if (!ok) return nullptr;
   const double margin = margin_;
   prepare(t, yNode_.data());
   prepared_ = false;
@@ -346,6 +408,14 @@ bool ReducedCoordinates::expandExact(double t, const double* z, const double* u,
   const int f = dof();
   clearState(windings, y);
   auto start = [&](bool predict) {
+    if (predict && seed_) {
+      const double h = seedDz_;
+      for (size_t c = 0; c < qA_.size(); ++c)
+        coordinate(y, static_cast<int>(c)) = seed_->q[c] + h * (seed_->dq[c] + 0.5 * h * seed_->ddq[c]);
+      coordinate(y, indep_[0]) = z[0];
+      normalise(y);
+      return;
+    }
     for (size_t c = 0; c < qA_.size(); ++c) coordinate(y, static_cast<int>(c)) = qA_[c];
     for (int i = 0; i < f; ++i) coordinate(y, indep_[i]) = z[i];
     if (!predict) return;
@@ -363,6 +433,9 @@ bool ReducedCoordinates::expandExact(double t, const double* z, const double* u,
   }
   // Rates from the exact Phi_q at the converged pose: Jd qd_D = -(Ji u + Phi_t).
   jacobianBlocks(y);
+  // A node: exact factors here (its rates and accelerations then need no
+  // refinement, and the next node's Newton, a step away, contracts fast).
+  if (polish_ && luTmp_.factor(Jd_)) lu_ = &luTmp_;
   R_.resize(neq_, f + 1);
   R_.leftCols(f) = -Ji_;
   R_.col(f) = -phit_;
@@ -373,7 +446,7 @@ bool ReducedCoordinates::expandExact(double t, const double* z, const double* u,
   // expansions along the motion start close and converge in one or two
   // iterations. A part at rest never gets here, so its pose stays a
   // function of (t, z) alone.
-  if (!quick || iterations_ > 2) {
+  if (!quick || iterations_ > 2 || polish_) {
     if (lu_ != &luTmp_ && !luTmp_.factor(Jd_)) return true;
     std::swap(luA_, luTmp_);
     lu_ = &luA_;
@@ -413,6 +486,7 @@ void ReducedCoordinates::prepare(double t, const double* y) {
     Eigen::MatrixXd M = Eigen::MatrixXd::Zero(1, 1);
     base_.setZero(1);
     W_.setZero(6 * nm, 1);
+    ac_.resize(6 * nm);
     const double u2 = tabledU_ * tabledU_;
     int body = 0;
     for (int k = 0; k < nm; ++k) {
@@ -426,6 +500,8 @@ void ReducedCoordinates::prepare(double t, const double* y) {
       W_.block<3, 1>(6 * k + 3, 0) = Ww;
       const V3 ar = u2 * V3(tq2_[7 * k], tq2_[7 * k + 1], tq2_[7 * k + 2]);
       const V3 aw = (2.0 * u2) * (L * Q4(tq2_[7 * k + 3], tq2_[7 * k + 4], tq2_[7 * k + 5], tq2_[7 * k + 6]));
+      ac_.segment<3>(6 * k) = ar;
+      ac_.segment<3>(6 * k + 3) = aw;
       const V3 w(y[s + 10], y[s + 11], y[s + 12]);
       M(0, 0) += B.m * Wr.squaredNorm() + Ww.dot(B.J * Ww);
       base_[0] -= Wr.dot(B.m * ar) + Ww.dot(w.cross(B.J * w) + B.J * aw);
@@ -484,6 +560,7 @@ void ReducedCoordinates::prepare(double t, const double* y) {
   Eigen::MatrixXd M = Eigen::MatrixXd::Zero(f, f);
   base_.setZero(f);
   W_.setZero(6 * nm, f);
+  ac_.resize(6 * nm);
   int body = 0;
   for (int k = 0; k < nm; ++k) {
     while (mb_.bodies()[body].ground) ++body;
@@ -509,6 +586,8 @@ void ReducedCoordinates::prepare(double t, const double* y) {
     }
     const V3 ar(qdd[7 * k], qdd[7 * k + 1], qdd[7 * k + 2]);
     const V3 aw = 2.0 * L * Q4(qdd[7 * k + 3], qdd[7 * k + 4], qdd[7 * k + 5], qdd[7 * k + 6]);
+    ac_.segment<3>(6 * k) = ar;
+    ac_.segment<3>(6 * k + 3) = aw;
     const V3 w(y[s + 10], y[s + 11], y[s + 12]);
     const auto Wr = W.topRows<3>();
     const auto Ww = W.bottomRows<3>();
@@ -534,6 +613,19 @@ void ReducedCoordinates::accelerations(double t, const double* y, const std::vec
   }
   const Eigen::VectorXd udot = Mr_.solve(rhs);
   for (int i = 0; i < f; ++i) zdd[i] = udot[i];
+}
+
+void ReducedCoordinates::partAccelerations(double t, const double* y, const double* zdd, double* yp) {
+  const int f = dof();
+  if (!prepared_) prepare(t, y);
+  for (size_t k = 0; k < slot_.size(); ++k) {
+    const int s = slot_[k], r = 6 * static_cast<int>(k);
+    for (int a = 0; a < 6; ++a) {
+      double v = ac_[r + a];
+      for (int i = 0; i < f; ++i) v += W_(r + a, i) * zdd[i];
+      yp[s + 7 + a] = v;
+    }
+  }
 }
 
 bool ReducedCoordinates::Lu::factor(const Eigen::MatrixXd& m) {

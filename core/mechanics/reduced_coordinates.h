@@ -12,7 +12,8 @@
 // the caller asks for a new partition at the current pose.
 //
 // Every expansion starts from an anchor pose (the last partition, restart
-// or output that moved far enough) and iterates with the anchor's
+// or output that moved far enough; a tabulated expansion's nodes continue
+// from their neighbours instead) and iterates with the anchor's
 // factorisation, so the absolute state is a function of (t, z) alone while
 // the anchor stays: a part at rest gives bit-identical positions at every
 // evaluation, and root functions on them (a piston resting on its stop) do
@@ -63,6 +64,10 @@ class ReducedCoordinates {
   // W spans the null space of the constraint Jacobian, so no multipliers.
   // What does not depend on the forces is kept until the next expand().
   void accelerations(double t, const double* y, const std::vector<V3>& F, const std::vector<V3>& N, double* zdd);
+  // The parts' accelerations (v' and w' rows of yp, local slots) at the
+  // local state y of the last expand() for independent accelerations zdd:
+  // W zdd + a_c.
+  void partAccelerations(double t, const double* y, const double* zdd, double* yp);
   // 1 at a fresh partition, falling to 0 where it must be redone: the
   // sensitivity of the dependent coordinates to the independent ones
   // (dq_D/dz, scaled) reaching kGrowth times its value at the partition.
@@ -117,6 +122,7 @@ class ReducedCoordinates {
   bool prepared_ = false;
   Eigen::MatrixXd W_;    // 6 per moving part x f
   Eigen::VectorXd base_;  // W^T (-w' x J w' - M a_c)
+  Eigen::VectorXd ac_;    // a_c: 6 per moving part (v', w' at du/dt = 0)
   Eigen::LDLT<Eigen::MatrixXd> Mr_;
   std::vector<double> ys_;  // shifted state for gamma
   std::vector<Kin> kinS_;
@@ -157,11 +163,17 @@ class ReducedCoordinates {
   std::vector<double> tq1_, tq2_;  // its d q/dz, d2 q/dz2
   std::vector<double> qdd_;     // prepare(): the coordinates' accelerations at du/dt = 0
   std::vector<double> yNode_;
+  const Node* seed_ = nullptr;  // the neighbour a new node continues from
+  double seedDz_ = 0.0;
+  bool polish_ = false;  // Newton on to rounding (a node)
+  std::vector<char> indepEuler_;  // per moving part: one of its Euler parameters is independent
+  void normalise(double* y) const;
   bool expandExact(double t, const double* z, const double* u, const double* windings, double* y);
   // y zeroed, then the winding states copied in (every expansion starts so).
   void clearState(const double* windings, double* y) const;
   std::vector<int> wind_;  // the winding states' local slots
   const Node* node(double t, long k, const double* windings);
+  const Node* makeNode(double t, long k, const Node* from, double dz, const double* windings);
 };
 
 }  // namespace pm::mb
