@@ -192,11 +192,13 @@ void checkConsistentAccelerations(mb::MultibodySystem& sys, double t, const std:
     for (const auto& body : sys.bodies())
       if (!body.ground)
         for (int i = 7; i < 13; ++i) ypm[body.slot + i] = yp[body.slot + i];
+    std::vector<mb::V3> F, N;
+    sys.appliedForces(t, ym.data(), F, N);
     if (denseScope) {
       DenseScope dense;
-      sys.multipliersFor(t, ym.data(), ypm.data());
+      sys.multipliersFor(t, ym.data(), ypm.data(), F, N);
     } else {
-      sys.multipliersFor(t, ym.data(), ypm.data());
+      sys.multipliersFor(t, ym.data(), ypm.data(), F, N);
     }
     const Difference m = compare(sys, ym, ypm, ys, yps), given = compare(sys, ym, ypm, y, yp);
     report(denseScope ? "multipliers for given accelerations (dense) - index-1" : "multipliers for given accelerations - index-1", m);

@@ -367,7 +367,7 @@ void MechanismElement::output(const Eval& e, double* channels) {
       std::copy(y, y + mb_->size(), work_.begin());
       std::fill(workp_.begin(), workp_.end(), 0.0);
       rc_->partAccelerations(e.t, y, zdd.data(), workp_.data());
-      mb_->multipliersFor(e.t, work_.data(), workp_.data());
+      mb_->multipliersFor(e.t, work_.data(), workp_.data(), F_, N_);
     } catch (...) {
       cur_ = nullptr;
       throw;

@@ -1562,9 +1562,9 @@ void MultibodySystem::writeKinematicDerivatives(double* y, double* yp) const {
   for (const RowInfo& r : rowInfo_)
     if (r.mu >= 0) y[r.mu] = 0.0;
   if (!windings_.empty()) {
-    std::vector<Kin> k;
-    kinematics(y, k);
-    for (const Winding& w : windings_) relativeAngle(w.I, w.J, k, -1, nullptr, &yp[w.state]);
+    std::vector<double> rates(windings_.size());
+    windingRates(y, rates.data());
+    for (size_t i = 0; i < windings_.size(); ++i) yp[windings_[i].state] = rates[i];
   }
 }
 
@@ -1608,16 +1608,9 @@ Eigen::VectorXd MultibodySystem::accelerationRhs(double t, const std::vector<dou
   return -(plus - velocityRows(-eps)) / (2.0 * eps);
 }
 
-void MultibodySystem::solveAccelerations(double t, double* y, double* yp, bool knownAcc) {
-  const int N = nStates_;
-  std::vector<double> yv(y, y + N);
-  for (const RowInfo& r : rowInfo_) {
-    yv[r.lambda] = 0.0;
-    if (r.mu >= 0) yv[r.mu] = 0.0;
-  }
-  // Unconstrained accelerations from the applied forces (lambda = 0).
-  std::vector<double> zero(N, 0.0), res(N);
-  residual(t, yv.data(), zero.data(), res.data());
+void MultibodySystem::solveAccelerations(double t, double* y, double* yp, const std::vector<V3>* F,
+                                         const std::vector<V3>* Nb) {
+  const bool knownAcc = F != nullptr;
   std::vector<int> moving, col(bodies_.size(), -1);
   for (size_t b = 0; b < bodies_.size(); ++b)
     if (!bodies_[b].ground) {
@@ -1625,15 +1618,36 @@ void MultibodySystem::solveAccelerations(double t, double* y, double* yp, bool k
       moving.push_back(static_cast<int>(b));
     }
   const int n6 = 6 * static_cast<int>(moving.size());
+  // Unconstrained accelerations from the applied forces (lambda = 0).
   Eigen::VectorXd a0(n6);
-  for (size_t q = 0; q < moving.size(); ++q) {
-    const int s = bodies_[moving[q]].slot;
-    for (int a = 0; a < 3; ++a) {
-      a0[6 * q + a] = -res[s + 7 + a];
-      a0[6 * q + 3 + a] = -res[s + 10 + a];
+  std::vector<double> yv;
+  if (knownAcc) {
+    kinematics(y, kin_);
+    buildRows(t, y, kin_, rowsScratch_);
+    for (size_t q = 0; q < moving.size(); ++q) {
+      const BodyRT& B = bodies_[moving[q]];
+      const Kin& k = kin_[moving[q]];
+      a0.segment<3>(6 * q) = (*F)[moving[q]] / B.m;
+      a0.segment<3>(6 * q + 3) = B.Jinv * ((*Nb)[moving[q]] - k.w.cross(B.J * k.w));
+    }
+  } else {
+    const int N = nStates_;
+    yv.assign(y, y + N);
+    for (const RowInfo& r : rowInfo_) {
+      yv[r.lambda] = 0.0;
+      if (r.mu >= 0) yv[r.mu] = 0.0;
+    }
+    std::vector<double> zero(N, 0.0), res(N);
+    residual(t, yv.data(), zero.data(), res.data());
+    for (size_t q = 0; q < moving.size(); ++q) {
+      const int s = bodies_[moving[q]].slot;
+      for (int a = 0; a < 3; ++a) {
+        a0[6 * q + a] = -res[s + 7 + a];
+        a0[6 * q + 3 + a] = -res[s + 10 + a];
+      }
     }
   }
-  // The residual just built the rows at these positions.
+  // The rows at these positions (built by the residual, or above).
   const std::vector<Row>& rows = rowsScratch_;
   int m = 0;
   for (size_t i = 0; i < rows.size(); ++i)
@@ -1790,11 +1804,12 @@ void MultibodySystem::makeConsistent(double t, double* y, double* yp) {
   solveAccelerations(t, y, yp);
 }
 
-void MultibodySystem::multipliersFor(double t, double* y, double* yp) {
+void MultibodySystem::multipliersFor(double t, double* y, double* yp, const std::vector<V3>& F,
+                                     const std::vector<V3>& N) {
   for (const BodyRT& b : bodies_)
     if (!b.ground && !(b.m > 0.0 && b.Jinv.allFinite() && b.Jinv.norm() > 0.0))
       fail(b.id, "mass", "dynamics need a positive mass and a positive definite inertia tensor");
-  solveAccelerations(t, y, yp, true);
+  solveAccelerations(t, y, yp, &F, &N);
 }
 
 // ------------------------------------------------------------------ statics and kinematics

@@ -182,10 +182,11 @@ class MultibodySystem {
   void makeConsistent(double t, double* y, double* yp);
   // The multipliers (lambda slots of y; mu = 0) that hold the parts to the
   // accelerations already in yp (v' and w' rows, e.g. from the reduced
-  // formulation, which satisfy C a = gamma): S lambda = C (a0 - a), one
-  // solve of the index-1 system without gamma's difference quotients. The
-  // other rows of yp are filled as makeConsistent does.
-  void multipliersFor(double t, double* y, double* yp);
+  // formulation, which satisfy C a = gamma) under the applied forces F, N
+  // (as appliedForces gives them): S lambda = C (a0 - a), one solve of the
+  // index-1 system without gamma's difference quotients. The other rows of
+  // yp are filled as makeConsistent does.
+  void multipliersFor(double t, double* y, double* yp, const std::vector<V3>& F, const std::vector<V3>& N);
 
   // External generalised forces, e.g. from pneumatic cylinders (issue 4):
   // called after the force elements inside every residual.
@@ -338,8 +339,10 @@ class MultibodySystem {
   Eigen::SparseMatrix<double> sparseOf(const std::vector<Row>& rows) const;  // the same, sparse
   // Small models: dense decompositions in assembly and redundancy detection.
   bool denseAssembly() const;
-  // knownAcc: the accelerations in yp stay; gamma is C a from them.
-  void solveAccelerations(double t, double* y, double* yp, bool knownAcc = false);
+  // With F and N (applied forces and torques per body): the accelerations
+  // in yp stay, gamma is C a from them (multipliersFor).
+  void solveAccelerations(double t, double* y, double* yp, const std::vector<V3>* F = nullptr,
+                          const std::vector<V3>* N = nullptr);
   // Max |Phi| and max |C v + Phi_t| over the active rows of `rows` (built at k).
   void residualsOf(const std::vector<Row>& rows, const std::vector<Kin>& k, double& pos, double& vel) const;
   // gamma = -d/dt (C v + Phi_t) at fixed v, the right-hand side of C a = gamma,
