@@ -373,7 +373,7 @@ void MechanismElement::output(const Eval& e, double* channels) {
       throw;
     }
     cur_ = nullptr;
-    mb_->outputs(e.t, work_.data(), workp_.data(), channels);
+    mb_->outputs(e.t, work_.data(), workp_.data(), channels, true);
     if (!rc_->tabulated()) rc_->setAnchor(e.t, y, false);
     return;
   }
@@ -381,7 +381,7 @@ void MechanismElement::output(const Eval& e, double* channels) {
   std::vector<double> y(e.y + base_, e.y + base_ + n), yp(e.yp + base_, e.yp + base_ + n);
   cur_ = &e;
   mb_->makeConsistent(e.t, y.data(), yp.data());
-  mb_->outputs(e.t, y.data(), yp.data(), channels);
+  mb_->outputs(e.t, y.data(), yp.data(), channels, true);
   cur_ = nullptr;
 }
 

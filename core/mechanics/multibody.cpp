@@ -1697,12 +1697,20 @@ void MultibodySystem::solveAccelerations(double t, double* y, double* yp, const 
       }
       ++i;
     }
+    // The lower triangle alone (the Cholesky below reads no more): a part's
+    // rows are listed in increasing order.
     Eigen::MatrixXd S = Eigen::MatrixXd::Zero(m, m);
-    for (size_t b = 0; b < bodies_.size(); ++b)
-      for (const auto& [j, qb] : onPart[b]) {
+    for (size_t b = 0; b < bodies_.size(); ++b) {
+      const auto& on = onPart[b];
+      for (size_t x = 0; x < on.size(); ++x) {
+        const auto [j, qb] = on[x];
         const Entry& ej = ent[j][qb];
-        for (const auto& [i2, qa] : onPart[b]) S(i2, j) += ent[i2][qa].r.dot(ej.mr) + ent[i2][qa].p.dot(ej.mp);
+        for (size_t w = x; w < on.size(); ++w) {
+          const auto [i2, qa] = on[w];
+          S(i2, j) += ent[i2][qa].r.dot(ej.mr) + ent[i2][qa].p.dot(ej.mp);
+        }
       }
+    }
     S.diagonal().array() += compliance_;  // the DAE's regularisation: finite where a loop loses rank
     auto a0Lin = [&](int b) { return a0.segment<3>(col[b]); };
     auto a0Ang = [&](int b) { return a0.segment<3>(col[b] + 3); };
@@ -2182,14 +2190,14 @@ double MultibodySystem::potentialEnergy(double /*t: springs have no time tables*
   return e;
 }
 
-void MultibodySystem::outputs(double t, const double* y, const double* yp, double* row) {
+void MultibodySystem::outputs(double t, const double* y, const double* yp, double* row, bool rowsCurrent) {
   const size_t nb = bodies_.size();
-  kinematics(y, kin_);
+  if (!rowsCurrent) kinematics(y, kin_);
   F_.assign(nb, V3::Zero());
   N_.assign(nb, V3::Zero());
   std::vector<double> fv;
   forceValues(t, y, kin_, fv);
-  buildRows(t, y, kin_, rowsScratch_);
+  if (!rowsCurrent) buildRows(t, y, kin_, rowsScratch_);
   // Each body's centre of mass acceleration and angular acceleration (world).
   std::vector<V3> acc(nb, V3::Zero()), alpha(nb, V3::Zero());
   for (size_t b = 0; b < nb; ++b) {

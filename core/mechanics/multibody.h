@@ -199,7 +199,9 @@ class MultibodySystem {
     std::string name, unit;
   };
   const std::vector<Channel>& channels() const { return channels_; }
-  void outputs(double t, const double* y, const double* yp, double* row);
+  // rowsCurrent: right after makeConsistent or multipliersFor at (t, y),
+  // whose kinematics and constraint rows are reused.
+  void outputs(double t, const double* y, const double* yp, double* row, bool rowsCurrent = false);
   // Root functions: one per impact force and per finite joint limit.
   int numRoots() const { return static_cast<int>(rootFns_.size()); }
   void roots(double t, const double* y, double* g);
