@@ -311,7 +311,10 @@ void MechanismElement::evaluate(Eval& e) {
   const double* r = e.y + base_;
   const double* rp = e.yp + base_;
   double* res = e.res + base_;
-  std::vector<double> zdd(f), rates(nReduced_ - 2 * f);
+  std::vector<double>& zdd = zdd_;
+  std::vector<double>& rates = rates_;
+  zdd.resize(f);
+  rates.resize(nReduced_ - 2 * f);
   cur_ = &e;
   try {
     mb_->appliedForces(e.t, y, F_, N_);

@@ -273,7 +273,7 @@ class MultibodySystem {
   // d theta_w/dt of each winding (windingStates() order) at the local state y.
   void windingRates(const double* y, double* rates) const {
     if (windings_.empty()) return;
-    std::vector<Kin> k;
+    std::vector<Kin>& k = kinWindings_;
     kinematics(y, k);
     for (size_t i = 0; i < windings_.size(); ++i) {  // the rate alone, as residual()
       const MarkerRT &mi = markers_[windings_[i].I], &mj = markers_[windings_[i].J];
@@ -410,6 +410,7 @@ class MultibodySystem {
   // singular; elsewhere the velocity rows yield by eps lambda (1e-11 m/s for
   // a reaction carrying a part's weight).
   double compliance_ = 1e-12;
+  mutable std::vector<Kin> kinWindings_;  // windingRates' scratch
 };
 
 }  // namespace pm::mb

@@ -43,6 +43,7 @@ ReducedCoordinates::ReducedCoordinates(MultibodySystem& mb, double t0, const dou
     if (B.ground) continue;
     movingOf_[b] = static_cast<int>(slot_.size());
     slot_.push_back(B.slot);
+    bodyOf_.push_back(static_cast<int>(b));
     centroid += Eigen::Vector3d(y0[B.slot], y0[B.slot + 1], y0[B.slot + 2]);
   }
   const int nm = static_cast<int>(slot_.size());
@@ -483,7 +484,7 @@ void ReducedCoordinates::prepare(double t, const double* y) {
   if (tabled_) {
     // From the table: W = (d r/dz, 2 L(p) d p/dz), the accelerations at
     // du/dt = 0 are d2 q/dz2 u^2 (L(dp/dt) dp/dt = 0, as below).
-    Eigen::MatrixXd M = Eigen::MatrixXd::Zero(1, 1);
+    double M = 0.0;
     base_.setZero(1);
     W_.setZero(6 * nm, 1);
     ac_.resize(6 * nm);
@@ -503,11 +504,11 @@ void ReducedCoordinates::prepare(double t, const double* y) {
       ac_.segment<3>(6 * k) = ar;
       ac_.segment<3>(6 * k + 3) = aw;
       const V3 w(y[s + 10], y[s + 11], y[s + 12]);
-      M(0, 0) += B.m * Wr.squaredNorm() + Ww.dot(B.J * Ww);
+      M += B.m * Wr.squaredNorm() + Ww.dot(B.J * Ww);
       base_[0] -= Wr.dot(B.m * ar) + Ww.dot(w.cross(B.J * w) + B.J * aw);
       ++body;
     }
-    Mr_.compute(M);
+    mass1_ = M;
     prepared_ = true;
     return;
   }
@@ -596,6 +597,7 @@ void ReducedCoordinates::prepare(double t, const double* y) {
     ++body;
   }
   Mr_.compute(M);
+  if (f == 1) mass1_ = M(0, 0);
   prepared_ = true;
 }
 
@@ -604,10 +606,19 @@ void ReducedCoordinates::accelerations(double t, const double* y, const std::vec
   const int f = dof();
   if (f == 0) return;
   if (!prepared_) prepare(t, y);
+  if (f == 1) {  // a scalar: no temporaries
+    double rhs = base_[0];
+    for (size_t k = 0; k < slot_.size(); ++k) {
+      const int body = bodyOf_[k];
+      const auto W = W_.col(0).segment<6>(6 * static_cast<int>(k));
+      rhs += W.head<3>().dot(F[body]) + W.tail<3>().dot(N[body]);
+    }
+    zdd[0] = rhs / mass1_;
+    return;
+  }
   Eigen::VectorXd rhs = base_;
   for (size_t k = 0; k < slot_.size(); ++k) {
-    int body = 0;
-    while (movingOf_[body] != static_cast<int>(k)) ++body;
+    const int body = bodyOf_[k];
     const auto W = W_.middleRows<6>(6 * static_cast<int>(k));
     rhs.noalias() += W.topRows<3>().transpose() * F[body] + W.bottomRows<3>().transpose() * N[body];
   }

@@ -95,6 +95,7 @@ class ReducedCoordinates {
   MultibodySystem& mb_;
   std::vector<int> slot_;      // per moving part: first local state
   std::vector<int> movingOf_;  // per body: index among the moving parts, -1 for the ground
+  std::vector<int> bodyOf_;    // per moving part: its body
   std::vector<int> active_;    // active row indices
   std::vector<int> indep_, dep_;  // coordinate indices 7 k + c (k: moving part, c: r0..2, p0..3)
   std::vector<int> column_;    // per coordinate: dependent column j >= 0, or -1 - (independent i)
@@ -124,6 +125,7 @@ class ReducedCoordinates {
   Eigen::VectorXd base_;  // W^T (-w' x J w' - M a_c)
   Eigen::VectorXd ac_;    // a_c: 6 per moving part (v', w' at du/dt = 0)
   Eigen::LDLT<Eigen::MatrixXd> Mr_;
+  double mass1_ = 0.0;  // W^T M W of one degree of freedom
   std::vector<double> ys_;  // shifted state for gamma
   std::vector<Kin> kinS_;
   std::vector<Row> rowsS_;
