@@ -12,13 +12,21 @@ namespace {
 constexpr double kTol = 1e-12;
 constexpr int kMaxIterations = 12;
 // A node of the table closes its constraints to this: its interpolant's
-// second derivative weighs the nodes' positions by ~60/step^2 (1e6), so
-// this noise stays below the interpolation's own error (~1e-6 of the
-// accelerations, step 1e-3).
+// second derivative weighs the nodes' positions by ~60/step^2 (7e6), so
+// Newton's usual 1e-12 would show in the accelerations.
 constexpr double kNodeTol = 1e-14;
 // A new partition is asked for when |dq_D/dz| has grown this much since the
 // last one (the dependent block of Phi_q approaching singularity).
 constexpr double kGrowth = 8.0;
+// With a table, sooner: its interpolation error follows the high
+// derivatives of q(z), which grow much faster than dq/dz towards the
+// partition's edge. Largest acceleration error at the output rows (against
+// the exact index-1 solution) and loop residual, growth 8 with step 1e-3
+// -> growth 2 with step 3e-3 (a third of the nodes): tool changer 5.7e-5 ->
+// 2.5e-7 m/s2 (largest acceleration 374), 2.4e-12 -> 1.2e-14 m; knuckle
+// press, where its toggle nears dead centre (not a partition's edge),
+// 4e-6 -> 3.9e-4 m/s2 (largest 5065), 1.4e-14 -> 1e-11 m.
+constexpr double kGrowthTable = 2.0;
 // An accepted pose becomes the anchor when its independent coordinates
 // moved by more than this (scaled) from the anchor's: the predictor from
 // the anchor then stays within ~1e-8 and Newton within two iterations.
@@ -27,9 +35,10 @@ constexpr double kAnchorMove = 1e-4;
 constexpr double kSlow = 0.25;
 const char* kNames[7] = {"x", "y", "z", "e0", "e1", "e2", "e3"};
 // Grid of the tabulated expansion, in scaled units of z (lengths / L). The
-// quintic Hermite interpolant's error goes with step^6: the tool changer's
-// loop closes to 1.8e-8 m at 4e-3, 2e-10 m at 2e-3, 2.4e-12 m at 1e-3.
-constexpr double kGridStep = 1e-3;
+// quintic Hermite interpolant's error goes with step^6 (positions) and
+// step^4 (accelerations): with kGrowthTable, the tool changer's largest
+// acceleration error is 7e-8, 2.5e-7, 5.5e-7 m/s2 at 2e-3, 3e-3, 4e-3.
+constexpr double kGridStep = 3e-3;
 bool gTabulate = true;
 }  // namespace
 
@@ -67,8 +76,10 @@ ReducedCoordinates::ReducedCoordinates(MultibodySystem& mb, double t0, const dou
     lengthRow_.push_back(length);
   }
   wind_ = mb.windingStates();
+  // Before the partition, whose growth limit depends on it (its rank check
+  // makes 7 per part - rows the degrees of freedom).
+  tabulate_ = gTabulate && 7 * nm - neq_ == 1 && mb.scleronomic();
   partition(t0, y0);
-  tabulate_ = gTabulate && dof() == 1 && mb.scleronomic();
 }
 
 std::string ReducedCoordinates::coordinateName(int i) const {
@@ -164,7 +175,7 @@ void ReducedCoordinates::partition(double t, const double* y) {
     if (c % 7 >= 3) indepEuler_[c / 7] = 1;
   qA_.assign(J.cols(), 0.0);
   setAnchor(t, y, true);
-  limit_ = kGrowth * std::max(1.0, Bs_.size() ? Bs_.cwiseAbs().maxCoeff() : 0.0);
+  limit_ = (tabulate_ ? kGrowthTable : kGrowth) * std::max(1.0, Bs_.size() ? Bs_.cwiseAbs().maxCoeff() : 0.0);
   margin_ = 1.0;
   // A new independent coordinate: a new table, its grid through this pose.
   nodes_.clear();
