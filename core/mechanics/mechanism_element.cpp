@@ -317,7 +317,7 @@ void MechanismElement::evaluate(Eval& e) {
   rates.resize(nReduced_ - 2 * f);
   cur_ = &e;
   try {
-    mb_->appliedForces(e.t, y, F_, N_);
+    mb_->appliedForces(e.t, y, F_, N_, rates.data());
   } catch (...) {
     cur_ = nullptr;
     throw;
@@ -328,7 +328,6 @@ void MechanismElement::evaluate(Eval& e) {
     res[i] = rp[i] - r[f + i];
     res[f + i] = rp[f + i] - zdd[i];
   }
-  mb_->windingRates(y, rates.data());
   for (size_t w = 0; w < rates.size(); ++w) res[2 * f + w] = rp[2 * f + w] - rates[w];
 }
 

@@ -1221,9 +1221,10 @@ void MultibodySystem::residual(double t, const double* y, const double* yp, doub
   }
 }
 
-void MultibodySystem::appliedForces(double t, const double* y, std::vector<V3>& F, std::vector<V3>& N) {
+void MultibodySystem::appliedForces(double t, const double* y, std::vector<V3>& F, std::vector<V3>& N, double* rates) {
   const size_t nb = bodies_.size();
   kinematics(y, kin_);
+  if (rates) windingRatesOf(kin_, rates);
   F_.assign(nb, V3::Zero());
   N_.assign(nb, V3::Zero());
   for (size_t b = 0; b < nb; ++b)
@@ -1677,14 +1678,23 @@ void MultibodySystem::solveAccelerations(double t, double* y, double* yp, const 
   // this runs at every output row); C and M^-1 C^T stay row by row, as the
   // rows hold them (a row touches at most four parts).
   if (m > 0 && (n6 <= kDenseAccelerationsUpTo || gForceDense)) {
-    struct Entry {
-      int body;
-      V3 r, p, mr, mp;  // C's blocks and M^-1 C^T's
-    };
-    // Default-initialised (Eigen leaves its vectors so): no 400 bytes per row to clear.
-    const std::unique_ptr<std::array<Entry, 4>[]> ent(new std::array<Entry, 4>[m]);
-    std::vector<int> cnt(m, 0);
-    std::vector<std::vector<std::pair<int, int>>> onPart(bodies_.size());  // (row, its entry on the part)
+    // Scratch kept across calls (this runs at every output row): entries of
+    // C and M^-1 C^T row by row, and per part its (row, entry) pairs in
+    // increasing row order, flat.
+    using Entry = AccEntry;
+    auto& ent = accEnt_;
+    auto& cnt = accCnt_;
+    ent.resize(m);
+    cnt.assign(m, 0);
+    const size_t nb = bodies_.size();
+    accOnStart_.assign(nb + 1, 0);
+    for (size_t ri = 0; ri < rows.size(); ++ri)
+      if (rowInfo_[ri].active)
+        for (int q = 0; q < rows[ri].n; ++q)
+          if (col[rows[ri].b[q]] >= 0) ++accOnStart_[rows[ri].b[q] + 1];
+    for (size_t b = 0; b < nb; ++b) accOnStart_[b + 1] += accOnStart_[b];
+    accOnFill_.assign(accOnStart_.begin(), accOnStart_.end() - 1);
+    accOn_.resize(accOnStart_[nb]);
     int i = 0;
     for (size_t ri = 0; ri < rows.size(); ++ri) {
       if (!rowInfo_[ri].active) continue;
@@ -1692,21 +1702,22 @@ void MultibodySystem::solveAccelerations(double t, double* y, double* yp, const 
       for (int q = 0; q < r.n; ++q) {
         if (col[r.b[q]] < 0) continue;
         const BodyRT& B = bodies_[r.b[q]];
-        onPart[r.b[q]].emplace_back(i, cnt[i]);
+        accOn_[accOnFill_[r.b[q]]++] = {i, cnt[i]};
         ent[i][cnt[i]++] = {r.b[q], r.r[q], r.p[q], r.r[q] / B.m, B.Jinv * r.p[q]};
       }
       ++i;
     }
     // The lower triangle alone (the Cholesky below reads no more): a part's
     // rows are listed in increasing order.
-    Eigen::MatrixXd S = Eigen::MatrixXd::Zero(m, m);
-    for (size_t b = 0; b < bodies_.size(); ++b) {
-      const auto& on = onPart[b];
-      for (size_t x = 0; x < on.size(); ++x) {
-        const auto [j, qb] = on[x];
+    Eigen::MatrixXd& S = accS_;
+    S.setZero(m, m);
+    for (size_t b = 0; b < nb; ++b) {
+      const int first = accOnStart_[b], last = accOnStart_[b + 1];
+      for (int x = first; x < last; ++x) {
+        const auto [j, qb] = accOn_[x];
         const Entry& ej = ent[j][qb];
-        for (size_t w = x; w < on.size(); ++w) {
-          const auto [i2, qa] = on[w];
+        for (int w = x; w < last; ++w) {
+          const auto [i2, qa] = accOn_[w];
           S(i2, j) += ent[i2][qa].r.dot(ej.mr) + ent[i2][qa].p.dot(ej.mp);
         }
       }

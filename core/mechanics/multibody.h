@@ -34,6 +34,7 @@
 
 #include <Eigen/Sparse>
 
+#include <array>
 #include <functional>
 #include <set>
 #include <string>
@@ -269,16 +270,14 @@ class MultibodySystem {
   // Applied forces at the local state y, per body: force at the centre of
   // mass (world) and torque (part axes) of gravity, the force elements and
   // joint limits, and externalForces; no reactions, no gyroscopic term.
-  void appliedForces(double t, const double* y, std::vector<V3>& F, std::vector<V3>& N);
+  // With `rates`, also the windings' rates (windingRates) from the same
+  // kinematics.
+  void appliedForces(double t, const double* y, std::vector<V3>& F, std::vector<V3>& N, double* rates = nullptr);
   // d theta_w/dt of each winding (windingStates() order) at the local state y.
   void windingRates(const double* y, double* rates) const {
     if (windings_.empty()) return;
-    std::vector<Kin>& k = kinWindings_;
-    kinematics(y, k);
-    for (size_t i = 0; i < windings_.size(); ++i) {  // the rate alone, as residual()
-      const MarkerRT &mi = markers_[windings_[i].I], &mj = markers_[windings_[i].J];
-      rates[i] = (k[mj.body].A * mj.A.col(2)).dot(k[mi.body].ww - k[mj.body].ww);
-    }
+    kinematics(y, kinWindings_);
+    windingRatesOf(kinWindings_, rates);
   }
 
  private:
@@ -411,6 +410,21 @@ class MultibodySystem {
   // a reaction carrying a part's weight).
   double compliance_ = 1e-12;
   mutable std::vector<Kin> kinWindings_;  // windingRates' scratch
+  void windingRatesOf(const std::vector<Kin>& k, double* rates) const {
+    for (size_t i = 0; i < windings_.size(); ++i) {  // the rate alone, as residual()
+      const MarkerRT &mi = markers_[windings_[i].I], &mj = markers_[windings_[i].J];
+      rates[i] = (k[mj.body].A * mj.A.col(2)).dot(k[mi.body].ww - k[mj.body].ww);
+    }
+  }
+  // solveAccelerations' dense scratch: a row's blocks of C and M^-1 C^T.
+  struct AccEntry {
+    int body;
+    V3 r, p, mr, mp;
+  };
+  std::vector<std::array<AccEntry, 4>> accEnt_;
+  std::vector<int> accCnt_, accOnStart_, accOnFill_;
+  std::vector<std::pair<int, int>> accOn_;
+  Eigen::MatrixXd accS_;
 };
 
 }  // namespace pm::mb
