@@ -336,6 +336,15 @@ void MechanismElement::roots(const Eval& e, double* g) {
     mb_->roots(e.t, e.y + base_, g);
     return;
   }
+  if (mb_->numRoots() == 0 && rc_->tabulated()) {
+    // The partition's conditioning alone: from the table's nodes, without
+    // expanding the state (a root check at every step end).
+    const double* r = e.y + base_;
+    const int f = rc_->dof();
+    if (!rc_->tableMargin(e.t, r, r + 2 * f, g[0]))
+      throw RecoverableError("mechanism: the constraints do not close at t = " + std::to_string(e.t) + " s");
+    return;
+  }
   mb_->roots(e.t, local(e), g);
   g[mb_->numRoots()] = rc_->margin();
 }

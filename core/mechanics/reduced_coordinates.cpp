@@ -310,6 +310,17 @@ void ReducedCoordinates::clearState(const double* windings, double* y) const {
   for (size_t i = 0; i < wind_.size(); ++i) y[wind_[i]] = windings[i];
 }
 
+bool ReducedCoordinates::tableMargin(double t, const double* z, const double* windings, double& margin) {
+  const double x = (z[0] - gridZ0_) / gridStep_;
+  const long k = static_cast<long>(std::floor(x));
+  const Node* a = node(t, k, windings);
+  const Node* b = a ? node(t, k + 1, windings) : nullptr;
+  if (!a || !b) return false;
+  const double s = x - static_cast<double>(k);
+  margin = (1.0 - s) * a->margin + s * b->margin;
+  return true;
+}
+
 bool ReducedCoordinates::expand(double t, const double* z, const double* u, const double* windings, double* y) {
   if (!tabulate_) return expandExact(t, z, u, windings, y);
   const double x = (z[0] - gridZ0_) / gridStep_;

@@ -80,6 +80,10 @@ class ReducedCoordinates {
   // Process-wide, on by default; off: the reference the tests compare with.
   static void tabulateOneDof(bool on);
   bool tabulated() const { return tabulate_; }
+  // margin() at (t, z) of a tabulated expansion from the table's nodes
+  // alone, without the state (the partition's root function); false where
+  // the loop does not close (as expand).
+  bool tableMargin(double t, const double* z, const double* windings, double& margin);
 
  private:
   // Dense LU with partial pivoting, skipping zero multipliers (the
