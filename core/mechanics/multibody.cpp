@@ -1761,7 +1761,7 @@ void MultibodySystem::solveAccelerations(double t, double* y, double* yp, const 
       for (int i = k + 1; i < m; ++i) v -= colK[i] * lam[i];
       lam[k] = v / colK[k];
     }
-    for (int i2 = 0; i2 < m; ++i2)  // a = a0 - M^-1 C^T lambda
+    for (int i2 = 0; i2 < m && !knownAcc; ++i2)  // a = a0 - M^-1 C^T lambda
       for (int q = 0; q < cnt[i2]; ++q) {
         const Entry& e = ent[i2][q];
         acc.segment<3>(col[e.body]) -= e.mr * lam[i2];
