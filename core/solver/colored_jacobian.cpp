@@ -83,6 +83,20 @@ ColoredJacobian::ColoredJacobian(System& sys, double t, const double* y0, const 
   // A boundary's delivered mass and enthalpy are pure integrals: their rows
   // depend on the flows, but no equation reads them, so they are rows only.
   for (const System::Footprint& f : sys.footprints()) {
+    if (!f.blocks.empty()) {
+      for (const auto& bl : f.blocks) {
+        std::vector<int> rows = bl.rowStates, inputs = bl.colStates;
+        for (int node : bl.rowNodes)
+          if (node >= 0)
+            for (int s : sys.nodeSlots(node)) rows.push_back(s);
+        for (int node : bl.colNodes)
+          if (node >= 0 && sys.nodes()[node].kind != NodeKind::Boundary)
+            for (int s : sys.nodeSlots(node)) inputs.push_back(s);
+        for (int a : rows)
+          for (int b : inputs) cols[b].insert(a);
+      }
+      continue;
+    }
     for (const auto& g : f.groups)
       for (int a : g)
         for (int b : g) cols[b].insert(a);

@@ -96,6 +96,15 @@ class System {
     // States of other elements the element reads (columns only), and their
     // rows its outputs feed (rows only: a force on a mechanism's part).
     std::vector<int> reads, writes;
+    // When set, the element's whole structure, block by block: the rows of
+    // rowStates and of the nodes rowNodes read the columns colStates and
+    // the nodes colNodes (a node's pressure and temperature together).
+    // Nothing of the above is added then: not even the element's nodes
+    // all-to-all, which an element with several chambers does not need.
+    struct Block {
+      std::vector<int> rowStates, rowNodes, colStates, colNodes;
+    };
+    std::vector<Block> blocks;
   };
   const std::vector<Footprint>& footprints() const { return footprints_; }
   // All state slots of a node (p, T or the boundary accumulators).
@@ -184,6 +193,8 @@ class SystemBuilder {
   // of other elements its outputs feed (a cylinder attached to a
   // mechanism's parts reads their positions and velocities and pushes on
   // their momentum rows).
+  // See Footprint::blocks (replaces the element's default structure).
+  void block(System::Footprint::Block b) { footprint_.blocks.push_back(std::move(b)); }
   void touches(const std::vector<int>& reads, const std::vector<int>& writes) {
     footprint_.reads.insert(footprint_.reads.end(), reads.begin(), reads.end());
     footprint_.writes.insert(footprint_.writes.end(), writes.begin(), writes.end());
