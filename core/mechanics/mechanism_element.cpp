@@ -369,15 +369,14 @@ void MechanismElement::output(const Eval& e, double* channels) {
     // solved for. A tabulated expansion needs no anchor (its nodes
     // continue from their neighbours).
     const double* y = local(e);
-    const int f = rc_->dof();
-    std::vector<double> zdd(f);
+    zdd_.resize(rc_->dof());
     cur_ = &e;
     try {
       mb_->appliedForces(e.t, y, F_, N_);
-      rc_->accelerations(e.t, y, F_, N_, zdd.data());
+      rc_->accelerations(e.t, y, F_, N_, zdd_.data());
       std::copy(y, y + mb_->size(), work_.begin());
       std::fill(workp_.begin(), workp_.end(), 0.0);
-      rc_->partAccelerations(e.t, y, zdd.data(), workp_.data());
+      rc_->partAccelerations(e.t, y, zdd_.data(), workp_.data());
       mb_->multipliersFor(e.t, work_.data(), workp_.data(), F_, N_);
     } catch (...) {
       cur_ = nullptr;

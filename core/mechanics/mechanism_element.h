@@ -99,7 +99,7 @@ class MechanismElement : public Element {
   mutable double keyT_ = 0.0;
   mutable bool keyValid_ = false;
   std::vector<mb::V3> F_, N_;
-  std::vector<double> zdd_, rates_;  // evaluate()'s scratch
+  std::vector<double> zdd_, rates_;  // evaluate()'s and output()'s scratch
   void setupReduced(SystemBuilder& b, const std::vector<mb::MultibodySystem::StateDecl>& decls);
   void setupAbsolute(SystemBuilder& b, const std::vector<mb::MultibodySystem::StateDecl>& decls);
   void publishSignals(SystemBuilder& b);

@@ -1611,6 +1611,9 @@ Eigen::VectorXd MultibodySystem::accelerationRhs(double t, const std::vector<dou
 
 void MultibodySystem::solveAccelerations(double t, double* y, double* yp, const std::vector<V3>* F,
                                          const std::vector<V3>* Nb) {
+  for (const BodyRT& b : bodies_)
+    if (!b.ground && !(b.m > 0.0 && b.Jinv.allFinite() && b.Jinv.norm() > 0.0))
+      fail(b.id, "mass", "dynamics need a positive mass and a positive definite inertia tensor");
   const bool knownAcc = F != nullptr;
   std::vector<int> moving, col(bodies_.size(), -1);
   for (size_t b = 0; b < bodies_.size(); ++b)
@@ -1672,7 +1675,8 @@ void MultibodySystem::solveAccelerations(double t, double* y, double* yp, const 
     gamma = accelerationRhs(t, yv);
   }
   Eigen::VectorXd lam = Eigen::VectorXd::Zero(m);
-  Eigen::VectorXd acc = a0;
+  Eigen::VectorXd acc;  // a0 - M^-1 C^T lambda (with given accelerations: not needed)
+  if (!knownAcc) acc = a0;
   // Small mechanisms: a dense S = C M^-1 C^T (a sparse factorisation's
   // analysis costs more than the whole dense solve below ~20 parts, and
   // this runs at every output row); C and M^-1 C^T stay row by row, as the
@@ -1798,7 +1802,7 @@ void MultibodySystem::solveAccelerations(double t, double* y, double* yp, const 
     Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(S);
     if (ldlt.info() != Eigen::Success) fail("mechanism", "", "singular constraint set (a joint fixes what another already fixes?)");
     lam = ldlt.solve(C * a0 - gamma);
-    acc = a0 - MinvCt * lam;
+    if (!knownAcc) acc = a0 - MinvCt * lam;
   }
   int i2 = 0;
   for (const RowInfo& r : rowInfo_) {
@@ -1816,18 +1820,10 @@ void MultibodySystem::solveAccelerations(double t, double* y, double* yp, const 
   writeKinematicDerivatives(y, yp);
 }
 
-void MultibodySystem::makeConsistent(double t, double* y, double* yp) {
-  for (const BodyRT& b : bodies_)
-    if (!b.ground && !(b.m > 0.0 && b.Jinv.allFinite() && b.Jinv.norm() > 0.0))
-      fail(b.id, "mass", "dynamics need a positive mass and a positive definite inertia tensor");
-  solveAccelerations(t, y, yp);
-}
+void MultibodySystem::makeConsistent(double t, double* y, double* yp) { solveAccelerations(t, y, yp); }
 
 void MultibodySystem::multipliersFor(double t, double* y, double* yp, const std::vector<V3>& F,
                                      const std::vector<V3>& N) {
-  for (const BodyRT& b : bodies_)
-    if (!b.ground && !(b.m > 0.0 && b.Jinv.allFinite() && b.Jinv.norm() > 0.0))
-      fail(b.id, "mass", "dynamics need a positive mass and a positive definite inertia tensor");
   solveAccelerations(t, y, yp, &F, &N);
 }
 

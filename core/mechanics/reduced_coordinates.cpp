@@ -228,7 +228,7 @@ void ReducedCoordinates::reduce(const double* y, double* z, double* u) const {
   }
 }
 
-bool ReducedCoordinates::newton(double t, double* y, int maxIterations) {
+bool ReducedCoordinates::newton(double t, double* y, int maxIterations, bool polish) {
   // The anchor's factors first (the start is a function of the anchor and z
   // alone, so the result does not depend on earlier evaluations); fresh
   // factors at the iterate only when they contract slowly.
@@ -240,7 +240,7 @@ bool ReducedCoordinates::newton(double t, double* y, int maxIterations) {
     if (!std::isfinite(res)) return false;
     if (res <= kTol) {
       // A node goes on (kNodeTol) while Newton still gains.
-      if (!polish_ || res <= kNodeTol || res > 0.5 * prev || polished >= 3) return true;
+      if (!polish || res <= kNodeTol || res > 0.5 * prev || polished >= 3) return true;
       ++polished;
     }
     if (it >= maxIterations) return false;
@@ -310,26 +310,31 @@ void ReducedCoordinates::clearState(const double* windings, double* y) const {
   for (size_t i = 0; i < wind_.size(); ++i) y[wind_[i]] = windings[i];
 }
 
-bool ReducedCoordinates::tableMargin(double t, const double* z, const double* windings, double& margin) {
+bool ReducedCoordinates::cell(double t, const double* z, const double* windings, const Node*& a, const Node*& b,
+                              double& s) {
   const double x = (z[0] - gridZ0_) / gridStep_;
   const long k = static_cast<long>(std::floor(x));
-  const Node* a = node(t, k, windings);
-  const Node* b = a ? node(t, k + 1, windings) : nullptr;
-  if (!a || !b) return false;
-  const double s = x - static_cast<double>(k);
+  a = node(t, k, windings);
+  b = a ? node(t, k + 1, windings) : nullptr;
+  s = x - static_cast<double>(k);
+  return a && b;
+}
+
+bool ReducedCoordinates::tableMargin(double t, const double* z, const double* windings, double& margin) {
+  const Node *a = nullptr, *b = nullptr;
+  double s = 0.0;
+  if (!cell(t, z, windings, a, b, s)) return false;
   margin = (1.0 - s) * a->margin + s * b->margin;
   return true;
 }
 
 bool ReducedCoordinates::expand(double t, const double* z, const double* u, const double* windings, double* y) {
   if (!tabulate_) return expandExact(t, z, u, windings, y);
-  const double x = (z[0] - gridZ0_) / gridStep_;
-  const long k = static_cast<long>(std::floor(x));
-  const Node* a = node(t, k, windings);
-  const Node* b = a ? node(t, k + 1, windings) : nullptr;
-  if (!a || !b) return false;  // beyond where the loop closes: the integrator cuts its step
+  const Node *a = nullptr, *b = nullptr;
+  double s = 0.0;
+  if (!cell(t, z, windings, a, b, s)) return false;  // beyond where the loop closes: the integrator cuts its step
   // Quintic Hermite on [0, 1] from value, slope and curvature at both ends.
-  const double s = x - static_cast<double>(k), s2 = s * s, s3 = s2 * s, s4 = s3 * s, s5 = s4 * s;
+  const double s2 = s * s, s3 = s2 * s, s4 = s3 * s, s5 = s4 * s;
   const double h = gridStep_;
   const double H[6] = {1 - 10 * s3 + 15 * s4 - 6 * s5,   s - 6 * s3 + 8 * s4 - 3 * s5,   0.5 * (s2 - 3 * s3 + 3 * s4 - s5),
                        10 * s3 - 15 * s4 + 6 * s5,       -4 * s3 + 7 * s4 - 3 * s5,       0.5 * (s3 - 2 * s4 + s5)};
@@ -399,13 +404,8 @@ const ReducedCoordinates::Node* ReducedCoordinates::makeNode(double t, long k, c
   // Continued from a neighbour (second order: the start is within ~1e-9,
   // and Newton with the neighbour's factors gains ~1e3 per iteration),
   // else from the anchor.
-  seed_ = from;
-  seedDz_ = dz;
-  polish_ = true;
-  const bool ok = expandExact(t, &z, &one, windings, yNode_.data());
-  polish_ = false;
-  seed_ = nullptr;
-  if (!ok) return nullptr;
+  const NodeStart start{from, dz};
+  if (!expandExact(t, &z, &one, windings, yNode_.data(), &start)) return nullptr;
   const double margin = margin_;
   prepare(t, yNode_.data());
   prepared_ = false;
@@ -426,15 +426,17 @@ const ReducedCoordinates::Node* ReducedCoordinates::makeNode(double t, long k, c
   return &nodes_.emplace(k, std::move(n)).first->second;
 }
 
-bool ReducedCoordinates::expandExact(double t, const double* z, const double* u, const double* windings, double* y) {
+bool ReducedCoordinates::expandExact(double t, const double* z, const double* u, const double* windings, double* y,
+                                     const NodeStart* node) {
   tabled_ = false;
   const int f = dof();
   clearState(windings, y);
   auto start = [&](bool predict) {
-    if (predict && seed_) {
-      const double h = seedDz_;
+    if (predict && node && node->from) {
+      const Node& n = *node->from;
+      const double h = node->dz;
       for (size_t c = 0; c < qA_.size(); ++c)
-        coordinate(y, static_cast<int>(c)) = seed_->q[c] + h * (seed_->dq[c] + 0.5 * h * seed_->ddq[c]);
+        coordinate(y, static_cast<int>(c)) = n.q[c] + h * (n.dq[c] + 0.5 * h * n.ddq[c]);
       coordinate(y, indep_[0]) = z[0];
       normalise(y);
       return;
@@ -450,15 +452,15 @@ bool ReducedCoordinates::expandExact(double t, const double* z, const double* u,
   };
   iterations_ = 0;
   start(true);
-  if (!newton(t, y, kMaxIterations)) {
+  if (!newton(t, y, kMaxIterations, node)) {
     start(false);
-    if (!newton(t, y, 3 * kMaxIterations)) return false;
+    if (!newton(t, y, 3 * kMaxIterations, node)) return false;
   }
   // Rates from the exact Phi_q at the converged pose: Jd qd_D = -(Ji u + Phi_t).
   jacobianBlocks(y);
   // A node: exact factors here (its rates and accelerations then need no
   // refinement, and the next node's Newton, a step away, contracts fast).
-  if (polish_ && luTmp_.factor(Jd_)) lu_ = &luTmp_;
+  if (node && luTmp_.factor(Jd_)) lu_ = &luTmp_;
   R_.resize(neq_, f + 1);
   R_.leftCols(f) = -Ji_;
   R_.col(f) = -phit_;
@@ -469,7 +471,7 @@ bool ReducedCoordinates::expandExact(double t, const double* z, const double* u,
   // expansions along the motion start close and converge in one or two
   // iterations. A part at rest never gets here, so its pose stays a
   // function of (t, z) alone.
-  if (!quick || iterations_ > 2 || polish_) {
+  if (!quick || iterations_ > 2 || node) {
     if (lu_ != &luTmp_ && !luTmp_.factor(Jd_)) return true;
     std::swap(luA_, luTmp_);
     lu_ = &luA_;
@@ -511,10 +513,8 @@ void ReducedCoordinates::prepare(double t, const double* y) {
     W_.setZero(6 * nm, 1);
     ac_.resize(6 * nm);
     const double u2 = tabledU_ * tabledU_;
-    int body = 0;
     for (int k = 0; k < nm; ++k) {
-      while (mb_.bodies()[body].ground) ++body;
-      const BodyRT& B = mb_.bodies()[body];
+      const BodyRT& B = mb_.bodies()[bodyOf_[k]];
       const int s = slot_[k];
       const auto L = Lmat(Q4(y[s + 3], y[s + 4], y[s + 5], y[s + 6]));
       const V3 Wr(tq1_[7 * k], tq1_[7 * k + 1], tq1_[7 * k + 2]);
@@ -528,7 +528,6 @@ void ReducedCoordinates::prepare(double t, const double* y) {
       const V3 w(y[s + 10], y[s + 11], y[s + 12]);
       M += B.m * Wr.squaredNorm() + Ww.dot(B.J * Ww);
       base_[0] -= Wr.dot(B.m * ar) + Ww.dot(w.cross(B.J * w) + B.J * aw);
-      ++body;
     }
     mass1_ = M;
     prepared_ = true;
@@ -584,10 +583,8 @@ void ReducedCoordinates::prepare(double t, const double* y) {
   base_.setZero(f);
   W_.setZero(6 * nm, f);
   ac_.resize(6 * nm);
-  int body = 0;
   for (int k = 0; k < nm; ++k) {
-    while (mb_.bodies()[body].ground) ++body;
-    const BodyRT& B = mb_.bodies()[body];
+    const BodyRT& B = mb_.bodies()[bodyOf_[k]];
     const int s = slot_[k];
     const auto L = Lmat(Q4(y[s + 3], y[s + 4], y[s + 5], y[s + 6]));
     auto W = W_.middleRows<6>(6 * k);
@@ -616,7 +613,6 @@ void ReducedCoordinates::prepare(double t, const double* y) {
     const auto Ww = W.bottomRows<3>();
     M.noalias() += B.m * (Wr.transpose() * Wr) + Ww.transpose() * (B.J * Ww);
     base_.noalias() -= Wr.transpose() * (B.m * ar) + Ww.transpose() * (w.cross(B.J * w) + B.J * aw);
-    ++body;
   }
   Mr_.compute(M);
   if (f == 1) mass1_ = M(0, 0);

@@ -149,7 +149,8 @@ class ReducedCoordinates {
   Eigen::MatrixXd fullJacobian(const double* y) const;
   // Newton on Phi = 0 for the dependent coordinates of y: with the anchor's
   // factorisation, or a fresh one per iteration when that converges slowly.
-  bool newton(double t, double* y, int maxIterations);
+  // polish: a table's node, closed on to kNodeTol.
+  bool newton(double t, double* y, int maxIterations, bool polish);
   // Solves Jd_ X_ = R_ with the factors of the last Newton refined against
   // Jd_ (a fresh factorisation when the refinement stalls). False when the
   // factors needed more than one refinement pass or were replaced.
@@ -169,12 +170,19 @@ class ReducedCoordinates {
   std::vector<double> tq1_, tq2_;  // its d q/dz, d2 q/dz2
   std::vector<double> qdd_;     // prepare(): the coordinates' accelerations at du/dt = 0
   std::vector<double> yNode_;
-  const Node* seed_ = nullptr;  // the neighbour a new node continues from
-  double seedDz_ = 0.0;
-  bool polish_ = false;  // Newton on to rounding (a node)
   std::vector<char> indepEuler_;  // per moving part: one of its Euler parameters is independent
   void normalise(double* y) const;
-  bool expandExact(double t, const double* z, const double* u, const double* windings, double* y);
+  // A table's node being made: the neighbour it continues from (null: from
+  // the anchor) at dz from it.
+  struct NodeStart {
+    const Node* from;
+    double dz;
+  };
+  bool expandExact(double t, const double* z, const double* u, const double* windings, double* y,
+                   const NodeStart* node = nullptr);
+  // The table's cell around z: its nodes a (below) and b (above) and z's
+  // place s in [0, 1) between them; false beyond where the loop closes.
+  bool cell(double t, const double* z, const double* windings, const Node*& a, const Node*& b, double& s);
   // y zeroed, then the winding states copied in (every expansion starts so).
   void clearState(const double* windings, double* y) const;
   std::vector<int> wind_;  // the winding states' local slots

@@ -262,11 +262,8 @@ class Cylinder : public Element {
     const std::vector<int> xv{sx_, sv_};
     std::vector<int> chambers{chA_};
     if (chB_ >= 0) chambers.push_back(chB_);
-    for (const auto& nodes : {nodesOf(chA_, portA_), chB_ >= 0 ? nodesOf(chB_, portB_) : std::vector<int>{}}) {
-      if (nodes.empty()) continue;
-      std::vector<int> cols = nodes;
-      b.block({{}, nodes, xv, cols});
-    }
+    for (const auto& nodes : {nodesOf(chA_, portA_), chB_ >= 0 ? nodesOf(chB_, portB_) : std::vector<int>{}})
+      if (!nodes.empty()) b.block({{}, nodes, xv, nodes});
     b.block({{sW_}, {}, {sW_, sv_}, chambers});
     if (side_ == CouplingRole::Pneumatic) {
       b.block({xv, {}, xv, {}});
