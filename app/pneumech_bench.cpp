@@ -1,8 +1,10 @@
 // pneumech-bench: real-time performance of the engine on the shipped example
 // projects. Loads every <source>/projects/*.pneumech.json (or the files given
-// on the command line), runs each N times on this one thread and prints per
-// project: simulated seconds, wall seconds (best of N), real-time factor,
-// integrator steps and residual evaluations.
+// on the command line), runs each N times and prints per project: simulated
+// seconds, wall seconds (best of N), real-time factor, integrator steps,
+// residual evaluations, events, and where the result rows were computed: on
+// a second thread (the default, solver/output_pipeline.h) or with
+// --serial-output on the solver's thread (the solver is one thread always).
 //
 // Then the growth of cost with model size: a chain of N pendulums and a
 // ladder of N four-bar loops, N = 1, 2, 4 ... 64, simulated, and their
@@ -12,7 +14,7 @@
 // --no-lump keeps parts welded by fixed joints as bodies of their own (the
 // reference for the lumping's gain: MultibodySystem::lumpFixedJoints).
 //
-//   pneumech-bench [-n N] [--no-lump] [--scaling-only [--dense]] [file.pneumech.json ...]
+//   pneumech-bench [-n N] [--no-lump] [--serial-output] [--scaling-only [--dense]] [file.pneumech.json ...]
 #include "io/project_file.h"
 #include "mechanics/multibody.h"
 #include "model/project_error.h"
@@ -39,8 +41,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
+bool serialOutput = false;  // --serial-output
+
 int usage() {
-  std::fprintf(stderr, "usage: pneumech-bench [-n N] [--no-lump] [--scaling-only [--dense] | --coupling-only] [file.pneumech.json ...]\n"
+  std::fprintf(stderr, "usage: pneumech-bench [-n N] [--no-lump] [--serial-output] [--scaling-only [--dense] | --coupling-only] [file.pneumech.json ...]\n"
                        "  default files: %s/projects/*.pneumech.json, N = 5\n", PM_SOURCE_DIR);
   return 2;
 }
@@ -153,6 +157,7 @@ void scaling(int repeats) {
         int states = 0;
         for (int k = 0; k < repeats; ++k) {
           pm::Simulation sim(pr, name);
+          sim.setOutputRows(serialOutput ? pm::Simulation::OutputRows::Solver : pm::Simulation::OutputRows::Auto);
           states = sim.system().size();
           pm::ResultStore out;
           const pm::RunResult r = sim.run(out);
@@ -259,6 +264,7 @@ void coupling(int repeats) {
       std::vector<double> x;
       for (int k = 0; k < repeats; ++k) {
         pm::Simulation sim(pr, path);
+        sim.setOutputRows(pm::Simulation::OutputRows::Solver);  // as the co-simulation's: the modes compared on one thread each
         pm::ResultStore out;
         const pm::RunResult r = sim.run(out);
         if (!r.ok()) throw std::runtime_error(r.message);
@@ -294,6 +300,8 @@ int main(int argc, char** argv) {
       scalingOnly = true;
     } else if (!std::strcmp(argv[i], "--dense")) {
       dense = true;
+    } else if (!std::strcmp(argv[i], "--serial-output")) {
+      serialOutput = true;
     } else if (!std::strcmp(argv[i], "--no-lump")) {
       pm::mb::MultibodySystem::lumpFixedJoints(false);
     } else if (!std::strcmp(argv[i], "--coupling-only")) {
@@ -324,8 +332,8 @@ int main(int argc, char** argv) {
     }
   }
 
-  std::printf("%-36s %10s %12s %12s %10s %12s %8s\n", "project", "sim [s]", "wall [s]", "RT factor", "steps",
-              "res. evals", "events");
+  std::printf("%-36s %10s %12s %12s %10s %12s %8s  %s\n", "project", "sim [s]", "wall [s]", "RT factor", "steps",
+              "res. evals", "events", "rows");
   int failures = 0;
   double totalSim = 0.0, totalWall = 0.0;
   for (const std::string& path : files) {
@@ -337,6 +345,7 @@ int main(int argc, char** argv) {
       for (int k = 0; k < repeats; ++k) {
         // Compile inside the loop: a run consumes the element's discrete state.
         pm::Simulation sim(project, path);
+        sim.setOutputRows(serialOutput ? pm::Simulation::OutputRows::Solver : pm::Simulation::OutputRows::Auto);
         pm::ResultStore out;
         const pm::RunResult r = sim.run(out);
         if (!r.ok()) throw std::runtime_error("simulation failed: " + r.message);
@@ -347,16 +356,17 @@ int main(int argc, char** argv) {
       }
       totalSim += stats.tReached;
       totalWall += best;
-      std::printf("%-36s %10.4g %12.6f %12.4g %10ld %12ld %8ld\n", name.c_str(), stats.tReached, best,
-                  best > 0 ? stats.tReached / best : 0.0, stats.steps, stats.residualEvals, stats.events);
+      std::printf("%-36s %10.4g %12.6f %12.4g %10ld %12ld %8ld  %s\n", name.c_str(), stats.tReached, best,
+                  best > 0 ? stats.tReached / best : 0.0, stats.steps, stats.residualEvals, stats.events,
+                  stats.outputThread ? "thread" : "solver");
     } catch (const std::exception& e) {
       ++failures;
       std::printf("%-36s FAILED: %s\n", name.c_str(), e.what());
     }
     std::fflush(stdout);
   }
-  std::printf("%-36s %10.4g %12.6f %12.4g   (best of %d runs each, single thread)\n", "total", totalSim, totalWall,
-              totalWall > 0 ? totalSim / totalWall : 0.0, repeats);
+  std::printf("%-36s %10.4g %12.6f %12.4g   (best of %d runs each; rows: on the output thread or the solver's)\n",
+              "total", totalSim, totalWall, totalWall > 0 ? totalSim / totalWall : 0.0, repeats);
   if (defaults) {
     scaling(std::min(repeats, 2));
     analyses(std::min(repeats, 3), false);

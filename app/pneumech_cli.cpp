@@ -62,11 +62,12 @@ int info(const std::string& path, bool equations) {
 }
 
 int simulate(const std::string& path, double tEnd, const std::string& out, const std::vector<std::string>& sets,
-             const std::vector<std::string>& channels, bool quiet) {
+             const std::vector<std::string>& channels, bool quiet, bool serialOutput) {
   Project pr = loadProject(path);
   for (const auto& s : sets) applyOverride(pr, s);
   if (tEnd > 0) applyOverride(pr, "simulation.t_end=" + std::to_string(tEnd));
   Simulation sim(pr, path);
+  sim.setOutputRows(serialOutput ? Simulation::OutputRows::Solver : Simulation::OutputRows::Auto);
   const std::vector<ChannelInfo> written = sim.channels();
   for (const auto& c : channels)  // check before spending the run
     if (std::none_of(written.begin(), written.end(), [&](const ChannelInfo& k) { return k.name == c; }))
@@ -87,7 +88,7 @@ int simulate(const std::string& path, double tEnd, const std::string& out, const
     if (r.stats.coupling == "cosimulation")
       std::cout << " (exchange interval " << r.stats.exchangeInterval << " s, " << r.stats.exchanges << " exchanges; "
                 << r.stats.stepsPneumatic << " pneumatic + " << r.stats.stepsMechanical << " mechanical steps)";
-    std::cout << "\n";
+    std::cout << "\nResult rows: " << (r.stats.outputThread ? "output thread" : "solver thread") << "\n";
     if (!out.empty()) std::cout << "Wrote " << results.rows() << " rows to " << out << "\n";
   }
   return 0;
@@ -204,6 +205,8 @@ int main(int argc, char** argv) {
   sim->add_option("--set", sets, "override a parameter in SI: ID.PARAM=VALUE (repeatable)")->take_all();
   sim->add_option("--channels", channels, "channels to write (default: all)")->take_all();
   sim->add_flag("--quiet,-q", quiet, "print nothing on success");
+  bool serialOutput = false;
+  sim->add_flag("--serial-output", serialOutput, "compute the result rows on the solver's thread (default: a second one)");
 
   auto* inf = app.add_subcommand("info", "describe a project: components, states, channels");
   std::string infoProject;
@@ -254,7 +257,7 @@ int main(int argc, char** argv) {
     return app.exit(e);
   }
   try {
-    if (sim->parsed()) return simulate(project, tEnd, out, sets, channels, quiet);
+    if (sim->parsed()) return simulate(project, tEnd, out, sets, channels, quiet, serialOutput);
     if (inf->parsed()) return info(infoProject, eq);
     if (eqs->parsed()) return info(eqProject, true);
     if (st->parsed())

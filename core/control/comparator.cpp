@@ -63,6 +63,10 @@ class Comparator : public Element {
     on_ = on;
     return true;
   }
+  bool discrete(DiscreteState& s) override {
+    s(on_, before_, tEvent_);
+    return true;
+  }
   void output(const Eval&, double* ch) override {
     ch[0] = on_ ? high_ : low_;
     ch[1] = on_ ? 1.0 : 0.0;

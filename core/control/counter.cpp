@@ -62,6 +62,10 @@ class Counter : public Element {
     count_ = count;
     return true;
   }
+  bool discrete(DiscreteState& s) override {
+    s(in_, reset_, count_, countBefore_, tEvent_);
+    return true;
+  }
   void output(const Eval&, double* ch) override {
     ch[0] = count_;
     ch[1] = done();

@@ -91,6 +91,10 @@ class FirstOrderFilter : public Element {
     now_ = next;
     return changed;
   }
+  bool discrete(DiscreteState& s) override {
+    s(clock_, u0_, before_, now_);
+    return true;
+  }
   void output(const Eval& e, double* ch) override { ch[0] = value(e); }
 
  private:
@@ -105,6 +109,7 @@ class FirstOrderFilter : public Element {
   }
   struct Held {
     double x = 0.0, u = 0.0, out = 0.0;
+    void discrete(DiscreteState& s) { s(x, u, out); }
   };
   bool derivative_;
   std::string ref_;

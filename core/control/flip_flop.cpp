@@ -60,6 +60,10 @@ class SrFlipFlop : public Element {
     q_ = q;
     return true;
   }
+  bool discrete(DiscreteState& s) override {
+    s(set_, reset_, q_);
+    return true;
+  }
   void output(const Eval&, double* ch) override {
     ch[0] = q_ ? 1.0 : 0.0;
     ch[1] = q_ ? 0.0 : 1.0;

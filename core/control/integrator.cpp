@@ -124,6 +124,10 @@ class Integrator : public Element {
     }
     return changed;
   }
+  bool discrete(DiscreteState& s) override {
+    s(reset_, clock_, mode_, base_, xRef_, held_, uHeld_, yBefore_, uBefore_);
+    return true;
+  }
   void output(const Eval& e, double* ch) override {
     ch[0] = value(e);
     ch[1] = mode_ == Mode::Free ? 0.0 : mode_ == Mode::Upper ? 1.0 : mode_ == Mode::Lower ? -1.0 : 2.0;

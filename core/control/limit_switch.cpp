@@ -59,6 +59,10 @@ class LimitSwitch : public Element {
     on_ = on;
     return true;
   }
+  bool discrete(DiscreteState& s) override {
+    s(region_, before_, tEvent_, on_);
+    return true;
+  }
   void output(const Eval&, double* ch) override { ch[0] = on_ ? 1.0 : 0.0; }
 
  private:

@@ -56,6 +56,10 @@ class BandBlock : public Element {
   void evaluate(Eval&) override {}
   void roots(const Eval& e, double* g) override { signal::Band::roots(read(e), lo_, hi_, g); }
   bool update(const Eval& e) override { return band_.update(e, read(e), lo_, hi_); }
+  bool discrete(DiscreteState& s) override {
+    s(band_);
+    return true;
+  }
   void output(const Eval& e, double* ch) override {
     ch[0] = value(e);
     if (!deadZone_) ch[1] = band_.region;

@@ -65,6 +65,10 @@ class LogicGate : public Element {
     out_ = out;
     return true;
   }
+  bool discrete(DiscreteState& s) override {
+    s(in_, out_);
+    return true;
+  }
   void output(const Eval&, double* ch) override { ch[0] = out_ ? 1.0 : 0.0; }
 
  private:

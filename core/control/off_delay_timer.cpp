@@ -60,6 +60,10 @@ class OffDelayTimer : public Element {
     }
     return changed;
   }
+  bool discrete(DiscreteState& s) override {
+    s(in_, timing_, tOff_, out_);
+    return true;
+  }
   void output(const Eval& e, double* ch) override {
     ch[0] = out_ ? 1.0 : 0.0;
     ch[1] = timing_ ? e.t - tOff_ : 0.0;

@@ -70,6 +70,10 @@ class OnDelayTimer : public Element {
     }
     return changed;
   }
+  bool discrete(DiscreteState& s) override {
+    s(running_, tStart_, out_, before_, tEvent_);
+    return true;
+  }
   void output(const Eval& e, double* ch) override {
     ch[0] = out_ ? 1.0 : 0.0;
     ch[1] = running_ ? e.t - tStart_ : 0.0;

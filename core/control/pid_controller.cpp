@@ -147,6 +147,11 @@ class PidController : public Element {
     return changed;
   }
 
+  bool discrete(DiscreteState& s) override {
+    s(clock_, e0_, band_, frozen_, held_, before_, z_, zBefore_);
+    return true;
+  }
+
   void output(const Eval& e, double* ch) override {
     const Parts v = value(e);
     ch[0] = v.out;
@@ -162,6 +167,7 @@ class PidController : public Element {
   struct Parts {
     double e = 0, p = 0, i = 0, d = 0, u = 0, out = 0;
     int region = 0;
+    void discrete(DiscreteState& s) { s(e, p, i, d, u, out, region); }
   };
   double error(const Eval& e) {
     signal::LoopGuard g(busy_, id());

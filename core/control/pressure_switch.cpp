@@ -53,6 +53,10 @@ class PressureSwitch : public Element {
     on_ = on;
     return true;
   }
+  bool discrete(DiscreteState& s) override {
+    s(on_, before_, tEvent_);
+    return true;
+  }
   void output(const Eval& e, double* ch) override {
     ch[0] = on_ ? 1.0 : 0.0;
     ch[1] = gauge(e);

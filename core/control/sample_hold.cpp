@@ -56,6 +56,10 @@ class SampleHold : public Element {
     held_ = v;
     return true;
   }
+  bool discrete(DiscreteState& s) override {
+    s(trigger_, clock_, held_);
+    return true;
+  }
   void output(const Eval&, double* ch) override { ch[0] = held_; }
 
  private:

@@ -46,6 +46,10 @@ class SelectorSwitch : public Element {
     pos_ = (pos_ + 1) % positions_;
     return true;
   }
+  bool discrete(DiscreteState& s) override {
+    s(pos_);
+    return true;
+  }
 
  private:
   int positions_ = 2;

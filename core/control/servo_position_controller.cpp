@@ -360,6 +360,14 @@ class ServoPositionController : public Element {
     return changed;
   }
 
+  bool discrete(DiscreteState& s) override {
+    // before_: the sample's starting state, kept over the update passes at one instant;
+    // ex0_, ev0_, dp0_: continuous mode's filter offsets, set at the start.
+    s(clock_, motion_, held_, before_, ex0_, ev0_, dp0_, vBand_, ovRegion_, uBand_, frRegion_, frozenX_, frozenV_,
+      hold_);
+    return true;
+  }
+
   void output(const Eval& e, double* ch) override {
     const Loop s = clock_.sampled() ? held_ : value(e);
     ch[0] = s.u;
@@ -386,6 +394,9 @@ class ServoPositionController : public Element {
            u = 0, ufr = 0, dp = 0, zp = 0, udp = 0;
     int vLim = 0, uLim = 0;
     bool hold = false;
+    void discrete(DiscreteState& s) {
+      s(ex, zx, Ix, vc, vCmd, v, ev, zv, Iv, w, uff, uc, uo, u, ufr, dp, zp, udp, vLim, uLim, hold);
+    }
   };
 
   void read(const Eval& e, Loop& s) {

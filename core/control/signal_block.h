@@ -57,6 +57,7 @@ class LogicInput {
   // True when the level rose during the current event (also at the start when
   // the input is on at t = 0: callers that count edges ignore that one).
   bool rose() const { return on && !before_; }
+  void discrete(DiscreteState& s) { s(on, before_, tEvent_); }
 
  private:
   bool before_ = false;
@@ -92,6 +93,7 @@ class Band {
     region = r;
     return true;
   }
+  void discrete(DiscreteState& s) { s(region, before_, tEvent_); }
 
  private:
   int before_ = 0;
@@ -126,6 +128,7 @@ class SampleClock {
     fresh_ = true;
     return true;
   }
+  void discrete(DiscreteState& s) { s(next_, tNow_, k_, fresh_); }
 
  private:
   double Ts_;

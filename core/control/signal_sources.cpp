@@ -78,6 +78,10 @@ class StepSource : public Element {
     after_ = after;
     return true;
   }
+  bool discrete(DiscreteState& s) override {
+    s(after_);
+    return true;
+  }
   void output(const Eval&, double* ch) override { ch[0] = value(); }
 
  private:
@@ -121,6 +125,10 @@ class RampSource : public Element {
     const int phase = e.t < tStart_ - signal::timeEps(tStart_) ? 0 : e.t < tStop_ - signal::timeEps(tStop_) ? 1 : 2;
     if (phase == phase_) return false;
     phase_ = phase;
+    return true;
+  }
+  bool discrete(DiscreteState& s) override {
+    s(phase_);
     return true;
   }
   void output(const Eval& e, double* ch) override { ch[0] = value(e.t); }

@@ -235,6 +235,11 @@ class StepSequence : public Element {
     return true;  // the System calls update again: the next transition may hold already
   }
 
+  bool discrete(DiscreteState& s) override {
+    s(start_, stop_, reset_, values_, active_, running_);
+    return true;
+  }
+
   void output(const Eval&, double* ch) override {
     ch[0] = static_cast<double>(active_);
     ch[1] = running_ ? 1.0 : 0.0;

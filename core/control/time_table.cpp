@@ -94,6 +94,10 @@ class TimeTable : public Element {
     seg_ = seg;
     return true;
   }
+  bool discrete(DiscreteState& s) override {
+    s(seg_);
+    return true;
+  }
   void output(const Eval& e, double* ch) override { ch[0] = value(e.t); }
 
  private:

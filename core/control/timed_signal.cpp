@@ -57,6 +57,10 @@ class TimedSignal : public Element {
     on_ = on;
     return true;
   }
+  bool discrete(DiscreteState& s) override {
+    s(held_, on_);
+    return true;
+  }
   void output(const Eval&, double* ch) override { ch[0] = on_ ? 1.0 : 0.0; }
   // The push button pressed by hand (interactive mode), on top of its
   // timed press.

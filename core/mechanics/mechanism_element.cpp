@@ -359,6 +359,18 @@ bool MechanismElement::update(const Eval& e) {
   return true;
 }
 
+bool MechanismElement::discrete(DiscreteState& s) {
+  // z and u mean what the partition makes them mean: a copy repartitions at
+  // the same pose, which gives it the same coordinates (and table grid).
+  const long had = partitions_;
+  s(repartition_, partitions_, partT_, partPose_);
+  if (s.loading() && rc_ && partitions_ != had) {
+    rc_->partition(partT_, partPose_.data());
+    keyValid_ = false;
+  }
+  return true;
+}
+
 void MechanismElement::output(const Eval& e, double* channels) {
   // Reactions and accelerations from the index-1 equations at the output
   // point: the integrator's multipliers are index-2 variables outside its
@@ -403,6 +415,9 @@ void MechanismElement::makeConsistent(System& sys, double t, double* y, double* 
       std::vector<double> full(local(e), local(e) + mb_->size());
       if (repartition_) {
         rc_->partition(t, full.data());
+        ++partitions_;
+        partT_ = t;
+        partPose_ = full;
         rc_->reduce(full.data(), y + base_, y + base_ + rc_->dof());
       } else {
         rc_->setAnchor(t, full.data(), true);

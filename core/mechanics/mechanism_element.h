@@ -41,6 +41,7 @@ class MechanismElement : public Element {
   void output(const Eval& e, double* channels) override;
   void makeConsistent(System& sys, double t, double* y, double* yp) override;
   bool update(const Eval& e) override;
+  bool discrete(DiscreteState& s) override;
   // Joint limits, impacts and the partition's conditioning read positions
   // (and, reduced, their expansion) only.
   bool rootsReadStatesOnly() const override { return true; }
@@ -95,6 +96,11 @@ class MechanismElement : public Element {
   int base_ = 0;
   int nReduced_ = 0;  // z, u, windings
   bool repartition_ = false;
+  // The reduced states' partition, as the count of new ones and the pose and
+  // time of the last: a copy of the System takes it over (discrete()).
+  long partitions_ = 0;
+  double partT_ = 0.0;
+  std::vector<double> partPose_;
   mutable std::vector<double> full_, key_, work_, workp_;
   mutable double keyT_ = 0.0;
   mutable bool keyValid_ = false;

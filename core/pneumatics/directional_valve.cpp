@@ -235,6 +235,12 @@ class DirectionalValve : public Element {
     return true;
   }
 
+  bool discrete(DiscreteState& s) override {
+    // tEvent_ and before*_: the pilots' state before the current event.
+    s(hand_, toggle_, pilot14On_, pilot12On_, before14_, before12_, tEvent_, s0_, target_, tCmd_, ramping_);
+    return true;
+  }
+
   void output(const Eval& e, double* ch) override {
     ch[0] = spool(e.t);
     for (size_t i = 0; i < pairs_.size(); ++i) ch[1 + i] = pairs_[i].q;

@@ -258,6 +258,11 @@ class ProportionalValve : public Element {
     return false;
   }
 
+  bool discrete(DiscreteState& s) override {
+    s(seg_.t, seg_.x, seg_.v, seg_.u);  // unused (constant) without a held command
+    return true;
+  }
+
   bool rootsReadStatesOnly() const override { return true; }
   void roots(const Eval& e, double* g) override {
     const double x = state(e).x;

@@ -4,6 +4,7 @@
 // evaluation, and may own root functions and a discrete state updated at events.
 #pragma once
 
+#include "solver/discrete_state.h"
 #include "solver/node.h"
 
 #include <cmath>
@@ -122,7 +123,22 @@ class Element {
   virtual bool rootsReadStatesOnly() const { return false; }
   // Discrete update at an event (or at start). Returns true when a discrete
   // state changed, so dependent elements are updated again.
-  virtual bool update(const Eval& e) { (void)e; return false; }
+  virtual bool update(const Eval& e) {
+    (void)e;
+    noUpdate_ = true;
+    return false;
+  }
+  // The element's discrete state for another copy of the System (the output
+  // thread's, solver/output_pipeline.h): every field update() and operate()
+  // change, listed once for saving and loading. False: the element cannot,
+  // and the result rows stay on the solver's thread. The default holds for
+  // an element without an update() of its own (known once the System's first
+  // discrete update has run: this one then ran); an element that overrides
+  // update() or operate() overrides this too.
+  virtual bool discrete(DiscreteState& s) {
+    (void)s;
+    return noUpdate_;
+  }
   // Write result channels (indices given by SystemBuilder::addChannel).
   virtual void output(const Eval& e, double* channels) = 0;
   // Completes a consistent start (at t0 and after events) where the generic
@@ -142,6 +158,7 @@ class Element {
 
  private:
   std::string id_;
+  bool noUpdate_ = false;
 };
 
 // Thrown from an element's evaluation when the state it was given is one it

@@ -31,6 +31,8 @@ struct RunStats {
   double exchangeInterval = 0.0;
   long exchanges = 0;
   long stepsPneumatic = 0, stepsMechanical = 0;
+  bool outputThread = false;  // the result rows were computed on a second thread
+  bool outputCopy = false;    // ... by a copy of the System (on either thread)
   double realTimeFactor() const { return wallSeconds > 0 ? tReached / wallSeconds : 0.0; }
 };
 
@@ -64,7 +66,21 @@ class Simulation {
   // driven from another thread) adds pause/resume and wall-clock pacing.
   RunResult run(ResultStore& out, const std::atomic<bool>* cancel = nullptr, RunControl* control = nullptr);
 
+  // Where the result rows are computed (solver/output_pipeline.h). Auto:
+  // by a copy of the System for projects with a mechanism, on a second
+  // thread where the machine has a second core; by the solver's own System
+  // for circuits (their rows are cheap, and the same either way). Thread: by
+  // a copy on a second thread, also for circuits. Solver: by a copy on the
+  // solver's thread (the same rows as Thread's, bit for bit). A copy needs
+  // every element to hand over its discrete state; where one cannot (a
+  // scripted controller), the solver's own System computes the rows.
+  enum class OutputRows { Auto, Thread, Solver };
+  void setOutputRows(OutputRows where) { outputRows_ = where; }
+
  private:
+  Project project_;  // for the output thread's copy of the System
+  std::string file_;
+  OutputRows outputRows_ = OutputRows::Auto;
   std::unique_ptr<System> system_;
   SimulationSettings settings_;
   std::unique_ptr<CoSimulation> cosim_;  // when settings_.coupling is "cosimulation"

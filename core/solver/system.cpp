@@ -133,6 +133,19 @@ bool System::updateDiscrete(double t, const double* y, const double* yp, bool in
                            " s (a switching loop between valves, switches or sequences?)");
 }
 
+bool System::saveDiscrete(std::vector<double>& out) {
+  out.clear();
+  DiscreteState s(out);
+  for (auto& el : elements_)
+    if (!el->discrete(s)) return false;
+  return true;
+}
+
+void System::loadDiscrete(const std::vector<double>& in) {
+  DiscreteState s(in.data());
+  for (auto& el : elements_) el->discrete(s);
+}
+
 double System::nextTimeEvent() const {
   double t = std::numeric_limits<double>::infinity();
   for (const auto& el : elements_) t = std::min(t, el->nextTimeEvent());

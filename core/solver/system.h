@@ -71,6 +71,11 @@ class System {
   // Discrete updates to a fixed point; true when anything changed.
   bool updateDiscrete(double t, const double* y, const double* yp, bool initializing);
   void outputs(double t, const double* y, const double* yp, double* row);
+  // The elements' discrete states (Element::discrete) in element order, for
+  // a second copy of this System (the output thread's); false when an element
+  // cannot give its own. Meaningful after the first updateDiscrete().
+  bool saveDiscrete(std::vector<double>& out);
+  void loadDiscrete(const std::vector<double>& in);
   // The earliest of the elements' next clock instants (Element::nextTimeEvent).
   double nextTimeEvent() const;
   // Solves the junction balances for fixed differential states (bisection on

@@ -174,20 +174,78 @@ struct Run {
   }
 };
 
+// Largest difference between two runs' rows of the same project, relative
+// to the largest magnitude among the channels of the same unit (a part's
+// acceleration across the plane it moves in is rounding noise, 1e-7 m/s2,
+// next to the 400 m/s2 along it; a planar pendulum's out-of-plane torques
+// are all 1e-17 N m), at least 1e-3 of the SI unit; the channel and time
+// where it is largest in `where`. Rows at different times count as infinite.
+inline double rowDifference(const ResultStore& a, const ResultStore& b, std::string& where) {
+  const auto& ch = a.channels();
+  const auto ta = a.times(), tb = b.times();
+  if (ta != tb || b.channels().size() != ch.size()) {
+    where = "the rows' times or the channels";
+    return std::numeric_limits<double>::infinity();
+  }
+  std::map<std::string, double> scale;
+  for (size_t c = 0; c < ch.size(); ++c)
+    for (double v : a.column(static_cast<int>(c))) scale[ch[c].unit] = std::max(scale[ch[c].unit], std::abs(v));
+  double worst = 0.0;
+  for (size_t c = 0; c < ch.size(); ++c) {
+    const auto x = a.column(static_cast<int>(c)), y = b.column(static_cast<int>(c));
+    const double s = std::max(scale[ch[c].unit], 1e-3);  // units that stay below 1e-3 SI: rounding noise
+    for (size_t i = 0; i < x.size(); ++i) {
+      const double d = std::abs(x[i] - y[i]) / s;
+      if (!(d <= worst)) {  // NaN counts
+        worst = std::isnan(d) ? std::numeric_limits<double>::infinity() : d;
+        where = ch[c].name + " at t = " + std::to_string(ta[i]);
+      }
+    }
+  }
+  return worst;
+}
+
+// The bound on rowDifference between a run's rows computed by the System's
+// copy on the output thread and on the solver's: none, they are the same bit
+// for bit (the copy sees the same points and discrete states in the same
+// order either way). A missed piece of an element's discrete state shows.
+constexpr double kOutputThreadTol = 0.0;
+
 // Compiles and runs (a copy of) the project. An exception is caught: its text
 // goes to `error` and result.status becomes Failed (result.message is left
 // empty, so a check on the solver's own message does not match it).
+//
+// Every run doubles as a check of the output thread (solver/output_pipeline.h):
+// its rows are computed there whenever the project allows it (by default
+// only mechanisms' are), and the same project run again with the rows on
+// the solver's thread must give the same rows (kOutputThreadTol), else the
+// test fails naming the channel: an element whose discrete() misses a field,
+// or a row that changes what the solver does next.
 inline std::unique_ptr<Run> simulate(const Project& p, const std::string& name = "test") {
   auto r = std::make_unique<Run>();
   r->project = p;
   try {
     r->sim = std::make_unique<Simulation>(r->project, name);
+    r->sim->setOutputRows(Simulation::OutputRows::Thread);
     r->result = r->sim->run(r->out);
   } catch (const std::exception& e) {
     r->error = e.what();
     r->result.status = RunStatus::Failed;
   }
   r->t = r->out.times();
+  if (r->ok() && r->result.stats.outputThread) {
+    Simulation serial(r->project, name);
+    serial.setOutputRows(Simulation::OutputRows::Solver);
+    ResultStore rows;
+    const RunResult s = serial.run(rows);
+    std::string where;
+    const double d = s.ok() ? rowDifference(rows, r->out, where) : 0.0;
+    if (!s.ok() || d > kOutputThreadTol) {
+      const std::string msg = name + ": rows on the output thread differ from the solver thread's: " +
+                              (s.ok() ? std::to_string(d) + " in " + where : "that run failed: " + s.message);
+      QTest::qFail(msg.c_str(), __FILE__, __LINE__);
+    }
+  }
   return r;
 }
 

@@ -1,0 +1,129 @@
+#include "solver/output_pipeline.h"
+
+#include <exception>
+#include <stdexcept>
+
+namespace pm {
+
+OutputPipeline::OutputPipeline(std::function<std::unique_ptr<System>()> compile, ResultStore& out, int N, int channels,
+                               bool threaded)
+    : out_(out), N_(N), channels_(channels), threaded_(threaded) {
+  if (threaded_)
+    worker_ = std::thread([this, c = std::move(compile)]() mutable { run(std::move(c)); });
+  else if (!build(compile))
+    failed_ = true;
+}
+
+OutputPipeline::~OutputPipeline() {
+  {
+    std::lock_guard<std::mutex> lock(m_);
+    done_ = true;
+    queue_.clear();
+  }
+  cv_.notify_one();
+  if (worker_.joinable()) worker_.join();
+}
+
+bool OutputPipeline::build(const std::function<std::unique_ptr<System>()>& compile) {
+  try {
+    sys_ = compile();
+    if (sys_->size() != N_ || static_cast<int>(sys_->channels().size()) != channels_)
+      throw std::logic_error("the copy of the system differs from the solver's");
+  } catch (const std::exception& e) {
+    error_ = std::string("result rows: ") + e.what();
+    return false;
+  }
+  row_.resize(static_cast<size_t>(channels_));
+  return true;
+}
+
+bool OutputPipeline::process(const Batch& b) {
+  try {
+    const double* p = b.data.data();
+    for (int r = 0; r < b.rows; ++r) {
+      const double t = p[0];
+      const double* y = p + 1;
+      const double* yp = y + N_;
+      const size_t n = static_cast<size_t>(yp[N_]);
+      discrete_.assign(yp + N_ + 1, yp + N_ + 1 + n);
+      p = yp + N_ + 1 + n;
+      sys_->loadDiscrete(discrete_);
+      sys_->outputs(t, y, yp, row_.data());
+      out_.append(t, row_.data());
+    }
+  } catch (const std::exception& e) {
+    error_ = std::string("result rows: ") + e.what();
+    return false;
+  }
+  return true;
+}
+
+void OutputPipeline::push(double t, const double* y, const double* yp, const std::vector<double>& discrete) {
+  auto& d = filling_.data;
+  d.push_back(t);
+  d.insert(d.end(), y, y + N_);
+  d.insert(d.end(), yp, yp + N_);
+  d.push_back(static_cast<double>(discrete.size()));
+  d.insert(d.end(), discrete.begin(), discrete.end());
+  ++filling_.rows;
+  if (!threaded_) {
+    if (!failed_ && !process(filling_)) failed_ = true;
+    filling_.data.clear();
+    filling_.rows = 0;
+    return;
+  }
+  if (filling_.rows >= kBatchRows) handOver();
+}
+
+void OutputPipeline::flush() {
+  if (threaded_ && filling_.rows > 0) handOver();
+}
+
+void OutputPipeline::handOver() {
+  bool wake = false;
+  {
+    std::lock_guard<std::mutex> lock(m_);
+    queue_.push_back(std::move(filling_));
+    filling_ = Batch{};
+    if (!spare_.empty()) {
+      filling_ = std::move(spare_.back());
+      spare_.pop_back();
+    }
+    wake = idle_;
+  }
+  if (wake) cv_.notify_one();
+}
+
+std::string OutputPipeline::finish() {
+  flush();
+  {
+    std::lock_guard<std::mutex> lock(m_);
+    done_ = true;
+  }
+  cv_.notify_one();
+  if (worker_.joinable()) worker_.join();
+  return error_;
+}
+
+void OutputPipeline::run(std::function<std::unique_ptr<System>()> compile) {
+  if (!build(compile)) failed_ = true;
+  for (;;) {
+    Batch b;
+    {
+      std::unique_lock<std::mutex> lock(m_);
+      idle_ = true;
+      cv_.wait(lock, [&] { return !queue_.empty() || done_; });
+      idle_ = false;
+      if (queue_.empty()) return;  // done, nothing left
+      b = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    if (!failed_ && !process(b)) failed_ = true;
+    b.data.clear();
+    b.rows = 0;
+    std::lock_guard<std::mutex> lock(m_);
+    spare_.push_back(std::move(b));
+  }
+}
+
+}  // namespace pm
