@@ -44,10 +44,13 @@ bool OutputPipeline::process(const Batch& b) {
       const double t = p[0];
       const double* y = p + 1;
       const double* yp = y + N_;
-      const size_t n = static_cast<size_t>(yp[N_]);
-      discrete_.assign(yp + N_ + 1, yp + N_ + 1 + n);
-      p = yp + N_ + 1 + n;
-      sys_->loadDiscrete(discrete_);
+      const double n = yp[N_];
+      p = yp + N_ + 1;
+      if (n >= 0.0) {
+        discrete_.assign(p, p + static_cast<size_t>(n));
+        p += static_cast<size_t>(n);
+        sys_->loadDiscrete(discrete_);
+      }
       sys_->outputs(t, y, yp, row_.data());
       out_.append(t, row_.data());
     }
@@ -58,13 +61,13 @@ bool OutputPipeline::process(const Batch& b) {
   return true;
 }
 
-void OutputPipeline::push(double t, const double* y, const double* yp, const std::vector<double>& discrete) {
+void OutputPipeline::push(double t, const double* y, const double* yp, const std::vector<double>* discrete) {
   auto& d = filling_.data;
   d.push_back(t);
   d.insert(d.end(), y, y + N_);
   d.insert(d.end(), yp, yp + N_);
-  d.push_back(static_cast<double>(discrete.size()));
-  d.insert(d.end(), discrete.begin(), discrete.end());
+  d.push_back(discrete ? static_cast<double>(discrete->size()) : -1.0);
+  if (discrete) d.insert(d.end(), discrete->begin(), discrete->end());
   ++filling_.rows;
   if (!threaded_) {
     if (!failed_ && !process(filling_)) failed_ = true;

@@ -46,8 +46,9 @@ class OutputPipeline {
   OutputPipeline(const OutputPipeline&) = delete;
   OutputPipeline& operator=(const OutputPipeline&) = delete;
 
-  // Queues the row at t; `discrete` as System::saveDiscrete wrote it.
-  void push(double t, const double* y, const double* yp, const std::vector<double>& discrete);
+  // Queues the row at t; `discrete` as System::saveDiscrete wrote it, or
+  // null when it is the same as the last row's.
+  void push(double t, const double* y, const double* yp, const std::vector<double>* discrete);
   // Hands the queued rows over now.
   void flush();
   // Waits until every row pushed is in the store and stops the worker.
@@ -57,7 +58,8 @@ class OutputPipeline {
   bool failed() const { return failed_.load(std::memory_order_relaxed); }
 
  private:
-  // Rows as records [t, y (N), y' (N), n, discrete (n)], back to back.
+  // Rows as records [t, y (N), y' (N), n, discrete (n)], back to back; n =
+  // -1: the discrete state has not changed since the last record.
   struct Batch {
     std::vector<double> data;
     int rows = 0;

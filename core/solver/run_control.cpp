@@ -17,6 +17,7 @@ bool handOperable(const Component& c) {
 
 bool applyOperations(System& sys, const std::vector<std::pair<std::string, double>>& ops) {
   bool changed = false;
+  sys.discreteMayHaveChanged();
   for (const auto& [id, value] : ops)
     for (const auto& e : sys.elements())
       if (e->id() == id) changed = e->operate(value) || changed;

@@ -204,6 +204,7 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
   double t = t0;
   std::unique_ptr<OutputPipeline> pipe;
   std::vector<double> discrete;
+  unsigned long sentVersion = 0;  // sys.discreteVersion() of the copy's discrete state
   std::function<void(double, const double*, const double*)> emit;
   try {
     if (N == 0) {
@@ -249,6 +250,7 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
     // -> 99x, as its rows solve for the reactions).
     const bool copy = outputRows_ != OutputRows::Auto || sys.mechanism();
     if (copy && sys.saveDiscrete(discrete)) {
+      sentVersion = sys.discreteVersion() - 1;  // the first row sends it
       const bool threaded = outputRows_ == OutputRows::Thread ||
                             (outputRows_ == OutputRows::Auto && std::thread::hardware_concurrency() > 1);
       pipe = std::make_unique<OutputPipeline>([this] { return Compiler::compile(project_, file_); }, out, N,
@@ -265,8 +267,12 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
         return;
       }
       if (pipe->failed()) throw std::runtime_error("result rows failed");  // finish() below has the message
-      sys.saveDiscrete(discrete);
-      pipe->push(at, ya, ypa, discrete);
+      const bool changed = sys.discreteVersion() != sentVersion;
+      if (changed) {
+        sys.saveDiscrete(discrete);
+        sentVersion = sys.discreteVersion();
+      }
+      pipe->push(at, ya, ypa, changed ? &discrete : nullptr);
       if (control) pipe->flush();
     };
     // Runs with sampled controllers or a mechanism reuse Jacobians (see

@@ -113,6 +113,7 @@ int System::roots(double t, const double* y, const double* yp, double* g) {
 }
 
 bool System::updateDiscrete(double t, const double* y, const double* yp, bool initializing) {
+  ++discreteVersion_;
   scratch_.resize(states_.size());
   bool any = false;
   for (int pass = 0; pass < 100; ++pass) {
@@ -245,6 +246,7 @@ void System::withEval(double t, const double* y, const double* yp, const std::fu
 }
 
 void System::makeConsistent(double t, double* y, double* yp) {
+  ++discreteVersion_;  // a mechanism's new partition
   for (auto& el : elements_) el->makeConsistent(*this, t, y, yp);
 }
 

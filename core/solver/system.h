@@ -76,6 +76,11 @@ class System {
   // cannot give its own. Meaningful after the first updateDiscrete().
   bool saveDiscrete(std::vector<double>& out);
   void loadDiscrete(const std::vector<double>& in);
+  // Counts the calls that may change a discrete state (updateDiscrete,
+  // makeConsistent, hand operations): a copy needs a new saveDiscrete()
+  // only when this moved.
+  unsigned long discreteVersion() const { return discreteVersion_; }
+  void discreteMayHaveChanged() { ++discreteVersion_; }
   // The earliest of the elements' next clock instants (Element::nextTimeEvent).
   double nextTimeEvent() const;
   // Solves the junction balances for fixed differential states (bisection on
@@ -143,6 +148,7 @@ class System {
   std::vector<std::pair<Element*, int>> rootOwners_;  // element, first root
   std::vector<Footprint> footprints_;                   // per element, in element order
   int numRoots_ = 0;
+  unsigned long discreteVersion_ = 0;
   int rootsNeedEvaluation_ = -1;  // -1 not yet known (see Element::rootsReadStatesOnly)
   double pAmb_ = 101325.0, TAmb_ = 293.15;
   double atolPosition_ = 1e-8;
