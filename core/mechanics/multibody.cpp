@@ -3,6 +3,7 @@
 #include "mechanics/mechanism_types.h"
 
 #include <algorithm>
+#include <atomic>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -62,9 +63,9 @@ constexpr int kDenseAssemblyUpTo = 120;
 using SpMat = Eigen::SparseMatrix<double>;
 
 // MultibodySystem::forceDense (tests and pneumech-bench --dense only).
-bool gForceDense = false;
+std::atomic<bool> gForceDense{false};
 // MultibodySystem::lumpFixedJoints.
-bool gLump = true;
+std::atomic<bool> gLump{true};  // read by the output thread's compile too
 
 // Inertia of a point mass m at d about the origin (parallel-axis theorem).
 M3 steiner(double m, const V3& d) { return m * (d.squaredNorm() * M3::Identity() - d * d.transpose()); }

@@ -1,5 +1,6 @@
 #include "mechanics/reduced_coordinates.h"
 
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -39,7 +40,7 @@ const char* kNames[7] = {"x", "y", "z", "e0", "e1", "e2", "e3"};
 // step^4 (accelerations): with kGrowthTable, the tool changer's largest
 // acceleration error is 7e-8, 2.5e-7, 5.5e-7 m/s2 at 2e-3, 3e-3, 4e-3.
 constexpr double kGridStep = 3e-3;
-bool gTabulate = true;
+std::atomic<bool> gTabulate{true};  // read by the output thread's compile too
 }  // namespace
 
 void ReducedCoordinates::tabulateOneDof(bool on) { gTabulate = on; }
