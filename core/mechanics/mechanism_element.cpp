@@ -365,10 +365,16 @@ bool MechanismElement::discrete(DiscreteState& s) {
   const long had = partitions_;
   s(repartition_, partitions_, partT_, partPose_);
   if (s.loading() && rc_ && partitions_ != had) {
-    rc_->partition(partT_, partPose_.data());
+    rc_->partition(partT_, partPose_.data(), partitions_);
     keyValid_ = false;
   }
   return true;
+}
+
+bool MechanismElement::idleWork() {
+  if (!rc_ || !rc_->tabulated()) return false;
+  if (!ahead_) ahead_ = rc_->prefetcher(0.0, mb_->initialState().data());
+  return ahead_ && ahead_->prefetchAhead();
 }
 
 void MechanismElement::output(const Eval& e, double* channels) {

@@ -42,6 +42,7 @@ class MechanismElement : public Element {
   void makeConsistent(System& sys, double t, double* y, double* yp) override;
   bool update(const Eval& e) override;
   bool discrete(DiscreteState& s) override;
+  bool idleWork() override;
   // Joint limits, impacts and the partition's conditioning read positions
   // (and, reduced, their expansion) only.
   bool rootsReadStatesOnly() const override { return true; }
@@ -101,6 +102,8 @@ class MechanismElement : public Element {
   long partitions_ = 0;
   double partT_ = 0.0;
   std::vector<double> partPose_;
+  // The copy's maker of table nodes ahead of the solver (idleWork()).
+  std::unique_ptr<mb::ReducedCoordinates> ahead_;
   mutable std::vector<double> full_, key_, work_, workp_;
   mutable double keyT_ = 0.0;
   mutable bool keyValid_ = false;

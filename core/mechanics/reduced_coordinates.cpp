@@ -45,6 +45,55 @@ std::atomic<bool> gTabulate{true};  // read by the output thread's compile too
 
 void ReducedCoordinates::tabulateOneDof(bool on) { gTabulate = on; }
 
+namespace {
+thread_local std::shared_ptr<ReducedCoordinates::Tables> tShared;
+thread_local bool tSolver = false;
+// Nodes made ahead of (and behind) the solver's expansions by
+// prefetchAhead(), within the partition: its spare time on the output
+// thread makes the tool changer's whole table about twice over.
+constexpr long kPrefetch = 200;
+// A node further than this from the table's end is not made (the chain to
+// it would be): such an expansion fails and the integrator cuts its step.
+constexpr long kMaxChain = 64;
+}  // namespace
+
+const ReducedCoordinates::Node* ReducedCoordinates::Table::publish(long k, Node&& n) {
+  store_.push_back(std::move(n));
+  const Node* p = &store_.back();
+  slot_[k + kHalf].store(p, std::memory_order_release);
+  return p;
+}
+
+std::shared_ptr<ReducedCoordinates::Table> ReducedCoordinates::Tables::at(long partition) {
+  std::lock_guard<std::mutex> lock(m_);
+  auto& t = tables_[partition];
+  if (!t) t = std::make_shared<Table>();
+  return t;
+}
+
+void ReducedCoordinates::Tables::announce(long index, double t, const double* y, size_t n) {
+  std::lock_guard<std::mutex> lock(m_);
+  newest_.index = index;
+  newest_.t = t;
+  newest_.pose.assign(y, y + n);
+}
+
+ReducedCoordinates::Tables::Partition ReducedCoordinates::Tables::newest() {
+  std::lock_guard<std::mutex> lock(m_);
+  return newest_;
+}
+
+ReducedCoordinates::ShareTables::ShareTables(std::shared_ptr<Tables> tables, bool solver)
+    : previous_(std::move(tShared)), previousSolver_(tSolver) {
+  tShared = std::move(tables);
+  tSolver = solver;
+}
+
+ReducedCoordinates::ShareTables::~ShareTables() {
+  tShared = std::move(previous_);
+  tSolver = previousSolver_;
+}
+
 ReducedCoordinates::ReducedCoordinates(MultibodySystem& mb, double t0, const double* y0) : mb_(mb) {
   movingOf_.assign(mb.bodies().size(), -1);
   Eigen::Vector3d centroid = Eigen::Vector3d::Zero();
@@ -80,6 +129,7 @@ ReducedCoordinates::ReducedCoordinates(MultibodySystem& mb, double t0, const dou
   // Before the partition, whose growth limit depends on it (its rank check
   // makes 7 per part - rows the degrees of freedom).
   tabulate_ = gTabulate && 7 * nm - neq_ == 1 && mb.scleronomic();
+  if (tabulate_) tables_ = tShared, hints_ = tShared && tSolver;
   partition(t0, y0);
 }
 
@@ -149,7 +199,7 @@ void ReducedCoordinates::jacobianBlocks(const double* y) {
   });
 }
 
-void ReducedCoordinates::partition(double t, const double* y) {
+void ReducedCoordinates::partition(double t, const double* y, long index) {
   evaluate(t, y);
   const Eigen::MatrixXd J = fullJacobian(y);
   Eigen::FullPivLU<Eigen::MatrixXd> lu(J);
@@ -178,13 +228,20 @@ void ReducedCoordinates::partition(double t, const double* y) {
   setAnchor(t, y, true);
   limit_ = (tabulate_ ? kGrowthTable : kGrowth) * std::max(1.0, Bs_.size() ? Bs_.cwiseAbs().maxCoeff() : 0.0);
   margin_ = 1.0;
-  // A new independent coordinate: a new table, its grid through this pose.
-  nodes_.clear();
+  // A new independent coordinate: a new table, its grid through this pose,
+  // and its node 0 at this pose (from the anchor, this pose now).
+  partitionIndex_ = index >= 0 ? index : partitionIndex_ + 1;
   tabled_ = false;
-  if (!indep_.empty()) {
-    gridZ0_ = coordinate(y, indep_[0]);
-    gridStep_ = kGridStep * coordinateScale(indep_[0]);
-  }
+  table_.reset();
+  if (!tabulate_ || indep_.empty()) return;
+  gridZ0_ = coordinate(y, indep_[0]);
+  gridStep_ = kGridStep * coordinateScale(indep_[0]);
+  table_ = tables_ ? tables_->at(partitionIndex_) : std::make_shared<Table>();
+  if (hints_) tables_->announce(partitionIndex_, t, y, mb_.size());
+  std::vector<double> windings(wind_.size());
+  for (size_t i = 0; i < wind_.size(); ++i) windings[i] = y[wind_[i]];
+  std::lock_guard<std::mutex> lock(table_->make);
+  if (!table_->find(0)) makeNode(t, 0, nullptr, 0.0, windings.data());
 }
 
 void ReducedCoordinates::setAnchor(double t, const double* y, bool force) {
@@ -229,12 +286,13 @@ void ReducedCoordinates::reduce(const double* y, double* z, double* u) const {
   }
 }
 
-bool ReducedCoordinates::newton(double t, double* y, int maxIterations, bool polish) {
+bool ReducedCoordinates::newton(double t, double* y, int maxIterations, bool polish, const Lu* start) {
   // The anchor's factors first (the start is a function of the anchor and z
-  // alone, so the result does not depend on earlier evaluations); fresh
-  // factors at the iterate only when they contract slowly.
+  // alone, so the result does not depend on earlier evaluations), or a
+  // node's neighbour's; fresh factors at the iterate only when they
+  // contract slowly.
   double prev = std::numeric_limits<double>::infinity();
-  lu_ = &luA_;
+  lu_ = start ? start : &luA_;
   int polished = 0;
   for (int it = 0;; ++it) {
     const double res = evaluate(t, y);
@@ -334,6 +392,10 @@ bool ReducedCoordinates::expand(double t, const double* z, const double* u, cons
   const Node *a = nullptr, *b = nullptr;
   double s = 0.0;
   if (!cell(t, z, windings, a, b, s)) return false;  // beyond where the loop closes: the integrator cuts its step
+  if (hints_) {
+    table_->hintZ.store(z[0], std::memory_order_relaxed);
+    table_->hintU.store(u[0], std::memory_order_relaxed);
+  }
   // Quintic Hermite on [0, 1] from value, slope and curvature at both ends.
   const double s2 = s * s, s3 = s2 * s, s4 = s3 * s, s5 = s4 * s;
   const double h = gridStep_;
@@ -377,25 +439,59 @@ bool ReducedCoordinates::expand(double t, const double* z, const double* u, cons
 }
 
 // Node k of the table: the exact expansion at z0 + k step with u = 1, its
-// rates (d q/dz) and its accelerations at du/dt = 0 (d2 q/dz2).
+// rates (d q/dz) and its accelerations at du/dt = 0 (d2 q/dz2). Made, with
+// the missing ones on the way, from the nearest node towards node 0: each
+// continues from its neighbour there, so that a node is a function of its
+// index alone (Table).
 const ReducedCoordinates::Node* ReducedCoordinates::node(double t, long k, const double* windings) {
-  if (auto it = nodes_.find(k); it != nodes_.end()) return &it->second;
-  // From the nearest node within reach, the missing ones between first
-  // (the motion passes them anyway): each continues from its neighbour.
-  constexpr long kReach = 8;
-  for (long d = 1; d <= kReach; ++d)
-    for (const long j : {k - d, k + d}) {
-      auto it = nodes_.find(j);
-      if (it == nodes_.end()) continue;
-      const long dir = j < k ? 1 : -1;
-      const Node* n = &it->second;
-      for (long i = j + dir; n; i += dir) {
-        n = makeNode(t, i, n, static_cast<double>(dir) * gridStep_, windings);
-        if (i == k) return n;
+  if (!table_) return nullptr;
+  if (const Node* n = table_->find(k)) return n;
+  if (k == 0 || !Table::inRange(k)) return nullptr;  // node 0 is made with the partition
+  const long toward = k > 0 ? -1 : 1;
+  long first = k;  // the missing node next to a made one
+  while (!table_->find(first + toward)) {
+    first += toward;
+    if (first == 0 || std::abs(k - first) > kMaxChain) return nullptr;
+  }
+  const Node* n = nullptr;
+  for (long i = first;; i -= toward) {
+    std::lock_guard<std::mutex> lock(table_->make);
+    n = table_->find(i);  // the other copy may have made it meanwhile
+    if (!n) n = makeNode(t, i, table_->find(i + toward), static_cast<double>(-toward) * gridStep_, windings);
+    if (!n || i == k) return n;
+  }
+}
+
+std::unique_ptr<ReducedCoordinates> ReducedCoordinates::prefetcher(double t0, const double* y0) const {
+  if (!tables_) return nullptr;
+  const ShareTables share(tables_, false);
+  return std::make_unique<ReducedCoordinates>(mb_, t0, y0);
+}
+
+bool ReducedCoordinates::prefetchAhead() {
+  if (!tables_) return false;
+  const Tables::Partition p = tables_->newest();
+  if (p.index != partitionIndex_ && p.index >= 0) partition(p.t, p.pose.data(), p.index);
+  if (!table_) return false;
+  // Around where the solver's expansions are: ahead of the motion first, up
+  // to where the partition is redone, then behind (it may turn back); the
+  // nodes towards node 0 are made already (the table is contiguous).
+  const double zh = table_->hintZ.load(std::memory_order_relaxed), uh = table_->hintU.load(std::memory_order_relaxed);
+  const long k0 = std::isfinite(zh) ? static_cast<long>(std::floor((zh - gridZ0_) / gridStep_)) : 0;
+  std::vector<double> windings(wind_.size());
+  for (size_t i = 0; i < wind_.size(); ++i) windings[i] = p.pose.empty() ? 0.0 : p.pose[wind_[i]];
+  const double t = p.t;  // scleronomic: the nodes do not depend on time
+  for (const long dir : {uh >= 0.0 ? 1L : -1L, uh >= 0.0 ? -1L : 1L})
+    for (long d = 0; d < kPrefetch; ++d) {
+      const long k = dir > 0 ? k0 + 1 + d : k0 - d;
+      if (const Node* n = table_->find(k)) {
+        if (n->margin <= 1e-3) break;
+        continue;
       }
-      return nullptr;
+      if (node(t, k, windings.data())) return true;
+      break;  // the loop does not close there
     }
-  return makeNode(t, k, nullptr, 0.0, windings);
+  return false;
 }
 
 const ReducedCoordinates::Node* ReducedCoordinates::makeNode(double t, long k, const Node* from, double dz,
@@ -408,9 +504,10 @@ const ReducedCoordinates::Node* ReducedCoordinates::makeNode(double t, long k, c
   const NodeStart start{from, dz};
   if (!expandExact(t, &z, &one, windings, yNode_.data(), &start)) return nullptr;
   const double margin = margin_;
+  Node n;
+  n.lu = *lu_;  // the exact factors at the node (expandExact's last)
   prepare(t, yNode_.data());
   prepared_ = false;
-  Node n;
   const size_t nc = 7 * slot_.size();
   n.q.resize(nc);
   n.dq.resize(nc);
@@ -424,7 +521,7 @@ const ReducedCoordinates::Node* ReducedCoordinates::makeNode(double t, long k, c
   for (size_t c = 0; c < nc; ++c) n.q[c] = coordinate(yNode_.data(), static_cast<int>(c));
   n.ddq = qdd_;
   n.margin = margin;
-  return &nodes_.emplace(k, std::move(n)).first->second;
+  return table_->publish(k, std::move(n));
 }
 
 bool ReducedCoordinates::expandExact(double t, const double* z, const double* u, const double* windings, double* y,
@@ -453,7 +550,7 @@ bool ReducedCoordinates::expandExact(double t, const double* z, const double* u,
   };
   iterations_ = 0;
   start(true);
-  if (!newton(t, y, kMaxIterations, node)) {
+  if (!newton(t, y, kMaxIterations, node, node && node->from ? &node->from->lu : nullptr)) {
     start(false);
     if (!newton(t, y, 3 * kMaxIterations, node)) return false;
   }

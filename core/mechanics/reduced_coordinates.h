@@ -24,17 +24,105 @@
 
 #include <Eigen/Dense>
 
+#include <atomic>
+#include <deque>
+#include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace pm::mb {
 
 class ReducedCoordinates {
+ private:
+  // Dense LU with partial pivoting, skipping zero multipliers (the
+  // dependent block is sparse: a row touches at most two parts).
+  struct Lu {
+    int n = 0;
+    std::vector<double> a;  // column-major factors
+    std::vector<int> piv;
+    bool factor(const Eigen::MatrixXd& m);
+    void solve(double* b) const;
+  };
+
  public:
+  // A node of the tabulated expansion (tabulateOneDof) at z0 + k step.
+  struct Node {
+    std::vector<double> q, dq, ddq;  // coordinates (7 per moving part) and d/dz, d2/dz2
+    double margin = 1.0;
+    Lu lu;  // exact factors of the dependent block here: the next node's Newton starts with them
+  };
+  // The tabulated expansion's nodes of one partition, shared by the
+  // ReducedCoordinates of the solver's System and of its copy on the output
+  // thread (solver/output_pipeline.h): the copy makes the nodes ahead of the
+  // motion while it waits for rows (prefetch()), and the solver finds them
+  // made. A node is a function of its index alone (it continues from its
+  // neighbour towards node 0, the partition's pose, with that neighbour's
+  // factors), so the results do not depend on which copy made it, or when.
+  // Readers take a made node without a lock; makers hold `make`.
+  class Table {
+   public:
+    static constexpr long kHalf = 4096;  // indices -kHalf .. kHalf - 1 (+-12 scaled units at kGridStep)
+    Table() : slot_(2 * kHalf) {}
+    static bool inRange(long k) { return k >= -kHalf && k < kHalf; }
+    const Node* find(long k) const { return inRange(k) ? slot_[k + kHalf].load(std::memory_order_acquire) : nullptr; }
+    std::mutex make;
+    // Under `make`: stores n as node k and publishes it.
+    const Node* publish(long k, Node&& n);
+    // Where the solver's expansions last were (z, u), for prefetch().
+    std::atomic<double> hintZ{std::numeric_limits<double>::quiet_NaN()}, hintU{0.0};
+
+   private:
+    std::vector<std::atomic<const Node*>> slot_;
+    std::deque<Node> store_;
+  };
+  // The tables of a run, per partition (in the order the solver makes
+  // them), for both copies of its System; handed to their compiles through
+  // ShareTables.
+  class Tables {
+   public:
+    std::shared_ptr<Table> at(long partition);
+    // The solver's newest partition: its number, time and pose (the
+    // prefetcher follows it before the rows get there).
+    struct Partition {
+      long index = -1;
+      double t = 0.0;
+      std::vector<double> pose;
+    };
+    void announce(long index, double t, const double* y, size_t n);
+    Partition newest();
+
+   private:
+    std::mutex m_;
+    std::map<long, std::shared_ptr<Table>> tables_;
+    Partition newest_;
+  };
+  // While alive, ReducedCoordinates constructed on this thread share `tables`;
+  // `solver`: they are the solver's (they leave hints in the tables).
+  class ShareTables {
+   public:
+    ShareTables(std::shared_ptr<Tables> tables, bool solver);
+    ~ShareTables();
+    ShareTables(const ShareTables&) = delete;
+    ShareTables& operator=(const ShareTables&) = delete;
+
+   private:
+    std::shared_ptr<Tables> previous_;
+    bool previousSolver_;
+  };
+
   // Throws std::runtime_error when the active constraint rows are not
   // independent in the absolute coordinates (the formulation needs full rank).
   ReducedCoordinates(MultibodySystem& mb, double t0, const double* y0);
+  // One that makes the shared tables' nodes ahead of the solver (on the
+  // output thread, between rows), following its newest partition; null when
+  // this one shares no tables.
+  std::unique_ptr<ReducedCoordinates> prefetcher(double t0, const double* y0) const;
+  // Makes one missing node ahead of the solver's motion in its newest
+  // partition (prefetcher() only); false when there is none to make.
+  bool prefetchAhead();
 
   int dof() const { return static_cast<int>(indep_.size()); }
   // "<part>.<x|y|z|e0..e3>" of independent coordinate i, and whether it is
@@ -45,7 +133,9 @@ class ReducedCoordinates {
   // Chooses the independent coordinates at the local state y (positions on
   // the constraints): the columns left over by a fully pivoted LU of the
   // scaled Phi_q, i.e. those whose complement is best conditioned.
-  void partition(double t, const double* y);
+  // `index`: the partition's number in the run (default: the next one), by
+  // which a copy of the System finds the solver's table (Tables).
+  void partition(double t, const double* y, long index = -1);
   // z and u of a local state.
   void reduce(const double* y, double* z, double* u) const;
   // The local state (positions, velocities; multipliers zero) for (t, z, u),
@@ -86,15 +176,6 @@ class ReducedCoordinates {
   bool tableMargin(double t, const double* z, const double* windings, double& margin);
 
  private:
-  // Dense LU with partial pivoting, skipping zero multipliers (the
-  // dependent block is sparse: a row touches at most two parts).
-  struct Lu {
-    int n = 0;
-    std::vector<double> a;  // column-major factors
-    std::vector<int> piv;
-    bool factor(const Eigen::MatrixXd& m);
-    void solve(double* b) const;
-  };
 
   MultibodySystem& mb_;
   std::vector<int> slot_;      // per moving part: first local state
@@ -150,21 +231,20 @@ class ReducedCoordinates {
   // Newton on Phi = 0 for the dependent coordinates of y: with the anchor's
   // factorisation, or a fresh one per iteration when that converges slowly.
   // polish: a table's node, closed on to kNodeTol.
-  bool newton(double t, double* y, int maxIterations, bool polish);
+  // start: the factors to begin with (a node's neighbour's), else the anchor's.
+  bool newton(double t, double* y, int maxIterations, bool polish, const Lu* start = nullptr);
   // Solves Jd_ X_ = R_ with the factors of the last Newton refined against
   // Jd_ (a fresh factorisation when the refinement stalls). False when the
   // factors needed more than one refinement pass or were replaced.
   bool solveDependent();
   void prepare(double t, const double* y);
 
-  // The tabulated expansion (tabulateOneDof): nodes z0 + k step.
-  struct Node {
-    std::vector<double> q, dq, ddq;  // coordinates (7 per moving part) and d/dz, d2/dz2
-    double margin = 1.0;
-  };
   bool tabulate_ = false;
   double gridZ0_ = 0.0, gridStep_ = 0.0;
-  std::unordered_map<long, Node> nodes_;
+  std::shared_ptr<Tables> tables_;  // shared with a copy of the System, or null
+  std::shared_ptr<Table> table_;    // the current partition's
+  long partitionIndex_ = -1;
+  bool hints_ = false;              // the solver's: leaves hints in the table
   bool tabled_ = false;         // the last expansion came from the table
   double tabledU_ = 0.0;        // its rate u
   std::vector<double> tq1_, tq2_;  // its d q/dz, d2 q/dz2
@@ -187,6 +267,8 @@ class ReducedCoordinates {
   void clearState(const double* windings, double* y) const;
   std::vector<int> wind_;  // the winding states' local slots
   const Node* node(double t, long k, const double* windings);
+  // Node k made from its neighbour `from` towards node 0 (null for node 0:
+  // from the anchor, the partition's pose then), published in table_.
   const Node* makeNode(double t, long k, const Node* from, double dz, const double* windings);
 };
 

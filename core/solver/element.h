@@ -147,6 +147,11 @@ class Element {
   virtual void makeConsistent(System& sys, double t, double* y, double* yp) {
     (void)sys, (void)t, (void)y, (void)yp;
   }
+  // Work worth doing ahead on the output thread's copy of the System while
+  // it waits for rows (a mechanism's table nodes ahead of its motion): one
+  // bounded piece; false when there is none. It must not change what any
+  // later evaluation gives, only how soon.
+  virtual bool idleWork() { return false; }
   // The next instant at which the element's equations change by the clock
   // alone (a controller's sample instant), infinity when none. The solver
   // ends a step exactly there, so such events fall on a step boundary.

@@ -114,6 +114,19 @@ void OutputPipeline::run(std::function<std::unique_ptr<System>()> compile) {
     Batch b;
     {
       std::unique_lock<std::mutex> lock(m_);
+      // Nothing to do: the copy's idle work (a mechanism's table ahead),
+      // a piece at a time, so that rows are not kept waiting.
+      if (queue_.empty() && !done_ && sys_ && !failed_) {
+        lock.unlock();
+        bool worked = false;
+        try {
+          worked = sys_->idleWork();
+        } catch (const std::exception&) {
+          worked = false;  // only ahead of time: the rows will meet it themselves
+        }
+        if (worked) continue;
+        lock.lock();
+      }
       idle_ = true;
       cv_.wait(lock, [&] { return !queue_.empty() || done_; });
       idle_ = false;

@@ -179,7 +179,14 @@ std::string stateObject(const System& sys, const StateInfo& s) {
 }  // namespace
 
 Simulation::Simulation(const Project& project, const std::string& file)
-    : project_(project), file_(file), system_(Compiler::compile(project, file)), settings_(project.simulation) {
+    : project_(project),
+      file_(file),
+      tables_(std::make_shared<mb::ReducedCoordinates::Tables>()),
+      system_([&] {
+        const mb::ReducedCoordinates::ShareTables share(tables_, true);
+        return Compiler::compile(project, file);
+      }()),
+      settings_(project.simulation) {
   if (settings_.coupling == "cosimulation") cosim_ = std::make_unique<CoSimulation>(project, file);
 }
 
@@ -253,7 +260,12 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
       sentVersion = sys.discreteVersion() - 1;  // the first row sends it
       const bool threaded = outputRows_ == OutputRows::Thread ||
                             (outputRows_ == OutputRows::Auto && std::thread::hardware_concurrency() > 1);
-      pipe = std::make_unique<OutputPipeline>([this] { return Compiler::compile(project_, file_); }, out, N,
+      pipe = std::make_unique<OutputPipeline>(
+          [this] {
+            const mb::ReducedCoordinates::ShareTables share(tables_, false);
+            return Compiler::compile(project_, file_);
+          },
+          out, N,
                                               static_cast<int>(row.size()), threaded);
       result.stats.outputCopy = true;
       result.stats.outputThread = threaded;

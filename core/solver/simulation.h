@@ -7,6 +7,7 @@
 #include "model/project.h"
 #include "solver/result_store.h"
 #include "solver/run_control.h"
+#include "mechanics/reduced_coordinates.h"
 #include "solver/system.h"
 
 #include <atomic>
@@ -80,6 +81,8 @@ class Simulation {
  private:
   Project project_;  // for the output thread's copy of the System
   std::string file_;
+  // The tabulated mechanism's nodes, shared by the System and its copy.
+  std::shared_ptr<mb::ReducedCoordinates::Tables> tables_;
   OutputRows outputRows_ = OutputRows::Auto;
   std::unique_ptr<System> system_;
   SimulationSettings settings_;

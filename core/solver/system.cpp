@@ -147,6 +147,12 @@ void System::loadDiscrete(const std::vector<double>& in) {
   for (auto& el : elements_) el->discrete(s);
 }
 
+bool System::idleWork() {
+  for (auto& el : elements_)
+    if (el->idleWork()) return true;
+  return false;
+}
+
 double System::nextTimeEvent() const {
   double t = std::numeric_limits<double>::infinity();
   for (const auto& el : elements_) t = std::min(t, el->nextTimeEvent());

@@ -80,6 +80,9 @@ class System {
   // makeConsistent, hand operations): a copy needs a new saveDiscrete()
   // only when this moved.
   unsigned long discreteVersion() const { return discreteVersion_; }
+  // One piece of the elements' idle work (Element::idleWork); false when
+  // none has any.
+  bool idleWork();
   void discreteMayHaveChanged() { ++discreteVersion_; }
   // The earliest of the elements' next clock instants (Element::nextTimeEvent).
   double nextTimeEvent() const;
