@@ -393,8 +393,14 @@ bool ReducedCoordinates::expand(double t, const double* z, const double* u, cons
   double s = 0.0;
   if (!cell(t, z, windings, a, b, s)) return false;  // beyond where the loop closes: the integrator cuts its step
   if (hints_) {
-    table_->hintZ.store(z[0], std::memory_order_relaxed);
-    table_->hintU.store(u[0], std::memory_order_relaxed);
+    const long k = static_cast<long>(std::floor((z[0] - gridZ0_) / gridStep_));
+    const double sign = u[0] >= 0.0 ? 1.0 : -1.0;
+    if (k != hintCell_ || sign != hintSign_ || !std::isfinite(table_->hintZ.load(std::memory_order_relaxed))) {
+      table_->hintZ.store(z[0], std::memory_order_relaxed);
+      table_->hintU.store(u[0], std::memory_order_relaxed);
+      hintCell_ = k;
+      hintSign_ = sign;
+    }
   }
   // Quintic Hermite on [0, 1] from value, slope and curvature at both ends.
   const double s2 = s * s, s3 = s2 * s, s4 = s3 * s, s5 = s4 * s;

@@ -71,8 +71,10 @@ class ReducedCoordinates {
     std::mutex make;
     // Under `make`: stores n as node k and publishes it.
     const Node* publish(long k, Node&& n);
-    // Where the solver's expansions last were (z, u), for prefetch().
-    std::atomic<double> hintZ{std::numeric_limits<double>::quiet_NaN()}, hintU{0.0};
+    // Where the solver's expansions last were (z, u), for prefetchAhead();
+    // on a cache line of their own (the solver writes, the other reads).
+    alignas(64) std::atomic<double> hintZ{std::numeric_limits<double>::quiet_NaN()};
+    std::atomic<double> hintU{0.0};
 
    private:
     std::vector<std::atomic<const Node*>> slot_;
@@ -245,6 +247,8 @@ class ReducedCoordinates {
   std::shared_ptr<Table> table_;    // the current partition's
   long partitionIndex_ = -1;
   bool hints_ = false;              // the solver's: leaves hints in the table
+  long hintCell_ = 0;               // the cell of the last hint (a new one only on a new cell)
+  double hintSign_ = 0.0;           // and the sign of its u
   bool tabled_ = false;         // the last expansion came from the table
   double tabledU_ = 0.0;        // its rate u
   std::vector<double> tq1_, tq2_;  // its d q/dz, d2 q/dz2

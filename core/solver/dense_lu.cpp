@@ -67,19 +67,24 @@ int setup(SUNLinearSolver S, SUNMatrix A) {
     }
   }
   DenseLu& c = *content(S);
-  c.lStart.assign(1, 0);
-  c.uStart.assign(1, 0);
-  c.lRow.clear(), c.uRow.clear(), c.lVal.clear(), c.uVal.clear();
-  c.diag.resize(static_cast<size_t>(n));
+  const size_t nn = static_cast<size_t>(n);
+  c.lStart.resize(nn + 1), c.uStart.resize(nn + 1), c.diag.resize(nn);
+  c.lRow.resize(nn * nn), c.uRow.resize(nn * nn), c.lVal.resize(nn * nn), c.uVal.resize(nn * nn);
+  int* lr = c.lRow.data();
+  int* ur = c.uRow.data();
+  double* lv = c.lVal.data();
+  double* uv = c.uVal.data();
+  int nl = 0, nu = 0;
+  c.lStart[0] = c.uStart[0] = 0;
   for (long k = 0; k < n; ++k) {
     const double* col = a + k * n;
     for (long i = 0; i < k; ++i)
-      if (col[i] != 0.0) c.uRow.push_back(static_cast<int>(i)), c.uVal.push_back(col[i]);
+      if (col[i] != 0.0) ur[nu] = static_cast<int>(i), uv[nu++] = col[i];
     c.diag[static_cast<size_t>(k)] = col[k];
     for (long i = k + 1; i < n; ++i)
-      if (col[i] != 0.0) c.lRow.push_back(static_cast<int>(i)), c.lVal.push_back(col[i]);
-    c.lStart.push_back(static_cast<int>(c.lRow.size()));
-    c.uStart.push_back(static_cast<int>(c.uRow.size()));
+      if (col[i] != 0.0) lr[nl] = static_cast<int>(i), lv[nl++] = col[i];
+    c.lStart[static_cast<size_t>(k) + 1] = nl;
+    c.uStart[static_cast<size_t>(k) + 1] = nu;
   }
   c.lastFlag = 0;
   return SUNLS_SUCCESS;
