@@ -265,8 +265,7 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
             const mb::ReducedCoordinates::ShareTables share(tables_, false);
             return Compiler::compile(project_, file_);
           },
-          out, N,
-                                              static_cast<int>(row.size()), threaded);
+          out, N, static_cast<int>(row.size()), threaded);
       result.stats.outputCopy = true;
       result.stats.outputThread = threaded;
     }
