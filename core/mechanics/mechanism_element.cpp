@@ -360,12 +360,16 @@ bool MechanismElement::update(const Eval& e) {
 }
 
 bool MechanismElement::discrete(DiscreteState& s) {
+  s(repartition_);
+  if (!rc_) return true;
   // z and u mean what the partition makes them mean: a copy repartitions at
   // the same pose, which gives it the same coordinates (and table grid).
-  const long had = partitions_;
-  s(repartition_, partitions_, partT_, partPose_);
-  if (s.loading() && rc_ && partitions_ != had) {
-    rc_->partition(partT_, partPose_.data(), partitions_);
+  long index = rc_->partitionIndex();
+  double t = rc_->partitionTime();
+  std::vector<double> pose = rc_->partitionPose();
+  s(index, t, pose);
+  if (s.loading() && index != rc_->partitionIndex()) {
+    rc_->partition(t, pose.data(), index);
     keyValid_ = false;
   }
   return true;
@@ -421,9 +425,6 @@ void MechanismElement::makeConsistent(System& sys, double t, double* y, double* 
       std::vector<double> full(local(e), local(e) + mb_->size());
       if (repartition_) {
         rc_->partition(t, full.data());
-        ++partitions_;
-        partT_ = t;
-        partPose_ = full;
         rc_->reduce(full.data(), y + base_, y + base_ + rc_->dof());
       } else {
         rc_->setAnchor(t, full.data(), true);

@@ -97,11 +97,6 @@ class MechanismElement : public Element {
   int base_ = 0;
   int nReduced_ = 0;  // z, u, windings
   bool repartition_ = false;
-  // The reduced states' partition, as the count of new ones and the pose and
-  // time of the last: a copy of the System takes it over (discrete()).
-  long partitions_ = 0;
-  double partT_ = 0.0;
-  std::vector<double> partPose_;
   // The copy's maker of table nodes ahead of the solver (idleWork()).
   std::unique_ptr<mb::ReducedCoordinates> ahead_;
   mutable std::vector<double> full_, key_, work_, workp_;

@@ -71,11 +71,11 @@ std::shared_ptr<ReducedCoordinates::Table> ReducedCoordinates::Tables::at(long p
   return t;
 }
 
-void ReducedCoordinates::Tables::announce(long index, double t, const double* y, size_t n) {
+void ReducedCoordinates::Tables::announce(long index, double t, const std::vector<double>& pose) {
   std::lock_guard<std::mutex> lock(m_);
   newest_.index = index;
   newest_.t = t;
-  newest_.pose.assign(y, y + n);
+  newest_.pose = pose;
 }
 
 ReducedCoordinates::Tables::Partition ReducedCoordinates::Tables::newest() {
@@ -231,15 +231,16 @@ void ReducedCoordinates::partition(double t, const double* y, long index) {
   // A new independent coordinate: a new table, its grid through this pose,
   // and its node 0 at this pose (from the anchor, this pose now).
   partitionIndex_ = index >= 0 ? index : partitionIndex_ + 1;
+  partT_ = t;
+  pose_.assign(y, y + mb_.size());
   tabled_ = false;
   table_.reset();
   if (!tabulate_ || indep_.empty()) return;
   gridZ0_ = coordinate(y, indep_[0]);
   gridStep_ = kGridStep * coordinateScale(indep_[0]);
   table_ = tables_ ? tables_->at(partitionIndex_) : std::make_shared<Table>();
-  if (hints_) tables_->announce(partitionIndex_, t, y, mb_.size());
-  std::vector<double> windings(wind_.size());
-  for (size_t i = 0; i < wind_.size(); ++i) windings[i] = y[wind_[i]];
+  if (hints_) tables_->announce(partitionIndex_, t, pose_);
+  const std::vector<double> windings = windingsOf(y);
   std::lock_guard<std::mutex> lock(table_->make);
   if (!table_->find(0)) makeNode(t, 0, nullptr, 0.0, windings.data());
 }
@@ -364,6 +365,12 @@ void ReducedCoordinates::normalise(double* y) const {
   }
 }
 
+std::vector<double> ReducedCoordinates::windingsOf(const double* y) const {
+  std::vector<double> w(wind_.size());
+  for (size_t i = 0; i < wind_.size(); ++i) w[i] = y[wind_[i]];
+  return w;
+}
+
 void ReducedCoordinates::clearState(const double* windings, double* y) const {
   std::fill(y, y + mb_.size(), 0.0);
   for (size_t i = 0; i < wind_.size(); ++i) y[wind_[i]] = windings[i];
@@ -372,7 +379,7 @@ void ReducedCoordinates::clearState(const double* windings, double* y) const {
 bool ReducedCoordinates::cell(double t, const double* z, const double* windings, const Node*& a, const Node*& b,
                               double& s) {
   const double x = (z[0] - gridZ0_) / gridStep_;
-  const long k = static_cast<long>(std::floor(x));
+  const long k = cellOf(z[0]);
   a = node(t, k, windings);
   b = a ? node(t, k + 1, windings) : nullptr;
   s = x - static_cast<double>(k);
@@ -393,7 +400,7 @@ bool ReducedCoordinates::expand(double t, const double* z, const double* u, cons
   double s = 0.0;
   if (!cell(t, z, windings, a, b, s)) return false;  // beyond where the loop closes: the integrator cuts its step
   if (hints_) {
-    const long k = static_cast<long>(std::floor((z[0] - gridZ0_) / gridStep_));
+    const long k = cellOf(z[0]);
     const double sign = u[0] >= 0.0 ? 1.0 : -1.0;
     if (k != hintCell_ || sign != hintSign_ || !std::isfinite(table_->hintZ.load(std::memory_order_relaxed))) {
       table_->hintZ.store(z[0], std::memory_order_relaxed);
@@ -477,16 +484,14 @@ std::unique_ptr<ReducedCoordinates> ReducedCoordinates::prefetcher(double t0, co
 bool ReducedCoordinates::prefetchAhead() {
   if (!tables_) return false;
   const Tables::Partition p = tables_->newest();
-  if (p.index != partitionIndex_ && p.index >= 0) partition(p.t, p.pose.data(), p.index);
+  if (p.index >= 0 && p.index != partitionIndex_) partition(p.t, p.pose.data(), p.index);
   if (!table_) return false;
   // Around where the solver's expansions are: ahead of the motion first, up
   // to where the partition is redone, then behind (it may turn back); the
   // nodes towards node 0 are made already (the table is contiguous).
   const double zh = table_->hintZ.load(std::memory_order_relaxed), uh = table_->hintU.load(std::memory_order_relaxed);
-  const long k0 = std::isfinite(zh) ? static_cast<long>(std::floor((zh - gridZ0_) / gridStep_)) : 0;
-  std::vector<double> windings(wind_.size());
-  for (size_t i = 0; i < wind_.size(); ++i) windings[i] = p.pose.empty() ? 0.0 : p.pose[wind_[i]];
-  const double t = p.t;  // scleronomic: the nodes do not depend on time
+  const long k0 = std::isfinite(zh) ? cellOf(zh) : 0;
+  const std::vector<double> windings = windingsOf(pose_.data());
   for (const long dir : {uh >= 0.0 ? 1L : -1L, uh >= 0.0 ? -1L : 1L})
     for (long d = 0; d < kPrefetch; ++d) {
       const long k = dir > 0 ? k0 + 1 + d : k0 - d;
@@ -494,7 +499,7 @@ bool ReducedCoordinates::prefetchAhead() {
         if (n->margin <= 1e-3) break;
         continue;
       }
-      if (node(t, k, windings.data())) return true;
+      if (node(partT_, k, windings.data())) return true;  // scleronomic: nodes do not depend on time
       break;  // the loop does not close there
     }
   return false;
@@ -512,8 +517,7 @@ const ReducedCoordinates::Node* ReducedCoordinates::makeNode(double t, long k, c
   const double margin = margin_;
   Node n;
   n.lu = *lu_;  // the exact factors at the node (expandExact's last)
-  prepare(t, yNode_.data());
-  prepared_ = false;
+  zeroRateAccelerations(t, yNode_.data());
   const size_t nc = 7 * slot_.size();
   n.q.resize(nc);
   n.dq.resize(nc);
@@ -608,7 +612,7 @@ bool ReducedCoordinates::expandExact(double t, const double* z, const double* u,
 }
 
 void ReducedCoordinates::prepare(double t, const double* y) {
-  const int f = dof(), nm = static_cast<int>(slot_.size()), na = static_cast<int>(active_.size());
+  const int f = dof(), nm = static_cast<int>(slot_.size());
   if (tabled_) {
     // From the table: W = (d r/dz, 2 L(p) d p/dz), the accelerations at
     // du/dt = 0 are d2 q/dz2 u^2 (L(dp/dt) dp/dt = 0, as below).
@@ -637,49 +641,8 @@ void ReducedCoordinates::prepare(double t, const double* y) {
     prepared_ = true;
     return;
   }
-  // gamma = -d/dt (C v + Phi_t) at fixed v: central differences of the
-  // velocity rows along the motion (as MultibodySystem::accelerationRhs).
-  const double eps = 1e-5;
-  auto velocityRows = [&](double h, Eigen::VectorXd& out) {
-    ys_.assign(y, y + mb_.size());
-    for (int k = 0; k < nm; ++k) {
-      const int s = slot_[k];
-      for (int a = 0; a < 3; ++a) ys_[s + a] += h * y[s + 7 + a];
-      const Q4 p = rotated(Q4(ys_[s + 3], ys_[s + 4], ys_[s + 5], ys_[s + 6]), h * V3(y[s + 10], y[s + 11], y[s + 12]));
-      for (int a = 0; a < 4; ++a) ys_[s + 3 + a] = p[a];
-    }
-    mb_.constraintRows(t + h, ys_.data(), kinS_, rowsS_);
-    out.resize(na);
-    for (int i = 0; i < na; ++i) {
-      const Row& r = rowsS_[active_[i]];
-      double v = r.phit;
-      for (int q = 0; q < r.n; ++q) {
-        const int k = movingOf_[r.b[q]];
-        if (k < 0) continue;
-        const int s = slot_[k];
-        v += r.r[q].dot(V3(y[s + 7], y[s + 8], y[s + 9])) + r.p[q].dot(V3(y[s + 10], y[s + 11], y[s + 12]));
-      }
-      out[i] = v;
-    }
-  };
-  Eigen::VectorXd vp, vm;
-  velocityRows(eps, vp);
-  velocityRows(-eps, vm);
-  // Dependent accelerations at du/dt = 0: Phi_q qdd = gamma_q (scaled rows;
-  // normalisation p.pdd = -|pd|^2), qdd_I = 0.
-  Eigen::VectorXd g(neq_);
-  for (int i = 0; i < na; ++i) g[i] = -(vp[i] - vm[i]) / (2.0 * eps) * (lengthRow_[i] ? 1.0 / L_ : 1.0);
-  std::vector<Q4> pd(nm);
-  for (int k = 0; k < nm; ++k) {
-    const int s = slot_[k];
-    pd[k] = 0.5 * Lmat(Q4(y[s + 3], y[s + 4], y[s + 5], y[s + 6])).transpose() * V3(y[s + 10], y[s + 11], y[s + 12]);
-    g[na + k] = -pd[k].squaredNorm();
-  }
-  R_ = g;
-  solveDependent();
-  qdd_.assign(7 * nm, 0.0);
-  std::vector<double>& qdd = qdd_;
-  for (int j = 0; j < neq_; ++j) qdd[dep_[j]] = X_(j, 0) * coordinateScale(dep_[j]);
+  zeroRateAccelerations(t, y);
+  const std::vector<double>& qdd = qdd_;
   // Velocity-space columns: W (6 per part x f) and a_c; w' = 2 L(p) dp/dt,
   // dw'/dt = 2 L(p) d2p/dt2 (L(dp/dt) dp/dt = 0). Then the force-independent
   // parts of (W^T M W) du/dt = W^T (F - w' x J w' - M a_c).
@@ -721,6 +684,52 @@ void ReducedCoordinates::prepare(double t, const double* y) {
   Mr_.compute(M);
   if (f == 1) mass1_ = M(0, 0);
   prepared_ = true;
+}
+
+void ReducedCoordinates::zeroRateAccelerations(double t, const double* y) {
+  const int nm = static_cast<int>(slot_.size()), na = static_cast<int>(active_.size());
+  // gamma = -d/dt (C v + Phi_t) at fixed v: central differences of the
+  // velocity rows along the motion (as MultibodySystem::accelerationRhs).
+  const double eps = 1e-5;
+  auto velocityRows = [&](double h, Eigen::VectorXd& out) {
+    ys_.assign(y, y + mb_.size());
+    for (int k = 0; k < nm; ++k) {
+      const int s = slot_[k];
+      for (int a = 0; a < 3; ++a) ys_[s + a] += h * y[s + 7 + a];
+      const Q4 p = rotated(Q4(ys_[s + 3], ys_[s + 4], ys_[s + 5], ys_[s + 6]), h * V3(y[s + 10], y[s + 11], y[s + 12]));
+      for (int a = 0; a < 4; ++a) ys_[s + 3 + a] = p[a];
+    }
+    mb_.constraintRows(t + h, ys_.data(), kinS_, rowsS_);
+    out.resize(na);
+    for (int i = 0; i < na; ++i) {
+      const Row& r = rowsS_[active_[i]];
+      double v = r.phit;
+      for (int q = 0; q < r.n; ++q) {
+        const int k = movingOf_[r.b[q]];
+        if (k < 0) continue;
+        const int s = slot_[k];
+        v += r.r[q].dot(V3(y[s + 7], y[s + 8], y[s + 9])) + r.p[q].dot(V3(y[s + 10], y[s + 11], y[s + 12]));
+      }
+      out[i] = v;
+    }
+  };
+  Eigen::VectorXd vp, vm;
+  velocityRows(eps, vp);
+  velocityRows(-eps, vm);
+  // Dependent accelerations at du/dt = 0: Phi_q qdd = gamma_q (scaled rows;
+  // normalisation p.pdd = -|pd|^2), qdd_I = 0.
+  Eigen::VectorXd g(neq_);
+  for (int i = 0; i < na; ++i) g[i] = -(vp[i] - vm[i]) / (2.0 * eps) * (lengthRow_[i] ? 1.0 / L_ : 1.0);
+  std::vector<Q4> pd(nm);
+  for (int k = 0; k < nm; ++k) {
+    const int s = slot_[k];
+    pd[k] = 0.5 * Lmat(Q4(y[s + 3], y[s + 4], y[s + 5], y[s + 6])).transpose() * V3(y[s + 10], y[s + 11], y[s + 12]);
+    g[na + k] = -pd[k].squaredNorm();
+  }
+  R_ = g;
+  solveDependent();
+  qdd_.assign(7 * nm, 0.0);
+  for (int j = 0; j < neq_; ++j) qdd_[dep_[j]] = X_(j, 0) * coordinateScale(dep_[j]);
 }
 
 void ReducedCoordinates::accelerations(double t, const double* y, const std::vector<V3>& F, const std::vector<V3>& N,

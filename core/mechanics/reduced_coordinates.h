@@ -93,7 +93,7 @@ class ReducedCoordinates {
       double t = 0.0;
       std::vector<double> pose;
     };
-    void announce(long index, double t, const double* y, size_t n);
+    void announce(long index, double t, const std::vector<double>& pose);
     Partition newest();
 
    private:
@@ -138,6 +138,10 @@ class ReducedCoordinates {
   // `index`: the partition's number in the run (default: the next one), by
   // which a copy of the System finds the solver's table (Tables).
   void partition(double t, const double* y, long index = -1);
+  // The last partition's number, time and pose (the local state it was made at).
+  long partitionIndex() const { return partitionIndex_; }
+  double partitionTime() const { return partT_; }
+  const std::vector<double>& partitionPose() const { return pose_; }
   // z and u of a local state.
   void reduce(const double* y, double* z, double* u) const;
   // The local state (positions, velocities; multipliers zero) for (t, z, u),
@@ -240,12 +244,16 @@ class ReducedCoordinates {
   // factors needed more than one refinement pass or were replaced.
   bool solveDependent();
   void prepare(double t, const double* y);
+  // qdd_ alone: the coordinates' accelerations at du/dt = 0 (what a node keeps).
+  void zeroRateAccelerations(double t, const double* y);
 
   bool tabulate_ = false;
   double gridZ0_ = 0.0, gridStep_ = 0.0;
   std::shared_ptr<Tables> tables_;  // shared with a copy of the System, or null
   std::shared_ptr<Table> table_;    // the current partition's
   long partitionIndex_ = -1;
+  double partT_ = 0.0;
+  std::vector<double> pose_;  // the local state the partition was made at
   bool hints_ = false;              // the solver's: leaves hints in the table
   long hintCell_ = 0;               // the cell of the last hint (a new one only on a new cell)
   double hintSign_ = 0.0;           // and the sign of its u
@@ -269,6 +277,10 @@ class ReducedCoordinates {
   bool cell(double t, const double* z, const double* windings, const Node*& a, const Node*& b, double& s);
   // y zeroed, then the winding states copied in (every expansion starts so).
   void clearState(const double* windings, double* y) const;
+  // The winding states of a local state, in windingStates() order.
+  std::vector<double> windingsOf(const double* y) const;
+  // The table's cell (its lower node's index) around z.
+  long cellOf(double z) const { return static_cast<long>(std::floor((z - gridZ0_) / gridStep_)); }
   std::vector<int> wind_;  // the winding states' local slots
   const Node* node(double t, long k, const double* windings);
   // Node k made from its neighbour `from` towards node 0 (null for node 0:

@@ -47,9 +47,8 @@ bool OutputPipeline::process(const Batch& b) {
       const double n = yp[N_];
       p = yp + N_ + 1;
       if (n >= 0.0) {
-        discrete_.assign(p, p + static_cast<size_t>(n));
+        sys_->loadDiscrete(p);
         p += static_cast<size_t>(n);
-        sys_->loadDiscrete(discrete_);
       }
       sys_->outputs(t, y, yp, row_.data());
       out_.append(t, row_.data());

@@ -85,7 +85,7 @@ class OutputPipeline {
   std::atomic<bool> failed_{false};
   std::string error_;
   std::unique_ptr<System> sys_;  // the copy
-  std::vector<double> row_, discrete_;
+  std::vector<double> row_;
   const bool threaded_;
   std::thread worker_;
 };

@@ -142,8 +142,8 @@ bool System::saveDiscrete(std::vector<double>& out) {
   return true;
 }
 
-void System::loadDiscrete(const std::vector<double>& in) {
-  DiscreteState s(in.data());
+void System::loadDiscrete(const double* in) {
+  DiscreteState s(in);
   for (auto& el : elements_) el->discrete(s);
 }
 

@@ -75,15 +75,15 @@ class System {
   // a second copy of this System (the output thread's); false when an element
   // cannot give its own. Meaningful after the first updateDiscrete().
   bool saveDiscrete(std::vector<double>& out);
-  void loadDiscrete(const std::vector<double>& in);
+  void loadDiscrete(const double* in);
   // Counts the calls that may change a discrete state (updateDiscrete,
   // makeConsistent, hand operations): a copy needs a new saveDiscrete()
   // only when this moved.
   unsigned long discreteVersion() const { return discreteVersion_; }
+  void discreteMayHaveChanged() { ++discreteVersion_; }
   // One piece of the elements' idle work (Element::idleWork); false when
   // none has any.
   bool idleWork();
-  void discreteMayHaveChanged() { ++discreteVersion_; }
   // The earliest of the elements' next clock instants (Element::nextTimeEvent).
   double nextTimeEvent() const;
   // Solves the junction balances for fixed differential states (bisection on

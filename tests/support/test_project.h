@@ -211,38 +211,41 @@ inline double rowDifference(const ResultStore& a, const ResultStore& b, std::str
 // order either way). A missed piece of an element's discrete state shows.
 constexpr double kOutputThreadTol = 0.0;
 
-// Compiles and runs (a copy of) the project. An exception is caught: its text
-// goes to `error` and result.status becomes Failed (result.message is left
-// empty, so a check on the solver's own message does not match it).
-//
-// Every run doubles as a check of the output thread (solver/output_pipeline.h):
-// its rows are computed there whenever the project allows it (by default
-// only mechanisms' are), and the same project run again with the rows on
-// the solver's thread must give the same rows (kOutputThreadTol), else the
-// test fails naming the channel: an element whose discrete() misses a field,
-// or a row that changes what the solver does next.
-inline std::unique_ptr<Run> simulate(const Project& p, const std::string& name = "test") {
+// Compiles and runs (a copy of) the project with its result rows computed
+// where `rows` says. An exception is caught: its text goes to `error` and
+// result.status becomes Failed (result.message is left empty, so a check on
+// the solver's own message does not match it).
+inline std::unique_ptr<Run> runProject(const Project& p, const std::string& name, Simulation::OutputRows rows) {
   auto r = std::make_unique<Run>();
   r->project = p;
   try {
     r->sim = std::make_unique<Simulation>(r->project, name);
-    r->sim->setOutputRows(Simulation::OutputRows::Thread);
+    r->sim->setOutputRows(rows);
     r->result = r->sim->run(r->out);
   } catch (const std::exception& e) {
     r->error = e.what();
     r->result.status = RunStatus::Failed;
   }
   r->t = r->out.times();
+  return r;
+}
+
+// runProject with the rows on the output thread whenever the project allows
+// it (by default only mechanisms' are), and every run doubles as a check of
+// that thread (solver/output_pipeline.h): the same project run again with
+// the rows on the solver's thread must give the same rows
+// (kOutputThreadTol), else the test fails naming the channel: an element
+// whose discrete() misses a field, or a row that changes what the solver
+// does next.
+inline std::unique_ptr<Run> simulate(const Project& p, const std::string& name = "test") {
+  auto r = runProject(p, name, Simulation::OutputRows::Thread);
   if (r->ok() && r->result.stats.outputThread) {
-    Simulation serial(r->project, name);
-    serial.setOutputRows(Simulation::OutputRows::Solver);
-    ResultStore rows;
-    const RunResult s = serial.run(rows);
+    const auto serial = runProject(p, name, Simulation::OutputRows::Solver);
     std::string where;
-    const double d = s.ok() ? rowDifference(rows, r->out, where) : 0.0;
-    if (!s.ok() || d > kOutputThreadTol) {
+    const double d = serial->ok() ? rowDifference(serial->out, r->out, where) : 0.0;
+    if (!serial->ok() || d > kOutputThreadTol) {
       const std::string msg = name + ": rows on the output thread differ from the solver thread's: " +
-                              (s.ok() ? std::to_string(d) + " in " + where : "that run failed: " + s.message);
+                              (serial->ok() ? std::to_string(d) + " in " + where : "that run failed: " + serial->message());
       QTest::qFail(msg.c_str(), __FILE__, __LINE__);
     }
   }
