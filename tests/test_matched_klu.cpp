@@ -4,6 +4,8 @@
 // dense LU on saddle-point matrices of the mechanism's kind.
 #include "solver/matched_klu.h"
 
+#include "solver/fixed_pivot_lu.h"
+
 #include <Eigen/Dense>
 #include <QtTest>
 #include <nvector/nvector_serial.h>
@@ -169,6 +171,66 @@ class MatchedKluTest : public QObject {
     }
     SUNLinSolFree(ls);
     SUNContext_Free(&ctx);
+  }
+
+  void fixedPivotsReplayAsADenseLu() {
+    // The replay of a pivot order: a sparse diagonally dominant 60 x 60
+    // matrix in a random symmetric order (pivots on the diagonal), solved
+    // against a dense LU; new values on the same pattern; then a first pivot
+    // shrunk below the threshold, which the replay must refuse.
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    std::bernoulli_distribution nonzero(0.08);
+    const int n = 60;
+    Eigen::MatrixXd a = Eigen::MatrixXd::Zero(n, n);
+    for (int j = 0; j < n; ++j) {
+      a(j, j) = 4.0 + u(rng);
+      for (int i = 0; i < n; ++i)
+        if (i != j && nonzero(rng)) a(i, j) = u(rng);
+    }
+    // Rows of wildly different units, as pressures beside positions.
+    for (int i = 0; i < n; i += 3) a.row(i) *= 1e5;
+    std::vector<long> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), rng);
+    Csc m = fromDense(a);
+    pm::FixedPivotLu lu;
+    QVERIFY(lu.analyse(n, m.cp.data(), m.ri.data(), order.data(), order.data()));
+    const Eigen::VectorXd rhs = Eigen::VectorXd::LinSpaced(n, -1.0, 2.0);
+    for (int round = 0; round < 2; ++round) {
+      if (round == 1) {  // same pattern, other values
+        for (double& v : m.v) v *= 1.0 + 0.2 * u(rng);
+        for (int j = 0; j < n; ++j)
+          for (long p = m.cp[j]; p < m.cp[j + 1]; ++p) a(m.ri[p], j) = m.v[p];
+      }
+      QVERIFY(lu.factor(m.v.data(), 1e-3));
+      Eigen::VectorXd x = rhs;
+      lu.solve(x.data());
+      const Eigen::VectorXd ref = a.fullPivLu().solve(rhs);
+      const double err = (x - ref).norm() / ref.norm();
+      QVERIFY2(err < 1e-13, qPrintable(QString("round %1: relative error %2").arg(round).arg(err)));
+    }
+    // The first pivot is its column's diagonal entry as given: shrink it
+    // to 1e-5 of its column's largest (rows scaled by their largest entry).
+    const long first = order[0];
+    for (long p = m.cp[first]; p < m.cp[first + 1]; ++p)
+      if (m.ri[p] == first) m.v[p] *= 1e-6;
+    QVERIFY(!lu.factor(m.v.data(), 1e-3));
+    QVERIFY(lu.factor(m.v.data(), 0.0));  // still regular: without the test it goes through
+
+    // A pivot order whose pivot is structurally zero: [0 1; 1 0] in place.
+    Eigen::Matrix2d swap;
+    swap << 0, 1, 1, 0;
+    const Csc s2 = fromDense(swap);
+    const std::vector<long> identity = {0, 1};
+    QVERIFY(!lu.analyse(2, s2.cp.data(), s2.ri.data(), identity.data(), identity.data()));
+    const std::vector<long> swapped = {1, 0};
+    QVERIFY(lu.analyse(2, s2.cp.data(), s2.ri.data(), swapped.data(), identity.data()));
+    QVERIFY(lu.factor(s2.v.data(), 1e-3));
+    Eigen::Vector2d x(3.0, 5.0);
+    lu.solve(x.data());
+    QCOMPARE(x(0), 5.0);
+    QCOMPARE(x(1), 3.0);
   }
 
   void singularValuesAreARecoverableFailure() {

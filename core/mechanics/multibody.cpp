@@ -739,8 +739,10 @@ int MultibodySystem::joint(const std::string& id) const {
 
 double MultibodySystem::jointCoordinateAt(const double* y, int j, double* rate) const {
   // Only the joint's two parts: sensors and attached actuators read this
-  // at every evaluation and root check.
-  std::vector<Kin> k(bodies_.size());
+  // at every evaluation and root check (so no allocation either: a run's
+  // threads each keep their scratch).
+  thread_local std::vector<Kin> k;
+  if (k.size() < bodies_.size()) k.resize(bodies_.size());
   bodyKinematics(y, markers_[joints_[j].I].body, k[markers_[joints_[j].I].body]);
   bodyKinematics(y, markers_[joints_[j].J].body, k[markers_[joints_[j].J].body]);
   return jointCoordinate(joints_[j], k, y, rate);

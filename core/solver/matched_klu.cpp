@@ -1,5 +1,7 @@
 #include "solver/matched_klu.h"
 
+#include "solver/fixed_pivot_lu.h"
+
 #include <klu.h>
 #include <nvector/nvector_serial.h>
 #include <sunmatrix/sunmatrix_sparse.h>
@@ -104,12 +106,15 @@ struct MatchedKlu {
   // may hand another).
   std::vector<long> colPtr, rowIdx;
   std::vector<long> newRow;  // permuted row of each original row
+  std::vector<long> oldRow;  // and back
   std::vector<long> bp, bi;  // permuted pattern
   std::vector<long> to;      // position in bx of each original entry
   std::vector<double> bx, rhs;
   klu_l_common common{};
   klu_l_symbolic* symbolic = nullptr;
   klu_l_numeric* numeric = nullptr;
+  FixedPivotLu replay;  // KLU's last pivots, replayed on new values
+  std::vector<long> rowOf, colOf;
   long lastFlag = 0;
   void release() {
     if (numeric) klu_l_free_numeric(&numeric, &common);
@@ -138,6 +143,9 @@ bool analyse(MatchedKlu& c, long n, const long* cp, const long* ri, const double
     for (long i = 0; i < n; ++i) c.newRow[i] = i;
   else
     for (long j = 0; j < n; ++j) c.newRow[match[j]] = j;
+  c.oldRow.assign(n, 0);
+  for (long i = 0; i < n; ++i) c.oldRow[c.newRow[i]] = i;
+  c.replay.clear();
   c.bp.assign(cp, cp + n + 1);
   c.bi.resize(nnz);
   c.to.resize(nnz);
@@ -169,8 +177,16 @@ int setup(SUNLinearSolver S, SUNMatrix A) {
     c.lastFlag = c.common.status;
     return SUNLS_PACKAGE_FAIL_UNREC;
   }
+  // A pivot may sit this far below the largest entry it divides before
+  // KLU chooses the pivots afresh (KLU's own choice takes 1e-3).
+  constexpr double kReplayRatio = 1e-3;
+  if (c.replay.analysed() && c.replay.factor(a, kReplayRatio)) {
+    c.lastFlag = 0;
+    return SUNLS_SUCCESS;
+  }
   for (long k = 0; k < cp[n]; ++k) c.bx[c.to[k]] = a[k];
-  if (c.numeric && klu_l_refactor(c.bp.data(), c.bi.data(), c.bx.data(), c.symbolic, c.numeric, &c.common)) {
+  if (!c.replay.analysed() && c.numeric &&
+      klu_l_refactor(c.bp.data(), c.bi.data(), c.bx.data(), c.symbolic, c.numeric, &c.common)) {
     // The pivots chosen once may have grown small since: choose afresh
     // then (as SUNDIALS' KLU wrapper does, without its condition estimate).
     klu_l_rcond(c.symbolic, c.numeric, &c.common);
@@ -186,6 +202,15 @@ int setup(SUNLinearSolver S, SUNMatrix A) {
     c.lastFlag = c.common.status;
     return SUNLS_LUFACT_FAIL;  // recoverable: IDA retries with a smaller step
   }
+  // KLU's pivots in the caller's rows and columns, for the replays. If
+  // they do not factorise without KLU's scaling, KLU keeps the work.
+  c.rowOf.resize(n);
+  c.colOf.resize(n);
+  for (long k = 0; k < n; ++k) {
+    c.rowOf[k] = c.oldRow[c.numeric->Pnum[k]];
+    c.colOf[k] = c.symbolic->Q[k];
+  }
+  if (!c.replay.analyse(n, cp, ri, c.rowOf.data(), c.colOf.data()) || !c.replay.factor(a, 0.0)) c.replay.clear();
   c.lastFlag = 0;
   return SUNLS_SUCCESS;
 }
@@ -195,6 +220,12 @@ int solve(SUNLinearSolver S, SUNMatrix A, N_Vector x, N_Vector b, realtype) {
   const long n = SUNSparseMatrix_Columns(A);
   const double* bv = N_VGetArrayPointer(b);
   double* xv = N_VGetArrayPointer(x);
+  if (c.replay.analysed()) {
+    if (xv != bv) std::copy(bv, bv + n, xv);
+    c.replay.solve(xv);
+    c.lastFlag = 0;
+    return SUNLS_SUCCESS;
+  }
   for (long i = 0; i < n; ++i) c.rhs[c.newRow[i]] = bv[i];
   if (!klu_l_solve(c.symbolic, c.numeric, n, 1, c.rhs.data(), &c.common)) {
     c.lastFlag = c.common.status;
