@@ -287,6 +287,8 @@ class ServoPositionController : public Element {
   }
 
   double nextTimeEvent() const override { return clock_.next(); }
+  // Sampled, the roots read the speed alone (below).
+  bool rootsReadStatesOnly() const override { return clock_.sampled() && (!v_.connected() || v_.readsStatesOnly); }
   void roots(const Eval& e, double* g) override {
     const double v = speed(e);
     g[0] = v - vOn_;

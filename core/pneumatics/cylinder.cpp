@@ -238,8 +238,8 @@ class Cylinder : public Element {
     }
     for (const char* q : {"F_pressure", "F_friction", "F_stop"}) b.channel(q, "N");
     b.channel("W_gas", "J");
-    b.publish("x", [this](const Eval& e) { return e.y[sx_]; });
-    b.publish("v", [this](const Eval& e) { return e.y[sv_]; });
+    b.publish("x", [this](const Eval& e) { return e.y[sx_]; }, true);
+    b.publish("v", [this](const Eval& e) { return e.y[sv_]; }, true);
     b.publish("a", [this](const Eval& e) { return e.yp[sv_]; });
     b.publish("pA", [this](const Eval& e) { return e.p(chA_); });
     if (chB_ >= 0) b.publish("pB", [this](const Eval& e) { return e.p(chB_); });
@@ -420,8 +420,8 @@ class Cylinder : public Element {
     for (const auto& [q, u] : std::vector<std::pair<const char*, const char*>>{
              {"x", "m"}, {"v", "m/s"}, {"a", "m/s2"}, {"F_friction", "N"}, {"F_stop", "N"}})
       b.channel(q, u);
-    b.publish("x", [this](const Eval& e) { return e.y[sx_]; });
-    b.publish("v", [this](const Eval& e) { return e.y[sv_]; });
+    b.publish("x", [this](const Eval& e) { return e.y[sx_]; }, true);
+    b.publish("v", [this](const Eval& e) { return e.y[sv_]; }, true);
   }
 
   // Pneumatic force along the axis (positive extends), incl. ambient

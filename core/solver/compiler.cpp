@@ -386,6 +386,7 @@ std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& 
     auto it = sys->signals_.find(in->ref);
     if (it != sys->signals_.end()) {
       in->read = it->second;
+      in->readsStatesOnly = sys->statesOnlySignals_.count(in->ref) > 0;
     } else if (role == CouplingRole::Pneumatic && backplane && mechanismObject(pr.mechanism, in->ref)) {
       // The mechanical System resolves it (below, compiled second).
       const int i = backplane->mechanismSignal(in->ref, in->owner, in->name);

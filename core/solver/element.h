@@ -96,6 +96,9 @@ struct SignalInput {
   std::string name;  // field on the reading component ("inputs.sol14", "data.steps[2].when")
   std::string ref;   // "cyl1.x"
   std::function<double(const Eval&)> read;
+  // The source reads only t, y, y' and discrete state (see
+  // SystemBuilder::publish), so a root check may read it unevaluated.
+  bool readsStatesOnly = false;
   bool connected() const { return static_cast<bool>(read); }
   double operator()(const Eval& e) const { return read ? read(e) : 0.0; }
 };

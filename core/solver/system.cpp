@@ -58,6 +58,10 @@ int System::residual(double t, const double* y, const double* yp, double* res) {
   } catch (const RecoverableError&) {
     return 1;
   }
+  return nodeResiduals(yp, res);
+}
+
+int System::nodeResiduals(const double* yp, double* res) const {
   using namespace gas;
   for (const Node& n : nodes_) {
     switch (n.kind) {
@@ -112,7 +116,7 @@ int System::roots(double t, const double* y, const double* yp, double* g) {
   return 0;
 }
 
-bool System::updateDiscrete(double t, const double* y, const double* yp, bool initializing) {
+bool System::updateDiscrete(double t, const double* y, const double* yp, bool initializing, EventResiduals* r) {
   ++discreteVersion_;
   scratch_.resize(states_.size());
   bool any = false;
@@ -125,9 +129,21 @@ bool System::updateDiscrete(double t, const double* y, const double* yp, bool in
     e.res = scratch_.data();
     e.initializing = initializing;
     evaluateAll(e);
+    const bool wanted = r && ((pass == 0 && r->before) || r->after);
+    const bool ok = wanted && nodeResiduals(yp, scratch_.data()) == 0;
+    if (pass == 0 && r && r->before) {
+      r->beforeOk = ok;
+      std::copy(scratch_.begin(), scratch_.end(), r->before);
+    }
     bool changed = false;
     for (auto& el : elements_) changed = el->update(e) || changed;
-    if (!changed) return any;
+    if (!changed) {
+      if (r && r->after) {
+        r->afterOk = ok;
+        std::copy(scratch_.begin(), scratch_.end(), r->after);
+      }
+      return any;
+    }
     any = true;
   }
   throw std::runtime_error("discrete logic does not settle at t = " + std::to_string(t) +
@@ -392,8 +408,9 @@ int SystemBuilder::channel(const std::string& quantity, const std::string& unit)
   return idx - firstChannel_;
 }
 
-void SystemBuilder::publish(const std::string& name, std::function<double(const Eval&)> value) {
+void SystemBuilder::publish(const std::string& name, std::function<double(const Eval&)> value, bool readsStatesOnly) {
   sys_.signals_[el_.id() + "." + name] = std::move(value);
+  if (readsStatesOnly) sys_.statesOnlySignals_.insert(el_.id() + "." + name);
 }
 
 int SystemBuilder::channelNamed(const std::string& name, const std::string& unit) {

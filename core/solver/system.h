@@ -68,8 +68,16 @@ class System {
   // Returns 0 on success, 1 for a recoverable error (non-physical state).
   int residual(double t, const double* y, const double* yp, double* res);
   int roots(double t, const double* y, const double* yp, double* g);
-  // Discrete updates to a fixed point; true when anything changed.
-  bool updateDiscrete(double t, const double* y, const double* yp, bool initializing);
+  // Discrete updates to a fixed point; true when anything changed. Each
+  // pass evaluates every element, so the residuals before the updates and
+  // after them come for free, as residual() would give them (an event
+  // between two steps compares the two).
+  struct EventResiduals {
+    double* before = nullptr;  // where to write them (either may be null)
+    double* after = nullptr;
+    bool beforeOk = false, afterOk = false;  // residual() would have returned 0
+  };
+  bool updateDiscrete(double t, const double* y, const double* yp, bool initializing, EventResiduals* r = nullptr);
   void outputs(double t, const double* y, const double* yp, double* row);
   // The elements' discrete states (Element::discrete) in element order, for
   // a second copy of this System (the output thread's); false when an element
@@ -135,6 +143,8 @@ class System {
   CouplingRole couplingRole() const { return role_; }
 
  private:
+  // The nodes' own rows of the residual, from the sums evaluateAll left.
+  int nodeResiduals(const double* yp, double* res) const;
   friend class SystemBuilder;
   friend class Compiler;
   bool fillNodes(double t, const double* y);
@@ -148,6 +158,7 @@ class System {
   int firstNodeChannel_ = 0;  // node channels follow element channels
   std::vector<bool> nodeChannelUsed_;  // per node quantity, in node order
   std::map<std::string, std::function<double(const Eval&)>> signals_;
+  std::set<std::string> statesOnlySignals_;  // see SystemBuilder::publish
   std::vector<std::pair<Element*, int>> rootOwners_;  // element, first root
   std::vector<Footprint> footprints_;                   // per element, in element order
   int numRoots_ = 0;
@@ -185,8 +196,9 @@ class SystemBuilder {
   // Result channel "<id>.<quantity>"; returns its index within the element's
   // output() array (channels of one element are contiguous).
   int channel(const std::string& quantity, const std::string& unit);
-  // Makes "<id>.<name>" readable by other elements.
-  void publish(const std::string& name, std::function<double(const Eval&)> value);
+  // Makes "<id>.<name>" readable by other elements. readsStatesOnly: the
+  // value depends on nothing evaluate() computes (Element::rootsReadStatesOnly).
+  void publish(const std::string& name, std::function<double(const Eval&)> value, bool readsStatesOnly = false);
   // Binds a signal input to a reference; resolved after all setups.
   void input(SignalInput& in, const std::string& name, const std::string& ref);
   // True when `ref` names a signal that changes only at events (see
