@@ -70,7 +70,7 @@ class FirstOrderFilter : public Element {
   }
   double nextTimeEvent() const override { return clock_.next(); }
   bool rootsReadStatesOnly() const override { return true; }
-  void roots(const Eval& e, double* g) override { g[0] = clock_.root(e.t); }
+  void roots(const Eval& e, double* g) override { g[0] = clock_.root(e); }
   bool update(const Eval& e) override {
     if (!clock_.sampled()) {
       if (e.initializing && derivative_) u0_ = input(e);  // the continuous derivative starts at 0

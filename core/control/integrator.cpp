@@ -74,7 +74,7 @@ class Integrator : public Element {
   double nextTimeEvent() const override { return clock_.next(); }
   void roots(const Eval& e, double* g) override {
     g[0] = reset_.root(e);
-    g[1] = clock_.root(e.t);
+    g[1] = clock_.root(e);
     if (slot_ < 0) {
       g[2] = g[3] = 1.0;
       return;

@@ -124,7 +124,7 @@ class PidController : public Element {
 
   double nextTimeEvent() const override { return clock_.next(); }
   void roots(const Eval& e, double* g) override {
-    g[3] = clock_.root(e.t);
+    g[3] = clock_.root(e);
     if (clock_.sampled()) {
       g[0] = g[1] = g[2] = 1.0;
       return;

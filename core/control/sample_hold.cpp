@@ -44,7 +44,7 @@ class SampleHold : public Element {
   void evaluate(Eval&) override {}
   double nextTimeEvent() const override { return clock_.next(); }
   void roots(const Eval& e, double* g) override {
-    g[0] = clock_.root(e.t);
+    g[0] = clock_.root(e);
     g[1] = trigger_.root(e);
   }
   bool update(const Eval& e) override {

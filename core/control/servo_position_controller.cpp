@@ -295,7 +295,7 @@ class ServoPositionController : public Element {
     g[1] = v + vOn_;
     g[2] = v - vOff_;
     g[3] = v + vOff_;
-    g[4] = clock_.root(e.t);
+    g[4] = clock_.root(e);
     if (clock_.sampled()) {
       std::fill(g + 5, g + kRoots, 1.0);
       return;

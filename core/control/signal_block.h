@@ -112,7 +112,9 @@ class SampleClock {
   explicit SampleClock(double Ts = 0.0) : Ts_(Ts) {}
   bool sampled() const { return Ts_ > 0.0; }
   double period() const { return Ts_; }
-  double root(double t) const { return sampled() ? t - next_ : 1.0; }
+  // Where the solver stops at every next() anyway, no root: IDA would find
+  // it exactly at the step's end and check it again after the instant.
+  double root(const Eval& e) const { return sampled() && !e.stopsAtTimeEvents ? e.t - next_ : 1.0; }
   // The instant root() aims at (infinity when continuous).
   double next() const { return sampled() ? next_ : std::numeric_limits<double>::infinity(); }
   // True when this pass is the first one at a new instant.

@@ -204,7 +204,7 @@ class ScriptController : public Element {
   }
   void evaluate(Eval&) override {}
   double nextTimeEvent() const override { return clock_.next(); }
-  void roots(const Eval& e, double* g) override { g[0] = clock_.root(e.t); }
+  void roots(const Eval& e, double* g) override { g[0] = clock_.root(e); }
 
   bool update(const Eval& e) override {
     if (!clock_.tick(e)) return false;

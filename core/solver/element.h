@@ -34,6 +34,9 @@ class Eval {
   // Evaluated for the root functions only: no element's residual rows are
   // read, so costly ones (a mechanism's accelerations) may be skipped.
   bool forRoots = false;
+  // The solver ends a step at every Element::nextTimeEvent (Simulation::run
+  // does, through IDA's stop time): a sample clock's root is then redundant.
+  bool stopsAtTimeEvents = false;
 
   double p(int node) const { return node < 0 ? 0.0 : nodes_[node].p; }
   double T(int node) const { return node < 0 ? 0.0 : nodes_[node].T; }

@@ -206,6 +206,7 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
   std::vector<double> row(sys.channels().size());
   Callbacks cb;
   cb.sys = &sys;
+  sys.setStopsAtTimeEvents(true);  // every step ends at the next clock instant (tStop below)
   Ida ida;
   const double t0 = 0.0, tEnd = settings_.t_end, dt = settings_.output_interval;
   double t = t0;
@@ -537,7 +538,10 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
       double hLast = 0.0;
       if (control && IDAGetLastStep(ida.mem, &hLast) >= 0 && IDAGetCurrentTime(ida.mem, &tn) >= 0)
         tInterp = tn - std::abs(hLast);
-      if (flag == IDA_ROOT_RETURN || (flag == IDA_TSTOP_RETURN && t < tEnd)) {
+      // A clock instant is an event however IDA got there: its stop time,
+      // or an output time on the instant (the clocks have no roots).
+      const bool atClock = flag >= 0 && tStop < tEnd && t >= tStop - 1e-12 * std::max(1.0, tStop);
+      if (flag == IDA_ROOT_RETURN || (flag == IDA_TSTOP_RETURN && t < tEnd) || atClock) {
         // A root inside a step: IDA has integrated on to the step's end with
         // the equations as they were, right only if nothing changed. Only
         // runs with a sample clock go on there (in a pure circuit the restart

@@ -111,6 +111,7 @@ int System::roots(double t, const double* y, const double* yp, double* g) {
   e.yp = yp;
   e.res = scratch_.data();
   e.forRoots = true;
+  e.stopsAtTimeEvents = stopsAtTimeEvents_;
   if (rootsNeedEvaluation_) evaluateAll(e);
   for (auto [el, first] : rootOwners_) el->roots(e, g + first);
   return 0;

@@ -94,6 +94,9 @@ class System {
   bool idleWork();
   // The earliest of the elements' next clock instants (Element::nextTimeEvent).
   double nextTimeEvent() const;
+  // The solver ends a step at every nextTimeEvent(): clock roots are off
+  // (Eval::stopsAtTimeEvents).
+  void setStopsAtTimeEvents(bool on) { stopsAtTimeEvents_ = on; }
   // Solves the junction balances for fixed differential states (bisection on
   // each junction pressure, Gauss-Seidel over junctions). Newton from a poor
   // guess fails on the square-root shape of the flow functions; this gives
@@ -163,6 +166,7 @@ class System {
   std::vector<Footprint> footprints_;                   // per element, in element order
   int numRoots_ = 0;
   unsigned long discreteVersion_ = 0;
+  bool stopsAtTimeEvents_ = false;
   int rootsNeedEvaluation_ = -1;  // -1 not yet known (see Element::rootsReadStatesOnly)
   double pAmb_ = 101325.0, TAmb_ = 293.15;
   double atolPosition_ = 1e-8;
