@@ -285,6 +285,31 @@ class TestSignalBlocks : public QObject {
     CHECK_ABS(worstD, 0.0, 1e-9);
   }
 
+  // Output rows on the sample instants (output interval = sample time, as
+  // the servo examples): the solver stops at every instant without a root
+  // function (Simulation::run), also where IDA reaches it as an output time.
+  // Each row is written after its instant's update, the last one (t_end on
+  // an instant) too: the held ramp reads the row's own time, the sampled
+  // integrator of 1 (forward Euler) Ts times the instants so far. A missed
+  // instant leaves the previous sample (an error of 1e-3).
+  void everySampleInstantIsAnEvent() {
+    auto r = simulate(signalProject(0.2, 0.001,
+                                    {comp("u", "ramp", {{"slope", 1.0}}), comp("one", "constant", {{"value", 1.0}}),
+                                     comp("sh", "sample_hold", {{"sample_time", 0.001}}, {{"in", "u.out"}}),
+                                     comp("int", "integrator", {{"sample_time", 0.001}}, {{"in", "one.out"}}),
+                                     comp("c", "first_order_lag", {}, {{"in", "sh.out"}})}));
+    REQUIRE_OK(r);
+    const auto sh = r->col("sh.out"), in = r->col("int.out");
+    QCOMPARE(static_cast<int>(r->t.size()), 201);
+    double worstSh = 0.0, worstInt = 0.0;
+    for (size_t i = 1; i < r->t.size(); ++i) {
+      worstSh = std::max(worstSh, std::abs(sh[i] - r->t[i]));
+      worstInt = std::max(worstInt, std::abs(in[i] - 0.001 * static_cast<double>(i)));
+    }
+    CHECK_ABS(worstSh, 0.0, 1e-9);
+    CHECK_ABS(worstInt, 0.0, 1e-12);
+  }
+
   // Counter on the rising crossings of 0.5 by sin(4 pi t) (t = 1/24 + k/2),
   // preset 2, reset held 1.2..1.3 s: counts 1, 2 (out on), 3, 0 after the
   // reset, then 1 at 1.5417 s and 2 at 2.0417 s (out on again).

@@ -479,7 +479,8 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
       // (re)start, one step in IDA_ONE_STEP mode: IDA picks its first step
       // from tout as without control, and returns after it.
       // Steps end on clock instants (controller samples), see above.
-      double tStop = std::min(tEnd, sys.nextTimeEvent());
+      const double tClock = sys.nextTimeEvent();
+      double tStop = std::min(tEnd, tClock);
       if (!(tStop > t)) tStop = tEnd;
       check(IDASetStopTime(ida.mem, tStop), "IDASetStopTime");
       long nst = 0;
@@ -539,8 +540,9 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
       if (control && IDAGetLastStep(ida.mem, &hLast) >= 0 && IDAGetCurrentTime(ida.mem, &tn) >= 0)
         tInterp = tn - std::abs(hLast);
       // A clock instant is an event however IDA got there: its stop time,
-      // or an output time on the instant (the clocks have no roots).
-      const bool atClock = flag >= 0 && tStop < tEnd && t >= tStop - 1e-12 * std::max(1.0, tStop);
+      // or an output time on the instant (the clocks have no roots), the
+      // end of the run included.
+      const bool atClock = flag >= 0 && std::isfinite(tClock) && t >= tClock - 1e-12 * std::max(1.0, tClock);
       if (flag == IDA_ROOT_RETURN || (flag == IDA_TSTOP_RETURN && t < tEnd) || atClock) {
         // A root inside a step: IDA has integrated on to the step's end with
         // the equations as they were, right only if nothing changed. Only
