@@ -8,12 +8,15 @@
 // (support/test_project.h's simulate() makes the same comparison for every
 // run of the other tests.)
 #include "io/project_file.h"
+#include "solver/colored_jacobian.h"
+#include "solver/compiler.h"
 #include "solver/simulation.h"
 #include "support/test_project.h"
 
 #include <QtTest>
 
 #include <filesystem>
+#include <random>
 #include <thread>
 
 using namespace pm;
@@ -84,6 +87,53 @@ class TestOutputPipeline : public QObject {
 
   // The reduced pendulum swings through the poses where its independent
   // coordinate must be re-chosen (several times in 3 s).
+  // The output thread's copy also takes colours of the sparse difference
+  // quotients (ColoredJacobian::setAside): its columns equal the solver's
+  // own to the bit. TORX under servo control, at its start state, 0.9 ms
+  // after a controller sample at 0.2 s, mid-way along the set-point
+  // ramp (so the copy must load the discrete state first: the held valve
+  // commands, open now, differ from the initial ones). The copy here takes
+  // every colour (the task runs to its end before the solver's turn).
+  void jacobianColoursOnTheCopy() {
+    const std::string file = projectPath("torx_servo.pneumech.json");
+    const Project p = loadProject(file);
+    auto solver = Compiler::compile(p, file), copy = Compiler::compile(p, file);
+    const int n = solver->size();
+    std::vector<double> y = solver->initialState(), yp(n, 0.0), r(n), ewt(n, 1e6);
+    solver->updateDiscrete(0.0, y.data(), yp.data(), true);
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    for (int i = 0; i < n; ++i) y[i] += 1e-3 * u(rng) * std::max(1.0, std::abs(y[i]) * 1e-3);
+    std::vector<double> before, after;
+    QVERIFY(solver->saveDiscrete(before));
+    solver->updateDiscrete(0.2, y.data(), yp.data(), false);  // the set-points move from 0.1 s on
+    QVERIFY(solver->saveDiscrete(after));
+    QVERIFY2(before != after, "the sample changed no discrete state: the test would not see a copy that ignores it");
+    // 0.9 ms on: the spools have moved past their 5 % overlap towards the
+    // new commands.
+    const double t = 0.2009;
+    QCOMPARE(solver->residual(t, y.data(), yp.data(), r.data()), 0);
+    ColoredJacobian own(*solver, 0.0, y.data(), yp.data()), shared(*solver, 0.0, y.data(), yp.data());
+    int taken = 0;
+    shared.setAside(
+        [&](ColoredJacobian::Task task) {
+          std::thread helper([&] { task(*copy); });
+          helper.join();
+          ++taken;
+        },
+        [&](std::vector<double>& d) { return solver->saveDiscrete(d); });
+    const size_t nz = own.nonZeros();
+    std::vector<long> cp(n + 1), ri(nz), cp2(n + 1), ri2(nz);
+    std::vector<double> a(nz), b(nz);
+    QCOMPARE(own.fillSparse(t, 1e4, y.data(), yp.data(), r.data(), ewt.data(), 1e-4, cp.data(), ri.data(), a.data()), 0);
+    QCOMPARE(shared.fillSparse(t, 1e4, y.data(), yp.data(), r.data(), ewt.data(), 1e-4, cp2.data(), ri2.data(), b.data()), 0);
+    QCOMPARE(taken, 1);
+    QVERIFY(cp == cp2 && ri == ri2);
+    size_t differ = 0;
+    for (size_t q = 0; q < nz; ++q) differ += a[q] != b[q];
+    QVERIFY2(differ == 0, qPrintable(QString("%1 of %2 entries differ").arg(differ).arg(nz)));
+  }
+
   void reducedPendulumRepartitions() {
     Project p = loadProject(projectPath("pendulum.pneumech.json"));
     p.simulation.mechanism_formulation = "reduced";

@@ -1,5 +1,9 @@
 #include "solver/colored_jacobian.h"
 
+#include <atomic>
+#include <stdexcept>
+#include <thread>
+
 #include "mechanics/mechanism_element.h"
 
 #include <algorithm>
@@ -190,29 +194,78 @@ size_t ColoredJacobian::nonZeros() const {
 template <class Store>
 int ColoredJacobian::difference(double t, double cj, const double* y, const double* yp, const double* r,
                                 const double* ewt, double h, Store store, bool perturbY) {
-  std::copy(y, y + n_, y_.begin());
-  std::copy(yp, yp + n_, yp_.begin());
   const double srur = std::sqrt(2.220446049250313e-16);
   std::vector<double> inc(n_);
-  for (const auto& group : groups_) {
-    // Increments as IDA's own dense difference quotient chooses them.
-    for (int j : group) {
-      double d = std::max(srur * std::max(std::abs(y[j]), std::abs(h * yp[j])), 1.0 / ewt[j]);
-      if (h * yp[j] < 0.0) d = -d;
-      d = (y[j] + d) - y[j];
-      inc[j] = d;
-      if (perturbY) y_[j] += d;
-      yp_[j] += cj * d;
-    }
-    const int status = sys_.residual(t, y_.data(), yp_.data(), r1_.data());
-    for (int j : group) {
-      y_[j] = y[j];
-      yp_[j] = yp[j];
-    }
-    if (status != 0) return status;
-    for (int j : group) store(j, r1_, r, inc[j]);
+  // Increments as IDA's own dense difference quotient chooses them.
+  for (int j = 0; j < n_; ++j) {
+    double d = std::max(srur * std::max(std::abs(y[j]), std::abs(h * yp[j])), 1.0 / ewt[j]);
+    if (h * yp[j] < 0.0) d = -d;
+    inc[j] = (y[j] + d) - y[j];
   }
-  return 0;
+  // Colour g's columns from System s, with scratch yy, yyp (equal to y, yp
+  // on entry and exit) and rr.
+  auto colour = [&](System& s, size_t g, std::vector<double>& yy, std::vector<double>& yyp, std::vector<double>& rr) {
+    const std::vector<int>& group = groups_[g];
+    for (int j : group) {
+      if (perturbY) yy[j] += inc[j];
+      yyp[j] += cj * inc[j];
+    }
+    const int status = s.residual(t, yy.data(), yyp.data(), rr.data());
+    for (int j : group) {
+      yy[j] = y[j];
+      yyp[j] = yp[j];
+    }
+    if (status == 0)
+      for (int j : group) store(j, rr, r, inc[j]);
+    return status;
+  };
+  std::copy(y, y + n_, y_.begin());
+  std::copy(yp, yp + n_, yp_.begin());
+  std::vector<double> discrete;
+  if (!post_ || groups_.size() < 4 || !discrete_(discrete)) {
+    for (size_t g = 0; g < groups_.size(); ++g)
+      if (const int status = colour(sys_, g, y_, yp_, r1_); status != 0) return status;
+    return 0;
+  }
+  // Both threads take colours in turn. The shared counters outlive this
+  // call: a task that starts late only finds every colour taken.
+  struct Shared {
+    std::atomic<size_t> next{0}, finished{0};
+    std::atomic<int> status{0};
+    std::string error;  // the other thread's exception, read after `finished`
+  };
+  auto shared = std::make_shared<Shared>();
+  const size_t G = groups_.size();
+  helperY_.assign(y, y + n_);
+  helperYp_.assign(yp, yp + n_);
+  helperR_.resize(n_);
+  post_([this, shared, G, &colour, discrete = std::move(discrete)](System& s) {
+    bool loaded = false;
+    for (size_t g; (g = shared->next.fetch_add(1)) < G;) {
+      try {
+        if (!loaded) s.loadDiscrete(discrete.data()), loaded = true;
+        if (shared->status.load() == 0) {
+          const int st = colour(s, g, helperY_, helperYp_, helperR_);
+          if (st != 0) shared->status.store(st);
+        }
+      } catch (const std::exception& e) {
+        shared->error = e.what();
+        shared->status.store(-1);
+      }
+      shared->finished.fetch_add(1, std::memory_order_acq_rel);
+    }
+  });
+  for (size_t g; (g = shared->next.fetch_add(1)) < G;) {
+    if (shared->status.load() == 0) {
+      const int st = colour(sys_, g, y_, yp_, r1_);
+      if (st != 0) shared->status.store(st);
+    }
+    shared->finished.fetch_add(1, std::memory_order_acq_rel);
+  }
+  // At most the colour the other thread is on.
+  while (shared->finished.load(std::memory_order_acquire) < G) std::this_thread::yield();
+  if (!shared->error.empty()) throw std::runtime_error(shared->error);
+  return shared->status.load();
 }
 
 int ColoredJacobian::fill(double t, double cj, const double* y, const double* yp, const double* r,

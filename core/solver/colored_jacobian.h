@@ -15,7 +15,10 @@
 
 #include "solver/system.h"
 
+#include <functional>
+#include <memory>
 #include <set>
+#include <string>
 #include <vector>
 
 namespace pm {
@@ -50,6 +53,20 @@ class ColoredJacobian {
   void refill(double cj, double* J) const;
   void refillSparse(double cj, long* colPtr, long* rowIdx, double* values) const;
 
+  // A second thread takes colours of every difference quotient, with a
+  // System equal to this one (the same project; `discrete()` gives this
+  // one's discrete state, System::saveDiscrete, which the task loads first).
+  // `post` hands a task to that thread and returns at once; the task may run
+  // late, then finds every colour taken and does nothing. The colours'
+  // columns are the same whichever System evaluates them (a residual is a
+  // function of t, y, y' and the discrete state), so J does not depend on
+  // which thread took which colour.
+  using Task = std::function<void(System&)>;
+  void setAside(std::function<void(Task)> post, std::function<bool(std::vector<double>&)> discrete) {
+    post_ = std::move(post);
+    discrete_ = std::move(discrete);
+  }
+
  private:
   void sampleGrouped(double t, std::vector<double>& y, std::vector<double>& yp, std::vector<std::set<int>>& cols);
   template <class Store>
@@ -65,6 +82,9 @@ class ColoredJacobian {
   std::vector<size_t> start_;        // per column: first entry in the layouts below
   std::vector<double> last_, mass_;  // last fill and dF/dy', entries column by column
   double lastCj_ = 0.0;
+  std::function<void(Task)> post_;
+  std::function<bool(std::vector<double>&)> discrete_;
+  std::vector<double> helperY_, helperYp_, helperR_;  // the other thread's scratch
 };
 
 }  // namespace pm

@@ -47,9 +47,11 @@ bool OutputPipeline::process(const Batch& b) {
       const double n = yp[N_];
       p = yp + N_ + 1;
       if (n >= 0.0) {
+        loaded_.assign(p, p + static_cast<size_t>(n));
         sys_->loadDiscrete(p);
         p += static_cast<size_t>(n);
       }
+      if (taskPending_.load(std::memory_order_relaxed)) runTask();
       sys_->outputs(t, y, yp, row_.data());
       out_.append(t, row_.data());
     }
@@ -81,6 +83,31 @@ void OutputPipeline::flush() {
   if (threaded_ && filling_.rows > 0) handOver();
 }
 
+void OutputPipeline::aside(std::function<void(System&)> task) {
+  if (!threaded_) return;
+  bool wake = false;
+  {
+    std::lock_guard<std::mutex> lock(m_);
+    task_ = std::move(task);
+    taskPending_.store(true, std::memory_order_relaxed);
+    wake = idle_;
+  }
+  if (wake) cv_.notify_one();
+}
+
+void OutputPipeline::runTask() {
+  std::function<void(System&)> task;
+  {
+    std::lock_guard<std::mutex> lock(m_);
+    task = std::move(task_);
+    task_ = nullptr;
+    taskPending_.store(false, std::memory_order_relaxed);
+  }
+  if (!task || !sys_ || failed_) return;
+  task(*sys_);
+  if (!loaded_.empty()) sys_->loadDiscrete(loaded_.data());  // the rows' own again
+}
+
 void OutputPipeline::handOver() {
   bool wake = false;
   {
@@ -110,6 +137,7 @@ std::string OutputPipeline::finish() {
 void OutputPipeline::run(std::function<std::unique_ptr<System>()> compile) {
   if (!build(compile)) failed_ = true;
   for (;;) {
+    if (taskPending_.load(std::memory_order_relaxed)) runTask();
     Batch b;
     {
       std::unique_lock<std::mutex> lock(m_);
@@ -127,8 +155,13 @@ void OutputPipeline::run(std::function<std::unique_ptr<System>()> compile) {
         lock.lock();
       }
       idle_ = true;
-      cv_.wait(lock, [&] { return !queue_.empty() || done_; });
+      cv_.wait(lock, [&] { return !queue_.empty() || done_ || taskPending_.load(std::memory_order_relaxed); });
       idle_ = false;
+      if (taskPending_.load(std::memory_order_relaxed)) {
+        lock.unlock();
+        runTask();
+        continue;
+      }
       if (queue_.empty()) return;  // done, nothing left
       b = std::move(queue_.front());
       queue_.pop_front();

@@ -54,6 +54,11 @@ class OutputPipeline {
   // Waits until every row pushed is in the store and stops the worker.
   // Returns the worker's error ("" when none); no row after it was stored.
   std::string finish();
+  // Runs `task` on the worker with the copy as soon as it can (between two
+  // rows), and returns at once. The copy's discrete state is restored after
+  // it. Without the thread, nothing (the caller does the work itself).
+  void aside(std::function<void(System&)> task);
+  bool threaded() const { return threaded_; }
   // True once the worker has failed (the solver may stop early).
   bool failed() const { return failed_.load(std::memory_order_relaxed); }
 
@@ -81,6 +86,10 @@ class OutputPipeline {
   std::deque<Batch> queue_;  // handed over, not yet taken
   std::vector<Batch> spare_; // emptied batches, for reuse
   bool done_ = false;        // no more rows will come
+  std::function<void(System&)> task_;  // aside(), not yet taken
+  std::atomic<bool> taskPending_{false};
+  std::vector<double> loaded_;  // the discrete state the rows last loaded
+  void runTask();
   bool idle_ = false;        // the worker waits for rows
   std::atomic<bool> failed_{false};
   std::string error_;
