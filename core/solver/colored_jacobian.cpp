@@ -1,15 +1,14 @@
 #include "solver/colored_jacobian.h"
 
-#include <atomic>
-#include <stdexcept>
-#include <thread>
-
 #include "mechanics/mechanism_element.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <random>
 #include <set>
+#include <stdexcept>
+#include <thread>
 
 namespace pm {
 
@@ -255,16 +254,25 @@ int ColoredJacobian::difference(double t, double cj, const double* y, const doub
       shared->finished.fetch_add(1, std::memory_order_acq_rel);
     }
   });
+  // An exception here must not leave while the other thread may still use
+  // this frame: it is kept, and thrown once every colour is finished.
+  std::string error;
   for (size_t g; (g = shared->next.fetch_add(1)) < G;) {
-    if (shared->status.load() == 0) {
-      const int st = colour(sys_, g, y_, yp_, r1_);
-      if (st != 0) shared->status.store(st);
+    try {
+      if (shared->status.load() == 0) {
+        const int st = colour(sys_, g, y_, yp_, r1_);
+        if (st != 0) shared->status.store(st);
+      }
+    } catch (const std::exception& e) {
+      error = e.what();
+      shared->status.store(-1);
     }
     shared->finished.fetch_add(1, std::memory_order_acq_rel);
   }
   // At most the colour the other thread is on.
   while (shared->finished.load(std::memory_order_acquire) < G) std::this_thread::yield();
-  if (!shared->error.empty()) throw std::runtime_error(shared->error);
+  if (error.empty()) error = shared->error;
+  if (!error.empty()) throw std::runtime_error(error);
   return shared->status.load();
 }
 

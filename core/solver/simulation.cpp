@@ -327,8 +327,8 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
       sys.presolveJunctions(t0, y, yp);
       sys.makeConsistent(t0, y, yp);
       cb.jac = std::make_unique<ColoredJacobian>(sys, t0, y, yp);
-      // The output thread's copy takes half of each fresh difference quotient
-      // (it is idle most of the time). Not with reduced coordinates: their
+      // The output thread's copy takes colours of each fresh difference
+      // quotient in turn with the solver (it is idle most of the time). Not with reduced coordinates: their
       // Newton expansions start from an anchor that follows the motion, so
       // the copy's residual could differ from the solver's in the last bits.
       if (pipe && pipe->threaded() && !(sys.mechanism() && sys.mechanism()->reduced()))
