@@ -2,7 +2,7 @@
 
 #include "io/atomic_file.h"
 
-#include <iomanip>
+#include <charconv>
 #include <stdexcept>
 
 namespace pm {
@@ -83,11 +83,22 @@ void ResultStore::writeCsv(const std::string& path, const std::vector<std::strin
   writeFileAtomically(path, [&](std::ostream& o) {
     o << "time [s]";
     for (int i : idx) o << "," << channels_[i].name << " [" << channels_[i].unit << "]";
-    o << "\n" << std::setprecision(10);
+    o << "\n";
+    // As printf's %.10g (what the stream gave with precision 10), by
+    // to_chars: the stream's number formatting took three times as long as
+    // TORX's simulation.
+    char buf[32];
+    auto put = [&](double v) {
+      const auto end = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 10).ptr;
+      o.write(buf, end - buf);
+    };
     for (size_t r = 0; r < t_.size(); ++r) {
-      o << t_[r];
-      for (int i : idx) o << "," << data_[i][r];
-      o << "\n";
+      put(t_[r]);
+      for (int i : idx) {
+        o.put(',');
+        put(data_[i][r]);
+      }
+      o.put('\n');
     }
   });
 }
