@@ -221,6 +221,7 @@ int ColoredJacobian::difference(double t, double cj, const double* y, const doub
   std::copy(y, y + n_, y_.begin());
   std::copy(yp, yp + n_, yp_.begin());
   std::vector<double> discrete;
+  // A few colours cost less than the hand-over; without the discrete state the copy cannot help.
   if (!post_ || groups_.size() < 4 || !discrete_(discrete)) {
     for (size_t g = 0; g < groups_.size(); ++g)
       if (const int status = colour(sys_, g, y_, yp_, r1_); status != 0) return status;

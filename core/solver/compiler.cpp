@@ -385,8 +385,8 @@ std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& 
   for (SignalInput* in : pending) {
     auto it = sys->signals_.find(in->ref);
     if (it != sys->signals_.end()) {
-      in->read = it->second;
-      in->readsStatesOnly = sys->statesOnlySignals_.count(in->ref) > 0;
+      in->read = it->second.read;
+      in->readsStatesOnly = it->second.readsStatesOnly;
     } else if (role == CouplingRole::Pneumatic && backplane && mechanismObject(pr.mechanism, in->ref)) {
       // The mechanical System resolves it (below, compiled second).
       const int i = backplane->mechanismSignal(in->ref, in->owner, in->name);
@@ -399,7 +399,7 @@ std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& 
     for (Backplane::Signal& s : backplane->mechanismSignals()) {
       auto it = sys->signals_.find(s.ref);
       if (it == sys->signals_.end()) throw unknown(s.ref, s.owner, s.field);
-      s.read = it->second;
+      s.read = it->second.read;
     }
   return sys;
 }

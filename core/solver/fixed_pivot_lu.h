@@ -33,8 +33,6 @@ class FixedPivotLu {
   // Solves A x = b in place (b in, x out).
   void solve(double* b) const;
 
-  long nonZeros() const { return static_cast<long>(li_.size() + ui_.size()) + n_; }
-
  private:
   long n_ = 0;
   std::vector<int32_t> rowOf_, colOf_;        // pivot order

@@ -114,7 +114,6 @@ struct MatchedKlu {
   klu_l_symbolic* symbolic = nullptr;
   klu_l_numeric* numeric = nullptr;
   FixedPivotLu replay;  // KLU's last pivots, replayed on new values
-  std::vector<long> rowOf, colOf;
   long lastFlag = 0;
   void release() {
     if (numeric) klu_l_free_numeric(&numeric, &common);
@@ -204,13 +203,12 @@ int setup(SUNLinearSolver S, SUNMatrix A) {
   }
   // KLU's pivots in the caller's rows and columns, for the replays. If
   // they do not factorise without KLU's scaling, KLU keeps the work.
-  c.rowOf.resize(n);
-  c.colOf.resize(n);
+  std::vector<long> rowOf(n), colOf(n);
   for (long k = 0; k < n; ++k) {
-    c.rowOf[k] = c.oldRow[c.numeric->Pnum[k]];
-    c.colOf[k] = c.symbolic->Q[k];
+    rowOf[k] = c.oldRow[c.numeric->Pnum[k]];
+    colOf[k] = c.symbolic->Q[k];
   }
-  if (!c.replay.analyse(n, cp, ri, c.rowOf.data(), c.colOf.data()) || !c.replay.factor(a, 0.0)) c.replay.clear();
+  if (!c.replay.analyse(n, cp, ri, rowOf.data(), colOf.data()) || !c.replay.factor(a, 0.0)) c.replay.clear();
   c.lastFlag = 0;
   return SUNLS_SUCCESS;
 }

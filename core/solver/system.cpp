@@ -410,8 +410,7 @@ int SystemBuilder::channel(const std::string& quantity, const std::string& unit)
 }
 
 void SystemBuilder::publish(const std::string& name, std::function<double(const Eval&)> value, bool readsStatesOnly) {
-  sys_.signals_[el_.id() + "." + name] = std::move(value);
-  if (readsStatesOnly) sys_.statesOnlySignals_.insert(el_.id() + "." + name);
+  sys_.signals_[el_.id() + "." + name] = {std::move(value), readsStatesOnly};
 }
 
 int SystemBuilder::channelNamed(const std::string& name, const std::string& unit) {
@@ -422,7 +421,7 @@ int SystemBuilder::channelNamed(const std::string& name, const std::string& unit
 }
 
 void SystemBuilder::publishNamed(const std::string& name, std::function<double(const Eval&)> value) {
-  sys_.signals_[name] = std::move(value);
+  sys_.signals_[name] = {std::move(value), false};
 }
 
 void SystemBuilder::input(SignalInput& in, const std::string& name, const std::string& ref) {

@@ -160,8 +160,11 @@ class System {
   std::vector<std::pair<int, int>> elementChannels_;  // per element: first channel, count
   int firstNodeChannel_ = 0;  // node channels follow element channels
   std::vector<bool> nodeChannelUsed_;  // per node quantity, in node order
-  std::map<std::string, std::function<double(const Eval&)>> signals_;
-  std::set<std::string> statesOnlySignals_;  // see SystemBuilder::publish
+  struct Published {
+    std::function<double(const Eval&)> read;
+    bool readsStatesOnly = false;  // see SystemBuilder::publish
+  };
+  std::map<std::string, Published> signals_;
   std::vector<std::pair<Element*, int>> rootOwners_;  // element, first root
   std::vector<Footprint> footprints_;                   // per element, in element order
   int numRoots_ = 0;
