@@ -82,8 +82,8 @@ MechanismView::MechanismView(QWidget* parent) : QOpenGLWidget(parent), d_(std::m
   QSurfaceFormat fmt = format();
   fmt.setDepthBufferSize(24);
   fmt.setStencilBufferSize(8);
-  // No multisampling on screen: with Mesa's software renderer 4x MSAA
-  // triples the cost of a frame. Snapshots are rendered with 4x.
+  // No multisampling on screen: with Mesa's software renderer MSAA
+  // multiplies the cost of a frame. Snapshots are rendered with 4x.
   fmt.setSamples(0);
   setFormat(fmt);
   setMouseTracking(true);

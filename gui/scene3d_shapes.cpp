@@ -100,7 +100,7 @@ osg::TessellationHints* hints(float detail = kPartDetail) {
 }
 
 // Closed solids: back faces are hidden anyway, and Mesa's software renderer
-// spends about a fifth of a 200-part frame rasterising them.
+// spends a good share of a large frame rasterising them.
 void cullBackFaces(osg::Node* n) { n->getOrCreateStateSet()->setMode(GL_CULL_FACE, osg::StateAttribute::ON); }
 
 osg::ref_ptr<osg::Node> solid(osg::Shape* shape, const osg::Vec4& color, float detail) {

@@ -56,8 +56,8 @@ constexpr double kMaxStaticTurn = 0.2 * std::numbers::pi;
 // Up to this many, too, the assembly's and redundancy check's
 // decompositions are dense (complete orthogonal, Gram-Schmidt); above, a
 // sparse QR of C^T in declaration order (joints declared along a chain
-// keep the fill low; COLAMD's order cost 4x more here): the dense ones cost
-// O(m n^2), 1.35 s of the 64-rung ladder's construction, sparse 0.09 s.
+// keep the fill low, lower than COLAMD's order): the dense ones cost
+// O(m n^2), most of a long ladder's construction.
 constexpr int kDenseAssemblyUpTo = 120;
 
 using SpMat = Eigen::SparseMatrix<double>;
@@ -89,7 +89,7 @@ Eigen::VectorXd minimumNorm(const SpMat& A, const Eigen::VectorXd& b) {
 
 // The same where A is square and regular (a 0-DOF mechanism's kinematics),
 // then its only solution, by a sparse LU: the QR's Householder updates cost
-// 5x more on the 64-loop ladder. Singular: the QR's minimum norm.
+// several times more on long ladders. Singular: the QR's minimum norm.
 Eigen::VectorXd minimumNormSquare(const SpMat& A, const Eigen::VectorXd& b) {
   if (A.rows() == A.cols()) {
     Eigen::SparseLU<SpMat, Eigen::COLAMDOrdering<int>> lu(A);
@@ -1740,7 +1740,7 @@ void MultibodySystem::solveAccelerations(double t, double* y, double* yp, const 
     // Cholesky in place (lower triangle, right-looking by columns so the
     // inner loops run down contiguous columns and skip the zeros: two rows
     // meet only on a part they share), then the two triangular solves.
-    // Eigen's blocked LLT cost twice as much on these 20-60 rows.
+    // Eigen's blocked LLT costs more on so few rows.
     double* A = S.data();
     for (int k = 0; k < m; ++k) {
       double* colK = A + static_cast<size_t>(k) * m;
@@ -1995,7 +1995,7 @@ void MultibodySystem::staticEquilibrium(double t, std::vector<double>& y, std::v
       }
       SpMat Js(n, n);
       Js.setFromTriplets(tr.begin(), tr.end());
-      // LU (a sparse QR cost 20x more here). Where it meets a zero pivot, the
+      // LU (far cheaper than a sparse QR here). Where it meets a zero pivot, the
       // dense path's QR counts the missing directions for the message (the
       // sparse QR is not rank-revealing: it found 63 of a free chain's 64),
       // up to 4000 unknowns (128 MB); above, the sparse QR's count.

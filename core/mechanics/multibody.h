@@ -46,7 +46,7 @@ namespace pm::mb {
 // their weight 1/atol = 1e-50 keeps them out of IDA's norms in effect (they
 // are index-2 variables), yet (x / atol)^2 stays a normal number. With 1e300
 // every weighted norm underflowed into subnormals, the processor's slow path:
-// 20-30 % of the tool changer's CPU time, invisible in instruction counts.
+// a large share of a mechanism's CPU time, invisible in instruction counts.
 constexpr double kMultiplierAtol = 1e50;
 
 struct BodyRT {

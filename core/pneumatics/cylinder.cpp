@@ -252,7 +252,7 @@ class Cylinder : public Element {
   // the chamber pressures; x, v read the mechanism (or themselves); the
   // axial force on the mechanism reads x, v, the chambers and the parts.
   // Declared whole, the two chambers no longer share every row, and the
-  // difference quotients need fewer colours (tool changer: 17 -> 12).
+  // difference quotients need fewer colours.
   void declareStructure(SystemBuilder& b) const {
     auto nodesOf = [](int ch, int port) {
       std::vector<int> v{ch};

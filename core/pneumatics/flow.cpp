@@ -23,7 +23,7 @@ inline double phi(double pr, double b, double m) {
   auto subsonic = [&](double r) {
     const double s = (r - b) / (1.0 - b);
     const double base = std::max(0.0, 1.0 - s * s);
-    return m == 0.5 ? std::sqrt(base) : std::pow(base, m);  // sqrt: the classic law, 5x cheaper
+    return m == 0.5 ? std::sqrt(base) : std::pow(base, m);  // sqrt: the classic law, cheaper than pow
   };
   if (pr <= kLaminarRatio) return subsonic(pr);
   // Laminar zone: quadratic in u = 1 - pr through 0 at u = 0, matching value

@@ -19,8 +19,8 @@
 // w^2 = wn^2 (1 - zeta^2) (cosh, sinh for zeta > 1, 1 and tau at zeta = 1).
 // No states then: a controller sample steps the spool's acceleration, which
 // as a state of the DAE costs IDA an error test failure and a climb from
-// order 1 after every sample (TORX: 16-20 steps per 1 ms sample; see
-// docs/architecture.md, sampled controllers).
+// order 1 after every sample (many steps per sample; see
+// docs/decisions/0010-sampled-controllers-stop-at-instants.md).
 // Openings: each path opens when the spool passes the overlap edge,
 //   o = clamp((s - overlap) / (1 - overlap), 0, 1),
 // with s = x for 1->4 and 2->3, s = -x for 1->2 and 4->5. overlap > 0 is a
@@ -221,7 +221,8 @@ class ProportionalValve : public Element {
     }
     // The spool position is normalised to full opening, so its absolute
     // tolerance is the run's relative one (a fixed 1e-9 made a servo loop at
-    // rel_tol 1e-6 resolve every command step's spool transient 4x finer).
+    // rel_tol 1e-6 resolve every command step's spool transient far finer
+    // than the rest of the run).
     xs_ = b.state("x", "1", StateKind::Differential, 0.0, b.relTol(), "dx/dt - v   [spool position]");
     vs_ = b.state("v", "1/s", StateKind::Differential, 0.0, b.relTol() * wn_,
                   "dv/dt - (wn^2 (u - x) - 2 zeta wn v)   [spool, second order]");

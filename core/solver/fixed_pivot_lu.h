@@ -3,8 +3,8 @@
 // refactorisation and solve is a plain loop over the stored non-zeros.
 //
 // Why: between two pivot choices IDA refactorises and solves the same
-// pattern thousands of times (TORX under servo control: 740 and 8915), and
-// KLU's general kernels spent ~10 instructions per non-zero there (64-bit
+// pattern thousands of times per run, and KLU's general kernels spend
+// several instructions per non-zero there (64-bit
 // indices packed with the values, row scaling, its block form). Here the
 // indices are 32-bit and separate, nothing is scaled, and there are no
 // blocks: one L and one U for the whole permuted matrix.

@@ -6,9 +6,9 @@
 // diagonal, so KLU's fill-reducing order, computed for diagonal pivots, is
 // spoiled by the off-diagonal pivots partial pivoting must take; where they
 // fall depends on the values at the first factorisation (TORX under servo
-// control: 327 k flops per refactorisation, its open-loop twin with nearly
-// the same pattern 131 k). With the matched rows the pivots stay on the
-// diagonal and the order holds: 134 k flops for both.
+// control and its open-loop twin, with nearly the same pattern, filled in
+// very differently). With the matched rows the pivots stay on the diagonal
+// and the order holds for both.
 #pragma once
 
 #include <sundials/sundials_context.h>
@@ -19,9 +19,8 @@
 namespace pm {
 
 // States from which IDA's Jacobian is sparse (this solver) rather than dense.
-// With the matched rows KLU wins from about 80 states (knuckle press, 98:
-// 20.1x -> 23.1x; four-bar, 88: 138x -> 147x) and loses below (two-axis
-// handling, 66: 36.8x -> 32.3x).
+// With the matched rows KLU beats the dense LU from about 80 states and
+// loses below (docs/performance.md says how to re-check).
 constexpr int kSparseFrom = 80;
 
 SUNLinearSolver makeMatchedKlu(SUNContext ctx);

@@ -3,7 +3,7 @@
 //
 // A row is a function of (t, y, y') and of the elements' discrete state, but
 // a mechanism's costs what a solver step costs: its reactions need their own
-// solve (a third of the tool changer's run). The solver hands each output
+// solve. The solver hands each output
 // point, with the discrete state there (System::saveDiscrete), to a copy
 // compiled from the same project, which loads the discrete state, evaluates
 // the row and appends it to the ResultStore, in order. The solver's System

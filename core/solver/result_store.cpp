@@ -85,8 +85,8 @@ void ResultStore::writeCsv(const std::string& path, const std::vector<std::strin
     for (int i : idx) o << "," << channels_[i].name << " [" << channels_[i].unit << "]";
     o << "\n";
     // As printf's %.10g (what the stream gave with precision 10), by
-    // to_chars: the stream's number formatting took three times as long as
-    // TORX's simulation.
+    // to_chars: the stream's number formatting cost more than a large
+    // model's whole simulation.
     char buf[32];
     auto put = [&](double v) {
       const auto end = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 10).ptr;

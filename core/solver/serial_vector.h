@@ -1,8 +1,8 @@
 // IDA's state vectors: SUNDIALS' serial N_Vector with its arithmetic
 // operations replaced by ones compiled here. Debian's SUNDIALS library is
 // built without optimisation (every loop keeps its counters on the stack),
-// and IDA spends most of its own time in these element-wise loops: on a
-// 31-state circuit they were about 40 % of a run. Each operation does the
+// and IDA spends most of its own time in these element-wise loops, a large
+// share of a small circuit's run. Each operation does the
 // same floating-point operations in the same order as SUNDIALS' serial
 // vector (the same special cases of a linear sum, reductions summed in
 // index order), so every result stays bit for bit the same; only the loops

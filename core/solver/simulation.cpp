@@ -252,10 +252,8 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
     }
     sys.updateDiscrete(t0, y, yp, true);
     // Circuits keep their rows on the solver's own System by default: a
-    // row is one evaluation, cheaper than the hand-over (measured:
-    // servo_axis 184x -> 177x, sequence_a_b 124x -> 113x with the thread;
-    // with a mechanism the pendulum 1730x -> 2240x, the tool changer 64x
-    // -> 99x, as its rows solve for the reactions).
+    // row is one evaluation, cheaper than the hand-over; a mechanism's rows
+    // solve for the reactions and pay for the thread.
     const bool copy = outputRows_ != OutputRows::Auto || sys.mechanism();
     if (copy && sys.saveDiscrete(discrete)) {
       sentVersion = sys.discreteVersion() - 1;  // the first row sends it
@@ -289,7 +287,7 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
     };
     // Runs with sampled controllers or a mechanism reuse Jacobians (see
     // jacobianFn): there cj changes at most steps and a fresh difference
-    // quotient costs tens of residuals (tool changer: 39 colours). Pure
+    // quotient costs tens of residuals (one per colour). Pure
     // circuits keep IDA's own updates (the cushioned seed 003's end-stop
     // contact speed, sampled at the outputs, rose above its test bound of
     // 0.02 m/s to 0.028 with reuse).
@@ -314,8 +312,8 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
     // stay out of the error test (Brenan, Campbell, Petzold), so then all
     // algebraic states do. In the reduced formulation the algebraic states
     // left (an attached cylinder's x and v) are functions of the independent
-    // coordinates the test already weighs: testing them again cost the tool
-    // changer 32 % more steps (4785 instead of 3634).
+    // coordinates the test already weighs: testing them again only adds
+    // steps.
     check(IDASetSuppressAlg(ida.mem, sys.mechanism() ? SUNTRUE : SUNFALSE), "IDASetSuppressAlg");
     if (settings_.max_step > 0) check(IDASetMaxStep(ida.mem, settings_.max_step), "IDASetMaxStep");
     // Large systems (long mechanisms, big circuits) factorise a sparse
@@ -408,8 +406,8 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
     // command drives the spool's acceleration; a spool crossing its overlap
     // edge changes nothing discrete at all), which IDA's error test meets by
     // shortening the next steps. A restart would begin again at order 1 with
-    // a tiny step and a fresh Jacobian, 15-27 steps per 1 ms sample (TORX:
-    // its 279 root restarts cost 19 % of its steps).
+    // a tiny step and a fresh Jacobian, and climb back over many steps after
+    // every controller sample.
     // The residuals before and after the update are updateDiscrete's own
     // evaluations (two residuals fewer per controller sample).
     std::vector<double> rBefore(N), rAfter(N);
@@ -503,9 +501,8 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
         // which may be tiny; the step after the instant may then grow only
         // to twice that, and cj swings with it (each swing a Jacobian).
         // Instead the rest is cut into k equal steps, k the fewest of IDA's
-        // next steps that cover it, through intermediate stops. Against
-        // halving only a rest of one to two steps: TORX under servo control
-        // 795 -> 728 Jacobians, 6.5x -> 6.9x real time.
+        // next steps that cover it, through intermediate stops (fewer
+        // Jacobians than halving only a rest of one to two steps).
         const double rest = tStop - tn;
         const double pieces = std::ceil(rest / hn - 1e-6);
         const bool split = clocked && pieces >= 2.0;
