@@ -18,6 +18,7 @@
 #include "units.h"
 
 #include <QAction>
+#include <QDir>
 #include <QDockWidget>
 #include <QLabel>
 #include <QSignalSpy>
@@ -107,6 +108,8 @@ class TestGui3dTimeCursor : public QObject {
     QVERIFY2(std::abs(t30 - 0.3 * a->end()) < 1.1e-3, qPrintable(QString::number(t30)));
     expectEveryViewAt(w, t30);
     if (QTest::currentTestFailed()) return;
+    // For a look (written to the working directory): every view at 30 %.
+    w.grab().save(QDir::current().filePath("time_cursor_3d.png"));
     // ... and dragged by its handle to the right.
     QSlider* s3 = a->slider();
     const QPoint from = sliderHandle(s3).center();

@@ -26,7 +26,9 @@
 #include "units.h"
 
 #include <QAction>
+#include <QDir>
 #include <QLabel>
+#include <QTabWidget>
 #include <QListWidget>
 #include <QSignalSpy>
 #include <QSlider>
@@ -215,6 +217,12 @@ class TestGuiTimeCursor : public QObject {
     QVERIFY2(std::abs(clicked - 0.36) < 0.01, qPrintable(QString::number(clicked)));
     expectEveryViewAt(w, clicked);
     if (QTest::currentTestFailed()) return;
+    // For a look (written to the working directory): the studio and the
+    // step diagram at the clicked time.
+    w.grab().save(QDir::current().filePath("time_cursor_plot_click.png"));
+    w.resultsPanel()->tabs()->setCurrentWidget(w.resultsPanel()->stepView());
+    w.resultsPanel()->stepView()->grab().save(QDir::current().filePath("time_cursor_step_diagram.png"));
+    w.resultsPanel()->tabs()->setCurrentIndex(0);
 
     // The play button: from here to the end, every view with it at every
     // frame (each instant checked as the cursor announces it).
@@ -347,6 +355,7 @@ class TestGuiTimeCursor : public QObject {
     QVERIFY(w.openProject(example("seed003_meter_out.pneumech.json")));
     expectNothingOf(w.project());
     if (QTest::currentTestFailed()) return;
+    w.grab().save(QDir::current().filePath("time_cursor_after_open.png"));
     // B's run shows B's channels only.
     QVERIFY(runToEnd(w));
     for (int i = 0; i < panel->paneCount(); ++i)
