@@ -245,6 +245,7 @@ void MainWindow::buildUi() {
   cursorStatus_ = new QLabel;
   cursorStatus_->setObjectName("cursorStatus");
   cursorStatus_->setToolTip(tr("The time every view shows"));
+  cursorStatus_->setMinimumWidth(cursorStatus_->fontMetrics().horizontalAdvance(tr("Cursor: t = 0000.000 s")) + 8);
   statusBar()->addPermanentWidget(cursorStatus_);
   progress_ = new QProgressBar;
   progress_->setObjectName("runProgress");

@@ -185,6 +185,14 @@ class TestGuiTimeCursor : public QObject {
     // After the run: at its last row.
     expectEveryViewAt(w, b->times().back());
     if (QTest::currentTestFailed()) return;
+    // The step diagram's cursor line: on a step's column at the time it was
+    // entered, halfway between two columns halfway between their times.
+    const DisplacementStepDiagram& d = *w.resultsPanel()->stepView()->diagram();
+    QVERIFY(d.rows.size() >= 4);
+    QCOMPARE(stepColumnAt(d, d.rows[2].t), 2.0);
+    QCOMPARE(stepColumnAt(d, 0.5 * (d.rows[2].t + d.rows[3].t)), 2.5);
+    QCOMPARE(stepColumnAt(d, d.tEnd), double(d.rows.size()));
+    QCOMPARE(stepColumnAt(d, -1.0), 0.0);
 
     // The schematic's slider, keyed and set.
     QSlider* slider = w.timeSlider();
@@ -333,6 +341,7 @@ class TestGuiTimeCursor : public QObject {
       // Properties and selection: nothing.
       QCOMPARE(w.propertyEditor()->componentId(), std::string());
       QCOMPARE(w.propertyEditor()->mechanismForm()->objectId(), std::string());
+      QVERIFY(!w.propertyEditor()->inputEditor("sol14"));  // the old valve's signal field
       QCOMPARE(w.selection()->current(), QString());
       QVERIFY(w.scene()->selectedItems().isEmpty());
       // Time: cursor, its range, the time bar and every view at 0, no results.
@@ -355,6 +364,7 @@ class TestGuiTimeCursor : public QObject {
     QVERIFY(w.openProject(example("seed003_meter_out.pneumech.json")));
     expectNothingOf(w.project());
     if (QTest::currentTestFailed()) return;
+    QTest::qWait(100);  // the chart lays itself out again
     w.grab().save(QDir::current().filePath("time_cursor_after_open.png"));
     // B's run shows B's channels only.
     QVERIFY(runToEnd(w));
