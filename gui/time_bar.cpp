@@ -10,6 +10,8 @@
 #include <QStyle>
 #include <QToolButton>
 
+#include <algorithm>
+
 namespace pm::gui {
 
 TimeBar::TimeBar(TimeCursor* cursor, ResultBuffer* data, QWidget* parent)
