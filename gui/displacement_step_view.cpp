@@ -15,8 +15,19 @@ std::string firstSequence(const Project& project) {
   return {};
 }
 
+double stepColumnAt(const DisplacementStepDiagram& d, double t) {
+  const size_t n = d.rows.size();
+  if (n == 0 || !(t > d.rows.front().t)) return 0.0;
+  if (t >= d.tEnd) return double(n);
+  size_t k = 0;  // the last step entered at or before t
+  while (k + 1 < n && d.rows[k + 1].t <= t) ++k;
+  const double t1 = k + 1 < n ? d.rows[k + 1].t : d.tEnd;
+  const double f = t1 > d.rows[k].t ? (t - d.rows[k].t) / (t1 - d.rows[k].t) : 0.0;
+  return double(k) + std::clamp(f, 0.0, 1.0);
+}
+
 void paintDisplacementStep(QPainter& p, const QRectF& r, double mm, const DisplacementStepDiagram& d,
-                           const Project& project) {
+                           const Project& project, double cursorT) {
   p.save();
   p.setRenderHint(QPainter::Antialiasing);
   const size_t nA = d.actuators.size();
@@ -85,6 +96,11 @@ void paintDisplacementStep(QPainter& p, const QRectF& r, double mm, const Displa
     p.setPen(QPen(colours[a % 6], 0.6 * mm, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
     p.drawPolyline(line);
   }
+  if (std::isfinite(cursorT)) {  // the same red as the plots' cursor
+    const double x = plot.left() + dx * stepColumnAt(d, cursorT);
+    p.setPen(QPen(QColor(200, 30, 30), 0.4 * mm));
+    p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+  }
   p.restore();
 }
 
@@ -127,7 +143,13 @@ void DisplacementStepView::paintEvent(QPaintEvent*) {
     p.drawText(rect().adjusted(8, 8, -8, -8), Qt::AlignCenter | Qt::TextWordWrap, note_);
     return;
   }
-  paintDisplacementStep(p, QRectF(rect()).adjusted(6, 6, -6, -6), mm, *diagram_, project_);
+  paintDisplacementStep(p, QRectF(rect()).adjusted(6, 6, -6, -6), mm, *diagram_, project_, cursor_);
+}
+
+void DisplacementStepView::setCursorTime(double t) {
+  if (t == cursor_) return;
+  cursor_ = t;
+  update();
 }
 
 }  // namespace pm::gui

@@ -10,6 +10,7 @@
 #include <QPainter>
 #include <QWidget>
 
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -20,10 +21,16 @@ class ResultBuffer;
 // The first step_sequence component of the project ("" when none).
 std::string firstSequence(const Project& project);
 
+// Where time t falls along the diagram's columns (column k: the k-th step
+// entered, the last one: the end of the run), linear in time between two
+// columns; 0 before the first step, the last column after the end.
+double stepColumnAt(const DisplacementStepDiagram& d, double t);
+
 // Paints `d` into `r`; `mm` is the device size of 1 mm (labels scale with it).
-// Actuators are named by their label when the project gives one.
+// Actuators are named by their label when the project gives one. A finite
+// `cursorT` draws the time cursor across the bands.
 void paintDisplacementStep(QPainter& p, const QRectF& r, double mm, const DisplacementStepDiagram& d,
-                           const Project& project);
+                           const Project& project, double cursorT = std::numeric_limits<double>::quiet_NaN());
 
 class DisplacementStepView : public QWidget {
   Q_OBJECT
@@ -37,6 +44,9 @@ class DisplacementStepView : public QWidget {
   bool hasSequence() const { return !sequence_.empty(); }
   // Why there is no diagram (no sequence, no run yet, a missing channel).
   const QString& note() const { return note_; }
+  // The document's time cursor, drawn as a line across the bands.
+  void setCursorTime(double t);
+  double cursorTime() const { return cursor_; }
 
  protected:
   void paintEvent(QPaintEvent* e) override;
@@ -47,6 +57,7 @@ class DisplacementStepView : public QWidget {
   std::string sequence_;
   std::optional<DisplacementStepDiagram> diagram_;
   QString note_;
+  double cursor_ = std::numeric_limits<double>::quiet_NaN();
 };
 
 }  // namespace pm::gui

@@ -27,10 +27,11 @@
 #include "simulation_settings_dialog.h"
 #include "start_page.h"
 #include "symbol_library.h"
+#include "time_bar.h"
+#include "time_cursor.h"
 #include "units.h"
 
 #include <QAction>
-#include <QElapsedTimer>
 #include <QStyle>
 #include <QTimer>
 #include <QToolButton>
@@ -102,12 +103,16 @@ const QString& MainWindow::currentFile() const { return doc_->file(); }
 bool MainWindow::isModified() const { return doc_->isModified(); }
 QTableView* MainWindow::paramView() const { return props_->table(); }
 bool MainWindow::isShowingStartPage() const { return stack_->currentWidget() == start_; }
+QSlider* MainWindow::timeSlider() const { return timeBar_->slider(); }
+QToolButton* MainWindow::timePlayButton() const { return timeBar_->playButton(); }
+QString MainWindow::cursorStatusText() const { return cursorStatus_->text(); }
 
 // ---------------------------------------------------------------- UI setup
 
 void MainWindow::buildUi() {
   setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
   // Centre: start page or the schematic with its time bar.
+  buffer_ = new ResultBuffer(this);
   scene_ = new SchematicScene(doc_, this);
   view_ = new SchematicView(scene_);
   connect(view_, &SchematicView::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 4000); });
@@ -116,57 +121,23 @@ void MainWindow::buildUi() {
           [this](const QString& id, bool on) { statusBar()->showMessage(id + (on ? tr(" pressed") : tr(" released")), 2000); });
   connect(scene_, &QGraphicsScene::selectionChanged, this, &MainWindow::onSceneSelectionChanged);
 
-  timeSlider_ = new QSlider(Qt::Horizontal);
-  timeSlider_->setObjectName("timeSlider");
-  timeSlider_->setRange(0, 0);
-  timeSlider_->setEnabled(false);
-  timeSlider_->setToolTip(tr("Scrub through the results of the run"));
-  timeLabel_ = new QLabel(tr("no results"));
-  timeLabel_->setObjectName("timeLabel");
-  timeLabel_->setMinimumWidth(150);
-  connect(timeSlider_, &QSlider::valueChanged, this, [this](int row) {
-    followRun_ = row >= timeSlider_->maximum();
-    showFrame(row);
+  // The document's one time cursor: its instants are the result rows, so
+  // every view shows the same row whichever control moved it.
+  cursor_ = new TimeCursor(this);
+  cursor_->setSnap([this](double t) { return buffer_->rows() ? buffer_->times()[buffer_->nearestRow(t)] : t; });
+  connect(cursor_, &TimeCursor::timeChanged, this, &MainWindow::showTime);
+  timeBar_ = new TimeBar(cursor_, buffer_);
+  // Back at the end of a running simulation's results: follow it again.
+  connect(timeBar_, &TimeBar::scrubbedToEnd, this, [this] {
+    if (runner_->isRunning()) cursor_->setFollowLive(true);
   });
-  // Play the circuit animation at real time (30 frames/s), from the start
-  // again when the cursor stands at the end.
-  timePlay_ = new QToolButton;
-  timePlay_->setObjectName("timePlay");
-  timePlay_->setCheckable(true);
-  timePlay_->setEnabled(false);
-  timePlay_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
-  timePlay_->setToolTip(tr("Play the results at real time"));
-  auto* playTimer = new QTimer(this);
-  playTimer->setInterval(33);
-  connect(timePlay_, &QToolButton::toggled, this, [this, playTimer](bool on) {
-    timePlay_->setIcon(style()->standardIcon(on ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
-    if (!on) return playTimer->stop();
-    if (timeSlider_->value() >= timeSlider_->maximum()) timeSlider_->setValue(0);
-    playClock_.start();
-    playFrom_ = buffer_->rows() ? buffer_->times()[static_cast<size_t>(timeSlider_->value())] : 0.0;
-    playTimer->start();
-  });
-  connect(playTimer, &QTimer::timeout, this, [this] {
-    if (buffer_->rows() == 0) return timePlay_->setChecked(false);
-    const double t = playFrom_ + 1e-3 * static_cast<double>(playClock_.elapsed());
-    timeSlider_->setValue(static_cast<int>(buffer_->rowAt(t)));
-    if (t >= buffer_->times().back()) timePlay_->setChecked(false);
-  });
-  auto* timeBar = new QWidget;
-  timeBar->setObjectName("timeBar");
-  auto* tl = new QHBoxLayout(timeBar);
-  tl->setContentsMargins(8, 2, 8, 2);
-  tl->addWidget(timePlay_);
-  tl->addWidget(new QLabel(tr("Time")));
-  tl->addWidget(timeSlider_, 1);
-  tl->addWidget(timeLabel_);
 
   auto* editorPage = new QWidget;
   auto* el = new QVBoxLayout(editorPage);
   el->setContentsMargins(0, 0, 0, 0);
   el->setSpacing(0);
   el->addWidget(view_, 1);
-  el->addWidget(timeBar);
+  el->addWidget(timeBar_);
 
   start_ = new StartPage;
   connect(start_, &StartPage::openRequested, this, [this](const QString& p) {
@@ -230,12 +201,9 @@ void MainWindow::buildUi() {
   messagesDock_->setObjectName("messagesDock");
   messagesDock_->setWidget(messages_);
 
-  buffer_ = new ResultBuffer(this);
   results_ = new ResultsPanel(buffer_);
-  // A click on a plot moves the studio's time cursor (the slider drives all views).
-  connect(results_, &ResultsPanel::timeRequested, this, [this](double t) {
-    if (buffer_->rows() > 0) timeSlider_->setValue(static_cast<int>(buffer_->rowAt(t)));
-  });
+  // A click on a plot moves the document's time cursor.
+  connect(results_, &ResultsPanel::timeRequested, cursor_, &TimeCursor::seek);
   connect(results_, &ResultsPanel::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
   plotDock_ = new QDockWidget(tr("Results"), this);
   plotDock_->setObjectName("resultsDock");
@@ -251,10 +219,9 @@ void MainWindow::buildUi() {
     lay->setContentsMargins(0, 0, 0, 0);
     view3d_ = new MechanismView;
     view3d_->setObjectName("mechanismView");
-    anim3d_ = new AnimationControls;
-    anim3d_->attach(view3d_);
-    // The 3D animation cursor and the plots' cursor show the same time.
-    connect(anim3d_, &AnimationControls::timeChanged, results_, &ResultsPanel::setTimeCursor);
+    // The 3D toolbar is a control of the document's cursor; the view shows its time.
+    anim3d_ = new AnimationControls(cursor_);
+    connect(cursor_, &TimeCursor::timeChanged, view3d_, &MechanismView::setPose);
     lay->addWidget(view3d_, 1);
     lay->addWidget(anim3d_);
     dock3d_ = new QDockWidget(tr("3D Mechanism"), this);
@@ -275,6 +242,11 @@ void MainWindow::buildUi() {
   statusLabel_ = new QLabel(tr("No simulation run yet"));
   statusLabel_->setObjectName("statusLabel");
   statusBar()->addPermanentWidget(statusLabel_, 1);
+  cursorStatus_ = new QLabel;
+  cursorStatus_->setObjectName("cursorStatus");
+  cursorStatus_->setToolTip(tr("The time every view shows"));
+  cursorStatus_->setMinimumWidth(cursorStatus_->fontMetrics().horizontalAdvance(tr("Cursor: t = 0000.000 s")) + 8);
+  statusBar()->addPermanentWidget(cursorStatus_);
   progress_ = new QProgressBar;
   progress_->setObjectName("runProgress");
   progress_->setRange(0, 1000);
@@ -404,7 +376,8 @@ void MainWindow::updateActions() {
   const bool running = runner_->isRunning();
   actOpen_->setEnabled(!running);
   actNew_->setEnabled(!running);
-  actRun_->setEnabled(!running && !project().components.empty());
+  // A mechanism alone (no circuit) runs as well as a circuit does.
+  actRun_->setEnabled(!running && !(project().components.empty() && project().mechanism.empty()));
   actStop_->setEnabled(running);
   actPause_->setEnabled(running);
   actPause_->setText(runner_->isPaused() ? tr("&Resume") : tr("&Pause"));
@@ -453,6 +426,7 @@ bool MainWindow::openProject(const QString& path) {
   }
   clearResults();
   doc_->reset(std::move(p), path);
+  resetViews();
   stack_->setCurrentIndex(1);
   addRecentFile(path);
   // Fit once the view has its final size.
@@ -472,10 +446,23 @@ void MainWindow::newProject() {
   Project p;
   p.meta.title = "";
   doc_->reset(std::move(p), QString());
+  resetViews();
   stack_->setCurrentIndex(1);
   statusLabel_->setText(tr("New circuit: drag components from the library onto the sheet"));
   updateTitle();
   updateActions();
+}
+
+void MainWindow::resetViews() {
+  if (view3d_ && view3d_->isPickingMarker()) view3d_->cancelMarkerPick();
+  selection_->clear();
+  scene_->clearSelection();
+  props_->showComponent({});
+  results_->resetForProject(project());
+  messages_->clear();
+  messagesDock_->setWindowTitle(tr("Messages"));
+  statusBar()->clearMessage();
+  lastError_.clear();
 }
 
 bool MainWindow::saveProject() {
@@ -560,7 +547,7 @@ void MainWindow::sync3d() {
 }
 
 void MainWindow::exportReportDialog() {
-  auto store = runner_->store();
+  auto store = buffer_->store();  // the run shown (none after New or Open)
   if (runner_->isRunning() || !store || store->rows() == 0) {
     showError(tr("Export report"), tr("Run the simulation to the end first: the report shows its results."));
     return;
@@ -655,15 +642,12 @@ void MainWindow::onMessageActivated(QListWidgetItem* item) {
 // ---------------------------------------------------------------- simulation
 
 void MainWindow::clearResults() {
+  if (view3d_) view3d_->setResults(nullptr);  // the old store goes with the old run
   buffer_->clear();
   scene_->setFrame({});
   view_->setLegendVisible(false, 0);
-  const QSignalBlocker block(timeSlider_);
-  timeSlider_->setRange(0, 0);
-  timeSlider_->setEnabled(false);
-  timePlay_->setChecked(false);
-  timePlay_->setEnabled(false);
-  timeLabel_->setText(tr("no results"));
+  cursor_->reset();
+  timeBar_->updateRows();
 }
 
 void MainWindow::runSimulation() {
@@ -678,9 +662,7 @@ void MainWindow::runSimulation() {
   tEnd_ = project().simulation.t_end;
   results_->startRun(project());
   anim_->prepare(project());
-  followRun_ = true;
-
-  if (view3d_) view3d_->setResults(nullptr);  // the old store goes with the old run
+  cursor_->setFollowLive(true);
   runner_->start(project(), doc_->file().toStdString());
   statusLabel_->setText(tr("Running..."));
   progress_->setValue(0);
@@ -709,13 +691,15 @@ void MainWindow::stopSimulation() {
   statusLabel_->setText(tr("Stopping..."));
 }
 
-void MainWindow::showFrame(int row) {
-  const auto& t = buffer_->times();
-  if (t.empty() || row < 0 || row >= static_cast<int>(t.size())) return;
-  scene_->setFrame(anim_->frame(buffer_->columns(), static_cast<size_t>(row), t[row]));
-  if (view3d_ && dock3d_->isVisible() && !anim3d_->isPlaying()) anim3d_->setTime(t[row]);
-  results_->setTimeCursor(t[row]);
-  timeLabel_->setText(tr("t = %1 s").arg(QString::number(t[row], 'f', 3)));
+// Every view at the cursor's time t (a result row's time, or 0 without
+// results): the schematic's colours and valves, the plots, the results tree
+// and the step diagram, the status bar. The 3D view and the time bars listen
+// to the cursor themselves.
+void MainWindow::showTime(double t) {
+  const size_t rows = buffer_->rows();
+  if (rows > 0 && anim_->ready()) scene_->setFrame(anim_->frame(buffer_->columns(), buffer_->rowAt(t), t));
+  results_->setTimeCursor(t);
+  cursorStatus_->setText(rows > 0 ? tr("Cursor: t = %1 s").arg(QString::number(t, 'f', 3)) : QString());
 }
 
 void MainWindow::onPoll() {
@@ -726,24 +710,16 @@ void MainWindow::onPoll() {
   if (fresh && !buffer_->channels().empty()) {
     std::vector<std::string> names;
     for (const auto& c : buffer_->channels()) names.push_back(c.name);
-    if (view3d_ && !project().mechanism.empty()) {
-      view3d_->setResults(store.get());
-      anim3d_->setFollowLive(true);
-    }
+    if (view3d_ && !project().mechanism.empty()) view3d_->setResults(store.get());
     anim_->setChannels(names);
     view_->setLegendVisible(anim_->ready(), anim_->scaleMaxBarGauge());
   }
   if (added > 0) {
     results_->refresh();
-    timeSlider_->setEnabled(true);
-    timePlay_->setEnabled(true);
-    const bool follow = followRun_;
-    {
-      const QSignalBlocker block(timeSlider_);
-      timeSlider_->setRange(0, static_cast<int>(buffer_->rows()) - 1);
-    }
-    if (follow) timeSlider_->setValue(timeSlider_->maximum());
-    if (follow) showFrame(timeSlider_->maximum());
+    timeBar_->updateRows();
+    // Live, the cursor moves to the newest row the buffer holds, the same
+    // row the status bar reports.
+    cursor_->setRange(buffer_->times().front(), buffer_->times().back());
   }
   if (runner_->isRunning()) updateRunStatus();
 }
@@ -768,6 +744,7 @@ void MainWindow::onRunFinished(bool ok) {
   poll_->stop();
   progress_->hide();
   results_->finishRun();
+  cursor_->setFollowLive(false);  // stays at the last row
   const RunResult& r = runner_->lastResult();
   const RunStats& s = r.stats;
   QString head;
@@ -787,7 +764,7 @@ void MainWindow::onRunFinished(bool ok) {
   if (r.status == RunStatus::Failed) {
     // The results up to the failure stay: the cursor goes to the last row,
     // the failing object is selected, and Messages keeps the report.
-    if (buffer_->rows() > 0) timeSlider_->setValue(timeSlider_->maximum());
+    if (buffer_->rows() > 0) cursor_->seek(cursor_->end());
     const QString what = tr("Simulation failed at t = %1 s%2: %3")
                              .arg(units::formatNumber(s.tReached),
                                   r.object.empty() ? QString() : tr(" in %1").arg(QString::fromStdString(r.object)),

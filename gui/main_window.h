@@ -1,15 +1,14 @@
 // The studio's main window: start page or schematic editor in the centre,
 // component library (left), project tree and property editor (right),
 // messages and results (bottom: results tree, plot panes, displacement-step
-// diagram), a time slider under the schematic that
-// scrubs through the run. The Document holds the project and its undo stack;
+// diagram), a time bar under the schematic. One TimeCursor is the instant
+// every view shows; the time bar, the 3D toolbar and plot clicks move it. The Document holds the project and its undo stack;
 // every view re-reads it when it changes.
 #pragma once
 
 #include "model/project.h"
 #include "project_checks.h"
 
-#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QString>
 
@@ -47,6 +46,8 @@ class SchematicScene;
 class SchematicView;
 class SimulationRunner;
 class StartPage;
+class TimeBar;
+class TimeCursor;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -71,8 +72,14 @@ class MainWindow : public QMainWindow {
   StartPage* startPage() const { return start_; }
   bool isShowingStartPage() const;
   QListWidget* messageList() const { return messages_; }
-  QSlider* timeSlider() const { return timeSlider_; }
-  QToolButton* timePlayButton() const { return timePlay_; }
+  // The document's one time cursor, which every view shows, and the time
+  // bar under the schematic (slider, play button), one of its controls.
+  TimeCursor* timeCursor() const { return cursor_; }
+  TimeBar* timeBar() const { return timeBar_; }
+  QSlider* timeSlider() const;
+  QToolButton* timePlayButton() const;
+  // The status bar's "Cursor: t = ..." text.
+  QString cursorStatusText() const;
   // The shared selection (ids), the model tree, the mechanism commands and
   // the 3D view with its animation cursor (null without OpenGL).
   SelectionModel* selection() const { return selection_; }
@@ -128,8 +135,10 @@ class MainWindow : public QMainWindow {
   void onSceneSelectionChanged();
   void onSharedSelection(const QString& id);
   void onMessageActivated(QListWidgetItem* item);
-  void showFrame(int row);
+  void showTime(double t);
   void clearResults();
+  // A project replaces the one shown (New, Open): no view keeps anything of it.
+  void resetViews();
   void updateRunStatus();
 
   Document* doc_ = nullptr;
@@ -151,11 +160,9 @@ class MainWindow : public QMainWindow {
   class AnimationControls* anim3d_ = nullptr;
   void sync3d();
   void exportReportDialog();
-  QSlider* timeSlider_ = nullptr;
-  QToolButton* timePlay_ = nullptr;  // plays the results at real time
-  QElapsedTimer playClock_;
-  double playFrom_ = 0.0;
-  QLabel* timeLabel_ = nullptr;
+  TimeCursor* cursor_ = nullptr;
+  TimeBar* timeBar_ = nullptr;
+  QLabel* cursorStatus_ = nullptr;
   ResultBuffer* buffer_ = nullptr;
   ResultsPanel* results_ = nullptr;
   QLabel* statusLabel_ = nullptr;
@@ -179,7 +186,6 @@ class MainWindow : public QMainWindow {
   std::unique_ptr<RunAnimation> anim_;
   QTimer* poll_ = nullptr;
   double tEnd_ = 0.0;  // of the run shown
-  bool followRun_ = true;
 };
 
 }  // namespace pm::gui

@@ -1,9 +1,9 @@
 #include "mechanism_view_controls.h"
 
 #include "mechanism_view.h"
+#include "time_cursor.h"
 
 #include <QComboBox>
-#include <QElapsedTimer>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
@@ -21,18 +21,10 @@ namespace {
 
 constexpr int kSliderSteps = 1000;
 
-QElapsedTimer& clock() {
-  static QElapsedTimer c = [] {
-    QElapsedTimer t;
-    t.start();
-    return t;
-  }();
-  return c;
-}
-
 }  // namespace
 
-AnimationControls::AnimationControls(QWidget* parent) : QWidget(parent), timer_(new QTimer(this)) {
+AnimationControls::AnimationControls(TimeCursor* cursor, QWidget* parent)
+    : QWidget(parent), cursor_(cursor ? cursor : new TimeCursor(this)), poll_(new QTimer(this)) {
   auto* row = new QHBoxLayout(this);
   row->setContentsMargins(4, 2, 4, 2);
   row->setSpacing(2);
@@ -46,6 +38,7 @@ AnimationControls::AnimationControls(QWidget* parent) : QWidget(parent), timer_(
   };
   auto* back = button(QStyle::SP_MediaSeekBackward, tr("Step back"));
   playButton_ = button(QStyle::SP_MediaPlay, tr("Play / pause"));
+  playButton_->setObjectName("play3d");
   auto* forward = button(QStyle::SP_MediaSeekForward, tr("Step forward"));
   loopButton_ = button(QStyle::SP_BrowserReload, tr("Loop"));
   loopButton_->setCheckable(true);
@@ -61,9 +54,11 @@ AnimationControls::AnimationControls(QWidget* parent) : QWidget(parent), timer_(
   speedBox_->setCurrentIndex(3);
   row->addWidget(speedBox_);
   slider_ = new QSlider(Qt::Horizontal, this);
+  slider_->setObjectName("timeSlider3d");
   slider_->setRange(0, kSliderSteps);
   row->addWidget(slider_, 1);
   label_ = new QLabel(this);
+  label_->setObjectName("timeLabel3d");
   label_->setMinimumWidth(label_->fontMetrics().horizontalAdvance("0000.000 s / 0000.000 s"));
   label_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
   row->addWidget(label_);
@@ -71,136 +66,104 @@ AnimationControls::AnimationControls(QWidget* parent) : QWidget(parent), timer_(
   connect(back, &QToolButton::clicked, this, &AnimationControls::stepBack);
   connect(forward, &QToolButton::clicked, this, &AnimationControls::stepForward);
   connect(playButton_, &QToolButton::clicked, this, &AnimationControls::togglePlay);
-  connect(loopButton_, &QToolButton::toggled, this, &AnimationControls::setLoop);
-  connect(liveButton_, &QToolButton::toggled, this, &AnimationControls::setFollowLive);
+  connect(loopButton_, &QToolButton::toggled, cursor_, &TimeCursor::setLoop);
+  connect(liveButton_, &QToolButton::toggled, cursor_, &TimeCursor::setFollowLive);
   connect(speedBox_, &QComboBox::currentIndexChanged, this,
-          [this](int i) { setSpeed(speedBox_->itemData(i).toDouble()); });
-  connect(slider_, &QSlider::valueChanged, this, [this](int v) {
-    setFollowLive(false);
-    setTime(start_ + (end_ - start_) * v / kSliderSteps);
+          [this](int i) { cursor_->setSpeed(speedBox_->itemData(i).toDouble()); });
+  connect(slider_, &QSlider::valueChanged, this,
+          [this](int v) { cursor_->seek(start() + (end() - start()) * v / kSliderSteps); });
+
+  // The cursor's state, whoever changed it, shows here; blocked so that
+  // showing it does not write it back.
+  connect(cursor_, &TimeCursor::timeChanged, this, &AnimationControls::showTime);
+  connect(cursor_, &TimeCursor::rangeChanged, this, &AnimationControls::showTime);
+  connect(cursor_, &TimeCursor::playingChanged, this, [this](bool on) {
+    playButton_->setIcon(style()->standardIcon(on ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
   });
-  timer_->setTimerType(Qt::PreciseTimer);
-  timer_->setInterval(33);
-  connect(timer_, &QTimer::timeout, this, [this] {
-    const qint64 now = clock().nsecsElapsed();
-    const double dt = lastTickNs_ < 0 ? 0.0 : (now - lastTickNs_) * 1e-9;
-    lastTickNs_ = now;
-    tick(std::min(dt, 0.2));
+  connect(cursor_, &TimeCursor::loopChanged, this, [this](bool on) {
+    const QSignalBlocker b(loopButton_);
+    loopButton_->setChecked(on);
   });
-  timer_->start();
+  connect(cursor_, &TimeCursor::followLiveChanged, this, [this](bool on) {
+    const QSignalBlocker b(liveButton_);
+    liveButton_->setChecked(on);
+  });
+  connect(cursor_, &TimeCursor::speedChanged, this, [this](double s) {
+    const QSignalBlocker b(speedBox_);
+    const int i = speedBox_->findData(s);
+    if (i >= 0) speedBox_->setCurrentIndex(i);
+  });
+  poll_->setInterval(33);
+  connect(poll_, &QTimer::timeout, this, &AnimationControls::pollRange);
   showTime();
 }
 
 void AnimationControls::setRangeSource(RangeSource source) {
   source_ = std::move(source);
+  if (source_) poll_->start();
+  else poll_->stop();
   pollRange();
 }
 
-void AnimationControls::setRange(double start, double end) {
-  start_ = start;
-  end_ = std::max(start, end);
-  showTime();
-}
+void AnimationControls::setRange(double start, double end) { cursor_->setRange(start, end); }
 
 void AnimationControls::attach(MechanismView* view) {
   setRangeSource([view] {
     view->refreshResults();
     return std::make_pair(view->startTime(), view->endTime());
   });
-  connect(this, &AnimationControls::timeChanged, view, &MechanismView::setPose);
+  connect(cursor_, &TimeCursor::timeChanged, view, &MechanismView::setPose);
 }
 
 void AnimationControls::pollRange() {
   if (!source_) return;
   const auto [s, e] = source_();
-  if (s != start_ || e != end_) setRange(s, e);
+  if (s != start() || e != end()) setRange(s, e);
 }
+
+double AnimationControls::time() const { return cursor_->time(); }
+double AnimationControls::start() const { return cursor_->start(); }
+double AnimationControls::end() const { return cursor_->end(); }
+bool AnimationControls::isPlaying() const { return cursor_->isPlaying(); }
+bool AnimationControls::loops() const { return cursor_->loops(); }
+double AnimationControls::speed() const { return cursor_->speed(); }
+bool AnimationControls::followsLive() const { return cursor_->followsLive(); }
 
 double AnimationControls::stepLength() const {
   if (step_ > 0) return step_;
-  return std::max((end_ - start_) / 100.0, 1e-9);
+  return std::max((end() - start()) / 100.0, 1e-9);
 }
 
-void AnimationControls::setTime(double t) {
-  // Emitted even when unchanged: rows may have arrived for the same time.
-  time_ = std::clamp(t, start_, end_);
-  showTime();
-  emit timeChanged(time_);
-}
-
-void AnimationControls::play() {
-  if (playing_) return;
-  setFollowLive(false);
-  if (time_ >= end_) time_ = start_;
-  playing_ = true;
-  playButton_->setIcon(style()->standardIcon(QStyle::SP_MediaPause));
-  emit playingChanged(true);
-}
-
-void AnimationControls::pause() {
-  if (!playing_) return;
-  playing_ = false;
-  playButton_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
-  emit playingChanged(false);
-}
-
-void AnimationControls::togglePlay() { playing_ ? pause() : play(); }
+void AnimationControls::setTime(double t) { cursor_->seek(t); }
+void AnimationControls::play() { cursor_->play(); }
+void AnimationControls::pause() { cursor_->pause(); }
+void AnimationControls::togglePlay() { cursor_->togglePlay(); }
+void AnimationControls::setLoop(bool on) { cursor_->setLoop(on); }
+void AnimationControls::setSpeed(double factor) { cursor_->setSpeed(factor); }
+void AnimationControls::setFollowLive(bool on) { cursor_->setFollowLive(on); }
 
 void AnimationControls::stepForward() {
-  pause();
-  setFollowLive(false);
-  setTime(time_ + stepLength());
+  cursor_->pause();
+  cursor_->setFollowLive(false);
+  cursor_->seek(time() + stepLength());
 }
 
 void AnimationControls::stepBack() {
-  pause();
-  setFollowLive(false);
-  setTime(time_ - stepLength());
-}
-
-void AnimationControls::setLoop(bool on) {
-  loop_ = on;
-  QSignalBlocker b(loopButton_);
-  loopButton_->setChecked(on);
-}
-
-void AnimationControls::setSpeed(double factor) {
-  speed_ = factor > 0 ? factor : 1.0;
-  QSignalBlocker b(speedBox_);
-  const int i = speedBox_->findData(speed_);
-  if (i >= 0) speedBox_->setCurrentIndex(i);
-}
-
-void AnimationControls::setFollowLive(bool on) {
-  live_ = on;
-  if (on) pause();
-  QSignalBlocker b(liveButton_);
-  liveButton_->setChecked(on);
+  cursor_->pause();
+  cursor_->setFollowLive(false);
+  cursor_->seek(time() - stepLength());
 }
 
 void AnimationControls::tick(double wallSeconds) {
   pollRange();
-  if (live_) {
-    if (time_ != end_) setTime(end_);
-    return;
-  }
-  if (!playing_) return;
-  double t = time_ + wallSeconds * speed_;
-  if (t >= end_) {
-    if (loop_ && end_ > start_) {
-      t = start_ + std::fmod(t - start_, end_ - start_);
-    } else {
-      t = end_;
-      pause();
-    }
-  }
-  setTime(t);
+  cursor_->tick(wallSeconds);
 }
 
 void AnimationControls::showTime() {
-  label_->setText(QString("%1 s / %2 s").arg(time_, 0, 'f', 3).arg(end_, 0, 'f', 3));
-  QSignalBlocker b(slider_);
-  slider_->setValue(end_ > start_ ? int(std::lround((time_ - start_) / (end_ - start_) * kSliderSteps)) : 0);
+  const double t = time(), a = start(), b = end();
+  label_->setText(QString("%1 s / %2 s").arg(t, 0, 'f', 3).arg(b, 0, 'f', 3));
+  const QSignalBlocker block(slider_);
+  slider_->setValue(b > a ? int(std::lround((t - a) / (b - a) * kSliderSteps)) : 0);
 }
 
 }  // namespace pm::gui

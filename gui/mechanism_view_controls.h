@@ -1,8 +1,8 @@
-// The animation time cursor and its toolbar: play/pause, step back and
-// forward, loop, speed, a time slider and a "live" toggle that keeps the
-// cursor at the newest row while a run appends results. Every view that
-// shows results at a time (3D view, circuit animation, plots) connects to
-// timeChanged(), so one cursor drives them all.
+// The 3D view's time toolbar: play/pause, step back and forward, loop,
+// speed, a time slider and a "live" toggle that keeps the cursor at the
+// newest row while a run appends results. It is one control of a TimeCursor
+// (the studio's: the document's one cursor, which every view follows);
+// without one it makes its own.
 #pragma once
 
 #include <QWidget>
@@ -19,32 +19,40 @@ class QToolButton;
 namespace pm::gui {
 
 class MechanismView;
+class TimeCursor;
 
 class AnimationControls : public QWidget {
   Q_OBJECT
 
  public:
-  explicit AnimationControls(QWidget* parent = nullptr);
+  explicit AnimationControls(TimeCursor* cursor = nullptr, QWidget* parent = nullptr);
 
-  // Polled at every tick (about 30 Hz): the time range available now, so a
-  // running simulation extends it. Without a source, setRange() sets it.
+  TimeCursor* cursor() const { return cursor_; }
+  QSlider* slider() const { return slider_; }
+  QToolButton* playButton() const { return playButton_; }
+  QLabel* label() const { return label_; }
+
+  // Polled about 30 times a second: the time range available now, so a
+  // running simulation extends it (standalone use; the studio sets the
+  // cursor's range itself). Without a source, setRange() sets it.
   using RangeSource = std::function<std::pair<double, double>()>;
   void setRangeSource(RangeSource source);
   void setRange(double start, double end);
-  // Wires the 3D view: its results give the range, the cursor moves it.
+  // Standalone: the 3D view's results give the range, the cursor moves it.
   void attach(MechanismView* view);
 
-  double time() const { return time_; }
-  double start() const { return start_; }
-  double end() const { return end_; }
-  bool isPlaying() const { return playing_; }
-  bool loops() const { return loop_; }
-  double speed() const { return speed_; }
-  bool followsLive() const { return live_; }
+  double time() const;
+  double start() const;
+  double end() const;
+  bool isPlaying() const;
+  bool loops() const;
+  double speed() const;
+  bool followsLive() const;
   // Step length in seconds (default: 1/100 of the range, at least one row).
   void setStep(double step) { step_ = step; }
 
  public slots:
+  // As a user moving the slider: live off unless at the end.
   void setTime(double t);
   void play();
   void pause();
@@ -55,24 +63,19 @@ class AnimationControls : public QWidget {
   void setSpeed(double factor);
   // Live: the cursor stays at the newest result row (turned on for a run).
   void setFollowLive(bool on);
-  // One tick of the clock; public so tests can drive time deterministically.
+  // Polls the range source, then one tick of the cursor's playback clock;
+  // public so tests can drive time deterministically.
   void tick(double wallSeconds);
-
- signals:
-  void timeChanged(double t);
-  void playingChanged(bool playing);
 
  private:
   void pollRange();
   void showTime();
   double stepLength() const;
 
+  TimeCursor* cursor_;
   RangeSource source_;
-  double start_ = 0.0, end_ = 0.0, time_ = 0.0;
-  double speed_ = 1.0, step_ = 0.0;
-  bool playing_ = false, loop_ = false, live_ = false;
-  qint64 lastTickNs_ = -1;
-  QTimer* timer_;
+  double step_ = 0.0;
+  QTimer* poll_;
   QToolButton* playButton_;
   QToolButton* loopButton_;
   QToolButton* liveButton_;

@@ -424,7 +424,8 @@ void PlotPane::drawForeground(QPainter* p, const QRectF& rect) {
   const double a = axisX_->min(), b = axisX_->max();
   auto xOf = [&](double t) { return pa.left() + (t - a) / (b - a) * pa.width(); };
   p->save();
-  if (std::isfinite(cursor_) && b > a && cursor_ >= a && cursor_ <= b) {
+  // The cursor marks a time of the results: none drawn without them.
+  if (std::isfinite(cursor_) && data_->rows() > 0 && b > a && cursor_ >= a && cursor_ <= b) {
     p->setPen(QPen(QColor(200, 30, 30), 1.5));
     p->drawLine(QPointF(xOf(cursor_), pa.top()), QPointF(xOf(cursor_), pa.bottom()));
   }

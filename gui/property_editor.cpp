@@ -206,6 +206,7 @@ void PropertyEditor::showComponent(const std::string& id, int count) {
     title_->setText(count > 1 ? tr("%1 objects selected").arg(count) : tr("Nothing selected"));
     code_->clear();
     code_->setEnabled(false);
+    rebuildInputs();  // no signal fields of the component shown before
     return;
   }
   model_->setComponent(&doc_->project(), id);

@@ -74,6 +74,12 @@ size_t ResultBuffer::rowAt(double t) const {
   return it == t_.begin() ? 0 : static_cast<size_t>(it - t_.begin()) - 1;
 }
 
+size_t ResultBuffer::nearestRow(double t) const {
+  const size_t r = rowAt(t);
+  if (r + 1 < t_.size() && t_[r + 1] - t <= t - t_[r]) return r + 1;
+  return r;
+}
+
 double ResultBuffer::valueAt(int ch, double t) const {
   if (ch < 0 || ch >= static_cast<int>(cols_.size())) return NAN;
   const auto& c = cols_[static_cast<size_t>(ch)];

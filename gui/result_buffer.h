@@ -42,6 +42,8 @@ class ResultBuffer : public QObject {
   size_t rows() const { return t_.size(); }
   // Row at or just before time t (0 when empty).
   size_t rowAt(double t) const;
+  // Row whose time is nearest to t (the later one of a tie; 0 when empty).
+  size_t nearestRow(double t) const;
   // SI value of channel `ch` at time t, linear between rows (NaN when empty).
   double valueAt(int ch, double t) const;
   // The store the rows come from (for its CSV writer); may be null.

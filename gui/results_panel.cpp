@@ -103,6 +103,7 @@ void ResultsPanel::removePane(PlotPane* pane) {
   const auto it = std::find(panes_.begin(), panes_.end(), pane);
   if (it == panes_.end() || panes_.size() <= 1) return;
   panes_.erase(it);
+  pane->hide();
   pane->deleteLater();
   setCurrentPane(panes_.front());
 }
@@ -114,6 +115,19 @@ void ResultsPanel::setCurrentPane(PlotPane* pane) {
 }
 
 void ResultsPanel::setProject(const Project& project) { stepView_->setProject(project); }
+
+void ResultsPanel::resetForProject(const Project& project) {
+  while (panes_.size() > 1) removePane(panes_.back());
+  tEnd_ = project.simulation.t_end > 0 ? project.simulation.t_end : 1.0;
+  for (PlotPane* p : panes_) {
+    p->clearChannels();
+    p->setTimeEnd(tEnd_);
+    p->setAutoRange(true);
+  }
+  filter_->clear();
+  setTimeCursor(0.0);
+  stepView_->setProject(project);
+}
 
 void ResultsPanel::startRun(const Project& project) {
   tEnd_ = project.simulation.t_end > 0 ? project.simulation.t_end : 1.0;
@@ -173,6 +187,7 @@ void ResultsPanel::setTimeCursor(double t) {
   cursor_ = t;
   for (PlotPane* p : panes_) p->setCursorTime(t);
   tree_->setTime(t);
+  stepView_->setCursorTime(t);
 }
 
 std::vector<std::string> ResultsPanel::channelsForExport() const {

@@ -41,11 +41,16 @@ class ResultsPanel : public QWidget {
   // A run starts: its end time and the project (for the step diagram).
   void startRun(const Project& project);
   void setProject(const Project& project);
+  // Another project is shown (New, Open): one empty pane, its time axis
+  // over the new project's end time, no filter, the cursor at 0.
+  void resetForProject(const Project& project);
   // New rows are in the buffer (called ~30/s while running).
   void refresh();
   // The run ended: the step diagram is computed from the whole result.
   void finishRun();
+  // The document's time cursor: plot panes, the tree's values, the step diagram.
   void setTimeCursor(double t);
+  double timeCursor() const { return cursor_; }
 
   // Writes time and the channels (engine names) to CSV via the core's
   // ResultStore writer; the selection of the tree, else the current pane's.

@@ -28,6 +28,7 @@ class ResultsTree : public QTreeWidget {
   void setFilter(const QString& text);
   // Values shown are those at time t.
   void setTime(double t);
+  double time() const { return t_; }
 
  signals:
   void channelActivated(const QString& name);

@@ -20,6 +20,7 @@
 #include "property_editor.h"
 #include "schematic_scene.h"
 #include "selection_model.h"
+#include "simulation_runner.h"
 #include "support/mechanism_builders.h"
 #include "support/test_project.h"
 
@@ -650,12 +651,14 @@ class TestGui3dEdit : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QVERIFY(w.openProject(QString::fromStdString(test::projectPath("tool_changer.pneumech.json"))));
     const Project& p = w.project();
-    ResultStore results;
-    Simulation sim(p, "tool_changer.pneumech.json");
-    const RunResult r = sim.run(results);
-    QVERIFY2(r.status == RunStatus::Completed, r.message.c_str());
+    // Run from the studio: the 3D view follows the document's time cursor,
+    // whose instants are the run's rows.
+    QSignalSpy done(&w, &MainWindow::simulationFinished);
+    w.runSimulation();
+    QVERIFY(done.wait(120000));
+    QVERIFY2(w.runner()->lastResult().status == RunStatus::Completed, w.runner()->lastResult().message.c_str());
+    const ResultStore& results = *w.runner()->store();
     MechanismView* view = w.mechanismView();
-    view->setResults(&results);
     AnimationControls* anim = w.animationControls();
     anim->setTime(0.0);
     anim->play();
@@ -698,7 +701,6 @@ class TestGui3dEdit : public QObject {
       QVERIFY2(std::abs(drawnX() - x[row]) < 1e-5,
                qPrintable(QString("t = %1: drawn %2, result %3").arg(t[row]).arg(drawnX()).arg(x[row])));
     }
-    view->setResults(nullptr);
   }
 
   void selectionIsShared() {
