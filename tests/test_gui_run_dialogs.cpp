@@ -275,12 +275,19 @@ class TestGuiRunDialogs : public QObject {
           sawSize = true;
           clickOk(d);
         } else if (auto* fd = qobject_cast<QFileDialog*>(m)) {
-          if (sawFile) return;  // accepting already
           QLineEdit* name = fd->findChild<QLineEdit*>("fileNameEdit");
           QVERIFY(name);
-          name->setFocus();
-          name->selectAll();
-          QTest::keyClicks(name, file);
+          // The name's completer may pop up over the typed path and keep the
+          // first accept from closing the dialog: while the dialog stays,
+          // close the popup, put the whole name back and accept again.
+          if (QWidget* popup = QApplication::activePopupWidget()) popup->close();
+          if (!sawFile) {
+            name->setFocus();
+            name->selectAll();
+            QTest::keyClicks(name, file);
+          } else {
+            name->setText(file);
+          }
           sawFile = true;
           QMetaObject::invokeMethod(fd, "accept", Qt::QueuedConnection);
         }
