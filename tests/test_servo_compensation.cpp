@@ -179,8 +179,9 @@ class TestServoCompensation : public QObject {
   void frictionFeedForwardShortensRampLag() {
     double lag[2];
     for (int k = 0; k < 2; ++k) {
-      Component sp = comp("sp", "time_table", {{"smooth", 0.0}});
-      sp.data = nlohmann::json::parse(R"({"points": [[0, 0.02], [0.1, 0.02], [0.9, 0.18], [1.5, 0.18]]})");
+      Component sp = comp("sp", "time_table");
+      sp.data = nlohmann::json::parse(
+          R"({"interpolation": "linear", "points": [[0, 0.02], [0.1, 0.02], [0.9, 0.18], [1.5, 0.18]]})");
       Project p = servoAxis(sp);
       if (k == 1) p.find("ctl")->params["u_friction"] = 0.05;
       settings(p, 1.0, 0.001);

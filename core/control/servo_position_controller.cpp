@@ -10,8 +10,10 @@
 //           dI_x/dt = Ki_x,g e_x,  dz_x/dt = (e_x - z_x)/Tf  (filtered derivative as in pid)
 //   feedforward: u_ff = w * S^-1(v_cmd),  w = min(1, |a_cmd| / a_ff)
 //           S^-1 is the inverse of the table of steady-state piston speed
-//           versus valve opening (data.opening, data.speed; piecewise linear,
-//           clamped at the table ends). w = 1 when a_cmd is not connected.
+//           versus valve opening (data.opening, data.speed): opening over
+//           speed, read as data.interpolation says (model/table.h; default
+//           monotone_cubic, so the inverse stays monotone), clamped at the
+//           table ends. w = 1 when a_cmd is not connected.
 //           So the feedforward acts while the commanded speed changes and
 //           fades to 0 when it is constant (seed 002 §4).
 //   inner:  e_v = v_cmd - v
@@ -62,6 +64,7 @@
 // the new gains apply from the next sample on.
 #include "control/signal_block.h"
 #include "model/component_type.h"
+#include "model/table.h"
 #include "solver/system.h"
 
 #include <algorithm>
@@ -81,7 +84,9 @@ std::vector<std::string> checkTable(const json& d) {
   if (!d.is_object()) return {"expected an object {\"opening\": [...], \"speed\": [...]}"};
   std::vector<std::string> err;
   for (auto it = d.begin(); it != d.end(); ++it)
-    if (it.key() != "opening" && it.key() != "speed") err.push_back(it.key() + ": unknown field");
+    if (it.key() != "opening" && it.key() != "speed" && it.key() != "interpolation")
+      err.push_back(it.key() + ": unknown field");
+  if (const std::string e = checkInterpolationField(d); !e.empty()) err.push_back(e);
   for (const char* k : {"opening", "speed"})
     if (!d.contains(k) || !d[k].is_array() || d[k].size() < 2) {
       err.push_back(std::string(k) + ": expected an array of at least 2 numbers");
@@ -150,10 +155,9 @@ class ServoPositionController : public Element {
     ap_ = clock_.sampled() && Tdp_ > 0.0 ? std::exp(-clock_.period() / Tdp_) : 0.0;
     const auto err = checkTable(c.data);
     if (!err.empty()) throw std::runtime_error("data." + err.front());
-    if (c.data.is_object()) {
-      opening_ = c.data["opening"].get<std::vector<double>>();
-      speed_ = c.data["speed"].get<std::vector<double>>();
-    }
+    if (c.data.is_object())
+      inverse_ = Table(c.data["speed"].get<std::vector<double>>(), c.data["opening"].get<std::vector<double>>(),
+                       interpolationField(c.data));
   }
 
   static ComponentType declare() {
@@ -510,22 +514,15 @@ class ServoPositionController : public Element {
   }
 
   // Valve opening giving the steady-state speed s: the table inverted
-  // (piecewise linear, clamped at its ends); no table: 0.
-  double opening(double s) const {
-    if (speed_.empty()) return 0.0;
-    if (s <= speed_.front()) return opening_.front();
-    if (s >= speed_.back()) return opening_.back();
-    const size_t i = static_cast<size_t>(std::upper_bound(speed_.begin(), speed_.end(), s) - speed_.begin());
-    const double f = (s - speed_[i - 1]) / (speed_[i] - speed_[i - 1]);
-    return opening_[i - 1] + f * (opening_[i] - opening_[i - 1]);
-  }
+  // (clamped at its ends); no table: 0.
+  double opening(double s) const { return inverse_.empty() ? 0.0 : inverse_(s); }
 
   std::string rRef_, xRef_, vRef_, aRef_, pARef_, pBRef_;
   SignalInput r_, x_, v_, acc_, pA_, pB_;
   std::array<Gains, 3> gains_{};  // [m + 1]: retracting, standstill, extending
   double vMax_, aFf_, vOn_, vOff_, Tf_, a_, uOv_, ovBand_, xHold_, xRelease_;
   double uFr_, uSt_, frBand_, Kdp_, Tdp_, alpha_, ap_;
-  std::vector<double> opening_, speed_;
+  Table inverse_;  // opening over speed
   signal::SampleClock clock_;
   int motion_ = 0;
   Loop held_, before_;

@@ -1,16 +1,14 @@
 // Time table: a signal given as points (t_i, v_i), e.g. a set-point profile.
 //
-// data: {"points": [[0, 0], [0.5, 0.1], [1.5, 0.1], [2, 0]]}  (times strictly increasing)
-// - smooth = 0: linear interpolation between the points;
-// - smooth = 1: monotone cubic Hermite interpolation (Fritsch-Carlson
-//   PCHIP): C1, passes through every point and never overshoots between
-//   them (a flat stretch stays flat).
+// data: {"points": [[0, 0], [0.5, 0.1], [1.5, 0.1], [2, 0]],  (times strictly increasing)
+//        "interpolation": "monotone_cubic"}  (or linear, step, natural_cubic;
+// model/table.h; default monotone_cubic: C1, no overshoot).
 // Before the first point the first value is held, after the last the last.
 // Every point is a root function and the segment in use a discrete state, so
 // IDA restarts at each corner instead of stepping across it.
-#include "control/interpolation.h"
 #include "control/signal_block.h"
 #include "model/component_type.h"
+#include "model/table.h"
 #include "solver/system.h"
 
 #include <cmath>
@@ -26,7 +24,8 @@ std::vector<std::string> checkData(const json& d) {
   if (!d.is_object()) return {"expected an object {\"points\": [[t, value], ...]}"};
   std::vector<std::string> err;
   for (auto it = d.begin(); it != d.end(); ++it)
-    if (it.key() != "points") err.push_back(it.key() + ": unknown field");
+    if (it.key() != "points" && it.key() != "interpolation") err.push_back(it.key() + ": unknown field");
+  if (const std::string e = checkInterpolationField(d); !e.empty()) err.push_back(e);
   if (!d.contains("points") || !d["points"].is_array() || d["points"].empty()) {
     err.push_back("points: expected a non-empty array of [t, value] pairs");
     return err;
@@ -59,16 +58,16 @@ class TimeTable : public Element {
       t_.push_back(p[0].get<double>());
       v.push_back(p[1].get<double>());
     }
-    table_ = Interpolation(t_, v, Params(c)("smooth") > 0.5);
+    table_ = Table(t_, v, interpolationField(c.data));
   }
   static ComponentType declare() {
     ComponentType t;
     t.name = "time_table";
     t.category = "Signal sources";
     t.symbol = "time_table";
-    t.description = "Time table: out interpolated in data.points [[t, value], ...] (linear, or smooth monotone cubic)";
-    t.params = {{"smooth", "1", 0.0, 0.0, 1.0, false, false,
-                 "0: linear interpolation; 1: monotone cubic (PCHIP), C1 without overshoot"}};
+    t.description =
+        "Time table: out interpolated in data.points [[t, value], ...]; data.interpolation monotone_cubic "
+        "(default: C1, no overshoot), linear, step (holds each value) or natural_cubic";
     t.channels = {{"out", "1", "interpolated value"}};
     t.create = [](const Component& c) { return std::make_unique<TimeTable>(c); };
     t.check_data = [](const Component& c) { return checkData(c.data); };
@@ -109,7 +108,7 @@ class TimeTable : public Element {
     return table_.segment(static_cast<size_t>(seg_), t);
   }
   std::vector<double> t_;
-  Interpolation table_;
+  Table table_;
   int seg_ = -1;
 };
 

@@ -84,6 +84,14 @@ class MReader {
     }
     return r;
   }
+  Interpolation interpolation(const json& j, const std::string& o) const {
+    Interpolation m = kDefaultInterpolation;
+    if (!j.contains("interpolation")) return m;
+    const json& v = j.at("interpolation");
+    if (!v.is_string() || !parseInterpolation(v.get<std::string>(), m))
+      fail(o, "interpolation", "unknown value " + v.dump() + " (expected " + interpolationNames() + ")");
+    return m;
+  }
   const json& arr(const json& j, const char* k, const std::string& o) const {
     static const json empty = json::array();
     if (!j.contains(k)) return empty;
@@ -180,12 +188,13 @@ class MReader {
       if (!j.is_object()) fail(where, "", "expected an object");
       MotionDef d;
       d.id = str(j, "id", where, true);
-      only(j, {"id", "joint", "quantity", "function", "params", "table"}, d.id);
+      only(j, {"id", "joint", "quantity", "function", "params", "table", "interpolation"}, d.id);
       d.joint = str(j, "joint", d.id, true);
       if (j.contains("quantity")) d.quantity = str(j, "quantity", d.id);
       if (j.contains("function")) d.function = str(j, "function", d.id);
       d.params = params(j, d.id);
       d.table = table(j, d.id);
+      d.interpolation = interpolation(j, d.id);
       r.motions.push_back(std::move(d));
     }
     n = 0;
@@ -194,13 +203,14 @@ class MReader {
       if (!j.is_object()) fail(where, "", "expected an object");
       ForceDef d;
       d.id = str(j, "id", where, true);
-      only(j, {"id", "type", "i", "j", "ref", "params", "table"}, d.id);
+      only(j, {"id", "type", "i", "j", "ref", "params", "table", "interpolation"}, d.id);
       d.type = str(j, "type", d.id, true);
       d.i = str(j, "i", d.id);
       d.j = str(j, "j", d.id);
       d.ref = str(j, "ref", d.id);
       d.params = params(j, d.id);
       d.table = table(j, d.id);
+      d.interpolation = interpolation(j, d.id);
       r.forces.push_back(std::move(d));
     }
     return r;
@@ -280,6 +290,7 @@ json serializeMechanism(const Mechanism& m) {
     json j = {{"id", d.id}, {"joint", d.joint}, {"quantity", d.quantity}, {"function", d.function}};
     if (!d.params.empty()) j["params"] = params(d.params);
     if (!d.table.empty()) j["table"] = table(d.table);
+    if (d.interpolation != kDefaultInterpolation) j["interpolation"] = interpolationName(d.interpolation);
     motions.push_back(j);
   }
   r["motions"] = motions;
@@ -291,6 +302,7 @@ json serializeMechanism(const Mechanism& m) {
     if (!d.ref.empty()) j["ref"] = d.ref;
     if (!d.params.empty()) j["params"] = params(d.params);
     if (!d.table.empty()) j["table"] = table(d.table);
+    if (d.interpolation != kDefaultInterpolation) j["interpolation"] = interpolationName(d.interpolation);
     forces.push_back(j);
   }
   r["forces"] = forces;
@@ -394,6 +406,17 @@ void validateMechanism(const Mechanism& m, const std::string& file, const std::v
       if (mo.table.size() < 2) fail(mo.id, "table", "needs at least two points");
       for (size_t i = 1; i < mo.table.size(); ++i)
         if (!(mo.table[i][0] > mo.table[i - 1][0])) fail(mo.id, "table[" + std::to_string(i) + "]", "times must increase");
+      // The driver imposes the table's second derivative (of a displacement)
+      // or first (of a velocity) as an acceleration: it must be finite.
+      const Interpolation in = mo.interpolation;
+      if (mo.quantity == "displacement" && (in == Interpolation::Linear || in == Interpolation::Step))
+        fail(mo.id, "interpolation",
+             std::string("a displacement table read \"") + interpolationName(in) +
+                 "\" has infinite accelerations at its points; use \"monotone_cubic\" or \"natural_cubic\"");
+      if (mo.quantity == "velocity" && in == Interpolation::Step)
+        fail(mo.id, "interpolation",
+             "a velocity table read \"step\" jumps at its points (infinite accelerations); use \"linear\", "
+             "\"monotone_cubic\" or \"natural_cubic\"");
     }
     if (mo.function == "step" && mo.params.count("t1") && mo.params.count("t0") && !(mo.params.at("t1") > mo.params.at("t0")))
       fail(mo.id, "params.t1", "must be later than t0");

@@ -103,7 +103,10 @@ std::vector<MechTypeDecl> makeMotions() {
       {"step", "smooth step (cubic, ADAMS STEP) from v0 at t0 to v1 at t1", 0, false,
        {P("t0", "s", 0, 0, inf, ""), P("v0", "m|rad", 0, -inf, inf, ""), P("t1", "s", 1, 0, inf, ""),
         P("v1", "m|rad", 1, -inf, inf, "")}},
-      {"table", "cubic spline through (t, value) points (Akima-free natural spline), constant outside", 0, false, {}},
+      {"table",
+       "interpolated (t, value) points (\"interpolation\": monotone_cubic by default, linear, step, "
+       "natural_cubic), constant outside",
+       0, false, {}},
   };
 }
 

@@ -279,7 +279,7 @@ MultibodySystem::MultibodySystem(const Mechanism& m, const ExternalLoads& loads)
     mo.joint = jointIdx(md.joint);
     if (mo.joint < 0) fail(md.id, "joint", "no joint '" + md.joint + "'");
     mo.velocity = md.quantity == "velocity";
-    mo.f = TimeFunction(md.function, md.params, md.table);
+    mo.f = TimeFunction(md.function, md.params, md.table, md.interpolation);
     mo.row = rows;
     addRows(md.id, 1, true,
             {(isRevolute(joints_[mo.joint].type) ? "angle - f(t)" : "displacement - f(t)") +
@@ -318,7 +318,7 @@ MultibodySystem::MultibodySystem(const Mechanism& m, const ExternalLoads& loads)
     for (const auto& [k, v] : fd.params) f.p[k] = v;
     if (!fd.table.empty()) {
       f.hasTable = true;
-      f.table = TimeFunction("table", {}, fd.table);
+      f.table = TimeFunction("table", {}, fd.table, fd.interpolation);
     }
     forces_.push_back(std::move(f));
   }

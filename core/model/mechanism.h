@@ -5,6 +5,8 @@
 // multibody engine (core/mechanics) compiles it.
 #pragma once
 
+#include "model/table.h"
+
 #include <array>
 #include <map>
 #include <string>
@@ -71,6 +73,7 @@ struct MotionDef {
   std::string function = "constant";      // constant ramp harmonic step table
   std::map<std::string, double> params;
   std::vector<std::array<double, 2>> table;  // (t, value) for function "table"
+  Interpolation interpolation = kDefaultInterpolation;  // of the table
   bool operator==(const MotionDef&) const = default;
 };
 
@@ -81,6 +84,7 @@ struct ForceDef {
   std::string ref;   // vforce/vtorque: marker whose axes give the components (ground if empty)
   std::map<std::string, double> params;
   std::vector<std::array<double, 2>> table;  // optional (t, value) table scaling the force
+  Interpolation interpolation = kDefaultInterpolation;  // of the table
   bool operator==(const ForceDef&) const = default;
 };
 

@@ -1,11 +1,16 @@
 // Pressure supply (seed 000: 0 = p - p(t), 0 = T - T(t)): constant, or a time
-// table of absolute pressure and temperature, linearly interpolated and held
-// constant outside the table.
+// table of absolute pressure and temperature, read as data.interpolation
+// says (model/table.h; default monotone_cubic) and held constant outside the
+// table. As in the time table, every point is a root function and the
+// segment in use a discrete state, so IDA restarts at each corner or jump
+// instead of stepping across it.
 #include "model/component_type.h"
 #include "model/project.h"
+#include "model/table.h"
 #include "solver/system.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace pm {
 
@@ -15,8 +20,17 @@ class Supply : public Element {
     Params P(c);
     p_ = P("p");
     T_ = P("T");
-    if (c.data.is_object() && c.data.contains("table"))
-      for (const auto& row : c.data["table"]) table_.push_back({row[0].get<double>(), row[1].get<double>(), row[2].get<double>()});
+    if (c.data.is_object() && c.data.contains("table")) {
+      std::vector<double> p, T;
+      for (const auto& row : c.data["table"]) {
+        t_.push_back(row[0].get<double>());
+        p.push_back(row[1].get<double>());
+        T.push_back(row[2].get<double>());
+      }
+      const Interpolation mode = interpolationField(c.data);
+      pTable_ = Table(t_, p, mode);
+      TTable_ = Table(t_, T, mode);
+    }
   }
 
   static ComponentType declare() {
@@ -35,8 +49,15 @@ class Supply : public Element {
     t.create = [](const Component& c) { return std::make_unique<Supply>(c); };
     t.check_data = [](const Component& c) {
       std::vector<std::string> err;
+      if (c.data.is_object())
+        for (auto it = c.data.begin(); it != c.data.end(); ++it)
+          if (it.key() != "table" && it.key() != "interpolation") err.push_back(it.key() + ": unknown field");
+      if (const std::string e = checkInterpolationField(c.data); !e.empty()) err.push_back(e);
       if (c.data.is_null() || (c.data.is_object() && !c.data.contains("table"))) return err;
-      if (!c.data.is_object() || !c.data["table"].is_array()) return std::vector<std::string>{"table: must be an array of [t s, p Pa, T K] rows"};
+      if (!c.data.is_object() || !c.data["table"].is_array()) {
+        err.push_back("table: must be an array of [t s, p Pa, T K] rows");
+        return err;
+      }
       double tPrev = -1e300;
       int i = 0;
       for (const auto& row : c.data["table"]) {
@@ -58,25 +79,44 @@ class Supply : public Element {
 
   void setup(SystemBuilder& b) override {
     b.boundary(b.port("1"), [this](double t, double& p, double& T) { at(t, p, T); });
+    if (!t_.empty()) b.roots(1);
   }
   void evaluate(Eval&) override {}
   void output(const Eval&, double*) override {}
+  bool rootsReadStatesOnly() const override { return true; }
+  void roots(const Eval& e, double* g) override {
+    const size_t next = static_cast<size_t>(seg_ + 1);
+    g[0] = next < t_.size() ? e.t - t_[next] : 1.0;
+  }
+  bool update(const Eval& e) override {
+    if (t_.empty()) return false;
+    // Segment i covers [t_i, t_i+1); -1 lies before the first point, n-1 after the last.
+    int seg = -1;
+    const double eps = 1e-9 * std::max(1.0, std::abs(e.t));  // as signal::timeEps
+    while (seg + 1 < static_cast<int>(t_.size()) && e.t >= t_[seg + 1] - eps) ++seg;
+    if (seg == seg_) return false;
+    seg_ = seg;
+    return true;
+  }
+  bool discrete(DiscreteState& s) override {
+    s(seg_);
+    return true;
+  }
 
  private:
-  struct Row { double t, p, T; };
+  // The active segment's formula, extended past its end until the event.
   void at(double t, double& p, double& T) const {
-    if (table_.empty()) { p = p_; T = T_; return; }
-    if (t <= table_.front().t) { p = table_.front().p; T = table_.front().T; return; }
-    if (t >= table_.back().t) { p = table_.back().p; T = table_.back().T; return; }
-    auto it = std::upper_bound(table_.begin(), table_.end(), t, [](double v, const Row& r) { return v < r.t; });
-    const Row& a = *(it - 1);
-    const Row& b = *it;
-    const double s = (t - a.t) / (b.t - a.t);
-    p = a.p + s * (b.p - a.p);
-    T = a.T + s * (b.T - a.T);
+    const int n = static_cast<int>(t_.size());
+    if (n == 0) { p = p_; T = T_; return; }
+    if (seg_ < 0) { p = pTable_.front(); T = TTable_.front(); return; }
+    if (seg_ >= n - 1) { p = pTable_.back(); T = TTable_.back(); return; }
+    p = pTable_.segment(static_cast<size_t>(seg_), t);
+    T = TTable_.segment(static_cast<size_t>(seg_), t);
   }
   double p_, T_;
-  std::vector<Row> table_;
+  std::vector<double> t_;
+  Table pTable_, TTable_;
+  int seg_ = -1;
 };
 
 PM_REGISTER(Supply)

@@ -36,13 +36,15 @@
 // C_leak is the leakage every path keeps (the flow at centre with overlap).
 // C_path and b_path are tables over the opening o, data.opening and
 // data.paths["1-4"|"4-5"|"1-2"|"2-3"] = {"C": [...], "b": [...] or number},
-// interpolated monotone-cubic (control/interpolation.h: C1, exact at the
-// table points, no overshoot); a path without a table opens linearly,
+// read as data.interpolation says (model/table.h; default monotone_cubic:
+// C1, exact at the table points, no overshoot; the table points are not
+// events, so step and linear put jumps and kinks in the flow the integrator
+// steps across); a path without a table opens linearly,
 // C_path = o C_supply (paths from 1) or o C_exhaust (paths to 3, 5), with a
 // constant b.
-#include "control/interpolation.h"
 #include "model/component_type.h"
 #include "model/project.h"
+#include "model/table.h"
 #include "pneumatics/flow.h"
 #include "solver/system.h"
 
@@ -76,7 +78,9 @@ std::vector<std::string> checkData(const json& d) {
     return {"expected an object {\"opening\": [...], \"paths\": {\"1-4\": {\"C\": [...], \"b\": ...}}}"};
   std::vector<std::string> err;
   for (auto it = d.begin(); it != d.end(); ++it)
-    if (it.key() != "opening" && it.key() != "paths") err.push_back(it.key() + ": unknown field");
+    if (it.key() != "opening" && it.key() != "paths" && it.key() != "interpolation")
+      err.push_back(it.key() + ": unknown field");
+  if (const std::string e = checkInterpolationField(d); !e.empty()) err.push_back(e);
   size_t n = 0;
   if (!d.contains("opening") || !d["opening"].is_array() || d["opening"].size() < 2) {
     err.push_back("opening: expected an array of at least 2 openings in [0, 1], increasing");
@@ -152,7 +156,9 @@ class ProportionalValve : public Element {
       p.def = &d;
       const double Cmax = P(d.exhaust ? "C_exhaust" : "C_supply"), b = P(d.exhaust ? "b_exhaust" : "b_supply");
       std::vector<double> o = {0.0, 1.0}, C = {0.0, Cmax}, bs = {b, b};
+      Interpolation mode = Interpolation::MonotoneCubic;  // two points: the straight line
       if (c.data.is_object() && c.data["paths"].contains(d.key)) {
+        mode = interpolationField(c.data);
         const json& t = c.data["paths"][d.key];
         o = c.data["opening"].get<std::vector<double>>();
         C = t["C"].get<std::vector<double>>();
@@ -161,8 +167,8 @@ class ProportionalValve : public Element {
           bs = t["b"].is_number() ? std::vector<double>(o.size(), t["b"].get<double>())
                                   : t["b"].get<std::vector<double>>();
       }
-      p.C = Interpolation(o, C, true);
-      p.b = Interpolation(o, bs, true);
+      p.C = Table(o, C, mode);
+      p.b = Table(o, bs, mode);
     }
   }
 
@@ -311,7 +317,7 @@ class ProportionalValve : public Element {
   };
   struct Path {
     const PathDef* def = nullptr;
-    Interpolation C, b;      // over the opening
+    Table C, b;              // over the opening
     int from = -1, to = -1;  // nodes
     double q = 0.0;
   };
