@@ -99,6 +99,33 @@ class TestCli : public QObject {
     QVERIFY(!QFile::exists(csv));
   }
 
+  // A part without mass is a bad project for a run (exit 2 before it,
+  // naming the part and the field), in `info` as in `simulate`; the
+  // kinematic analysis, which needs no mass, still takes it. The four-bar's
+  // crank is driven by a motion, yet the dynamics still need its mass.
+  void zeroMassIsABadProject() {
+    QTemporaryDir dir;
+    std::ifstream in(projectPath("four_bar.pneumech.json"));
+    nlohmann::json doc = nlohmann::json::parse(in);
+    for (auto& part : doc["mechanism"]["parts"])
+      if (part["id"] == "crank") part["mass"] = 0.0;
+    const QString file = dir.path() + "/massless.pneumech.json";
+    std::ofstream(file.toStdString()) << doc.dump(2);
+    for (const QString& cmd : {QString("info"), QString("simulate")}) {
+      const Result r = run({cmd, file});
+      QVERIFY2(r.code == 2, qPrintable(cmd + ": " + QString::number(r.code) + " " + r.err));
+      QVERIFY2(r.err.contains("object 'crank', field 'mass': is 0 kg"), qPrintable(r.err));
+      QVERIFY(!r.err.contains("simulation failed"));
+    }
+    const Result k = run({"kinematic", file, "--quiet"});
+    QVERIFY2(k.code == 0, qPrintable(k.err));
+    // Under --set too.
+    const Result s = run({"simulate", QString::fromStdString(projectPath("four_bar.pneumech.json")), "--set",
+                          "coupler.mass=0", "--quiet"});
+    QCOMPARE(s.code, 2);
+    QVERIFY2(s.err.contains("object 'coupler', field 'mass'"), qPrintable(s.err));
+  }
+
   // The coupling mode is a text setting: --set selects co-simulation, and
   // --channels accepts the channel only a co-simulated run writes.
   void setSelectsCoSimulation() {
