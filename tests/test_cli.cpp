@@ -6,6 +6,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
 #include <fstream>
 
 using namespace pm::test;
@@ -48,6 +49,14 @@ class TestCli : public QObject {
     QCOMPARE(fb.code, 0);
     QVERIFY(fb.out.contains("mechanism: 4 parts (incl. ground), 0 degree(s) of freedom"));
     QVERIFY(fb.out.contains("note: redundant constraint equations removed: jD (3 of 5)"));
+    // Said in plain words, with the reactions whose split is not unique: the
+    // out-of-plane force and the bending torques of the loop's four joints
+    // (the loop lies in the xy-plane); Fx, Fy, Tz stay unique.
+    QVERIFY2(fb.out.contains("This is normal for a planar mechanism modelled in 3D"), qPrintable(fb.out));
+    QVERIFY2(fb.out.contains("not unique for these reaction components: jA Fz Tx Ty, jB Fz Tx Ty, jC Fz Tx Ty, "
+                             "jD Fz Tx Ty (the removed equations carry none of it); every other reaction component "
+                             "is unique and exact"),
+             qPrintable(fb.out));
     const Result tx = run({"info", QString::fromStdString(projectPath("torx_open_loop.pneumech.json"))});
     QCOMPARE(tx.code, 0);
     QVERIFY(tx.out.contains("mechanism: 8 parts (incl. ground), 3 degree(s) of freedom"));
@@ -119,6 +128,10 @@ class TestCli : public QObject {
     }
     const Result k = run({"kinematic", file, "--quiet"});
     QVERIFY2(k.code == 0, qPrintable(k.err));
+    // Massless parts welded to one with mass are lumped into it: a run takes them.
+    const Result w = run({"simulate", QString::fromStdString(projectPath("tool_changer.pneumech.json")), "--t-end",
+                          "0.02", "--set", "tool.mass=0", "--set", "holder.mass=0", "--quiet"});
+    QVERIFY2(w.code == 0, qPrintable(w.err));
     // Under --set too.
     const Result s = run({"simulate", QString::fromStdString(projectPath("four_bar.pneumech.json")), "--set",
                           "coupler.mass=0", "--quiet"});
@@ -184,6 +197,15 @@ class TestCli : public QObject {
     const auto doc = nlohmann::json::parse(j.out.toStdString());
     QCOMPARE(doc["machine"]["cycles_per_minute"].get<double>(), 10.0);
     QVERIFY(doc["cylinders"][0]["extension_time_s"].get<double>() > 0);
+    // Both stroke times, named: the movement time and the time from the
+    // valve signal (the time switch's 0.1 s), which adds the dead time.
+    QVERIFY(r.out.contains("movement [s]") && r.out.contains("from signal [s]"));
+    const auto& stroke = doc["cylinders"][0]["strokes"][0];
+    QCOMPARE(stroke["valve"].get<std::string>(), std::string("v1"));
+    QVERIFY(std::abs(stroke["t_signal_s"].get<double>() - 0.1) < 1e-9);
+    QVERIFY(std::abs(stroke["time_from_signal_s"].get<double>() -
+                     (stroke["movement_time_s"].get<double>() + stroke["t_start_s"].get<double>() - 0.1)) < 1e-9);
+    QCOMPARE(doc["cylinders"][0]["extension_time_from_signal_s"], stroke["time_from_signal_s"]);
 
     QTemporaryDir dir;
     const QString pdf = dir.path() + "/r.pdf";
