@@ -195,7 +195,8 @@ void geometryFields(std::vector<EditField>& out, const PartDef& d) {
     const std::string k = "geometry." + std::to_string(n) + ".";
     const QString label = QString("shape %1").arg(n + 1);
     out.push_back(choiceField(k + "shape", label, g.shape, kShapes + QStringList{kRemoveShape},
-                              QObject::tr("Display geometry (not used by the equations); %1 deletes it").arg(kRemoveShape)));
+                              QObject::tr("Display geometry (with mass properties from geometry, also the part's solids); %1 deletes it")
+                                  .arg(kRemoveShape)));
     for (const auto& [name, def] : shapeSizes(g.shape)) {
       auto it = g.size.find(name);
       const bool length = name != "scale";
