@@ -269,7 +269,7 @@ void keyResultsSection(ReportPage& pg, const Inputs& in) {
                 (c.eCushionMax > 0 ? ", allowed cushioning energy " + units::formatNumber(c.eCushionMax) + " J" : QString());
     t.header = {"#",          "Stroke",           "Signal\n[s]",       "Start\n[s]",         "End\n[s]",
                 "Movement\n[s]", "From signal\n[s]", "Max speed\n[m/s]", "Impact speed\n[m/s]", "Impact energy\n[J]"};
-    t.widths = {0.45, 1.3, 0.9, 0.9, 0.9, 1.05, 1.15, 1.1, 1.25, 1.25};
+    t.widths = {0.4, 1.05, 0.9, 0.9, 0.9, 1.35, 1.15, 1.1, 1.25, 1.25};
     t.rightAligned = {false, false, true, true, true, true, true, true, true, true};
     int k = 0;
     QStringList valves;
@@ -289,11 +289,8 @@ void keyResultsSection(ReportPage& pg, const Inputs& in) {
     if (t.rows.empty()) t.rows.push_back({"", "no stroke in the run", "", "", "", "", "", "", "", ""});
     pg.table(t);
     if (!c.strokes.empty())
-      pg.paragraph(QStringLiteral("Movement: from leaving one end zone (1 % of the stroke) to entering the other. "
-                                  "From signal: from the valve signal to the end of the movement (switching + dead "
-                                  "time + movement), as catalogue sizing tools quote it; ") +
-                       (valves.isEmpty() ? QStringLiteral("no on/off valve drives this cylinder.")
-                                         : QStringLiteral("signal of valve %1.").arg(valves.join(", "))),
+      pg.paragraph(valves.isEmpty() ? QStringLiteral("No on/off valve drives this cylinder: no time from signal.")
+                                    : QStringLiteral("Signal: the command of valve %1.").arg(valves.join(", ")),
                    8, kMuted);
   }
 
@@ -322,7 +319,9 @@ void keyResultsSection(ReportPage& pg, const Inputs& in) {
   }
   pg.paragraph(QStringLiteral(
                    "A stroke starts when the piston leaves its end position by more than 1 % of the stroke and ends when "
-                   "it comes within 1 % of the other end. Impact speed: piston speed when it touches the end stop; impact "
+                   "it comes within 1 % of the other end; its movement time is end - start. Time from signal: from the "
+                   "valve signal to the end (switching + dead time + movement time), the total stroke time catalogue "
+                   "sizing tools quote. Impact speed: piston speed when it touches the end stop; impact "
                    "energy: ½ m v² with the cylinder's moving mass. Pressures are gauge, relative to the ambient %1 bar.")
                    .arg(units::formatNumber(kr.ambientPressure / 1e5)),
                8, kMuted);
