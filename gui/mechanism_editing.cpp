@@ -1,5 +1,6 @@
 #include "mechanism_editing.h"
 
+#include "mechanics/mass_properties.h"
 #include "mechanics/mechanism_types.h"
 #include "units.h"
 
@@ -140,6 +141,7 @@ const std::vector<std::pair<std::string, double>>& shapeSizes(const std::string&
   static const std::map<std::string, std::vector<std::pair<std::string, double>>> sizes{
       {"box", {{"lx", 0.05}, {"ly", 0.05}, {"lz", 0.05}}},
       {"cylinder", {{"radius", 0.01}, {"length", 0.1}}},
+      {"tube", {{"radius", 0.01}, {"inner_radius", 0.008}, {"length", 0.1}}},
       {"sphere", {{"radius", 0.02}}},
       {"link", {{"width", 0.02}}},
       {"mesh", {{"scale", 1.0}}}};
@@ -148,7 +150,41 @@ const std::vector<std::pair<std::string, double>>& shapeSizes(const std::string&
   return it == sizes.end() ? none : it->second;
 }
 
-const QStringList kShapes{"box", "cylinder", "sphere", "link", "mesh"};
+const QStringList kShapes{"box", "cylinder", "tube", "sphere", "link", "mesh"};
+
+// The part's "mass properties" choice: entered by hand, or from the geometry
+// with a material, with the mass given, or (from a file) with a density.
+const QString kEntered = "entered";
+const QString kFromGeometry = "from geometry: ";
+const QString kGivenMass = "given mass";
+
+QString massBasis(const PartDef& d) {
+  if (d.mass_properties.empty()) return kEntered;
+  if (!d.material.empty()) return kFromGeometry + QString::fromStdString(d.material);
+  if (d.density != 0.0) return kFromGeometry + QString("density %1 kg/m3").arg(d.density);
+  return kFromGeometry + kGivenMass;
+}
+
+QStringList massBases(const PartDef& d) {
+  QStringList l{kEntered, kFromGeometry + kGivenMass};
+  for (const Material& m : materials()) l << kFromGeometry + QString::fromStdString(m.name);
+  if (!l.contains(massBasis(d))) l << massBasis(d);
+  return l;
+}
+
+void setMassBasis(PartDef& d, const QString& choice) {
+  if (choice == massBasis(d)) return;
+  d.material.clear();
+  d.density = 0.0;
+  if (choice == kEntered) {  // the computed values stay, as entered numbers
+    d.mass_properties.clear();
+    return;
+  }
+  d.mass_properties = "from_geometry";
+  const QString what = choice.mid(kFromGeometry.size());
+  if (what != kGivenMass) d.material = what.toStdString();
+  else if (!(d.mass > 0.0)) d.mass = 1.0;
+}
 const QString kRemoveShape = "(remove)";
 
 void geometryFields(std::vector<EditField>& out, const PartDef& d) {
@@ -159,7 +195,8 @@ void geometryFields(std::vector<EditField>& out, const PartDef& d) {
     const std::string k = "geometry." + std::to_string(n) + ".";
     const QString label = QString("shape %1").arg(n + 1);
     out.push_back(choiceField(k + "shape", label, g.shape, kShapes + QStringList{kRemoveShape},
-                              QObject::tr("Display geometry (not used by the equations); %1 deletes it").arg(kRemoveShape)));
+                              QObject::tr("Display geometry (with mass properties from geometry, also the part's solids); %1 deletes it")
+                                  .arg(kRemoveShape)));
     for (const auto& [name, def] : shapeSizes(g.shape)) {
       auto it = g.size.find(name);
       const bool length = name != "scale";
@@ -482,14 +519,22 @@ std::vector<EditField> editFields(const Project& p, const std::string& id) {
       g.value = d.ground ? "1" : "0";
       g.tip = QObject::tr("The fixed part of the mechanism (exactly one)");
       out.push_back(g);
+      out.push_back(choiceField("mass_properties", "mass properties", massBasis(d).toStdString(), massBases(d),
+                                QObject::tr("Entered by hand, or computed from the geometry's solids (box, cylinder, "
+                                            "tube, sphere) with a material or the mass given")));
       out.push_back(numberField("mass", "mass", d.mass, {"kg", 1.0}));
       poseFields(out, d.position, d.orientation);
-      for (int k = 0; k < 3; ++k)
+      const bool computed = !d.mass_properties.empty();
+      for (int k = 0; k < 3; ++k) {
         out.push_back(numberField(std::string("cm.") + kAxes[k], QString("cm %1").arg(kAxes[k]), d.cm[k], kMm,
                                   QObject::tr("Centre of mass in the part frame")));
-      for (int k = 0; k < 6; ++k)
+        out.back().editable = !computed;
+      }
+      for (int k = 0; k < 6; ++k) {
         out.push_back(numberField(std::string("inertia.") + kInertia[k], kInertia[k], d.inertia[k], {"kg m2", 1.0},
                                   QObject::tr("About the centre of mass, part axes")));
+        out.back().editable = !computed;
+      }
       geometryFields(out, d);
       break;
     }
@@ -550,7 +595,9 @@ std::vector<EditField> editFields(const Project& p, const std::string& id) {
   return out;
 }
 
-QString applyField(Project& p, const std::string& id, const std::string& key, const QString& text) {
+namespace {
+
+QString applyFieldTo(Project& p, const std::string& id, const std::string& key, const QString& text) {
   const ObjectKind kind = objectKind(p, id);
   const std::vector<EditField> fields = editFields(p, id);
   auto fit = std::find_if(fields.begin(), fields.end(), [&](const EditField& f) { return f.key == key; });
@@ -572,7 +619,9 @@ QString applyField(Project& p, const std::string& id, const std::string& key, co
     };
     if (kind == ObjectKind::Part) {
       PartDef& d = *findPart(m, id);
-      if (key == "geometry.add" && !value.empty()) {
+      if (key == "mass_properties") {
+        setMassBasis(d, QString::fromStdString(value));
+      } else if (key == "geometry.add" && !value.empty()) {
         Geometry g;
         setShape(g, value);
         d.geometry.push_back(g);
@@ -687,6 +736,8 @@ QString applyField(Project& p, const std::string& id, const std::string& key, co
     if (key == "mass") {
       if (!(si >= 0)) return QObject::tr("%1: the mass must be >= 0 kg").arg(where);
       d.mass = si;
+      d.material.clear();  // from the geometry: now with this mass
+      d.density = 0.0;
     } else if (pos >= 0) d.position[pos] = si;
     else if (rpy >= 0) d.orientation[rpy] = si;
     else if (int c = component("cm.", kAxes, 3); c >= 0) d.cm[c] = si;
@@ -720,6 +771,25 @@ QString applyField(Project& p, const std::string& id, const std::string& key, co
   if (!pd->accepts(si))
     return QObject::tr("%1: %2 %3 is outside %4 (SI)").arg(where, t, field.unit, QString::fromStdString(pd->rangeText()));
   (*params)[name] = si;
+  return {};
+}
+
+}  // namespace
+
+QString applyField(Project& p, const std::string& id, const std::string& key, const QString& text) {
+  const QString err = applyFieldTo(p, id, key, text);
+  if (!err.isEmpty() || key == "id" || objectKind(p, id) != ObjectKind::Part) return err;
+  // A part's mass properties from its geometry follow every edit of it.
+  PartDef& d = *findPart(p.mechanism, id);
+  if (auto e = applyMassProperties(d))
+    return QObject::tr("%1.%2: %3").arg(QString::fromStdString(id), QString::fromStdString(e->field),
+                                        QString::fromStdString(e->message));
+  for (size_t n = 0; n < d.geometry.size(); ++n) {
+    const auto& size = d.geometry[n].size;
+    if (d.geometry[n].shape == "tube" && size.count("inner_radius") && size.count("radius") &&
+        !(size.at("inner_radius") < size.at("radius")))
+      return QObject::tr("%1.geometry.%2.inner_radius: must be smaller than the radius").arg(QString::fromStdString(id)).arg(n);
+  }
   return {};
 }
 

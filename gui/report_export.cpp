@@ -267,22 +267,31 @@ void keyResultsSection(ReportPage& pg, const Inputs& in) {
                 (std::isnan(c.mass) ? QString(" mm, attached to the mechanism (impact energy: its kinetic energy)")
                                     : " mm, moving mass " + units::formatNumber(c.mass) + " kg") +
                 (c.eCushionMax > 0 ? ", allowed cushioning energy " + units::formatNumber(c.eCushionMax) + " J" : QString());
-    t.header = {"#", "Stroke", "Start\n[s]", "End\n[s]", "Time\n[s]", "Max speed\n[m/s]", "Impact speed\n[m/s]",
-                "Impact energy\n[J]"};
-    t.widths = {0.5, 1.2, 1.1, 1.1, 1.1, 1.2, 1.5, 1.5};
-    t.rightAligned = {false, false, true, true, true, true, true, true};
+    t.header = {"#",          "Stroke",           "Signal\n[s]",       "Start\n[s]",         "End\n[s]",
+                "Movement\n[s]", "From signal\n[s]", "Max speed\n[m/s]", "Impact speed\n[m/s]", "Impact energy\n[J]"};
+    t.widths = {0.4, 1.05, 0.9, 0.9, 0.9, 1.35, 1.15, 1.1, 1.25, 1.25};
+    t.rightAligned = {false, false, true, true, true, true, true, true, true, true};
     int k = 0;
+    QStringList valves;
     for (const auto& s : c.strokes) {
       ++k;
       const QString dir = s.extend ? "extend" : "retract";
+      const QString signal = s.hasSignal() ? num(s.tSignal, 3) : QStringLiteral("—");
+      if (!s.valve.empty() && !valves.contains(QString::fromStdString(s.valve))) valves << QString::fromStdString(s.valve);
       if (s.complete)
-        t.rows.push_back({QString::number(k), dir, num(s.tStart, 3), num(s.tEnd, 3), num(s.duration(), 3), num(s.vMax, 3),
+        t.rows.push_back({QString::number(k), dir, signal, num(s.tStart, 3), num(s.tEnd, 3), num(s.duration(), 3),
+                          s.hasSignal() ? num(s.fromSignal(), 3) : QStringLiteral("—"), num(s.vMax, 3),
                           num(s.vArrival, 3), num(s.eArrival, 3) + (s.exceedsCushioning ? " (too high)" : "")});
       else
-        t.rows.push_back({QString::number(k), dir + " (incomplete)", num(s.tStart, 3), "—", "—", num(s.vMax, 3), "—", "—"});
+        t.rows.push_back({QString::number(k), dir + " (incomplete)", signal, num(s.tStart, 3), "—", "—", "—",
+                          num(s.vMax, 3), "—", "—"});
     }
-    if (t.rows.empty()) t.rows.push_back({"", "no stroke in the run", "", "", "", "", "", ""});
+    if (t.rows.empty()) t.rows.push_back({"", "no stroke in the run", "", "", "", "", "", "", "", ""});
     pg.table(t);
+    if (!c.strokes.empty())
+      pg.paragraph(valves.isEmpty() ? QStringLiteral("No on/off valve drives this cylinder: no time from signal.")
+                                    : QStringLiteral("Signal: the command of valve %1.").arg(valves.join(", ")),
+                   8, kMuted);
   }
 
   if (!kr.cylinders.empty()) {
@@ -310,7 +319,9 @@ void keyResultsSection(ReportPage& pg, const Inputs& in) {
   }
   pg.paragraph(QStringLiteral(
                    "A stroke starts when the piston leaves its end position by more than 1 % of the stroke and ends when "
-                   "it comes within 1 % of the other end. Impact speed: piston speed when it touches the end stop; impact "
+                   "it comes within 1 % of the other end; its movement time is end - start. Time from signal: from the "
+                   "valve signal to the end (switching + dead time + movement time), the total stroke time catalogue "
+                   "sizing tools quote. Impact speed: piston speed when it touches the end stop; impact "
                    "energy: ½ m v² with the cylinder's moving mass. Pressures are gauge, relative to the ambient %1 bar.")
                    .arg(units::formatNumber(kr.ambientPressure / 1e5)),
                8, kMuted);

@@ -272,7 +272,7 @@ void MechanismScene::addPart(const PartDef& def, int index, const std::string& p
     osg::ref_ptr<osg::Node> node;
     if (g.shape == "box") {
       node = makeBox({0, 0, 0}, {size("lx", 0.05), size("ly", 0.05), size("lz", 0.05)}, color);
-    } else if (g.shape == "cylinder") {
+    } else if (g.shape == "cylinder" || g.shape == "tube") {  // a tube drawn by its outer radius
       node = makeCylinder({0, 0, 0}, {0, 0, 1}, size("radius", 0.01), size("length", 0.1), color);
     } else if (g.shape == "sphere") {
       node = makeSphere({0, 0, 0}, size("radius", 0.02), color);

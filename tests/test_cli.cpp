@@ -6,6 +6,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
 #include <fstream>
 
 using namespace pm::test;
@@ -48,6 +49,14 @@ class TestCli : public QObject {
     QCOMPARE(fb.code, 0);
     QVERIFY(fb.out.contains("mechanism: 4 parts (incl. ground), 0 degree(s) of freedom"));
     QVERIFY(fb.out.contains("note: redundant constraint equations removed: jD (3 of 5)"));
+    // Said in plain words, with the reactions whose split is not unique: the
+    // out-of-plane force and the bending torques of the loop's four joints
+    // (the loop lies in the xy-plane); Fx, Fy, Tz stay unique.
+    QVERIFY2(fb.out.contains("This is normal for a planar mechanism modelled in 3D"), qPrintable(fb.out));
+    QVERIFY2(fb.out.contains("not unique for these reaction components: jA Fz Tx Ty, jB Fz Tx Ty, jC Fz Tx Ty, "
+                             "jD Fz Tx Ty (the removed equations carry none of it); every other reaction component "
+                             "is unique and exact"),
+             qPrintable(fb.out));
     const Result tx = run({"info", QString::fromStdString(projectPath("torx_open_loop.pneumech.json"))});
     QCOMPARE(tx.code, 0);
     QVERIFY(tx.out.contains("mechanism: 8 parts (incl. ground), 3 degree(s) of freedom"));
@@ -97,6 +106,37 @@ class TestCli : public QObject {
     const Result c = run({"simulate", dir.path() + "/missing.pneumech.json", "--out", csv});
     QCOMPARE(c.code, 2);
     QVERIFY(!QFile::exists(csv));
+  }
+
+  // A part without mass is a bad project for a run (exit 2 before it,
+  // naming the part and the field), in `info` as in `simulate`; the
+  // kinematic analysis, which needs no mass, still takes it. The four-bar's
+  // crank is driven by a motion, yet the dynamics still need its mass.
+  void zeroMassIsABadProject() {
+    QTemporaryDir dir;
+    std::ifstream in(projectPath("four_bar.pneumech.json"));
+    nlohmann::json doc = nlohmann::json::parse(in);
+    for (auto& part : doc["mechanism"]["parts"])
+      if (part["id"] == "crank") part["mass"] = 0.0;
+    const QString file = dir.path() + "/massless.pneumech.json";
+    std::ofstream(file.toStdString()) << doc.dump(2);
+    for (const QString& cmd : {QString("info"), QString("simulate")}) {
+      const Result r = run({cmd, file});
+      QVERIFY2(r.code == 2, qPrintable(cmd + ": " + QString::number(r.code) + " " + r.err));
+      QVERIFY2(r.err.contains("object 'crank', field 'mass': is 0 kg"), qPrintable(r.err));
+      QVERIFY(!r.err.contains("simulation failed"));
+    }
+    const Result k = run({"kinematic", file, "--quiet"});
+    QVERIFY2(k.code == 0, qPrintable(k.err));
+    // Massless parts welded to one with mass are lumped into it: a run takes them.
+    const Result w = run({"simulate", QString::fromStdString(projectPath("tool_changer.pneumech.json")), "--t-end",
+                          "0.02", "--set", "tool.mass=0", "--set", "holder.mass=0", "--quiet"});
+    QVERIFY2(w.code == 0, qPrintable(w.err));
+    // Under --set too.
+    const Result s = run({"simulate", QString::fromStdString(projectPath("four_bar.pneumech.json")), "--set",
+                          "coupler.mass=0", "--quiet"});
+    QCOMPARE(s.code, 2);
+    QVERIFY2(s.err.contains("object 'coupler', field 'mass'"), qPrintable(s.err));
   }
 
   // The coupling mode is a text setting: --set selects co-simulation, and
@@ -157,6 +197,15 @@ class TestCli : public QObject {
     const auto doc = nlohmann::json::parse(j.out.toStdString());
     QCOMPARE(doc["machine"]["cycles_per_minute"].get<double>(), 10.0);
     QVERIFY(doc["cylinders"][0]["extension_time_s"].get<double>() > 0);
+    // Both stroke times, named: the movement time and the time from the
+    // valve signal (the time switch's 0.1 s), which adds the dead time.
+    QVERIFY(r.out.contains("movement [s]") && r.out.contains("from signal [s]"));
+    const auto& stroke = doc["cylinders"][0]["strokes"][0];
+    QCOMPARE(stroke["valve"].get<std::string>(), std::string("v1"));
+    QVERIFY(std::abs(stroke["t_signal_s"].get<double>() - 0.1) < 1e-9);
+    QVERIFY(std::abs(stroke["time_from_signal_s"].get<double>() -
+                     (stroke["movement_time_s"].get<double>() + stroke["t_start_s"].get<double>() - 0.1)) < 1e-9);
+    QCOMPARE(doc["cylinders"][0]["extension_time_from_signal_s"], stroke["time_from_signal_s"]);
 
     QTemporaryDir dir;
     const QString pdf = dir.path() + "/r.pdf";

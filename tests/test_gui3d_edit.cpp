@@ -819,6 +819,42 @@ class TestGui3dEdit : public QObject {
     QCOMPARE(freshObjectId(q, "crank"), std::string("crank1"));
   }
 
+  // The part form's "mass properties": a material computes mass, cm and
+  // inertia from the solids (then read-only), a size edit recomputes them, a
+  // mass typed in keeps the distribution, "entered" keeps the numbers as
+  // entered ones; a part without solids is refused naming the field.
+  void massPropertiesFromGeometryInTheForm() {
+    Project p;
+    PartDef g;
+    g.id = "ground";
+    g.ground = true;
+    PartDef a;
+    a.id = "arm";
+    a.geometry.push_back({"box", {{"lx", 0.2}, {"ly", 0.02}, {"lz", 0.01}}, "", "", "", ""});
+    p.mechanism.parts = {g, a};
+    QCOMPARE(applyField(p, "arm", "mass_properties", "from geometry: steel"), QString());
+    const PartDef* d = p.mechanism.part("arm");
+    const double m = 7850.0 * 0.2 * 0.02 * 0.01;
+    QVERIFY(std::abs(d->mass - m) < 1e-12 * m);
+    QVERIFY(std::abs(d->inertia[0] - m * (0.02 * 0.02 + 0.01 * 0.01) / 12) < 1e-12 * d->inertia[0]);
+    for (const EditField& f : editFields(p, "arm"))
+      if (f.key.rfind("inertia.", 0) == 0 || f.key.rfind("cm.", 0) == 0) QVERIFY(!f.editable);
+    QVERIFY(!applyField(p, "arm", "inertia.Ixx", "1").isEmpty());
+    QCOMPARE(applyField(p, "arm", "geometry.0.lx", "400"), QString());  // mm: twice as long, twice the mass
+    QVERIFY(std::abs(p.mechanism.part("arm")->mass - 2 * m) < 1e-12 * m);
+    QCOMPARE(applyField(p, "arm", "mass", "3"), QString());
+    d = p.mechanism.part("arm");
+    QVERIFY(d->mass == 3.0 && d->material.empty() && d->mass_properties == "from_geometry");
+    QVERIFY(std::abs(d->inertia[2] - 3.0 * (0.4 * 0.4 + 0.02 * 0.02) / 12) < 1e-12 * d->inertia[2]);
+    QCOMPARE(applyField(p, "arm", "mass_properties", "entered"), QString());
+    d = p.mechanism.part("arm");
+    QVERIFY(d->mass_properties.empty() && d->mass == 3.0);
+    QVERIFY(std::abs(d->inertia[2] - 3.0 * (0.4 * 0.4 + 0.02 * 0.02) / 12) < 1e-12 * d->inertia[2]);
+    QCOMPARE(applyField(p, "arm", "geometry.0.shape", "link"), QString());
+    const QString err = applyField(p, "arm", "mass_properties", "from geometry: aluminium");
+    QVERIFY2(err.contains("arm.geometry"), qPrintable(err));
+  }
+
   void cylinderAlongJointAxisIsDrawn() {
     // A slide on a translational joint along world x (J's z turned by pitch
     // 90 deg), driven by a cylinder attached to the joint.

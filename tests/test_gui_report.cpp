@@ -97,6 +97,14 @@ class TestGuiReport : public QObject {
     QVERIFY2(text.contains(airMin), qPrintable("no air per minute " + airMin));
     QVERIFY(text.contains("Page 1 of 5") && text.contains("Page 5 of 5"));
     QVERIFY(text.contains("Bill of materials") && text.contains("Assumptions") && text.contains("1A1"));
+    // Both stroke times: movement and from the valve signal, with the signal instant.
+    const StrokeResult* e = kr.cylinders.at(0).firstStroke(true);
+    QVERIFY(e && e->hasSignal());
+    const QString row = QString::number(e->tSignal, 'f', 3) + " +" + QString::number(e->tStart, 'f', 3) + " +" +
+                        QString::number(e->tEnd, 'f', 3) + " +" + QString::number(e->duration(), 'f', 3) + " +" +
+                        QString::number(e->fromSignal(), 'f', 3);
+    QVERIFY2(text.contains(QRegularExpression(row)), qPrintable("no stroke row " + row));
+    QVERIFY(text.contains("Movement") && text.contains("Signal: the command of valve v1"));
 
     // Every page renders to a non-blank image; the plots page has coloured curves.
     p.start(pdftoppm, {"-png", "-r", "40", pdf, dir_.path() + "/page"});

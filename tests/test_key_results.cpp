@@ -6,6 +6,7 @@
 #include "pneumatics/gas.h"
 #include "results/key_results.h"
 #include "results/report_settings.h"
+#include "results/stroke_signal.h"
 #include "support/test_project.h"
 
 #include <QtTest>
@@ -136,6 +137,76 @@ class TestKeyResults : public QObject {
     CHECK_ABS(j["cylinders"][0]["retraction_time_s"].get<double>(), 0.49, 1e-9);
     CHECK_ABS(j["machine"]["cycle_time_s"].get<double>(), 1.391, 1e-9);
     CHECK_REL(j["machine"]["air_Nl_per_cycle"].get<double>(), 2.0, 1e-12);
+  }
+
+  // The stroke time from the valve signal (issue #20, point 6). The cylinder
+  // of rampCycle, driven by a 5/2 valve (4 -> A directly, 2 -> B through a
+  // flow control and a tube) whose spool channel ramps at 1/t_switch: the
+  // command instants lie off the output grid, at 0.0503 s and 0.9007 s, and
+  // are found from the ramp to 1e-9 s. Hand figures: the extension leaves
+  // 1 % at 0.104 s and ends at 0.496 s, so from signal 0.496 - 0.0503; the
+  // retraction 1.005 .. 1.495 s, from signal 1.495 - 0.9007.
+  void timeFromSignal() {
+    Project p = cylinderProject();
+    p.components.push_back(comp("v1", "valve_5_2", {{"t_switch", 0.02}}));
+    p.components.push_back(comp("fc1", "flow_control_one_way"));
+    p.components.push_back(comp("tb1", "tube"));
+    p.components.push_back(comp("v2", "valve_3_2_nc"));  // on the supply side only: not a driving valve
+    wire(p, "src.1", "v1.1");
+    wire(p, "src.1", "v2.1");
+    wire(p, "v2.2", "v1.1");
+    wire(p, "v1.4", "cyl1.A");
+    wire(p, "v1.2", "fc1.1");
+    wire(p, "fc1.2", "tb1.1");
+    wire(p, "tb1.2", "cyl1.B");
+    QCOMPARE(drivingValves(p, "cyl1"), std::vector<std::string>{"v1"});
+    const double on = 0.0503, off = 0.9007, ts = 0.02;
+    auto spool = [=](double t) { return std::clamp((t - on) / ts, 0.0, 1.0) - std::clamp((t - off) / ts, 0.0, 1.0); };
+    auto withValve = kCylChannels;
+    withValve.push_back({"v1.s", "1"});
+    withValve.push_back({"v2.s", "1"});
+    ResultStore rs;
+    synthetic(rs, 2.0, 1e-3, withValve,
+              {xCycle, vCycle, [](double) { return 2e5; }, [](double) { return 2e5; }, [](double) { return 0.0; },
+               [](double) { return 0.0; }, spool, [](double t) { return t > 0.5 ? 1.0 : 0.0; }});
+    const KeyResults kr = computeKeyResults(p, rs);
+    qInfo("%s", kr.toText().c_str());
+    const StrokeResult& e = kr.cylinders[0].strokes.at(0);
+    const StrokeResult& r = kr.cylinders[0].strokes.at(1);
+    CHECK_ABS(e.tSignal, on, 1e-9);
+    CHECK_ABS(e.fromSignal(), 0.496 - on, 1e-9);
+    CHECK_ABS(e.duration(), 0.392, 1e-9);
+    QCOMPARE(e.valve, std::string("v1"));
+    CHECK_ABS(r.tSignal, off, 1e-9);
+    CHECK_ABS(r.fromSignal(), 1.495 - off, 1e-9);
+    const auto j = kr.toJson()["cylinders"][0];
+    CHECK_ABS(j["extension_time_from_signal_s"].get<double>(), 0.496 - on, 1e-9);
+    CHECK_ABS(j["retraction_time_from_signal_s"].get<double>(), 1.495 - off, 1e-9);
+    CHECK_ABS(j["strokes"][0]["t_signal_s"].get<double>(), on, 1e-9);
+    CHECK_ABS(j["strokes"][0]["movement_time_s"].get<double>(), 0.392, 1e-9);
+    QVERIFY(kr.toText().find("from signal") != std::string::npos);
+
+    // A switching time shorter than the output interval: the instant is
+    // known to one interval (the spool's whole travel lies between two samples).
+    Project q = p;
+    q.components[2].params["t_switch"] = 1e-4;
+    ResultStore fast;
+    synthetic(fast, 2.0, 1e-3, withValve,
+              {xCycle, vCycle, [](double) { return 2e5; }, [](double) { return 2e5; }, [](double) { return 0.0; },
+               [](double) { return 0.0; }, [=](double t) { return t > on ? 1.0 : 0.0; }, [](double) { return 0.0; }});
+    const StrokeResult& f = computeKeyResults(q, fast).cylinders[0].strokes.at(0);
+    QVERIFY(f.tSignal >= 0.050 && f.tSignal <= 0.051);
+
+    // The spool never moves before the first stroke: in position since the
+    // start, the run's start is the signal. No driving valve: none.
+    ResultStore still;
+    synthetic(still, 2.0, 1e-3, withValve,
+              {xCycle, vCycle, [](double) { return 2e5; }, [](double) { return 2e5; }, [](double) { return 0.0; },
+               [](double) { return 0.0; }, [](double) { return 1.0; }, [](double) { return 0.0; }});
+    const KeyResults ks = computeKeyResults(p, still);
+    QCOMPARE(ks.cylinders[0].strokes.at(0).tSignal, 0.0);
+    QVERIFY(!ks.cylinders[0].strokes.at(1).hasSignal());  // the valve did not switch back
+    QVERIFY(!computeKeyResults(cylinderProject(), rs).cylinders[0].strokes.at(0).hasSignal());
   }
 
   // Uniform deceleration into the stop: v = v0 + a (T - t) before contact at
@@ -279,6 +350,28 @@ class TestKeyResults : public QObject {
     const double vBefore = run->col("cyl1.v")[run->indexAt(tc) - 1];
     CHECK_REL(e->vArrival, vBefore, 0.05);
     CHECK_REL(e->eArrival, 0.5 * 5.0 * e->vArrival * e->vArrival, 1e-12);
+    // Stroke time from signal: the valve v1, switched by the time switch at
+    // t_on = 0.1 s. Its spool ramps from 0 at 1/t_switch: the command
+    // instant read independently from the first sample of the ramp is 0.1 s,
+    // and the new time is the movement time plus the dead time before it.
+    const auto s = run->col("v1.s");
+    const auto tt = run->out.times();
+    size_t i = 1;
+    while (i < s.size() && s[i] == s[i - 1]) ++i;
+    QVERIFY(i < s.size());
+    const double tSignal = tt[i] - (s[i] - s[i - 1]) * 0.01;  // t_switch 0.01 s
+    CHECK_ABS(tSignal, 0.1, 1e-9);
+    CHECK_ABS(e->tSignal, tSignal, 1e-12);
+    CHECK_ABS(e->fromSignal(), e->duration() + (e->tStart - tSignal), 1e-12);
+    // Hand check: the dead time (signal to leaving the end zone) is >= 0 and
+    // is what the x channel shows after the 0.1 s signal, to one output interval.
+    const double dead = e->fromSignal() - e->duration();
+    QVERIFY(dead >= 0.0);
+    size_t first = run->indexAt(0.1);
+    while (run->col("cyl1.x")[first] <= 0.01 * L) ++first;
+    QVERIFY(std::abs(dead - (tt[first] - 0.1)) <= 1e-3);
+    qInfo("seed003 extension: signal %.4f s, start %.4f s, movement %.4f s, from signal %.4f s", e->tSignal, e->tStart,
+          e->duration(), e->fromSignal());
     // A single extension: an open cycle whose time is the extension time.
     QVERIFY(kr.hasCycle && !kr.cycleClosed);
     CHECK_ABS(kr.cycleTime(), e->duration(), 1e-12);

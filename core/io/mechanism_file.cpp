@@ -1,5 +1,6 @@
 #include "io/mechanism_file.h"
 
+#include "mechanics/mass_properties.h"
 #include "mechanics/mechanism_types.h"
 #include "model/project_error.h"
 
@@ -92,6 +93,19 @@ class MReader {
       fail(o, "interpolation", "unknown value " + v.dump() + " (expected " + interpolationNames() + ")");
     return m;
   }
+  // "mass_properties": "from_geometry": mass, cm and inertia from the solids
+  // and one of material, density or mass; nothing else may set them.
+  void massProperties(const json& p, PartDef& d) const {
+    if (d.mass_properties == "from_geometry") {
+      for (const char* k : {"cm", "inertia"})
+        if (p.contains(k)) fail(d.id, k, "is computed from the geometry (\"mass_properties\": \"from_geometry\"); leave it out");
+      const int given = !d.material.empty() + p.contains("density") + p.contains("mass");
+      if (given != 1)
+        fail(d.id, given ? "mass" : "mass_properties",
+             "\"from_geometry\" takes exactly one of \"material\", \"density\" or \"mass\"");
+    }
+    if (auto e = applyMassProperties(d)) fail(d.id, e->field, e->message);
+  }
   const json& arr(const json& j, const char* k, const std::string& o) const {
     static const json empty = json::array();
     if (!j.contains(k)) return empty;
@@ -111,8 +125,8 @@ class MReader {
       PartDef d;
       d.id = str(p, "id", where, true);
       const std::string o = d.id;
-      only(p, {"id", "ground", "mass", "cm", "inertia", "position", "orientation", "velocity", "angular_velocity",
-               "initial_fixed", "markers", "geometry"},
+      only(p, {"id", "ground", "mass", "cm", "inertia", "mass_properties", "material", "density", "position",
+               "orientation", "velocity", "angular_velocity", "initial_fixed", "markers", "geometry"},
            o);
       if (p.contains("ground")) {
         if (!p.at("ground").is_boolean()) fail(o, "ground", "expected true or false");
@@ -121,6 +135,10 @@ class MReader {
       d.mass = num(p, "mass", o, d.mass);
       d.cm = vec<3>(p, "cm", o, d.cm);
       d.inertia = vec<6>(p, "inertia", o, d.inertia);
+      d.mass_properties = str(p, "mass_properties", o);
+      d.material = str(p, "material", o);
+      d.density = num(p, "density", o, 0.0);
+      if (p.contains("density") && !(d.density > 0.0)) fail(o, "density", "must be > 0 kg/m3");
       d.position = vec<3>(p, "position", o, d.position);
       d.orientation = vec<3>(p, "orientation", o, d.orientation);
       d.velocity = vec<3>(p, "velocity", o, d.velocity);
@@ -143,8 +161,9 @@ class MReader {
         Geometry gd;
         only(g, {"shape", "size", "marker", "marker2", "file", "color"}, o, "geometry.");
         gd.shape = str(g, "shape", o, true);
-        static const std::set<std::string> shapes{"box", "cylinder", "sphere", "link", "mesh"};
-        if (!shapes.count(gd.shape)) fail(o, "geometry.shape", "unknown shape '" + gd.shape + "' (box, cylinder, sphere, link, mesh)");
+        static const std::set<std::string> shapes{"box", "cylinder", "tube", "sphere", "link", "mesh"};
+        if (!shapes.count(gd.shape))
+          fail(o, "geometry.shape", "unknown shape '" + gd.shape + "' (box, cylinder, tube, sphere, link, mesh)");
         if (g.contains("size")) {
           if (!g.at("size").is_object()) fail(o, "geometry.size", "expected an object of name: value [m]");
           for (auto it = g.at("size").begin(); it != g.at("size").end(); ++it) {
@@ -157,8 +176,12 @@ class MReader {
         gd.marker2 = str(g, "marker2", o);
         gd.file = str(g, "file", o);
         gd.color = str(g, "color", o);
+        if (gd.shape == "tube" && gd.size.count("inner_radius") && gd.size.count("radius") &&
+            !(gd.size.at("inner_radius") < gd.size.at("radius")))
+          fail(o, "geometry.size.inner_radius", "must be smaller than the outer radius");
         d.geometry.push_back(gd);
       }
+      massProperties(p, d);
       r.parts.push_back(std::move(d));
     }
     n = 0;
@@ -247,10 +270,18 @@ json serializeMechanism(const Mechanism& m) {
     json j = {{"id", p.id}};
     if (p.ground) {
       j["ground"] = true;
+    } else if (!p.mass_properties.empty()) {
+      // The basis only: cm and inertia follow from the geometry on load.
+      j["mass_properties"] = p.mass_properties;
+      if (!p.material.empty()) j["material"] = p.material;
+      else if (p.density != 0.0) j["density"] = p.density;
+      else j["mass"] = p.mass;
     } else {
       j["mass"] = p.mass;
       j["cm"] = p.cm;
       j["inertia"] = p.inertia;
+    }
+    if (!p.ground) {
       j["position"] = p.position;
       j["orientation"] = p.orientation;
       j["velocity"] = p.velocity;

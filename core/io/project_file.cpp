@@ -2,6 +2,7 @@
 
 #include "io/atomic_file.h"
 #include "io/mechanism_file.h"
+#include "mechanics/mass_properties.h"
 #include "model/component_type.h"
 #include "model/project_error.h"
 #include "solver/compiler.h"
@@ -351,6 +352,11 @@ void applyOverride(Project& pr, const std::string& a) {
       if (field != "mass") throw ProjectError("--set", obj, field, "parts take --set for 'mass' only");
       if (!(v >= 0.0)) throw ProjectError("--set", obj, field, "must be >= 0");
       p.mass = v;
+      if (!p.mass_properties.empty()) {  // from the geometry: the mass given, its distribution kept
+        p.material.clear();
+        p.density = 0.0;
+        if (auto e = applyMassProperties(p)) throw ProjectError("--set", obj, e->field, e->message);
+      }
       return;
     }
   Component* c = pr.find(obj);

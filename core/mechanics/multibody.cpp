@@ -1506,7 +1506,11 @@ void MultibodySystem::findRedundant(const std::vector<Row>& rows) {
     std::ostringstream o;
     o << "redundant constraint equations removed:";
     for (auto& [who, n] : removed) o << " " << who << " (" << n << " of " << total[who] << ")";
-    o << "; their reactions are carried by the remaining joints, so the split of loads between them is not unique";
+    o << ". This is normal for a planar mechanism modelled in 3D (every joint of the loop also holds the "
+         "out-of-plane motion) and for any loop whose joints fix the same motion twice. The split of the loads "
+         "between the joints is then not unique for these reaction components: "
+      << undeterminedReactions(rows)
+      << " (the removed equations carry none of it); every other reaction component is unique and exact";
     messages_.push_back(o.str());
   }
 }
@@ -1612,11 +1616,23 @@ Eigen::VectorXd MultibodySystem::accelerationRhs(double t, const std::vector<dou
   return -(plus - velocityRows(-eps)) / (2.0 * eps);
 }
 
+void MultibodySystem::requireMass() const {
+  for (const BodyRT& b : bodies_) {
+    if (b.ground) continue;
+    if (!(b.m > 0.0))
+      fail(b.id, "mass",
+           "is 0 kg: a simulation needs a positive mass on every moving part (a massless part is allowed welded by a "
+           "fixed joint to a part with mass, and in the kinematic and static analyses)");
+    if (!(b.Jinv.allFinite() && b.Jinv.norm() > 0.0))
+      fail(b.id, "inertia",
+           "is not positive definite: a simulation needs every moving part's inertia tensor positive definite "
+           "(Ixx, Iyy, Izz > 0)");
+  }
+}
+
 void MultibodySystem::solveAccelerations(double t, double* y, double* yp, const std::vector<V3>* F,
                                          const std::vector<V3>* Nb) {
-  for (const BodyRT& b : bodies_)
-    if (!b.ground && !(b.m > 0.0 && b.Jinv.allFinite() && b.Jinv.norm() > 0.0))
-      fail(b.id, "mass", "dynamics need a positive mass and a positive definite inertia tensor");
+  requireMass();
   const bool knownAcc = F != nullptr;
   std::vector<int> moving, col(bodies_.size(), -1);
   for (size_t b = 0; b < bodies_.size(); ++b)

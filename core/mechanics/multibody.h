@@ -178,6 +178,11 @@ class MultibodySystem {
 
   // Residual of the DAE on local states.
   void residual(double t, const double* y, const double* yp, double* res);
+  // Dynamics need every moving body's mass > 0 and inertia positive
+  // definite (a massless part welded by a fixed joint to one with mass is
+  // lumped into it, so it passes); throws "<part>: mass: ..." or
+  // "<part>: inertia: ..." otherwise. The analyses need neither.
+  void requireMass() const;
   // Accelerations and multipliers consistent with positions and velocities:
   // fills yp (all differential rows) and the lambda slots of y; mu = 0.
   void makeConsistent(double t, double* y, double* yp);
@@ -328,6 +333,10 @@ class MultibodySystem {
   Eigen::VectorXd assemblyScales() const;
   Eigen::VectorXd offsetFrom(const std::vector<double>& from, const std::vector<double>& to) const;
   void findRedundant(const std::vector<Row>& rows);
+  // After findRedundant, at the assembled pose: the reaction components its
+  // removed equations leave undetermined, "jA Fz Tx Ty, jB Fz Tx Ty, ..."
+  // (core/mechanics/redundant_reactions.cpp).
+  std::string undeterminedReactions(const std::vector<Row>& rows) const;
   void projectVelocities(double t, std::vector<double>& y);
   // Minimum-norm Gauss-Newton onto Phi(q, t) = 0 (at most 20 steps, no error).
   void projectPositions(double t, std::vector<double>& y) const;

@@ -25,10 +25,13 @@ struct MarkerDef {
   bool operator==(const MarkerDef&) const = default;
 };
 
-// Display geometry, not used by the equations (the 3D view draws it).
+// Display geometry (the 3D view draws it); the equations use it only for a
+// part whose mass properties come from it (core/mechanics/mass_properties.h).
 struct Geometry {
-  std::string shape;  // box | cylinder | sphere | link | mesh
-  std::map<std::string, double> size;  // box: lx ly lz; cylinder: radius length; sphere: radius; link: width; mesh: scale
+  std::string shape;  // box | cylinder | tube | sphere | link | mesh
+  // box: lx ly lz; cylinder: radius length; tube: radius inner_radius length;
+  // sphere: radius; link: width; mesh: scale
+  std::map<std::string, double> size;
   std::string marker;                  // frame the shape sits in (part frame if empty)
   std::string marker2;                 // link: the second end
   std::string file;                    // mesh: STL/OBJ path relative to the project
@@ -42,6 +45,12 @@ struct PartDef {
   double mass = 1.0;                          // kg
   Vec3 cm{};                                  // centre of mass in the part frame
   std::array<double, 6> inertia{1e-3, 1e-3, 1e-3, 0, 0, 0};  // Ixx Iyy Izz Ixy Ixz Iyz about the cm, part axes [kg m2]
+  // "from_geometry": mass, cm and inertia are computed from the geometry's
+  // solids (applyMassProperties) with the density of `material`, else
+  // `density`, else the one that gives `mass`. Empty: as entered.
+  std::string mass_properties;
+  std::string material;
+  double density = 0.0;  // kg/m3; 0 = not given
   Vec3 position{};                            // part frame origin in the world (initial)
   Vec3 orientation{};                         // rpy (initial)
   Vec3 velocity{};                            // of the part frame origin, world [m/s]

@@ -2,6 +2,7 @@
 
 #include "model/component_type.h"
 #include "pneumatics/gas.h"
+#include "results/stroke_signal.h"
 
 #include <algorithm>
 #include <cmath>
@@ -53,8 +54,40 @@ struct StrokeSpan {
   size_t iEnd = 0;    // first sample after the end crossing (n if incomplete)
 };
 
-CylinderResult analyseCylinder(const Component& c, const ComponentType& type, const ResultStore& rs,
-                               const std::vector<double>& t, double endZone, Zone* initial, Zone* final) {
+// The signal instant of each stroke (key_results.h, results/stroke_signal.h).
+void findSignals(const Project& project, const Component& c, const ResultStore& rs, const std::vector<double>& t,
+                 std::vector<StrokeSpan>& spans) {
+  struct Valve {
+    std::string id;
+    std::vector<double> s;
+    double tSwitch;
+  };
+  std::vector<Valve> valves;
+  for (const std::string& id : drivingValves(project, c.id)) {
+    const Component* vc = project.find(id);
+    const ComponentType* vt = Registry::instance().find(vc->type);
+    valves.push_back({id, channel(rs, id + ".s"), paramValue(*vc, *vt, "t_switch")});
+  }
+  if (valves.empty() || t.empty()) return;
+  for (size_t k = 0; k < spans.size(); ++k) {
+    StrokeResult& r = spans[k].r;
+    const double after = k > 0 ? spans[k - 1].r.tStart : -INFINITY;
+    for (const Valve& v : valves) {
+      const double tc = std::min(commandInstant(t, v.s, v.tSwitch, spans[k].iStart), r.tStart);
+      if (std::isnan(tc) || !(tc > after) || (r.hasSignal() && tc <= r.tSignal)) continue;
+      r.tSignal = tc;
+      r.valve = v.id;
+    }
+    if (k == 0 && !r.hasSignal()) {  // in position since the start of the run
+      r.tSignal = t.front();
+      r.valve = valves.front().id;
+    }
+  }
+}
+
+CylinderResult analyseCylinder(const Project& project, const Component& c, const ComponentType& type,
+                               const ResultStore& rs, const std::vector<double>& t, double endZone, Zone* initial,
+                               Zone* final) {
   CylinderResult cr;
   cr.id = c.id;
   cr.label = c.label;
@@ -139,6 +172,7 @@ CylinderResult analyseCylinder(const Component& c, const ComponentType& type, co
     r.eArrival = attached ? interp(t, ek, r.tContact > 0 ? r.tContact : r.tEnd) : 0.5 * cr.mass * r.vArrival * r.vArrival;
     r.exceedsCushioning = cr.eCushionMax > 0 && r.eArrival > cr.eCushionMax;
   }
+  findSignals(project, c, rs, t, spans);
   for (const auto& s : spans) cr.strokes.push_back(s.r);
   // Where the cylinder rests after its last complete stroke.
   for (const auto& s : cr.strokes)
@@ -176,7 +210,7 @@ KeyResults computeKeyResults(const Project& project, const ResultStore& results,
     if (!type) continue;
     if (isCylinderType(c.type)) {
       Zone initial, final;
-      kr.cylinders.push_back(analyseCylinder(c, *type, results, t, options.endZone, &initial, &final));
+      kr.cylinders.push_back(analyseCylinder(project, c, *type, results, t, options.endZone, &initial, &final));
       const CylinderResult& cr = kr.cylinders.back();
       if (cr.strokes.empty()) continue;
       anyStroke = true;
@@ -237,18 +271,27 @@ std::string KeyResults::toText() const {
     if (c.strokes.empty()) {
       s += "  no stroke (did not leave its end position)\n";
     } else {
-      s += "  #  stroke    start [s]  end [s]   time [s]  v max [m/s]  v arrival [m/s]  E arrival [J]\n";
+      s += "  #  stroke    signal [s]  start [s]  end [s]   movement [s]  from signal [s]  v max [m/s]  v arrival [m/s]"
+           "  E arrival [J]\n";
       int k = 0;
+      std::string valves;
       for (const auto& r : c.strokes) {
         ++k;
+        const std::string signal = r.hasSignal() ? fmt("%-10.4f", r.tSignal) : std::string("-         ");
+        if (!r.valve.empty() && valves.find(r.valve) == std::string::npos) valves += (valves.empty() ? "" : ", ") + r.valve;
         if (r.complete)
-          s += fmt("  %-2d %-8s  %-9.4f  %-8.4f  %-8.4f  %-11.3f  %-15.3f  %.3f%s\n", k, r.extend ? "extend" : "retract",
-                   r.tStart, r.tEnd, r.duration(), r.vMax, r.vArrival, r.eArrival,
+          s += fmt("  %-2d %-8s  %s  %-9.4f  %-8.4f  %-12.4f  %-15s  %-11.3f  %-15.3f  %.3f%s\n", k,
+                   r.extend ? "extend" : "retract", signal.c_str(), r.tStart, r.tEnd, r.duration(),
+                   r.hasSignal() ? fmt("%.4f", r.fromSignal()).c_str() : "-", r.vMax, r.vArrival, r.eArrival,
                    r.exceedsCushioning ? "  EXCEEDS the allowed cushioning energy" : "");
         else
-          s += fmt("  %-2d %-8s  %-9.4f  -         -         %-11.3f  (incomplete)\n", k, r.extend ? "extend" : "retract",
-                   r.tStart, r.vMax);
+          s += fmt("  %-2d %-8s  %s  %-9.4f  -         -             -                %-11.3f  (incomplete)\n", k,
+                   r.extend ? "extend" : "retract", signal.c_str(), r.tStart, r.vMax);
       }
+      s += "  movement time: start to end (leaving one end zone, 1 % of the stroke, to entering the other)\n";
+      s += valves.empty() ? std::string("  stroke time from signal: no on/off valve drives this cylinder\n")
+                          : "  stroke time from signal: the valve signal (" + valves +
+                                ") to the end = switching + dead time + movement time\n";
     }
     s += fmt("  max speed %.3f m/s, max pneumatic force %.4g N\n", c.vMax, c.forceMax);
     s += fmt("  peak pressure A %.3f bar abs (%.3f bar gauge)", c.pAMax / 1e5, (c.pAMax - ambientPressure) / 1e5);
@@ -303,11 +346,21 @@ nlohmann::json KeyResults::toJson() const {
         js["E_arrival_J"] = r.eArrival;
         if (c.eCushionMax > 0) js["exceeds_cushioning"] = r.exceedsCushioning;
         if (r.tContact >= 0) js["t_contact_s"] = r.tContact;
+        js["movement_time_s"] = r.duration();
+        if (r.hasSignal()) js["time_from_signal_s"] = r.fromSignal();
+      }
+      if (r.hasSignal()) {
+        js["t_signal_s"] = r.tSignal;
+        js["valve"] = r.valve;
       }
       jc["strokes"].push_back(js);
     }
     for (bool ext : {true, false})
-      if (const StrokeResult* r = c.firstStroke(ext)) jc[ext ? "extension_time_s" : "retraction_time_s"] = r->duration();
+      if (const StrokeResult* r = c.firstStroke(ext)) {
+        // Movement time (as before: "time_s"), and the time from the valve signal.
+        jc[ext ? "extension_time_s" : "retraction_time_s"] = r->duration();
+        if (r->hasSignal()) jc[ext ? "extension_time_from_signal_s" : "retraction_time_from_signal_s"] = r->fromSignal();
+      }
     j["cylinders"].push_back(jc);
   }
   json machine;

@@ -9,7 +9,19 @@
 // - A stroke starts when the piston leaves an end zone (x crosses 1 % or
 //   99 % of the stroke) and ends when it enters the other end zone; its time
 //   is end - start. A motion that leaves an end zone and returns to it, or
-//   is still under way when the run ends, is listed as incomplete.
+//   is still under way when the run ends, is listed as incomplete. Its
+//   movement time is end - start.
+// - Stroke time from signal (total stroke time, as vendors' sizing tools
+//   quote it: switching time + dead time + movement time): from the signal
+//   instant to the stroke's end. The signal instant is when the command of
+//   a valve driving the cylinder last changed at or before the movement
+//   start (results/stroke_signal.h: the on/off directional valves whose
+//   working port reaches a chamber through lines, tubes, flow controls and
+//   the like; the instant from the valve's spool channel). It must lie after
+//   the cylinder's previous movement start; for the first stroke, a valve
+//   that did not move before it has been in position since the run's start,
+//   which is then the signal instant. No driving valve (a proportional
+//   valve, a cylinder fed otherwise): no signal instant (NaN).
 // - Arrival speed: the piston speed when it touches the end stop (x crosses 0
 //   or the stroke), extrapolated from the two output samples before contact
 //   so that the stop's rebound inside one output interval does not hide it;
@@ -39,6 +51,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -55,7 +69,11 @@ struct StrokeResult {
   double eArrival = 0.0;   // J, 1/2 m vArrival^2
   // eArrival above the cylinder's catalogue cushioning energy (E_cushion_max > 0).
   bool exceedsCushioning = false;
-  double duration() const { return tEnd - tStart; }
+  double tSignal = std::numeric_limits<double>::quiet_NaN();  // s, the valve signal (NaN: none found)
+  std::string valve;                                          // the valve whose command it was
+  double duration() const { return tEnd - tStart; }           // movement time
+  double fromSignal() const { return tEnd - tSignal; }        // stroke time from signal (NaN without one)
+  bool hasSignal() const { return !std::isnan(tSignal); }
 };
 
 struct CylinderResult {

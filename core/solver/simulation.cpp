@@ -1,5 +1,6 @@
 #include "solver/simulation.h"
 
+#include "mechanics/mechanism_analysis.h"
 #include "mechanics/mechanism_element.h"
 #include "solver/colored_jacobian.h"
 #include "solver/compiler.h"
@@ -187,6 +188,15 @@ Simulation::Simulation(const Project& project, const std::string& file)
         return Compiler::compile(project, file);
       }()),
       settings_(project.simulation) {
+  // A run integrates the dynamics: a part without mass is a bad project here
+  // (the compiler leaves it to the runs, as the analyses accept it).
+  if (MechanismElement* me = system_->mechanism()) {
+    try {
+      me->multibody().requireMass();
+    } catch (const std::runtime_error& e) {
+      throwMechanismError(file, e.what());
+    }
+  }
   if (settings_.coupling == "cosimulation") cosim_ = std::make_unique<CoSimulation>(project, file);
 }
 
