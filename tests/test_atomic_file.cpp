@@ -13,7 +13,9 @@
 #include <sstream>
 #include <stdexcept>
 #include <sys/file.h>
+#include <csignal>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace pm;
@@ -192,6 +194,57 @@ class TestAtomicFile : public QObject {
     ::close(fd);
     QCOMPARE(entries(dir), (QStringList{".fresh.csv.pneumech-tmp-QwErTy", ".held.csv.pneumech-tmp-HeLd00",
                                         ".x.pneumech-tmp-short", "big.csv", "notes.pneumech-tmp-AAAAAA"}));
+  }
+
+  // A save killed with SIGKILL midway: while the writer lives its temporary
+  // is kept even when old (it holds the lock); once it is dead the next save
+  // removes it. The old file is whole throughout.
+  void killedSaveCleanedUp() {
+    QTemporaryDir dir;
+    const std::string f = dir.filePath("big.csv").toStdString();
+    put(f, "old\n");
+    int ready[2];
+    QCOMPARE(::pipe(ready), 0);
+    const pid_t child = ::fork();
+    if (child == 0) {
+      writeFileAtomically(f, [&](std::ostream& o) {
+        o << std::string(1 << 20, 'x');
+        o.flush();
+        (void)::write(ready[1], "1", 1);
+        for (;;) ::pause();
+      });
+      ::_exit(0);
+    }
+    // Killed and reaped however the test ends (a failed check returns early).
+    struct Reaper {
+      pid_t pid;
+      ~Reaper() {
+        if (pid > 0 && ::kill(pid, SIGKILL) == 0) ::waitpid(pid, nullptr, 0);
+      }
+    } reaper{child};
+    char c = 0;
+    QCOMPARE(::read(ready[0], &c, 1), ssize_t(1));
+    auto temps = [&] {
+      QStringList t = entries(dir);
+      t.removeAll("big.csv");
+      return t;
+    };
+    QCOMPARE(temps().size(), 1);
+    const std::string temp = dir.filePath(temps().front()).toStdString();
+    QVERIFY2(temps().front().startsWith(".big.csv.pneumech-tmp-"), qPrintable(temps().front()));
+    QCOMPARE(modeOf(temp) & 07777, mode_t(0600));
+    const timespec old[2] = {{::time(nullptr) - 7200, 0}, {::time(nullptr) - 7200, 0}};
+    QCOMPARE(::utimensat(AT_FDCWD, temp.c_str(), old, 0), 0);
+    QCOMPARE(save(dir.filePath("other.csv").toStdString(), "a"), std::string());
+    QCOMPARE(temps().size(), 2);  // other.csv and the live writer's temporary
+    ::kill(child, SIGKILL);
+    ::waitpid(child, nullptr, 0);
+    reaper.pid = 0;
+    QCOMPARE(slurp(f), std::string("old\n"));
+    QCOMPARE(save(dir.filePath("other.csv").toStdString(), "b"), std::string());
+    QCOMPARE(entries(dir), (QStringList{"big.csv", "other.csv"}));
+    ::close(ready[0]);
+    ::close(ready[1]);
   }
 
   // A folder that does not exist: a clear error naming the file.
