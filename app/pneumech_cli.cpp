@@ -80,16 +80,18 @@ int simulate(const std::string& path, double tEnd, const std::string& out, const
     return 3;
   }
   if (!out.empty()) results.writeCsv(out, channels);
+  // With "-o -" the CSV is on standard output: the summary goes to stderr.
+  std::ostream& info = out == "-" ? std::cerr : std::cout;
   if (!quiet) {
-    std::cout << "Simulated " << r.stats.tReached << " s in " << r.stats.wallSeconds << " s wall (real-time factor "
-              << r.stats.realTimeFactor() << "), " << r.stats.steps << " steps, " << r.stats.residualEvals
-              << " residual evaluations, " << r.stats.jacobianEvals << " Jacobians, " << r.stats.events << " events.\n";
-    std::cout << "Coupling: " << r.stats.coupling;
+    info << "Simulated " << r.stats.tReached << " s in " << r.stats.wallSeconds << " s wall (real-time factor "
+         << r.stats.realTimeFactor() << "), " << r.stats.steps << " steps, " << r.stats.residualEvals
+         << " residual evaluations, " << r.stats.jacobianEvals << " Jacobians, " << r.stats.events << " events.\n";
+    info << "Coupling: " << r.stats.coupling;
     if (r.stats.coupling == "cosimulation")
-      std::cout << " (exchange interval " << r.stats.exchangeInterval << " s, " << r.stats.exchanges << " exchanges; "
-                << r.stats.stepsPneumatic << " pneumatic + " << r.stats.stepsMechanical << " mechanical steps)";
-    std::cout << "\nResult rows: " << (r.stats.outputThread ? "output thread" : "solver thread") << "\n";
-    if (!out.empty()) std::cout << "Wrote " << results.rows() << " rows to " << out << "\n";
+      info << " (exchange interval " << r.stats.exchangeInterval << " s, " << r.stats.exchanges << " exchanges; "
+           << r.stats.stepsPneumatic << " pneumatic + " << r.stats.stepsMechanical << " mechanical steps)";
+    info << "\nResult rows: " << (r.stats.outputThread ? "output thread" : "solver thread") << "\n";
+    if (!out.empty()) info << "Wrote " << results.rows() << " rows to " << out << "\n";
   }
   return 0;
 }
@@ -109,16 +111,18 @@ int analyse(const std::string& path, MechanismAnalysis kind, const std::string& 
     return 3;
   }
   if (!out.empty()) results.writeCsv(out);
+  // With "-o -" the CSV is on standard output: the summary goes to stderr.
+  std::ostream& info = out == "-" ? std::cerr : std::cout;
   if (!quiet) {
-    std::cout << "Mechanism: " << rep.dof << " degree(s) of freedom\n";
-    for (const auto& m : rep.messages) std::cout << "note: " << m << "\n";
+    info << "Mechanism: " << rep.dof << " degree(s) of freedom\n";
+    for (const auto& m : rep.messages) info << "note: " << m << "\n";
     if (out.empty() && results.rows() > 0) {
       // A static result is one row: print it.
       const auto chans = results.channels();
       for (size_t c = 0; c < chans.size(); ++c)
-        std::cout << "  " << chans[c].name << " = " << results.column(static_cast<int>(c)).back() << " " << chans[c].unit << "\n";
+        info << "  " << chans[c].name << " = " << results.column(static_cast<int>(c)).back() << " " << chans[c].unit << "\n";
     }
-    if (!out.empty()) std::cout << "Wrote " << results.rows() << " rows to " << out << "\n";
+    if (!out.empty()) info << "Wrote " << results.rows() << " rows to " << out << "\n";
   }
   return 0;
 }
@@ -201,7 +205,7 @@ int main(int argc, char** argv) {
   auto* sim = app.add_subcommand("simulate", "run a project and write results as CSV");
   sim->add_option("project", project, "project file (.pneumech.json)")->required();
   sim->add_option("--t-end", tEnd, "end time [s], overrides the project's");
-  sim->add_option("--out,-o", out, "CSV file to write: time [s], then <id>.<quantity> [unit] columns");
+  sim->add_option("--out,-o", out, "CSV file to write (\"-\": standard output): time [s], then <id>.<quantity> [unit] columns");
   sim->add_option("--set", sets, "override a parameter in SI: ID.PARAM=VALUE (repeatable)")->take_all();
   sim->add_option("--channels", channels, "channels to write (default: all)")->take_all();
   sim->add_flag("--quiet,-q", quiet, "print nothing on success");
@@ -225,13 +229,13 @@ int main(int argc, char** argv) {
   bool throughTime = false;
   auto* st = app.add_subcommand("static", "static equilibrium of the project's mechanism (seed 004 sec. 3)");
   st->add_option("project", stProject, "project file")->required();
-  st->add_option("--out,-o", stOut, "CSV file to write (default: print the values)");
+  st->add_option("--out,-o", stOut, "CSV file to write (\"-\": standard output; default: print the values)");
   st->add_option("--set", stSets, "override a parameter in SI: ID.PARAM=VALUE (repeatable)")->take_all();
   st->add_flag("--through-time", throughTime, "quasi-static: equilibrium at every output time up to t_end");
   st->add_flag("--quiet,-q", quiet, "print nothing on success");
   auto* kin = app.add_subcommand("kinematic", "kinematic analysis of a fully driven mechanism, 0 to t_end");
   kin->add_option("project", kinProject, "project file")->required();
-  kin->add_option("--out,-o", kinOut, "CSV file to write");
+  kin->add_option("--out,-o", kinOut, "CSV file to write (\"-\": standard output)");
   kin->add_option("--set", kinSets, "override a parameter in SI: ID.PARAM=VALUE (repeatable)")->take_all();
   kin->add_flag("--quiet,-q", quiet, "print nothing on success");
 

@@ -2,6 +2,7 @@
 
 #include "document.h"
 #include "io/atomic_file.h"
+#include "io/confined_file.h"
 #include "model/component_type.h"
 #include "solver/element.h"
 
@@ -29,6 +30,12 @@
 namespace pm::gui {
 
 namespace {
+
+// The folder a script's data.file is relative to and confined to, as the
+// compiler takes it: the project file's, or the working directory ("").
+std::string scriptFolder(const QString& projectFile) {
+  return projectFile.isEmpty() ? std::string() : QFileInfo(projectFile).absolutePath().toStdString();
+}
 
 using nlohmann::json;
 
@@ -173,15 +180,24 @@ void DataEditor::buildScript(const Component& c) {
   QString source, unreadable;
   if (d.is_object() && d.contains("file") && d["file"].is_string()) {
     // Resolved as the compiler resolves it: against the project file's
-    // folder, or the working directory for a project not saved yet.
+    // folder, or the working directory for a project not saved yet, and
+    // refused outside that folder (io/confined_file.h) for reading and
+    // writing alike.
     scriptFromFile_ = true;
-    scriptFile_ = qs(d["file"].get<std::string>());
-    if (QFileInfo(scriptFile_).isRelative() && !doc_->file().isEmpty())
-      scriptFile_ = QFileInfo(doc_->file()).absolutePath() + "/" + scriptFile_;
-    scriptFile_ = QDir::cleanPath(QFileInfo(scriptFile_).absoluteFilePath());
-    QFile f(scriptFile_);
-    if (f.open(QIODevice::ReadOnly)) source = QString::fromUtf8(f.readAll());
-    else unreadable = tr("cannot read %1 (%2); OK writes the program there").arg(scriptFile_, f.errorString());
+    const std::string ref = d["file"].get<std::string>();
+    const std::string folder = scriptFolder(doc_->file());
+    try {
+      scriptFile_ = qs(confinedPath(folder, ref).path.string());
+      try {
+        const std::string text = readConfinedFile(folder, ref);
+        source = QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+      } catch (const std::exception& e) {
+        unreadable = tr("cannot read %1 (%2); OK writes the program there").arg(qs(ref), qs(e.what()));
+      }
+    } catch (const std::exception& e) {
+      scriptFile_.clear();
+      unreadable = tr("%1: %2; OK does not write it").arg(qs(ref), qs(e.what()));
+    }
   } else if (d.is_object() && d.contains("script")) {
     if (d["script"].is_string()) {
       scriptLines_ = false;
@@ -468,8 +484,19 @@ void DataEditor::accept() {
   // and the project is not changed. (A file is not part of the undo stack.)
   if (scriptFromFile_ && text_->toPlainText() != fileText_) {
     const std::string src = text_->toPlainText().toStdString();
+    const Component* c = doc_->project().find(id_);
+    const std::string ref = c ? c->data.value("file", std::string()) : std::string();
+    std::string path;
     try {
-      writeFileAtomically(scriptFile_.toStdString(), [&](std::ostream& os) { os << src; });
+      // The folder rule again (the folder may have changed since the dialog
+      // opened); writeFileAtomically refuses a link or a non-regular file.
+      path = confinedPath(scriptFolder(doc_->file()), ref).path.string();
+    } catch (const std::exception& e) {
+      showMessage(qs(id_ + ": data.file: " + ref + ": " + e.what()));
+      return;
+    }
+    try {
+      writeFileAtomically(path, [&](std::ostream& os) { os << src; });
     } catch (const std::exception& e) {
       showMessage(qs(id_ + ": data.file: " + e.what()));
       return;

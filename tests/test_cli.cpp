@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <sys/stat.h>
 
 using namespace pm::test;
 
@@ -77,6 +78,32 @@ class TestCli : public QObject {
     while (std::getline(in, line)) last = line, ++rows;
     QCOMPARE(rows, 301);  // 0 .. 0.3 s every 1 ms
     QVERIFY(last.rfind("0.3,", 0) == 0);
+  }
+
+  // "--out -" puts the CSV on standard output and the summary on stderr; an
+  // --out that is a FIFO or a symbolic link is refused, not replaced
+  // (issue #26, point 5).
+  void outToStdoutAndRefusedTargets() {
+    const Result r = run({"simulate", example(), "--t-end", "0.3", "--out", "-", "--channels", "cyl1.x"});
+    QCOMPARE(r.code, 0);
+    const QStringList lines = r.out.split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 302);
+    QCOMPARE(lines.front(), QString("time [s],cyl1.x [m]"));
+    QVERIFY(lines.back().startsWith("0.3,"));
+    QVERIFY2(r.err.contains("Wrote 301 rows to -"), qPrintable(r.err));
+    QTemporaryDir dir;
+    const QString fifo = dir.path() + "/pipe";
+    QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0644), 0);
+    const Result f = run({"simulate", example(), "--t-end", "0.01", "--out", fifo, "-q"});
+    QCOMPARE(f.code, 1);
+    QVERIFY2(f.err.contains(fifo + ": is a FIFO (named pipe), not a regular file"), qPrintable(f.err));
+    QVERIFY(QFileInfo(fifo).exists() && !QFileInfo(fifo).isFile());
+    const QString link = dir.path() + "/link.csv";
+    QVERIFY(QFile::link(dir.path() + "/elsewhere.csv", link));
+    const Result l = run({"simulate", example(), "--t-end", "0.01", "--out", link, "-q"});
+    QCOMPARE(l.code, 1);
+    QVERIFY2(l.err.contains(link + ": is a symbolic link"), qPrintable(l.err));
+    QVERIFY(QFileInfo(link).isSymLink() && !QFileInfo::exists(dir.path() + "/elsewhere.csv"));
   }
 
   void overrideChangesTheResult() {

@@ -227,6 +227,75 @@ class TestGuiDataEditor : public QObject {
     again->reject();
   }
 
+  // The program file obeys the project's folder rule when read and written
+  // (issue #26, point 4): a file outside it (a relative path leaving the
+  // folder, an absolute path) is not read, and OK neither writes it nor
+  // closes; inside, OK keeps a 0600 file 0600 and refuses to replace a
+  // symbolic link (the link and its target stay as they were).
+  void scriptFileConfinedToProjectFolder() {
+    QTemporaryDir dir;
+    QVERIFY(QDir(dir.path()).mkpath("proj") && QDir(dir.path()).mkpath("outside"));
+    const QString victim = dir.filePath("outside/victim.js"), own = dir.filePath("proj/own.js");
+    QVERIFY(QFile::copy(example("script_plc_cycle.js"), victim));
+    QVERIFY(QFile::copy(example("script_plc_cycle.js"), own));
+    const QFileDevice::Permissions privateFile = QFile::ReadOwner | QFile::WriteOwner;
+    QVERIFY(QFile::setPermissions(victim, privateFile) && QFile::setPermissions(own, privateFile));
+    QVERIFY(QFile::link("own.js", dir.filePath("proj/link.js")));
+    const QString js0 = readFile(own);
+    const QString projectText = readFile(example("script_plc_cycle.pneumech.json"));
+    const QString proj = dir.filePath("proj/plc.pneumech.json");
+    auto projectWith = [&](const QString& ref) {
+      QString text = projectText;
+      text.replace("\"file\": \"script_plc_cycle.js\"", "\"file\": \"" + ref + "\"");
+      QFile f(proj);
+      if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) qFatal("cannot write %s", qPrintable(proj));
+      f.write(text.toUtf8());
+      return proj;
+    };
+
+    // Edits the program of `ref` (a comment appended to line 1, or a whole
+    // program when none was read), presses OK; returns the dialog's message,
+    // "" when it closed.
+    auto editAndOk = [&](const QString& ref, QString* opened) -> QString {
+      MainWindow w;  // one per project, as a user opening it afresh
+      w.show();
+      if (!QTest::qWaitForWindowExposed(&w)) return "no window";
+      if (!w.openProject(projectWith(ref))) return "not opened";
+      DataEditor* dlg = openEditorOf(w, "plc");
+      if (!dlg) return "no editor";
+      *opened = dlg->message();
+      const bool empty = dlg->textEdit()->toPlainText().isEmpty();
+      typeAtEndOfLine(dlg->textEdit(), 1, empty ? "function step(t) { return {}; }" : " edited");
+      QTest::mouseClick(dlg->findChild<QPushButton*>("okButton"), Qt::LeftButton);
+      const QString msg = dlg->isVisible() ? dlg->message() : QString();
+      if (dlg->isVisible()) dlg->reject();
+      return msg;
+    };
+    const std::vector<std::pair<QString, QString>> outside = {
+        {"../outside/victim.js", "it is outside the project's folder"}, {victim, "it is an absolute path"}};
+    for (const auto& [ref, reason] : outside) {
+      QString opened;
+      const QString msg = editAndOk(ref, &opened);
+      qInfo("%s: %s | %s", qPrintable(ref), qPrintable(opened), qPrintable(msg));
+      QVERIFY2(opened.contains("plc: data.file: " + ref + ": " + reason), qPrintable(opened));
+      QVERIFY2(msg.contains("plc: data.file: " + ref + ": " + reason), qPrintable(msg));
+      QCOMPARE(readFile(victim), js0);
+    }
+    QCOMPARE(QFile::permissions(victim) & 0x7077, privateFile);
+
+    QString opened;
+    QCOMPARE(editAndOk("own.js", &opened), QString());
+    QVERIFY(readFile(own).startsWith("// PLC-style cycle of two cylinders, one scan per sample (Ts = 5 ms): edited\n"));
+    QCOMPARE(QFile::permissions(own) & 0x7077, privateFile);
+
+    const QString saved = readFile(own);
+    const QString msg = editAndOk("link.js", &opened);
+    QVERIFY2(msg.contains("link.js: is a symbolic link"), qPrintable(msg));
+    QVERIFY(QFileInfo(dir.filePath("proj/link.js")).isSymLink());
+    QCOMPARE(readFile(own), saved);
+    QCOMPARE(readFile(victim), js0);
+  }
+
   // Inputs and outputs are edited in their line; an input without a
   // reference is refused naming the field.
   void scriptInputsRefused() {

@@ -10,6 +10,8 @@
 #include <QTemporaryDir>
 
 #include <fstream>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace pm;
 using namespace pm::test;
@@ -49,11 +51,31 @@ struct CliResult {
   QString err;
 };
 
-CliResult cli(const QStringList& args) {
+// A run still going after `ms` is killed and reported as code -1 (a hang
+// fails the test instead of stalling it).
+CliResult cli(const QStringList& args, int ms = 120000) {
   QProcess p;
   p.start(PM_CLI, args);
-  p.waitForFinished(120000);
+  if (!p.waitForFinished(ms)) {
+    p.kill();
+    p.waitForFinished(5000);
+    return {-1, "(killed: still running after " + QString::number(ms / 1000) + " s)"};
+  }
   return {p.exitCode(), QString::fromUtf8(p.readAllStandardError())};
+}
+
+// Writes a project whose controller runs data.file = `ref` (relative to
+// `folder`) and returns its path.
+QString fileProject(const QString& folder, const std::string& ref) {
+  Project p = scriptOnly(comp("ctl", "script_controller", {}, {}, {{"outputs", {"y"}}, {"file", ref}}));
+  const std::string path = (folder + "/p.pneumech.json").toStdString();
+  saveProject(p, path);
+  return QString::fromStdString(path);
+}
+
+void writeText(const QString& path, const std::string& text) {
+  std::ofstream f(path.toStdString(), std::ios::binary | std::ios::trunc);
+  f << text;
 }
 
 }  // namespace
@@ -232,6 +254,104 @@ class TestScriptController : public QObject {
     QVERIFY2(bad->error.find("field 'data.script': script: did not return within 0.3 s") !=
                  std::string::npos,
              bad->error.c_str());
+  }
+
+  // Restoring the script's state runs under the time limit too (issue #26,
+  // point 4): a global whose setter loops forever, restored when the button
+  // pressed on a sample instant makes that instant's step run again, ends
+  // the run with the time-limit error instead of hanging the command line.
+  void restoreUnderTimeLimit() {
+    QTemporaryDir dir;
+    Component ctl = script("ctl", 0.01, {{"b", "btn.out"}}, {"y"},
+                           "Object.defineProperty(this, 'trap', { enumerable: true, configurable: true,\n"
+                           "  get: function () { return 1; }, set: function (v) { for (;;) {} } });\n"
+                           "function step(t, u) { return { y: u.b }; }\n");
+    ctl.params["time_limit"] = 0.5;
+    Project p = scriptOnly(ctl, 0.1);
+    p.components.push_back(comp("btn", "push_button", {{"t_press", 0.05}, {"duration", 1.0}}));
+    const std::string path = dir.filePath("trap.pneumech.json").toStdString();
+    saveProject(p, path);
+    const CliResult r = cli({"simulate", QString::fromStdString(path), "-q"}, 60000);
+    QVERIFY2(r.code == 3, qPrintable(r.err));
+    QVERIFY2(r.err.contains("ctl: script error at t = 0.05") &&
+                 r.err.contains("did not return within 0.5 s (an endless loop?) (in restoring the script's state)"),
+             qPrintable(r.err));
+  }
+
+  // An allocation loop is stopped at memory_limit with a clear error, in a
+  // step (the run fails) and in the top level (a project error); the time
+  // limit is far, so only the memory limit can stop it in time.
+  void allocationLoopHitsMemoryLimit() {
+    const auto none = nlohmann::json::object();
+    Component ctl = script("ctl", 0.01, none, {"y"},
+                           "var keep = [];\n"
+                           "function step(t) {\n"
+                           "  while (t > 0.015) keep.push(new Float64Array(1 << 20));\n"
+                           "  return { y: keep.length };\n"
+                           "}\n");
+    ctl.params["time_limit"] = 3.0;
+    ctl.params["memory_limit"] = 64e6;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto run = simulate(scriptOnly(ctl));
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    QCOMPARE(run->result.status, RunStatus::Failed);
+    QVERIFY2(run->result.message.find("ctl: script error at t = 0.02") == 0 &&
+                 run->result.message.find("used more than 64 MB of memory (memory_limit) and was stopped") !=
+                     std::string::npos &&
+                 run->result.message.find("(in step())") != std::string::npos,
+             run->result.message.c_str());
+    QVERIFY2(wall < 2.5, qPrintable(QString::number(wall)));  // stopped by memory, well before the time limit
+    Component top = script("ctl", 0.01, none, {"y"},
+                           "var a = [];\nfor (;;) a.push(new Float64Array(1 << 20));\nfunction step() {}\n");
+    top.params["time_limit"] = 3.0;
+    top.params["memory_limit"] = 64e6;
+    auto bad = simulate(scriptOnly(top));
+    QVERIFY2(bad->error.find("field 'data.script': script") != std::string::npos &&
+                 bad->error.find("used more than 64 MB of memory (memory_limit)") != std::string::npos,
+             bad->error.c_str());
+  }
+
+  // data.file stays inside the project's folder and is a regular file of at
+  // most 1 MiB, examined before it is opened (issue #26, point 4). Each case
+  // is refused by plain `pneumech info` (exit 2) naming data.file, the
+  // reference and the reason, quickly (a FIFO does not block, /dev/zero is
+  // not read), and the message never quotes the file: the outside file is
+  // a program whose ReferenceError would name the secret.
+  void scriptFileConfinedToProjectFolder() {
+    QTemporaryDir dir;
+    const QString proj = dir.filePath("proj");
+    QVERIFY(QDir(dir.path()).mkpath("proj/sub") && QDir(dir.path()).mkpath("elsewhere"));
+    const QString secret = dir.filePath("secret.js");
+    writeText(secret, "hunter2_password;\nfunction step() {}\n");
+    writeText(dir.filePath("elsewhere/lib.js"), "hunter2_password;\nfunction step() {}\n");
+    QCOMPARE(::mkfifo((proj + "/pipe.js").toLocal8Bit().constData(), 0644), 0);
+    writeText(proj + "/big.js", "//" + std::string(1 << 20, 'x') + "\n");
+    QVERIFY(QFile::link(secret, proj + "/link.js"));
+    QVERIFY(QFile::link("/dev/zero", proj + "/zero.js"));
+    QVERIFY(QFile::link(dir.filePath("elsewhere"), proj + "/lib"));
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"../secret.js", "it is outside the project's folder"},
+        {"sub/../../secret.js", "it is outside the project's folder"},
+        {secret.toStdString(), "it is an absolute path"},
+        {"/etc/passwd", "it is an absolute path"},
+        {"/dev/zero", "it is an absolute path"},
+        {"pipe.js", "it is a FIFO (named pipe), not a regular file"},
+        {"big.js", "it is larger than 1 MiB (1048579 bytes)"},
+        {"link.js", "it leads outside the project's folder through a symbolic link"},
+        {"zero.js", "it leads outside the project's folder through a symbolic link"},
+        {"lib/lib.js", "it leads outside the project's folder through a symbolic link"},
+        {"sub", "it is a folder, not a regular file"},
+    };
+    for (const auto& [ref, reason] : cases) {
+      const CliResult r = cli({"info", fileProject(proj, ref)}, 30000);
+      const QString expected = QString::fromStdString("field 'data.file': cannot read script file '" + ref + "': " + reason);
+      QVERIFY2(r.code == 2 && r.err.contains(expected), qPrintable(QString::fromStdString(ref) + " -> " + r.err));
+      QVERIFY2(!r.err.contains("hunter2") && !r.err.contains("root:"), qPrintable(r.err));
+    }
+    // Inside the folder, also through a subfolder: read and run.
+    writeText(proj + "/sub/ok.js", "function step(t) { return { y: 2 }; }\n");
+    const CliResult ok = cli({"simulate", fileProject(proj, "sub/../sub/ok.js"), "-q"}, 60000);
+    QVERIFY2(ok.code == 0, qPrintable(ok.err));
   }
 
   // The command line: syntax error -> exit 2, run-time error -> exit 3, both

@@ -1,5 +1,6 @@
 // Write-to-temporary-then-rename, so a crash or a full disk never leaves a
-// half-written project or result file under the user's name.
+// half-written project or result file under the user's name, and a save
+// never writes through a link or onto something that is not a plain file.
 #pragma once
 
 #include <functional>
@@ -8,9 +9,23 @@
 
 namespace pm {
 
-// Calls `write` on a stream to "<path>.tmp-<pid>", flushes, then renames it
-// over `path`. Throws std::runtime_error naming the file on any failure and
-// removes the temporary.
+// Calls `write` on a stream to a new temporary file in `path`'s folder,
+// created exclusively (O_EXCL|O_NOFOLLOW, 0600, unpredictable name
+// ".<name>.pneumech-tmp-XXXXXX"), then fsyncs it, gives it the permissions
+// of the file it replaces (or 0666 & ~umask for a new one), renames it over
+// `path` and fsyncs the folder.
+//
+// Refused, with a std::runtime_error naming the file and the old file left
+// as it was: `path` is a symbolic link, or not a regular file (a device, a
+// FIFO, a folder), or read-only (no write permission bit, or none for us).
+// Any failure, including an exception from `write`, removes the temporary
+// and rethrows.
+//
+// Temporaries of this pattern left in the folder by a process that died
+// (no process holds their lock) are removed at the next save into it.
 void writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write);
+
+// The marker in the names of the temporaries (for tests and cleaners).
+inline constexpr const char* kAtomicTempMarker = ".pneumech-tmp-";
 
 }  // namespace pm

@@ -5,7 +5,9 @@
 //   data.outputs  ["sol14", "u"] or {"u": 0.5}          published "<id>.<name>",
 //                                                      initial values (default 0)
 //   data.script   program text (a string or an array of lines), or
-//   data.file     a .js file, relative to the project file
+//   data.file     a .js file, relative to the project file and inside its
+//                 folder (io/confined_file.h): a project cannot make the
+//                 program read a file elsewhere, nor quote one in an error
 //
 // At t = 0 the program's init() (optional) and step(0, inputs) run; then
 // step(k Ts, inputs) at every sample instant k Ts, as a root of t - k Ts like
@@ -20,6 +22,7 @@
 // from the script state saved before the instant (ScriptProgram::save), so
 // the result does not depend on the order of the elements.
 #include "control/signal_block.h"
+#include "io/confined_file.h"
 #include "model/component_type.h"
 #include "script/script_program.h"
 #include "solver/compiler.h"
@@ -29,9 +32,7 @@
 
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 
 namespace pm {
@@ -117,7 +118,10 @@ std::vector<std::string> checkData(const Component& c) {
 class ScriptController : public Element {
  public:
   explicit ScriptController(const Component& c)
-      : Element(c.id), clock_(Params(c)("sample_time")), timeLimit_(Params(c)("time_limit")) {
+      : Element(c.id),
+        clock_(Params(c)("sample_time")),
+        timeLimit_(Params(c)("time_limit")),
+        memoryLimit_(Params(c)("memory_limit")) {
     // Checked here, at compile time, not by check_data at load: a controller
     // just placed (no program yet) saves and opens again.
     const std::vector<std::string> err = checkData(c);
@@ -149,18 +153,18 @@ class ScriptController : public Element {
       }
     } else {
       field = "data.file";
-      namespace fs = std::filesystem;
-      fs::path p = d["file"].get<std::string>();
-      if (p.is_relative() && !compilingFile().empty()) p = fs::path(compilingFile()).parent_path() / p;
-      std::ifstream f(p, std::ios::binary);
-      if (!f) throw std::runtime_error(field + ": cannot read script file '" + p.string() + "'");
-      std::ostringstream ss;
-      ss << f.rdbuf();
-      source = ss.str();
+      const std::string ref = d["file"].get<std::string>();
+      const std::string folder = std::filesystem::path(compilingFile()).parent_path().string();
+      try {
+        source = readConfinedFile(folder, ref);
+      } catch (const std::exception& e) {
+        throw std::runtime_error(field + ": cannot read script file '" + ref + "': " + e.what());
+      }
       origin = d["file"].get<std::string>();
     }
     try {
-      program_ = std::make_unique<script::ScriptProgram>(source, origin, inNames, outNames, clock_.period(), timeLimit_);
+      program_ = std::make_unique<script::ScriptProgram>(source, origin, inNames, outNames, clock_.period(),
+                                                         timeLimit_, memoryLimit_);
     } catch (const std::exception& e) {
       throw std::runtime_error(field + ": " + e.what());
     }
@@ -178,7 +182,10 @@ class ScriptController : public Element {
     t.params = {{"sample_time", "s", 0.01, 0.0, 1e6, true, false,
                  "period of step(t, inputs); the outputs are held between samples"},
                 {"time_limit", "s", 10.0, 0.0, 1e6, true, false,
-                 "wall time after which one call into the script is stopped as an endless loop"}};
+                 "wall time after which one call into the script is stopped as an endless loop"},
+                {"memory_limit", "B", 256e6, 1e6, 1e12, false, false,
+                 "growth of the program's memory (over all its calls) at which the script is stopped as a runaway "
+                 "allocation"}};
     t.create = [](const Component& c) { return std::make_unique<ScriptController>(c); };
     t.held_outputs = [](const Component& c) {  // all outputs (bad data is reported by create)
       std::vector<std::string> names;
@@ -210,17 +217,20 @@ class ScriptController : public Element {
     if (!clock_.tick(e)) return false;
     std::vector<double> u(inputs_.size());
     for (size_t k = 0; k < inputs_.size(); ++k) u[k] = inputs_[k].in(e);
-    if (clock_.fresh()) {
+    const bool fresh = clock_.fresh();
+    if (fresh) {
       before_ = held_;
       withInit_ = e.initializing;
-      program_->save();
-    } else {
-      if (u == used_) return false;
-      program_->restore();
+    } else if (u == used_) {
+      return false;
     }
     used_ = u;
     std::vector<double> out = withInit_ ? start_ : before_;
     try {
+      if (fresh)
+        program_->save();
+      else
+        program_->restore();
       if (withInit_) program_->init(out);
       program_->step(e.t, u, out);
     } catch (const std::exception& ex) {
@@ -245,7 +255,7 @@ class ScriptController : public Element {
   std::vector<double> held_, before_, start_, used_;
   bool withInit_ = false;
   signal::SampleClock clock_;
-  double timeLimit_;
+  double timeLimit_, memoryLimit_;
   std::unique_ptr<script::ScriptProgram> program_;
 };
 

@@ -8,10 +8,13 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <cstdio>
+#include <fcntl.h>
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
+#include <unistd.h>
 
 namespace pm::script {
 
@@ -30,16 +33,16 @@ void ensureApplication() {
 }
 
 
-// Calls `f(a, b)` inside try/catch so that any thrown value (not only Error
-// objects) is told apart from a returned one.
 std::string fmt(double v) {
   std::ostringstream s;
   s << v;
   return s.str();
 }
 
-const char* kTrampoline = R"JS((function (f, a, b) {
-  try { return { ok: true, value: f(a, b) }; } catch (e) { return { ok: false, error: e }; }
+// Calls `f(args...)` inside try/catch so that any thrown value (not only
+// Error objects) is told apart from a returned one.
+const char* kTrampoline = R"JS((function (f, args) {
+  try { return { ok: true, value: f.apply(undefined, args) }; } catch (e) { return { ok: false, error: e }; }
 }))JS";
 
 // Global variables with JSON values, apart from the engine's own names.
@@ -59,6 +62,34 @@ const char* kRestore = R"JS((function (g, skip, s) {
   for (var k in s) g[k] = s[k] === undefined ? undefined : JSON.parse(s[k]);
 }))JS";
 
+// Resident set size of the process [bytes] (-1 if unknown), read from one
+// open /proc/self/statm by pread, so the script's thread and the watchdog
+// can both read it cheaply.
+class ResidentSize {
+ public:
+  ResidentSize() : fd_(::open("/proc/self/statm", O_RDONLY | O_CLOEXEC)), page_(::sysconf(_SC_PAGESIZE)) {}
+  ~ResidentSize() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  ResidentSize(const ResidentSize&) = delete;
+  ResidentSize& operator=(const ResidentSize&) = delete;
+  long long bytes() const {
+    char buf[128];
+    const ssize_t n = fd_ >= 0 ? ::pread(fd_, buf, sizeof buf - 1, 0) : -1;
+    if (n <= 0) return -1;
+    buf[n] = '\0';
+    long long size = 0, resident = 0;
+    if (std::sscanf(buf, "%lld %lld", &size, &resident) != 2) return -1;
+    return resident * page_;
+  }
+
+ private:
+  int fd_;
+  long long page_;
+};
+
+std::string megabytes(double bytes) { return fmt(bytes / 1e6) + " MB"; }
+
 }  // namespace
 
 struct ScriptProgram::Impl {
@@ -68,14 +99,23 @@ struct ScriptProgram::Impl {
   QJSValue trampoline, saveFn, restoreFn, skip, initFn, stepFn, saved;
   QStringList inputNames;
 
-  // Watchdog: a call running longer than `limit` is taken for an endless loop
-  // and interrupted, so the run fails instead of hanging.
+  // Watchdog: a call running longer than `limit` is taken for an endless loop,
+  // and one that makes the process grow by more than `memoryLimit` (added
+  // over all calls) for a runaway allocation; either is interrupted, so the
+  // run fails instead of hanging or eating the machine. QJSEngine has no heap
+  // cap of its own, so the growth of the process's resident size while the
+  // script runs stands for the script's memory: other threads allocate
+  // little during a call, and an RLIMIT would hit the whole process.
   std::chrono::duration<double> limit{10.0};
+  double memoryLimit = 256e6;
+  ResidentSize rss;
   std::mutex m;
   std::condition_variable cv;
   bool busy = false, quit = false;
-  std::atomic<bool> interrupted{false};
+  std::atomic<bool> timedOut{false}, overMemory{false};
   std::chrono::steady_clock::time_point since;
+  long long rssAtCall = -1;  // at the start of the current call
+  long long grown = 0;       // growth over the finished calls, >= 0
   std::thread watchdog;
 
   Impl() = default;
@@ -88,17 +128,74 @@ struct ScriptProgram::Impl {
     if (watchdog.joinable()) watchdog.join();
   }
 
+  bool stopped() const { return timedOut || overMemory; }
+
   void startWatchdog() {
     watchdog = std::thread([this] {
       std::unique_lock<std::mutex> l(m);
       while (!quit) {
-        if (busy && std::chrono::steady_clock::now() - since > limit && !interrupted) {
-          interrupted = true;
-          engine.setInterrupted(true);
+        cv.wait(l, [this] { return quit || busy; });
+        if (quit) break;
+        if (!stopped()) {
+          const long long now = rss.bytes();
+          if (std::chrono::steady_clock::now() - since > limit) {
+            timedOut = true;
+            engine.setInterrupted(true);
+          } else if (now >= 0 && rssAtCall >= 0 && double(grown + (now - rssAtCall)) > memoryLimit) {
+            overMemory = true;
+            engine.setInterrupted(true);
+          }
         }
-        cv.wait_for(l, std::min(std::chrono::duration<double>(0.2), limit / 4));
+        // Often enough that a runaway allocation is stopped near the limit.
+        cv.wait_for(l, std::chrono::milliseconds(10), [this] { return quit || !busy; });
       }
     });
+  }
+
+  // Marks one call into the engine (the watchdog watches only these).
+  struct Busy {
+    Impl& d;
+    explicit Busy(Impl& impl) : d(impl) {
+      const long long r = d.rss.bytes();
+      {
+        std::lock_guard<std::mutex> l(d.m);
+        d.busy = true;
+        d.since = std::chrono::steady_clock::now();
+        d.rssAtCall = r;
+      }
+      d.cv.notify_one();
+    }
+    ~Busy() {
+      const long long r = d.rss.bytes();
+      std::lock_guard<std::mutex> l(d.m);
+      d.busy = false;
+      if (r >= 0 && d.rssAtCall >= 0) d.grown = std::max(0LL, d.grown + (r - d.rssAtCall));
+    }
+  };
+
+  // Runs `f` (which calls into the engine) under the watchdog. A call it
+  // stopped fails with the limit's message, whatever `f` made of the aborted
+  // call, and also when the call returned just as the limit was reached
+  // (the engine stays interrupted).
+  template <class F>
+  void guarded(const char* what, F&& f) {
+    {
+      Busy b(*this);
+      try {
+        f();
+      } catch (const std::runtime_error& e) {
+        // Rethrown as it is when it already says why (with the line).
+        if (!stopped() || std::string(e.what()).find(stopReason()) != std::string::npos) throw;
+      }
+    }
+    if (stopped()) throw std::runtime_error(origin + ": " + stopReason() + (what ? std::string(" (in ") + what + ")" : ""));
+  }
+
+  std::string stopReason() const {
+    if (overMemory)
+      return "used more than " + megabytes(memoryLimit) +
+             " of memory (memory_limit) and was stopped (a runaway allocation?)";
+    return "did not return within " + fmt(limit.count()) + " s (an endless loop?)";
   }
 
   [[noreturn]] void fail(const std::string& msg) const { throw std::runtime_error(origin + ": " + msg); }
@@ -109,10 +206,9 @@ struct ScriptProgram::Impl {
 
   // " line N: TypeError: message" for an Error object, the value otherwise.
   std::string describe(const QJSValue& error) const {
-    if (interrupted) {
+    if (stopped()) {
       const int line = error.property("lineNumber").toInt();
-      return (line > 0 ? " line " + std::to_string(line) : std::string()) + ": did not return within " +
-             fmt(limit.count()) + " s (an endless loop?)";
+      return (line > 0 ? " line " + std::to_string(line) : std::string()) + ": " + stopReason();
     }
     if (error.isError()) {
       const int line = error.property("lineNumber").toInt();
@@ -121,17 +217,11 @@ struct ScriptProgram::Impl {
     return ": uncaught exception '" + error.toString().toStdString() + "' (not an Error object, so no line number)";
   }
 
-  QJSValue call(const QJSValue& fn, const QJSValue& a, const QJSValue& b, const char* what) {
-    {
-      std::lock_guard<std::mutex> l(m);
-      busy = true;
-      since = std::chrono::steady_clock::now();
-    }
-    const QJSValue r = trampoline.call({fn, a, b});
-    {
-      std::lock_guard<std::mutex> l(m);
-      busy = false;
-    }
+  // fn(args...) through the trampoline; only inside guarded().
+  QJSValue call(const QJSValue& fn, const QJSValueList& args, const char* what) {
+    QJSValue list = engine.newArray(static_cast<uint>(args.size()));
+    for (qsizetype i = 0; i < args.size(); ++i) list.setProperty(static_cast<quint32>(i), args[i]);
+    const QJSValue r = trampoline.call({fn, list});
     if (r.isError()) failAt(r, std::string(" (in ") + what + ")");  // interrupted outside the try
     if (!r.property("ok").toBool()) failAt(r.property("error"), std::string(" (in ") + what + ")");
     return r.property("value");
@@ -166,10 +256,11 @@ struct ScriptProgram::Impl {
 };
 
 ScriptProgram::ScriptProgram(const std::string& source, const std::string& origin, std::vector<std::string> inputs,
-                             std::vector<std::string> outputs, double Ts, double timeLimit) {
+                             std::vector<std::string> outputs, double Ts, double timeLimit, double memoryLimit) {
   ensureApplication();
   d_ = std::make_unique<Impl>();
   d_->limit = std::chrono::duration<double>(timeLimit);
+  d_->memoryLimit = memoryLimit;
   d_->origin = origin;
   d_->inputs = std::move(inputs);
   d_->outputs = std::move(outputs);
@@ -191,43 +282,45 @@ ScriptProgram::ScriptProgram(const std::string& source, const std::string& origi
   d_->skip = js.evaluate("(function (a) { return new Set(a); })").call({builtins});
 
   d_->startWatchdog();
-  QStringList trace;
-  {
-    std::lock_guard<std::mutex> l(d_->m);
-    d_->busy = true;
-    d_->since = std::chrono::steady_clock::now();
-  }
-  const QJSValue r = js.evaluate(QString::fromStdString(source), QString::fromStdString(origin), 1, &trace);
-  {
-    std::lock_guard<std::mutex> l(d_->m);
-    d_->busy = false;
-  }
-  if (r.isError() || !trace.isEmpty()) d_->failAt(r, "");
-  d_->initFn = js.globalObject().property("init");
-  d_->stepFn = js.globalObject().property("step");
-  if (!d_->stepFn.isCallable()) d_->fail("defines no function step(t, inputs)");
-  if (!d_->initFn.isUndefined() && !d_->initFn.isCallable()) d_->fail("'init' is not a function");
+  // The top level, and reading init and step (a getter is the user's code).
+  d_->guarded(nullptr, [&] {
+    QStringList trace;
+    const QJSValue r = js.evaluate(QString::fromStdString(source), QString::fromStdString(origin), 1, &trace);
+    if (r.isError() || !trace.isEmpty()) d_->failAt(r, "");
+    d_->initFn = js.globalObject().property("init");
+    d_->stepFn = js.globalObject().property("step");
+    if (!d_->stepFn.isCallable()) d_->fail("defines no function step(t, inputs)");
+    if (!d_->initFn.isUndefined() && !d_->initFn.isCallable()) d_->fail("'init' is not a function");
+  });
 }
 
 ScriptProgram::~ScriptProgram() = default;
 
+// Every call into the engine below runs under guarded(): the user's code
+// may run in a call, a getter, a setter or a toString().
 void ScriptProgram::init(std::vector<double>& out) {
-  if (!d_->initFn.isCallable()) return;
-  d_->takeOutputs(d_->call(d_->initFn, QJSValue(), QJSValue(), "init()"), out, "init()");
+  d_->guarded("init()", [&] {
+    if (!d_->initFn.isCallable()) return;
+    d_->takeOutputs(d_->call(d_->initFn, {}, "init()"), out, "init()");
+  });
 }
 
 void ScriptProgram::step(double t, const std::vector<double>& in, std::vector<double>& out) {
-  QJSValue u = d_->engine.newObject();
-  for (size_t k = 0; k < in.size(); ++k) u.setProperty(d_->inputNames[static_cast<qsizetype>(k)], in[k]);
-  d_->takeOutputs(d_->call(d_->stepFn, QJSValue(t), u, "step()"), out, "step()");
+  d_->guarded("step()", [&] {
+    QJSValue u = d_->engine.newObject();
+    for (size_t k = 0; k < in.size(); ++k) u.setProperty(d_->inputNames[static_cast<qsizetype>(k)], in[k]);
+    d_->takeOutputs(d_->call(d_->stepFn, {QJSValue(t), u}, "step()"), out, "step()");
+  });
 }
 
 void ScriptProgram::save() {
-  d_->saved = d_->call(d_->saveFn, d_->engine.globalObject(), d_->skip, "saving the script's state");
+  const char* what = "saving the script's state";
+  d_->guarded(what, [&] { d_->saved = d_->call(d_->saveFn, {d_->engine.globalObject(), d_->skip}, what); });
 }
 
 void ScriptProgram::restore() {
-  d_->restoreFn.call({d_->engine.globalObject(), d_->skip, d_->saved});
+  const char* what = "restoring the script's state";
+  d_->guarded(what, [&] { d_->call(d_->restoreFn, {d_->engine.globalObject(), d_->skip, d_->saved}, what); });
 }
 
 }  // namespace pm::script

@@ -25,10 +25,13 @@ class ScriptProgram {
  public:
   // Loads and runs the top level of `source`; `Ts` is visible to the script
   // as the global `Ts`. Throws on a syntax error, an exception in the top
-  // level, or when step() is not defined. A call running longer than
-  // `timeLimit` [s] of wall time is interrupted as an endless loop.
+  // level, or when step() is not defined. Every call into the script (the
+  // top level, init, step, save, restore) is watched: one running longer
+  // than `timeLimit` [s] of wall time is interrupted as an endless loop, and
+  // the script is stopped when the process has grown by more than
+  // `memoryLimit` [B] during its calls; either throws with the limit named.
   ScriptProgram(const std::string& source, const std::string& origin, std::vector<std::string> inputs,
-                std::vector<std::string> outputs, double Ts, double timeLimit);
+                std::vector<std::string> outputs, double Ts, double timeLimit, double memoryLimit = 256e6);
   ~ScriptProgram();
   ScriptProgram(const ScriptProgram&) = delete;
   ScriptProgram& operator=(const ScriptProgram&) = delete;
@@ -40,6 +43,7 @@ class ScriptProgram {
   // outputs overwrite `out` the same way.
   void step(double t, const std::vector<double>& in, std::vector<double>& out);
 
+  // Throw like step() (an accessor of the user's may run in either).
   void save();
   void restore();
 

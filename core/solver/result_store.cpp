@@ -3,6 +3,7 @@
 #include "io/atomic_file.h"
 
 #include <charconv>
+#include <iostream>
 #include <stdexcept>
 
 namespace pm {
@@ -80,7 +81,7 @@ void ResultStore::writeCsv(const std::string& path, const std::vector<std::strin
     }
   }
   std::lock_guard lock(m_);
-  writeFileAtomically(path, [&](std::ostream& o) {
+  auto write = [&](std::ostream& o) {
     o << "time [s]";
     for (int i : idx) o << "," << channels_[i].name << " [" << channels_[i].unit << "]";
     o << "\n";
@@ -100,7 +101,16 @@ void ResultStore::writeCsv(const std::string& path, const std::vector<std::strin
       }
       o.put('\n');
     }
-  });
+  };
+  // "-" is standard output (`pneumech simulate -o -`); a file is replaced
+  // atomically.
+  if (path == "-") {
+    write(std::cout);
+    std::cout.flush();
+    if (!std::cout) throw std::runtime_error("standard output: write failed");
+    return;
+  }
+  writeFileAtomically(path, write);
 }
 
 }  // namespace pm

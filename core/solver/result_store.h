@@ -26,7 +26,7 @@ class ResultStore {
   size_t copyRows(size_t from, std::vector<double>& t, std::vector<std::vector<double>>& cols) const;
   double last(const std::string& name) const;
 
-  // Writes "time [s]" then the selected channels (all when empty), atomically.
+  // Writes "time [s]" then the selected channels (all when empty), atomically; path "-" is stdout.
   void writeCsv(const std::string& path, const std::vector<std::string>& select = {}) const;
 
  private:
