@@ -1,6 +1,7 @@
 #include "solver/simulation.h"
 
 #include "mechanics/mechanism_element.h"
+#include "model/message_text.h"
 #include "solver/colored_jacobian.h"
 #include "solver/compiler.h"
 #include "solver/cosimulation.h"
@@ -28,6 +29,9 @@ namespace {
 
 struct Callbacks {
   System* sys = nullptr;
+  // Stop and the wall-time limit act within a step too: the residual
+  // fails once this is set (an output interval may take many steps).
+  const std::atomic<bool>* stop = nullptr;
   std::string error;
   void* mem = nullptr;
   std::unique_ptr<ColoredJacobian> jac;
@@ -56,6 +60,10 @@ int residualFn(realtype t, N_Vector y, N_Vector yp, N_Vector r, void* user) {
     ++cb->resCount;
   else
     cb->resT = t, cb->resCount = 1;
+  if (cb->stop && cb->stop->load(std::memory_order_relaxed)) {
+    cb->error = "stopped";
+    return -1;
+  }
   try {
     return cb->sys->residual(t, N_VGetArrayPointer(y), N_VGetArrayPointer(yp), N_VGetArrayPointer(r));
   } catch (const std::exception& e) {
@@ -197,7 +205,17 @@ std::vector<ChannelInfo> Simulation::channels() const {
 }
 
 RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, RunControl* control) {
-  if (cosim_) return cosim_->run(out, cancel, control);
+  const WallTimeLimit limit(settings_.wall_time_limit, cancel, control);
+  RunResult r = cosim_ ? cosim_->run(out, limit.stop(), control) : runMonolithic(out, limit.stop(), control);
+  if (limit.exceeded() && r.status != RunStatus::Completed) {
+    r.status = RunStatus::Failed;
+    r.message = limit.message(r.stats.tReached);
+    r.object.clear();
+  }
+  return r;
+}
+
+RunResult Simulation::runMonolithic(ResultStore& out, const std::atomic<bool>* cancel, RunControl* control) {
   const auto wall0 = std::chrono::steady_clock::now();
   System& sys = *system_;
   const int N = sys.size();
@@ -206,6 +224,7 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
   std::vector<double> row(sys.channels().size());
   Callbacks cb;
   cb.sys = &sys;
+  cb.stop = cancel;
   sys.setStopsAtTimeEvents(true);  // every step ends at the next clock instant (tStop below)
   Ida ida;
   const double t0 = 0.0, tEnd = settings_.t_end, dt = settings_.output_interval;
@@ -214,6 +233,7 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
   std::vector<double> discrete;
   unsigned long sentVersion = 0;  // sys.discreteVersion() of the copy's discrete state
   std::function<void(double, const double*, const double*)> emit;
+  double tWritten = t0;  // the time of the last row written
   try {
     if (N == 0) {
       // Nothing to integrate (a mechanism welded to the ground, lumped into
@@ -226,7 +246,7 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
         t = std::min(t0 + double(i) * dt, tEnd);
         if (i > 0 && ((cancel && cancel->load()) || (control && !control->proceed(t)))) {
           result.status = RunStatus::Cancelled;
-          result.message = "cancelled at t = " + std::to_string(t) + " s";
+          result.message = "cancelled at t = " + numberText(t) + " s";
           break;
         }
         sys.outputs(t, nullptr, nullptr, row.data());
@@ -387,7 +407,7 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
         check(IDAGetConsistentIC(ida.mem, ida.y, ida.yp), "IDAGetConsistentIC");
         return;
       }
-      if (!cb.error.empty()) throw std::runtime_error("no consistent state at t = " + std::to_string(at) + " s: " + cb.error);
+      if (!cb.error.empty()) throw std::runtime_error("no consistent state at t = " + numberText(at) + " s: " + cb.error);
       std::copy(ySave.begin(), ySave.end(), y);
       std::copy(ypSave.begin(), ypSave.end(), yp);
       check(IDAReInit(ida.mem, at, ida.y, ida.yp), "IDAReInit");
@@ -433,7 +453,6 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
     constexpr int kMaxRestarts = 50;
     int restarts = 0;
     long k = 1;  // the next output
-    double tWritten = t0;
     long stepsSinceOutput = 0;
     auto outputTime = [&](long i) { return std::min(t0 + double(i) * dt, tEnd); };
     auto write = [&](double at, const double* ya, const double* ypa) {
@@ -447,7 +466,7 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
     auto carryOn = [&](double at) {
       if ((cancel && cancel->load()) || (control && !control->proceed(at))) {
         result.status = RunStatus::Cancelled;
-        result.message = "cancelled at t = " + std::to_string(tWritten) + " s";
+        result.message = "cancelled at t = " + numberText(tWritten) + " s";
         t = tWritten;  // what the results hold
         return false;
       }
@@ -535,7 +554,7 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
       if (flag < 0) {
         const int worst = suspectState(ida.mem, N);
         if (worst >= 0) result.object = stateObject(sys, sys.states()[worst]);
-        throw std::runtime_error(std::string("integration failed at t = ") + std::to_string(t) + " s: " +
+        throw std::runtime_error(std::string("integration failed at t = ") + numberText(t) + " s: " +
                                  IDAGetReturnFlagName(flag) +
                                  (!cb.error.empty() ? " (" + cb.error + ")" : cb.idaMessage.empty() ? "" : " (" + cb.idaMessage + ")") +
                                  (worst < 0 ? "" : "; largest local error in " + result.object + " (state " +
@@ -578,6 +597,13 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
   } catch (const std::exception& e) {
     result.status = RunStatus::Failed;
     result.message = e.what();
+  }
+  if (cancel && cancel->load() && result.status == RunStatus::Failed) {
+    // Stopped inside a step (the residual fails then): the rows hold up to the last one written.
+    result.status = RunStatus::Cancelled;
+    result.message = "cancelled at t = " + numberText(tWritten) + " s";
+    result.object.clear();
+    t = tWritten;
   }
   if (ida.mem) {
     long v = 0;
