@@ -1,6 +1,8 @@
 // Absurd input (issue 26): the loader refuses what would crash it or make a
 // run crawl, naming the file and the field (and the line and column where
 // the text itself is at fault), and never echoes a huge value whole.
+#include "support/test_project.h"
+
 #include "io/project_file.h"
 #include "model/project_error.h"
 
@@ -139,6 +141,20 @@ class TestProjectLimits : public QObject {
                 "outside");
     expectError(mutate("\"position\": [-0.5, 0, 0]", "\"position\": [-0.5, 2147483648, 0]"), "bob.P", "position[1]",
                 "outside");
+  }
+
+  // A run that fails on its first steps names the owner of the stiffest
+  // state and the likely cause: IDA has no local errors to point at then.
+  void earlyFailureNamesTheLikelyCause() {
+    Project p = loadProject(test::projectPath("seed003_meter_out.pneumech.json"));
+    applyOverride(p, "cyl1.V0_A=1e-12");  // the smallest volume allowed
+    Simulation sim(p);
+    ResultStore out;
+    const RunResult r = sim.run(out);
+    if (r.ok()) QSKIP("the solver steps through the smallest volume now: nothing to name");
+    QVERIFY2(r.message.find("likely cause: a parameter at the end of its range") != std::string::npos &&
+                 r.object.rfind("cyl1", 0) == 0,
+             r.message.c_str());
   }
 
   // NaN and infinity cannot be written in JSON, but --set takes them.

@@ -173,6 +173,29 @@ int suspectState(void* mem, int N) {
   return worst;
 }
 
+// Where IDA has no local errors to point at (it failed on its first
+// steps): a state that is not finite, else the differential state with the
+// shortest time constant, |d(residual)/dy| on its own row (-1 when none).
+int stiffestState(System& sys, double t, const double* y, const double* yp) {
+  const int n = sys.size();
+  for (int i = 0; i < n; ++i)
+    if (!std::isfinite(y[i]) || !std::isfinite(yp[i])) return i;
+  std::vector<double> yy(y, y + n), r0(n), r1(n);
+  if (sys.residual(t, yy.data(), yp, r0.data()) != 0) return -1;
+  int worst = -1;
+  double big = 0.0;
+  for (int i = 0; i < n; ++i) {
+    if (sys.states()[i].kind != StateKind::Differential) continue;
+    const double h = 1e-7 * std::max(std::abs(y[i]), 1e3 * sys.states()[i].atol);
+    yy[i] = y[i] + h;
+    const bool ok = sys.residual(t, yy.data(), yp, r1.data()) == 0;
+    yy[i] = y[i];
+    const double rate = std::abs(r1[i] - r0[i]) / h;
+    if (ok && std::isfinite(rate) && rate > big) big = rate, worst = i;
+  }
+  return worst;
+}
+
 // The model object a state belongs to: a part or joint for the mechanism's
 // states ("<mechanism>.<part>.rx"), else the owner (component or net).
 std::string stateObject(const System& sys, const StateInfo& s) {
@@ -552,13 +575,23 @@ RunResult Simulation::runMonolithic(ResultStore& out, const std::atomic<bool>* c
       // calls are per step.
       if (flag >= 0 && ++stepsSinceOutput > kMaxSteps) flag = IDA_TOO_MUCH_WORK;
       if (flag < 0) {
-        const int worst = suspectState(ida.mem, N);
+        int worst = suspectState(ida.mem, N);
+        std::string why = worst < 0 ? "" : "; largest local error in ";
+        if (worst < 0) {
+          try {
+            worst = stiffestState(sys, t, y, yp);
+          } catch (const std::exception&) {
+            worst = -1;
+          }
+          if (worst >= 0)
+            why = "; likely cause: a parameter at the end of its range (a tiny volume, mass or inertia makes the "
+                  "equations too stiff to step); the stiffest state is in ";
+        }
         if (worst >= 0) result.object = stateObject(sys, sys.states()[worst]);
         throw std::runtime_error(std::string("integration failed at t = ") + numberText(t) + " s: " +
                                  IDAGetReturnFlagName(flag) +
                                  (!cb.error.empty() ? " (" + cb.error + ")" : cb.idaMessage.empty() ? "" : " (" + cb.idaMessage + ")") +
-                                 (worst < 0 ? "" : "; largest local error in " + result.object + " (state " +
-                                                       sys.states()[worst].name + ")"));
+                                 (worst < 0 ? "" : why + result.object + " (state " + sys.states()[worst].name + ")"));
       }
       double hLast = 0.0;
       if (control && IDAGetLastStep(ida.mem, &hLast) >= 0 && IDAGetCurrentTime(ida.mem, &tn) >= 0)
