@@ -14,13 +14,42 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <thread>
 
 using namespace pm;
 
 namespace {
+
+// Wall seconds a run may take (--time-limit; 0: the project's own setting).
+double gTimeLimit = 0.0;
+
+// The project with the command line's --set overrides and --time-limit.
+Project loadWithOverrides(const std::string& path, const std::vector<std::string>& sets) {
+  Project pr = loadProject(path);
+  for (const auto& s : sets) applyOverride(pr, s, path);
+  if (gTimeLimit > 0.0) setSimulationSetting(pr, "wall_time_limit", gTimeLimit, "--time-limit", path);
+  return pr;
+}
+
+// A last resort behind the run's own limit: whatever does not return (a
+// compile or an analysis that never reaches a check) ends the process a
+// while after the limit, with the same exit code as a failed run.
+void startBackstop(double limit) {
+  if (!(limit > 0.0)) return;
+  const double grace = limit + std::max(5.0, limit);
+  std::thread([grace, limit] {
+    std::this_thread::sleep_for(std::chrono::duration<double>(grace));
+    std::fprintf(stderr, "pneumech: stopped: still running %.6g s after the wall-time limit of %.6g s (--time-limit)\n",
+                 grace - limit, limit);
+    std::fflush(stderr);
+    std::_Exit(3);
+  }).detach();
+}
 
 int info(const std::string& path, bool equations) {
   Project pr = loadProject(path);
@@ -61,11 +90,11 @@ int info(const std::string& path, bool equations) {
   return 0;
 }
 
-int simulate(const std::string& path, double tEnd, const std::string& out, const std::vector<std::string>& sets,
+// `tEnd`: --t-end's value, or null without it.
+int simulate(const std::string& path, const double* tEnd, const std::string& out, const std::vector<std::string>& sets,
              const std::vector<std::string>& channels, bool quiet, bool serialOutput) {
-  Project pr = loadProject(path);
-  for (const auto& s : sets) applyOverride(pr, s);
-  if (tEnd > 0) applyOverride(pr, "simulation.t_end=" + std::to_string(tEnd));
+  Project pr = loadWithOverrides(path, sets);
+  if (tEnd) setSimulationSetting(pr, "t_end", *tEnd, "--t-end", path);
   Simulation sim(pr, path);
   sim.setOutputRows(serialOutput ? Simulation::OutputRows::Solver : Simulation::OutputRows::Auto);
   const std::vector<ChannelInfo> written = sim.channels();
@@ -98,8 +127,7 @@ int simulate(const std::string& path, double tEnd, const std::string& out, const
 
 int analyse(const std::string& path, MechanismAnalysis kind, const std::string& out, const std::vector<std::string>& sets,
             bool quiet) {
-  Project pr = loadProject(path);
-  for (const auto& s : sets) applyOverride(pr, s);
+  Project pr = loadWithOverrides(path, sets);
   ResultStore results;
   AnalysisReport rep;
   try {
@@ -130,8 +158,7 @@ int analyse(const std::string& path, MechanismAnalysis kind, const std::string& 
 // Runs the project for `results` and `report`; returns 0 or the exit code of a failed run.
 int runForResults(const std::string& path, const std::vector<std::string>& sets, Project& pr, ResultStore& results,
                   ReportSettings& settings) {
-  pr = loadProject(path);
-  for (const auto& s : sets) applyOverride(pr, s);
+  pr = loadWithOverrides(path, sets);
   settings = reportSettings(pr, path);
   Simulation sim(pr, path);
   std::vector<std::string> names;
@@ -199,18 +226,21 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   std::string project, out;
-  double tEnd = -1;
+  double tEnd = 0.0;
   std::vector<std::string> sets, channels;
   bool quiet = false;
   auto* sim = app.add_subcommand("simulate", "run a project and write results as CSV");
   sim->add_option("project", project, "project file (.pneumech.json)")->required();
-  sim->add_option("--t-end", tEnd, "end time [s], overrides the project's");
+  CLI::Option* tEndOption = sim->add_option("--t-end", tEnd, "end time [s], overrides the project's");
   sim->add_option("--out,-o", out, "CSV file to write (\"-\": standard output): time [s], then <id>.<quantity> [unit] columns");
   sim->add_option("--set", sets, "override a parameter in SI: ID.PARAM=VALUE (repeatable)")->take_all();
   sim->add_option("--channels", channels, "channels to write (default: all)")->take_all();
   sim->add_flag("--quiet,-q", quiet, "print nothing on success");
   bool serialOutput = false;
   sim->add_flag("--serial-output", serialOutput, "compute the result rows on the solver's thread (default: a second one)");
+  const std::string limitHelp =
+      "wall-clock seconds the run may take; longer runs stop with a message and exit code 3 "
+      "(default: the project's simulation.wall_time_limit, 0 = none)";
 
   auto* inf = app.add_subcommand("info", "describe a project: components, states, channels");
   std::string infoProject;
@@ -255,13 +285,18 @@ int main(int argc, char** argv) {
   rep->add_option("--set", repSets, "override a parameter in SI: ID.PARAM=VALUE (repeatable)")->take_all();
   rep->add_flag("--quiet,-q", quiet, "print nothing on success");
 
+  for (CLI::App* c : {sim, st, kin, res, rep})
+    c->add_option("--time-limit", gTimeLimit, limitHelp)->check(CLI::PositiveNumber);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
+  startBackstop(gTimeLimit);
   try {
-    if (sim->parsed()) return simulate(project, tEnd, out, sets, channels, quiet, serialOutput);
+    if (sim->parsed())
+      return simulate(project, tEndOption->count() > 0 ? &tEnd : nullptr, out, sets, channels, quiet, serialOutput);
     if (inf->parsed()) return info(infoProject, eq);
     if (eqs->parsed()) return info(eqProject, true);
     if (st->parsed())

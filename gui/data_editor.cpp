@@ -3,7 +3,9 @@
 #include "document.h"
 #include "io/atomic_file.h"
 #include "io/confined_file.h"
+#include "io/json_limits.h"
 #include "model/component_type.h"
+#include "model/project_error.h"
 #include "solver/element.h"
 
 #include <QCheckBox>
@@ -408,7 +410,11 @@ json DataEditor::collect() const {
     }
     case Kind::Json:
       try {
-        return json::parse(text_->toPlainText().toStdString());
+        const std::string text = text_->toPlainText().toStdString();
+        checkJsonLimits(text, "data");  // as a project file: no tree too deep to copy
+        return json::parse(text);
+      } catch (const ProjectError& e) {
+        throw std::runtime_error(e.what());
       } catch (const json::parse_error& e) {
         // Byte offset -> line, as for a script.
         const std::string src = text_->toPlainText().toStdString();

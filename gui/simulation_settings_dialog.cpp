@@ -29,6 +29,7 @@ SimulationSettingsDialog::SimulationSettingsDialog(const SimulationSettings& s, 
       {"abs_tol_temperature", tr("Absolute tolerance, temperature"), "K", 1.0, &S::abs_tol_temperature, nullptr},
       {"abs_tol_position", tr("Absolute tolerance, position"), "mm", 1e3, &S::abs_tol_position, nullptr},
       {"max_step", tr("Maximum step (0: solver's choice)"), "ms", 1e3, &S::max_step, nullptr},
+      {"wall_time_limit", tr("Wall-time limit of a run (0: none)"), "s", 1.0, &S::wall_time_limit, nullptr},
       {"exchange_interval", tr("Exchange interval"), "ms", 1e3, &S::exchange_interval, nullptr},
   };
   auto* top = new QVBoxLayout(this);

@@ -1,8 +1,9 @@
 // Simulation settings (Simulation -> Settings): end time, output interval,
-// tolerances, maximum step, and how circuit and mechanism are coupled
-// (monolithic, or co-simulated with an exchange interval). Values are typed
-// in engineering units (ms, mm) and checked by the core's validateSimulation
-// on OK: a bad value keeps the dialog open with a message naming the field.
+// tolerances, maximum step, the wall-time limit of a run, and how circuit
+// and mechanism are coupled (monolithic, or co-simulated with an exchange
+// interval). Values are typed in engineering units (ms, mm) and checked by
+// the core's validateSimulation on OK: a bad value keeps the dialog open
+// with a message naming the field.
 #pragma once
 
 #include "model/project.h"

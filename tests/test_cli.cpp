@@ -28,6 +28,17 @@ Result run(const QStringList& args) {
 
 QString example() { return QString::fromStdString(projectPath("seed003_meter_out.pneumech.json")); }
 
+std::string exampleText() {
+  std::ifstream in(example().toStdString());
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+QString writeFile(const QTemporaryDir& dir, const QString& name, const std::string& text) {
+  const QString path = dir.path() + "/" + name;
+  std::ofstream(path.toStdString()) << text;
+  return path;
+}
+
 }  // namespace
 
 class TestCli : public QObject {
@@ -164,6 +175,57 @@ class TestCli : public QObject {
                           "coupler.mass=0", "--quiet"});
     QCOMPARE(s.code, 2);
     QVERIFY2(s.err.contains("object 'coupler', field 'mass'"), qPrintable(s.err));
+  }
+
+  // Issue 26: absurd files end with exit 2 and a message naming where,
+  // never a crash (100,000 nested brackets overflowed the stack) or exit 1.
+  void absurdFilesExitTwo() {
+    QTemporaryDir dir;
+    const std::string text = exampleText();
+    const std::string deep = "{\"report\": " + std::string(100000, '[') + std::string(100000, ']') + "," +
+                             text.substr(text.find('{') + 1);
+    const QString deepPath = writeFile(dir, "deep.pneumech.json", deep);
+    for (const char* command : {"info", "simulate"}) {
+      const Result r = run({command, deepPath});
+      QVERIFY2(r.code == 2, qPrintable(QString::number(r.code) + " " + r.err.left(300)));
+      QVERIFY2(r.err.contains("field 'report[0][0][0][0]") && r.err.contains("nested more than 64 levels deep"),
+               qPrintable(r.err));
+    }
+    std::string big = text;
+    big.replace(big.find("\"t_end\": 1.0"), 13, "\"t_end\": 1e400");
+    const Result r = run({"info", writeFile(dir, "big.pneumech.json", big)});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("field 'simulation.t_end'") && r.err.contains("1e400") && r.err.contains("(line 11, column"),
+             qPrintable(r.err));
+  }
+
+  // --t-end shorter than the file's output interval: the file's field is at
+  // fault, the change that exposed it named; a bad --t-end is --t-end's own.
+  void tEndBlamesTheRightSource() {
+    const Result r = run({"simulate", example(), "--t-end", "0.0005"});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.startsWith("pneumech: " + example() + ": object 'simulation', field 'output_interval'") &&
+                 r.err.contains("t_end = 0.0005 from --t-end") && !r.err.contains("--set"),
+             qPrintable(r.err));
+    const Result zero = run({"simulate", example(), "--t-end", "0"});
+    QCOMPARE(zero.code, 2);
+    QVERIFY2(zero.err.startsWith("pneumech: --t-end: object 'simulation', field 't_end'"), qPrintable(zero.err));
+  }
+
+  // The wall-time guard: a run longer than --time-limit stops, exit 3, saying
+  // why (a pendulum swinging for a day; a crank turning for hours).
+  void timeLimitStopsLongRuns() {
+    const QString pendulum = QString::fromStdString(projectPath("pendulum.pneumech.json"));
+    const Result r = run({"simulate", pendulum, "--set", "simulation.t_end=86400", "--set",
+                          "simulation.output_interval=10", "--time-limit", "0.5"});
+    QCOMPARE(r.code, 3);
+    QVERIFY2(r.err.contains("simulation failed: the run took longer than its wall-time limit of 0.5 s (stopped at t = "),
+             qPrintable(r.err));
+    const QString fourBar = QString::fromStdString(projectPath("four_bar.pneumech.json"));
+    const Result k = run({"kinematic", fourBar, "--set", "simulation.t_end=10000", "--set",
+                          "simulation.output_interval=0.01", "--time-limit", "0.5"});
+    QCOMPARE(k.code, 3);
+    QVERIFY2(k.err.contains("the run took longer than its wall-time limit of 0.5 s"), qPrintable(k.err));
   }
 
   // The coupling mode is a text setting: --set selects co-simulation, and

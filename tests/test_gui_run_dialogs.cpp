@@ -196,6 +196,7 @@ class TestGuiRunDialogs : public QObject {
     retype(d->field("t_end"), "1.5");
     retype(d->field("output_interval"), "2");  // ms
     retype(d->field("rel_tol"), "1e-6");
+    retype(d->field("wall_time_limit"), "90");  // s
     // Co-simulation, chosen with the keyboard in the combo box.
     d->couplingBox()->setFocus();
     QTest::keyClick(d->couplingBox(), Qt::Key_Down);
@@ -227,6 +228,7 @@ class TestGuiRunDialogs : public QObject {
     QCOMPARE(s.rel_tol, 1e-6);
     QCOMPARE(s.coupling, std::string("cosimulation"));
     QCOMPARE(s.exchange_interval, 5e-4);
+    QCOMPARE(s.wall_time_limit, 90.0);
     QCOMPARE(s.abs_tol_position, before.abs_tol_position);  // untouched fields stay
     QCOMPARE(w.document()->undoStack()->undoText(), QString("Simulation settings"));
     w.document()->undoStack()->undo();

@@ -80,6 +80,38 @@ class TestRunControl : public QObject {
     for (size_t i = 0; i < a.size(); ++i) QCOMPARE(a[i], b[i]);
   }
 
+  // The wall-time limit (issue 26): a run longer than its limit fails,
+  // saying so, with its rows up to where it stopped; time held paused does
+  // not count.
+  void wallTimeLimitEndsARun() {
+    Project p = loadProject(projectPath("pendulum.pneumech.json"));
+    p.simulation.t_end = 86400;  // a day of swinging: minutes of solver work
+    p.simulation.output_interval = 10;
+    p.simulation.wall_time_limit = 0.3;
+    Simulation sim(p);
+    ResultStore out;
+    const RunResult r = sim.run(out);
+    QCOMPARE(int(r.status), int(RunStatus::Failed));
+    QVERIFY2(r.message.find("the run took longer than its wall-time limit of 0.3 s (stopped at t = ") == 0,
+             r.message.c_str());
+    QVERIFY(r.stats.tReached < p.simulation.t_end);
+    QCOMPARE(out.times().back(), r.stats.tReached);
+
+    Project fill = tankFill(2.0);
+    fill.simulation.wall_time_limit = 0.3;
+    Simulation held(fill);
+    ResultStore out2;
+    RunControl control;
+    control.pause();
+    RunResult r2;
+    std::thread worker([&] { r2 = held.run(out2, nullptr, &control); });
+    QVERIFY(waitFor([&] { return control.holding(); }, 30));
+    std::this_thread::sleep_for(std::chrono::milliseconds(600));  // twice the limit, paused
+    control.resume();
+    worker.join();
+    QVERIFY2(r2.ok(), r2.message.c_str());
+  }
+
   void stopWhilePaused() {
     Simulation sim(tankFill(100.0));
     ResultStore out;

@@ -2,6 +2,8 @@
 
 #include "mechanics/mass_properties.h"
 #include "mechanics/mechanism_types.h"
+#include "model/component_type.h"
+#include "model/message_text.h"
 #include "model/project_error.h"
 
 #include <cmath>
@@ -351,6 +353,20 @@ void validateMechanism(const Mechanism& m, const std::string& file, const std::v
       fail(id, "id", what + " ids start with a letter and use only letters, digits, '_' and '-'");
     if (!ids.insert(id).second) fail(id, "id", "duplicate id (parts, joints, motions, forces and components share one id space)");
   };
+  // Physical plausibility (model/component_type.h): beyond these the solver crawls.
+  auto bounded = [&](const std::string& o, const std::string& f, const double* v, int n, double limit, const char* unit) {
+    for (int i = 0; i < n; ++i)
+      if (!(std::abs(v[i]) <= limit))
+        fail(o, f + "[" + std::to_string(i) + "]",
+             "value " + numberText(v[i]) + " " + unit + " is outside the valid range [-" + numberText(limit) + ", " +
+                 numberText(limit) + "]");
+  };
+  bounded("mechanism", "gravity", m.gravity.data(), 3, kPlausibleAcceleration, "m/s2");
+  for (const PartDef& p : m.parts) {
+    bounded(p.id, "position", p.position.data(), 3, kPlausiblePosition, "m");
+    bounded(p.id, "cm", p.cm.data(), 3, kPlausiblePosition, "m");
+    for (const MarkerDef& k : p.markers) bounded(p.id + "." + k.id, "position", k.position.data(), 3, kPlausiblePosition, "m");
+  }
   int grounds = 0;
   for (const PartDef& p : m.parts) {
     newId(p.id, "part");
@@ -388,7 +404,7 @@ void validateMechanism(const Mechanism& m, const std::string& file, const std::v
       const ParamDecl* d = t.param(k);
       if (!d) fail(o, "params." + k, "'" + t.name + "' has no parameter '" + k + "'");
       if (!d->accepts(v) && !(std::isinf(v) && (k == "lower" || k == "upper")))
-        fail(o, "params." + k, "value " + std::to_string(v) + " " + d->unit + " is outside " + d->rangeText());
+        fail(o, "params." + k, "value " + numberText(v) + " " + d->unit + " is outside " + d->rangeText());
     }
   };
   std::set<std::string> jointIds;

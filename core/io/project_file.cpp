@@ -1,16 +1,21 @@
 #include "io/project_file.h"
 
 #include "io/atomic_file.h"
+#include "io/json_limits.h"
 #include "io/mechanism_file.h"
 #include "mechanics/mass_properties.h"
 #include "model/component_type.h"
+#include "model/message_text.h"
 #include "model/project_error.h"
 #include "solver/compiler.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <fstream>
+#include <functional>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -20,10 +25,10 @@ using nlohmann::json;
 
 namespace {
 
-const std::array<std::string, 12> kSimulationKeys = {
+const std::array<std::string, 13> kSimulationKeys = {
     "t_end",       "output_interval",  "rel_tol",           "abs_tol_pressure",    "abs_tol_temperature", "abs_tol_position",
     "max_step",    "ambient_pressure", "ambient_temperature", "coupling",          "exchange_interval",
-    "mechanism_formulation"};
+    "mechanism_formulation", "wall_time_limit"};
 
 // Sections of later subsystems; kept verbatim until they are interpreted.
 const std::set<std::string> kFutureSections = {"controls", "report", "plots", "analyses"};
@@ -102,12 +107,15 @@ class Reader {
     if (str(root, "format", "", {}) != "pneumech-project")
       fail("", "format", "expected \"pneumech-project\" (is this a PneuMech Studio project?)");
     const json& ver = need(root, "schema_version", "");
-    if (!ver.is_number_integer()) fail("", "schema_version", "expected an integer");
-    const int v = ver.get<int>();
-    if (v > kSchemaVersion)
-      fail("", "schema_version", "version " + std::to_string(v) + " was written by a newer PneuMech Studio (this one reads up to " +
-                                     std::to_string(kSchemaVersion) + ")");
-    if (v < 1) fail("", "schema_version", "must be >= 1");
+    // Whole numbers only, compared as read: get<int>() would wrap 4294967297 to 1.
+    if (!ver.is_number_integer()) fail("", "schema_version", "expected an integer, found " + ver.dump());
+    const bool positive = ver.is_number_unsigned() ? ver.get<std::uint64_t>() >= 1 : ver.get<std::int64_t>() >= 1;
+    const std::string v = ver.dump();
+    if (!positive) fail("", "schema_version", "version " + v + " does not exist (versions start at 1)");
+    if (ver.get<std::uint64_t>() > static_cast<std::uint64_t>(kSchemaVersion))
+      fail("", "schema_version",
+           "version " + v + (ver.get<std::uint64_t>() <= 1000 ? " was written by a newer PneuMech Studio" : " is not a known version") +
+               " (this one reads versions 1 to " + std::to_string(kSchemaVersion) + ")");
     // Upgrade steps from older schema versions go here, one per version.
 
     Project pr;
@@ -146,6 +154,7 @@ class Reader {
       d.exchange_interval = num(s, "exchange_interval", "simulation", "", d.exchange_interval);
       if (s.contains("mechanism_formulation"))
         d.mechanism_formulation = str(s, "mechanism_formulation", "simulation");
+      d.wall_time_limit = num(s, "wall_time_limit", "simulation", "", d.wall_time_limit);
     }
     const json& comps = need(root, "components", "");
     if (!comps.is_array()) fail("", "components", "expected an array");
@@ -215,24 +224,21 @@ class Reader {
 }  // namespace
 
 Project parseProject(const std::string& text, const std::string& name) {
+  checkJsonLimits(text, name);  // before a tree is built: depth, number range
   json root;
   try {
     root = json::parse(text);
   } catch (const json::parse_error& e) {
-    // Byte offset -> line and column for the user.
-    size_t line = 1, col = 1;
-    for (size_t k = 0; k + 1 < e.byte && k < text.size(); ++k) {
-      if (text[k] == '\n') {
-        ++line;
-        col = 1;
-      } else {
-        ++col;
-      }
-    }
+    // nlohmann's byte is 1-based, the last byte it read.
+    const size_t at = e.byte > 0 ? e.byte - 1 : 0;
     std::string what = e.what();
     const auto pos = what.find("syntax error");
-    throw ProjectError(name, "", "", "malformed JSON at line " + std::to_string(line) + ", column " +
-                                         std::to_string(col) + ": " + (pos == std::string::npos ? what : what.substr(pos)));
+    throw ProjectError(name, "", "", "malformed JSON at " + jsonPosition(text, at) + ": " +
+                                         (pos == std::string::npos ? what : what.substr(pos)) + "; near: " +
+                                         jsonExcerpt(text, at));
+  } catch (const json::exception& e) {
+    // checkJsonLimits catches what it knows of; anything else still names the file.
+    throw ProjectError(name, "", "", std::string("malformed JSON: ") + e.what());
   }
   return Reader(name).project(root);
 }
@@ -268,6 +274,7 @@ std::string serializeProject(const Project& pr) {
   }
   if (s.mechanism_formulation != SimulationSettings{}.mechanism_formulation)
     root["simulation"]["mechanism_formulation"] = s.mechanism_formulation;
+  if (s.wall_time_limit != SimulationSettings{}.wall_time_limit) root["simulation"]["wall_time_limit"] = s.wall_time_limit;
   json comps = json::array();
   for (const Component& c : pr.components) {
     json j = {{"id", c.id}, {"type", c.type}};
@@ -301,7 +308,54 @@ void saveProject(const Project& pr, const std::string& path) {
   writeFileAtomically(path, [&](std::ostream& o) { o << text; });
 }
 
-void applyOverride(Project& pr, const std::string& a) {
+namespace {
+
+double SimulationSettings::*numericSetting(const std::string& key) {
+  using S = SimulationSettings;
+  static const std::map<std::string, double S::*> members = {
+      {"t_end", &S::t_end},
+      {"output_interval", &S::output_interval},
+      {"rel_tol", &S::rel_tol},
+      {"abs_tol_pressure", &S::abs_tol_pressure},
+      {"abs_tol_temperature", &S::abs_tol_temperature},
+      {"abs_tol_position", &S::abs_tol_position},
+      {"max_step", &S::max_step},
+      {"ambient_pressure", &S::ambient_pressure},
+      {"ambient_temperature", &S::ambient_temperature},
+      {"exchange_interval", &S::exchange_interval},
+      {"wall_time_limit", &S::wall_time_limit}};
+  const auto it = members.find(key);
+  return it == members.end() ? nullptr : it->second;
+}
+
+// Sets one simulation setting from `source` (--set, --t-end) and checks the
+// settings again: a problem with that setting is the source's; one with
+// another (the file's output_interval now longer than t_end) is the file's,
+// with the change named. A refused change leaves the project as it was.
+void setSimulation(Project& pr, const std::string& key, const std::function<void(SimulationSettings&)>& change,
+                   const std::string& shown, const std::string& source, const std::string& file) {
+  SimulationSettings s = pr.simulation;
+  change(s);
+  try {
+    validateSimulation(s, file);
+  } catch (const ProjectError& e) {
+    if (e.field() == key) throw ProjectError(source, "simulation", key, e.message());
+    throw ProjectError(file, "simulation", e.field(),
+                       e.message() + " (with " + key + " = " + shown + " from " + source + ")");
+  }
+  pr.simulation = s;
+}
+
+}  // namespace
+
+void setSimulationSetting(Project& pr, const std::string& key, double value, const std::string& source,
+                          const std::string& file) {
+  double SimulationSettings::*m = numericSetting(key);
+  if (!m) throw ProjectError(source, "simulation", key, "no such numeric simulation setting");
+  setSimulation(pr, key, [&](SimulationSettings& s) { s.*m = value; }, numberText(value), source, file);
+}
+
+void applyOverride(Project& pr, const std::string& a, const std::string& file) {
   const auto eq = a.find('=');
   const auto dot = a.rfind('.', eq);
   if (eq == std::string::npos || dot == std::string::npos || dot == 0)
@@ -318,14 +372,14 @@ void applyOverride(Project& pr, const std::string& a) {
     }
   };
   if (obj == "simulation") {
-    json j = json::parse(serializeProject(pr));
     if (std::find(kSimulationKeys.begin(), kSimulationKeys.end(), field) == kSimulationKeys.end())
       throw ProjectError("--set", obj, field, "no such simulation setting");
-    if (field == "coupling" || field == "mechanism_formulation")  // text settings; parseProject checks their values
-      j["simulation"][field] = val;
+    if (field == "coupling")
+      setSimulation(pr, field, [&](SimulationSettings& s) { s.coupling = val; }, val, "--set", file);
+    else if (field == "mechanism_formulation")
+      setSimulation(pr, field, [&](SimulationSettings& s) { s.mechanism_formulation = val; }, val, "--set", file);
     else
-      j["simulation"][field] = number();
-    pr = parseProject(j.dump(), "--set");
+      setSimulationSetting(pr, field, number(), "--set", file);
     return;
   }
   const double v = number();

@@ -19,7 +19,13 @@ std::string serializeProject(const Project& project);
 
 // `--set ID.PARAM=VALUE`: sets a component parameter (SI) or a simulation
 // setting (`simulation.t_end=2`); throws ProjectError on an unknown target or
-// a value outside the parameter's range.
-void applyOverride(Project& project, const std::string& assignment);
+// a value outside the parameter's range. `file` is the project's path: a
+// setting of the file that the override makes invalid is blamed on it.
+void applyOverride(Project& project, const std::string& assignment, const std::string& file = {});
+
+// One numeric simulation setting from `source` (e.g. "--t-end"), checked
+// like applyOverride's.
+void setSimulationSetting(Project& project, const std::string& key, double value, const std::string& source,
+                          const std::string& file = {});
 
 }  // namespace pm

@@ -2,8 +2,10 @@
 
 #include "mechanics/mechanism_element.h"
 #include "mechanics/multibody.h"
+#include "model/message_text.h"
 #include "model/project_error.h"
 #include "solver/compiler.h"
+#include "solver/run_control.h"
 
 #include <cmath>
 #include <memory>
@@ -63,7 +65,7 @@ AnalysisReport runMechanismAnalysis(const Project& pr, const std::string& file, 
       else mb->staticEquilibrium(t, y, yp);
     } catch (const std::runtime_error& e) {
       const std::string w = e.what();
-      throw std::runtime_error("at t = " + std::to_string(t) + " s: " + w);
+      throw std::runtime_error("at t = " + numberText(t) + " s: " + w);
     }
     mb->outputs(t, y.data(), yp.data(), row.data());
     out.append(t, row.data());
@@ -85,8 +87,10 @@ AnalysisReport runMechanismAnalysis(const Project& pr, const std::string& file, 
   }
   const double dt = pr.simulation.output_interval, tEnd = pr.simulation.t_end;
   const long n = std::lround(std::ceil(tEnd / dt - 1e-9));
+  const WallTimeLimit limit(pr.simulation.wall_time_limit, nullptr, nullptr);
   for (long k = 0; k <= n; ++k) {
     const double t = std::min(k * dt, tEnd), tLast = std::min((k - 1) * dt, tEnd);
+    if (limit.exceeded()) throw std::runtime_error(limit.message(tLast));
     // Start Newton from a first-order prediction along the last velocities
     // (orientations and joint windings too: a fast crank keeps its turns).
     if (k > 0 && kind == MechanismAnalysis::Kinematic) mb->predict(y, t - tLast);
@@ -101,7 +105,7 @@ AnalysisReport runMechanismAnalysis(const Project& pr, const std::string& file, 
         try {
           mb->staticEquilibrium(ts, y, yp);
         } catch (const std::runtime_error& e) {
-          throw std::runtime_error("at t = " + std::to_string(ts) + " s: " + e.what());
+          throw std::runtime_error("at t = " + numberText(ts) + " s: " + e.what());
         }
       }
     }

@@ -1,5 +1,6 @@
 #include "mechanics/mechanism_element.h"
 
+#include "model/message_text.h"
 #include "solver/system.h"
 
 #include <algorithm>
@@ -96,7 +97,7 @@ const double* MechanismElement::local(const Eval& e) const {
   const int f = rc_->dof();
   keyValid_ = false;
   if (!rc_->expand(e.t, r, r + f, r + 2 * f, full_.data()))
-    throw RecoverableError("mechanism: the constraints do not close at t = " + std::to_string(e.t) + " s");
+    throw RecoverableError("mechanism: the constraints do not close at t = " + numberText(e.t) + " s");
   key_.assign(r, r + nReduced_);
   keyT_ = e.t;
   keyValid_ = true;
@@ -342,7 +343,7 @@ void MechanismElement::roots(const Eval& e, double* g) {
     const double* r = e.y + base_;
     const int f = rc_->dof();
     if (!rc_->tableMargin(e.t, r, r + 2 * f, g[0]))
-      throw RecoverableError("mechanism: the constraints do not close at t = " + std::to_string(e.t) + " s");
+      throw RecoverableError("mechanism: the constraints do not close at t = " + numberText(e.t) + " s");
     return;
   }
   mb_->roots(e.t, local(e), g);

@@ -1,6 +1,7 @@
 #include "mechanics/multibody.h"
 
 #include "mechanics/mechanism_types.h"
+#include "model/message_text.h"
 
 #include <algorithm>
 #include <atomic>
@@ -2093,7 +2094,7 @@ void MultibodySystem::kinematic(double t, std::vector<double>& y, std::vector<do
   for (int it = 0; correctPositions(t, y); ++it)
     if (it == 50)
       fail("mechanism", "",
-           "kinematic analysis: the constraints cannot be met at t = " + std::to_string(t) + " s (a lock-up position?)");
+           "kinematic analysis: the constraints cannot be met at t = " + numberText(t) + " s (a lock-up position?)");
   std::vector<Kin> k;
   std::vector<Row> rows;
   projectVelocities(t, y);

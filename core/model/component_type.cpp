@@ -46,8 +46,39 @@ Registry& Registry::instance() {
   return r;
 }
 
+ParamDecl plausible(ParamDecl d) {
+  struct Bound {
+    const char* unit;
+    double lo, hi;  // for any value of the unit
+    double floor;   // the smallest value of a strictly positive one
+  };
+  static const Bound kBounds[] = {
+      {"m", -kPlausiblePosition, kPlausiblePosition, 1e-6},
+      {"K", kPlausibleTemperatureMin, kPlausibleTemperatureMax, kPlausibleTemperatureMin},
+      {"Pa", -kPlausiblePressure, kPlausiblePressure, kPlausiblePressureFloor},
+      {"m3", 0.0, 1e6, 1e-12},
+      {"kg", 0.0, 1e9, 1e-6},
+      {"kg m2", 0.0, 1e9, 1e-12},
+      {"s", -1e9, 1e9, 1e-9},
+  };
+  for (const Bound& b : kBounds) {
+    if (d.unit != b.unit) continue;
+    if (d.min == 0.0 && d.min_open) {
+      d.min = b.floor;
+      d.min_open = false;
+    }
+    if (d.min < b.lo) d.min = b.lo, d.min_open = false;
+    if (d.max > b.hi) d.max = b.hi, d.max_open = false;
+  }
+  return d;
+}
+
 void Registry::add(ComponentType type) {
   if (types_.count(type.name)) throw std::logic_error("component type registered twice: " + type.name);
+  for (ParamDecl& p : type.params) {
+    p = plausible(std::move(p));
+    if (!p.accepts(p.def)) throw std::logic_error(type.name + "." + p.name + ": default outside the plausible range");
+  }
   types_.emplace(type.name, std::move(type));
 }
 

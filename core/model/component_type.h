@@ -39,6 +39,23 @@ struct ParamDecl {
   std::string rangeText() const;  // "(0, 1)", "[0, inf)" for messages
 };
 
+// Physical plausibility: bounds that hold for every parameter of a unit on
+// top of its declared range (Registry::add narrows the declaration to them),
+// and for the matching simulation settings and mechanism values. Values
+// beyond them do not describe a machine and make the solver crawl or
+// overflow: an ambient 1e-300 K, a gravity of 1e30 m/s2, a volume of
+// 1e-300 m3. A quantity declared strictly positive (0, max] starts at its
+// unit's floor.
+constexpr double kPlausiblePosition = 1e6;        // m, |x|
+constexpr double kPlausibleTemperatureMin = 1.0;  // K
+constexpr double kPlausibleTemperatureMax = 5000.0;
+constexpr double kPlausiblePressure = 1e9;        // Pa, |p|
+constexpr double kPlausiblePressureFloor = 1.0;   // Pa, absolute pressures
+constexpr double kPlausibleAcceleration = 1e4;    // m/s2, gravity
+
+// `d` with its range narrowed to the plausibility bounds of its unit.
+ParamDecl plausible(ParamDecl d);
+
 // A signal the type reads, given in the file as a "<id>.<channel>" reference.
 struct InputDecl {
   std::string name;

@@ -77,6 +77,9 @@ struct SimulationSettings {
   // stabilised index-2 DAE) or "reduced" (coordinate partitioning: an ODE in
   // its degrees of freedom, constraints exact at every evaluation).
   std::string mechanism_formulation = "absolute";
+  // Wall-clock seconds a run may take before it fails saying so (0: no
+  // limit); a guard against a project that makes the solver crawl.
+  double wall_time_limit = 0.0;
   bool operator==(const SimulationSettings&) const = default;
 };
 

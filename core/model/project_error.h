@@ -1,6 +1,10 @@
 // One error type for everything a user can get wrong in a project: it names
 // the file, the object and the field, so the message says where to look.
+// Text from the file is clipped in the message (see message_text.h);
+// object() and field() keep it whole, to find the object by.
 #pragma once
+
+#include "model/message_text.h"
 
 #include <stdexcept>
 #include <string>
@@ -10,9 +14,9 @@ namespace pm {
 class ProjectError : public std::runtime_error {
  public:
   ProjectError(std::string file, std::string object, std::string field, std::string message)
-      : std::runtime_error(compose(file, object, field, message)),
+      : std::runtime_error(compose(file, object, field, clipQuoted(message))),
         file_(std::move(file)), object_(std::move(object)), field_(std::move(field)),
-        message_(std::move(message)) {}
+        message_(clipQuoted(message)) {}
 
   const std::string& file() const { return file_; }
   const std::string& object() const { return object_; }
@@ -23,8 +27,8 @@ class ProjectError : public std::runtime_error {
   static std::string compose(const std::string& file, const std::string& object,
                              const std::string& field, const std::string& message) {
     std::string s = file.empty() ? std::string("project") : file;
-    if (!object.empty()) s += ": object '" + object + "'";
-    if (!field.empty()) s += ", field '" + field + "'";
+    if (!object.empty()) s += ": object '" + clipText(object) + "'";
+    if (!field.empty()) s += ", field '" + clipText(field) + "'";
     return s + ": " + message;
   }
   std::string file_, object_, field_, message_;

@@ -4,6 +4,7 @@
 #include "mechanics/mechanism_analysis.h"
 #include "mechanics/mechanism_element.h"
 #include "model/component_type.h"
+#include "model/message_text.h"
 #include "model/project_error.h"
 #include "pneumatics/gas.h"
 
@@ -62,7 +63,7 @@ void validateProject(const Project& pr, const std::string& file, bool forRun) {
       if (!d) fail(c.id, "params." + name, "type '" + c.type + "' has no parameter '" + name + "'");
       if (!d->accepts(value))
         fail(c.id, "params." + name,
-             "value " + std::to_string(value) + " " + d->unit + " is outside the valid range " +
+             "value " + numberText(value) + " " + d->unit + " is outside the valid range " +
                  d->rangeText() + " (" + d->doc + ")");
     }
     for (const auto& [name, ref] : c.inputs) {
@@ -137,8 +138,18 @@ void validateSimulation(const SimulationSettings& s, const std::string& file) {
   positive(s.abs_tol_pressure, "abs_tol_pressure");
   positive(s.abs_tol_temperature, "abs_tol_temperature");
   positive(s.abs_tol_position, "abs_tol_position");
-  positive(s.ambient_pressure, "ambient_pressure");
-  positive(s.ambient_temperature, "ambient_temperature");
+  // Physical plausibility (what the solver can do anything sensible with);
+  // the same bounds as a component's pressures and temperatures.
+  auto within = [&](double v, const char* f, double lo, double hi, const char* unit) {
+    if (!(v >= lo && v <= hi))
+      fail("simulation", f, "value " + numberText(v) + (*unit ? " " : "") + unit + " is outside the valid range [" +
+                                numberText(lo) + ", " + numberText(hi) + "]");
+  };
+  within(s.ambient_pressure, "ambient_pressure", kPlausiblePressureFloor, kPlausiblePressure, "Pa");
+  within(s.ambient_temperature, "ambient_temperature", kPlausibleTemperatureMin, kPlausibleTemperatureMax, "K");
+  within(s.rel_tol, "rel_tol", 1e-12, 0.5, "");
+  if (!(s.wall_time_limit >= 0.0) || !std::isfinite(s.wall_time_limit))
+    fail("simulation", "wall_time_limit", "must be >= 0 s (0: no limit)");
   if (s.max_step < 0.0 || !std::isfinite(s.max_step)) fail("simulation", "max_step", "must be >= 0 (0: solver's choice)");
   if (s.coupling != "monolithic" && s.coupling != "cosimulation")
     fail("simulation", "coupling", "must be \"monolithic\" or \"cosimulation\", not \"" + s.coupling + "\"");

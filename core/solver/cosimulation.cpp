@@ -1,6 +1,7 @@
 #include "solver/cosimulation.h"
 #include "solver/run_control.h"
 
+#include "model/message_text.h"
 #include "model/project_error.h"
 #include "solver/colored_jacobian.h"
 #include "solver/compiler.h"
@@ -145,7 +146,7 @@ class Integrator {
         continue;
       }
       if (flag < 0)
-        throw std::runtime_error(std::string("integration failed at t = ") + std::to_string(t_) + " s: " +
+        throw std::runtime_error(std::string("integration failed at t = ") + numberText(t_) + " s: " +
                                  IDAGetReturnFlagName(flag) +
                                  (!error_.empty() ? " (" + error_ + ")" : idaMessage_.empty() ? "" : " (" + idaMessage_ + ")"));
       if (flag == IDA_ROOT_RETURN) {
@@ -192,7 +193,7 @@ class Integrator {
       check(IDAGetConsistentIC(mem_, y_, yp_), "IDAGetConsistentIC");
       return;
     }
-    if (!error_.empty()) throw std::runtime_error("no consistent state at t = " + std::to_string(at) + " s: " + error_);
+    if (!error_.empty()) throw std::runtime_error("no consistent state at t = " + numberText(at) + " s: " + error_);
     std::copy(ySave_.begin(), ySave_.end(), yy);
     std::copy(ypSave_.begin(), ypSave_.end(), yyp);
     check(IDAReInit(mem_, at, y_, yp_), "IDAReInit");
@@ -363,7 +364,7 @@ RunResult CoSimulation::run(ResultStore& out, const std::atomic<bool>* cancel, R
     for (long j = 0; j < nEx; ++j) {
       if ((cancel && cancel->load()) || (control && !control->proceed(j * H))) {
         result.status = RunStatus::Cancelled;
-        result.message = "cancelled at t = " + std::to_string(tReached) + " s";
+        result.message = "cancelled at t = " + numberText(tReached) + " s";
         break;
       }
       const double t0 = j * H, t1 = std::min((j + 1) * H, tEnd);

@@ -4,6 +4,10 @@
 #include "model/project.h"
 #include "solver/system.h"
 
+#include "model/message_text.h"
+
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <utility>
 
@@ -108,6 +112,51 @@ bool RunControl::proceed(double t) {
     return proceed(t);
   }
   return !stop_;
+}
+
+WallTimeLimit::WallTimeLimit(double seconds, const std::atomic<bool>* cancel, RunControl* control)
+    : seconds_(seconds > 0.0 && std::isfinite(seconds) ? seconds : 0.0), cancel_(cancel), control_(control) {
+  if (seconds_ > 0.0) thread_ = std::thread([this] { watch(); });
+}
+
+WallTimeLimit::~WallTimeLimit() {
+  if (!thread_.joinable()) return;
+  {
+    std::lock_guard<std::mutex> lock(m_);
+    done_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+}
+
+void WallTimeLimit::watch() {
+  using Clock = std::chrono::steady_clock;
+  // Wakes every few milliseconds: to follow `cancel` and to leave paused
+  // time out of the count.
+  constexpr double kPoll = 0.01;
+  double used = 0.0;
+  auto last = Clock::now();
+  std::unique_lock<std::mutex> lock(m_);
+  while (!done_) {
+    const double wait = std::clamp(seconds_ - used, 0.0, kPoll);
+    cv_.wait_for(lock, std::chrono::duration<double>(wait), [this] { return done_; });
+    if (done_) return;
+    const auto now = Clock::now();
+    if (!(control_ && control_->paused())) used += std::chrono::duration<double>(now - last).count();
+    last = now;
+    if (cancel_ && cancel_->load()) stop_ = true;
+    if (used >= seconds_) {
+      exceeded_ = true;
+      stop_ = true;
+      if (control_) control_->requestStop();
+      return;
+    }
+  }
+}
+
+std::string WallTimeLimit::message(double tReached) const {
+  return "the run took longer than its wall-time limit of " + numberText(seconds_) + " s (stopped at t = " +
+         numberText(tReached) + " s; simulation.wall_time_limit, or --time-limit on the command line)";
 }
 
 }  // namespace pm

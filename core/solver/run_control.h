@@ -10,6 +10,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -69,6 +70,36 @@ class RunControl {
   Clock::time_point pacedWall0_;
   double pacedT0_ = 0.0;
   std::vector<std::pair<std::string, double>> operations_;
+};
+
+// A run's wall-time limit (SimulationSettings::wall_time_limit, the CLI's
+// --time-limit): a watch thread raises stop() once the run has taken
+// `seconds` of wall time (time `control` holds paused does not count) and
+// then asks `control` to stop too. stop() also follows the caller's
+// `cancel`, so the solver polls one flag. Without a limit there is no
+// thread and stop() is `cancel` itself.
+class WallTimeLimit {
+ public:
+  WallTimeLimit(double seconds, const std::atomic<bool>* cancel, RunControl* control);
+  ~WallTimeLimit();
+  WallTimeLimit(const WallTimeLimit&) = delete;
+  WallTimeLimit& operator=(const WallTimeLimit&) = delete;
+
+  const std::atomic<bool>* stop() const { return seconds_ > 0.0 ? &stop_ : cancel_; }
+  bool exceeded() const { return exceeded_.load(); }
+  // "the run took longer than its wall-time limit of 2 s (stopped at t = 0.0125 s)"
+  std::string message(double tReached) const;
+
+ private:
+  void watch();
+  double seconds_;
+  const std::atomic<bool>* cancel_;
+  RunControl* control_;
+  std::atomic<bool> stop_{false}, exceeded_{false};
+  std::mutex m_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::thread thread_;
 };
 
 }  // namespace pm

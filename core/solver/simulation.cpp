@@ -2,6 +2,7 @@
 
 #include "mechanics/mechanism_analysis.h"
 #include "mechanics/mechanism_element.h"
+#include "model/message_text.h"
 #include "solver/colored_jacobian.h"
 #include "solver/compiler.h"
 #include "solver/cosimulation.h"
@@ -29,6 +30,9 @@ namespace {
 
 struct Callbacks {
   System* sys = nullptr;
+  // Stop and the wall-time limit act within a step too: the residual
+  // fails once this is set (an output interval may take many steps).
+  const std::atomic<bool>* stop = nullptr;
   std::string error;
   void* mem = nullptr;
   std::unique_ptr<ColoredJacobian> jac;
@@ -57,6 +61,10 @@ int residualFn(realtype t, N_Vector y, N_Vector yp, N_Vector r, void* user) {
     ++cb->resCount;
   else
     cb->resT = t, cb->resCount = 1;
+  if (cb->stop && cb->stop->load(std::memory_order_relaxed)) {
+    cb->error = "stopped";
+    return -1;
+  }
   try {
     return cb->sys->residual(t, N_VGetArrayPointer(y), N_VGetArrayPointer(yp), N_VGetArrayPointer(r));
   } catch (const std::exception& e) {
@@ -166,6 +174,29 @@ int suspectState(void* mem, int N) {
   return worst;
 }
 
+// Where IDA has no local errors to point at (it failed on its first
+// steps): a state that is not finite, else the differential state with the
+// shortest time constant, |d(residual)/dy| on its own row (-1 when none).
+int stiffestState(System& sys, double t, const double* y, const double* yp) {
+  const int n = sys.size();
+  for (int i = 0; i < n; ++i)
+    if (!std::isfinite(y[i]) || !std::isfinite(yp[i])) return i;
+  std::vector<double> yy(y, y + n), r0(n), r1(n);
+  if (sys.residual(t, yy.data(), yp, r0.data()) != 0) return -1;
+  int worst = -1;
+  double big = 0.0;
+  for (int i = 0; i < n; ++i) {
+    if (sys.states()[i].kind != StateKind::Differential) continue;
+    const double h = 1e-7 * std::max(std::abs(y[i]), 1e3 * sys.states()[i].atol);
+    yy[i] = y[i] + h;
+    const bool ok = sys.residual(t, yy.data(), yp, r1.data()) == 0;
+    yy[i] = y[i];
+    const double rate = std::abs(r1[i] - r0[i]) / h;
+    if (ok && std::isfinite(rate) && rate > big) big = rate, worst = i;
+  }
+  return worst;
+}
+
 // The model object a state belongs to: a part or joint for the mechanism's
 // states ("<mechanism>.<part>.rx"), else the owner (component or net).
 std::string stateObject(const System& sys, const StateInfo& s) {
@@ -207,7 +238,17 @@ std::vector<ChannelInfo> Simulation::channels() const {
 }
 
 RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, RunControl* control) {
-  if (cosim_) return cosim_->run(out, cancel, control);
+  const WallTimeLimit limit(settings_.wall_time_limit, cancel, control);
+  RunResult r = cosim_ ? cosim_->run(out, limit.stop(), control) : runMonolithic(out, limit.stop(), control);
+  if (limit.exceeded() && r.status != RunStatus::Completed) {
+    r.status = RunStatus::Failed;
+    r.message = limit.message(r.stats.tReached);
+    r.object.clear();
+  }
+  return r;
+}
+
+RunResult Simulation::runMonolithic(ResultStore& out, const std::atomic<bool>* cancel, RunControl* control) {
   const auto wall0 = std::chrono::steady_clock::now();
   System& sys = *system_;
   const int N = sys.size();
@@ -216,6 +257,7 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
   std::vector<double> row(sys.channels().size());
   Callbacks cb;
   cb.sys = &sys;
+  cb.stop = cancel;
   sys.setStopsAtTimeEvents(true);  // every step ends at the next clock instant (tStop below)
   Ida ida;
   const double t0 = 0.0, tEnd = settings_.t_end, dt = settings_.output_interval;
@@ -224,6 +266,7 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
   std::vector<double> discrete;
   unsigned long sentVersion = 0;  // sys.discreteVersion() of the copy's discrete state
   std::function<void(double, const double*, const double*)> emit;
+  double tWritten = t0;  // the time of the last row written
   try {
     if (N == 0) {
       // Nothing to integrate (a mechanism welded to the ground, lumped into
@@ -236,7 +279,7 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
         t = std::min(t0 + double(i) * dt, tEnd);
         if (i > 0 && ((cancel && cancel->load()) || (control && !control->proceed(t)))) {
           result.status = RunStatus::Cancelled;
-          result.message = "cancelled at t = " + std::to_string(t) + " s";
+          result.message = "cancelled at t = " + numberText(t) + " s";
           break;
         }
         sys.outputs(t, nullptr, nullptr, row.data());
@@ -397,7 +440,7 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
         check(IDAGetConsistentIC(ida.mem, ida.y, ida.yp), "IDAGetConsistentIC");
         return;
       }
-      if (!cb.error.empty()) throw std::runtime_error("no consistent state at t = " + std::to_string(at) + " s: " + cb.error);
+      if (!cb.error.empty()) throw std::runtime_error("no consistent state at t = " + numberText(at) + " s: " + cb.error);
       std::copy(ySave.begin(), ySave.end(), y);
       std::copy(ypSave.begin(), ypSave.end(), yp);
       check(IDAReInit(ida.mem, at, ida.y, ida.yp), "IDAReInit");
@@ -443,7 +486,6 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
     constexpr int kMaxRestarts = 50;
     int restarts = 0;
     long k = 1;  // the next output
-    double tWritten = t0;
     long stepsSinceOutput = 0;
     auto outputTime = [&](long i) { return std::min(t0 + double(i) * dt, tEnd); };
     auto write = [&](double at, const double* ya, const double* ypa) {
@@ -457,7 +499,7 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
     auto carryOn = [&](double at) {
       if ((cancel && cancel->load()) || (control && !control->proceed(at))) {
         result.status = RunStatus::Cancelled;
-        result.message = "cancelled at t = " + std::to_string(tWritten) + " s";
+        result.message = "cancelled at t = " + numberText(tWritten) + " s";
         t = tWritten;  // what the results hold
         return false;
       }
@@ -543,13 +585,23 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
       // calls are per step.
       if (flag >= 0 && ++stepsSinceOutput > kMaxSteps) flag = IDA_TOO_MUCH_WORK;
       if (flag < 0) {
-        const int worst = suspectState(ida.mem, N);
+        int worst = suspectState(ida.mem, N);
+        std::string why = worst < 0 ? "" : "; largest local error in ";
+        if (worst < 0) {
+          try {
+            worst = stiffestState(sys, t, y, yp);
+          } catch (const std::exception&) {
+            worst = -1;
+          }
+          if (worst >= 0)
+            why = "; likely cause: a parameter at the end of its range (a tiny volume, mass or inertia makes the "
+                  "equations too stiff to step); the stiffest state is in ";
+        }
         if (worst >= 0) result.object = stateObject(sys, sys.states()[worst]);
-        throw std::runtime_error(std::string("integration failed at t = ") + std::to_string(t) + " s: " +
+        throw std::runtime_error(std::string("integration failed at t = ") + numberText(t) + " s: " +
                                  IDAGetReturnFlagName(flag) +
                                  (!cb.error.empty() ? " (" + cb.error + ")" : cb.idaMessage.empty() ? "" : " (" + cb.idaMessage + ")") +
-                                 (worst < 0 ? "" : "; largest local error in " + result.object + " (state " +
-                                                       sys.states()[worst].name + ")"));
+                                 (worst < 0 ? "" : why + result.object + " (state " + sys.states()[worst].name + ")"));
       }
       double hLast = 0.0;
       if (control && IDAGetLastStep(ida.mem, &hLast) >= 0 && IDAGetCurrentTime(ida.mem, &tn) >= 0)
@@ -588,6 +640,13 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
   } catch (const std::exception& e) {
     result.status = RunStatus::Failed;
     result.message = e.what();
+  }
+  if (cancel && cancel->load() && result.status == RunStatus::Failed) {
+    // Stopped inside a step (the residual fails then): the rows hold up to the last one written.
+    result.status = RunStatus::Cancelled;
+    result.message = "cancelled at t = " + numberText(tWritten) + " s";
+    result.object.clear();
+    t = tWritten;
   }
   if (ida.mem) {
     long v = 0;

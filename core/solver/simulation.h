@@ -65,6 +65,7 @@ class Simulation {
   // Integrates from 0 to settings().t_end, appending to `out` at every output
   // interval. `cancel` may be set from another thread; `control` (also
   // driven from another thread) adds pause/resume and wall-clock pacing.
+  // A run longer than settings().wall_time_limit fails, saying so.
   RunResult run(ResultStore& out, const std::atomic<bool>* cancel = nullptr, RunControl* control = nullptr);
 
   // Where the result rows are computed (solver/output_pipeline.h). Auto:
@@ -79,6 +80,8 @@ class Simulation {
   void setOutputRows(OutputRows where) { outputRows_ = where; }
 
  private:
+  RunResult runMonolithic(ResultStore& out, const std::atomic<bool>* cancel, RunControl* control);
+
   Project project_;  // for the output thread's copy of the System
   std::string file_;
   // The tabulated mechanism's nodes, shared by the System and its copy.

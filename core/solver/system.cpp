@@ -1,5 +1,6 @@
 #include "solver/system.h"
 
+#include "model/message_text.h"
 #include "pneumatics/gas.h"
 #include "solver/colored_jacobian.h"
 
@@ -147,7 +148,7 @@ bool System::updateDiscrete(double t, const double* y, const double* yp, bool in
     }
     any = true;
   }
-  throw std::runtime_error("discrete logic does not settle at t = " + std::to_string(t) +
+  throw std::runtime_error("discrete logic does not settle at t = " + numberText(t) +
                            " s (a switching loop between valves, switches or sequences?)");
 }
 
