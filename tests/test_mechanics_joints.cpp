@@ -337,13 +337,7 @@ class TestMechanicsJoints : public QObject {
     f.j = "ground.axis";
     f.params = {{"stiffness", k}};
     mech.forces.push_back(f);
-    MotionDef mo;
-    mo.id = "drive";
-    mo.joint = "shaft";
-    mo.quantity = "velocity";
-    mo.function = "constant";
-    mo.params = {{"value", w}};
-    mech.motions.push_back(mo);
+    mech.motions.push_back(velocityMotion("drive", "shaft", w));
     const Project pr = mechProject(mech, tEnd, 0.01, 1e-9);
     auto r = simulate(pr);
     REQUIRE_OK(r);

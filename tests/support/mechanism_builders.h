@@ -58,6 +58,25 @@ inline JointDef joint(const std::string& id, const std::string& type, const std:
   return d;
 }
 
+// A motion driving `joint` at a constant rate (rad/s or m/s).
+inline MotionDef velocityMotion(const std::string& id, const std::string& joint, double rate) {
+  MotionDef mo;
+  mo.id = id;
+  mo.joint = joint;
+  mo.quantity = "velocity";
+  mo.function = "constant";
+  mo.params = {{"value", rate}};
+  return mo;
+}
+
+// prefix + k, the ids of a generated mechanism ("link" 3: "link3").
+// Appended: GCC 12's -Wrestrict misfires on prefix + std::to_string(k).
+inline std::string named(const char* prefix, int k) {
+  std::string s(prefix);
+  s += std::to_string(k);
+  return s;
+}
+
 inline Project mechProject(Mechanism m, double tEnd, double dt, double rtol) {
   Project p;
   p.mechanism = std::move(m);
