@@ -66,7 +66,8 @@ class TestExamples : public QObject {
     for (const auto& s : found)
       if (!std::binary_search(listed.begin(), listed.end(), s)) unlisted << QString::fromStdString(s);
     QVERIFY2(missing.isEmpty(), qPrintable("examples gone from projects/: " + missing.join(", ")));
-    QVERIFY2(unlisted.isEmpty(), qPrintable("examples in projects/ without a row in kExamples: " + unlisted.join(", ")));
+    QVERIFY2(unlisted.isEmpty(),
+             qPrintable("examples in projects/ without a row in kExamples: " + unlisted.join(", ")));
   }
 
   // One row per project in projects/: it runs to its own t_end, with a row
@@ -86,7 +87,8 @@ class TestExamples : public QObject {
     // Rows at 0, dt, 2 dt, ... and the last at t_end (a shorter last
     // interval when t_end is not a whole number of them).
     std::vector<double> times;
-    for (long i = 0; static_cast<double>(i) * dt < tEnd * (1 - 1e-12); ++i) times.push_back(static_cast<double>(i) * dt);
+    for (long i = 0; static_cast<double>(i) * dt < tEnd * (1 - 1e-12); ++i)
+      times.push_back(static_cast<double>(i) * dt);
     times.push_back(tEnd);
     QCOMPARE(r->out.rows(), times.size());
     const double tol = 1e-12 * std::max(1.0, tEnd);
@@ -94,7 +96,10 @@ class TestExamples : public QObject {
              qPrintable(QString("reached %1, t_end %2").arg(r->result.stats.tReached, 0, 'g', 17).arg(tEnd)));
     for (size_t i = 0; i < times.size(); ++i)
       QVERIFY2(std::abs(r->t[i] - times[i]) <= tol,
-               qPrintable(QString("row %1 at t = %2, expected %3").arg(i).arg(r->t[i], 0, 'g', 17).arg(times[i], 0, 'g', 17)));
+               qPrintable(QString("row %1 at t = %2, expected %3")
+                              .arg(i)
+                              .arg(r->t[i], 0, 'g', 17)
+                              .arg(times[i], 0, 'g', 17)));
     const auto channels = r->out.channels();
     QVERIFY(!channels.empty());
     for (size_t c = 0; c < channels.size(); ++c) {

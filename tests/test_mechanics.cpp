@@ -268,13 +268,8 @@ class TestMechanics : public QObject {
     mech.parts.push_back(part("lever", m, {1e-4, 1e-3, 1e-3, 0, 0, 0}, {0, 0, 0}, {mk("pivot", {0, 0, 0}, axis)}));
     mech.parts.back().cm = {l, 0, 0};
     mech.joints.push_back(joint("pin", "revolute", "lever.pivot", "ground.pivot"));
-    ForceDef spring;
-    spring.id = "spring";
-    spring.type = "rotational_spring_damper";
-    spring.i = "lever.pivot";
-    spring.j = "ground.pivot";
-    spring.params = {{"stiffness", k}, {"damping", 0.5}, {"free_angle", 0.3}};
-    mech.forces.push_back(spring);
+    mech.forces.push_back(force("spring", "rotational_spring_damper", "lever.pivot", "ground.pivot",
+                                {{"stiffness", k}, {"damping", 0.5}, {"free_angle", 0.3}}));
     Project pr = mechProject(mech, 20.0, 1e-2, 1e-9);
     auto r = analyse(pr, MechanismAnalysis::Static);
     REQUIRE_OK(r);
@@ -302,13 +297,7 @@ class TestMechanics : public QObject {
     Mechanism mech;
     mech.parts.push_back(ground({mk("o", {0, 0, 0})}));
     mech.parts.push_back(part("body", 2.0, {1e-3, 1e-3, 1e-3, 0, 0, 0}, {0, 0, 0}, {mk("o", {0, 0, 0})}));
-    ForceDef b;
-    b.id = "mount";
-    b.type = "bushing";
-    b.i = "body.o";
-    b.j = "ground.o";
-    b.params = {{"kz", 5e4}};
-    mech.forces.push_back(b);
+    mech.forces.push_back(force("mount", "bushing", "body.o", "ground.o", {{"kz", 5e4}}));
     auto r = analyse(mechProject(mech, 1.0, 0.1, 1e-8), MechanismAnalysis::Static);
     REQUIRE_OK(r);
     CHECK_REL(r->col("body.z").back(), -2.0 * g0 / 5e4, 1e-9);
@@ -323,13 +312,8 @@ class TestMechanics : public QObject {
     mech.parts.push_back(ground({mk("top", {0, 0, 0.5}), mk("rail", {0, 0, 0})}));
     mech.parts.push_back(part("mass", m, {1e-4, 1e-4, 1e-4, 0, 0, 0}, {0, 0, 0}, {mk("hook", {0, 0, 0}), mk("slide", {0, 0, 0})}));
     mech.joints.push_back(joint("slide", "translational", "mass.slide", "ground.rail"));
-    ForceDef sp;
-    sp.id = "spring";
-    sp.type = "spring_damper";
-    sp.i = "mass.hook";
-    sp.j = "ground.top";
-    sp.params = {{"stiffness", k}, {"free_length", 0.5}};
-    mech.forces.push_back(sp);
+    mech.forces.push_back(force("spring", "spring_damper", "mass.hook", "ground.top",
+                                {{"stiffness", k}, {"free_length", 0.5}}));
     auto r = simulate(mechProject(mech, 1.0, 1e-4, 1e-10));
     REQUIRE_OK(r);
     checkResiduals(*r);
@@ -348,18 +332,8 @@ class TestMechanics : public QObject {
     mech.gravity = {0, 0, 0};
     mech.parts.push_back(ground({mk("o", {0, 0, 0})}));
     mech.parts.push_back(part("free", 4.0, {1e-2, 1e-2, 1e-2, 0, 0, 0}, {0, 0, 0}, {mk("c", {0, 0, 0})}));
-    ForceDef f;
-    f.id = "push";
-    f.type = "vforce";
-    f.i = "free.c";
-    f.params = {{"fx", 8.0}};
-    mech.forces.push_back(f);
-    ForceDef s;
-    s.id = "lift";
-    s.type = "sforce";
-    s.i = "free.c";
-    s.params = {{"value", 2.0}};
-    mech.forces.push_back(s);
+    mech.forces.push_back(force("push", "vforce", "free.c", "", {{"fx", 8.0}}));
+    mech.forces.push_back(force("lift", "sforce", "free.c", "", {{"value", 2.0}}));
     auto r = simulate(mechProject(mech, 1.0, 0.01, 1e-10));
     REQUIRE_OK(r);
     CHECK_REL(r->col("free.x").back(), 8.0 / 4.0 / 2.0, 1e-8);

@@ -45,7 +45,9 @@ inline bool showNewCircuit(gui::MainWindow& w, std::optional<Zoom> zoom = std::n
 }
 
 // The example projects/<stem>.pneumech.json of the source tree.
-inline QString examplePath(const QString& stem) { return QString(PM_SOURCE_DIR) + "/projects/" + stem + ".pneumech.json"; }
+inline QString examplePath(const QString& stem) {
+  return QString(PM_SOURCE_DIR) + "/projects/" + stem + ".pneumech.json";
+}
 
 // w shown with the project at `path` open.
 inline bool showProject(gui::MainWindow& w, const QString& path) { return showWindow(w) && w.openProject(path); }
