@@ -8,6 +8,7 @@
 
 #include <QPointF>
 #include <QSize>
+#include <QSignalSpy>
 #include <QString>
 #include <QtTest>
 
@@ -49,7 +50,16 @@ inline QString examplePath(const QString& stem) {
   return QString(PM_SOURCE_DIR) + "/projects/" + stem + ".pneumech.json";
 }
 
-// w shown with the project at `path` open.
-inline bool showProject(gui::MainWindow& w, const QString& path) { return showWindow(w) && w.openProject(path); }
+// w shown (resized to `size` first when it is valid) with the project at `path` open.
+inline bool showProject(gui::MainWindow& w, const QString& path, QSize size = {}) {
+  return showWindow(w, size) && w.openProject(path);
+}
+
+// Runs w's simulation and waits (up to `timeoutMs`) until it has finished.
+inline bool runToEnd(gui::MainWindow& w, int timeoutMs = 120000) {
+  QSignalSpy done(&w, &gui::MainWindow::simulationFinished);
+  w.runSimulation();
+  return done.wait(timeoutMs);
+}
 
 }  // namespace pm::test
