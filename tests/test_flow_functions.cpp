@@ -149,9 +149,14 @@ class TestFlowFunctions : public QObject {
   void isoLaminar() {
     const double C = 1e-8, b = 0.3, m = 0.5, p1 = 4e5, T1 = 293.15;
     const double q0 = handIsoChoked(C, p1, T1);
-    const double phi999 = handPhi(0.999, b, m);  // 0.0534332
-    const double D = handPhiSlope(0.999, b, m);  // 26.6975
-    QVERIFY(std::abs(phi999 - 0.0534332) < 1e-7 && std::abs(D - 26.6975) < 1e-4);
+    // At pr = 0.999 (b = 0.3, m = 1/2) by hand in exact fractions: s = 0.699/0.7
+    // = 699/700, 1 - s^2 = 1399/700^2, so phi = sqrt(1399)/700 = 0.0534332 and
+    // -dphi/dpr = s / (0.7 sqrt(1 - s^2)) = 6990/(7 sqrt(1399)) = 26.6975.
+    const double r1399 = std::sqrt(1399.0);
+    const double phi999 = r1399 / 700.0, D = 6990.0 / (7.0 * r1399);
+    // The code's phi at the zone's edge against that fraction (1 - s^2 loses
+    // 2.5 digits to cancellation: rel 1e-12 still holds).
+    CHECK_NEAR(flow::isoPhi(0.999, b, m), phi999, kRel);
     // The hand quadratic inside the zone (rel 3e-5, see top).
     for (double pr : {0.9991, 0.9995, 0.9999, 0.99999})
       CHECK_NEAR(flow::iso6358(C, b, m, p1, T1, pr * p1, T1), q0 * handIsoLaminar(pr, b, m), kLamTol);
@@ -175,12 +180,13 @@ class TestFlowFunctions : public QObject {
     CHECK_NEAR(sLeft, D, 2e-3);
     CHECK_NEAR(sRight, D, 2e-3);
     // Finite slope through zero pressure difference: dphi/du at u = 0 is
-    // a = 2 phi999/0.001 - D = 80.169 (the ISO linear law: 53.4). The secant
+    // a = 2 phi999/0.001 - D = (2798000 - 699000)/(700 sqrt(1399))
+    // = 20990/(7 sqrt(1399)) = 80.169 (the ISO linear law: 53.4). The secant
     // between the 1 Pa and 2 Pa points (u1 = 2.5e-6, u2 = 5e-6) is
-    // a + c (u1 + u2), c = (D 0.001 - phi999)/0.001^2 = -26736; rel 1e-4 (the
-    // forward-difference D of flow.cpp moves a by 8e-6 relative).
-    const double a = 2.0 * phi999 / 0.001 - D, c = (D * 0.001 - phi999) / 1e-6;
-    QVERIFY(std::abs(a - 80.1688) < 1e-3);
+    // a + c (u1 + u2), c = (D 0.001 - phi999)/0.001^2 = (699 - 1399) 1e6/(700 sqrt(1399))
+    // = -1e6/sqrt(1399) = -26736; rel 1e-4 (the forward-difference D of
+    // flow.cpp moves a by 8e-6 relative).
+    const double a = 20990.0 / (7.0 * r1399), c = -1e6 / r1399;
     const double h = 1.0;  // Pa
     const double slope = (flow::iso6358(C, b, m, p1, T1, p1 - h, T1) - flow::iso6358(C, b, m, p1, T1, p1 - 2 * h, T1)) / h;
     CHECK_NEAR(slope, -q0 * (a + c * 3.0 * h / p1) / p1, 1e-4);
@@ -224,28 +230,47 @@ class TestFlowFunctions : public QObject {
       for (double pr : {0.0, 0.1, 0.3, 0.5, 0.528})
         CHECK_NEAR(flow::orifice(Ae, 6e5, T1, pr * 6e5, 293.15), expected, kRel);
     }
+    // Another formulation of choked flow: the throat holds air at
+    // T* = T1 2/(k+1) and rho* = rho1 (2/(k+1))^(1/(k-1)) moving at the speed
+    // of sound sqrt(k R T*), so q = Ae rho* sqrt(k R T*).
+    const double T1 = 293.15, rho1 = 6e5 / (R * T1);
+    const double rhoStar = rho1 * std::pow(1.0 / 1.2, 2.5), aStar = std::sqrt(k * R * T1 / 1.2);
+    const double q = flow::orifice(Ae, 6e5, T1, 1e5, T1);
+    CHECK_NEAR(q, Ae * rhoStar * aStar, kRel);
     // Number written out: q = coef Ae p1 / sqrt(T1) with k = 1.4, R = 287.05:
-    // coef = sqrt(k/R) (2/2.4)^3 = 0.069837 * 0.578704 = 0.040415 sqrt(kg K/J)... (1e-6 abs).
-    const double coef = std::sqrt(1.4 / 287.05) * std::pow(2.0 / 2.4, 3.0);
-    QVERIFY(std::abs(coef - 0.040415) < 1e-6);
-    CHECK_NEAR(flow::orifice(Ae, 6e5, 293.15, 1e5, 293.15), coef * Ae * 6e5 / std::sqrt(293.15), kRel);
+    // coef = sqrt(k/R) (2/2.4)^3 = 0.0698369465 * 0.5787037037 = 0.0404148996 (rel 1e-9).
+    CHECK_NEAR(q * std::sqrt(T1) / (Ae * 6e5), 0.0404148996, 1e-9);
   }
 
   void orificeSubsonicAndContinuity() {
     const double Ae = 5e-7, p1 = 5e5, T1 = 293.15;
-    const double crit = std::pow(2.0 / 2.4, 1.4 / 0.4);  // 0.528282
-    QVERIFY(std::abs(crit - 0.528282) < 1e-6);
+    const double crit = std::pow(2.0 / 2.4, 1.4 / 0.4);
+    // Where the code's flow stops being choked, against the hand number
+    // (5/6)^3.5 = 0.5282817877: at 0.528281 it is the choked flow to the bit,
+    // at 0.5283 below it (by 7.3e-10 relative: psi is flat at its maximum).
+    const double qChoked = flow::orifice(Ae, p1, T1, 0.0, T1);
+    QCOMPARE(flow::orifice(Ae, p1, T1, 0.528281 * p1, T1), qChoked);
+    const double justAbove = flow::orifice(Ae, p1, T1, 0.5283 * p1, T1) / qChoked - 1.0;
+    QVERIFY2(justAbove < -3e-10 && justAbove > -3e-9, qPrintable(QString("q(0.5283)/q* - 1 = %1").arg(justAbove)));
+    // The subsonic branch at pr = 0.95^7 (so that pr^(1/k) = 0.95^5): psi
+    // = sqrt(7 (0.95^10 - 0.95^12)) = sqrt(7 0.95^10 (1 - 0.95^2)) = 0.639248,
+    // integer powers only, a different formulation from flow.cpp's.
+    const double pr7 = std::pow(0.95, 7);
+    CHECK_NEAR(flow::orifice(Ae, p1, T1, pr7 * p1, T1),
+               Ae * p1 / std::sqrt(R * T1) * std::sqrt(7.0 * std::pow(0.95, 10) * (1.0 - 0.95 * 0.95)), 1e-12);
     // Subsonic branch against the hand formula.
     for (double pr : {0.55, 0.7, 0.9, 0.99, 0.999})
       CHECK_NEAR(flow::orifice(Ae, p1, T1, pr * p1, T1), handOrificeSub(Ae, p1, T1, pr), 1e-12);
-    // Continuity at the critical ratio: the subsonic formula at crit equals the
-    // choked value, and the code does not jump across it. The subsonic branch has
+    // Continuity at the critical ratio: the code does not jump across it, and
+    // its subsonic branch just above crit gives the choked flow of the throat
+    // formulation (rho* a* Ae, see orificeChoked). The subsonic branch has
     // zero slope at crit (maximum of psi), so the jump is O(eps^2): tol 1e-12.
-    CHECK_NEAR(handOrificeSub(Ae, p1, T1, crit), handOrificeChoked(Ae, p1, T1), 1e-12);
+    const double rhoStar = p1 / (R * T1) * std::pow(1.0 / 1.2, 2.5), aStar = std::sqrt(k * R * T1 / 1.2);
     const double below = flow::orifice(Ae, p1, T1, crit * (1 - 1e-9) * p1, T1);
     const double above = flow::orifice(Ae, p1, T1, crit * (1 + 1e-9) * p1, T1);
     CHECK_NEAR(below, above, 1e-12);
     CHECK_NEAR(above, handOrificeChoked(Ae, p1, T1), 1e-12);
+    CHECK_NEAR(above, Ae * rhoStar * aStar, 1e-12);
     // Laminar branch above 0.999 and antisymmetry with upstream temperature.
     const double q9995 = flow::orifice(Ae, p1, T1, 0.9995 * p1, T1);
     CHECK_NEAR(q9995, handOrificeLaminar(Ae, p1, T1, 0.9995), kLamTol);

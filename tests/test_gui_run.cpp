@@ -13,6 +13,7 @@
 #include "displacement_step_view.h"
 #include "main_window.h"
 #include "support/drop_events.h"
+#include "support/studio_window.h"
 #include "plot_pane.h"
 #include "report_export.h"
 #include "result_buffer.h"
@@ -49,6 +50,9 @@
 
 using namespace pm;
 using namespace pm::gui;
+using pm::test::examplePath;
+using pm::test::runToEnd;
+using pm::test::showProject;
 
 namespace {
 
@@ -114,9 +118,7 @@ class TestGuiRun : public QObject {
 
   void pauseResumeStop() {
     MainWindow w;
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(longSeed003(dir_, 500.0)));
+    QVERIFY(showProject(w, longSeed003(dir_, 500.0)));
     QSignalSpy done(&w, &MainWindow::simulationFinished);
     w.runSimulation();
     QVERIFY(w.runner()->isRunning());
@@ -175,13 +177,8 @@ class TestGuiRun : public QObject {
 
   void dragZoomCursorExport() {
     MainWindow w;
-    w.resize(1500, 1000);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(example("seed003_meter_out.pneumech.json")));
-    QSignalSpy done(&w, &MainWindow::simulationFinished);
-    w.runSimulation();
-    QVERIFY(done.wait(120000));
+    QVERIFY(showProject(w, examplePath("seed003_meter_out"), QSize(1500, 1000)));
+    QVERIFY(runToEnd(w));
     QVERIFY2(w.runner()->lastResult().ok(), w.runner()->lastResult().message.c_str());
     ResultsPanel* panel = w.resultsPanel();
     ResultBuffer* data = w.resultBuffer();
@@ -328,10 +325,7 @@ class TestGuiRun : public QObject {
     const QString path = dir_.filePath("seq_manual.pneumech.json");
     saveProject(p, path.toStdString());
     MainWindow w;
-    w.resize(1500, 1000);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(path));
+    QVERIFY(showProject(w, path, QSize(1500, 1000)));
     QSignalSpy done(&w, &MainWindow::simulationFinished);
     w.runSimulation();
     ResultBuffer* data = w.resultBuffer();
@@ -381,10 +375,7 @@ class TestGuiRun : public QObject {
     const QString path = dir_.filePath("manual_valve.pneumech.json");
     saveProject(p, path.toStdString());
     MainWindow w;
-    w.resize(1500, 1000);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(path));
+    QVERIFY(showProject(w, path, QSize(1500, 1000)));
     QAction* paced = w.findChild<QAction*>("actionRealTime");
     QVERIFY(paced);
     paced->setChecked(true);
@@ -441,16 +432,11 @@ class TestGuiRun : public QObject {
 
   void displacementStepDiagramAndReport() {
     MainWindow w;
-    w.resize(1500, 1000);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(example("sequence_a_b.pneumech.json")));
+    QVERIFY(showProject(w, examplePath("sequence_a_b"), QSize(1500, 1000)));
     DisplacementStepView* view = w.resultsPanel()->stepView();
     QVERIFY(view->hasSequence());
     QVERIFY(!view->diagram());
-    QSignalSpy done(&w, &MainWindow::simulationFinished);
-    w.runSimulation();
-    QVERIFY(done.wait(120000));
+    QVERIFY(runToEnd(w));
     QVERIFY2(w.runner()->lastResult().ok(), w.runner()->lastResult().message.c_str());
     QVERIFY2(view->diagram(), qPrintable(view->note()));
     // The same diagram the core computes from the whole result.

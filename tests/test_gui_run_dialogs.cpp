@@ -16,6 +16,7 @@
 #include "results_panel.h"
 #include "simulation_runner.h"
 #include "simulation_settings_dialog.h"
+#include "support/studio_window.h"
 
 #include "io/project_file.h"
 #include "results/report_settings.h"
@@ -44,10 +45,11 @@
 
 using namespace pm;
 using namespace pm::gui;
+using pm::test::examplePath;
+using pm::test::runToEnd;
+using pm::test::showProject;
 
 namespace {
-
-QString example(const char* name) { return QString(PM_SOURCE_DIR) + "/projects/" + name; }
 
 QAction* action(MainWindow& w, const char* name) { return w.findChild<QAction*>(name); }
 
@@ -82,13 +84,8 @@ class TestGuiRunDialogs : public QObject {
 
   void reportSettingsDialog() {
     MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(example("seed003_meter_out.pneumech.json")));
-    QSignalSpy done(&w, &MainWindow::simulationFinished);
-    w.runSimulation();
-    QVERIFY(done.wait(120000));
+    QVERIFY(showProject(w, examplePath("seed003_meter_out"), QSize(1400, 900)));
+    QVERIFY(runToEnd(w));
     QVERIFY(w.runner()->lastResult().ok());
     const ReportSettings before = reportSettings(w.project());
     QCOMPARE(before.plots.size(), size_t(4));
@@ -182,9 +179,7 @@ class TestGuiRunDialogs : public QObject {
 
   void simulationSettingsDialog() {
     MainWindow w;
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(example("tool_changer.pneumech.json")));
+    QVERIFY(showProject(w, examplePath("tool_changer")));
     const SimulationSettings before = w.project().simulation;
     QCOMPARE(before.coupling, std::string("monolithic"));
 
@@ -245,13 +240,8 @@ class TestGuiRunDialogs : public QObject {
   // PNG's; the chart is laid out for it and back on screen afterwards.
   void paneExportSize() {
     MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(example("seed003_meter_out.pneumech.json")));
-    QSignalSpy done(&w, &MainWindow::simulationFinished);
-    w.runSimulation();
-    QVERIFY(done.wait(120000));
+    QVERIFY(showProject(w, examplePath("seed003_meter_out"), QSize(1400, 900)));
+    QVERIFY(runToEnd(w));
     PlotPane* pane = w.resultsPanel()->currentPane();
     QVERIFY(pane && !pane->channelNames().empty());
     QTest::qWait(50);

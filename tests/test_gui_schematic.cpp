@@ -13,6 +13,7 @@
 #include "library_panel.h"
 #include "main_window.h"
 #include "support/drop_events.h"
+#include "support/studio_window.h"
 #include "param_model.h"
 #include "property_editor.h"
 #include "run_animation.h"
@@ -54,10 +55,16 @@
 
 using namespace pm;
 using namespace pm::gui;
+using pm::test::kLargeWindow;
+using pm::test::showNewCircuit;
+using pm::test::showProject;
+using pm::test::showWindow;
+using pm::test::Zoom;
+using pm::test::examplePath;
 
 namespace {
 
-QString seed003() { return QString(PM_SOURCE_DIR) + "/projects/seed003_meter_out.pneumech.json"; }
+QString seed003() { return pm::test::examplePath("seed003_meter_out"); }
 
 // Drops library entry `type` at viewport point `at` (see the file comment).
 bool dropFromLibrary(MainWindow& w, const QString& type, const QPoint& at) {
@@ -160,8 +167,7 @@ class TestGuiSchematic : public QObject {
 
   void startPageListsExamples() {
     MainWindow w;
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(showWindow(w));
     QVERIFY(w.isShowingStartPage());
     QVERIFY(w.startPage()->examples()->count() >= 3);
     w.newProject();
@@ -182,13 +188,8 @@ class TestGuiSchematic : public QObject {
 
   void buildCircuitWithTheMouse() {
     MainWindow w;
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    w.newProject();
+    QVERIFY(showNewCircuit(w, Zoom{2, {0, 0}}));
     SchematicView* view = w.schematicView();
-    view->setTransform(QTransform::fromScale(2, 2));
-    view->centerOn(0, 0);
-    QTest::qWait(10);
 
     // Library search narrows the list; entries are dragged onto the sheet.
     QTest::keyClicks(w.libraryPanel()->searchBox(), "5/2");
@@ -318,14 +319,8 @@ class TestGuiSchematic : public QObject {
 
   void wiresGoAroundSymbols() {
     MainWindow w;
-    w.resize(1400, 1000);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    w.newProject();
+    QVERIFY(showNewCircuit(w, Zoom{1.5, {0, 0}}, kLargeWindow));
     SchematicView* view = w.schematicView();
-    view->setTransform(QTransform::fromScale(1.5, 1.5));
-    view->centerOn(0, 0);
-    QTest::qWait(10);
     // A cylinder above, a supply below, a 5/2 valve right between them.
     QCOMPARE(view->addComponent("cylinder_double", {0, -150}), std::string("cyl1"));
     QCOMPARE(view->addComponent("valve_5_2", {0, 0}), std::string("v1"));
@@ -392,14 +387,8 @@ class TestGuiSchematic : public QObject {
 
   void signalLinesDraggedFromOutputToInput() {
     MainWindow w;
-    w.resize(1400, 1000);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    w.newProject();
+    QVERIFY(showNewCircuit(w, Zoom{2, {-40, 0}}, kLargeWindow));
     SchematicView* view = w.schematicView();
-    view->setTransform(QTransform::fromScale(2, 2));
-    view->centerOn(-40, 0);
-    QTest::qWait(10);
     const std::string v = view->addComponent("valve_5_2", {0, 0});
     const std::string sw = view->addComponent("time_switch", {-160, -60});
     const std::string pb = view->addComponent("push_button", {-160, 70});
@@ -478,10 +467,7 @@ class TestGuiSchematic : public QObject {
 
   void manualValveDrawsHandActuator() {
     MainWindow w;
-    w.resize(1400, 1000);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    w.newProject();
+    QVERIFY(showNewCircuit(w, std::nullopt, kLargeWindow));
     SchematicView* view = w.schematicView();
     const std::string v = view->addComponent("valve_5_2", {0, 0});
     const std::string v3 = view->addComponent("valve_3_2_nc", {0, 120});
@@ -576,14 +562,8 @@ class TestGuiSchematic : public QObject {
 
   void dataOutputsGetPortsAndDrag() {
     MainWindow w;
-    w.resize(1400, 1000);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    w.newProject();
+    QVERIFY(showNewCircuit(w, Zoom{2, {0, 0}}, kLargeWindow));
     SchematicView* view = w.schematicView();
-    view->setTransform(QTransform::fromScale(2, 2));
-    view->centerOn(0, 0);
-    QTest::qWait(10);
     const std::string seq = view->addComponent("step_sequence", {-150, -40});
     const std::string v = view->addComponent("valve_5_2", {60, 40});
     SchematicScene* scene = w.scene();
@@ -664,9 +644,7 @@ class TestGuiSchematic : public QObject {
   void controllerProjectsLinesLeaveDataPorts() {
     for (const char* name : {"sequence_a_b_b_a", "script_plc_cycle"}) {
       MainWindow w;
-      w.show();
-      QVERIFY(QTest::qWaitForWindowExposed(&w));
-      QVERIFY(w.openProject(QString(PM_SOURCE_DIR) + "/projects/" + name + ".pneumech.json"));
+      QVERIFY(showProject(w, examplePath(name)));
       SchematicScene* scene = w.scene();
       const std::string ctl = std::string(name) == "script_plc_cycle" ? "plc" : "seq";
       QVERIFY(!scene->componentItem(ctl)->dataPorts().isEmpty());
@@ -696,9 +674,7 @@ class TestGuiSchematic : public QObject {
 
   void selectDeleteCopyPaste() {
     MainWindow w;
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(seed003()));
+    QVERIFY(showProject(w, seed003()));
     SchematicView* view = w.schematicView();
     const Project original = w.project();
     QUndoStack* undo = w.document()->undoStack();
@@ -766,9 +742,7 @@ class TestGuiSchematic : public QObject {
 
   void junctionsSegmentsAndUnits() {
     MainWindow w;
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(QString(PM_SOURCE_DIR) + "/projects/sequence_a_b.pneumech.json"));
+    QVERIFY(showProject(w, examplePath("sequence_a_b")));
     // The supply line branches to both valves: one dot at the branch.
     const auto& dots = w.scene()->junctions()->dots();
     QCOMPARE(dots.size(), size_t(1));
@@ -830,9 +804,7 @@ class TestGuiSchematic : public QObject {
 
   void zoomAroundCursorPanAndFit() {
     MainWindow w;
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(seed003()));
+    QVERIFY(showProject(w, seed003()));
     SchematicView* view = w.schematicView();
     view->zoomToFit();
     const QRect vp = view->viewport()->rect();
@@ -863,9 +835,7 @@ class TestGuiSchematic : public QObject {
 
   void unsavedChangesPrompt() {
     MainWindow w;
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(seed003()));
+    QVERIFY(showProject(w, seed003()));
     QVERIFY(!w.isWindowModified());
     w.scene()->selectObjects({"src"});
     QVERIFY(w.schematicView()->rotateSelection());
@@ -894,9 +864,7 @@ class TestGuiSchematic : public QObject {
 
   void checksListProblemsAndSelect() {
     MainWindow w;
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    w.newProject();
+    QVERIFY(showNewCircuit(w));
     w.schematicView()->addComponent("cylinder_double", {0, 0});
     const auto found = w.runChecks();
     QVERIFY(hasErrors(found));
@@ -920,9 +888,7 @@ class TestGuiSchematic : public QObject {
 
   void runAnimatesTheCircuit() {
     MainWindow w;
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(seed003()));
+    QVERIFY(showProject(w, seed003()));
     QSignalSpy done(&w, &MainWindow::simulationFinished);
     w.runSimulation();
     QVERIFY(done.wait(120000));
@@ -979,9 +945,7 @@ class TestGuiSchematic : public QObject {
 
   void screenshotOfSeed003() {
     MainWindow w;
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(seed003()));
+    QVERIFY(showProject(w, seed003()));
     SchematicScene* scene = w.scene();
     const QRectF r = scene->drawingBounds().adjusted(-10, -10, 10, 10);
     QImage img(int(r.width() * 4), int(r.height() * 4), QImage::Format_RGB32);
@@ -1048,8 +1012,7 @@ class TestGuiSchematic : public QObject {
     saveProject(p, path.toStdString());
 
     MainWindow w;
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(showWindow(w));
     QElapsedTimer t;
     // CPU time of this thread too: wall time on a loaded machine says little.
     auto cpuMs = [] {

@@ -32,21 +32,11 @@ Mechanism gearPair(double ratio, MotionDef drive, double tz) {
   mech.parts.push_back(part("shaft_b", 1.0, 2e-3, {0.2, 0, 0}, {mk("o", {0, 0, 0})}));
   mech.joints.push_back(joint("ja", "revolute", "shaft_a.o", "ground.a"));
   mech.joints.push_back(joint("jb", "revolute", "shaft_b.o", "ground.b"));
-  JointDef gear;
-  gear.id = "gear";
-  gear.type = "coupler";
-  gear.joints = {"ja", "jb"};
-  gear.params = {{"ratio", ratio}};
-  mech.joints.push_back(gear);
+  mech.joints.push_back(coupler("gear", "ja", "jb", ratio));
   drive.id = "drive";
   drive.joint = "ja";
   mech.motions.push_back(drive);
-  ForceDef tq;
-  tq.id = "load";
-  tq.type = "vtorque";
-  tq.i = "shaft_b.o";
-  tq.params = {{"tz", tz}};
-  mech.forces.push_back(tq);
+  mech.forces.push_back(force("load", "vtorque", "shaft_b.o", "", {{"tz", tz}}));
   return mech;
 }
 
@@ -123,13 +113,7 @@ class TestMechanicsJoints : public QObject {
     p.angular_velocity = {0, 0, wz};
     mech.parts.push_back(p);
     mech.joints.push_back(joint("slide", "planar", "puck.base", "ground.floor"));
-    ForceDef f;
-    f.id = "push";
-    f.type = "vforce";
-    f.i = "puck.base";
-    f.ref = "ground.floor";
-    f.params = {{"fx", F}};
-    mech.forces.push_back(f);
+    mech.forces.push_back(force("push", "vforce", "puck.base", "", {{"fx", F}}, "ground.floor"));
     auto r = simulate(mechProject(mech, 1.0, 0.01, 1e-10));
     REQUIRE_OK(r);
     CHECK_WORST(worst(*r, r->col("puck.x"), [&](double t) { return vx0 * t + F * t * t / (2 * m); }), 1e-8);
@@ -288,20 +272,10 @@ class TestMechanicsJoints : public QObject {
       mech.parts.push_back(part("pinion", 0.5, 1e-4, {0, 0, 0}, {mk("o", {0, 0, 0}, yAxis)}));
       mech.joints.push_back(joint("slide", "translational", "rack.g", "ground.rail"));
       mech.joints.push_back(joint("pin", "revolute", "pinion.o", "ground.axle"));
-      JointDef mesh;
-      mesh.id = "mesh";
-      mesh.type = "coupler";
-      mesh.joints = {"slide", "pin"};
-      mesh.params = {{"ratio", rho}};
-      mech.joints.push_back(mesh);
+      mech.joints.push_back(coupler("mesh", "slide", "pin", rho));
       if (spring) {
-        ForceDef f;
-        f.id = "spring";
-        f.type = "rotational_spring_damper";
-        f.i = "pinion.o";
-        f.j = "ground.axle";
-        f.params = {{"stiffness", k}};
-        mech.forces.push_back(f);
+        mech.forces.push_back(
+            force("spring", "rotational_spring_damper", "pinion.o", "ground.axle", {{"stiffness", k}}));
       } else {
         MotionDef mo;
         mo.id = "hold";
@@ -333,20 +307,8 @@ class TestMechanicsJoints : public QObject {
   void torsionSpringWoundPastHalfTurn() {
     const double k = 0.2, w = 3 * pi / 2.0, tEnd = 2.0;  // 1.5 turns
     Mechanism mech = discOnShaft();
-    ForceDef f;
-    f.id = "spring";
-    f.type = "rotational_spring_damper";
-    f.i = "disc.axis";
-    f.j = "ground.axis";
-    f.params = {{"stiffness", k}};
-    mech.forces.push_back(f);
-    MotionDef mo;
-    mo.id = "drive";
-    mo.joint = "shaft";
-    mo.quantity = "velocity";
-    mo.function = "constant";
-    mo.params = {{"value", w}};
-    mech.motions.push_back(mo);
+    mech.forces.push_back(force("spring", "rotational_spring_damper", "disc.axis", "ground.axis", {{"stiffness", k}}));
+    mech.motions.push_back(velocityMotion("drive", "shaft", w));
     const Project pr = mechProject(mech, tEnd, 0.01, 1e-9);
     auto r = simulate(pr);
     REQUIRE_OK(r);
@@ -372,12 +334,7 @@ class TestMechanicsJoints : public QObject {
     Mechanism mech = discOnShaft();
     mech.joints[0].params = {{"upper", upper}, {"limit_stiffness", k}, {"limit_exponent", e},
                              {"limit_damping", 0.5}, {"limit_depth", 1e-3}};
-    ForceDef tq;
-    tq.id = "drive";
-    tq.type = "vtorque";
-    tq.i = "disc.axis";
-    tq.params = {{"tz", T}};
-    mech.forces.push_back(tq);
+    mech.forces.push_back(force("drive", "vtorque", "disc.axis", "", {{"tz", T}}));
     auto r = simulate(mechProject(mech, 3.0, 0.01, 1e-9));
     REQUIRE_OK(r);
     const auto q = r->col("shaft.angle");

@@ -13,6 +13,7 @@
 // constraint residuals. Wall times are printed for information only.
 #include "mechanics/multibody.h"
 #include "support/mechanism_builders.h"
+#include "support/multibody_checks.h"
 #include "support/test_project.h"
 
 #include <QElapsedTimer>
@@ -66,92 +67,59 @@ Difference compare(const mb::MultibodySystem& sys, const std::vector<double>& a,
   return d;
 }
 
-// Largest force and torque left unbalanced on any part (applied forces and
-// reactions, at rest): the DAE's momentum rows at y' = 0, times mass or inertia.
-void imbalance(mb::MultibodySystem& sys, const std::vector<double>& y, double& force, double& torque) {
-  std::vector<double> zero(y.size(), 0.0), res(y.size(), 0.0);
-  sys.residual(0.0, y.data(), zero.data(), res.data());
-  force = torque = 0.0;
-  for (const auto& b : sys.bodies()) {
-    if (b.ground) continue;
-    const mb::V3 acc(res[b.slot + 7], res[b.slot + 8], res[b.slot + 9]);
-    const mb::V3 alpha(res[b.slot + 10], res[b.slot + 11], res[b.slot + 12]);
-    force = std::max(force, b.m * acc.norm());
-    torque = std::max(torque, (b.J * alpha).norm());
-  }
-}
-
-double channel(const mb::MultibodySystem& sys, const std::vector<double>& row, const std::string& name) {
-  for (size_t i = 0; i < sys.channels().size(); ++i)
-    if (sys.channels()[i].name == name) return row[i];
-  qFatal("no channel %s", name.c_str());
-  return 0.0;
-}
-
-mb::V3 centre(const mb::MultibodySystem& sys, const std::vector<double>& y, int body) {
-  const int s = sys.bodies()[body].slot;
-  return {y[s], y[s + 1], y[s + 2]};
-}
-
-int bodyIndex(const mb::MultibodySystem& sys, const std::string& id) {
-  for (size_t i = 0; i < sys.bodies().size(); ++i)
-    if (sys.bodies()[i].id == id) return static_cast<int>(i);
-  qFatal("no part %s", id.c_str());
-  return -1;
-}
-
-// prefix + k (appended: GCC 12's -Wrestrict misfires on named("m", k)).
-std::string named(const char* prefix, int k) {
-  std::string s(prefix);
-  s += std::to_string(k);
-  return s;
-}
-
-MotionDef velocityMotion(const std::string& id, const std::string& joint, double rate) {
-  MotionDef mo;
-  mo.id = id;
-  mo.joint = joint;
-  mo.quantity = "velocity";
-  mo.function = "constant";
-  mo.params = {{"value", rate}};
-  return mo;
-}
-
-// Static equilibrium from the assembled start on the sparse path, then on
-// the dense path from the same start; returns both, with timings.
-void bothStatics(mb::MultibodySystem& sys, std::vector<double>& ys, std::vector<double>& yd, std::vector<double>& yps,
-                 std::vector<double>& ypd) {
-  ys = yd = sys.initialState();
-  QElapsedTimer clock;
-  clock.start();
-  sys.staticEquilibrium(0.0, ys, yps);
-  const double tSparse = clock.nsecsElapsed() * 1e-9;
-  clock.restart();
-  {
-    DenseScope dense;
-    sys.staticEquilibrium(0.0, yd, ypd);
-  }
-  qInfo("static equilibrium: sparse %.3f s, dense %.3f s (wall, shared machine)", tSparse, clock.nsecsElapsed() * 1e-9);
-}
-
-void bothKinematics(mb::MultibodySystem& sys, double t, std::vector<double>& ys, std::vector<double>& yd,
-                    std::vector<double>& yps, std::vector<double>& ypd) {
-  ys = yd = sys.initialState();
-  QElapsedTimer clock;
-  clock.start();
-  sys.kinematic(t, ys, yps);
-  const double tSparse = clock.nsecsElapsed() * 1e-9;
-  clock.restart();
-  {
-    DenseScope dense;
-    sys.kinematic(t, yd, ypd);
-  }
-  qInfo("kinematic analysis: sparse %.3f s, dense %.3f s (wall, shared machine)", tSparse, clock.nsecsElapsed() * 1e-9);
-}
-
 void report(const char* what, const Difference& d) {
   qInfo("%s: position %.3g m, Euler parameters %.3g, velocity %.3g, acceleration %.3g, reactions %.3g relative", what,
         d.position, d.orientation, d.velocity, d.acceleration, d.reaction);
+}
+
+// The sparse path's solution (ys, yps) matches the dense path's (yd, ypd):
+// a static equilibrium to 1e-10 in position and Euler parameters and 1e-9 in
+// reactions; a kinematic analysis's (velocities and accelerations too) to
+// 1e-12, 1e-10 in velocity and 1e-9 in accelerations and reactions.
+enum class Analysis { Statics, Kinematics };
+void checkSparseMatchesDense(const mb::MultibodySystem& sys, const std::vector<double>& ys,
+                             const std::vector<double>& yps, const std::vector<double>& yd,
+                             const std::vector<double>& ypd, Analysis kind) {
+  const Difference d = compare(sys, ys, yps, yd, ypd);
+  report("sparse - dense", d);
+  if (kind == Analysis::Statics) {
+    CHECK_WORST(d.position, 1e-10);
+    CHECK_WORST(d.orientation, 1e-10);
+  } else {
+    CHECK_WORST(d.position, 1e-12);
+    CHECK_WORST(d.orientation, 1e-12);
+    CHECK_WORST(d.velocity, 1e-10);
+    CHECK_WORST(d.acceleration, 1e-9);
+  }
+  CHECK_WORST(d.reaction, 1e-9);
+}
+
+// The static equilibrium (from the assembled start) or the kinematic
+// analysis at t on the sparse path, then on the dense path from the same
+// start, with timings; the two must agree (checkSparseMatchesDense). The
+// sparse path's state goes to ys, yps.
+void solveBothWays(mb::MultibodySystem& sys, Analysis kind, double t, std::vector<double>& ys,
+                   std::vector<double>& yps) {
+  std::vector<double> yd, ypd;
+  ys = yd = sys.initialState();
+  auto solve = [&](std::vector<double>& y, std::vector<double>& yp) {
+    if (kind == Analysis::Statics)
+      sys.staticEquilibrium(0.0, y, yp);
+    else
+      sys.kinematic(t, y, yp);
+  };
+  QElapsedTimer clock;
+  clock.start();
+  solve(ys, yps);
+  const double tSparse = clock.nsecsElapsed() * 1e-9;
+  clock.restart();
+  {
+    DenseScope dense;
+    solve(yd, ypd);
+  }
+  qInfo("%s: sparse %.3f s, dense %.3f s (wall, shared machine)",
+        kind == Analysis::Statics ? "static equilibrium" : "kinematic analysis", tSparse, clock.nsecsElapsed() * 1e-9);
+  checkSparseMatchesDense(sys, ys, yps, yd, ypd, kind);
 }
 
 // The index-1 solve of the dynamics (M a + C^T lambda = F, C a = gamma: the
@@ -218,13 +186,8 @@ class TestMechanicsSparse : public QObject {
     const int n = 64;
     const double L = 0.1, m = 0.2;
     mb::MultibodySystem sys(pendulumChain(n));
-    std::vector<double> ys, yd, yps, ypd;
-    bothStatics(sys, ys, yd, yps, ypd);
-    const Difference d = compare(sys, ys, yps, yd, ypd);
-    report("sparse - dense", d);
-    CHECK_WORST(d.position, 1e-10);
-    CHECK_WORST(d.orientation, 1e-10);
-    CHECK_WORST(d.reaction, 1e-9);
+    std::vector<double> ys, yps;
+    solveBothWays(sys, Analysis::Statics, 0.0, ys, yps);
     double worstCentre = 0.0;
     for (int k = 1; k <= n; ++k) {
       const mb::V3 c = centre(sys, ys, bodyIndex(sys, named("link", k)));
@@ -235,13 +198,7 @@ class TestMechanicsSparse : public QObject {
     sys.outputs(0.0, ys.data(), yps.data(), row.data());
     const mb::V3 F(channel(sys, row, "j1.Fx"), channel(sys, row, "j1.Fy"), channel(sys, row, "j1.Fz"));
     CHECK_REL(F.norm(), n * m * kG, 1e-9);
-    double force, torque, pos, vel;
-    imbalance(sys, ys, force, torque);
-    sys.constraintResiduals(0.0, ys.data(), pos, vel);
-    qInfo("unbalanced force %.3g N, torque %.3g N m; |Phi| %.3g m", force, torque, pos);
-    CHECK_WORST(force, 1e-8);
-    CHECK_WORST(torque, 1e-8);
-    CHECK_WORST(pos, 1e-10);
+    checkBalanced(sys, ys);
   }
 
   // An external force (as a pneumatic cylinder's, through externalForces)
@@ -259,23 +216,12 @@ class TestMechanicsSparse : public QObject {
       s.applyForce(s.markerBody(a), pa, f);
       s.applyForce(s.markerBody(b), pb, -f);
     };
-    std::vector<double> ys, yd, yps, ypd;
-    bothStatics(sys, ys, yd, yps, ypd);
-    const Difference d = compare(sys, ys, yps, yd, ypd);
-    report("sparse - dense", d);
-    CHECK_WORST(d.position, 1e-10);
-    CHECK_WORST(d.orientation, 1e-10);
-    CHECK_WORST(d.reaction, 1e-9);
+    std::vector<double> ys, yps;
+    solveBothWays(sys, Analysis::Statics, 0.0, ys, yps);
     const mb::V3 tip = centre(sys, ys, bodyIndex(sys, named("link", n)));
     qInfo("last link's centre at x = %.4f m, z = %.4f m", tip.x(), tip.z());
     QVERIFY(tip.x() > 0.01);  // pulled sideways
-    double force, torque, pos, vel;
-    imbalance(sys, ys, force, torque);
-    sys.constraintResiduals(0.0, ys.data(), pos, vel);
-    qInfo("unbalanced force %.3g N, torque %.3g N m; |Phi| %.3g m", force, torque, pos);
-    CHECK_WORST(force, 1e-8);
-    CHECK_WORST(torque, 1e-8);
-    CHECK_WORST(pos, 1e-10);
+    checkBalanced(sys, ys);
   }
 
   // Without gravity nothing holds the chain: both paths refuse, naming the
@@ -305,26 +251,15 @@ class TestMechanicsSparse : public QObject {
     const int n = 32;
     const double w = 0.2, h = 0.15;
     mb::MultibodySystem sys(fourBarLadder(n));
-    std::vector<double> ys, yd, yps, ypd;
-    bothStatics(sys, ys, yd, yps, ypd);
-    const Difference d = compare(sys, ys, yps, yd, ypd);
-    report("sparse - dense", d);
-    CHECK_WORST(d.position, 1e-10);
-    CHECK_WORST(d.orientation, 1e-10);
-    CHECK_WORST(d.reaction, 1e-9);
+    std::vector<double> ys, yps;
+    solveBothWays(sys, Analysis::Statics, 0.0, ys, yps);
     double worstCentre = 0.0;
     for (int k = 1; k <= n; ++k) {
       const mb::V3 c = centre(sys, ys, bodyIndex(sys, named("rung", k)));
       worstCentre = std::max(worstCentre, (c - mb::V3(w / 2, 0, k * h)).norm());
     }
     CHECK_WORST(worstCentre, 1e-9);
-    double force, torque, pos, vel;
-    imbalance(sys, ys, force, torque);
-    sys.constraintResiduals(0.0, ys.data(), pos, vel);
-    qInfo("unbalanced force %.3g N, torque %.3g N m; |Phi| %.3g m", force, torque, pos);
-    CHECK_WORST(force, 1e-8);
-    CHECK_WORST(torque, 1e-8);
-    CHECK_WORST(pos, 1e-10);
+    checkBalanced(sys, ys);
   }
 
   // The chain driven at j1 (2 rad/s) with every other joint held (0 rad/s)
@@ -339,15 +274,8 @@ class TestMechanicsSparse : public QObject {
       mech.motions.push_back(velocityMotion(named("m", k), named("j", k), k == 1 ? w : 0.0));
     mb::MultibodySystem sys(mech);
     QCOMPARE(sys.degreesOfFreedom(), 0);
-    std::vector<double> ys, yd, yps, ypd;
-    bothKinematics(sys, t, ys, yd, yps, ypd);
-    const Difference d = compare(sys, ys, yps, yd, ypd);
-    report("sparse - dense", d);
-    CHECK_WORST(d.position, 1e-12);
-    CHECK_WORST(d.orientation, 1e-12);
-    CHECK_WORST(d.velocity, 1e-10);
-    CHECK_WORST(d.acceleration, 1e-9);
-    CHECK_WORST(d.reaction, 1e-9);
+    std::vector<double> ys, yps;
+    solveBothWays(sys, Analysis::Kinematics, t, ys, yps);
     double rErr = 0.0, vErr = 0.0, aErr = 0.0;
     for (int k = 1; k <= n; ++k) {
       const int b = bodyIndex(sys, named("link", k)), s = sys.bodies()[b].slot;
@@ -365,11 +293,7 @@ class TestMechanicsSparse : public QObject {
     std::vector<double> row(sys.channels().size());
     sys.outputs(t, ys.data(), yps.data(), row.data());
     CHECK_REL(std::abs(channel(sys, row, "m1.effort")), m * kG * L * sinTheta * n * n / 2.0, 1e-8);
-    double pos, vel;
-    sys.constraintResiduals(t, ys.data(), pos, vel);
-    qInfo("|Phi| %.3g m, |C v + Phi_t| %.3g m/s", pos, vel);
-    CHECK_WORST(pos, 1e-10);
-    CHECK_WORST(vel, 1e-10);
+    checkClosed(sys, t, ys);
     checkConsistentAccelerations(sys, t, ys, yps);
   }
 
@@ -385,15 +309,8 @@ class TestMechanicsSparse : public QObject {
       mech.motions.push_back(velocityMotion(named("m", k), named("jlb", k), rate));
     mb::MultibodySystem sys(mech);
     QCOMPARE(sys.degreesOfFreedom(), 0);
-    std::vector<double> ys, yd, yps, ypd;
-    bothKinematics(sys, t, ys, yd, yps, ypd);
-    const Difference d = compare(sys, ys, yps, yd, ypd);
-    report("sparse - dense", d);
-    CHECK_WORST(d.position, 1e-12);
-    CHECK_WORST(d.orientation, 1e-12);
-    CHECK_WORST(d.velocity, 1e-10);
-    CHECK_WORST(d.acceleration, 1e-9);
-    CHECK_WORST(d.reaction, 1e-9);
+    std::vector<double> ys, yps;
+    solveBothWays(sys, Analysis::Kinematics, t, ys, yps);
     double rErr = 0.0, vErr = 0.0, aErr = 0.0;
     for (int k = 1; k <= n; ++k) {
       const int b = bodyIndex(sys, named("rung", k)), s = sys.bodies()[b].slot;
@@ -406,11 +323,7 @@ class TestMechanicsSparse : public QObject {
     CHECK_WORST(rErr, 1e-10);
     CHECK_WORST(vErr, 1e-9);
     CHECK_WORST(aErr, 1e-7);
-    double pos, vel;
-    sys.constraintResiduals(t, ys.data(), pos, vel);
-    qInfo("|Phi| %.3g m, |C v + Phi_t| %.3g m/s", pos, vel);
-    CHECK_WORST(pos, 1e-10);
-    CHECK_WORST(vel, 1e-10);
+    checkClosed(sys, t, ys);
     checkConsistentAccelerations(sys, t, ys, yps);
   }
 

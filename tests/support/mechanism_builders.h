@@ -8,6 +8,7 @@
 #include "support/test_project.h"
 
 #include <array>
+#include <map>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -56,6 +57,49 @@ inline JointDef joint(const std::string& id, const std::string& type, const std:
   d.i = i;
   d.j = j;
   return d;
+}
+
+// A coupler: q_a + ratio q_b = q_a(0) + ratio q_b(0) (a gear pair, a rack and pinion).
+inline JointDef coupler(const std::string& id, const std::string& jointA, const std::string& jointB, double ratio) {
+  JointDef d;
+  d.id = id;
+  d.type = "coupler";
+  d.joints = {jointA, jointB};
+  d.params = {{"ratio", ratio}};
+  return d;
+}
+
+// A force element of `type` on marker i (and j: empty for an action-only
+// force; `ref`: the marker whose axes give a vforce's components).
+inline ForceDef force(const std::string& id, const std::string& type, const std::string& i, const std::string& j,
+                      std::map<std::string, double> params, const std::string& ref = "") {
+  ForceDef f;
+  f.id = id;
+  f.type = type;
+  f.i = i;
+  f.j = j;
+  f.ref = ref;
+  f.params = std::move(params);
+  return f;
+}
+
+// A motion driving `joint` at a constant rate (rad/s or m/s).
+inline MotionDef velocityMotion(const std::string& id, const std::string& joint, double rate) {
+  MotionDef mo;
+  mo.id = id;
+  mo.joint = joint;
+  mo.quantity = "velocity";
+  mo.function = "constant";
+  mo.params = {{"value", rate}};
+  return mo;
+}
+
+// prefix + k, the ids of a generated mechanism ("link" 3: "link3").
+// Appended: GCC 12's -Wrestrict misfires on prefix + std::to_string(k).
+inline std::string named(const char* prefix, int k) {
+  std::string s(prefix);
+  s += std::to_string(k);
+  return s;
 }
 
 inline Project mechProject(Mechanism m, double tEnd, double dt, double rtol) {

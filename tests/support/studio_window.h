@@ -1,0 +1,65 @@
+// The studio's main window as the GUI tests set it up: shown and exposed
+// (the offscreen platform), on a new circuit with the schematic zoomed where
+// the test works, or on an example project. Header-only; GUI tests only.
+#pragma once
+
+#include "main_window.h"
+#include "schematic_view.h"
+
+#include <QPointF>
+#include <QSize>
+#include <QSignalSpy>
+#include <QString>
+#include <QtTest>
+
+#include <optional>
+
+namespace pm::test {
+
+// The size of the window for tests that place symbols far apart.
+inline const QSize kLargeWindow(1400, 1000);
+
+// Shows w (resized to `size` first when it is valid) and waits until it is exposed.
+inline bool showWindow(gui::MainWindow& w, QSize size = {}) {
+  if (size.isValid()) w.resize(size);
+  w.show();
+  return QTest::qWaitForWindowExposed(&w);
+}
+
+// The schematic at `scale` (pixels per scene unit) centred on `centre`.
+struct Zoom {
+  double scale = 1.0;
+  QPointF centre;
+};
+
+// w shown on a new, empty circuit; the schematic zoomed to `zoom` when given.
+inline bool showNewCircuit(gui::MainWindow& w, std::optional<Zoom> zoom = std::nullopt, QSize size = {}) {
+  if (!showWindow(w, size)) return false;
+  w.newProject();
+  if (zoom) {
+    gui::SchematicView* view = w.schematicView();
+    view->setTransform(QTransform::fromScale(zoom->scale, zoom->scale));
+    view->centerOn(zoom->centre);
+    QTest::qWait(10);
+  }
+  return true;
+}
+
+// The example projects/<stem>.pneumech.json of the source tree.
+inline QString examplePath(const QString& stem) {
+  return QString(PM_SOURCE_DIR) + "/projects/" + stem + ".pneumech.json";
+}
+
+// w shown (resized to `size` first when it is valid) with the project at `path` open.
+inline bool showProject(gui::MainWindow& w, const QString& path, QSize size = {}) {
+  return showWindow(w, size) && w.openProject(path);
+}
+
+// Runs w's simulation and waits (up to `timeoutMs`) until it has finished.
+inline bool runToEnd(gui::MainWindow& w, int timeoutMs = 120000) {
+  QSignalSpy done(&w, &gui::MainWindow::simulationFinished);
+  w.runSimulation();
+  return done.wait(timeoutMs);
+}
+
+}  // namespace pm::test
