@@ -57,7 +57,6 @@ class Cylinder : public Element {
       Arod_ = 0.0;
     }
     V0A_ = P("V0_A");
-    V0B_ = P("V0_B");
     m_ = P("mass");
     Fload_ = P("F_load");
     gsin_ = 9.80665 * std::sin(P("angle"));
@@ -72,6 +71,7 @@ class Cylinder : public Element {
       kSpring_ = P("k_spring");
       F0Spring_ = P("F_spring0");
     } else {
+      V0B_ = P("V0_B");
       pB0_ = P("pB0");
       hA_B_ = P("hA_B");
       LcA_ = P("cushion_length_A"), LcB_ = P("cushion_length_B");

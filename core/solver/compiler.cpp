@@ -78,9 +78,11 @@ void validateProject(const Project& pr, const std::string& file, bool forRun) {
         fail(c.id, "inputs." + in.name, "required input is not connected (" + in.doc + ")");
     if (t->check_data)
       for (const std::string& e : t->check_data(c)) {
+        // "points[2]: message" names a field; a message about the whole
+        // data may hold ": " itself ('expected {"points": ...}').
         const auto colon = e.find(": ");
-        fail(c.id, colon == std::string::npos ? "data" : "data." + e.substr(0, colon),
-             colon == std::string::npos ? e : e.substr(colon + 2));
+        const bool hasField = colon != std::string::npos && e.find(' ') > colon;
+        fail(c.id, hasField ? "data." + e.substr(0, colon) : "data", hasField ? e.substr(colon + 2) : e);
       }
   }
   for (const Component& c : pr.components)
@@ -311,6 +313,12 @@ std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& 
       sys->footprints_.push_back(std::move(b.footprint_));
     } catch (const ProjectError&) {
       throw;
+    } catch (const std::logic_error& e) {
+      // A defect of the program (a type reading a parameter it does not
+      // declare, ...): nothing in the file can fix it, so it is no project
+      // error (exit 1, not 2) and names no field.
+      throw std::logic_error((file.empty() ? std::string("project") : file) + ": object '" + c.id + "' (" + c.type +
+                             "): internal error, not a fault of the project: " + e.what());
     } catch (const std::exception& e) {
       // Elements report "params.x0: message"; split off the field.
       const std::string w = e.what();
