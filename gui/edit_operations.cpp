@@ -18,7 +18,8 @@ std::string idPrefix(const std::string& type) {
       {"reservoir", "tank"}, {"tube", "tube"}, {"flow", "fc"},     {"check", "cv"},     {"restriction", "r"},
       {"orifice", "or"},   {"throttle", "th"},  {"silencer", "sil"}, {"pressure", "pr"}, {"shuttle", "sv"},
       {"two", "and"},      {"quick", "qe"},     {"limit", "ls"},    {"position", "xs"},  {"velocity", "vs"},
-      {"temperature", "ts"}, {"on", "tim"},     {"push", "pb"},     {"step", "seq"},     {"time", "sw"}};
+      {"temperature", "ts"}, {"on", "tim"},     {"push", "pb"},     {"step", "seq"},     {"time", "sw"},
+      {"prescribed", "pv"}};
   const std::string head = type.substr(0, type.find('_'));
   if (type == "flow_sensor") return "fs";
   if (type == "pressure_switch") return "ps";

@@ -164,6 +164,9 @@ class StepSequence : public Element {
                   {"<output>", "1", "one channel per declared output (data.outputs)"}};
     t.create = [](const Component& c) { return std::make_unique<StepSequence>(c); };
     t.check_data = [](const Component& c) { return checkData(c.data); };
+    t.initial_data = nlohmann::json::parse(
+        R"({"outputs": ["Y1"], "cyclic": false, "steps": [{"name": "start", "set": {}, "when": []},
+                                                          {"name": "Y1 on", "set": {"Y1": 1}, "when": []}]})");
     return t;
   }
 

@@ -71,6 +71,7 @@ class TimeTable : public Element {
     t.channels = {{"out", "1", "interpolated value"}};
     t.create = [](const Component& c) { return std::make_unique<TimeTable>(c); };
     t.check_data = [](const Component& c) { return checkData(c.data); };
+    t.initial_data = {{"points", {{0.0, 0.0}, {1.0, 1.0}}}};
     return t;
   }
   void setup(SystemBuilder& b) override {

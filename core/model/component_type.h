@@ -3,6 +3,8 @@
 // own class and registered in the global Registry.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <functional>
 #include <map>
 #include <memory>
@@ -82,6 +84,11 @@ struct ComponentType {
   std::function<std::unique_ptr<Element>(const Component&)> create;
   // Checks the instance's structured `data`; returns "field: message" errors.
   std::function<std::vector<std::string>(const Component&)> check_data;
+  // A working example of the data, for a type that needs some (a time
+  // table's points, a sequence's steps): what tests/test_registry.cpp runs
+  // the type with, and what an editor may offer a new instance. Null: the
+  // type needs none.
+  nlohmann::json initial_data;
   // The instance's published signals that change only in its discrete
   // update (a sampled block's output, held between samples). A reader may
   // then treat them as constant between events (the proportional valve's

@@ -187,6 +187,8 @@ class ScriptController : public Element {
                  "growth of the program's memory (over all its calls) at which the script is stopped as a runaway "
                  "allocation"}};
     t.create = [](const Component& c) { return std::make_unique<ScriptController>(c); };
+    t.initial_data = nlohmann::json::parse(
+        R"({"inputs": {}, "outputs": ["Y1"], "script": ["function step(t, s) { return { Y1: t >= 0.5 }; }"]})");
     t.held_outputs = [](const Component& c) {  // all outputs (bad data is reported by create)
       std::vector<std::string> names;
       const nlohmann::json* o = c.data.is_object() && c.data.contains("outputs") ? &c.data["outputs"] : nullptr;
