@@ -102,8 +102,11 @@ void Table::segmentEval(size_t i, double x, double& f, double& df, double& ddf) 
 }
 
 void Table::eval(double x, double& f, double& df, double& ddf) const {
-  if (x <= x_.front() || x >= x_.back() || x_.size() < 2) {
-    f = x <= x_.front() ? y_.front() : y_.back();
+  // At the first point the first segment's rates (from the right): a motion
+  // table starting at t = 0 starts at its slope, as the run after it (held
+  // rates there made the start velocity 0 and IDA failed at t = 0).
+  if (x < x_.front() || x >= x_.back() || x_.size() < 2) {
+    f = x < x_.front() ? y_.front() : y_.back();
     df = ddf = 0.0;
     return;
   }
