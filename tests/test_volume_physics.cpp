@@ -3,18 +3,17 @@
 //  a) a tank charged through a choked restriction: dp/dt = k R T_s q / V
 //     (adiabatic, seed 000 volume equation with dV = Q = 0) or R T q / V
 //     (isothermal), q = C p_s rho0 sqrt(T0/T_s) constant while p/p_s < b;
-//  b) a sealed chamber whose volume a test-only element prescribes:
-//     p V^k, T V^(k-1) constant (adiabatic), p V constant (isothermal);
+//  b) a sealed prescribed_volume chamber: p V^k, T V^(k-1) constant
+//     (adiabatic), p V constant (isothermal), the gas work by hand;
 //  c) mass and energy balance of a valve/cylinder circuit (boundaries'
 //     delivered mass and enthalpy vs gas content, W_gas);
 //  d) static force balance of a cylinder at rest mid-stroke (gas spring of a
-//     sealed chamber) and against its end stop.
+//     sealed chamber), against its end stop, and of a single-acting
+//     cylinder on its return spring.
 // Tolerances are stated at each check; the runs use tight solver tolerances so
 // that each check is limited by the physics, not by integration error.
-#include "model/component_type.h"
 #include "model/project.h"
 #include "pneumatics/gas.h"
-#include "solver/element.h"
 #include "solver/simulation.h"
 #include "solver/system.h"
 #include "support/test_project.h"
@@ -32,52 +31,6 @@ namespace {
 
 constexpr double kR = 287.05, kK = 1.4, kRho0 = 1.185, kT0 = 293.15, kPamb = 101325.0;
 constexpr double kCp = kK * kR / (kK - 1.0);
-
-// ---------------------------------------------------------------- test-only type
-// A sealed gas volume whose size follows V(t) = V0 (1 - a sin(w t)): the same
-// contract a cylinder uses (internalNode + capacity at setup, volume() at every
-// evaluation), with the motion prescribed instead of computed.
-class PrescribedVolume : public Element {
- public:
-  explicit PrescribedVolume(const Component& c) : Element(c.id) {
-    Params P(c);
-    V0_ = P("V0"), a_ = P("a"), w_ = P("w"), p0_ = P("p0"), T0_ = P("T0");
-    iso_ = P("isothermal") > 0.5;
-  }
-  static ComponentType declare() {
-    ComponentType t;
-    t.name = "test_prescribed_volume";
-    t.category = "Test";
-    t.symbol = "reservoir";
-    t.description = "Test only: sealed volume V0 (1 - a sin(w t))";
-    t.params = {
-        {"V0", "m3", 1e-4, 0.0, 1.0, true, false, "volume at t = 0"},
-        {"a", "1", 0.5, 0.0, 1.0, false, true, "relative amplitude"},
-        {"w", "rad/s", 10.0, 0.0, 1e6, false, false, "angular frequency"},
-        {"p0", "Pa", 101325.0, 0.0, 1e8, true, false, "initial pressure"},
-        {"T0", "K", 293.15, 0.0, 2000.0, true, false, "initial temperature (and wall temperature)"},
-        {"isothermal", "1", 0.0, 0.0, 1.0, false, false, "1: isothermal"},
-    };
-    t.channels = {{"V", "m3", "volume"}};
-    t.create = [](const Component& c) { return std::make_unique<PrescribedVolume>(c); };
-    return t;
-  }
-  void setup(SystemBuilder& b) override {
-    node_ = b.internalNode("gas");
-    b.capacity(node_, id() + ".gas", V0_, p0_, T0_, iso_, T0_);
-    b.channel("V", "m3");
-  }
-  void evaluate(Eval& e) override { e.volume(node_, V(e.t), dVdt(e.t)); }
-  void output(const Eval& e, double* ch) override { ch[0] = V(e.t); }
-
-  double V(double t) const { return V0_ * (1.0 - a_ * std::sin(w_ * t)); }
-  double dVdt(double t) const { return -V0_ * a_ * w_ * std::cos(w_ * t); }
-
- private:
-  double V0_, a_, w_, p0_, T0_;
-  bool iso_;
-  int node_ = -1;
-};
 
 // ---------------------------------------------------------------- project helpers
 // Tight solver tolerances: each check is limited by the physics, not by integration error.
@@ -134,35 +87,42 @@ class TestVolumePhysics : public QObject {
   }
 
   void prescribed(bool iso) {
-    const double V0 = 1e-4, p0 = 2e5, T0 = 300.0;
+    // V = V0 + V_swept (1 - cos(w t - pi/2))/2 = 1e-4 (1 - 0.5 sin(w t)) m3.
+    const double Vmid = 1e-4, p0 = 2e5, T0 = 300.0;
     Project p;
-    p.components = {comp("pv", "test_prescribed_volume", {{"V0", V0}, {"a", 0.5}, {"w", 2 * std::numbers::pi * 5},
-                                                           {"p0", p0}, {"T0", T0}, {"isothermal", iso ? 1.0 : 0.0}})};
+    p.components = {comp("pv", "prescribed_volume",
+                         {{"V0", 0.5 * Vmid}, {"V_swept", Vmid}, {"frequency", 5.0}, {"phase", -std::numbers::pi / 2},
+                          {"p0", p0}, {"T0", T0}, {"T_wall", T0}, {"isothermal", iso ? 1.0 : 0.0}})};
     settings(p, 0.3, 1e-3, kTight);
     auto run = simulate(p);
     REQUIRE_OK(run);
     const auto pt = run->col("pv.gas.p"), Tt = run->col("pv.gas.T"), Vt = run->col("pv.gas.V"),
-               Vel = run->col("pv.V"), m = run->col("pv.gas.m");
-    double worstP = 0, worstT = 0, worstM = 0, worstV = 0, Vmin = 1e9, Vmax = 0;
+               Vel = run->col("pv.V"), m = run->col("pv.gas.m"), W = run->col("pv.W_gas"), pel = run->col("pv.p");
+    double worstP = 0, worstT = 0, worstM = 0, worstV = 0, worstW = 0, Vmin = 1e9, Vmax = 0;
     for (size_t i = 0; i < pt.size(); ++i) {
       const double invP = iso ? pt[i] * Vt[i] : pt[i] * std::pow(Vt[i], kK);
-      const double invP0 = iso ? p0 * V0 : p0 * std::pow(V0, kK);
+      const double invP0 = iso ? p0 * Vmid : p0 * std::pow(Vmid, kK);
       worstP = std::max(worstP, std::abs(invP / invP0 - 1.0));
       const double invT = iso ? Tt[i] : Tt[i] * std::pow(Vt[i], kK - 1.0);
-      const double invT0 = iso ? T0 : T0 * std::pow(V0, kK - 1.0);
+      const double invT0 = iso ? T0 : T0 * std::pow(Vmid, kK - 1.0);
       worstT = std::max(worstT, std::abs(invT / invT0 - 1.0));
-      worstM = std::max(worstM, std::abs(m[i] / (p0 * V0 / (kR * T0)) - 1.0));
-      worstV = std::max(worstV, std::abs(Vt[i] / Vel[i] - 1.0));
+      worstM = std::max(worstM, std::abs(m[i] / (p0 * Vmid / (kR * T0)) - 1.0));
+      worstV = std::max(worstV, std::abs(Vt[i] / Vel[i] - 1.0) + std::abs(pel[i] / pt[i] - 1.0));
+      // Work of the gas: isothermal p0 V0 ln(V/V0); adiabatic -dU = (p0 V0 - p V)/(k - 1).
+      const double Whand = iso ? p0 * Vmid * std::log(Vt[i] / Vmid) : (p0 * Vmid - pt[i] * Vt[i]) / (kK - 1.0);
+      worstW = std::max(worstW, std::abs(W[i] - Whand) / (p0 * Vmid));
       Vmin = std::min(Vmin, Vt[i]), Vmax = std::max(Vmax, Vt[i]);
     }
-    QVERIFY(Vmin < 0.51 * V0 && Vmax > 1.49 * V0);  // the full swing was sampled
-    // The node sees exactly the volume the element prescribes.
+    QVERIFY(Vmin < 0.51 * Vmid && Vmax > 1.49 * Vmid);  // the full swing was sampled
+    // The node sees exactly the volume the element prescribes, and its pressure.
     CHECK_ABS(worstV, 0.0, 1e-15);
     // Invariants over all 301 samples: rel 1e-6 (measured ~1e-8 at rel_tol 1e-9).
     CHECK_ABS(worstP, 0.0, 1e-6);
     CHECK_ABS(worstT, 0.0, 1e-6);
     // Mass stays constant (sealed): rel 1e-6.
     CHECK_ABS(worstM, 0.0, 1e-6);
+    // Gas work: 1e-6 of p0 V0 (20 J).
+    CHECK_ABS(worstW, 0.0, 1e-6);
     // One number by hand at the max compression (w t = pi/2, t = 0.05 s): V = V0/2,
     // p = p0 2^1.4 = 5.27803e5 Pa adiabatic, 4e5 Pa isothermal; T = 300 * 2^0.4 = 395.85 K.
     const size_t i = 50;
@@ -171,10 +131,6 @@ class TestVolumePhysics : public QObject {
   }
 
  private slots:
-  void initTestCase() {
-    if (!Registry::instance().find("test_prescribed_volume")) Registry::instance().add(PrescribedVolume::declare());
-  }
-
   // a) Choked charging of a tank. Supply 10 bar abs at T_s = 320 K (not T0, so
   // both the sqrt(T0/T_s) of the conductance and the k R T_s of the inflow
   // enthalpy are exercised), C = 1e-8 m3/(s Pa), b = 0.3, tank 1 l at ambient.
@@ -184,9 +140,39 @@ class TestVolumePhysics : public QObject {
   void chokedChargingIsothermal() { chokedCharging(true); }
 
   // b) Prescribed compression V(t) = V0 (1 - 0.5 sin(w t)), w = 2 pi 5 rad/s,
-  // 1.5 periods: V swings between 0.5 V0 and 1.5 V0. Sealed, no heat: isentropic.
+  // 1.5 periods: V swings between 0.5 V0 and 1.5 V0. Sealed (port plugged),
+  // no heat: isentropic.
   void prescribedCompressionAdiabatic() { prescribed(false); }
   void prescribedCompressionIsothermal() { prescribed(true); }
+
+  // b2) The same chamber driven by a table: V from 1e-4 down to 0.5e-4 m3 in
+  // 0.1 s, held 0.1 s, back up in 0.1 s (linear, corners as events).
+  // Isentropic at every sample; at the hold p = p0 2^1.4.
+  void prescribedTableAdiabatic() {
+    const double p0 = 2e5, T0 = 300.0, V1 = 1e-4;
+    Project p;
+    p.components = {comp("pv", "prescribed_volume", {{"p0", p0}, {"T0", T0}}, {},
+                         nlohmann::json::parse(R"({"points": [[0, 1e-4], [0.1, 0.5e-4], [0.2, 0.5e-4], [0.3, 1e-4]]})"))};
+    settings(p, 0.35, 1e-3, kTight);
+    auto run = simulate(p);
+    REQUIRE_OK(run);
+    const auto pt = run->col("pv.gas.p"), Vt = run->col("pv.gas.V"), dV = run->col("pv.dVdt");
+    double worstP = 0;
+    for (size_t i = 0; i < pt.size(); ++i)
+      worstP = std::max(worstP, std::abs(pt[i] * std::pow(Vt[i], kK) / (p0 * std::pow(V1, kK)) - 1.0));
+    // Invariant over all 351 samples: rel 1e-6.
+    CHECK_ABS(worstP, 0.0, 1e-6);
+    // The table by hand: V(0.05) = 0.75e-4 m3 falling at 5e-4 m3/s, held at
+    // 0.15 s, back to V1 and resting after 0.3 s (rel 1e-12).
+    CHECK_REL(run->at("pv.V", 0.05), 0.75e-4, 1e-12);
+    CHECK_REL(dV[50], -5e-4, 1e-12);
+    CHECK_REL(run->at("pv.V", 0.15), 0.5e-4, 1e-12);
+    CHECK_ABS(dV[150], 0.0, 1e-15);
+    CHECK_REL(dV[250], 5e-4, 1e-12);
+    CHECK_REL(run->at("pv.V", 0.34), V1, 1e-12);
+    CHECK_REL(run->at("pv.gas.p", 0.15), p0 * std::pow(2.0, kK), 1e-6);
+    CHECK_REL(run->out.last("pv.gas.p"), p0, 1e-6);
+  }
 
   // c) supply -> restriction -> 5/2 valve -> double-acting cylinder (A on 4, B on
   // 2), exhausts 3 and 5 open. time_switch drives sol14 at 0.05 s (extend to the
@@ -317,6 +303,40 @@ class TestVolumePhysics : public QObject {
     CHECK_ABS(run->out.last("cyl.x"), L - Fstop / kStop, 1e-9);
     CHECK_REL(run->out.last("cyl.F_pressure"), (ps - kPamb) * AA, 1e-6);
     CHECK_ABS(run->out.last("cyl.v"), 0.0, 1e-8);
+  }
+
+  // d3) Single-acting cylinder on its return spring (chamber B vented, the
+  // spring in it). Chamber A fed from p_s through a restriction; no Coulomb
+  // or Stribeck friction (their creep band would hold the piston short of the
+  // balance), viscous c = 60 N s/m (nearly critical with m = 1 kg, k = 1000 N/m).
+  // At rest pA = p_s and
+  //   (p_s - p_amb) A_A = F_spring0 + k x + F_load
+  // => x = ((p_s - p_amb) A_A - F_spring0 - F_load) / k = 0.050425 m.
+  void singleActingSpringBalance() {
+    const double ps = kPamb + 1e5, D = 0.032, k = 1000.0, F0 = 20.0, F = 10.0;
+    Project p;
+    p.components = {comp("sup", "supply", {{"p", ps}, {"T", 293.15}}), comp("r", "restriction", {{"C", 1e-8}}),
+                    comp("cyl", "cylinder_single", {{"bore", D}, {"stroke", 0.1}, {"k_spring", k}, {"F_spring0", F0},
+                                                    {"F_load", F}, {"isothermal", 1.0}, {"F_coulomb", 0.0},
+                                                    {"F_static", 0.0}, {"c_viscous", 60.0}})};
+    wire(p, "sup.1", "r.1");
+    wire(p, "r.2", "cyl.A");
+    settings(p, 1.5, 1e-2, kTight);
+    auto run = simulate(p);
+    REQUIRE_OK(run);
+    const double AA = std::numbers::pi * D * D / 4;
+    const double x = ((ps - kPamb) * AA - F0 - F) / k;
+    qInfo("hand: x = %.9g m", x);
+    QVERIFY(x > 0.01 && x < 0.09);  // mid-stroke, clear of both stops
+    // Position 1e-9 m (the transient decays as exp(-30 t): 3e-20 m left at 1.5 s).
+    CHECK_ABS(run->out.last("cyl.x"), x, 1e-9);
+    CHECK_ABS(run->out.last("cyl.v"), 0.0, 1e-7);
+    CHECK_REL(run->out.last("cyl.pA"), ps, 1e-8);
+    // The net of pressure and spring holds the load (rel 1e-8).
+    CHECK_REL(run->out.last("cyl.F_pressure"), F, 1e-8);
+    CHECK_ABS(run->out.last("cyl.F_stop"), 0.0, 1e-9);
+    // It started retracted (x0 = 0): the balance was reached by moving there.
+    QVERIFY(run->col("cyl.x").front() < 1e-9);
   }
 };
 

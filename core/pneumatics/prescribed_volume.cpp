@@ -1,0 +1,173 @@
+// Prescribed volume: a gas chamber whose volume is a given function of time,
+// for compressor and test-rig models without a mechanism. A crank-driven
+// piston's swept volume to first order:
+//   V(t) = V0 + V_swept (1 - cos(2 pi f t + phase)) / 2
+// (phase 0: at the top of the stroke, V = V0, at t = 0; phase pi: at the
+// bottom, V = V0 + V_swept), or a table data.points [[t, V], ...], linear
+// between the points and held outside (a test rig's volume programme); each
+// point is a root and the segment in use a discrete state, so IDA restarts
+// at each corner of V(t) instead of stepping across the jump of dV/dt.
+// The chamber joins the net of its port like a
+// cylinder chamber (or is a volume of its own when the port is plugged), so
+// its p and T are the node's, from the mass and energy balance with
+// p dV/dt work (seed 000); wall heat h*A*(T_wall - T) or isothermal.
+#include "control/signal_block.h"
+#include "model/component_type.h"
+#include "model/project.h"
+#include "pneumatics/gas.h"
+#include "solver/system.h"
+
+#include <cmath>
+#include <numbers>
+
+namespace pm {
+
+class PrescribedVolume : public Element {
+ public:
+  explicit PrescribedVolume(const Component& c) : Element(c.id) {
+    Params P(c);
+    V0_ = P("V0"), Vs_ = P("V_swept"), w_ = 2.0 * std::numbers::pi * P("frequency"), phase_ = P("phase");
+    p0_ = P("p0"), T0_ = P("T0"), hA_ = P("hA"), Tw_ = P("T_wall");
+    iso_ = P("isothermal") > 0.5;
+    const auto err = checkData(c.data);
+    if (!err.empty()) throw std::runtime_error("data." + err.front());
+    if (c.data.is_object())
+      for (const auto& pt : c.data["points"]) {
+        tt_.push_back(pt[0].get<double>());
+        tv_.push_back(pt[1].get<double>());
+      }
+  }
+
+  // data: null (the crank's cosine) or {"points": [[t, V], ...]}.
+  static std::vector<std::string> checkData(const nlohmann::json& d) {
+    if (d.is_null()) return {};
+    if (!d.is_object()) return {"expected an object {\"points\": [[t, V], ...]}"};
+    std::vector<std::string> err;
+    for (auto it = d.begin(); it != d.end(); ++it)
+      if (it.key() != "points") err.push_back(it.key() + ": unknown field");
+    if (!d.contains("points") || !d["points"].is_array() || d["points"].empty())
+      return {"points: expected a non-empty array of [t s, V m3] pairs"};
+    double tPrev = -1e300;
+    int i = 0;
+    for (const auto& pt : d["points"]) {
+      const std::string f = "points[" + std::to_string(i++) + "]";
+      if (!pt.is_array() || pt.size() != 2 || !pt[0].is_number() || !pt[1].is_number()) {
+        err.push_back(f + ": expected a pair of numbers [t s, V m3]");
+        continue;
+      }
+      const double t = pt[0].get<double>(), V = pt[1].get<double>();
+      if (!std::isfinite(t) || !(t > tPrev)) err.push_back(f + ": times must increase strictly");
+      if (!std::isfinite(V) || !(V > 0.0)) err.push_back(f + ": the volume must be > 0 m3");
+      tPrev = t;
+    }
+    return err;
+  }
+  static ComponentType declare() {
+    ComponentType t;
+    t.name = "prescribed_volume";
+    t.category = "Volumes";
+    t.symbol = "prescribed_volume";
+    t.description =
+        "Chamber of prescribed volume: V0 + V_swept (1 - cos(2 pi f t + phase))/2 (compressor), or a table "
+        "data.points [[t, V], ...], linear (test rig)";
+    t.ports = {{"1", Domain::Pneumatic, "port"}};
+    t.params = {
+        {"V0", "m3", 1e-5, 0.0, 1e3, true, false, "smallest volume (top of the stroke: clearance volume); unused with a table"},
+        {"V_swept", "m3", 1e-4, 0.0, 1e3, false, false, "swept volume (bottom minus top of the stroke)"},
+        {"frequency", "Hz", 1.0, 0.0, 1e6, false, false, "strokes per second (crank speed; 0 = the volume stands)"},
+        {"phase", "rad", 0.0, -1e3, 1e3, false, false, "crank angle at t = 0 (0: top of the stroke, pi: bottom)"},
+        {"p0", "Pa", 101325.0, 0.0, 1e8, true, false, "initial absolute pressure"},
+        {"T0", "K", 293.15, 0.0, 2000.0, true, false, "initial temperature"},
+        {"hA", "W/K", 0.0, 0.0, 1e6, false, false, "wall heat-transfer coefficient times area (0 = adiabatic)"},
+        {"T_wall", "K", 293.15, 0.0, 2000.0, true, false, "wall temperature"},
+        {"isothermal", "1", 0.0, 0.0, 1.0, false, false, "1: gas stays at T_wall (infinite heat transfer)"},
+    };
+    t.channels = {{"V", "m3", "chamber volume"},
+                  {"dVdt", "m3/s", "rate of change of the volume"},
+                  {"p", "Pa", "absolute pressure"},
+                  {"T", "K", "gas temperature"},
+                  {"m", "kg", "air mass in the chamber"},
+                  {"Q", "W", "heat flow from the wall into the gas"},
+                  {"W_gas", "J", "work done by the gas on the piston since t = 0 (integral of p dV)"}};
+    t.create = [](const Component& c) { return std::make_unique<PrescribedVolume>(c); };
+    t.check_data = [](const Component& c) { return checkData(c.data); };
+    return t;
+  }
+  void setup(SystemBuilder& b) override {
+    node_ = b.port("1");
+    if (node_ < 0) node_ = b.internalNode("gas");  // plugged: a sealed chamber of its own
+    if (!tt_.empty()) b.roots(1);
+    seg_ = segmentAt(0.0);
+    b.capacity(node_, id(), V(0.0), p0_, T0_, iso_, Tw_);
+    sW_ = b.state("W_gas", "J", StateKind::Differential, 0.0, 1e-6, "dW/dt - p dV/dt");
+    for (const auto& [q, u] : {std::pair{"V", "m3"}, {"dVdt", "m3/s"}, {"p", "Pa"}, {"T", "K"}, {"m", "kg"},
+                               {"Q", "W"}, {"W_gas", "J"}})
+      b.channel(q, u);
+    b.publish("V", [this](const Eval& e) { return V(e.t); }, true);
+    b.publish("p", [this](const Eval& e) { return e.p(node_); });
+    b.publish("T", [this](const Eval& e) { return e.T(node_); });
+  }
+  void evaluate(Eval& e) override {
+    const double dV = dVdt(e.t);
+    e.volume(node_, V(e.t), dV);
+    Q_ = iso_ ? 0.0 : hA_ * (Tw_ - e.T(node_));
+    e.heat(node_, Q_);
+    e.res[sW_] = e.yp[sW_] - e.p(node_) * dV;
+  }
+  bool rootsReadStatesOnly() const override { return true; }
+  void roots(const Eval& e, double* g) override {
+    const size_t next = static_cast<size_t>(seg_ + 1);
+    g[0] = next < tt_.size() ? e.t - tt_[next] : 1.0;
+  }
+  bool update(const Eval& e) override {
+    if (tt_.empty()) return false;
+    const int seg = segmentAt(e.t);
+    if (seg == seg_) return false;
+    seg_ = seg;
+    return true;
+  }
+  bool discrete(DiscreteState& s) override {
+    s(seg_);
+    return true;
+  }
+  void output(const Eval& e, double* ch) override {
+    const double Vt = V(e.t);
+    ch[0] = Vt;
+    ch[1] = dVdt(e.t);
+    ch[2] = e.p(node_);
+    ch[3] = e.T(node_);
+    ch[4] = e.p(node_) * Vt / (gas::R * e.T(node_));  // this chamber's share of its node's gas
+    ch[5] = Q_;
+    ch[6] = e.y[sW_];
+  }
+
+ private:
+  // Segment i covers [t_i, t_i+1); -1 lies before the first point, n-1 after the last.
+  int segmentAt(double t) const {
+    int seg = -1;
+    const double eps = signal::timeEps(t);
+    while (seg + 1 < static_cast<int>(tt_.size()) && t >= tt_[seg + 1] - eps) ++seg;
+    return seg;
+  }
+  // A table's active segment is extended past its end until the event.
+  double V(double t) const {
+    if (tt_.empty()) return V0_ + 0.5 * Vs_ * (1.0 - std::cos(w_ * t + phase_));
+    if (seg_ < 0 || seg_ + 1 >= static_cast<int>(tt_.size())) return seg_ < 0 ? tv_.front() : tv_.back();
+    return tv_[seg_] + slope() * (t - tt_[seg_]);
+  }
+  double dVdt(double t) const {
+    if (tt_.empty()) return 0.5 * Vs_ * w_ * std::sin(w_ * t + phase_);
+    return seg_ < 0 || seg_ + 1 >= static_cast<int>(tt_.size()) ? 0.0 : slope();
+  }
+  double slope() const { return (tv_[seg_ + 1] - tv_[seg_]) / (tt_[seg_ + 1] - tt_[seg_]); }
+
+  double V0_, Vs_, w_, phase_, p0_, T0_, hA_, Tw_;
+  bool iso_;
+  std::vector<double> tt_, tv_;  // the table, if given
+  int seg_ = -1;
+  int node_ = -1, sW_ = -1;
+  double Q_ = 0.0;
+};
+PM_REGISTER(PrescribedVolume)
+
+}  // namespace pm
