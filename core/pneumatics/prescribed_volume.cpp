@@ -7,10 +7,10 @@
 // between the points and held outside (a test rig's volume programme); each
 // point is a root and the segment in use a discrete state, so IDA restarts
 // at each corner of V(t) instead of stepping across the jump of dV/dt.
-// The chamber joins the net of its port like a
-// cylinder chamber (or is a volume of its own when the port is plugged), so
-// its p and T are the node's, from the mass and energy balance with
-// p dV/dt work (seed 000); wall heat h*A*(T_wall - T) or isothermal.
+// The chamber joins the net of its port like a cylinder chamber (or is a
+// volume of its own when the port is plugged), so its p and T are the
+// node's, from the mass and energy balance with p dV/dt work (seed 000);
+// wall heat h*A*(T_wall - T) or isothermal.
 #include "control/signal_block.h"
 #include "model/component_type.h"
 #include "model/project.h"
@@ -19,6 +19,8 @@
 
 #include <cmath>
 #include <numbers>
+#include <string>
+#include <vector>
 
 namespace pm {
 
