@@ -12,7 +12,8 @@
 //    port "1" (the ISO 5599 supply port), ambient on the others;
 //  - each signal input (required or not) reads a constant source of 1;
 //  - mechanical ports stay free (the component then moves by itself);
-//  - a sealed reservoir besides, so that there is always a state to integrate.
+//  - a sealed reservoir besides, so that there is always a state to integrate;
+//  - a type with a mechanical port runs again attached to a joint.
 // A joint type with markers joins a 1 kg part to the ground; one without
 // (a coupler) couples two revolute joints; a force acts between a free part
 // and the ground; each motion function, as displacement and as velocity,
@@ -27,6 +28,7 @@
 
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -141,6 +143,40 @@ class TestRegistry : public QObject {
       if (!err.empty()) failures.push_back(t->name + ": " + err);
     }
     QVERIFY(tried > 40);  // the registry really was iterated
+    report(failures, tried);
+  }
+
+  // A type with a mechanical port also drives a mechanism: attached
+  // (data.attach.joint) to a joint with a coordinate (a type with limits:
+  // revolute, translational, cylindrical) between the link and the ground,
+  // it must run on at least one of them; the attempts are reported if none.
+  void everyMechanicalPortAttaches() {
+    std::vector<std::string> failures;
+    int tried = 0;
+    for (const ComponentType* t : Registry::instance().all()) {
+      if (std::none_of(t->ports.begin(), t->ports.end(), [](const PortDecl& p) { return p.domain == Domain::Mechanical; }))
+        continue;
+      ++tried;
+      std::string attempts;
+      bool ran = false;
+      for (const MechTypeDecl& d : jointTypes()) {
+        if (!d.param("lower")) continue;
+        Project p = componentProject(*t);
+        p.mechanism = groundAndLink();
+        p.mechanism.joints = {joint("j", d.name, "link.m", "ground.g")};
+        Component* dut = p.find("dut");
+        if (!dut->data.is_object()) dut->data = nlohmann::json::object();
+        dut->data["attach"] = {{"joint", "j"}};
+        const std::string err = tryRun(p, t->name + " on a " + d.name + " joint");
+        if (err.empty()) {
+          ran = true;
+          break;
+        }
+        attempts += " [" + d.name + ": " + err + "]";
+      }
+      if (!ran) failures.push_back(t->name + " (attached):" + attempts);
+    }
+    QVERIFY(tried >= 1);
     report(failures, tried);
   }
 
