@@ -68,6 +68,9 @@ int simulate(const std::string& path, double tEnd, const std::string& out, const
   if (tEnd > 0) applyOverride(pr, "simulation.t_end=" + std::to_string(tEnd));
   Simulation sim(pr, path);
   sim.setOutputRows(serialOutput ? Simulation::OutputRows::Solver : Simulation::OutputRows::Auto);
+  // What the assembly changed of the user's start, redundant joints: said before the run.
+  if (MechanismElement* me = sim.system().mechanism(); me && !quiet)
+    for (const auto& m : me->multibody().messages()) std::cerr << "pneumech: " << path << ": note: " << m << "\n";
   const std::vector<ChannelInfo> written = sim.channels();
   for (const auto& c : channels)  // check before spending the run
     if (std::none_of(written.begin(), written.end(), [&](const ChannelInfo& k) { return k.name == c; }))
