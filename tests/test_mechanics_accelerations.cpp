@@ -26,7 +26,7 @@ constexpr double g0 = 9.80665;
 constexpr double kM = 2.0, kD = 0.4, kIyy = 0.05, kTh0 = 0.8;
 constexpr double kIPivot = kIyy + kM * kD * kD;
 
-Mechanism compoundPendulum() {
+Mechanism pendulumMechanism() {
   const Vec3 yAxis{-1.5707963267948966, 0, 0};  // marker z = world +y
   Mechanism m;
   m.parts.push_back(ground({mk("pivot", {0, 0, 0}, yAxis)}));
@@ -66,7 +66,7 @@ class TestMechanicsAccelerations : public QObject {
     const double alphaMax = kM * g0 * kD * std::sin(kTh0) / kIPivot;
     const double wMax2 = 2 * kM * g0 * kD * (1 - std::cos(kTh0)) / kIPivot;  // energy at the bottom
     for (const char* f : kFormulations) {
-      Project p = mechProject(compoundPendulum(), 2.0, 0.01, 1e-9);
+      Project p = mechProject(pendulumMechanism(), 2.0, 0.01, 1e-9);
       p.simulation.mechanism_formulation = f;
       auto r = simulate(p, f);
       REQUIRE_OK(r);

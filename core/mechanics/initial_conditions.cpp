@@ -69,9 +69,13 @@ std::string quoted(const std::vector<std::string>& ids) {
   return s;
 }
 
+// Rounding noise (1e-17 across the plane of a planar loop) printed as 0.
+double shown(double v, double scale) { return std::abs(v) < 1e-12 * std::max(scale, 1.0) ? 0.0 : v; }
+
 std::string vec(const V3& v) {
   std::ostringstream o;
-  o << "(" << v[0] << ", " << v[1] << ", " << v[2] << ")";
+  const double s = v.norm();
+  o << "(" << shown(v[0], s) << ", " << shown(v[1], s) << ", " << shown(v[2], s) << ")";
   return o.str();
 }
 
@@ -134,7 +138,7 @@ void MultibodySystem::checkInitialConditions(std::vector<double>& y) const {
       o << "over-specified initial conditions: the mechanism has " << 6 * moving - rank
         << " degree(s) of freedom, which the joints, motions and couplers";
       if (i > 0) o << " with the initial " << what << " of " << quoted(std::vector<std::string>(given.begin(), given.begin() + static_cast<long>(i)));
-      o << " already fix; initial " << what << " are given on " << quoted(given) << ": remove one";
+      o << " already fix at the assembled pose; initial " << what << " are given on " << quoted(given) << ": remove one";
       fail(j->id, std::string("initial.") + fieldOf(j->type, rates), o.str());
     }
   }
@@ -176,7 +180,8 @@ void MultibodySystem::reportStart(const std::vector<double>& user) {
     const double turn = qu.angularDistance(q);
     if (dr > kMovedBy || turn > kMovedBy) {
       std::ostringstream o;
-      o << "'" << B.id << "' by " << dr << " m and " << turn << " rad (" << turn * 180.0 / std::numbers::pi << " deg)";
+      o << "'" << B.id << "' by " << shown(dr, 0.0) << " m and " << shown(turn, 0.0) << " rad ("
+        << shown(turn, 0.0) * 180.0 / std::numbers::pi << " deg)";
       moved.push_back({std::max(dr, turn), o.str()});
     }
     const V3 vU = ku[b].v - ku[b].ww.cross(armU), v = k[b].v - k[b].ww.cross(arm);  // of the origin
