@@ -97,6 +97,9 @@ int simulate(const std::string& path, const double* tEnd, const std::string& out
   if (tEnd) setSimulationSetting(pr, "t_end", *tEnd, "--t-end", path);
   Simulation sim(pr, path);
   sim.setOutputRows(serialOutput ? Simulation::OutputRows::Solver : Simulation::OutputRows::Auto);
+  // What the assembly changed of the user's start, redundant joints: said before the run.
+  if (MechanismElement* me = sim.system().mechanism(); me && !quiet)
+    for (const auto& m : me->multibody().messages()) std::cerr << "pneumech: " << path << ": note: " << m << "\n";
   const std::vector<ChannelInfo> written = sim.channels();
   for (const auto& c : channels)  // check before spending the run
     if (std::none_of(written.begin(), written.end(), [&](const ChannelInfo& k) { return k.name == c; }))

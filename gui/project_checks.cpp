@@ -2,6 +2,7 @@
 
 #include "model/component_type.h"
 #include "model/project_error.h"
+#include "mechanics/mechanism_element.h"
 #include "solver/compiler.h"
 
 #include <algorithm>
@@ -33,7 +34,10 @@ std::vector<CheckMessage> checkProject(const Project& p, const std::string& file
   if (!supply && !p.components.empty())
     out.push_back({S::Error, "No supply: add a compressed-air supply to the circuit", {}, {}});
   try {
-    Compiler::compile(p, file);
+    const auto sys = Compiler::compile(p, file);
+    // The mechanism's notes: parts the assembly moved, velocities it changed, redundant joints.
+    if (MechanismElement* me = sys->mechanism())
+      for (const std::string& m : me->multibody().messages()) out.push_back({S::Warning, QString::fromStdString(m), {}, {}});
   } catch (const ProjectError& e) {
     CheckMessage m{S::Error, QString::fromStdString(e.what()), {}, {}};
     if (p.find(e.object())) m.component = e.object();

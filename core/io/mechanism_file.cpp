@@ -108,6 +108,19 @@ class MReader {
     }
     if (auto e = applyMassProperties(d)) fail(d.id, e->field, e->message);
   }
+  // A joint's "initial": {"angle", "rate"} (revolute) or {"displacement",
+  // "velocity"} (translational, cylindrical): the names of its result channels.
+  JointInitial initial(const json& ic, const JointDef& d) const {
+    const auto names = jointInitialNames(d.type);
+    if (!names) fail(d.id, "initial", "initial conditions are set on revolute, translational or cylindrical joints");
+    if (!ic.is_object())
+      fail(d.id, "initial", std::string("expected an object {\"") + names->first + "\": ..., \"" + names->second + "\": ...}");
+    only(ic, {names->first, names->second}, d.id, "initial.");
+    JointInitial r;
+    if (ic.contains(names->first)) r.value = num(ic, names->first, d.id, 0.0, "initial.");
+    if (ic.contains(names->second)) r.rate = num(ic, names->second, d.id, 0.0, "initial.");
+    return r;
+  }
   const json& arr(const json& j, const char* k, const std::string& o) const {
     static const json empty = json::array();
     if (!j.contains(k)) return empty;
@@ -192,7 +205,7 @@ class MReader {
       if (!j.is_object()) fail(where, "", "expected an object");
       JointDef d;
       d.id = str(j, "id", where, true);
-      only(j, {"id", "type", "i", "j", "joints", "params"}, d.id);
+      only(j, {"id", "type", "i", "j", "joints", "params", "initial"}, d.id);
       d.type = str(j, "type", d.id, true);
       d.i = str(j, "i", d.id);
       d.j = str(j, "j", d.id);
@@ -205,6 +218,7 @@ class MReader {
         }
       }
       d.params = params(j, d.id);
+      if (j.contains("initial")) d.initial = initial(j.at("initial"), d);
       r.joints.push_back(std::move(d));
     }
     n = 0;
@@ -315,6 +329,12 @@ json serializeMechanism(const Mechanism& m) {
     if (!d.j.empty()) j["j"] = d.j;
     if (!d.joints.empty()) j["joints"] = d.joints;
     if (!d.params.empty()) j["params"] = params(d.params);
+    if (const auto names = jointInitialNames(d.type); names && !d.initial.empty()) {
+      json ic = json::object();
+      if (d.initial.value) ic[names->first] = *d.initial.value;
+      if (d.initial.rate) ic[names->second] = *d.initial.rate;
+      j["initial"] = ic;
+    }
     joints.push_back(j);
   }
   r["joints"] = joints;

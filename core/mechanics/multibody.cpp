@@ -227,6 +227,8 @@ MultibodySystem::MultibodySystem(const Mechanism& m, const ExternalLoads& loads)
   };
   for (size_t a = 0; a < m.joints.size(); ++a) {
     const JointDef& jd = m.joints[a];
+    if (!jd.initial.empty() && !jointInitialNames(jd.type))
+      fail(jd.id, "initial", "initial conditions are set on revolute, translational or cylindrical joints");
     if (jd.type == "coupler") continue;
     if (lumped[a] >= 0) {
       jointOut_.push_back(-1 - lumped[a]);
@@ -243,6 +245,8 @@ MultibodySystem::MultibodySystem(const Mechanism& m, const ExternalLoads& loads)
     j.e = param(jd.params, "limit_exponent", 1.5);
     j.c = param(jd.params, "limit_damping", 100.0);
     j.d = param(jd.params, "limit_depth", 1e-4);
+    j.icValue = jd.initial.value;
+    j.icRate = jd.initial.rate;
     std::vector<std::string> eqs;
     const std::vector<std::string> pt = {"x_I - x_J", "y_I - y_J", "z_I - z_J"};
     const std::string zx = "z_I . x_J", zy = "z_I . y_J", xy = "x_I . y_J", dx = "x_J . (P_I - P_J)",
@@ -359,6 +363,7 @@ MultibodySystem::MultibodySystem(const Mechanism& m, const ExternalLoads& loads)
     for (const char* q : {"vx", "vy", "vz"}) ch(b.id + "." + q, "m/s");
     for (const char* q : {"wx", "wy", "wz"}) ch(b.id + "." + q, "rad/s");
     for (const char* q : {"ax", "ay", "az"}) ch(b.id + "." + q, "m/s2");
+    for (const char* q : {"alpha_x", "alpha_y", "alpha_z"}) ch(b.id + "." + q, "rad/s2");
   }
   for (int o : jointOut_) {
     if (o < 0) {
@@ -377,9 +382,11 @@ MultibodySystem::MultibodySystem(const Mechanism& m, const ExternalLoads& loads)
     if (j.type == "revolute") {
       ch(j.id + ".angle", "rad");
       ch(j.id + ".rate", "rad/s");
+      ch(j.id + ".alpha", "rad/s2");
     } else if (j.type == "translational" || j.type == "cylindrical") {
       ch(j.id + ".displacement", "m");
       ch(j.id + ".velocity", "m/s");
+      ch(j.id + ".acceleration", "m/s2");
     }
   }
   for (const MotionRT& mo : motions_) {
@@ -981,6 +988,23 @@ double MultibodySystem::jointCoordinate(const JointRT& j, const std::vector<Kin>
   return AJ.col(2).dot(d);
 }
 
+double MultibodySystem::jointAcceleration(const JointRT& j, const std::vector<Kin>& k, const std::vector<V3>& acc,
+                                          const std::vector<V3>& alpha) const {
+  const int bi = markers_[j.I].body, bj = markers_[j.J].body;
+  const V3 z = markerAxes(j.J, k).col(2), wJ = k[bj].ww, zd = wJ.cross(z);  // z_J and its rate
+  if (j.kind == JointRT::Kind::Revolute)  // d/dt of z . (w_I - w_J)
+    return z.dot(alpha[bi] - alpha[bj]) + zd.dot(k[bi].ww - k[bj].ww);
+  // d2/dt2 of z . d, d = P_I - P_J: z . d'' + 2 z' . d' + z'' . d.
+  auto pointAcc = [&](int m, int b) {
+    const V3 s = k[b].A * markers_[m].s;
+    return V3(acc[b] + alpha[b].cross(s) + k[b].ww.cross(k[b].ww.cross(s)));
+  };
+  const V3 d = markerPoint(j.I, k) - markerPoint(j.J, k);
+  const V3 dd = markerVelocity(j.I, k) - markerVelocity(j.J, k);
+  const V3 ddd = pointAcc(j.I, bi) - pointAcc(j.J, bj);
+  return z.dot(ddd) + 2.0 * zd.dot(dd) + (alpha[bj].cross(z) + wJ.cross(zd)).dot(d);
+}
+
 // Derivative of the joint coordinate (angle about z_J, or travel along z_J).
 Row MultibodySystem::coordinateRow(const JointRT& j, const std::vector<Kin>& k, const double* y) const {
   if (j.kind == JointRT::Kind::Revolute) {
@@ -1355,13 +1379,20 @@ void MultibodySystem::assemble() {
   std::vector<double>& y = y0_;
   const std::vector<double> user = y;
   std::vector<Kin> k;
-  std::vector<Row> rows;
-  const size_t nJointRows = motions_.empty() ? rowInfo_.size() : static_cast<size_t>(motions_.front().row);
-  for (int pass = 0; pass < 2; ++pass) {
+  std::vector<Row> rows, ics;
+  std::vector<std::string> icOwners;
+  // The pass from which each row is held: 0 the joints, 1 the couplers, 2 the motions.
+  std::vector<int> from(rowInfo_.size(), 0);
+  for (const JointRT& j : joints_)
+    if (j.kind == JointRT::Kind::Coupler) from[j.firstRow] = 1;
+  for (const MotionRT& mo : motions_) from[mo.row] = 2;
+  // Pass 0 closes the joints; pass 1 adds the couplers, holding the values
+  // they have there, and the joints' initial conditions; pass 2 the motions,
+  // whose velocity drivers start from where pass 1 left their joints.
+  for (int pass = 0; pass < 3; ++pass) {
     if (pass == 1) {
-      // The joints are closed: a limited joint takes the branch (whole turns)
-      // that puts it inside its limits, if one does; then the motions' and
-      // couplers' start values.
+      // A limited joint takes the branch (whole turns) that puts it inside
+      // its limits, if one does.
       for (const JointRT& j : joints_) {
         if (j.wind < 0) continue;
         const double q = y[j.wind], turn = 2.0 * std::numbers::pi;
@@ -1370,11 +1401,14 @@ void MultibodySystem::assemble() {
         else if (q > j.upper) shift = -std::ceil((q - j.upper) / turn) * turn;
         if (shift != 0.0 && q + shift >= j.lower && q + shift <= j.upper) y[j.wind] += shift;
       }
+      checkInitialConditions(y);
       kinematics(y.data(), k);
-      for (MotionRT& mo : motions_) mo.q0 = jointCoordinate(joints_[mo.joint], k, y.data());
       for (JointRT& j : joints_)
         if (j.kind == JointRT::Kind::Coupler)
           j.c0 = jointCoordinate(joints_[j.coupled[0]], k, y.data()) + j.ratio * jointCoordinate(joints_[j.coupled[1]], k, y.data());
+    } else if (pass == 2) {
+      kinematics(y.data(), k);
+      for (MotionRT& mo : motions_) mo.q0 = jointCoordinate(joints_[mo.joint], k, y.data());
     }
     double prev = INFINITY;
     int stall = 0;
@@ -1382,12 +1416,17 @@ void MultibodySystem::assemble() {
       kinematics(y.data(), k);
       buildRows(0.0, y.data(), k, rows);
       std::vector<Row> sel;
-      std::vector<int> idx;
-      for (size_t i = 0; i < rows.size(); ++i) {
-        const bool posLevel = rowInfo_[i].mu >= 0;
-        if (posLevel && (pass == 1 || i < nJointRows)) {
+      std::vector<const std::string*> owner;
+      for (size_t i = 0; i < rows.size(); ++i)
+        if (rowInfo_[i].mu >= 0 && from[i] <= pass) {
           sel.push_back(rows[i]);
-          idx.push_back(static_cast<int>(i));
+          owner.push_back(&rowInfo_[i].owner);
+        }
+      if (pass > 0) {
+        initialConditionRows(k, y.data(), false, ics, &icOwners);
+        for (size_t i = 0; i < ics.size(); ++i) {
+          sel.push_back(ics[i]);
+          owner.push_back(&icOwners[i]);
         }
       }
       Eigen::VectorXd phi(sel.size());
@@ -1400,7 +1439,7 @@ void MultibodySystem::assemble() {
         // Least-squares has converged to a point that misses: the loop cannot close.
         std::vector<std::pair<double, std::string>> worst;
         for (size_t i = 0; i < sel.size(); ++i)
-          if (std::abs(phi[i]) > 1e-9) worst.push_back({std::abs(phi[i]), rowInfo_[idx[i]].owner});
+          if (std::abs(phi[i]) > 1e-9) worst.push_back({std::abs(phi[i]), *owner[i]});
         std::sort(worst.rbegin(), worst.rend());
         std::ostringstream o;
         o << "the mechanism cannot be assembled (largest constraint errors:";
@@ -1412,7 +1451,8 @@ void MultibodySystem::assemble() {
           if (seen.size() == 4) break;
         }
         o << "); check that the links are long enough to close the loop and the markers sit where the joints are";
-        const std::string who = worst.empty() ? "mechanism" : worst.front().second;
+        if (!icOwners.empty()) o << ", and that the joints' initial conditions can be met together";
+        const std::string who = worst.empty() ? "mechanism" : worst.front().second.substr(0, worst.front().second.find(' '));
         fail(who, "", o.str());
       }
       // Gauss-Newton towards the nearest assembled pose in the weighted norm
@@ -1436,7 +1476,9 @@ void MultibodySystem::assemble() {
   kinematics(y.data(), k);
   buildRows(0.0, y.data(), k, rows);
   findRedundant(rows);
-  projectVelocities(0.0, y);
+  initialConditionRows(k, y.data(), true, ics);
+  projectVelocities(0.0, y, &ics);
+  reportStart(user);
 }
 
 void MultibodySystem::findRedundant(const std::vector<Row>& rows) {
@@ -1516,15 +1558,17 @@ void MultibodySystem::findRedundant(const std::vector<Row>& rows) {
   }
 }
 
-void MultibodySystem::projectVelocities(double t, std::vector<double>& y) {
+void MultibodySystem::projectVelocities(double t, std::vector<double>& y, const std::vector<Row>* extra) {
   std::vector<Kin> k;
   std::vector<Row> rows;
   kinematics(y.data(), k);
   buildRows(t, y.data(), k, rows);
+  std::vector<Row> act = activeRows(rows);
+  if (extra) act.insert(act.end(), extra->begin(), extra->end());
   // Large models: C sparse from the start (the dense one alone is O(m n)).
   const bool dense = denseAssembly();
-  const Eigen::MatrixXd C = dense ? constraintMatrix(rows, true) : Eigen::MatrixXd();
-  const SpMat Cs = dense ? SpMat() : sparseOf(activeRows(rows));
+  const Eigen::MatrixXd C = dense ? matrixOf(act) : Eigen::MatrixXd();
+  const SpMat Cs = dense ? SpMat() : sparseOf(act);
   if ((dense ? C.rows() : Cs.rows()) == 0) return;
   Eigen::VectorXd v(dense ? C.cols() : Cs.cols()), rhs(dense ? C.rows() : Cs.rows());
   int c = 0;
@@ -1534,9 +1578,7 @@ void MultibodySystem::projectVelocities(double t, std::vector<double>& y) {
     v.segment<3>(c + 3) = k[&b - &bodies_[0]].w;
     c += 6;
   }
-  int i2 = 0;
-  for (size_t i = 0; i < rows.size(); ++i)
-    if (rowInfo_[i].active) rhs[i2++] = -rows[i].phit;
+  for (size_t i = 0; i < act.size(); ++i) rhs[i] = -act[i].phit;
   const Eigen::VectorXd S = assemblyScales();
   if (dense) {
     const Eigen::MatrixXd CS = C * S.asDiagonal();
@@ -2248,7 +2290,8 @@ void MultibodySystem::outputs(double t, const double* y, const double* yp, doubl
     for (int q = 0; q < 3; ++q) row[c + 6 + q] = v[q];
     for (int q = 0; q < 3; ++q) row[c + 9 + q] = k.ww[q];
     for (int q = 0; q < 3; ++q) row[c + 12 + q] = ao[q];
-    c += 15;
+    for (int q = 0; q < 3; ++q) row[c + 15 + q] = alpha[P.body][q];
+    c += 18;
   }
   for (int out : jointOut_) {
     if (out < 0) {
@@ -2301,6 +2344,7 @@ void MultibodySystem::outputs(double t, const double* y, const double* yp, doubl
       double rate = 0.0;
       row[c++] = jointCoordinate(j, kin_, y, &rate);
       row[c++] = rate;
+      row[c++] = jointAcceleration(j, kin_, acc, alpha);
     }
   }
   for (const MotionRT& mo : motions_) {

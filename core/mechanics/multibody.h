@@ -36,6 +36,7 @@
 
 #include <array>
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -296,8 +297,9 @@ class MultibodySystem {
     double lower = -INFINITY, upper = INFINITY, k = 0, e = 1.5, c = 0, d = 1e-4;
     int coupled[2] = {-1, -1};
     double ratio = -1.0;
-    double c0 = 0.0;  // coupler: q1 + ratio q2 at the assembled start
+    double c0 = 0.0;  // coupler: q1 + ratio q2 as placed, the joints closed
     int wind = -1;    // revolute: winding state (continuous angle)
+    std::optional<double> icValue, icRate;  // initial conditions (JointInitial)
   };
   struct MotionRT {
     std::string id;
@@ -323,6 +325,10 @@ class MultibodySystem {
   // Appends (or overwrites from index n on) the joint's rows; n advances.
   void jointRows(const JointRT& j, const std::vector<Kin>& k, std::vector<Row>& out, size_t& n) const;
   double jointCoordinate(const JointRT& j, const std::vector<Kin>& k, const double* y, double* rate = nullptr) const;
+  // Second derivative of the joint coordinate from the bodies' centre of
+  // mass and angular accelerations (world).
+  double jointAcceleration(const JointRT& j, const std::vector<Kin>& k, const std::vector<V3>& acc,
+                           const std::vector<V3>& alpha) const;
   // Angle of I's x-axis about z_J from J's x-axis, and its rate.
   double relativeAngle(int I, int J, const std::vector<Kin>& k, int wind, const double* y, double* rate) const;
   Row coordinateRow(const JointRT& j, const std::vector<Kin>& k, const double* y) const;
@@ -337,7 +343,23 @@ class MultibodySystem {
   // removed equations leave undetermined, "jA Fz Tx Ty, jB Fz Tx Ty, ..."
   // (core/mechanics/redundant_reactions.cpp).
   std::string undeterminedReactions(const std::vector<Row>& rows) const;
-  void projectVelocities(double t, std::vector<double>& y);
+  // Velocities onto C v + Phi_t = 0 (the active rows), and the `extra` rows too.
+  void projectVelocities(double t, std::vector<double>& y, const std::vector<Row>* extra = nullptr);
+  // Joint initial conditions and the report of the start (initial_conditions.cpp).
+  // One row per joint initial condition, at the local state y: coordinates
+  // (rates false: phi = q - value) or rates (true: phit = -rate, so that
+  // C v + phit = 0 holds it); `owners` names them "<joint> (initial.<field>)".
+  void initialConditionRows(const std::vector<Kin>& k, const double* y, bool rates, std::vector<Row>& out,
+                            std::vector<std::string>* owners = nullptr) const;
+  // Refuses initial conditions that the joints, motions, couplers and the
+  // other initial conditions already fix, naming the joints; then puts the
+  // windings of joints given an initial angle on the turn nearest it.
+  void checkInitialConditions(std::vector<double>& y) const;
+  // Refuses initial rates the projection could not meet (at a dead centre);
+  // notes the parts the assembly moved from where the user placed them
+  // (`user`: the state before assembly) and the velocities the user gave
+  // that the start changed.
+  void reportStart(const std::vector<double>& user);
   // Minimum-norm Gauss-Newton onto Phi(q, t) = 0 (at most 20 steps, no error).
   void projectPositions(double t, std::vector<double>& y) const;
   // One Gauss-Newton step onto the active position constraints; false (y

@@ -9,7 +9,9 @@
 
 #include <array>
 #include <map>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace pm {
@@ -63,6 +65,23 @@ struct PartDef {
   bool operator==(const PartDef&) const = default;
 };
 
+// A joint's initial conditions (ADAMS's joint IC): its coordinate (revolute:
+// angle [rad]; translational, cylindrical: travel [m]) and that coordinate's
+// rate at t = 0. The assembly and the velocity projection hold them exactly.
+struct JointInitial {
+  std::optional<double> value, rate;
+  bool empty() const { return !value && !rate; }
+  bool operator==(const JointInitial&) const = default;
+};
+
+// The names of a joint's initial conditions in the file ("initial": {...}),
+// as its result channels: {coordinate, rate}; none for types without.
+inline std::optional<std::pair<const char*, const char*>> jointInitialNames(const std::string& type) {
+  if (type == "revolute") return std::pair{"angle", "rate"};
+  if (type == "translational" || type == "cylindrical") return std::pair{"displacement", "velocity"};
+  return std::nullopt;
+}
+
 // Joints, forces and motions are typed elements with named scalar
 // parameters (declared with units and ranges in core/mechanics) so that
 // overrides, the property editor and validation treat them like components.
@@ -72,6 +91,7 @@ struct JointDef {
   std::string i, j;   // markers "<part>.<marker>"; the joint moves I relative to J
   std::vector<std::string> joints;  // coupler: the two joints it couples
   std::map<std::string, double> params;
+  JointInitial initial;
   bool operator==(const JointDef&) const = default;
 };
 

@@ -187,4 +187,50 @@ inline Mechanism pendulumChain(int n) {
   return m;
 }
 
+// Slider-crank in the x-y plane: crank r = 0.05 m about the world z-axis at
+// the origin (joint crank_pivot), rod l = 0.15 m (crank_pin, wrist_pin),
+// slider on the x-axis (translational joint guide, travel = the slider's x),
+// placed closed at crank angle th, every part at rest, gravity -z (across
+// the plane). Its closed forms, S = sqrt(l^2 - r^2 sin^2 th), crank rate w,
+// crank acceleration 0: x = r cos th + S, rod angle psi = -asin(r sin th / l),
+// v = -r w (sin th + r sin th cos th / S), psi' = -r w cos th / S,
+// x'' = -r w^2 (cos th + r cos 2th / S + r^3 sin^2 th cos^2 th / S^3),
+// psi'' = r w^2 sin th (1 / S - r^2 cos^2 th / S^3).
+struct SliderCrank {
+  static constexpr double r = 0.05, l = 0.15;
+  static double S(double th) { return std::sqrt(l * l - r * r * std::sin(th) * std::sin(th)); }
+  static double x(double th) { return r * std::cos(th) + S(th); }
+  static double rodAngle(double th) { return -std::asin(r * std::sin(th) / l); }
+  static double v(double th, double w) { return -r * w * (std::sin(th) + r * std::sin(th) * std::cos(th) / S(th)); }
+  static double rodRate(double th, double w) { return -r * w * std::cos(th) / S(th); }
+  static double a(double th, double w) {
+    const double s = std::sin(th), c = std::cos(th), S3 = std::pow(S(th), 3);
+    return -r * w * w * (c + r * std::cos(2 * th) / S(th) + r * r * r * s * s * c * c / S3);
+  }
+  static double rodAcceleration(double th, double w) {
+    const double c = std::cos(th);
+    return r * w * w * std::sin(th) * (1.0 / S(th) - r * r * c * c / std::pow(S(th), 3));
+  }
+  static Mechanism placed(double th) {
+    Mechanism m;
+    const Vec3 alongX = zAxis(mb::V3::UnitX(), mb::V3::UnitY());
+    m.parts.push_back(ground({mk("o", {0, 0, 0}), mk("rail", {0, 0, 0}, alongX)}));
+    PartDef crank = part("crank", 0.5, 2e-4, {0, 0, 0}, {mk("o", {0, 0, 0}), mk("pin", {r, 0, 0})});
+    crank.orientation = {0, 0, th};
+    PartDef rod = part("rod", 0.3, std::array<double, 6>{1e-5, 6e-4, 6e-4, 0, 0, 0}, {r * std::cos(th), r * std::sin(th), 0},
+                       {mk("a", {0, 0, 0}), mk("b", {l, 0, 0})});
+    rod.cm = {l / 2, 0, 0};
+    rod.orientation = {0, 0, rodAngle(th)};
+    PartDef slider = part("slider", 1.0, 1e-3, {x(th), 0, 0}, {mk("pin", {0, 0, 0}), mk("guide", {0, 0, 0}, alongX)});
+    m.parts.push_back(crank);
+    m.parts.push_back(rod);
+    m.parts.push_back(slider);
+    m.joints.push_back(joint("crank_pivot", "revolute", "crank.o", "ground.o"));
+    m.joints.push_back(joint("crank_pin", "revolute", "rod.a", "crank.pin"));
+    m.joints.push_back(joint("wrist_pin", "revolute", "slider.pin", "rod.b"));
+    m.joints.push_back(joint("guide", "translational", "slider.guide", "ground.rail"));
+    return m;
+  }
+};
+
 }  // namespace pm::test
