@@ -68,7 +68,10 @@ class Eval {
 constexpr double kMixEps = 1e-5;
 
 inline void Eval::flow(int from, int to, double q) {
-  if (from < 0 || to < 0 || from == to || q == 0.0) return;
+  // Not skipped at q = 0: a junction's mixing weights below are positive
+  // there, and a flow that rests exactly at zero and then moves must not
+  // switch them on from nothing (a jump Newton cannot step across).
+  if (from < 0 || to < 0 || from == to) return;
   Node& a = nodes_[from];
   Node& b = nodes_[to];
   // Upwind enthalpy (seed 000) with a smooth switch: q times a blend of the
