@@ -169,6 +169,28 @@ class TestProjectFile : public QObject {
     }
   }
 
+  // A time table's old params.smooth (0 linear, 1 monotone cubic) loads as
+  // data.interpolation, so a file written before keeps its meaning; given
+  // together with data.interpolation it is refused, naming the field.
+  void legacyTimeTableSmooth() {
+    const std::string table = R"({"id": "tt", "type": "time_table", "params": {"smooth": SMOOTH}, "data": {"points": [[0, 0], [1, 1]]DATA}},
+    )";
+    auto withTable = [&](const std::string& smooth, const std::string& data) {
+      std::string t = table;
+      t.replace(t.find("SMOOTH"), 6, smooth);
+      t.replace(t.find("DATA"), 4, data);
+      return mutate(R"({"id": "ts", "type": "time_switch")", t + R"({"id": "ts", "type": "time_switch")");
+    };
+    for (const auto& [smooth, mode] : {std::pair{"0", "linear"}, std::pair{"1", "monotone_cubic"}}) {
+      const Project p = parseProject(withTable(smooth, ""), "old.pneumech.json");
+      const Component* tt = p.find("tt");
+      QVERIFY(tt);
+      QCOMPARE(tt->data.value("interpolation", std::string()), std::string(mode));
+      QVERIFY(!tt->params.count("smooth"));
+    }
+    expectError(withTable("1", R"(, "interpolation": "linear")"), "tt", "params.smooth", "replaced by data.interpolation");
+  }
+
   void missingFile() {
     try {
       loadProject("/nonexistent/x.pneumech.json");

@@ -102,6 +102,15 @@ class Reader {
     return p;
   }
 
+  // A time table's params.smooth (0: linear, 1: monotone cubic) became
+  // data.interpolation; files that still carry it keep their meaning.
+  void legacySmooth(Component& k, double smooth, const std::string& obj) const {
+    if (!k.data.is_null() && !k.data.is_object()) return;  // the type's own check reports it
+    if (k.data.is_object() && k.data.contains("interpolation"))
+      fail(obj, "params.smooth", "replaced by data.interpolation, which is also given: remove params.smooth");
+    k.data["interpolation"] = smooth > 0.5 ? "monotone_cubic" : "linear";
+  }
+
   Project project(const json& root) const {
     if (!root.is_object()) fail("", "", "the file is not a JSON object");
     if (str(root, "format", "", {}) != "pneumech-project")
@@ -170,10 +179,15 @@ class Reader {
       k.label = str(c, "label", obj, {}, false);
       const ComponentType* t = Registry::instance().find(k.type);
       if (!t) fail(obj, "type", "unknown component type '" + k.type + "'");
+      if (c.contains("data")) k.data = c.at("data");
       if (c.contains("params")) {
         const json& ps = c.at("params");
         if (!ps.is_object()) fail(obj, "params", "expected an object of name: value (SI)");
         for (auto it = ps.begin(); it != ps.end(); ++it) {
+          if (k.type == "time_table" && it.key() == "smooth") {
+            legacySmooth(k, num(ps, "smooth", obj, "params."), obj);
+            continue;
+          }
           if (!t->param(it.key())) fail(obj, "params." + it.key(), "type '" + k.type + "' has no parameter '" + it.key() + "'");
           k.params[it.key()] = num(ps, it.key().c_str(), obj, "params.", 0.0, true);
         }
@@ -183,7 +197,6 @@ class Reader {
         if (!in.is_object()) fail(obj, "inputs", "expected an object of name: \"<id>.<channel>\"");
         for (auto it = in.begin(); it != in.end(); ++it) k.inputs[it.key()] = str(in, it.key().c_str(), obj, "inputs.");
       }
-      if (c.contains("data")) k.data = c.at("data");
       k.placement = placement(c, obj);
       pr.components.push_back(std::move(k));
     }
