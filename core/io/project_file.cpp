@@ -185,7 +185,7 @@ class Reader {
         if (!ps.is_object()) fail(obj, "params", "expected an object of name: value (SI)");
         for (auto it = ps.begin(); it != ps.end(); ++it) {
           if (k.type == "time_table" && it.key() == "smooth") {
-            legacySmooth(k, num(ps, "smooth", obj, "params."), obj);
+            legacySmooth(k, num(ps, "smooth", obj, "params.", 0.0, true), obj);
             continue;
           }
           if (!t->param(it.key())) fail(obj, "params." + it.key(), "type '" + k.type + "' has no parameter '" + it.key() + "'");
