@@ -16,8 +16,7 @@
 //    keeps T defined when nothing flows. The inflow q_in of each flow is a
 //    smooth positive part, (q + sqrt(q^2 + eps_mix^2))/2 with eps_mix =
 //    1e-5 kg/s, so T stays continuous when a flow reverses (a jump there
-//    stalls Newton). The enthalpy a flow carries is q times a smooth blend of
-//    the two temperatures (Eval::flow): zero when q is.
+//    stalls Newton); see kMixEps in element.h for what this costs.
 #pragma once
 
 #include "model/project.h"
