@@ -49,7 +49,7 @@ Project generated() {
     }
     d.geometry.push_back(g);
     m.parts.push_back(d);
-    if (k > 0) m.joints.push_back({"j" + std::to_string(k), "revolute", d.id + ".a", "p" + std::to_string(k - 1) + ".b", {}, {}});
+    if (k > 0) m.joints.push_back({"j" + std::to_string(k), "revolute", d.id + ".a", "p" + std::to_string(k - 1) + ".b", {}, {}, {}});
     if (k % 10 == 5) {
       ForceDef f;
       f.id = "s" + std::to_string(k);
