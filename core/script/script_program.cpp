@@ -133,10 +133,10 @@ struct ScriptProgram::Impl {
   void startWatchdog() {
     watchdog = std::thread([this] {
       std::unique_lock<std::mutex> l(m);
+      // Polls rather than being woken at every call: a wake-up per call (a
+      // controller steps every sample) costs more than the call itself.
       while (!quit) {
-        cv.wait(l, [this] { return quit || busy; });
-        if (quit) break;
-        if (!stopped()) {
+        if (busy && !stopped()) {
           const long long now = rss.bytes();
           if (std::chrono::steady_clock::now() - since > limit) {
             timedOut = true;
@@ -147,7 +147,7 @@ struct ScriptProgram::Impl {
           }
         }
         // Often enough that a runaway allocation is stopped near the limit.
-        cv.wait_for(l, std::chrono::milliseconds(10), [this] { return quit || !busy; });
+        cv.wait_for(l, std::chrono::milliseconds(10), [this] { return quit; });
       }
     });
   }
@@ -163,7 +163,6 @@ struct ScriptProgram::Impl {
         d.since = std::chrono::steady_clock::now();
         d.rssAtCall = r;
       }
-      d.cv.notify_one();
     }
     ~Busy() {
       const long long r = d.rss.bytes();
