@@ -69,10 +69,24 @@ def main():
                 continue
             ho, co = columns(fo)
             hn, cn = columns(fn)
-            if ho != hn or len(co[0]) != len(cn[0]):
-                print(f"{name}: channels or rows differ ({len(ho)}/{len(hn)} channels, {len(co[0])}/{len(cn[0])} rows)")
+            if len(co[0]) != len(cn[0]):
+                print(f"{name}: rows differ ({len(co[0])}/{len(cn[0])})")
                 worst_all = float("inf")
                 continue
+            if ho != hn:
+                # Compare the channels both have; name the others.
+                gone, added = [h for h in ho if h not in hn], [h for h in hn if h not in ho]
+                print(f"{name}: {len(added)} channels added, {len(gone)} gone"
+                      + (f" (gone: {', '.join(gone[:5])})" if gone else ""))
+                if gone:
+                    worst_all = float("inf")
+                common = [h for h in ho if h in hn]
+                co = [co[ho.index(h)] for h in common]
+                cn = [cn[hn.index(h)] for h in common]
+                ho = hn = common
+                if co == cn:
+                    print(f"{name}: the {len(common)} common channels are identical")
+                    continue
             # A channel's difference relative to the largest magnitude among the
             # channels of its unit, at least 1e-3 SI: an out-of-plane angle of
             # 1e-38 rad is rounding noise next to the 1 rad of its neighbours.
