@@ -371,13 +371,13 @@ class TestSignalBlocks : public QObject {
     CHECK_ABS(at("ontime.out", 0.5), 0.25, 1e-9);
   }
 
-  // Time table [[0, 0], [1, 2], [2, 2], [3, 0]]: linear gives 1 at 0.5 s and
-  // 2.5 s; the monotone cubic (the default) gives 1.25 at 0.5 s (Hermite with
+  // Time table [[0, 0], [1, 2], [2, 2], [3, 0]]: linear (the default) gives 1
+  // at 0.5 s and 2.5 s; the monotone cubic gives 1.25 at 0.5 s (Hermite with
   // end slope 2 and slope 0 at the flat stretch) and never leaves [0, 2].
   void timeTable() {
-    const nlohmann::json pts = {{"points", {{0, 0}, {1, 2}, {2, 2}, {3, 0}}}};
-    nlohmann::json linear = pts;
-    linear["interpolation"] = "linear";
+    const nlohmann::json linear = {{"points", {{0, 0}, {1, 2}, {2, 2}, {3, 0}}}};
+    nlohmann::json pts = linear;
+    pts["interpolation"] = "monotone_cubic";
     auto r = simulate(
         signalProject(3.5, 1e-2,
                       {comp("lin", "time_table", {}, {}, linear), comp("smo", "time_table", {}, {}, pts),

@@ -12,7 +12,7 @@
 //           S^-1 is the inverse of the table of steady-state piston speed
 //           versus valve opening (data.opening, data.speed): opening over
 //           speed, read as data.interpolation says (model/table.h; default
-//           monotone_cubic, so the inverse stays monotone), clamped at the
+//           linear, as it always was: the inverse stays monotone), clamped at the
 //           table ends. w = 1 when a_cmd is not connected.
 //           So the feedforward acts while the commanded speed changes and
 //           fades to 0 when it is constant (seed 002 §4).
@@ -157,7 +157,7 @@ class ServoPositionController : public Element {
     if (!err.empty()) throw std::runtime_error("data." + err.front());
     if (c.data.is_object())
       inverse_ = Table(c.data["speed"].get<std::vector<double>>(), c.data["opening"].get<std::vector<double>>(),
-                       interpolationField(c.data));
+                       interpolationField(c.data, Interpolation::Linear));
   }
 
   static ComponentType declare() {

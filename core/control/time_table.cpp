@@ -2,7 +2,7 @@
 //
 // data: {"points": [[0, 0], [0.5, 0.1], [1.5, 0.1], [2, 0]],  (times strictly increasing)
 //        "interpolation": "monotone_cubic"}  (or linear, step, natural_cubic;
-// model/table.h; default monotone_cubic: C1, no overshoot).
+// model/table.h; default linear, what time tables always were).
 // Before the first point the first value is held, after the last the last.
 // Every point is a root function and the segment in use a discrete state, so
 // IDA restarts at each corner instead of stepping across it.
@@ -58,7 +58,7 @@ class TimeTable : public Element {
       t_.push_back(p[0].get<double>());
       v.push_back(p[1].get<double>());
     }
-    table_ = Table(t_, v, interpolationField(c.data));
+    table_ = Table(t_, v, interpolationField(c.data, Interpolation::Linear));
   }
   static ComponentType declare() {
     ComponentType t;
@@ -66,8 +66,8 @@ class TimeTable : public Element {
     t.category = "Signal sources";
     t.symbol = "time_table";
     t.description =
-        "Time table: out interpolated in data.points [[t, value], ...]; data.interpolation monotone_cubic "
-        "(default: C1, no overshoot), linear, step (holds each value) or natural_cubic";
+        "Time table: out interpolated in data.points [[t, value], ...]; data.interpolation linear "
+        "(default), monotone_cubic (C1, no overshoot), step (holds each value) or natural_cubic";
     t.channels = {{"out", "1", "interpolated value"}};
     t.create = [](const Component& c) { return std::make_unique<TimeTable>(c); };
     t.check_data = [](const Component& c) { return checkData(c.data); };

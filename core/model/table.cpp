@@ -47,8 +47,8 @@ std::string checkInterpolationField(const nlohmann::json& data) {
   return "";
 }
 
-Interpolation interpolationField(const nlohmann::json& data) {
-  Interpolation m = kDefaultInterpolation;
+Interpolation interpolationField(const nlohmann::json& data, Interpolation def) {
+  Interpolation m = def;
   if (data.is_object() && data.contains("interpolation") && data["interpolation"].is_string())
     parseInterpolation(data["interpolation"].get<std::string>(), m);
   return m;

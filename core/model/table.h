@@ -34,8 +34,10 @@ std::string interpolationNames();
 // A component's data object with an optional "interpolation": an error
 // ("interpolation: ...") for a value that is not one of the names, else "".
 std::string checkInterpolationField(const nlohmann::json& data);
-// Its mode (the default when the field is absent; call after the check).
-Interpolation interpolationField(const nlohmann::json& data);
+// Its mode (`def` when the field is absent; call after the check). Tables
+// that were always linear before the field existed default to linear, so
+// files written then keep their meaning; both defaults never overshoot.
+Interpolation interpolationField(const nlohmann::json& data, Interpolation def = kDefaultInterpolation);
 
 class Table {
  public:

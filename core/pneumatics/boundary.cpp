@@ -1,6 +1,6 @@
 // Pressure supply (seed 000: 0 = p - p(t), 0 = T - T(t)): constant, or a time
 // table of absolute pressure and temperature, read as data.interpolation
-// says (model/table.h; default monotone_cubic) and held constant outside the
+// says (model/table.h; default linear, as it always was) and held constant outside the
 // table. As in the time table, every point is a root function and the
 // segment in use a discrete state, so IDA restarts at each corner or jump
 // instead of stepping across it.
@@ -27,7 +27,7 @@ class Supply : public Element {
         p.push_back(row[1].get<double>());
         T.push_back(row[2].get<double>());
       }
-      const Interpolation mode = interpolationField(c.data);
+      const Interpolation mode = interpolationField(c.data, Interpolation::Linear);
       pTable_ = Table(t_, p, mode);
       TTable_ = Table(t_, T, mode);
     }
