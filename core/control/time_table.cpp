@@ -9,6 +9,7 @@
 #include "control/signal_block.h"
 #include "model/component_type.h"
 #include "model/table.h"
+#include "model/table_segments.h"
 #include "solver/system.h"
 
 #include <cmath>
@@ -82,14 +83,10 @@ class TimeTable : public Element {
   void evaluate(Eval&) override {}
   bool rootsReadStatesOnly() const override { return true; }
   void roots(const Eval& e, double* g) override {
-    const size_t next = static_cast<size_t>(seg_ + 1);
-    g[0] = next < t_.size() ? e.t - t_[next] : 1.0;
+    g[0] = table_segments::nextPoint(t_, seg_, e.t);
   }
   bool update(const Eval& e) override {
-    // Segment i covers [t_i, t_i+1); -1 lies before the first point, n-1 after the last.
-    int seg = -1;
-    const double eps = signal::timeEps(e.t);
-    while (seg + 1 < static_cast<int>(t_.size()) && e.t >= t_[seg + 1] - eps) ++seg;
+    const int seg = table_segments::at(t_, e.t);
     if (seg == seg_) return false;
     seg_ = seg;
     return true;

@@ -7,6 +7,7 @@
 #include "model/component_type.h"
 #include "model/project.h"
 #include "model/table.h"
+#include "model/table_segments.h"
 #include "solver/system.h"
 
 #include <algorithm>
@@ -85,15 +86,11 @@ class Supply : public Element {
   void output(const Eval&, double*) override {}
   bool rootsReadStatesOnly() const override { return true; }
   void roots(const Eval& e, double* g) override {
-    const size_t next = static_cast<size_t>(seg_ + 1);
-    g[0] = next < t_.size() ? e.t - t_[next] : 1.0;
+    g[0] = table_segments::nextPoint(t_, seg_, e.t);
   }
   bool update(const Eval& e) override {
     if (t_.empty()) return false;
-    // Segment i covers [t_i, t_i+1); -1 lies before the first point, n-1 after the last.
-    int seg = -1;
-    const double eps = 1e-9 * std::max(1.0, std::abs(e.t));  // as signal::timeEps
-    while (seg + 1 < static_cast<int>(t_.size()) && e.t >= t_[seg + 1] - eps) ++seg;
+    const int seg = table_segments::at(t_, e.t);
     if (seg == seg_) return false;
     seg_ = seg;
     return true;

@@ -11,9 +11,9 @@
 // volume of its own when the port is plugged), so its p and T are the
 // node's, from the mass and energy balance with p dV/dt work (seed 000);
 // wall heat h*A*(T_wall - T) or isothermal.
-#include "control/signal_block.h"
 #include "model/component_type.h"
 #include "model/project.h"
+#include "model/table_segments.h"
 #include "pneumatics/gas.h"
 #include "solver/system.h"
 
@@ -118,8 +118,7 @@ class PrescribedVolume : public Element {
   }
   bool rootsReadStatesOnly() const override { return true; }
   void roots(const Eval& e, double* g) override {
-    const size_t next = static_cast<size_t>(seg_ + 1);
-    g[0] = next < tt_.size() ? e.t - tt_[next] : 1.0;
+    g[0] = table_segments::nextPoint(tt_, seg_, e.t);
   }
   bool update(const Eval& e) override {
     if (tt_.empty()) return false;
@@ -145,12 +144,7 @@ class PrescribedVolume : public Element {
 
  private:
   // Segment i covers [t_i, t_i+1); -1 lies before the first point, n-1 after the last.
-  int segmentAt(double t) const {
-    int seg = -1;
-    const double eps = signal::timeEps(t);
-    while (seg + 1 < static_cast<int>(tt_.size()) && t >= tt_[seg + 1] - eps) ++seg;
-    return seg;
-  }
+  int segmentAt(double t) const { return table_segments::at(tt_, t); }
   // A table's active segment is extended past its end until the event.
   double V(double t) const {
     if (tt_.empty()) return V0_ + 0.5 * Vs_ * (1.0 - std::cos(w_ * t + phase_));
