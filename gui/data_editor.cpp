@@ -1,12 +1,12 @@
 #include "data_editor.h"
 
 #include "document.h"
+#include "element/element.h"
 #include "io/atomic_file.h"
 #include "io/confined_file.h"
 #include "io/json_limits.h"
 #include "model/component_type.h"
 #include "model/project_error.h"
-#include "solver/element.h"
 
 #include <QCheckBox>
 #include <QDir>

@@ -5,8 +5,8 @@
 // The active switching point is the one root function (as in
 // pressure_switch), so the output changes at the exact crossing.
 #include "control/signal_block.h"
+#include "element/system_builder.h"
 #include "model/component_type.h"
-#include "solver/system.h"
 
 #include <limits>
 

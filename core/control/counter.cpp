@@ -5,8 +5,8 @@
 // computed from the count before it, so the repeated update passes of one
 // event count an edge once.
 #include "control/signal_block.h"
+#include "element/system_builder.h"
 #include "model/component_type.h"
-#include "solver/system.h"
 
 #include <cmath>
 #include <limits>

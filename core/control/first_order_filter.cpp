@@ -12,8 +12,8 @@
 // The derivative filter's sampled output K (in_k - x_k)/T reads the input at
 // the same instant (direct feedthrough).
 #include "control/signal_block.h"
+#include "element/system_builder.h"
 #include "model/component_type.h"
-#include "solver/system.h"
 
 #include <cmath>
 

@@ -4,8 +4,8 @@
 // (reset_dominant = 1, RS) or the set wins (0, SR). q starts at q0.
 // Inputs are levels (on above 0.5) with roots at their crossings.
 #include "control/signal_block.h"
+#include "element/system_builder.h"
 #include "model/component_type.h"
-#include "solver/system.h"
 
 namespace pm {
 

@@ -16,8 +16,8 @@
 // y_k = clamp(y_k-1 + Ts gain in_k-1), so the output never depends on the
 // input of the same instant (no algebraic loop through a sampled integrator).
 #include "control/signal_block.h"
+#include "element/system_builder.h"
 #include "model/component_type.h"
-#include "solver/system.h"
 
 #include <algorithm>
 #include <stdexcept>

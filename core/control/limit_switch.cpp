@@ -5,9 +5,9 @@
 // response zone); the window models that zone. Both window edges are root
 // functions, so the switch changes exactly when the position crosses an edge
 // (to IDA's root tolerance), not at the next output sample.
+#include "element/system_builder.h"
 #include "model/component_type.h"
 #include "model/project.h"
-#include "solver/system.h"
 
 namespace pm {
 

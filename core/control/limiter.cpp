@@ -8,8 +8,8 @@
 // signal_block.h): while IDA integrates, the branch in use is extended past
 // its corner until the event switches it, so no residual has a kink.
 #include "control/signal_block.h"
+#include "element/system_builder.h"
 #include "model/component_type.h"
-#include "solver/system.h"
 
 #include <stdexcept>
 

@@ -6,8 +6,8 @@
 // function, so a gate fed by a continuous signal switches at the crossing and
 // a gate fed by other logic follows it within the same event.
 #include "control/signal_block.h"
+#include "element/system_builder.h"
 #include "model/component_type.h"
-#include "solver/system.h"
 
 namespace pm {
 

@@ -2,9 +2,9 @@
 // component by reference (OHC-Sim's copy-and-paste sensor, seed 003), e.g.
 // "cyl1.x" or "sr1.omega", and publish it scaled as a signal for switches,
 // sequences and controllers: out = gain * (value - offset).
+#include "element/system_builder.h"
 #include "model/component_type.h"
 #include "model/project.h"
-#include "solver/system.h"
 
 namespace pm {
 

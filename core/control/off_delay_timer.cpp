@@ -4,8 +4,8 @@
 // 0.5. Roots: the input crossing 0.5 and the end of a running delay.
 // (The on-delay counterpart is on_delay_timer.cpp.)
 #include "control/signal_block.h"
+#include "element/system_builder.h"
 #include "model/component_type.h"
-#include "solver/system.h"
 
 namespace pm {
 

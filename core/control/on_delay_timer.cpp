@@ -3,9 +3,9 @@
 // it goes off at once when the input goes off. The input is on above 0.5.
 // Roots: the input crossing 0.5 (for continuous inputs; discrete inputs change
 // at other elements' events anyway) and the end of the running delay.
+#include "element/system_builder.h"
 #include "model/component_type.h"
 #include "model/project.h"
-#include "solver/system.h"
 
 #include <algorithm>
 

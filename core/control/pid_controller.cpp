@@ -25,8 +25,8 @@
 //   I_k = I_k-1 + Ts (Ki e_k-1 + AW_k-1)                 (clamping: + 0 if frozen)
 //   u_k = Kp e_k + I_k + D_k + ff_k,  out_k = clamp(u_k), held until (k+1) Ts.
 #include "control/signal_block.h"
+#include "element/system_builder.h"
 #include "model/component_type.h"
-#include "solver/system.h"
 
 #include <algorithm>
 #include <cmath>

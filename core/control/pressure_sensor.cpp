@@ -2,9 +2,9 @@
 // of the node its port joins; no volume and no flow of its own, so it does not
 // change the circuit it measures. Publishes "<id>.p" (absolute) and
 // "<id>.p_gauge" for switches, timers and sequences.
+#include "element/system_builder.h"
 #include "model/component_type.h"
 #include "model/project.h"
-#include "solver/system.h"
 
 namespace pm {
 

@@ -3,9 +3,9 @@
 // (p_on is gauge, relative to the simulation's ambient pressure, as pressure
 // switches are set). The active threshold is a root function, so the switch
 // changes at the exact crossing. No volume, no flow.
+#include "element/system_builder.h"
 #include "model/component_type.h"
 #include "model/project.h"
-#include "solver/system.h"
 
 namespace pm {
 

@@ -4,8 +4,8 @@
 // samples the output is constant. Sample instants are root functions, so the
 // value is taken exactly at k sample_time (to IDA's root tolerance).
 #include "control/signal_block.h"
+#include "element/system_builder.h"
 #include "model/component_type.h"
-#include "solver/system.h"
 
 #include <stdexcept>
 

@@ -2,9 +2,9 @@
 // on its symbol moves it to the next of its `positions` positions (after the
 // last, back to 0); out is the position. With two positions it is an on/off
 // toggle switch. Outside interactive runs it stays in its initial position.
+#include "element/system_builder.h"
 #include "model/component_type.h"
 #include "model/project.h"
-#include "solver/system.h"
 
 #include <cmath>
 #include <stdexcept>

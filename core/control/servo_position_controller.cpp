@@ -63,9 +63,9 @@
 // changed in update(): the switch happens at the crossing instant; sampled,
 // the new gains apply from the next sample on.
 #include "control/signal_block.h"
+#include "element/system_builder.h"
 #include "model/component_type.h"
 #include "model/table.h"
-#include "solver/system.h"
 
 #include <algorithm>
 #include <array>

@@ -12,8 +12,8 @@
 // handled), so Newton never meets a kink.
 #pragma once
 
+#include "element/element.h"
 #include "model/project.h"
-#include "solver/element.h"
 
 #include <algorithm>
 #include <cmath>

@@ -6,8 +6,8 @@
 // A loop of such blocks without a state in between is reported as an
 // algebraic loop (signal_block.h), not solved.
 #include "control/signal_block.h"
+#include "element/system_builder.h"
 #include "model/component_type.h"
-#include "solver/system.h"
 
 #include <stdexcept>
 

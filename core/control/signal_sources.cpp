@@ -8,8 +8,8 @@
 // state, so IDA stops exactly there and the branch in use stays smooth while
 // it integrates (signal_block.h).
 #include "control/signal_block.h"
+#include "element/system_builder.h"
 #include "model/component_type.h"
-#include "solver/system.h"
 
 #include <cmath>
 #include <numbers>

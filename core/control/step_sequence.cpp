@@ -29,9 +29,9 @@
 // Publishes "<id>.<output>" for every output, "<id>.step" (index of the
 // active step) and "<id>.running" (1 while running).
 #include "control/signal_block.h"
+#include "element/system_builder.h"
 #include "model/component_type.h"
 #include "model/project.h"
-#include "solver/system.h"
 
 #include <algorithm>
 #include <cctype>

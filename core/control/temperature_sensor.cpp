@@ -1,9 +1,9 @@
 // Temperature sensor on a pneumatic net: reads the gas temperature of the node
 // its port joins (an ideal, instantaneous probe: no volume, no flow, no
 // thermal lag). Publishes "<id>.T".
+#include "element/system_builder.h"
 #include "model/component_type.h"
 #include "model/project.h"
-#include "solver/system.h"
 
 namespace pm {
 

@@ -7,10 +7,10 @@
 // Every point is a root function and the segment in use a discrete state, so
 // IDA restarts at each corner instead of stepping across it.
 #include "control/signal_block.h"
+#include "element/system_builder.h"
 #include "model/component_type.h"
 #include "model/table.h"
 #include "model/table_segments.h"
-#include "solver/system.h"
 
 #include <cmath>
 #include <stdexcept>

@@ -4,9 +4,9 @@
 // - push_button: the operator presses it at t_press and holds it for
 //   `duration`; the hand-operated start signal of a sequence ("start.out") or
 //   of a push-button valve (sol14).
+#include "element/system_builder.h"
 #include "model/component_type.h"
 #include "model/project.h"
-#include "solver/system.h"
 
 #include <algorithm>
 

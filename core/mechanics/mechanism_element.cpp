@@ -1,7 +1,7 @@
 #include "mechanics/mechanism_element.h"
 
+#include "element/system_builder.h"
 #include "model/message_text.h"
-#include "solver/system.h"
 
 #include <algorithm>
 #include <vector>
@@ -38,7 +38,7 @@ void MechanismElement::applyAttachments(const Eval& e, const std::vector<mb::Kin
   }
 }
 
-void MechanismElement::holdCircuit(System& sys, std::vector<double> y) {
+void MechanismElement::holdCircuit(Evaluator& sys, std::vector<double> y) {
   held_ = &sys;
   heldY_ = std::move(y);
   heldYp_.assign(heldY_.size(), 0.0);
@@ -418,7 +418,7 @@ void MechanismElement::output(const Eval& e, double* channels) {
   cur_ = nullptr;
 }
 
-void MechanismElement::makeConsistent(System& sys, double t, double* y, double* yp) {
+void MechanismElement::makeConsistent(Evaluator& sys, double t, double* y, double* yp) {
   if (rc_) {
     // A restart: the pose here becomes the anchor (at the partition's root,
     // new independent coordinates first).

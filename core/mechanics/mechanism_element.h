@@ -3,9 +3,9 @@
 // them couple (part by part, joint by joint) so the Jacobian stays sparse.
 #pragma once
 
+#include "element/element.h"
 #include "mechanics/multibody.h"
 #include "mechanics/reduced_coordinates.h"
-#include "solver/element.h"
 
 #include <functional>
 #include <memory>
@@ -39,7 +39,7 @@ class MechanismElement : public Element {
   void evaluate(Eval& e) override;
   void roots(const Eval& e, double* g) override;
   void output(const Eval& e, double* channels) override;
-  void makeConsistent(System& sys, double t, double* y, double* yp) override;
+  void makeConsistent(Evaluator& sys, double t, double* y, double* yp) override;
   bool update(const Eval& e) override;
   bool discrete(DiscreteState& s) override;
   bool idleWork() override;
@@ -77,7 +77,7 @@ class MechanismElement : public Element {
   // act with the node pressures of the System state `y` (held: the analyses
   // do not integrate the circuit) and their x, v from the mechanism's
   // positions and velocities at every evaluation.
-  void holdCircuit(System& sys, std::vector<double> y);
+  void holdCircuit(Evaluator& sys, std::vector<double> y);
   // Each attachment's force (or torque) at the local mechanism state y,
   // with the held circuit.
   std::vector<std::pair<std::string, double>> heldForces(const double* y);
@@ -110,7 +110,7 @@ class MechanismElement : public Element {
   std::vector<Attachment> attachments_;
   std::vector<std::string> jointIds_;
   const Eval* cur_ = nullptr;  // the evaluation in progress, for the attachments' forces
-  System* held_ = nullptr;     // the held circuit of an analysis, with its state
+  Evaluator* held_ = nullptr;     // the held circuit of an analysis, with its state
   std::vector<double> heldY_, heldYp_;
   // Writes the attachments' x, v into heldY_ from the local mechanism state y.
   void syncHeld(const double* y);

@@ -4,11 +4,11 @@
 // table. As in the time table, every point is a root function and the
 // segment in use a discrete state, so IDA restarts at each corner or jump
 // instead of stepping across it.
+#include "element/system_builder.h"
 #include "model/component_type.h"
 #include "model/project.h"
 #include "model/table.h"
 #include "model/table_segments.h"
-#include "solver/system.h"
 
 #include <algorithm>
 #include <cmath>

@@ -23,16 +23,16 @@
 // algebraic, the parts carry the masses (the piston and rod mass is lumped
 // into the rod-end part; `mass`, `angle` are not used), and the pressure,
 // friction, stop and F_load forces act on the two parts, equal and opposite.
-// Co-simulated (simulation.coupling "cosimulation", solver/backplane.h) the
+// Co-simulated (simulation.coupling "cosimulation", element/backplane.h) the
 // cylinder is split: its chambers in the pneumatic System moved by the
 // backplane's x(t), v(t); its friction, stops, spring and load in the
 // mechanical System with the backplane's interpolated pressure force.
+#include "element/system_builder.h"
 #include "mechanics/mechanism_element.h"
 #include "model/component_type.h"
 #include "model/project.h"
 #include "pneumatics/flow.h"
 #include "pneumatics/gas.h"
-#include "solver/system.h"
 
 #include <algorithm>
 #include <cmath>
@@ -186,7 +186,7 @@ class Cylinder : public Element {
     if (AB_ <= 0) throw std::runtime_error("params.rod: rod diameter must be smaller than the bore");
     pAmb_ = b.ambientPressure();
     // Co-simulation: an attached cylinder is split between the two Systems
-    // (solver/backplane.h). The mechanical side has no chambers.
+    // (element/backplane.h). The mechanical side has no chambers.
     side_ = mechanismAttached() ? b.couplingRole() : CouplingRole::Monolithic;
     if (side_ != CouplingRole::Monolithic) {
       bp_ = b.backplane();

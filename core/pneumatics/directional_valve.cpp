@@ -17,11 +17,11 @@
 // stroke); path conductances blend linearly with spool position. A closed
 // path keeps a leakage C_leak = leak_fraction * C, as real spool valves do;
 // this also keeps a volume-less line between two closed valves well posed.
+#include "element/system_builder.h"
 #include "model/component_type.h"
 #include "model/project.h"
 #include "pneumatics/flow.h"
 #include "pneumatics/gas.h"
-#include "solver/system.h"
 
 #include <algorithm>
 #include <array>

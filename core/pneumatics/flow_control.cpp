@@ -7,11 +7,11 @@
 // cylinder, port 1 at the directional valve. The air fills the cylinder
 // freely through the check valve and is throttled on its way out of the
 // cylinder. (Meter-in: port 1 at the cylinder, port 2 at the valve.)
+#include "element/system_builder.h"
 #include "model/component_type.h"
 #include "model/project.h"
 #include "pneumatics/flow.h"
 #include "pneumatics/gas.h"
-#include "solver/system.h"
 
 namespace pm {
 

@@ -12,11 +12,11 @@
 // At equal inlet pressures both paths are half open. A plugged inlet reads as
 // 0 Pa: OR seals it off; AND connects the outlet to the plug and stays shut,
 // as an AND with one input missing.
+#include "element/system_builder.h"
 #include "model/component_type.h"
 #include "model/project.h"
 #include "pneumatics/flow.h"
 #include "pneumatics/gas.h"
-#include "solver/system.h"
 
 namespace pm {
 

@@ -6,11 +6,11 @@
 // - pressure relief (safety) valve: a high cracking pressure; port 2 vents to
 //   the atmosphere when left unconnected, so the valve caps port 1 at
 //   p_amb + p_crack plus the part of dp_open its flow needs.
+#include "element/system_builder.h"
 #include "model/component_type.h"
 #include "model/project.h"
 #include "pneumatics/flow.h"
 #include "pneumatics/gas.h"
-#include "solver/system.h"
 
 namespace pm {
 

@@ -11,11 +11,11 @@
 // volume of its own when the port is plugged), so its p and T are the
 // node's, from the mass and energy balance with p dV/dt work (seed 000);
 // wall heat h*A*(T_wall - T) or isothermal.
+#include "element/system_builder.h"
 #include "model/component_type.h"
 #include "model/project.h"
 #include "model/table_segments.h"
 #include "pneumatics/gas.h"
-#include "solver/system.h"
 
 #include <cmath>
 #include <numbers>

@@ -10,11 +10,11 @@
 //                       q_23 = iso6358(o3 C_relief, b_relief)
 // So under a load flow q the outlet droops by band * o with o the opening
 // that passes q; with 0 < p2 - p_set < deadband both paths are shut.
+#include "element/system_builder.h"
 #include "model/component_type.h"
 #include "model/project.h"
 #include "pneumatics/flow.h"
 #include "pneumatics/gas.h"
-#include "solver/system.h"
 
 #include <algorithm>
 

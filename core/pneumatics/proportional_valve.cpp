@@ -42,11 +42,11 @@
 // steps across); a path without a table opens linearly,
 // C_path = o C_supply (paths from 1) or o C_exhaust (paths to 3, 5), with a
 // constant b.
+#include "element/system_builder.h"
 #include "model/component_type.h"
 #include "model/project.h"
 #include "model/table.h"
 #include "pneumatics/flow.h"
-#include "solver/system.h"
 
 #include <algorithm>
 #include <array>

@@ -9,11 +9,11 @@
 //     blends the two paths: C_12 (1 - x) and C_23 x (ISO 6358 each).
 // The band lies entirely on the p2 > p1 side so the exhaust stays shut while
 // the cylinder is held at supply pressure (no standing leak to atmosphere).
+#include "element/system_builder.h"
 #include "model/component_type.h"
 #include "model/project.h"
 #include "pneumatics/flow.h"
 #include "pneumatics/gas.h"
-#include "solver/system.h"
 
 namespace pm {
 

@@ -1,10 +1,10 @@
 // Reservoir (air tank): a fixed volume whose gas has pressure and temperature
 // states (mass and energy balance, seed 000), with wall heat transfer
 // h*A*(T_wall - T) or an isothermal option.
+#include "element/system_builder.h"
 #include "model/component_type.h"
 #include "model/project.h"
 #include "pneumatics/gas.h"
-#include "solver/system.h"
 
 namespace pm {
 

@@ -1,11 +1,11 @@
 // Fixed and adjustable restrictions between two ports: ISO 6358 (C, b, m),
 // orifice with an effective area (seed 003 eqs. 2-3), adjustable throttle, and
 // the silencer (an ISO 6358 restriction to the atmosphere).
+#include "element/system_builder.h"
 #include "model/component_type.h"
 #include "model/project.h"
 #include "pneumatics/flow.h"
 #include "pneumatics/gas.h"
-#include "solver/system.h"
 
 #include <cmath>
 #include <numbers>

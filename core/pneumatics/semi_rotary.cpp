@@ -15,12 +15,12 @@
 // id}), theta follows the joint angle (theta0 at the assembled start) and
 // the pressure, friction, stop and load torques drive the joint's I part
 // (reaction on J's part); the inertia J is then the mechanism's.
+#include "element/system_builder.h"
 #include "mechanics/mechanism_element.h"
 #include "model/component_type.h"
 #include "model/project.h"
 #include "pneumatics/flow.h"
 #include "pneumatics/gas.h"
-#include "solver/system.h"
 
 #include <algorithm>
 #include <cmath>
@@ -115,7 +115,7 @@ class SemiRotaryActuator : public Element {
     if (th0_ > thMax_)
       throw std::runtime_error("params.theta0: initial angle " + std::to_string(th0_) +
                                " rad is beyond the swept angle " + std::to_string(thMax_) + " rad");
-    // Co-simulation (solver/backplane.h): the mechanical side has no
+    // Co-simulation (element/backplane.h): the mechanical side has no
     // chambers, the pneumatic side follows the backplane's angle.
     side_ = jointRef_.empty() ? CouplingRole::Monolithic : b.couplingRole();
     if (side_ != CouplingRole::Monolithic) {

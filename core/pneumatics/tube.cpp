@@ -15,11 +15,11 @@
 //     turbulent value for smooth plastic tubing; laminar flow would need
 //     lambda = 64/Re), and wave propagation (valid while the tube is short
 //     compared with the pressure wave length: L << c * time scale).
+#include "element/system_builder.h"
 #include "model/component_type.h"
 #include "model/project.h"
 #include "pneumatics/flow.h"
 #include "pneumatics/gas.h"
-#include "solver/system.h"
 
 #include <cmath>
 #include <numbers>

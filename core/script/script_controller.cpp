@@ -22,11 +22,11 @@
 // from the script state saved before the instant (ScriptProgram::save), so
 // the result does not depend on the order of the elements.
 #include "control/signal_block.h"
+#include "element/system_builder.h"
 #include "io/confined_file.h"
 #include "model/component_type.h"
 #include "script/script_program.h"
 #include "solver/compiler.h"
-#include "solver/system.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 // The "simulator backplane" co-simulation of seed 000 (sec. 5-6): the
 // circuit and the mechanism are compiled into two Systems and integrated by
 // two IDA instances that exchange the attached actuators' stroke, velocity
-// and pressure force every exchange interval H (solver/backplane.h says how
+// and pressure force every exchange interval H (element/backplane.h says how
 // each side sees the other inside an interval). Per interval [t0, t1]:
 //   1. the pneumatics restarts at t0 (its actuators' motion changed) and
 //      integrates to t1 with the motion extrapolated from the mechanics;
@@ -14,8 +14,8 @@
 // (the actuator's x, v, friction, stop force) the mechanics' value is kept.
 #pragma once
 
+#include "element/backplane.h"
 #include "model/project.h"
-#include "solver/backplane.h"
 #include "solver/result_store.h"
 #include "solver/simulation.h"
 #include "solver/system.h"

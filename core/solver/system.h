@@ -19,9 +19,11 @@
 //    stalls Newton); see kMixEps in element.h for what this costs.
 #pragma once
 
+#include "element/backplane.h"
+#include "element/element.h"
+#include "element/footprint.h"
+#include "element/system_builder.h"
 #include "model/project.h"
-#include "solver/backplane.h"
-#include "solver/element.h"
 
 #include <functional>
 #include <map>
@@ -49,7 +51,7 @@ struct ChannelInfo {
   std::string unit;
 };
 
-class System {
+class System : public Evaluator {
  public:
   System();
   ~System();
@@ -106,30 +108,8 @@ class System {
   // Numerical sparsity of dF/dy + dF/dy' at (t, y, yp): entry (i, j) set when
   // residual i changes with state j.
   std::vector<std::vector<int>> sparsity(double t, const double* y, const double* yp);
-  // Structural coupling: per element, the states it owns and the nodes it
-  // touches (its ports and internal nodes), recorded by the builder. An
-  // element's equations and flows can depend on all of these.
-  struct Footprint {
-    std::vector<int> states;
-    std::vector<int> nodes;
-    // When set, the element's equations couple only within each group (a
-    // mechanism's parts and joints) instead of all its states together.
-    std::vector<std::vector<int>> groups;
-    // Single entries (row, column) of an exactly known structure.
-    std::vector<std::pair<int, int>> entries;
-    // States of other elements the element reads (columns only), and their
-    // rows its outputs feed (rows only: a force on a mechanism's part).
-    std::vector<int> reads, writes;
-    // When set, the element's whole structure, block by block: the rows of
-    // rowStates and of the nodes rowNodes read the columns colStates and
-    // the nodes colNodes (a node's pressure and temperature together).
-    // Nothing of the above is added then: not even the element's nodes
-    // all-to-all, which an element with several chambers does not need.
-    struct Block {
-      std::vector<int> rowStates, rowNodes, colStates, colNodes;
-    };
-    std::vector<Block> blocks;
-  };
+  // Structural coupling per element (element/footprint.h), in element order.
+  using Footprint = pm::Footprint;
   const std::vector<Footprint>& footprints() const { return footprints_; }
   // All state slots of a node (p, T or the boundary accumulators).
   std::vector<int> nodeSlots(int node) const;
@@ -141,7 +121,7 @@ class System {
   void makeConsistent(double t, double* y, double* yp);
   // Runs `f` with an Eval whose node pressures and temperatures are filled
   // from y (no residual is written).
-  void withEval(double t, const double* y, const double* yp, const std::function<void(Eval&)>& f);
+  void withEval(double t, const double* y, const double* yp, const std::function<void(Eval&)>& f) override;
   MechanismElement* mechanism() const { return mechanism_; }
   CouplingRole couplingRole() const { return role_; }
 
@@ -180,81 +160,6 @@ class System {
   MechanismElement* mechanism_ = nullptr;
   CouplingRole role_ = CouplingRole::Monolithic;
   Backplane* backplane_ = nullptr;  // co-simulation only
-};
-
-// Handed to Element::setup: the only way an element joins the system.
-class SystemBuilder {
- public:
-  SystemBuilder(System& s, Element& e, std::map<std::string, int> ports);
-
-  // Node of one of the element's pneumatic ports; -1 when plugged.
-  int port(const std::string& name);
-  // A node private to the element (a chamber behind a cushion throttle, ...).
-  int internalNode(const std::string& name);
-  // Declares that `node` holds gas volume (initial V0 at p0, T0).
-  void capacity(int node, const std::string& owner, double V0, double p0, double T0,
-                bool isothermal, double Twall);
-  // Imposes p(t), T(t) on a node.
-  void boundary(int node, std::function<void(double t, double& p, double& T)> pt);
-
-  int state(const std::string& name, const std::string& unit, StateKind kind, double initial,
-            double atol, const std::string& equation);
-  int roots(int count);
-  // Result channel "<id>.<quantity>"; returns its index within the element's
-  // output() array (channels of one element are contiguous).
-  int channel(const std::string& quantity, const std::string& unit);
-  // Makes "<id>.<name>" readable by other elements. readsStatesOnly: the
-  // value depends on nothing evaluate() computes (Element::rootsReadStatesOnly).
-  void publish(const std::string& name, std::function<double(const Eval&)> value, bool readsStatesOnly = false);
-  // Binds a signal input to a reference; resolved after all setups.
-  void input(SignalInput& in, const std::string& name, const std::string& ref);
-  // True when `ref` names a signal that changes only at events (see
-  // ComponentType::held_outputs): constant between two discrete updates.
-  bool held(const std::string& ref) const { return held_ && held_->count(ref) > 0; }
-  // A result channel or signal named in full ("<part>.x"), for elements
-  // that speak for several objects of the model (the mechanism).
-  int channelNamed(const std::string& name, const std::string& unit);
-  void publishNamed(const std::string& name, std::function<double(const Eval&)> value);
-  // States (indices returned by state()) whose equations couple only among
-  // themselves; see Footprint::groups.
-  void couple(std::vector<int> states) { footprint_.groups.push_back(std::move(states)); }
-  void entries(std::vector<std::pair<int, int>> rowColumn) {
-    footprint_.entries.insert(footprint_.entries.end(), rowColumn.begin(), rowColumn.end());
-  }
-  void highIndex() { sys_.highIndex_ = true; }
-  // States of other elements this element's equations read, and the rows
-  // of other elements its outputs feed (a cylinder attached to a
-  // mechanism's parts reads their positions and velocities and pushes on
-  // their momentum rows).
-  // See Footprint::blocks (replaces the element's default structure).
-  void block(System::Footprint::Block b) { footprint_.blocks.push_back(std::move(b)); }
-  void touches(const std::vector<int>& reads, const std::vector<int>& writes) {
-    footprint_.reads.insert(footprint_.reads.end(), reads.begin(), reads.end());
-    footprint_.writes.insert(footprint_.writes.end(), writes.begin(), writes.end());
-  }
-  // The project's mechanism (set up before the components), or null.
-  MechanismElement* mechanism() const { return sys_.mechanism_; }
-  // Co-simulation: which side this System is, and the exchange between the
-  // two (null when monolithic).
-  CouplingRole couplingRole() const { return sys_.role_; }
-  Backplane* backplane() const { return sys_.backplane_; }
-
-  double ambientPressure() const { return sys_.pAmb_; }
-  double ambientTemperature() const { return sys_.TAmb_; }
-  double absTolPosition() const { return sys_.atolPosition_; }
-  // The run's relative tolerance: the absolute tolerance of quantities
-  // normalised to full scale (a spool position of 1 = fully open).
-  double relTol() const { return sys_.relTol_; }
-
- private:
-  friend class Compiler;
-  System& sys_;
-  Element& el_;
-  std::map<std::string, int> ports_;
-  std::vector<SignalInput*>* pending_ = nullptr;
-  const std::set<std::string>* held_ = nullptr;
-  System::Footprint footprint_;
-  int firstChannel_ = -1;
 };
 
 }  // namespace pm

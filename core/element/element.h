@@ -4,8 +4,8 @@
 // evaluation, and may own root functions and a discrete state updated at events.
 #pragma once
 
-#include "solver/discrete_state.h"
-#include "solver/node.h"
+#include "element/discrete_state.h"
+#include "element/node.h"
 
 #include <cmath>
 #include <functional>
@@ -92,6 +92,18 @@ inline void Eval::flow(int from, int to, double q) {
   a.sumQinT += wa * b.T;
 }
 
+// What an element may ask of the System it is part of, outside its own
+// evaluate(): an evaluation at a state of its choosing, node pressures and
+// temperatures filled in and no residual written (a mechanism's consistent
+// start; an analysis holding the circuit at a state).
+class Evaluator {
+ public:
+  virtual void withEval(double t, const double* y, const double* yp, const std::function<void(Eval&)>& f) = 0;
+
+ protected:
+  ~Evaluator() = default;
+};
+
 // A signal or any scalar of the model that other elements can read by name:
 // "<component id>.<channel>". Resolved after all elements are set up.
 struct SignalInput {
@@ -149,8 +161,8 @@ class Element {
   virtual void output(const Eval& e, double* channels) = 0;
   // Completes a consistent start (at t0 and after events) where the generic
   // one cannot: index-2 multipliers and accelerations of a mechanism. May
-  // call sys.residual; writes only the element's own states.
-  virtual void makeConsistent(System& sys, double t, double* y, double* yp) {
+  // evaluate the System; writes only the element's own states.
+  virtual void makeConsistent(Evaluator& sys, double t, double* y, double* yp) {
     (void)sys, (void)t, (void)y, (void)yp;
   }
   // Work worth doing ahead on the output thread's copy of the System while

@@ -15,7 +15,7 @@
 // rejects a step and asks again at an earlier time gets the same values.
 #pragma once
 
-#include "solver/element.h"
+#include "element/element.h"
 
 #include <functional>
 #include <stdexcept>
