@@ -1,5 +1,7 @@
 #include "main_window.h"
 
+#include "analyses/geometry_checks.h"
+
 #include "document.h"
 #include "io/project_file.h"
 #include "library_panel.h"
@@ -759,6 +761,20 @@ void MainWindow::onRunFinished(bool ok) {
                      .arg(s.steps)
                      .arg(s.events);
   if (!r.message.empty() && r.status != RunStatus::Completed) text += " - " + QString::fromStdString(r.message);
+  // A run no machine could make (a cylinder over a dead point) says so.
+  if (r.status == RunStatus::Completed && runner_->store()) {
+    const auto crossings = deadPointCrossings(project(), *runner_->store());
+    for (const GeometryFinding& f : crossings) {
+      auto* item = new QListWidgetItem(tr("Warning: ") + QString::fromStdString(f.message), messages_);
+      item->setForeground(QColor(150, 100, 0));
+      item->setData(Qt::UserRole, QString::fromStdString(f.object));
+      item->setToolTip(QString::fromStdString(f.message));
+    }
+    if (!crossings.empty()) {
+      text += tr(" - warning: over a dead point (see Messages)");
+      messagesDock_->raise();
+    }
+  }
   statusLabel_->setText(text);
   updateActions();
   if (r.status == RunStatus::Failed) {
