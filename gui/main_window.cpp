@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include "analyses/geometry_checks.h"
+#include "attachment_box.h"
 
 #include "document.h"
 #include "io/project_file.h"
@@ -240,6 +241,11 @@ void MainWindow::buildUi() {
   connect(mechActions_, &MechanismActions::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
   modelTree_->setContextMenuPolicy(Qt::ActionsContextMenu);
   modelTree_->addActions(mechActions_->actions());
+  // The property editor's Re-pick: the Attach command on that cylinder.
+  connect(props_->attachmentBox(), &AttachmentBox::repickRequested, this, [this](const QString& id) {
+    selection_->select(id);
+    if (mechActions_->attachCylinder()->isEnabled()) mechActions_->attachCylinder()->trigger();
+  });
 
   statusLabel_ = new QLabel(tr("No simulation run yet"));
   statusLabel_->setObjectName("statusLabel");

@@ -8,6 +8,7 @@
 #include "mechanics/mass_properties.h"
 #include "model/project_error.h"
 #include "solver/compiler.h"
+#include "support/lever_project.h"
 #include "support/test_project.h"
 
 #include <QProcess>
@@ -21,39 +22,6 @@ using namespace pm;
 using namespace pm::test;
 
 namespace {
-
-MarkerDef marker(const std::string& id, Vec3 pos, Vec3 rpy = {}) { return {id, pos, rpy}; }
-
-// Seed 003's circuit (cylinder Ø32 x 200) with its cylinder between the
-// ground's clevis at `clevis` and the lever 150 mm from the pivot. The
-// lever turns about z in the horizontal plane (gravity along the pivot),
-// its pivot marker turned by `pivotRpy`.
-Project leverProject(Vec3 clevis, Vec3 pivotRpy = {}) {
-  Project p = loadProject(projectPath("seed003_meter_out.pneumech.json"));
-  PartDef ground;
-  ground.id = "ground";
-  ground.ground = true;
-  ground.markers = {marker("pivot", {0, 0, 0}, pivotRpy), marker("clevis", clevis)};
-  PartDef lever;
-  lever.id = "lever";
-  lever.mass = 2.0;
-  lever.markers = {marker("pivot", {0, 0, 0}, pivotRpy), marker("P", {0.15, 0, 0}), marker("mid", {0.25, 0, 0})};
-  Geometry bar;
-  bar.shape = "box";
-  bar.size = {{"lx", 0.5}, {"ly", 0.03}, {"lz", 0.01}};
-  bar.marker = "mid";
-  lever.geometry = {bar};
-  p.mechanism.parts = {ground, lever};
-  JointDef pivot;
-  pivot.id = "pivot";
-  pivot.type = "revolute";
-  pivot.i = "lever.pivot";
-  pivot.j = "ground.pivot";
-  p.mechanism.joints = {pivot};
-  Component* cyl = const_cast<Component*>(p.find("cyl1"));
-  cyl->data = {{"attach", {{"barrel", "ground.clevis"}, {"rod", "lever.P"}}}};
-  return p;
-}
 
 // The compile's refusal of the project, or "" when it compiles.
 std::string compileError(const Project& p) {
@@ -91,7 +59,7 @@ class TestGeometryChecks : public QObject {
   // stroke + 1.5 bore = 100 + 48 = 148 mm long retracted, 248 extended.
   void refusesMarkersCloserThanTheCylinder() {
     Project p = leverProject({0.15, -0.05, 0});
-    const_cast<Component*>(p.find("cyl1"))->params["stroke"] = 0.1;
+    p.find("cyl1")->params["stroke"] = 0.1;
     QCOMPARE(QString::fromStdString(compileError(p)),
              QString("lever.pneumech.json: object 'cyl1', field 'data.attach': markers 'ground.clevis' (barrel) and "
                      "'lever.P' (rod) are 50 mm apart at the assembled start; a bore 32 mm x stroke 100 mm cylinder "
@@ -112,7 +80,7 @@ class TestGeometryChecks : public QObject {
   // [L, L + stroke], and at L + x0.
   void catalogueLengthGivesTheRange() {
     Project p = leverProject({0.15, -0.3, 0});  // 300 mm apart
-    Component* c = const_cast<Component*>(p.find("cyl1"));
+    Component* c = p.find("cyl1");
     c->params["L_retracted"] = 0.35;
     std::string e = compileError(p);
     QVERIFY2(e.find("are 300 mm apart at the assembled start; a bore 32 mm x stroke 200 mm cylinder with L_retracted "
@@ -130,7 +98,7 @@ class TestGeometryChecks : public QObject {
   // The CLI refuses it with exit code 2, naming markers and range.
   void cliRefusesWithExitCode2() {
     Project p = leverProject({0.15, -0.05, 0});
-    const_cast<Component*>(p.find("cyl1"))->params["stroke"] = 0.1;
+    p.find("cyl1")->params["stroke"] = 0.1;
     QTemporaryDir dir;
     const std::string path = dir.path().toStdString() + "/lever.pneumech.json";
     saveProject(p, path);
@@ -161,7 +129,7 @@ class TestGeometryChecks : public QObject {
   // stroke reaches its end before any dead point: no finding but inertia.
   void sweepPassesAUsableStroke() {
     Project p = leverProject({0.15, -0.3, 0});
-    Component* c = const_cast<Component*>(p.find("cyl1"));
+    Component* c = p.find("cyl1");
     c->params["stroke"] = 0.1;
     auto f = findings(p);
     QVERIFY2(!contains(f, "over centre"), joined(f).c_str());

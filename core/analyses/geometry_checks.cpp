@@ -185,7 +185,7 @@ void sweep(const Attached& a, Driver& d, double length0, std::vector<GeometryFin
       try {
         d.sys->kinematic(t, y, yp);
       } catch (const std::exception&) {
-        out.push_back({a.c->id, cyl + ": the linkage locks before the cylinder can " +
+        out.push_back({a.c->id, cyl + ": the linkage reaches a dead point or locks before the cylinder can " +
                                     (extending ? "extend" : "retract") + " fully: " + from + ", it cannot pass " +
                                     coordinateText(j, q) + " (x = " + numberText((prevL - lo) * 1e3) + " mm of its " +
                                     stroke + ")"});
@@ -415,8 +415,14 @@ std::optional<CylinderAttachment> cylinderAttachment(const Project& p, const std
       const int ib = sys.marker(a->barrel), ir = sys.marker(a->rod);
       if (ib < 0 || ir < 0) return r;
       r.distance = lengthAt(sys, y, ib, ir, nullptr);
-      if (auto why = a->len.mismatch(r.distance, a->barrel, a->rod)) r.problem = *why;
       r.retracted = a->len.retracted(r.distance);
+      if (auto why = a->len.mismatch(r.distance, a->barrel, a->rod)) {
+        // The cylinder's own range then, not the one the markers would give it.
+        r.problem = *why;
+        r.retracted = a->len.given() ? a->len.retractedGiven : a->len.minimumRetracted();
+      }
+      r.exact = a->len.given();
+      r.required = r.retracted + a->len.x0;
     } else {
       const int j = sys.joint(a->joint);
       if (j < 0) return r;

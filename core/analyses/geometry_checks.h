@@ -46,6 +46,9 @@ struct CylinderAttachment {
   double retracted = 0.0, extended = 0.0;  // length range between the mounting points [m]
   double x0 = 0.0;                         // initial stroke [m]
   std::string problem;                     // why the distance does not fit, if it does not
+  // The distance the start needs: exactly (L_retracted given: L + x0) or at least.
+  double required = 0.0;
+  bool exact = false;
 };
 std::optional<CylinderAttachment> cylinderAttachment(const Project& p, const std::string& component);
 
