@@ -17,6 +17,8 @@ namespace {
 
 constexpr double kDeg = 180.0 / std::numbers::pi;
 constexpr char kSweepMotion[] = "~sweep";
+// Assemblies one cylinder's search for its driving joint may spend.
+constexpr int kAssemblyBudget = 40;
 
 // A cylinder component and what it is attached to.
 struct Attached {
@@ -72,7 +74,10 @@ bool drivable(const std::string& type) { return type == "revolute" || type == "t
 // from the start) and as many other joints held as it takes to leave no
 // degree of freedom; the mechanism's own motions are held too. Null when
 // the joint cannot be driven so.
-std::unique_ptr<mb::MultibodySystem> drivenBy(const Project& p, const std::string& joint, const mb::ExternalLoads& loads) {
+// `budget`: assemblies left to spend (each costs one assembly of the
+// mechanism); none left, the search stops (a large model is not swept).
+std::unique_ptr<mb::MultibodySystem> drivenBy(const Project& p, const std::string& joint, const mb::ExternalLoads& loads,
+                                              int& budget) {
   Mechanism m = p.mechanism;
   for (MotionDef& mo : m.motions) {
     mo.quantity = "velocity";
@@ -91,6 +96,7 @@ std::unique_ptr<mb::MultibodySystem> drivenBy(const Project& p, const std::strin
   };
   m.motions.push_back(motion(kSweepMotion, joint, 1.0));
   auto build = [&]() -> std::unique_ptr<mb::MultibodySystem> {
+    if (budget-- <= 0) return nullptr;
     try {
       return std::make_unique<mb::MultibodySystem>(m, loads);
     } catch (const std::exception&) {
@@ -100,7 +106,7 @@ std::unique_ptr<mb::MultibodySystem> drivenBy(const Project& p, const std::strin
   auto sys = build();
   if (!sys) return nullptr;
   for (const JointDef& k : p.mechanism.joints) {
-    if (sys->degreesOfFreedom() == 0) break;
+    if (sys->degreesOfFreedom() == 0 || budget <= 0) break;
     if (k.id == joint || !drivable(k.type)) continue;
     m.motions.push_back(motion(kSweepMotion + ("." + k.id), k.id, 0.0));
     auto held = build();
@@ -125,14 +131,29 @@ struct Driver {
 
 bool isRevolute(const JointDef& j) { return j.type == "revolute"; }
 
-std::optional<Driver> driverOf(const Project& p, const Attached& a, const mb::ExternalLoads& loads,
-                               std::vector<Driver>* tried = nullptr) {
-  std::optional<Driver> best;
-  for (const JointDef& j : p.mechanism.joints) {
-    if (!drivable(j.type)) continue;
+// Every joint that can drive the linkage alone, largest |dL/dq| first.
+std::vector<Driver> driversOf(const Project& p, const Attached& a, const mb::ExternalLoads& loads) {
+  std::vector<Driver> all;
+  // The joints of the cylinder's own parts first: on a large model the
+  // budget of assemblies runs out before the far ones.
+  std::vector<const JointDef*> order;
+  auto touches = [&](const JointDef& j) {
+    const std::string pb = a.barrel.substr(0, a.barrel.find('.')), pr = a.rod.substr(0, a.rod.find('.'));
+    for (const std::string& m : {j.i, j.j}) {
+      const std::string part = m.substr(0, m.find('.'));
+      if (part == pb || part == pr) return true;
+    }
+    return false;
+  };
+  for (int near = 1; near >= 0; --near)
+    for (const JointDef& j : p.mechanism.joints)
+      if (drivable(j.type) && touches(j) == bool(near)) order.push_back(&j);
+  int budget = kAssemblyBudget;
+  for (const JointDef* jp : order) {
+    const JointDef& j = *jp;
     Driver d;
     d.joint = &j;
-    d.sys = drivenBy(p, j.id, loads);
+    d.sys = drivenBy(p, j.id, loads, budget);
     if (!d.sys) continue;
     d.barrel = d.sys->marker(a.barrel);
     d.rod = d.sys->marker(a.rod);
@@ -146,11 +167,16 @@ std::optional<Driver> driverOf(const Project& p, const Attached& a, const mb::Ex
     }
     lengthAt(*d.sys, y.data(), d.barrel, d.rod, &d.slope);
     d.q0 = d.sys->jointCoordinateAt(y.data(), d.index, nullptr);
-    const bool better = !best || std::abs(d.slope) > std::abs(best->slope);
-    if (tried) tried->push_back({d.joint, nullptr, d.barrel, d.rod, d.index, d.slope, d.q0});
-    if (better) best = std::move(d);
+    all.push_back(std::move(d));
   }
-  return best;
+  std::stable_sort(all.begin(), all.end(),
+                   [](const Driver& x, const Driver& y) { return std::abs(x.slope) > std::abs(y.slope); });
+  return all;
+}
+
+// Whether driving `d` changes the cylinder's length at the start.
+bool moves(const Driver& d, double length0) {
+  return std::abs(d.slope) >= 1e-6 * (isRevolute(*d.joint) ? std::max(length0, 1e-3) : 1.0);
 }
 
 std::string coordinateText(const JointDef& j, double q) {
@@ -159,8 +185,8 @@ std::string coordinateText(const JointDef& j, double q) {
 
 // Sweeps the driver both ways from the start until the cylinder's length
 // reaches the end of its stroke that way, and says where it turns back or
-// the linkage locks first.
-void sweep(const Attached& a, Driver& d, double length0, std::vector<GeometryFinding>& out) {
+// the linkage locks first; true when it locked.
+bool sweep(const Attached& a, Driver& d, double length0, std::vector<GeometryFinding>& out) {
   const JointDef& j = *d.joint;
   const double lo = a.len.retracted(length0), hi = lo + a.len.stroke;
   const bool rev = isRevolute(j);
@@ -178,18 +204,24 @@ void sweep(const Attached& a, Driver& d, double length0, std::vector<GeometryFin
     double prevL = length0, prevRate = d.slope;
     std::vector<double> yPrev = y;
     const std::string from = "driving joint '" + j.id + "' from " + coordinateText(j, d.q0);
-    for (int n = 1; n * h <= range; ++n) {
-      const double t = dir * n * h, q = d.q0 + t;
+    // Steps of h, halved where the assembly fails: a joint whose coordinate
+    // is stationary at the linkage's dead point (a toggle's ram) covers its
+    // last stretch in ever smaller steps. Below h / 2^20 it locks there.
+    double tPrev = 0.0, step = h;
+    while (std::abs(tPrev) < range) {
+      const double t = tPrev + dir * step, q = d.q0 + t;
       if (q < lower || q > upper) break;  // the joint's limit stops the linkage first
-      d.sys->predict(y, dir * h);
+      y = yPrev;
+      d.sys->predict(y, dir * step);
       try {
         d.sys->kinematic(t, y, yp);
       } catch (const std::exception&) {
+        if ((step *= 0.5) >= h * 0x1p-20) continue;
         out.push_back({a.c->id, cyl + ": the linkage reaches a dead point or locks before the cylinder can " +
                                     (extending ? "extend" : "retract") + " fully: " + from + ", it cannot pass " +
-                                    coordinateText(j, q) + " (x = " + numberText((prevL - lo) * 1e3) + " mm of its " +
-                                    stroke + ")"});
-        break;
+                                    coordinateText(j, d.q0 + tPrev) + " (x = " + numberText((prevL - lo) * 1e3) +
+                                    " mm of its " + stroke + ")"});
+        return true;
       }
       double rate = 0.0;
       const double L = lengthAt(*d.sys, y.data(), d.barrel, d.rod, &rate);
@@ -197,7 +229,7 @@ void sweep(const Attached& a, Driver& d, double length0, std::vector<GeometryFin
       if (rate * prevRate <= 0.0) {
         // The length turns back between the last two samples: a dead point,
         // found by bisection on the length's rate.
-        double ta = t - dir * h, tb = t, Ld = L;
+        double ta = tPrev, tb = t, Ld = L;
         for (int it = 0; it < 40; ++it) {
           const double tm = 0.5 * (ta + tb);
           std::vector<double> ym = yPrev;
@@ -223,8 +255,11 @@ void sweep(const Attached& a, Driver& d, double length0, std::vector<GeometryFin
       prevL = L;
       prevRate = rate;
       yPrev = y;
+      tPrev = t;
+      step = std::min(h, 2.0 * step);
     }
   }
+  return false;
 }
 
 // Why no joint moves the cylinder at the start: an axis along (revolute) or
@@ -341,16 +376,29 @@ std::vector<GeometryFinding> checkMechanismGeometry(const Project& p) {
       out.push_back({c.id, cyl + " cannot move the mechanism: the joints leave it no degree of freedom"});
       continue;
     }
-    std::vector<Driver> tried;
-    auto d = driverOf(p, *a, loads, &tried);
-    if (!d) continue;  // no joint drives it alone (spherical chains...): nothing to sweep
-    const double scale = std::max(length0, 1e-3);
-    if (std::abs(d->slope) < 1e-6 * (isRevolute(*d->joint) ? scale : 1.0)) {
+    std::vector<Driver> drivers = driversOf(p, *a, loads);
+    if (drivers.empty()) continue;  // no joint drives it alone (spherical chains...): nothing to sweep
+    if (!moves(drivers.front(), length0)) {
       out.push_back({c.id, cyl + " cannot move the linkage: at the start no joint changes its length (" +
-                               cannotMove(p, *a, tried) + ")"});
+                               cannotMove(p, *a, drivers) + ")"});
       continue;
     }
-    sweep(*a, *d, length0, out);
+    // A joint whose coordinate turns back on the way (a toggle's ram at its
+    // dead centre) cannot drive the whole stroke: the next one is tried, and
+    // a lock-up is said only when every joint locks.
+    std::vector<GeometryFinding> firstLock;
+    for (Driver& d : drivers) {
+      if (!moves(d, length0)) break;
+      std::vector<GeometryFinding> f;
+      const bool locked = sweep(*a, d, length0, f);
+      if (!locked) {
+        out.insert(out.end(), f.begin(), f.end());
+        firstLock.clear();
+        break;
+      }
+      if (firstLock.empty()) firstLock = f;
+    }
+    out.insert(out.end(), firstLock.begin(), firstLock.end());
   }
   return out;
 }
@@ -362,38 +410,45 @@ std::vector<GeometryFinding> deadPointCrossings(const Project& p, const ResultSt
   for (const Component& c : p.components) {
     const auto a = attachedOf(c);
     if (!a || !a->joint.empty()) continue;
-    std::optional<Driver> d;
+    std::vector<Driver> drivers;
     try {
-      d = driverOf(p, *a, loads);
+      drivers = driversOf(p, *a, loads);
     } catch (const std::exception&) {
       continue;
     }
-    if (!d) continue;
-    const JointDef& j = *d->joint;
-    const bool rev = isRevolute(j);
-    const int cx = r.find(c.id + ".x"), cv = r.find(c.id + ".v");
-    const int jr = r.find(j.id + (rev ? ".rate" : ".velocity")), jq = r.find(j.id + (rev ? ".angle" : ".displacement"));
-    if (cx < 0 || cv < 0 || jr < 0 || jq < 0) continue;
     const auto t = r.times();
-    const auto x = r.column(cx), v = r.column(cv), w = r.column(jr), q = r.column(jq);
+    const int cx = r.find(c.id + ".x"), cv = r.find(c.id + ".v");
+    if (cx < 0 || cv < 0) continue;
+    const auto x = r.column(cx), v = r.column(cv);
     const double L = a->len.stroke, margin = 0.01 * L;
-    int passes = 0;
-    size_t first = 0;
-    for (size_t i = 1; i < t.size(); ++i) {
-      if (!(v[i - 1] * v[i] < 0.0) || !(w[i - 1] * w[i] > 0.0)) continue;  // not reversing, or the joint reverses too
-      if (x[i] < margin || x[i] > L - margin) continue;                        // a bounce at a stop
-      if (passes++ == 0) first = i;
+    for (const Driver& d : drivers) {
+      // Only joints that change the cylinder's length (not another axis's slide).
+      if (!moves(d, a->len.stroke)) continue;
+      const JointDef& j = *d.joint;
+      const bool rev = isRevolute(j);
+      const int jr = r.find(j.id + (rev ? ".rate" : ".velocity")), jq = r.find(j.id + (rev ? ".angle" : ".displacement"));
+      if (jr < 0 || jq < 0) continue;
+      const auto w = r.column(jr), q = r.column(jq);
+      int passes = 0;
+      size_t first = 0;
+      for (size_t i = 1; i < t.size(); ++i) {
+        if (!(v[i - 1] * v[i] < 0.0) || !(w[i - 1] * w[i] > 0.0)) continue;  // not reversing, or the joint reverses too
+        if (x[i] < margin || x[i] > L - margin) continue;                        // a bounce at a stop
+        if (passes++ == 0) first = i;
+      }
+      if (passes == 0) continue;
+      const size_t i = first;
+      const double s = v[i - 1] / (v[i - 1] - v[i]), tc = t[i - 1] + s * (t[i] - t[i - 1]);
+      const double qc = q[i - 1] + s * (q[i] - q[i - 1]), xc = x[i - 1] + s * (x[i] - x[i - 1]);
+      std::string msg = "cylinder '" + c.id + "' drove the linkage over a dead point at t = " + numberText(tc) +
+                        " s: joint '" + j.id + "' kept " + (rev ? "turning" : "moving") + " (" + numberText(w[i]) +
+                        (rev ? " rad/s" : " m/s") + " at " + coordinateText(j, qc) +
+                        ") while the cylinder reversed at x = " + numberText(xc * 1e3) + " mm of its " +
+                        numberText(L * 1e3) + " mm stroke, away from its end stops";
+      if (passes > 1) msg += " (" + std::to_string(passes - 1) + " more pass(es) later)";
+      out.push_back({c.id, msg});
+      break;
     }
-    if (passes == 0) continue;
-    const size_t i = first;
-    const double s = v[i - 1] / (v[i - 1] - v[i]), tc = t[i - 1] + s * (t[i] - t[i - 1]);
-    const double qc = q[i - 1] + s * (q[i] - q[i - 1]), xc = x[i - 1] + s * (x[i] - x[i - 1]);
-    std::string msg = "cylinder '" + c.id + "' drove the linkage over a dead point at t = " + numberText(tc) +
-                      " s: joint '" + j.id + "' kept " + (rev ? "turning" : "moving") + " (" + numberText(w[i]) +
-                      (rev ? " rad/s" : " m/s") + " at " + coordinateText(j, qc) + ") while the cylinder reversed at x = " +
-                      numberText(xc * 1e3) + " mm of its " + numberText(L * 1e3) + " mm stroke, away from its end stops";
-    if (passes > 1) msg += " (" + std::to_string(passes - 1) + " more pass(es) later)";
-    out.push_back({c.id, msg});
   }
   return out;
 }
