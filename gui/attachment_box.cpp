@@ -55,7 +55,8 @@ AttachmentBox::AttachmentBox(Document* doc, QWidget* parent) : QGroupBox(tr("Att
   repick_ = new QPushButton(tr("Re-pick..."));
   repick_->setObjectName("repickButton");
   repick_->setToolTip(tr("Pick the barrel-end and then the rod-end marker again in the 3D view"));
-  auto* form = new QFormLayout;
+  form_ = new QFormLayout;
+  auto* form = form_;
   form->addRow(tr("Between"), markers_);
   form->addRow(tr("Length"), length_);
   form->addRow(tr("Initial stroke"), stroke_);
@@ -94,8 +95,8 @@ void AttachmentBox::refresh() {
   detach_->setVisible(a.has_value());
   repick_->setText(a ? tr("Re-pick...") : tr("Attach..."));
   repick_->setEnabled(markerRefs(p.mechanism).size() >= 2);
-  stroke_->setVisible(a.has_value());
-  length_->setVisible(a.has_value());
+  form_->setRowVisible(stroke_, a.has_value());  // the label with its field
+  form_->setRowVisible(length_, a.has_value());
   if (!a) {
     markers_->setText(tr("not attached: the cylinder moves its own mass along its own axis"));
     problem_->hide();

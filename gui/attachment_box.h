@@ -13,6 +13,7 @@
 
 #include <string>
 
+class QFormLayout;
 class QLabel;
 class QPushButton;
 
@@ -51,6 +52,7 @@ class AttachmentBox : public QGroupBox {
   std::string id_;
   QLabel *markers_, *length_, *stroke_, *problem_;
   QPushButton *detach_, *repick_;
+  QFormLayout* form_;
 };
 
 }  // namespace pm::gui

@@ -778,6 +778,7 @@ void MainWindow::onRunFinished(bool ok) {
     }
     if (!crossings.empty()) {
       text += tr(" - warning: over a dead point (see Messages)");
+      messagesDock_->setWindowTitle(tr("Messages (%1)").arg(messages_->count()));
       messagesDock_->raise();
     }
   }

@@ -53,6 +53,7 @@ class TestGuiAttachment : public QObject {
     QCOMPARE(doc.undoStack()->count(), before + 1);
     QCOMPARE(box->markersLabel()->text(), QString("not attached: the cylinder moves its own mass along its own axis"));
     QVERIFY(!box->detachButton()->isVisible());
+    QVERIFY(!box->lengthLabel()->isVisible() && !box->strokeLabel()->isVisible());
     QCOMPARE(box->repickButton()->text(), QString("Attach..."));
     QVERIFY(m->flags(row("mass")) & Qt::ItemIsEnabled);
     QVERIFY(!(m->flags(row("L_retracted")) & Qt::ItemIsEnabled));
