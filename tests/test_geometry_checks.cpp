@@ -145,6 +145,18 @@ class TestGeometryChecks : public QObject {
              joined(f).c_str());
   }
 
+  // The lever on a slide along z instead, the cylinder's line along y: the
+  // slide moves across the line and cannot change its length.
+  void slideAcrossTheCylinderCannotMove() {
+    Project p = leverProject({0.15, -0.3, 0});
+    p.mechanism.joints[0].id = "slide";
+    p.mechanism.joints[0].type = "translational";
+    const auto f = findings(p);
+    QVERIFY2(contains(f, "cylinder 'cyl1' cannot move the linkage: at the start no joint changes its length (joint "
+                         "'slide' slides across the cylinder's line (z of marker 'ground.pivot'))"),
+             joined(f).c_str());
+  }
+
   // A 2 kg, 500 x 30 x 10 mm bar left at the default 0.001 kg m2: the box
   // gives Izz = 2 (0.5^2 + 0.03^2) / 12 = 0.0418167 kg m2 about (0.25, 0, 0).
   void defaultInertiaAgainstDrawnGeometry() {
