@@ -1,4 +1,5 @@
 // pneumech: the command line. Same core calls as the studio.
+#include "analyses/geometry_checks.h"
 #include "io/project_file.h"
 #include "mechanics/mechanism_element.h"
 #include "mechanics/mechanism_analysis.h"
@@ -7,6 +8,7 @@
 #include "report_export.h"
 #include "results/key_results.h"
 #include "results/report_settings.h"
+#include "solver/compiler.h"
 #include "solver/simulation.h"
 
 #include <QApplication>
@@ -111,6 +113,10 @@ int simulate(const std::string& path, const double* tEnd, const std::string& out
               << ": " << r.message << "\n";
     return 3;
   }
+  // A result no machine could give (a cylinder driving its linkage over a
+  // dead point) is said, whatever -q says.
+  for (const GeometryFinding& f : deadPointCrossings(pr, results))
+    std::cerr << "pneumech: " << path << ": warning: " << f.message << "\n";
   if (!out.empty()) results.writeCsv(out, channels);
   // With "-o -" the CSV is on standard output: the summary goes to stderr.
   std::ostream& info = out == "-" ? std::cerr : std::cout;
@@ -211,6 +217,23 @@ int report(const std::string& path, const std::vector<std::string>& sets, const 
   return 0;
 }
 
+// What the studio's Check says, without running: the compile's errors
+// (exit 2), its notes, and the mechanism's geometry (geometry_checks.h).
+int check(const std::string& path, const std::vector<std::string>& sets) {
+  Project pr = loadWithOverrides(path, sets);
+  const auto sys = Compiler::compile(pr, path);  // throws ProjectError: exit 2
+  int n = 0;
+  if (MechanismElement* me = sys->mechanism())
+    for (const auto& m : me->multibody().messages()) std::cout << "note: " << m << "\n";
+  for (const GeometryFinding& f : checkMechanismGeometry(pr)) {
+    std::cout << "warning: " << f.message << "\n";
+    ++n;
+  }
+  if (n == 0) std::cout << path << ": no problems found\n";
+  else std::cout << path << ": " << n << " warning(s)\n";
+  return 0;
+}
+
 int types() {
   for (const ComponentType* t : Registry::instance().all()) {
     std::cout << t->name << "  (" << t->category << ")  " << t->description << "\n";
@@ -288,6 +311,13 @@ int main(int argc, char** argv) {
   rep->add_option("--set", repSets, "override a parameter in SI: ID.PARAM=VALUE (repeatable)")->take_all();
   rep->add_flag("--quiet,-q", quiet, "print nothing on success");
 
+  std::string chkProject;
+  std::vector<std::string> chkSets;
+  auto* chk = app.add_subcommand("check", "check a project without running it: errors (exit 2), notes, and the "
+                                          "mechanism's geometry (attached cylinders' stroke, dead points, inertia)");
+  chk->add_option("project", chkProject, "project file")->required();
+  chk->add_option("--set", chkSets, "override a parameter in SI: ID.PARAM=VALUE (repeatable)")->take_all();
+
   for (CLI::App* c : {sim, st, kin, res, rep})
     c->add_option("--time-limit", gTimeLimit, limitHelp)->check(CLI::PositiveNumber);
 
@@ -306,6 +336,7 @@ int main(int argc, char** argv) {
       return analyse(stProject, throughTime ? MechanismAnalysis::QuasiStatic : MechanismAnalysis::Static, stOut, stSets, quiet);
     if (res->parsed()) return keyResults(resProject, resSets, cpm, resJson);
     if (rep->parsed()) return report(repProject, repSets, repPdf, quiet);
+    if (chk->parsed()) return check(chkProject, chkSets);
     if (kin->parsed()) return analyse(kinProject, MechanismAnalysis::Kinematic, kinOut, kinSets, quiet);
     return types();
   } catch (const ProjectError& e) {

@@ -1,5 +1,8 @@
 #include "main_window.h"
 
+#include "analyses/geometry_checks.h"
+#include "attachment_box.h"
+
 #include "document.h"
 #include "io/project_file.h"
 #include "library_panel.h"
@@ -238,6 +241,11 @@ void MainWindow::buildUi() {
   connect(mechActions_, &MechanismActions::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
   modelTree_->setContextMenuPolicy(Qt::ActionsContextMenu);
   modelTree_->addActions(mechActions_->actions());
+  // The property editor's Re-pick: the Attach command on that cylinder.
+  connect(props_->attachmentBox(), &AttachmentBox::repickRequested, this, [this](const QString& id) {
+    selection_->select(id);
+    if (mechActions_->attachCylinder()->isEnabled()) mechActions_->attachCylinder()->trigger();
+  });
 
   statusLabel_ = new QLabel(tr("No simulation run yet"));
   statusLabel_->setObjectName("statusLabel");
@@ -759,6 +767,21 @@ void MainWindow::onRunFinished(bool ok) {
                      .arg(s.steps)
                      .arg(s.events);
   if (!r.message.empty() && r.status != RunStatus::Completed) text += " - " + QString::fromStdString(r.message);
+  // A run no machine could make (a cylinder over a dead point) says so.
+  if (r.status == RunStatus::Completed && runner_->store()) {
+    const auto crossings = deadPointCrossings(project(), *runner_->store());
+    for (const GeometryFinding& f : crossings) {
+      auto* item = new QListWidgetItem(tr("Warning: ") + QString::fromStdString(f.message), messages_);
+      item->setForeground(QColor(150, 100, 0));
+      item->setData(Qt::UserRole, QString::fromStdString(f.object));
+      item->setToolTip(QString::fromStdString(f.message));
+    }
+    if (!crossings.empty()) {
+      text += tr(" - warning: over a dead point (see Messages)");
+      messagesDock_->setWindowTitle(tr("Messages (%1)").arg(messages_->count()));
+      messagesDock_->raise();
+    }
+  }
   statusLabel_->setText(text);
   updateActions();
   if (r.status == RunStatus::Failed) {

@@ -1,5 +1,7 @@
 #include "param_model.h"
 
+#include "attachment_box.h"
+
 #include "units.h"
 
 #include <QBrush>
@@ -105,6 +107,10 @@ QVariant ParamModel::data(const QModelIndex& index, int role) const {
   const double si = paramValue(*c, *t, d.name);
   const units::DisplayUnit du = displayUnit(d, si);
   const bool isDefault = !c->params.count(d.name);
+  // A parameter with no effect as things stand (an attached cylinder's
+  // mass) is greyed out, with the reason on every cell.
+  const QString unused = unusedParameterReason(*c, d.name);
+  if (!unused.isEmpty() && role == Qt::ToolTipRole) return unused;
   switch (role) {
     case Qt::UserRole: return si;
     case Qt::DisplayRole:
@@ -142,6 +148,11 @@ QVariant ParamModel::data(const QModelIndex& index, int role) const {
 
 Qt::ItemFlags ParamModel::flags(const QModelIndex& index) const {
   Qt::ItemFlags f = QAbstractTableModel::flags(index);
+  const Component* c = component();
+  const ComponentType* t = type();
+  if (c && t && index.isValid() && index.row() < static_cast<int>(t->params.size()) &&
+      !unusedParameterReason(*c, t->params[index.row()].name).isEmpty())
+    return f & ~Qt::ItemIsEnabled;
   if (index.isValid() && (index.column() == Value || index.column() == Unit)) f |= Qt::ItemIsEditable;
   return f;
 }

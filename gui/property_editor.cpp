@@ -1,4 +1,5 @@
 #include "property_editor.h"
+#include "attachment_box.h"
 #include "data_editor.h"
 
 #include "document.h"
@@ -124,6 +125,8 @@ PropertyEditor::PropertyEditor(Document* doc, QWidget* parent) : QWidget(parent)
   dataButton_->hide();
   connect(dataButton_, &QPushButton::clicked, this, [this] { openDataEditor(); });
 
+  attachment_ = new AttachmentBox(doc_);
+
   auto* form = new QFormLayout;
   form->addRow(tr("Code"), code_);
   inputsBox_ = new QWidget;
@@ -137,6 +140,7 @@ PropertyEditor::PropertyEditor(Document* doc, QWidget* parent) : QWidget(parent)
   cl->addWidget(inputsBox_);
   cl->addWidget(dataButton_);
   cl->addWidget(table_, 1);
+  cl->addWidget(attachment_);
   cl->addWidget(message_);
   mechForm_ = new MechanismForm(doc_);
   // A part has some twenty fields: they scroll rather than stretch the dock.
@@ -207,6 +211,7 @@ void PropertyEditor::showComponent(const std::string& id, int count) {
     code_->clear();
     code_->setEnabled(false);
     rebuildInputs();  // no signal fields of the component shown before
+    attachment_->setComponent({});
     return;
   }
   model_->setComponent(&doc_->project(), id);
@@ -217,6 +222,7 @@ void PropertyEditor::showComponent(const std::string& id, int count) {
   code_->setText(QString::fromStdString(c->label));
   code_->setEnabled(true);
   rebuildInputs();
+  attachment_->setComponent(id);
 }
 
 DataEditor* PropertyEditor::openDataEditor() {
@@ -296,6 +302,7 @@ void PropertyEditor::onDocumentChanged() {
   for (QWidget* w : inputsBox_->findChildren<QWidget*>()) inputsFocused = inputsFocused || w->hasFocus();
   if (!inputsFocused) rebuildInputs();
   model_->refresh();
+  attachment_->refresh();
 }
 
 }  // namespace pm::gui

@@ -20,6 +20,7 @@ class QTableView;
 
 namespace pm::gui {
 
+class AttachmentBox;
 class DataEditor;
 class Document;
 class MechanismForm;
@@ -45,6 +46,8 @@ class PropertyEditor : public QWidget {
   // The button opening the data editor (script, sequence, table), hidden
   // when the shown component has no data to edit.
   QPushButton* dataButton() const { return dataButton_; }
+  // A cylinder's attachment to the mechanism, with Detach and Re-pick.
+  AttachmentBox* attachmentBox() const { return attachment_; }
   // Opens the data editor of the shown component (window-modal, not
   // blocking); its OK applies the edit. nullptr when there is none.
   DataEditor* openDataEditor();
@@ -66,6 +69,7 @@ class PropertyEditor : public QWidget {
   ParamModel* model_;
   QLabel* message_;
   QPushButton* dataButton_;
+  AttachmentBox* attachment_;
   QWidget* componentPage_;
   MechanismForm* mechForm_;
   QScrollArea* mechPage_;

@@ -456,7 +456,12 @@ void MechanismScene::updateActuators() {
   for (Actuator& a : actuators_) {
     const osg::Vec3d pa = anchorWorld(a.barrel), pb = anchorWorld(a.rod);
     osg::Vec3d dir = pb - pa;
-    if (dir.length() < 1e-12) continue;
+    // Markers on one point give no line: draw nothing rather than a unit
+    // cylinder at the origin (Check names the markers).
+    const bool line = dir.length() >= 1e-12;
+    a.barrelXf->setNodeMask(line ? ~0u : 0u);
+    a.rodXf->setNodeMask(line ? ~0u : 0u);
+    if (!line) continue;
     dir.normalize();
     osg::Quat q;
     q.makeRotate(osg::Vec3d(0, 0, 1), dir);

@@ -31,6 +31,7 @@
 #include "mechanics/mechanism_element.h"
 #include "model/component_type.h"
 #include "model/project.h"
+#include "pneumatics/cylinder_length.h"
 #include "pneumatics/flow.h"
 #include "pneumatics/gas.h"
 
@@ -63,6 +64,7 @@ class Cylinder : public Element {
     Fc_ = P("F_coulomb"), Fs_ = P("F_static"), vs_ = P("v_stribeck"), cv_ = P("c_viscous"), veps_ = P("v_eps");
     kStop_ = P("k_stop"), cStop_ = P("c_stop");
     x0_ = P("x0");
+    length_ = {D, L_, P("L_retracted"), x0_};
     pA0_ = P("pA0");
     T0_ = P("T0");
     hA_A_ = P("hA_A"), Tw_ = P("T_wall");
@@ -138,6 +140,9 @@ class Cylinder : public Element {
         {"k_stop", "N/m", 1e7, 0.0, 1e12, true, false, "end-stop contact stiffness"},
         {"c_stop", "N s/m", 5e3, 0.0, 1e9, false, false, "end-stop contact damping"},
         {"x0", "m", 0.0, 0.0, 100.0, false, false, "initial position (0 = retracted)"},
+        {"L_retracted", "m", 0.0, 0.0, 100.0, false, false,
+         "attached: length between the mounting points retracted (0 = the markers' distance at the start - x0, "
+         "at least stroke + 1.5 bore)"},
         {"pA0", "Pa", 101325.0, 0.0, 1e8, true, false, "initial absolute pressure in chamber A"},
         {"T0", "K", 293.15, 0.0, 2000.0, true, false, "initial gas temperature"},
         {"hA_A", "W/K", 0.0, 0.0, 1e6, false, false, "heat-transfer coefficient times wall area, chamber A"},
@@ -389,10 +394,11 @@ class Cylinder : public Element {
         throw std::runtime_error(std::string("data.attach: ") + ex.what());
       }
       if (mb_ == mr_) throw std::runtime_error("data.attach: barrel and rod ends are the same marker");
-      d0_ = mech_->initialDistance(mb_, mr_) - x0_;
-      if (!(d0_ > 0.0))
-        throw std::runtime_error("data.attach: the markers are " + std::to_string(d0_ + x0_) +
-                                 " m apart at the start, less than x0; the retracted length must be positive");
+      // The markers must be as far apart as the cylinder can be long
+      // (pneumatics/cylinder_length.h).
+      const double dist = mech_->initialDistance(mb_, mr_);
+      if (const auto why = length_.mismatch(dist, barrelRef_, rodRef_)) throw std::runtime_error("data.attach: " + *why);
+      d0_ = length_.retracted(dist);
       for (int m : {mb_, mr_}) {
         const std::vector<int> r = mech_->partStates(m), w = mech_->forceRows(r);
         reads_.insert(reads_.end(), r.begin(), r.end());
@@ -489,6 +495,7 @@ class Cylinder : public Element {
   int bpIndex_ = -1;
   int mb_ = -1, mr_ = -1;
   double d0_ = 0.0;
+  CylinderLength length_;
 };
 
 struct CylinderDouble {
