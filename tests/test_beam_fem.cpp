@@ -293,11 +293,20 @@ class TestBeamFem : public QObject {
         CHECK_REL(w, southwell, 1e-2);
       }
     }
-    // A hub radius adds stiffening: r (L - x) in the axial force.
+    // The axial force with a hub radius r and a tip mass m_t:
+    // Omega^2 [mu (r (L - x) + (L^2 - x^2) / 2) + m_t (r + L)].
+    FlexibleBeam tipped(steelBar(10));
+    tipped.addPointMass({10, 0.4, Eigen::Vector3d::Zero()});
     Spin hub;
-    hub.rate = 0.1 * w0;
+    hub.rate = 30.0;
     hub.hubRadius = 0.5 * L;
-    CHECK_REL(b.centrifugalAxialForce(hub, 0.0), rho * b.spec().section.A * hub.rate * hub.rate * (0.5 + 0.5), 1e-12);
+    const double mu = rho * b.spec().section.A, O2 = hub.rate * hub.rate, x = 0.3 * L;
+    CHECK_REL(tipped.centrifugalAxialForce(hub, x),
+              O2 * (mu * (0.5 * L * (L - x) + 0.5 * (L * L - x * x)) + 0.4 * (0.5 * L + L)), 1e-12);
+    // A tilted axis keeps the share (1 - a_x^2) of it.
+    hub.direction = Eigen::Vector3d(1, 0, 1).normalized();
+    CHECK_REL(tipped.centrifugalAxialForce(hub, x),
+              0.5 * O2 * (mu * (0.5 * L * (L - x) + 0.5 * (L * L - x * x)) + 0.4 * (0.5 * L + L)), 1e-12);
   }
 
   // Rayleigh: zeta_i = alpha / (2 omega_i) + beta omega_i / 2 for every
