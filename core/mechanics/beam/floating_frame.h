@@ -40,6 +40,13 @@ class FloatingFrameInertia {
   Eigen::Matrix3d inertiaAboutCentre(const Eigen::VectorXd& q) const;  // about the centre of mass
   Eigen::Matrix3Xd rotationCoupling(const Eigen::VectorXd& q) const;   // Jq (3 x n)
   Eigen::MatrixXd massMatrix(const Eigen::VectorXd& q) const;          // (6 + n) square
+  // The quadratic velocity forces Qv of the equations of motion in the
+  // frame's velocities x = (v, omega, q'), all in frame axes:
+  //   M(q) x' = Q_ext + Qv(q, x) - [0; 0; K q + C q'],
+  // i.e. minus (dM/dt x + the frame's gyroscopic terms - dT/dq). Frame
+  // position and attitude follow from R' = A v, A' = A omega~.
+  Eigen::VectorXd quadraticVelocity(const Eigen::VectorXd& q, const Eigen::Vector3d& v, const Eigen::Vector3d& omega,
+                                    const Eigen::VectorXd& qd) const;
 
  private:
   int n_ = 0;
