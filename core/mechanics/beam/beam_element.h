@@ -33,7 +33,8 @@ struct ElementProperties {
 struct ElementShape {
   Mat3x12 N;   // centreline displacement (u, v, w)
   Mat3x12 R;   // section rotation (theta_x, theta_y, theta_z)
-  Eigen::Matrix<double, 6, kElementDofs> B;  // u', theta_x', theta_y', theta_z', gamma_y = v' - theta_z, gamma_z = w' + theta_y
+  // Strains: u', theta_x', theta_y', theta_z', gamma_y = v' - theta_z, gamma_z = w' + theta_y.
+  Eigen::Matrix<double, 6, kElementDofs> B;
   Eigen::Matrix<double, 2, kElementDofs> dT;  // v', w' (transverse slopes: geometric stiffness)
 };
 

@@ -11,7 +11,8 @@ namespace pm::beam {
 Modes naturalModes(const SparseMatrix& K, const SparseMatrix& M) {
   const Eigen::MatrixXd Kd(K), Md(M);
   Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> es(Kd, Md);
-  if (es.info() != Eigen::Success) throw std::runtime_error("beam: the eigenproblem failed (is the mass matrix positive?)");
+  if (es.info() != Eigen::Success)
+    throw std::runtime_error("beam: the eigenproblem failed (is the mass matrix positive?)");
   Modes m;
   m.omega = es.eigenvalues().cwiseMax(0.0).cwiseSqrt();  // ascending; a rigid mode's -1e-9 becomes 0
   m.shapes = es.eigenvectors();                          // normalised to phi^T M phi = 1

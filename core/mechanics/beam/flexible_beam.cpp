@@ -11,7 +11,8 @@ namespace pm::beam {
 namespace {
 
 ElementProperties propertiesOf(const BeamSpec& s) {
-  if (!(s.length > 0.0) || !std::isfinite(s.length)) throw std::invalid_argument("beam: length must be a positive number");
+  if (!(s.length > 0.0) || !std::isfinite(s.length))
+    throw std::invalid_argument("beam: length must be a positive number");
   if (s.elements < 1) throw std::invalid_argument("beam: elements must be at least 1");
   validate(s.section);
   validate(s.material);
@@ -45,7 +46,8 @@ void FlexibleBeam::renumber() {
 }
 
 void FlexibleBeam::addPointMass(const PointMass& m) {
-  if (m.node < 0 || m.node >= nodeCount()) throw std::invalid_argument("beam: point mass on a node that does not exist");
+  if (m.node < 0 || m.node >= nodeCount())
+    throw std::invalid_argument("beam: point mass on a node that does not exist");
   if (!(m.mass >= 0.0) || !(m.inertia.minCoeff() >= 0.0))
     throw std::invalid_argument("beam: point mass and inertia must not be negative");
   masses_.push_back(m);
