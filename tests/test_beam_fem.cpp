@@ -320,7 +320,10 @@ class TestBeamFem : public QObject {
     const SparseMatrix M = b.mass(), K = b.stiffness();
     const Modes modes = naturalModes(K, M);
     const auto rc = rayleighForRatio(0.02, modes.omega[0], modes.omega[2]);
-    const auto ray = dampedModes(Eigen::MatrixXd(K), Eigen::MatrixXd(rayleighDamping(M, K, rc)), Eigen::MatrixXd(M));
+    BeamDamping rd;
+    rd.kind = BeamDamping::Kind::Rayleigh;
+    rd.rayleigh = rc;
+    const auto ray = dampedModes(Eigen::MatrixXd(K), Eigen::MatrixXd(dampingMatrix(b, rd)), Eigen::MatrixXd(M));
     std::vector<double> under;
     for (double w : modes.omega) {
       const double zeta = rc.alpha / (2 * w) + rc.beta * w / 2;
@@ -336,7 +339,10 @@ class TestBeamFem : public QObject {
     }
     QVERIFY(std::abs(ray[0].zeta - 0.02) <= 1e-9);
     QVERIFY(std::abs(ray[2].zeta - 0.02) <= 1e-9);
-    const auto modal = dampedModes(Eigen::MatrixXd(K), modalDamping(M, modes, 0.03), Eigen::MatrixXd(M));
+    BeamDamping ratio;
+    ratio.kind = BeamDamping::Kind::ModalRatio;
+    ratio.zeta = 0.03;
+    const auto modal = dampedModes(Eigen::MatrixXd(K), Eigen::MatrixXd(dampingMatrix(b, ratio)), Eigen::MatrixXd(M));
     QCOMPARE(static_cast<Eigen::Index>(modal.size()), modes.omega.size());
     for (size_t i = 0; i < modal.size(); ++i) {
       QVERIFY(std::abs(modal[i].zeta - 0.03) <= 1e-9);

@@ -67,6 +67,19 @@ Eigen::MatrixXd modalDamping(const SparseMatrix& M, const Modes& modes, double z
   return MPhi * (2.0 * zeta * modes.omega).asDiagonal() * MPhi.transpose();
 }
 
+SparseMatrix dampingMatrix(const FlexibleBeam& beam, const BeamDamping& d) {
+  const SparseMatrix M = beam.mass();
+  switch (d.kind) {
+    case BeamDamping::Kind::None: return SparseMatrix(M.rows(), M.cols());
+    case BeamDamping::Kind::Rayleigh: return rayleighDamping(M, beam.stiffness(), d.rayleigh);
+    case BeamDamping::Kind::ModalRatio: {
+      const SparseMatrix K = beam.stiffness();
+      return modalDamping(M, naturalModes(K, M), d.zeta).sparseView();
+    }
+  }
+  return SparseMatrix(M.rows(), M.cols());
+}
+
 std::vector<DampedMode> dampedModes(const Eigen::MatrixXd& K, const Eigen::MatrixXd& C, const Eigen::MatrixXd& M) {
   const Eigen::Index n = K.rows();
   // Mass-normalised coordinates y = L^T q (M = L L^T), states (s y, y'):

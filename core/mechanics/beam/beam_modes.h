@@ -39,6 +39,17 @@ RayleighCoefficients rayleighForRatio(double zeta, double omega1, double omega2)
 // ratio zeta exactly. Dense: a full block in the Jacobian.
 Eigen::MatrixXd modalDamping(const SparseMatrix& M, const Modes& modes, double zeta);
 
+// A beam's structural damping as a project states it: Rayleigh (alpha,
+// beta) or one modal ratio for every mode of the clamped beam.
+struct BeamDamping {
+  enum class Kind { None, Rayleigh, ModalRatio };
+  Kind kind = Kind::None;
+  RayleighCoefficients rayleigh;
+  double zeta = 0.0;
+};
+// C for the beam's elastic coordinates (sparse storage; full for a modal ratio).
+SparseMatrix dampingMatrix(const FlexibleBeam& beam, const BeamDamping& d);
+
 struct DampedMode {
   double omega = 0.0;  // undamped-equivalent |lambda| [rad/s]
   double zeta = 0.0;   // -Re(lambda) / |lambda|
