@@ -139,48 +139,53 @@ Eigen::VectorXd FloatingFrameInertia::quadraticVelocity(const Eigen::VectorXd& q
   // T = 1/2 m v^2 + v.(w x s) + v.S q' + 1/2 w.J w + w.Jq q' + 1/2 q'.Mff q'.
   // Momenta p = dT/dv, h = dT/dw; the frame rows are Kirchhoff's
   // p' + w x p = F, h' + w x h + v x p = T, the elastic rows Lagrange's.
-  const Eigen::Vector3d s = firstMoment(q), sd = S_ * qd;
-  const Eigen::Matrix3Xd Jq = rotationCoupling(q);
-  const Eigen::Matrix3d J = inertia(q);
-  const Eigen::Vector3d p = m_ * v + w.cross(s) + S_ * qd;
-  const Eigen::Vector3d h = s.cross(v) + J * w + Jq * qd;
-  // dE/dt and the rates of Jq q' at fixed velocities.
-  Eigen::Matrix3d Ed;
+  // S^kl q and S^kl q' once each; (S^kl)^T = S^lk gives the transposes.
+  std::array<Eigen::VectorXd, 9> Sq, Sqd;
+  for (int c = 0; c < 9; ++c) {
+    Sq[c] = Skl_[c] * q;
+    Sqd[c] = Skl_[c] * qd;
+  }
+  auto at = [](int j, int k) { return 3 * j + k; };
+  Eigen::Matrix3d E, Ed;  // integral u u^T dm and its rate at fixed velocities
+  Eigen::Matrix3d uN;     // integral u_j N_k dm . q'
   for (int j = 0; j < 3; ++j)
-    for (int k = 0; k < 3; ++k)
-      Ed(j, k) = P_.row(3 * j + k).dot(qd) + P_.row(3 * k + j).dot(qd) + qd.dot(Skl(j, k) * q) + q.dot(Skl(j, k) * qd);
-  const Eigen::Matrix3d Jd = Ed.trace() * Eigen::Matrix3d::Identity() - Ed;
-  auto epsQuad = [&](const Eigen::VectorXd& a, const Eigen::VectorXd& b) {  // eps_ijk a^T S^jk b
-    Eigen::Vector3d r;
-    r << a.dot(Skl(1, 2) * b) - a.dot(Skl(2, 1) * b), a.dot(Skl(2, 0) * b) - a.dot(Skl(0, 2) * b),
-        a.dot(Skl(0, 1) * b) - a.dot(Skl(1, 0) * b);
-    return r;
-  };
-  // sum_i w_i eps_ijk S^jk (an n x n operator applied to qd), and its transpose.
-  auto epsOp = [&](const Eigen::VectorXd& x, bool transpose) -> Eigen::VectorXd {
-    Eigen::VectorXd r = Eigen::VectorXd::Zero(n_);
-    const int ijk[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {1, 0, 2}, {2, 1, 0}};
-    for (int c = 0; c < 6; ++c) {
-      const double sign = c < 3 ? 1.0 : -1.0;
-      const SparseMatrix& A = Skl(ijk[c][1], ijk[c][2]);
-      r += sign * w[ijk[c][0]] * (transpose ? Eigen::VectorXd(A.transpose() * x) : Eigen::VectorXd(A * x));
+    for (int k = 0; k < 3; ++k) {
+      const double Pq = P_.row(at(j, k)).dot(q) + P_.row(at(k, j)).dot(q);
+      const double Pqd = P_.row(at(j, k)).dot(qd) + P_.row(at(k, j)).dot(qd);
+      E(j, k) = E0_(j, k) + Pq + q.dot(Sq[at(j, k)]);
+      Ed(j, k) = Pqd + qd.dot(Sq[at(j, k)]) + q.dot(Sqd[at(j, k)]);
+      uN(j, k) = P_.row(at(j, k)).dot(qd) + q.dot(Sqd[at(j, k)]);
     }
-    return r;
-  };
-  // dT/dq.
-  const Eigen::Matrix3d W = w.squaredNorm() * Eigen::Matrix3d::Identity() - w * w.transpose();
-  Eigen::VectorXd dTdq = S_.transpose() * v.cross(w) + epsOp(qd, false);
+  const Eigen::Matrix3d I3 = Eigen::Matrix3d::Identity();
+  const Eigen::Matrix3d J = E.trace() * I3 - E + Jsec_, Jd = Ed.trace() * I3 - Ed;
+  const Eigen::Vector3d Jqqd =
+      Crot_ * qd + Eigen::Vector3d(uN(1, 2) - uN(2, 1), uN(2, 0) - uN(0, 2), uN(0, 1) - uN(1, 0));
+  const Eigen::Vector3d s = firstMoment(q), sd = S_ * qd;
+  const Eigen::Vector3d p = m_ * v + w.cross(s) + sd;
+  const Eigen::Vector3d h = s.cross(v) + J * w + Jqqd;
+  // (d/dt Jq) q' = eps_ijk q'^T S^jk q' vanishes (antisymmetric in j, k).
+  // Coriolis: sum_i w_i eps_ijk S^jk q' and its transpose, whose difference
+  // enters the elastic rows.
+  Eigen::VectorXd cor = Eigen::VectorXd::Zero(n_), corT = Eigen::VectorXd::Zero(n_);
+  const int ijk[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {1, 0, 2}, {2, 1, 0}};
+  for (int c = 0; c < 6; ++c) {
+    const double f = (c < 3 ? 1.0 : -1.0) * w[ijk[c][0]];
+    cor += f * Sqd[at(ijk[c][1], ijk[c][2])];
+    corT += f * Sqd[at(ijk[c][2], ijk[c][1])];
+  }
+  // dT/dq = S^T (v x w) + cor + 1/2 sum W_jk dE_jk/dq, W = |w|^2 I - w w^T.
+  const Eigen::Matrix3d W = w.squaredNorm() * I3 - w * w.transpose();
+  Eigen::VectorXd dTdq = S_.transpose() * v.cross(w) + cor;
   for (int j = 0; j < 3; ++j)
     for (int k = 0; k < 3; ++k)
       if (W(j, k) != 0.0)
         dTdq += 0.5 * W(j, k) *
-                (P_.row(3 * j + k).transpose() + P_.row(3 * k + j).transpose() +
-                 Eigen::VectorXd(Skl(j, k) * q) + Eigen::VectorXd(Skl(j, k).transpose() * q));
+                (P_.row(at(j, k)).transpose() + P_.row(at(k, j)).transpose() + Sq[at(j, k)] + Sq[at(k, j)]);
 
   Eigen::VectorXd Q(6 + n_);
-  Q.head<3>() = -(-sd.cross(w) + w.cross(p));  // d/dt (w x s) at fixed w is w x sd
-  Q.segment<3>(3) = -(sd.cross(v) + Jd * w + epsQuad(qd, qd) + w.cross(h) + v.cross(p));
-  Q.tail(n_) = -(epsOp(qd, true) - dTdq);
+  Q.head<3>() = -(w.cross(sd) + w.cross(p));  // d/dt (w x s) at fixed w is w x sd
+  Q.segment<3>(3) = -(sd.cross(v) + Jd * w + w.cross(h) + v.cross(p));
+  Q.tail(n_) = dTdq - corT;
   return Q;
 }
 
