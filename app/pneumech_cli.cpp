@@ -1,15 +1,6 @@
 // pneumech: the command line. Same core calls as the studio.
-#include "analyses/geometry_checks.h"
-#include "io/project_file.h"
-#include "mechanics/mechanism_element.h"
-#include "mechanics/mechanism_analysis.h"
-#include "model/component_type.h"
-#include "model/project_error.h"
-#include "report_export.h"
-#include "results/key_results.h"
-#include "results/report_settings.h"
-#include "solver/compiler.h"
-#include "solver/simulation.h"
+#include "engine/engine.h"
+#include "report_export.h"  // moves out with the report command
 
 #include <QApplication>
 
@@ -21,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 using namespace pm;
@@ -31,11 +23,13 @@ namespace {
 double gTimeLimit = 0.0;
 
 // The project with the command line's --set overrides and --time-limit.
-Project loadWithOverrides(const std::string& path, const std::vector<std::string>& sets) {
-  Project pr = loadProject(path);
-  for (const auto& s : sets) applyOverride(pr, s, path);
-  if (gTimeLimit > 0.0) setSimulationSetting(pr, "wall_time_limit", gTimeLimit, "--time-limit", path);
-  return pr;
+Project loadWithOverrides(const std::string& path, const std::vector<std::string>& sets,
+                          std::optional<double> tEnd = std::nullopt) {
+  engine::Overrides o;
+  o.sets = sets;
+  o.tEnd = tEnd;
+  o.wallTimeLimit = gTimeLimit;
+  return engine::load(path, o);
 }
 
 // A last resort behind the run's own limit: whatever does not return (a
@@ -54,36 +48,26 @@ void startBackstop(double limit) {
 }
 
 int info(const std::string& path, bool equations) {
-  Project pr = loadProject(path);
-  Simulation sim(pr, path);
-  System& sys = sim.system();
+  Project pr = engine::load(path);
+  engine::CompiledProject sim(pr, path);
   std::cout << "Project: " << path << "\n  title: " << pr.meta.title << "\n  components: " << pr.components.size()
-            << ", connections: " << pr.connections.size() << "\n  states: " << sys.size()
-            << ", root functions: " << sys.numRoots() << ", nodes: " << sys.nodes().size() << "\n"
+            << ", connections: " << pr.connections.size() << "\n  states: " << sim.states()
+            << ", root functions: " << sim.rootFunctions() << ", nodes: " << sim.nodes() << "\n"
             << "  simulation: t_end " << pr.simulation.t_end << " s, output interval " << pr.simulation.output_interval
             << " s, rel_tol " << pr.simulation.rel_tol << "\n";
-  if (MechanismElement* me = sys.mechanism()) {
-    const auto& mb = me->multibody();
+  if (const auto mech = sim.mechanism()) {
     // The user's parts; those welded into another body say where.
-    std::vector<std::string> carriers;
-    int lumped = 0;
-    for (const auto& p : mb.parts())
-      if (p.lumped) {
-        ++lumped;
-        const std::string& c = mb.bodies()[p.body].id;
-        if (std::find(carriers.begin(), carriers.end(), c) == carriers.end()) carriers.push_back(c);
-      }
-    std::cout << "  mechanism: " << mb.parts().size() + 1 << " parts (incl. ground";
-    if (lumped > 0) {
-      std::cout << "; " << lumped << " lumped into ";
-      for (size_t i = 0; i < carriers.size(); ++i) std::cout << (i ? ", " : "") << carriers[i];
+    std::cout << "  mechanism: " << mech->parts + 1 << " parts (incl. ground";
+    if (mech->lumped > 0) {
+      std::cout << "; " << mech->lumped << " lumped into ";
+      for (size_t i = 0; i < mech->carriers.size(); ++i) std::cout << (i ? ", " : "") << mech->carriers[i];
       std::cout << " by fixed joints";
     }
-    std::cout << "), " << mb.degreesOfFreedom() << " degree(s) of freedom\n";
-    for (const auto& m : mb.messages()) std::cout << "  note: " << m << "\n";
+    std::cout << "), " << mech->dof << " degree(s) of freedom\n";
+    for (const auto& m : mech->notes) std::cout << "  note: " << m << "\n";
   }
   if (equations) {
-    std::cout << "\n" << sys.describe();
+    std::cout << "\n" << sim.equations();
   } else {
     const std::vector<ChannelInfo> written = sim.channels();
     std::cout << "\nChannels (" << written.size() << "):\n";
@@ -95,13 +79,13 @@ int info(const std::string& path, bool equations) {
 // `tEnd`: --t-end's value, or null without it.
 int simulate(const std::string& path, const double* tEnd, const std::string& out, const std::vector<std::string>& sets,
              const std::vector<std::string>& channels, bool quiet, bool serialOutput) {
-  Project pr = loadWithOverrides(path, sets);
-  if (tEnd) setSimulationSetting(pr, "t_end", *tEnd, "--t-end", path);
-  Simulation sim(pr, path);
-  sim.setOutputRows(serialOutput ? Simulation::OutputRows::Solver : Simulation::OutputRows::Auto);
+  Project pr = loadWithOverrides(path, sets, tEnd ? std::optional<double>(*tEnd) : std::nullopt);
+  engine::CompiledProject sim(pr, path);
+  using Rows = engine::CompiledProject::OutputRows;
+  sim.setOutputRows(serialOutput ? Rows::Solver : Rows::Auto);
   // What the assembly changed of the user's start, redundant joints: said before the run.
-  if (MechanismElement* me = sim.system().mechanism(); me && !quiet)
-    for (const auto& m : me->multibody().messages()) std::cerr << "pneumech: " << path << ": note: " << m << "\n";
+  if (const auto mech = sim.mechanism(); mech && !quiet)
+    for (const auto& m : mech->notes) std::cerr << "pneumech: " << path << ": note: " << m << "\n";
   const std::vector<ChannelInfo> written = sim.channels();
   for (const auto& c : channels)  // check before spending the run
     if (std::none_of(written.begin(), written.end(), [&](const ChannelInfo& k) { return k.name == c; }))
@@ -115,7 +99,7 @@ int simulate(const std::string& path, const double* tEnd, const std::string& out
   }
   // A result no machine could give (a cylinder driving its linkage over a
   // dead point) is said, whatever -q says.
-  for (const GeometryFinding& f : deadPointCrossings(pr, results))
+  for (const GeometryFinding& f : engine::deadPointWarnings(pr, results))
     std::cerr << "pneumech: " << path << ": warning: " << f.message << "\n";
   if (!out.empty()) results.writeCsv(out, channels);
   // With "-o -" the CSV is on standard output: the summary goes to stderr.
@@ -140,7 +124,7 @@ int analyse(const std::string& path, MechanismAnalysis kind, const std::string& 
   ResultStore results;
   AnalysisReport rep;
   try {
-    rep = runMechanismAnalysis(pr, path, kind, results);
+    rep = engine::analyse(pr, path, kind, results);
   } catch (const ProjectError&) {
     throw;
   } catch (const std::exception& e) {
@@ -169,10 +153,8 @@ int runForResults(const std::string& path, const std::vector<std::string>& sets,
                   ReportSettings& settings) {
   pr = loadWithOverrides(path, sets);
   settings = reportSettings(pr, path);
-  Simulation sim(pr, path);
-  std::vector<std::string> names;
-  for (const auto& c : sim.channels()) names.push_back(c.name);
-  checkPlotChannels(settings, names, path);  // before spending the run
+  engine::CompiledProject sim(pr, path);
+  checkPlotChannels(settings, sim.channelNames(), path);  // before spending the run
   RunResult r = sim.run(results);
   if (!r.ok()) {
     std::cerr << "pneumech: " << path << ": simulation " << (r.status == RunStatus::Cancelled ? "cancelled" : "failed")
@@ -189,7 +171,7 @@ int keyResults(const std::string& path, const std::vector<std::string>& sets, do
   if (int rc = runForResults(path, sets, pr, results, settings)) return rc;
   KeyResultOptions opt;
   opt.cyclesPerMinute = cpm > 0 ? cpm : settings.cyclesPerMinute;
-  const KeyResults kr = computeKeyResults(pr, results, opt);
+  const KeyResults kr = engine::keyResults(pr, results, opt);
   std::cout << (json ? kr.toJson().dump(2) + "\n" : kr.toText());
   return 0;
 }
@@ -221,11 +203,10 @@ int report(const std::string& path, const std::vector<std::string>& sets, const 
 // (exit 2), its notes, and the mechanism's geometry (geometry_checks.h).
 int check(const std::string& path, const std::vector<std::string>& sets) {
   Project pr = loadWithOverrides(path, sets);
-  const auto sys = Compiler::compile(pr, path);  // throws ProjectError: exit 2
+  const std::vector<std::string> notes = engine::check(pr, path);  // throws ProjectError: exit 2
   int n = 0;
-  if (MechanismElement* me = sys->mechanism())
-    for (const auto& m : me->multibody().messages()) std::cout << "note: " << m << "\n";
-  for (const GeometryFinding& f : checkMechanismGeometry(pr)) {
+  for (const auto& m : notes) std::cout << "note: " << m << "\n";
+  for (const GeometryFinding& f : engine::checkGeometry(pr)) {
     std::cout << "warning: " << f.message << "\n";
     ++n;
   }

@@ -1,0 +1,175 @@
+#include "engine/engine.h"
+
+#include "io/project_file.h"
+#include "mechanics/mechanism_element.h"
+#include "pneumatics/gas.h"
+#include "solver/compiler.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+namespace pm::engine {
+
+Project load(const std::string& path) { return loadProject(path); }
+
+Project load(const std::string& path, const Overrides& o) {
+  Project pr = loadProject(path);
+  for (const auto& s : o.sets) applyOverride(pr, s, path);
+  if (o.wallTimeLimit > 0.0) setSimulationSetting(pr, "wall_time_limit", o.wallTimeLimit, "--time-limit", path);
+  if (o.tEnd) setSimulationSetting(pr, "t_end", *o.tEnd, "--t-end", path);
+  return pr;
+}
+
+Project parse(const std::string& text, const std::string& name) { return parseProject(text, name); }
+
+void save(const Project& project, const std::string& path) { saveProject(project, path); }
+
+namespace {
+
+std::vector<std::string> notesOf(System& sys) {
+  if (MechanismElement* me = sys.mechanism()) return me->multibody().messages();
+  return {};
+}
+
+}  // namespace
+
+std::vector<std::string> check(const Project& project, const std::string& file) {
+  const std::unique_ptr<System> sys = Compiler::compile(project, file);
+  return notesOf(*sys);
+}
+
+std::vector<GeometryFinding> checkGeometry(const Project& project) { return checkMechanismGeometry(project); }
+
+std::vector<GeometryFinding> deadPointWarnings(const Project& project, const ResultStore& results) {
+  return deadPointCrossings(project, results);
+}
+
+void checkSimulationSettings(const SimulationSettings& settings, const std::string& file) {
+  validateSimulation(settings, file);
+}
+
+bool checkComponent(const Component& c) {
+  const ComponentType* t = Registry::instance().find(c.type);
+  if (!t || !t->create) return false;
+  t->create(c);
+  return true;
+}
+
+// ---- CompiledProject ---------------------------------------------------------
+
+struct CompiledProject::Impl {
+  Impl(const Project& p, const std::string& f) : sim(p, f) {}
+  Simulation sim;
+};
+
+CompiledProject::CompiledProject(const Project& project, const std::string& file)
+    : impl_(std::make_unique<Impl>(project, file)) {}
+CompiledProject::~CompiledProject() = default;
+
+const SimulationSettings& CompiledProject::settings() const { return impl_->sim.settings(); }
+std::vector<ChannelInfo> CompiledProject::channels() const { return impl_->sim.channels(); }
+
+std::vector<std::string> CompiledProject::channelNames() const {
+  std::vector<std::string> names;
+  for (const auto& c : channels()) names.push_back(c.name);
+  return names;
+}
+
+int CompiledProject::states() const { return impl_->sim.system().size(); }
+int CompiledProject::rootFunctions() const { return impl_->sim.system().numRoots(); }
+int CompiledProject::nodes() const { return static_cast<int>(impl_->sim.system().nodes().size()); }
+std::string CompiledProject::equations() const { return impl_->sim.system().describe(); }
+
+std::optional<MechanismSummary> CompiledProject::mechanism() const {
+  MechanismElement* me = impl_->sim.system().mechanism();
+  if (!me) return std::nullopt;
+  const auto& mb = me->multibody();
+  MechanismSummary s;
+  s.parts = static_cast<int>(mb.parts().size());
+  for (const auto& p : mb.parts())
+    if (p.lumped) {
+      ++s.lumped;
+      const std::string& c = mb.bodies()[p.body].id;
+      if (std::find(s.carriers.begin(), s.carriers.end(), c) == s.carriers.end()) s.carriers.push_back(c);
+    }
+  s.dof = mb.degreesOfFreedom();
+  s.notes = mb.messages();
+  return s;
+}
+
+std::vector<Net> CompiledProject::nets() const {
+  std::vector<Net> out;
+  for (const Node& n : impl_->sim.system().nodes()) out.push_back({n.name, n.members, n.kind == NodeKind::Boundary});
+  return out;
+}
+
+bool CompiledProject::boundaryPressure(int net, double t, double& p) const {
+  const auto& nodes = impl_->sim.system().nodes();
+  if (net < 0 || net >= static_cast<int>(nodes.size()) || !nodes[net].boundary) return false;
+  double T = 0.0;
+  nodes[net].boundary(t, p, T);
+  return true;
+}
+
+void CompiledProject::setOutputRows(OutputRows where) { impl_->sim.setOutputRows(where); }
+
+RunResult CompiledProject::run(ResultStore& out, RunControl* control) { return impl_->sim.run(out, nullptr, control); }
+
+// ---- stream ----------------------------------------------------------------
+
+RunResult stream(CompiledProject& compiled, ResultStore& out, RunObserver& observer, RunControl* control,
+                 double pollSeconds) {
+  RunControl own;
+  RunControl* ctl = control ? control : &own;
+  std::mutex m;
+  std::condition_variable cv;
+  bool done = false;
+  RunResult result;
+  std::thread worker([&] {
+    RunResult r;
+    try {
+      r = compiled.run(out, ctl);
+    } catch (const std::exception& e) {
+      r.status = RunStatus::Failed;
+      r.message = e.what();
+    }
+    std::lock_guard<std::mutex> lock(m);
+    result = std::move(r);
+    done = true;
+    cv.notify_all();
+  });
+  size_t delivered = 0;
+  const auto poll = std::chrono::duration<double>(std::max(pollSeconds, 1e-3));
+  for (bool finished = false; !finished;) {
+    {
+      std::unique_lock<std::mutex> lock(m);
+      finished = cv.wait_for(lock, poll, [&] { return done; });
+    }
+    if (!finished && observer.stopRequested()) ctl->requestStop();
+    const size_t rows = out.rows();
+    if (rows > delivered) {
+      observer.onRows(out, delivered, rows);
+      delivered = rows;
+    }
+  }
+  worker.join();
+  return result;
+}
+
+// ---- analyses --------------------------------------------------------------
+
+AnalysisReport analyse(const Project& project, const std::string& file, MechanismAnalysis kind, ResultStore& out) {
+  return runMechanismAnalysis(project, file, kind, out);
+}
+
+KeyResults keyResults(const Project& project, const ResultStore& results, const KeyResultOptions& options) {
+  return computeKeyResults(project, results, options);
+}
+
+AirConstants airConstants() { return {gas::R, gas::kappa, gas::rho0}; }
+
+}  // namespace pm::engine

@@ -1,0 +1,151 @@
+// The one API the command line and the studio call: load a project, check
+// it, compile it, run it (streaming its result rows, stoppable from another
+// thread) and analyse it. Everything below it (compiler, solver, mechanics,
+// file format) is reached through here, so that those layers can be
+// rearranged without touching app/ or gui/.
+//
+// Errors: bad input throws ProjectError naming the file, object and field
+// (exit code 2 in the CLI); a run that fails returns a RunResult saying so.
+#pragma once
+
+#include "analyses/geometry_checks.h"
+#include "control/displacement_step.h"
+#include "mechanics/mechanism_analysis.h"
+#include "model/component_type.h"
+#include "model/project.h"
+#include "model/project_error.h"
+#include "results/key_results.h"
+#include "results/report_settings.h"
+#include "solver/result_store.h"
+#include "solver/run_control.h"
+#include "solver/simulation.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pm::engine {
+
+// ---- load and save -------------------------------------------------------
+
+Project load(const std::string& path);
+// What a command line may change of a loaded project before it runs.
+struct Overrides {
+  std::vector<std::string> sets;  // "ID.PARAM=VALUE" in SI (--set)
+  std::optional<double> tEnd;     // simulation.t_end (--t-end)
+  double wallTimeLimit = 0.0;     // > 0: simulation.wall_time_limit (--time-limit)
+};
+// load() then the overrides, each error naming `path` and the option.
+Project load(const std::string& path, const Overrides& overrides);
+Project parse(const std::string& text, const std::string& name);  // e.g. a clipboard fragment
+void save(const Project& project, const std::string& path);       // atomic (write + rename)
+
+// ---- check ---------------------------------------------------------------
+
+// Compiles the project as a run would; throws ProjectError on the first
+// problem. Returns the notes a run would print first: parts the mechanism's
+// assembly moved, velocities it changed, redundant joints.
+std::vector<std::string> check(const Project& project, const std::string& file = {});
+// The mechanism's geometry without running (analyses/geometry_checks.h):
+// attached cylinders' stroke, dead points, joints a cylinder cannot move,
+// default inertia against drawn geometry.
+std::vector<GeometryFinding> checkGeometry(const Project& project);
+// The dead points a finished run drove the mechanism over.
+std::vector<GeometryFinding> deadPointWarnings(const Project& project, const ResultStore& results);
+// The "simulation" settings alone (times, tolerances, coupling), for editors.
+void checkSimulationSettings(const SimulationSettings& settings, const std::string& file = {});
+// Builds one component the way a run does (its fields checked, a script's
+// program loaded) and discards it; throws what the run would throw. False
+// when this build cannot build the type (unknown, or no builder linked).
+bool checkComponent(const Component& component);
+
+// ---- compile -------------------------------------------------------------
+
+// The mechanism of a compiled project, as `pneumech info` describes it.
+struct MechanismSummary {
+  int parts = 0;                      // the user's parts (ground not counted)
+  int lumped = 0;                     // parts welded into another by fixed joints
+  std::vector<std::string> carriers;  // the bodies they were welded into
+  int dof = 0;
+  std::vector<std::string> notes;     // as check() returns them
+};
+
+// A pneumatic net (ports joined by connections) of a compiled project.
+struct Net {
+  std::string name;                  // its pressure channel is "<name>.p" unless boundary
+  std::vector<std::string> members;  // "component.port"
+  bool boundary = false;             // pressure imposed by a supply or the atmosphere
+};
+
+// A compiled project, ready to run once.
+class CompiledProject {
+ public:
+  // Throws ProjectError naming `file` on bad input.
+  explicit CompiledProject(const Project& project, const std::string& file = {});
+  ~CompiledProject();
+  CompiledProject(const CompiledProject&) = delete;
+  CompiledProject& operator=(const CompiledProject&) = delete;
+
+  const SimulationSettings& settings() const;
+  // The channels run() writes, in column order.
+  std::vector<ChannelInfo> channels() const;
+  std::vector<std::string> channelNames() const;
+  int states() const;
+  int rootFunctions() const;
+  int nodes() const;
+  // Every state and equation with its owner, and the Jacobian's sparsity.
+  std::string equations() const;
+  std::optional<MechanismSummary> mechanism() const;
+  std::vector<Net> nets() const;
+  // The imposed pressure [Pa] of boundary net `net` at time t; false when not a boundary.
+  bool boundaryPressure(int net, double t, double& p) const;
+
+  // Where the result rows are computed (see Simulation::OutputRows).
+  using OutputRows = Simulation::OutputRows;
+  void setOutputRows(OutputRows where);
+
+  // Integrates from 0 to t_end, appending to `out`. `control` (driven
+  // from other threads) stops, pauses, paces and operates the run.
+  RunResult run(ResultStore& out, RunControl* control = nullptr);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Receives the rows of a run while it is in progress (see stream()).
+class RunObserver {
+ public:
+  virtual ~RunObserver() = default;
+  // Rows [from, to) of `results` are new; called on the caller's thread,
+  // in order, the last time after the run has ended.
+  virtual void onRows(const ResultStore& results, size_t from, size_t to) = 0;
+  // Asked before each delivery; true stops the run (status Cancelled).
+  virtual bool stopRequested() { return false; }
+};
+
+// Runs `compiled` on a second thread and hands its rows to `observer` on
+// this one, every `pollSeconds` of wall time while rows come.
+RunResult stream(CompiledProject& compiled, ResultStore& out, RunObserver& observer, RunControl* control = nullptr,
+                 double pollSeconds = 0.02);
+
+// ---- analyses ------------------------------------------------------------
+
+// Static, quasi-static or kinematic analysis of the project's mechanism
+// (mechanics/mechanism_analysis.h). Throws ProjectError on bad input,
+// std::runtime_error when the analysis fails.
+AnalysisReport analyse(const Project& project, const std::string& file, MechanismAnalysis kind, ResultStore& out);
+
+// Stroke times, impacts, air consumption... of a finished run.
+KeyResults keyResults(const Project& project, const ResultStore& results, const KeyResultOptions& options = {});
+
+// The air model's constants, for presentation (report formulas, Nl/min).
+struct AirConstants {
+  double R;      // J/(kg K)
+  double kappa;  // cp/cv
+  double rho0;   // kg/m3, ISO 8778 normal density
+};
+AirConstants airConstants();
+
+}  // namespace pm::engine
