@@ -1,51 +1,28 @@
 // pneumech: the command line. Same core calls as the studio.
-#include "engine/engine.h"
-#include "report_export.h"  // moves out with the report command
-
-#include <QApplication>
+#include "cli_run.h"
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <optional>
 #include <thread>
 
+#include <unistd.h>
+
 using namespace pm;
 
 namespace {
 
-// Wall seconds a run may take (--time-limit; 0: the project's own setting).
-double gTimeLimit = 0.0;
-
-// The project with the command line's --set overrides and --time-limit.
-Project loadWithOverrides(const std::string& path, const std::vector<std::string>& sets,
-                          std::optional<double> tEnd = std::nullopt) {
-  engine::Overrides o;
-  o.sets = sets;
-  o.tEnd = tEnd;
-  o.wallTimeLimit = gTimeLimit;
-  return engine::load(path, o);
-}
-
-// A last resort behind the run's own limit: whatever does not return (a
-// compile or an analysis that never reaches a check) ends the process a
-// while after the limit, with the same exit code as a failed run.
-void startBackstop(double limit) {
-  if (!(limit > 0.0)) return;
-  const double grace = limit + std::max(5.0, limit);
-  std::thread([grace, limit] {
-    std::this_thread::sleep_for(std::chrono::duration<double>(grace));
-    std::fprintf(stderr, "pneumech: stopped: still running %.6g s after the wall-time limit of %.6g s (--time-limit)\n",
-                 grace - limit, limit);
-    std::fflush(stderr);
-    std::_Exit(3);
-  }).detach();
-}
+using cli::gTimeLimit;
+using cli::loadWithOverrides;
+using cli::runForResults;
 
 int info(const std::string& path, bool equations) {
   Project pr = engine::load(path);
@@ -148,22 +125,6 @@ int analyse(const std::string& path, MechanismAnalysis kind, const std::string& 
   return 0;
 }
 
-// Runs the project for `results` and `report`; returns 0 or the exit code of a failed run.
-int runForResults(const std::string& path, const std::vector<std::string>& sets, Project& pr, ResultStore& results,
-                  ReportSettings& settings) {
-  pr = loadWithOverrides(path, sets);
-  settings = reportSettings(pr, path);
-  engine::CompiledProject sim(pr, path);
-  checkPlotChannels(settings, sim.channelNames(), path);  // before spending the run
-  RunResult r = sim.run(results);
-  if (!r.ok()) {
-    std::cerr << "pneumech: " << path << ": simulation " << (r.status == RunStatus::Cancelled ? "cancelled" : "failed")
-              << ": " << r.message << "\n";
-    return 3;
-  }
-  return 0;
-}
-
 int keyResults(const std::string& path, const std::vector<std::string>& sets, double cpm, bool json) {
   Project pr;
   ResultStore results;
@@ -176,27 +137,23 @@ int keyResults(const std::string& path, const std::vector<std::string>& sets, do
   return 0;
 }
 
-// The one command that needs Qt at run time: it paints the PDF on the
-// "offscreen" platform, so it works without a display.
-int report(const std::string& path, const std::vector<std::string>& sets, const std::string& pdf, bool quiet) {
-  Project pr;
-  ResultStore results;
-  ReportSettings settings;
-  // The application object comes before the run: a scripted controller
-  // would otherwise make a plain QCoreApplication of its own.
-  if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-  int argc = 1;
-  char name[] = "pneumech";
-  char* argv[] = {name, nullptr};
-  QApplication qapp(argc, argv);
-  if (int rc = runForResults(path, sets, pr, results, settings)) return rc;
-  QString error;
-  if (!gui::exportReport(pr, results, QString::fromStdString(pdf), &error, QString::fromStdString(path))) {
-    std::cerr << "pneumech: " << pdf << ": " << error.toStdString() << "\n";
-    return 1;
-  }
-  if (!quiet) std::cout << "Wrote report " << pdf << "\n";
-  return 0;
+// `report` paints with Qt Gui (and OpenSceneGraph for the 3D snapshot):
+// it is the pneumech-report program next to this one, which takes the same
+// arguments, so that no other command loads those libraries.
+int report(int argc, char** argv) {
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  const std::filesystem::path exe = (ec ? std::filesystem::path(argv[0]) : self).parent_path() / "pneumech-report";
+  std::vector<char*> args{const_cast<char*>("pneumech-report")};
+  int first = 1;
+  while (first < argc && std::strcmp(argv[first], "report") != 0) ++first;
+  for (int i = first + 1; i < argc; ++i) args.push_back(argv[i]);
+  args.push_back(nullptr);
+  std::fflush(stdout);
+  execv(exe.c_str(), args.data());
+  std::cerr << "pneumech: report: cannot start " << exe.string() << " (" << std::strerror(errno)
+            << "): the PDF report is painted by that program, installed with the studio\n";
+  return 1;
 }
 
 // What the studio's Check says, without running: the compile's errors
@@ -245,9 +202,6 @@ int main(int argc, char** argv) {
   sim->add_flag("--quiet,-q", quiet, "print nothing on success");
   bool serialOutput = false;
   sim->add_flag("--serial-output", serialOutput, "compute the result rows on the solver's thread (default: a second one)");
-  const std::string limitHelp =
-      "wall-clock seconds the run may take; longer runs stop with a message and exit code 3 "
-      "(default: the project's simulation.wall_time_limit, 0 = none)";
 
   auto* inf = app.add_subcommand("info", "describe a project: components, states, channels");
   std::string infoProject;
@@ -276,8 +230,8 @@ int main(int argc, char** argv) {
   kin->add_option("--set", kinSets, "override a parameter in SI: ID.PARAM=VALUE (repeatable)")->take_all();
   kin->add_flag("--quiet,-q", quiet, "print nothing on success");
 
-  std::string resProject, repProject, repPdf;
-  std::vector<std::string> resSets, repSets;
+  std::string resProject;
+  std::vector<std::string> resSets;
   double cpm = 0;
   bool resJson = false;
   auto* res = app.add_subcommand("results", "run a project and print its key results (stroke times, impact, air)");
@@ -287,10 +241,8 @@ int main(int argc, char** argv) {
                                               "setting, else the run repeated back to back)");
   res->add_flag("--json", resJson, "print JSON instead of the table");
   auto* rep = app.add_subcommand("report", "run a project and write its PDF report (headless)");
-  rep->add_option("project", repProject, "project file")->required();
-  rep->add_option("--pdf", repPdf, "PDF file to write")->required();
-  rep->add_option("--set", repSets, "override a parameter in SI: ID.PARAM=VALUE (repeatable)")->take_all();
-  rep->add_flag("--quiet,-q", quiet, "print nothing on success");
+  cli::ReportOptions repOptions;  // parsed here for --help and errors; pneumech-report parses them again
+  cli::addReportOptions(*rep, repOptions);
 
   std::string chkProject;
   std::vector<std::string> chkSets;
@@ -299,15 +251,15 @@ int main(int argc, char** argv) {
   chk->add_option("project", chkProject, "project file")->required();
   chk->add_option("--set", chkSets, "override a parameter in SI: ID.PARAM=VALUE (repeatable)")->take_all();
 
-  for (CLI::App* c : {sim, st, kin, res, rep})
-    c->add_option("--time-limit", gTimeLimit, limitHelp)->check(CLI::PositiveNumber);
+  for (CLI::App* c : {sim, st, kin, res}) cli::addTimeLimitOption(*c);
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
-  startBackstop(gTimeLimit);
+  if (rep->parsed()) return report(argc, argv);
+  cli::startBackstop(gTimeLimit);
   try {
     if (sim->parsed())
       return simulate(project, tEndOption->count() > 0 ? &tEnd : nullptr, out, sets, channels, quiet, serialOutput);
@@ -316,7 +268,6 @@ int main(int argc, char** argv) {
     if (st->parsed())
       return analyse(stProject, throughTime ? MechanismAnalysis::QuasiStatic : MechanismAnalysis::Static, stOut, stSets, quiet);
     if (res->parsed()) return keyResults(resProject, resSets, cpm, resJson);
-    if (rep->parsed()) return report(repProject, repSets, repPdf, quiet);
     if (chk->parsed()) return check(chkProject, chkSets);
     if (kin->parsed()) return analyse(kinProject, MechanismAnalysis::Kinematic, kinOut, kinSets, quiet);
     return types();
