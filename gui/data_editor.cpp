@@ -1,10 +1,7 @@
 #include "data_editor.h"
 
 #include "document.h"
-#include "element/element.h"
-#include "io/atomic_file.h"
-#include "io/confined_file.h"
-#include "io/json_limits.h"
+#include "engine/engine.h"
 #include "model/component_type.h"
 #include "model/project_error.h"
 
@@ -189,9 +186,9 @@ void DataEditor::buildScript(const Component& c) {
     const std::string ref = d["file"].get<std::string>();
     const std::string folder = scriptFolder(doc_->file());
     try {
-      scriptFile_ = qs(confinedPath(folder, ref).path.string());
+      scriptFile_ = qs(engine::referencedFilePath(folder, ref));
       try {
-        const std::string text = readConfinedFile(folder, ref);
+        const std::string text = engine::readReferencedFile(folder, ref);
         source = QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
       } catch (const std::exception& e) {
         unreadable = tr("cannot read %1 (%2); OK writes the program there").arg(qs(ref), qs(e.what()));
@@ -411,7 +408,7 @@ json DataEditor::collect() const {
     case Kind::Json:
       try {
         const std::string text = text_->toPlainText().toStdString();
-        checkJsonLimits(text, "data");  // as a project file: no tree too deep to copy
+        engine::checkJsonText(text, "data");  // as a project file: no tree too deep to copy
         return json::parse(text);
       } catch (const ProjectError& e) {
         throw std::runtime_error(e.what());
@@ -457,12 +454,11 @@ QString DataEditor::check() {
       c.data.erase("file");
       c.data["script"] = text_->toPlainText().toStdString();
     }
-    if (!t || !t->create) {
-      showMessage(tr("%1: scripted controllers are not available in this build").arg(qs(id_)));
-      return message();
-    }
     try {
-      t->create(c);
+      if (!engine::checkComponent(c)) {
+        showMessage(tr("%1: scripted controllers are not available in this build").arg(qs(id_)));
+        return message();
+      }
     } catch (const std::exception& e) {
       std::string what = e.what();
       const std::string fromText = "data.script: script";
@@ -495,14 +491,14 @@ void DataEditor::accept() {
     std::string path;
     try {
       // The folder rule again (the folder may have changed since the dialog
-      // opened); writeFileAtomically refuses a link or a non-regular file.
-      path = confinedPath(scriptFolder(doc_->file()), ref).path.string();
+      // opened); writeTextFile refuses a link or a non-regular file.
+      path = engine::referencedFilePath(scriptFolder(doc_->file()), ref);
     } catch (const std::exception& e) {
       showMessage(qs(id_ + ": data.file: " + ref + ": " + e.what()));
       return;
     }
     try {
-      writeFileAtomically(path, [&](std::ostream& os) { os << src; });
+      engine::writeTextFile(path, src);
     } catch (const std::exception& e) {
       showMessage(qs(id_ + ": data.file: " + e.what()));
       return;

@@ -4,7 +4,7 @@
 // The data come from the core (displacementStepDiagram); this only draws.
 #pragma once
 
-#include "control/displacement_step.h"
+#include "engine/engine.h"
 #include "model/project.h"
 
 #include <QPainter>

@@ -3,7 +3,7 @@
 #include "model/project.h"
 #include "scene3d_shapes.h"
 #include "scene3d_scene.h"
-#include "solver/result_store.h"
+#include "engine/engine.h"
 
 #include <QElapsedTimer>
 #include <QGuiApplication>

@@ -1,10 +1,6 @@
 #include "project_checks.h"
 
-#include "analyses/geometry_checks.h"
-#include "model/component_type.h"
-#include "model/project_error.h"
-#include "mechanics/mechanism_element.h"
-#include "solver/compiler.h"
+#include "engine/engine.h"
 
 #include <algorithm>
 #include <set>
@@ -35,12 +31,10 @@ std::vector<CheckMessage> checkProject(const Project& p, const std::string& file
   if (!supply && !p.components.empty())
     out.push_back({S::Error, "No supply: add a compressed-air supply to the circuit", {}, {}});
   try {
-    const auto sys = Compiler::compile(p, file);
     // The mechanism's notes: parts the assembly moved, velocities it changed, redundant joints.
-    if (MechanismElement* me = sys->mechanism())
-      for (const std::string& m : me->multibody().messages()) out.push_back({S::Warning, QString::fromStdString(m), {}, {}});
+    for (const std::string& m : engine::check(p, file)) out.push_back({S::Warning, QString::fromStdString(m), {}, {}});
     // The mechanism's geometry: cylinders over centre or unable to move it, default inertia.
-    for (const GeometryFinding& f : checkMechanismGeometry(p))
+    for (const GeometryFinding& f : engine::checkGeometry(p))
       out.push_back({S::Warning, QString::fromStdString(f.message), p.find(f.object) ? f.object : std::string(), {}});
   } catch (const ProjectError& e) {
     CheckMessage m{S::Error, QString::fromStdString(e.what()), {}, {}};

@@ -2,8 +2,7 @@
 
 #include "document.h"
 #include "result_buffer.h"
-#include "solver/simulation.h"
-#include "solver/system.h"
+#include "engine/engine.h"
 
 #include <QDialogButtonBox>
 #include <QDir>
@@ -292,8 +291,7 @@ ReportSettingsDialog* openReportSettings(QWidget* parent, Document* doc, const R
     for (const auto& c : results->channels()) channels.push_back(c.name);
   if (channels.empty()) {
     try {
-      Simulation sim(pr, doc->file().toStdString());
-      for (const auto& c : sim.system().channels()) channels.push_back(c.name);
+      channels = engine::CompiledProject(pr, doc->file().toStdString()).channelNames();
     } catch (const std::exception&) {
       // The dialog says there is no channel list.
     }

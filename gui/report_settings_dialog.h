@@ -5,7 +5,7 @@
 // undo stack (see MainWindow::reportSettingsDialog).
 #pragma once
 
-#include "results/report_settings.h"
+#include "engine/engine.h"
 
 #include <QDialog>
 

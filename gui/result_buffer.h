@@ -5,7 +5,7 @@
 // is in progress and appends only the rows that are new.
 #pragma once
 
-#include "solver/result_store.h"
+#include "engine/engine.h"
 
 #include <QObject>
 #include <QString>

@@ -1,8 +1,5 @@
 #include "run_animation.h"
 
-#include "model/component_type.h"
-#include "solver/compiler.h"
-#include "solver/system.h"
 #include "symbol_library.h"
 
 #include <algorithm>
@@ -27,13 +24,13 @@ bool RunAnimation::prepare(const Project& project) {
   lamps_.clear();
   pAmb_ = project.simulation.ambient_pressure;
   try {
-    system_ = Compiler::compile(project);
+    nets_ = std::make_unique<engine::NetMap>(project);
   } catch (const std::exception&) {
-    system_.reset();
+    nets_.reset();
     return false;
   }
   std::map<std::string, int> nodeOf;
-  const auto& nodes = system_->nodes();
+  const auto& nodes = nets_->nets();
   for (size_t i = 0; i < nodes.size(); ++i)
     for (const std::string& m : nodes[i].members) nodeOf[m] = static_cast<int>(i);
   for (const Connection& k : project.connections) {
@@ -43,7 +40,7 @@ bool RunAnimation::prepare(const Project& project) {
     if (it == nodeOf.end()) it = nodeOf.find(k.to.str());
     if (it == nodeOf.end()) continue;
     l.node = it->second;
-    if (nodes[l.node].kind != NodeKind::Boundary) l.channel = nodes[l.node].name + ".p";
+    if (!nodes[l.node].boundary) l.channel = nodes[l.node].name + ".p";
     lines_.push_back(l);
   }
   double pMax = 0.0;
@@ -96,11 +93,7 @@ RunFrame RunAnimation::frame(const std::vector<std::vector<double>>& cols, size_
   for (const Line& l : lines_) {
     double p = 0.0;
     bool ok = value(l.column, p);
-    if (!ok && l.channel.empty() && system_) {
-      const Node& n = system_->nodes()[l.node];
-      double T = 0.0;
-      if (n.boundary) n.boundary(t, p, T), ok = true;
-    }
+    if (!ok && l.channel.empty() && nets_) ok = nets_->boundaryPressure(l.node, t, p);
     if (ok) f.lineColor[l.connection] = pressureColor((p - pAmb_) / pMaxGauge_);
   }
   for (const Valve& v : valves_) {

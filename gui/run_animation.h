@@ -5,7 +5,7 @@
 // same compile the run does), so a line reads exactly its net's pressure.
 #pragma once
 
-#include "model/project.h"
+#include "engine/engine.h"
 #include "schematic_scene.h"
 
 #include <QColor>
@@ -13,10 +13,6 @@
 #include <memory>
 #include <string>
 #include <vector>
-
-namespace pm {
-class System;
-}
 
 namespace pm::gui {
 
@@ -60,7 +56,7 @@ class RunAnimation {
     int column = -1;
   };
 
-  std::unique_ptr<System> system_;
+  std::unique_ptr<engine::NetMap> nets_;
   std::vector<Line> lines_;
   std::vector<Valve> valves_;
   std::vector<Rod> rods_;

@@ -3,7 +3,7 @@
 #include "document.h"
 #include "schematic_items.h"
 #include "simulation_runner.h"
-#include "solver/run_control.h"
+#include "engine/engine.h"
 
 #include <QGraphicsView>
 #include <QMouseEvent>

@@ -1,6 +1,6 @@
 #include "scene3d_scene.h"
 
-#include "solver/result_store.h"
+#include "engine/engine.h"
 
 #include <osg/ComputeBoundsVisitor>
 #include <osg/Geode>

@@ -2,7 +2,7 @@
 
 #include "document.h"
 #include "edit_operations.h"
-#include "io/project_file.h"
+#include "engine/engine.h"
 #include "model/component_type.h"
 #include "run_animation.h"
 #include "schematic_items.h"
@@ -171,7 +171,7 @@ bool SchematicView::copySelection() {
   if (comps.empty()) return false;
   localClipboard() = gui::copySelection(document()->project(), comps);
   auto* mime = new QMimeData;
-  mime->setData(kFragmentMime, QByteArray::fromStdString(serializeProject(localClipboard())));
+  mime->setData(kFragmentMime, QByteArray::fromStdString(engine::serialize(localClipboard())));
   QApplication::clipboard()->setMimeData(mime);
   emit statusMessage(tr("Copied %1 component(s)").arg(comps.size()));
   return true;
@@ -181,7 +181,7 @@ bool SchematicView::paste() {
   Project fragment = localClipboard();
   if (const QMimeData* mime = QApplication::clipboard()->mimeData(); mime && mime->hasFormat(kFragmentMime)) {
     try {
-      fragment = parseProject(mime->data(kFragmentMime).toStdString(), "clipboard");
+      fragment = engine::parse(mime->data(kFragmentMime).toStdString(), "clipboard");
     } catch (const std::exception&) {
       // keep the local copy
     }
@@ -197,7 +197,7 @@ bool SchematicView::paste() {
     for (Point& w : k.waypoints) w.x += 2 * kGrid, w.y += 2 * kGrid;
   if (QApplication::clipboard()->mimeData() && QApplication::clipboard()->mimeData()->hasFormat(kFragmentMime)) {
     auto* mime = new QMimeData;
-    mime->setData(kFragmentMime, QByteArray::fromStdString(serializeProject(localClipboard())));
+    mime->setData(kFragmentMime, QByteArray::fromStdString(engine::serialize(localClipboard())));
     QApplication::clipboard()->setMimeData(mime);
   }
   return true;

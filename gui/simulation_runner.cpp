@@ -1,6 +1,5 @@
 #include "simulation_runner.h"
 
-#include "model/project_error.h"
 
 #include <QMetaObject>
 
@@ -32,8 +31,8 @@ bool SimulationRunner::start(const Project& project, const std::string& file) {
     RunResult r;
     const auto t0 = std::chrono::steady_clock::now();
     try {
-      Simulation sim(project, file);  // compiling may throw ProjectError
-      r = sim.run(*store, nullptr, control.get());
+      engine::CompiledProject sim(project, file);  // compiling may throw ProjectError
+      r = sim.run(*store, control.get());
     } catch (const std::exception& e) {
       r.status = RunStatus::Failed;
       r.message = e.what();

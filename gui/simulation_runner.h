@@ -5,10 +5,7 @@
 // steps (so they take effect within one output interval of solver work).
 #pragma once
 
-#include "model/project.h"
-#include "solver/result_store.h"
-#include "solver/run_control.h"
-#include "solver/simulation.h"
+#include "engine/engine.h"
 
 #include <QObject>
 

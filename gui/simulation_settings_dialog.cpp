@@ -1,8 +1,7 @@
 #include "simulation_settings_dialog.h"
 
 #include "document.h"
-#include "model/project_error.h"
-#include "solver/compiler.h"
+#include "engine/engine.h"
 #include "units.h"
 
 #include <QComboBox>
@@ -101,7 +100,7 @@ bool SimulationSettingsDialog::read(SimulationSettings* out, QString* error) con
   }
   s.coupling = coupling_->currentData().toString().toStdString();
   try {
-    validateSimulation(s, {});
+    engine::checkSimulationSettings(s);
   } catch (const ProjectError& e) {
     QString label = QString::fromStdString(e.field());
     for (const Field& f : fields_)

@@ -1,5 +1,8 @@
 #include "engine/engine.h"
 
+#include "io/atomic_file.h"
+#include "io/confined_file.h"
+#include "io/json_limits.h"
 #include "io/project_file.h"
 #include "mechanics/mechanism_element.h"
 #include "pneumatics/gas.h"
@@ -26,7 +29,23 @@ Project load(const std::string& path, const Overrides& o) {
 
 Project parse(const std::string& text, const std::string& name) { return parseProject(text, name); }
 
+std::string serialize(const Project& project) { return serializeProject(project); }
+
 void save(const Project& project, const std::string& path) { saveProject(project, path); }
+
+std::string referencedFilePath(const std::string& folder, const std::string& ref) {
+  return confinedPath(folder, ref).path.string();
+}
+
+std::string readReferencedFile(const std::string& folder, const std::string& ref) {
+  return readConfinedFile(folder, ref);
+}
+
+void writeTextFile(const std::string& path, const std::string& text) {
+  writeFileAtomically(path, [&](std::ostream& os) { os << text; });
+}
+
+void checkJsonText(const std::string& text, const std::string& name) { checkJsonLimits(text, name); }
 
 namespace {
 
@@ -101,14 +120,13 @@ std::optional<MechanismSummary> CompiledProject::mechanism() const {
   return s;
 }
 
-std::vector<Net> CompiledProject::nets() const {
-  std::vector<Net> out;
-  for (const Node& n : impl_->sim.system().nodes()) out.push_back({n.name, n.members, n.kind == NodeKind::Boundary});
-  return out;
+NetMap::NetMap(const Project& project, const std::string& file) : system_(Compiler::compile(project, file)) {
+  for (const Node& n : system_->nodes()) nets_.push_back({n.name, n.members, n.kind == NodeKind::Boundary});
 }
+NetMap::~NetMap() = default;
 
-bool CompiledProject::boundaryPressure(int net, double t, double& p) const {
-  const auto& nodes = impl_->sim.system().nodes();
+bool NetMap::boundaryPressure(int net, double t, double& p) const {
+  const auto& nodes = system_->nodes();
   if (net < 0 || net >= static_cast<int>(nodes.size()) || !nodes[net].boundary) return false;
   double T = 0.0;
   nodes[net].boundary(t, p, T);

@@ -39,7 +39,20 @@ struct Overrides {
 // load() then the overrides, each error naming `path` and the option.
 Project load(const std::string& path, const Overrides& overrides);
 Project parse(const std::string& text, const std::string& name);  // e.g. a clipboard fragment
+std::string serialize(const Project& project);                    // the file's text
 void save(const Project& project, const std::string& path);       // atomic (write + rename)
+
+// Files a project names (a scripted controller's data.file), confined to
+// the project's folder (io/confined_file.h: no way out by "..", an
+// absolute path or a link).
+std::string referencedFilePath(const std::string& folder, const std::string& ref);
+std::string readReferencedFile(const std::string& folder, const std::string& ref);
+// Writes `text` to `path` atomically (write + rename); refuses a link or a
+// non-regular file.
+void writeTextFile(const std::string& path, const std::string& text);
+// Throws ProjectError naming `name` when JSON `text` nests deeper than a
+// project file may.
+void checkJsonText(const std::string& text, const std::string& name);
 
 // ---- check ---------------------------------------------------------------
 
@@ -78,6 +91,24 @@ struct Net {
   bool boundary = false;             // pressure imposed by a supply or the atmosphere
 };
 
+// The pneumatic nets of a project, learnt by compiling it as a run does
+// (without the run's set-up), for showing a run's pressures on the lines.
+class NetMap {
+ public:
+  // Throws ProjectError naming `file` on bad input.
+  explicit NetMap(const Project& project, const std::string& file = {});
+  ~NetMap();
+  NetMap(const NetMap&) = delete;
+  NetMap& operator=(const NetMap&) = delete;
+  const std::vector<Net>& nets() const { return nets_; }
+  // The imposed pressure [Pa] of boundary net `net` at time t; false when not a boundary.
+  bool boundaryPressure(int net, double t, double& p) const;
+
+ private:
+  std::unique_ptr<System> system_;
+  std::vector<Net> nets_;
+};
+
 // A compiled project, ready to run once.
 class CompiledProject {
  public:
@@ -97,9 +128,6 @@ class CompiledProject {
   // Every state and equation with its owner, and the Jacobian's sparsity.
   std::string equations() const;
   std::optional<MechanismSummary> mechanism() const;
-  std::vector<Net> nets() const;
-  // The imposed pressure [Pa] of boundary net `net` at time t; false when not a boundary.
-  bool boundaryPressure(int net, double t, double& p) const;
 
   // Where the result rows are computed (see Simulation::OutputRows).
   using OutputRows = Simulation::OutputRows;

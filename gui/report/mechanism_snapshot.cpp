@@ -1,7 +1,7 @@
 #include "mechanism_snapshot.h"
 
 #include "scene3d_scene.h"
-#include "solver/result_store.h"
+#include "engine/engine.h"
 
 #include <QGuiApplication>
 #include <QOffscreenSurface>

@@ -1,16 +1,11 @@
 #include "report_export.h"
 
-#include "control/displacement_step.h"
 #include "displacement_step_view.h"
 #include "mechanism_snapshot.h"
-#include "model/component_type.h"
-#include "model/project_error.h"
-#include "pneumatics/gas.h"
+#include "engine/engine.h"
 #include "report_circuit.h"
 #include "report_page.h"
 #include "report_plot.h"
-#include "results/key_results.h"
-#include "results/report_settings.h"
 #include "units.h"
 
 #include <QBuffer>
@@ -407,8 +402,8 @@ void assumptions(ReportPage& pg, const Inputs& in) {
                units::formatNumber(s.ambient_temperature - 273.15) + " °C.";
   items << QStringLiteral("Gas model: air as an ideal gas, R = %1 J/(kg K), κ = %2; every chamber and line volume has a "
                           "mass and an energy balance (pressure and temperature states).")
-               .arg(gas::R)
-               .arg(gas::kappa);
+               .arg(engine::airConstants().R)
+               .arg(engine::airConstants().kappa);
   items << QStringLiteral("Flow through valves, flow controls and restrictions: ISO 6358 (sonic conductance C, critical "
                           "pressure ratio b); valve switching times as listed in the bill of materials.");
   for (const Component& c : pr.components) {
@@ -433,7 +428,7 @@ void assumptions(ReportPage& pg, const Inputs& in) {
   }
   items << QStringLiteral("Air consumption in normal litres to ISO 8778 (20 °C, 100 kPa, 65 % relative humidity, "
                           "ρ = %1 kg/m³): the mass delivered by the supplies over the whole run, taken as one cycle.")
-               .arg(gas::rho0);
+               .arg(engine::airConstants().rho0);
   items << QStringLiteral("Solver: one DAE of the whole system, SUNDIALS IDA (variable-order BDF), relative tolerance "
                           "%1, run 0 to %2 s, results every %3 ms.")
                .arg(s.rel_tol)
@@ -469,7 +464,7 @@ bool exportReport(const Project& project, const ResultStore& results, const QStr
     checkPlotChannels(settings, names, file);
     KeyResultOptions opt;
     opt.cyclesPerMinute = settings.cyclesPerMinute;
-    const KeyResults kr = computeKeyResults(project, results, opt);
+    const KeyResults kr = engine::keyResults(project, results, opt);
     Inputs in{project, results, kr, settings, QImage(), QLocale::c().toString(QDate::currentDate(), "d MMMM yyyy"),
               QImage(), QString(), 0.0};
     if (!settings.logo.empty()) {

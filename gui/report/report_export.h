@@ -6,7 +6,7 @@
 #pragma once
 
 #include "model/project.h"
-#include "solver/result_store.h"
+#include "engine/engine.h"
 
 #include <QString>
 

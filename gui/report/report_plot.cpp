@@ -1,6 +1,6 @@
 #include "report_plot.h"
 
-#include "pneumatics/gas.h"
+#include "engine/engine.h"
 #include "report_page.h"
 
 #include <QFontMetricsF>
@@ -18,7 +18,7 @@ PlotUnit plotUnit(const std::string& u, double ambient) {
   if (u == "m") return {"mm", 1e3, 0.0};
   if (u == "Pa") return {"bar (gauge)", 1e-5, ambient};
   if (u == "K") return {"°C", 1.0, 273.15};
-  if (u == "kg/s") return {"Nl/min", 1000.0 * 60.0 / gas::rho0, 0.0};
+  if (u == "kg/s") return {"Nl/min", 1000.0 * 60.0 / engine::airConstants().rho0, 0.0};
   if (u == "kg") return {"g", 1e3, 0.0};
   if (u == "m/s") return {"m/s", 1.0, 0.0};
   return {QString::fromStdString(u), 1.0, 0.0};

@@ -4,7 +4,7 @@
 // (m -> mm, Pa -> bar gauge, K -> degC, kg/s -> Nl/min, kg -> g).
 #pragma once
 
-#include "solver/result_store.h"
+#include "engine/engine.h"
 
 #include <QPainter>
 #include <QRectF>

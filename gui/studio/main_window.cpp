@@ -4,7 +4,7 @@
 #include "attachment_box.h"
 
 #include "document.h"
-#include "io/project_file.h"
+#include "engine/engine.h"
 #include "library_panel.h"
 #include "mechanism_actions.h"
 #include "mechanism_view.h"
@@ -427,7 +427,7 @@ bool MainWindow::openProject(const QString& path) {
   }
   Project p;
   try {
-    p = loadProject(path.toStdString());
+    p = engine::load(path.toStdString());
   } catch (const std::exception& e) {
     showError(tr("Cannot open project"), QString::fromStdString(e.what()));
     return false;
@@ -483,7 +483,7 @@ bool MainWindow::saveProject() {
 
 bool MainWindow::saveProjectAs(const QString& path) {
   try {
-    pm::saveProject(project(), path.toStdString());  // atomic (write + rename)
+    engine::save(project(), path.toStdString());  // atomic (write + rename)
   } catch (const std::exception& e) {
     showError(tr("Cannot save project"), QString::fromStdString(e.what()));
     return false;
