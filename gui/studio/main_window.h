@@ -4,6 +4,11 @@
 // diagram), a time bar under the schematic. One TimeCursor is the instant
 // every view shows; the time bar, the 3D toolbar and plot clicks move it. The Document holds the project and its undo stack;
 // every view re-reads it when it changes.
+//
+// Three parts: the layout (main_window_layout.cpp: docks, menus, status
+// bar), the file session (FileSession: New, Open, Save, recent files) and
+// run control (RunController: checks, run, pause, stop, streaming rows into
+// the views). This class wires them and keeps the selection in step.
 #pragma once
 
 #include "model/project.h"
@@ -34,6 +39,7 @@ class QToolButton;
 namespace pm::gui {
 
 class Document;
+class FileSession;
 class LibraryPanel;
 class MechanismActions;
 class ModelTree;
@@ -41,7 +47,7 @@ class SelectionModel;
 class PropertyEditor;
 class ResultBuffer;
 class ResultsPanel;
-class RunAnimation;
+class RunController;
 class SchematicScene;
 class SchematicView;
 class SimulationRunner;
@@ -88,7 +94,9 @@ class MainWindow : public QMainWindow {
   class MechanismView* mechanismView() const { return view3d_; }
   class AnimationControls* animationControls() const { return anim3d_; }
 
-  SimulationRunner* runner() const { return runner_; }
+  SimulationRunner* runner() const;
+  FileSession* fileSession() const { return session_; }
+  RunController* runController() const { return run_; }
   // The current plot pane's chart.
   QChart* chart() const;
   QTableView* paramView() const;
@@ -113,10 +121,6 @@ class MainWindow : public QMainWindow {
   void simulationFinished(bool ok);
 
  private slots:
-  void onOpen();
-  void onSaveAs();
-  void onNew();
-  void onPoll();
   void onRunFinished(bool ok);
 
  protected:
@@ -128,18 +132,15 @@ class MainWindow : public QMainWindow {
   void updateTitle();
   void updateActions();
   void updateRecentMenu();
-  void addRecentFile(const QString& path);
-  bool maybeSave();
+  void onProjectReplaced(const QString& path);
   void showError(const QString& title, const QString& text);
   void onDocumentChanged();
   void onSceneSelectionChanged();
   void onSharedSelection(const QString& id);
   void onMessageActivated(QListWidgetItem* item);
   void showTime(double t);
-  void clearResults();
   // A project replaces the one shown (New, Open): no view keeps anything of it.
   void resetViews();
-  void updateRunStatus();
 
   Document* doc_ = nullptr;
   QString lastError_;
@@ -182,10 +183,8 @@ class MainWindow : public QMainWindow {
   QAction* actPause_ = nullptr;
   QAction* actCheck_ = nullptr;
 
-  SimulationRunner* runner_ = nullptr;
-  std::unique_ptr<RunAnimation> anim_;
-  QTimer* poll_ = nullptr;
-  double tEnd_ = 0.0;  // of the run shown
+  FileSession* session_ = nullptr;
+  RunController* run_ = nullptr;
 };
 
 }  // namespace pm::gui

@@ -1,0 +1,303 @@
+// MainWindow's layout: the centre (start page, schematic and time bar),
+// the docks (library, model tree, properties, results, messages, 3D view),
+// the status bar, the menus and the toolbar.
+#include "main_window.h"
+
+#include "attachment_box.h"
+#include "document.h"
+#include "file_session.h"
+#include "library_panel.h"
+#include "mechanism_actions.h"
+#include "mechanism_form.h"
+#include "mechanism_view.h"
+#include "mechanism_view_controls.h"
+#include "model_tree.h"
+#include "param_model.h"
+#include "property_editor.h"
+#include "report_settings_dialog.h"
+#include "result_buffer.h"
+#include "results_panel.h"
+#include "run_controller.h"
+#include "run_operator.h"
+#include "schematic_scene.h"
+#include "schematic_view.h"
+#include "selection_model.h"
+#include "simulation_settings_dialog.h"
+#include "start_page.h"
+#include "time_bar.h"
+#include "time_cursor.h"
+#include "units.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QGraphicsItem>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QProgressBar>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+namespace pm::gui {
+
+void MainWindow::buildUi() {
+  setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
+  // Centre: start page or the schematic with its time bar.
+  buffer_ = new ResultBuffer(this);
+  scene_ = new SchematicScene(doc_, this);
+  view_ = new SchematicView(scene_);
+  connect(view_, &SchematicView::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 4000); });
+  // Push buttons are operated by clicking them while a run is in progress.
+  connect(new RunOperator(view_, doc_, run_->runner(), this), &RunOperator::operated, this,
+          [this](const QString& id, bool on) { statusBar()->showMessage(id + (on ? tr(" pressed") : tr(" released")), 2000); });
+  connect(scene_, &QGraphicsScene::selectionChanged, this, &MainWindow::onSceneSelectionChanged);
+
+  // The document's one time cursor: its instants are the result rows, so
+  // every view shows the same row whichever control moved it.
+  cursor_ = new TimeCursor(this);
+  cursor_->setSnap([this](double t) { return buffer_->rows() ? buffer_->times()[buffer_->nearestRow(t)] : t; });
+  connect(cursor_, &TimeCursor::timeChanged, this, &MainWindow::showTime);
+  timeBar_ = new TimeBar(cursor_, buffer_);
+  // Back at the end of a running simulation's results: follow it again.
+  connect(timeBar_, &TimeBar::scrubbedToEnd, this, [this] {
+    if (run_->isRunning()) cursor_->setFollowLive(true);
+  });
+
+  auto* editorPage = new QWidget;
+  auto* el = new QVBoxLayout(editorPage);
+  el->setContentsMargins(0, 0, 0, 0);
+  el->setSpacing(0);
+  el->addWidget(view_, 1);
+  el->addWidget(timeBar_);
+
+  start_ = new StartPage;
+  connect(start_, &StartPage::openRequested, this, [this](const QString& p) { session_->openCommand(p); });
+  connect(start_, &StartPage::newRequested, session_, &FileSession::newCommand);
+  connect(start_, &StartPage::openDialogRequested, session_, qOverload<>(&FileSession::openCommand));
+  stack_ = new QStackedWidget;
+  stack_->addWidget(start_);
+  stack_->addWidget(editorPage);
+  setCentralWidget(stack_);
+
+  // Left: the component library.
+  library_ = new LibraryPanel;
+  connect(library_, &LibraryPanel::activated, this, [this](const QString& type) {
+    stack_->setCurrentIndex(1);
+    view_->addComponent(type.toStdString(), view_->mapToScene(view_->viewport()->rect().center()));
+  });
+  auto* libDock = new QDockWidget(tr("Library"), this);
+  libDock->setObjectName("libraryDock");
+  libDock->setWidget(library_);
+  addDockWidget(Qt::LeftDockWidgetArea, libDock);
+
+  // Right: the model tree (mechanism and circuit, one selection shared by
+  // every view) and the property editor.
+  selection_ = new SelectionModel(this);
+  connect(selection_, &SelectionModel::changed, this, &MainWindow::onSharedSelection);
+  modelTree_ = new ModelTree(doc_, selection_);
+  auto* modelBox = new QWidget;
+  auto* ml = new QVBoxLayout(modelBox);
+  ml->setContentsMargins(0, 0, 0, 0);
+  ml->setSpacing(0);
+  ml->addWidget(modelTree_, 1);  // the mechanism toolbar goes on top once the 3D view exists
+  auto* modelDock = new QDockWidget(tr("Model"), this);
+  modelDock->setObjectName("modelDock");
+  modelDock->setWidget(modelBox);
+  addDockWidget(Qt::RightDockWidgetArea, modelDock);
+
+  props_ = new PropertyEditor(doc_);
+  connect(props_, &PropertyEditor::rejected, this, [this](const QString& msg) {
+    lastError_ = msg;
+    statusBar()->showMessage(msg, 8000);
+  });
+  connect(props_->model(), &ParamModel::parameterChanged, this, [this](const QString& c, const QString& p, double si) {
+    statusBar()->showMessage(tr("%1.%2 = %3 (SI)").arg(c, p, units::formatNumber(si)), 4000);
+  });
+  auto* propDock = new QDockWidget(tr("Properties"), this);
+  propDock->setObjectName("propertiesDock");
+  propDock->setWidget(props_);
+  addDockWidget(Qt::RightDockWidgetArea, propDock);
+  splitDockWidget(modelDock, propDock, Qt::Vertical);
+  resizeDocks({libDock, modelDock}, {260, 420}, Qt::Horizontal);
+  resizeDocks({modelDock, propDock}, {220, 520}, Qt::Vertical);
+
+  // Bottom: messages and the result plot.
+  messages_ = new QListWidget;
+  messages_->setObjectName("messageList");
+  connect(messages_, &QListWidget::itemActivated, this, &MainWindow::onMessageActivated);
+  connect(messages_, &QListWidget::itemClicked, this, &MainWindow::onMessageActivated);
+  messagesDock_ = new QDockWidget(tr("Messages"), this);
+  messagesDock_->setObjectName("messagesDock");
+  messagesDock_->setWidget(messages_);
+
+  results_ = new ResultsPanel(buffer_);
+  // A click on a plot moves the document's time cursor.
+  connect(results_, &ResultsPanel::timeRequested, cursor_, &TimeCursor::seek);
+  connect(results_, &ResultsPanel::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+  plotDock_ = new QDockWidget(tr("Results"), this);
+  plotDock_->setObjectName("resultsDock");
+  plotDock_->setWidget(results_);
+  addDockWidget(Qt::BottomDockWidgetArea, plotDock_);
+  addDockWidget(Qt::BottomDockWidgetArea, messagesDock_);
+  tabifyDockWidget(plotDock_, messagesDock_);
+  plotDock_->raise();
+
+  if (MechanismView::isSupported()) {
+    auto* box = new QWidget;
+    auto* lay = new QVBoxLayout(box);
+    lay->setContentsMargins(0, 0, 0, 0);
+    view3d_ = new MechanismView;
+    view3d_->setObjectName("mechanismView");
+    // The 3D toolbar is a control of the document's cursor; the view shows its time.
+    anim3d_ = new AnimationControls(cursor_);
+    connect(cursor_, &TimeCursor::timeChanged, view3d_, &MechanismView::setPose);
+    lay->addWidget(view3d_, 1);
+    lay->addWidget(anim3d_);
+    dock3d_ = new QDockWidget(tr("3D Mechanism"), this);
+    dock3d_->setObjectName("mechanismDock");
+    dock3d_->setWidget(box);
+    addDockWidget(Qt::RightDockWidgetArea, dock3d_);
+    dock3d_->hide();
+  }
+
+  if (view3d_) connect(view3d_, &MechanismView::objectSelected, selection_, &SelectionModel::select);
+  connect(props_->mechanismForm(), &MechanismForm::renamed, selection_, &SelectionModel::select);
+  mechActions_ = new MechanismActions(doc_, selection_, view3d_, this);
+  ml->insertWidget(0, mechActions_->toolBar());
+  connect(mechActions_, &MechanismActions::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
+  modelTree_->setContextMenuPolicy(Qt::ActionsContextMenu);
+  modelTree_->addActions(mechActions_->actions());
+  // The property editor's Re-pick: the Attach command on that cylinder.
+  connect(props_->attachmentBox(), &AttachmentBox::repickRequested, this, [this](const QString& id) {
+    selection_->select(id);
+    if (mechActions_->attachCylinder()->isEnabled()) mechActions_->attachCylinder()->trigger();
+  });
+
+  statusLabel_ = new QLabel(tr("No simulation run yet"));
+  statusLabel_->setObjectName("statusLabel");
+  statusBar()->addPermanentWidget(statusLabel_, 1);
+  cursorStatus_ = new QLabel;
+  cursorStatus_->setObjectName("cursorStatus");
+  cursorStatus_->setToolTip(tr("The time every view shows"));
+  cursorStatus_->setMinimumWidth(cursorStatus_->fontMetrics().horizontalAdvance(tr("Cursor: t = 0000.000 s")) + 8);
+  statusBar()->addPermanentWidget(cursorStatus_);
+  progress_ = new QProgressBar;
+  progress_->setObjectName("runProgress");
+  progress_->setRange(0, 1000);
+  progress_->setMaximumWidth(160);
+  progress_->setTextVisible(true);
+  progress_->setFormat("%p %");
+  progress_->hide();
+  statusBar()->addPermanentWidget(progress_);
+}
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  actNew_ = file->addAction(tr("&New"), session_, &FileSession::newCommand);
+  actNew_->setShortcut(QKeySequence::New);
+  actOpen_ = file->addAction(tr("&Open..."), session_, qOverload<>(&FileSession::openCommand));
+  actOpen_->setShortcut(QKeySequence::Open);
+  recentMenu_ = file->addMenu(tr("Open &Recent"));
+  actSave_ = file->addAction(tr("&Save"), this, [this] { saveProject(); });
+  actSave_->setShortcut(QKeySequence::Save);
+  actSaveAs_ = file->addAction(tr("Save &As..."), session_, &FileSession::saveAsCommand);
+  actSaveAs_->setShortcut(QKeySequence::SaveAs);
+  file->addSeparator();
+  file->addAction(tr("Report Se&ttings..."), this, [this] { openReportSettings(this, doc_, buffer_); })
+      ->setObjectName("actionReportSettings");
+  file->addAction(tr("Export &Report (PDF)..."), this, &MainWindow::exportReportDialog);
+  file->addSeparator();
+  file->addAction(tr("Start &Page"), this, [this] { stack_->setCurrentWidget(start_); });
+  file->addSeparator();
+  QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+  quit->setShortcut(QKeySequence::Quit);
+
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  QAction* undo = doc_->undoStack()->createUndoAction(this, tr("&Undo"));
+  undo->setShortcut(QKeySequence::Undo);
+  QAction* redo = doc_->undoStack()->createRedoAction(this, tr("&Redo"));
+  redo->setShortcut(QKeySequence::Redo);
+  edit->addAction(undo);
+  edit->addAction(redo);
+  edit->addSeparator();
+  // Canvas commands act while the schematic has the focus, so the same keys
+  // keep working as usual in text fields.
+  auto canvas = [&](const QString& text, const QKeySequence& key, auto fn) {
+    QAction* a = edit->addAction(text, this, fn);
+    a->setShortcut(key);
+    a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    view_->addAction(a);
+    return a;
+  };
+  canvas(tr("&Copy"), QKeySequence::Copy, [this] { view_->copySelection(); });
+  canvas(tr("&Paste"), QKeySequence::Paste, [this] { view_->paste(); });
+  canvas(tr("D&uplicate"), QKeySequence(Qt::CTRL | Qt::Key_D), [this] { view_->duplicateSelection(); });
+  canvas(tr("&Delete"), QKeySequence::Delete, [this] { view_->deleteSelection(); });
+  edit->addSeparator();
+  QAction* rot = canvas(tr("&Rotate 90°"), QKeySequence(Qt::Key_R), [this] { view_->rotateSelection(); });
+  QAction* mir = canvas(tr("&Mirror"), QKeySequence(Qt::Key_M), [this] { view_->mirrorSelection(); });
+  canvas(tr("Select &All"), QKeySequence::SelectAll, [this] {
+    for (QGraphicsItem* i : scene_->items())
+      if (i->flags() & QGraphicsItem::ItemIsSelectable) i->setSelected(true);
+  });
+
+  QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
+  QAction* fit = viewMenu->addAction(tr("Zoom to &Fit"), view_, &SchematicView::zoomToFit);
+  fit->setShortcut(QKeySequence(Qt::Key_F));
+  fit->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+  view_->addAction(fit);
+  viewMenu->addAction(tr("Zoom &In"), view_, &SchematicView::zoomIn)->setShortcut(QKeySequence::ZoomIn);
+  viewMenu->addAction(tr("Zoom &Out"), view_, &SchematicView::zoomOut)->setShortcut(QKeySequence::ZoomOut);
+
+  QMenu* mech = menuBar()->addMenu(tr("&Mechanism"));
+  mech->addActions(mechActions_->actions());
+
+  QMenu* sim = menuBar()->addMenu(tr("&Simulation"));
+  actCheck_ = sim->addAction(tr("&Check Circuit"), this, [this] {
+    runChecks();
+    messagesDock_->raise();
+  });
+  sim->addAction(tr("&Settings..."), this, [this] { openSimulationSettings(this, doc_); })
+      ->setObjectName("actionSimulationSettings");
+  sim->addSeparator();
+  actRun_ = sim->addAction(tr("&Run"), this, &MainWindow::runSimulation);
+  actRun_->setShortcut(QKeySequence(Qt::Key_F5));
+  actPause_ = sim->addAction(tr("&Pause"), this, [this] {
+    if (run_->isPaused()) resumeSimulation();
+    else pauseSimulation();
+  });
+  actPause_->setObjectName("actionPause");
+  actPause_->setShortcut(QKeySequence(Qt::Key_F6));
+  actStop_ = sim->addAction(tr("S&top"), this, &MainWindow::stopSimulation);
+  actStop_->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
+  // Interactive demonstrations: simulated time keeps to the wall clock.
+  QAction* realTime = sim->addAction(tr("Real-Time &Pacing"));
+  realTime->setObjectName("actionRealTime");
+  realTime->setCheckable(true);
+  connect(realTime, &QAction::toggled, this, [this](bool on) { run_->setPacing(on ? 1.0 : 0.0); });
+
+  QToolBar* tb = addToolBar(tr("Main"));
+  tb->setObjectName("mainToolBar");
+  tb->setMovable(false);
+  tb->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  tb->addAction(actNew_);
+  tb->addAction(actOpen_);
+  tb->addAction(actSave_);
+  tb->addSeparator();
+  tb->addAction(undo);
+  tb->addAction(redo);
+  tb->addSeparator();
+  tb->addAction(rot);
+  tb->addAction(mir);
+  tb->addAction(fit);
+  tb->addSeparator();
+  tb->addAction(actCheck_);
+  tb->addAction(actRun_);
+  tb->addAction(actPause_);
+  tb->addAction(actStop_);
+}
+
+}  // namespace pm::gui
