@@ -1,6 +1,6 @@
 #include "attachment_box.h"
 
-#include "analyses/geometry_checks.h"
+#include "engine/engine.h"
 #include "document.h"
 #include "mechanism_editing.h"
 #include "units.h"

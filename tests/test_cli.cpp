@@ -308,6 +308,28 @@ class TestCli : public QObject {
     const Result m = run({"report", example()});  // --pdf is required
     QVERIFY(m.code != 0);
   }
+
+  // Everything but `report` runs where there is no X11 or OpenGL: the
+  // program loads no Qt Gui, Widgets or OpenGL library, no OpenSceneGraph
+  // and no X11/GL library, also for a scripted controller (Qt Qml). The
+  // dynamic loader lists every library it initialises (LD_DEBUG=libs).
+  void simulateLoadsNoGuiLibrary() {
+    const QRegularExpression gui("lib(Qt6(Gui|Widgets|OpenGL|Charts|Svg)|osg|OpenThreads|GL|EGL|X11|xcb)[^/ ]*\\.so");
+    for (const char* name : {"seed003_meter_out.pneumech.json", "script_pid_servo.pneumech.json"}) {
+      QProcess p;
+      QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+      env.insert("LD_DEBUG", "libs");
+      p.setProcessEnvironment(env);
+      p.start(PM_CLI, {"simulate", QString::fromStdString(projectPath(name)), "--t-end", "0.05", "-q"});
+      QVERIFY(p.waitForFinished(120000));
+      QCOMPARE(p.exitCode(), 0);
+      const QString trace = QString::fromUtf8(p.readAllStandardError());
+      QVERIFY2(trace.contains("calling init:"), "LD_DEBUG gave no trace");
+      QVERIFY2(trace.contains("libQt6Core"), name);  // the trace does list Qt's libraries
+      const QRegularExpressionMatch m = gui.match(trace);
+      QVERIFY2(!m.hasMatch(), qPrintable(QString(name) + " loads " + m.captured(0)));
+    }
+  }
 };
 
 QTEST_GUILESS_MAIN(TestCli)
