@@ -1,0 +1,206 @@
+#include "mechanics/contact/narrow_phase.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace pm::contact {
+
+namespace {
+
+// Two surface points pa (on A) and pb (on B) at signed distance `dist` along
+// n: one contact point midway when they overlap.
+Contact make(double dist, const V3& n, const V3& pa, const V3& pb) {
+  Contact c;
+  c.distance = dist;
+  c.normal = n;
+  if (dist < 0.0) c.points.push_back({0.5 * (pa + pb), -dist});
+  return c;
+}
+
+// Spheres of radii ra, rb about ca, cb (also the cores of capsules). When the
+// centres coincide the normal is undefined: +z is taken.
+Contact spheres(const V3& ca, double ra, const V3& cb, double rb) {
+  const V3 d = cb - ca;
+  const double L = d.norm();
+  const V3 n = L > 0.0 ? V3(d / L) : V3::UnitZ();
+  return make(L - ra - rb, n, ca + ra * n, cb - rb * n);
+}
+
+V3 closestOnSegment(const V3& p0, const V3& p1, const V3& x) {
+  const V3 u = p1 - p0;
+  const double uu = u.squaredNorm();
+  const double t = uu > 0.0 ? std::clamp(u.dot(x - p0) / uu, 0.0, 1.0) : 0.0;
+  return p0 + t * u;
+}
+
+// Closest points of segments p1-q1 and p2-q2 (Ericson, Real-Time Collision
+// Detection, 5.1.9); parallel segments take the first segment's clamped end.
+void closestSegments(const V3& p1, const V3& q1, const V3& p2, const V3& q2, V3& c1, V3& c2) {
+  const V3 d1 = q1 - p1, d2 = q2 - p2, r = p1 - p2;
+  const double a = d1.squaredNorm(), e = d2.squaredNorm(), f = d2.dot(r);
+  double s = 0.0, t = 0.0;
+  if (a <= 0.0 && e <= 0.0) {
+  } else if (a <= 0.0) {
+    t = std::clamp(f / e, 0.0, 1.0);
+  } else {
+    const double c = d1.dot(r);
+    if (e <= 0.0) {
+      s = std::clamp(-c / a, 0.0, 1.0);
+    } else {
+      const double b = d1.dot(d2), den = a * e - b * b;
+      s = den > 1e-14 * a * e ? std::clamp((b * f - c * e) / den, 0.0, 1.0) : 0.0;
+      t = (b * s + f) / e;
+      if (t < 0.0) {
+        t = 0.0;
+        s = std::clamp(-c / a, 0.0, 1.0);
+      } else if (t > 1.0) {
+        t = 1.0;
+        s = std::clamp((b - c) / a, 0.0, 1.0);
+      }
+    }
+  }
+  c1 = p1 + s * d1;
+  c2 = p2 + t * d2;
+}
+
+void segmentEnds(const Shape& s, const Frame& f, V3& p0, V3& p1) {
+  p0 = f.toWorld(V3(0, 0, -s.halfLength));
+  p1 = f.toWorld(V3(0, 0, s.halfLength));
+}
+
+// Plane A (its marker's z <= 0) against points of B carrying radius r: every
+// point below the surface is a contact point; the distance is the lowest
+// point's height.
+Contact planeAgainstPoints(const Frame& fa, const V3* pts, int n, double r) {
+  const V3 nz = fa.R.col(2);
+  Contact c;
+  c.normal = nz;
+  c.distance = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < n; ++i) {
+    const V3 pb = pts[i] - r * nz;  // B's lowest surface point there
+    const double h = nz.dot(pb - fa.p);
+    c.distance = std::min(c.distance, h);
+    if (h < 0.0) c.points.push_back({pb - 0.5 * h * nz, -h});
+  }
+  return c;
+}
+
+Contact planeSphere(const Frame& fa, const Shape& b, const Frame& fb) {
+  return planeAgainstPoints(fa, &fb.p, 1, b.radius);
+}
+
+Contact planeCapsule(const Frame& fa, const Shape& b, const Frame& fb) {
+  V3 e[2];
+  segmentEnds(b, fb, e[0], e[1]);
+  return planeAgainstPoints(fa, e, 2, b.radius);
+}
+
+Contact planeBox(const Frame& fa, const Shape& b, const Frame& fb) {
+  V3 v[8];
+  for (int i = 0; i < 8; ++i) {
+    const V3 s((i & 1) ? 1.0 : -1.0, (i & 2) ? 1.0 : -1.0, (i & 4) ? 1.0 : -1.0);
+    v[i] = fb.toWorld(s.cwiseProduct(b.halfExtents));
+  }
+  return planeAgainstPoints(fa, v, 8, 0.0);
+}
+
+Contact boxSphere(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb) {
+  const V3 cl = fa.toLocal(fb.p);
+  const V3& e = a.halfExtents;
+  const V3 q = cl.cwiseMax(-e).cwiseMin(e);
+  if (q != cl) return spheres(fa.toWorld(q), 0.0, fb.p, b.radius);
+  // Centre inside the box: out through the nearest face.
+  int i = 0;
+  (e - cl.cwiseAbs()).minCoeff(&i);
+  const double sgn = cl[i] >= 0.0 ? 1.0 : -1.0;
+  V3 face = cl;
+  face[i] = sgn * e[i];
+  const V3 n = sgn * fa.R.col(i);
+  const double dist = -(e[i] - std::abs(cl[i])) - b.radius;
+  return make(dist, n, fa.toWorld(face), fb.p - b.radius * n);
+}
+
+Contact capsuleSphere(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb) {
+  V3 p0, p1;
+  segmentEnds(a, fa, p0, p1);
+  return spheres(closestOnSegment(p0, p1, fb.p), a.radius, fb.p, b.radius);
+}
+
+Contact capsuleCapsule(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb) {
+  V3 p0, p1, q0, q1, ca, cb;
+  segmentEnds(a, fa, p0, p1);
+  segmentEnds(b, fb, q0, q1);
+  closestSegments(p0, p1, q0, q1, ca, cb);
+  return spheres(ca, a.radius, cb, b.radius);
+}
+
+// Solid cylinder A (axis z, radius r, half-length h) against sphere B.
+Contact cylinderSphere(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb) {
+  const V3 cl = fa.toLocal(fb.p);
+  const double rho = std::hypot(cl.x(), cl.y()), r = a.radius, h = a.halfLength;
+  const V3 radial = rho > 0.0 ? V3(cl.x() / rho, cl.y() / rho, 0.0) : V3::UnitX();
+  if (rho > r || std::abs(cl.z()) > h) {
+    V3 q = cl;
+    if (rho > r) q.head<2>() = r * radial.head<2>();
+    q.z() = std::clamp(cl.z(), -h, h);
+    return spheres(fa.toWorld(q), 0.0, fb.p, b.radius);
+  }
+  // Inside: out through the side or the nearer cap, whichever is closer.
+  const double side = r - rho, cap = h - std::abs(cl.z());
+  const double sgn = cl.z() >= 0.0 ? 1.0 : -1.0;
+  V3 nl, q = cl;
+  if (side < cap) {
+    nl = radial;
+    q.head<2>() = r * radial.head<2>();
+  } else {
+    nl = V3(0, 0, sgn);
+    q.z() = sgn * h;
+  }
+  const V3 n = fa.R * nl;
+  return make(-std::min(side, cap) - b.radius, n, fa.toWorld(q), fb.p - b.radius * n);
+}
+
+using Pair = Contact (*)(const Shape&, const Frame&, const Shape&, const Frame&);
+
+Contact sphereSphere(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb) {
+  return spheres(fa.p, a.radius, fb.p, b.radius);
+}
+Contact planeSphereP(const Shape&, const Frame& fa, const Shape& b, const Frame& fb) { return planeSphere(fa, b, fb); }
+Contact planeCapsuleP(const Shape&, const Frame& fa, const Shape& b, const Frame& fb) {
+  return planeCapsule(fa, b, fb);
+}
+Contact planeBoxP(const Shape&, const Frame& fa, const Shape& b, const Frame& fb) { return planeBox(fa, b, fb); }
+
+// The narrow phase of the ordered pair (a, b), or null.
+Pair lookup(ShapeKind a, ShapeKind b) {
+  using K = ShapeKind;
+  if (a == K::Sphere && b == K::Sphere) return sphereSphere;
+  if (a == K::Plane && b == K::Sphere) return planeSphereP;
+  if (a == K::Plane && b == K::Capsule) return planeCapsuleP;
+  if (a == K::Plane && b == K::Box) return planeBoxP;
+  if (a == K::Box && b == K::Sphere) return boxSphere;
+  if (a == K::Capsule && b == K::Sphere) return capsuleSphere;
+  if (a == K::Capsule && b == K::Capsule) return capsuleCapsule;
+  if (a == K::Cylinder && b == K::Sphere) return cylinderSphere;
+  return nullptr;
+}
+
+}  // namespace
+
+bool supported(ShapeKind a, ShapeKind b) { return lookup(a, b) || lookup(b, a); }
+
+Contact collide(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb) {
+  if (Pair f = lookup(a.kind, b.kind)) return f(a, fa, b, fb);
+  if (Pair f = lookup(b.kind, a.kind)) {
+    Contact c = f(b, fb, a, fa);
+    c.normal = -c.normal;
+    return c;
+  }
+  throw std::invalid_argument(std::string("contact between a ") + kindName(a.kind) + " and a " + kindName(b.kind) +
+                              " is not supported");
+}
+
+}  // namespace pm::contact
