@@ -76,6 +76,91 @@ void expectPair(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb
   }
 }
 
+
+// ------------------------------------------------------------ integration
+// RK4 with a fixed step that lands on the roots of g (the signed distance):
+// a step that changes g's sign is cut by bisection on its length until the
+// root is bracketed to 1e-15 of the step; the event is taken just past it.
+template <class Y>
+struct EventRk4 {
+  std::function<Y(double, const Y&)> f;
+  std::function<double(const Y&)> g;
+
+  Y step(double t, const Y& y, double h) const {
+    const Y k1 = f(t, y), k2 = f(t + h / 2, y + h / 2 * k1), k3 = f(t + h / 2, y + h / 2 * k2),
+            k4 = f(t + h, y + h * k3);
+    return y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4);
+  }
+
+  // From (t, y) to tEnd or to the first sign change of g (returns true then).
+  bool run(double& t, Y& y, double tEnd, double h) const {
+    const bool apart = g(y) > 0.0;
+    while (t < tEnd) {
+      const double hh = std::min(h, tEnd - t);
+      Y y1 = step(t, y, hh);
+      if ((g(y1) > 0.0) == apart) {
+        t += hh;
+        y = y1;
+        continue;
+      }
+      double lo = 0.0, hi = hh;
+      while (hi - lo > 1e-15 * hh) {
+        const double mid = 0.5 * (lo + hi);
+        ((g(step(t, y, mid)) > 0.0) == apart ? lo : hi) = mid;
+      }
+      y = step(t, y, hi);
+      t += hi;
+      return true;
+    }
+    return false;
+  }
+};
+
+using Y2 = Eigen::Vector2d;  // height of a sphere's centre, its velocity
+using Y4 = Eigen::Vector4d;  // a block's x, z, vx, vz
+
+struct Drop {
+  double m = 1.0, r = 0.05, g = 9.81;
+  ImpactParams ip;
+  Contact contact(const Y2& y) const { return collide(Shape::plane(), Frame{}, Shape::sphere(r), at(V3(0, 0, y[0]))); }
+  double force(const Y2& y) const {
+    const Contact c = contact(y);
+    double F = 0.0;
+    for (const ContactPoint& p : c.points) F += pointForce(p, c.normal, V3(0, 0, y[1]), ip, {}).force.z();
+    return F;
+  }
+  EventRk4<Y2> integrator() const {
+    return {[this](double, const Y2& y) { return Y2(y[1], force(y) / m - g); },
+            [this](const Y2& y) { return contact(y).distance; }};
+  }
+};
+
+// A block (translation only) on the plane z = 0 with gravity tilted by theta
+// about y: the same as a block on a plane inclined by theta.
+struct Incline {
+  double m = 1.0, g = 9.81, theta = 0.0;
+  Shape box = Shape::box(V3(0.1, 0.1, 0.05));
+  ImpactParams ip{1e5, 1.0, 300.0, 1e-6};
+  FrictionParams fp{0.5, 0.3, 1e-3, 1e-2};
+  Y4 rate(const Y4& y) const {
+    const Contact c = collide(Shape::plane(), Frame{}, box, at(V3(y[0], 0, y[1])));
+    V3 F = m * g * V3(std::sin(theta), 0, -std::cos(theta));
+    for (const ContactPoint& p : c.points) F += pointForce(p, c.normal, V3(y[2], 0, y[3]), ip, fp).force;
+    return Y4(y[2], y[3], F.x() / m, F.z() / m);
+  }
+  // Run from rest at the static penetration for tEnd; returns vx at t1 and tEnd.
+  std::pair<double, double> run(double t1, double tEnd) const {
+    const double d0 = m * g * std::cos(theta) / (4 * ip.stiffness);  // four corners, e = 1
+    Y4 y(0, box.halfExtents.z() - d0, 0, 0);
+    EventRk4<Y4> rk{[this](double, const Y4& s) { return rate(s); }, [](const Y4&) { return 1.0; }};
+    double t = 0.0;
+    rk.run(t, y, t1, 5e-5);
+    const double v1 = y[2];
+    rk.run(t, y, tEnd, 5e-5);
+    return {v1, y[2]};
+  }
+};
+
 }  // namespace
 
 class TestContact : public QObject {
@@ -158,6 +243,193 @@ class TestContact : public QObject {
     expectPair(cy, at(V3::Zero()), s, at(V3(0.3, 0, 1.4)), 0.2, V3::UnitZ());        // cap
     expectPair(cy, at(V3::Zero()), s, at(V3(0.8, 0, 1.4)), 0.3, V3(0.6, 0, 0.8));    // rim
     expectPair(cy, at(V3::Zero()), s, at(V3(0.4, 0, 0)), -0.3, V3::UnitX(), {{V3(0.35, 0, 0), 0.3}});  // inside
+  }
+
+
+  void hertzForceLaw() {
+    // Sphere on a plane delta deep, at rest: k delta^1.5; approaching at
+    // speed u: plus STEP(delta, 0, 0, d, c) u, here past the ramp (c u) and halfway up it (c u / 2).
+    ImpactParams ip{2e7, 1.5, 300.0, 1e-4};
+    for (double delta : {1e-6, 3e-5, 4e-4, 2e-3}) {
+      const Contact c = collide(Shape::plane(), Frame{}, Shape::sphere(0.01), at(V3(0, 0, 0.01 - delta)));
+      QCOMPARE(c.points.size(), size_t(1));
+      // The depth is 0.01 - (0.01 - delta): exact to the rounding of 0.01.
+      const double depth = c.points[0].depth;
+      CHECK_NEAR(depth, delta, 1e-17);
+      const double F = pointForce(c.points[0], c.normal, V3::Zero(), ip, {}).normal;
+      CHECK_NEAR(F / (ip.stiffness * std::pow(depth, 1.5)), 1.0, kTol);
+    }
+    const ContactPoint past{V3::Zero(), 2e-4}, half{V3::Zero(), 5e-5};
+    const double u = 0.1;
+    CHECK_NEAR(pointForce(past, V3::UnitZ(), V3(0, 0, -u), ip, {}).normal,
+               ip.stiffness * std::pow(2e-4, 1.5) + 300.0 * u, 1e-9);
+    CHECK_NEAR(pointForce(half, V3::UnitZ(), V3(0, 0, -u), ip, {}).normal,
+               ip.stiffness * std::pow(5e-5, 1.5) + 150.0 * u, 1e-9);
+    // Separating fast, the damping would pull: the force stays at zero.
+    QCOMPARE(pointForce(half, V3::UnitZ(), V3(0, 0, 10.0), ip, {}).normal, 0.0);
+  }
+
+  void dropElasticConservesEnergy() {
+    Drop d;
+    d.ip = {1e7, 1.5, 0.0, 1e-4};
+    const double h0 = 0.05;
+    Y2 y(d.r + h0, 0.0);
+    double t = 0.0;
+    const EventRk4<Y2> rk = d.integrator();
+    QVERIFY(rk.run(t, y, 1.0, 2e-6));  // onset
+    const double vIn = y[1];
+    QVERIFY(rk.run(t, y, 1.0, 2e-6));  // loss
+    QVERIFY(std::abs(d.contact(y).distance) < 1e-12);
+    const double h1 = y[1] * y[1] / (2 * d.g);  // free flight from the surface
+    std::printf("elastic drop: v_in %.9f, v_out %.9f, rebound %.12f of %.3f m\n", vIn, y[1], h1, h0);
+    CHECK_NEAR(h1 / h0, 1.0, 1e-4);
+  }
+
+  void hertzContactDuration() {
+    // No gravity, approach speed v: closed form from energy, delta_m =
+    // (5 m v^2 / (4 k))^(2/5), and t = 2 delta_m / v * int_0^1 dx / sqrt(1 - x^(5/2))
+    // = 2.9432 delta_m / v, i.e. 3.218 (m^2 / (k^2 v))^(1/5).
+    Drop d;
+    d.g = 0.0;
+    d.ip = {1e7, 1.5, 0.0, 1e-4};
+    const double v = 1.0;
+    const double I = 0.4 * std::tgamma(0.4) * std::tgamma(0.5) / std::tgamma(0.9);
+    const double dm = std::pow(5 * d.m * v * v / (4 * d.ip.stiffness), 0.4);
+    const double tHertz = 2 * I * dm / v;
+    Y2 y(d.r + 1e-4, -v);
+    double t = 0.0;
+    const EventRk4<Y2> rk = d.integrator();
+    QVERIFY(rk.run(t, y, 1.0, 1e-6));
+    const double t0 = t;
+    QVERIFY(rk.run(t, y, 1.0, 1e-6));
+    const double briefForm = 2.94 * std::pow(d.m * d.m / (d.ip.stiffness * d.ip.stiffness * v), 0.2);
+    std::printf("contact duration %.9g s, Hertz %.9g s (2 I = %.6f); 2.94 (m^2/(k^2 v))^(1/5) = %.9g s\n", t - t0,
+                tHertz, 2 * I, briefForm);
+    CHECK_NEAR((t - t0) / tHertz, 1.0, 1e-6);
+    CHECK_NEAR(y[1] / v, 1.0, 1e-6);  // elastic: leaves as fast as it came
+  }
+
+  void dropDampedLosesEnergy() {
+    // Restitution v_out / v_in below one, and lower for more damping.
+    double last = 1.0;
+    for (double c : {100.0, 500.0, 2000.0}) {
+      Drop d;
+      d.g = 0.0;
+      d.ip = {1e7, 1.5, c, 1e-4};
+      Y2 y(d.r + 1e-4, -1.0);
+      double t = 0.0;
+      const EventRk4<Y2> rk = d.integrator();
+      QVERIFY(rk.run(t, y, 1.0, 1e-6));
+      QVERIFY(rk.run(t, y, 1.0, 1e-6));
+      const double e = y[1] / 1.0;
+      std::printf("damping %6.0f N s/m: restitution %.6f\n", c, e);
+      QVERIFY(e > 0.0 && e < last);
+      last = e;
+    }
+  }
+
+  void blockBelowFrictionAngleCreeps() {
+    // tan(theta) = 0.4 < mu_s = 0.5: the block settles to the creep speed v*
+    // where STEP(v*, -vs, -mu_s, vs, mu_s) = tan(theta): with s = (v* + vs) / (2 vs),
+    // s^2 (3 - 2 s) = (1 + tan(theta) / mu_s) / 2.
+    Incline b;
+    b.theta = std::atan(0.4);
+    const double target = 0.5 * (1 + 0.4 / b.fp.muStatic);
+    double lo = 0.5, hi = 1.0;
+    for (int i = 0; i < 200; ++i) {
+      const double mid = 0.5 * (lo + hi);
+      (mid * mid * (3 - 2 * mid) < target ? lo : hi) = mid;
+    }
+    const double vStar = (2 * lo - 1) * b.fp.stictionVelocity;
+    const auto [v1, v2] = b.run(1.0, 2.0);
+    std::printf("below: creep %.9g m/s (v* %.9g, vs %.g)\n", v2, vStar, b.fp.stictionVelocity);
+    QVERIFY(v2 < b.fp.stictionVelocity);
+    CHECK_NEAR(v2 / vStar, 1.0, 1e-6);
+    CHECK_NEAR(v2 - v1, 0.0, 1e-9);  // steady: no acceleration
+  }
+
+  void blockAboveFrictionAngleSlides() {
+    Incline b;
+    b.theta = std::atan(0.6);
+    const double a = b.g * (std::sin(b.theta) - b.fp.muDynamic * std::cos(b.theta));
+    const auto [v1, v2] = b.run(1.0, 2.0);
+    std::printf("above: v(1) %.9g, a %.12g, expected %.12g\n", v1, v2 - v1, a);
+    QVERIFY(v1 > b.fp.transitionVelocity);
+    CHECK_NEAR((v2 - v1) / a, 1.0, 1e-4);
+  }
+
+  void broadPhaseSameAsAllPairs() {
+    // 1,000 spheres (radius 10 to 30 mm) in a unit cube, each with its own
+    // velocity: the touching pairs and every sphere's net contact force are
+    // the same whether all pairs or only the broad phase's are tested.
+    std::mt19937 rng(27);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    const int n = 1000;
+    std::vector<Shape> shapes;
+    std::vector<Frame> frames;
+    std::vector<V3> vel;
+    for (int i = 0; i < n; ++i) {
+      shapes.push_back(Shape::sphere(0.01 + 0.02 * u(rng)));
+      frames.push_back(at(V3(u(rng), u(rng), u(rng))));
+      vel.push_back(V3(u(rng), u(rng), u(rng)) - V3::Constant(0.5));
+    }
+    const ImpactParams ip{1e7, 1.5, 50.0, 1e-3};
+    const FrictionParams fp{0.5, 0.3, 1e-3, 1e-2};
+    auto forces = [&](const std::vector<std::pair<int, int>>& candidates, std::vector<std::pair<int, int>>& touching) {
+      std::vector<V3> F(n, V3::Zero());
+      for (const auto& [i, j] : candidates) {
+        const Contact c = collide(shapes[i], frames[i], shapes[j], frames[j]);
+        if (!c.touching()) continue;
+        touching.emplace_back(i, j);
+        for (const ContactPoint& p : c.points) {
+          const V3 f = pointForce(p, c.normal, vel[j] - vel[i], ip, fp).force;
+          F[j] += f;
+          F[i] -= f;
+        }
+      }
+      return F;
+    };
+    std::vector<std::pair<int, int>> all;
+    for (int i = 0; i < n; ++i)
+      for (int j = i + 1; j < n; ++j) all.emplace_back(i, j);
+    std::vector<Aabb> boxes;
+    for (int i = 0; i < n; ++i) boxes.push_back(bounds(shapes[i], frames[i]));
+    SweepStats st;
+    const auto candidates = overlappingPairs(boxes, &st);
+    std::vector<std::pair<int, int>> touchAll, touchSweep;
+    const std::vector<V3> Fall = forces(all, touchAll), Fsweep = forces(candidates, touchSweep);
+    std::printf("1000 spheres: %zu touching pairs, %zu broad-phase candidates of %zu pairs (%lld box tests)\n",
+                touchAll.size(), candidates.size(), all.size(), st.overlapTests);
+    QVERIFY(touchAll.size() > 50);  // the scene does exercise contact
+    QVERIFY(touchAll == touchSweep);
+    double worst = 0.0;
+    for (int i = 0; i < n; ++i) worst = std::max(worst, (Fall[i] - Fsweep[i]).norm());
+    QCOMPARE(worst, 0.0);  // the same pairs in the same order: bit for bit
+  }
+
+  void broadPhaseGrowth() {
+    // Constant density (1,000 spheres per cubic metre of the cloud): the
+    // box tests against n, against the n (n - 1) / 2 of testing all pairs.
+    std::mt19937 rng(4);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    std::vector<double> ns, tests;
+    for (int n : {1000, 2000, 4000, 8000, 16000}) {
+      const double side = std::cbrt(n / 1000.0);
+      std::vector<Aabb> boxes;
+      for (int i = 0; i < n; ++i)
+        boxes.push_back(bounds(Shape::sphere(0.01 + 0.02 * u(rng)), at(side * V3(u(rng), u(rng), u(rng)))));
+      SweepStats st;
+      const auto t0 = std::chrono::steady_clock::now();
+      const auto pairs = overlappingPairs(boxes, &st);
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      std::printf("n %6d: all pairs %10.0f, sweep box tests %9lld, overlapping %6zu, %.2f ms\n", n,
+                  0.5 * n * (n - 1.0), st.overlapTests, pairs.size(), ms);
+      ns.push_back(n);
+      tests.push_back(static_cast<double>(st.overlapTests));
+    }
+    const double growth = std::log(tests.back() / tests.front()) / std::log(ns.back() / ns.front());
+    std::printf("sweep tests grow as n^%.2f (a single sweep axis in a 3D cloud: n^(5/3) expected)\n", growth);
+    QVERIFY(growth < 1.8);
   }
 
   void unsupportedPairNamed() {
