@@ -432,6 +432,52 @@ class TestContact : public QObject {
     QVERIFY(growth < 1.8);
   }
 
+  void funnelSphere() {
+    // Base radius 0.1 at z = 0, mouth 0.4 at z = 0.4: generator (0.6, 0.8),
+    // inward normal (-0.8, 0.6) in the meridian plane (rho, z).
+    const Shape f = Shape::funnel(0.1, 0.4, 0.4), s = Shape::sphere(0.05);
+    const Frame fa = at(V3(0.5, -0.3, 0.2), rotX(0.2));
+    auto w = [&](const V3& l) { return fa.toWorld(l); };
+    // Against the inner surface: s = 0.04 from the wall.
+    const V3 n1 = fa.R * V3(-0.8, 0, 0.6);
+    expectPair(f, fa, s, at(w(V3(0.2, 0, 0.2))), -0.01, n1, {{w(V3(0.2, 0, 0.2)) - 0.045 * n1, 0.01}});
+    const V3 n2 = fa.R * V3(0, -0.8, 0.6);
+    expectPair(f, fa, s, at(w(V3(0, 0.15, 0.1))), -0.03, n2, {{w(V3(0, 0.15, 0.1)) - 0.035 * n2, 0.03}});
+    // Past the base, inside the cone: the base rim (0.1, 0, 0) is nearest.
+    const Shape big = Shape::sphere(0.1);
+    expectPair(f, fa, big, at(w(V3(0.05, 0, -0.05))), std::sqrt(0.005) - 0.1, fa.R * V3(-1, 0, -1) / std::sqrt(2.0),
+               {{0.5 * (w(V3(0.1, 0, 0)) + w(V3(0.05, 0, -0.05) + 0.1 * V3(1, 0, 1) / std::sqrt(2.0))),
+                 0.1 - std::sqrt(0.005)}});
+    // Past the mouth, inside the cone: the mouth rim (0.4, 0, 0.4).
+    expectPair(f, fa, big, at(w(V3(0.3, 0, 0.5))), std::sqrt(0.02) - 0.1, fa.R * V3(-1, 0, 1) / std::sqrt(2.0));
+    // Past the mouth, outside the cone: the mouth face, 0.2 away along the generator.
+    expectPair(f, fa, s, at(w(V3(0.6, 0, 0.5))), 0.15, fa.R * V3(0.6, 0, 0.8));
+  }
+
+  void signedDistanceIsContinuous() {
+    // A root function must not jump: along straight paths through every
+    // region of the funnel and the box (in and out of the solid), the signed
+    // distance changes by no more than the centre moves.
+    const Shape f = Shape::funnel(0.1, 0.4, 0.4), bx = Shape::box(V3(0.3, 0.2, 0.1)), s = Shape::sphere(0.05);
+    const Frame fa = at(V3(0.1, 0.2, -0.1), rotY(0.3) * rotX(0.2));
+    const std::pair<V3, V3> paths[] = {{V3(0, 0, -0.6), V3(0.9, 0, 0.9)},  {V3(0.7, 0, -0.3), V3(0.1, 0, 0.8)},
+                                       {V3(0.15, 0, -0.4), V3(0.35, 0, 0.9)}, {V3(-0.5, 0.3, 0.2), V3(0.6, -0.2, 0)},
+                                       {V3(0.55, 0.1, 0.45), V3(0.2, 0, 0.3)}};
+    for (const Shape* a : {&f, &bx}) {
+      for (const auto& [p0, p1] : paths) {
+        const int n = 20000;
+        const double h = (p1 - p0).norm() / n;
+        double prev = collide(*a, fa, s, at(fa.toWorld(p0))).distance, worst = 0.0;
+        for (int i = 1; i <= n; ++i) {
+          const double d = collide(*a, fa, s, at(fa.toWorld(p0 + (p1 - p0) * (double(i) / n)))).distance;
+          worst = std::max(worst, std::abs(d - prev) / h);
+          prev = d;
+        }
+        QVERIFY2(worst <= 1.0 + 1e-6, qPrintable(QString("%1: |dd/dx| up to %2").arg(kindName(a->kind)).arg(worst)));
+      }
+    }
+  }
+
   void unsupportedPairNamed() {
     QVERIFY(!supported(ShapeKind::Box, ShapeKind::Box));
     try {

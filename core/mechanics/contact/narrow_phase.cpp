@@ -163,6 +163,48 @@ Contact cylinderSphere(const Shape& a, const Frame& fa, const Shape& b, const Fr
   return make(-std::min(side, cap) - b.radius, n, fa.toWorld(q), fb.p - b.radius * n);
 }
 
+
+// Funnel A against sphere B, in the meridian half-plane (rho, z) of B's
+// centre: the wall's inner generator runs from (r_base, 0) to (r_mouth, L);
+// s is the distance from it towards the axis, u the position along it
+// (0 base, 1 mouth). Inside the cone (s >= 0) beyond an end the rim is the
+// nearest point; outside it beyond an end, the end face; between the ends
+// the inner surface.
+Contact funnelSphere(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb) {
+  const V3 cl = fa.toLocal(fb.p);
+  const double rho = std::hypot(cl.x(), cl.y());
+  const V3 er = rho > 0.0 ? V3(cl.x() / rho, cl.y() / rho, 0.0) : V3::UnitX();
+  const double dr = a.mouthRadius - a.radius, L = a.length, len = std::hypot(dr, L);
+  const double tr = dr / len, tz = L / len;  // along the generator
+  const double nr = -tz, nz = tr;            // across it, towards the axis
+  const double pr = rho - a.radius, pz = cl.z();
+  const double s = nr * pr + nz * pz, u = (tr * pr + tz * pz) / len;
+  auto world = [&](double r, double z) { return V3(fa.toWorld(r * er + V3(0, 0, z))); };
+  auto dirWorld = [&](double r, double z) { return V3(fa.R * (r * er + V3(0, 0, z))); };
+  if ((u < 0.0 || u > 1.0) && s >= 0.0) {  // past an end, inside the cone: the rim
+    const double rimR = u < 0.0 ? a.radius : a.mouthRadius, rimZ = u < 0.0 ? 0.0 : L;
+    return spheres(world(rimR, rimZ), 0.0, fb.p, b.radius);
+  }
+  if (u < 0.0 || u > 1.0) {  // past an end, outside the cone: the end face
+    const double sg = u < 0.0 ? -1.0 : 1.0, gap = (u < 0.0 ? -u : u - 1.0) * len;
+    const V3 n = dirWorld(sg * tr, sg * tz);
+    return make(gap - b.radius, n, fb.p - gap * n, fb.p - b.radius * n);
+  }
+  // Between the ends: the inner surface, or from inside the wall the
+  // nearest way out (inner surface, base or mouth face).
+  double depth = -s;
+  V3 n = dirWorld(nr, nz);
+  if (s < 0.0 && u * len < depth) {
+    depth = u * len;
+    n = dirWorld(-tr, -tz);
+  }
+  if (s < 0.0 && (1.0 - u) * len < depth) {
+    depth = (1.0 - u) * len;
+    n = dirWorld(tr, tz);
+  }
+  return make(-depth - b.radius, n, fb.p + depth * n, fb.p - b.radius * n);
+}
+
 using Pair = Contact (*)(const Shape&, const Frame&, const Shape&, const Frame&);
 
 Contact sphereSphere(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb) {
@@ -185,6 +227,7 @@ Pair lookup(ShapeKind a, ShapeKind b) {
   if (a == K::Capsule && b == K::Sphere) return capsuleSphere;
   if (a == K::Capsule && b == K::Capsule) return capsuleCapsule;
   if (a == K::Cylinder && b == K::Sphere) return cylinderSphere;
+  if (a == K::Funnel && b == K::Sphere) return funnelSphere;
   return nullptr;
 }
 

@@ -11,6 +11,7 @@ const char* kindName(ShapeKind k) {
     case ShapeKind::Capsule: return "capsule";
     case ShapeKind::Cylinder: return "cylinder";
     case ShapeKind::Plane: return "plane";
+    case ShapeKind::Funnel: return "funnel";
   }
   return "?";
 }
@@ -28,7 +29,8 @@ Aabb bounds(const Shape& s, const Frame& f, double margin) {
       half = s.halfLength * a.cwiseAbs() + disc;
       break;
     }
-    case ShapeKind::Plane: {
+    case ShapeKind::Plane:
+    case ShapeKind::Funnel: {
       const double inf = std::numeric_limits<double>::infinity();
       return {V3::Constant(-inf), V3::Constant(inf)};
     }
