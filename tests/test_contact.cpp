@@ -42,15 +42,19 @@ struct Motion {
 
 const Motion kMotions[] = {{}, {rotZ(0.7) * rotX(-1.1) * rotY(0.4), V3(3.0, -2.0, 0.5)}};
 
-#define CHECK_NEAR(got, want, tol)                                                                               \
-  QVERIFY2(std::abs((got) - (want)) <= (tol),                                                                   \
-           qPrintable(QString("%1 = %2, expected %3 (tol %4)").arg(#got).arg(got, 0, 'g', 17).arg(want, 0, 'g', 17).arg(tol)))
+#define CHECK_NEAR(got, want, tol)                                                  \
+  QVERIFY2(std::abs((got) - (want)) <= (tol), qPrintable(QString("%1 = %2, expected %3 (tol %4)") \
+                                                             .arg(#got)                            \
+                                                             .arg(got, 0, 'g', 17)                 \
+                                                             .arg(want, 0, 'g', 17)                \
+                                                             .arg(tol)))
+
+QString vec(const V3& v) {
+  return QString("(%1 %2 %3)").arg(v.x(), 0, 'g', 15).arg(v.y(), 0, 'g', 15).arg(v.z(), 0, 'g', 15);
+}
 
 void checkVec(const V3& got, const V3& want, double tol, const char* what) {
-  QVERIFY2((got - want).norm() <= tol, qPrintable(QString("%1: (%2 %3 %4), expected (%5 %6 %7)")
-                                                      .arg(what)
-                                                      .arg(got.x(), 0, 'g', 15).arg(got.y(), 0, 'g', 15).arg(got.z(), 0, 'g', 15)
-                                                      .arg(want.x(), 0, 'g', 15).arg(want.y(), 0, 'g', 15).arg(want.z(), 0, 'g', 15)));
+  QVERIFY2((got - want).norm() <= tol, qPrintable(QString("%1: %2, expected %3").arg(what, vec(got), vec(want))));
 }
 
 // One case: A at fa, B at fb must give `dist` and normal `n` (in the scene's
