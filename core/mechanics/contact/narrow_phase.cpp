@@ -1,5 +1,7 @@
 #include "mechanics/contact/narrow_phase.h"
 
+#include "mechanics/contact/box_box.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -224,6 +226,7 @@ Pair lookup(ShapeKind a, ShapeKind b) {
   if (a == K::Plane && b == K::Capsule) return planeCapsuleP;
   if (a == K::Plane && b == K::Box) return planeBoxP;
   if (a == K::Box && b == K::Sphere) return boxSphere;
+  if (a == K::Box && b == K::Box) return boxBox;
   if (a == K::Capsule && b == K::Sphere) return capsuleSphere;
   if (a == K::Capsule && b == K::Capsule) return capsuleCapsule;
   if (a == K::Cylinder && b == K::Sphere) return cylinderSphere;
