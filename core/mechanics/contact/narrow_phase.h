@@ -7,9 +7,8 @@
 // along -n), and when they overlap the contact points, each midway between
 // the two surfaces with its own penetration depth. A box on a plane has up to
 // four points (its penetrating vertices); a capsule on a plane up to two.
-// Supported pairs: sphere with every shape but the plane-less ones below;
-// plane with sphere, capsule, box; box with sphere, box; capsule with sphere,
-// capsule; cylinder and funnel with sphere.
+// Supported pairs: sphere with every shape; plane with capsule and box; box
+// with box; capsule with capsule. Others throw, naming the pair.
 #pragma once
 
 #include "mechanics/contact/shape.h"
