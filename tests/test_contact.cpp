@@ -485,20 +485,23 @@ class TestContact : public QObject {
         QVERIFY2(worst <= 1.0 + 1e-6, qPrintable(QString("%1: |dd/dx| up to %2").arg(kindName(a->kind)).arg(worst)));
       }
     }
-    // A tilted box moving through the box: every separating axis's
-    // separation changes by at most the translation, so their maximum too.
-    const Shape b2 = Shape::box(V3(0.15, 0.1, 0.2));
+    // A tilted box (every separating axis's separation changes by at most
+    // the translation, so their maximum too) and a capsule moving through the box.
+    const Shape b2 = Shape::box(V3(0.15, 0.1, 0.2)), cap = Shape::capsule(0.05, 0.2);
     const M3 Rb = rotZ(0.3) * rotX(0.5);
-    for (const auto& [p0, p1] : paths) {
-      const int n = 20000;
-      const double h = (p1 - p0).norm() / n;
-      double prev = collide(bx, fa, b2, at(fa.toWorld(p0), Rb)).distance, worst = 0.0;
-      for (int i = 1; i <= n; ++i) {
-        const double d = collide(bx, fa, b2, at(fa.toWorld(p0 + (p1 - p0) * (double(i) / n)), Rb)).distance;
-        worst = std::max(worst, std::abs(d - prev) / h);
-        prev = d;
+    for (const Shape* other : {&b2, &cap}) {
+      for (const auto& [p0, p1] : paths) {
+        const int n = 20000;
+        const double h = (p1 - p0).norm() / n;
+        double prev = collide(bx, fa, *other, at(fa.toWorld(p0), Rb)).distance, worst = 0.0;
+        for (int i = 1; i <= n; ++i) {
+          const double d = collide(bx, fa, *other, at(fa.toWorld(p0 + (p1 - p0) * (double(i) / n)), Rb)).distance;
+          worst = std::max(worst, std::abs(d - prev) / h);
+          prev = d;
+        }
+        QVERIFY2(worst <= 1.0 + 1e-6,
+                 qPrintable(QString("box-%1: |dd/dx| up to %2").arg(kindName(other->kind)).arg(worst)));
       }
-      QVERIFY2(worst <= 1.0 + 1e-6, qPrintable(QString("box-box: |dd/dx| up to %1").arg(worst)));
     }
   }
 
@@ -532,13 +535,36 @@ class TestContact : public QObject {
     expectPair(small, at(V3::Zero(), Ra), small, at(V3(0, 0, 2 * r2 + 0.03), Rb), 0.03, V3::UnitZ());
   }
 
+  void boxCapsule() {
+    const Shape bx = Shape::box(V3(1, 1, 1)), cap = Shape::capsule(0.1, 0.5);
+    const M3 alongX = rotY(std::numbers::pi / 2);
+    // Lying on the top face 0.02 deep: both ends of the core are points.
+    expectPair(bx, at(V3::Zero()), cap, at(V3(0.2, 0.3, 1.08), alongX), -0.02, V3::UnitZ(),
+               {{V3(-0.3, 0.3, 0.99), 0.02}, {V3(0.7, 0.3, 0.99), 0.02}});
+    // Hanging over the edge x = 1: the core is clipped at it.
+    expectPair(bx, at(V3::Zero()), cap, at(V3(0.9, 0.3, 1.08), alongX), -0.02, V3::UnitZ(),
+               {{V3(0.4, 0.3, 0.99), 0.02}, {V3(1.0, 0.3, 0.99), 0.02}});
+    // Tilted by 0.2 rad, its lower end 0.03 deep: one point there.
+    const M3 tilt = rotY(std::numbers::pi / 2 - 0.2);  // axis (cos 0.2, 0, sin 0.2)
+    const V3 c(0, 0, 1.07 + 0.5 * std::sin(0.2));
+    const V3 end = c - 0.5 * V3(std::cos(0.2), 0, std::sin(0.2));
+    expectPair(bx, at(V3::Zero()), cap, at(c, tilt), -0.03, V3::UnitZ(), {{V3(end.x(), 0, 0.985), 0.03}});
+    // Across the edge (x = 1, z = 1) at 45 degrees: its middle is nearest.
+    const M3 diag = rotY(3 * std::numbers::pi / 4);  // axis (1, 0, -1) / sqrt 2
+    const V3 n = V3(1, 0, 1) / std::sqrt(2.0), mid(1.05, 0.2, 1.05);
+    expectPair(bx, at(V3::Zero()), cap, at(mid, diag), std::sqrt(0.005) - 0.1, n,
+               {{0.5 * (V3(1, 0.2, 1) + mid - 0.1 * n), 0.1 - std::sqrt(0.005)}});
+    expectPair(bx, at(V3::Zero()), cap, at(V3(1.1, 0.2, 1.1), diag), std::sqrt(0.02) - 0.1, n);
+    expectPair(bx, at(V3::Zero()), cap, at(V3(1.2, 0.2, 1.2), diag), std::sqrt(0.08) - 0.1, n);
+  }
+
   void unsupportedPairNamed() {
-    QVERIFY(!supported(ShapeKind::Capsule, ShapeKind::Box));
+    QVERIFY(!supported(ShapeKind::Cylinder, ShapeKind::Box));
     try {
-      collide(Shape::capsule(1, 1), Frame{}, Shape::box(V3::Ones()), Frame{});
-      QFAIL("capsule-box must throw");
+      collide(Shape::cylinder(1, 1), Frame{}, Shape::box(V3::Ones()), Frame{});
+      QFAIL("cylinder-box must throw");
     } catch (const std::invalid_argument& e) {
-      QVERIFY(QString(e.what()).contains("capsule and a box"));
+      QVERIFY(QString(e.what()).contains("cylinder and a box"));
     }
   }
 };

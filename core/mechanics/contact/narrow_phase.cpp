@@ -207,6 +207,80 @@ Contact funnelSphere(const Shape& a, const Frame& fa, const Shape& b, const Fram
   return make(-depth - b.radius, n, fb.p + depth * n, fb.p - b.radius * n);
 }
 
+// Signed distance of a point (box-local) to a box of half-extents e.
+double boxDistance(const V3& x, const V3& e) {
+  const V3 q = x.cwiseMax(-e).cwiseMin(e);
+  if (q != x) return (x - q).norm();
+  return -(e - x.cwiseAbs()).minCoeff();
+}
+
+// Box A against capsule B. The distance of the box to the capsule's core
+// segment is convex along it: golden-section search finds the nearest point,
+// and the box-sphere contact there gives the distance and normal. When that
+// normal is a face's, the segment clipped to the face's sides gives up to
+// two points (its clipped ends, each with its depth), so a capsule lying on
+// a face rests on both; otherwise one point.
+Contact boxCapsule(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb) {
+  V3 w0, w1;
+  segmentEnds(b, fb, w0, w1);
+  const V3 p0 = fa.toLocal(w0), d = fa.toLocal(w1) - p0, &e = a.halfExtents;
+  auto f = [&](double t) { return boxDistance(p0 + t * d, e); };
+  const double g = 0.5 * (std::sqrt(5.0) - 1.0);
+  double lo = 0.0, hi = 1.0, x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo), f1 = f(x1), f2 = f(x2);
+  for (int i = 0; i < 200 && hi - lo > 1e-15; ++i) {
+    if (f1 <= f2) {
+      hi = x2, x2 = x1, f2 = f1, x1 = hi - g * (hi - lo), f1 = f(x1);
+    } else {
+      lo = x1, x1 = x2, f1 = f2, x2 = lo + g * (hi - lo), f2 = f(x2);
+    }
+  }
+  double t = 0.5 * (lo + hi);
+  // Outside, the search resolves t to sqrt(eps) only (the distance is flat
+  // at its minimum): project exactly onto the nearest feature (the clamped
+  // coordinates: an edge or a vertex; a face's distance is linear in t).
+  const V3 x = p0 + t * d;
+  double num = 0.0, den = 0.0;
+  for (int j = 0; j < 3; ++j) {
+    if (std::abs(x[j]) <= e[j]) continue;
+    const double face = x[j] > 0.0 ? e[j] : -e[j];
+    num -= (p0[j] - face) * d[j];
+    den += d[j] * d[j];
+  }
+  if (den > 0.0) {
+    const double tf = std::clamp(num / den, 0.0, 1.0);
+    if (f(tf) <= f(t) + 1e-9 * e.sum()) t = tf;  // equal to rounding: the exact projection wins
+  }
+  if (f(0.0) <= f(t)) t = 0.0;
+  if (f(1.0) < f(t)) t = 1.0;
+  const Shape ball = Shape::sphere(b.radius);
+  Contact c = boxSphere(a, fa, ball, Frame{fa.toWorld(p0 + t * d), M3::Identity()});
+  const V3 nl = fa.R.transpose() * c.normal;
+  int i = 0;
+  if (!c.touching() || nl.cwiseAbs().maxCoeff(&i) < 1.0 - 1e-12) return c;
+  // A face's normal: clip the segment to the slab over face i.
+  double t0 = 0.0, t1 = 1.0;
+  for (int j = 0; j < 3; ++j) {
+    if (j == i) continue;
+    if (d[j] == 0.0) continue;  // parallel to the slab: inside it (the nearest point is over the face)
+    double ta = (-e[j] - p0[j]) / d[j], tb = (e[j] - p0[j]) / d[j];
+    if (ta > tb) std::swap(ta, tb);
+    t0 = std::max(t0, ta);
+    t1 = std::min(t1, tb);
+  }
+  const double sg = nl[i] > 0.0 ? 1.0 : -1.0;
+  std::vector<ContactPoint> pts;
+  for (double s : {t0, t1}) {
+    const V3 x = p0 + s * d;
+    const double depth = b.radius - (sg * x[i] - e[i]);
+    if (t0 > t1 || depth <= 0.0 || (s == t1 && t1 == t0)) continue;
+    V3 face = x;
+    face[i] = sg * e[i];
+    pts.push_back({0.5 * (fa.toWorld(face) + fa.toWorld(x) - b.radius * c.normal), depth});
+  }
+  if (!pts.empty()) c.points = pts;  // else (the core deep inside) the one nearest point
+  return c;
+}
+
 using Pair = Contact (*)(const Shape&, const Frame&, const Shape&, const Frame&);
 
 Contact sphereSphere(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb) {
@@ -227,6 +301,7 @@ Pair lookup(ShapeKind a, ShapeKind b) {
   if (a == K::Plane && b == K::Box) return planeBoxP;
   if (a == K::Box && b == K::Sphere) return boxSphere;
   if (a == K::Box && b == K::Box) return boxBox;
+  if (a == K::Box && b == K::Capsule) return boxCapsule;
   if (a == K::Capsule && b == K::Sphere) return capsuleSphere;
   if (a == K::Capsule && b == K::Capsule) return capsuleCapsule;
   if (a == K::Cylinder && b == K::Sphere) return cylinderSphere;

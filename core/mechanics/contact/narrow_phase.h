@@ -8,7 +8,7 @@
 // the two surfaces with its own penetration depth. A box on a plane has up to
 // four points (its penetrating vertices); a capsule on a plane up to two.
 // Supported pairs: sphere with every shape; plane with capsule and box; box
-// with box; capsule with capsule. Others throw, naming the pair.
+// with box and capsule; capsule with capsule. Others throw, naming the pair.
 #pragma once
 
 #include "mechanics/contact/shape.h"
