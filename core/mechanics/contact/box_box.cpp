@@ -1,5 +1,7 @@
 #include "mechanics/contact/box_box.h"
 
+#include "mechanics/contact/segment_geometry.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -43,20 +45,6 @@ std::vector<ContactPoint> clipFaces(const Frame& fr, const V3& er, int i, const 
     if (height < 0.0) pts.push_back({p - 0.5 * height * n, -height});
   }
   return pts;
-}
-
-void closestSegments(const V3& p1, const V3& q1, const V3& p2, const V3& q2, V3& c1, V3& c2) {
-  const V3 d1 = q1 - p1, d2 = q2 - p2, r = p1 - p2;
-  const double a = d1.squaredNorm(), e = d2.squaredNorm(), b = d1.dot(d2), c = d1.dot(r), f = d2.dot(r);
-  const double den = a * e - b * b;
-  double s = den > 0.0 ? std::clamp((b * f - c * e) / den, 0.0, 1.0) : 0.0;
-  double t = (b * s + f) / e;
-  if (t < 0.0 || t > 1.0) {
-    t = std::clamp(t, 0.0, 1.0);
-    s = std::clamp((b * t - c) / a, 0.0, 1.0);
-  }
-  c1 = p1 + s * d1;
-  c2 = p2 + t * d2;
 }
 
 }  // namespace
