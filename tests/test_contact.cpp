@@ -558,6 +558,64 @@ class TestContact : public QObject {
     expectPair(bx, at(V3::Zero()), cap, at(V3(1.2, 0.2, 1.2), diag), std::sqrt(0.08) - 0.1, n);
   }
 
+  void frictionLaw() {
+    // mu at slip speed v: beyond v_t mu_d; at v_s mu_s; at v_s / 2 the odd
+    // STEP from -v_s to v_s at s = 3/4: mu_s (-1 + 2 s^2 (3 - 2 s)) = 0.6875 mu_s;
+    // halfway from v_s to v_t, (mu_s + mu_d) / 2.
+    const FrictionParams fp{0.5, 0.3, 1e-3, 1e-2};
+    CHECK_NEAR(frictionCoefficient(0.0, fp), 0.0, kTol);
+    CHECK_NEAR(frictionCoefficient(0.5e-3, fp), 0.6875 * 0.5, kTol);
+    CHECK_NEAR(frictionCoefficient(1e-3, fp), 0.5, kTol);
+    CHECK_NEAR(frictionCoefficient(5.5e-3, fp), 0.4, kTol);
+    CHECK_NEAR(frictionCoefficient(0.2, fp), 0.3, kTol);
+    // At a point 1e-3 deep (k d = 100 N), sliding along (3, 4, 0) / 5 at 0.5 m/s
+    // while approaching at 0.01 m/s past the damping ramp (c u = 2 N): N = 102 N,
+    // friction mu_d N against the slip.
+    const ImpactParams ip{1e5, 1.0, 200.0, 1e-4};
+    const PointForce f = pointForce({V3::Zero(), 1e-3}, V3::UnitZ(), V3(0.3, 0.4, -0.01), ip, fp);
+    CHECK_NEAR(f.normal, 102.0, 1e-9);
+    CHECK_NEAR(f.slip, 0.5, kTol);
+    checkVec(f.friction, -0.3 * 102.0 * V3(0.6, 0.8, 0), 1e-9, "friction");
+    checkVec(f.force, f.friction + 102.0 * V3::UnitZ(), 1e-9, "force");
+  }
+
+  void boundsHoldTheShapes() {
+    // Rotated boxes, capsules, cylinders: every surface point lies in the
+    // bounding box, and the box's faces are reached (tight to the sampling).
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    for (int trial = 0; trial < 20; ++trial) {
+      const M3 R = Eigen::Quaterniond(Eigen::Vector4d(u(rng), u(rng), u(rng), u(rng)).normalized()).toRotationMatrix();
+      const Frame f = at(V3(u(rng), u(rng), u(rng)), R);
+      const Shape shapes[] = {Shape::box(V3(0.3, 0.1, 0.2)), Shape::capsule(0.05, 0.2), Shape::cylinder(0.1, 0.25)};
+      for (const Shape& s : shapes) {
+        std::vector<V3> pts;  // box: vertices; capsule: ends +- r; cylinder: rims, finely sampled
+        for (int i = 0; i < 8 && s.kind == ShapeKind::Box; ++i)
+          pts.push_back(
+              f.toWorld(V3((i & 1) ? 1 : -1, (i & 2) ? 1 : -1, (i & 4) ? 1 : -1).cwiseProduct(s.halfExtents)));
+        for (double z : {-s.halfLength, s.halfLength}) {
+          for (int a = 0; a < 3 && s.kind == ShapeKind::Capsule; ++a) {
+            pts.push_back(f.toWorld(V3(0, 0, z)) + s.radius * V3::Unit(a));
+            pts.push_back(f.toWorld(V3(0, 0, z)) - s.radius * V3::Unit(a));
+          }
+          for (int k = 0; k < 20000 && s.kind == ShapeKind::Cylinder; ++k) {
+            const double phi = 2 * std::numbers::pi * k / 20000;
+            pts.push_back(f.toWorld(V3(s.radius * std::cos(phi), s.radius * std::sin(phi), z)));
+          }
+        }
+        const Aabb b = bounds(s, f);
+        V3 lo = pts[0], hi = pts[0];
+        for (const V3& p : pts) {
+          lo = lo.cwiseMin(p);
+          hi = hi.cwiseMax(p);
+        }
+        const double tight = s.kind == ShapeKind::Cylinder ? 1e-6 : kTol;  // the rim is sampled
+        QVERIFY2((b.lo - lo).maxCoeff() <= kTol && (hi - b.hi).maxCoeff() <= kTol, kindName(s.kind));
+        QVERIFY2((lo - b.lo).maxCoeff() <= tight && (b.hi - hi).maxCoeff() <= tight, kindName(s.kind));
+      }
+    }
+  }
+
   void unsupportedPairNamed() {
     QVERIFY(!supported(ShapeKind::Cylinder, ShapeKind::Box));
     try {
