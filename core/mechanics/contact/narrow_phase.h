@@ -1,0 +1,38 @@
+// Narrow phase: the geometry of one pair of shapes (issue 27).
+//
+// For shapes A and B, `collide` gives the signed distance (positive apart,
+// minus the deepest penetration when they overlap; continuous through the
+// onset, so usable as a root function for the contact events), the contact
+// normal n (unit, from A towards B: the normal force pushes B along +n and A
+// along -n), and when they overlap the contact points, each midway between
+// the two surfaces with its own penetration depth. A box on a plane has up to
+// four points (its penetrating vertices); a capsule on a plane up to two.
+// Supported pairs: sphere with every shape; plane with capsule and box; box
+// with box and capsule; capsule with capsule. Others throw, naming the pair.
+#pragma once
+
+#include "mechanics/contact/shape.h"
+
+#include <vector>
+
+namespace pm::contact {
+
+struct ContactPoint {
+  V3 point = V3::Zero();  // world, midway between the surfaces
+  double depth = 0.0;     // > 0: penetration along the normal at this point
+};
+
+struct Contact {
+  double distance = 0.0;  // signed: > 0 apart, < 0 overlapping
+  V3 normal = V3::UnitZ();
+  std::vector<ContactPoint> points;  // empty when apart
+  bool touching() const { return !points.empty(); }
+};
+
+// True when this module has a narrow phase for the pair (in either order).
+bool supported(ShapeKind a, ShapeKind b);
+
+// Throws std::invalid_argument naming the pair when it is not supported.
+Contact collide(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb);
+
+}  // namespace pm::contact
