@@ -1,5 +1,5 @@
-// Prescribed volume: a gas chamber whose volume is a given function of time,
-// for compressor and test-rig models without a mechanism. A crank-driven
+// Prescribed volume: a gas chamber whose volume is a given function of time
+// or of a signal, for compressor and test-rig models without a mechanism. A crank-driven
 // piston's swept volume to first order:
 //   V(t) = V0 + V_swept (1 - cos(2 pi f t + phase)) / 2
 // (phase 0: at the top of the stroke, V = V0, at t = 0; phase pi: at the
@@ -7,6 +7,10 @@
 // between the points and held outside (a test rig's volume programme); each
 // point is a root and the segment in use a discrete state, so IDA restarts
 // at each corner of V(t) instead of stepping across the jump of dV/dt.
+// Driven by a signal instead, inputs.drive: the volume itself (an algebraic
+// state V = signal whose derivative the integrator forms, as it does for any
+// state), or with drive_is_rate = 1 its rate, integrated from V0 (an own
+// state, so dV/dt is exactly the signal).
 // The chamber joins the net of its port like a cylinder chamber (or is a
 // volume of its own when the port is plugged), so its p and T are the
 // node's, from the mass and energy balance with p dV/dt work (seed 000);
@@ -33,6 +37,14 @@ class PrescribedVolume : public Element {
     iso_ = P("isothermal") > 0.5;
     const auto err = checkData(c.data);
     if (!err.empty()) throw std::runtime_error("data." + err.front());
+    const auto in = c.inputs.find("drive");
+    if (in != c.inputs.end()) {
+      if (c.data.is_object()) throw std::runtime_error("inputs.drive: a signal-driven volume takes no data.points table");
+      ref_ = in->second;
+      mode_ = P("drive_is_rate") > 0.5 ? Mode::Rate : Mode::Signal;
+    } else {
+      mode_ = c.data.is_object() ? Mode::Table : Mode::Crank;
+    }
     if (c.data.is_object())
       for (const auto& pt : c.data["points"]) {
         tt_.push_back(pt[0].get<double>());
@@ -71,10 +83,15 @@ class PrescribedVolume : public Element {
     t.symbol = "prescribed_volume";
     t.description =
         "Chamber of prescribed volume: V0 + V_swept (1 - cos(2 pi f t + phase))/2 (compressor), or a table "
-        "data.points [[t, V], ...], linear (test rig)";
+        "data.points [[t, V], ...], linear (test rig); or driven by a signal inputs.drive: the volume, or "
+        "its rate integrated from V0 (drive_is_rate = 1)";
     t.ports = {{"1", Domain::Pneumatic, "port"}};
+    t.inputs = {{"drive", "the volume [m3], or its rate [m3/s] with drive_is_rate = 1 (replaces the crank and "
+                          "the table)"}};
     t.params = {
-        {"V0", "m3", 1e-5, 0.0, 1e3, true, false, "smallest volume (top of the stroke: clearance volume); unused with a table"},
+        {"V0", "m3", 1e-5, 0.0, 1e3, true, false,
+         "smallest volume (top of the stroke: clearance volume); with a rate drive the volume at t = 0; unused "
+         "with a table or a volume drive"},
         {"V_swept", "m3", 1e-4, 0.0, 1e3, false, false, "swept volume (bottom minus top of the stroke)"},
         {"frequency", "Hz", 1.0, 0.0, 1e6, false, false, "strokes per second (crank speed; 0 = the volume stands)"},
         {"phase", "rad", 0.0, -1e3, 1e3, false, false, "crank angle at t = 0 (0: top of the stroke, pi: bottom)"},
@@ -83,6 +100,8 @@ class PrescribedVolume : public Element {
         {"hA", "W/K", 0.0, 0.0, 1e6, false, false, "wall heat-transfer coefficient times area (0 = adiabatic)"},
         {"T_wall", "K", 293.15, 0.0, 2000.0, true, false, "wall temperature"},
         {"isothermal", "1", 0.0, 0.0, 1.0, false, false, "1: gas stays at T_wall (infinite heat transfer)"},
+        {"drive_is_rate", "1", 0.0, 0.0, 1.0, false, false,
+         "1: inputs.drive is the rate of change of the volume [m3/s], integrated from V0; 0: the volume [m3]"},
     };
     t.channels = {{"V", "m3", "chamber volume"},
                   {"dVdt", "m3/s", "rate of change of the volume"},
@@ -100,18 +119,29 @@ class PrescribedVolume : public Element {
     if (node_ < 0) node_ = b.internalNode("gas");  // plugged: a sealed chamber of its own
     if (!tt_.empty()) b.roots(1);
     seg_ = segmentAt(0.0);
-    b.capacity(node_, id(), V(0.0), p0_, T0_, iso_, Tw_);
+    // Driven by a volume signal, its start value is not known yet: V0 weighs the
+    // start p and T of a net shared with other volumes.
+    b.capacity(node_, id(), mode_ == Mode::Rate || mode_ == Mode::Signal ? V0_ : V(0.0), p0_, T0_, iso_, Tw_);
+    if (mode_ == Mode::Rate) {
+      b.input(in_, "inputs.drive", ref_);
+      sV_ = b.state("V", "m3", StateKind::Differential, V0_, 1e-6 * V0_, "dV/dt - inputs.drive");
+    } else if (mode_ == Mode::Signal) {
+      b.input(in_, "inputs.drive", ref_);
+      sV_ = b.state("V", "m3", StateKind::Algebraic, V0_, 1e-6 * V0_, "V - inputs.drive");
+    }
     sW_ = b.state("W_gas", "J", StateKind::Differential, 0.0, 1e-6, "dW/dt - p dV/dt");
     for (const auto& [q, u] : {std::pair{"V", "m3"}, {"dVdt", "m3/s"}, {"p", "Pa"}, {"T", "K"}, {"m", "kg"},
                                {"Q", "W"}, {"W_gas", "J"}})
       b.channel(q, u);
-    b.publish("V", [this](const Eval& e) { return V(e.t); }, true);
+    b.publish("V", [this](const Eval& e) { return volume(e); }, true);
     b.publish("p", [this](const Eval& e) { return e.p(node_); });
     b.publish("T", [this](const Eval& e) { return e.T(node_); });
   }
   void evaluate(Eval& e) override {
-    const double dV = dVdt(e.t);
-    e.volume(node_, V(e.t), dV);
+    if (mode_ == Mode::Rate) e.res[sV_] = e.yp[sV_] - in_(e);
+    if (mode_ == Mode::Signal) e.res[sV_] = e.y[sV_] - in_(e);
+    const double dV = rate(e);
+    e.volume(node_, volume(e), dV);
     Q_ = iso_ ? 0.0 : hA_ * (Tw_ - e.T(node_));
     e.heat(node_, Q_);
     e.res[sW_] = e.yp[sW_] - e.p(node_) * dV;
@@ -131,10 +161,16 @@ class PrescribedVolume : public Element {
     s(seg_);
     return true;
   }
+  // A consistent start for a volume drive: the signal's value (IDA's own
+  // initialisation would find it too, but a fallback start would not).
+  void makeConsistent(System& sys, double t, double* y, double* yp) override {
+    (void)yp;
+    if (mode_ == Mode::Signal) sys.withEval(t, y, yp, [&](Eval& e) { y[sV_] = in_(e); });
+  }
   void output(const Eval& e, double* ch) override {
-    const double Vt = V(e.t);
+    const double Vt = volume(e);
     ch[0] = Vt;
-    ch[1] = dVdt(e.t);
+    ch[1] = rate(e);
     ch[2] = e.p(node_);
     ch[3] = e.T(node_);
     ch[4] = e.p(node_) * Vt / (gas::R * e.T(node_));  // this chamber's share of its node's gas
@@ -145,6 +181,8 @@ class PrescribedVolume : public Element {
  private:
   // Segment i covers [t_i, t_i+1); -1 lies before the first point, n-1 after the last.
   int segmentAt(double t) const { return table_segments::at(tt_, t); }
+  double volume(const Eval& e) const { return sV_ >= 0 ? e.y[sV_] : V(e.t); }
+  double rate(const Eval& e) const { return sV_ >= 0 ? e.yp[sV_] : dVdt(e.t); }
   // A table's active segment is extended past its end until the event.
   double V(double t) const {
     if (tt_.empty()) return V0_ + 0.5 * Vs_ * (1.0 - std::cos(w_ * t + phase_));
@@ -157,6 +195,11 @@ class PrescribedVolume : public Element {
   }
   double slope() const { return (tv_[seg_ + 1] - tv_[seg_]) / (tt_[seg_ + 1] - tt_[seg_]); }
 
+  enum class Mode { Crank, Table, Rate, Signal };
+  Mode mode_;
+  SignalInput in_;
+  std::string ref_;
+  int sV_ = -1;  // the volume's state when a signal drives it
   double V0_, Vs_, w_, phase_, p0_, T0_, hA_, Tw_;
   bool iso_;
   std::vector<double> tt_, tv_;  // the table, if given
