@@ -163,7 +163,7 @@ class PrescribedVolume : public Element {
   }
   // A consistent start for a volume drive: the signal's value (IDA's own
   // initialisation would find it too, but a fallback start would not).
-  void makeConsistent(System& sys, double t, double* y, double* yp) override {
+  void makeConsistent(Evaluator& sys, double t, double* y, double* yp) override {
     (void)yp;
     if (mode_ == Mode::Signal) sys.withEval(t, y, yp, [&](Eval& e) { y[sV_] = in_(e); });
   }
