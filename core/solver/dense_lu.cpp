@@ -1,10 +1,11 @@
 #include "solver/dense_lu.h"
 
+#include "solver/direct_linear_solver.h"
+
 #include <nvector/nvector_serial.h>
 #include <sunmatrix/sunmatrix_dense.h>
 
 #include <cmath>
-#include <new>
 #include <vector>
 
 namespace pm {
@@ -20,25 +21,18 @@ struct DenseLu {
   // ran them, so the solutions are the same to the bit.
   std::vector<int> lStart, uStart, lRow, uRow;
   std::vector<double> lVal, uVal, diag;
+  int setup(SUNMatrix A);
+  int solve(SUNMatrix A, N_Vector x, N_Vector b);
 };
-
-DenseLu* content(SUNLinearSolver S) { return static_cast<DenseLu*>(S->content); }
-
-SUNLinearSolver_Type type(SUNLinearSolver) { return SUNLINEARSOLVER_DIRECT; }
-SUNLinearSolver_ID id(SUNLinearSolver) { return SUNLINEARSOLVER_CUSTOM; }
-int initialize(SUNLinearSolver S) {
-  content(S)->lastFlag = 0;
-  return SUNLS_SUCCESS;
-}
 
 // Column-major a (n x n): a[i + j n] is row i, column j. Right-looking
 // elimination, k = 0 .. n-1: pivot = first largest |a(i, k)|, i >= k; swap
 // rows k and pivot over all columns; multipliers a(i, k) *= 1 / a(k, k);
 // a(i, j) -= a(k, j) a(i, k) for j > k where a(k, j) != 0.
-int setup(SUNLinearSolver S, SUNMatrix A) {
+int DenseLu::setup(SUNMatrix A) {
   const long n = SUNDenseMatrix_Columns(A);
   double* a = SUNDenseMatrix_Data(A);
-  long* p = content(S)->pivot.data();
+  long* p = pivot.data();
   for (long k = 0; k < n; ++k) {
     double* colK = a + k * n;
     long l = k;
@@ -46,7 +40,7 @@ int setup(SUNLinearSolver S, SUNMatrix A) {
       if (std::abs(colK[i]) > std::abs(colK[l])) l = i;
     p[k] = l;
     if (colK[l] == 0.0) {
-      content(S)->lastFlag = k + 1;
+      lastFlag = k + 1;
       return SUNLS_LUFACT_FAIL;
     }
     if (l != k)
@@ -66,7 +60,7 @@ int setup(SUNLinearSolver S, SUNMatrix A) {
         for (long i = k + 1; i < n; ++i) colJ[i] -= akj * ck[i];
     }
   }
-  DenseLu& c = *content(S);
+  DenseLu& c = *this;
   const size_t nn = static_cast<size_t>(n);
   c.lStart.resize(nn + 1), c.uStart.resize(nn + 1), c.diag.resize(nn);
   c.lRow.resize(nn * nn), c.uRow.resize(nn * nn), c.lVal.resize(nn * nn), c.uVal.resize(nn * nn);
@@ -92,9 +86,9 @@ int setup(SUNLinearSolver S, SUNMatrix A) {
 
 // x = A^-1 b with the factors' non-zeros: permute, then L y = b (unit
 // diagonal), then U x = y, each column at a time.
-int solve(SUNLinearSolver S, SUNMatrix A, N_Vector x, N_Vector b, realtype) {
+int DenseLu::solve(SUNMatrix A, N_Vector x, N_Vector b) {
   const long n = SUNDenseMatrix_Columns(A);
-  const DenseLu& c = *content(S);
+  const DenseLu& c = *this;
   const long* p = c.pivot.data();
   double* __restrict v = N_VGetArrayPointer(x);
   const double* bv = N_VGetArrayPointer(b);
@@ -121,36 +115,16 @@ int solve(SUNLinearSolver S, SUNMatrix A, N_Vector x, N_Vector b, realtype) {
     if (vk == 0.0) continue;
     for (int e = c.uStart[k]; e < c.uStart[k + 1]; ++e) v[ur[e]] -= uv[e] * vk;
   }
-  content(S)->lastFlag = 0;
-  return SUNLS_SUCCESS;
-}
-
-sunindextype lastFlag(SUNLinearSolver S) { return content(S)->lastFlag; }
-
-int freeSolver(SUNLinearSolver S) {
-  if (!S) return SUNLS_SUCCESS;
-  delete content(S);
-  S->content = nullptr;
-  SUNLinSolFreeEmpty(S);
+  lastFlag = 0;
   return SUNLS_SUCCESS;
 }
 
 }  // namespace
 
 SUNLinearSolver makeDenseLu(int n, SUNContext ctx) {
-  SUNLinearSolver S = SUNLinSolNewEmpty(ctx);
-  if (!S) throw std::bad_alloc();
-  S->ops->gettype = type;
-  S->ops->getid = id;
-  S->ops->initialize = initialize;
-  S->ops->setup = setup;
-  S->ops->solve = solve;
-  S->ops->lastflag = lastFlag;
-  S->ops->free = freeSolver;
-  auto* c = new DenseLu;
+  auto c = std::make_unique<DenseLu>();
   c->pivot.assign(static_cast<size_t>(n), 0);
-  S->content = c;
-  return S;
+  return makeDirectLinearSolver(ctx, std::move(c));
 }
 
 }  // namespace pm

@@ -1,5 +1,6 @@
 #include "solver/matched_klu.h"
 
+#include "solver/direct_linear_solver.h"
 #include "solver/fixed_pivot_lu.h"
 
 #include <klu.h>
@@ -10,7 +11,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
-#include <new>
+#include <memory>
 #include <queue>
 #include <utility>
 
@@ -115,20 +116,18 @@ struct MatchedKlu {
   klu_l_numeric* numeric = nullptr;
   FixedPivotLu replay;  // KLU's last pivots, replayed on new values
   long lastFlag = 0;
+  MatchedKlu() {
+    klu_l_defaults(&common);
+    common.ordering = 0;  // AMD: the matched diagonal makes A + A^T's pattern meaningful
+  }
+  ~MatchedKlu() { release(); }
   void release() {
     if (numeric) klu_l_free_numeric(&numeric, &common);
     if (symbolic) klu_l_free_symbolic(&symbolic, &common);
   }
+  int setup(SUNMatrix A);
+  int solve(SUNMatrix A, N_Vector x, N_Vector b);
 };
-
-MatchedKlu* content(SUNLinearSolver S) { return static_cast<MatchedKlu*>(S->content); }
-
-SUNLinearSolver_Type type(SUNLinearSolver) { return SUNLINEARSOLVER_DIRECT; }
-SUNLinearSolver_ID id(SUNLinearSolver) { return SUNLINEARSOLVER_CUSTOM; }
-int initialize(SUNLinearSolver S) {
-  content(S)->lastFlag = 0;
-  return SUNLS_SUCCESS;
-}
 
 // The permutation and KLU's analysis, from the values of this matrix.
 bool analyse(MatchedKlu& c, long n, const long* cp, const long* ri, const double* a) {
@@ -164,8 +163,8 @@ bool analyse(MatchedKlu& c, long n, const long* cp, const long* ri, const double
   return c.symbolic != nullptr;
 }
 
-int setup(SUNLinearSolver S, SUNMatrix A) {
-  MatchedKlu& c = *content(S);
+int MatchedKlu::setup(SUNMatrix A) {
+  MatchedKlu& c = *this;
   const long n = SUNSparseMatrix_Columns(A);
   const long* cp = SUNSparseMatrix_IndexPointers(A);
   const long* ri = SUNSparseMatrix_IndexValues(A);
@@ -213,8 +212,8 @@ int setup(SUNLinearSolver S, SUNMatrix A) {
   return SUNLS_SUCCESS;
 }
 
-int solve(SUNLinearSolver S, SUNMatrix A, N_Vector x, N_Vector b, realtype) {
-  MatchedKlu& c = *content(S);
+int MatchedKlu::solve(SUNMatrix A, N_Vector x, N_Vector b) {
+  MatchedKlu& c = *this;
   const long n = SUNSparseMatrix_Columns(A);
   const double* bv = N_VGetArrayPointer(b);
   double* xv = N_VGetArrayPointer(x);
@@ -234,36 +233,10 @@ int solve(SUNLinearSolver S, SUNMatrix A, N_Vector x, N_Vector b, realtype) {
   return SUNLS_SUCCESS;
 }
 
-sunindextype lastFlag(SUNLinearSolver S) { return content(S)->lastFlag; }
-
-int freeSolver(SUNLinearSolver S) {
-  if (!S) return SUNLS_SUCCESS;
-  if (auto* c = content(S)) {
-    c->release();
-    delete c;
-  }
-  S->content = nullptr;
-  SUNLinSolFreeEmpty(S);
-  return SUNLS_SUCCESS;
-}
-
 }  // namespace
 
 SUNLinearSolver makeMatchedKlu(SUNContext ctx) {
-  SUNLinearSolver S = SUNLinSolNewEmpty(ctx);
-  if (!S) throw std::bad_alloc();
-  S->ops->gettype = type;
-  S->ops->getid = id;
-  S->ops->initialize = initialize;
-  S->ops->setup = setup;
-  S->ops->solve = solve;
-  S->ops->lastflag = lastFlag;
-  S->ops->free = freeSolver;
-  auto* c = new MatchedKlu;
-  klu_l_defaults(&c->common);
-  c->common.ordering = 0;  // AMD: the matched diagonal makes A + A^T's pattern meaningful
-  S->content = c;
-  return S;
+  return makeDirectLinearSolver(ctx, std::make_unique<MatchedKlu>());
 }
 
 }  // namespace pm
