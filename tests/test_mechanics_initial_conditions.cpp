@@ -59,7 +59,7 @@ Mechanism withInitial(const Mechanism& m, const std::map<std::string, json>& ini
   return parseMechanism(j, "test");
 }
 
-std::vector<std::string> messagesOf(const Run& r) { return r.sim->system().mechanism()->multibody().messages(); }
+std::vector<std::string> messagesOf(const Run& r) { return mechanismOf(r.sim->system())->multibody().messages(); }
 
 bool anyMessage(const std::vector<std::string>& ms, const std::string& part) {
   for (const std::string& m : ms)

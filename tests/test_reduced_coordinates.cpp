@@ -51,8 +51,8 @@ class TestReducedCoordinates : public QObject {
     for (const auto& s : abs->states()) mechAbs += s.owner == "mechanism";
     for (const auto& s : red->states()) mechRed += s.owner == "mechanism";
     QVERIFY2(mechRed >= 2 && mechRed < mechAbs / 10, qPrintable(QString("%1 vs %2 states").arg(mechRed).arg(mechAbs)));
-    QVERIFY(red->mechanism()->reduced());
-    QVERIFY(!abs->mechanism()->reduced());
+    QVERIFY(mechanismOf(*red)->reduced());
+    QVERIFY(!mechanismOf(*abs)->reduced());
   }
 
   // The tool changer at rel_tol 1e-8 in both formulations: the same motion
@@ -127,11 +127,11 @@ class TestReducedCoordinates : public QObject {
   void tabulatedAsNewton() {
     {
       auto tc = Compiler::compile(reduced(loadProject(projectPath("tool_changer.pneumech.json"))));
-      QVERIFY(tc->mechanism()->reducedCoordinates()->tabulated());
+      QVERIFY(mechanismOf(*tc)->reducedCoordinates()->tabulated());
       auto sc = Compiler::compile(reduced(loadProject(projectPath("slider_crank.pneumech.json"))));
-      QVERIFY(!sc->mechanism()->reducedCoordinates()->tabulated());  // driven by a motion
+      QVERIFY(!mechanismOf(*sc)->reducedCoordinates()->tabulated());  // driven by a motion
       auto ta = Compiler::compile(reduced(loadProject(projectPath("two_axis_handling.pneumech.json"))));
-      QVERIFY(!ta->mechanism()->reducedCoordinates()->tabulated());  // 4 degrees of freedom
+      QVERIFY(!mechanismOf(*ta)->reducedCoordinates()->tabulated());  // 4 degrees of freedom
     }
     for (const char* name : {"tool_changer.pneumech.json", "knuckle_press.pneumech.json"}) {
       Project pr = reduced(loadProject(projectPath(name)));

@@ -105,7 +105,7 @@ class TestTorx : public QObject {
   void mobility() {
     Project p = loadProject(projectPath("torx_open_loop.pneumech.json"));
     Simulation sim(p, "torx");
-    const auto& mb = sim.system().mechanism()->multibody();
+    const auto& mb = mechanismOf(sim.system())->multibody();
     QCOMPARE(mb.degreesOfFreedom(), 3);
     QVERIFY2(mb.messages().empty(), mb.messages().empty() ? "" : mb.messages().front().c_str());
     int active = 0;

@@ -118,6 +118,30 @@ struct SignalInput {
   double operator()(const Eval& e) const { return read ? read(e) : 0.0; }
 };
 
+// What an element asks of the integrator beyond its equations (a mechanism
+// now, flexible bodies next). The solver combines the answers of all
+// elements of a System; the defaults ask for nothing.
+struct IntegrationNeeds {
+  // Second-order (mechanical) dynamics: positions, velocities and either
+  // index-2 multipliers or independent coordinates. The solver then keeps
+  // every algebraic state out of IDA's local error test (multipliers must
+  // stay out: Brenan, Campbell, Petzold; the others follow from the tested
+  // states), reuses difference-quotient Jacobians between steps (a fresh one
+  // costs tens of residuals), and computes the result rows on a copy of the
+  // System (they solve for reactions).
+  bool secondOrder = false;
+  // The residual depends on a state the element carries between
+  // evaluations (an expansion anchor that follows the motion), so a copy of
+  // the System could give a residual different in the last bits: no
+  // Jacobian columns are computed on the copy.
+  bool residualHasHistory = false;
+  // The fraction of their scale by which the element's states are moved
+  // when the Jacobian's pattern is sampled (1: the default moves; smaller
+  // where a large move leaves the states' valid region, as a mechanism's
+  // independent coordinates leave the poses where its loops close).
+  double samplingMove = 1.0;
+};
+
 class Element {
  public:
   explicit Element(std::string id) : id_(std::move(id)) {}
@@ -165,6 +189,20 @@ class Element {
   virtual void makeConsistent(Evaluator& sys, double t, double* y, double* yp) {
     (void)sys, (void)t, (void)y, (void)yp;
   }
+  // See IntegrationNeeds; asked once the System is built.
+  virtual IntegrationNeeds integrationNeeds() const { return {}; }
+  // The model object one of the element's states belongs to (`localName`
+  // without the "<id>." prefix), for messages that name where a run failed:
+  // the element itself, or one of the objects it speaks for (a mechanism's
+  // part or joint).
+  virtual std::string stateObject(const std::string& localName) const {
+    (void)localName;
+    return id_;
+  }
+  // Checks what only a run (integrating the dynamics) needs beyond what
+  // compiling checks (a part without mass cannot be accelerated); throws
+  // ProjectError naming `file`.
+  virtual void checkForRun(const std::string& file) const { (void)file; }
   // Work worth doing ahead on the output thread's copy of the System while
   // it waits for rows (a mechanism's table nodes ahead of its motion): one
   // bounded piece; false when there is none. It must not change what any

@@ -18,7 +18,6 @@
 
 namespace pm {
 
-class MechanismElement;
 class System;
 
 class SystemBuilder {
@@ -71,8 +70,16 @@ class SystemBuilder {
     footprint_.reads.insert(footprint_.reads.end(), reads.begin(), reads.end());
     footprint_.writes.insert(footprint_.writes.end(), writes.begin(), writes.end());
   }
-  // The project's mechanism (set up before the components), or null.
-  MechanismElement* mechanism() const;
+  // The elements set up so far, this one included (the mechanism is set up
+  // before the components), for an element that acts on another one; the
+  // first of them of type T, or null.
+  const std::vector<Element*>& elementsSetUp() const;
+  template <class T>
+  T* find() const {
+    for (Element* e : elementsSetUp())
+      if (auto* t = dynamic_cast<T*>(e)) return t;
+    return nullptr;
+  }
   // Co-simulation: which side this System is, and the exchange between the
   // two (null when monolithic).
   CouplingRole couplingRole() const;

@@ -50,7 +50,7 @@ void checkJsonText(const std::string& text, const std::string& name) { checkJson
 namespace {
 
 std::vector<std::string> notesOf(System& sys) {
-  if (MechanismElement* me = sys.mechanism()) return me->multibody().messages();
+  if (MechanismElement* me = mechanismOf(sys)) return me->multibody().messages();
   return {};
 }
 
@@ -104,7 +104,7 @@ int CompiledProject::nodes() const { return static_cast<int>(impl_->sim.system()
 std::string CompiledProject::equations() const { return impl_->sim.system().describe(); }
 
 std::optional<MechanismSummary> CompiledProject::mechanism() const {
-  MechanismElement* me = impl_->sim.system().mechanism();
+  MechanismElement* me = mechanismOf(impl_->sim.system());
   if (!me) return std::nullopt;
   const auto& mb = me->multibody();
   MechanismSummary s;

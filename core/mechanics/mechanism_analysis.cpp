@@ -13,15 +13,6 @@
 
 namespace pm {
 
-void throwMechanismError(const std::string& file, const std::string& w) {
-  const auto c1 = w.find(": ");
-  if (c1 == std::string::npos) throw ProjectError(file, "mechanism", "", w);
-  const auto c2 = w.find(": ", c1 + 2);
-  const bool hasField = c2 != std::string::npos && w.substr(c1 + 2, c2 - c1 - 2).find(' ') == std::string::npos;
-  throw ProjectError(file, w.substr(0, c1), hasField ? w.substr(c1 + 2, c2 - c1 - 2) : "",
-                     hasField ? w.substr(c2 + 2) : w.substr(c1 + 2));
-}
-
 AnalysisReport runMechanismAnalysis(const Project& pr, const std::string& file, MechanismAnalysis kind,
                                     ResultStore& out) {
   validateProject(pr, file);
@@ -35,7 +26,7 @@ AnalysisReport runMechanismAnalysis(const Project& pr, const std::string& file, 
   mb::MultibodySystem* mb = nullptr;
   if (!pr.components.empty()) {
     circuit = Compiler::compile(pr, file);
-    attached = circuit->mechanism();
+    attached = mechanismOf(*circuit);
     if (attached && !attached->hasAttachments()) attached = nullptr;
   }
   if (attached) {

@@ -4,6 +4,7 @@
 // Results use the same channels as a dynamic run.
 #pragma once
 
+#include "mechanics/mechanism_error.h"
 #include "model/project.h"
 #include "solver/result_store.h"
 
@@ -23,8 +24,5 @@ struct AnalysisReport {
 // fails (no equilibrium, lock-up).
 AnalysisReport runMechanismAnalysis(const Project& project, const std::string& file, MechanismAnalysis kind,
                                     ResultStore& out);
-
-// Turns the multibody engine's "<object>: <field>: message" into a ProjectError.
-[[noreturn]] void throwMechanismError(const std::string& file, const std::string& what);
 
 }  // namespace pm

@@ -1,6 +1,7 @@
 #include "mechanics/mechanism_element.h"
 
 #include "element/system_builder.h"
+#include "mechanics/mechanism_error.h"
 #include "model/message_text.h"
 
 #include <algorithm>
@@ -440,6 +441,28 @@ void MechanismElement::makeConsistent(Evaluator& sys, double t, double* y, doubl
     mb_->makeConsistent(t, y + base_, yp + base_);
     cur_ = nullptr;
   });
+}
+
+IntegrationNeeds MechanismElement::integrationNeeds() const {
+  IntegrationNeeds n;
+  n.secondOrder = true;
+  // Reduced coordinates expand from an anchor that follows the motion;
+  // their independent coordinates move little when the pattern is sampled.
+  n.residualHasHistory = reduced();
+  n.samplingMove = reduced() ? 1e-3 : 1.0;
+  return n;
+}
+
+std::string MechanismElement::stateObject(const std::string& localName) const {
+  return localName.substr(0, localName.find('.'));
+}
+
+void MechanismElement::checkForRun(const std::string& file) const {
+  try {
+    mb_->requireMass();
+  } catch (const std::runtime_error& e) {
+    throwMechanismError(file, e.what());
+  }
 }
 
 }  // namespace pm

@@ -46,6 +46,11 @@ class MechanismElement : public Element {
   // Joint limits, impacts and the partition's conditioning read positions
   // (and, reduced, their expansion) only.
   bool rootsReadStatesOnly() const override { return true; }
+  IntegrationNeeds integrationNeeds() const override;
+  // "<part or joint>.<quantity>": the part or joint.
+  std::string stateObject(const std::string& localName) const override;
+  // Every moving part has mass (the analyses accept a massless one).
+  void checkForRun(const std::string& file) const override;
 
   // An actuator acting along the line between two markers (seed 002 sec. 3:
   // x = |d|, xdot from the markers' relative velocity): `force(e)` pushes
@@ -116,5 +121,13 @@ class MechanismElement : public Element {
   void syncHeld(const double* y);
   void applyAttachments(const Eval& e, const std::vector<mb::Kin>& k, mb::MultibodySystem& sys) const;
 };
+
+// The mechanism of a compiled System, or of one being built (a
+// SystemBuilder: it is set up before the components that attach to it);
+// null when there is none.
+template <class SystemOrBuilder>
+MechanismElement* mechanismOf(const SystemOrBuilder& s) {
+  return s.template find<MechanismElement>();
+}
 
 }  // namespace pm

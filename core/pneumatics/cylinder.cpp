@@ -367,7 +367,7 @@ class Cylinder : public Element {
     if (!jointRef_.empty()) {
       // Along a translational (or cylindrical) joint's axis: x follows the
       // joint's travel, the force drives the joint.
-      mech_ = b.mechanism();
+      mech_ = mechanismOf(b);
       if (!mech_) throw std::runtime_error("data.attach: the project has no mechanism to attach the cylinder to");
       try {
         joint_ = mech_->jointIndex(jointRef_, false);
@@ -385,7 +385,7 @@ class Cylinder : public Element {
       sv_ = b.state("v", "m/s", StateKind::Algebraic, 0.0, b.absTolPosition(), "v - joint velocity   [mechanism]");
       mech_->attach({id(), -1, -1, [this](const Eval& e) { return axialForce(e); }, joint_, sx_, sv_, d0_});
     } else {
-      mech_ = b.mechanism();
+      mech_ = mechanismOf(b);
       if (!mech_) throw std::runtime_error("data.attach: the project has no mechanism to attach the cylinder to");
       try {
         mb_ = mech_->markerIndex(barrelRef_);

@@ -135,7 +135,7 @@ class SemiRotaryActuator : public Element {
       sw_ = b.state("omega", "rad/s", StateKind::Algebraic, 0.0, 1e-8, "omega - omega_backplane(t)   [co-simulation]");
       (*bp_)[bpIndex_].pressureForce = [this](const Eval& e) { return (e.p(chA_) - e.p(chB_)) * D_; };
     } else if (!jointRef_.empty()) {
-      mech_ = b.mechanism();
+      mech_ = mechanismOf(b);
       if (!mech_) throw std::runtime_error("data.attach: the project has no mechanism to attach the actuator to");
       try {
         joint_ = mech_->jointIndex(jointRef_, true);

@@ -1,6 +1,5 @@
 #include "solver/colored_jacobian.h"
 
-#include "mechanics/mechanism_element.h"
 
 #include <algorithm>
 #include <atomic>
@@ -119,6 +118,9 @@ ColoredJacobian::ColoredJacobian(System& sys, double t, const double* y0, const 
   std::mt19937 rng(12345);  // fixed seed: the same project gives the same pattern
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   std::vector<double> y(y0, y0 + n_), yp(yp0, yp0 + n_);
+  std::vector<double> move(n_, 1.0);  // per state: its element's IntegrationNeeds::samplingMove
+  for (int i = 0; i < n_; ++i)
+    if (const Element* el = sys.elementOf(i)) move[i] = el->integrationNeeds().samplingMove;
   for (int sample = 0; sample < 5; ++sample) {
     if (sample > 0) {
       for (int i = 0; i < n_; ++i) {
@@ -126,10 +128,8 @@ ColoredJacobian::ColoredJacobian(System& sys, double t, const double* y0, const 
         if (s.atol > 1e30)  // a multiplier (outside the error test): terms it
           y[i] = y0[i];      // multiplies are declared by its element, and a
                              // perturbation of its own scale would be arbitrary
-        else if (sys.mechanism() && sys.mechanism()->reduced() && s.owner == sys.mechanism()->id())
-          // independent coordinates: a large move may leave the poses
-          // where the mechanism's loops close
-          y[i] = y0[i] + 1e-3 * (std::abs(y0[i]) + 1e3 * s.atol) * u(rng);
+        else if (move[i] != 1.0)  // a large move may leave the states' valid region
+          y[i] = y0[i] + move[i] * (std::abs(y0[i]) + 1e3 * s.atol) * u(rng);
         else if (s.unit == "Pa")
           y[i] = y0[i] * std::exp(0.92 * u(rng));  // x 0.4 .. 2.5
         else if (s.unit == "K")

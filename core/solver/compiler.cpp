@@ -278,7 +278,6 @@ std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& 
     try {
       const std::string& formulation = pr.simulation.mechanism_formulation;
       auto el = std::make_unique<MechanismElement>(pr.mechanism, formulation, externalLoads(pr));
-      sys->mechanism_ = el.get();
       SystemBuilder b(*sys, *el, {});
       b.pending_ = &pending;
       b.held_ = &held;

@@ -1,7 +1,5 @@
 #include "solver/simulation.h"
 
-#include "mechanics/mechanism_analysis.h"
-#include "mechanics/mechanism_element.h"
 #include "model/message_text.h"
 #include "solver/colored_jacobian.h"
 #include "solver/compiler.h"
@@ -197,17 +195,6 @@ int stiffestState(System& sys, double t, const double* y, const double* yp) {
   return worst;
 }
 
-// The model object a state belongs to: a part or joint for the mechanism's
-// states ("<mechanism>.<part>.rx"), else the owner (component or net).
-std::string stateObject(const System& sys, const StateInfo& s) {
-  const Element* mech = sys.mechanism();
-  if (mech && s.owner == mech->id() && s.name.rfind(s.owner + ".", 0) == 0) {
-    const std::string rest = s.name.substr(s.owner.size() + 1);
-    return rest.substr(0, rest.find('.'));
-  }
-  return s.owner;
-}
-
 }  // namespace
 
 Simulation::Simulation(const Project& project, const std::string& file)
@@ -219,15 +206,9 @@ Simulation::Simulation(const Project& project, const std::string& file)
         return Compiler::compile(project, file);
       }()),
       settings_(project.simulation) {
-  // A run integrates the dynamics: a part without mass is a bad project here
-  // (the compiler leaves it to the runs, as the analyses accept it).
-  if (MechanismElement* me = system_->mechanism()) {
-    try {
-      me->multibody().requireMass();
-    } catch (const std::runtime_error& e) {
-      throwMechanismError(file, e.what());
-    }
-  }
+  // A run integrates the dynamics: what only it needs (a part with mass) is
+  // checked here (the compiler leaves it to the runs, as the analyses accept it).
+  for (const auto& el : system_->elements()) el->checkForRun(file);
   if (settings_.coupling == "cosimulation") cosim_ = std::make_unique<CoSimulation>(project, file);
 }
 
@@ -307,7 +288,7 @@ RunResult Simulation::runMonolithic(ResultStore& out, const std::atomic<bool>* c
     // Circuits keep their rows on the solver's own System by default: a
     // row is one evaluation, cheaper than the hand-over; a mechanism's rows
     // solve for the reactions and pay for the thread.
-    const bool copy = outputRows_ != OutputRows::Auto || sys.mechanism();
+    const bool copy = outputRows_ != OutputRows::Auto || sys.secondOrder();
     if (copy && sys.saveDiscrete(discrete)) {
       sentVersion = sys.discreteVersion() - 1;  // the first row sends it
       const bool threaded = outputRows_ == OutputRows::Thread ||
@@ -344,7 +325,7 @@ RunResult Simulation::runMonolithic(ResultStore& out, const std::atomic<bool>* c
     // circuits keep IDA's own updates (the cushioned seed 003's end-stop
     // contact speed, sampled at the outputs, rose above its test bound of
     // 0.02 m/s to 0.028 with reuse).
-    cb.reuse = std::isfinite(sys.nextTimeEvent()) || sys.mechanism() != nullptr;
+    cb.reuse = std::isfinite(sys.nextTimeEvent()) || sys.secondOrder();
 
     ida.mem = IDACreate(ida.ctx);
     if (!ida.mem) throw std::runtime_error("IDACreate failed");
@@ -367,7 +348,7 @@ RunResult Simulation::runMonolithic(ResultStore& out, const std::atomic<bool>* c
     // left (an attached cylinder's x and v) are functions of the independent
     // coordinates the test already weighs: testing them again only adds
     // steps.
-    check(IDASetSuppressAlg(ida.mem, sys.mechanism() ? SUNTRUE : SUNFALSE), "IDASetSuppressAlg");
+    check(IDASetSuppressAlg(ida.mem, sys.secondOrder() ? SUNTRUE : SUNFALSE), "IDASetSuppressAlg");
     if (settings_.max_step > 0) check(IDASetMaxStep(ida.mem, settings_.max_step), "IDASetMaxStep");
     // Large systems (long mechanisms, big circuits) factorise a sparse
     // Jacobian with KLU (rows matched first, see matched_klu.h): its cost
@@ -382,7 +363,7 @@ RunResult Simulation::runMonolithic(ResultStore& out, const std::atomic<bool>* c
       // quotient in turn with the solver (it is idle most of the time). Not with reduced coordinates: their
       // Newton expansions start from an anchor that follows the motion, so
       // the copy's residual could differ from the solver's in the last bits.
-      if (pipe && pipe->threaded() && !(sys.mechanism() && sys.mechanism()->reduced()))
+      if (pipe && pipe->threaded() && !sys.residualHasHistory())
         cb.jac->setAside(
             [&pipe](ColoredJacobian::Task task) { pipe->aside(std::move(task)); },
             [&sys](std::vector<double>& d) { return sys.saveDiscrete(d); });
@@ -597,7 +578,7 @@ RunResult Simulation::runMonolithic(ResultStore& out, const std::atomic<bool>* c
             why = "; likely cause: a parameter at the end of its range (a tiny volume, mass or inertia makes the "
                   "equations too stiff to step); the stiffest state is in ";
         }
-        if (worst >= 0) result.object = stateObject(sys, sys.states()[worst]);
+        if (worst >= 0) result.object = sys.stateObject(worst);
         throw std::runtime_error(std::string("integration failed at t = ") + numberText(t) + " s: " +
                                  IDAGetReturnFlagName(flag) +
                                  (!cb.error.empty() ? " (" + cb.error + ")" : cb.idaMessage.empty() ? "" : " (" + cb.idaMessage + ")") +

@@ -341,4 +341,30 @@ std::string System::describe() {
   return o.str();
 }
 
+const Element* System::elementOf(int state) const {
+  if (stateElement_.size() != states_.size()) {
+    stateElement_.assign(states_.size(), -1);
+    for (size_t e = 0; e < footprints_.size() && e < elements_.size(); ++e)
+      for (int i : footprints_[e].states) stateElement_[i] = static_cast<int>(e);
+  }
+  const int e = stateElement_[state];
+  return e < 0 ? nullptr : elements_[e].get();
+}
+
+bool System::secondOrder() const {
+  return std::any_of(elements_.begin(), elements_.end(), [](const auto& e) { return e->integrationNeeds().secondOrder; });
+}
+
+bool System::residualHasHistory() const {
+  return std::any_of(elements_.begin(), elements_.end(),
+                     [](const auto& e) { return e->integrationNeeds().residualHasHistory; });
+}
+
+std::string System::stateObject(int state) const {
+  const StateInfo& s = states_[state];
+  const Element* el = elementOf(state);
+  if (el && s.name.rfind(s.owner + ".", 0) == 0) return el->stateObject(s.name.substr(s.owner.size() + 1));
+  return s.owner;
+}
+
 }  // namespace pm

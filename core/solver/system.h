@@ -34,8 +34,6 @@
 
 namespace pm {
 
-class MechanismElement;
-
 struct StateInfo {
   std::string name;   // "cyl1.x", "n:v1.4.p"
   std::string unit;
@@ -122,8 +120,22 @@ class System : public Evaluator {
   // Runs `f` with an Eval whose node pressures and temperatures are filled
   // from y (no residual is written).
   void withEval(double t, const double* y, const double* yp, const std::function<void(Eval&)>& f) override;
-  MechanismElement* mechanism() const { return mechanism_; }
   CouplingRole couplingRole() const { return role_; }
+  // The first element of type T, or null.
+  template <class T>
+  T* find() const {
+    for (const auto& e : elements_)
+      if (auto* t = dynamic_cast<T*>(e.get())) return t;
+    return nullptr;
+  }
+  // The element that owns state i (null for a node's states).
+  const Element* elementOf(int state) const;
+  // What the elements ask of the integrator, combined (IntegrationNeeds):
+  // true when any asks for it.
+  bool secondOrder() const;
+  bool residualHasHistory() const;
+  // The model object state i belongs to (Element::stateObject), else its owner.
+  std::string stateObject(int state) const;
 
  private:
   // The nodes' own rows of the residual, from the sums evaluateAll left.
@@ -157,7 +169,8 @@ class System : public Evaluator {
   std::vector<double> scratch_;
   bool initializing_ = false;
   bool highIndex_ = false;
-  MechanismElement* mechanism_ = nullptr;
+  std::vector<Element*> setUp_;  // in the order of their setup (see SystemBuilder::elementsSetUp)
+  mutable std::vector<int> stateElement_;  // elementOf(), made on first use
   CouplingRole role_ = CouplingRole::Monolithic;
   Backplane* backplane_ = nullptr;  // co-simulation only
 };

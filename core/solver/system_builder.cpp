@@ -8,7 +8,9 @@
 namespace pm {
 
 SystemBuilder::SystemBuilder(System& s, Element& e, std::map<std::string, int> ports)
-    : sys_(s), el_(e), ports_(std::move(ports)) {}
+    : sys_(s), el_(e), ports_(std::move(ports)) {
+  sys_.setUp_.push_back(&e);
+}
 
 int SystemBuilder::port(const std::string& name) {
   auto it = ports_.find(name);
@@ -98,7 +100,7 @@ void SystemBuilder::input(SignalInput& in, const std::string& name, const std::s
 }
 
 void SystemBuilder::highIndex() { sys_.highIndex_ = true; }
-MechanismElement* SystemBuilder::mechanism() const { return sys_.mechanism_; }
+const std::vector<Element*>& SystemBuilder::elementsSetUp() const { return sys_.setUp_; }
 CouplingRole SystemBuilder::couplingRole() const { return sys_.role_; }
 Backplane* SystemBuilder::backplane() const { return sys_.backplane_; }
 double SystemBuilder::ambientPressure() const { return sys_.pAmb_; }
