@@ -139,9 +139,10 @@ class TestReducedCoordinates : public QObject {
       Project fine = pr;
       fine.simulation.rel_tol = 1e-10;
       auto table = simulate(pr), tableFine = simulate(fine);
-      mb::ReducedCoordinates::tabulateOneDof(false);
-      auto newton = simulate(pr), newtonFine = simulate(fine);
-      mb::ReducedCoordinates::tabulateOneDof(true);
+      BuildOptions untabulated;
+      untabulated.tabulateOneDof = false;
+      QVERIFY(!mechanismOf(*Compiler::compile(pr, name, untabulated))->reducedCoordinates()->tabulated());
+      auto newton = simulate(pr, "test", untabulated), newtonFine = simulate(fine, "test", untabulated);
       REQUIRE_OK(table);
       REQUIRE_OK(tableFine);
       REQUIRE_OK(newton);

@@ -10,6 +10,9 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -140,6 +143,39 @@ struct IntegrationNeeds {
   // where a large move leaves the states' valid region, as a mechanism's
   // independent coordinates leave the poses where its loops close).
   double samplingMove = 1.0;
+};
+
+// What the copies of one run's System share (the solver's and the output
+// thread's, solver/output_pipeline.h): an object per key (an element's id
+// and what it is), made by the first copy that asks for it. The element
+// that keeps it makes it safe to use from both threads.
+class SharedAcrossCopies {
+ public:
+  template <class T>
+  std::shared_ptr<T> get(const std::string& key) {
+    std::lock_guard<std::mutex> lock(m_);
+    std::shared_ptr<void>& p = items_[key];
+    if (!p) p = std::make_shared<T>();
+    return std::static_pointer_cast<T>(p);
+  }
+
+ private:
+  std::mutex m_;
+  std::map<std::string, std::shared_ptr<void>> items_;
+};
+
+// How the elements of a System build themselves (Compiler::compile hands
+// it to them through SystemBuilder::options): what the copies of a run's
+// System share, and switches that tests and pneumech-bench turn off to
+// compare with (every run uses the defaults).
+struct BuildOptions {
+  // Null: nothing is shared (a System without copies).
+  std::shared_ptr<SharedAcrossCopies> shared;
+  // This System is the solver's (the others, on the output thread, follow it).
+  bool solverCopy = false;
+  // A mechanism of one degree of freedom in reduced coordinates tabulates
+  // its expansion (mb::ReducedCoordinates); off: Newton at every evaluation.
+  bool tabulateOneDof = true;
 };
 
 class Element {

@@ -91,6 +91,7 @@ class SystemBuilder {
   // The run's relative tolerance: the absolute tolerance of quantities
   // normalised to full scale (a spool position of 1 = fully open).
   double relTol() const;
+  const BuildOptions& options() const;
 
  private:
   friend class Compiler;

@@ -170,7 +170,11 @@ void MechanismElement::setup(SystemBuilder& b) {
   const auto& y0 = mb_->initialState();
   if (formulation_ == "reduced") {
     try {
-      rc_ = std::make_unique<mb::ReducedCoordinates>(*mb_, 0.0, y0.data());
+      // The copies of a run's System share the tabulated expansion's nodes.
+      const BuildOptions& o = b.options();
+      mb::ReducedCoordinates::Sharing sharing{o.tabulateOneDof, nullptr, o.solverCopy};
+      if (o.shared) sharing.tables = o.shared->get<mb::ReducedCoordinates::Tables>(id() + ".tables");
+      rc_ = std::make_unique<mb::ReducedCoordinates>(*mb_, 0.0, y0.data(), sharing);
     } catch (const std::exception& ex) {
       throw std::runtime_error(std::string("simulation.mechanism_formulation: ") + ex.what());
     }

@@ -40,14 +40,6 @@ const char* kNames[7] = {"x", "y", "z", "e0", "e1", "e2", "e3"};
 // step^4 (accelerations): with kGrowthTable, the tool changer's largest
 // acceleration error is 7e-8, 2.5e-7, 5.5e-7 m/s2 at 2e-3, 3e-3, 4e-3.
 constexpr double kGridStep = 3e-3;
-std::atomic<bool> gTabulate{true};  // read by the output thread's compile too
-}  // namespace
-
-void ReducedCoordinates::tabulateOneDof(bool on) { gTabulate = on; }
-
-namespace {
-thread_local std::shared_ptr<ReducedCoordinates::Tables> tShared;
-thread_local bool tSolver = false;
 // Nodes made ahead of (and behind) the solver's expansions by
 // prefetchAhead(), within the partition: its spare time on the output
 // thread makes the tool changer's whole table about twice over.
@@ -83,18 +75,8 @@ ReducedCoordinates::Tables::Partition ReducedCoordinates::Tables::newest() {
   return newest_;
 }
 
-ReducedCoordinates::ShareTables::ShareTables(std::shared_ptr<Tables> tables, bool solver)
-    : previous_(std::move(tShared)), previousSolver_(tSolver) {
-  tShared = std::move(tables);
-  tSolver = solver;
-}
-
-ReducedCoordinates::ShareTables::~ShareTables() {
-  tShared = std::move(previous_);
-  tSolver = previousSolver_;
-}
-
-ReducedCoordinates::ReducedCoordinates(MultibodySystem& mb, double t0, const double* y0) : mb_(mb) {
+ReducedCoordinates::ReducedCoordinates(MultibodySystem& mb, double t0, const double* y0, const Sharing& sharing)
+    : mb_(mb) {
   movingOf_.assign(mb.bodies().size(), -1);
   Eigen::Vector3d centroid = Eigen::Vector3d::Zero();
   for (size_t b = 0; b < mb.bodies().size(); ++b) {
@@ -128,8 +110,8 @@ ReducedCoordinates::ReducedCoordinates(MultibodySystem& mb, double t0, const dou
   wind_ = mb.windingStates();
   // Before the partition, whose growth limit depends on it (its rank check
   // makes 7 per part - rows the degrees of freedom).
-  tabulate_ = gTabulate && 7 * nm - neq_ == 1 && mb.scleronomic();
-  if (tabulate_) tables_ = tShared, hints_ = tShared && tSolver;
+  tabulate_ = sharing.tabulate && 7 * nm - neq_ == 1 && mb.scleronomic();
+  if (tabulate_) tables_ = sharing.tables, hints_ = sharing.tables && sharing.solver;
   partition(t0, y0);
 }
 
@@ -477,8 +459,7 @@ const ReducedCoordinates::Node* ReducedCoordinates::node(double t, long k, const
 
 std::unique_ptr<ReducedCoordinates> ReducedCoordinates::prefetcher(double t0, const double* y0) const {
   if (!tables_) return nullptr;
-  const ShareTables share(tables_, false);
-  return std::make_unique<ReducedCoordinates>(mb_, t0, y0);
+  return std::make_unique<ReducedCoordinates>(mb_, t0, y0, Sharing{tabulate_, tables_, false});
 }
 
 bool ReducedCoordinates::prefetchAhead() {

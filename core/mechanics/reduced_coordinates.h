@@ -48,7 +48,7 @@ class ReducedCoordinates {
   };
 
  public:
-  // A node of the tabulated expansion (tabulateOneDof) at z0 + k step.
+  // A node of the tabulated expansion (Sharing::tabulate) at z0 + k step.
   struct Node {
     std::vector<double> q, dq, ddq;  // coordinates (7 per moving part) and d/dz, d2/dz2
     double margin = 1.0;
@@ -81,8 +81,7 @@ class ReducedCoordinates {
     std::deque<Node> store_;
   };
   // The tables of a run, per partition (in the order the solver makes
-  // them), for both copies of its System; handed to their compiles through
-  // ShareTables.
+  // them), for both copies of its System (Sharing::tables).
   class Tables {
    public:
     std::shared_ptr<Table> at(long partition);
@@ -101,23 +100,22 @@ class ReducedCoordinates {
     std::map<long, std::shared_ptr<Table>> tables_;
     Partition newest_;
   };
-  // While alive, ReducedCoordinates constructed on this thread share `tables`;
-  // `solver`: they are the solver's (they leave hints in the tables).
-  class ShareTables {
-   public:
-    ShareTables(std::shared_ptr<Tables> tables, bool solver);
-    ~ShareTables();
-    ShareTables(const ShareTables&) = delete;
-    ShareTables& operator=(const ShareTables&) = delete;
-
-   private:
-    std::shared_ptr<Tables> previous_;
-    bool previousSolver_;
+  // How one takes part in a run's tables.
+  struct Sharing {
+    // One degree of freedom and constraints of the positions alone: the
+    // dependent coordinates, their first and second derivatives along z are
+    // tabulated on a grid (exact expansions at the nodes, made as the motion
+    // reaches them) and interpolated by quintic Hermite polynomials between:
+    // an expansion then costs an interpolation instead of a Newton solution.
+    // Off: the reference the tests compare with.
+    bool tabulate = true;
+    std::shared_ptr<Tables> tables;  // null: tables of its own
+    bool solver = false;             // the solver's: it leaves hints in the tables
   };
 
   // Throws std::runtime_error when the active constraint rows are not
   // independent in the absolute coordinates (the formulation needs full rank).
-  ReducedCoordinates(MultibodySystem& mb, double t0, const double* y0);
+  ReducedCoordinates(MultibodySystem& mb, double t0, const double* y0, const Sharing& sharing);
   // One that makes the shared tables' nodes ahead of the solver (on the
   // output thread, between rows), following its newest partition; null when
   // this one shares no tables.
@@ -168,13 +166,7 @@ class ReducedCoordinates {
   // sensitivity of the dependent coordinates to the independent ones
   // (dq_D/dz, scaled) reaching kGrowth times its value at the partition.
   double margin() const { return margin_; }
-  // One degree of freedom and constraints of the positions alone: the
-  // dependent coordinates, their first and second derivatives along z are
-  // tabulated on a grid (exact expansions at the nodes, made as the motion
-  // reaches them) and interpolated by quintic Hermite polynomials between:
-  // an expansion then costs an interpolation instead of a Newton solution.
-  // Process-wide, on by default; off: the reference the tests compare with.
-  static void tabulateOneDof(bool on);
+  // The expansion is tabulated (Sharing::tabulate, where it applies).
   bool tabulated() const { return tabulate_; }
   // margin() at (t, z) of a tabulated expansion from the table's nodes
   // alone, without the state (the partition's root function); false where

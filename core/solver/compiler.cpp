@@ -171,8 +171,8 @@ thread_local std::string tCompilingFile;
 
 const std::string& compilingFile() { return tCompilingFile; }
 
-std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& file) {
-  return compile(pr, file, CouplingRole::Monolithic, nullptr);
+std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& file, const BuildOptions& options) {
+  return compile(pr, file, CouplingRole::Monolithic, nullptr, options);
 }
 
 namespace {
@@ -197,7 +197,7 @@ mb::ExternalLoads externalLoads(const Project& pr) {
 }  // namespace
 
 std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& file, CouplingRole role,
-                                          Backplane* backplane) {
+                                          Backplane* backplane, const BuildOptions& options) {
   validateProject(pr, file);
   struct FileScope {
     explicit FileScope(const std::string& f) { tCompilingFile = f; }
@@ -207,6 +207,7 @@ std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& 
   auto sys = std::make_unique<System>();
   sys->role_ = role;
   sys->backplane_ = backplane;
+  sys->options_ = options;
   sys->pAmb_ = pr.simulation.ambient_pressure;
   sys->TAmb_ = pr.simulation.ambient_temperature;
   sys->atolPosition_ = pr.simulation.abs_tol_position;

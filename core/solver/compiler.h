@@ -13,13 +13,14 @@ namespace pm {
 
 class Compiler {
  public:
-  // `file` only names the source in error messages.
-  static std::unique_ptr<System> compile(const Project& project, const std::string& file = {});
+  // `file` only names the source in error messages; `options`: see BuildOptions.
+  static std::unique_ptr<System> compile(const Project& project, const std::string& file = {},
+                                         const BuildOptions& options = {});
   // One side of a co-simulation (core/solver/cosimulation.h): Pneumatic
   // leaves the mechanism out, Mechanical keeps only the mechanism and the
   // components attached to it; `backplane` joins the two.
   static std::unique_ptr<System> compile(const Project& project, const std::string& file, CouplingRole role,
-                                         Backplane* backplane);
+                                         Backplane* backplane, const BuildOptions& options = {});
 };
 
 // Checks everything about a project that does not need equations: known types,

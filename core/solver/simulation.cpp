@@ -6,14 +6,16 @@
 
 namespace pm {
 
-Simulation::Simulation(const Project& project, const std::string& file)
+Simulation::Simulation(const Project& project, const std::string& file, const BuildOptions& options)
     : project_(project),
       file_(file),
-      tables_(std::make_shared<mb::ReducedCoordinates::Tables>()),
-      system_([&] {
-        const mb::ReducedCoordinates::ShareTables share(tables_, true);
-        return Compiler::compile(project, file);
+      options_([&] {
+        BuildOptions o = options;
+        o.shared = std::make_shared<SharedAcrossCopies>();
+        o.solverCopy = true;
+        return o;
       }()),
+      system_(Compiler::compile(project, file, options_)),
       settings_(project.simulation) {
   // A run integrates the dynamics: what only it needs (a part with mass) is
   // checked here (the compiler leaves it to the runs, as the analyses accept it).
@@ -40,8 +42,9 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
 
 RunResult Simulation::runMonolithic(ResultStore& out, const std::atomic<bool>* cancel, RunControl* control) {
   IntegrationRun run(*system_, settings_, out, cancel, control, outputRows_, [this] {
-    const mb::ReducedCoordinates::ShareTables share(tables_, false);
-    return Compiler::compile(project_, file_);
+    BuildOptions copy = options_;
+    copy.solverCopy = false;
+    return Compiler::compile(project_, file_, copy);
   });
   return run.run();
 }

@@ -7,7 +7,6 @@
 #include "model/project.h"
 #include "solver/result_store.h"
 #include "solver/run_control.h"
-#include "mechanics/reduced_coordinates.h"
 #include "solver/system.h"
 
 #include <atomic>
@@ -52,7 +51,9 @@ struct RunResult {
 class Simulation {
  public:
   // Compiles the project; throws ProjectError naming `file` on bad input.
-  explicit Simulation(const Project& project, const std::string& file = {});
+  // `options`: switches for tests and pneumech-bench (BuildOptions; what the
+  // copies of the System share is the Simulation's own).
+  explicit Simulation(const Project& project, const std::string& file = {}, const BuildOptions& options = {});
   ~Simulation();
 
   // The monolithic System (also when co-simulating, where it serves
@@ -84,8 +85,8 @@ class Simulation {
 
   Project project_;  // for the output thread's copy of the System
   std::string file_;
-  // The tabulated mechanism's nodes, shared by the System and its copy.
-  std::shared_ptr<mb::ReducedCoordinates::Tables> tables_;
+  // How the System and its copy are built; they share options_.shared.
+  BuildOptions options_;
   OutputRows outputRows_ = OutputRows::Auto;
   std::unique_ptr<System> system_;
   SimulationSettings settings_;

@@ -172,6 +172,7 @@ class System : public Evaluator {
   std::vector<Element*> setUp_;  // in the order of their setup (see SystemBuilder::elementsSetUp)
   mutable std::vector<int> stateElement_;  // elementOf(), made on first use
   CouplingRole role_ = CouplingRole::Monolithic;
+  BuildOptions options_;
   Backplane* backplane_ = nullptr;  // co-simulation only
 };
 

@@ -101,6 +101,7 @@ void SystemBuilder::input(SignalInput& in, const std::string& name, const std::s
 
 void SystemBuilder::highIndex() { sys_.highIndex_ = true; }
 const std::vector<Element*>& SystemBuilder::elementsSetUp() const { return sys_.setUp_; }
+const BuildOptions& SystemBuilder::options() const { return sys_.options_; }
 CouplingRole SystemBuilder::couplingRole() const { return sys_.role_; }
 Backplane* SystemBuilder::backplane() const { return sys_.backplane_; }
 double SystemBuilder::ambientPressure() const { return sys_.pAmb_; }

@@ -215,11 +215,12 @@ constexpr double kOutputThreadTol = 0.0;
 // where `rows` says. An exception is caught: its text goes to `error` and
 // result.status becomes Failed (result.message is left empty, so a check on
 // the solver's own message does not match it).
-inline std::unique_ptr<Run> runProject(const Project& p, const std::string& name, Simulation::OutputRows rows) {
+inline std::unique_ptr<Run> runProject(const Project& p, const std::string& name, Simulation::OutputRows rows,
+                                       const BuildOptions& options = {}) {
   auto r = std::make_unique<Run>();
   r->project = p;
   try {
-    r->sim = std::make_unique<Simulation>(r->project, name);
+    r->sim = std::make_unique<Simulation>(r->project, name, options);
     r->sim->setOutputRows(rows);
     r->result = r->sim->run(r->out);
   } catch (const std::exception& e) {
@@ -237,10 +238,10 @@ inline std::unique_ptr<Run> runProject(const Project& p, const std::string& name
 // (kOutputThreadTol), else the test fails naming the channel: an element
 // whose discrete() misses a field, or a row that changes what the solver
 // does next.
-inline std::unique_ptr<Run> simulate(const Project& p, const std::string& name = "test") {
-  auto r = runProject(p, name, Simulation::OutputRows::Thread);
+inline std::unique_ptr<Run> simulate(const Project& p, const std::string& name = "test", const BuildOptions& options = {}) {
+  auto r = runProject(p, name, Simulation::OutputRows::Thread, options);
   if (r->ok() && r->result.stats.outputThread) {
-    const auto serial = runProject(p, name, Simulation::OutputRows::Solver);
+    const auto serial = runProject(p, name, Simulation::OutputRows::Solver, options);
     std::string where;
     const double d = serial->ok() ? rowDifference(serial->out, r->out, where) : 0.0;
     if (!serial->ok() || d > kOutputThreadTol) {
