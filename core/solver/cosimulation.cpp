@@ -255,6 +255,28 @@ class Integrator {
   std::vector<double> r_, ySave_, ypSave_;
 };
 
+// The two integrators' work, summed (and the steps of each).
+void countWork(const Integrator& pn, const Integrator& me, RunStats& stats) {
+  stats.steps = pn.steps() + me.steps();
+  stats.stepsPneumatic = pn.steps();
+  stats.stepsMechanical = me.steps();
+  stats.residualEvals = pn.residualEvals() + me.residualEvals();
+  stats.jacobianEvals = pn.jacobianEvals() + me.jacobianEvals();
+  stats.events = pn.events() + me.events();
+}
+
+// The output times from row k on (of nOut, every dt up to tEnd) that fall
+// within an exchange interval ending at t1.
+std::vector<double> outputTimes(long k, long nOut, double dt, double tEnd, double t1) {
+  std::vector<double> touts;
+  for (long kk = k; kk <= nOut; ++kk) {
+    const double to = std::min(kk * dt, tEnd);
+    if (to > t1 + 1e-12 * std::max(1.0, t1)) break;
+    touts.push_back(to);
+  }
+  return touts;
+}
+
 }  // namespace
 
 CoSimulation::CoSimulation(const Project& project, const std::string& file) : settings_(project.simulation) {
@@ -399,12 +421,7 @@ RunResult CoSimulation::run(ResultStore& out, const std::atomic<bool>* cancel, R
       tPrev = t0;
       pressureForces(t0, true);
       // Outputs inside the interval: both sides record theirs, then merge.
-      std::vector<double> touts;
-      for (long kk = k; kk <= nOut; ++kk) {
-        const double to = std::min(kk * dt, tEnd);
-        if (to > t1 + 1e-12 * std::max(1.0, t1)) break;
-        touts.push_back(to);
-      }
+      const std::vector<double> touts = outputTimes(k, nOut, dt, tEnd, t1);
       std::vector<std::vector<double>> pRows;
       for (double to : touts) {
         pn.advanceTo(to, t1);
@@ -430,12 +447,7 @@ RunResult CoSimulation::run(ResultStore& out, const std::atomic<bool>* cancel, R
     result.status = RunStatus::Failed;
     result.message = e.what();
   }
-  result.stats.steps = pn.steps() + me.steps();
-  result.stats.stepsPneumatic = pn.steps();
-  result.stats.stepsMechanical = me.steps();
-  result.stats.residualEvals = pn.residualEvals() + me.residualEvals();
-  result.stats.jacobianEvals = pn.jacobianEvals() + me.jacobianEvals();
-  result.stats.events = pn.events() + me.events();
+  countWork(pn, me, result.stats);
   result.stats.tReached = tReached;
   result.stats.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   return result;
