@@ -12,6 +12,46 @@
 
 namespace pm::gui {
 
+namespace {
+
+// Which frame the object's numbers are in and, for a joint, about which axis
+// it turns (issue 28: "rotation about the z axis of marker J").
+QString frameNote(const Project& p, const std::string& id) {
+  const Mechanism& m = p.mechanism;
+  switch (objectKind(p, id)) {
+    case ObjectKind::Part:
+      return QObject::tr("Position and orientation: the part frame in the world frame (the grid is world z = 0). "
+                         "Centre of mass and inertia: in the part frame.");
+    case ObjectKind::Marker: {
+      const std::string part = id.substr(0, id.find('.'));
+      return QObject::tr("Position and orientation in the frame of part %1 (not the world).")
+          .arg(QString::fromStdString(part));
+    }
+    case ObjectKind::Joint: {
+      const JointDef* d = nullptr;
+      for (const JointDef& j : m.joints)
+        if (j.id == id) d = &j;
+      if (!d) return {};
+      const QString i = QString::fromStdString(d->i), j = QString::fromStdString(d->j);
+      if (d->type == "revolute")
+        return QObject::tr("Rotation about the z axis of marker J (%1); I (%2) turns relative to J.").arg(j, i);
+      if (d->type == "translational")
+        return QObject::tr("Sliding along the z axis of marker J (%1); I (%2) moves relative to J.").arg(j, i);
+      if (d->type == "cylindrical")
+        return QObject::tr("Rotation about and sliding along the z axis of marker J (%1).").arg(j);
+      if (d->type == "planar")
+        return QObject::tr("I (%2) moves in the xy plane of marker J (%1) and turns about its z axis.").arg(j, i);
+      if (d->type == "spherical") return QObject::tr("Free rotation about the common origin of I (%1) and J (%2).").arg(i, j);
+      if (d->type == "universal")
+        return QObject::tr("Shafts along the z axes of I (%1) and J (%2); cross arms along I's x and J's y.").arg(i, j);
+      return {};
+    }
+    default: return {};
+  }
+}
+
+}  // namespace
+
 MechanismForm::MechanismForm(Document* doc, QWidget* parent) : QWidget(parent), doc_(doc) {
   setObjectName("mechanismForm");
   message_ = new QLabel;
@@ -54,6 +94,8 @@ void MechanismForm::refresh() {
     return;
   }
   // Same fields: new values in place, so an editor in use is not destroyed.
+  if (auto* note = body_ ? body_->findChild<QLabel*>("frameNote") : nullptr)
+    note->setText(frameNote(doc_->project(), id_));
   for (const EditField& f : fields) {
     QWidget* w = fieldEditor(f.key);
     if (auto* e = qobject_cast<QLineEdit*>(w)) {
@@ -81,6 +123,14 @@ void MechanismForm::rebuild() {
   form_->setContentsMargins(0, 0, 0, 0);
   form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
   static_cast<QVBoxLayout*>(layout())->insertWidget(0, body_);
+  const QString note = frameNote(doc_->project(), id_);
+  if (!note.isEmpty()) {
+    auto* l = new QLabel(note);
+    l->setObjectName("frameNote");
+    l->setWordWrap(true);
+    l->setStyleSheet("QLabel { color: #3a4a5c; }");
+    form_->addRow(l);
+  }
   for (const EditField& f : editFields(doc_->project(), id_)) {
     keys_.push_back(f.key);
     const QString name = QString::fromStdString("field_" + f.key);

@@ -71,6 +71,8 @@ struct MechanismView::Impl {
   osg::Vec3d viewDir{0.55, -1.0, 0.65};  // centre -> eye
   osg::Quat appliedUp;                    // the scene's up rotation the view directions follow
   osg::Vec3d viewUp{0, 0, 1};
+  bool follow = false;
+  QString hovered;       // marker under the cursor (labelled)
   bool picking = false;  // marker-pick mode
   bool markersBeforePick = false;
   QString pickPrompt;
@@ -162,6 +164,33 @@ void MechanismView::setPose(double t) {
   d_->track.refresh();
   if (d_->track.rows() > 0) d_->scene.applyPose(d_->track, t);
   else d_->scene.resetPose();
+  if (d_->follow && !d_->fitPending) {
+    // Translate eye and centre together: the view direction and distance
+    // the user chose stay, the mechanism stays in frame.
+    osg::Vec3d eye, center, up;
+    d_->manipulator->getTransformation(eye, center, up);
+    const osg::Vec3d shift = osg::Vec3d(d_->scene.bounds().center()) - center;
+    d_->manipulator->setTransformation(eye + shift, center + shift, up);
+  }
+  update();
+}
+
+void MechanismView::setFollow(bool on) {
+  d_->follow = on;
+  setPose(d_->time);
+}
+
+bool MechanismView::follows() const { return d_->follow; }
+QString MechanismView::hoveredMarker() const { return d_->hovered; }
+const scene3d::MechanismScene& MechanismView::scene() const { return d_->scene; }
+
+void MechanismView::fitSelection() {
+  const osg::BoundingSphere b = d_->scene.objectBounds(d_->selected.toStdString());
+  if (!b.valid()) {
+    fitAll();
+    return;
+  }
+  fitSphere(QVector3D(b.center().x(), b.center().y(), b.center().z()), b.radius());
   update();
 }
 
@@ -172,14 +201,18 @@ void MechanismView::fitAll() {
 
 void MechanismView::fitCamera() {
   const osg::BoundingSphere b = d_->scene.bounds();
-  const double r = std::max(1e-3, double(b.radius()));
+  fitSphere(QVector3D(b.center().x(), b.center().y(), b.center().z()), b.radius());
+}
+
+void MechanismView::fitSphere(const QVector3D& c, double radius) {
+  const double r = std::max(1e-3, radius);
   const double half = osg::DegreesToRadians(kFovY / 2);
   const double aspect = height() > 0 ? double(width()) / height() : 1.0;
   const double fit = std::min(1.0, aspect);  // narrow windows: fit the width
   const double dist = r / std::sin(std::atan(std::tan(half) * fit)) * 1.15;
   osg::Vec3d dir = d_->viewDir;
   dir.normalize();
-  const osg::Vec3d center(b.center());
+  const osg::Vec3d center(c.x(), c.y(), c.z());
   d_->manipulator->setTransformation(center + dir * dist, center, d_->viewUp);
   d_->manipulator->setHomePosition(center + dir * dist, center, d_->viewUp);
   d_->manipulator->setMinimumDistance(r * 1e-3);
@@ -431,6 +464,7 @@ void MechanismView::drawOverlay() {
     p.drawLine(o, tip);
     p.drawText(QRectF(tip.x() - 8, tip.y() - 8, 16, 16), Qt::AlignCenter, a.label);
   }
+  if (!d_->picking) drawLabels(p);
   if (d_->picking) {
     // Every marker circled where a click picks it, and what to pick.
     QFont small = font();
@@ -466,6 +500,63 @@ void MechanismView::drawOverlay() {
     p.drawText(QRectF(10, 8, 200, 20), Qt::AlignLeft | Qt::AlignVCenter,
                QString("t = %1 s").arg(d_->time, 0, 'f', 3));
   }
+}
+
+// Labels in the scene: world axes, the grid's major lines (mm, world z = 0),
+// the hovered marker and the selected one.
+void MechanismView::drawLabels(QPainter& p) {
+  const QFont base = font();
+  QFont small = base;
+  small.setPointSizeF(base.pointSizeF() * 0.8);
+  p.setFont(small);
+  auto at = [&](const osg::Vec3d& w) { return projectToWidget(QVector3D(float(w.x()), float(w.y()), float(w.z()))); };
+  const auto& g = d_->scene.grid();
+  if (g.step > 0 && d_->scene.gridVisible()) {
+    p.setPen(QColor(90, 100, 115));
+    const double major = 5 * g.step;
+    const int n = int(std::floor(g.half / major + 1e-9));
+    for (int i = -n; i <= n; ++i) {
+      const double s = i * major;
+      const osg::Vec3d xEnd = g.up * osg::Vec3d(g.center.x() + s, g.center.y() - g.half, 0);
+      const osg::Vec3d yEnd = g.up * osg::Vec3d(g.center.x() - g.half, g.center.y() + s, 0);
+      p.drawText(at(xEnd) + QPointF(-12, 14), QString("x %1").arg((g.center.x() + s) * 1e3, 0, 'g', 4));
+      p.drawText(at(yEnd) + QPointF(-40, 4), QString("y %1").arg((g.center.y() + s) * 1e3, 0, 'g', 4));
+    }
+    p.drawText(QRectF(10, height() - 96, 260, 16), Qt::AlignLeft | Qt::AlignVCenter,
+               tr("grid: world z = 0, %1 mm squares").arg(g.step * 1e3, 0, 'g', 4));
+  }
+  QFont bold = base;
+  bold.setBold(true);
+  p.setFont(bold);
+  const double len = d_->scene.worldAxisLength() * 1.12;
+  const struct {
+    osg::Vec3d axis;
+    QColor color;
+    const char* label;
+  } axes[3] = {{{len, 0, 0}, QColor(200, 40, 40), "X"},
+               {{0, len, 0}, QColor(30, 140, 50), "Y"},
+               {{0, 0, len}, QColor(40, 70, 210), "Z"}};
+  for (const auto& a : axes) {
+    p.setPen(a.color);
+    p.drawText(QRectF(at(a.axis) - QPointF(8, 8), QSizeF(16, 16)), Qt::AlignCenter, a.label);
+  }
+  p.setFont(small);
+  QStringList named;
+  if (!d_->hovered.isEmpty()) named << d_->hovered;
+  if (d_->selected.contains('.') && d_->selected != d_->hovered) named << d_->selected;
+  for (const QString& ref : named) {
+    QVector3D w;
+    if (!markerPosition(ref, w)) continue;
+    const QPointF c = projectToWidget(w);
+    const QRectF box = QRectF(p.fontMetrics().boundingRect(ref)).adjusted(-3, -1, 3, 1).translated(c + QPointF(10, -8));
+    p.setPen(Qt::NoPen);
+    p.setBrush(QColor(255, 250, 225, 220));
+    p.drawRoundedRect(box, 3, 3);
+    p.setPen(QColor(40, 40, 40));
+    p.drawText(box, Qt::AlignCenter, ref);
+  }
+  p.setBrush(Qt::NoBrush);
+  p.setFont(base);
 }
 
 QImage MechanismView::snapshot(int w, int h) {
@@ -534,7 +625,16 @@ void MechanismView::mouseReleaseEvent(QMouseEvent* e) {
 }
 
 void MechanismView::mouseMoveEvent(QMouseEvent* e) {
-  if (!d_->window || e->buttons() == Qt::NoButton) return;
+  if (!d_->window) return;
+  if (e->buttons() == Qt::NoButton) {
+    // Hovering: the marker under the cursor is labelled.
+    const QString m = d_->scene.markersVisible() ? markerAt(e->position(), 8.0) : QString();
+    if (m != d_->hovered) {
+      d_->hovered = m;
+      update();
+    }
+    return;
+  }
   const double r = d_->dpr(this);
   d_->window->getEventQueue()->mouseMotion(float(e->position().x() * r), float(e->position().y() * r));
   update();
@@ -579,6 +679,11 @@ void MechanismView::zoomAt(const QPointF& pos, double factor) {
 void MechanismView::keyPressEvent(QKeyEvent* e) {
   if (e->key() == Qt::Key_Escape && d_->picking) {
     cancelMarkerPick();
+    return;
+  }
+  if (e->key() == Qt::Key_F && !(e->modifiers() & (Qt::ControlModifier | Qt::AltModifier))) {
+    if (e->modifiers() & Qt::ShiftModifier) fitSelection();
+    else fitAll();
     return;
   }
   QOpenGLWidget::keyPressEvent(e);

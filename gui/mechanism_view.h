@@ -5,7 +5,8 @@
 // from a ResultStore at the time given to setPose(), so one time cursor
 // drives it. Mouse: left orbit, middle pan, right drag zoom, wheel zooms
 // towards the point under the cursor, click selects, hovering shows the
-// object id. In marker-pick mode (attaching a cylinder) a click picks the
+// object id and labels the marker under the cursor; F fits all. The grid
+// (world z = 0) and world axes are labelled. In marker-pick mode (attaching a cylinder) a click picks the
 // marker nearest to the cursor instead.
 //
 // OpenGL needs a real display (Xvfb headless): the offscreen platform has no
@@ -20,6 +21,8 @@
 #include <QStringList>
 #include <QVector3D>
 
+class QPainter;
+
 #include <memory>
 
 namespace pm {
@@ -28,6 +31,10 @@ class ResultStore;
 }  // namespace pm
 
 namespace pm::gui {
+
+namespace scene3d {
+class MechanismScene;
+}
 
 class MechanismView : public QOpenGLWidget {
   Q_OBJECT
@@ -55,10 +62,21 @@ class MechanismView : public QOpenGLWidget {
   double endTime() const;
   double time() const;
 
+  // Keeps the view direction; frames the whole mechanism, or the selected
+  // object's bounding sphere (everything when nothing is selected).
   void fitAll();
+  void fitSelection();
   void setStandardView(StandardView view);
   void setOrthographic(bool on);
   bool orthographic() const;
+  // Follow: at every pose the camera is moved (not turned) so that it looks
+  // at the centre of the mechanism as drawn then.
+  void setFollow(bool on);
+  bool follows() const;
+  // The marker labelled because the cursor is over it ("" if none).
+  QString hoveredMarker() const;
+  // The scene graph drawn (tests inspect its nodes).
+  const scene3d::MechanismScene& scene() const;
   void setMarkersVisible(bool on);
   bool markersVisible() const;
   void setGridVisible(bool on);
@@ -131,6 +149,8 @@ class MechanismView : public QOpenGLWidget {
   struct Impl;
   void cleanupGL();
   void fitCamera();
+  void fitSphere(const QVector3D& center, double radius);
+  void drawLabels(QPainter& p);
   void applyCamera(int w, int h);
   void drawOverlay();
   void zoomAt(const QPointF& pos, double factor);

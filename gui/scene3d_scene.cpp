@@ -4,6 +4,7 @@
 
 #include <osg/ComputeBoundsVisitor>
 #include <osg/Geode>
+#include <osg/Transform>
 #include <osg/Uniform>
 #include <osgDB/ReadFile>
 
@@ -18,6 +19,7 @@ namespace {
 const osg::Vec4 kJointColor(0.38f, 0.42f, 0.48f, 1.0f);
 const osg::Vec4 kSpringColor(0.72f, 0.58f, 0.20f, 1.0f);
 const osg::Vec3f kHighlight(1.0f, 0.86f, 0.15f);  // selection yellow
+const osg::Vec4 kAxisColor(0.95f, 0.45f, 0.05f, 1.0f);  // joint axes
 const char* kQuantities[6] = {"x", "y", "z", "roll", "pitch", "yaw"};
 
 // Gives geometry without colours one overall colour (meshes from files).
@@ -188,7 +190,10 @@ void MechanismScene::build(const Project& project, const std::string& projectDir
     part.def = def;
     part.initial = frameMatrix(def.position, def.orientation);
     part.xf->setMatrix(part.initial);
-    markerSwitches_.push_back(dynamic_cast<osg::Switch*>(part.xf->getChild(1)));
+    auto* triads = dynamic_cast<osg::Switch*>(part.xf->getChild(1));
+    markerSwitches_.push_back(triads);
+    for (size_t m = 0; m < def.markers.size() && m < triads->getNumChildren(); ++m)
+      addObject(def.id + "." + def.markers[m].id, triads->getChild(unsigned(m)));
     if (!def.ground || !def.geometry.empty()) addObject(def.id, part.xf.get());
     mechanism_->addChild(part.xf);
     parts_.push_back(std::move(part));
@@ -318,6 +323,9 @@ void MechanismScene::addPart(const PartDef& def, int index, const std::string& p
     osg::ref_ptr<osg::MatrixTransform> t = frameNode(frameMatrix(mk.position, mk.orientation));
     t->addChild(makeTriad(0.06 * scale_));
     triads->addChild(t);
+    // A marker is an object of its own ("<part>.<marker>"): selecting it in
+    // the tree tints its triad. Its own uniform keeps the part's tint off it.
+    addObject(def.id + "." + mk.id, t.get());
   }
   part.xf->addChild(triads);
   markerSwitches_.push_back(triads);
@@ -362,7 +370,12 @@ void MechanismScene::addJoint(const JointDef& def) {
   };
   if (def.type == "revolute" || def.type == "cylindrical") {
     const double h = def.type == "revolute" ? 3.0 * r : 5.0 * r;
-    glyph(pi, *mi, makeCylinder({0, 0, -h / 2}, {0, 0, 1}, r, h, kJointColor, kGlyphDetail));
+    // The axis the joint turns about (z of its markers) as an arrow through
+    // the glyph, so a revolute's axis is visible at a glance.
+    osg::ref_ptr<osg::Group> g = new osg::Group;
+    g->addChild(makeCylinder({0, 0, -h / 2}, {0, 0, 1}, r, h, kJointColor, kGlyphDetail));
+    g->addChild(makeArrow({0, 0, -h / 2 - 2 * r}, {0, 0, h + 6 * r}, 0.22 * r, kAxisColor));
+    glyph(pi, *mi, g);
   } else if (def.type == "translational") {
     glyph(pi, *mi, makeBox({0, 0, 0}, {2.4 * r, 2.4 * r, 2.4 * r}, kJointColor));
     if (mj) {
@@ -525,29 +538,28 @@ void MechanismScene::addEnvironment() {
   const double raw = scale_ / 10;
   const double p10 = std::pow(10.0, std::floor(std::log10(raw)));
   const double step = raw / p10 < 2 ? p10 : (raw / p10 < 5 ? 2 * p10 : 5 * p10);
-  double zmin = 0;
-  osg::ComputeBoundsVisitor cbv;
-  mechanism_->accept(cbv);
-  if (cbv.getBoundingBox().valid()) {
-    zmin = INFINITY;
-    for (unsigned k = 0; k < 8; ++k) zmin = std::min(zmin, (down * osg::Vec3d(cbv.getBoundingBox().corner(k))).z());
-  }
-  const double z = std::min(0.0, zmin) - 0.05 * scale_;
+  // The grid is the world's z = 0 plane (turned to lie across gravity), so
+  // heights read off it are world coordinates.
+  const double z = 0.0;
   const double cx = std::round(c.x() / step) * step, cy = std::round(c.y() / step) * step;
   // Redrawn only when it moves (the model grew, sank or turned).
   const std::array<double, 9> key{cx, cy, z, scale_, step, up_.x(), up_.y(), up_.z(), up_.w()};
   if (environment_ && key == gridKey_) return;
   gridKey_ = key;
+  const int n = std::max(1, static_cast<int>(std::ceil(0.75 * scale_ / step)));
+  grid_ = {osg::Vec3d(cx, cy, z), n * step, step, up_};
   const bool gridOn = !environment_ || environment_->getNumChildren() < 2 || environment_->getValue(1);
   if (environment_) root_->removeChild(environment_);
   environment_ = new osg::Switch;
   environment_->setNodeMask(kDrawMask);
   environment_->addChild(makeBackground({0.78f, 0.83f, 0.90f, 1}, {0.97f, 0.97f, 0.98f, 1}));
   osg::ref_ptr<osg::MatrixTransform> grid = new osg::MatrixTransform(osg::Matrixd::rotate(up_));
+  grid->setName("grid");
   grid->addChild(makeGrid(cx, cy, z, 0.75 * scale_, step));
   environment_->addChild(grid, gridOn);
   osg::ref_ptr<osg::Group> axes = new osg::Group;
-  const double len = 0.15 * scale_, rad = 0.006 * scale_;
+  axes->setName("worldAxes");
+  const double len = worldAxisLength(), rad = 0.006 * scale_;
   axes->addChild(makeArrow({0, 0, 0}, {len, 0, 0}, rad, {0.85f, 0.2f, 0.2f, 1}));
   axes->addChild(makeArrow({0, 0, 0}, {0, len, 0}, rad, {0.2f, 0.7f, 0.25f, 1}));
   axes->addChild(makeArrow({0, 0, 0}, {0, 0, len}, rad, {0.2f, 0.35f, 0.9f, 1}));
@@ -567,6 +579,30 @@ osg::BoundingSphere MechanismScene::bounds() const {
   }
   if (!b.valid() || b.radius() <= 0) b = osg::BoundingSphere(osg::Vec3(), static_cast<float>(scale_ / 2));
   return b;
+}
+
+osg::BoundingSphere MechanismScene::objectBounds(const std::string& id) const {
+  osg::Vec3d p;
+  if (markerWorld(id, p)) return osg::BoundingSphere(p, static_cast<float>(0.1 * scale_));
+  auto it = objects_.find(id);
+  if (it == objects_.end()) return {};
+  osg::BoundingBox box;
+  for (const auto& node : it->second) {
+    // The node's drawn vertices in world coordinates: its parents' transforms
+    // pushed before it is visited (its own transform applies itself).
+    osg::NodePathList paths = node->getParentalNodePaths();
+    osg::Matrixd m;
+    if (!paths.empty()) {
+      paths.front().pop_back();
+      m = osg::computeLocalToWorld(paths.front());
+    }
+    osg::ComputeBoundsVisitor cbv;
+    cbv.pushMatrix(m);
+    node->accept(cbv);
+    if (cbv.getBoundingBox().valid()) box.expandBy(cbv.getBoundingBox());
+  }
+  if (!box.valid()) return {};
+  return osg::BoundingSphere(box.center(), std::max(box.radius(), static_cast<float>(0.02 * scale_)));
 }
 
 osg::Matrixd MechanismScene::partMatrix(size_t k) const { return parts_.at(k).xf->getMatrix(); }
@@ -607,6 +643,10 @@ void MechanismScene::setMarkersVisible(bool on) {
 
 void MechanismScene::setGridVisible(bool on) {
   if (environment_ && environment_->getNumChildren() > 1) environment_->setValue(1, on);
+}
+
+bool MechanismScene::gridVisible() const {
+  return environment_ && environment_->getNumChildren() > 1 && environment_->getValue(1);
 }
 
 std::string MechanismScene::idOnPath(const osg::NodePath& path) const {

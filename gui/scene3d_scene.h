@@ -66,6 +66,19 @@ class MechanismScene {
   osg::Group* root() const { return root_.get(); }
   // Bounds of the mechanism alone (no grid, no background).
   osg::BoundingSphere bounds() const;
+  // World bounds of one object as drawn (a marker "<part>.<marker>": a small
+  // sphere around it); invalid for an unknown id.
+  osg::BoundingSphere objectBounds(const std::string& id) const;
+  // The ground grid: centre (in the up frame, z = 0), half extent, line
+  // step, and the rotation taking it to the world (upRotation()).
+  struct Grid {
+    osg::Vec3d center;
+    double half = 0, step = 0;
+    osg::Quat up;
+  };
+  const Grid& grid() const { return grid_; }
+  // Length of the world axes' arrows at the origin.
+  double worldAxisLength() const { return 0.15 * scale_; }
   double characteristicLength() const { return scale_; }
 
   const std::vector<std::string>& partIds() const { return partIds_; }
@@ -82,10 +95,12 @@ class MechanismScene {
   void setMarkersVisible(bool on);
   bool markersVisible() const { return markersVisible_; }
   void setGridVisible(bool on);
+  bool gridVisible() const;
 
   // The id of the innermost selectable object on a node path ("" if none).
   std::string idOnPath(const osg::NodePath& path) const;
-  // Highlights one object (parts, joints, forces); "" clears.
+  // Highlights one object (parts, markers "<part>.<marker>", joints,
+  // forces); "" clears.
   void highlight(const std::string& id);
   const std::string& highlighted() const { return highlighted_; }
   // World position of a part's marker "<part>.<marker>" as drawn.
@@ -183,7 +198,8 @@ class MechanismScene {
   std::string highlighted_;
   double scale_ = 0.1;  // characteristic length of the model [m]
   osg::Quat up_;
-  bool markersVisible_ = false;
+  Grid grid_;
+  bool markersVisible_ = true;  // markers drawn while building (issue 28)
 };
 
 }  // namespace pm::gui::scene3d

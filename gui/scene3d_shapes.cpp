@@ -64,7 +64,11 @@ void main() {
 
 const char* kUnlitFragment = R"(#version 120
 varying vec4 vColor;
-void main() { gl_FragColor = vColor; }
+uniform vec3 pm_highlight;
+void main() {
+  float selected = step(1e-6, dot(pm_highlight, pm_highlight));
+  gl_FragColor = mix(vColor, vec4(pm_highlight, 1.0), selected);
+}
 )";
 
 osg::Program* litProgram() {

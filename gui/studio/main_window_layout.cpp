@@ -11,6 +11,7 @@
 #include "mechanism_form.h"
 #include "mechanism_view.h"
 #include "mechanism_view_controls.h"
+#include "mechanism_view_toolbar.h"
 #include "model_tree.h"
 #include "param_model.h"
 #include "property_editor.h"
@@ -154,6 +155,7 @@ void MainWindow::buildUi() {
     // The 3D toolbar is a control of the document's cursor; the view shows its time.
     anim3d_ = new AnimationControls(cursor_);
     connect(cursor_, &TimeCursor::timeChanged, view3d_, &MechanismView::setPose);
+    lay->addWidget(new MechanismViewToolBar(view3d_));
     lay->addWidget(view3d_, 1);
     lay->addWidget(anim3d_);
     dock3d_ = new QDockWidget(tr("3D Mechanism"), this);

@@ -1,0 +1,24 @@
+// The 3D view's own camera toolbar: fit all, fit selection, the standard
+// views (front, top, side, isometric), perspective or orthographic, follow
+// the mechanism during playback, and markers shown or hidden. Every action
+// acts on one MechanismView; F (fit all) and Shift+F (fit selection) work
+// while the view has focus.
+#pragma once
+
+#include <QToolBar>
+
+namespace pm::gui {
+
+class MechanismView;
+
+class MechanismViewToolBar : public QToolBar {
+  Q_OBJECT
+
+ public:
+  explicit MechanismViewToolBar(MechanismView* view, QWidget* parent = nullptr);
+
+ private:
+  MechanismView* view_;
+};
+
+}  // namespace pm::gui
