@@ -512,6 +512,18 @@ void MechanismView::drawLabels(QPainter& p) {
   auto at = [&](const osg::Vec3d& w) { return projectToWidget(QVector3D(float(w.x()), float(w.y()), float(w.z()))); };
   const auto& g = d_->scene.grid();
   if (g.step > 0 && d_->scene.gridVisible()) {
+    // The grid lies across gravity through the world origin; its lines run
+    // along the world axes nearest to its own (x and y when gravity is -z),
+    // and each label is the world coordinate of its line.
+    auto nearest = [](const osg::Vec3d& v) {
+      int k = 0;
+      for (int i = 1; i < 3; ++i)
+        if (std::abs(v[i]) > std::abs(v[k])) k = i;
+      return k;
+    };
+    const char* names[3] = {"x", "y", "z"};
+    const int ax = nearest(g.up * osg::Vec3d(1, 0, 0)), ay = nearest(g.up * osg::Vec3d(0, 1, 0));
+    const int an = nearest(g.up * osg::Vec3d(0, 0, 1));
     p.setPen(QColor(90, 100, 115));
     const double major = 5 * g.step;
     const int n = int(std::floor(g.half / major + 1e-9));
@@ -519,11 +531,11 @@ void MechanismView::drawLabels(QPainter& p) {
       const double s = i * major;
       const osg::Vec3d xEnd = g.up * osg::Vec3d(g.center.x() + s, g.center.y() - g.half, 0);
       const osg::Vec3d yEnd = g.up * osg::Vec3d(g.center.x() - g.half, g.center.y() + s, 0);
-      p.drawText(at(xEnd) + QPointF(-12, 14), QString("x %1").arg((g.center.x() + s) * 1e3, 0, 'g', 4));
-      p.drawText(at(yEnd) + QPointF(-40, 4), QString("y %1").arg((g.center.y() + s) * 1e3, 0, 'g', 4));
+      p.drawText(at(xEnd) + QPointF(-12, 14), QString("%1 %2").arg(names[ax]).arg(xEnd[ax] * 1e3, 0, 'g', 4));
+      p.drawText(at(yEnd) + QPointF(-40, 4), QString("%1 %2").arg(names[ay]).arg(yEnd[ay] * 1e3, 0, 'g', 4));
     }
-    p.drawText(QRectF(10, height() - 96, 260, 16), Qt::AlignLeft | Qt::AlignVCenter,
-               tr("grid: world z = 0, %1 mm squares").arg(g.step * 1e3, 0, 'g', 4));
+    p.drawText(QRectF(width() - 290, 8, 280, 16), Qt::AlignRight | Qt::AlignVCenter,
+               tr("grid: world %1 = 0, %2 mm squares, labels in mm").arg(names[an]).arg(g.step * 1e3, 0, 'g', 4));
   }
   QFont bold = base;
   bold.setBold(true);

@@ -278,7 +278,8 @@ class TestGui3dCamera : public QObject {
     QCOMPARE(highlightOf(findNamed(view->scene().root(), "crank")), osg::Vec3f(0, 0, 0));
     // The form says which frame the marker's position is in.
     auto* note = w.findChild<QLabel*>("frameNote");
-    QVERIFY(note && note->isVisible());
+    QVERIFY(note);
+    QTRY_VERIFY(note->isVisible());  // a new layout row is shown from the event loop
     QVERIFY2(note->text().contains("frame of part crank"), qPrintable(note->text()));
     if (qEnvironmentVariableIsSet("PM_CAMERA_SNAPSHOT"))
       w.screen()->grabWindow(0).save(qEnvironmentVariable("PM_CAMERA_SNAPSHOT"));
