@@ -560,6 +560,12 @@ void MechanismView::drawLabels(QPainter& p) {
     QVector3D w;
     if (!markerPosition(ref, w)) continue;
     const QPointF c = projectToWidget(w);
+    if (ref == d_->selected) {
+      // The tinted triad is thin: a ring in the selection colour finds it.
+      p.setPen(QPen(QColor(255, 200, 30), 2.0));
+      p.setBrush(Qt::NoBrush);
+      p.drawEllipse(c, 9, 9);
+    }
     const QRectF box = QRectF(p.fontMetrics().boundingRect(ref)).adjusted(-3, -1, 3, 1).translated(c + QPointF(10, -8));
     p.setPen(Qt::NoPen);
     p.setBrush(QColor(255, 250, 225, 220));

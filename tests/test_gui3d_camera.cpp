@@ -7,7 +7,9 @@
 // graph; the grid lies at world z = 0 with the world axes at the origin; the
 // forms name the frame of positions and a joint's axis. Needs OpenGL (Xvfb).
 //
-// To look at the studio: PM_CAMERA_SNAPSHOT=/tmp/camera.png (markerSelectedInTree).
+// To look: PM_CAMERA_SNAPSHOT=/tmp/camera.png and PM_JOINT_SNAPSHOT=/tmp/joint.png
+// (markerSelectedInTreeIsHighlighted, studio), PM_TOP_SNAPSHOT=/tmp/top.png
+// (orthographicTogglesPerspective, top view, orthographic).
 #include "io/project_file.h"
 #include "main_window.h"
 #include "mechanics/mechanism_analysis.h"
@@ -143,6 +145,8 @@ class TestGui3dCamera : public QObject {
     QVERIFY(rig.view->orthographic());
     rig.paint();
     QVERIFY(QLineF(rig.view->projectToWidget(a), rig.view->projectToWidget(near)).length() < 0.01);
+    if (qEnvironmentVariableIsSet("PM_TOP_SNAPSHOT"))
+      QVERIFY(rig.view->snapshot(800, 600).save(qEnvironmentVariable("PM_TOP_SNAPSHOT")));
     rig.trigger("ortho3d");
     QVERIFY(!rig.view->orthographic());
   }
@@ -281,8 +285,10 @@ class TestGui3dCamera : public QObject {
     QVERIFY(note);
     QTRY_VERIFY(note->isVisible());  // a new layout row is shown from the event loop
     QVERIFY2(note->text().contains("frame of part crank"), qPrintable(note->text()));
-    if (qEnvironmentVariableIsSet("PM_CAMERA_SNAPSHOT"))
+    if (qEnvironmentVariableIsSet("PM_CAMERA_SNAPSHOT")) {
+      QTest::qWait(300);
       w.screen()->grabWindow(0).save(qEnvironmentVariable("PM_CAMERA_SNAPSHOT"));
+    }
     // A revolute joint's form names its axis.
     item = tree->itemFor("crank_pivot");
     QVERIFY(item);
@@ -290,6 +296,10 @@ class TestGui3dCamera : public QObject {
     QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualItemRect(item).center());
     QTRY_VERIFY(w.findChild<QLabel*>("frameNote") &&
                 w.findChild<QLabel*>("frameNote")->text().contains("z axis of marker J (ground.o)"));
+    if (qEnvironmentVariableIsSet("PM_JOINT_SNAPSHOT")) {
+      QTest::qWait(300);
+      w.screen()->grabWindow(0).save(qEnvironmentVariable("PM_JOINT_SNAPSHOT"));
+    }
     QCOMPARE(highlightOf(pin), osg::Vec3f(0, 0, 0));
   }
 };
