@@ -257,6 +257,30 @@ class TestGui3dCamera : public QObject {
     QVERIFY(rig.view->markersVisible());
   }
 
+  void jointAxisArrowAndHoverLabel() {
+    Rig rig;
+    QVERIFY(rig.open("slider_crank.pneumech.json"));
+    rig.paint();
+    // The revolute's glyph (3 r long about its axis) carries an arrow along
+    // the axis from 2 r behind it to 4 r past it: 9 r along the marker's z
+    // (crank.o is not turned, so that is world z).
+    osg::Node* pivot = findNamed(rig.view->scene().root(), "crank_pivot");
+    QVERIFY(pivot);
+    osg::ComputeBoundsVisitor cbv;
+    pivot->accept(cbv);
+    const double r = 0.025 * rig.view->scene().characteristicLength();
+    const double extent = cbv.getBoundingBox().zMax() - cbv.getBoundingBox().zMin();
+    QVERIFY2(std::abs(extent - 9 * r) < 1e-4 * r, qPrintable(QString::number(extent / r)));
+    // Hovering over a marker labels it (crank.pin and rod.a coincide: the
+    // first in model order).
+    QVector3D pin;
+    QVERIFY(rig.view->markerPosition("crank.pin", pin));
+    QTest::mouseMove(rig.view, rig.view->projectToWidget(pin).toPoint());
+    QTRY_COMPARE(rig.view->hoveredMarker(), QString("crank.pin"));
+    QTest::mouseMove(rig.view, QPoint(5, 5));
+    QTRY_COMPARE(rig.view->hoveredMarker(), QString());
+  }
+
   void markerSelectedInTreeIsHighlighted() {
     MainWindow w;
     w.resize(1500, 950);
