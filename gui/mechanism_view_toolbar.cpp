@@ -21,7 +21,7 @@ MechanismViewToolBar::MechanismViewToolBar(MechanismView* view, QWidget* parent)
   // The shortcut is drawn in the tooltip; the view handles the key itself
   // (it must not clash with the schematic's F).
   add("fitAll3d", tr("Fit"), tr("Fit all (F in the 3D view)"), [this] { view_->fitAll(); });
-  add("fitSelection3d", tr("Fit Sel."), tr("Fit the selected object (Shift+F in the 3D view)"),
+  add("fitSelection3d", tr("Fit Sel"), tr("Fit the selected object (Shift+F in the 3D view)"),
       [this] { view_->fitSelection(); });
   addSeparator();
   using SV = MechanismView::StandardView;
