@@ -325,6 +325,18 @@ class TestGui3dCamera : public QObject {
       w.screen()->grabWindow(0).save(qEnvironmentVariable("PM_JOINT_SNAPSHOT"));
     }
     QCOMPARE(highlightOf(pin), osg::Vec3f(0, 0, 0));
+    // In the studio F on the focused 3D view fits the mechanism there (the
+    // schematic's F does not take it).
+    const osg::BoundingSphere all = view->scene().bounds();
+    view->select("crank");
+    view->fitSelection();
+    QVERIFY((view->cameraCenter() - toQ(all.center())).length() > 1e-4f);
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    view->setFocus();
+    QTRY_VERIFY(view->hasFocus());
+    QTest::keyClick(view, Qt::Key_F);
+    QVERIFY((view->cameraCenter() - toQ(all.center())).length() < 1e-6f);
   }
 };
 
