@@ -464,7 +464,14 @@ void MechanismView::drawOverlay() {
     p.drawLine(o, tip);
     p.drawText(QRectF(tip.x() - 8, tip.y() - 8, 16, 16), Qt::AlignCenter, a.label);
   }
-  if (!d_->picking) drawLabels(p);
+  if (!d_->picking) {
+    // Saved and restored: the time below is drawn in the bold font as
+    // before (a different font there makes Qt Charts crash at exit, in a
+    // static QTextDocument's font engine cache, in test_gui3d_time_cursor).
+    p.save();
+    drawLabels(p);
+    p.restore();
+  }
   if (d_->picking) {
     // Every marker circled where a click picks it, and what to pick.
     QFont small = font();
@@ -573,8 +580,6 @@ void MechanismView::drawLabels(QPainter& p) {
     p.setPen(QColor(40, 40, 40));
     p.drawText(box, Qt::AlignCenter, ref);
   }
-  p.setBrush(Qt::NoBrush);
-  p.setFont(base);
 }
 
 QImage MechanismView::snapshot(int w, int h) {
