@@ -9,11 +9,11 @@
 #pragma once
 
 #include "analyses/geometry_checks.h"
-#include "control/displacement_step.h"
-#include "mechanics/mechanism_analysis.h"
+#include "analyses/mechanism_analysis.h"
 #include "model/component_type.h"
 #include "model/project.h"
 #include "model/project_error.h"
+#include "results/displacement_step.h"
 #include "results/key_results.h"
 #include "results/report_settings.h"
 #include "solver/result_store.h"

@@ -1,10 +1,10 @@
 #include "solver/simulation.h"
 
-#include "mechanics/mechanism_analysis.h"
+#include "build/compiler.h"
 #include "mechanics/mechanism_element.h"
 #include "model/message_text.h"
+#include "model/project_error.h"
 #include "solver/colored_jacobian.h"
-#include "solver/compiler.h"
 #include "solver/cosimulation.h"
 #include "solver/dense_lu.h"
 #include "solver/matched_klu.h"

@@ -1,10 +1,11 @@
-#include "mechanics/mechanism_analysis.h"
+#include "analyses/mechanism_analysis.h"
 
+#include "build/compiler.h"
+#include "build/validation.h"
 #include "mechanics/mechanism_element.h"
 #include "mechanics/multibody.h"
 #include "model/message_text.h"
 #include "model/project_error.h"
-#include "solver/compiler.h"
 #include "solver/run_control.h"
 
 #include <cmath>
@@ -12,15 +13,6 @@
 #include <sstream>
 
 namespace pm {
-
-void throwMechanismError(const std::string& file, const std::string& w) {
-  const auto c1 = w.find(": ");
-  if (c1 == std::string::npos) throw ProjectError(file, "mechanism", "", w);
-  const auto c2 = w.find(": ", c1 + 2);
-  const bool hasField = c2 != std::string::npos && w.substr(c1 + 2, c2 - c1 - 2).find(' ') == std::string::npos;
-  throw ProjectError(file, w.substr(0, c1), hasField ? w.substr(c1 + 2, c2 - c1 - 2) : "",
-                     hasField ? w.substr(c2 + 2) : w.substr(c1 + 2));
-}
 
 AnalysisReport runMechanismAnalysis(const Project& pr, const std::string& file, MechanismAnalysis kind,
                                     ResultStore& out) {

@@ -24,7 +24,4 @@ struct AnalysisReport {
 AnalysisReport runMechanismAnalysis(const Project& project, const std::string& file, MechanismAnalysis kind,
                                     ResultStore& out);
 
-// Turns the multibody engine's "<object>: <field>: message" into a ProjectError.
-[[noreturn]] void throwMechanismError(const std::string& file, const std::string& what);
-
 }  // namespace pm
