@@ -15,7 +15,7 @@
 // reference for the lumping's gain: MultibodySystem::lumpFixedJoints).
 //
 //   pneumech-bench [-n N] [--no-lump] [--serial-output] [--scaling-only [--dense]] [file.pneumech.json ...]
-#include "io/project_file.h"
+#include "build/project_input.h"
 #include "mechanics/multibody.h"
 #include "model/project_error.h"
 #include "solver/simulation.h"

@@ -2,8 +2,8 @@
 // tolerances, maximum step, the wall-time limit of a run, and how circuit
 // and mechanism are coupled (monolithic, or co-simulated with an exchange
 // interval). Values are typed in engineering units (ms, mm) and checked by
-// the core's validateSimulation on OK: a bad value keeps the dialog open
-// with a message naming the field.
+// the core's validateSimulation (build/validation.h) on OK: a bad value
+// keeps the dialog open with a message naming the field.
 #pragma once
 
 #include "model/project.h"

@@ -8,7 +8,7 @@
 #include "main_window.h"
 #include "simulation_runner.h"
 
-#include "io/project_file.h"
+#include "build/project_input.h"
 #include "solver/simulation.h"
 
 #include <QApplication>

@@ -4,7 +4,7 @@
 // switch trips when a reservoir charged through a choked restriction reaches
 // p_on (linear pressure rise, known slope), the flow sensor reads the choked
 // mass flow, and the example project sequence_a_b runs A+ B+ A- B- in order.
-#include "io/project_file.h"
+#include "build/project_input.h"
 #include "model/project_error.h"
 #include "pneumatics/gas.h"
 #include "solver/simulation.h"

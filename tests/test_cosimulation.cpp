@@ -3,8 +3,8 @@
 // The co-simulation must converge to the monolithic run as H shrinks, its
 // interpolation must not depend on the order of requests (rejected steps),
 // and the setting must be validated, saved and reported.
+#include "build/project_input.h"
 #include "element/backplane.h"
-#include "io/project_file.h"
 #include "model/project_error.h"
 #include "solver/cosimulation.h"
 #include "support/mechanism_builders.h"

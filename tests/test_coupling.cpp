@@ -3,7 +3,7 @@
 // the stand-alone cylinder carrying the same mass; a cylinder swinging a
 // lever must follow x = |P_rod - P_barrel| - d0 and balance the lever's
 // weight statically.
-#include "io/project_file.h"
+#include "build/project_input.h"
 #include "model/project_error.h"
 #include "support/mechanism_builders.h"
 

@@ -3,7 +3,7 @@
 // compressed above supply pressure and brakes the piston; on the return
 // stroke the cushion check valve lets air in freely. Seed 003's circuit,
 // with and without cushioning at the extended end.
-#include "io/project_file.h"
+#include "build/project_input.h"
 #include "support/test_project.h"
 
 #include <QtTest>

@@ -14,7 +14,7 @@
 //  d) a machine at rest for a long time keeps running: a flow that rests at
 //     exactly zero and then stirs must not switch a junction's mixing
 //     weights on from nothing.
-#include "io/project_file.h"
+#include "build/project_input.h"
 #include "model/project.h"
 #include "support/test_project.h"
 

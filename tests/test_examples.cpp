@@ -1,6 +1,6 @@
 // Every example project in projects/ loads, runs, and shows the physics it is
 // there to show. Numbers are checked against hand formulas where one exists.
-#include "io/project_file.h"
+#include "build/project_input.h"
 #include "solver/simulation.h"
 #include "support/test_project.h"
 

@@ -4,10 +4,10 @@
 // against drawn geometry, and a run over a dead point. The scenario is the
 // issue's: the seed 003 circuit driving a 0.5 m, 2 kg lever on a pivot.
 #include "analyses/geometry_checks.h"
-#include "io/project_file.h"
+#include "build/compiler.h"
+#include "build/project_input.h"
 #include "mechanics/mass_properties.h"
 #include "model/project_error.h"
-#include "solver/compiler.h"
 #include "support/lever_project.h"
 #include "support/test_project.h"
 

@@ -10,9 +10,9 @@
 // To look: PM_CAMERA_SNAPSHOT=/tmp/camera.png and PM_JOINT_SNAPSHOT=/tmp/joint.png
 // (markerSelectedInTreeIsHighlighted, studio), PM_TOP_SNAPSHOT=/tmp/top.png
 // (orthographicTogglesPerspective, top view, orthographic).
-#include "io/project_file.h"
+#include "build/project_input.h"
 #include "main_window.h"
-#include "mechanics/mechanism_analysis.h"
+#include "analyses/mechanism_analysis.h"
 #include "mechanism_form.h"
 #include "mechanism_view.h"
 #include "mechanism_view_toolbar.h"

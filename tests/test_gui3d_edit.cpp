@@ -9,7 +9,6 @@
 // PM_PICK_SNAPSHOT=/tmp/pick.png (attachCylinderByClickingMarkers, mid-pick),
 // PM_FORM_SNAPSHOT=/tmp/form.png (createPartMarkersAndRevoluteJoint, part form).
 #include "document.h"
-#include "io/project_file.h"
 #include "main_window.h"
 #include "mechanism_actions.h"
 #include "mechanism_editing.h"
@@ -21,6 +20,7 @@
 #include "schematic_scene.h"
 #include "selection_model.h"
 #include "simulation_runner.h"
+#include "build/project_input.h"
 #include "support/mechanism_builders.h"
 #include "support/test_project.h"
 

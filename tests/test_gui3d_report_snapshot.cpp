@@ -6,7 +6,7 @@
 #include "mechanism_snapshot.h"
 #include "report_export.h"
 
-#include "io/project_file.h"
+#include "build/project_input.h"
 #include "support/test_project.h"
 
 #include <QGuiApplication>

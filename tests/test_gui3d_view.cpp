@@ -6,10 +6,10 @@
 // To look at the view: PM_SNAPSHOT=/tmp/view.png [PM_SNAPSHOT_PROJECT=
 // slider_crank.pneumech.json] [PM_SNAPSHOT_SELECT=crank] [PM_SNAPSHOT_MARKERS=1]
 // test_gui3d_view snapshotIsAPicture
-#include "io/project_file.h"
-#include "mechanics/mechanism_analysis.h"
 #include "mechanism_view.h"
 #include "mechanism_view_controls.h"
+#include "analyses/mechanism_analysis.h"
+#include "build/project_input.h"
 #include "support/test_project.h"
 
 #include <QSignalSpy>

@@ -12,7 +12,7 @@
 #include "simulation_runner.h"
 #include "units.h"
 
-#include "io/project_file.h"
+#include "build/project_input.h"
 #include "model/component_type.h"
 
 #include <QAbstractItemModel>

@@ -3,8 +3,8 @@
 // and whose pages render to non-blank images (pdftoppm / pdftotext when
 // installed; those parts are skipped otherwise). Bad report settings give a
 // clear error and no file.
-#include "io/project_file.h"
 #include "report_export.h"
+#include "build/project_input.h"
 #include "results/key_results.h"
 #include "results/report_settings.h"
 #include "support/test_project.h"

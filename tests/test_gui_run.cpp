@@ -12,8 +12,6 @@
 // drag-enter/move/drop events to the pane, as test_gui_schematic does.
 #include "displacement_step_view.h"
 #include "main_window.h"
-#include "support/drop_events.h"
-#include "support/studio_window.h"
 #include "plot_pane.h"
 #include "report_export.h"
 #include "result_buffer.h"
@@ -24,8 +22,10 @@
 #include "schematic_view.h"
 #include "simulation_runner.h"
 #include "units.h"
+#include "support/drop_events.h"
+#include "support/studio_window.h"
 
-#include "io/project_file.h"
+#include "build/project_input.h"
 
 #include <QAction>
 #include <QApplication>

@@ -18,7 +18,7 @@
 #include "simulation_settings_dialog.h"
 #include "support/studio_window.h"
 
-#include "io/project_file.h"
+#include "build/project_input.h"
 #include "results/report_settings.h"
 
 #include <QAction>

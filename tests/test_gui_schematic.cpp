@@ -12,8 +12,6 @@
 #include "document.h"
 #include "library_panel.h"
 #include "main_window.h"
-#include "support/drop_events.h"
-#include "support/studio_window.h"
 #include "param_model.h"
 #include "property_editor.h"
 #include "run_animation.h"
@@ -24,8 +22,10 @@
 #include "schematic_view.h"
 #include "start_page.h"
 #include "symbol_library.h"
+#include "support/drop_events.h"
+#include "support/studio_window.h"
 
-#include "io/project_file.h"
+#include "build/project_input.h"
 #include "solver/run_control.h"
 
 #include <QComboBox>

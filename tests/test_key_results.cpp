@@ -1,7 +1,7 @@
 // Key results against numbers derived by hand: synthetic result stores with
 // ramps whose crossing times, speeds and energies are exact, then a real run
 // of the seed-003 example checked against its own channels.
-#include "io/project_file.h"
+#include "build/project_input.h"
 #include "model/project_error.h"
 #include "pneumatics/gas.h"
 #include "results/key_results.h"

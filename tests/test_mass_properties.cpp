@@ -3,8 +3,8 @@
 // a material or a mass; solids placed off the part origin (parallel-axis
 // theorem) and rotated (R J R^T); the file's errors naming part and field;
 // explicit mass properties as before.
+#include "build/project_input.h"
 #include "io/mechanism_file.h"
-#include "io/project_file.h"
 #include "mechanics/mass_properties.h"
 #include "model/project_error.h"
 #include "support/test_project.h"

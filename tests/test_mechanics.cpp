@@ -3,8 +3,8 @@
 // driving torque, four-bar position analysis (Freudenstein), Cardan joint
 // speed ratio, static equilibrium of a spring-loaded lever; constraint
 // residuals in every run; assembly and redundancy diagnostics.
-#include "io/project_file.h"
-#include "mechanics/mechanism_analysis.h"
+#include "analyses/mechanism_analysis.h"
+#include "build/project_input.h"
 #include "mechanics/spatial.h"
 #include "model/project_error.h"
 #include "support/mechanism_builders.h"

@@ -4,7 +4,7 @@
 // barrel's marker to the rod's, as in the dynamic model. Checked on a lever
 // held up by a cylinder whose barrel hangs below the pivot, where the
 // equilibrium angle has a closed form.
-#include "mechanics/mechanism_analysis.h"
+#include "analyses/mechanism_analysis.h"
 #include "support/mechanism_builders.h"
 
 #include <QtTest>

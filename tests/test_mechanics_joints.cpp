@@ -3,7 +3,7 @@
 // pendulum (spherical joint), a spinning slider (cylindrical), a puck on a
 // plane (planar), a free body under a torque (vtorque), STEP and table
 // motions, a gear pair (coupler) and a bar resting on a limit stop.
-#include "mechanics/mechanism_analysis.h"
+#include "analyses/mechanism_analysis.h"
 #include "mechanics/spatial.h"
 #include "support/mechanism_builders.h"
 

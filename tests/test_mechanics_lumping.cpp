@@ -5,7 +5,7 @@
 // reaction along the motion, hanging statics); a part welded to the ground
 // alone; welds that must stay joints (a spring or an actuator on the
 // welded part, a part the user fixed); bad input.
-#include "io/project_file.h"
+#include "build/project_input.h"
 #include "mechanics/mechanism_element.h"
 #include "mechanics/multibody.h"
 #include "support/mechanism_builders.h"

@@ -5,8 +5,8 @@
 // the joint's turns. Closed forms: a disc driven at constant speed reads
 // w t, a disc spinning freely w0 t, a pendulum spun over the top keeps its
 // energy 1/2 I w^2 - m g L cos(angle) with the angle growing past 2 pi.
-#include "mechanics/mechanism_analysis.h"
-#include "io/project_file.h"
+#include "analyses/mechanism_analysis.h"
+#include "build/project_input.h"
 #include "mechanics/spatial.h"
 #include "support/mechanism_builders.h"
 

@@ -1,6 +1,6 @@
 // Position/velocity sensors read another component's quantity by reference;
 // the 2/2 normally-open valve passes flow at rest and blocks it when switched.
-#include "io/project_file.h"
+#include "build/project_input.h"
 #include "model/project_error.h"
 #include "solver/simulation.h"
 #include "support/test_project.h"

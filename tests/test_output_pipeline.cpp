@@ -7,9 +7,9 @@
 // sequence's step, a controller's held command) differs by its whole swing.
 // (support/test_project.h's simulate() makes the same comparison for every
 // run of the other tests.)
-#include "io/project_file.h"
+#include "build/compiler.h"
+#include "build/project_input.h"
 #include "solver/colored_jacobian.h"
-#include "solver/compiler.h"
 #include "solver/simulation.h"
 #include "support/test_project.h"
 

@@ -1,8 +1,8 @@
 // File format: exact round trip, atomic save, and every bad-input case gives a
 // ProjectError that names the file, the object and the field.
-#include "io/project_file.h"
+#include "build/compiler.h"
+#include "build/project_input.h"
 #include "model/project_error.h"
-#include "solver/compiler.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

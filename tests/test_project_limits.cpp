@@ -3,7 +3,7 @@
 // the text itself is at fault), and never echoes a huge value whole.
 #include "support/test_project.h"
 
-#include "io/project_file.h"
+#include "build/project_input.h"
 #include "model/project_error.h"
 
 #include <QtTest>

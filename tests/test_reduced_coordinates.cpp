@@ -1,11 +1,11 @@
 // The reduced-coordinate formulation (coordinate partitioning,
 // simulation.mechanism_formulation = "reduced") against closed forms and
 // against the absolute formulation on the same projects.
-#include "io/project_file.h"
+#include "build/compiler.h"
+#include "build/project_input.h"
 #include "mechanics/mechanism_element.h"
 #include "mechanics/reduced_coordinates.h"
 #include "model/project_error.h"
-#include "solver/compiler.h"
 #include "support/test_project.h"
 
 #include <QtTest>

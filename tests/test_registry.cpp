@@ -18,7 +18,7 @@
 // (a coupler) couples two revolute joints; a force acts between a free part
 // and the ground; each motion function, as displacement and as velocity,
 // drives a revolute joint.
-#include "io/project_file.h"
+#include "build/project_input.h"
 #include "mechanics/mechanism_types.h"
 #include "model/component_type.h"
 #include "model/project_error.h"

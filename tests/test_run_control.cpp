@@ -5,7 +5,7 @@
 // act at the next solver step, not only at the next output row.
 #include "support/test_project.h"
 
-#include "io/project_file.h"
+#include "build/project_input.h"
 #include "solver/run_control.h"
 #include "support/controlled_run.h"
 

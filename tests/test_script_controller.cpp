@@ -2,7 +2,7 @@
 // line numbers (project errors at compile time, failed runs at run time, CLI
 // exit codes), the scripted PID against the built-in one, and the examples
 // script_plc_cycle and sequence_a_b_b_a.
-#include "io/project_file.h"
+#include "build/project_input.h"
 #include "model/project_error.h"
 #include "support/test_project.h"
 

@@ -2,7 +2,7 @@
 // the sampled law against hand numbers, gain-set switching instants, overlap
 // compensation and the centred-valve band (sampled and continuous), and the
 // closed loop of projects/servo_axis.pneumech.json.
-#include "io/project_file.h"
+#include "build/project_input.h"
 #include "support/test_project.h"
 
 using namespace pm;

@@ -3,7 +3,7 @@
 // against hand numbers (sampled and continuous), their effect on the closed
 // loop of projects/servo_axis (ramp lag, damping of the air spring), and
 // bad values refused naming the field.
-#include "io/project_file.h"
+#include "build/project_input.h"
 #include "support/test_project.h"
 
 using namespace pm;

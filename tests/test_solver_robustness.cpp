@@ -1,6 +1,6 @@
 // Solver robustness cases that once failed: each is a small circuit that
 // stalled or broke IDA, kept here with the physics it must still show.
-#include "io/project_file.h"
+#include "build/project_input.h"
 #include "solver/simulation.h"
 
 #include <QtTest>

@@ -1,9 +1,9 @@
 // Step sequence start / stop / reset (core/control/step_sequence.cpp): time
 // switches make every condition's instant known, so the active step at each
 // sample follows by hand. The displacement-step diagram
-// (core/control/displacement_step.h) of the example A+ B+ A- B-.
-#include "control/displacement_step.h"
-#include "io/project_file.h"
+// (core/results/displacement_step.h) of the example A+ B+ A- B-.
+#include "build/project_input.h"
+#include "results/displacement_step.h"
 #include "support/test_project.h"
 
 #include <QtTest>

@@ -2,7 +2,7 @@
 // A torque step written as a table must not ring, a pulse must keep the
 // impulse of its interpolant, and every table-bearing object takes the
 // "interpolation" field.
-#include "io/project_file.h"
+#include "build/project_input.h"
 #include "mechanics/motion_function.h"
 #include "model/project_error.h"
 #include "model/table.h"

@@ -2,7 +2,7 @@
 // (projects/torx_open_loop.pneumech.json, projects/torx_servo.pneumech.json):
 // the platform only translates, and its position is the closed-form forward
 // kinematics of the three cylinder strokes (three-sphere intersection).
-#include "io/project_file.h"
+#include "build/project_input.h"
 #include "mechanics/mechanism_element.h"
 #include "support/test_project.h"
 

@@ -2,7 +2,7 @@
 // position control (projects/two_axis_servo.pneumech.json): each cylinder
 // follows its set-point, and the base axis holds its position while the
 // axis it carries moves.
-#include "io/project_file.h"
+#include "build/project_input.h"
 #include "support/test_project.h"
 
 using namespace pm;

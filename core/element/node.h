@@ -12,6 +12,15 @@ namespace pm {
 
 enum class NodeKind { Junction, Capacity, Boundary };
 
+// The gas every node holds, as an ideal gas (p = rho R T, cp/cv = kappa):
+// the node equations read it; the build layer gives it (pneumatics/gas.h),
+// so the solver knows no gas of its own.
+struct NodeGas {
+  double R = 0.0;      // J/(kg K)
+  double kappa = 0.0;  // cp/cv
+  double cp = 0.0;     // J/(kg K)
+};
+
 struct Node {
   std::string name;
   NodeKind kind = NodeKind::Junction;

@@ -92,6 +92,10 @@ class SystemBuilder {
   // normalised to full scale (a spool position of 1 = fully open).
   double relTol() const;
   const BuildOptions& options() const;
+  // The text of a file the element's data names (a controller's .js),
+  // relative to the project file's folder and confined to it
+  // (io/confined_file.h). Throws std::runtime_error when it cannot.
+  std::string readProjectFile(const std::string& relative) const;
 
  private:
   friend class Compiler;
@@ -100,6 +104,7 @@ class SystemBuilder {
   std::map<std::string, int> ports_;
   std::vector<SignalInput*>* pending_ = nullptr;
   const std::set<std::string>* held_ = nullptr;
+  const std::string* file_ = nullptr;  // the project file being built, for readProjectFile
   Footprint footprint_;
   int firstChannel_ = -1;
 };

@@ -1,12 +1,13 @@
 #include "engine/engine.h"
 
+#include "build/compiler.h"
+#include "build/project_input.h"
+#include "build/validation.h"
 #include "io/atomic_file.h"
 #include "io/confined_file.h"
 #include "io/json_limits.h"
-#include "io/project_file.h"
 #include "mechanics/mechanism_element.h"
 #include "pneumatics/gas.h"
-#include "solver/compiler.h"
 
 #include <algorithm>
 #include <atomic>

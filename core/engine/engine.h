@@ -9,11 +9,11 @@
 #pragma once
 
 #include "analyses/geometry_checks.h"
-#include "control/displacement_step.h"
-#include "mechanics/mechanism_analysis.h"
+#include "analyses/mechanism_analysis.h"
 #include "model/component_type.h"
 #include "model/project.h"
 #include "model/project_error.h"
+#include "results/displacement_step.h"
 #include "results/key_results.h"
 #include "results/report_settings.h"
 #include "solver/result_store.h"
@@ -161,7 +161,7 @@ RunResult stream(CompiledProject& compiled, ResultStore& out, RunObserver& obser
 // ---- analyses ------------------------------------------------------------
 
 // Static, quasi-static or kinematic analysis of the project's mechanism
-// (mechanics/mechanism_analysis.h). Throws ProjectError on bad input,
+// (analyses/mechanism_analysis.h). Throws ProjectError on bad input,
 // std::runtime_error when the analysis fails.
 AnalysisReport analyse(const Project& project, const std::string& file, MechanismAnalysis kind, ResultStore& out);
 

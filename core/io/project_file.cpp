@@ -3,19 +3,15 @@
 #include "io/atomic_file.h"
 #include "io/json_limits.h"
 #include "io/mechanism_file.h"
-#include "mechanics/mass_properties.h"
 #include "model/component_type.h"
 #include "model/message_text.h"
 #include "model/project_error.h"
-#include "solver/compiler.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
 #include <fstream>
-#include <functional>
-#include <map>
 #include <set>
 #include <sstream>
 
@@ -226,7 +222,6 @@ class Reader {
       }
     }
     if (root.contains("mechanism")) pr.mechanism = parseMechanism(root.at("mechanism"), file_);
-    validateProject(pr, file_, false);
     return pr;
   }
 
@@ -236,7 +231,11 @@ class Reader {
 
 }  // namespace
 
-Project parseProject(const std::string& text, const std::string& name) {
+bool isSimulationKey(const std::string& key) {
+  return std::find(kSimulationKeys.begin(), kSimulationKeys.end(), key) != kSimulationKeys.end();
+}
+
+Project parseProjectText(const std::string& text, const std::string& name) {
   checkJsonLimits(text, name);  // before a tree is built: depth, number range
   json root;
   try {
@@ -256,12 +255,12 @@ Project parseProject(const std::string& text, const std::string& name) {
   return Reader(name).project(root);
 }
 
-Project loadProject(const std::string& path) {
+Project readProjectFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ProjectError(path, "", "", "cannot open file");
   std::stringstream ss;
   ss << in.rdbuf();
-  return parseProject(ss.str(), path);
+  return parseProjectText(ss.str(), path);
 }
 
 std::string serializeProject(const Project& pr) {
@@ -319,121 +318,6 @@ std::string serializeProject(const Project& pr) {
 void saveProject(const Project& pr, const std::string& path) {
   const std::string text = serializeProject(pr);
   writeFileAtomically(path, [&](std::ostream& o) { o << text; });
-}
-
-namespace {
-
-double SimulationSettings::*numericSetting(const std::string& key) {
-  using S = SimulationSettings;
-  static const std::map<std::string, double S::*> members = {
-      {"t_end", &S::t_end},
-      {"output_interval", &S::output_interval},
-      {"rel_tol", &S::rel_tol},
-      {"abs_tol_pressure", &S::abs_tol_pressure},
-      {"abs_tol_temperature", &S::abs_tol_temperature},
-      {"abs_tol_position", &S::abs_tol_position},
-      {"max_step", &S::max_step},
-      {"ambient_pressure", &S::ambient_pressure},
-      {"ambient_temperature", &S::ambient_temperature},
-      {"exchange_interval", &S::exchange_interval},
-      {"wall_time_limit", &S::wall_time_limit}};
-  const auto it = members.find(key);
-  return it == members.end() ? nullptr : it->second;
-}
-
-// Sets one simulation setting from `source` (--set, --t-end) and checks the
-// settings again: a problem with that setting is the source's; one with
-// another (the file's output_interval now longer than t_end) is the file's,
-// with the change named. A refused change leaves the project as it was.
-void setSimulation(Project& pr, const std::string& key, const std::function<void(SimulationSettings&)>& change,
-                   const std::string& shown, const std::string& source, const std::string& file) {
-  SimulationSettings s = pr.simulation;
-  change(s);
-  try {
-    validateSimulation(s, file);
-  } catch (const ProjectError& e) {
-    if (e.field() == key) throw ProjectError(source, "simulation", key, e.message());
-    throw ProjectError(file, "simulation", e.field(),
-                       e.message() + " (with " + key + " = " + shown + " from " + source + ")");
-  }
-  pr.simulation = s;
-}
-
-}  // namespace
-
-void setSimulationSetting(Project& pr, const std::string& key, double value, const std::string& source,
-                          const std::string& file) {
-  double SimulationSettings::*m = numericSetting(key);
-  if (!m) throw ProjectError(source, "simulation", key, "no such numeric simulation setting");
-  setSimulation(pr, key, [&](SimulationSettings& s) { s.*m = value; }, numberText(value), source, file);
-}
-
-void applyOverride(Project& pr, const std::string& a, const std::string& file) {
-  const auto eq = a.find('=');
-  const auto dot = a.rfind('.', eq);
-  if (eq == std::string::npos || dot == std::string::npos || dot == 0)
-    throw ProjectError("--set", "", a, "expected ID.PARAM=VALUE (SI units)");
-  const std::string obj = a.substr(0, dot), field = a.substr(dot + 1, eq - dot - 1), val = a.substr(eq + 1);
-  auto number = [&] {
-    try {
-      size_t used = 0;
-      const double v = std::stod(val, &used);
-      if (used != val.size()) throw std::invalid_argument("trailing characters");
-      return v;
-    } catch (const std::exception&) {
-      throw ProjectError("--set", obj, field, "'" + val + "' is not a number");
-    }
-  };
-  if (obj == "simulation") {
-    if (std::find(kSimulationKeys.begin(), kSimulationKeys.end(), field) == kSimulationKeys.end())
-      throw ProjectError("--set", obj, field, "no such simulation setting");
-    if (field == "coupling")
-      setSimulation(pr, field, [&](SimulationSettings& s) { s.coupling = val; }, val, "--set", file);
-    else if (field == "mechanism_formulation")
-      setSimulation(pr, field, [&](SimulationSettings& s) { s.mechanism_formulation = val; }, val, "--set", file);
-    else
-      setSimulationSetting(pr, field, number(), "--set", file);
-    return;
-  }
-  const double v = number();
-  // Mechanism objects: parameters of joints, forces and motions; part mass.
-  Mechanism& m = pr.mechanism;
-  auto setMech = [&](std::map<std::string, double>& params) {
-    const auto before = params;
-    params[field] = v;
-    try {
-      validateMechanism(m, "--set");
-    } catch (...) {
-      params = before;  // a rejected override leaves the project as it was
-      throw;
-    }
-  };
-  for (JointDef& j : m.joints)
-    if (j.id == obj) return setMech(j.params);
-  for (ForceDef& f : m.forces)
-    if (f.id == obj) return setMech(f.params);
-  for (MotionDef& mo : m.motions)
-    if (mo.id == obj) return setMech(mo.params);
-  for (PartDef& p : m.parts)
-    if (p.id == obj) {
-      if (field != "mass") throw ProjectError("--set", obj, field, "parts take --set for 'mass' only");
-      if (!(v >= 0.0)) throw ProjectError("--set", obj, field, "must be >= 0");
-      p.mass = v;
-      if (!p.mass_properties.empty()) {  // from the geometry: the mass given, its distribution kept
-        p.material.clear();
-        p.density = 0.0;
-        if (auto e = applyMassProperties(p)) throw ProjectError("--set", obj, e->field, e->message);
-      }
-      return;
-    }
-  Component* c = pr.find(obj);
-  if (!c) throw ProjectError("--set", obj, field, "no component, joint, force, motion or part with this id");
-  const ComponentType* t = Registry::instance().find(c->type);
-  const ParamDecl* d = t->param(field);
-  if (!d) throw ProjectError("--set", obj, field, "type '" + c->type + "' has no parameter '" + field + "'");
-  if (!d->accepts(v))
-    throw ProjectError("--set", obj, field, "value " + val + " " + d->unit + " is outside " + d->rangeText());
-  c->params[field] = v;
 }
 
 }  // namespace pm

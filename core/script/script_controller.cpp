@@ -23,15 +23,12 @@
 // the result does not depend on the order of the elements.
 #include "control/signal_block.h"
 #include "element/system_builder.h"
-#include "io/confined_file.h"
 #include "model/component_type.h"
 #include "script/script_program.h"
-#include "solver/compiler.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cctype>
-#include <filesystem>
 #include <set>
 #include <stdexcept>
 
@@ -129,8 +126,7 @@ class ScriptController : public Element {
     const nlohmann::json& d = c.data;
     if (d.contains("inputs"))
       for (const auto& [name, ref] : d["inputs"].items()) inputs_.push_back({name, ref.get<std::string>(), {}});
-    std::vector<std::string> inNames, outNames;
-    for (const auto& i : inputs_) inNames.push_back(i.name);
+    std::vector<std::string> outNames;
     if (d["outputs"].is_array()) {
       for (const auto& n : d["outputs"]) outNames.push_back(n.get<std::string>());
       held_.assign(outNames.size(), 0.0);
@@ -142,31 +138,16 @@ class ScriptController : public Element {
     }
     outNames_ = outNames;
     start_ = held_;
-    std::string source, origin, field;
     if (d.contains("script")) {
-      field = "data.script";
-      origin = "script";
+      std::string source;
       if (d["script"].is_string()) {
         source = d["script"].get<std::string>();
       } else {
         for (const auto& l : d["script"]) source += l.get<std::string>() + "\n";
       }
+      makeProgram(source, "script", "data.script");
     } else {
-      field = "data.file";
-      const std::string ref = d["file"].get<std::string>();
-      const std::string folder = std::filesystem::path(compilingFile()).parent_path().string();
-      try {
-        source = readConfinedFile(folder, ref);
-      } catch (const std::exception& e) {
-        throw std::runtime_error(field + ": cannot read script file '" + ref + "': " + e.what());
-      }
-      origin = d["file"].get<std::string>();
-    }
-    try {
-      program_ = std::make_unique<script::ScriptProgram>(source, origin, inNames, outNames, clock_.period(),
-                                                         timeLimit_, memoryLimit_);
-    } catch (const std::exception& e) {
-      throw std::runtime_error(field + ": " + e.what());
+      file_ = d["file"].get<std::string>();  // read in setup(), beside the project file
     }
   }
 
@@ -204,6 +185,15 @@ class ScriptController : public Element {
   }
 
   void setup(SystemBuilder& b) override {
+    if (!program_) {
+      std::string source;
+      try {
+        source = b.readProjectFile(file_);
+      } catch (const std::exception& e) {
+        throw std::runtime_error("data.file: cannot read script file '" + file_ + "': " + e.what());
+      }
+      makeProgram(source, file_, "data.file");
+    }
     for (auto& i : inputs_) b.input(i.in, "data.inputs." + i.name, i.ref);
     b.roots(1);
     for (size_t k = 0; k < outNames_.size(); ++k) {
@@ -252,7 +242,19 @@ class ScriptController : public Element {
     std::string name, ref;
     SignalInput in;
   };
+  void makeProgram(const std::string& source, const std::string& origin, const std::string& field) {
+    std::vector<std::string> inNames;
+    for (const auto& i : inputs_) inNames.push_back(i.name);
+    try {
+      program_ = std::make_unique<script::ScriptProgram>(source, origin, inNames, outNames_, clock_.period(),
+                                                         timeLimit_, memoryLimit_);
+    } catch (const std::exception& e) {
+      throw std::runtime_error(field + ": " + e.what());
+    }
+  }
+
   std::vector<Input> inputs_;
+  std::string file_;  // data.file, when the program is given as a file
   std::vector<std::string> outNames_;
   std::vector<double> held_, before_, start_, used_;
   bool withInit_ = false;

@@ -4,7 +4,7 @@
 #include "model/message_text.h"
 #include "model/project_error.h"
 #include "solver/colored_jacobian.h"
-#include "solver/compiler.h"
+#include "build/compiler.h"
 #include "solver/dense_lu.h"
 #include "solver/matched_klu.h"
 

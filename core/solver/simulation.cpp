@@ -1,6 +1,6 @@
 #include "solver/simulation.h"
 
-#include "solver/compiler.h"
+#include "build/compiler.h"
 #include "solver/cosimulation.h"
 #include "solver/integration_run.h"
 

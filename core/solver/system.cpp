@@ -1,7 +1,6 @@
 #include "solver/system.h"
 
 #include "model/message_text.h"
-#include "pneumatics/gas.h"
 #include "solver/colored_jacobian.h"
 
 #include <algorithm>
@@ -63,7 +62,7 @@ int System::residual(double t, const double* y, const double* yp, double* res) {
 }
 
 int System::nodeResiduals(const double* yp, double* res) const {
-  using namespace gas;
+  const double R = gas_.R, kappa = gas_.kappa, cp = gas_.cp;
   for (const Node& n : nodes_) {
     switch (n.kind) {
       case NodeKind::Boundary:
@@ -207,7 +206,7 @@ void System::outputs(double t, const double* y, const double* yp, double* row) {
       case NodeKind::Capacity:
         put(n.p);
         put(n.T);
-        put(n.p * n.V / (gas::R * n.T));
+        put(n.p * n.V / (gas_.R * n.T));
         put(n.V);
         break;
     }

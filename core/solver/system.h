@@ -62,6 +62,7 @@ class System : public Evaluator {
   const std::vector<std::unique_ptr<Element>>& elements() const { return elements_; }
   double ambientPressure() const { return pAmb_; }
   double ambientTemperature() const { return TAmb_; }
+  const NodeGas& gas() const { return gas_; }
 
   std::vector<double> initialState() const;
 
@@ -164,6 +165,7 @@ class System : public Evaluator {
   bool stopsAtTimeEvents_ = false;
   int rootsNeedEvaluation_ = -1;  // -1 not yet known (see Element::rootsReadStatesOnly)
   double pAmb_ = 101325.0, TAmb_ = 293.15;
+  NodeGas gas_;
   double atolPosition_ = 1e-8;
   double relTol_ = 1e-6;
   std::vector<double> scratch_;

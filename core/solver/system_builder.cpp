@@ -1,8 +1,10 @@
 // The element contract's builder (element/system_builder.h), filling a System.
 #include "element/system_builder.h"
 
+#include "io/confined_file.h"
 #include "solver/system.h"
 
+#include <filesystem>
 #include <stdexcept>
 
 namespace pm {
@@ -108,5 +110,10 @@ double SystemBuilder::ambientPressure() const { return sys_.pAmb_; }
 double SystemBuilder::ambientTemperature() const { return sys_.TAmb_; }
 double SystemBuilder::absTolPosition() const { return sys_.atolPosition_; }
 double SystemBuilder::relTol() const { return sys_.relTol_; }
+
+std::string SystemBuilder::readProjectFile(const std::string& relative) const {
+  const std::string folder = std::filesystem::path(file_ ? *file_ : std::string()).parent_path().string();
+  return readConfinedFile(folder, relative);
+}
 
 }  // namespace pm

@@ -4,7 +4,7 @@
 // checks and the property editor's attachment tests.
 #pragma once
 
-#include "io/project_file.h"
+#include "build/project_input.h"
 #include "model/project.h"
 #include "support/test_project.h"
 

@@ -3,7 +3,7 @@
 // Header-only, like test_project.h.
 #pragma once
 
-#include "mechanics/mechanism_analysis.h"
+#include "analyses/mechanism_analysis.h"
 #include "mechanics/spatial.h"
 #include "support/test_project.h"
 

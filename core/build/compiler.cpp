@@ -1,28 +1,19 @@
-#include "solver/compiler.h"
+#include "build/compiler.h"
 
-#include "io/mechanism_file.h"
-#include "mechanics/mechanism_analysis.h"
+#include "build/validation.h"
+#include "element/system_builder.h"
 #include "mechanics/mechanism_element.h"
 #include "model/component_type.h"
-#include "model/message_text.h"
 #include "model/project_error.h"
 #include "pneumatics/gas.h"
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <set>
 
 namespace pm {
 
 namespace {
-
-bool validId(const std::string& id) {
-  if (id.empty() || !std::isalpha(static_cast<unsigned char>(id[0]))) return false;
-  return std::all_of(id.begin(), id.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
-  });
-}
 
 struct UnionFind {
   std::vector<int> parent;
@@ -34,142 +25,7 @@ struct UnionFind {
   void join(int a, int b) { parent[find(a)] = find(b); }
 };
 
-// Whether a signal reference names a part, joint, motion or force (the
-// mechanism publishes "<object>.<quantity>").
-bool mechanismObject(const Mechanism& m, const std::string& ref) {
-  const std::string id = ref.substr(0, ref.find('.'));
-  auto has = [&](const auto& list) {
-    return std::any_of(list.begin(), list.end(), [&](const auto& o) { return o.id == id; });
-  };
-  return has(m.parts) || has(m.joints) || has(m.motions) || has(m.forces);
-}
-
 }  // namespace
-
-void validateProject(const Project& pr, const std::string& file, bool forRun) {
-  auto fail = [&](const std::string& obj, const std::string& field, const std::string& msg) {
-    throw ProjectError(file, obj, field, msg);
-  };
-  const auto& reg = Registry::instance();
-  std::set<std::string> ids;
-  for (const Component& c : pr.components) {
-    if (!validId(c.id))
-      fail(c.id, "id", "ids start with a letter and use only letters, digits, '_' and '-'");
-    if (!ids.insert(c.id).second) fail(c.id, "id", "duplicate id");
-    const ComponentType* t = reg.find(c.type);
-    if (!t) fail(c.id, "type", "unknown component type '" + c.type + "'");
-    for (const auto& [name, value] : c.params) {
-      const ParamDecl* d = t->param(name);
-      if (!d) fail(c.id, "params." + name, "type '" + c.type + "' has no parameter '" + name + "'");
-      if (!d->accepts(value))
-        fail(c.id, "params." + name,
-             "value " + numberText(value) + " " + d->unit + " is outside the valid range " +
-                 d->rangeText() + " (" + d->doc + ")");
-    }
-    for (const auto& [name, ref] : c.inputs) {
-      if (!t->input(name)) fail(c.id, "inputs." + name, "type '" + c.type + "' has no input '" + name + "'");
-      const auto dot = ref.find('.');
-      if (ref.empty()) continue;
-      if (dot == std::string::npos || dot == 0 || dot + 1 == ref.size())
-        fail(c.id, "inputs." + name, "signal reference '" + ref + "' must read '<component id>.<channel>'");
-    }
-    for (const InputDecl& in : t->inputs)
-      if (forRun && in.required && (!c.inputs.count(in.name) || c.inputs.at(in.name).empty()))
-        fail(c.id, "inputs." + in.name, "required input is not connected (" + in.doc + ")");
-    if (t->check_data)
-      for (const std::string& e : t->check_data(c)) {
-        // "points[2]: message" names a field; a message about the whole
-        // data may hold ": " itself ('expected {"points": ...}').
-        const auto colon = e.find(": ");
-        const bool hasField = colon != std::string::npos && e.find(' ') > colon;
-        fail(c.id, hasField ? "data." + e.substr(0, colon) : "data", hasField ? e.substr(colon + 2) : e);
-      }
-  }
-  for (const Component& c : pr.components)
-    for (const auto& [name, ref] : c.inputs) {
-      if (ref.empty()) continue;
-      const std::string target = ref.substr(0, ref.find('.'));
-      if (!ids.count(target) && !mechanismObject(pr.mechanism, ref))
-        fail(c.id, "inputs." + name,
-             "signal reference '" + ref + "' names no component or mechanism object '" + target + "'");
-    }
-  std::set<std::string> connIds;
-  std::set<std::pair<std::string, std::string>> pairs;
-  for (const Connection& k : pr.connections) {
-    if (k.id.empty()) fail("", "connections", "a connection has an empty id");
-    if (!connIds.insert(k.id).second) fail(k.id, "id", "duplicate connection id");
-    if (ids.count(k.id)) fail(k.id, "id", "connection id is also a component id");
-    const PortDecl* ends[2] = {nullptr, nullptr};
-    int i = 0;
-    for (const PortRef* r : {&k.from, &k.to}) {
-      const char* field = i == 0 ? "from" : "to";
-      const Component* c = pr.find(r->component);
-      if (!c) fail(k.id, field, "dangling connection: no component '" + r->component + "'");
-      const ComponentType* t = reg.find(c->type);
-      ends[i] = t->port(r->port);
-      if (!ends[i]) fail(k.id, field, "component '" + c->id + "' (" + c->type + ") has no port '" + r->port + "'");
-      ++i;
-    }
-    if (k.from == k.to) fail(k.id, "to", "connection joins a port to itself");
-    if (ends[0]->domain != ends[1]->domain)
-      fail(k.id, "to", "connects ports of different domains (" + k.from.str() + ", " + k.to.str() + ")");
-    if (ends[0]->domain != Domain::Pneumatic)
-      fail(k.id, "to", "only pneumatic lines can be drawn in this version; signal inputs are references");
-    const std::string a = k.from.str(), b = k.to.str();
-    const std::pair<std::string, std::string> key = a < b ? std::pair{a, b} : std::pair{b, a};
-    if (!pairs.insert(key).second)
-      fail(k.id, "to", "duplicate connection between " + key.first + " and " + key.second);
-  }
-  if (!pr.mechanism.empty()) {
-    std::vector<std::string> compIds(ids.begin(), ids.end());
-    validateMechanism(pr.mechanism, file, compIds);
-  }
-  validateSimulation(pr.simulation, file);
-}
-
-void validateSimulation(const SimulationSettings& s, const std::string& file) {
-  auto fail = [&](const std::string& obj, const std::string& field, const std::string& msg) {
-    throw ProjectError(file, obj, field, msg);
-  };
-  auto positive = [&](double v, const char* f) {
-    if (!(v > 0.0) || !std::isfinite(v)) fail("simulation", f, "must be a positive number");
-  };
-  positive(s.t_end, "t_end");
-  positive(s.output_interval, "output_interval");
-  positive(s.rel_tol, "rel_tol");
-  positive(s.abs_tol_pressure, "abs_tol_pressure");
-  positive(s.abs_tol_temperature, "abs_tol_temperature");
-  positive(s.abs_tol_position, "abs_tol_position");
-  // Physical plausibility (what the solver can do anything sensible with);
-  // the same bounds as a component's pressures and temperatures.
-  auto within = [&](double v, const char* f, double lo, double hi, const char* unit) {
-    if (!(v >= lo && v <= hi))
-      fail("simulation", f, "value " + numberText(v) + (*unit ? " " : "") + unit + " is outside the valid range [" +
-                                numberText(lo) + ", " + numberText(hi) + "]");
-  };
-  within(s.ambient_pressure, "ambient_pressure", kPlausiblePressureFloor, kPlausiblePressure, "Pa");
-  within(s.ambient_temperature, "ambient_temperature", kPlausibleTemperatureMin, kPlausibleTemperatureMax, "K");
-  within(s.rel_tol, "rel_tol", 1e-12, 0.5, "");
-  if (!(s.wall_time_limit >= 0.0) || !std::isfinite(s.wall_time_limit))
-    fail("simulation", "wall_time_limit", "must be >= 0 s (0: no limit)");
-  if (s.max_step < 0.0 || !std::isfinite(s.max_step)) fail("simulation", "max_step", "must be >= 0 (0: solver's choice)");
-  if (s.coupling != "monolithic" && s.coupling != "cosimulation")
-    fail("simulation", "coupling", "must be \"monolithic\" or \"cosimulation\", not \"" + s.coupling + "\"");
-  if (s.mechanism_formulation != "reduced" && s.mechanism_formulation != "absolute")
-    fail("simulation", "mechanism_formulation",
-         "must be \"absolute\" or \"reduced\", not \"" + s.mechanism_formulation + "\"");
-  positive(s.exchange_interval, "exchange_interval");
-  if (s.coupling == "cosimulation" && s.exchange_interval > s.t_end)
-    fail("simulation", "exchange_interval", "is longer than t_end");
-  if (s.output_interval > s.t_end) fail("simulation", "output_interval", "is longer than t_end");
-  if (s.t_end / s.output_interval > 5e7) fail("simulation", "output_interval", "would write more than 5e7 rows");
-}
-
-namespace {
-thread_local std::string tCompilingFile;
-}
-
-const std::string& compilingFile() { return tCompilingFile; }
 
 std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& file, const BuildOptions& options) {
   return compile(pr, file, CouplingRole::Monolithic, nullptr, options);
@@ -199,10 +55,6 @@ mb::ExternalLoads externalLoads(const Project& pr) {
 std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& file, CouplingRole role,
                                           Backplane* backplane, const BuildOptions& options) {
   validateProject(pr, file);
-  struct FileScope {
-    explicit FileScope(const std::string& f) { tCompilingFile = f; }
-    ~FileScope() { tCompilingFile.clear(); }
-  } fileScope(file);
   const auto& reg = Registry::instance();
   auto sys = std::make_unique<System>();
   sys->role_ = role;
@@ -212,6 +64,7 @@ std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& 
   sys->TAmb_ = pr.simulation.ambient_temperature;
   sys->atolPosition_ = pr.simulation.abs_tol_position;
   sys->relTol_ = pr.simulation.rel_tol;
+  sys->gas_ = {gas::R, gas::kappa, gas::cp};  // what the nodes hold (air)
 
   // Nets: union-find over every pneumatic port.
   UnionFind uf;
@@ -282,6 +135,7 @@ std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& 
       SystemBuilder b(*sys, *el, {});
       b.pending_ = &pending;
       b.held_ = &held;
+      b.file_ = &file;
       el->setup(b);
       firstChannel = b.firstChannel_;
       mechFootprint = std::move(b.footprint_);
@@ -308,6 +162,7 @@ std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& 
       SystemBuilder b(*sys, *el, ports);
       b.pending_ = &pending;
       b.held_ = &held;
+      b.file_ = &file;
       el->setup(b);
       firstChannel = b.firstChannel_;
       sys->footprints_.push_back(std::move(b.footprint_));
@@ -406,7 +261,7 @@ std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& 
     if (it != sys->signals_.end()) {
       in->read = it->second.read;
       in->readsStatesOnly = it->second.readsStatesOnly;
-    } else if (role == CouplingRole::Pneumatic && backplane && mechanismObject(pr.mechanism, in->ref)) {
+    } else if (role == CouplingRole::Pneumatic && backplane && namesMechanismObject(pr.mechanism, in->ref)) {
       // The mechanical System resolves it (below, compiled second).
       const int i = backplane->mechanismSignal(in->ref, in->owner, in->name);
       in->read = [backplane, i](const Eval& e) { return backplane->signalAt(i, e.t); };

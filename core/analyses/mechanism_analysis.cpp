@@ -1,10 +1,11 @@
-#include "mechanics/mechanism_analysis.h"
+#include "analyses/mechanism_analysis.h"
 
+#include "build/compiler.h"
+#include "build/validation.h"
 #include "mechanics/mechanism_element.h"
 #include "mechanics/multibody.h"
 #include "model/message_text.h"
 #include "model/project_error.h"
-#include "solver/compiler.h"
 #include "solver/run_control.h"
 
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "control/displacement_step.h"
+#include "results/displacement_step.h"
 
 #include "model/component_type.h"
 
