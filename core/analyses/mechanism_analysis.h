@@ -4,7 +4,7 @@
 // Results use the same channels as a dynamic run.
 #pragma once
 
-#include "mechanics/mechanism_error.h"
+#include "model/project_error.h"
 #include "model/project.h"
 #include "solver/result_store.h"
 

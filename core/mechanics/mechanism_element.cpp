@@ -1,7 +1,7 @@
 #include "mechanics/mechanism_element.h"
 
 #include "element/system_builder.h"
-#include "mechanics/mechanism_error.h"
+#include "model/project_error.h"
 #include "model/message_text.h"
 
 #include <algorithm>
