@@ -104,7 +104,8 @@ std::string ActuatorCoupling::algebraicEquation(bool rate) const {
   const std::string q = c_.q, w = c_.w;
   if (jointIndex_ < 0)
     return rate ? w + " - d|P_rod - P_barrel|/dt   [mechanism]" : q + " - (|P_rod - P_barrel| - d0)   [mechanism]";
-  if (c_.rotary) return rate ? w + " - joint rate   [mechanism]" : q + " - (joint angle - angle0 + " + q + "0)   [mechanism]";
+  if (c_.rotary)
+    return rate ? w + " - joint rate   [mechanism]" : q + " - (joint angle - angle0 + " + q + "0)   [mechanism]";
   return rate ? w + " - joint velocity   [mechanism]" : q + " - (joint travel - s0)   [mechanism]";
 }
 
