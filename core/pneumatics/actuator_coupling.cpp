@@ -1,8 +1,8 @@
 #include "pneumatics/actuator_coupling.h"
 
+#include "element/system_builder.h"
 #include "mechanics/mechanism_element.h"
 #include "model/project.h"
-#include "element/system_builder.h"
 
 #include <stdexcept>
 
