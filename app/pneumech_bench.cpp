@@ -15,6 +15,7 @@
 // reference for the lumping's gain: MultibodySystem::lumpFixedJoints).
 //
 //   pneumech-bench [-n N] [--no-lump] [--serial-output] [--scaling-only [--dense]] [file.pneumech.json ...]
+#include "analyses/mechanism_analysis.h"
 #include "build/project_input.h"
 #include "mechanics/multibody.h"
 #include "model/project_error.h"
@@ -204,11 +205,11 @@ void analysisTimes(const pm::Project& pr, bool kinematic, int repeats, bool dens
     std::vector<double> y = sys.initialState(), yp;
     const auto t0 = std::chrono::steady_clock::now();
     if (!kinematic) {
-      sys.staticEquilibrium(0.0, y, yp);
+      pm::mb::staticEquilibrium(sys, 0.0, y, yp);
     } else {
       for (int k = 0; k <= 10; ++k) {
         if (k > 0) sys.predict(y, 0.1);
-        sys.kinematic(0.1 * k, y, yp);
+        pm::mb::kinematicAnalysis(sys, 0.1 * k, y, yp);
       }
     }
     best = std::min(best, seconds(t0));

@@ -11,6 +11,7 @@
 // against its closed form (hanging chain, upright ladder, a chain turning
 // rigidly, a ladder of parallelograms), the parts' balance and the
 // constraint residuals. Wall times are printed for information only.
+#include "analyses/mechanism_analysis.h"
 #include "mechanics/multibody.h"
 #include "support/mechanism_builders.h"
 #include "support/multibody_checks.h"
@@ -104,9 +105,9 @@ void solveBothWays(mb::MultibodySystem& sys, Analysis kind, double t, std::vecto
   ys = yd = sys.initialState();
   auto solve = [&](std::vector<double>& y, std::vector<double>& yp) {
     if (kind == Analysis::Statics)
-      sys.staticEquilibrium(0.0, y, yp);
+      mb::staticEquilibrium(sys, 0.0, y, yp);
     else
-      sys.kinematic(t, y, yp);
+      mb::kinematicAnalysis(sys, t, y, yp);
   };
   QElapsedTimer clock;
   clock.start();
@@ -235,7 +236,7 @@ class TestMechanicsSparse : public QObject {
       std::unique_ptr<DenseScope> scope(dense ? new DenseScope : nullptr);
       std::vector<double> y = sys.initialState(), yp;
       try {
-        sys.staticEquilibrium(0.0, y, yp);
+        mb::staticEquilibrium(sys, 0.0, y, yp);
       } catch (const std::runtime_error& e) {
         messages[dense] = e.what();
       }

@@ -1,5 +1,6 @@
 #include "analyses/geometry_checks.h"
 
+#include "analyses/mechanism_analysis.h"
 #include "mechanics/mass_properties.h"
 #include "mechanics/multibody.h"
 #include "model/component_type.h"
@@ -161,7 +162,7 @@ std::vector<Driver> driversOf(const Project& p, const Attached& a, const mb::Ext
     if (d.barrel < 0 || d.rod < 0 || d.index < 0) continue;
     std::vector<double> y = d.sys->initialState(), yp;
     try {
-      d.sys->kinematic(0.0, y, yp);
+      mb::kinematicAnalysis(*d.sys, 0.0, y, yp);
     } catch (const std::exception&) {
       continue;
     }
@@ -200,7 +201,7 @@ bool sweep(const Attached& a, Driver& d, double length0, std::vector<GeometryFin
     const double target = extending ? hi : lo;
     if (std::abs(length0 - target) < CylinderLength::kTolerance) continue;
     std::vector<double> y = d.sys->initialState(), yp;
-    d.sys->kinematic(0.0, y, yp);
+    mb::kinematicAnalysis(*d.sys, 0.0, y, yp);
     double prevL = length0, prevRate = d.slope;
     std::vector<double> yPrev = y;
     const std::string from = "driving joint '" + j.id + "' from " + coordinateText(j, d.q0);
@@ -214,7 +215,7 @@ bool sweep(const Attached& a, Driver& d, double length0, std::vector<GeometryFin
       y = yPrev;
       d.sys->predict(y, dir * step);
       try {
-        d.sys->kinematic(t, y, yp);
+        mb::kinematicAnalysis(*d.sys, t, y, yp);
       } catch (const std::exception&) {
         if ((step *= 0.5) >= h * 0x1p-20) continue;
         out.push_back({a.c->id, cyl + ": the linkage reaches a dead point or locks before the cylinder can " +
@@ -234,7 +235,7 @@ bool sweep(const Attached& a, Driver& d, double length0, std::vector<GeometryFin
           const double tm = 0.5 * (ta + tb);
           std::vector<double> ym = yPrev;
           try {
-            d.sys->kinematic(tm, ym, yp);
+            mb::kinematicAnalysis(*d.sys, tm, ym, yp);
           } catch (const std::exception&) {
             break;
           }

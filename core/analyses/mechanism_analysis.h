@@ -1,7 +1,8 @@
 // The non-dynamic analyses of a mechanism (seed 004 sec. 3): static
 // equilibrium, quasi-static stepping through time, and kinematic analysis of
-// a fully driven mechanism. Dynamics run through Simulation like any project.
-// Results use the same channels as a dynamic run.
+// a fully driven mechanism, on the MultibodySystem's equations and
+// projections. Dynamics run through Simulation like any project. Results use
+// the same channels as a dynamic run.
 #pragma once
 
 #include "model/project_error.h"
@@ -10,6 +11,20 @@
 
 #include <string>
 #include <vector>
+
+namespace pm::mb {
+
+class MultibodySystem;
+
+// Each returns the local state (y, yp) at t; the channels from outputs().
+// Static equilibrium from the current positions (velocities set to zero);
+// throws on no convergence.
+void staticEquilibrium(MultibodySystem& sys, double t, std::vector<double>& y, std::vector<double>& yp);
+// Kinematic analysis of a 0-DOF mechanism at t, starting from y; throws
+// when degrees of freedom remain or the constraints cannot be met.
+void kinematicAnalysis(MultibodySystem& sys, double t, std::vector<double>& y, std::vector<double>& yp);
+
+}  // namespace pm::mb
 
 namespace pm {
 

@@ -24,11 +24,23 @@
 // Parts that fixed joints alone hold to another body are merged into it
 // first (lumpFixedJoints): a welded assembly is one rigid body.
 //
-// The same object also runs the non-dynamic analyses (assembly, statics,
-// kinematics) and writes the result channels.
+// The same object assembles the mechanism at the start and writes the
+// result channels; the static and kinematic analyses (mechanism_analysis.h)
+// work on it. Its code, by responsibility:
+//   multibody_build.cpp          the constructor's build steps
+//   fixed_joint_lumping.cpp      welded parts merged into one body
+//   multibody_kinematics.cpp     positions, velocities, markers, windings
+//   multibody_constraints.cpp    constraint rows and matrices
+//   multibody_forces.cpp         force elements, joint limits, roots
+//   multibody_residual.cpp       the DAE: states, structure, residual
+//   multibody_assembly.cpp       assembly, redundancy, projections
+//   multibody_accelerations.cpp  consistent accelerations and reactions
+//   multibody_outputs.cpp        result channels and energies
+//   initial_conditions.cpp, redundant_reactions.cpp: the start's checks
 #pragma once
 
-#include "mechanics/motion_function.h"
+#include "mechanics/constraint_row.h"
+#include "mechanics/multibody_elements.h"
 #include "mechanics/spatial.h"
 #include "model/mechanism.h"
 
@@ -36,7 +48,6 @@
 
 #include <array>
 #include <functional>
-#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -50,84 +61,13 @@ namespace pm::mb {
 // a large share of a mechanism's CPU time, invisible in instruction counts.
 constexpr double kMultiplierAtol = 1e50;
 
-struct BodyRT {
-  std::string id;
-  bool ground = false;
-  double m = 0.0;
-  M3 J = M3::Zero(), Jinv = M3::Zero();
-  V3 cm = V3::Zero();  // centre of mass in the part frame
-  int slot = -1;       // first local state: r(3) p(4) v(3) w(3) mu_n(1)
-  V3 r0 = V3::Zero(), v0 = V3::Zero(), w0 = V3::Zero();  // COM position/velocity (world), w body frame
-  Q4 p0 = Q4(1, 0, 0, 0);
-  // Assembly weight of this part's pose and velocity corrections: a part the
-  // user fixed moves 1e-6 as much per unit of closing error as the others.
-  double assemblyScale = 1.0;
-};
-
-// A part as the user declared it, on the body that carries it: itself, or
-// (lumped by fixed joints) the body it is welded to, or the ground.
-struct PartRT {
-  std::string id;
-  int body = 0;
-  bool lumped = false;
-  M3 R = M3::Identity();  // part axes in the body's part axes
-  V3 t = V3::Zero();      // part frame origin in the body's part frame
-  double m = 0.0;
-  M3 J = M3::Zero();      // about its centre of mass, part axes
-  V3 cm = V3::Zero();     // centre of mass in the part frame
-};
-
 // What the circuit's actuators act on: markers (cylinders) and joints
 // (semi-rotary drives, cylinders on a joint). Their parts are never lumped.
 struct ExternalLoads {
   std::set<std::string> markers, joints;
 };
 
-struct MarkerRT {
-  std::string name;  // "part.marker"
-  int body = 0;
-  V3 s = V3::Zero();     // from the centre of mass, part axes
-  M3 A = M3::Identity(); // marker axes in part axes
-};
-
-struct Kin {
-  V3 r, v, w, ww;  // COM position and velocity, angular velocity (part frame, world)
-  Q4 p;
-  M3 A;
-};
-
-// One scalar constraint equation with its Jacobian blocks: d(phi) =
-// sum over its parts of r[k] . dr + p[k] . dpi' (virtual rotation, part axes).
-// Up to four parts (a coupler joins two joints).
-struct Row {
-  int n = 0;
-  int b[4] = {0, 0, 0, 0};
-  V3 r[4], p[4];
-  double phi = 0.0, phit = 0.0;
-  void add(int body, const V3& dr, const V3& dp) {
-    for (int k = 0; k < n; ++k)
-      if (b[k] == body) {
-        r[k] += dr;
-        p[k] += dp;
-        return;
-      }
-    b[n] = body;
-    r[n] = dr;
-    p[n] = dp;
-    ++n;
-  }
-  Row& scaled(double s) {
-    for (int k = 0; k < n; ++k) r[k] *= s, p[k] *= s;
-    return *this;
-  }
-};
-
-struct RowInfo {
-  std::string owner;     // joint or motion id
-  std::string equation;  // readable
-  int mu = -1, lambda = -1;  // local state slots
-  bool active = true;        // false: redundant, removed
-};
+class StaticEquilibrium;
 
 class MultibodySystem {
  public:
@@ -227,11 +167,6 @@ class MultibodySystem {
   // analysis must turn a joint between two points.
   double motionTurn(double t0, double t1) const;
 
-  // Analyses (seed 004 sec. 3). Each returns the local state (y, yp) at t.
-  // Static equilibrium from the current positions; throws on no convergence.
-  void staticEquilibrium(double t, std::vector<double>& y, std::vector<double>& yp);
-  // Kinematic analysis of a 0-DOF mechanism at t, starting from y.
-  void kinematic(double t, std::vector<double>& y, std::vector<double>& yp);
   // Every decomposition dense whatever the model's size: the reference the
   // tests (and pneumech-bench --dense) check the sparse path against.
   // Process-wide, off by default.
@@ -287,38 +222,31 @@ class MultibodySystem {
   }
 
  private:
-  struct JointRT {
-    std::string id, type;
-    // `type` decoded once: the residual branches on it at every evaluation.
-    enum class Kind { Spherical, Revolute, Translational, Cylindrical, Universal, Planar, Fixed, Coupler } kind =
-        Kind::Spherical;
-    int I = -1, J = -1;
-    int firstRow = 0, nRows = 0;
-    double lower = -INFINITY, upper = INFINITY, k = 0, e = 1.5, c = 0, d = 1e-4;
-    int coupled[2] = {-1, -1};
-    double ratio = -1.0;
-    double c0 = 0.0;  // coupler: q1 + ratio q2 as placed, the joints closed
-    int wind = -1;    // revolute: winding state (continuous angle)
-    std::optional<double> icValue, icRate;  // initial conditions (JointInitial)
-  };
-  struct MotionRT {
-    std::string id;
-    int joint = -1;
-    bool velocity = false;
-    TimeFunction f;
-    double q0 = 0.0;
-    int row = 0;
-  };
-  struct ForceRT {
-    std::string id, type;
-    int I = -1, J = -1, ref = -1;
-    std::map<std::string, double> p;
-    bool hasTable = false;
-    TimeFunction table;
-    int wind = -1;  // rotational spring-damper: winding state
-    double scale(double t) const;
-    double par(const char* n) const;
-  };
+  // The static and kinematic analyses (mechanism_analysis.cpp) solve on
+  // the rows, projections and scratch below.
+  friend class StaticEquilibrium;
+  friend void kinematicAnalysis(MultibodySystem& sys, double t, std::vector<double>& y, std::vector<double>& yp);
+
+  // Build steps, in the constructor's order (multibody_build.cpp): the
+  // ground first, then the user's parts with their markers; returns per
+  // body whether the user fixed it for the assembly.
+  std::vector<char> addBodies(const Mechanism& m);
+  // compliance_ from the user's parts: the same with or without lumping.
+  void setCompliance();
+  // Local state slots: the bodies', then per constraint row its mu (position
+  // level) and lambda, joints, motions and couplers in turn, then windings.
+  // `lumped`: per m.joints entry its lumpedJoints_ index, or -1.
+  void addJoints(const Mechanism& m, const std::vector<int>& lumped);
+  void addMotions(const Mechanism& m);
+  void addCouplers(const Mechanism& m);
+  void addForces(const Mechanism& m);
+  void addWindings();
+  void addRows(const std::string& owner, int count, bool position, const std::vector<std::string>& equations);
+  int markerOf(const std::string& ref, const std::string& owner, const char* field) const;  // throws if unknown
+  // y0_ from the user's poses and velocities, then assembled.
+  void setInitialState();
+  void declareChannels();  // multibody_outputs.cpp, in outputs() order
+  void declareRoots();     // multibody_forces.cpp
 
   // y supplies the winding states (continuous angles); null: wrapped angles.
   void buildRows(double t, const double* y, const std::vector<Kin>& k, std::vector<Row>& out) const;
@@ -334,7 +262,16 @@ class MultibodySystem {
   Row coordinateRow(const JointRT& j, const std::vector<Kin>& k, const double* y) const;
   void forces(double t, const double* y, const std::vector<Kin>& k);
   void forceValues(double t, const double* y, const std::vector<Kin>& k, std::vector<double>& vals);
+  // The joint limit stops' contact forces (no channel values).
+  void jointLimitForces(const double* y, const std::vector<Kin>& k);
   void assemble();
+  // One Gauss-Newton step of the assembly onto the rows `sel` (errors phi),
+  // towards the pose nearest where the user put the parts (`user`).
+  void assemblyStep(std::vector<double>& y, const std::vector<double>& user, const std::vector<Row>& sel,
+                    const Eigen::VectorXd& phi) const;
+  // Throws naming the rows that miss most when the assembly cannot close.
+  [[noreturn]] void assemblyFailed(const std::vector<const std::string*>& owner, const Eigen::VectorXd& phi,
+                                   bool initialConditions) const;
   // Per column of the constraint matrix (6 per moving part): the part's assemblyScale.
   Eigen::VectorXd assemblyScales() const;
   Eigen::VectorXd offsetFrom(const std::vector<double>& from, const std::vector<double>& to) const;
@@ -371,10 +308,27 @@ class MultibodySystem {
   Eigen::SparseMatrix<double> sparseOf(const std::vector<Row>& rows) const;  // the same, sparse
   // Small models: dense decompositions in assembly and redundancy detection.
   bool denseAssembly() const;
+  static bool denseForced();  // forceDense's switch
   // With F and N (applied forces and torques per body): the accelerations
   // in yp stay, gamma is C a from them (multipliersFor).
   void solveAccelerations(double t, double* y, double* yp, const std::vector<V3>* F = nullptr,
                           const std::vector<V3>* N = nullptr);
+  // solveAccelerations' steps (multibody_accelerations.cpp). The moving
+  // bodies and each one's first column (6 per body; -1 for the ground).
+  void movingColumns(std::vector<int>& moving, std::vector<int>& col) const;
+  // Unconstrained accelerations a0 (lambda = 0) from the given forces, or
+  // from the residual at yv (y with the multipliers zeroed; the rows at y
+  // are left in rowsScratch_ either way).
+  void freeAccelerations(double t, const double* y, const std::vector<int>& moving, const std::vector<V3>* F,
+                         const std::vector<V3>* N, Eigen::VectorXd& a0, std::vector<double>& yv);
+  // gamma = C a of the accelerations in yp (active rows of rowsScratch_).
+  Eigen::VectorXd accelerationsTimesRows(const double* yp) const;
+  // S lambda = C a0 - gamma with S = C M^-1 C^T + compliance; with `acc`,
+  // also a = a0 - M^-1 C^T lambda. Dense for small models, else sparse.
+  void solveMultipliersDense(const std::vector<int>& col, const Eigen::VectorXd& a0, const Eigen::VectorXd& gamma,
+                             Eigen::VectorXd& lam, Eigen::VectorXd* acc);
+  void solveMultipliersSparse(const std::vector<int>& col, int n6, const Eigen::VectorXd& a0,
+                              const Eigen::VectorXd& gamma, Eigen::VectorXd& lam, Eigen::VectorXd* acc) const;
   // Max |Phi| and max |C v + Phi_t| over the active rows of `rows` (built at k).
   void residualsOf(const std::vector<Row>& rows, const std::vector<Kin>& k, double& pos, double& vel) const;
   // gamma = -d/dt (C v + Phi_t) at fixed v, the right-hand side of C a = gamma,
@@ -382,10 +336,12 @@ class MultibodySystem {
   Eigen::VectorXd accelerationRhs(double t, const std::vector<double>& yNoMultipliers);
   void setPositions(std::vector<double>& y, const Eigen::VectorXd& dx, double scale = 1.0) const;
   void writeKinematicDerivatives(double* y, double* yp) const;
-  // (winding state, I marker, J marker) of every continuous angle.
-  struct Winding {
-    int state, I, J;
-  };
+  // Outputs' pieces (multibody_outputs.cpp): a lumped weld's reaction (its
+  // leaf's Newton-Euler balance) and a joint's reaction on I's part, at the
+  // I marker, world axes.
+  void lumpedJointReaction(const LumpedJointRT& lj, const std::vector<V3>& acc, const std::vector<V3>& alpha, V3& F,
+                           V3& T) const;
+  void jointReaction(const JointRT& j, const double* y, V3& F, V3& T) const;
   std::vector<Winding> windings_;
 
   std::vector<BodyRT> bodies_;
@@ -402,22 +358,13 @@ class MultibodySystem {
   int dof_ = 0;
   std::vector<double> y0_;
 
-  // A fixed joint lumped: its leaf side (the parts welded through it) and
-  // which of its markers is on that side; its reaction is the leaf's
-  // Newton-Euler balance.
-  struct LumpedJointRT {
-    std::string id;
-    int I = -1, J = -1;
-    std::vector<int> group;  // parts_ indices
-    bool leafIsI = true;
-  };
   std::vector<PartRT> parts_;
   std::vector<LumpedJointRT> lumpedJoints_;
   // Joint channels in the user's order: >= 0 joints_[k], < 0 lumpedJoints_[-1 - k].
   std::vector<int> jointOut_;
   // Merges into the bodies they are welded to the parts a fixed joint
-  // alone holds (see lumpFixedJoints); per m.joints entry its
-  // lumpedJoints_ index, or -1.
+  // alone holds (see lumpFixedJoints; fixed_joint_lumping.cpp); per
+  // m.joints entry its lumpedJoints_ index, or -1.
   std::vector<int> lumpWelded(const Mechanism& m, const ExternalLoads& loads, const std::vector<char>& userFixed);
   // Part `p`'s centre of mass kinematics and accelerations (world) from its body's.
   void partMotion(const PartRT& p, const Kin& kb, const V3& ab, const V3& alphab, V3& r, V3& a, M3& A) const;
@@ -457,5 +404,19 @@ class MultibodySystem {
   std::vector<std::pair<int, int>> accOn_;
   Eigen::MatrixXd accS_;
 };
+
+// Marker kinematics, inline: the force elements and the joints' coordinates
+// read them many times per evaluation.
+inline V3 MultibodySystem::markerPoint(int m, const std::vector<Kin>& k) const {
+  const MarkerRT& mk = markers_[m];
+  return k[mk.body].r + k[mk.body].A * mk.s;
+}
+inline V3 MultibodySystem::markerVelocity(int m, const std::vector<Kin>& k) const {
+  const MarkerRT& mk = markers_[m];
+  return k[mk.body].v + k[mk.body].ww.cross(k[mk.body].A * mk.s);
+}
+inline M3 MultibodySystem::markerAxes(int m, const std::vector<Kin>& k) const {
+  return k[markers_[m].body].A * markers_[m].A;
+}
 
 }  // namespace pm::mb

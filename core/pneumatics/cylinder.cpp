@@ -26,11 +26,12 @@
 // Co-simulated (simulation.coupling "cosimulation", element/backplane.h) the
 // cylinder is split: its chambers in the pneumatic System moved by the
 // backplane's x(t), v(t); its friction, stops, spring and load in the
-// mechanical System with the backplane's interpolated pressure force.
+// mechanical System with the backplane's interpolated pressure force. These
+// modes are the actuators' common coupling (actuator_coupling.h).
 #include "element/system_builder.h"
-#include "mechanics/mechanism_element.h"
 #include "model/component_type.h"
 #include "model/project.h"
+#include "pneumatics/actuator_coupling.h"
 #include "pneumatics/cylinder_length.h"
 #include "pneumatics/flow.h"
 #include "pneumatics/gas.h"
@@ -45,7 +46,11 @@ class Cylinder : public Element {
  public:
   enum class Kind { Double, ThroughRod, SingleSpring };
 
-  Cylinder(const Component& c, Kind k) : Element(c.id), kind_(k) {
+  Cylinder(const Component& c, Kind k)
+      : Element(c.id),
+        kind_(k),
+        coupling_(c, {"x", "m", "v", "m/s", false, 0.0, "cylinder",
+                      "m dv/dt - (pA A_A - pB A_B - p_amb A_rod - F_load - m g sin(angle) - F_friction(v) + F_stop(x, v))"}) {
     Params P(c);
     const double D = P("bore"), d = P("rod");
     const double pi = std::numbers::pi;
@@ -65,6 +70,12 @@ class Cylinder : public Element {
     kStop_ = P("k_stop"), cStop_ = P("c_stop");
     x0_ = P("x0");
     length_ = {D, L_, P("L_retracted"), x0_};
+    // Attached between markers: they must be as far apart as the cylinder
+    // can be long (pneumatics/cylinder_length.h).
+    coupling_.setMarkerOffset([this](double distance, const std::string& barrel, const std::string& rod) {
+      if (const auto why = length_.mismatch(distance, barrel, rod)) throw std::runtime_error("data.attach: " + *why);
+      return length_.retracted(distance);
+    });
     pA0_ = P("pA0");
     T0_ = P("T0");
     hA_A_ = P("hA_A"), Tw_ = P("T_wall");
@@ -82,11 +93,6 @@ class Cylinder : public Element {
     }
     if (x0_ > L_) throw std::runtime_error("params.x0: initial position " + std::to_string(x0_) +
                                            " m is beyond the stroke " + std::to_string(L_) + " m");
-    if (c.data.is_object() && c.data.contains("attach")) {
-      barrelRef_ = c.data["attach"].value("barrel", "");
-      rodRef_ = c.data["attach"].value("rod", "");
-      jointRef_ = c.data["attach"].value("joint", "");
-    }
   }
 
   static std::vector<std::string> checkData(const Component& c) {
@@ -192,13 +198,8 @@ class Cylinder : public Element {
     pAmb_ = b.ambientPressure();
     // Co-simulation: an attached cylinder is split between the two Systems
     // (element/backplane.h). The mechanical side has no chambers.
-    side_ = mechanismAttached() ? b.couplingRole() : CouplingRole::Monolithic;
-    if (side_ != CouplingRole::Monolithic) {
-      bp_ = b.backplane();
-      if (!bp_) throw std::logic_error(id() + ": co-simulation without a backplane");
-      bpIndex_ = bp_->index(id());
-    }
-    if (side_ == CouplingRole::Mechanical) {
+    coupling_.begin(b);
+    if (coupling_.mechanicalSide()) {
       setupMechanicalSide(b);
       return;
     }
@@ -215,24 +216,10 @@ class Cylinder : public Element {
       if (LcB_ > 0) b.capacity(portB_, id() + ".portB", Vport_, pB0_, T0_, iso_, Tw_);
       b.capacity(chB_, id() + ".B", V0B_ + AB_ * (L_ - x0_), pB0_, T0_, iso_, Tw_);
     }
-    if (side_ == CouplingRole::Pneumatic) {
-      // Moved by the mechanics' exchanged stroke and velocity; contact is
-      // the mechanical side's business.
-      sx_ = b.state("x", "m", StateKind::Algebraic, x0_, b.absTolPosition(), "x - x_backplane(t)   [co-simulation]");
-      sv_ = b.state("v", "m/s", StateKind::Algebraic, 0.0, b.absTolPosition(), "v - v_backplane(t)   [co-simulation]");
-      (*bp_)[bpIndex_].pressureForce = [this](const Eval& e) { return pressureForce(e); };
-    } else {
-      b.roots(2);  // contact onset at both stops: IDA restarts there instead of failing steps
-    }
-    if (side_ == CouplingRole::Pneumatic) {
-      // x, v declared above
-    } else if (mechanismAttached()) {
-      attachToMechanism(b);
-    } else {
-      sx_ = b.state("x", "m", StateKind::Differential, x0_, b.absTolPosition(), "dx/dt - v");
-      sv_ = b.state("v", "m/s", StateKind::Differential, 0.0, 1e-6,
-                    "m dv/dt - (pA A_A - pB A_B - p_amb A_rod - F_load - m g sin(angle) - F_friction(v) + F_stop(x, v))");
-    }
+    // Contact onset at both stops: IDA restarts there instead of failing
+    // steps (the co-simulation's pneumatic side has no stops).
+    if (!coupling_.pneumaticSide()) b.roots(2);
+    declareCoordinate(b);
     sW_ = b.state("W_gas", "J", StateKind::Differential, 0.0, 1e-6, "dW/dt - (pA dV_A/dt + pB dV_B/dt)");
     for (const auto& [q, u] : std::vector<std::pair<const char*, const char*>>{
              {"x", "m"}, {"v", "m/s"}, {"a", "m/s2"}, {"pA", "Pa"}, {"TA", "K"}})
@@ -270,29 +257,29 @@ class Cylinder : public Element {
     for (const auto& nodes : {nodesOf(chA_, portA_), chB_ >= 0 ? nodesOf(chB_, portB_) : std::vector<int>{}})
       if (!nodes.empty()) b.block({{}, nodes, xv, nodes});
     b.block({{sW_}, {}, {sW_, sv_}, chambers});
-    if (side_ == CouplingRole::Pneumatic) {
+    if (coupling_.pneumaticSide()) {
       b.block({xv, {}, xv, {}});
-    } else if (mech_) {
+    } else if (coupling_.onMechanism()) {
       // The force's line (or the joint's axis) turns with the parts: the
       // rows it feeds read their states too.
       std::vector<int> cols = xv;
-      cols.insert(cols.end(), reads_.begin(), reads_.end());
+      cols.insert(cols.end(), coupling_.reads().begin(), coupling_.reads().end());
       b.block({xv, {}, cols, {}});
-      b.block({writes_, {}, cols, chambers});
+      b.block({coupling_.writes(), {}, cols, chambers});
     } else {
       b.block({xv, {}, xv, chambers});
     }
   }
 
   void evaluate(Eval& e) override {
-    double x = e.y[sx_], v = e.y[sv_];
     // Co-simulated: the volumes follow the backplane's motion directly (a
     // function of t alone), the states x, v only mirror it.
-    if (side_ == CouplingRole::Pneumatic) bp_->kinematicsAt(bpIndex_, e.t, x, v);
+    double x, v;
+    coupling_.motion(e, x, v);
     Ff_ = friction(v);
     Fstop_ = stopForce(-x, -v) - stopForce(x - L_, v);
-    if (side_ == CouplingRole::Mechanical) {
-      mechanismResiduals(e);
+    if (coupling_.mechanicalSide()) {
+      coupling_.mechanismResiduals(e);
       return;
     }
     const double pA = e.p(chA_);
@@ -310,21 +297,13 @@ class Cylinder : public Element {
       if (!iso_) e.heat(chB_, hA_B_ * (Tw_ - e.T(chB_)));
     }
     if (!iso_) e.heat(chA_, hA_A_ * (Tw_ - e.T(chA_)));
-    if (side_ == CouplingRole::Pneumatic) {
-      e.res[sx_] = e.y[sx_] - x;
-      e.res[sv_] = e.y[sv_] - v;
-    } else if (mech_) {
-      mechanismResiduals(e);
-    } else {
-      e.res[sx_] = e.yp[sx_] - v;
-      e.res[sv_] = e.yp[sv_] - (Fp_ - Fload_ - m_ * gsin_ - Ff_ + Fstop_) / m_;
-    }
+    coupling_.residuals(e, x, v, [&] { return (Fp_ - Fload_ - m_ * gsin_ - Ff_ + Fstop_) / m_; });
     e.res[sW_] = e.yp[sW_] - work;
   }
 
   bool rootsReadStatesOnly() const override { return true; }
   void roots(const Eval& e, double* g) override {
-    if (side_ == CouplingRole::Pneumatic) return;  // none registered
+    if (coupling_.pneumaticSide()) return;  // none registered
     // A piston resting on a stop sits there to rounding: x is then the
     // Newton's noise (1e-21 m or less) and its sign flips at every solve,
     // each flip a root and a restart (the reduced formulation's tool changer
@@ -341,7 +320,7 @@ class Cylinder : public Element {
     ch[k++] = e.y[sx_];
     ch[k++] = e.y[sv_];
     ch[k++] = e.yp[sv_];
-    if (side_ == CouplingRole::Mechanical) {
+    if (coupling_.mechanicalSide()) {
       ch[k++] = Ff_;
       ch[k++] = Fstop_;
       return;
@@ -359,56 +338,12 @@ class Cylinder : public Element {
   }
 
  private:
-  bool mechanismAttached() const { return !jointRef_.empty() || !barrelRef_.empty(); }
-
-  // x, v algebraic from the mechanism's geometry; the axial force acts on
-  // the parts (monolithic, or the co-simulation's mechanical side).
-  void attachToMechanism(SystemBuilder& b) {
-    if (!jointRef_.empty()) {
-      // Along a translational (or cylindrical) joint's axis: x follows the
-      // joint's travel, the force drives the joint.
-      mech_ = mechanismOf(b);
-      if (!mech_) throw std::runtime_error("data.attach: the project has no mechanism to attach the cylinder to");
-      try {
-        joint_ = mech_->jointIndex(jointRef_, false);
-      } catch (const std::exception& ex) {
-        throw std::runtime_error(std::string("data.attach.joint: ") + ex.what());
-      }
-      if (mech_->jointType(joint_) != "translational" && mech_->jointType(joint_) != "cylindrical")
-        throw std::runtime_error("data.attach.joint: joint '" + jointRef_ + "' is " + mech_->jointType(joint_) +
-                                 "; a cylinder drives a translational or cylindrical joint");
-      d0_ = mech_->initialJointCoordinate(joint_) - x0_;
-      reads_ = mech_->jointPartStates(joint_);
-      writes_ = mech_->forceRows(reads_);
-      b.touches(reads_, writes_);
-      sx_ = b.state("x", "m", StateKind::Algebraic, x0_, b.absTolPosition(), "x - (joint travel - s0)   [mechanism]");
-      sv_ = b.state("v", "m/s", StateKind::Algebraic, 0.0, b.absTolPosition(), "v - joint velocity   [mechanism]");
-      mech_->attach({id(), -1, -1, [this](const Eval& e) { return axialForce(e); }, joint_, sx_, sv_, d0_});
-    } else {
-      mech_ = mechanismOf(b);
-      if (!mech_) throw std::runtime_error("data.attach: the project has no mechanism to attach the cylinder to");
-      try {
-        mb_ = mech_->markerIndex(barrelRef_);
-        mr_ = mech_->markerIndex(rodRef_);
-      } catch (const std::exception& ex) {
-        throw std::runtime_error(std::string("data.attach: ") + ex.what());
-      }
-      if (mb_ == mr_) throw std::runtime_error("data.attach: barrel and rod ends are the same marker");
-      // The markers must be as far apart as the cylinder can be long
-      // (pneumatics/cylinder_length.h).
-      const double dist = mech_->initialDistance(mb_, mr_);
-      if (const auto why = length_.mismatch(dist, barrelRef_, rodRef_)) throw std::runtime_error("data.attach: " + *why);
-      d0_ = length_.retracted(dist);
-      for (int m : {mb_, mr_}) {
-        const std::vector<int> r = mech_->partStates(m), w = mech_->forceRows(r);
-        reads_.insert(reads_.end(), r.begin(), r.end());
-        writes_.insert(writes_.end(), w.begin(), w.end());
-        b.touches(r, w);
-      }
-      sx_ = b.state("x", "m", StateKind::Algebraic, x0_, b.absTolPosition(), "x - (|P_rod - P_barrel| - d0)   [mechanism]");
-      sv_ = b.state("v", "m/s", StateKind::Algebraic, 0.0, b.absTolPosition(), "v - d|P_rod - P_barrel|/dt   [mechanism]");
-      mech_->attach({id(), mb_, mr_, [this](const Eval& e) { return axialForce(e); }, -1, sx_, sv_, d0_});
-    }
+  // x, v for the coupling's mode (free, attached, or a co-simulation side).
+  void declareCoordinate(SystemBuilder& b) {
+    coupling_.declareStates(
+        b, x0_, [this](const Eval& e) { return pressureForce(e); }, [this](const Eval& e) { return axialForce(e); });
+    sx_ = coupling_.qState();
+    sv_ = coupling_.wState();
   }
 
   // The co-simulation's mechanical side: the mechanism drives x, v; the
@@ -416,13 +351,7 @@ class Cylinder : public Element {
   // friction, stop, spring and load forces evaluated here at every request.
   void setupMechanicalSide(SystemBuilder& b) {
     b.roots(2);
-    attachToMechanism(b);
-    // From the geometry, not the algebraic x, v (those hold only to the
-    // Newton tolerance).
-    (*bp_)[bpIndex_].kinematics = [this](const Eval& e, double& x, double& v) {
-      const double d = joint_ >= 0 ? mech_->jointCoordinate(e, joint_, &v) : mech_->distance(e, mb_, mr_, &v);
-      x = d - d0_;
-    };
+    declareCoordinate(b);
     for (const auto& [q, u] : std::vector<std::pair<const char*, const char*>>{
              {"x", "m"}, {"v", "m/s"}, {"a", "m/s2"}, {"F_friction", "N"}, {"F_stop", "N"}})
       b.channel(q, u);
@@ -448,14 +377,8 @@ class Cylinder : public Element {
   // from the current x, v (seed 000 sec. 6.4: stiff, never held).
   double axialForce(const Eval& e) const {
     const double x = e.y[sx_], v = e.y[sv_];
-    const double Fp = side_ == CouplingRole::Mechanical ? bp_->forceAt(bpIndex_, e.t) : pressureForce(e);
+    const double Fp = coupling_.pressureForce(e);
     return Fp - springForce(x) - Fload_ - friction(v) + stopForce(-x, -v) - stopForce(x - L_, v);
-  }
-  void mechanismResiduals(Eval& e) const {
-    double rate = 0.0;
-    const double d = joint_ >= 0 ? mech_->jointCoordinate(e, joint_, &rate) : mech_->distance(e, mb_, mr_, &rate);
-    e.res[sx_] = e.y[sx_] - (d - d0_);
-    e.res[sv_] = e.y[sv_] - rate;
   }
   // Contact force pushing back out of a stop; pen > 0 is penetration and
   // vpen its rate.
@@ -477,7 +400,7 @@ class Cylinder : public Element {
   }
 
   Kind kind_;
-  std::vector<int> reads_, writes_;  // the mechanism's states x, v read and rows the force feeds
+  ActuatorCoupling coupling_;
   double L_, AA_, AB_, Arod_, V0A_, V0B_ = 0, m_, Fload_, gsin_;
   double Fc_, Fs_, vs_, cv_, veps_, kStop_, cStop_, x0_, pA0_, pB0_ = 0, T0_, hA_A_, hA_B_ = 0, Tw_;
   bool iso_;
@@ -487,14 +410,6 @@ class Cylinder : public Element {
   int portA_ = -1, portB_ = -1, chA_ = -1, chB_ = -1;
   int sx_ = -1, sv_ = -1, sW_ = -1;
   double Fp_ = 0, Ff_ = 0, Fstop_ = 0;
-  std::string barrelRef_, rodRef_, jointRef_;
-  int joint_ = -1;
-  MechanismElement* mech_ = nullptr;
-  CouplingRole side_ = CouplingRole::Monolithic;
-  Backplane* bp_ = nullptr;
-  int bpIndex_ = -1;
-  int mb_ = -1, mr_ = -1;
-  double d0_ = 0.0;
   CylinderLength length_;
 };
 

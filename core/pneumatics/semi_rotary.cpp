@@ -14,11 +14,12 @@
 // Attached to a revolute joint of the mechanism (data.attach = {"joint":
 // id}), theta follows the joint angle (theta0 at the assembled start) and
 // the pressure, friction, stop and load torques drive the joint's I part
-// (reaction on J's part); the inertia J is then the mechanism's.
+// (reaction on J's part); the inertia J is then the mechanism's. Attached
+// and co-simulated as the cylinder is (actuator_coupling.h).
 #include "element/system_builder.h"
-#include "mechanics/mechanism_element.h"
 #include "model/component_type.h"
 #include "model/project.h"
+#include "pneumatics/actuator_coupling.h"
 #include "pneumatics/flow.h"
 #include "pneumatics/gas.h"
 
@@ -33,7 +34,10 @@ namespace {
 
 class SemiRotaryActuator : public Element {
  public:
-  explicit SemiRotaryActuator(const Component& c) : Element(c.id) {
+  explicit SemiRotaryActuator(const Component& c)
+      : Element(c.id),
+        coupling_(c, {"theta", "rad", "omega", "rad/s", true, 1e-8, "actuator",
+                      "J domega/dt - ((pA - pB) D - T_load - T_friction(omega) + T_stop(theta, omega))"}) {
     Params P(c);
     D_ = P("D"), thMax_ = P("theta_max"), J_ = P("J");
     V0A_ = P("V0_A"), V0B_ = P("V0_B");
@@ -43,8 +47,6 @@ class SemiRotaryActuator : public Element {
     th0_ = P("theta0"), pA0_ = P("pA0"), pB0_ = P("pB0"), T0_ = P("T0");
     hA_A_ = P("hA_A"), hA_B_ = P("hA_B"), Tw_ = P("T_wall");
     iso_ = P("isothermal") > 0.5;
-    if (c.data.is_object() && c.data.contains("attach") && c.data["attach"].is_object())
-      jointRef_ = c.data["attach"].value("joint", "");
   }
 
   static std::vector<std::string> checkData(const Component& c) {
@@ -117,51 +119,28 @@ class SemiRotaryActuator : public Element {
                                " rad is beyond the swept angle " + std::to_string(thMax_) + " rad");
     // Co-simulation (element/backplane.h): the mechanical side has no
     // chambers, the pneumatic side follows the backplane's angle.
-    side_ = jointRef_.empty() ? CouplingRole::Monolithic : b.couplingRole();
-    if (side_ != CouplingRole::Monolithic) {
-      bp_ = b.backplane();
-      if (!bp_) throw std::logic_error(id() + ": co-simulation without a backplane");
-      bpIndex_ = bp_->index(id());
-    }
-    if (side_ != CouplingRole::Mechanical) {
+    coupling_.begin(b);
+    if (!coupling_.mechanicalSide()) {
       const int pa = b.port("A"), pb = b.port("B");
       chA_ = pa >= 0 ? pa : b.internalNode("A");
       chB_ = pb >= 0 ? pb : b.internalNode("B");
       b.capacity(chA_, id() + ".A", V0A_ + D_ * th0_, pA0_, T0_, iso_, Tw_);
       b.capacity(chB_, id() + ".B", V0B_ + D_ * (thMax_ - th0_), pB0_, T0_, iso_, Tw_);
     }
-    if (side_ == CouplingRole::Pneumatic) {
-      sth_ = b.state("theta", "rad", StateKind::Algebraic, th0_, 1e-8, "theta - theta_backplane(t)   [co-simulation]");
-      sw_ = b.state("omega", "rad/s", StateKind::Algebraic, 0.0, 1e-8, "omega - omega_backplane(t)   [co-simulation]");
-      (*bp_)[bpIndex_].pressureForce = [this](const Eval& e) { return (e.p(chA_) - e.p(chB_)) * D_; };
-    } else if (!jointRef_.empty()) {
-      mech_ = mechanismOf(b);
-      if (!mech_) throw std::runtime_error("data.attach: the project has no mechanism to attach the actuator to");
-      try {
-        joint_ = mech_->jointIndex(jointRef_, true);
-      } catch (const std::exception& ex) {
-        throw std::runtime_error(std::string("data.attach.joint: ") + ex.what());
-      }
-      angle0_ = mech_->initialJointCoordinate(joint_);
-      b.touches(mech_->jointPartStates(joint_), mech_->forceRows(mech_->jointPartStates(joint_)));
-      sth_ = b.state("theta", "rad", StateKind::Algebraic, th0_, 1e-8, "theta - (joint angle - angle0 + theta0)   [mechanism]");
-      sw_ = b.state("omega", "rad/s", StateKind::Algebraic, 0.0, 1e-8, "omega - joint rate   [mechanism]");
-      mech_->attach({id(), -1, -1, [this](const Eval& e) { return shaftTorque(e); }, joint_, sth_, sw_, angle0_ - th0_});
-      if (side_ == CouplingRole::Mechanical) {
-        (*bp_)[bpIndex_].kinematics = [this](const Eval& e, double& th, double& w) { th = shaftAngle(e, &w); };
-        b.channel("theta", "rad");
-        b.channel("omega", "rad/s");
-        b.channel("alpha", "rad/s2");
-        b.channel("T_friction", "N m");
-        b.channel("T_stop", "N m");
-        b.publish("theta", [this](const Eval& e) { return e.y[sth_]; });
-        b.publish("omega", [this](const Eval& e) { return e.y[sw_]; });
-        return;
-      }
-    } else {
-      sth_ = b.state("theta", "rad", StateKind::Differential, th0_, 1e-8, "dtheta/dt - omega");
-      sw_ = b.state("omega", "rad/s", StateKind::Differential, 0.0, 1e-6,
-                    "J domega/dt - ((pA - pB) D - T_load - T_friction(omega) + T_stop(theta, omega))");
+    coupling_.declareStates(
+        b, th0_, [this](const Eval& e) { return (e.p(chA_) - e.p(chB_)) * D_; },
+        [this](const Eval& e) { return shaftTorque(e); });
+    sth_ = coupling_.qState();
+    sw_ = coupling_.wState();
+    if (coupling_.mechanicalSide()) {
+      b.channel("theta", "rad");
+      b.channel("omega", "rad/s");
+      b.channel("alpha", "rad/s2");
+      b.channel("T_friction", "N m");
+      b.channel("T_stop", "N m");
+      b.publish("theta", [this](const Eval& e) { return e.y[sth_]; });
+      b.publish("omega", [this](const Eval& e) { return e.y[sw_]; });
+      return;
     }
     b.channel("theta", "rad");
     b.channel("omega", "rad/s");
@@ -182,13 +161,13 @@ class SemiRotaryActuator : public Element {
   }
 
   void evaluate(Eval& e) override {
-    double th = e.y[sth_], w = e.y[sw_];
     // Co-simulated: the volumes follow the backplane's motion directly.
-    if (side_ == CouplingRole::Pneumatic) bp_->kinematicsAt(bpIndex_, e.t, th, w);
+    double th, w;
+    coupling_.motion(e, th, w);
     Tf_ = (Tc_ + (Ts_ - Tc_) * std::exp(-(w / ws_) * (w / ws_))) * std::tanh(w / weps_) + cv_ * w;
     Tstop_ = stopTorque(-th, -w) - stopTorque(th - thMax_, w);
-    if (side_ == CouplingRole::Mechanical) {
-      jointResiduals(e);
+    if (coupling_.mechanicalSide()) {
+      coupling_.mechanismResiduals(e);
       return;
     }
     const double pA = e.p(chA_), pB = e.p(chB_);
@@ -199,22 +178,14 @@ class SemiRotaryActuator : public Element {
       e.heat(chB_, hA_B_ * (Tw_ - e.T(chB_)));
     }
     Tp_ = (pA - pB) * D_;
-    if (side_ == CouplingRole::Pneumatic) {
-      e.res[sth_] = e.y[sth_] - th;
-      e.res[sw_] = e.y[sw_] - w;
-    } else if (mech_) {
-      jointResiduals(e);
-    } else {
-      e.res[sth_] = e.yp[sth_] - w;
-      e.res[sw_] = e.yp[sw_] - (Tp_ - Tload_ - Tf_ + Tstop_) / J_;
-    }
+    coupling_.residuals(e, th, w, [&] { return (Tp_ - Tload_ - Tf_ + Tstop_) / J_; });
   }
 
   void output(const Eval& e, double* ch) override {
     ch[0] = e.y[sth_];
     ch[1] = e.y[sw_];
     ch[2] = e.yp[sw_];
-    if (side_ == CouplingRole::Mechanical) {
+    if (coupling_.mechanicalSide()) {
       ch[3] = Tf_;
       ch[4] = Tstop_;
       return;
@@ -236,18 +207,8 @@ class SemiRotaryActuator : public Element {
   double shaftTorque(const Eval& e) const {
     const double th = e.y[sth_], w = e.y[sw_];
     const double Tf = (Tc_ + (Ts_ - Tc_) * std::exp(-(w / ws_) * (w / ws_))) * std::tanh(w / weps_) + cv_ * w;
-    const double Tp = side_ == CouplingRole::Mechanical ? bp_->forceAt(bpIndex_, e.t) : (e.p(chA_) - e.p(chB_)) * D_;
+    const double Tp = coupling_.pressureForce(e);
     return Tp - Tload_ - Tf + stopTorque(-th, -w) - stopTorque(th - thMax_, w);
-  }
-  // Shaft angle from the joint's continuous angle (it counts whole turns),
-  // the same x = coordinate - offset the held analyses use (holdCircuit).
-  double shaftAngle(const Eval& e, double* rate) const {
-    return mech_->jointCoordinate(e, joint_, rate) - angle0_ + th0_;
-  }
-  void jointResiduals(Eval& e) const {
-    double rate = 0.0;
-    e.res[sth_] = e.y[sth_] - shaftAngle(e, &rate);
-    e.res[sw_] = e.y[sw_] - rate;
   }
   // Contact torque pushing back out of a stop; pen > 0 is the penetration
   // angle and vpen its rate.
@@ -263,13 +224,7 @@ class SemiRotaryActuator : public Element {
   bool iso_;
   int chA_ = -1, chB_ = -1, sth_ = -1, sw_ = -1;
   double Tp_ = 0.0, Tf_ = 0.0, Tstop_ = 0.0;
-  std::string jointRef_;
-  MechanismElement* mech_ = nullptr;
-  CouplingRole side_ = CouplingRole::Monolithic;
-  Backplane* bp_ = nullptr;
-  int bpIndex_ = -1;
-  int joint_ = -1;
-  double angle0_ = 0.0;
+  ActuatorCoupling coupling_;
 };
 
 }  // namespace
