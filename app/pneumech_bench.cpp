@@ -12,7 +12,7 @@
 // --scaling-only runs only these; --dense adds the analyses' times with
 // every decomposition dense for N >= 32, the models above the dense limit).
 // --no-lump keeps parts welded by fixed joints as bodies of their own (the
-// reference for the lumping's gain: MultibodySystem::lumpFixedJoints).
+// reference for the lumping's gain: BuildOptions::lumpFixedJoints).
 //
 //   pneumech-bench [-n N] [--no-lump] [--serial-output] [--scaling-only [--dense]] [file.pneumech.json ...]
 #include "analyses/mechanism_analysis.h"
@@ -43,6 +43,7 @@ namespace fs = std::filesystem;
 namespace {
 
 bool serialOutput = false;  // --serial-output
+pm::BuildOptions buildOptions;  // --no-lump: lumpFixedJoints off
 
 int usage() {
   std::fprintf(stderr, "usage: pneumech-bench [-n N] [--no-lump] [--serial-output] [--scaling-only [--dense] | --coupling-only] [file.pneumech.json ...]\n"
@@ -157,7 +158,7 @@ void scaling(int repeats) {
         pm::RunStats stats;
         int states = 0;
         for (int k = 0; k < repeats; ++k) {
-          pm::Simulation sim(pr, name);
+          pm::Simulation sim(pr, name, buildOptions);
           sim.setOutputRows(serialOutput ? pm::Simulation::OutputRows::Solver : pm::Simulation::OutputRows::Auto);
           states = sim.system().size();
           pm::ResultStore out;
@@ -198,10 +199,9 @@ double seconds(std::chrono::steady_clock::time_point t0) {
 // analysis at 11 points over 1 s, each Newton started from the last point
 // moved along its velocities (as `pneumech kinematic`).
 void analysisTimes(const pm::Project& pr, bool kinematic, int repeats, bool dense, double& best) {
-  pm::mb::MultibodySystem::forceDense(dense);
   best = std::numeric_limits<double>::infinity();
   for (int r = 0; r < repeats; ++r) {
-    pm::mb::MultibodySystem sys(pr.mechanism);
+    pm::mb::MultibodySystem sys(pr.mechanism, {}, {buildOptions.lumpFixedJoints, dense});
     std::vector<double> y = sys.initialState(), yp;
     const auto t0 = std::chrono::steady_clock::now();
     if (!kinematic) {
@@ -214,7 +214,6 @@ void analysisTimes(const pm::Project& pr, bool kinematic, int repeats, bool dens
     }
     best = std::min(best, seconds(t0));
   }
-  pm::mb::MultibodySystem::forceDense(false);
 }
 
 void analyses(int repeats, bool withDense) {
@@ -241,7 +240,6 @@ void analyses(int repeats, bool withDense) {
         if (std::isnan(dst)) std::printf(" %12s %14s\n", "-", "-");
         else std::printf(" %12.4f %14.4f\n", dst, dkin);
       } catch (const std::exception& e) {
-        pm::mb::MultibodySystem::forceDense(false);
         std::printf("%-22s FAILED: %s\n", name.c_str(), e.what());
       }
       std::fflush(stdout);
@@ -264,7 +262,7 @@ void coupling(int repeats) {
       pm::RunStats stats;
       std::vector<double> x;
       for (int k = 0; k < repeats; ++k) {
-        pm::Simulation sim(pr, path);
+        pm::Simulation sim(pr, path, buildOptions);
         sim.setOutputRows(pm::Simulation::OutputRows::Solver);  // as the co-simulation's: the modes compared on one thread each
         pm::ResultStore out;
         const pm::RunResult r = sim.run(out);
@@ -304,7 +302,7 @@ int main(int argc, char** argv) {
     } else if (!std::strcmp(argv[i], "--serial-output")) {
       serialOutput = true;
     } else if (!std::strcmp(argv[i], "--no-lump")) {
-      pm::mb::MultibodySystem::lumpFixedJoints(false);
+      buildOptions.lumpFixedJoints = false;
     } else if (!std::strcmp(argv[i], "--coupling-only")) {
       coupling(std::min(repeats, 3));
       return 0;
@@ -345,7 +343,7 @@ int main(int argc, char** argv) {
       pm::RunStats stats;
       for (int k = 0; k < repeats; ++k) {
         // Compile inside the loop: a run consumes the element's discrete state.
-        pm::Simulation sim(project, path);
+        pm::Simulation sim(project, path, buildOptions);
         sim.setOutputRows(serialOutput ? pm::Simulation::OutputRows::Solver : pm::Simulation::OutputRows::Auto);
         pm::ResultStore out;
         const pm::RunResult r = sim.run(out);

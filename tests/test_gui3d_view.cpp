@@ -102,7 +102,7 @@ class TestGui3dView : public QObject {
   }
 
   // The tool changer's holder and tool are lumped into the arm
-  // (MultibodySystem::lumpFixedJoints): their channels, derived from the
+  // (MultibodyOptions::lumpFixedJoints): their channels, derived from the
   // arm's, still move them in the view, with the arm.
   void lumpedPartsMoveWithTheirCarrier() {
     Project pr = loadProject(test::projectPath("tool_changer.pneumech.json"));

@@ -1,5 +1,5 @@
 // Parts welded by fixed joints lumped into one rigid body at compile time
-// (MultibodySystem::lumpFixedJoints): the same results as the parts kept
+// (BuildOptions::lumpFixedJoints): the same results as the parts kept
 // apart, with fewer states. The tool changer lumped and not; a pendulum
 // with a mass welded at its tip against its closed forms (period, weld
 // reaction along the motion, hanging statics); a part welded to the ground
@@ -23,16 +23,11 @@ namespace {
 
 constexpr double g0 = 9.80665;
 
-// Lumping off for one scope.
-struct Unlumped {
-  Unlumped() { mb::MultibodySystem::lumpFixedJoints(false); }
-  ~Unlumped() { mb::MultibodySystem::lumpFixedJoints(true); }
-};
+// Lumping off: the reference.
+const BuildOptions kUnlumped{.lumpFixedJoints = false};
+const mb::MultibodyOptions kUnlumpedMb{.lumpFixedJoints = false};
 
-std::unique_ptr<Run> simulateUnlumped(const Project& p) {
-  Unlumped off;
-  return simulate(p);
-}
+std::unique_ptr<Run> simulateUnlumped(const Project& p) { return simulate(p, "test", kUnlumped); }
 
 // A rod (m1, length L, pivot at the ground's origin, turning about z,
 // gravity -y) hanging theta0 from the vertical, with a point-like bob (m2,
@@ -284,11 +279,7 @@ class TestMechanicsLumping : public QObject {
       if (reversed) std::swap(mech.joints[1].i, mech.joints[1].j);
       const Project pr = mechProject(mech, 1.0, 0.5, 1e-8);
       auto on = analyse(pr, MechanismAnalysis::Static);
-      std::unique_ptr<Run> off;
-      {
-        Unlumped u;
-        off = analyse(pr, MechanismAnalysis::Static);
-      }
+      auto off = analyse(pr, MechanismAnalysis::Static, kUnlumped);
       REQUIRE_OK(on);
       REQUIRE_OK(off);
       const double s = reversed ? -1.0 : 1.0;
@@ -349,14 +340,12 @@ class TestMechanicsLumping : public QObject {
     CHECK_ABS(ch2("weld.Tz"), 0.1 * 3.0 * g0, 1e-12);
     CHECK_ABS(ch2("weld.Fy"), 3.0 * g0, 1e-12);
     // The unlumped statics (the block moved onto the weld by the assembly).
-    Unlumped u;
-    auto off = analyse(mechProject(tilted, 1.0, 0.5, 1e-8), MechanismAnalysis::Static);
+    auto off = analyse(mechProject(tilted, 1.0, 0.5, 1e-8), MechanismAnalysis::Static, kUnlumped);
     REQUIRE_OK(off);
     for (const char* q : {"Fx", "Fy", "Fz", "Tx", "Ty", "Tz"})
       CHECK_ABS(off->col(std::string("weld.") + q).back(), ch2(std::string("weld.") + q), 1e-8);
     CHECK_ABS(off->col("block.x").back(), 1.0, 1e-10);
     // The analyses and a run of the lumped model (nothing left to move).
-    mb::MultibodySystem::lumpFixedJoints(true);
     auto st = analyse(mechProject(tilted, 1.0, 0.5, 1e-8), MechanismAnalysis::Static);
     REQUIRE_OK(st);
     CHECK_ABS(st->col("weld.Tz").back(), 0.1 * 3.0 * g0, 1e-12);
@@ -380,11 +369,7 @@ class TestMechanicsLumping : public QObject {
     Project pr = loadProject(projectPath("tool_changer.pneumech.json"));
     pr.simulation.mechanism_formulation = "absolute";
     auto on = analyse(pr, MechanismAnalysis::Static);
-    std::unique_ptr<Run> off;
-    {
-      Unlumped u;
-      off = analyse(pr, MechanismAnalysis::Static);
-    }
+    auto off = analyse(pr, MechanismAnalysis::Static, kUnlumped);
     REQUIRE_OK(on);
     REQUIRE_OK(off);
     QCOMPARE(on->out.channels().size(), off->out.channels().size());
@@ -420,10 +405,7 @@ class TestMechanicsLumping : public QObject {
     for (const auto& c : on->out.channels()) QCOMPARE(on->col(c.name), off->col(c.name));
 
     Mechanism mech = weldedPendulum(0.3);
-    const int all = [&] {
-      Unlumped u;
-      return mb::MultibodySystem(mech).size();
-    }();
+    const int all = mb::MultibodySystem(mech, {}, kUnlumpedMb).size();
     QCOMPARE(mb::MultibodySystem(mech).size(), all - 26);
     QCOMPARE(mb::MultibodySystem(mech, {{"bob.w"}, {}}).size(), all);  // a cylinder's rod end
     QCOMPARE(mb::MultibodySystem(mech, {{}, {"weld"}}).size(), all);    // an actuator on the joint
@@ -446,14 +428,12 @@ class TestMechanicsLumping : public QObject {
       // The engine's own check, behind the file's validation.
       std::string what[2];
       for (int lump = 0; lump < 2; ++lump) {
-        mb::MultibodySystem::lumpFixedJoints(lump == 1);
         try {
-          mb::MultibodySystem sys(mech);
+          mb::MultibodySystem sys(mech, {}, {.lumpFixedJoints = lump == 1});
         } catch (const std::runtime_error& e) {
           what[lump] = e.what();
         }
       }
-      mb::MultibodySystem::lumpFixedJoints(true);
       QCOMPARE(what[1], what[0]);
       QCOMPARE(what[1], std::string("weld: ") + side + ": no marker 'rod.nope'");
     }

@@ -1,6 +1,6 @@
 // The sparse linear algebra of large models (above 120 rigid-body
 // coordinates, 20 parts) against the dense path forced on the same model
-// (MultibodySystem::forceDense): static equilibrium (colour-grouped
+// (MultibodyOptions::forceDense): static equilibrium (colour-grouped
 // difference Jacobian, sparse QR), kinematic analysis (sparse LU of the
 // square constraint matrix) and a short dynamic run (sparse consistent
 // accelerations at every output) of the pendulum chain of 64 links (384
@@ -32,10 +32,11 @@ namespace {
 
 constexpr double kG = 9.80665;
 
-// Dense decompositions for the scope's lifetime.
+// Dense decompositions on one system for the scope's lifetime.
 struct DenseScope {
-  DenseScope() { mb::MultibodySystem::forceDense(true); }
-  ~DenseScope() { mb::MultibodySystem::forceDense(false); }
+  explicit DenseScope(mb::MultibodySystem& sys) : sys_(sys) { sys_.forceDense(true); }
+  ~DenseScope() { sys_.forceDense(false); }
+  mb::MultibodySystem& sys_;
   DenseScope(const DenseScope&) = delete;
   DenseScope& operator=(const DenseScope&) = delete;
 };
@@ -115,7 +116,7 @@ void solveBothWays(mb::MultibodySystem& sys, Analysis kind, double t, std::vecto
   const double tSparse = clock.nsecsElapsed() * 1e-9;
   clock.restart();
   {
-    DenseScope dense;
+    DenseScope dense(sys);
     solve(yd, ypd);
   }
   qInfo("%s: sparse %.3f s, dense %.3f s (wall, shared machine)",
@@ -137,7 +138,7 @@ void checkConsistentAccelerations(mb::MultibodySystem& sys, double t, const std:
   const double tSparse = clock.nsecsElapsed() * 1e-9;
   clock.restart();
   {
-    DenseScope dense;
+    DenseScope dense(sys);
     sys.makeConsistent(t, yd.data(), ypd.data());
   }
   qInfo("consistent accelerations: sparse %.4f s, dense %.4f s (wall)", tSparse, clock.nsecsElapsed() * 1e-9);
@@ -164,7 +165,7 @@ void checkConsistentAccelerations(mb::MultibodySystem& sys, double t, const std:
     std::vector<mb::V3> F, N;
     sys.appliedForces(t, ym.data(), F, N);
     if (denseScope) {
-      DenseScope dense;
+      DenseScope dense(sys);
       sys.multipliersFor(t, ym.data(), ypm.data(), F, N);
     } else {
       sys.multipliersFor(t, ym.data(), ypm.data(), F, N);
@@ -233,7 +234,7 @@ class TestMechanicsSparse : public QObject {
     mb::MultibodySystem sys(mech);
     std::string messages[2];
     for (int dense = 0; dense < 2; ++dense) {
-      std::unique_ptr<DenseScope> scope(dense ? new DenseScope : nullptr);
+      std::unique_ptr<DenseScope> scope(dense ? new DenseScope(sys) : nullptr);
       std::vector<double> y = sys.initialState(), yp;
       try {
         mb::staticEquilibrium(sys, 0.0, y, yp);
@@ -339,11 +340,7 @@ class TestMechanicsSparse : public QObject {
       settings(p, 0.2, 0.01, {.rel = 1e-10});
       auto sparse = simulate(p);
       REQUIRE_OK(sparse);
-      std::unique_ptr<Run> dense;
-      {
-        DenseScope scope;
-        dense = simulate(p);
-      }
+      auto dense = simulate(p, "test", {.forceDense = true});
       REQUIRE_OK(dense);
       QCOMPARE(sparse->t.size(), dense->t.size());
       // Per unit, the largest difference relative to the largest value (plus

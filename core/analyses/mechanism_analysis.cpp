@@ -391,7 +391,7 @@ void kinematicAnalysis(MultibodySystem& sys, double t, std::vector<double>& y, s
 namespace pm {
 
 AnalysisReport runMechanismAnalysis(const Project& pr, const std::string& file, MechanismAnalysis kind,
-                                    ResultStore& out) {
+                                    ResultStore& out, const BuildOptions& options) {
   validateProject(pr, file);
   if (pr.mechanism.empty()) throw ProjectError(file, "mechanism", "", "the project has no mechanism to analyse");
   // With a circuit, the whole project is compiled so that the actuators
@@ -402,7 +402,7 @@ AnalysisReport runMechanismAnalysis(const Project& pr, const std::string& file, 
   std::unique_ptr<mb::MultibodySystem> own;
   mb::MultibodySystem* sys = nullptr;
   if (!pr.components.empty()) {
-    circuit = Compiler::compile(pr, file);
+    circuit = Compiler::compile(pr, file, options);
     attached = mechanismOf(*circuit);
     if (attached && !attached->hasAttachments()) attached = nullptr;
   }
@@ -414,7 +414,8 @@ AnalysisReport runMechanismAnalysis(const Project& pr, const std::string& file, 
     sys = &attached->multibody();
   } else {
     try {
-      own = std::make_unique<mb::MultibodySystem>(pr.mechanism);
+      own = std::make_unique<mb::MultibodySystem>(pr.mechanism, mb::ExternalLoads{},
+                                                  mb::MultibodyOptions{options.lumpFixedJoints, options.forceDense});
     } catch (const std::runtime_error& e) {
       throwMechanismError(file, e.what());
     }

@@ -5,6 +5,7 @@
 // the same channels as a dynamic run.
 #pragma once
 
+#include "element/element.h"
 #include "model/project_error.h"
 #include "model/project.h"
 #include "solver/result_store.h"
@@ -36,8 +37,9 @@ struct AnalysisReport {
 };
 
 // Throws ProjectError on bad input, std::runtime_error when the analysis
-// fails (no equilibrium, lock-up).
+// fails (no equilibrium, lock-up). `options`: the switches of BuildOptions
+// that tests turn (lumping, dense decompositions).
 AnalysisReport runMechanismAnalysis(const Project& project, const std::string& file, MechanismAnalysis kind,
-                                    ResultStore& out);
+                                    ResultStore& out, const BuildOptions& options = {});
 
 }  // namespace pm

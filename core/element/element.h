@@ -176,6 +176,11 @@ struct BuildOptions {
   // A mechanism of one degree of freedom in reduced coordinates tabulates
   // its expansion (mb::ReducedCoordinates); off: Newton at every evaluation.
   bool tabulateOneDof = true;
+  // mb::MultibodyOptions: parts welded by fixed joints alone are lumped
+  // into one rigid body; off: kept apart (the tests' reference).
+  bool lumpFixedJoints = true;
+  // mb::MultibodyOptions: every multibody decomposition dense.
+  bool forceDense = false;
 };
 
 class Element {

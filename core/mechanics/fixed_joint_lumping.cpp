@@ -1,6 +1,6 @@
 // Parts welded into another body (or the ground) by fixed joints that
 // carry nothing else are merged into it before the states are laid out
-// (MultibodySystem::lumpFixedJoints): a welded assembly is one rigid body.
+// (MultibodyOptions::lumpFixedJoints): a welded assembly is one rigid body.
 #include "mechanics/multibody.h"
 
 namespace pm::mb {

@@ -10,8 +10,12 @@
 namespace pm {
 
 MechanismElement::MechanismElement(const Mechanism& m, std::string formulation, const mb::ExternalLoads& loads)
-    : Element("mechanism"), mb_(std::make_unique<mb::MultibodySystem>(m, loads)), formulation_(std::move(formulation)) {
+    : Element("mechanism"), mechanism_(m), loads_(loads), formulation_(std::move(formulation)) {
   for (const JointDef& j : m.joints) jointIds_.push_back(j.id);
+}
+
+void MechanismElement::build(const BuildOptions& o) {
+  mb_ = std::make_unique<mb::MultibodySystem>(mechanism_, loads_, mb::MultibodyOptions{o.lumpFixedJoints, o.forceDense});
   mb_->externalForces = [this](double, const double* y, const std::vector<mb::Kin>& k, mb::MultibodySystem& sys) {
     if (cur_) {
       applyAttachments(*cur_, k, sys);
@@ -166,6 +170,7 @@ std::vector<int> MechanismElement::partStates(int marker) const {
 }
 
 void MechanismElement::setup(SystemBuilder& b) {
+  build(b.options());
   const auto decls = mb_->stateDecls(b.absTolPosition());
   const auto& y0 = mb_->initialState();
   if (formulation_ == "reduced") {

@@ -22,7 +22,8 @@ namespace pm {
 //    at every evaluation (local()).
 class MechanismElement : public Element {
  public:
-  // loads: the markers and joints the circuit's actuators act on.
+  // loads: the markers and joints the circuit's actuators act on. The
+  // multibody system is built by setup() (with SystemBuilder::options()).
   explicit MechanismElement(const Mechanism& m, std::string formulation = "absolute",
                             const mb::ExternalLoads& loads = {});
   mb::MultibodySystem& multibody() { return *mb_; }
@@ -96,7 +97,9 @@ class MechanismElement : public Element {
   std::vector<int> forceRows(const std::vector<int>& partStates) const;
 
  private:
-  std::unique_ptr<mb::MultibodySystem> mb_;
+  Mechanism mechanism_;
+  mb::ExternalLoads loads_;
+  std::unique_ptr<mb::MultibodySystem> mb_;  // null before setup()
   std::string formulation_;
   std::unique_ptr<mb::ReducedCoordinates> rc_;
   int base_ = 0;
@@ -112,6 +115,7 @@ class MechanismElement : public Element {
   void setupReduced(SystemBuilder& b, const std::vector<mb::MultibodySystem::StateDecl>& decls);
   void setupAbsolute(SystemBuilder& b, const std::vector<mb::MultibodySystem::StateDecl>& decls);
   void publishSignals(SystemBuilder& b);
+  void build(const BuildOptions& o);  // mb_ and its external forces
   std::vector<Attachment> attachments_;
   std::vector<std::string> jointIds_;
   const Eval* cur_ = nullptr;  // the evaluation in progress, for the attachments' forces

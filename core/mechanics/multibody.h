@@ -69,11 +69,24 @@ struct ExternalLoads {
 
 class StaticEquilibrium;
 
+// Switches that tests and pneumech-bench turn to compare with (from
+// BuildOptions); every run uses the defaults.
+struct MultibodyOptions {
+  // Parts welded into another body (or the ground) by fixed joints that,
+  // besides, carry nothing: one rigid body with it, so neither their 14
+  // states nor the joint's 12 multipliers are integrated (issue 4). Off:
+  // the reference the tests compare with.
+  bool lumpFixedJoints = true;
+  // Every decomposition dense whatever the model's size: the reference the
+  // tests (and pneumech-bench --dense) check the sparse path against.
+  bool forceDense = false;
+};
+
 class MultibodySystem {
  public:
   // Throws std::runtime_error with "<id>: <field>: message" on bad input
   // (the compiler turns it into a ProjectError).
-  explicit MultibodySystem(const Mechanism& m, const ExternalLoads& loads = {});
+  explicit MultibodySystem(const Mechanism& m, const ExternalLoads& loads = {}, const MultibodyOptions& options = {});
 
   int size() const { return nStates_; }
   // The moving bodies and the ground: the user's parts, less those lumped.
@@ -83,11 +96,6 @@ class MultibodySystem {
   // A part's centre of mass (r), velocity (v), axes (A) and angular
   // velocity (ww, world; w in the part's axes) from the local state.
   void partKinematics(const double* y, int part, Kin& k) const;
-  // Parts welded into another body (or the ground) by fixed joints that,
-  // besides, carry nothing: one rigid body with it, so neither their 14
-  // states nor the joint's 12 multipliers are integrated (issue 4).
-  // Process-wide, on by default; off: the reference the tests compare with.
-  static void lumpFixedJoints(bool on);
   const std::vector<RowInfo>& rows() const { return rowInfo_; }
   int degreesOfFreedom() const { return dof_; }
   // No motions and no couplers: the constraints depend on the positions
@@ -167,10 +175,9 @@ class MultibodySystem {
   // analysis must turn a joint between two points.
   double motionTurn(double t0, double t1) const;
 
-  // Every decomposition dense whatever the model's size: the reference the
-  // tests (and pneumech-bench --dense) check the sparse path against.
-  // Process-wide, off by default.
-  static void forceDense(bool on);
+  // MultibodyOptions::forceDense switched on this system after its
+  // construction (the tests solve one system both ways).
+  void forceDense(bool on) { forceDense_ = on; }
 
   // Marker kinematics for couplings and channels.
   V3 markerPoint(int marker, const std::vector<Kin>& k) const;
@@ -308,7 +315,7 @@ class MultibodySystem {
   Eigen::SparseMatrix<double> sparseOf(const std::vector<Row>& rows) const;  // the same, sparse
   // Small models: dense decompositions in assembly and redundancy detection.
   bool denseAssembly() const;
-  static bool denseForced();  // forceDense's switch
+  bool denseForced() const { return forceDense_; }
   // With F and N (applied forces and torques per body): the accelerations
   // in yp stay, gamma is C a from them (multipliersFor).
   void solveAccelerations(double t, double* y, double* yp, const std::vector<V3>* F = nullptr,
@@ -354,6 +361,7 @@ class MultibodySystem {
   std::vector<std::function<double(double, const double*, const std::vector<Kin>&)>> rootFns_;
   std::vector<std::string> messages_;
   V3 g_;
+  bool forceDense_ = false;  // MultibodyOptions::forceDense
   int nStates_ = 0;
   int dof_ = 0;
   std::vector<double> y0_;

@@ -12,7 +12,6 @@
 #include <Eigen/SparseQR>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <map>
 #include <numbers>
@@ -31,21 +30,14 @@ constexpr int kDenseAssemblyUpTo = 120;
 
 using SpMat = Eigen::SparseMatrix<double>;
 
-// MultibodySystem::forceDense (tests and pneumech-bench --dense only).
-std::atomic<bool> gForceDense{false};
-
 }  // namespace
 
 bool MultibodySystem::denseAssembly() const {
   int nm = 0;
   for (const BodyRT& b : bodies_)
     if (!b.ground) ++nm;
-  return gForceDense || 6 * nm <= kDenseAssemblyUpTo;
+  return forceDense_ || 6 * nm <= kDenseAssemblyUpTo;
 }
-
-void MultibodySystem::forceDense(bool on) { gForceDense = on; }
-
-bool MultibodySystem::denseForced() { return gForceDense; }
 
 Eigen::VectorXd MultibodySystem::assemblyScales() const {
   std::vector<double> s;

@@ -7,7 +7,6 @@
 #include "mechanics/mechanism_types.h"
 #include "mechanics/multibody_error.h"
 
-#include <atomic>
 #include <cmath>
 #include <stdexcept>
 
@@ -21,9 +20,6 @@ double param(const std::map<std::string, double>& p, const char* n, double def) 
 }
 
 bool isRevolute(const std::string& t) { return t == "revolute"; }
-
-// MultibodySystem::lumpFixedJoints.
-std::atomic<bool> gLump{true};  // read by the output thread's compile too
 
 // The readable constraint equations of a joint type (empty: unknown type).
 std::vector<std::string> jointEquations(const std::string& type) {
@@ -42,10 +38,11 @@ std::vector<std::string> jointEquations(const std::string& type) {
 
 }  // namespace
 
-MultibodySystem::MultibodySystem(const Mechanism& m, const ExternalLoads& loads) : g_(v3(m.gravity)) {
+MultibodySystem::MultibodySystem(const Mechanism& m, const ExternalLoads& loads, const MultibodyOptions& options)
+    : g_(v3(m.gravity)), forceDense_(options.forceDense) {
   const std::vector<char> userFixed = addBodies(m);
   setCompliance();
-  const std::vector<int> lumped = gLump ? lumpWelded(m, loads, userFixed) : std::vector<int>(m.joints.size(), -1);
+  const std::vector<int> lumped = options.lumpFixedJoints ? lumpWelded(m, loads, userFixed) : std::vector<int>(m.joints.size(), -1);
   nStates_ = 0;  // counts the slots as they are given out
   for (BodyRT& b : bodies_)
     if (!b.ground) {
@@ -62,8 +59,6 @@ MultibodySystem::MultibodySystem(const Mechanism& m, const ExternalLoads& loads)
   declareChannels();
   declareRoots();
 }
-
-void MultibodySystem::lumpFixedJoints(bool on) { gLump = on; }
 
 std::vector<char> MultibodySystem::addBodies(const Mechanism& m) {
   // Ground first, so body 0 is the world.

@@ -279,12 +279,13 @@ std::vector<double> outputTimes(long k, long nOut, double dt, double tEnd, doubl
 
 }  // namespace
 
-CoSimulation::CoSimulation(const Project& project, const std::string& file) : settings_(project.simulation) {
+CoSimulation::CoSimulation(const Project& project, const std::string& file, const BuildOptions& options)
+    : settings_(project.simulation) {
   if (project.mechanism.empty())
     throw ProjectError(file, "simulation", "coupling",
                        "co-simulation couples a circuit with a mechanism; this project has no mechanism");
-  pneu_ = Compiler::compile(project, file, CouplingRole::Pneumatic, &bp_);
-  mech_ = Compiler::compile(project, file, CouplingRole::Mechanical, &bp_);
+  pneu_ = Compiler::compile(project, file, CouplingRole::Pneumatic, &bp_, options);
+  mech_ = Compiler::compile(project, file, CouplingRole::Mechanical, &bp_, options);
   if (bp_.actuators().empty())
     throw ProjectError(file, "simulation", "coupling",
                        "co-simulation needs an actuator attached to the mechanism (data.attach); none is");

@@ -29,7 +29,8 @@ namespace pm {
 class CoSimulation {
  public:
   // Compiles both sides; throws ProjectError naming `file` on bad input.
-  CoSimulation(const Project& project, const std::string& file = {});
+  // `options`: the switches of BuildOptions (nothing is shared).
+  CoSimulation(const Project& project, const std::string& file = {}, const BuildOptions& options = {});
   ~CoSimulation();
 
   // The channels run() writes, in its column order.

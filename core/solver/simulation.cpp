@@ -20,7 +20,12 @@ Simulation::Simulation(const Project& project, const std::string& file, const Bu
   // A run integrates the dynamics: what only it needs (a part with mass) is
   // checked here (the compiler leaves it to the runs, as the analyses accept it).
   for (const auto& el : system_->elements()) el->checkForRun(file);
-  if (settings_.coupling == "cosimulation") cosim_ = std::make_unique<CoSimulation>(project, file);
+  if (settings_.coupling == "cosimulation") {
+    BuildOptions switches;  // the multibody switches; nothing shared: the sides are no copies of system_
+    switches.lumpFixedJoints = options.lumpFixedJoints;
+    switches.forceDense = options.forceDense;
+    cosim_ = std::make_unique<CoSimulation>(project, file, switches);
+  }
 }
 
 Simulation::~Simulation() = default;

@@ -109,11 +109,11 @@ inline Project mechProject(Mechanism m, double tEnd, double dt, double rtol) {
   return p;
 }
 
-inline std::unique_ptr<Run> analyse(const Project& p, MechanismAnalysis kind) {
+inline std::unique_ptr<Run> analyse(const Project& p, MechanismAnalysis kind, const BuildOptions& options = {}) {
   auto r = std::make_unique<Run>();
   r->project = p;
   try {
-    runMechanismAnalysis(r->project, "test", kind, r->out);
+    runMechanismAnalysis(r->project, "test", kind, r->out, options);
   } catch (const std::exception& e) {
     r->error = e.what();
     r->result.status = RunStatus::Failed;
