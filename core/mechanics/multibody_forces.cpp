@@ -3,28 +3,14 @@
 // entry point (applyForce), and the root functions at contact onsets.
 #include "mechanics/multibody.h"
 
+#include "mechanics/impact_force.h"
+
 #include <algorithm>
 #include <cmath>
 
 namespace pm::mb {
 
 namespace {
-
-// ADAMS STEP(x, x0, h0, x1, h1), cubic.
-double step(double x, double x0, double h0, double x1, double h1) {
-  if (x <= x0) return h0;
-  if (x >= x1) return h1;
-  const double s = (x - x0) / (x1 - x0);
-  return h0 + (h1 - h0) * s * s * (3.0 - 2.0 * s);
-}
-
-// Contact force of penetration pen >= 0 and penetration rate: k pen^e with
-// damping ramped over the depth d; never pulls.
-double contact(double pen, double penRate, double k, double e, double c, double d) {
-  if (pen <= 0.0) return 0.0;
-  const double f = k * std::pow(pen, e) + step(pen, 0.0, 0.0, d, c) * penRate;
-  return std::max(f, 0.0);
-}
 
 bool isRevolute(const std::string& t) { return t == "revolute"; }
 
