@@ -57,6 +57,7 @@ int info(const std::string& path, bool equations) {
 int simulate(const std::string& path, const double* tEnd, const std::string& out, const std::vector<std::string>& sets,
              const std::vector<std::string>& channels, bool quiet, bool serialOutput) {
   Project pr = loadWithOverrides(path, sets, tEnd ? std::optional<double>(*tEnd) : std::nullopt);
+  if (!out.empty()) engine::checkOutputFile(out);  // before spending the run
   engine::CompiledProject sim(pr, path);
   using Rows = engine::CompiledProject::OutputRows;
   sim.setOutputRows(serialOutput ? Rows::Solver : Rows::Auto);
@@ -98,6 +99,7 @@ int simulate(const std::string& path, const double* tEnd, const std::string& out
 int analyse(const std::string& path, MechanismAnalysis kind, const std::string& out, const std::vector<std::string>& sets,
             bool quiet) {
   Project pr = loadWithOverrides(path, sets);
+  if (!out.empty()) engine::checkOutputFile(out);
   ResultStore results;
   AnalysisReport rep;
   try {
@@ -273,6 +275,9 @@ int main(int argc, char** argv) {
     return types();
   } catch (const ProjectError& e) {
     std::cerr << "pneumech: " << e.what() << "\n";
+    return 2;
+  } catch (const WriteRefused& e) {
+    std::cerr << "pneumech: refused to write " << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "pneumech: " << e.what() << "\n";

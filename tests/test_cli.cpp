@@ -93,7 +93,8 @@ class TestCli : public QObject {
 
   // "--out -" puts the CSV on standard output and the summary on stderr; an
   // --out that is a FIFO or a symbolic link is refused, not replaced
-  // (issue #26, point 5).
+  // (issue #26, point 5). A refused target is the user's choice, so it is
+  // exit code 2 like any bad option, and said before the run.
   void outToStdoutAndRefusedTargets() {
     const Result r = run({"simulate", example(), "--t-end", "0.3", "--out", "-", "--channels", "cyl1.x"});
     QCOMPARE(r.code, 0);
@@ -106,15 +107,22 @@ class TestCli : public QObject {
     const QString fifo = dir.path() + "/pipe";
     QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0644), 0);
     const Result f = run({"simulate", example(), "--t-end", "0.01", "--out", fifo, "-q"});
-    QCOMPARE(f.code, 1);
+    QCOMPARE(f.code, 2);
     QVERIFY2(f.err.contains(fifo + ": is a FIFO (named pipe), not a regular file"), qPrintable(f.err));
     QVERIFY(QFileInfo(fifo).exists() && !QFileInfo(fifo).isFile());
     const QString link = dir.path() + "/link.csv";
     QVERIFY(QFile::link(dir.path() + "/elsewhere.csv", link));
     const Result l = run({"simulate", example(), "--t-end", "0.01", "--out", link, "-q"});
-    QCOMPARE(l.code, 1);
+    QCOMPARE(l.code, 2);
     QVERIFY2(l.err.contains(link + ": is a symbolic link"), qPrintable(l.err));
     QVERIFY(QFileInfo(link).isSymLink() && !QFileInfo::exists(dir.path() + "/elsewhere.csv"));
+    // Refused before the run: a run of 1e4 s would not end within the test.
+    const Result early = run({"simulate", example(), "--t-end", "1e4", "--out", link, "-q"});
+    QCOMPARE(early.code, 2);
+    QVERIFY2(early.err.contains("is a symbolic link"), qPrintable(early.err));
+    const Result missing = run({"simulate", example(), "--t-end", "1e4", "--out", dir.path() + "/no/such/x.csv", "-q"});
+    QCOMPARE(missing.code, 2);
+    QVERIFY2(missing.err.contains("cannot open its folder"), qPrintable(missing.err));
   }
 
   void overrideChangesTheResult() {

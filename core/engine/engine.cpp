@@ -46,6 +46,10 @@ void writeTextFile(const std::string& path, const std::string& text) {
   writeFileAtomically(path, [&](std::ostream& os) { os << text; });
 }
 
+void checkOutputFile(const std::string& path) {
+  if (path != "-") checkWriteTarget(path);
+}
+
 void checkJsonText(const std::string& text, const std::string& name) { checkJsonLimits(text, name); }
 
 namespace {

@@ -50,6 +50,9 @@ std::string readReferencedFile(const std::string& folder, const std::string& ref
 // Writes `text` to `path` atomically (write + rename); refuses a link or a
 // non-regular file.
 void writeTextFile(const std::string& path, const std::string& text);
+// Throws WriteRefused where writeTextFile or a result file's write would
+// refuse `path` ("-" is standard output, always fine): checked before a run.
+void checkOutputFile(const std::string& path);
 // Throws ProjectError naming `name` when JSON `text` nests deeper than a
 // project file may.
 void checkJsonText(const std::string& text, const std::string& name);

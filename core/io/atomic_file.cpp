@@ -19,8 +19,16 @@ namespace pm {
 
 namespace {
 
+std::string describe(const std::string& path, const std::string& what, int err) {
+  return path + ": " + what + (err ? std::string(": ") + std::strerror(err) : std::string());
+}
+
 std::runtime_error failure(const std::string& path, const std::string& what, int err = 0) {
-  return std::runtime_error(path + ": " + what + (err ? std::string(": ") + std::strerror(err) : std::string()));
+  return std::runtime_error(describe(path, what, err));
+}
+
+WriteRefused refused(const std::string& path, const std::string& what, int err = 0) {
+  return WriteRefused(describe(path, what, err));
 }
 
 // An output stream buffer on a file descriptor (std::ofstream cannot be
@@ -158,24 +166,61 @@ struct Temp {
 
 }  // namespace
 
-void writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
+// The folder opened, and the target examined: refused early when it can
+// never be written.
+struct Target {
+  std::string base, folder;
+  int dirfd = -1;
+  bool exists = false;
+  struct stat st {};
+};
+
+void openTarget(const std::string& path, Target& t) {
   namespace fs = std::filesystem;
   const fs::path p(path);
-  const std::string base = p.filename().string();
-  if (base.empty() || base == "." || base == "..") throw failure(path, "is not a file name");
-  const std::string folder = p.has_parent_path() ? p.parent_path().string() : std::string(".");
-
-  Temp t;
-  t.dirfd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (t.dirfd < 0) throw failure(path, "cannot open its folder '" + folder + "'", errno);
-
-  struct stat st {};
-  bool exists = ::fstatat(t.dirfd, base.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0;
-  if (!exists && errno != ENOENT) throw failure(path, "cannot examine", errno);
-  if (exists) {
-    const std::string why = refusal(st, t.dirfd, base);
-    if (!why.empty()) throw failure(path, why);
+  t.base = p.filename().string();
+  if (t.base.empty() || t.base == "." || t.base == "..") throw refused(path, "is not a file name");
+  t.folder = p.has_parent_path() ? p.parent_path().string() : std::string(".");
+  t.dirfd = ::open(t.folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (t.dirfd < 0) {
+    const int err = errno;
+    if (err == ENOENT || err == ENOTDIR || err == EACCES)
+      throw refused(path, "cannot open its folder '" + t.folder + "'", err);
+    throw failure(path, "cannot open its folder '" + t.folder + "'", err);
   }
+  t.exists = ::fstatat(t.dirfd, t.base.c_str(), &t.st, AT_SYMLINK_NOFOLLOW) == 0;
+  if (!t.exists && errno != ENOENT) throw failure(path, "cannot examine", errno);
+  if (t.exists) {
+    const std::string why = refusal(t.st, t.dirfd, t.base);
+    if (!why.empty()) throw refused(path, why);
+  }
+}
+
+void checkWriteTarget(const std::string& path) {
+  Target target;
+  try {
+    openTarget(path, target);
+  } catch (...) {
+    if (target.dirfd >= 0) ::close(target.dirfd);
+    throw;
+  }
+  ::close(target.dirfd);
+}
+
+void writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
+  Temp t;
+  Target target;
+  try {
+    openTarget(path, target);
+  } catch (...) {
+    if (target.dirfd >= 0) ::close(target.dirfd);
+    throw;
+  }
+  t.dirfd = target.dirfd;  // closed by t from here on
+  const std::string& base = target.base;
+  const std::string& folder = target.folder;
+  struct stat st = target.st;
+  bool exists = target.exists;
   removeStaleTemps(t.dirfd);
 
   // ".<name>.pneumech-tmp-XXXXXX", the name shortened to fit NAME_MAX.
@@ -217,7 +262,7 @@ void writeFileAtomically(const std::string& path, const std::function<void(std::
   exists = ::fstatat(t.dirfd, base.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0;
   if (exists) {
     const std::string why = refusal(st, t.dirfd, base);
-    if (!why.empty()) throw failure(path, why);
+    if (!why.empty()) throw refused(path, why);
   }
   if (::renameat(t.dirfd, t.name.c_str(), t.dirfd, base.c_str()) != 0)
     throw failure(path, "cannot replace the file", errno);

@@ -3,6 +3,8 @@
 // never writes through a link or onto something that is not a plain file.
 #pragma once
 
+#include "model/project_error.h"
+
 #include <functional>
 #include <ostream>
 #include <string>
@@ -15,7 +17,7 @@ namespace pm {
 // of the file it replaces (or 0666 & ~umask for a new one), renames it over
 // `path` and fsyncs the folder.
 //
-// Refused, with a std::runtime_error naming the file and the old file left
+// Refused, with a WriteRefused naming the file and the old file left
 // as it was: `path` is a symbolic link, or not a regular file (a device, a
 // FIFO, a folder), or read-only (no write permission bit, or none for us).
 // Any failure, including an exception from `write`, removes the temporary
@@ -24,6 +26,10 @@ namespace pm {
 // Temporaries of this pattern left in the folder by a process that died
 // (no process holds their lock) are removed at the next save into it.
 void writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write);
+
+// Throws the WriteRefused writeFileAtomically would throw for `path`, without
+// writing: lets a command refuse a bad output file before a long run.
+void checkWriteTarget(const std::string& path);
 
 // The marker in the names of the temporaries (for tests and cleaners).
 inline constexpr const char* kAtomicTempMarker = ".pneumech-tmp-";

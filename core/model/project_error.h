@@ -34,6 +34,15 @@ class ProjectError : public std::runtime_error {
   std::string file_, object_, field_, message_;
 };
 
+// A file the user chose to write is refused (a link, not a regular file,
+// read-only, or in a folder that does not exist): the choice is wrong, so
+// the CLI answers it like a bad option (exit code 2), not as an internal
+// failure. The message names the file and why.
+class WriteRefused : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // Turns the multibody engine's "<object>: <field>: message" into a ProjectError.
 [[noreturn]] inline void throwMechanismError(const std::string& file, const std::string& w) {
   const auto c1 = w.find(": ");
