@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
     w.move(avail.topLeft());
   }
   w.show();
+  QTimer::singleShot(0, &w, [&w] { w.offerRecovery(); });  // what a crashed studio left unsaved
   if (opened && cli.isSet(run)) QTimer::singleShot(0, &w, &pm::gui::MainWindow::runSimulation);
   return app.exec();
 }

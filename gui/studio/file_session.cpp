@@ -2,6 +2,7 @@
 
 #include "document.h"
 #include "engine/engine.h"
+#include "recovery.h"
 #include "start_page.h"
 
 #include <QFileDialog>
@@ -23,6 +24,14 @@ bool FileSession::open(const QString& path) {
     emit failed(tr("Open project"), tr("Stop the running simulation first."));
     return false;
   }
+  qint64 pid = 0;
+  if (QFileInfo(path).absoluteFilePath() != QFileInfo(doc_->file()).absoluteFilePath() &&
+      Recovery::openElsewhere(path, &pid))
+    emit warning(tr("Project open twice"),
+                 tr("%1 is already open in another PneuMech Studio (process %2). Saving in both overwrites "
+                    "each other's changes.")
+                     .arg(QFileInfo(path).fileName())
+                     .arg(pid));
   Project p;
   try {
     p = engine::load(path.toStdString());

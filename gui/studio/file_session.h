@@ -46,6 +46,7 @@ class FileSession : public QObject {
   void saved(const QString& path);
   void recentFilesChanged(const QStringList& files);
   void failed(const QString& title, const QString& text);
+  void warning(const QString& title, const QString& text);  // said, and the command goes on
 
  private:
   void addRecentFile(const QString& path);

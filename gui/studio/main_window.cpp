@@ -2,6 +2,7 @@
 
 #include "document.h"
 #include "file_session.h"
+#include "recovery.h"
 #include "run_controller.h"
 #include "engine/engine.h"
 #include "mechanism_actions.h"
@@ -71,9 +72,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   session_ = new FileSession(doc_, this);
   session_->setBusy([this] { return run_->isRunning(); });
   connect(session_, &FileSession::failed, this, &MainWindow::showError);
+  connect(session_, &FileSession::warning, this, &MainWindow::showWarning);
   connect(session_, &FileSession::aboutToReplace, run_, &RunController::clearResults);
   connect(session_, &FileSession::replaced, this, &MainWindow::onProjectReplaced);
   connect(session_, &FileSession::recentFilesChanged, this, &MainWindow::updateRecentMenu);
+  recovery_ = new Recovery(doc_, this);
+  connect(recovery_, &Recovery::failed, this, &MainWindow::showError);
+  connect(session_, &FileSession::replaced, recovery_, &Recovery::holdProject);
+  connect(session_, &FileSession::saved, recovery_, &Recovery::holdProject);
   connect(session_, &FileSession::saved, this, [this](const QString& path) {
     updateTitle();
     statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
@@ -134,6 +140,16 @@ void MainWindow::showError(const QString& title, const QString& text) {
   QMessageBox::warning(this, title, text);
 }
 
+// Non-blocking: the command that warned goes on.
+void MainWindow::showWarning(const QString& title, const QString& text) {
+  lastWarning_ = text;
+  statusBar()->showMessage(text, 8000);
+  auto* box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->setObjectName("studioWarning");
+  box->open();
+}
+
 QString MainWindow::statusText() const { return statusLabel_->text(); }
 
 // ---------------------------------------------------------------- files
@@ -148,6 +164,16 @@ void MainWindow::closeEvent(QCloseEvent* e) {
 }
 
 bool MainWindow::openProject(const QString& path) { return session_->open(path); }
+
+void MainWindow::offerRecovery() {
+  if (run_->isRunning()) return;  // at start only; never under a run
+  run_->clearResults();
+  if (recovery_->offerRestore() > 0) {
+    onProjectReplaced(doc_->file());
+    statusBar()->showMessage(tr("Restored unsaved changes: Undo shows the file as saved"), 8000);
+  }
+}
+
 void MainWindow::newProject() { session_->newProject(); }
 bool MainWindow::saveProject() { return session_->save(); }
 bool MainWindow::saveProjectAs(const QString& path) { return session_->saveAs(path); }

@@ -40,6 +40,7 @@ namespace pm::gui {
 
 class Document;
 class FileSession;
+class Recovery;
 class LibraryPanel;
 class MechanismActions;
 class ModelTree;
@@ -96,6 +97,10 @@ class MainWindow : public QMainWindow {
 
   SimulationRunner* runner() const;
   FileSession* fileSession() const { return session_; }
+  // Autosave, crash recovery and the open-elsewhere lock.
+  Recovery* recovery() const { return recovery_; }
+  // At start: offers to restore what a crashed studio left unsaved.
+  void offerRecovery();
   RunController* runController() const { return run_; }
   // The current plot pane's chart.
   QChart* chart() const;
@@ -104,6 +109,7 @@ class MainWindow : public QMainWindow {
   ResultBuffer* resultBuffer() const { return buffer_; }
   QString statusText() const;
   const QString& lastError() const { return lastError_; }
+  const QString& lastWarning() const { return lastWarning_; }
   // Selects a component everywhere (schematic, model tree, property editor).
   bool selectComponent(const QString& id);
   // Shows or hides a result channel ("tank.p") in the current plot pane.
@@ -134,6 +140,7 @@ class MainWindow : public QMainWindow {
   void updateRecentMenu();
   void onProjectReplaced(const QString& path);
   void showError(const QString& title, const QString& text);
+  void showWarning(const QString& title, const QString& text);
   void onDocumentChanged();
   void onSceneSelectionChanged();
   void onSharedSelection(const QString& id);
@@ -143,7 +150,7 @@ class MainWindow : public QMainWindow {
   void resetViews();
 
   Document* doc_ = nullptr;
-  QString lastError_;
+  QString lastError_, lastWarning_;
 
   QStackedWidget* stack_ = nullptr;
   StartPage* start_ = nullptr;
@@ -184,6 +191,7 @@ class MainWindow : public QMainWindow {
   QAction* actCheck_ = nullptr;
 
   FileSession* session_ = nullptr;
+  Recovery* recovery_ = nullptr;
   RunController* run_ = nullptr;
 };
 

@@ -15,6 +15,7 @@
 #include "model_tree.h"
 #include "param_model.h"
 #include "property_editor.h"
+#include "recovery.h"
 #include "report_settings_dialog.h"
 #include "result_buffer.h"
 #include "results_panel.h"
@@ -34,6 +35,7 @@
 #include <QGraphicsItem>
 #include <QLabel>
 #include <QListWidget>
+#include <QInputDialog>
 #include <QMenuBar>
 #include <QProgressBar>
 #include <QStackedWidget>
@@ -213,6 +215,13 @@ void MainWindow::buildMenus() {
   file->addAction(tr("Export &Report (PDF)..."), this, &MainWindow::exportReportDialog);
   file->addSeparator();
   file->addAction(tr("Start &Page"), this, [this] { stack_->setCurrentWidget(start_); });
+  file->addAction(tr("A&utosave Interval..."), this, [this] {
+    bool ok = false;
+    const int minutes = QInputDialog::getInt(
+        this, tr("Autosave"), tr("Save a recovery copy of unsaved changes every (minutes, 0 = never):"),
+        (Recovery::autosaveSeconds() + 59) / 60, 0, 120, 1, &ok);
+    if (ok) recovery_->setAutosaveSeconds(minutes * 60);
+  })->setObjectName("actionAutosaveInterval");
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
