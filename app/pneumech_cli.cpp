@@ -175,12 +175,7 @@ int check(const std::string& path, const std::vector<std::string>& sets) {
 }
 
 int types() {
-  for (const ComponentType* t : Registry::instance().all()) {
-    std::cout << t->name << "  (" << t->category << ")  " << t->description << "\n";
-    for (const auto& p : t->params)
-      std::cout << "    " << p.name << " [" << p.unit << "] default " << p.def << " range " << p.rangeText() << "  "
-                << p.doc << "\n";
-  }
+  std::cout << Registry::instance().reference();
   return 0;
 }
 

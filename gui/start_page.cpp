@@ -1,5 +1,7 @@
 #include "start_page.h"
 
+#include <QApplication>
+#include <QElapsedTimer>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -11,6 +13,8 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QVBoxLayout>
+
+#include <memory>
 
 namespace pm::gui {
 
@@ -60,9 +64,19 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent) {
     item->setData(Qt::UserRole, fi.absoluteFilePath());
     item->setToolTip(fi.absoluteFilePath());
   }
-  for (QListWidget* l : {examples_, recent_})
-    connect(l, &QListWidget::itemActivated, this,
-            [this](QListWidgetItem* item) { emit openRequested(item->data(Qt::UserRole).toString()); });
+  // One click opens, as on a web page; Enter too. A click's own activation
+  // (single-click styles, the second click of a double click) opens nothing more.
+  auto clicked = std::make_shared<QElapsedTimer>();
+  for (QListWidget* l : {examples_, recent_}) {
+    connect(l, &QListWidget::itemClicked, this, [this, clicked](QListWidgetItem* item) {
+      clicked->start();
+      emit openRequested(item->data(Qt::UserRole).toString());
+    });
+    connect(l, &QListWidget::itemActivated, this, [this, clicked](QListWidgetItem* item) {
+      if (clicked->isValid() && clicked->elapsed() < 2 * QApplication::doubleClickInterval()) return;
+      emit openRequested(item->data(Qt::UserRole).toString());
+    });
+  }
 
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(btnNew);

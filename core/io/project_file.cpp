@@ -244,6 +244,9 @@ Project parseProjectText(const std::string& text, const std::string& name) {
     // nlohmann's byte is 1-based, the last byte it read.
     const size_t at = e.byte > 0 ? e.byte - 1 : 0;
     std::string what = e.what();
+    // nlohmann quotes everything it read of the token ("last read: '...'"),
+    // a whole paragraph for a cut-off string: the short excerpt says where.
+    if (const auto lastRead = what.find("; last read:"); lastRead != std::string::npos) what.erase(lastRead);
     const auto pos = what.find("syntax error");
     throw ProjectError(name, "", "", "malformed JSON at " + jsonPosition(text, at) + ": " +
                                          (pos == std::string::npos ? what : what.substr(pos)) + "; near: " +

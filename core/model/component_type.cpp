@@ -112,4 +112,15 @@ Params::Params(const Component& c) : c_(c), t_(Registry::instance().find(c.type)
 
 double Params::operator()(const std::string& name) const { return paramValue(c_, *t_, name); }
 
+std::string Registry::reference() const {
+  std::ostringstream o;
+  for (const ComponentType* t : all()) {
+    o << t->name << "  (" << t->category << ")  " << t->description << "\n";
+    for (const auto& p : t->params)
+      o << "    " << p.name << " [" << p.unit << "] default " << p.def << " range " << p.rangeText() << "  " << p.doc
+        << "\n";
+  }
+  return o.str();
+}
+
 }  // namespace pm

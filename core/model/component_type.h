@@ -106,6 +106,9 @@ class Registry {
   void add(ComponentType type);
   const ComponentType* find(const std::string& name) const;
   std::vector<const ComponentType*> all() const;  // sorted by category, then name
+  // Every type with its parameters (SI unit, default, range, description):
+  // what `pneumech types` prints and the studio's Help > Component reference.
+  std::string reference() const;
 
  private:
   std::map<std::string, ComponentType> types_;

@@ -91,7 +91,7 @@ void FileSession::newCommand() {
 
 void FileSession::openCommand() {
   if (!maybeSave()) return;
-  QString dir = doc_->file().isEmpty() ? StartPage::examplesDirectory() : QFileInfo(doc_->file()).absolutePath();
+  const QString dir = doc_->file().isEmpty() ? lastFolder() : QFileInfo(doc_->file()).absolutePath();
   const QString path = QFileDialog::getOpenFileName(window_, tr("Open project"), dir,
                                                     tr("PneuMech projects (*.pneumech.json *.json);;All files (*)"));
   if (!path.isEmpty()) open(path);
@@ -104,11 +104,16 @@ void FileSession::openCommand(const QString& path) {
 void FileSession::saveAsCommand() {
   const QString file = doc_->file();
   QString path = QFileDialog::getSaveFileName(window_, tr("Save project as"),
-                                              file.isEmpty() ? QString("untitled.pneumech.json") : file,
+                                              file.isEmpty() ? lastFolder() + "/untitled.pneumech.json" : file,
                                               tr("PneuMech projects (*.pneumech.json);;All files (*)"));
   if (path.isEmpty()) return;
   if (!path.endsWith(".json")) path += ".pneumech.json";
   saveAs(path);
+}
+
+QString FileSession::lastFolder() const {
+  const QString dir = QSettings().value("lastFolder").toString();
+  return !dir.isEmpty() && QFileInfo(dir).isDir() ? dir : StartPage::examplesDirectory();
 }
 
 QStringList FileSession::recentFiles() const { return QSettings().value("recentFiles").toStringList(); }
@@ -121,6 +126,7 @@ void FileSession::addRecentFile(const QString& path) {
   files.prepend(abs);
   while (files.size() > kMaxRecent) files.removeLast();
   s.setValue("recentFiles", files);
+  s.setValue("lastFolder", QFileInfo(abs).absolutePath());  // where the next file dialog opens
   emit recentFilesChanged(files);
 }
 

@@ -37,6 +37,9 @@ class FileSession : public QObject {
   void openCommand();                     // file dialog
   void openCommand(const QString& path);  // recent file, start page
   void saveAsCommand();                   // file dialog
+  // Where the file dialogs open without a current file: the folder of the
+  // last file opened or saved (QSettings "lastFolder"), else the examples.
+  QString lastFolder() const;
 
   QStringList recentFiles() const;
 

@@ -6,6 +6,7 @@
 #include "attachment_box.h"
 #include "document.h"
 #include "file_session.h"
+#include "help_menu.h"
 #include "library_panel.h"
 #include "mechanism_actions.h"
 #include "mechanism_form.h"
@@ -230,7 +231,11 @@ void MainWindow::buildMenus() {
   QAction* undo = doc_->undoStack()->createUndoAction(this, tr("&Undo"));
   undo->setShortcut(QKeySequence::Undo);
   QAction* redo = doc_->undoStack()->createRedoAction(this, tr("&Redo"));
-  redo->setShortcut(QKeySequence::Redo);
+  // Ctrl+Y as well as the platform's Redo (Ctrl+Shift+Z here): users of
+  // both conventions reach for theirs.
+  QList<QKeySequence> redoKeys = QKeySequence::keyBindings(QKeySequence::Redo);
+  if (!redoKeys.contains(QKeySequence(Qt::CTRL | Qt::Key_Y))) redoKeys << QKeySequence(Qt::CTRL | Qt::Key_Y);
+  redo->setShortcuts(redoKeys);
   edit->addAction(undo);
   edit->addAction(redo);
   edit->addSeparator();
@@ -309,6 +314,23 @@ void MainWindow::buildMenus() {
   tb->addAction(actRun_);
   tb->addAction(actPause_);
   tb->addAction(actStop_);
+  actNew_->setStatusTip(tr("Start an empty circuit"));
+  actOpen_->setStatusTip(tr("Open a project file"));
+  actSave_->setStatusTip(tr("Save the project"));
+  undo->setStatusTip(tr("Undo the last edit"));
+  redo->setStatusTip(tr("Redo the edit undone"));
+  rot->setStatusTip(tr("Rotate the selected symbols by 90 degrees"));
+  mir->setStatusTip(tr("Mirror the selected symbols"));
+  fit->setStatusTip(tr("Show the whole circuit"));
+  actCheck_->setStatusTip(tr("List what keeps the circuit from running, before a run"));
+  actRun_->setStatusTip(tr("Simulate the project and show the results live"));
+  actPause_->setStatusTip(tr("Pause or resume the running simulation"));
+  actStop_->setStatusTip(tr("Stop the simulation, keeping the results so far"));
+  describeToolBar(tb);
+
+  addHelpMenu(this, [this] {
+    session_->openCommand(StartPage::examplesDirectory() + "/seed003_meter_out.pneumech.json");
+  });
 }
 
 }  // namespace pm::gui
