@@ -1,6 +1,7 @@
 #include "build/project_input.h"
 
 #include "build/validation.h"
+#include "io/mesh_file.h"
 #include "io/project_file.h"
 #include "mechanics/mass_properties.h"
 #include "model/component_type.h"
@@ -126,7 +127,7 @@ void applyOverride(Project& pr, const std::string& a, const std::string& file) {
       if (!p.mass_properties.empty()) {  // from the geometry: the mass given, its distribution kept
         p.material.clear();
         p.density = 0.0;
-        if (auto e = applyMassProperties(p)) throw ProjectError("--set", obj, e->field, e->message);
+        if (auto e = applyMassProperties(p, meshReaderFor(file))) throw ProjectError("--set", obj, e->field, e->message);
       }
       return;
     }

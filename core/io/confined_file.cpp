@@ -1,5 +1,6 @@
 #include "io/confined_file.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -70,7 +71,7 @@ std::string readConfinedFile(const std::string& folder, const std::string& ref, 
     // The file opened may not be the one examined (replaced meanwhile).
     if (::fstat(fd, &st) != 0) throw std::runtime_error(std::strerror(errno));
     check(st);
-    text.resize(maxBytes + 1);
+    text.resize(std::min(maxBytes, static_cast<std::size_t>(st.st_size)) + 1);  // one byte more shows growth
     std::size_t n = 0;
     while (n < text.size()) {
       const ssize_t k = ::read(fd, text.data() + n, text.size() - n);

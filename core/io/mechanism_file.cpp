@@ -1,5 +1,6 @@
 #include "io/mechanism_file.h"
 
+#include "io/mesh_file.h"
 #include "mechanics/mass_properties.h"
 #include "mechanics/mechanism_types.h"
 #include "model/component_type.h"
@@ -106,7 +107,7 @@ class MReader {
         fail(d.id, given ? "mass" : "mass_properties",
              "\"from_geometry\" takes exactly one of \"material\", \"density\" or \"mass\"");
     }
-    if (auto e = applyMassProperties(d)) fail(d.id, e->field, e->message);
+    if (auto e = applyMassProperties(d, meshReaderFor(file_))) fail(d.id, e->field, e->message);
   }
   // A joint's "initial": {"angle", "rate"} (revolute) or {"displacement",
   // "velocity"} (translational, cylindrical): the names of its result channels.

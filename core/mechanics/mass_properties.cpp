@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <stdexcept>
 
 namespace pm {
 
@@ -79,9 +80,30 @@ std::optional<Solid> solidOf(const Geometry& g, std::string* missing, std::strin
   return s;
 }
 
+// A mesh shape's solid: the file's closed surface, scaled to metres.
+// Throws std::runtime_error naming the file.
+Solid meshSolid(const Geometry& g, const MeshReader& readMesh) {
+  TriangleMesh mesh = readMesh(g.file);
+  if (const std::string why = closedMeshProblem(mesh); !why.empty())
+    throw std::runtime_error(g.file + " is not a closed surface, so it has no volume: " + why);
+  const auto it = g.size.find("scale");
+  const double scale = it == g.size.end() ? 1.0 : it->second;
+  if (!(scale > 0.0)) throw std::runtime_error("size.scale must be > 0");
+  for (Vec3& v : mesh.vertices)
+    for (double& x : v) x *= scale;
+  const MeshIntegrals in = meshIntegrals(mesh);
+  Solid s;
+  s.volume = in.volume;
+  s.cm = mb::v3(in.cm);
+  const auto& I = in.inertia;
+  s.J << I[0], I[3], I[4], I[3], I[1], I[5], I[4], I[5], I[2];
+  return s;
+}
+
 }  // namespace
 
-std::optional<MassProperties> geometryMassProperties(const PartDef& p, double rho, MassPropertiesError* error) {
+std::optional<MassProperties> geometryMassProperties(const PartDef& p, double rho, MassPropertiesError* error,
+                                                     const MeshReader& readMesh) {
   double volume = 0.0;
   V3 first = V3::Zero();  // sum of volume * cm
   std::vector<std::pair<double, std::pair<V3, M3>>> placed;
@@ -89,7 +111,15 @@ std::optional<MassProperties> geometryMassProperties(const PartDef& p, double rh
     const Geometry& g = p.geometry[i];
     const std::string where = "geometry[" + std::to_string(i) + "]";
     std::string missing, bad;
-    const std::optional<Solid> s = solidOf(g, &missing, &bad);
+    std::optional<Solid> s = solidOf(g, &missing, &bad);
+    if (g.shape == "mesh" && readMesh) {
+      try {
+        s = meshSolid(g, readMesh);
+      } catch (const std::exception& e) {
+        *error = {where + ".file", e.what()};
+        return std::nullopt;
+      }
+    }
     if (!s) continue;
     if (!missing.empty()) {
       *error = {where + ".size." + missing, "missing: a " + g.shape + " needs it for the mass properties"};
@@ -118,8 +148,8 @@ std::optional<MassProperties> geometryMassProperties(const PartDef& p, double rh
     first += s->volume * c;
   }
   if (placed.empty()) {
-    *error = {"geometry", "no solid to compute the mass properties from (box, cylinder, tube or sphere; link and mesh "
-                          "shapes are display only)"};
+    *error = {"geometry", "no solid to compute the mass properties from (box, cylinder, tube, sphere or a closed "
+                          "mesh; link shapes are display only)"};
     return std::nullopt;
   }
   const V3 cm = first / volume;
@@ -137,7 +167,7 @@ std::optional<MassProperties> geometryMassProperties(const PartDef& p, double rh
   return r;
 }
 
-std::optional<MassPropertiesError> applyMassProperties(PartDef& p) {
+std::optional<MassPropertiesError> applyMassProperties(PartDef& p, const MeshReader& readMesh) {
   if (p.mass_properties.empty()) {
     if (!p.material.empty()) return MassPropertiesError{"material", "needs \"mass_properties\": \"from_geometry\""};
     if (p.density != 0.0) return MassPropertiesError{"density", "needs \"mass_properties\": \"from_geometry\""};
@@ -164,9 +194,13 @@ std::optional<MassPropertiesError> applyMassProperties(PartDef& p) {
   } else if (!(p.mass > 0.0)) {
     return MassPropertiesError{"mass", "must be > 0 kg (with \"from_geometry\": give a material, a density or a mass)"};
   }
+  if (!readMesh)
+    for (size_t i = 0; i < p.geometry.size(); ++i)
+      if (p.geometry[i].shape == "mesh")
+        return MassPropertiesError{"geometry[" + std::to_string(i) + "].file", "a mesh's volume needs its file, which is not at hand here"};
   MassPropertiesError error;
   // Unit density first: a given mass then sets the density.
-  const std::optional<MassProperties> unit = geometryMassProperties(p, 1.0, &error);
+  const std::optional<MassProperties> unit = geometryMassProperties(p, 1.0, &error, readMesh);
   if (!unit) return error;
   if (rho == 0.0) rho = p.mass / unit->volume;
   else p.mass = rho * unit->volume;

@@ -2,13 +2,16 @@
 // centre of mass and inertia from its solids and a material. A part with
 // "mass_properties": "from_geometry" (docs/file-format.md) takes its density
 // from a named material, from "density", or from "mass" spread uniformly
-// over the volume; its solids are box, cylinder, tube and sphere (link and
-// mesh shapes are display only and not counted). Volumes are added, so
+// over the volume; its solids are box, cylinder, tube, sphere and closed
+// meshes (STL, OBJ; read through a MeshReader, since files are io's
+// business); link shapes are display only. Volumes are added, so
 // overlapping solids count twice. SI: m, kg, kg/m3, kg m2.
 #pragma once
 
+#include "mechanics/triangle_mesh.h"
 #include "model/mechanism.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,12 +43,22 @@ struct MassPropertiesError {
   std::string field, message;
 };
 
+// The mesh a "mesh" shape's `file` names (io/mesh_file.h: meshReaderFor);
+// throws std::exception whose message names the file.
+using MeshReader = std::function<TriangleMesh(const std::string& file)>;
+
 // Does nothing unless p.mass_properties is "from_geometry"; then sets
 // p.mass, p.cm and p.inertia from p.geometry, or returns what is wrong.
-std::optional<MassPropertiesError> applyMassProperties(PartDef& p);
+// Without `readMesh`, a part with a mesh shape is refused (its solid is
+// unknown).
+std::optional<MassPropertiesError> applyMassProperties(PartDef& p, const MeshReader& readMesh = {});
 
 // The properties of p's solids at density `rho` (volume-weighted sum);
-// nullopt with `error` set when a solid lacks a size or a marker.
-std::optional<MassProperties> geometryMassProperties(const PartDef& p, double rho, MassPropertiesError* error);
+// nullopt with `error` set when a solid lacks a size or a marker, or a mesh
+// cannot be read or is not closed. Without `readMesh`, mesh shapes are
+// skipped.
+std::optional<MassProperties> geometryMassProperties(const PartDef& p, double rho, MassPropertiesError* error,
+                                                     const MeshReader& readMesh = {});
+
 
 }  // namespace pm
