@@ -4,6 +4,7 @@
 #include "mechanics/mechanism_types.h"
 #include "mechanism_editing.h"
 #include "mechanism_view.h"
+#include "part_shape_dialog.h"
 #include "selection_model.h"
 
 #include <QAction>
@@ -186,24 +187,12 @@ void MechanismActions::updateEnabled() {
 // ----------------------------------------------------------------- add
 
 void MechanismActions::onAddPart() {
-  const Project& p = doc_->project();
-  auto* d = new ObjectDialog(parent_, "addPartDialog", tr("Add Part"));
-  d->text("id", tr("Id"), QString::fromStdString(freshObjectId(p, "part")));
-  const bool hasGround = std::any_of(p.mechanism.parts.begin(), p.mechanism.parts.end(), [](const PartDef& q) { return q.ground; });
-  d->check("ground", tr("Ground (fixed)"), !hasGround);
-  d->text("mass", tr("Mass [kg]"), "1");
-  for (const char* a : kXyz) d->text(QString("position.") + a, tr("Position %1 [mm]").arg(a), "0");
-  d->onAccept([this, d] {
+  auto* d = new PartShapeDialog(parent_, doc_->project(), doc_->file(), [this](const PartDef& part) {
     Project changed = doc_->project();
-    const std::string id = d->str("id");
-    if (QString err = checkNewId(changed, id); !err.isEmpty()) return err;
-    PartDef part;
-    part.id = id;
+    if (QString err = checkNewId(changed, part.id); !err.isEmpty()) return err;
     changed.mechanism.parts.push_back(part);
-    for (const QString key : {"ground", "mass", "position.x", "position.y", "position.z"})
-      if (QString err = applyField(changed, id, key.toStdString(), d->value(key)); !err.isEmpty()) return err;
-    doc_->edit(tr("Add part %1").arg(QString::fromStdString(id)), [&](Project& q) { q = changed; });
-    selection_->select(QString::fromStdString(id));
+    doc_->edit(tr("Add part %1").arg(QString::fromStdString(part.id)), [&](Project& q) { q = changed; });
+    selection_->select(QString::fromStdString(part.id));
     return QString();
   });
   d->open();

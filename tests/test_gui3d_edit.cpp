@@ -169,6 +169,7 @@ class TestGui3dEdit : public QObject {
     QVERIFY(d->isVisible());
     QVERIFY(d->findChild<QLabel*>("dlg_message")->text().contains("taken"));
     typeInto(d->findChild<QWidget*>("dlg_id"), "arm");
+    typeInto(d->findChild<QWidget*>("dlg_shape"), "none");  // a point mass typed in, not a shape
     typeInto(d->findChild<QWidget*>("dlg_mass"), "2.5");
     typeInto(d->findChild<QWidget*>("dlg_position.x"), "100");
     pressOk(d);
