@@ -379,20 +379,25 @@ void MechanismActions::onAttach() {
   }
   attaching_ = cyl;
   barrel_.clear();
-  view_->beginMarkerPick(tr("Attach %1: click the barrel-end marker").arg(cyl));
+  view_->beginMarkerPick(tr("Attach %1: click the barrel-end marker").arg(cyl), this);
   emit statusMessage(tr("Attach %1: click the barrel-end marker in the 3D view").arg(cyl));
 }
 
 void MechanismActions::onMarkerPicked(const QString& ref) {
   if (attaching_.isEmpty()) return;
+  if (view_->pickOwner() != this) {  // another command took the view over
+    attaching_.clear();
+    barrel_.clear();
+    return;
+  }
   if (barrel_.isEmpty()) {
     barrel_ = ref;
-    view_->beginMarkerPick(tr("Attach %1: barrel at %2; now click the rod-end marker").arg(attaching_, ref));
+    view_->beginMarkerPick(tr("Attach %1: barrel at %2; now click the rod-end marker").arg(attaching_, ref), this);
     emit statusMessage(tr("Barrel end %1; now click the rod-end marker").arg(ref));
     return;
   }
   if (ref == barrel_) {
-    view_->beginMarkerPick(tr("Attach %1: the rod end must be another marker than %2").arg(attaching_, ref));
+    view_->beginMarkerPick(tr("Attach %1: the rod end must be another marker than %2").arg(attaching_, ref), this);
     return;
   }
   const QString cyl = attaching_;

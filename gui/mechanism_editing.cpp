@@ -1,5 +1,6 @@
 #include "mechanism_editing.h"
 
+#include "io/mesh_file.h"
 #include "mechanics/mass_properties.h"
 #include "mechanics/mechanism_types.h"
 #include "units.h"
@@ -776,12 +777,13 @@ QString applyFieldTo(Project& p, const std::string& id, const std::string& key, 
 
 }  // namespace
 
-QString applyField(Project& p, const std::string& id, const std::string& key, const QString& text) {
+QString applyField(Project& p, const std::string& id, const std::string& key, const QString& text,
+                   const std::string& projectFile) {
   const QString err = applyFieldTo(p, id, key, text);
   if (!err.isEmpty() || key == "id" || objectKind(p, id) != ObjectKind::Part) return err;
   // A part's mass properties from its geometry follow every edit of it.
   PartDef& d = *findPart(p.mechanism, id);
-  if (auto e = applyMassProperties(d))
+  if (auto e = applyMassProperties(d, meshReaderFor(projectFile)))
     return QObject::tr("%1.%2: %3").arg(QString::fromStdString(id), QString::fromStdString(e->field),
                                         QString::fromStdString(e->message));
   for (size_t n = 0; n < d.geometry.size(); ++n) {

@@ -93,7 +93,9 @@ std::vector<EditField> editFields(const Project& p, const std::string& id);
 // shape (box, cylinder, sphere, link, mesh), its sizes in mm (box lx ly lz,
 // cylinder radius length, sphere radius, link width), marker / marker2,
 // colour "#rrggbb", mesh file and scale; "geometry.add" with a shape name
-// appends one, shape "(remove)" deletes one.
-QString applyField(Project& p, const std::string& id, const std::string& key, const QString& text);
+// appends one, shape "(remove)" deletes one. `projectFile` locates mesh
+// files (a part's mass properties from a mesh).
+QString applyField(Project& p, const std::string& id, const std::string& key, const QString& text,
+                   const std::string& projectFile = {});
 
 }  // namespace pm::gui

@@ -173,7 +173,7 @@ void MechanismForm::rebuild() {
 
 void MechanismForm::commit(const std::string& key, const QString& text) {
   Project changed = doc_->project();
-  const QString err = applyField(changed, id_, key, text);
+  const QString err = applyField(changed, id_, key, text, doc_->file().toStdString());
   if (!err.isEmpty()) {
     showMessage(err);
     emit rejected(err);

@@ -6,6 +6,7 @@
 #include "engine/engine.h"
 
 #include <QElapsedTimer>
+#include <QFontMetricsF>
 #include <QGuiApplication>
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -74,6 +75,8 @@ struct MechanismView::Impl {
   bool follow = false;
   QString hovered;       // marker under the cursor (labelled)
   bool picking = false;  // marker-pick mode
+  bool surfacePicking = false;  // with picking: a part surface, not a marker
+  const QObject* pickOwner = nullptr;
   bool markersBeforePick = false;
   QString pickPrompt;
 
@@ -357,7 +360,11 @@ QVector3D MechanismView::cameraCenter() const {
   return QVector3D(float(c.x()), float(c.y()), float(c.z()));
 }
 
-void MechanismView::beginMarkerPick(const QString& prompt) {
+const QObject* MechanismView::pickOwner() const { return d_->pickOwner; }
+
+void MechanismView::beginMarkerPick(const QString& prompt, const QObject* owner) {
+  d_->pickOwner = owner;
+  d_->surfacePicking = false;
   if (!d_->picking) d_->markersBeforePick = d_->scene.markersVisible();
   d_->picking = true;
   d_->pickPrompt = prompt;
@@ -369,14 +376,48 @@ void MechanismView::beginMarkerPick(const QString& prompt) {
 
 void MechanismView::cancelMarkerPick() {
   if (!d_->picking) return;
-  d_->picking = false;
+  d_->picking = d_->surfacePicking = false;
   d_->scene.setMarkersVisible(d_->markersBeforePick);
   unsetCursor();
   update();
   emit markerPickCancelled();
 }
 
-bool MechanismView::isPickingMarker() const { return d_->picking; }
+bool MechanismView::isPickingMarker() const { return d_->picking && !d_->surfacePicking; }
+
+void MechanismView::beginSurfacePick(const QString& prompt, const QObject* owner) {
+  beginMarkerPick(prompt, owner);
+  d_->surfacePicking = true;
+}
+
+bool MechanismView::isPickingSurface() const { return d_->picking && d_->surfacePicking; }
+
+bool MechanismView::surfaceAt(const QPoint& pos, QString* part, QVector3D* world, QVector3D* normal) {
+  if (!d_->viewer) return false;
+  const double r = d_->dpr(this);
+  osgUtil::LineSegmentIntersector::Intersections hits;
+  const float x = float(pos.x() * r), y = float((height() - pos.y()) * r);
+  if (!d_->viewer->computeIntersections(d_->viewer->getCamera(), osgUtil::Intersector::WINDOW, x, y, hits,
+                                        scene3d::kPickMask))
+    return false;
+  const auto& parts = d_->scene.partIds();
+  for (const auto& hit : hits) {  // nearest first; joint glyphs and springs are passed over
+    const std::string id = d_->scene.idOnPath(hit.nodePath);
+    if (std::find(parts.begin(), parts.end(), id) == parts.end()) continue;
+    const osg::Vec3d p = hit.getWorldIntersectPoint();
+    osg::Vec3d n = hit.getWorldIntersectNormal();
+    n.normalize();
+    // Facing the camera: a triangle wound inward still gives the outside.
+    osg::Vec3d eye, center, up;
+    d_->manipulator->getTransformation(eye, center, up);
+    if (n * (eye - p) < 0) n = -n;
+    *part = QString::fromStdString(id);
+    *world = QVector3D(float(p.x()), float(p.y()), float(p.z()));
+    *normal = QVector3D(float(n.x()), float(n.y()), float(n.z()));
+    return true;
+  }
+  return false;
+}
 
 double MechanismView::lastFrameMs() const { return d_->frameMs; }
 int MechanismView::nodesBuiltByLastEdit() const { return d_->scene.nodesBuilt(); }
@@ -489,12 +530,29 @@ void MechanismView::drawOverlay() {
         if (it == spots.end()) spots.push_back({c, {ref}});
         else it->second << ref;
       }
+    // Labels of nearby spots would overlap: each goes down past the ones
+    // placed already, with a leader line back to its circle.
+    std::vector<QRectF> placed;
+    const QFontMetricsF fm(small);
     for (const auto& [c, refs] : spots) {
       p.setPen(QPen(QColor(200, 60, 20), 1.6));
       p.setBrush(QColor(255, 200, 60, 90));
       p.drawEllipse(c, 7, 7);
+      const QString text = refs.join(" / ");
+      QRectF r(c + QPointF(9, -6 - fm.ascent()), QSizeF(fm.horizontalAdvance(text) + 4, fm.height()));
+      for (int tries = 0; tries < 40; ++tries) {
+        const auto hit = std::find_if(placed.begin(), placed.end(), [&](const QRectF& q) { return q.intersects(r); });
+        if (hit == placed.end()) break;
+        r.moveTop(hit->bottom() + 1);
+      }
+      placed.push_back(r);
       p.setPen(QColor(40, 40, 40));
-      p.drawText(c + QPointF(9, -6), refs.join(" / "));
+      if (r.top() > c.y()) p.drawLine(c + QPointF(5, 5), QPointF(r.left(), r.center().y()));
+      p.setBrush(QColor(255, 255, 255, 170));
+      p.setPen(Qt::NoPen);
+      p.drawRect(r);
+      p.setPen(QColor(40, 40, 40));
+      p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, text);
     }
     p.setFont(f);
     const QRectF band(0, 0, width(), 30);
@@ -628,7 +686,16 @@ void MechanismView::mouseReleaseEvent(QMouseEvent* e) {
   const bool click = d_->pressed && e->button() == Qt::LeftButton &&
                      (e->position().toPoint() - d_->pressPos).manhattanLength() < 4;
   d_->pressed = false;
-  if (click && d_->picking) {
+  if (click && d_->picking && d_->surfacePicking) {
+    QString part;
+    QVector3D world, normal;
+    if (surfaceAt(e->position().toPoint(), &part, &world, &normal)) {
+      d_->picking = d_->surfacePicking = false;
+      d_->scene.setMarkersVisible(d_->markersBeforePick);
+      unsetCursor();
+      emit surfacePicked(part, world, normal, e->position().toPoint());
+    }
+  } else if (click && d_->picking) {
     const QStringList refs = markersAt(e->position());
     if (refs.size() == 1) {
       finishPick(refs.front());

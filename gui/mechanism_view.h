@@ -7,7 +7,8 @@
 // towards the point under the cursor, click selects, hovering shows the
 // object id and labels the marker under the cursor; F fits all. The grid
 // (world z = 0) and world axes are labelled. In marker-pick mode (attaching a cylinder) a click picks the
-// marker nearest to the cursor instead.
+// marker nearest to the cursor instead; in surface-pick mode (add marker
+// here) it picks the point and normal of the part surface under the cursor.
 //
 // OpenGL needs a real display (Xvfb headless): the offscreen platform has no
 // OpenGL and a QOpenGLWidget crashes there, so callers check isSupported().
@@ -108,10 +109,20 @@ class MechanismView : public QOpenGLWidget {
 
   // Marker-pick mode: markers are shown and circled, `prompt` is drawn on
   // top, and the next left click on (or near) a marker emits markerPicked
-  // and ends the mode; Escape emits markerPickCancelled.
-  void beginMarkerPick(const QString& prompt);
+  // and ends the mode; Escape emits markerPickCancelled. `owner` names who
+  // asked (several commands pick markers): pickOwner() until the next pick.
+  void beginMarkerPick(const QString& prompt, const QObject* owner = nullptr);
+  const QObject* pickOwner() const;
   void cancelMarkerPick();
   bool isPickingMarker() const;
+  // Surface-pick mode ("add marker here"): the next left click on a part
+  // emits surfacePicked with the point and the outward normal there (world);
+  // Escape emits markerPickCancelled.
+  void beginSurfacePick(const QString& prompt, const QObject* owner = nullptr);
+  bool isPickingSurface() const;
+  // The part surface under a widget position: the part's id, the world
+  // point and unit normal there; false over empty space.
+  bool surfaceAt(const QPoint& pos, QString* part, QVector3D* world, QVector3D* normal);
 
   // Renders the current view into an image of w x h pixels (anti-aliased,
   // independent of the widget size). The widget must have been shown.
@@ -133,6 +144,7 @@ class MechanismView : public QOpenGLWidget {
   void objectSelected(const QString& id);
   void markerPicked(const QString& ref);
   void markerPickCancelled();
+  void surfacePicked(const QString& part, const QVector3D& world, const QVector3D& normal, const QPoint& pos);
 
  protected:
   void initializeGL() override;

@@ -38,29 +38,32 @@ PartDef partFromShape(const PartShapeInput& in, const std::string& projectFile, 
   p.ground = in.ground;
   for (int k = 0; k < 3; ++k) p.position[k] = in.position_mm[k] / 1000.0;
   *error = {};
-  if (in.ground || in.shape == "none") {
-    if (!in.ground) p.mass = in.mass;  // no shape: the mass as typed
-    if (!in.ground && !(p.mass > 0.0)) *error = QObject::tr("mass: must be > 0 kg");
+  if (in.shape != "none") {
+    Geometry g;
+    g.shape = in.shape;
+    for (const std::string& k : kSizes.at(in.shape)) {
+      const auto it = in.size_mm.find(k);
+      if (it == in.size_mm.end() || !(it->second > 0.0)) {
+        *error = QObject::tr("%1: must be > 0").arg(QString::fromStdString(k));
+        return p;
+      }
+      g.size[k] = k == "scale" ? it->second : it->second / 1000.0;
+    }
+    if (in.shape == "mesh") {
+      if (in.file.empty()) {
+        *error = QObject::tr("file: choose an STL or OBJ file");
+        return p;
+      }
+      g.file = in.file;
+    }
+    p.geometry.push_back(g);
+  }
+  if (in.ground) return p;  // drawn only: the ground has no mass properties
+  if (in.shape == "none") {  // a point mass as typed
+    p.mass = in.mass;
+    if (!(p.mass > 0.0)) *error = QObject::tr("mass: must be > 0 kg");
     return p;
   }
-  Geometry g;
-  g.shape = in.shape;
-  for (const std::string& k : kSizes.at(in.shape)) {
-    const auto it = in.size_mm.find(k);
-    if (it == in.size_mm.end() || !(it->second > 0.0)) {
-      *error = QObject::tr("%1: must be > 0").arg(QString::fromStdString(k));
-      return p;
-    }
-    g.size[k] = k == "scale" ? it->second : it->second / 1000.0;
-  }
-  if (in.shape == "mesh") {
-    if (in.file.empty()) {
-      *error = QObject::tr("file: choose an STL or OBJ file");
-      return p;
-    }
-    g.file = in.file;
-  }
-  p.geometry.push_back(g);
   p.mass_properties = "from_geometry";
   if (in.basis == "density") p.density = in.density;
   else if (in.basis == "mass") p.mass = in.mass;
@@ -99,8 +102,10 @@ PartShapeDialog::PartShapeDialog(QWidget* parent, const Project& project, const 
   shape_->setToolTip(tr("Box and sphere centred on the part frame; cylinder and tube from it along its z axis; "
                         "mesh: an STL or OBJ file; none: a point mass typed in"));
   form->addRow(tr("Shape"), shape_);
+  // The ground's default is a base plate, a moving part's a bar.
+  const bool plate = ground_->isChecked();
   const std::vector<std::pair<QString, std::pair<QString, QString>>> sizes = {
-      {"lx", {tr("Length x [mm]"), "500"}},      {"ly", {tr("Width y [mm]"), "40"}},
+      {"lx", {tr("Length x [mm]"), plate ? "600" : "500"}}, {"ly", {tr("Width y [mm]"), plate ? "600" : "40"}},
       {"lz", {tr("Height z [mm]"), "20"}},       {"radius", {tr("Radius [mm]"), "20"}},
       {"inner_radius", {tr("Inner radius [mm]"), "15"}}, {"length", {tr("Length z [mm]"), "100"}},
       {"scale", {tr("Scale (file units to m)"), "0.001"}}};
@@ -191,15 +196,17 @@ void PartShapeDialog::refresh() {
   for (const auto& [shape, keys] : kSizes)
     for (const std::string& k : keys)
       if (shape != in.shape) show(QString::fromStdString(k), false);
-  for (const std::string& k : kSizes.at(in.shape)) show(QString::fromStdString(k), !in.ground);
-  show("file", !in.ground && in.shape == "mesh");
-  shape_->setEnabled(!in.ground);
+  for (const std::string& k : kSizes.at(in.shape)) show(QString::fromStdString(k), true);
+  show("file", in.shape == "mesh");
   basis_->setEnabled(solid);
   show("density", solid && in.basis == "density");
   show("mass", !in.ground && (in.basis == "mass" || in.shape == "none"));
+  if (QWidget* label = static_cast<QFormLayout*>(static_cast<QVBoxLayout*>(layout())->itemAt(0)->layout())->labelForField(basis_))
+    label->setVisible(solid);
+  basis_->setVisible(solid);
   message_->hide();
   if (in.ground) {
-    properties_->setText(tr("The ground part is fixed in the world: it has no mass properties."));
+    properties_->setText(tr("The ground part is fixed in the world: its shape is drawn, it has no mass properties."));
     return;
   }
   QString err;

@@ -226,10 +226,15 @@ void MainWindow::sync3d() {
   const bool has = !project().mechanism.empty();
   const bool appears = has && dock3d_->isHidden();
   dock3d_->setVisible(has);
-  if (appears) {  // room to pick markers, and still for the model tree and the properties
+  if (appears) {
+    // Building in 3D needs room (issue #28): the right column, which runs
+    // the window's full height, takes half its width, and the view most of
+    // that column; the model tree and the properties keep enough to read.
     auto* model = findChild<QDockWidget*>("modelDock");
     auto* props = findChild<QDockWidget*>("propertiesDock");
-    if (model && props) resizeDocks({model, props, dock3d_}, {height() / 4, height() / 4, height() / 2}, Qt::Vertical);
+    resizeDocks({dock3d_}, {width() / 2}, Qt::Horizontal);
+    if (model && props)
+      resizeDocks({model, props, dock3d_}, {height() * 2 / 10, height() * 2 / 10, height() * 6 / 10}, Qt::Vertical);
   }
   if (has) view3d_->setProject(project(), QFileInfo(doc_->file()).absolutePath());
 }

@@ -42,6 +42,7 @@ class Document;
 class FileSession;
 class Recovery;
 class LibraryPanel;
+class BuildTools3d;
 class MechanismActions;
 class ModelTree;
 class SelectionModel;
@@ -92,6 +93,8 @@ class MainWindow : public QMainWindow {
   SelectionModel* selection() const { return selection_; }
   ModelTree* modelTree() const { return modelTree_; }
   MechanismActions* mechanismActions() const { return mechActions_; }
+  // Null without a 3D view.
+  BuildTools3d* buildTools() const { return buildTools_; }
   class MechanismView* mechanismView() const { return view3d_; }
   class AnimationControls* animationControls() const { return anim3d_; }
 
@@ -180,6 +183,7 @@ class MainWindow : public QMainWindow {
   SelectionModel* selection_ = nullptr;
   ModelTree* modelTree_ = nullptr;
   MechanismActions* mechActions_ = nullptr;
+  BuildTools3d* buildTools_ = nullptr;
 
   QAction* actNew_ = nullptr;
   QAction* actOpen_ = nullptr;

@@ -4,6 +4,7 @@
 #include "main_window.h"
 
 #include "attachment_box.h"
+#include "build_tools_3d.h"
 #include "document.h"
 #include "file_session.h"
 #include "help_menu.h"
@@ -144,6 +145,8 @@ void MainWindow::buildUi() {
   plotDock_ = new QDockWidget(tr("Results"), this);
   plotDock_->setObjectName("resultsDock");
   plotDock_->setWidget(results_);
+  // The right column (model, properties, 3D view) runs the full height.
+  setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
   addDockWidget(Qt::BottomDockWidgetArea, plotDock_);
   addDockWidget(Qt::BottomDockWidgetArea, messagesDock_);
   tabifyDockWidget(plotDock_, messagesDock_);
@@ -172,6 +175,12 @@ void MainWindow::buildUi() {
   connect(props_->mechanismForm(), &MechanismForm::renamed, selection_, &SelectionModel::select);
   mechActions_ = new MechanismActions(doc_, selection_, view3d_, this);
   ml->insertWidget(0, mechActions_->toolBar());
+  if (view3d_) {
+    // The building tools sit over the 3D view, under its camera toolbar.
+    buildTools_ = new BuildTools3d(doc_, selection_, view3d_, mechActions_->addPart(), this);
+    static_cast<QVBoxLayout*>(dock3d_->widget()->layout())->insertWidget(1, buildTools_->toolBar());
+    connect(buildTools_, &BuildTools3d::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
+  }
   connect(mechActions_, &MechanismActions::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
   modelTree_->setContextMenuPolicy(Qt::ActionsContextMenu);
   modelTree_->addActions(mechActions_->actions());

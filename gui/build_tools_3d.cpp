@@ -1,0 +1,243 @@
+#include "build_tools_3d.h"
+
+#include "document.h"
+#include "marker_placement.h"
+#include "mechanics/mechanism_types.h"
+#include "mechanism_editing.h"
+#include "mechanism_view.h"
+#include "selection_model.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QPushButton>
+#include <QToolBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace pm::gui {
+
+namespace {
+
+QString mmText(const Vec3& p) {
+  return QString("(%1, %2, %3) mm").arg(p[0] * 1000, 0, 'g', 6).arg(p[1] * 1000, 0, 'g', 6).arg(p[2] * 1000, 0, 'g', 6);
+}
+
+// The marker's matrix in its part's frame.
+QMatrix4x4 markerMatrix(const MarkerDef& m) {
+  QMatrix4x4 r = rotationFromRpy(m.orientation);
+  r.setColumn(3, QVector4D(float(m.position[0]), float(m.position[1]), float(m.position[2]), 1.0f));
+  return r;
+}
+
+double snapped(double v, double step) { return step > 0 ? std::round(v / step) * step + 0.0 : v; }
+
+}  // namespace
+
+BuildTools3d::BuildTools3d(Document* doc, SelectionModel* selection, MechanismView* view, QAction* addPart,
+                           QWidget* dialogParent)
+    : QObject(dialogParent), doc_(doc), selection_(selection), view_(view), parent_(dialogParent) {
+  toolBar_ = new QToolBar(tr("Build"));
+  toolBar_->setObjectName("buildToolBar3d");
+  toolBar_->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  toolBar_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+  QAction* part = toolBar_->addAction(tr("Part"));
+  part->setObjectName("buildPart3d");
+  part->setToolTip(tr("Add a part from a shape (box, cylinder, tube, sphere, STL/OBJ) and a material"));
+  connect(part, &QAction::triggered, addPart, &QAction::trigger);
+  markerHere_ = toolBar_->addAction(tr("Marker Here"));
+  markerHere_->setObjectName("actAddMarkerHere");
+  markerHere_->setToolTip(tr("Click on a part's surface: a marker there, its z axis along the surface normal. "
+                             "Clicking on another part's marker puts the new one on it (a joint candidate)."));
+  connect(markerHere_, &QAction::triggered, this, &BuildTools3d::onMarkerHere);
+  // The joint palette: a type, then two marker clicks.
+  auto* menu = new QMenu(toolBar_);
+  for (const MechTypeDecl& t : jointTypes()) {
+    if (t.name == "coupler") continue;  // couples joints, not markers
+    QAction* a = menu->addAction(QString::fromStdString(t.name));
+    a->setObjectName("actPickJoint_" + QString::fromStdString(t.name));
+    a->setToolTip(QString::fromStdString(t.description));
+    connect(a, &QAction::triggered, this, [this, a] { onPickJoint(a->text()); });
+  }
+  auto* joint = new QToolButton;
+  joint->setObjectName("buildJoint3d");
+  joint->setText(tr("Joint"));
+  joint->setToolTip(tr("Add a joint: choose its type, then click marker I (on the moving part) and marker J"));
+  joint->setMenu(menu);
+  joint->setPopupMode(QToolButton::InstantPopup);
+  toolBar_->addWidget(joint);
+  move_ = toolBar_->addAction(tr("Move"));
+  move_->setObjectName("actMove3d");
+  move_->setToolTip(tr("Move the selected part or marker by an offset in the world frame, snapped to the step"));
+  connect(move_, &QAction::triggered, this, &BuildTools3d::onMove);
+  toolBar_->addSeparator();
+  snap_ = new QComboBox;
+  snap_->setObjectName("snapStep3d");
+  snap_->setToolTip(tr("Snap step: picked marker positions and moves are rounded to it along the surface"));
+  for (const auto& [text, m] : std::vector<std::pair<QString, double>>{
+           {tr("Snap off"), 0.0}, {tr("Snap 1 mm"), 0.001}, {tr("Snap 5 mm"), 0.005}, {tr("Snap 10 mm"), 0.01},
+           {tr("Snap 50 mm"), 0.05}})
+    snap_->addItem(text, m);
+  snap_->setCurrentIndex(2);
+  toolBar_->addWidget(snap_);
+  connect(view_, &MechanismView::surfacePicked, this, &BuildTools3d::onSurfacePicked);
+  connect(view_, &MechanismView::markerPicked, this, &BuildTools3d::onMarkerPicked);
+  connect(view_, &MechanismView::markerPickCancelled, this, [this] {
+    if (jointType_.isEmpty()) return;
+    jointType_.clear();
+    jointI_.clear();
+    emit statusMessage(tr("Adding a joint cancelled"));
+  });
+  connect(doc_, &Document::changed, this, &BuildTools3d::updateEnabled);
+  connect(selection_, &SelectionModel::changed, this, &BuildTools3d::updateEnabled);
+  updateEnabled();
+}
+
+QAction* BuildTools3d::jointAction(const QString& type) const {
+  return toolBar_->findChild<QAction*>("actPickJoint_" + type);
+}
+
+double BuildTools3d::snapStep() const { return snap_->currentData().toDouble(); }
+
+void BuildTools3d::setSnapStep(double metres) {
+  for (int k = 0; k < snap_->count(); ++k)
+    if (std::abs(snap_->itemData(k).toDouble() - metres) < 1e-12) snap_->setCurrentIndex(k);
+}
+
+void BuildTools3d::updateEnabled() {
+  const Project& p = doc_->project();
+  markerHere_->setEnabled(!p.mechanism.parts.empty());
+  const ObjectKind kind = objectKind(p, selection_->current().toStdString());
+  move_->setEnabled(kind == ObjectKind::Part || kind == ObjectKind::Marker);
+}
+
+// ----------------------------------------------------------- marker here
+
+void BuildTools3d::onMarkerHere() {
+  view_->beginSurfacePick(tr("Add marker: click on a part's surface (on another part's marker: the same spot)"), this);
+  emit statusMessage(tr("Click on a part in the 3D view"));
+}
+
+void BuildTools3d::onSurfacePicked(const QString& partId, const QVector3D& world, const QVector3D& normal,
+                                   const QPoint& pos) {
+  if (view_->pickOwner() != this) return;
+  const Mechanism& m = doc_->project().mechanism;
+  const PartDef* part = m.part(partId.toStdString());
+  if (!part) return;
+  const QMatrix4x4 partWorld = view_->partTransform(partId);
+  // Onto another part's marker drawn under the cursor: the same frame.
+  QString onto;
+  for (const QString& ref : view_->markersAt(QPointF(pos), 10.0))
+    if (ref.section('.', 0, 0) != partId) {
+      onto = ref;
+      break;
+    }
+  MarkerPlacement place;
+  if (!onto.isEmpty()) {
+    const MarkerDef* other = findMarker(m, onto.toStdString());
+    place = coincideWith(partWorld, view_->partTransform(onto.section('.', 0, 0)) * markerMatrix(*other));
+  } else {
+    place = placeOnSurface(partWorld, world, normal, snapStep());
+  }
+  MarkerDef mk;
+  mk.id = freshMarkerId(*part);
+  mk.position = place.position;
+  mk.orientation = place.orientation;
+  const QString ref = partId + "." + QString::fromStdString(mk.id);
+  doc_->edit(tr("Add marker %1").arg(ref), [&](Project& p) { findPart(p.mechanism, partId.toStdString())->markers.push_back(mk); });
+  selection_->select(ref);
+  emit statusMessage(onto.isEmpty() ? tr("Marker %1 at %2 in the part frame, z along the surface normal").arg(ref, mmText(mk.position))
+                                    : tr("Marker %1 on %2 (same position and axes: a joint can join them)").arg(ref, onto));
+}
+
+// ----------------------------------------------------------- joint by picking
+
+void BuildTools3d::onPickJoint(const QString& type) {
+  jointType_ = type;
+  jointI_.clear();
+  view_->beginMarkerPick(tr("Add %1 joint: click marker I, on the moving part").arg(type), this);
+  emit statusMessage(tr("Add %1 joint: click marker I in the 3D view").arg(type));
+}
+
+void BuildTools3d::onMarkerPicked(const QString& ref) {
+  if (jointType_.isEmpty()) return;
+  if (view_->pickOwner() != this) {  // another command took the view over
+    jointType_.clear();
+    jointI_.clear();
+    return;
+  }
+  if (jointI_.isEmpty()) {
+    jointI_ = ref;
+    view_->beginMarkerPick(tr("Add %1 joint: I = %2; now click marker J on the other part").arg(jointType_, ref), this);
+    return;
+  }
+  if (ref.section('.', 0, 0) == jointI_.section('.', 0, 0)) {
+    view_->beginMarkerPick(tr("Add %1 joint: J must be on another part than %2").arg(jointType_, jointI_), this);
+    return;
+  }
+  JointDef j;
+  j.id = freshObjectId(doc_->project(), jointType_.toStdString());
+  j.type = jointType_.toStdString();
+  j.i = jointI_.toStdString();
+  j.j = ref.toStdString();
+  jointType_.clear();
+  jointI_.clear();
+  doc_->edit(tr("Add joint %1").arg(QString::fromStdString(j.id)), [&](Project& p) { p.mechanism.joints.push_back(j); });
+  selection_->select(QString::fromStdString(j.id));
+  emit statusMessage(tr("Joint %1: %2 %3 moves relative to %4, about/along the z axis of marker %4")
+                         .arg(QString::fromStdString(j.id), QString::fromStdString(j.type), QString::fromStdString(j.i),
+                              QString::fromStdString(j.j)));
+}
+
+// ----------------------------------------------------------- move
+
+void BuildTools3d::onMove() {
+  const QString id = selection_->current();
+  const ObjectKind kind = objectKind(doc_->project(), id.toStdString());
+  if (kind != ObjectKind::Part && kind != ObjectKind::Marker) return;
+  auto* d = new QDialog(parent_);
+  d->setObjectName("moveDialog");
+  d->setWindowTitle(tr("Move %1").arg(id));
+  d->setAttribute(Qt::WA_DeleteOnClose);
+  auto* form = new QFormLayout;
+  std::array<QLineEdit*, 3> edits{};
+  for (int k = 0; k < 3; ++k) {
+    edits[k] = new QLineEdit("0");
+    edits[k]->setObjectName(QString("move_d") + "xyz"[k]);
+    form->addRow(tr("Offset %1 [mm] (world)").arg("xyz"[k]), edits[k]);
+  }
+  auto* note = new QLabel(tr("Snapped to the step: %1 mm").arg(snapStep() * 1000));
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+  connect(buttons, &QDialogButtonBox::rejected, d, &QDialog::reject);
+  connect(buttons->button(QDialogButtonBox::Ok), &QPushButton::clicked, d, [this, d, edits, id, kind] {
+    QVector3D offset;
+    for (int k = 0; k < 3; ++k) offset[k] = float(snapped(edits[k]->text().toDouble() / 1000.0, snapStep()));
+    doc_->edit(tr("Move %1").arg(id), [&](Project& p) {
+      if (kind == ObjectKind::Part) {
+        PartDef* part = findPart(p.mechanism, id.toStdString());
+        for (int k = 0; k < 3; ++k) part->position[k] = snapped(part->position[k] + offset[k], snapStep());
+      } else {
+        // A marker: the world offset in its part's axes.
+        const PartDef* part = p.mechanism.part(id.section('.', 0, 0).toStdString());
+        const QVector3D local = rotationFromRpy(part->orientation).transposed().mapVector(offset);
+        MarkerDef* mk = findMarker(p.mechanism, id.toStdString());
+        for (int k = 0; k < 3; ++k) mk->position[k] = snapped(mk->position[k] + local[k], snapStep());
+      }
+    });
+    d->accept();
+  });
+  auto* lay = new QVBoxLayout(d);
+  lay->addLayout(form);
+  lay->addWidget(note);
+  lay->addWidget(buttons);
+  d->open();
+}
+
+}  // namespace pm::gui

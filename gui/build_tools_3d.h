@@ -1,0 +1,61 @@
+// Building the mechanism in the 3D view (issue #28, point 4): a toolbar over
+// the view with Add Part (a shape), Marker Here (click on a part's surface:
+// a marker there, its z axis along the outward normal), Joint (a palette of
+// joint types, then a click on the moving part's marker I and on marker J),
+// the snap step, and Move: the selected part or marker by typed offsets in
+// the world frame (mm, degrees), snapped to the step. Every command is one
+// undoable Document edit and its result becomes the shared selection.
+#pragma once
+
+#include <QObject>
+#include <QPoint>
+#include <QString>
+#include <QVector3D>
+
+class QAction;
+class QComboBox;
+class QToolBar;
+
+namespace pm::gui {
+
+class Document;
+class MechanismView;
+class SelectionModel;
+
+class BuildTools3d : public QObject {
+  Q_OBJECT
+ public:
+  BuildTools3d(Document* doc, SelectionModel* selection, MechanismView* view, QAction* addPart, QWidget* dialogParent);
+
+  QToolBar* toolBar() const { return toolBar_; }
+  QAction* markerHere() const { return markerHere_; }
+  // "actPickJoint_<type>": starts picking the two markers of a joint.
+  QAction* jointAction(const QString& type) const;
+  QAction* move() const { return move_; }
+  // The snap step [m]; 0 = off.
+  double snapStep() const;
+  void setSnapStep(double metres);
+
+ signals:
+  void statusMessage(const QString& text);
+
+ private:
+  void updateEnabled();
+  void onMarkerHere();
+  void onSurfacePicked(const QString& part, const QVector3D& world, const QVector3D& normal, const QPoint& pos);
+  void onPickJoint(const QString& type);
+  void onMarkerPicked(const QString& ref);
+  void onMove();
+
+  Document* doc_;
+  SelectionModel* selection_;
+  MechanismView* view_;
+  QWidget* parent_;
+  QToolBar* toolBar_;
+  QAction* markerHere_;
+  QAction* move_;
+  QComboBox* snap_;
+  QString jointType_, jointI_;  // a joint being picked: its type and marker I so far
+};
+
+}  // namespace pm::gui
