@@ -16,6 +16,9 @@ QMatrix4x4 rotationFromRpy(const Vec3& rpy) {
 
 Vec3 rpyFromRotation(const QMatrix4x4& r) {
   const double s = std::clamp(double(-r(2, 0)), -1.0, 1.0);
+  // Pitch +-90 deg (x along +-z): roll and yaw turn about the same axis;
+  // all of it goes to yaw.
+  if (std::abs(s) > 1.0 - 1e-6) return {0.0, std::asin(s), std::atan2(double(-r(0, 1)), double(r(1, 1)))};
   return {std::atan2(double(r(2, 1)), double(r(2, 2))), std::asin(s), std::atan2(double(r(1, 0)), double(r(0, 0)))};
 }
 

@@ -11,6 +11,8 @@
 #include "build_tools_3d.h"
 #include "document.h"
 #include "main_window.h"
+#include "marker_placement.h"
+#include "mechanism_editing.h"
 #include "mechanism_actions.h"
 #include "mechanism_view.h"
 #include "schematic_items.h"
@@ -281,6 +283,49 @@ class TestGui3dBuildLinkage : public QObject {
     // 0.1 mm of stroke is 0.016 deg here.
     QVERIFY2(std::abs(x.back() - 0.2) < 1e-4, "the cylinder reaches its end stop");
     QVERIFY2(std::abs(q.back() - qEnd) < 0.02 * M_PI / 180, "the lever's end angle");
+  }
+
+  // Move: typed world offsets rounded to the snap step, one undo step; a
+  // marker's offset goes into its part's axes.
+  void moveByTypedOffsetsSnapped() {
+    MainWindow w;
+    QVERIFY(test::showProject(w, test::examplePath("four_bar"), QSize(1500, 950)));
+    BuildTools3d* tools = w.buildTools();
+    QVERIFY(tools);
+    tools->setSnapStep(0.005);
+    QVERIFY(!tools->move()->isEnabled());
+    w.selection()->select("crank");
+    QVERIFY(tools->move()->isEnabled());
+    const Project before = w.project();
+    const Vec3 p0 = before.mechanism.part("crank")->position;
+    clickAction(tools->toolBar(), tools->move());
+    QDialog* d = dialog(w, "moveDialog");
+    QVERIFY(d);
+    typeInto(d->findChild<QLineEdit*>("move_dx"), "12");   // -> 10 mm
+    typeInto(d->findChild<QLineEdit*>("move_dz"), "-3.2"); // -> -5 mm
+    pressOk(d);
+    const Vec3 p1 = w.project().mechanism.part("crank")->position;
+    QVERIFY(std::abs(p1[0] - (p0[0] + 0.01)) < 1e-12);
+    QVERIFY(std::abs(p1[1] - p0[1]) < 1e-12);
+    QVERIFY(std::abs(p1[2] - (p0[2] - 0.005)) < 1e-12);
+    w.document()->undoStack()->undo();
+    QVERIFY(w.project() == before);
+    // A marker of the crank: the world offset in the crank's axes.
+    const PartDef* crank = before.mechanism.part("crank");
+    QVERIFY(!crank->markers.empty());
+    const QString ref = QString::fromStdString("crank." + crank->markers[0].id);
+    w.selection()->select(ref);
+    clickAction(tools->toolBar(), tools->move());
+    d = dialog(w, "moveDialog");
+    QVERIFY(d);
+    typeInto(d->findChild<QLineEdit*>("move_dy"), "50");
+    pressOk(d);
+    const QVector3D local = rotationFromRpy(crank->orientation).transposed().mapVector(QVector3D(0, 0.05f, 0));
+    const Vec3 m0 = crank->markers[0].position, m1 = findMarker(w.project().mechanism, ref.toStdString())->position;
+    for (int k = 0; k < 3; ++k) {
+      const double want = std::round((m0[k] + local[k]) / 0.005) * 0.005;
+      QVERIFY2(std::abs(m1[k] - want) < 1e-9, qPrintable(QString("[%1] %2 vs %3").arg(k).arg(m1[k]).arg(want)));
+    }
   }
 };
 
