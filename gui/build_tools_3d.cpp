@@ -75,7 +75,8 @@ BuildTools3d::BuildTools3d(Document* doc, SelectionModel* selection, MechanismVi
   toolBar_->addWidget(joint);
   move_ = toolBar_->addAction(tr("Move"));
   move_->setObjectName("actMove3d");
-  move_->setToolTip(tr("Move the selected part or marker by an offset in the world frame, snapped to the step"));
+  move_->setToolTip(tr("Move the selected part or marker by an offset in the world frame, snapped to the step "
+                      "(or Shift + drag a part in the view)"));
   connect(move_, &QAction::triggered, this, &BuildTools3d::onMove);
   toolBar_->addSeparator();
   snap_ = new QComboBox;
@@ -87,6 +88,16 @@ BuildTools3d::BuildTools3d(Document* doc, SelectionModel* selection, MechanismVi
     snap_->addItem(text, m);
   snap_->setCurrentIndex(2);
   toolBar_->addWidget(snap_);
+  view_->setSnapStep(snapStep());
+  connect(snap_, &QComboBox::currentIndexChanged, this, [this] { view_->setSnapStep(snapStep()); });
+  // Shift + drag in the view: the part's new position, one undo step.
+  connect(view_, &MechanismView::partDragged, this, [this](const QString& id, const QVector3D& offset) {
+    doc_->edit(tr("Move %1").arg(id), [&](Project& p) {
+      if (PartDef* part = findPart(p.mechanism, id.toStdString()))
+        for (int k = 0; k < 3; ++k) part->position[k] = snapped(part->position[k] + offset[k], snapStep());
+    });
+    emit statusMessage(tr("%1 moved to %2 (world)").arg(id, mmText(doc_->project().mechanism.part(id.toStdString())->position)));
+  });
   connect(view_, &MechanismView::surfacePicked, this, &BuildTools3d::onSurfacePicked);
   connect(view_, &MechanismView::markerPicked, this, &BuildTools3d::onMarkerPicked);
   connect(view_, &MechanismView::markerPickCancelled, this, [this] {

@@ -3,7 +3,8 @@
 // a marker there, its z axis along the outward normal), Joint (a palette of
 // joint types, then a click on the moving part's marker I and on marker J),
 // the snap step, and Move: the selected part or marker by typed offsets in
-// the world frame (mm, degrees), snapped to the step. Every command is one
+// the world frame (mm), snapped to the step; a part also by Shift + drag in
+// the view (MechanismView::partDragged). Every command is one
 // undoable Document edit and its result becomes the shared selection.
 #pragma once
 

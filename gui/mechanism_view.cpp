@@ -3,6 +3,7 @@
 #include "model/project.h"
 #include "scene3d_shapes.h"
 #include "scene3d_scene.h"
+#include "part_drag.h"
 #include "engine/engine.h"
 
 #include <QElapsedTimer>
@@ -77,6 +78,8 @@ struct MechanismView::Impl {
   bool picking = false;  // marker-pick mode
   bool surfacePicking = false;  // with picking: a part surface, not a marker
   const QObject* pickOwner = nullptr;
+  PartDrag drag;
+  double snapStep = 0.0;
   bool markersBeforePick = false;
   QString pickPrompt;
 
@@ -666,8 +669,37 @@ QImage MechanismView::snapshot(int w, int h) {
   return image.convertToFormat(QImage::Format_RGB32);
 }
 
+void MechanismView::setSnapStep(double metres) { d_->snapStep = metres; }
+
+// The world ray under a widget position: two points on it.
+static void rayAt(const osg::Camera* cam, double x, double y, osg::Vec3d& a, osg::Vec3d& b) {
+  const osg::Matrixd inv =
+      osg::Matrixd::inverse(cam->getViewMatrix() * cam->getProjectionMatrix() * cam->getViewport()->computeWindowMatrix());
+  a = osg::Vec3d(x, y, 0.0) * inv;
+  b = osg::Vec3d(x, y, 1.0) * inv;
+}
+
+bool MechanismView::beginDrag(const QPoint& pos) {
+  QString part;
+  QVector3D world, normal;
+  if (!surfaceAt(pos, &part, &world, &normal)) return false;
+  const auto& ids = d_->scene.partIds();
+  const size_t k = size_t(std::find(ids.begin(), ids.end(), part.toStdString()) - ids.begin());
+  const PartDef* def = d_->scene.model().part(part.toStdString());
+  if (!def || def->ground) return false;
+  osg::Vec3d eye, center, up;
+  d_->manipulator->getTransformation(eye, center, up);
+  d_->drag.begin(part.toStdString(), k, d_->scene.partMatrix(k), osg::Vec3d(world.x(), world.y(), world.z()),
+                 d_->scene.upRotation() * osg::Vec3d(0, 0, 1), eye - center, d_->snapStep);
+  select(part);
+  return true;
+}
+
 void MechanismView::mousePressEvent(QMouseEvent* e) {
   d_->pressPos = e->position().toPoint();
+  if (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ShiftModifier) && !d_->picking &&
+      beginDrag(e->position().toPoint()))
+    return;  // the camera stays
   d_->pressed = true;
   if (d_->window) {
     const double r = d_->dpr(this);
@@ -678,6 +710,15 @@ void MechanismView::mousePressEvent(QMouseEvent* e) {
 }
 
 void MechanismView::mouseReleaseEvent(QMouseEvent* e) {
+  if (d_->drag.active()) {
+    const osg::Vec3d off = d_->drag.offset();
+    const QString part = QString::fromStdString(d_->drag.part());
+    d_->scene.setPartMatrix(d_->drag.index(), d_->drag.matrix() * osg::Matrixd::translate(-off));
+    d_->drag.end();
+    update();
+    if (off.length2() > 0) emit partDragged(part, QVector3D(float(off.x()), float(off.y()), float(off.z())));
+    return;
+  }
   if (d_->window) {
     const double r = d_->dpr(this);
     d_->window->getEventQueue()->mouseButtonRelease(float(e->position().x() * r), float(e->position().y() * r),
@@ -716,6 +757,14 @@ void MechanismView::mouseReleaseEvent(QMouseEvent* e) {
 
 void MechanismView::mouseMoveEvent(QMouseEvent* e) {
   if (!d_->window) return;
+  if (d_->drag.active()) {
+    const double r = d_->dpr(this);
+    osg::Vec3d a, b;
+    rayAt(d_->viewer->getCamera(), e->position().x() * r, (height() - e->position().y()) * r, a, b);
+    if (d_->drag.update(a, b)) d_->scene.setPartMatrix(d_->drag.index(), d_->drag.matrix());
+    update();
+    return;
+  }
   if (e->buttons() == Qt::NoButton) {
     // Hovering: the marker under the cursor is labelled.
     const QString m = d_->scene.markersVisible() ? markerAt(e->position(), 8.0) : QString();

@@ -3,7 +3,7 @@
 // threaded, rendered on demand). Shows the parts' display geometry, joint
 // glyphs, springs, marker triads, a ground grid and world axes; poses come
 // from a ResultStore at the time given to setPose(), so one time cursor
-// drives it. Mouse: left orbit, middle pan, right drag zoom, wheel zooms
+// drives it. Mouse: left orbit, Shift + left drags a part, middle pan, right drag zoom, wheel zooms
 // towards the point under the cursor, click selects, hovering shows the
 // object id and labels the marker under the cursor; F fits all. The grid
 // (world z = 0) and world axes are labelled. In marker-pick mode (attaching a cylinder) a click picks the
@@ -123,6 +123,9 @@ class MechanismView : public QOpenGLWidget {
   // The part surface under a widget position: the part's id, the world
   // point and unit normal there; false over empty space.
   bool surfaceAt(const QPoint& pos, QString* part, QVector3D* world, QVector3D* normal);
+  // Shift + left drag on a moving part drags it (gui/part_drag.h), its
+  // offset rounded to this step [m] (0: none); on release partDragged.
+  void setSnapStep(double metres);
 
   // Renders the current view into an image of w x h pixels (anti-aliased,
   // independent of the widget size). The widget must have been shown.
@@ -144,6 +147,7 @@ class MechanismView : public QOpenGLWidget {
   void objectSelected(const QString& id);
   void markerPicked(const QString& ref);
   void markerPickCancelled();
+  void partDragged(const QString& part, const QVector3D& worldOffset);
   void surfacePicked(const QString& part, const QVector3D& world, const QVector3D& normal, const QPoint& pos);
 
  protected:
@@ -167,6 +171,7 @@ class MechanismView : public QOpenGLWidget {
   void drawOverlay();
   void zoomAt(const QPointF& pos, double factor);
   void finishPick(const QString& ref);
+  bool beginDrag(const QPoint& pos);
   std::unique_ptr<Impl> d_;
 };
 

@@ -327,6 +327,35 @@ class TestGui3dBuildLinkage : public QObject {
       QVERIFY2(std::abs(m1[k] - want) < 1e-9, qPrintable(QString("[%1] %2 vs %3").arg(k).arg(m1[k]).arg(want)));
     }
   }
+
+  // Shift + drag on a part moves it in the grid's plane, snapped; the
+  // camera stays; one undo step.
+  void shiftDragMovesAPart() {
+    MainWindow w;
+    QVERIFY(test::showProject(w, test::examplePath("four_bar"), QSize(1500, 950)));
+    MechanismView* view = w.mechanismView();
+    w.buildTools()->setSnapStep(0.005);
+    const Project before = w.project();
+    const Vec3 p0 = before.mechanism.part("crank")->position;
+    // four_bar's gravity is -y: the plane across up is y = const.
+    const QPoint from = at(view, QVector3D(0, 0.06f, 0)), to = at(view, QVector3D(0.05f, 0.06f, 0));
+    QCOMPARE(view->objectAt(from), QString("crank"));
+    const QVector3D eye = view->cameraEye();
+    QTest::mousePress(view, Qt::LeftButton, Qt::ShiftModifier, from);
+    for (int k = 1; k <= 5; ++k) QTest::mouseMove(view, from + (to - from) * k / 5);
+    waitFrame(view);
+    QVERIFY((view->partTransform("crank").column(3).toVector3D() - QVector3D(0.05f, 0, 0)).length() < 1e-6);  // drawn moved
+    QTest::mouseRelease(view, Qt::LeftButton, Qt::ShiftModifier, to);
+    const Vec3 p1 = w.project().mechanism.part("crank")->position;
+    const Vec3 want{std::round((p0[0] + 0.05) / 0.005) * 0.005, std::round(p0[1] / 0.005) * 0.005,
+                    std::round(p0[2] / 0.005) * 0.005};
+    qInfo("crank moved from (%g, %g, %g) to (%g, %g, %g) m", p0[0], p0[1], p0[2], p1[0], p1[1], p1[2]);
+    QVERIFY(near(p1, want, 1e-12));
+    QCOMPARE(view->cameraEye(), eye);
+    QCOMPARE(w.selection()->current(), QString("crank"));
+    w.document()->undoStack()->undo();
+    QVERIFY(w.project() == before);
+  }
 };
 
 QTEST_MAIN(TestGui3dBuildLinkage)
