@@ -1,0 +1,71 @@
+#include "studies/study_table.h"
+
+#include <cmath>
+
+namespace pm::studies {
+
+namespace {
+
+std::string csvField(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+std::string cell(double v) { return std::isnan(v) ? std::string() : valueText(v); }
+
+nlohmann::json jsonNumber(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+
+}  // namespace
+
+std::string tableCsv(const StudySetup& setup, const std::vector<std::vector<double>>& points,
+                     const std::vector<VariantResult>& results) {
+  const StudyDefinition& st = setup.study;
+  std::string s = "variant";
+  for (const StudyParameter& p : st.parameters) s += "," + csvField(p.path);
+  for (size_t k = 0; k < st.results.size(); ++k) s += "," + csvField(st.results[k] + " [" + setup.resultUnits[k] + "]");
+  s += ",feasible,status,message\n";
+  for (size_t i = 0; i < points.size(); ++i) {
+    const VariantResult& r = results[i];
+    s += std::to_string(i);
+    for (double v : points[i]) s += "," + cell(v);
+    for (size_t k = 0; k < st.results.size(); ++k) s += "," + (r.ok ? cell(r.results[k]) : std::string());
+    s += std::string(",") + (r.feasible ? "1" : "0") + "," + (r.ok ? "ok" : "failed") + "," + csvField(r.message) + "\n";
+  }
+  return s;
+}
+
+nlohmann::json tableJson(const StudySetup& setup, const std::vector<std::vector<double>>& points,
+                         const std::vector<VariantResult>& results) {
+  const StudyDefinition& st = setup.study;
+  nlohmann::json j;
+  j["study"] = st.name;
+  j["project"] = setup.file;
+  j["parameters"] = nlohmann::json::array();
+  for (const StudyParameter& p : st.parameters) j["parameters"].push_back(p.path);
+  j["results"] = nlohmann::json::array();
+  for (size_t k = 0; k < st.results.size(); ++k)
+    j["results"].push_back({{"name", st.results[k]}, {"unit", setup.resultUnits[k]}});
+  j["constraints"] = nlohmann::json::array();
+  for (const Constraint& c : st.constraints) j["constraints"].push_back(c.text);
+  nlohmann::json rows = nlohmann::json::array();
+  for (size_t i = 0; i < points.size(); ++i) {
+    const VariantResult& r = results[i];
+    nlohmann::json row;
+    row["variant"] = i;
+    nlohmann::json ps = nlohmann::json::object(), rs = nlohmann::json::object();
+    for (size_t k = 0; k < st.parameters.size(); ++k) ps[st.parameters[k].path] = jsonNumber(points[i][k]);
+    for (size_t k = 0; k < st.results.size(); ++k) rs[st.results[k]] = r.ok ? jsonNumber(r.results[k]) : nlohmann::json(nullptr);
+    row["parameters"] = ps;
+    row["results"] = rs;
+    row["feasible"] = r.feasible;
+    row["status"] = r.ok ? "ok" : "failed";
+    row["message"] = r.message;
+    rows.push_back(row);
+  }
+  j["variants"] = rows;
+  return j;
+}
+
+}  // namespace pm::studies
