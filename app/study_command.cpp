@@ -13,6 +13,7 @@
 #include <optional>
 #include <thread>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 namespace pm::cli {
@@ -20,6 +21,13 @@ namespace pm::cli {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// User + system time of every thread of this process.
+double processCpuSeconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_utime.tv_sec + u.ru_stime.tv_sec + 1e-6 * (u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
 
 double seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
 
@@ -87,15 +95,18 @@ int benchmark(const StudyOptions& o) {
             << " hardware threads)\n";
   for (int j : jobs) {
     const auto start = Clock::now();
+    const double cpu0 = processCpuSeconds();
     const std::vector<studies::VariantResult> r = studies::evaluateLocally(setup, points, j);
-    const double t = seconds(start);
+    const double t = seconds(start), cpu = processCpuSeconds() - cpu0;
     if (j == 1) t1 = t;
     size_t failed = 0;
     for (const auto& v : r) failed += v.ok ? 0 : 1;
     const std::string table = studies::tableCsv(setup, points, r);
     if (first.empty()) first = table;
-    std::printf("  --jobs %d: %.2f s, %.2f variants/s, %.2fx the throughput of --jobs 1, %zu failed, table %s\n", j, t,
-                points.size() / t, t1 / t, failed, table == first ? "identical" : "DIFFERENT");
+    // CPU seconds too: on a busy machine the wall time says how many cores were free, the CPU time what a variant costs.
+    std::printf("  --jobs %d: %.2f s wall, %.2f s CPU, %.2f variants/s, %.2fx the throughput of --jobs 1, %zu failed, "
+                "table %s\n",
+                j, t, cpu, points.size() / t, t1 / t, failed, table == first ? "identical" : "DIFFERENT");
     if (table != first) return 1;
   }
   return 0;
