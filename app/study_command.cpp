@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -153,6 +154,8 @@ void addStudyOptions(CLI::App& c, StudyOptions& o) {
       ->check(CLI::Range(1, 1024));
   c.add_option("--out,-o", o.out, "the table as CSV (default: STUDY.csv); its JSON goes beside it (.json)");
   c.add_option("--set", o.sets, "override a parameter of the project in SI before the study: ID.PARAM=VALUE")->take_all();
+  c.add_option("--keep-results", o.keepResults,
+               "write every variant's result channels to FOLDER/variant_ROW.csv (ROW: its row in the table)");
   c.add_flag("--quiet,-q", o.quiet, "print nothing but failed variants on success");
   c.add_flag("--benchmark", o.benchmark,
              "run a 100-variant study of the seed 003 example (or PROJECT) with --jobs 1 and 2 and print the throughput");
@@ -165,7 +168,14 @@ int runStudy(const StudyOptions& opts, int& argc, char**& argv) {
   std::vector<std::string> sets = o.sets;
   if (gTimeLimit > 0.0) sets.push_back("simulation.wall_time_limit=" + studies::valueText(gTimeLimit));
   const studies::StudyInput in = studies::loadStudy(o.project, o.name, sets);
-  const studies::StudySetup setup = studies::prepareStudy(in.project, in.projectFile, in.study);
+  studies::StudySetup setup = studies::prepareStudy(in.project, in.projectFile, in.study);
+  if (!o.keepResults.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(o.keepResults, ec);
+    if (!std::filesystem::is_directory(o.keepResults))
+      throw ProjectError("--keep-results", "", "", "cannot make folder '" + o.keepResults + "'");
+    setup.keepFolder = o.keepResults;
+  }
   if (o.out.empty()) o.out = setup.study.name + ".csv";
 
   Progress progress;

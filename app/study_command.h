@@ -15,6 +15,7 @@ struct StudyOptions {
   std::string name;     // which study (empty: the only or first one)
   std::string out;      // the CSV; the JSON goes beside it (.json)
   std::vector<std::string> sets;
+  std::string keepResults;  // a folder for every variant's result CSV (empty: none kept)
   int jobs = 0;         // 0: every core (1 per rank under MPI)
   bool quiet = false;
   bool benchmark = false;

@@ -62,8 +62,8 @@ MpiEvaluator::~MpiEvaluator() {
 }
 
 void MpiEvaluator::finish() {
-  std::int64_t n = -1;
-  MPI_Bcast(&n, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+  std::int64_t head[2] = {-1, 0};
+  MPI_Bcast(head, 2, MPI_INT64_T, 0, MPI_COMM_WORLD);
   finished_ = true;
 }
 
@@ -80,8 +80,10 @@ void MpiEvaluator::serve() {
 // Rank 0 passes the batch; the others receive it (an empty vector in).
 // Returns the whole batch's results on rank 0 (nothing on the others).
 std::vector<studies::VariantResult> MpiEvaluator::batch(std::vector<std::vector<double>> points) {
-  std::int64_t n = static_cast<std::int64_t>(points.size()), d = static_cast<std::int64_t>(setup_.study.parameters.size());
-  check(MPI_Bcast(&n, 1, MPI_INT64_T, 0, MPI_COMM_WORLD), "MPI_Bcast");
+  const std::int64_t d = static_cast<std::int64_t>(setup_.study.parameters.size());
+  std::int64_t head[2] = {static_cast<std::int64_t>(points.size()), next_};  // size, first row
+  check(MPI_Bcast(head, 2, MPI_INT64_T, 0, MPI_COMM_WORLD), "MPI_Bcast");
+  const std::int64_t n = head[0];
   if (n < 0) {
     finished_ = true;
     return {};
@@ -90,15 +92,18 @@ std::vector<studies::VariantResult> MpiEvaluator::batch(std::vector<std::vector<
   if (rank_ == 0)
     for (std::int64_t i = 0; i < n; ++i) std::copy(points[i].begin(), points[i].end(), flat.begin() + i * d);
   check(MPI_Bcast(flat.data(), static_cast<int>(flat.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD), "MPI_Bcast");
+  if (rank_ == 0) next_ += n;
   std::vector<std::vector<double>> mine;
   std::vector<std::uint64_t> index;
+  std::vector<size_t> rows;
   for (std::int64_t i = rank_; i < n; i += size_) {
     mine.emplace_back(flat.begin() + i * d, flat.begin() + (i + 1) * d);
     index.push_back(static_cast<std::uint64_t>(i));
+    rows.push_back(static_cast<size_t>(head[1] + i));
   }
   studies::VariantDone done;
   if (done_) done = [&](size_t k, const studies::VariantResult& r) { done_(index[k], r); };
-  const std::vector<studies::VariantResult> results = studies::evaluateLocally(setup_, mine, jobs_, done);
+  const std::vector<studies::VariantResult> results = studies::evaluateLocally(setup_, mine, jobs_, done, rows);
   std::vector<char> bytes;
   for (size_t k = 0; k < results.size(); ++k) serialise(bytes, index[k], results[k]);
   int size = static_cast<int>(bytes.size());

@@ -8,6 +8,8 @@
 
 #include "engine/engine.h"
 
+#include <cstdint>
+
 namespace pm::cli {
 
 // True when started by mpirun / mpiexec (Open MPI's or a PMI launcher's
@@ -35,6 +37,7 @@ class MpiEvaluator : public studies::Evaluator {
   studies::VariantDone done_;
   int rank_ = 0, size_ = 1;
   bool finished_ = false;
+  std::int64_t next_ = 0;  // rank 0: the next batch's first row in the table
 };
 
 }  // namespace pm::cli

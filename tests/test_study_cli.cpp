@@ -4,6 +4,7 @@
 // optimisation, and the benchmark's report.
 #include "support/test_project.h"
 
+#include <QDir>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
@@ -103,6 +104,22 @@ class TestStudyCli : public QObject {
     QCOMPARE(j["variants"][3]["results"]["air_per_cycle"].get<double>(), kr["machine"]["air_Nl_per_cycle"].get<double>());
   }
 
+  // --keep-results: a variant's channels are the single run's CSV, byte for
+  // byte; a variant that never ran leaves no file.
+  void keepResults() {
+    QTemporaryDir dir;
+    const QString p = writeProject(dir, kStudy);
+    const QString keep = dir.path() + "/runs";
+    const Result r = run({"study", p, "-q", "--out", dir.path() + "/t.csv", "--keep-results", keep});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const Result single = run({"simulate", p, "-q", "--set", "cyl1.bore=0.04", "src.p=551325", "-o", dir.path() + "/s.csv"});
+    QCOMPARE(single.code, 0);
+    QVERIFY(!readText(dir.path() + "/s.csv").empty());
+    QCOMPARE(readText(keep + "/variant_10.csv"), readText(dir.path() + "/s.csv"));
+    QVERIFY(!QFile::exists(keep + "/variant_6.csv"));
+    QCOMPARE(QDir(keep).entryList(QDir::Files).size(), 9);
+  }
+
   // A study file of its own gives the project's section's table.
   void studyFile() {
     QTemporaryDir dir;
@@ -154,11 +171,18 @@ class TestStudyCli : public QObject {
       QVERIFY2(l.code == 0, qPrintable(l.err));
       for (const char* np : {"2", "3"}) {
         const QString csv = dir.path() + "/" + name + "_np" + np + ".csv";
-        const Result m = runProgram(PM_MPIEXEC, {"-np", np, PM_CLI, "study", p, "--out", csv});
+        const QString keep = dir.path() + "/" + name + "_runs_np" + np;
+        const Result m = runProgram(PM_MPIEXEC, {"-np", np, PM_CLI, "study", p, "--out", csv, "--keep-results", keep});
         QVERIFY2(m.code == 0, qPrintable(m.out + m.err));
         QVERIFY2(m.out.contains(QString("on each of %1 MPI ranks").arg(np)), qPrintable(m.out));
         QCOMPARE(readText(csv), readText(local));
         QCOMPARE(readText(QString(csv).replace(".csv", ".json")), readText(QString(local).replace(".csv", ".json")));
+        // Every rank keeps its own variants' results, named by their rows.
+        const QStringList kept = QDir(keep).entryList(QDir::Files);
+        const auto table = nlohmann::json::parse(readText(QString(csv).replace(".csv", ".json")))["variants"];
+        size_t ran = 0;
+        for (const auto& v : table) ran += v["status"] == "ok" ? 1 : 0;
+        QCOMPARE(static_cast<size_t>(kept.size()), ran);
       }
     }
 #endif

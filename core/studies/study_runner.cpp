@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <mutex>
 #include <optional>
@@ -69,7 +70,7 @@ double variantValue(const StudySetup& setup, const std::vector<double>& values, 
   return std::numeric_limits<double>::quiet_NaN();
 }
 
-VariantResult evaluateVariant(const StudySetup& setup, const std::vector<double>& values) {
+VariantResult evaluateVariant(const StudySetup& setup, const std::vector<double>& values, size_t row) {
   VariantResult r;
   try {
     Project pr = setup.base;
@@ -79,6 +80,8 @@ VariantResult evaluateVariant(const StudySetup& setup, const std::vector<double>
     sim.setOutputRows(Simulation::OutputRows::Solver);  // the jobs are the parallelism; same rows either way
     ResultStore store;
     const RunResult run = sim.run(store);
+    if (!setup.keepFolder.empty())  // also a failed run's rows: they show where it gave up
+      store.writeCsv((std::filesystem::path(setup.keepFolder) / ("variant_" + std::to_string(row) + ".csv")).string());
     if (!run.ok()) {
       r.message = std::string(run.status == RunStatus::Cancelled ? "simulation cancelled: " : "simulation failed: ") +
                   run.message;
@@ -102,13 +105,13 @@ VariantResult evaluateVariant(const StudySetup& setup, const std::vector<double>
 }
 
 std::vector<VariantResult> evaluateLocally(const StudySetup& setup, const std::vector<std::vector<double>>& points,
-                                           int jobs, const VariantDone& done) {
+                                           int jobs, const VariantDone& done, const std::vector<size_t>& rows) {
   std::vector<VariantResult> out(points.size());
   std::atomic<size_t> next{0};
   std::mutex report;
   auto work = [&] {
     for (size_t i; (i = next.fetch_add(1)) < points.size();) {
-      out[i] = evaluateVariant(setup, points[i]);
+      out[i] = evaluateVariant(setup, points[i], rows.empty() ? i : rows[i]);
       if (done) {
         std::lock_guard<std::mutex> lock(report);
         done(i, out[i]);

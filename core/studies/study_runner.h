@@ -27,6 +27,7 @@ struct StudySetup {
   StudyDefinition study;
   std::vector<std::string> resultUnits;  // per study.results
   double cyclesPerMinute = 0.0;          // the project's report setting (air per minute)
+  std::string keepFolder;                // non-empty: each variant's channels as FOLDER/variant_ROW.csv
 };
 
 // Checks the study against the project: every parameter path takes at
@@ -41,8 +42,9 @@ struct VariantResult {
   std::vector<double> results; // per study.results (NaN: not defined by this run)
 };
 
-// One variant: `values` per study parameter. Safe to call from many threads.
-VariantResult evaluateVariant(const StudySetup& setup, const std::vector<double>& values);
+// One variant: `values` per study parameter; `row` is its row in the table
+// (the name of its kept result file). Safe to call from many threads.
+VariantResult evaluateVariant(const StudySetup& setup, const std::vector<double>& values, size_t row = 0);
 
 // The value of result or parameter `name` in a finished variant (NaN when absent).
 double variantValue(const StudySetup& setup, const std::vector<double>& values, const VariantResult& r,
@@ -60,22 +62,27 @@ class Evaluator {
 // its index in the batch and its result.
 using VariantDone = std::function<void(size_t index, const VariantResult& result)>;
 
-// Runs a batch on `jobs` threads of this process.
+// Runs a batch on `jobs` threads of this process. `rows`: the points' rows
+// in the table (empty: 0, 1, ...).
 std::vector<VariantResult> evaluateLocally(const StudySetup& setup, const std::vector<std::vector<double>>& points,
-                                           int jobs, const VariantDone& done = {});
+                                           int jobs, const VariantDone& done = {}, const std::vector<size_t>& rows = {});
 
+// Numbers the batches' points on from 0, as the table's rows follow them.
 class LocalEvaluator : public Evaluator {
  public:
   LocalEvaluator(const StudySetup& setup, int jobs, VariantDone done = {})
       : setup_(setup), jobs_(jobs), done_(std::move(done)) {}
   std::vector<VariantResult> evaluate(const std::vector<std::vector<double>>& points) override {
-    return evaluateLocally(setup_, points, jobs_, done_);
+    std::vector<size_t> rows(points.size());
+    for (size_t& r : rows) r = next_++;
+    return evaluateLocally(setup_, points, jobs_, done_, rows);
   }
 
  private:
   const StudySetup& setup_;
   int jobs_;
   VariantDone done_;
+  size_t next_ = 0;
 };
 
 }  // namespace pm::studies

@@ -22,16 +22,24 @@ nlohmann::json jsonNumber(double v) { return std::isfinite(v) ? nlohmann::json(v
 std::string tableCsv(const StudySetup& setup, const std::vector<std::vector<double>>& points,
                      const std::vector<VariantResult>& results) {
   const StudyDefinition& st = setup.study;
+  // Appended piece by piece ("," + std::string(...) trips GCC 12's -Wrestrict).
   std::string s = "variant";
-  for (const StudyParameter& p : st.parameters) s += "," + csvField(p.path);
-  for (size_t k = 0; k < st.results.size(); ++k) s += "," + csvField(st.results[k] + " [" + setup.resultUnits[k] + "]");
+  auto add = [&s](const std::string& field) {
+    s += ',';
+    s += field;
+  };
+  for (const StudyParameter& p : st.parameters) add(csvField(p.path));
+  for (size_t k = 0; k < st.results.size(); ++k) add(csvField(st.results[k] + " [" + setup.resultUnits[k] + "]"));
   s += ",feasible,status,message\n";
   for (size_t i = 0; i < points.size(); ++i) {
     const VariantResult& r = results[i];
     s += std::to_string(i);
-    for (double v : points[i]) s += "," + cell(v);
-    for (size_t k = 0; k < st.results.size(); ++k) s += "," + (r.ok ? cell(r.results[k]) : std::string());
-    s += std::string(",") + (r.feasible ? "1" : "0") + "," + (r.ok ? "ok" : "failed") + "," + csvField(r.message) + "\n";
+    for (double v : points[i]) add(cell(v));
+    for (size_t k = 0; k < st.results.size(); ++k) add(r.ok ? cell(r.results[k]) : std::string());
+    add(r.feasible ? "1" : "0");
+    add(r.ok ? "ok" : "failed");
+    add(csvField(r.message));
+    s += '\n';
   }
   return s;
 }
