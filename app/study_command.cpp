@@ -177,6 +177,8 @@ int runStudy(const StudyOptions& opts, int& argc, char**& argv) {
     setup.keepFolder = o.keepResults;
   }
   if (o.out.empty()) o.out = setup.study.name + ".csv";
+  engine::checkOutputFile(o.out);  // before spending the study
+  engine::checkOutputFile(jsonPathFor(o.out));
 
   Progress progress;
   progress.name = setup.study.name;

@@ -200,7 +200,7 @@ class TestStudies : public QObject {
     const double grid = 0.002, limit = 0.2;
     nlohmann::json st = {{"name", "smallest_bore"},
                          {"parameters", {{{"path", "cyl1.bore"}, {"from", 0.026}, {"to", 0.038}, {"step", grid}}}},
-                         {"constraints", {"cyl1.extend_time <= 0.2"}},
+                         {"constraints", {"cyl1.extend_time <= " + studies::valueText(limit)}},
                          {"optimise", {{"minimise", "cyl1.bore"}, {"xtol_rel", 1e-3}}}};
     Project pr = seed003With(st);
     const std::string path = projectPath(kSeed003);
