@@ -1,5 +1,6 @@
 // pneumech: the command line. Same core calls as the studio.
 #include "cli_run.h"
+#include "study_command.h"
 
 #include <CLI/CLI.hpp>
 
@@ -248,7 +249,12 @@ int main(int argc, char** argv) {
   chk->add_option("project", chkProject, "project file")->required();
   chk->add_option("--set", chkSets, "override a parameter in SI: ID.PARAM=VALUE (repeatable)")->take_all();
 
-  for (CLI::App* c : {sim, st, kin, res}) cli::addTimeLimitOption(*c);
+  cli::StudyOptions studyOptions;
+  auto* study = app.add_subcommand("study", "run a parameter study or optimisation on every core (or MPI ranks under "
+                                            "mpirun) and write its table as CSV and JSON");
+  cli::addStudyOptions(*study, studyOptions);
+
+  for (CLI::App* c : {sim, st, kin, res, study}) cli::addTimeLimitOption(*c);
 
   try {
     app.parse(argc, argv);
@@ -256,8 +262,10 @@ int main(int argc, char** argv) {
     return app.exit(e);
   }
   if (rep->parsed()) return report(argc, argv);
-  cli::startBackstop(gTimeLimit);
+  // A study's --time-limit is each variant's (a slow variant fails, the study goes on).
+  if (!study->parsed()) cli::startBackstop(gTimeLimit);
   try {
+    if (study->parsed()) return cli::runStudy(studyOptions, argc, argv);
     if (sim->parsed())
       return simulate(project, tEndOption->count() > 0 ? &tEnd : nullptr, out, sets, channels, quiet, serialOutput);
     if (inf->parsed()) return info(infoProject, eq);

@@ -7,6 +7,7 @@ packages=(
   build-essential cmake pkg-config
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev qt6-declarative-dev
   libopenscenegraph-dev libeigen3-dev libsundials-dev libsuitesparse-dev nlohmann-json3-dev libcli11-dev
+  libnlopt-dev libopenmpi-dev openmpi-bin
   xvfb xauth libgl1-mesa-dri x11-apps imagemagick poppler-utils fonts-dejavu-core
 )
 

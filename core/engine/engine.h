@@ -19,6 +19,10 @@
 #include "solver/result_store.h"
 #include "solver/run_control.h"
 #include "solver/simulation.h"
+#include "studies/study_input.h"
+#include "studies/study_optimiser.h"
+#include "studies/study_runner.h"
+#include "studies/study_table.h"
 
 #include <memory>
 #include <optional>
@@ -170,6 +174,16 @@ AnalysisReport analyse(const Project& project, const std::string& file, Mechanis
 
 // Stroke times, impacts, air consumption... of a finished run.
 KeyResults keyResults(const Project& project, const ResultStore& results, const KeyResultOptions& options = {});
+
+// ---- studies -------------------------------------------------------------
+
+// Parameter studies and their optimisation (core/studies/): the CLI and the
+// studio use these directly, as declared there:
+//   studies::loadStudy      a project's study, or a study file's
+//   studies::prepareStudy   checked against the project (ProjectError)
+//   studies::evaluateLocally / LocalEvaluator   the variants on threads
+//   studies::optimise       NLopt on an Evaluator
+//   studies::tableCsv / tableJson               the table
 
 // The air model's constants, for presentation (report formulas, Nl/min).
 struct AirConstants {

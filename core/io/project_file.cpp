@@ -27,7 +27,7 @@ const std::array<std::string, 13> kSimulationKeys = {
     "mechanism_formulation", "wall_time_limit"};
 
 // Sections of later subsystems; kept verbatim until they are interpreted.
-const std::set<std::string> kFutureSections = {"controls", "report", "plots", "analyses"};
+const std::set<std::string> kFutureSections = {"controls", "report", "plots", "analyses", "studies"};
 
 class Reader {
  public:

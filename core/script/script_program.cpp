@@ -23,13 +23,17 @@ namespace {
 // QJSEngine refuses to exist without an application object; the command
 // line tool has none (it makes a QApplication only to paint a report, after
 // its run). One is made here, once, and lives until the process ends.
+// Once only, also when a study builds scripted variants on several threads.
 void ensureApplication() {
-  if (QCoreApplication::instance()) return;
-  static int argc = 1;
-  static char name[] = "pneumech";
-  static char* argv[] = {name, nullptr};
-  static auto* app = new QCoreApplication(argc, argv);
-  (void)app;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (QCoreApplication::instance()) return;
+    static int argc = 1;
+    static char name[] = "pneumech";
+    static char* argv[] = {name, nullptr};
+    static auto* app = new QCoreApplication(argc, argv);
+    (void)app;
+  });
 }
 
 

@@ -21,6 +21,7 @@ LAYERS = [
     ["solver"],                                   # System, IDA runs, linear algebra
     ["build"],                                    # Project -> System, all validation
     ["analyses", "results"],                      # statics, kinematics, key results
+    ["studies"],                                  # parameter studies, optimisation: whole runs
     ["engine"],                                   # the one API of the CLI and studio
     ["gui"],                                      # the studio's widgets
     ["app"],                                      # executables
