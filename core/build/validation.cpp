@@ -3,6 +3,7 @@
 // what it cannot parse.
 #include "build/validation.h"
 
+#include "mechanics/contact/contact_pair.h"
 #include "mechanics/mechanism_types.h"
 #include "model/component_type.h"
 #include "model/message_text.h"
@@ -291,6 +292,21 @@ void validateMechanism(const Mechanism& m, const std::string& file, const std::v
       fail(f.id, "j", "I and J are on the same part");
     for (size_t i = 1; i < f.table.size(); ++i)
       if (!(f.table[i][0] > f.table[i - 1][0])) fail(f.id, "table[" + std::to_string(i) + "]", "times must increase");
+  }
+  for (const ContactDef& c : m.contacts) {
+    newId(c.id, "contact");
+    contact::Shape sa, sb;
+    for (const auto& [side, s] : {std::pair{"i.", &c.i}, std::pair{"j.", &c.j}}) {
+      marker(s->marker, c.id, side == std::string("i.") ? "i.marker" : "j.marker", false);
+      if (auto e = contact::shapeOf(*s, side == std::string("i.") ? sa : sb)) fail(c.id, side + e->field, e->message);
+    }
+    if (!contact::supported(sa.kind, sb.kind))
+      fail(c.id, "j.shape",
+           "no contact between a " + c.i.shape + " and a " + c.j.shape + " (see docs/file-format.md, contacts)");
+    if (c.i.marker.substr(0, c.i.marker.find('.')) == c.j.marker.substr(0, c.j.marker.find('.')))
+      fail(c.id, "j.marker", "both shapes are on the same part");
+    checkParams(contact::pairType(), c.params, c.id);
+    if (auto e = contact::checkPairParams(c.params)) fail(c.id, e->field, e->message);
   }
 }
 

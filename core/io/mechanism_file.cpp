@@ -131,7 +131,7 @@ class MReader {
 
   Mechanism read(const json& m) const {
     if (!m.is_object()) fail("mechanism", "", "expected an object");
-    only(m, {"gravity", "parts", "joints", "motions", "forces"}, "mechanism");
+    only(m, {"gravity", "parts", "joints", "motions", "forces", "contacts"}, "mechanism");
     Mechanism r;
     r.gravity = vec<3>(m, "gravity", "mechanism", r.gravity);
     int n = 0;
@@ -253,7 +253,40 @@ class MReader {
       d.interpolation = interpolation(j, d.id);
       r.forces.push_back(std::move(d));
     }
+    n = 0;
+    for (const json& j : arr(m, "contacts", "mechanism")) {
+      const std::string where = "mechanism.contacts[" + std::to_string(n++) + "]";
+      if (!j.is_object()) fail(where, "", "expected an object");
+      ContactDef d;
+      d.id = str(j, "id", where, true);
+      only(j, {"id", "i", "j", "params"}, d.id);
+      d.i = contactShape(j, "i", d.id);
+      d.j = contactShape(j, "j", d.id);
+      d.params = params(j, d.id);
+      r.contacts.push_back(std::move(d));
+    }
     return r;
+  }
+  // A contact pair's side: {"marker": "<part>.<marker>", "shape": ..., "size": {...}}.
+  ContactShapeDef contactShape(const json& j, const char* side, const std::string& o) const {
+    if (!j.contains(side)) fail(o, side, "missing field (a shape at a marker: {\"marker\", \"shape\", \"size\"})");
+    const json& s = j.at(side);
+    const std::string pre = std::string(side) + ".";
+    if (!s.is_object()) fail(o, side, "expected an object {\"marker\", \"shape\", \"size\"}");
+    only(s, {"marker", "shape", "size"}, o, pre);
+    ContactShapeDef d;
+    for (const char* k : {"marker", "shape"}) {
+      if (!s.contains(k)) fail(o, pre + k, "missing field");
+      if (!s.at(k).is_string()) fail(o, pre + k, "expected a string");
+    }
+    d.marker = s.at("marker").get<std::string>();
+    d.shape = s.at("shape").get<std::string>();
+    if (s.contains("size")) {
+      if (!s.at("size").is_object()) fail(o, pre + "size", "expected an object of name: value [m]");
+      for (auto it = s.at("size").begin(); it != s.at("size").end(); ++it)
+        d.size[it.key()] = num(s.at("size"), it.key().c_str(), o, 0.0, pre + "size.");
+    }
+    return d;
   }
 
  private:
@@ -360,6 +393,20 @@ json serializeMechanism(const Mechanism& m) {
     forces.push_back(j);
   }
   r["forces"] = forces;
+  if (!m.contacts.empty()) {  // absent before issue 27: older files stay as they were
+    json contacts = json::array();
+    auto side = [](const ContactShapeDef& s) {
+      json j = {{"marker", s.marker}, {"shape", s.shape}};
+      if (!s.size.empty()) j["size"] = s.size;
+      return j;
+    };
+    for (const ContactDef& d : m.contacts) {
+      json j = {{"id", d.id}, {"i", side(d.i)}, {"j", side(d.j)}};
+      if (!d.params.empty()) j["params"] = params(d.params);
+      contacts.push_back(j);
+    }
+    r["contacts"] = contacts;
+  }
   return r;
 }
 

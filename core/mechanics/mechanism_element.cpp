@@ -302,6 +302,18 @@ void MechanismElement::publishSignals(SystemBuilder& b) {
       return rate;
     });
   }
+  // Contact pairs: "part present" (in_contact, 1 or 0) and the forces, for
+  // sequences and controllers.
+  for (size_t c = 0; c < mb_->contacts().size(); ++c) {
+    const int i = static_cast<int>(c);
+    const std::string& id = mb_->contacts()[c].id;
+    b.publishNamed(id + ".in_contact",
+                   [this, i](const Eval& e) { return mb_->contactAt(local(e), i).geometry.touching() ? 1.0 : 0.0; });
+    b.publishNamed(id + ".normal_force", [this, i](const Eval& e) { return mb_->contactAt(local(e), i).normal; });
+    b.publishNamed(id + ".friction_force",
+                   [this, i](const Eval& e) { return mb_->contactAt(local(e), i).friction.norm(); });
+    b.publishNamed(id + ".penetration", [this, i](const Eval& e) { return mb_->contactAt(local(e), i).penetration; });
+  }
 }
 
 void MechanismElement::evaluate(Eval& e) {

@@ -36,10 +36,12 @@
 //   multibody_assembly.cpp       assembly, redundancy, projections
 //   multibody_accelerations.cpp  consistent accelerations and reactions
 //   multibody_outputs.cpp        result channels and energies
+//   multibody_contacts.cpp       contact pairs between shapes (issue 27)
 //   initial_conditions.cpp, redundant_reactions.cpp: the start's checks
 #pragma once
 
 #include "mechanics/constraint_row.h"
+#include "mechanics/contact/contact_pair.h"
 #include "mechanics/multibody_elements.h"
 #include "mechanics/spatial.h"
 #include "model/mechanism.h"
@@ -179,6 +181,12 @@ class MultibodySystem {
   // construction (the tests solve one system both ways).
   void forceDense(bool on) { forceDense_ = on; }
 
+  // Contact pairs between the parts' shapes (multibody_contacts.cpp): their
+  // index by id (-1 if unknown) and one pair's state at the local state y.
+  const std::vector<contact::PairRT>& contacts() const { return contacts_; }
+  int contactIndex(const std::string& id) const;
+  contact::PairResult contactAt(const double* y, int pair) const;
+
   // Marker kinematics for couplings and channels.
   V3 markerPoint(int marker, const std::vector<Kin>& k) const;
   V3 markerVelocity(int marker, const std::vector<Kin>& k) const;
@@ -254,6 +262,17 @@ class MultibodySystem {
   void setInitialState();
   void declareChannels();  // multibody_outputs.cpp, in outputs() order
   void declareRoots();     // multibody_forces.cpp
+  // Contact pairs (multibody_contacts.cpp): built after the force elements;
+  // their forces applied and channel values appended; channels, roots
+  // (signed distance: onset and loss), elastic energy, coupled states.
+  void addContacts(const Mechanism& m);
+  void contactForces(const std::vector<Kin>& k, std::vector<double>& vals);
+  void declareContactChannels();
+  void declareContactRoots();
+  double contactEnergy(const std::vector<Kin>& k) const;
+  void contactCouplings(std::vector<std::vector<int>>& groups) const;
+  contact::PairResult contactOf(const contact::PairRT& p, const std::vector<Kin>& k) const;
+  std::vector<contact::PairRT> contacts_;
 
   // y supplies the winding states (continuous angles); null: wrapped angles.
   void buildRows(double t, const double* y, const std::vector<Kin>& k, std::vector<Row>& out) const;

@@ -53,6 +53,7 @@ MultibodySystem::MultibodySystem(const Mechanism& m, const ExternalLoads& loads,
   addMotions(m);
   addCouplers(m);
   addForces(m);
+  addContacts(m);
   addWindings();
   for (const JointRT& j : joints_) hasLimits_ = hasLimits_ || std::isfinite(j.lower) || std::isfinite(j.upper);
   setInitialState();

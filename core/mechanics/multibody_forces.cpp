@@ -37,7 +37,7 @@ void MultibodySystem::applyForce(int b, const V3& P, const V3& f, const V3& tau)
 }
 
 void MultibodySystem::forces(double t, const double* y, const std::vector<Kin>& k) {
-  if (forces_.empty() && !hasLimits_) return;
+  if (forces_.empty() && !hasLimits_ && contacts_.empty()) return;
   forceValues(t, y, k, forceVals_);
 }
 
@@ -162,6 +162,7 @@ void MultibodySystem::forceValues(double t, const double* y, const std::vector<K
       vals.push_back(std::max(pen, 0.0));
     }
   }
+  contactForces(k, vals);
 }
 
 // A torque (revolute) or force (translational, cylindrical) along the
@@ -202,6 +203,7 @@ void MultibodySystem::declareRoots() {
         return jp->upper - jointCoordinate(*jp, k, y);
       });
   }
+  declareContactRoots();
 }
 
 void MultibodySystem::roots(double t, const double* y, double* g) {

@@ -71,6 +71,7 @@ void MultibodySystem::declareChannels() {
       if (f.type == "impact") ch(f.id + ".penetration", "m");
     }
   }
+  declareContactChannels();
   for (const char* q : {"E_kinetic", "E_potential", "E_total"}) ch(std::string("mechanism.") + q, "J");
   ch("mechanism.residual_position", "m");
   ch("mechanism.residual_velocity", "m/s");
@@ -131,7 +132,7 @@ double MultibodySystem::potentialEnergy(double /*t: springs have no time tables*
                   f.par("ktx") * th.x() * th.x() + f.par("kty") * th.y() * th.y() + f.par("ktz") * th.z() * th.z());
     }
   }
-  return e;
+  return e + contactEnergy(k);
 }
 
 void MultibodySystem::outputs(double t, const double* y, const double* yp, double* row, bool rowsCurrent) {

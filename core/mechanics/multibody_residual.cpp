@@ -61,6 +61,7 @@ std::vector<std::vector<int>> MultibodySystem::couplingGroups() const {
     if (f.ref >= 0) bodyStates(markers_[f.ref].body, v);
     if (!v.empty()) g.push_back(v);
   }
+  contactCouplings(g);
   return g;
 }
 

@@ -117,12 +117,33 @@ struct ForceDef {
   bool operator==(const ForceDef&) const = default;
 };
 
+// A contact shape at a marker (issue 27): sphere (radius), box (lx ly lz),
+// capsule (radius, length of the core segment along z), cylinder (radius,
+// length along z), plane (the half-space z <= 0 of the marker), funnel
+// (radius at its base z = 0, mouth_radius at z = length).
+struct ContactShapeDef {
+  std::string marker;  // "<part>.<marker>"
+  std::string shape;
+  std::map<std::string, double> size;
+  bool operator==(const ContactShapeDef&) const = default;
+};
+
+// Compliant contact between the shapes of two parts; the parameters
+// (stiffness, friction, ...) are declared in core/mechanics/contact.
+struct ContactDef {
+  std::string id;
+  ContactShapeDef i, j;  // the normal force pushes j's part away from i's
+  std::map<std::string, double> params;
+  bool operator==(const ContactDef&) const = default;
+};
+
 struct Mechanism {
   Vec3 gravity{0.0, 0.0, -9.80665};
   std::vector<PartDef> parts;
   std::vector<JointDef> joints;
   std::vector<MotionDef> motions;
   std::vector<ForceDef> forces;
+  std::vector<ContactDef> contacts;
   bool empty() const { return parts.empty(); }
   const PartDef* part(const std::string& id) const;
   bool operator==(const Mechanism&) const = default;

@@ -1,0 +1,163 @@
+#include "mechanics/contact/contact_pair.h"
+
+#include "mechanics/impact_force.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+
+namespace pm::contact {
+
+namespace {
+
+constexpr double inf = std::numeric_limits<double>::infinity();
+
+ParamDecl P(const char* n, const char* u, double def, double lo, double hi, const char* doc, bool loOpen = false) {
+  ParamDecl d;
+  d.name = std::string(n);
+  d.unit = std::string(u);
+  d.def = def;
+  d.min = lo;
+  d.max = hi;
+  d.min_open = loOpen;
+  d.doc = std::string(doc);
+  return d;
+}
+
+MechTypeDecl makePairType() {
+  MechTypeDecl t;
+  t.name = "contact";
+  t.description =
+      "Compliant contact between two shapes: IMPACT normal force k d^e + damping ramped over the depth at each "
+      "contact point, Coulomb friction regularised between the stiction and transition velocities";
+  t.params = {P("stiffness", "N/m^e", 1e6, 0, inf, "contact stiffness k", true),
+              P("exponent", "1", 1.5, 1, 10, "force exponent e (1.5: Hertz)"),
+              P("damping", "N s/m", 100, 0, inf, "maximum damping, reached at the penetration `depth`"),
+              P("depth", "m", 1e-4, 0, inf, "penetration at which the damping is full", true),
+              P("mu_static", "1", 0, 0, 10, "static friction coefficient"),
+              P("mu_dynamic", "1", 0, 0, 10, "dynamic (sliding) friction coefficient"),
+              P("stiction_velocity", "m/s", 1e-4, 0, inf, "slip speed at which friction reaches mu_static", true),
+              P("transition_velocity", "m/s", 1e-3, 0, inf, "slip speed from which friction is mu_dynamic", true)};
+  return t;
+}
+
+double sizeOf(const ContactShapeDef& d, const char* n) {
+  auto it = d.size.find(n);
+  return it == d.size.end() ? 0.0 : it->second;
+}
+
+}  // namespace
+
+const MechTypeDecl& pairType() {
+  static const MechTypeDecl t = makePairType();
+  return t;
+}
+
+const char* shapeSizes(const std::string& shape) {
+  if (shape == "sphere") return "radius";
+  if (shape == "box") return "lx ly lz";
+  if (shape == "capsule" || shape == "cylinder") return "radius length";
+  if (shape == "plane") return "";
+  if (shape == "funnel") return "radius mouth_radius length";
+  return nullptr;
+}
+
+std::optional<ShapeError> shapeOf(const ContactShapeDef& d, Shape& out) {
+  const char* names = shapeSizes(d.shape);
+  if (!names) return ShapeError{"shape", "unknown shape '" + d.shape + "' (sphere, box, capsule, cylinder, plane, funnel)"};
+  std::set<std::string> allowed;
+  std::string all = names;
+  for (size_t p = 0; p < all.size();) {
+    const size_t e = std::min(all.find(' ', p), all.size());
+    allowed.insert(all.substr(p, e - p));
+    p = e + 1;
+  }
+  for (const auto& [k, v] : d.size)
+    if (!allowed.count(k))
+      return ShapeError{"size." + k, "a " + d.shape + " has no size '" + k + "' (it takes: " + (all.empty() ? "none" : all) + ")"};
+  for (const std::string& k : allowed) {
+    if (!d.size.count(k)) return ShapeError{"size." + k, "missing (a " + d.shape + " takes: " + all + ")"};
+    if (!(d.size.at(k) > 0.0) || !std::isfinite(d.size.at(k))) return ShapeError{"size." + k, "must be > 0 m"};
+  }
+  const double r = sizeOf(d, "radius"), L = sizeOf(d, "length");
+  if (d.shape == "sphere") out = Shape::sphere(r);
+  else if (d.shape == "box") out = Shape::box(0.5 * V3(sizeOf(d, "lx"), sizeOf(d, "ly"), sizeOf(d, "lz")));
+  else if (d.shape == "capsule") out = Shape::capsule(r, 0.5 * L);
+  else if (d.shape == "cylinder") out = Shape::cylinder(r, 0.5 * L);
+  else if (d.shape == "plane") out = Shape::plane();
+  else out = Shape::funnel(r, sizeOf(d, "mouth_radius"), L);
+  return std::nullopt;
+}
+
+std::optional<ShapeError> checkPairParams(const std::map<std::string, double>& params) {
+  auto get = [&](const char* n) {
+    auto it = params.find(n);
+    return it == params.end() ? pairType().param(n)->def : it->second;
+  };
+  if (!(get("transition_velocity") > get("stiction_velocity")))
+    return ShapeError{"params.transition_velocity", "must be larger than stiction_velocity"};
+  return std::nullopt;
+}
+
+PairRT makePair(const ContactDef& d, int markerI, int markerJ) {
+  PairRT p;
+  p.id = d.id;
+  p.I = markerI;
+  p.J = markerJ;
+  shapeOf(d.i, p.a);  // checked by validation
+  shapeOf(d.j, p.b);
+  auto get = [&](const char* n) {
+    auto it = d.params.find(n);
+    return it == d.params.end() ? pairType().param(n)->def : it->second;
+  };
+  p.impact = {get("stiffness"), get("exponent"), get("damping"), get("depth")};
+  p.friction = {get("mu_static"), get("mu_dynamic"), get("stiction_velocity"), get("transition_velocity")};
+  return p;
+}
+
+PairResult evaluate(const PairRT& p, const Frame& fa, const BodyMotion& ma, const Frame& fb, const BodyMotion& mb) {
+  PairResult r;
+  r.geometry = collide(p.a, fa, p.b, fb);
+  const Contact& c = r.geometry;
+  double deepest = -1.0;
+  V3 weighted = V3::Zero();
+  for (const ContactPoint& cp : c.points) {
+    const V3 vRel = mb.velocityAt(cp.point) - ma.velocityAt(cp.point);
+    const PointForce f = pointForce(cp, c.normal, vRel, p.impact, p.friction);
+    r.forces.push_back(f);
+    r.normal += f.normal;
+    r.friction += f.friction;
+    weighted += f.normal * cp.point;
+    const double e = p.impact.exponent;
+    r.elasticEnergy += p.impact.stiffness * std::pow(cp.depth, e + 1.0) / (e + 1.0);
+    if (cp.depth > deepest) {
+      deepest = cp.depth;
+      r.penetration = cp.depth;
+      r.slip = f.slip;
+      r.point = cp.point;
+    }
+  }
+  if (r.normal > 0.0) r.point = weighted / r.normal;
+  return r;
+}
+
+const std::vector<ChannelDecl>& channelDecls() {
+  static const std::vector<ChannelDecl> d = {
+      {"in_contact", "1"},       {"distance", "m"}, {"normal_force", "N"}, {"friction_force", "N"},
+      {"penetration", "m"},      {"slip_speed", "m/s"}, {"point_x", "m"}, {"point_y", "m"},
+      {"point_z", "m"}};
+  return d;
+}
+
+void channelValues(const PairResult& r, std::vector<double>& out) {
+  out.push_back(r.geometry.touching() ? 1.0 : 0.0);
+  out.push_back(r.geometry.distance);
+  out.push_back(r.normal);
+  out.push_back(r.friction.norm());
+  out.push_back(r.penetration);
+  out.push_back(r.slip);
+  for (int a = 0; a < 3; ++a) out.push_back(r.point[a]);
+}
+
+}  // namespace pm::contact

@@ -1,0 +1,75 @@
+// A contact pair of the mechanism (issue 27): two shapes, each at a marker,
+// with the IMPACT and friction parameters of mechanism.contacts[] in the
+// file. Declares the parameters (units, defaults, ranges) once, turns a
+// ContactShapeDef into a Shape, and evaluates one pair's forces from the
+// poses and velocities of the two bodies. Knows nothing of the multibody
+// state: MultibodySystem applies the forces (multibody_contacts.cpp).
+#pragma once
+
+#include "mechanics/contact/force_law.h"
+#include "mechanics/mechanism_types.h"
+#include "model/mechanism.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pm::contact {
+
+// The parameters of a pair ("params"): stiffness, exponent, damping, depth,
+// mu_static, mu_dynamic, stiction_velocity, transition_velocity.
+const MechTypeDecl& pairType();
+
+// The size names each shape takes ("size"), for messages and the docs.
+const char* shapeSizes(const std::string& shape);
+
+struct ShapeError {
+  std::string field, message;  // field relative to the shape, e.g. "size.radius"
+};
+// The shape a ContactShapeDef describes, or what is wrong with it.
+std::optional<ShapeError> shapeOf(const ContactShapeDef& d, Shape& out);
+// What is wrong with a pair's parameters beyond their declared ranges
+// (field, message), e.g. a transition velocity below the stiction velocity.
+std::optional<ShapeError> checkPairParams(const std::map<std::string, double>& params);
+
+// A pair as the mechanism holds it: shapes, marker indices, laws.
+struct PairRT {
+  std::string id;
+  int I = -1, J = -1;  // marker indices of shape a (I) and shape b (J)
+  Shape a, b;
+  ImpactParams impact;
+  FrictionParams friction;
+};
+// Declared defaults, then the file's values.
+PairRT makePair(const ContactDef& d, int markerI, int markerJ);
+
+// A rigid body's motion: the velocity of its material point x is v + w x (x - r).
+struct BodyMotion {
+  V3 r = V3::Zero(), v = V3::Zero(), w = V3::Zero();  // world
+  V3 velocityAt(const V3& x) const { return v + w.cross(x - r); }
+};
+
+// One pair's state and forces at the given poses: per contact point the
+// force on B (A takes the opposite), and the sums the channels show.
+struct PairResult {
+  Contact geometry;
+  std::vector<PointForce> forces;  // one per geometry.points entry
+  double normal = 0.0;             // sum of the points' normal forces [N]
+  V3 friction = V3::Zero();        // sum of the friction forces on B [N]
+  double penetration = 0.0;        // deepest point [m]
+  double slip = 0.0;               // slip speed at the deepest point [m/s]
+  V3 point = V3::Zero();           // normal-force weighted centre of the points (deepest when no force)
+  // Elastic energy stored in the points' springs, k d^(e+1) / (e+1) [J].
+  double elasticEnergy = 0.0;
+};
+PairResult evaluate(const PairRT& p, const Frame& fa, const BodyMotion& ma, const Frame& fb, const BodyMotion& mb);
+
+// The result channels of a pair, in the order `channelValues` writes them.
+struct ChannelDecl {
+  const char* name;
+  const char* unit;
+};
+const std::vector<ChannelDecl>& channelDecls();
+void channelValues(const PairResult& r, std::vector<double>& out);
+
+}  // namespace pm::contact

@@ -1,0 +1,201 @@
+// Contact pairs coupled into the mechanism (issue 27): shapes declared in
+// mechanism.contacts push the parts through the multibody residual, the
+// integrator lands on the onset and loss of contact, and the channels carry
+// the forces. Every check is against a closed form with a stated tolerance.
+#include "io/project_file.h"
+#include "model/project_error.h"
+#include "support/mechanism_builders.h"
+
+#include <QtTest/QtTest>
+
+#include <cmath>
+#include <numbers>
+
+using namespace pm;
+using namespace pm::test;
+
+namespace {
+
+constexpr double g0 = 9.80665;
+
+ContactShapeDef shape(const std::string& marker, const std::string& kind, std::map<std::string, double> size = {}) {
+  return {marker, kind, std::move(size)};
+}
+
+ContactDef pair(const std::string& id, ContactShapeDef i, ContactShapeDef j, std::map<std::string, double> params) {
+  return {id, std::move(i), std::move(j), std::move(params)};
+}
+
+// A ball of mass m, radius r at height z0 (centre) with vertical velocity vz
+// over the ground plane z <= 0.
+Mechanism ballOnPlane(double m, double r, double z0, double vz, double gz, std::map<std::string, double> params) {
+  Mechanism mech;
+  mech.gravity = {0, 0, gz};
+  const double I = 0.4 * m * r * r;
+  PartDef ball = part("ball", m, I, {0, 0, z0}, {mk("c", {0, 0, 0})});
+  ball.velocity = {0, 0, vz};
+  mech.parts = {ground({mk("floor", {0, 0, 0})}), ball};
+  mech.contacts = {pair("hit", shape("ground.floor", "plane"), shape("ball.c", "sphere", {{"radius", r}}), std::move(params))};
+  return mech;
+}
+
+// Times where `v` crosses zero downwards and upwards after `from`, interpolated.
+double crossing(const Run& r, const std::string& ch, Crossing dir, double after = 0.0) {
+  return r.crossing(ch, 0.0, after, dir);
+}
+
+}  // namespace
+
+class TestContactMechanism : public QObject {
+  Q_OBJECT
+ private slots:
+  // Elastic Hertz contact (damping 0) under gravity: the total energy
+  // (kinetic + gravity + the contact spring's k d^2.5 / 2.5) stays constant
+  // through the bounce, and the ball rises back to the height it fell from.
+  void elasticDropConservesEnergy() {
+    const double m = 0.1, r = 0.02, h = 0.05;
+    auto run = simulate(mechProject(ballOnPlane(m, r, r + h, 0.0, -g0, {{"stiffness", 1e7}, {"damping", 0.0}}), 0.25,
+                                    1e-4, 1e-9));
+    QVERIFY2(run->ok(), run->message().c_str());
+    const auto E = run->col("mechanism.E_total"), z = run->col("ball.z"), inc = run->col("hit.in_contact");
+    const double E0 = E.front();
+    double dE = 0.0;
+    for (double e : E) dE = std::max(dE, std::abs(e - E0));
+    // Measured 3.4e-7 of m g h at rel_tol 1e-9.
+    QVERIFY2(dE < 1e-6 * m * g0 * h, qPrintable(QString("energy drift %1 J").arg(dE)));
+    QVERIFY(*std::max_element(inc.begin(), inc.end()) == 1.0);
+    const size_t after = run->indexAt(0.15);
+    const double top = *std::max_element(z.begin() + after, z.end());
+    qInfo("energy drift %.3g of m g h; rebound height error %.3g of h", dE / (m * g0 * h), (top - r - h) / h);
+    QVERIFY2(std::abs(top - (r + h)) < 1e-6 * h, qPrintable(QString("rebound to %1").arg(top - r, 0, 'g', 10)));
+  }
+
+  // Hertz contact time without gravity: the ball enters at v and leaves at
+  // -v after 2.9433 d_max / v, d_max = (5 m v^2 / (4 k))^(2/5) (decision
+  // 0018). The contact onset and loss are roots: the distance channel
+  // crosses zero there, found between samples 1e-6 s apart.
+  void hertzContactTime() {
+    const double m = 0.1, r = 0.01, v = 1.0, k = 1e7;
+    auto run = simulate(mechProject(ballOnPlane(m, r, r + 1e-4, -v, 0.0, {{"stiffness", k}, {"damping", 0.0}}), 3e-3,
+                                    1e-6, 1e-10));
+    QVERIFY2(run->ok(), run->message().c_str());
+    const double t0 = crossing(*run, "hit.distance", Crossing::Falling), t1 = crossing(*run, "hit.distance", Crossing::Rising, t0);
+    // 2 d_max / v * integral_0^1 (1 - x^(5/2))^(-1/2) dx = 2 sqrt(pi) G(7/5) / G(9/10) d_max / v.
+    const double dmax = std::pow(1.25 * m * v * v / k, 0.4);
+    const double expect = 2 * std::sqrt(std::numbers::pi) * std::tgamma(1.4) / std::tgamma(0.9) * dmax / v;
+    QVERIFY2(std::abs((t1 - t0) - expect) < 1e-6 * expect,
+             qPrintable(QString("contact time %1 s, Hertz %2 s").arg(t1 - t0, 0, 'g', 10).arg(expect, 0, 'g', 10)));
+    QVERIFY2(std::abs(t0 - 1e-4 / v) < 1e-9, qPrintable(QString("onset at %1").arg(t0, 0, 'g', 12)));
+    const auto vz = run->col("ball.vz");
+    qInfo("contact time %.10g s, Hertz %.10g s (rel %.3g); onset error %.3g s; rebound %.12g m/s", t1 - t0, expect,
+          (t1 - t0) / expect - 1, t0 - 1e-4 / v, vz.back());
+    QVERIFY2(std::abs(vz.back() - v) < 1e-8 * v, qPrintable(QString("rebound %1 m/s").arg(vz.back(), 0, 'g', 12)));
+    // The integrator stopped at the onset and at the loss of contact: two events, no others.
+    QCOMPARE(run->result.stats.events, 2L);
+    const auto pen = run->col("hit.penetration");
+    const double pmax = *std::max_element(pen.begin(), pen.end());
+    QVERIFY2(std::abs(pmax - dmax) < 1e-5 * dmax, qPrintable(QString("max penetration %1, %2").arg(pmax).arg(dmax)));
+  }
+
+  // A linear spring-dashpot (exponent 1, the damping ramp over 1e-9 m: full
+  // from the start in effect), no gravity: during contact x'' + 2 z w0 x' +
+  // w0^2 x = 0; the force k x + c x' never pulls, so the ball leaves when it
+  // falls to zero, at w_d t_c = pi - atan(2 z sqrt(1 - z^2) / (1 - 2 z^2)),
+  // with e = exp(-z w0 t_c) |cos w_d t_c - z w0 / w_d sin w_d t_c| of its speed
+  // (Schwager and Poeschel's restitution of the unclamped-free dashpot).
+  void dampedRestitution() {
+    const double m = 0.1, r = 0.01, v = 1.0, k = 1e5, zeta = 0.1;
+    const double w0 = std::sqrt(k / m), c = 2 * zeta * std::sqrt(k * m), wd = w0 * std::sqrt(1 - zeta * zeta);
+    const double tc = (std::numbers::pi - std::atan(2 * zeta * std::sqrt(1 - zeta * zeta) / (1 - 2 * zeta * zeta))) / wd;
+    const double e = std::exp(-zeta * w0 * tc) * std::abs(std::cos(wd * tc) - zeta * w0 / wd * std::sin(wd * tc));
+    auto run = simulate(mechProject(
+        ballOnPlane(m, r, r + 1e-4, -v, 0.0, {{"stiffness", k}, {"exponent", 1.0}, {"damping", c}, {"depth", 1e-9}}),
+        8e-3, 1e-6, 1e-10));
+    QVERIFY2(run->ok(), run->message().c_str());
+    const auto vz = run->col("ball.vz");
+    qInfo("restitution %.10g, closed form %.10g (rel %.3g)", vz.back() / v, e, vz.back() / (e * v) - 1);
+    QVERIFY2(std::abs(vz.back() - e * v) < 1e-6 * v,
+             qPrintable(QString("rebound %1 m/s, closed form %2").arg(vz.back(), 0, 'g', 10).arg(e * v, 0, 'g', 10)));
+    // The force lasts t_c: it falls to zero between samples 1e-6 s apart.
+    const double t0 = crossing(*run, "hit.distance", Crossing::Falling);
+    const auto F = run->col("hit.normal_force");
+    const int on = firstIndex(F, [](double f) { return f > 0.0; });
+    const int off = firstIndex(F, [](double f) { return f == 0.0; }, on);
+    QVERIFY(on > 0 && off > on);
+    qInfo("force lasts %.6g s, closed form %.6g s", run->t[off] - t0, tc);
+    QVERIFY2(std::abs(run->t[off] - t0 - tc) < 2e-6,
+             qPrintable(QString("force for %1 s, closed form %2 s").arg(run->t[off] - t0).arg(tc)));
+  }
+
+  // A block sliding on the floor with Coulomb friction mu (static = dynamic)
+  // stops after v0^2 / (2 mu g), in v0 / (mu g). It starts on its four
+  // corner points at their static penetration (m g / 4 = k d^1.5 each).
+  void slidingBlockStops() {
+    const double m = 1.0, a = 0.04, k = 1e8, mu = 0.3, v0 = 0.5;
+    const double d = std::pow(m * g0 / 4 / k, 1 / 1.5), I = m * a * a / 6;
+    Mechanism mech;
+    PartDef block = part("block", m, I, {0, 0, a / 2 - d}, {mk("c", {0, 0, 0})});
+    block.velocity = {v0, 0, 0};
+    mech.parts = {ground({mk("floor", {0, 0, 0})}), block};
+    mech.contacts = {pair("slide", shape("ground.floor", "plane"), shape("block.c", "box", {{"lx", a}, {"ly", a}, {"lz", a}}),
+                          {{"stiffness", k}, {"damping", 2000.0}, {"depth", 1e-5}, {"mu_static", mu}, {"mu_dynamic", mu},
+                           {"stiction_velocity", 1e-5}, {"transition_velocity", 1e-4}})};
+    auto run = simulate(mechProject(mech, 0.3, 1e-4, 1e-9));
+    QVERIFY2(run->ok(), run->message().c_str());
+    const double s = v0 * v0 / (2 * mu * g0), ts = v0 / (mu * g0);
+    const double x = run->col("block.x").back();
+    qInfo("stopped after %.10g m, closed form %.10g m (rel %.3g)", x, s, x / s - 1);
+    QVERIFY2(std::abs(x - s) < 1e-4 * s, qPrintable(QString("stopped after %1 m, closed form %2 m").arg(x, 0, 'g', 10).arg(s, 0, 'g', 10)));
+    const double tStop = run->crossing("block.vx", 1e-3, 0.0, Crossing::Falling);
+    // vx falls to 1e-3 m/s (0.2 % of v0) at ts (1 - 1e-3 / v0).
+    QVERIFY2(std::abs(tStop - ts * (1 - 1e-3 / v0)) < 1e-3 * ts, qPrintable(QString("stops at %1 s, %2").arg(tStop).arg(ts)));
+    // While it slides, the friction is mu m g.
+    const double Ff = run->at("slide.friction_force", ts / 2), N = run->at("slide.normal_force", ts / 2);
+    QVERIFY2(std::abs(Ff - mu * N) < 1e-6 * Ff, qPrintable(QString("%1 vs mu N %2").arg(Ff).arg(mu * N)));
+    QVERIFY2(std::abs(N - m * g0) < 1e-3 * m * g0, qPrintable(QString("N %1").arg(N)));
+  }
+
+  // A contact pair with a bad size or parameter is refused naming the
+  // file, the contact and the field.
+  void badPairsNameTheField() {
+    Project p = mechProject(ballOnPlane(0.1, 0.01, 0.02, 0, -g0, {}), 0.1, 1e-3, 1e-6);
+    auto expect = [&](Project q, const char* field) {
+      q.mechanism.contacts.front().id = "hit";
+      const std::string text = serializeProject(q);
+      try {
+        Simulation sim(parseProjectText(text, "bad.pneumech.json"), "bad.pneumech.json");
+        QFAIL(qPrintable(QString("accepted a bad %1").arg(field)));
+      } catch (const ProjectError& e) {
+        const std::string w = e.what();
+        QVERIFY2(w.find("bad.pneumech.json") != std::string::npos && w.find("hit") != std::string::npos &&
+                     w.find(field) != std::string::npos,
+                 w.c_str());
+      }
+    };
+    Project q = p;
+    q.mechanism.contacts[0].j.size["radius"] = -1;
+    expect(q, "j.size.radius");
+    q = p;
+    q.mechanism.contacts[0].j.shape = "torus";
+    expect(q, "j.shape");
+    q = p;
+    q.mechanism.contacts[0].i = shape("ground.floor", "cylinder", {{"radius", 0.1}, {"length", 0.1}});
+    q.mechanism.contacts[0].j = shape("ball.c", "box", {{"lx", 0.1}, {"ly", 0.1}, {"lz", 0.1}});
+    expect(q, "j.shape");
+    q = p;
+    q.mechanism.contacts[0].params["mu_static"] = -0.1;
+    expect(q, "params.mu_static");
+    q = p;
+    q.mechanism.contacts[0].params["stiction_velocity"] = 0.1;
+    expect(q, "params.transition_velocity");
+    q = p;
+    q.mechanism.contacts[0].i.marker = "ground.nowhere";
+    expect(q, "i.marker");
+    q = p;
+    q.mechanism.contacts[0].j.size["length"] = 0.1;
+    expect(q, "j.size.length");
+  }
+};
+
+QTEST_APPLESS_MAIN(TestContactMechanism)
+#include "test_contact_mechanism.moc"
