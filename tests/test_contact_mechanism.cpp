@@ -2,6 +2,7 @@
 // mechanism.contacts push the parts through the multibody residual, the
 // integrator lands on the onset and loss of contact, and the channels carry
 // the forces. Every check is against a closed form with a stated tolerance.
+#include "build/project_input.h"
 #include "io/project_file.h"
 #include "model/project_error.h"
 #include "support/mechanism_builders.h"
@@ -37,6 +38,14 @@ Mechanism ballOnPlane(double m, double r, double z0, double vz, double gz, std::
   mech.parts = {ground({mk("floor", {0, 0, 0})}), ball};
   mech.contacts = {pair("hit", shape("ground.floor", "plane"), shape("ball.c", "sphere", {{"radius", r}}), std::move(params))};
   return mech;
+}
+
+// projects/contact_gripper with the gripped part's mass set to m (negative: as it is).
+std::unique_ptr<Run> gripper(double m = -1.0) {
+  Project p = loadProject(projectPath("contact_gripper.pneumech.json"));
+  for (PartDef& d : p.mechanism.parts)
+    if (d.id == "part" && m > 0) d.mass = m;
+  return simulate(p, projectPath("contact_gripper.pneumech.json"));
 }
 
 // Times where `v` crosses zero downwards and upwards after `from`, interpolated.
@@ -153,6 +162,73 @@ class TestContactMechanism : public QObject {
     const double Ff = run->at("slide.friction_force", ts / 2), N = run->at("slide.normal_force", ts / 2);
     QVERIFY2(std::abs(Ff - mu * N) < 1e-6 * Ff, qPrintable(QString("%1 vs mu N %2").arg(Ff).arg(mu * N)));
     QVERIFY2(std::abs(N - m * g0) < 1e-3 * m * g0, qPrintable(QString("N %1").arg(N)));
+  }
+
+  // The example gripper (projects/contact_gripper): once the support is
+  // lowered the part hangs in the jaws. At rest each jaw presses with the
+  // cylinder's pressure force p_A A_A - p_B A_B - p_amb (A_A - A_B) less its
+  // friction (channels cyl1.pA, pB, F_friction), and the two jaws' friction
+  // carries the weight m g.
+  void gripperForceByHand() {
+    auto run = gripper();
+    QVERIFY2(run->ok(), run->message().c_str());
+    const double t = 0.75, D = 0.01, d = 0.004, pamb = 101325.0, m = 1.0;
+    const double AA = std::numbers::pi * D * D / 4, AB = std::numbers::pi * (D * D - d * d) / 4;
+    const double Fp = run->at("cyl1.pA", t) * AA - run->at("cyl1.pB", t) * AB - pamb * (AA - AB);
+    const double F = Fp - run->at("cyl1.F_friction", t);
+    for (const char* jaw : {"grip_moving", "grip_fixed"}) {
+      const double N = run->at(std::string(jaw) + ".normal_force", t);
+      qInfo("%s: %.9g N, by hand %.9g N", jaw, N, F);
+      QVERIFY2(std::abs(N - F) < 1e-6 * F, qPrintable(QString("%1 %2 vs %3").arg(jaw).arg(N).arg(F)));
+    }
+    const double Ft = run->at("grip_moving.friction_force", t) + run->at("grip_fixed.friction_force", t);
+    QVERIFY2(std::abs(Ft - m * g0) < 1e-6 * m * g0, qPrintable(QString("friction %1").arg(Ft)));
+    QCOMPARE(run->at("rest.in_contact", t), 0.0);
+    QCOMPARE(run->at("grip_moving.in_contact", t), 1.0);
+    QVERIFY(std::abs(run->at("part.vz", t)) < 1e-4);  // creeps below the stiction velocity
+    // Opened at 0.8 s: the part falls onto the lowered support.
+    QCOMPARE(run->col("grip_moving.in_contact").back(), 0.0);
+    QCOMPARE(run->col("rest.in_contact").back(), 1.0);
+  }
+
+  // The jaws hold the part while 2 mu F > m g and let it slip beyond: at 1 %
+  // under the threshold mass it creeps below the stiction velocity; at 1 %
+  // over it slides down at g - 2 mu_d F / m (to 1e-3).
+  void gripperSlipThreshold() {
+    const double mu = 0.3, F = 39.2697;  // the grip force gripperForceByHand checks
+    const double mStar = 2 * mu * F / g0;
+    auto hold = gripper(0.99 * mStar);
+    QVERIFY2(hold->ok(), hold->message().c_str());
+    const double vHold = hold->at("part.vz", 0.75);
+    QVERIFY2(std::abs(vHold) < 1e-4, qPrintable(QString("held part moves at %1 m/s").arg(vHold)));
+    auto slip = gripper(1.01 * mStar);
+    QVERIFY2(slip->ok(), slip->message().c_str());
+    const double a = (slip->at("part.vz", 0.7) - slip->at("part.vz", 0.5)) / 0.2;
+    const double expect = -(g0 - 2 * mu * F / (1.01 * mStar));
+    qInfo("held: vz %.3g m/s; slipping: a %.6g m/s2, closed form %.6g", vHold, a, expect);
+    QVERIFY2(std::abs(a - expect) < 1e-3 * std::abs(expect), qPrintable(QString("a %1 vs %2").arg(a).arg(expect)));
+  }
+
+  // The latch example (projects/contact_latch): the carriage's bolt lifts
+  // the spring-loaded pawl, passes, and is caught by the hook; held, the
+  // hook carries the return spring's pull k (x - x_anchor - L0) by hand; the
+  // release pin lifts the pawl at 1 s and the spring pulls the carriage back.
+  void latchCatchesAndReleases() {
+    const std::string file = projectPath("contact_latch.pneumech.json");
+    auto run = simulate(loadProject(file), file);
+    QVERIFY2(run->ok(), run->message().c_str());
+    const auto inc = run->col("hook.in_contact");
+    const double tCatch = run->crossing("hook.in_contact", 0.5, 0.0, Crossing::Rising);
+    QVERIFY2(tCatch > 0.4 && tCatch < 0.6, qPrintable(QString("caught at %1").arg(tCatch)));
+    for (size_t i = run->indexAt(0.6); i < run->indexAt(1.0); ++i) QCOMPARE(inc[i], 1.0);
+    const double x = run->at("carriage.x", 0.99), N = run->at("hook.normal_force", 0.99);
+    const double pull = 5.0 * (x + 0.25 - 0.1);
+    qInfo("held at x = %.6g m with %.9g N, spring %.9g N", x, N, pull);
+    QVERIFY2(std::abs(N - pull) < 1e-4 * pull, qPrintable(QString("%1 vs %2").arg(N).arg(pull)));
+    QVERIFY(std::abs(run->at("carriage.x", 0.99) - run->at("carriage.x", 0.8)) < 1e-5);
+    // Released: out of contact, and the carriage runs back past its start.
+    QCOMPARE(inc.back(), 0.0);
+    QVERIFY(run->col("carriage.x").back() < -0.04);
   }
 
   // A contact pair with a bad size or parameter is refused naming the

@@ -29,7 +29,7 @@ std::unique_ptr<Run> runExample(const std::string& name) {
 // all of them), so this list is what catches an example silently dropped, or
 // one added without a test row: exampleList() compares it with the folder.
 const std::vector<std::string> kExamples = {
-    "cardan_shafts",   "double_pendulum",  "four_bar",          "knuckle_press",  "pendulum",
+    "cardan_shafts",   "contact_gripper",  "contact_latch",    "double_pendulum",  "four_bar",          "knuckle_press",  "pendulum",
     "reservoir_blowdown", "script_pid_servo", "script_plc_cycle", "seed003_meter_out", "sequence_a_b",
     "sequence_a_b_b_a", "servo_axis",       "slider_crank",      "spring_lever",   "tool_changer",
     "torx_open_loop",  "torx_servo",       "two_axis_handling", "two_axis_servo",
