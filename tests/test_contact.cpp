@@ -220,6 +220,33 @@ class TestContact : public QObject {
                {{V3(-0.5, 0, -0.01), 0.02}, {V3(0.5, 0, -0.01), 0.02}});
   }
 
+  // A cylinder on a plane: per end disc its lowest rim point, and for a
+  // disc flat on the plane four rim points a quarter turn apart.
+  void planeCylinder() {
+    const Shape pl = Shape::plane(), cyl = Shape::cylinder(0.1, 0.5);
+    // Lying (axis along x) 0.02 deep: the two rims' lowest points.
+    expectPair(pl, at(V3::Zero()), cyl, at(V3(0, 0, 0.08), rotY(std::numbers::pi / 2)), -0.02, V3::UnitZ(),
+               {{V3(-0.5, 0, -0.01), 0.02}, {V3(0.5, 0, -0.01), 0.02}});
+    // Axis tilted by phi about y: the lower rim's lowest point is h cos(phi) + r sin(phi) below the centre.
+    const double phi = 0.3, h = 0.5, r = 0.1, low = h * std::cos(phi) + r * std::sin(phi);
+    expectPair(pl, at(V3::Zero()), cyl, at(V3(0, 0, low + 0.04), rotY(phi)), 0.04, V3::UnitZ());
+    // 0.01 deep (less than r sin(phi), so the rim's side points stay above): one point.
+    const V3 c(0.1, 0.2, low - 0.01);
+    expectPair(pl, at(V3::Zero()), cyl, at(c, rotY(phi)), -0.01, V3::UnitZ(),
+               {{V3(c.x() - h * std::sin(phi) + r * std::cos(phi), c.y(), -0.005), 0.01}});
+    // Standing 0.01 deep: four points on the bottom rim, each 0.01 deep, about the axis.
+    const Contact st = collide(pl, at(V3::Zero()), cyl, at(V3(0.3, 0, 0.49)));
+    CHECK_NEAR(st.distance, -0.01, kTol);
+    QCOMPARE(st.points.size(), size_t(4));
+    V3 sum = V3::Zero();
+    for (const ContactPoint& q : st.points) {
+      CHECK_NEAR(q.depth, 0.01, kTol);
+      CHECK_NEAR((q.point - V3(0.3, 0, q.point.z())).norm(), 0.1, kTol);
+      sum += q.point;
+    }
+    checkVec(sum / 4, V3(0.3, 0, -0.005), kTol, "centre of the points");
+  }
+
   void boxSphere() {
     const Shape bx = Shape::box(V3(1, 2, 3)), s = Shape::sphere(0.2);
     const M3 R = rotZ(0.5);

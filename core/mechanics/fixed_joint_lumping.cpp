@@ -39,6 +39,8 @@ std::vector<int> MultibodySystem::lumpWelded(const Mechanism& m, const ExternalL
     if (const int k = name.empty() ? -1 : marker(name); k >= 0) ++refs[k];
   };
   for (const ForceDef& fd : m.forces) ref(fd.i), ref(fd.j), ref(fd.ref);
+  // A contact's force on a leaf would be missing from the weld's reaction (the leaf's own balance).
+  for (const ContactDef& c : m.contacts) ref(c.i.marker), ref(c.j.marker);
   for (const std::string& name : loads.markers) ref(name);
   std::vector<char> gone(bodies_.size(), 0);
   for (bool changed = true; changed;) {

@@ -64,6 +64,27 @@ Contact planeCapsule(const Frame& fa, const Shape& b, const Frame& fb) {
   return planeAgainstPoints(fa, e, 2, b.radius);
 }
 
+// Plane A against cylinder B: per end disc its lowest rim point, and the
+// rim points a quarter, a half and three quarters of a turn from it (below
+// the plane only when the disc lies nearly flat: a standing cylinder rests
+// on four points). Where the axis is along the normal the lowest direction
+// is any: the four points then sit at an arbitrary azimuth, so tilting a
+// standing cylinder through upright turns them by a jump (equal depths
+// there: the force stays, the moment changes by O(tilt)).
+Contact planeCylinder(const Frame& fa, const Shape& b, const Frame& fb) {
+  const V3 n = fa.R.col(2), a = fb.R.col(2);
+  V3 u = n - n.dot(a) * a;
+  u = u.norm() > 1e-12 ? V3(u.normalized()) : V3(fb.R.col(0));
+  const V3 w = a.cross(u);
+  V3 pts[8];
+  int k = 0;
+  for (double end : {-1.0, 1.0}) {
+    const V3 centre = fb.p + end * b.halfLength * a;
+    for (const V3& d : {V3(-u), V3(u), w, V3(-w)}) pts[k++] = centre + b.radius * d;
+  }
+  return planeAgainstPoints(fa, pts, 8, 0.0);
+}
+
 Contact planeBox(const Frame& fa, const Shape& b, const Frame& fb) {
   V3 v[8];
   for (int i = 0; i < 8; ++i) {
@@ -255,6 +276,9 @@ Contact planeCapsuleP(const Shape&, const Frame& fa, const Shape& b, const Frame
   return planeCapsule(fa, b, fb);
 }
 Contact planeBoxP(const Shape&, const Frame& fa, const Shape& b, const Frame& fb) { return planeBox(fa, b, fb); }
+Contact planeCylinderP(const Shape&, const Frame& fa, const Shape& b, const Frame& fb) {
+  return planeCylinder(fa, b, fb);
+}
 
 // The narrow phase of the ordered pair (a, b), or null.
 Pair lookup(ShapeKind a, ShapeKind b) {
@@ -263,6 +287,7 @@ Pair lookup(ShapeKind a, ShapeKind b) {
   if (a == K::Plane && b == K::Sphere) return planeSphereP;
   if (a == K::Plane && b == K::Capsule) return planeCapsuleP;
   if (a == K::Plane && b == K::Box) return planeBoxP;
+  if (a == K::Plane && b == K::Cylinder) return planeCylinderP;
   if (a == K::Box && b == K::Sphere) return boxSphere;
   if (a == K::Box && b == K::Box) return boxBox;
   if (a == K::Box && b == K::Capsule) return boxCapsule;

@@ -7,7 +7,8 @@
 // along -n), and when they overlap the contact points, each midway between
 // the two surfaces with its own penetration depth. A box on a plane has up to
 // four points (its penetrating vertices); a capsule on a plane up to two.
-// Supported pairs: sphere with every shape; plane with capsule and box; box
+// Supported pairs: sphere with every shape; plane with capsule, box and
+// cylinder (per end disc its lowest rim point; four rim points when flat); box
 // with box and capsule; capsule with capsule. Others throw, naming the pair.
 #pragma once
 
