@@ -191,6 +191,27 @@ class TestContactMechanism : public QObject {
     QCOMPARE(run->col("rest.in_contact").back(), 1.0);
   }
 
+  // The in-contact flag as a control signal ("part present"): the gripper's
+  // valve driven by rest.in_contact instead of the time switch closes the
+  // jaw once the part has settled onto its support (the support stays).
+  void partPresentSignalDrivesValve() {
+    Project p = loadProject(projectPath("contact_gripper.pneumech.json"));
+    p.find("v1")->inputs["sol14"] = "rest.in_contact";
+    p.mechanism.motions.front().params = {{"t0", 1.0}, {"v0", 0.0}, {"t1", 2.0}, {"v1", 0.0}};  // the support stays
+    p.simulation.t_end = 0.3;
+    auto run = simulate(p, "part_present");
+    QVERIFY2(run->ok(), run->message().c_str());
+    const double tPresent = run->crossing("rest.in_contact", 0.5, 0.0, Crossing::Rising);
+    const double tMoves = run->crossing("cyl1.x", 1e-4, 0.0, Crossing::Rising);
+    qInfo("part present at %.4g s, jaw moves at %.4g s", tPresent, tMoves);
+    QVERIFY(tPresent >= 0.0 && tPresent < 0.01);
+    QVERIFY(tMoves > tPresent);
+    // Closed: it presses with the cylinder's force, pressure less friction.
+    const double N = run->col("grip_moving.normal_force").back();
+    const double F = run->col("cyl1.F_pressure").back() - run->col("cyl1.F_friction").back();
+    QVERIFY2(F > 39.0 && std::abs(N - F) < 1e-6 * F, qPrintable(QString("%1 vs %2").arg(N).arg(F)));
+  }
+
   // The jaws hold the part while 2 mu F > m g and let it slip beyond: at 1 %
   // under the threshold mass it creeps below the stiction velocity; at 1 %
   // over it slides down at g - 2 mu_d F / m (to 1e-3).

@@ -32,7 +32,7 @@ bool namesMechanismObject(const Mechanism& m, const std::string& ref) {
   auto has = [&](const auto& list) {
     return std::any_of(list.begin(), list.end(), [&](const auto& o) { return o.id == id; });
   };
-  return has(m.parts) || has(m.joints) || has(m.motions) || has(m.forces);
+  return has(m.parts) || has(m.joints) || has(m.motions) || has(m.forces) || has(m.contacts);
 }
 
 void validateProject(const Project& pr, const std::string& file, bool forRun) {
