@@ -257,7 +257,9 @@ int main(int argc, char** argv) {
   for (CLI::App* c : {sim, st, kin, res, study}) cli::addTimeLimitOption(*c);
   std::vector<std::string> userLibs;
   for (CLI::App* c : {sim, inf, eqs, st, kin, res, chk})
-    c->add_option("--user-lib", userLibs, "user component library folder (repeatable; docs/user-components.md)");
+    c->add_option("--user-lib", userLibs, "user component library folder (repeatable; docs/user-components.md)")
+        ->expected(1)
+        ->allow_extra_args(false);
 
   try {
     app.parse(argc, argv);
