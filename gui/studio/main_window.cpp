@@ -181,6 +181,7 @@ bool MainWindow::saveProjectAs(const QString& path) { return session_->saveAs(pa
 // New or Open put another project in the document: no view keeps anything
 // of the old one.
 void MainWindow::onProjectReplaced(const QString& path) {
+  library_->rebuild();  // the project may carry user components
   resetViews();
   stack_->setCurrentIndex(1);
   if (path.isEmpty()) {
