@@ -277,6 +277,34 @@ class TestUserComponents : public QObject {
     QVERIFY(r->message().find("line 9") != std::string::npos);
     QVERIFY(r->message().find("division by zero at t = 0 s") != std::string::npos);
     QVERIFY(r->message().find("C * rho_ref * p_amb * p_amb / (p_1 - p_2) * 1e-3") != std::string::npos);
+    QVERIFY(r->message().find("bad_component.json") != std::string::npos);
+  }
+
+  // A signal input, a differential and an algebraic state: a first-order
+  // lag y' = (u - y)/tau driven by a step at t_on, and z = 2 y + u.
+  void statesAndSignalsFollowTheirEquations() {
+    const std::string def = R"json({
+      "name": "probe_lag",
+      "ports": [{"name": "u", "domain": "signal", "doc": "input"}],
+      "parameters": [{"name": "tau", "unit": "s", "default": 0.2, "min": 0, "min_open": true}],
+      "states": [{"name": "y", "unit": "1", "initial": "0"},
+                 {"name": "z", "unit": "1", "kind": "algebraic", "initial": "0"}],
+      "equations": ["der(y) = (u - y) / tau", "0 = z - (2 * y + u)"],
+      "outputs": [{"name": "y", "unit": "1", "value": "y"}, {"name": "z", "unit": "1", "value": "z"}]
+    })json";
+    QCOMPARE(libraryError(def), std::string());
+    Project p;
+    p.components.push_back(comp("sw", "time_switch", {{"t_on", 0.1}, {"t_off", 1e9}}));
+    p.components.push_back(comp("lag", "probe_lag", {{"tau", 0.2}}, {{"u", "sw.out"}}));
+    settings(p, 1.0, 0.01, Tolerances{1e-8});
+    auto r = simulate(p, "lag");
+    REQUIRE_OK(r);
+    for (double t : {0.3, 0.6, 1.0}) {
+      const double y = 1.0 - std::exp(-(t - 0.1) / 0.2);
+      CHECK_ABS(r->at("lag.y", t), y, 1e-5);
+      CHECK_ABS(r->at("lag.z", t), 2.0 * y + 1.0, 2e-5);
+    }
+    CHECK_ABS(r->at("lag.y", 0.05), 0.0, 1e-12);
   }
 
   void nameOfABuiltInIsRefused() {

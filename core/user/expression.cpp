@@ -441,7 +441,7 @@ void Program::divisionByZero(double t) const {
 
 Program compileExpression(const std::string& text, const Where& where, const Symbols& symbols, Dim* dim) {
   Program p;
-  p.text_ = text;
+  p.text_ = where.whole.empty() ? text : where.whole;  // an equation's side: quote the equation
   p.where_ = where;
   const Node tree = Parser(text, where).parseAll();
   const Dim d = Compiler(text, where, symbols, p).emit(tree);
