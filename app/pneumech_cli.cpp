@@ -211,7 +211,7 @@ int main(int argc, char** argv) {
   std::string eqProject;
   eqs->add_option("project", eqProject, "project file")->required();
 
-  app.add_subcommand("types", "list the component library with parameters and units");
+  auto* typesCmd = app.add_subcommand("types", "list the component library with parameters and units");
 
   std::string stProject, stOut, kinProject, kinOut;
   std::vector<std::string> stSets, kinSets;
@@ -256,7 +256,7 @@ int main(int argc, char** argv) {
 
   for (CLI::App* c : {sim, st, kin, res, study}) cli::addTimeLimitOption(*c);
   std::vector<std::string> userLibs;
-  for (CLI::App* c : {sim, inf, eqs, st, kin, res, chk})
+  for (CLI::App* c : {sim, inf, eqs, typesCmd, st, kin, res, chk})
     c->add_option("--user-lib", userLibs, "user component library folder (repeatable; docs/user-components.md)")
         ->expected(1)
         ->allow_extra_args(false);

@@ -130,7 +130,8 @@ double Params::operator()(const std::string& name) const { return paramValue(c_,
 std::string Registry::reference() const {
   std::ostringstream o;
   for (const ComponentType* t : all()) {
-    o << t->name << "  (" << t->category << ")  " << t->description << "\n";
+    o << t->name << "  (" << t->category << ")  " << t->description
+      << (t->origin.empty() ? "" : "  [user component: " + t->origin + "]") << "\n";
     for (const auto& p : t->params)
       o << "    " << p.name << " [" << p.unit << "] default " << p.def << " range " << p.rangeText() << "  " << p.doc
         << "\n";
