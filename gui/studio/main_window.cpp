@@ -5,6 +5,7 @@
 #include "recovery.h"
 #include "run_controller.h"
 #include "engine/engine.h"
+#include "library_panel.h"
 #include "mechanism_actions.h"
 #include "mechanism_view.h"
 #include "model/component_type.h"
