@@ -11,6 +11,7 @@
 // static equilibrium and kinematic analysis (skipped when files are given;
 // --scaling-only runs only these; --dense adds the analyses' times with
 // every decomposition dense for N >= 32, the models above the dense limit).
+// Then user components against built-ins (issue 24; --user-only runs only these).
 // --no-lump keeps parts welded by fixed joints as bodies of their own (the
 // reference for the lumping's gain: BuildOptions::lumpFixedJoints).
 //
@@ -20,6 +21,7 @@
 #include "mechanics/multibody.h"
 #include "model/project_error.h"
 #include "solver/simulation.h"
+#include "user/user_component.h"
 
 #include <algorithm>
 #include <chrono>
@@ -30,6 +32,7 @@
 #include <exception>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -46,7 +49,7 @@ bool serialOutput = false;  // --serial-output
 pm::BuildOptions buildOptions;  // --no-lump: lumpFixedJoints off
 
 int usage() {
-  std::fprintf(stderr, "usage: pneumech-bench [-n N] [--no-lump] [--serial-output] [--scaling-only [--dense] | --coupling-only] [file.pneumech.json ...]\n"
+  std::fprintf(stderr, "usage: pneumech-bench [-n N] [--no-lump] [--serial-output] [--scaling-only [--dense] | --coupling-only | --user-only] [file.pneumech.json ...]\n"
                        "  default files: %s/projects/*.pneumech.json, N = 5\n", PM_SOURCE_DIR);
   return 2;
 }
@@ -281,6 +284,84 @@ void coupling(int repeats) {
   }
 }
 
+// A line of n R-C segments charged from a 6 bar supply: the built-in orifice
+// and reservoir, or seed 003's bond-graph R and C as user components
+// (projects/user_library), which compute the same (tests/test_user_components.cpp).
+pm::Project rcLine(int n, bool user) {
+  pm::Project p;
+  auto add = [&](const std::string& id, const std::string& type, std::map<std::string, double> params) {
+    pm::Component c;
+    c.id = id, c.type = type, c.params = std::move(params);
+    p.components.push_back(std::move(c));
+  };
+  auto wire = [&](const std::string& a, const std::string& pa, const std::string& b, const std::string& pb) {
+    p.connections.push_back({"l" + std::to_string(p.connections.size()), {a, pa}, {b, pb}, {}});
+  };
+  const double d = 2e-3, Cd = 0.8, Ae = Cd * 3.141592653589793 * d * d / 4.0, V = 2e-5;
+  add("src", "supply", {{"p", 6e5}});
+  std::string prev = "src";
+  for (int i = 0; i < n; ++i) {
+    const std::string r = "r" + std::to_string(i), c = "c" + std::to_string(i);
+    if (user) {
+      add(r, "bond_graph_r", {{"Ae", Ae}});
+      add(c, "bond_graph_c", {{"V", V}});
+    } else {
+      add(r, "orifice", {{"d", d}, {"Cd", Cd}});
+      add(c, "reservoir", {{"V", V}});
+    }
+    wire(prev, "1", r, "1");
+    wire(r, "2", c, "1");
+    prev = c;
+  }
+  p.simulation.t_end = 0.5;
+  p.simulation.output_interval = 1e-3;
+  return p;
+}
+
+// Issue 24's speed target: a circuit of user components within 3x the time
+// of the same circuit of built-ins.
+void userComponents(int repeats) {
+  pm::user::loadLibrary(std::string(PM_SOURCE_DIR) + "/projects/user_library");
+  std::printf("\nUser components vs built-ins, same circuit, same results (best of %d):\n", repeats);
+  std::printf("%-36s %12s %12s %10s %12s %10s\n", "model", "built-in [s]", "user [s]", "ratio", "steps", "res. evals");
+  auto best = [&](const pm::Project& pr, const std::string& name, pm::RunStats& stats) {
+    double b = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < repeats; ++k) {
+      pm::Simulation sim(pr, name, buildOptions);
+      sim.setOutputRows(pm::Simulation::OutputRows::Solver);
+      pm::ResultStore out;
+      const pm::RunResult r = sim.run(out);
+      if (!r.ok()) throw std::runtime_error(r.message);
+      if (r.stats.wallSeconds < b) b = r.stats.wallSeconds, stats = r.stats;
+    }
+    return b;
+  };
+  const std::string dir = std::string(PM_SOURCE_DIR) + "/projects/user_components/";
+  struct Case {
+    std::string name;
+    pm::Project builtIn, user;
+  };
+  std::vector<Case> cases;
+  try {
+    cases.push_back({"seed003 + restriction, receiver", pm::loadProject(dir + "seed003_builtin_rc.pneumech.json"),
+                     pm::loadProject(dir + "seed003_user_rc.pneumech.json")});
+  } catch (const std::exception& e) {
+    std::printf("%-36s FAILED: %s\n", "seed003 + restriction, receiver", e.what());
+  }
+  for (int n : {1, 8, 32}) cases.push_back({"R-C line N=" + std::to_string(n), rcLine(n, false), rcLine(n, true)});
+  for (const Case& c : cases) {
+    try {
+      pm::RunStats sb, su;
+      const double tb = best(c.builtIn, c.name, sb), tu = best(c.user, c.name, su);
+      std::printf("%-36s %12.6f %12.6f %10.3g %12ld %10ld\n", c.name.c_str(), tb, tu, tu / tb, su.steps,
+                  su.residualEvals);
+    } catch (const std::exception& e) {
+      std::printf("%-36s FAILED: %s\n", c.name.c_str(), e.what());
+    }
+    std::fflush(stdout);
+  }
+}
+
 bool endsWith(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
@@ -303,6 +384,9 @@ int main(int argc, char** argv) {
       serialOutput = true;
     } else if (!std::strcmp(argv[i], "--no-lump")) {
       buildOptions.lumpFixedJoints = false;
+    } else if (!std::strcmp(argv[i], "--user-only")) {
+      userComponents(repeats);
+      return 0;
     } else if (!std::strcmp(argv[i], "--coupling-only")) {
       coupling(std::min(repeats, 3));
       return 0;
@@ -370,6 +454,7 @@ int main(int argc, char** argv) {
     scaling(std::min(repeats, 2));
     analyses(std::min(repeats, 3), false);
     coupling(std::min(repeats, 3));
+    userComponents(std::min(repeats, 3));
   }
   return failures == 0 ? 0 : 1;
 }

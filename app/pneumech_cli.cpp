@@ -211,7 +211,7 @@ int main(int argc, char** argv) {
   std::string eqProject;
   eqs->add_option("project", eqProject, "project file")->required();
 
-  app.add_subcommand("types", "list the component library with parameters and units");
+  auto* typesCmd = app.add_subcommand("types", "list the component library with parameters and units");
 
   std::string stProject, stOut, kinProject, kinOut;
   std::vector<std::string> stSets, kinSets;
@@ -255,6 +255,11 @@ int main(int argc, char** argv) {
   cli::addStudyOptions(*study, studyOptions);
 
   for (CLI::App* c : {sim, st, kin, res, study}) cli::addTimeLimitOption(*c);
+  std::vector<std::string> userLibs;
+  for (CLI::App* c : {sim, inf, eqs, typesCmd, st, kin, res, chk})
+    c->add_option("--user-lib", userLibs, "user component library folder (repeatable; docs/user-components.md)")
+        ->expected(1)
+        ->allow_extra_args(false);
 
   try {
     app.parse(argc, argv);
@@ -265,6 +270,7 @@ int main(int argc, char** argv) {
   // A study's --time-limit is each variant's (a slow variant fails, the study goes on).
   if (!study->parsed()) cli::startBackstop(gTimeLimit);
   try {
+    for (const std::string& dir : userLibs) engine::loadUserLibrary(dir);
     if (study->parsed()) return cli::runStudy(studyOptions, argc, argv);
     if (sim->parsed())
       return simulate(project, tEndOption->count() > 0 ? &tEnd : nullptr, out, sets, channels, quiet, serialOutput);

@@ -1,13 +1,17 @@
 // pneumech-studio: the desktop application.
-//   pneumech-studio [--run] [project.pneumech.json]
+//   pneumech-studio [--run] [--user-lib DIR ...] [project.pneumech.json]
 // Opens the project given (as when a file is double-clicked), else shows the
 // start page. --run starts the simulation as soon as the project is open.
+#include "engine/engine.h"
 #include "main_window.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QScreen>
 #include <QTimer>
+
+#include <cstdio>
+#include <exception>
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -21,9 +25,20 @@ int main(int argc, char** argv) {
   cli.addVersionOption();
   QCommandLineOption run("run", "Run the simulation after opening the project.");
   cli.addOption(run);
+  QCommandLineOption userLib("user-lib", "User component library folder (repeatable; docs/user-components.md).", "dir");
+  cli.addOption(userLib);
   cli.addPositionalArgument("project", "Project file to open (*.pneumech.json).", "[project]");
   cli.process(app);
 
+  // Before the window: its library panel lists the types registered. A bad
+  // file is reported; the folder's good components are registered anyway.
+  for (const QString& dir : cli.values(userLib)) {
+    try {
+      pm::engine::loadUserLibrary(dir.toStdString());
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "pneumech-studio: %s\n", e.what());
+    }
+  }
   pm::gui::MainWindow w;
   bool opened = false;
   if (!cli.positionalArguments().isEmpty()) opened = w.openProject(cli.positionalArguments().first());

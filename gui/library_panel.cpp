@@ -62,6 +62,21 @@ LibraryPanel::LibraryPanel(QWidget* parent) : QWidget(parent) {
   tree_->setIconSize(QSize(40, 28));
   tree_->setUniformRowHeights(true);
 
+  rebuild();
+
+  auto* lay = new QVBoxLayout(this);
+  lay->setContentsMargins(4, 4, 4, 4);
+  lay->addWidget(search_);
+  lay->addWidget(tree_);
+  connect(search_, &QLineEdit::textChanged, this, &LibraryPanel::filter);
+  connect(tree_, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
+    const QString type = item->data(0, Qt::UserRole).toString();
+    if (!type.isEmpty()) emit activated(type);
+  });
+}
+
+void LibraryPanel::rebuild() {
+  tree_->clear();
   std::map<std::string, QTreeWidgetItem*> categories;
   for (const ComponentType* t : Registry::instance().all()) {
     QTreeWidgetItem*& cat = categories[t->category];
@@ -74,24 +89,23 @@ LibraryPanel::LibraryPanel(QWidget* parent) : QWidget(parent) {
     }
     QString name = QString::fromStdString(t->name).replace('_', ' ');
     name[0] = name[0].toUpper();
-    auto* item = new QTreeWidgetItem(cat, {name});
+    const bool user = !t->origin.empty();
+    auto* item = new QTreeWidgetItem(cat, {user ? name + tr("  (user)") : name});
     item->setData(0, Qt::UserRole, QString::fromStdString(t->name));
-    item->setToolTip(0, QString("<b>%1</b><br>%2").arg(QString::fromStdString(t->name).toHtmlEscaped(),
-                                                       QString::fromStdString(t->description).toHtmlEscaped()));
+    QString tip = QString("<b>%1</b><br>%2").arg(QString::fromStdString(t->name).toHtmlEscaped(),
+                                                 QString::fromStdString(t->description).toHtmlEscaped());
+    if (user) {
+      tip += "<br><i>" + tr("User component from %1").arg(QString::fromStdString(t->origin).toHtmlEscaped()) + "</i>";
+      QFont f = item->font(0);
+      f.setItalic(true);
+      item->setFont(0, f);
+    }
+    item->setToolTip(0, tip);
     item->setIcon(0, symbolIcon(t->name));
     item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsDragEnabled);
   }
   tree_->expandAll();
-
-  auto* lay = new QVBoxLayout(this);
-  lay->setContentsMargins(4, 4, 4, 4);
-  lay->addWidget(search_);
-  lay->addWidget(tree_);
-  connect(search_, &QLineEdit::textChanged, this, &LibraryPanel::filter);
-  connect(tree_, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
-    const QString type = item->data(0, Qt::UserRole).toString();
-    if (!type.isEmpty()) emit activated(type);
-  });
+  filter(search_->text());
 }
 
 QTreeWidgetItem* LibraryPanel::itemOf(const QString& type) const {

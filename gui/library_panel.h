@@ -1,6 +1,8 @@
 // The component library: every registered type by category, filtered by a
 // search box (name, category, description); dragging an entry onto the
 // schematic places it (mime type kComponentMime carries the type name).
+// User components (docs/user-components.md) stand beside the built-in types,
+// marked "(user)" in italics, their file in the tooltip.
 #pragma once
 
 #include <QWidget>
@@ -20,6 +22,8 @@ class LibraryPanel : public QWidget {
   QTreeWidget* tree() const { return tree_; }
   // The entry of a type (nullptr when filtered out or unknown).
   QTreeWidgetItem* itemOf(const QString& type) const;
+  // Lists the registry again (a project or a library brought user types).
+  void rebuild();
 
  signals:
   void activated(const QString& type);  // double-click: place at the view centre

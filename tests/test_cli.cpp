@@ -4,6 +4,7 @@
 
 #include <QProcess>
 #include <QTemporaryDir>
+#include <QDir>
 #include <QtTest>
 
 #include <cmath>
@@ -139,6 +140,39 @@ class TestCli : public QObject {
       return std::stod(last.substr(last.find(',') + 1));
     };
     QVERIFY(xAt03("200") < xAt03("0") - 1e-3);
+  }
+
+  // --user-lib (issue 24): a project whose types are in a library folder
+  // runs with the folder given, gives the same rows as the project carrying
+  // the definitions, and is a bad project without it; a bad library file
+  // exits 2 naming the file, the line and the expression.
+  void userLibrary() {
+    QTemporaryDir dir;
+    const std::string withSection = projectPath("user_components/seed003_user_rc.pneumech.json");
+    std::ifstream in(withSection);
+    nlohmann::json root = nlohmann::json::parse(std::string(std::istreambuf_iterator<char>(in), {}));
+    root.erase("user_components");
+    const QString bare = writeFile(dir, "bare.pneumech.json", root.dump(2));
+    const QString lib = QString::fromStdString(projectPath("user_library"));
+    const Result without = run({"simulate", bare, "--out", dir.path() + "/a.csv"});
+    QCOMPARE(without.code, 2);
+    QVERIFY(without.err.contains("unknown component type 'user_iso6358_restriction'"));
+    const Result with = run({"simulate", "--user-lib", lib, bare, "--out", dir.path() + "/b.csv", "-q"});
+    QCOMPARE(with.code, 0);
+    QCOMPARE(run({"simulate", QString::fromStdString(withSection), "--out", dir.path() + "/c.csv", "-q"}).code, 0);
+    auto text = [](const QString& f) {
+      std::ifstream i(f.toStdString());
+      return std::string(std::istreambuf_iterator<char>(i), {});
+    };
+    QVERIFY(!text(dir.path() + "/b.csv").empty());
+    QVERIFY(text(dir.path() + "/b.csv") == text(dir.path() + "/c.csv"));
+    QVERIFY(run({"types", "--user-lib", lib}).out.contains("[user component: "));
+    QDir().mkdir(dir.path() + "/bad");
+    writeFile(dir, "bad/r.json", "{\n  \"name\": \"bad_r\",\n  \"ports\": [{\"name\": \"1\"}],\n"
+                                 "  \"volumes\": [{\"port\": \"1\", \"volume\": \"V\"}]\n}\n");
+    const Result bad = run({"simulate", "--user-lib", dir.path() + "/bad", bare, "--out", dir.path() + "/d.csv"});
+    QCOMPARE(bad.code, 2);
+    QVERIFY(bad.err.contains("r.json") && bad.err.contains("line 4") && bad.err.contains("unknown name 'V'"));
   }
 
   void badInputExitsTwoAndWritesNothing() {

@@ -1,6 +1,7 @@
 // The first studio window: open a project, edit a parameter in engineering
 // units through the table editor, run on the worker thread with a live plot,
 // save and reload.
+#include "library_panel.h"
 #include "main_window.h"
 #include "document.h"
 #include "model_tree.h"
@@ -261,6 +262,24 @@ class TestGuiMainWindow : public QObject {
     QVERIFY(!w.openProject(path));
     QVERIFY(boxText.contains("bad.pneumech.json"));
     QCOMPARE(w.lastError(), boxText);
+  }
+
+  // A project carrying user components (issue 24): once open, the library
+  // lists them beside the built-in types, marked, and the sheet draws them
+  // (a generated box: they have no symbol files).
+  void userComponentsInTheLibrary() {
+    const QString path = QString::fromStdString(std::string(PM_SOURCE_DIR) +
+                                                "/projects/user_components/seed003_user_rc.pneumech.json");
+    MainWindow w;
+    QVERIFY(!w.libraryPanel()->itemOf("user_chamber"));  // not registered before the project brings it
+    QVERIFY(w.openProject(path));
+    QTreeWidgetItem* item = w.libraryPanel()->itemOf("user_chamber");
+    QVERIFY(item);
+    QVERIFY(item->text(0).contains("(user)"));
+    QVERIFY(item->font(0).italic());
+    QVERIFY(item->toolTip(0).contains("seed003_user_rc.pneumech.json"));
+    QTreeWidgetItem* builtIn = w.libraryPanel()->itemOf("reservoir");
+    QVERIFY(builtIn && !builtIn->text(0).contains("(user)"));
   }
 
  private:

@@ -8,6 +8,7 @@
 #include "io/json_limits.h"
 #include "mechanics/mechanism_element.h"
 #include "pneumatics/gas.h"
+#include "user/user_component.h"
 
 #include <algorithm>
 #include <atomic>
@@ -19,6 +20,8 @@
 namespace pm::engine {
 
 Project load(const std::string& path) { return loadProject(path); }
+
+std::vector<std::string> loadUserLibrary(const std::string& dir) { return user::loadLibrary(dir); }
 
 Project load(const std::string& path, const Overrides& o) {
   Project pr = loadProject(path);

@@ -45,6 +45,10 @@ Project load(const std::string& path, const Overrides& overrides);
 Project parse(const std::string& text, const std::string& name);  // e.g. a clipboard fragment
 std::string serialize(const Project& project);                    // the file's text
 void save(const Project& project, const std::string& path);       // atomic (write + rename)
+// Registers the user components of a library folder (--user-lib; every
+// *.json there, docs/user-components.md) beside the built-in types; returns
+// their names. Throws ProjectError naming the bad file, line and expression.
+std::vector<std::string> loadUserLibrary(const std::string& dir);
 
 // Files a project names (a scripted controller's data.file), confined to
 // the project's folder (io/confined_file.h: no way out by "..", an

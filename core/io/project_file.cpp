@@ -6,6 +6,7 @@
 #include "model/component_type.h"
 #include "model/message_text.h"
 #include "model/project_error.h"
+#include "user/user_component.h"
 
 #include <algorithm>
 #include <array>
@@ -31,7 +32,7 @@ const std::set<std::string> kFutureSections = {"controls", "report", "plots", "a
 
 class Reader {
  public:
-  explicit Reader(std::string file) : file_(std::move(file)) {}
+  Reader(std::string file, const std::string& text) : file_(std::move(file)), text_(text) {}
 
   [[noreturn]] void fail(const std::string& obj, const std::string& field, const std::string& msg) const {
     throw ProjectError(file_, obj, field, msg);
@@ -127,7 +128,7 @@ class Reader {
     for (auto it = root.begin(); it != root.end(); ++it) {
       const std::string& k = it.key();
       if (k == "format" || k == "schema_version" || k == "meta" || k == "simulation" || k == "components" ||
-          k == "connections" || k == "mechanism")
+          k == "connections" || k == "mechanism" || k == "user_components")
         continue;
       if (!kFutureSections.count(k)) fail("", k, "unknown top-level section");
       pr.extra[k] = it.value();
@@ -160,6 +161,19 @@ class Reader {
       if (s.contains("mechanism_formulation"))
         d.mechanism_formulation = str(s, "mechanism_formulation", "simulation");
       d.wall_time_limit = num(s, "wall_time_limit", "simulation", "", d.wall_time_limit);
+    }
+    // Before the components: their types may be among these.
+    if (root.contains("user_components")) {
+      const json& u = root.at("user_components");
+      if (!u.is_object()) fail("user_components", "", "expected an object of type name: definition");
+      for (auto it = u.begin(); it != u.end(); ++it) {
+        json def = it.value();
+        if (def.is_object() && !def.contains("name")) def["name"] = it.key();
+        if (def.is_object() && def.value("name", std::string()) != it.key())
+          fail("user_components", it.key(), "the definition's name differs from its key");
+        user::registerComponent(def, file_, text_);
+        pr.userComponents[it.key()] = it.value();
+      }
     }
     const json& comps = need(root, "components", "");
     if (!comps.is_array()) fail("", "components", "expected an array");
@@ -227,6 +241,7 @@ class Reader {
 
  private:
   std::string file_;
+  const std::string& text_;
 };
 
 }  // namespace
@@ -255,7 +270,7 @@ Project parseProjectText(const std::string& text, const std::string& name) {
     // checkJsonLimits catches what it knows of; anything else still names the file.
     throw ProjectError(name, "", "", std::string("malformed JSON: ") + e.what());
   }
-  return Reader(name).project(root);
+  return Reader(name, text).project(root);
 }
 
 Project readProjectFile(const std::string& path) {
@@ -314,6 +329,14 @@ std::string serializeProject(const Project& pr) {
   }
   root["connections"] = std::move(conns);
   if (!pr.mechanism.empty()) root["mechanism"] = serializeMechanism(pr.mechanism);
+  // The user types the project uses travel with it (a project sent to a
+  // customer still opens), beside those its file already carried.
+  json user = json::object();
+  for (const auto& [name, def] : pr.userComponents) user[name] = def;
+  for (const Component& c : pr.components)
+    if (const ComponentType* t = Registry::instance().find(c.type); t && !t->origin.empty() && !user.contains(c.type))
+      user[c.type] = t->definition;
+  if (!user.empty()) root["user_components"] = std::move(user);
   for (auto it = pr.extra.begin(); it != pr.extra.end(); ++it) root[it.key()] = it.value();
   return root.dump(2) + "\n";
 }

@@ -82,6 +82,21 @@ void Registry::add(ComponentType type) {
   types_.emplace(type.name, std::move(type));
 }
 
+void Registry::addUser(ComponentType type) {
+  auto it = types_.find(type.name);
+  if (it != types_.end() && it->second.origin.empty())
+    throw std::invalid_argument("'" + type.name + "' is the name of a built-in component type");
+  for (ParamDecl& p : type.params) {
+    p = plausible(std::move(p));
+    if (!p.accepts(p.def))
+      throw std::invalid_argument("parameter '" + p.name + "': default outside the range " + p.rangeText());
+  }
+  if (it != types_.end())
+    it->second = std::move(type);  // in place: pointers to the entry stay valid
+  else
+    types_.emplace(type.name, std::move(type));
+}
+
 const ComponentType* Registry::find(const std::string& name) const {
   auto it = types_.find(name);
   return it == types_.end() ? nullptr : &it->second;
@@ -115,7 +130,8 @@ double Params::operator()(const std::string& name) const { return paramValue(c_,
 std::string Registry::reference() const {
   std::ostringstream o;
   for (const ComponentType* t : all()) {
-    o << t->name << "  (" << t->category << ")  " << t->description << "\n";
+    o << t->name << "  (" << t->category << ")  " << t->description
+      << (t->origin.empty() ? "" : "  [user component: " + t->origin + "]") << "\n";
     for (const auto& p : t->params)
       o << "    " << p.name << " [" << p.unit << "] default " << p.def << " range " << p.rangeText() << "  " << p.doc
         << "\n";

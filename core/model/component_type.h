@@ -94,6 +94,11 @@ struct ComponentType {
   // then treat them as constant between events (the proportional valve's
   // spool solved exactly for a held command). Unset: none.
   std::function<std::vector<std::string>(const Component&)> held_outputs;
+  // A user component (core/user): the file it was read from, and its
+  // definition as written, which a project that uses it carries along
+  // (its `user_components` section). Both empty for a built-in type.
+  std::string origin;
+  nlohmann::json definition;
 
   const PortDecl* port(const std::string& n) const;
   const ParamDecl* param(const std::string& n) const;
@@ -104,6 +109,10 @@ class Registry {
  public:
   static Registry& instance();
   void add(ComponentType type);
+  // A user component type: replaces an earlier user type of its name (a
+  // project's own copy over the library's); throws std::invalid_argument
+  // when a built-in type has the name, or a default is implausible.
+  void addUser(ComponentType type);
   const ComponentType* find(const std::string& name) const;
   std::vector<const ComponentType*> all() const;  // sorted by category, then name
   // Every type with its parameters (SI unit, default, range, description):

@@ -97,6 +97,10 @@ struct Project {
   std::vector<Connection> connections;
   SimulationSettings simulation;
   Mechanism mechanism;  // empty when the project is a circuit only
+  // User component definitions the file carries (its `user_components`
+  // section, docs/user-components.md), by type name, as written. Saving
+  // adds those of every user type the project uses.
+  std::map<std::string, nlohmann::json> userComponents;
   // Sections owned by later subsystems (controls, report) that this
   // version does not interpret yet; kept verbatim so nothing is lost on save.
   nlohmann::json extra = nlohmann::json::object();

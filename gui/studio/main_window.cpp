@@ -5,6 +5,7 @@
 #include "recovery.h"
 #include "run_controller.h"
 #include "engine/engine.h"
+#include "library_panel.h"
 #include "mechanism_actions.h"
 #include "mechanism_view.h"
 #include "model/component_type.h"
@@ -181,6 +182,7 @@ bool MainWindow::saveProjectAs(const QString& path) { return session_->saveAs(pa
 // New or Open put another project in the document: no view keeps anything
 // of the old one.
 void MainWindow::onProjectReplaced(const QString& path) {
+  library_->rebuild();  // the project may carry user components
   resetViews();
   stack_->setCurrentIndex(1);
   if (path.isEmpty()) {

@@ -16,7 +16,7 @@ import os, re, sys
 LAYERS = [
     ["model"],                                    # Project, ids, parameters, units, tables
     ["element"],                                  # the element contract
-    ["control", "mechanics", "pneumatics", "script"],  # domains: implement the contract
+    ["control", "mechanics", "pneumatics", "script", "user"],  # domains: implement the contract
     ["io"],                                       # project and mechanism files
     ["solver"],                                   # System, IDA runs, linear algebra
     ["build"],                                    # Project -> System, all validation

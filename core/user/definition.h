@@ -1,0 +1,64 @@
+// A user component compiled (user_component.cpp) for its elements
+// (user_element.cpp): every expression as a Program over one array of
+// values, whose slots the layout below names.
+#pragma once
+
+#include "user/expression.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace pm::user {
+
+struct Definition {
+  std::string name, file;
+  int slots = 0;  // size of the value array
+  // Fixed before the run: physical constants (value), the time, p_amb, T_amb.
+  std::vector<std::pair<int, double>> constants;
+  int time = -1, pAmb = -1, TAmb = -1;
+  std::vector<std::pair<std::string, int>> params;  // parameter -> slot
+  struct Port {
+    std::string name;
+    int p = -1, T = -1;
+  };
+  std::vector<Port> ports;  // pneumatic
+  struct Input {
+    std::string name;
+    int slot = -1;
+  };
+  std::vector<Input> inputs;
+  struct Variable {
+    std::string name;
+    int slot = -1;
+    Program value;
+    bool constant = false;  // reads constants alone: computed once at setup
+  };
+  std::vector<Variable> variables;
+  struct State {
+    std::string name, unit;
+    bool differential = true;
+    int slot = -1, der = -1;
+    Program initial, rhs;  // residual: der(x) - rhs, or 0 - rhs
+    double atol = 1e-6;
+  };
+  std::vector<State> states;
+  struct Flow {
+    int from = -1, to = -1;  // indices into ports
+    Program q;
+  };
+  std::vector<Flow> flows;
+  struct Volume {
+    int port = -1;
+    Program V, dVdt, heat, p0, T0, isothermal, Twall;
+    bool hasRate = false, hasHeat = false;
+  };
+  std::vector<Volume> volumes;
+  struct Output {
+    std::string name, unit;
+    Program value;
+  };
+  std::vector<Output> outputs;
+};
+
+}  // namespace pm::user

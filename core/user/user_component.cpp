@@ -1,0 +1,460 @@
+#include "user/user_component.h"
+
+#include "element/element.h"
+#include "model/project_error.h"
+#include "pneumatics/gas.h"
+#include "user/definition.h"
+#include "user/user_element.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <memory>
+#include <numbers>
+#include <set>
+#include <sstream>
+
+namespace pm::user {
+
+using nlohmann::json;
+
+int lineOf(const std::string& text, const std::string& needle, size_t from, int occurrence) {
+  size_t at = text.find(needle, from);
+  for (int k = 0; k < occurrence && at != std::string::npos; ++k) at = text.find(needle, at + 1);
+  if (at == std::string::npos) return 0;
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+}
+
+namespace {
+
+const std::set<std::string> kKeys = {"format", "name",   "category", "description", "symbol",  "ports",  "parameters",
+                                     "states", "variables", "equations", "flows",   "volumes", "outputs"};
+
+class DefinitionReader {
+ public:
+  DefinitionReader(const json& def, const std::string& file, const std::string& text)
+      : def_(def), file_(file), text_(text) {}
+
+  ComponentType read() {
+    if (!def_.is_object()) fail("", "", "a user component is a JSON object");
+    d_ = std::make_shared<Definition>();
+    d_->file = file_;
+    d_->name = str(def_, "name", "name");
+    name_ = d_->name;
+    if (!isIdentifier(name_)) fail("name", name_, "a type name is letters, digits and '_', not starting with a digit");
+    start_ = text_.find(json(name_).dump());
+    if (start_ == std::string::npos) start_ = 0;
+    for (auto it = def_.begin(); it != def_.end(); ++it)
+      if (!kKeys.count(it.key())) fail(it.key(), it.key(), "unknown field");
+    if (def_.contains("format") && str(def_, "format", "format") != "pneumech-user-component")
+      fail("format", str(def_, "format", "format"), "expected \"pneumech-user-component\"");
+    t_.name = name_;
+    t_.category = def_.contains("category") ? str(def_, "category", "category") : "User components";
+    t_.description = def_.contains("description") ? str(def_, "description", "description") : "";
+    t_.symbol = def_.contains("symbol") ? str(def_, "symbol", "symbol") : "";
+    constants();
+    ports();
+    parameters();
+    states();
+    variables();
+    equations();
+    flows();
+    volumes();
+    portsHaveFlows();
+    outputs();
+    t_.origin = file_;
+    t_.definition = def_;
+    std::shared_ptr<const Definition> d = d_;
+    t_.create = [d](const Component& c) { return makeElement(c, d); };
+    return std::move(t_);
+  }
+
+ private:
+  // ---------------------------------------------------------------- messages
+  [[noreturn]] void fail(const std::string& field, const std::string& quoted, const std::string& why) {
+    const int line = quoted.empty() ? 0 : lineOf(text_, json(quoted).dump(), start_, seen_[quoted]);
+    throw ProjectError(file_, name_.empty() ? std::string("user component") : name_, field,
+                       (line > 0 ? "line " + std::to_string(line) + ": " : std::string()) + why);
+  }
+  Where where(const std::string& field, const std::string& text) {
+    const int line = lineOf(text_, json(text).dump(), start_, seen_[text]++);
+    return {file_, line, field, 0, {}};
+  }
+  // Compiles `text`, turning an ExpressionError into a ProjectError.
+  Program expr(const std::string& field, const std::string& text, Dim* dim, const Symbols& syms) {
+    const Where w = where(field, text);
+    try {
+      return compileExpression(text, w, syms, dim);
+    } catch (const ExpressionError& e) {
+      throw ProjectError(file_, name_, field,
+                         (w.line > 0 ? "line " + std::to_string(w.line) + ": " : std::string()) + "'" + e.text() +
+                             "': " + e.why());
+    }
+  }
+  // An expression given as a JSON string, or a number written as one.
+  std::string exprText(const json& j, const char* key, const std::string& field, const char* def = nullptr) {
+    if (!j.contains(key)) {
+      if (def) return def;
+      fail(field + "." + key, "", "missing field");
+    }
+    const json& v = j.at(key);
+    if (v.is_number()) return v.dump();
+    if (!v.is_string()) fail(field + "." + key, "", "expected an expression (a string) or a number");
+    return v.get<std::string>();
+  }
+  Program checked(const std::string& field, const std::string& text, const Dim& want, const char* what,
+                  bool constantOnly = false) {
+    Dim d;
+    Program p = expr(field, text, &d, syms_);
+    if (!d.free && !d.same(want))
+      throw ProjectError(file_, name_, field, lineText(p) + "'" + text + "': unit mismatch: " + what + " has the unit " +
+                                                  dimText(want) + ", the expression " + dimText(d));
+    if (constantOnly)
+      for (int s : p.reads())
+        if (!constant_.count(s))
+          throw ProjectError(file_, name_, field, lineText(p) + "'" + text +
+                                                      "': an initial value reads parameters and constants only");
+    return p;
+  }
+  static std::string lineText(const Program& p) {
+    return p.where().line > 0 ? "line " + std::to_string(p.where().line) + ": " : std::string();
+  }
+  std::string str(const json& j, const char* key, const std::string& field) {
+    if (!j.contains(key)) fail(field, "", "missing field");
+    if (!j.at(key).is_string()) fail(field, "", "expected a string");
+    return j.at(key).get<std::string>();
+  }
+  double num(const json& j, const char* key, const std::string& field, double def) {
+    if (!j.contains(key)) return def;
+    if (!j.at(key).is_number()) fail(field + "." + key, "", "expected a number");
+    return j.at(key).get<double>();
+  }
+  const json& array(const char* key) {
+    static const json kEmpty = json::array();
+    if (!def_.contains(key)) return kEmpty;
+    if (!def_.at(key).is_array()) fail(key, "", "expected an array");
+    return def_.at(key);
+  }
+  Dim unit(const std::string& field, const std::string& u) {
+    try {
+      return parseUnit(u);
+    } catch (const std::invalid_argument& e) {
+      fail(field, u, e.what());
+    }
+  }
+
+  // ---------------------------------------------------------------- symbols
+  int slot() { return d_->slots++; }
+  int symbol(const std::string& name, const Dim& dim, bool constant, const std::string& field) {
+    if (syms_.count(name)) fail(field, name, "the name '" + name + "' is already used (names must be unique)");
+    const int s = slot();
+    syms_[name] = {s, dim, constant};
+    if (constant) constant_.insert(s);
+    return s;
+  }
+  void constants() {
+    const auto fixed = [&](const char* n, double v, const char* u) {
+      d_->constants.push_back({symbol(n, parseUnit(u), true, ""), v});
+    };
+    fixed("pi", std::numbers::pi, "1");
+    fixed("R_air", gas::R, "J/(kg K)");
+    fixed("kappa", gas::kappa, "1");
+    fixed("cp", gas::cp, "J/(kg K)");
+    fixed("rho_ref", gas::rho0, "kg/m3");
+    fixed("T_ref", gas::T0, "K");
+    fixed("p_ref", gas::p_anr, "Pa");
+    d_->pAmb = symbol("p_amb", parseUnit("Pa"), true, "");
+    d_->TAmb = symbol("T_amb", parseUnit("K"), true, "");
+    d_->time = symbol("time", parseUnit("s"), false, "");
+  }
+  void ports() {
+    int i = 0;
+    for (const json& p : array("ports")) {
+      const std::string f = "ports[" + std::to_string(i++) + "]";
+      if (!p.is_object()) fail(f, "", "expected an object");
+      const std::string n = str(p, "name", f + ".name");
+      const std::string domain = p.contains("domain") ? str(p, "domain", f + ".domain") : "pneumatic";
+      const std::string doc = p.contains("doc") ? str(p, "doc", f + ".doc") : "";
+      if (!isIdentifier("p_" + n)) fail(f + ".name", n, "a port name is letters, digits and '_'");
+      if (domain == "pneumatic") {
+        t_.ports.push_back({n, Domain::Pneumatic, doc});
+        d_->ports.push_back({n, symbol("p_" + n, parseUnit("Pa"), false, f), symbol("T_" + n, parseUnit("K"), false, f)});
+      } else if (domain == "signal") {
+        const bool required = p.contains("required") ? p.at("required").is_boolean() && p.at("required").get<bool>() : true;
+        t_.inputs.push_back({n, doc, required});
+        const Dim dim = unit(f + ".unit", p.contains("unit") ? str(p, "unit", f + ".unit") : "1");
+        d_->inputs.push_back({n, symbol(n, dim, false, f)});
+      } else if (domain == "mechanical") {
+        fail(f + ".domain", domain, "mechanical ports are not supported by user components yet");
+      } else {
+        fail(f + ".domain", domain, "expected \"pneumatic\", \"signal\" or \"mechanical\"");
+      }
+    }
+  }
+  void parameters() {
+    int i = 0;
+    for (const json& p : array("parameters")) {
+      const std::string f = "parameters[" + std::to_string(i++) + "]";
+      if (!p.is_object()) fail(f, "", "expected an object");
+      ParamDecl pd;
+      pd.name = str(p, "name", f + ".name");
+      pd.unit = str(p, "unit", f + ".unit");
+      const Dim dim = unit(f + ".unit", pd.unit);
+      if (!p.contains("default")) fail(f + ".default", pd.name, "missing field");
+      pd.def = num(p, "default", f, 0.0);
+      pd.min = num(p, "min", f, -1e300);
+      pd.max = num(p, "max", f, 1e300);
+      pd.min_open = p.value("min_open", false);
+      pd.max_open = p.value("max_open", false);
+      pd.doc = p.contains("doc") ? str(p, "doc", f + ".doc") : "";
+      if (!isIdentifier(pd.name)) fail(f + ".name", pd.name, "a parameter name is letters, digits and '_'");
+      d_->params.push_back({pd.name, symbol(pd.name, dim, true, f + ".name")});
+      t_.params.push_back(std::move(pd));
+    }
+  }
+  void states() {
+    int i = 0;
+    for (const json& s : array("states")) {
+      const std::string f = "states[" + std::to_string(i++) + "]";
+      if (!s.is_object()) fail(f, "", "expected an object");
+      Definition::State st;
+      st.name = str(s, "name", f + ".name");
+      st.unit = str(s, "unit", f + ".unit");
+      const Dim dim = unit(f + ".unit", st.unit);
+      const std::string kind = s.contains("kind") ? str(s, "kind", f + ".kind") : "differential";
+      if (kind != "differential" && kind != "algebraic") fail(f + ".kind", kind, "expected \"differential\" or \"algebraic\"");
+      st.differential = kind == "differential";
+      st.atol = num(s, "abs_tol", f, 1e-6);
+      if (!(st.atol > 0.0)) fail(f + ".abs_tol", "", "must be > 0");
+      if (!isIdentifier(st.name)) fail(f + ".name", st.name, "a state name is letters, digits and '_'");
+      const std::string init = exprText(s, "initial", f, "0");
+      st.initial = checked(f + ".initial", init, dim, "the state", true);
+      st.slot = symbol(st.name, dim, false, f + ".name");
+      st.der = slot();
+      derDim_.push_back(dim.over(parseUnit("s")));
+      d_->states.push_back(std::move(st));
+    }
+  }
+  void variables() {
+    int i = 0;
+    for (const json& v : array("variables")) {
+      const std::string f = "variables[" + std::to_string(i++) + "]";
+      if (!v.is_object()) fail(f, "", "expected an object");
+      Definition::Variable var;
+      var.name = str(v, "name", f + ".name");
+      if (!isIdentifier(var.name)) fail(f + ".name", var.name, "a variable name is letters, digits and '_'");
+      Dim dim;
+      const std::string text = exprText(v, "value", f);
+      if (v.contains("unit")) {
+        dim = unit(f + ".unit", str(v, "unit", f + ".unit"));
+        var.value = checked(f + ".value", text, dim, "the variable");
+      } else {
+        var.value = expr(f + ".value", text, &dim, syms_);
+      }
+      var.constant = std::all_of(var.value.reads().begin(), var.value.reads().end(),
+                                 [&](int s) { return constant_.count(s) > 0; });
+      var.slot = symbol(var.name, dim, var.constant, f + ".name");
+      d_->variables.push_back(std::move(var));
+    }
+  }
+  void equations();
+  void flows();
+  void volumes();
+  void portsHaveFlows();
+  void outputs();
+  int portIndex(const std::string& field, const std::string& port) {
+    for (size_t k = 0; k < d_->ports.size(); ++k)
+      if (d_->ports[k].name == port) return static_cast<int>(k);
+    fail(field, port, "no pneumatic port '" + port + "'");
+  }
+
+  const json& def_;
+  const std::string& file_;
+  const std::string& text_;
+  std::string name_;
+  size_t start_ = 0;
+  std::map<std::string, int> seen_;  // occurrences of a text located so far
+  std::shared_ptr<Definition> d_;
+  ComponentType t_;
+  Symbols syms_;
+  std::set<int> constant_;
+  std::vector<Dim> derDim_;
+};
+
+// Each differential state has one "der(x) = ..." and the algebraic states
+// take the "0 = ..." equations in order.
+void DefinitionReader::equations() {
+  std::vector<bool> given(d_->states.size(), false);
+  size_t nextAlgebraic = 0;
+  int i = 0;
+  for (const json& e : array("equations")) {
+    const std::string f = "equations[" + std::to_string(i++) + "]";
+    if (!e.is_string()) fail(f, "", "expected an equation (a string)");
+    const std::string text = e.get<std::string>();
+    size_t eq = std::string::npos;
+    for (size_t k = 0; k < text.size(); ++k) {
+      const bool partOfOp = (k > 0 && std::string("<>=!").find(text[k - 1]) != std::string::npos) ||
+                            (k + 1 < text.size() && text[k + 1] == '=');
+      if (text[k] == '=' && !partOfOp) {
+        if (eq != std::string::npos) fail(f, text, "'" + text + "': syntax error: more than one '='");
+        eq = k;
+      }
+    }
+    if (eq == std::string::npos) fail(f, text, "'" + text + "': syntax error: an equation reads 'der(x) = ...' or '0 = ...'");
+    std::string lhs = text.substr(0, eq);
+    lhs.erase(std::remove_if(lhs.begin(), lhs.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); }),
+              lhs.end());
+    int target = -1;
+    for (size_t k = 0; k < d_->states.size(); ++k)
+      if (d_->states[k].differential && lhs == "der(" + d_->states[k].name + ")") target = static_cast<int>(k);
+    if (target < 0 && lhs == "0") {
+      while (nextAlgebraic < d_->states.size() && d_->states[nextAlgebraic].differential) ++nextAlgebraic;
+      if (nextAlgebraic == d_->states.size()) fail(f, text, "'" + text + "': more '0 = ...' equations than algebraic states");
+      target = static_cast<int>(nextAlgebraic++);
+    }
+    if (target < 0) fail(f, text, "'" + text + "': the left side must be der(<differential state>) or 0");
+    Definition::State& st = d_->states[static_cast<size_t>(target)];
+    if (given[static_cast<size_t>(target)]) fail(f, text, "'" + text + "': a second equation for der(" + st.name + ")");
+    given[static_cast<size_t>(target)] = true;
+    Where w = where(f, text);
+    w.whole = text;
+    w.column0 = eq + 1;
+    Dim d;
+    try {
+      st.rhs = compileExpression(text.substr(eq + 1), w, syms_, &d);
+    } catch (const ExpressionError& x) {
+      throw ProjectError(file_, name_, f, (w.line > 0 ? "line " + std::to_string(w.line) + ": " : std::string()) + "'" +
+                                              x.text() + "': " + x.why());
+    }
+    const Dim want = st.differential ? derDim_[static_cast<size_t>(target)] : d;
+    if (!d.free && !d.same(want))
+      throw ProjectError(file_, name_, f, lineText(st.rhs) + "'" + text + "': unit mismatch: der(" + st.name +
+                                              ") has the unit " + dimText(want) + ", the right side " + dimText(d));
+  }
+  for (size_t k = 0; k < d_->states.size(); ++k)
+    if (!given[k])
+      fail("equations", d_->states[k].name,
+           "state '" + d_->states[k].name + "' has no equation (" +
+               (d_->states[k].differential ? "der(" + d_->states[k].name + ") = ..." : std::string("0 = ...")) + ")");
+}
+
+void DefinitionReader::flows() {
+  int i = 0;
+  for (const json& fl : array("flows")) {
+    const std::string f = "flows[" + std::to_string(i++) + "]";
+    if (!fl.is_object()) fail(f, "", "expected an object");
+    Definition::Flow x;
+    x.from = portIndex(f + ".from", str(fl, "from", f + ".from"));
+    x.to = portIndex(f + ".to", str(fl, "to", f + ".to"));
+    if (x.from == x.to) fail(f + ".to", str(fl, "to", f + ".to"), "a flow goes between two different ports");
+    x.q = checked(f + ".mass_flow", exprText(fl, "mass_flow", f), parseUnit("kg/s"), "a mass flow");
+    d_->flows.push_back(std::move(x));
+  }
+}
+
+void DefinitionReader::volumes() {
+  int i = 0;
+  for (const json& v : array("volumes")) {
+    const std::string f = "volumes[" + std::to_string(i++) + "]";
+    if (!v.is_object()) fail(f, "", "expected an object");
+    Definition::Volume x;
+    x.port = portIndex(f + ".port", str(v, "port", f + ".port"));
+    x.V = checked(f + ".volume", exprText(v, "volume", f), parseUnit("m3"), "a volume");
+    x.hasRate = v.contains("volume_rate");
+    if (x.hasRate) x.dVdt = checked(f + ".volume_rate", exprText(v, "volume_rate", f), parseUnit("m3/s"), "a volume rate");
+    x.hasHeat = v.contains("heat");
+    if (x.hasHeat) x.heat = checked(f + ".heat", exprText(v, "heat", f), parseUnit("W"), "a heat flow");
+    x.p0 = checked(f + ".p0", exprText(v, "p0", f, "p_amb"), parseUnit("Pa"), "a pressure", true);
+    x.T0 = checked(f + ".T0", exprText(v, "T0", f, "T_amb"), parseUnit("K"), "a temperature", true);
+    x.isothermal = checked(f + ".isothermal", exprText(v, "isothermal", f, "0"), Dim(), "the switch", true);
+    x.Twall = checked(f + ".T_wall", exprText(v, "T_wall", f, "T_amb"), parseUnit("K"), "a temperature", true);
+    d_->volumes.push_back(std::move(x));
+  }
+}
+
+void DefinitionReader::portsHaveFlows() {
+  for (size_t k = 0; k < d_->ports.size(); ++k) {
+    const int p = static_cast<int>(k);
+    const bool used = std::any_of(d_->flows.begin(), d_->flows.end(), [&](auto& x) { return x.from == p || x.to == p; }) ||
+                      std::any_of(d_->volumes.begin(), d_->volumes.end(), [&](auto& x) { return x.port == p; });
+    if (!used)
+      fail("ports", d_->ports[k].name,
+           "pneumatic port '" + d_->ports[k].name + "' has no flow definition (name it in a flow's from/to or a volume)");
+  }
+}
+
+void DefinitionReader::outputs() {
+  int i = 0;
+  std::set<std::string> names;
+  for (const json& o : array("outputs")) {
+    const std::string f = "outputs[" + std::to_string(i++) + "]";
+    if (!o.is_object()) fail(f, "", "expected an object");
+    Definition::Output x;
+    x.name = str(o, "name", f + ".name");
+    x.unit = str(o, "unit", f + ".unit");
+    if (!isIdentifier(x.name) || !names.insert(x.name).second)
+      fail(f + ".name", x.name, "an output name is letters, digits and '_', and unique");
+    x.value = checked(f + ".value", exprText(o, "value", f), unit(f + ".unit", x.unit), "the output");
+    t_.channels.push_back({x.name, x.unit, o.contains("doc") ? str(o, "doc", f + ".doc") : ""});
+    d_->outputs.push_back(std::move(x));
+  }
+}
+
+}  // namespace
+
+ComponentType compileComponent(const json& def, const std::string& file, const std::string& text) {
+  return DefinitionReader(def, file, text).read();
+}
+
+std::string registerComponent(const json& def, const std::string& file, const std::string& text) {
+  ComponentType t = compileComponent(def, file, text);
+  const std::string name = t.name;
+  try {
+    Registry::instance().addUser(std::move(t));
+  } catch (const std::invalid_argument& e) {
+    throw ProjectError(file, name, "", e.what());
+  }
+  return name;
+}
+
+std::vector<std::string> loadLibrary(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw ProjectError(dir, "", "", "user library folder not found");
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(dir, ec))
+    if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path());
+  if (ec) throw ProjectError(dir, "", "", "cannot read the folder: " + ec.message());
+  std::sort(files.begin(), files.end());
+  // Every good file is registered; the bad ones are reported together after.
+  std::vector<std::string> names, errors;
+  for (const fs::path& p : files) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string text = ss.str();
+    try {
+      json def;
+      try {
+        def = json::parse(text);
+      } catch (const json::exception& e) {
+        throw ProjectError(p.string(), "", "", std::string("malformed JSON: ") + e.what());
+      }
+      names.push_back(registerComponent(def, p.string(), text));
+    } catch (const ProjectError& e) {
+      errors.push_back(e.what());
+    }
+  }
+  if (errors.size() == 1) throw ProjectError(dir, "", "", errors[0]);
+  if (!errors.empty()) {
+    std::string all = std::to_string(errors.size()) + " user components refused:";
+    for (const std::string& e : errors) all += "\n  " + e;
+    throw ProjectError(dir, "", "", all);
+  }
+  return names;
+}
+
+}  // namespace pm::user

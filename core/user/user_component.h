@@ -1,0 +1,37 @@
+// User components (issue 24, docs/user-components.md): component types
+// defined by a data file instead of C++ (ports, parameters, states,
+// equations, flows and volumes at the ports), compiled when loaded into a
+// ComponentType whose elements evaluate the equations as bytecode. They come
+// from a project's `user_components` section or a user library folder
+// (`--user-lib DIR`), and are registered beside the built-in types.
+#pragma once
+
+#include "model/component_type.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace pm::user {
+
+// Compiles one definition. `file` names it in messages; `text` is that
+// file's text, searched for the lines of the definition's fields (empty:
+// no line numbers). Throws ProjectError(file, type name, field,
+// "line N: '<expression>': what is wrong").
+ComponentType compileComponent(const nlohmann::json& def, const std::string& file, const std::string& text);
+
+// Compiles and registers (Registry::addUser). Returns the type's name.
+std::string registerComponent(const nlohmann::json& def, const std::string& file, const std::string& text);
+
+// Registers every *.json file of `dir` (one component per file, in name
+// order). The good ones are registered even when others are bad; then a
+// ProjectError lists the bad ones, each naming its file, line and
+// expression (or the folder, when it cannot be read).
+std::vector<std::string> loadLibrary(const std::string& dir);
+
+// The line (1-based) of the `occurrence`-th appearance of `needle` in
+// `text` at or after `from`; 0 when not found.
+int lineOf(const std::string& text, const std::string& needle, size_t from = 0, int occurrence = 0);
+
+}  // namespace pm::user

@@ -1,0 +1,103 @@
+#include "user/user_element.h"
+
+#include "element/system_builder.h"
+#include "model/component_type.h"
+
+#include <stdexcept>
+
+namespace pm::user {
+
+namespace {
+
+class UserElement : public Element {
+ public:
+  UserElement(const Component& c, std::shared_ptr<const Definition> def)
+      : Element(c.id), d_(std::move(def)), v_(static_cast<size_t>(d_->slots), 0.0) {
+    Params P(c);
+    for (const auto& [name, slot] : d_->params) v_[slot] = P(name);
+    for (const auto& [slot, value] : d_->constants) v_[slot] = value;
+    for (const auto& in : d_->inputs) {
+      auto it = c.inputs.find(in.name);
+      refs_.push_back(it == c.inputs.end() ? std::string() : it->second);
+    }
+    inputs_.resize(d_->inputs.size());
+  }
+
+  void setup(SystemBuilder& b) override {
+    v_[d_->pAmb] = b.ambientPressure();
+    v_[d_->TAmb] = b.ambientTemperature();
+    for (const Definition::Variable& var : d_->variables)
+      if (var.constant) v_[var.slot] = var.value.run(v_.data(), 0.0);
+    for (const Definition::Port& p : d_->ports) {
+      int n = b.port(p.name);
+      // An unconnected port is closed by a dead end of its own, so that
+      // every expression sees a pressure and a temperature.
+      if (n < 0) n = b.internalNode(p.name);
+      nodes_.push_back(n);
+    }
+    for (const Definition::Volume& vol : d_->volumes) {
+      const double V0 = vol.V.run(v_.data(), 0.0);
+      b.capacity(nodes_[vol.port], id(), V0, vol.p0.run(v_.data(), 0.0), vol.T0.run(v_.data(), 0.0),
+                 vol.isothermal.run(v_.data(), 0.0) > 0.5, vol.Twall.run(v_.data(), 0.0));
+    }
+    for (const Definition::State& s : d_->states)
+      slots_.push_back(b.state(s.name, s.unit, s.differential ? StateKind::Differential : StateKind::Algebraic,
+                               s.initial.run(v_.data(), 0.0), s.atol, s.rhs.text()));
+    for (size_t i = 0; i < d_->inputs.size(); ++i)
+      if (!refs_[i].empty()) b.input(inputs_[i], "inputs." + d_->inputs[i].name, refs_[i]);
+    out_.assign(d_->outputs.size(), 0.0);
+    for (size_t i = 0; i < d_->outputs.size(); ++i) {
+      const Definition::Output& o = d_->outputs[i];
+      b.channel(o.name, o.unit);
+      b.publish(o.name, [this, i](const Eval& e) { return d_->outputs[i].value.run(v_.data(), e.t); });
+    }
+  }
+
+  void evaluate(Eval& e) override {
+    double* v = v_.data();
+    const double t = e.t;
+    v[d_->time] = t;
+    for (size_t i = 0; i < d_->ports.size(); ++i) {
+      v[d_->ports[i].p] = e.p(nodes_[i]);
+      v[d_->ports[i].T] = e.T(nodes_[i]);
+    }
+    for (size_t i = 0; i < d_->inputs.size(); ++i) v[d_->inputs[i].slot] = inputs_[i](e);
+    for (size_t i = 0; i < d_->states.size(); ++i) {
+      v[d_->states[i].slot] = e.y[slots_[i]];
+      v[d_->states[i].der] = e.yp[slots_[i]];
+    }
+    for (const Definition::Variable& var : d_->variables)
+      if (!var.constant) v[var.slot] = var.value.run(v, t);
+    for (const Definition::Flow& f : d_->flows) e.flow(nodes_[f.from], nodes_[f.to], f.q.run(v, t));
+    for (const Definition::Volume& vol : d_->volumes) {
+      const int n = nodes_[vol.port];
+      e.volume(n, vol.V.run(v, t), vol.hasRate ? vol.dVdt.run(v, t) : 0.0);
+      if (vol.hasHeat) e.heat(n, vol.heat.run(v, t));
+    }
+    for (size_t i = 0; i < d_->states.size(); ++i) {
+      const Definition::State& s = d_->states[i];
+      const double rhs = s.rhs.run(v, t);
+      e.res[slots_[i]] = s.differential ? v[s.der] - rhs : 0.0 - rhs;
+    }
+  }
+
+  void output(const Eval& e, double* ch) override {
+    for (size_t i = 0; i < d_->outputs.size(); ++i) ch[i] = d_->outputs[i].value.run(v_.data(), e.t);
+  }
+
+ private:
+  std::shared_ptr<const Definition> d_;
+  std::vector<double> v_;  // the values of the last evaluation, by slot
+  std::vector<std::string> refs_;
+  std::vector<SignalInput> inputs_;
+  std::vector<int> nodes_, slots_;
+  std::vector<double> out_;
+};
+
+}  // namespace
+
+std::unique_ptr<Element> makeElement(const Component& c, std::shared_ptr<const Definition> def) {
+  return std::make_unique<UserElement>(c, std::move(def));
+}
+
+}  // namespace pm::user
