@@ -70,7 +70,13 @@ int simulate(const std::string& path, const double* tEnd, const std::string& out
     if (std::none_of(written.begin(), written.end(), [&](const ChannelInfo& k) { return k.name == c; }))
       throw ProjectError("--channels", c, "", "no such result channel (`pneumech info " + path + "` lists them)");
   ResultStore results;
-  RunResult r = sim.run(results);
+  if (!channels.empty()) {
+    // Only what is written is held (and what the dead-point warning below reads).
+    std::vector<std::string> keep = channels;
+    for (auto& c : engine::deadPointChannels(pr)) keep.push_back(std::move(c));
+    results.keepOnly(std::move(keep));
+  }
+  RunResult r = sim.run(results);  // throws ProjectError first when the rows x channels kept are too many
   if (!r.ok()) {
     std::cerr << "pneumech: " << path << ": simulation " << (r.status == RunStatus::Cancelled ? "cancelled" : "failed")
               << ": " << r.message << "\n";

@@ -7,9 +7,11 @@
 #include <QDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sys/stat.h>
+#include <vector>
 
 using namespace pm::test;
 
@@ -90,6 +92,56 @@ class TestCli : public QObject {
     while (std::getline(in, line)) last = line, ++rows;
     QCOMPARE(rows, 301);  // 0 .. 0.3 s every 1 ms
     QVERIFY(last.rfind("0.3,", 0) == 0);
+  }
+
+  // Rows x channels held beyond the limit (issue 26, point 6): 200,001 rows x
+  // 1,140 channels (60 cylinders) = 2.28e8 values are refused as a bad
+  // project (exit 2) naming simulation.output_interval, before the run (which
+  // would take a minute here): nothing simulated, no file written.
+  void tooManyValuesAreRefusedBeforeTheRun() {
+    QTemporaryDir dir;
+    const QString project = writeFile(dir, "many.pneumech.json", manyCylindersText(60, "2", "1e-5"));
+    const QString csv = dir.path() + "/r.csv";
+    const Result r = run({"simulate", project, "--out", csv});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("many.pneumech.json") && r.err.contains("simulation") && r.err.contains("output_interval"),
+             qPrintable(r.err));
+    QVERIFY2(r.err.contains("200001 rows x 1140 channels (+ time) = 2.28201e+08 values"), qPrintable(r.err));
+    QVERIFY2(r.err.contains("larger output_interval (at least 1.141e-05 s)") && r.err.contains("--channels"),
+             qPrintable(r.err));
+    QVERIFY2(!r.out.contains("Simulated"), qPrintable(r.out));
+    QVERIFY(!QFile::exists(csv));
+  }
+
+  // --channels: the store holds only those, yet the CSV's columns are the
+  // full run's, character for character (the order is --channels').
+  void selectedChannelsEqualTheFullRun() {
+    QTemporaryDir dir;
+    const QString all = dir.path() + "/all.csv", some = dir.path() + "/some.csv";
+    QCOMPARE(run({"simulate", example(), "--t-end", "0.5", "--out", all, "-q"}).code, 0);
+    const QStringList picked = {"cyl1.B.p", "cyl1.x", "fc1.qn"};
+    QCOMPARE(run(QStringList{"simulate", example(), "--t-end", "0.5", "--out", some, "-q", "--channels"} + picked).code,
+             0);
+    auto table = [](const QString& path) {
+      std::ifstream in(path.toStdString());
+      std::vector<QStringList> rows;
+      for (std::string line; std::getline(in, line);) rows.push_back(QString::fromStdString(line).split(','));
+      return rows;
+    };
+    const auto a = table(all), b = table(some);
+    QCOMPARE(b.size(), a.size());
+    QCOMPARE(a.size(), size_t(502));  // header + 0 .. 0.5 s every 1 ms
+    std::vector<int> cols = {0};       // time, then the picked ones in the full table
+    for (const QString& name : picked) {
+      cols.push_back(static_cast<int>(std::find_if(a[0].begin(), a[0].end(), [&](const QString& h) {
+                                        return h.startsWith(name + " [");
+                                      }) - a[0].begin()));
+      QVERIFY2(cols.back() < a[0].size(), qPrintable(name));
+    }
+    for (size_t r = 0; r < a.size(); ++r) {
+      QCOMPARE(b[r].size(), qsizetype(cols.size()));
+      for (size_t k = 0; k < cols.size(); ++k) QCOMPARE(b[r][k], a[r][cols[k]]);
+    }
   }
 
   // "--out -" puts the CSV on standard output and the summary on stderr; an

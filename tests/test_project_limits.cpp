@@ -4,6 +4,8 @@
 #include "support/test_project.h"
 
 #include "build/project_input.h"
+#include "build/validation.h"
+#include "engine/engine.h"
 #include "model/project_error.h"
 
 #include <QtTest>
@@ -157,6 +159,60 @@ class TestProjectLimits : public QObject {
     QVERIFY2(r.message.find("likely cause: a parameter at the end of its range") != std::string::npos &&
                  r.object.rfind("cyl1", 0) == 0,
              r.message.c_str());
+  }
+
+  // The values a run holds: rows (t_end / output_interval + 1) x (channels
+  // kept + time), at most 2e8. 1e3 s every 0.1 ms is 10,000,001 rows: 18
+  // channels + time (1.9e8) pass, 19 + time (2.0000002e8) do not.
+  void storedValuesAreLimited() {
+    SimulationSettings s;
+    s.t_end = 1e3;
+    s.output_interval = 1e-4;
+    validateOutputSize(s, 18, "x.pneumech.json");
+    try {
+      validateOutputSize(s, 19, "x.pneumech.json");
+      QFAIL("19 channels x 10,000,001 rows accepted");
+    } catch (const ProjectError& e) {
+      QCOMPARE(e.object(), std::string("simulation"));
+      QCOMPARE(e.field(), std::string("output_interval"));
+      QVERIFY2(std::string(e.what()).find("10000001 rows x 19 channels (+ time) = 2e+08 values in memory (1.6 GB)") !=
+                   std::string::npos,
+               e.what());
+    }
+  }
+
+  // Only the channels a store keeps count (pneumech simulate --channels):
+  // 60 cylinders (1,140 channels) over 200,001 rows are refused whole, and
+  // pass with two kept. Checked on the compiled project, before any run.
+  void onlyKeptChannelsCount() {
+    const Project p = parseProject(test::manyCylindersText(60, "2", "1e-5"), "many.pneumech.json");
+    engine::CompiledProject sim(p, "many.pneumech.json");
+    QCOMPARE(sim.channels().size(), size_t(1140));
+    ResultStore all, two;
+    two.keepOnly({"c0.x", "c59.A.p"});
+    QCOMPARE(two.keptCount(sim.channels()), size_t(2));
+    QVERIFY_THROWS_EXCEPTION(ProjectError, sim.checkOutputSize(all));
+    QVERIFY_THROWS_EXCEPTION(ProjectError, sim.run(all));  // run() checks first
+    QCOMPARE(all.rows(), size_t(0));
+    sim.checkOutputSize(two);
+  }
+
+  // A store that keeps some channels holds those alone, with the values the
+  // full store has, bit for bit.
+  void keptChannelsAreTheFullRunsColumns() {
+    Project p = loadProject(test::projectPath("seed003_meter_out.pneumech.json"));
+    p.simulation.t_end = 0.3;
+    ResultStore all, some;
+    some.keepOnly({"cyl1.x", "no.such", "cyl1.A.p"});
+    QVERIFY(engine::CompiledProject(p).run(all).ok());
+    QVERIFY(engine::CompiledProject(p).run(some).ok());
+    const auto kept = some.channels();
+    QCOMPARE(kept.size(), size_t(2));
+    QCOMPARE(kept[0].name, std::string("cyl1.x"));  // the run's column order
+    QCOMPARE(kept[1].name, std::string("cyl1.A.p"));
+    QCOMPARE(some.rows(), all.rows());
+    QVERIFY(some.times() == all.times());
+    for (const auto& c : kept) QVERIFY2(some.column(c.name) == all.column(c.name), c.name.c_str());
   }
 
   // NaN and infinity cannot be written in JSON, but --set takes them.

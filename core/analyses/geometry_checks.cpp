@@ -454,6 +454,23 @@ std::vector<GeometryFinding> deadPointCrossings(const Project& p, const ResultSt
   return out;
 }
 
+std::vector<std::string> deadPointChannels(const Project& p) {
+  std::vector<std::string> out;
+  if (p.mechanism.empty()) return out;
+  for (const Component& c : p.components)
+    if (const auto a = attachedOf(c); a && a->joint.empty()) {
+      out.push_back(c.id + ".x");
+      out.push_back(c.id + ".v");
+    }
+  if (out.empty()) return out;
+  for (const JointDef& j : p.mechanism.joints) {
+    const bool rev = isRevolute(j);
+    out.push_back(j.id + (rev ? ".rate" : ".velocity"));
+    out.push_back(j.id + (rev ? ".angle" : ".displacement"));
+  }
+  return out;
+}
+
 std::optional<CylinderAttachment> cylinderAttachment(const Project& p, const std::string& component) {
   const Component* c = p.find(component);
   if (!c) return std::nullopt;

@@ -37,6 +37,9 @@ std::vector<GeometryFinding> checkMechanismGeometry(const Project& p);
 // length kept moving. Needs the result channels <cyl>.x, <cyl>.v and the
 // joint's rate.
 std::vector<GeometryFinding> deadPointCrossings(const Project& p, const ResultStore& results);
+// The channels deadPointCrossings reads (a superset: every joint's rate and
+// coordinate when a cylinder is attached), for a run that keeps only some.
+std::vector<std::string> deadPointChannels(const Project& p);
 
 // What an attached cylinder is attached to, as the property editor shows it.
 struct CylinderAttachment {

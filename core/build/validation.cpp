@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <set>
 
 namespace pm {
@@ -152,6 +153,25 @@ void validateSimulation(const SimulationSettings& s, const std::string& file) {
     fail("simulation", "exchange_interval", "is longer than t_end");
   if (s.output_interval > s.t_end) fail("simulation", "output_interval", "is longer than t_end");
   if (s.t_end / s.output_interval > 5e7) fail("simulation", "output_interval", "would write more than 5e7 rows");
+}
+
+// 2e8 doubles are 1.6 GB held; the store's columns grow by doubling, so the
+// peak while they grow is up to about twice that: still within a desktop's
+// memory, where the run that prompted the limit (1,000 components at 1e-5 s
+// over 10 s) wanted about 30 GB and died of bad_alloc hours in.
+void validateOutputSize(const SimulationSettings& s, size_t storedChannels, const std::string& file) {
+  const double rows = std::floor(s.t_end / s.output_interval + 1e-9) + 1.0;  // 0, dt, ..., t_end
+  const double values = rows * static_cast<double>(storedChannels + 1);  // + the time column
+  if (values <= kMaxStoredValues) return;
+  char gb[32];
+  std::snprintf(gb, sizeof gb, "%.1f GB", values * 8e-9);
+  throw ProjectError(file, "simulation", "output_interval",
+                     "the run would hold " + std::to_string(static_cast<long long>(rows)) + " rows x " +
+                         std::to_string(storedChannels) + " channels (+ time) = " + numberText(values) +
+                         " values in memory (" + gb + "), more than the limit of " + numberText(kMaxStoredValues) +
+                         " values (1.6 GB): choose a larger output_interval (at least " +
+                         numberText(s.t_end * static_cast<double>(storedChannels + 1) / kMaxStoredValues) +
+                         " s) or write fewer channels (pneumech simulate --channels)");
 }
 
 void validateMechanism(const Mechanism& m, const std::string& file, const std::vector<std::string>& componentIds) {

@@ -19,6 +19,12 @@ namespace pm {
 void validateProject(const Project& project, const std::string& file, bool forRun = true);
 // The "simulation" part of it (times, tolerances, coupling), for editors.
 void validateSimulation(const SimulationSettings& settings, const std::string& file);
+// What a run would hold in memory: the rows (t_end / output_interval) times
+// the channels kept (`storedChannels`, plus the time column), refused
+// beyond kMaxStoredValues, naming simulation.output_interval. Checked once the
+// channels are known (after compiling, with --channels applied), before the run.
+inline constexpr double kMaxStoredValues = 2e8;
+void validateOutputSize(const SimulationSettings& settings, size_t storedChannels, const std::string& file);
 // The mechanism: references, ids, types, parameter ranges; `componentIds`
 // share the id space.
 void validateMechanism(const Mechanism& m, const std::string& file, const std::vector<std::string>& componentIds = {});

@@ -75,6 +75,8 @@ std::vector<GeometryFinding> deadPointWarnings(const Project& project, const Res
   return deadPointCrossings(project, results);
 }
 
+std::vector<std::string> deadPointChannels(const Project& project) { return pm::deadPointChannels(project); }
+
 void checkSimulationSettings(const SimulationSettings& settings, const std::string& file) {
   validateSimulation(settings, file);
 }
@@ -89,8 +91,9 @@ bool checkComponent(const Component& c) {
 // ---- CompiledProject ---------------------------------------------------------
 
 struct CompiledProject::Impl {
-  Impl(const Project& p, const std::string& f) : sim(p, f) {}
+  Impl(const Project& p, const std::string& f) : sim(p, f), file(f) {}
   Simulation sim;
+  std::string file;
 };
 
 CompiledProject::CompiledProject(const Project& project, const std::string& file)
@@ -143,7 +146,14 @@ bool NetMap::boundaryPressure(int net, double t, double& p) const {
 
 void CompiledProject::setOutputRows(OutputRows where) { impl_->sim.setOutputRows(where); }
 
-RunResult CompiledProject::run(ResultStore& out, RunControl* control) { return impl_->sim.run(out, nullptr, control); }
+void CompiledProject::checkOutputSize(const ResultStore& out) const {
+  validateOutputSize(settings(), out.keptCount(channels()), impl_->file);
+}
+
+RunResult CompiledProject::run(ResultStore& out, RunControl* control) {
+  checkOutputSize(out);  // before a byte of the run is spent
+  return impl_->sim.run(out, nullptr, control);
+}
 
 // ---- stream ----------------------------------------------------------------
 

@@ -77,6 +77,9 @@ std::vector<std::string> check(const Project& project, const std::string& file =
 std::vector<GeometryFinding> checkGeometry(const Project& project);
 // The dead points a finished run drove the mechanism over.
 std::vector<GeometryFinding> deadPointWarnings(const Project& project, const ResultStore& results);
+// The channels deadPointWarnings reads: a store that keeps only some
+// (ResultStore::keepOnly) keeps these too for the warning to be given.
+std::vector<std::string> deadPointChannels(const Project& project);
 // The "simulation" settings alone (times, tolerances, coupling), for editors.
 void checkSimulationSettings(const SimulationSettings& settings, const std::string& file = {});
 // Builds one component the way a run does (its fields checked, a script's
@@ -144,7 +147,12 @@ class CompiledProject {
   using OutputRows = Simulation::OutputRows;
   void setOutputRows(OutputRows where);
 
-  // Integrates from 0 to t_end, appending to `out`. `control` (driven
+  // Throws ProjectError (simulation.output_interval) when the run would hold
+  // more values in `out` than build/validation.h's kMaxStoredValues: rows x
+  // the channels `out` keeps (ResultStore::keepOnly). run() checks it first.
+  void checkOutputSize(const ResultStore& out) const;
+
+  // Integrates from 0 to t_end, appending to `out` (checkOutputSize first). `control` (driven
   // from other threads) stops, pauses, paces and operates the run.
   RunResult run(ResultStore& out, RunControl* control = nullptr);
 

@@ -2,15 +2,41 @@
 
 #include "io/atomic_file.h"
 
+#include <algorithm>
 #include <charconv>
 #include <iostream>
 #include <stdexcept>
 
 namespace pm {
 
+namespace {
+
+bool kept(const std::vector<std::string>& keep, const std::string& name) {
+  return keep.empty() || std::find(keep.begin(), keep.end(), name) != keep.end();
+}
+
+}  // namespace
+
+void ResultStore::keepOnly(std::vector<std::string> names) {
+  std::lock_guard lock(m_);
+  keep_ = std::move(names);
+}
+
+size_t ResultStore::keptCount(const std::vector<ChannelInfo>& all) const {
+  std::lock_guard lock(m_);
+  return static_cast<size_t>(
+      std::count_if(all.begin(), all.end(), [&](const ChannelInfo& c) { return kept(keep_, c.name); }));
+}
+
 void ResultStore::setChannels(std::vector<ChannelInfo> channels) {
   std::lock_guard lock(m_);
-  channels_ = std::move(channels);
+  channels_.clear();
+  source_.clear();
+  for (size_t i = 0; i < channels.size(); ++i)
+    if (kept(keep_, channels[i].name)) {
+      channels_.push_back(std::move(channels[i]));
+      source_.push_back(static_cast<int>(i));
+    }
   t_.clear();
   data_.assign(channels_.size(), {});
 }
@@ -30,7 +56,7 @@ int ResultStore::find(const std::string& name) const {
 void ResultStore::append(double t, const double* row) {
   std::lock_guard lock(m_);
   t_.push_back(t);
-  for (size_t i = 0; i < data_.size(); ++i) data_[i].push_back(row[i]);
+  for (size_t i = 0; i < data_.size(); ++i) data_[i].push_back(row[source_[i]]);
 }
 
 size_t ResultStore::rows() const {

@@ -13,8 +13,17 @@ namespace pm {
 
 class ResultStore {
  public:
+  // The channels to hold (all when empty), set before the run: setChannels
+  // then keeps only these (in the run's column order) and append() takes the
+  // run's full row, storing only their values. Memory is spent on what is
+  // kept alone (`pneumech simulate --channels`). Names the run lacks are ignored.
+  void keepOnly(std::vector<std::string> names);
+  const std::vector<std::string>& keptNames() const { return keep_; }
+  // How many of `all` (a run's channels) this store would hold.
+  size_t keptCount(const std::vector<ChannelInfo>& all) const;
+
   void setChannels(std::vector<ChannelInfo> channels);
-  std::vector<ChannelInfo> channels() const;
+  std::vector<ChannelInfo> channels() const;  // the held ones
   int find(const std::string& name) const;  // -1 when absent
 
   void append(double t, const double* row);
@@ -31,7 +40,9 @@ class ResultStore {
 
  private:
   mutable std::mutex m_;
+  std::vector<std::string> keep_;  // empty: all
   std::vector<ChannelInfo> channels_;
+  std::vector<int> source_;  // per held channel, its column in append()'s row
   std::vector<double> t_;
   std::vector<std::vector<double>> data_;  // per channel
 };

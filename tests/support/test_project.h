@@ -84,6 +84,17 @@ inline void settings(Project& p, double tEnd, double outputInterval, const Toler
   if (maxStep) p.simulation.max_step = *maxStep;
 }
 
+// A project file's text: `n` unconnected double-acting cylinders (19 result
+// channels each), sampled every `outputInterval` over `tEnd` (as JSON numbers):
+// many channels for little work (issue 26, point 6).
+inline std::string manyCylindersText(int n, const std::string& tEnd, const std::string& outputInterval) {
+  std::string s = R"({"format": "pneumech-project", "schema_version": 1, "simulation": {"t_end": )" + tEnd +
+                  R"(, "output_interval": )" + outputInterval + R"(}, "connections": [], "components": [)";
+  for (int i = 0; i < n; ++i)
+    s += std::string(i ? ", " : "") + R"({"id": "c)" + std::to_string(i) + R"(", "type": "cylinder_double"})";
+  return s + "]}";
+}
+
 // ---------------------------------------------------------------- sampled signals
 
 // First sample index at or after `from` where pred(v[i]) holds; -1 if none.
