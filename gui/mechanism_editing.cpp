@@ -1,7 +1,7 @@
 #include "mechanism_editing.h"
 
-#include "mechanics/mass_properties.h"
-#include "mechanics/mechanism_types.h"
+#include "model/mass_properties.h"
+#include "model/mechanism_types.h"
 #include "units.h"
 
 #include <QLocale>

@@ -19,7 +19,7 @@
 // and the ground; each motion function, as displacement and as velocity,
 // drives a revolute joint.
 #include "build/project_input.h"
-#include "mechanics/mechanism_types.h"
+#include "model/mechanism_types.h"
 #include "model/component_type.h"
 #include "model/project_error.h"
 #include "solver/system.h"

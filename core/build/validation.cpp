@@ -3,8 +3,8 @@
 // what it cannot parse.
 #include "build/validation.h"
 
-#include "mechanics/mechanism_types.h"
 #include "model/component_type.h"
+#include "model/mechanism_types.h"
 #include "model/message_text.h"
 #include "model/project_error.h"
 
