@@ -18,7 +18,7 @@
 #include "results/report_settings.h"
 #include "solver/result_store.h"
 #include "solver/run_control.h"
-#include "solver/simulation.h"
+#include "solver/run_result.h"
 
 #include <memory>
 #include <optional>
@@ -26,6 +26,13 @@
 #include <vector>
 
 namespace pm::engine {
+
+// Switches that pneumech-bench and tests turn off to compare with; the CLI
+// and the studio always run with the defaults.
+struct Tuning {
+  bool lumpFixedJoints = true;  // parts welded by fixed joints alone become one rigid body
+  bool forceDense = false;      // every multibody decomposition dense
+};
 
 // ---- load and save -------------------------------------------------------
 
@@ -108,7 +115,8 @@ class NetMap {
   bool boundaryPressure(int net, double t, double& p) const;
 
  private:
-  std::unique_ptr<System> system_;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
   std::vector<Net> nets_;
 };
 
@@ -116,7 +124,7 @@ class NetMap {
 class CompiledProject {
  public:
   // Throws ProjectError naming `file` on bad input.
-  explicit CompiledProject(const Project& project, const std::string& file = {});
+  explicit CompiledProject(const Project& project, const std::string& file = {}, const Tuning& tuning = {});
   ~CompiledProject();
   CompiledProject(const CompiledProject&) = delete;
   CompiledProject& operator=(const CompiledProject&) = delete;
@@ -132,8 +140,8 @@ class CompiledProject {
   std::string equations() const;
   std::optional<MechanismSummary> mechanism() const;
 
-  // Where the result rows are computed (see Simulation::OutputRows).
-  using OutputRows = Simulation::OutputRows;
+  // Where the result rows are computed (solver/run_result.h).
+  using OutputRows = pm::OutputRows;
   void setOutputRows(OutputRows where);
 
   // Integrates from 0 to t_end, appending to `out`. `control` (driven
@@ -166,7 +174,8 @@ RunResult stream(CompiledProject& compiled, ResultStore& out, RunObserver& obser
 // Static, quasi-static or kinematic analysis of the project's mechanism
 // (analyses/mechanism_analysis.h). Throws ProjectError on bad input,
 // std::runtime_error when the analysis fails.
-AnalysisReport analyse(const Project& project, const std::string& file, MechanismAnalysis kind, ResultStore& out);
+AnalysisReport analyse(const Project& project, const std::string& file, MechanismAnalysis kind, ResultStore& out,
+                       const Tuning& tuning = {});
 
 // Stroke times, impacts, air consumption... of a finished run.
 KeyResults keyResults(const Project& project, const ResultStore& results, const KeyResultOptions& options = {});
