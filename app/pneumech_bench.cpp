@@ -13,18 +13,12 @@
 // every decomposition dense for N >= 32, the models above the dense limit).
 // Then user components against built-ins (issue 24; --user-only runs only these).
 // --no-lump keeps parts welded by fixed joints as bodies of their own (the
-// reference for the lumping's gain: BuildOptions::lumpFixedJoints).
+// reference for the lumping's gain: engine::Tuning::lumpFixedJoints).
 //
 //   pneumech-bench [-n N] [--no-lump] [--serial-output] [--scaling-only [--dense]] [file.pneumech.json ...]
-#include "analyses/mechanism_analysis.h"
-#include "build/project_input.h"
-#include "mechanics/multibody.h"
-#include "model/project_error.h"
-#include "solver/simulation.h"
-#include "user/user_component.h"
+#include "engine/engine.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -46,7 +40,7 @@ namespace fs = std::filesystem;
 namespace {
 
 bool serialOutput = false;  // --serial-output
-pm::BuildOptions buildOptions;  // --no-lump: lumpFixedJoints off
+pm::engine::Tuning tuning;  // --no-lump: lumpFixedJoints off
 
 int usage() {
   std::fprintf(stderr, "usage: pneumech-bench [-n N] [--no-lump] [--serial-output] [--scaling-only [--dense] | --coupling-only | --user-only] [file.pneumech.json ...]\n"
@@ -161,9 +155,9 @@ void scaling(int repeats) {
         pm::RunStats stats;
         int states = 0;
         for (int k = 0; k < repeats; ++k) {
-          pm::Simulation sim(pr, name, buildOptions);
-          sim.setOutputRows(serialOutput ? pm::Simulation::OutputRows::Solver : pm::Simulation::OutputRows::Auto);
-          states = sim.system().size();
+          pm::engine::CompiledProject sim(pr, name, tuning);
+          sim.setOutputRows(serialOutput ? pm::OutputRows::Solver : pm::OutputRows::Auto);
+          states = sim.states();
           pm::ResultStore out;
           const pm::RunResult r = sim.run(out);
           if (!r.ok()) throw std::runtime_error(r.message);
@@ -193,29 +187,21 @@ pm::Project driven(pm::Project p, bool chain, int n) {
   return p;
 }
 
-double seconds(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-// Wall time of the analyses alone (the system is built outside the clock),
-// best of `repeats`: static equilibrium from the assembled start; kinematic
-// analysis at 11 points over 1 s, each Newton started from the last point
-// moved along its velocities (as `pneumech kinematic`).
-void analysisTimes(const pm::Project& pr, bool kinematic, int repeats, bool dense, double& best) {
+// Wall time of the analyses alone (engine::analyse builds the system outside
+// its clock), best of `repeats`: static equilibrium from the assembled start;
+// kinematic analysis at 11 points over 1 s, each Newton started from the
+// last point moved along its velocities (as `pneumech kinematic`).
+void analysisTimes(pm::Project pr, bool kinematic, int repeats, bool dense, double& best) {
   best = std::numeric_limits<double>::infinity();
+  pm::engine::Tuning t = tuning;
+  t.forceDense = dense;
+  pr.simulation.t_end = 1.0;
+  pr.simulation.output_interval = 0.1;
   for (int r = 0; r < repeats; ++r) {
-    pm::mb::MultibodySystem sys(pr.mechanism, {}, {buildOptions.lumpFixedJoints, dense});
-    std::vector<double> y = sys.initialState(), yp;
-    const auto t0 = std::chrono::steady_clock::now();
-    if (!kinematic) {
-      pm::mb::staticEquilibrium(sys, 0.0, y, yp);
-    } else {
-      for (int k = 0; k <= 10; ++k) {
-        if (k > 0) sys.predict(y, 0.1);
-        pm::mb::kinematicAnalysis(sys, 0.1 * k, y, yp);
-      }
-    }
-    best = std::min(best, seconds(t0));
+    pm::ResultStore out;
+    const pm::AnalysisReport rep = pm::engine::analyse(
+        pr, "bench", kinematic ? pm::MechanismAnalysis::Kinematic : pm::MechanismAnalysis::Static, out, t);
+    best = std::min(best, rep.seconds);
   }
 }
 
@@ -257,7 +243,7 @@ void coupling(int repeats) {
   std::printf("%-24s %12s %12s %10s %16s\n", "coupling", "wall [s]", "RT factor", "steps", "max|dx| [mm]");
   std::vector<double> xMono;
   for (double H : {0.0, 4e-3, 2e-3, 1e-3, 5e-4}) {
-    pm::Project pr = pm::loadProject(path);
+    pm::Project pr = pm::engine::load(path);
     if (H > 0) pr.simulation.coupling = "cosimulation", pr.simulation.exchange_interval = H;
     const std::string name = H > 0 ? "cosimulation H=" + std::to_string(H * 1e3).substr(0, 4) + " ms" : "monolithic";
     try {
@@ -265,8 +251,8 @@ void coupling(int repeats) {
       pm::RunStats stats;
       std::vector<double> x;
       for (int k = 0; k < repeats; ++k) {
-        pm::Simulation sim(pr, path, buildOptions);
-        sim.setOutputRows(pm::Simulation::OutputRows::Solver);  // as the co-simulation's: the modes compared on one thread each
+        pm::engine::CompiledProject sim(pr, path, tuning);
+        sim.setOutputRows(pm::OutputRows::Solver);  // as the co-simulation's: the modes compared on one thread each
         pm::ResultStore out;
         const pm::RunResult r = sim.run(out);
         if (!r.ok()) throw std::runtime_error(r.message);
@@ -321,14 +307,14 @@ pm::Project rcLine(int n, bool user) {
 // Issue 24's speed target: a circuit of user components within 3x the time
 // of the same circuit of built-ins.
 void userComponents(int repeats) {
-  pm::user::loadLibrary(std::string(PM_SOURCE_DIR) + "/projects/user_library");
+  pm::engine::loadUserLibrary(std::string(PM_SOURCE_DIR) + "/projects/user_library");
   std::printf("\nUser components vs built-ins, same circuit, same results (best of %d):\n", repeats);
   std::printf("%-36s %12s %12s %10s %12s %10s\n", "model", "built-in [s]", "user [s]", "ratio", "steps", "res. evals");
   auto best = [&](const pm::Project& pr, const std::string& name, pm::RunStats& stats) {
     double b = std::numeric_limits<double>::infinity();
     for (int k = 0; k < repeats; ++k) {
-      pm::Simulation sim(pr, name, buildOptions);
-      sim.setOutputRows(pm::Simulation::OutputRows::Solver);
+      pm::engine::CompiledProject sim(pr, name, tuning);
+      sim.setOutputRows(pm::OutputRows::Solver);
       pm::ResultStore out;
       const pm::RunResult r = sim.run(out);
       if (!r.ok()) throw std::runtime_error(r.message);
@@ -343,8 +329,8 @@ void userComponents(int repeats) {
   };
   std::vector<Case> cases;
   try {
-    cases.push_back({"seed003 + restriction, receiver", pm::loadProject(dir + "seed003_builtin_rc.pneumech.json"),
-                     pm::loadProject(dir + "seed003_user_rc.pneumech.json")});
+    cases.push_back({"seed003 + restriction, receiver", pm::engine::load(dir + "seed003_builtin_rc.pneumech.json"),
+                     pm::engine::load(dir + "seed003_user_rc.pneumech.json")});
   } catch (const std::exception& e) {
     std::printf("%-36s FAILED: %s\n", "seed003 + restriction, receiver", e.what());
   }
@@ -383,7 +369,7 @@ int main(int argc, char** argv) {
     } else if (!std::strcmp(argv[i], "--serial-output")) {
       serialOutput = true;
     } else if (!std::strcmp(argv[i], "--no-lump")) {
-      buildOptions.lumpFixedJoints = false;
+      tuning.lumpFixedJoints = false;
     } else if (!std::strcmp(argv[i], "--user-only")) {
       userComponents(repeats);
       return 0;
@@ -422,13 +408,13 @@ int main(int argc, char** argv) {
   for (const std::string& path : files) {
     const std::string name = fs::path(path).filename().string();
     try {
-      const pm::Project project = pm::loadProject(path);
+      const pm::Project project = pm::engine::load(path);
       double best = std::numeric_limits<double>::infinity();
       pm::RunStats stats;
       for (int k = 0; k < repeats; ++k) {
         // Compile inside the loop: a run consumes the element's discrete state.
-        pm::Simulation sim(project, path, buildOptions);
-        sim.setOutputRows(serialOutput ? pm::Simulation::OutputRows::Solver : pm::Simulation::OutputRows::Auto);
+        pm::engine::CompiledProject sim(project, path, tuning);
+        sim.setOutputRows(serialOutput ? pm::OutputRows::Solver : pm::OutputRows::Auto);
         pm::ResultStore out;
         const pm::RunResult r = sim.run(out);
         if (!r.ok()) throw std::runtime_error("simulation failed: " + r.message);

@@ -2,7 +2,7 @@
 
 #include "document.h"
 #include "marker_placement.h"
-#include "mechanics/mechanism_types.h"
+#include "model/mechanism_types.h"
 #include "mechanism_editing.h"
 #include "mechanism_view.h"
 #include "selection_model.h"

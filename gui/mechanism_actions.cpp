@@ -1,10 +1,10 @@
 #include "mechanism_actions.h"
 
 #include "document.h"
-#include "mechanics/mechanism_types.h"
 #include "mechanism_editing.h"
 #include "mechanism_view.h"
 #include "part_shape_dialog.h"
+#include "model/mechanism_types.h"
 #include "selection_model.h"
 
 #include <QAction>

@@ -1,8 +1,8 @@
 #include "mechanism_editing.h"
 
-#include "io/mesh_file.h"
-#include "mechanics/mass_properties.h"
-#include "mechanics/mechanism_types.h"
+#include "engine/engine.h"
+#include "model/mass_properties.h"
+#include "model/mechanism_types.h"
 #include "units.h"
 
 #include <QLocale>
@@ -783,7 +783,7 @@ QString applyField(Project& p, const std::string& id, const std::string& key, co
   if (!err.isEmpty() || key == "id" || objectKind(p, id) != ObjectKind::Part) return err;
   // A part's mass properties from its geometry follow every edit of it.
   PartDef& d = *findPart(p.mechanism, id);
-  if (auto e = applyMassProperties(d, meshReaderFor(projectFile)))
+  if (auto e = applyMassProperties(d, engine::meshReader(projectFile)))
     return QObject::tr("%1.%2: %3").arg(QString::fromStdString(id), QString::fromStdString(e->field),
                                         QString::fromStdString(e->message));
   for (size_t n = 0; n < d.geometry.size(); ++n) {

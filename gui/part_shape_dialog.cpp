@@ -1,7 +1,7 @@
 #include "part_shape_dialog.h"
 
-#include "io/mesh_file.h"
-#include "mechanics/mass_properties.h"
+#include "engine/engine.h"
+#include "model/mass_properties.h"
 #include "mechanism_editing.h"
 
 #include <QCheckBox>
@@ -68,7 +68,7 @@ PartDef partFromShape(const PartShapeInput& in, const std::string& projectFile, 
   if (in.basis == "density") p.density = in.density;
   else if (in.basis == "mass") p.mass = in.mass;
   else p.material = in.basis;
-  if (auto e = applyMassProperties(p, meshReaderFor(projectFile)))
+  if (auto e = applyMassProperties(p, engine::meshReader(projectFile)))
     *error = QString::fromStdString(e->field + ": " + e->message);
   return p;
 }

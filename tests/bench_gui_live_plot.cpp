@@ -8,8 +8,8 @@
 #include "main_window.h"
 #include "simulation_runner.h"
 
+#include "analyses/simulation.h"
 #include "build/project_input.h"
-#include "solver/simulation.h"
 
 #include <QApplication>
 #include <QSignalSpy>

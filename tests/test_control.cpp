@@ -4,10 +4,10 @@
 // switch trips when a reservoir charged through a choked restriction reaches
 // p_on (linear pressure rise, known slope), the flow sensor reads the choked
 // mass flow, and the example project sequence_a_b runs A+ B+ A- B- in order.
+#include "analyses/simulation.h"
 #include "build/project_input.h"
 #include "model/project_error.h"
 #include "pneumatics/gas.h"
-#include "solver/simulation.h"
 #include "support/test_project.h"
 
 #include <QtTest>

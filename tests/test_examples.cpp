@@ -1,7 +1,7 @@
 // Every example project in projects/ loads, runs, and shows the physics it is
 // there to show. Numbers are checked against hand formulas where one exists.
+#include "analyses/simulation.h"
 #include "build/project_input.h"
-#include "solver/simulation.h"
 #include "support/test_project.h"
 
 #include <QtTest>

@@ -6,7 +6,7 @@
 #include "analyses/geometry_checks.h"
 #include "build/compiler.h"
 #include "build/project_input.h"
-#include "mechanics/mass_properties.h"
+#include "model/mass_properties.h"
 #include "model/project_error.h"
 #include "support/lever_project.h"
 #include "support/test_project.h"

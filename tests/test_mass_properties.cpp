@@ -5,7 +5,7 @@
 // explicit mass properties as before.
 #include "build/project_input.h"
 #include "io/mechanism_file.h"
-#include "mechanics/mass_properties.h"
+#include "model/mass_properties.h"
 #include "model/project_error.h"
 #include "support/test_project.h"
 

@@ -7,7 +7,7 @@
 // is refused naming the file, the part and the field.
 #include "io/mechanism_file.h"
 #include "io/mesh_file.h"
-#include "mechanics/mass_properties.h"
+#include "model/mass_properties.h"
 #include "model/project_error.h"
 #include "support/test_meshes.h"
 #include "support/test_project.h"

@@ -1,8 +1,8 @@
 // Position/velocity sensors read another component's quantity by reference;
 // the 2/2 normally-open valve passes flow at rest and blocks it when switched.
+#include "analyses/simulation.h"
 #include "build/project_input.h"
 #include "model/project_error.h"
-#include "solver/simulation.h"
 #include "support/test_project.h"
 
 #include <QtTest>

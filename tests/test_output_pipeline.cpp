@@ -7,10 +7,10 @@
 // sequence's step, a controller's held command) differs by its whole swing.
 // (support/test_project.h's simulate() makes the same comparison for every
 // run of the other tests.)
+#include "analyses/simulation.h"
 #include "build/compiler.h"
 #include "build/project_input.h"
 #include "solver/colored_jacobian.h"
-#include "solver/simulation.h"
 #include "support/test_project.h"
 
 #include <QtTest>
@@ -25,7 +25,7 @@ using namespace pm::test;
 namespace {
 
 void compare(const Project& p, const std::string& file, bool expectThread) {
-  using Rows = Simulation::OutputRows;
+  using Rows = OutputRows;
   const auto serial = runProject(p, file, Rows::Solver);
   const auto threaded = runProject(p, file, Rows::Thread);
   // By default only a mechanism's rows go to the copy (on the thread: this

@@ -8,8 +8,8 @@
 // that stays choked, so ISO 6358 reads q = C p_up rho0 and V dp/dt = R T q:
 //  - filled from p_s (p_tank <= b p_s throughout): p = p0 + R T C p_s rho0 t / V;
 //  - vented to ambient (p_amb <= b p_tank throughout): p = p0 exp(-R T C rho0 t / V).
+#include "analyses/simulation.h"
 #include "model/project.h"
-#include "solver/simulation.h"
 #include "support/test_project.h"
 
 #include <QtTest/QtTest>

@@ -19,7 +19,7 @@
 // and the ground; each motion function, as displacement and as velocity,
 // drives a revolute joint.
 #include "build/project_input.h"
-#include "mechanics/mechanism_types.h"
+#include "model/mechanism_types.h"
 #include "model/component_type.h"
 #include "model/project_error.h"
 #include "solver/system.h"
@@ -45,7 +45,7 @@ std::string tryRun(const Project& built, const std::string& name) {
   try {
     // The CLI's path: the file text, its parser (which checks it), the run.
     const Project p = parseProject(serializeProject(built), name);
-    auto run = runProject(p, name, Simulation::OutputRows::Solver);
+    auto run = runProject(p, name, OutputRows::Solver);
     if (!run->ok()) return run->message();
     if (run->t.empty() || std::abs(run->t.back() - kTEnd) > 1e-9)
       return "stopped at t = " + (run->t.empty() ? std::string("(no rows)") : std::to_string(run->t.back()));

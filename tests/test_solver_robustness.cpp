@@ -1,7 +1,7 @@
 // Solver robustness cases that once failed: each is a small circuit that
 // stalled or broke IDA, kept here with the physics it must still show.
+#include "analyses/simulation.h"
 #include "build/project_input.h"
-#include "solver/simulation.h"
 
 #include <QtTest>
 

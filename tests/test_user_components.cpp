@@ -271,7 +271,7 @@ class TestUserComponents : public QObject {
     wire(p, "a.1", "d.1");
     wire(p, "d.2", "b.1");
     settings(p, 0.1, 0.01);
-    auto r = runProject(p, "div", Simulation::OutputRows::Solver);
+    auto r = runProject(p, "div", OutputRows::Solver);
     QVERIFY(!r->ok());
     qInfo("%s", r->message().c_str());
     QVERIFY(r->message().find("line 9") != std::string::npos);

@@ -6,10 +6,10 @@
 // temperature), so ISO 6358 reads q = C p_up rho0 phi(p_down/p_up) and a tank
 // obeys V dp/dt = R T sum(q); the hand formulas are written out in each test
 // (phi of ISO 6358 is re-implemented here, not taken from flow.cpp).
+#include "analyses/simulation.h"
 #include "model/component_type.h"
 #include "model/project.h"
 #include "model/project_error.h"
-#include "solver/simulation.h"
 #include "support/test_project.h"
 
 #include <QtTest/QtTest>

@@ -13,9 +13,9 @@
 //     cylinder on its return spring.
 // Tolerances are stated at each check; the runs use tight solver tolerances so
 // that each check is limited by the physics, not by integration error.
+#include "analyses/simulation.h"
 #include "model/project.h"
 #include "pneumatics/gas.h"
-#include "solver/simulation.h"
 #include "solver/system.h"
 #include "support/test_project.h"
 

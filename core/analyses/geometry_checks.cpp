@@ -1,9 +1,9 @@
 #include "analyses/geometry_checks.h"
 
 #include "analyses/mechanism_analysis.h"
-#include "mechanics/mass_properties.h"
 #include "mechanics/multibody.h"
 #include "model/component_type.h"
+#include "model/mass_properties.h"
 #include "model/message_text.h"
 #include "pneumatics/cylinder_length.h"
 

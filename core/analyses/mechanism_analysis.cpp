@@ -16,6 +16,7 @@
 #include <Eigen/SparseQR>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <numbers>
@@ -391,6 +392,11 @@ void kinematicAnalysis(MultibodySystem& sys, double t, std::vector<double>& y, s
 namespace pm {
 
 AnalysisReport runMechanismAnalysis(const Project& pr, const std::string& file, MechanismAnalysis kind,
+                                    ResultStore& out) {
+  return runMechanismAnalysis(pr, file, kind, out, BuildOptions{});
+}
+
+AnalysisReport runMechanismAnalysis(const Project& pr, const std::string& file, MechanismAnalysis kind,
                                     ResultStore& out, const BuildOptions& options) {
   validateProject(pr, file);
   if (pr.mechanism.empty()) throw ProjectError(file, "mechanism", "", "the project has no mechanism to analyse");
@@ -428,6 +434,7 @@ AnalysisReport runMechanismAnalysis(const Project& pr, const std::string& file, 
   for (const auto& c : sys->channels()) ch.push_back({c.name, c.unit});
   out.setChannels(ch);
   std::vector<double> y = sys->initialState(), yp(y.size(), 0.0), row(ch.size());
+  const auto wall0 = std::chrono::steady_clock::now();
   auto analyse = [&](double t) {
     try {
       if (kind == MechanismAnalysis::Kinematic) mb::kinematicAnalysis(*sys, t, y, yp);
@@ -449,10 +456,14 @@ AnalysisReport runMechanismAnalysis(const Project& pr, const std::string& file, 
     o << " (N or N m)";
     rep.messages.push_back(o.str());
   };
-  if (kind == MechanismAnalysis::Static) {
-    analyse(0.0);
+  auto finish = [&] {
+    rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
     circuitNote();
     return rep;
+  };
+  if (kind == MechanismAnalysis::Static) {
+    analyse(0.0);
+    return finish();
   }
   const double dt = pr.simulation.output_interval, tEnd = pr.simulation.t_end;
   const long n = std::lround(std::ceil(tEnd / dt - 1e-9));
@@ -480,8 +491,7 @@ AnalysisReport runMechanismAnalysis(const Project& pr, const std::string& file, 
     }
     analyse(t);
   }
-  circuitNote();
-  return rep;
+  return finish();
 }
 
 }  // namespace pm

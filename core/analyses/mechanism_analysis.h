@@ -5,7 +5,6 @@
 // the same channels as a dynamic run.
 #pragma once
 
-#include "element/element.h"
 #include "model/project_error.h"
 #include "model/project.h"
 #include "solver/result_store.h"
@@ -29,17 +28,22 @@ void kinematicAnalysis(MultibodySystem& sys, double t, std::vector<double>& y, s
 
 namespace pm {
 
+struct BuildOptions;
+
 enum class MechanismAnalysis { Static, QuasiStatic, Kinematic };
 
 struct AnalysisReport {
   int dof = 0;
   std::vector<std::string> messages;  // e.g. redundant constraints removed
+  double seconds = 0.0;               // wall time of the analysis alone (its system built before)
 };
 
 // Throws ProjectError on bad input, std::runtime_error when the analysis
 // fails (no equilibrium, lock-up). `options`: the switches of BuildOptions
-// that tests turn (lumping, dense decompositions).
+// (element/element.h) that tests turn (lumping, dense decompositions).
 AnalysisReport runMechanismAnalysis(const Project& project, const std::string& file, MechanismAnalysis kind,
-                                    ResultStore& out, const BuildOptions& options = {});
+                                    ResultStore& out);
+AnalysisReport runMechanismAnalysis(const Project& project, const std::string& file, MechanismAnalysis kind,
+                                    ResultStore& out, const BuildOptions& options);
 
 }  // namespace pm

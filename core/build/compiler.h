@@ -22,6 +22,9 @@ class Compiler {
   // components attached to it; `backplane` joins the two.
   static std::unique_ptr<System> compile(const Project& project, const std::string& file, CouplingRole role,
                                          Backplane* backplane, const BuildOptions& options = {});
+
+ private:
+  class Build;  // one compilation's steps (compiler.cpp)
 };
 
 }  // namespace pm

@@ -3,8 +3,8 @@
 #include "build/validation.h"
 #include "io/mesh_file.h"
 #include "io/project_file.h"
-#include "mechanics/mass_properties.h"
 #include "model/component_type.h"
+#include "model/mass_properties.h"
 #include "model/message_text.h"
 #include "model/project_error.h"
 

@@ -4,8 +4,8 @@
 #include "build/validation.h"
 
 #include "mechanics/contact/contact_pair.h"
-#include "mechanics/mechanism_types.h"
 #include "model/component_type.h"
+#include "model/mechanism_types.h"
 #include "model/message_text.h"
 #include "model/project_error.h"
 
@@ -13,6 +13,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <set>
 
 namespace pm {
@@ -174,6 +175,26 @@ void validateOutputSize(const SimulationSettings& s, size_t storedChannels, cons
                          " s) or write fewer channels (pneumech simulate --channels)");
 }
 
+// A motion's table: points in time order, and read so that the imposed
+// acceleration stays finite.
+static void checkMotionTable(const MotionDef& mo,
+                             const std::function<void(const std::string&, const std::string&, const std::string&)>& fail) {
+  if (mo.table.size() < 2) fail(mo.id, "table", "needs at least two points");
+  for (size_t i = 1; i < mo.table.size(); ++i)
+    if (!(mo.table[i][0] > mo.table[i - 1][0])) fail(mo.id, "table[" + std::to_string(i) + "]", "times must increase");
+  // The driver imposes the table's second derivative (of a displacement)
+  // or first (of a velocity) as an acceleration: it must be finite.
+  const Interpolation in = mo.interpolation;
+  if (mo.quantity == "displacement" && (in == Interpolation::Linear || in == Interpolation::Step))
+    fail(mo.id, "interpolation",
+         std::string("a displacement table read \"") + interpolationName(in) +
+             "\" has infinite accelerations at its points; use \"monotone_cubic\" or \"natural_cubic\"");
+  if (mo.quantity == "velocity" && in == Interpolation::Step)
+    fail(mo.id, "interpolation",
+         "a velocity table read \"step\" jumps at its points (infinite accelerations); use \"linear\", "
+         "\"monotone_cubic\" or \"natural_cubic\"");
+}
+
 void validateMechanism(const Mechanism& m, const std::string& file, const std::vector<std::string>& componentIds) {
   auto fail = [&](const std::string& o, const std::string& f, const std::string& msg) {
     throw ProjectError(file, o, f, msg);
@@ -281,22 +302,7 @@ void validateMechanism(const Mechanism& m, const std::string& file, const std::v
     const MechTypeDecl* f = findMotionFunction(mo.function);
     if (!f) fail(mo.id, "function", "unknown function '" + mo.function + "' (constant, ramp, harmonic, step, table)");
     checkParams(*f, mo.params, mo.id);
-    if (mo.function == "table") {
-      if (mo.table.size() < 2) fail(mo.id, "table", "needs at least two points");
-      for (size_t i = 1; i < mo.table.size(); ++i)
-        if (!(mo.table[i][0] > mo.table[i - 1][0])) fail(mo.id, "table[" + std::to_string(i) + "]", "times must increase");
-      // The driver imposes the table's second derivative (of a displacement)
-      // or first (of a velocity) as an acceleration: it must be finite.
-      const Interpolation in = mo.interpolation;
-      if (mo.quantity == "displacement" && (in == Interpolation::Linear || in == Interpolation::Step))
-        fail(mo.id, "interpolation",
-             std::string("a displacement table read \"") + interpolationName(in) +
-                 "\" has infinite accelerations at its points; use \"monotone_cubic\" or \"natural_cubic\"");
-      if (mo.quantity == "velocity" && in == Interpolation::Step)
-        fail(mo.id, "interpolation",
-             "a velocity table read \"step\" jumps at its points (infinite accelerations); use \"linear\", "
-             "\"monotone_cubic\" or \"natural_cubic\"");
-    }
+    if (mo.function == "table") checkMotionTable(mo, fail);
     if (mo.function == "step" && mo.params.count("t1") && mo.params.count("t0") && !(mo.params.at("t1") > mo.params.at("t0")))
       fail(mo.id, "params.t1", "must be later than t0");
   }

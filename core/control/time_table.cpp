@@ -10,6 +10,7 @@
 #include "element/system_builder.h"
 #include "model/component_type.h"
 #include "model/table.h"
+#include "model/table_rows.h"
 #include "model/table_segments.h"
 
 #include <cmath>
@@ -27,25 +28,10 @@ std::vector<std::string> checkData(const json& d) {
   for (auto it = d.begin(); it != d.end(); ++it)
     if (it.key() != "points" && it.key() != "interpolation") err.push_back(it.key() + ": unknown field");
   if (const std::string e = checkInterpolationField(d); !e.empty()) err.push_back(e);
-  if (!d.contains("points") || !d["points"].is_array() || d["points"].empty()) {
-    err.push_back("points: expected a non-empty array of [t, value] pairs");
-    return err;
-  }
-  double tPrev = -1e300;
-  int i = 0;
-  for (const json& p : d["points"]) {
-    const std::string f = "points[" + std::to_string(i++) + "]";
-    if (!p.is_array() || p.size() != 2 || !p[0].is_number() || !p[1].is_number()) {
-      err.push_back(f + ": expected a pair of numbers [t, value]");
-      continue;
-    }
-    const double t = p[0].get<double>();
-    if (!std::isfinite(t) || !std::isfinite(p[1].get<double>()))
-      err.push_back(f + ": expected finite numbers");
-    else if (!(t > tPrev))
-      err.push_back(f + ": times must increase strictly");
-    tPrev = t;
-  }
+  const json none;
+  const std::vector<TableColumn> columns = {{"t", {}, ""}, {"value", {}, ""}};
+  for (std::string& e : checkTableRows(d.contains("points") ? d["points"] : none, "points", columns))
+    err.push_back(std::move(e));
   return err;
 }
 
@@ -54,12 +40,9 @@ class TimeTable : public Element {
   explicit TimeTable(const Component& c) : Element(c.id) {
     const auto err = checkData(c.data);
     if (!err.empty()) throw std::runtime_error("data." + err.front());
-    std::vector<double> v;
-    for (const json& p : c.data["points"]) {
-      t_.push_back(p[0].get<double>());
-      v.push_back(p[1].get<double>());
-    }
-    table_ = Table(t_, v, interpolationField(c.data, Interpolation::Linear));
+    std::vector<std::vector<double>> cols = tableColumns(c.data["points"], 2);
+    t_ = std::move(cols[0]);
+    table_ = Table(t_, cols[1], interpolationField(c.data, Interpolation::Linear));
   }
   static ComponentType declare() {
     ComponentType t;

@@ -1,11 +1,13 @@
 #include "engine/engine.h"
 
+#include "analyses/simulation.h"
 #include "build/compiler.h"
 #include "build/project_input.h"
 #include "build/validation.h"
 #include "io/atomic_file.h"
 #include "io/confined_file.h"
 #include "io/json_limits.h"
+#include "io/mesh_file.h"
 #include "mechanics/mechanism_element.h"
 #include "pneumatics/gas.h"
 #include "user/user_component.h"
@@ -20,6 +22,10 @@
 namespace pm::engine {
 
 Project load(const std::string& path) { return loadProject(path); }
+
+std::function<TriangleMesh(const std::string&)> meshReader(const std::string& projectFile) {
+  return meshReaderFor(projectFile);
+}
 
 std::vector<std::string> loadUserLibrary(const std::string& dir) { return user::loadLibrary(dir); }
 
@@ -57,6 +63,13 @@ void checkJsonText(const std::string& text, const std::string& name) { checkJson
 
 namespace {
 
+BuildOptions buildOptions(const Tuning& t) {
+  BuildOptions o;
+  o.lumpFixedJoints = t.lumpFixedJoints;
+  o.forceDense = t.forceDense;
+  return o;
+}
+
 std::vector<std::string> notesOf(System& sys) {
   if (MechanismElement* me = mechanismOf(sys)) return me->multibody().messages();
   return {};
@@ -91,13 +104,13 @@ bool checkComponent(const Component& c) {
 // ---- CompiledProject ---------------------------------------------------------
 
 struct CompiledProject::Impl {
-  Impl(const Project& p, const std::string& f) : sim(p, f), file(f) {}
+  Impl(const Project& p, const std::string& f, const Tuning& t) : sim(p, f, buildOptions(t)), file(f) {}
   Simulation sim;
   std::string file;
 };
 
-CompiledProject::CompiledProject(const Project& project, const std::string& file)
-    : impl_(std::make_unique<Impl>(project, file)) {}
+CompiledProject::CompiledProject(const Project& project, const std::string& file, const Tuning& tuning)
+    : impl_(std::make_unique<Impl>(project, file, tuning)) {}
 CompiledProject::~CompiledProject() = default;
 
 const SimulationSettings& CompiledProject::settings() const { return impl_->sim.settings(); }
@@ -131,13 +144,18 @@ std::optional<MechanismSummary> CompiledProject::mechanism() const {
   return s;
 }
 
-NetMap::NetMap(const Project& project, const std::string& file) : system_(Compiler::compile(project, file)) {
-  for (const Node& n : system_->nodes()) nets_.push_back({n.name, n.members, n.kind == NodeKind::Boundary});
+struct NetMap::Impl {
+  std::unique_ptr<System> system;
+};
+
+NetMap::NetMap(const Project& project, const std::string& file)
+    : impl_(std::make_unique<Impl>(Impl{Compiler::compile(project, file)})) {
+  for (const Node& n : impl_->system->nodes()) nets_.push_back({n.name, n.members, n.kind == NodeKind::Boundary});
 }
 NetMap::~NetMap() = default;
 
 bool NetMap::boundaryPressure(int net, double t, double& p) const {
-  const auto& nodes = system_->nodes();
+  const auto& nodes = impl_->system->nodes();
   if (net < 0 || net >= static_cast<int>(nodes.size()) || !nodes[net].boundary) return false;
   double T = 0.0;
   nodes[net].boundary(t, p, T);
@@ -198,8 +216,9 @@ RunResult stream(CompiledProject& compiled, ResultStore& out, RunObserver& obser
 
 // ---- analyses --------------------------------------------------------------
 
-AnalysisReport analyse(const Project& project, const std::string& file, MechanismAnalysis kind, ResultStore& out) {
-  return runMechanismAnalysis(project, file, kind, out);
+AnalysisReport analyse(const Project& project, const std::string& file, MechanismAnalysis kind, ResultStore& out,
+                       const Tuning& tuning) {
+  return runMechanismAnalysis(project, file, kind, out, buildOptions(tuning));
 }
 
 KeyResults keyResults(const Project& project, const ResultStore& results, const KeyResultOptions& options) {

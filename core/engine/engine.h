@@ -13,23 +13,32 @@
 #include "model/component_type.h"
 #include "model/project.h"
 #include "model/project_error.h"
+#include "model/triangle_mesh.h"
 #include "results/displacement_step.h"
 #include "results/key_results.h"
 #include "results/report_settings.h"
 #include "solver/result_store.h"
 #include "solver/run_control.h"
-#include "solver/simulation.h"
+#include "solver/run_result.h"
 #include "studies/study_input.h"
 #include "studies/study_optimiser.h"
 #include "studies/study_runner.h"
 #include "studies/study_table.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace pm::engine {
+
+// Switches that pneumech-bench and tests turn off to compare with; the CLI
+// and the studio always run with the defaults.
+struct Tuning {
+  bool lumpFixedJoints = true;  // parts welded by fixed joints alone become one rigid body
+  bool forceDense = false;      // every multibody decomposition dense
+};
 
 // ---- load and save -------------------------------------------------------
 
@@ -49,6 +58,9 @@ void save(const Project& project, const std::string& path);       // atomic (wri
 // *.json there, docs/user-components.md) beside the built-in types; returns
 // their names. Throws ProjectError naming the bad file, line and expression.
 std::vector<std::string> loadUserLibrary(const std::string& dir);
+// A reader of the meshes (STL, OBJ) a project names, confined to its folder,
+// for applyMassProperties (model/mass_properties.h).
+std::function<TriangleMesh(const std::string&)> meshReader(const std::string& projectFile);
 
 // Files a project names (a scripted controller's data.file), confined to
 // the project's folder (io/confined_file.h: no way out by "..", an
@@ -119,7 +131,8 @@ class NetMap {
   bool boundaryPressure(int net, double t, double& p) const;
 
  private:
-  std::unique_ptr<System> system_;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
   std::vector<Net> nets_;
 };
 
@@ -127,7 +140,7 @@ class NetMap {
 class CompiledProject {
  public:
   // Throws ProjectError naming `file` on bad input.
-  explicit CompiledProject(const Project& project, const std::string& file = {});
+  explicit CompiledProject(const Project& project, const std::string& file = {}, const Tuning& tuning = {});
   ~CompiledProject();
   CompiledProject(const CompiledProject&) = delete;
   CompiledProject& operator=(const CompiledProject&) = delete;
@@ -143,8 +156,8 @@ class CompiledProject {
   std::string equations() const;
   std::optional<MechanismSummary> mechanism() const;
 
-  // Where the result rows are computed (see Simulation::OutputRows).
-  using OutputRows = Simulation::OutputRows;
+  // Where the result rows are computed (solver/run_result.h).
+  using OutputRows = pm::OutputRows;
   void setOutputRows(OutputRows where);
 
   // Throws ProjectError (simulation.output_interval) when the run would hold
@@ -182,7 +195,8 @@ RunResult stream(CompiledProject& compiled, ResultStore& out, RunObserver& obser
 // Static, quasi-static or kinematic analysis of the project's mechanism
 // (analyses/mechanism_analysis.h). Throws ProjectError on bad input,
 // std::runtime_error when the analysis fails.
-AnalysisReport analyse(const Project& project, const std::string& file, MechanismAnalysis kind, ResultStore& out);
+AnalysisReport analyse(const Project& project, const std::string& file, MechanismAnalysis kind, ResultStore& out,
+                       const Tuning& tuning = {});
 
 // Stroke times, impacts, air consumption... of a finished run.
 KeyResults keyResults(const Project& project, const ResultStore& results, const KeyResultOptions& options = {});

@@ -1,9 +1,9 @@
 #include "io/mechanism_file.h"
 
 #include "io/mesh_file.h"
-#include "mechanics/mass_properties.h"
-#include "mechanics/mechanism_types.h"
 #include "model/component_type.h"
+#include "model/mass_properties.h"
+#include "model/mechanism_types.h"
 #include "model/message_text.h"
 #include "model/project_error.h"
 

@@ -5,7 +5,7 @@
 // than three corners are split into a fan.
 #pragma once
 
-#include "mechanics/triangle_mesh.h"
+#include "model/triangle_mesh.h"
 
 #include <functional>
 #include <string>

@@ -4,8 +4,8 @@
 // result channels and root functions.
 #include "mechanics/multibody.h"
 
-#include "mechanics/mechanism_types.h"
 #include "mechanics/multibody_error.h"
+#include "model/mechanism_types.h"
 
 #include <cmath>
 #include <stdexcept>

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "model/mechanism.h"
+#include "model/orientation.h"
 
 #include <Eigen/Dense>
 
@@ -71,12 +72,8 @@ inline Q4 fromMatrix(const M3& A) {
   return p;
 }
 
-// Roll-pitch-yaw as in the file format: R = Rz(yaw) Ry(pitch) Rx(roll).
-inline M3 fromRpy(const Vec3& a) {
-  return (Eigen::AngleAxisd(a[2], V3::UnitZ()) * Eigen::AngleAxisd(a[1], V3::UnitY()) *
-          Eigen::AngleAxisd(a[0], V3::UnitX()))
-      .toRotationMatrix();
-}
+// Roll-pitch-yaw as in the file format (model/orientation.h).
+inline M3 fromRpy(const Vec3& a) { return rotationFromRpy(a); }
 
 inline V3 toRpy(const M3& R) {
   // Inverse of fromRpy; pitch in [-pi/2, pi/2].

@@ -28,7 +28,7 @@ struct MarkerDef {
 };
 
 // Display geometry (the 3D view draws it); the equations use it only for a
-// part whose mass properties come from it (core/mechanics/mass_properties.h).
+// part whose mass properties come from it (core/model/mass_properties.h).
 struct Geometry {
   std::string shape;  // box | cylinder | tube | sphere | link | mesh
   // box: lx ly lz; cylinder: radius length; tube: radius inner_radius length;

@@ -8,6 +8,7 @@
 #include "model/component_type.h"
 #include "model/project.h"
 #include "model/table.h"
+#include "model/table_rows.h"
 #include "model/table_segments.h"
 
 #include <algorithm>
@@ -22,15 +23,11 @@ class Supply : public Element {
     p_ = P("p");
     T_ = P("T");
     if (c.data.is_object() && c.data.contains("table")) {
-      std::vector<double> p, T;
-      for (const auto& row : c.data["table"]) {
-        t_.push_back(row[0].get<double>());
-        p.push_back(row[1].get<double>());
-        T.push_back(row[2].get<double>());
-      }
+      std::vector<std::vector<double>> cols = tableColumns(c.data["table"], 3);
+      t_ = std::move(cols[0]);
       const Interpolation mode = interpolationField(c.data, Interpolation::Linear);
-      pTable_ = Table(t_, p, mode);
-      TTable_ = Table(t_, T, mode);
+      pTable_ = Table(t_, cols[1], mode);
+      TTable_ = Table(t_, cols[2], mode);
     }
   }
 
@@ -55,24 +52,16 @@ class Supply : public Element {
           if (it.key() != "table" && it.key() != "interpolation") err.push_back(it.key() + ": unknown field");
       if (const std::string e = checkInterpolationField(c.data); !e.empty()) err.push_back(e);
       if (c.data.is_null() || (c.data.is_object() && !c.data.contains("table"))) return err;
-      if (!c.data.is_object() || !c.data["table"].is_array()) {
-        err.push_back("table: must be an array of [t s, p Pa, T K] rows");
+      if (!c.data.is_object()) {
+        err.push_back("expected an object {\"table\": [[t s, p Pa, T K], ...]}");
         return err;
       }
-      double tPrev = -1e300;
-      int i = 0;
-      for (const auto& row : c.data["table"]) {
-        const std::string f = "table[" + std::to_string(i++) + "]";
-        if (!row.is_array() || row.size() != 3 || !row[0].is_number() || !row[1].is_number() || !row[2].is_number()) {
-          err.push_back(f + ": expected [t s, p Pa, T K]");
-          continue;
-        }
-        if (row[0].get<double>() <= tPrev) err.push_back(f + ": times must increase");
-        if (row[1].get<double>() <= 0) err.push_back(f + ": absolute pressure must be > 0 Pa");
-        if (row[2].get<double>() <= 0) err.push_back(f + ": temperature must be > 0 K");
-        tPrev = row[0].get<double>();
-      }
-      if (i == 0) err.push_back("table: is empty");
+      const auto positive = [](double v) { return v > 0.0; };
+      for (std::string& e : checkTableRows(c.data["table"], "table",
+                                           {{"t s", {}, ""},
+                                            {"p Pa", positive, "absolute pressure must be > 0 Pa"},
+                                            {"T K", positive, "temperature must be > 0 K"}}))
+        err.push_back(std::move(e));
       return err;
     };
     return t;

@@ -18,6 +18,7 @@
 #include "element/system_builder.h"
 #include "model/component_type.h"
 #include "model/project.h"
+#include "model/table_rows.h"
 #include "model/table_segments.h"
 #include "pneumatics/gas.h"
 
@@ -45,11 +46,11 @@ class PrescribedVolume : public Element {
     } else {
       mode_ = c.data.is_object() ? Mode::Table : Mode::Crank;
     }
-    if (c.data.is_object())
-      for (const auto& pt : c.data["points"]) {
-        tt_.push_back(pt[0].get<double>());
-        tv_.push_back(pt[1].get<double>());
-      }
+    if (c.data.is_object()) {
+      std::vector<std::vector<double>> cols = tableColumns(c.data["points"], 2);
+      tt_ = std::move(cols[0]);
+      tv_ = std::move(cols[1]);
+    }
   }
 
   // data: null (the crank's cosine) or {"points": [[t, V], ...]}.
@@ -59,21 +60,11 @@ class PrescribedVolume : public Element {
     std::vector<std::string> err;
     for (auto it = d.begin(); it != d.end(); ++it)
       if (it.key() != "points") err.push_back(it.key() + ": unknown field");
-    if (!d.contains("points") || !d["points"].is_array() || d["points"].empty())
-      return {"points: expected a non-empty array of [t s, V m3] pairs"};
-    double tPrev = -1e300;
-    int i = 0;
-    for (const auto& pt : d["points"]) {
-      const std::string f = "points[" + std::to_string(i++) + "]";
-      if (!pt.is_array() || pt.size() != 2 || !pt[0].is_number() || !pt[1].is_number()) {
-        err.push_back(f + ": expected a pair of numbers [t s, V m3]");
-        continue;
-      }
-      const double t = pt[0].get<double>(), V = pt[1].get<double>();
-      if (!std::isfinite(t) || !(t > tPrev)) err.push_back(f + ": times must increase strictly");
-      if (!std::isfinite(V) || !(V > 0.0)) err.push_back(f + ": the volume must be > 0 m3");
-      tPrev = t;
-    }
+    const nlohmann::json none;
+    const auto positive = [](double V) { return V > 0.0; };
+    for (std::string& e : checkTableRows(d.contains("points") ? d["points"] : none, "points",
+                                         {{"t s", {}, ""}, {"V m3", positive, "the volume must be > 0 m3"}}))
+      err.push_back(std::move(e));
     return err;
   }
   static ComponentType declare() {

@@ -4,7 +4,6 @@
 #include "model/message_text.h"
 #include "model/project_error.h"
 #include "solver/colored_jacobian.h"
-#include "build/compiler.h"
 #include "solver/dense_lu.h"
 #include "solver/matched_klu.h"
 
@@ -28,7 +27,7 @@ void check(int flag, const char* what) {
   if (flag < 0) throw std::runtime_error(std::string(what) + " failed: " + IDAGetReturnFlagName(flag));
 }
 
-// One IDA instance over one System, set up as Simulation::run does (same
+// One IDA instance over one System, set up as IntegrationRun does (same
 // tolerances, Newton limit, Jacobian, consistent start, restarts after a
 // lost junction solution, events), but advanced piecewise by the backplane.
 class Integrator {
@@ -72,7 +71,7 @@ class Integrator {
     check(IDAInit(mem_, residualFn, t0, y_, yp_), "IDAInit");
     check(IDASVtolerances(mem_, set_.rel_tol, atol_), "IDASVtolerances");
     check(IDASetUserData(mem_, this), "IDASetUserData");
-    // Kept, not printed (as in Simulation::run): most are recovered from.
+    // Kept, not printed (as in IntegrationRun): most are recovered from.
     check(IDASetErrHandlerFn(
               mem_, [](int, const char*, const char*, char* msg, void* self) {
                 static_cast<Integrator*>(self)->idaMessage_ = msg ? msg : "";
@@ -279,13 +278,10 @@ std::vector<double> outputTimes(long k, long nOut, double dt, double tEnd, doubl
 
 }  // namespace
 
-CoSimulation::CoSimulation(const Project& project, const std::string& file, const BuildOptions& options)
-    : settings_(project.simulation) {
-  if (project.mechanism.empty())
-    throw ProjectError(file, "simulation", "coupling",
-                       "co-simulation couples a circuit with a mechanism; this project has no mechanism");
-  pneu_ = Compiler::compile(project, file, CouplingRole::Pneumatic, &bp_, options);
-  mech_ = Compiler::compile(project, file, CouplingRole::Mechanical, &bp_, options);
+CoSimulation::CoSimulation(const SimulationSettings& settings, const std::string& file, const SideMaker& makeSide)
+    : settings_(settings) {
+  pneu_ = makeSide(CouplingRole::Pneumatic, &bp_);
+  mech_ = makeSide(CouplingRole::Mechanical, &bp_);
   if (bp_.actuators().empty())
     throw ProjectError(file, "simulation", "coupling",
                        "co-simulation needs an actuator attached to the mechanism (data.attach); none is");

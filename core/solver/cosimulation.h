@@ -17,10 +17,12 @@
 #include "element/backplane.h"
 #include "model/project.h"
 #include "solver/result_store.h"
-#include "solver/simulation.h"
+#include "solver/run_control.h"
+#include "solver/run_result.h"
 #include "solver/system.h"
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -28,9 +30,13 @@ namespace pm {
 
 class CoSimulation {
  public:
-  // Compiles both sides; throws ProjectError naming `file` on bad input.
-  // `options`: the switches of BuildOptions (nothing is shared).
-  CoSimulation(const Project& project, const std::string& file = {}, const BuildOptions& options = {});
+  // Compiles one side of the project against the backplane that joins them
+  // (the build layer's Compiler::compile with a CouplingRole).
+  using SideMaker = std::function<std::unique_ptr<System>(CouplingRole role, Backplane* backplane)>;
+
+  // Makes both sides; throws ProjectError naming `file` when no actuator is
+  // attached to the mechanism (nothing to exchange).
+  CoSimulation(const SimulationSettings& settings, const std::string& file, const SideMaker& makeSide);
   ~CoSimulation();
 
   // The channels run() writes, in its column order.

@@ -202,7 +202,7 @@ struct IntegrationRun::Solver {
 
 IntegrationRun::IntegrationRun(System& sys, const SimulationSettings& settings, ResultStore& out,
                                const std::atomic<bool>* cancel, RunControl* control,
-                               Simulation::OutputRows outputRows, CopyMaker makeCopy)
+                               OutputRows outputRows, CopyMaker makeCopy)
     : sys_(sys),
       settings_(settings),
       out_(out),
@@ -334,7 +334,6 @@ void IntegrationRun::setUp() {
 // one evaluation, cheaper than the hand-over; second-order dynamics' rows
 // solve for the reactions and pay for the thread.
 void IntegrationRun::setUpOutputRows() {
-  using OutputRows = Simulation::OutputRows;
   const bool copy = outputRows_ != OutputRows::Auto || sys_.secondOrder();
   if (!copy || !sys_.saveDiscrete(discrete_)) return;
   sentVersion_ = sys_.discreteVersion() - 1;  // the first row sends it

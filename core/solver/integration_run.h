@@ -2,10 +2,14 @@
 // SUNDIALS IDA (variable-order BDF): set up the integrator, make the start
 // consistent, then step from output row to output row, handling the events
 // (roots, clock instants, hand operations) between steps, and gather the
-// statistics. Simulation::run makes one per run.
+// statistics. Simulation::run (analyses/simulation.h) makes one per run.
 #pragma once
 
-#include "solver/simulation.h"
+#include "model/project.h"
+#include "solver/result_store.h"
+#include "solver/run_control.h"
+#include "solver/run_result.h"
+#include "solver/system.h"
 
 #include <atomic>
 #include <chrono>
@@ -23,7 +27,7 @@ class IntegrationRun {
   using CopyMaker = std::function<std::unique_ptr<System>()>;
 
   IntegrationRun(System& sys, const SimulationSettings& settings, ResultStore& out, const std::atomic<bool>* cancel,
-                 RunControl* control, Simulation::OutputRows outputRows, CopyMaker makeCopy);
+                 RunControl* control, OutputRows outputRows, CopyMaker makeCopy);
   ~IntegrationRun();
   IntegrationRun(const IntegrationRun&) = delete;
   IntegrationRun& operator=(const IntegrationRun&) = delete;
@@ -61,7 +65,7 @@ class IntegrationRun {
   ResultStore& out_;
   const std::atomic<bool>* cancel_;
   RunControl* control_;
-  Simulation::OutputRows outputRows_;
+  OutputRows outputRows_;
   CopyMaker makeCopy_;
   const std::chrono::steady_clock::time_point wall0_;
   const int N_;

@@ -3,7 +3,7 @@
 // copies at any time while the run is in progress.
 #pragma once
 
-#include "solver/system.h"
+#include "solver/channel_info.h"
 
 #include <mutex>
 #include <string>

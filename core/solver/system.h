@@ -24,6 +24,7 @@
 #include "element/footprint.h"
 #include "element/system_builder.h"
 #include "model/project.h"
+#include "solver/channel_info.h"
 
 #include <functional>
 #include <map>
@@ -42,11 +43,6 @@ struct StateInfo {
   StateKind kind = StateKind::Differential;
   double initial = 0.0;
   double atol = 1e-6;
-};
-
-struct ChannelInfo {
-  std::string name;  // "<object id>.<quantity>"
-  std::string unit;
 };
 
 class System : public Evaluator {

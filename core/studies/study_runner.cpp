@@ -4,7 +4,7 @@
 #include "model/project_error.h"
 #include "results/key_results.h"
 #include "results/report_settings.h"
-#include "solver/simulation.h"
+#include "analyses/simulation.h"
 #include "studies/result_columns.h"
 
 #include <atomic>
@@ -77,7 +77,7 @@ VariantResult evaluateVariant(const StudySetup& setup, const std::vector<double>
     for (size_t k = 0; k < setup.study.parameters.size(); ++k)
       applyOverride(pr, assignment(setup.study.parameters[k], values[k]), setup.file);
     Simulation sim(pr, setup.file);
-    sim.setOutputRows(Simulation::OutputRows::Solver);  // the jobs are the parallelism; same rows either way
+    sim.setOutputRows(OutputRows::Solver);  // the jobs are the parallelism; same rows either way
     ResultStore store;
     const RunResult run = sim.run(store);
     if (!setup.keepFolder.empty())  // also a failed run's rows: they show where it gave up

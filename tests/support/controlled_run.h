@@ -5,10 +5,10 @@
 // Header-only, like test_project.h.
 #pragma once
 
+#include "analyses/simulation.h"
 #include "model/project.h"
 #include "solver/result_store.h"
 #include "solver/run_control.h"
-#include "solver/simulation.h"
 
 #include <chrono>
 #include <functional>

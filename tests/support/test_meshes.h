@@ -3,7 +3,7 @@
 // and its mass properties can be checked against closed forms.
 #pragma once
 
-#include "mechanics/triangle_mesh.h"
+#include "model/triangle_mesh.h"
 
 #include <cmath>
 #include <cstdint>

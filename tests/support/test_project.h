@@ -3,9 +3,9 @@
 // "support/test_project.h" (tests/ is on every test target's include path).
 #pragma once
 
+#include "analyses/simulation.h"
 #include "model/project.h"
 #include "solver/result_store.h"
-#include "solver/simulation.h"
 
 #include <QtTest/QtTest>
 
@@ -226,7 +226,7 @@ constexpr double kOutputThreadTol = 0.0;
 // where `rows` says. An exception is caught: its text goes to `error` and
 // result.status becomes Failed (result.message is left empty, so a check on
 // the solver's own message does not match it).
-inline std::unique_ptr<Run> runProject(const Project& p, const std::string& name, Simulation::OutputRows rows,
+inline std::unique_ptr<Run> runProject(const Project& p, const std::string& name, OutputRows rows,
                                        const BuildOptions& options = {}) {
   auto r = std::make_unique<Run>();
   r->project = p;
@@ -250,9 +250,9 @@ inline std::unique_ptr<Run> runProject(const Project& p, const std::string& name
 // whose discrete() misses a field, or a row that changes what the solver
 // does next.
 inline std::unique_ptr<Run> simulate(const Project& p, const std::string& name = "test", const BuildOptions& options = {}) {
-  auto r = runProject(p, name, Simulation::OutputRows::Thread, options);
+  auto r = runProject(p, name, OutputRows::Thread, options);
   if (r->ok() && r->result.stats.outputThread) {
-    const auto serial = runProject(p, name, Simulation::OutputRows::Solver, options);
+    const auto serial = runProject(p, name, OutputRows::Solver, options);
     std::string where;
     const double d = serial->ok() ? rowDifference(serial->out, r->out, where) : 0.0;
     if (!serial->ok() || d > kOutputThreadTol) {

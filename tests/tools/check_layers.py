@@ -5,8 +5,10 @@
 
 Every quoted #include of core/, gui/ and app/ is resolved to the folder it
 names. An include into a higher layer fails, and so does a cycle between
-folders of the same layer or an include FORBIDDEN below. Exit 0 when clean, 1 with one line per offending
-include ("file:line: include -> why"). Registered with CTest (check_layers).
+folders of the same layer, an include FORBIDDEN below, or gui/ and app/
+reaching into core/ past the model and the engine API (CORE_SEEN_FROM).
+Exit 0 when clean, 1 with one line per offending include
+("file:line: include -> why"). Registered with CTest (check_layers).
 """
 import os, re, sys
 
@@ -34,16 +36,19 @@ FORBIDDEN = {
     "solver": {"control", "mechanics", "pneumatics", "script"},
 }
 
+# The studio and the executables see the engine through its one API: of
+# core/ they may include only these folders (the model they edit and
+# engine/engine.h). No exceptions are needed; add one here only with the
+# reason next to it.
+CORE_SEEN_FROM = {
+    "gui": {"model", "engine"},
+    "app": {"model", "engine"},
+}
+
 # Includes that still point up, each to be removed by the named piece of
 # work: "file -> include". An entry here is no longer reported; an entry that
 # no longer matches is reported as stale (so the list only shrinks).
-KNOWN = {
-    # Simulation and CoSimulation compile their project themselves (and
-    # again for the output thread's copy). Next: the build layer or the
-    # engine hands them the System, or a function that makes one.
-    "core/solver/simulation.cpp -> build/compiler.h",
-    "core/solver/cosimulation.cpp -> build/compiler.h",
-}
+KNOWN = set()
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 
@@ -64,6 +69,10 @@ def folder_of(root, path):
     if parts[0] in ("gui", "app"):
         return parts[0]
     return None
+
+
+def target_in_core(root, path):
+    return os.path.relpath(path, root).split(os.sep)[0] == "core"
 
 
 def resolve(root, src, inc):
@@ -148,7 +157,10 @@ def main():
                 if key in KNOWN:
                     seen_known.add(key)
                     continue
-                if b in FORBIDDEN.get(a, ()):
+                if a in CORE_SEEN_FROM and target_in_core(root, target) and b not in CORE_SEEN_FROM[a]:
+                    errors.append(f"{where} -> {a} may use only {', '.join(sorted(CORE_SEEN_FROM[a]))} of core/ "
+                                  "(CORE_SEEN_FROM in check_layers.py)")
+                elif b in FORBIDDEN.get(a, ()):
                     errors.append(f"{where} -> {a} must not use {b} (FORBIDDEN in check_layers.py)")
                 elif rank[b] > rank[a]:
                     errors.append(f"{where} -> upward include: {a} (layer {rank[a]}) must not use {b} (layer {rank[b]})")

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "mechanics/contact/force_law.h"
-#include "mechanics/mechanism_types.h"
+#include "model/mechanism_types.h"
 #include "model/mechanism.h"
 
 #include <optional>

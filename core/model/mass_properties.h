@@ -8,7 +8,7 @@
 // overlapping solids count twice. SI: m, kg, kg/m3, kg m2.
 #pragma once
 
-#include "mechanics/triangle_mesh.h"
+#include "model/triangle_mesh.h"
 #include "model/mechanism.h"
 
 #include <functional>

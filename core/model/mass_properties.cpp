@@ -1,6 +1,8 @@
-#include "mechanics/mass_properties.h"
+#include "model/mass_properties.h"
 
-#include "mechanics/spatial.h"
+#include "model/orientation.h"
+
+#include <Eigen/Dense>
 
 #include <cmath>
 #include <numbers>
@@ -34,8 +36,8 @@ const Material* findMaterial(const std::string& name) {
 
 namespace {
 
-using mb::M3;
-using mb::V3;
+using M3 = Eigen::Matrix3d;
+using V3 = Eigen::Vector3d;
 
 struct Solid {
   double volume = 0.0;
@@ -139,8 +141,8 @@ std::optional<MassProperties> geometryMassProperties(const PartDef& p, double rh
         *error = {where + ".marker", "part '" + p.id + "' has no marker '" + g.marker + "'"};
         return std::nullopt;
       }
-      pos = mb::v3(mk->position);
-      R = mb::fromRpy(mk->orientation);
+      pos = V3(mk->position[0], mk->position[1], mk->position[2]);
+      R = rotationFromRpy(mk->orientation);
     }
     const V3 c = pos + R * s->cm;
     placed.push_back({s->volume, {c, R * s->J * R.transpose()}});

@@ -1,4 +1,4 @@
-#include "mechanics/triangle_mesh.h"
+#include "model/triangle_mesh.h"
 
 #include <Eigen/Dense>
 

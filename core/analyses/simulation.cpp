@@ -1,6 +1,7 @@
-#include "solver/simulation.h"
+#include "analyses/simulation.h"
 
 #include "build/compiler.h"
+#include "model/project_error.h"
 #include "solver/cosimulation.h"
 #include "solver/integration_run.h"
 
@@ -24,7 +25,12 @@ Simulation::Simulation(const Project& project, const std::string& file, const Bu
     BuildOptions switches;  // the multibody switches; nothing shared: the sides are no copies of system_
     switches.lumpFixedJoints = options.lumpFixedJoints;
     switches.forceDense = options.forceDense;
-    cosim_ = std::make_unique<CoSimulation>(project, file, switches);
+    if (project.mechanism.empty())
+      throw ProjectError(file, "simulation", "coupling",
+                         "co-simulation couples a circuit with a mechanism; this project has no mechanism");
+    cosim_ = std::make_unique<CoSimulation>(settings_, file, [&](CouplingRole role, Backplane* backplane) {
+      return Compiler::compile(project, file, role, backplane, switches);
+    });
   }
 }
 

@@ -1,4 +1,4 @@
-#include "mechanics/mechanism_types.h"
+#include "model/mechanism_types.h"
 
 #include <limits>
 
