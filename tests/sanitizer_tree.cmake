@@ -44,15 +44,16 @@ foreach(src ${PM_TESTS})
                        TIMEOUT 1200 LABELS sanitizer)
 endforeach()
 
-# A bounded fuzz session from the examples and the inputs it once failed
-# on; new inputs go to build/sanitize/fuzz-corpus, a failing one to
+# A bounded fuzz session from the examples, the seeds and the inputs it once
+# failed on; new inputs go to build/sanitize/fuzz-corpus, a failing one to
 # build/sanitize/fuzz-artifacts/ (with a line saying which).
 file(MAKE_DIRECTORY ${PM_SANITIZER_DIR}/fuzz-corpus ${PM_SANITIZER_DIR}/fuzz-artifacts)
 set(PM_FUZZ_SECONDS 60 CACHE STRING "Seconds of fuzzing in CTest's fuzz_project")
 add_test(NAME fuzz_project
          COMMAND ${PM_SANITIZER_DIR}/bin/fuzz_project -max_total_time=${PM_FUZZ_SECONDS} -timeout=30
                  -rss_limit_mb=2560 -print_final_stats=1 -artifact_prefix=${PM_SANITIZER_DIR}/fuzz-artifacts/
-                 ${PM_SANITIZER_DIR}/fuzz-corpus ${CMAKE_SOURCE_DIR}/projects ${CMAKE_SOURCE_DIR}/tests/fuzz/regressions)
+                 ${PM_SANITIZER_DIR}/fuzz-corpus ${CMAKE_SOURCE_DIR}/projects ${CMAKE_SOURCE_DIR}/tests/fuzz/seeds
+                 ${CMAKE_SOURCE_DIR}/tests/fuzz/regressions)
 set_tests_properties(fuzz_project PROPERTIES ENVIRONMENT "${PM_SANITIZER_ENV}"
                      WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/projects  # where data.file finds scripts
                      TIMEOUT 600 LABELS sanitizer)

@@ -1,7 +1,8 @@
 // The inputs on which the fuzzer (tests/fuzz/fuzz_project.cpp) once found
-// the project loader at fault, replayed through the same properties
-// (tests/fuzz/loader_property.h); also the example projects, which must
-// pass them too. In the sanitizer tree this runs under ASan and UBSan.
+// the project loader at fault (tests/fuzz/regressions/), replayed through the
+// same properties (tests/fuzz/loader_property.h); also its seeds and the
+// example projects, which must pass them too. In the sanitizer tree this
+// runs under ASan and UBSan.
 #include "fuzz/loader_property.h"
 #include "support/test_project.h"
 
@@ -18,7 +19,8 @@ namespace {
 std::vector<std::filesystem::path> filesIn(const std::string& folder) {
   std::vector<std::filesystem::path> out;
   for (const auto& e : std::filesystem::directory_iterator(folder))
-    if (e.is_regular_file() && e.path().filename().string()[0] != '.') out.push_back(e.path());
+    if (e.is_regular_file() && e.path().filename().string()[0] != '.' && e.path().extension() != ".md")
+      out.push_back(e.path());
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -37,8 +39,9 @@ class TestFuzzRegressions : public QObject {
  private slots:
   void regressions_data() {
     QTest::addColumn<QString>("path");
-    for (const auto& p : filesIn(pm::test::sourceDir() + "/tests/fuzz/regressions"))
-      QTest::newRow(p.filename().string().c_str()) << QString::fromStdString(p.string());
+    for (const char* folder : {"regressions", "seeds"})
+      for (const auto& p : filesIn(pm::test::sourceDir() + "/tests/fuzz/" + folder))
+        QTest::newRow((std::string(folder) + "/" + p.filename().string()).c_str()) << QString::fromStdString(p.string());
   }
   void regressions() {
     QFETCH(QString, path);
