@@ -51,7 +51,8 @@ file(MAKE_DIRECTORY ${PM_SANITIZER_DIR}/fuzz-corpus ${PM_SANITIZER_DIR}/fuzz-art
 set(PM_FUZZ_SECONDS 60 CACHE STRING "Seconds of fuzzing in CTest's fuzz_project")
 add_test(NAME fuzz_project
          COMMAND ${PM_SANITIZER_DIR}/bin/fuzz_project -max_total_time=${PM_FUZZ_SECONDS} -timeout=30
-                 -rss_limit_mb=2560 -print_final_stats=1 -artifact_prefix=${PM_SANITIZER_DIR}/fuzz-artifacts/
+                 -rss_limit_mb=2560 -print_final_stats=1
+                 -dict=${CMAKE_SOURCE_DIR}/tests/fuzz/project.dict -artifact_prefix=${PM_SANITIZER_DIR}/fuzz-artifacts/
                  ${PM_SANITIZER_DIR}/fuzz-corpus ${CMAKE_SOURCE_DIR}/projects ${CMAKE_SOURCE_DIR}/tests/fuzz/seeds
                  ${CMAKE_SOURCE_DIR}/tests/fuzz/regressions)
 set_tests_properties(fuzz_project PROPERTIES ENVIRONMENT "${PM_SANITIZER_ENV}"
