@@ -244,14 +244,18 @@ class Reader {
   const std::string& text_;
 };
 
-// nlohmann's "...; last read: '<token>'" quotes the token read so far whole:
-// a string of prose (quotes of its own defeat clipQuoted) or of a megabyte.
+// nlohmann's "...; last read: '<token>'[; expected <what>]" quotes the token
+// read so far whole: a string of prose (quotes of its own defeat
+// clipQuoted) or of a megabyte.
 std::string clipLastRead(const std::string& what) {
   const std::string tag = "; last read: '";
   const auto at = what.find(tag);
-  if (at == std::string::npos || what.size() <= at + tag.size() || what.back() != '\'') return what;
+  if (at == std::string::npos || what.size() <= at + tag.size()) return what;
   const size_t begin = at + tag.size();
-  return what.substr(0, begin) + clipText(std::string_view(what).substr(begin, what.size() - 1 - begin)) + "'";
+  const auto expected = what.rfind("'; expected ");
+  const size_t close = expected != std::string::npos && expected >= begin ? expected : what.size() - 1;
+  if (what[close] != '\'') return what;
+  return what.substr(0, begin) + clipText(std::string_view(what).substr(begin, close - begin)) + what.substr(close);
 }
 
 }  // namespace
