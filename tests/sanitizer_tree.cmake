@@ -28,7 +28,10 @@ ExternalProject_Add(sanitizer_tree
 
 # halt_on_error: a report fails the test. detect_leaks is ASan's default on
 # Linux; the suppressions name leaks of the libraries we link, not ours.
+# QTEST_FUNCTION_TIMEOUT: Qt Test's 300 s per test function is too short for
+# the longest mechanics tests under the sanitizers on 2 busy cores.
 set(PM_SANITIZER_ENV
+    "QTEST_FUNCTION_TIMEOUT=1200000"
     "ASAN_OPTIONS=detect_leaks=1"
     "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1"
     "LSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/fuzz/lsan.supp:print_suppressions=0")
