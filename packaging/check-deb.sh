@@ -45,6 +45,10 @@ if command -v desktop-file-validate >/dev/null; then
   desktop-file-validate "$tmp/root/usr/share/applications/pneumech-studio.desktop"
 fi
 if command -v xmllint >/dev/null; then xmllint --noout "$tmp/root/usr/share/mime/packages/pneumech-studio.xml"; fi
+if command -v update-mime-database >/dev/null; then  # what shared-mime-info's trigger makes of it
+  update-mime-database "$tmp/root/usr/share/mime" >/dev/null
+  grep -qx "60:$mime:\*.pneumech.json" "$tmp/root/usr/share/mime/globs2" || fail "the MIME database does not map *.pneumech.json"
+fi
 
 # What it depends on: found by dpkg-shlibdeps, and each a package apt knows.
 depends=$(dpkg-deb -f "$deb" Depends)
