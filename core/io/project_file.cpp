@@ -244,20 +244,6 @@ class Reader {
   const std::string& text_;
 };
 
-// nlohmann's "...; last read: '<token>'[; expected <what>]" quotes the token
-// read so far whole: a string of prose (quotes of its own defeat
-// clipQuoted) or of a megabyte.
-std::string clipLastRead(const std::string& what) {
-  const std::string tag = "; last read: '";
-  const auto at = what.find(tag);
-  if (at == std::string::npos || what.size() <= at + tag.size()) return what;
-  const size_t begin = at + tag.size();
-  const auto expected = what.rfind("'; expected ");
-  const size_t close = expected != std::string::npos && expected >= begin ? expected : what.size() - 1;
-  if (what[close] != '\'') return what;
-  return what.substr(0, begin) + clipText(std::string_view(what).substr(begin, close - begin)) + what.substr(close);
-}
-
 }  // namespace
 
 bool isSimulationKey(const std::string& key) {
@@ -278,8 +264,8 @@ Project parseProjectText(const std::string& text, const std::string& name) {
     if (const auto lastRead = what.find("; last read:"); lastRead != std::string::npos) what.erase(lastRead);
     const auto pos = what.find("syntax error");
     throw ProjectError(name, "", "", "malformed JSON at " + jsonPosition(text, at) + ": " +
-                                         clipLastRead(pos == std::string::npos ? what : what.substr(pos)) +
-                                         "; near: " + jsonExcerpt(text, at));
+                                         (pos == std::string::npos ? what : what.substr(pos)) + "; near: " +
+                                         jsonExcerpt(text, at));
   } catch (const json::exception& e) {
     // checkJsonLimits catches what it knows of; anything else still names the file.
     throw ProjectError(name, "", "", std::string("malformed JSON: ") + e.what());
