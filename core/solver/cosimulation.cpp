@@ -5,6 +5,7 @@
 #include "model/project_error.h"
 #include "solver/colored_jacobian.h"
 #include "solver/dense_lu.h"
+#include "solver/integration_run.h"
 #include "solver/matched_klu.h"
 
 #include <ida/ida.h>
@@ -24,7 +25,7 @@ namespace pm {
 namespace {
 
 void check(int flag, const char* what) {
-  if (flag < 0) throw std::runtime_error(std::string(what) + " failed: " + IDAGetReturnFlagName(flag));
+  if (flag < 0) throw std::runtime_error(std::string(what) + " failed: " + idaFlagName(flag));
 }
 
 // One IDA instance over one System, set up as IntegrationRun does (same
@@ -146,7 +147,7 @@ class Integrator {
       }
       if (flag < 0)
         throw std::runtime_error(std::string("integration failed at t = ") + numberText(t_) + " s: " +
-                                 IDAGetReturnFlagName(flag) +
+                                 idaFlagName(flag) +
                                  (!error_.empty() ? " (" + error_ + ")" : idaMessage_.empty() ? "" : " (" + idaMessage_ + ")"));
       if (flag == IDA_ROOT_RETURN) {
         ++events_;

@@ -14,6 +14,7 @@
 #include <sunmatrix/sunmatrix_sparse.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <stdexcept>
 #include <thread>
@@ -147,7 +148,7 @@ constexpr long kMaxSteps = 200000;
 constexpr int kMaxRestarts = 50;
 
 void check(int flag, const char* what) {
-  if (flag < 0) throw std::runtime_error(std::string(what) + " failed: " + IDAGetReturnFlagName(flag));
+  if (flag < 0) throw std::runtime_error(std::string(what) + " failed: " + idaFlagName(flag));
 }
 
 // The state IDA's local error test weighs most (-1 when unknown).
@@ -515,7 +516,7 @@ void IntegrationRun::fail(int flag) {
   }
   if (worst >= 0) result_.object = sys_.stateObject(worst);
   throw std::runtime_error(std::string("integration failed at t = ") + numberText(t_) + " s: " +
-                           IDAGetReturnFlagName(flag) +
+                           idaFlagName(flag) +
                            (!cb.error.empty() ? " (" + cb.error + ")" : cb.idaMessage.empty() ? "" : " (" + cb.idaMessage + ")") +
                            (worst < 0 ? "" : why + result_.object + " (state " + sys_.states()[worst].name + ")"));
 }
@@ -659,6 +660,13 @@ RunResult IntegrationRun::finish() {
   result_.stats.tReached = t_;
   result_.stats.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0_).count();
   return result_;
+}
+
+std::string idaFlagName(long flag) {
+  char* name = IDAGetReturnFlagName(flag);
+  std::string s = name ? name : "flag " + std::to_string(flag);
+  std::free(name);
+  return s;
 }
 
 }  // namespace pm

@@ -15,11 +15,16 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace pm {
 
 class OutputPipeline;
+
+// IDA's name of a return flag ("IDA_CONV_FAIL"). IDAGetReturnFlagName
+// returns a malloc'd string the caller frees: this frees it.
+std::string idaFlagName(long flag);
 
 class IntegrationRun {
  public:
