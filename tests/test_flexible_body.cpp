@@ -11,6 +11,7 @@
 //  - bad definitions are refused naming the file, the body and the field.
 #include "mechanics/beam/beam_bodies.h"
 #include "mechanics/beam/beam_modes.h"
+#include "build/project_input.h"
 #include "build/validation.h"
 #include "io/project_file.h"
 #include "model/project_error.h"
@@ -226,6 +227,15 @@ class TestFlexibleBody : public QObject {
     }
     QVERIFY2(worst[1] < 1e-5 * kL, qPrintable(QString::number(worst[1])));
     QVERIFY2(worst[0] > 5.0 * worst[1], qPrintable(QString("%1 vs %2").arg(worst[0]).arg(worst[1])));
+  }
+
+  // The example's flexible body survives saving and loading unchanged.
+  void fileRoundTrip() {
+    const Project a = loadProject(projectPath("flexible_swing_arm.pneumech.json"));
+    QCOMPARE(a.mechanism.flexible_bodies.size(), size_t(1));
+    QCOMPARE(a.mechanism.flexible_bodies[0].markers.size(), size_t(3));
+    const Project b = parseProjectText(serializeProject(a), "again");
+    QVERIFY(a.mechanism == b.mechanism);
   }
 
   // Errors name the file, the flexible body and the field.
