@@ -3,6 +3,7 @@
 // what it cannot parse.
 #include "build/validation.h"
 
+#include "mechanics/beam/beam_bodies.h"
 #include "mechanics/contact/contact_pair.h"
 #include "model/component_type.h"
 #include "model/mechanism_types.h"
@@ -34,7 +35,7 @@ bool namesMechanismObject(const Mechanism& m, const std::string& ref) {
   auto has = [&](const auto& list) {
     return std::any_of(list.begin(), list.end(), [&](const auto& o) { return o.id == id; });
   };
-  return has(m.parts) || has(m.joints) || has(m.motions) || has(m.forces) || has(m.contacts);
+  return has(m.parts) || has(m.flexible_bodies) || has(m.joints) || has(m.motions) || has(m.forces) || has(m.contacts);
 }
 
 void validateProject(const Project& pr, const std::string& file, bool forRun) {
@@ -237,6 +238,11 @@ void validateMechanism(const Mechanism& m, const std::string& file, const std::v
     for (const MarkerDef& k : p.markers)
       if (k.id.empty() || !mk.insert(k.id).second) fail(p.id, "markers", "empty or duplicate marker id '" + k.id + "'");
   }
+  for (const FlexibleBodyDef& b : m.flexible_bodies) {
+    newId(b.id, "flexible body");
+    bounded(b.id, "position", b.position.data(), 3, kPlausiblePosition, "m");
+    if (const auto e = beam::checkFlexibleBody(b)) fail(b.id, e->first, e->second);
+  }
   if (grounds > 1) fail("mechanism", "parts", "more than one ground part");
   if (!m.parts.empty() && grounds == 0) fail("mechanism", "parts", "no ground part (mark one part \"ground\": true)");
   auto marker = [&](const std::string& ref, const std::string& o, const char* field, bool optional) {
@@ -246,6 +252,11 @@ void validateMechanism(const Mechanism& m, const std::string& file, const std::v
     }
     const auto dot = ref.find('.');
     if (dot == std::string::npos) fail(o, field, "marker reference '" + ref + "' must read '<part>.<marker>'");
+    if (const FlexibleBodyDef* b = m.flexibleBody(ref.substr(0, dot))) {
+      for (const BeamMarkerDef& k : b->markers)
+        if (k.id == ref.substr(dot + 1)) return;
+      fail(o, field, "flexible body '" + b->id + "' has no marker '" + ref.substr(dot + 1) + "'");
+    }
     const PartDef* p = m.part(ref.substr(0, dot));
     if (!p) fail(o, field, "no part '" + ref.substr(0, dot) + "'");
     for (const MarkerDef& k : p->markers)

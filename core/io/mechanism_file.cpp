@@ -20,6 +20,12 @@ const PartDef* Mechanism::part(const std::string& id) const {
   return nullptr;
 }
 
+const FlexibleBodyDef* Mechanism::flexibleBody(const std::string& id) const {
+  for (const auto& b : flexible_bodies)
+    if (b.id == id) return &b;
+  return nullptr;
+}
+
 namespace {
 
 class MReader {
@@ -122,6 +128,55 @@ class MReader {
     if (ic.contains(names->second)) r.rate = num(ic, names->second, d.id, 0.0, "initial.");
     return r;
   }
+  std::map<std::string, double> numbers(const json& j, const char* k, const std::string& o) const {
+    std::map<std::string, double> r;
+    if (!j.contains(k)) return r;
+    if (!j.at(k).is_object()) fail(o, k, "expected an object of name: value (SI)");
+    for (auto it = j.at(k).begin(); it != j.at(k).end(); ++it)
+      if (!(k == std::string("section") && it.key() == "shape")) r[it.key()] = num(j.at(k), it.key().c_str(), o, 0.0, std::string(k) + ".");
+    return r;
+  }
+  // A flexible body: its numbers here, their physics in validateMechanism.
+  FlexibleBodyDef flexibleBody(const json& b, const std::string& where) const {
+    if (!b.is_object()) fail(where, "", "expected an object");
+    FlexibleBodyDef d;
+    d.id = str(b, "id", where, true);
+    const std::string& o = d.id;
+    only(b, {"id", "length", "elements", "section", "material", "damping", "timoshenko", "position", "orientation",
+             "markers"},
+         o);
+    if (!b.contains("length")) fail(o, "length", "missing field");
+    d.length = num(b, "length", o, d.length);
+    if (b.contains("elements")) {
+      if (!b.at("elements").is_number_integer()) fail(o, "elements", "expected a whole number");
+      d.elements = b.at("elements").get<int>();
+    }
+    if (!b.contains("section")) fail(o, "section", "missing field");
+    if (!b.at("section").is_object()) fail(o, "section", "expected an object {\"shape\": ..., dimensions [m]}");
+    d.section_shape = str(b.at("section"), "shape", o + ".section", true);
+    d.section = numbers(b, "section", o);
+    if (!b.contains("material")) fail(o, "material", "missing field");
+    d.material = numbers(b, "material", o);
+    d.damping = numbers(b, "damping", o);
+    if (b.contains("timoshenko")) {
+      if (!b.at("timoshenko").is_boolean()) fail(o, "timoshenko", "expected true or false");
+      d.timoshenko = b.at("timoshenko").get<bool>();
+    }
+    d.position = vec<3>(b, "position", o, d.position);
+    d.orientation = vec<3>(b, "orientation", o, d.orientation);
+    for (const json& k : arr(b, "markers", o)) {
+      if (!k.is_object()) fail(o, "markers", "expected objects");
+      BeamMarkerDef md;
+      md.id = str(k, "id", o + ".markers", true);
+      only(k, {"id", "node", "orientation"}, o, "markers." + md.id + ".");
+      if (!k.contains("node") || !k.at("node").is_number_integer())
+        fail(o, "markers." + md.id + ".node", "expected a node number (0 = root .. elements = tip)");
+      md.node = k.at("node").get<int>();
+      md.orientation = vec<3>(k, "orientation", o + ".markers." + md.id, md.orientation);
+      d.markers.push_back(md);
+    }
+    return d;
+  }
   const json& arr(const json& j, const char* k, const std::string& o) const {
     static const json empty = json::array();
     if (!j.contains(k)) return empty;
@@ -131,7 +186,7 @@ class MReader {
 
   Mechanism read(const json& m) const {
     if (!m.is_object()) fail("mechanism", "", "expected an object");
-    only(m, {"gravity", "parts", "joints", "motions", "forces", "contacts"}, "mechanism");
+    only(m, {"gravity", "parts", "flexible_bodies", "joints", "motions", "forces", "contacts"}, "mechanism");
     Mechanism r;
     r.gravity = vec<3>(m, "gravity", "mechanism", r.gravity);
     int n = 0;
@@ -200,6 +255,9 @@ class MReader {
       massProperties(p, d);
       r.parts.push_back(std::move(d));
     }
+    n = 0;
+    for (const json& b : arr(m, "flexible_bodies", "mechanism"))
+      r.flexible_bodies.push_back(flexibleBody(b, "mechanism.flexible_bodies[" + std::to_string(n++) + "]"));
     n = 0;
     for (const json& j : arr(m, "joints", "mechanism")) {
       const std::string where = "mechanism.joints[" + std::to_string(n++) + "]";
@@ -356,6 +414,23 @@ json serializeMechanism(const Mechanism& m) {
     parts.push_back(j);
   }
   r["parts"] = parts;
+  if (!m.flexible_bodies.empty()) {
+    json fb = json::array();
+    for (const FlexibleBodyDef& d : m.flexible_bodies) {
+      json sec = d.section;
+      sec["shape"] = d.section_shape;
+      json j = {{"id", d.id},           {"length", d.length},     {"elements", d.elements},
+                {"section", sec},       {"material", d.material}, {"position", d.position},
+                {"orientation", d.orientation}};
+      if (!d.damping.empty()) j["damping"] = d.damping;
+      if (d.timoshenko) j["timoshenko"] = true;
+      json mk = json::array();
+      for (const BeamMarkerDef& k : d.markers) mk.push_back({{"id", k.id}, {"node", k.node}, {"orientation", k.orientation}});
+      j["markers"] = mk;
+      fb.push_back(j);
+    }
+    r["flexible_bodies"] = fb;
+  }
   json joints = json::array();
   for (const JointDef& d : m.joints) {
     json j = {{"id", d.id}, {"type", d.type}};

@@ -4,6 +4,7 @@
 // result channels and root functions.
 #include "mechanics/multibody.h"
 
+#include "mechanics/beam/beam_bodies.h"
 #include "mechanics/multibody_error.h"
 #include "model/mechanism_types.h"
 
@@ -38,9 +39,14 @@ std::vector<std::string> jointEquations(const std::string& type) {
 
 }  // namespace
 
-MultibodySystem::MultibodySystem(const Mechanism& m, const ExternalLoads& loads, const MultibodyOptions& options)
-    : g_(v3(m.gravity)), forceDense_(options.forceDense) {
+MultibodySystem::MultibodySystem(const Mechanism& user, const ExternalLoads& loads, const MultibodyOptions& options)
+    : g_(v3(user.gravity)), forceDense_(options.forceDense) {
+  // Flexible bodies become node bodies and force elements (decision 0017);
+  // their markers keep the user's names.
+  const Mechanism m = beam::withNodeBodies(user);
   const std::vector<char> userFixed = addBodies(m);
+  if (!user.flexible_bodies.empty())
+    for (MarkerRT& mk : markers_) mk.name = beam::userMarkerName(user, mk.name);
   setCompliance();
   const std::vector<int> lumped = options.lumpFixedJoints ? lumpWelded(m, loads, userFixed) : std::vector<int>(m.joints.size(), -1);
   nStates_ = 0;  // counts the slots as they are given out

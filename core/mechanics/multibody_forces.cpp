@@ -3,6 +3,7 @@
 // entry point (applyForce), and the root functions at contact onsets.
 #include "mechanics/multibody.h"
 
+#include "mechanics/beam/beam_segment_force.h"
 #include "mechanics/impact_force.h"
 
 #include <algorithm>
@@ -160,6 +161,8 @@ void MultibodySystem::forceValues(double t, const double* y, const std::vector<K
       applyForce(bj, PI, -F * z);
       vals.push_back(F);
       vals.push_back(std::max(pen, 0.0));
+    } else if (beam::isBeamForce(fe.type)) {
+      beam::applyBeamForce(*this, fe, k, vals);
     }
   }
   contactForces(k, vals);

@@ -4,6 +4,8 @@
 // values, the energies and the constraint residuals.
 #include "mechanics/multibody.h"
 
+#include "mechanics/beam/beam_segment_force.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -55,7 +57,9 @@ void MultibodySystem::declareChannels() {
     ch(mo.id + ".value", rev ? "rad" : "m");
   }
   for (const ForceRT& f : forces_) {
-    if (f.type == "bushing") {
+    if (beam::isBeamForce(f.type)) {
+      for (const auto& [q, u] : beam::beamForceChannels(f.type)) ch(f.id + "." + q, u);
+    } else if (f.type == "bushing") {
       for (const char* q : {"Fx", "Fy", "Fz"}) ch(f.id + "." + q, "N");
       for (const char* q : {"Tx", "Ty", "Tz"}) ch(f.id + "." + q, "N m");
     } else if (f.type == "vforce") {
@@ -130,6 +134,8 @@ double MultibodySystem::potentialEnergy(double /*t: springs have no time tables*
       const V3 th = aa.angle() * aa.axis();
       e += 0.5 * (f.par("kx") * d.x() * d.x() + f.par("ky") * d.y() * d.y() + f.par("kz") * d.z() * d.z() +
                   f.par("ktx") * th.x() * th.x() + f.par("kty") * th.y() * th.y() + f.par("ktz") * th.z() * th.z());
+    } else if (beam::isBeamForce(f.type)) {
+      e += beam::beamForceEnergy(*this, f, k);
     }
   }
   return e + contactEnergy(k);

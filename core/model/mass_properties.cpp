@@ -96,7 +96,7 @@ Solid meshSolid(const Geometry& g, const MeshReader& readMesh) {
   const MeshIntegrals in = meshIntegrals(mesh);
   Solid s;
   s.volume = in.volume;
-  s.cm = mb::v3(in.cm);
+  s.cm = V3(in.cm[0], in.cm[1], in.cm[2]);
   const auto& I = in.inertia;
   s.J << I[0], I[3], I[4], I[3], I[1], I[5], I[4], I[5], I[2];
   return s;

@@ -137,15 +137,46 @@ struct ContactDef {
   bool operator==(const ContactDef&) const = default;
 };
 
+// A marker on a node of a flexible body: referenced "<body>.<marker>" like a
+// part's marker; node 0 is the root, node `elements` the tip.
+struct BeamMarkerDef {
+  std::string id;
+  int node = 0;
+  Vec3 orientation{};  // rpy in the beam's axes (x along the beam)
+  bool operator==(const BeamMarkerDef&) const = default;
+};
+
+// A flexible beam (issue #22): `elements` Euler-Bernoulli (or Timoshenko)
+// elements along its x-axis from the root, which sits at `position` with
+// `orientation`. Section and material are named numbers (SI) so that the
+// file, the overrides and the editor treat them alike:
+//   section_shape rectangle {hy, bz} | round {d} | tube {d, d_inner} | direct {A, Iy, Iz, J[, cy, cz]}
+//   material {E, G or nu, density}; damping {beta} (stiffness-proportional) or {ratio}.
+// The multibody engine compiles it into node bodies (core/mechanics/beam/beam_bodies.h).
+struct FlexibleBodyDef {
+  std::string id;
+  double length = 1.0;  // m
+  int elements = 10;
+  std::string section_shape = "rectangle";
+  std::map<std::string, double> section, material, damping;
+  bool timoshenko = false;
+  Vec3 position{};
+  Vec3 orientation{};
+  std::vector<BeamMarkerDef> markers;
+  bool operator==(const FlexibleBodyDef&) const = default;
+};
+
 struct Mechanism {
   Vec3 gravity{0.0, 0.0, -9.80665};
   std::vector<PartDef> parts;
+  std::vector<FlexibleBodyDef> flexible_bodies;
   std::vector<JointDef> joints;
   std::vector<MotionDef> motions;
   std::vector<ForceDef> forces;
   std::vector<ContactDef> contacts;
   bool empty() const { return parts.empty(); }
   const PartDef* part(const std::string& id) const;
+  const FlexibleBodyDef* flexibleBody(const std::string& id) const;
   bool operator==(const Mechanism&) const = default;
 };
 
