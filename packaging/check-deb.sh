@@ -29,7 +29,7 @@ done
 grep -qE '^\./usr/lib/[^ ]*libpneumech_core\.so$' <<<"$contents" || fail "$deb lacks libpneumech_core.so"
 grep -qE '^\./usr/lib/[^ ]*libpneumech_script\.so$' <<<"$contents" || fail "$deb lacks libpneumech_script.so"
 examples=$(grep -c '^\./usr/share/pneumech/projects/.*\.pneumech\.json$' <<<"$contents" || true)
-sources=$(ls "$(dirname "$0")"/../projects/*.pneumech.json | wc -l)
+sources=$(find "$(dirname "$0")"/../projects -name '*.pneumech.json' | wc -l)
 [ "$examples" -eq "$sources" ] || fail "$deb has $examples examples, projects/ has $sources"
 
 # The desktop entry opens the project file type the MIME package declares.
