@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <utility>
 #include <vector>
 
 namespace pm {
@@ -164,15 +165,20 @@ struct Temp {
   }
 };
 
-}  // namespace
-
 // The folder opened, and the target examined: refused early when it can
-// never be written.
+// never be written. Closes the folder unless released.
 struct Target {
   std::string base, folder;
   int dirfd = -1;
   bool exists = false;
   struct stat st {};
+  Target() = default;
+  Target(const Target&) = delete;
+  Target& operator=(const Target&) = delete;
+  ~Target() {
+    if (dirfd >= 0) ::close(dirfd);
+  }
+  int release() { return std::exchange(dirfd, -1); }
 };
 
 void openTarget(const std::string& path, Target& t) {
@@ -196,27 +202,18 @@ void openTarget(const std::string& path, Target& t) {
   }
 }
 
+}  // namespace
+
 void checkWriteTarget(const std::string& path) {
   Target target;
-  try {
-    openTarget(path, target);
-  } catch (...) {
-    if (target.dirfd >= 0) ::close(target.dirfd);
-    throw;
-  }
-  ::close(target.dirfd);
+  openTarget(path, target);
 }
 
 void writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
   Temp t;
   Target target;
-  try {
-    openTarget(path, target);
-  } catch (...) {
-    if (target.dirfd >= 0) ::close(target.dirfd);
-    throw;
-  }
-  t.dirfd = target.dirfd;  // closed by t from here on
+  openTarget(path, target);
+  t.dirfd = target.release();  // closed by t from here on
   const std::string& base = target.base;
   const std::string& folder = target.folder;
   struct stat st = target.st;

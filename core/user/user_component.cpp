@@ -138,6 +138,16 @@ class DefinitionReader {
     if (!def_.at(key).is_array()) fail(key, "", "expected an array");
     return def_.at(key);
   }
+  // Calls body(entry, "key[i]") for each entry of the array `key`, each an object.
+  template <class Body>
+  void eachObject(const char* key, Body&& body) {
+    int i = 0;
+    for (const json& x : array(key)) {
+      const std::string f = std::string(key) + "[" + std::to_string(i++) + "]";
+      if (!x.is_object()) fail(f, "", "expected an object");
+      body(x, f);
+    }
+  }
   Dim unit(const std::string& field, const std::string& u) {
     try {
       return parseUnit(u);
@@ -171,10 +181,7 @@ class DefinitionReader {
     d_->time = symbol("time", parseUnit("s"), false, "");
   }
   void ports() {
-    int i = 0;
-    for (const json& p : array("ports")) {
-      const std::string f = "ports[" + std::to_string(i++) + "]";
-      if (!p.is_object()) fail(f, "", "expected an object");
+    eachObject("ports", [&](const json& p, const std::string& f) {
       const std::string n = str(p, "name", f + ".name");
       const std::string domain = p.contains("domain") ? str(p, "domain", f + ".domain") : "pneumatic";
       const std::string doc = p.contains("doc") ? str(p, "doc", f + ".doc") : "";
@@ -192,13 +199,10 @@ class DefinitionReader {
       } else {
         fail(f + ".domain", domain, "expected \"pneumatic\", \"signal\" or \"mechanical\"");
       }
-    }
+    });
   }
   void parameters() {
-    int i = 0;
-    for (const json& p : array("parameters")) {
-      const std::string f = "parameters[" + std::to_string(i++) + "]";
-      if (!p.is_object()) fail(f, "", "expected an object");
+    eachObject("parameters", [&](const json& p, const std::string& f) {
       ParamDecl pd;
       pd.name = str(p, "name", f + ".name");
       pd.unit = str(p, "unit", f + ".unit");
@@ -213,13 +217,10 @@ class DefinitionReader {
       if (!isIdentifier(pd.name)) fail(f + ".name", pd.name, "a parameter name is letters, digits and '_'");
       d_->params.push_back({pd.name, symbol(pd.name, dim, true, f + ".name")});
       t_.params.push_back(std::move(pd));
-    }
+    });
   }
   void states() {
-    int i = 0;
-    for (const json& s : array("states")) {
-      const std::string f = "states[" + std::to_string(i++) + "]";
-      if (!s.is_object()) fail(f, "", "expected an object");
+    eachObject("states", [&](const json& s, const std::string& f) {
       Definition::State st;
       st.name = str(s, "name", f + ".name");
       st.unit = str(s, "unit", f + ".unit");
@@ -236,13 +237,10 @@ class DefinitionReader {
       st.der = slot();
       derDim_.push_back(dim.over(parseUnit("s")));
       d_->states.push_back(std::move(st));
-    }
+    });
   }
   void variables() {
-    int i = 0;
-    for (const json& v : array("variables")) {
-      const std::string f = "variables[" + std::to_string(i++) + "]";
-      if (!v.is_object()) fail(f, "", "expected an object");
+    eachObject("variables", [&](const json& v, const std::string& f) {
       Definition::Variable var;
       var.name = str(v, "name", f + ".name");
       if (!isIdentifier(var.name)) fail(f + ".name", var.name, "a variable name is letters, digits and '_'");
@@ -258,7 +256,7 @@ class DefinitionReader {
                                  [&](int s) { return constant_.count(s) > 0; });
       var.slot = symbol(var.name, dim, var.constant, f + ".name");
       d_->variables.push_back(std::move(var));
-    }
+    });
   }
   void equations();
   void flows();
@@ -342,24 +340,18 @@ void DefinitionReader::equations() {
 }
 
 void DefinitionReader::flows() {
-  int i = 0;
-  for (const json& fl : array("flows")) {
-    const std::string f = "flows[" + std::to_string(i++) + "]";
-    if (!fl.is_object()) fail(f, "", "expected an object");
+  eachObject("flows", [&](const json& fl, const std::string& f) {
     Definition::Flow x;
     x.from = portIndex(f + ".from", str(fl, "from", f + ".from"));
     x.to = portIndex(f + ".to", str(fl, "to", f + ".to"));
     if (x.from == x.to) fail(f + ".to", str(fl, "to", f + ".to"), "a flow goes between two different ports");
     x.q = checked(f + ".mass_flow", exprText(fl, "mass_flow", f), parseUnit("kg/s"), "a mass flow");
     d_->flows.push_back(std::move(x));
-  }
+  });
 }
 
 void DefinitionReader::volumes() {
-  int i = 0;
-  for (const json& v : array("volumes")) {
-    const std::string f = "volumes[" + std::to_string(i++) + "]";
-    if (!v.is_object()) fail(f, "", "expected an object");
+  eachObject("volumes", [&](const json& v, const std::string& f) {
     Definition::Volume x;
     x.port = portIndex(f + ".port", str(v, "port", f + ".port"));
     x.V = checked(f + ".volume", exprText(v, "volume", f), parseUnit("m3"), "a volume");
@@ -372,7 +364,7 @@ void DefinitionReader::volumes() {
     x.isothermal = checked(f + ".isothermal", exprText(v, "isothermal", f, "0"), Dim(), "the switch", true);
     x.Twall = checked(f + ".T_wall", exprText(v, "T_wall", f, "T_amb"), parseUnit("K"), "a temperature", true);
     d_->volumes.push_back(std::move(x));
-  }
+  });
 }
 
 void DefinitionReader::portsHaveFlows() {
@@ -387,11 +379,8 @@ void DefinitionReader::portsHaveFlows() {
 }
 
 void DefinitionReader::outputs() {
-  int i = 0;
   std::set<std::string> names;
-  for (const json& o : array("outputs")) {
-    const std::string f = "outputs[" + std::to_string(i++) + "]";
-    if (!o.is_object()) fail(f, "", "expected an object");
+  eachObject("outputs", [&](const json& o, const std::string& f) {
     Definition::Output x;
     x.name = str(o, "name", f + ".name");
     x.unit = str(o, "unit", f + ".unit");
@@ -400,7 +389,7 @@ void DefinitionReader::outputs() {
     x.value = checked(f + ".value", exprText(o, "value", f), unit(f + ".unit", x.unit), "the output");
     t_.channels.push_back({x.name, x.unit, o.contains("doc") ? str(o, "doc", f + ".doc") : ""});
     d_->outputs.push_back(std::move(x));
-  }
+  });
 }
 
 }  // namespace
