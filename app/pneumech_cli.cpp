@@ -166,12 +166,17 @@ int report(int argc, char** argv) {
 }
 
 // What the studio's Check says, without running: the compile's errors
-// (exit 2), its notes, and the mechanism's geometry (geometry_checks.h).
+// (exit 2), its notes, the circuit's wiring (circuit_checks.h) and the
+// mechanism's geometry (geometry_checks.h).
 int check(const std::string& path, const std::vector<std::string>& sets) {
   Project pr = loadWithOverrides(path, sets);
   const std::vector<std::string> notes = engine::check(pr, path);  // throws ProjectError: exit 2
   int n = 0;
   for (const auto& m : notes) std::cout << "note: " << m << "\n";
+  for (const CircuitFinding& f : engine::checkCircuit(pr)) {
+    std::cout << "warning: " << f.message << "\n";
+    ++n;
+  }
   for (const GeometryFinding& f : engine::checkGeometry(pr)) {
     std::cout << "warning: " << f.message << "\n";
     ++n;

@@ -84,6 +84,8 @@ std::vector<std::string> check(const Project& project, const std::string& file) 
 
 std::vector<GeometryFinding> checkGeometry(const Project& project) { return checkMechanismGeometry(project); }
 
+std::vector<CircuitFinding> checkCircuit(const Project& project) { return pm::checkCircuit(project); }
+
 std::vector<GeometryFinding> deadPointWarnings(const Project& project, const ResultStore& results) {
   return deadPointCrossings(project, results);
 }

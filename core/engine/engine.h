@@ -8,6 +8,7 @@
 // (exit code 2 in the CLI); a run that fails returns a RunResult saying so.
 #pragma once
 
+#include "analyses/circuit_checks.h"
 #include "analyses/geometry_checks.h"
 #include "analyses/mechanism_analysis.h"
 #include "model/component_type.h"
@@ -87,6 +88,10 @@ std::vector<std::string> check(const Project& project, const std::string& file =
 // attached cylinders' stroke, dead points, joints a cylinder cannot move,
 // default inertia against drawn geometry.
 std::vector<GeometryFinding> checkGeometry(const Project& project);
+// The circuit's wiring without running (analyses/circuit_checks.h): open
+// ports, no supply, valve sides nothing actuates, cylinders no valve
+// controls, sensors nothing reads.
+std::vector<CircuitFinding> checkCircuit(const Project& project);
 // The dead points a finished run drove the mechanism over.
 std::vector<GeometryFinding> deadPointWarnings(const Project& project, const ResultStore& results);
 // The channels deadPointWarnings reads: a store that keeps only some
