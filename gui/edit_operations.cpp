@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cmath>
 #include <map>
+#include <set>
 
 namespace pm::gui {
 
@@ -81,6 +82,71 @@ Component newComponent(const Project& p, const std::string& type, double x, doub
   c.placement.x = snapToGrid(x);
   c.placement.y = snapToGrid(y);
   return c;
+}
+
+const std::vector<std::string>& solenoidSourceTypes() {
+  static const std::vector<std::string> types = {"push_button", "time_switch", "step_sequence"};
+  return types;
+}
+
+namespace {
+
+// A free "Y<n>" output of a sequence's data.
+std::string freshOutput(const nlohmann::json& data) {
+  std::set<std::string> used;
+  if (data.contains("outputs") && data["outputs"].is_array())
+    for (const auto& o : data["outputs"])
+      if (o.is_string()) used.insert(o.get<std::string>());
+  for (int n = 1;; ++n)
+    if (!used.count("Y" + std::to_string(n))) return "Y" + std::to_string(n);
+}
+
+// A grid point near `want` no other component's placement is close to.
+Point freeSpot(const Project& p, Point want) {
+  auto taken = [&](const Point& q) {
+    return std::any_of(p.components.begin(), p.components.end(), [&](const Component& c) {
+      return std::abs(c.placement.x - q.x) < 60 && std::abs(c.placement.y - q.y) < 50;
+    });
+  };
+  for (int i = 0; i < 20 && taken(want); ++i) want.y += 60;
+  return want;
+}
+
+}  // namespace
+
+std::string addSignalSourceFor(Project& p, const std::string& reader, const std::string& input,
+                               const std::string& type) {
+  const Component* r = p.find(reader);
+  const auto& types = solenoidSourceTypes();
+  if (!r || std::find(types.begin(), types.end(), type) == types.end()) return {};
+  const std::string readerLabel = r->label.empty() ? r->id : r->label;
+  std::string ref;
+  if (type == "step_sequence") {
+    auto seq = std::find_if(p.components.begin(), p.components.end(),
+                            [](const Component& c) { return c.type == "step_sequence"; });
+    if (seq != p.components.end() && seq->data.is_object() && seq->data.contains("steps") &&
+        seq->data["steps"].is_array()) {
+      const std::string out = freshOutput(seq->data);
+      seq->data["outputs"].push_back(out);
+      seq->data["steps"].push_back({{"name", readerLabel + " on"}, {"set", {{out, 1}}}, {"when", nlohmann::json::array()}});
+      ref = seq->id + "." + out;
+      p.find(reader)->inputs[input] = ref;
+      return ref;
+    }
+  }
+  // Left of the valve for side 14 (its solenoid), right of it for side 12.
+  const bool right = input.size() >= 2 && input.compare(input.size() - 2, 2, "12") == 0;
+  const Point at = freeSpot(p, {r->placement.x + (right ? 130.0 : -130.0), r->placement.y});
+  Component c = newComponent(p, type, at.x, at.y);
+  if (type == "step_sequence") {  // a start step, then one that switches the valve
+    c.data = nlohmann::json::parse(R"({"outputs": ["Y1"], "cyclic": false,
+        "steps": [{"name": "start", "set": {}, "when": []}]})");
+    c.data["steps"].push_back({{"name", readerLabel + " on"}, {"set", {{"Y1", 1}}}, {"when", nlohmann::json::array()}});
+  }
+  ref = c.id + (type == "step_sequence" ? ".Y1" : ".out");
+  p.components.push_back(std::move(c));
+  p.find(reader)->inputs[input] = ref;
+  return ref;
 }
 
 void removeObjects(Project& p, const std::set<std::string>& comps, const std::set<std::string>& conns) {

@@ -23,6 +23,18 @@ std::string freshLabel(const Project& p, const std::string& type);
 // label; parameters take the type defaults (stored empty).
 Component newComponent(const Project& p, const std::string& type, double x, double y);
 
+// The signal sources a solenoid field offers to add in place: a push
+// button, a time switch, a step of a sequence.
+const std::vector<std::string>& solenoidSourceTypes();
+// Adds a signal source of `type` (one of solenoidSourceTypes()) for input
+// `input` of component `reader`, placed beside it on that input's side, and
+// sets the input to read it. A step sequence already in the project gets a
+// new output and a step setting it instead of a second sequence. Returns the
+// reference now in the input ("pb1.out", "seq.Y2"); empty when `reader` or
+// `type` is unknown.
+std::string addSignalSourceFor(Project& p, const std::string& reader, const std::string& input,
+                               const std::string& type);
+
 // Removes components (and every connection touching them), connections,
 // and signal references to removed components.
 void removeObjects(Project& p, const std::set<std::string>& components, const std::set<std::string>& connections);

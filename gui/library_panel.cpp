@@ -3,6 +3,7 @@
 #include "model/component_type.h"
 #include "schematic_view.h"
 #include "symbol_library.h"
+#include "valve_actuation.h"
 
 #include <QHeaderView>
 #include <QLineEdit>
@@ -11,11 +12,15 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <iterator>
 #include <map>
 
 namespace pm::gui {
 
 namespace {
+
+constexpr int kSearchRole = Qt::UserRole + 1;
 
 // A tree that starts a drag carrying the type name.
 class LibraryTree : public QTreeWidget {
@@ -42,8 +47,29 @@ QIcon symbolIcon(const std::string& type) {
   const double k = std::min(38.0 / s.size.width(), 26.0 / s.size.height());
   p.translate((40 - s.size.width() * k) / 2, (28 - s.size.height() * k) / 2);
   p.scale(k, k);
-  s.paint(&p);
+  Component c;  // drawn as a new one is: default parameters, nothing connected
+  c.type = type;
+  s.paint(&p, 0.0, 0.0, valveGlyphs(c, s, nullptr));
   return QIcon(pm);
+}
+
+// What a circuit needs first, in the order it is drawn: supply, valves,
+// cylinders, flow controls, the signals that switch the valves, then
+// sensors; the other categories follow alphabetically.
+int categoryRank(const std::string& category) {
+  static const char* first[] = {"Supply", "Directional valves", "Actuators", "Flow valves", "Signals", "Sensors"};
+  for (int i = 0; i < int(std::size(first)); ++i)
+    if (category == first[i]) return i;
+  return int(std::size(first));
+}
+
+// The text an entry is searched by: registry name, display name,
+// description, ISO name and common names (the symbol's keywords).
+QString searchText(const ComponentType& t, const QString& name) {
+  const Symbol& s = SymbolLibrary::instance().symbol(t.name);
+  return QStringList{QString::fromStdString(t.name), name, QString::fromStdString(t.description), s.title,
+                     s.keywords.join('\n')}
+      .join('\n');
 }
 
 }  // namespace
@@ -78,7 +104,11 @@ LibraryPanel::LibraryPanel(QWidget* parent) : QWidget(parent) {
 void LibraryPanel::rebuild() {
   tree_->clear();
   std::map<std::string, QTreeWidgetItem*> categories;
-  for (const ComponentType* t : Registry::instance().all()) {
+  std::vector<const ComponentType*> types = Registry::instance().all();
+  std::stable_sort(types.begin(), types.end(), [](const ComponentType* a, const ComponentType* b) {
+    return categoryRank(a->category) < categoryRank(b->category);
+  });
+  for (const ComponentType* t : types) {
     QTreeWidgetItem*& cat = categories[t->category];
     if (!cat) {
       cat = new QTreeWidgetItem(tree_, {QString::fromStdString(t->category)});
@@ -92,6 +122,7 @@ void LibraryPanel::rebuild() {
     const bool user = !t->origin.empty();
     auto* item = new QTreeWidgetItem(cat, {user ? name + tr("  (user)") : name});
     item->setData(0, Qt::UserRole, QString::fromStdString(t->name));
+    item->setData(0, kSearchRole, searchText(*t, name));
     QString tip = QString("<b>%1</b><br>%2").arg(QString::fromStdString(t->name).toHtmlEscaped(),
                                                  QString::fromStdString(t->description).toHtmlEscaped());
     if (user) {
@@ -117,22 +148,33 @@ QTreeWidgetItem* LibraryPanel::itemOf(const QString& type) const {
   return nullptr;
 }
 
+// Every word of the query must occur in the entry's search text (or its
+// category's name); "5/2 solenoid" finds the 5/2 valve, "valve_3" the 3/2s.
 void LibraryPanel::filter(const QString& text) {
-  const QString q = text.trimmed();
+  const QStringList words = text.simplified().split(' ', Qt::SkipEmptyParts);
   for (int i = 0; i < tree_->topLevelItemCount(); ++i) {
     QTreeWidgetItem* cat = tree_->topLevelItem(i);
-    const bool catMatch = cat->text(0).contains(q, Qt::CaseInsensitive);
     int shown = 0;
     for (int j = 0; j < cat->childCount(); ++j) {
       QTreeWidgetItem* it = cat->child(j);
-      const bool match = q.isEmpty() || catMatch || it->text(0).contains(q, Qt::CaseInsensitive) ||
-                         it->data(0, Qt::UserRole).toString().contains(q, Qt::CaseInsensitive) ||
-                         it->toolTip(0).contains(q, Qt::CaseInsensitive);
+      const QString hay = cat->text(0) + '\n' + it->data(0, kSearchRole).toString();
+      const bool match = std::all_of(words.begin(), words.end(),
+                                     [&](const QString& w) { return hay.contains(w, Qt::CaseInsensitive); });
       it->setHidden(!match);
       shown += match;
     }
     cat->setHidden(shown == 0);
   }
+}
+
+QStringList LibraryPanel::matches() const {
+  QStringList out;
+  for (int i = 0; i < tree_->topLevelItemCount(); ++i) {
+    const QTreeWidgetItem* cat = tree_->topLevelItem(i);
+    for (int j = 0; j < cat->childCount(); ++j)
+      if (!cat->child(j)->isHidden()) out << cat->child(j)->data(0, Qt::UserRole).toString();
+  }
+  return out;
 }
 
 }  // namespace pm::gui

@@ -1,5 +1,7 @@
-// The component library: every registered type by category, filtered by a
-// search box (name, category, description); dragging an entry onto the
+// The component library: every registered type by category, what a circuit
+// needs first (supply, valves, cylinders, flow controls, signals, sensors),
+// filtered by a search box (registry name or its prefix, ISO name, common
+// names from the symbol's keywords, description, category); dragging an entry onto the
 // schematic places it (mime type kComponentMime carries the type name).
 // User components (docs/user-components.md) stand beside the built-in types,
 // marked "(user)" in italics, their file in the tooltip.
@@ -22,6 +24,8 @@ class LibraryPanel : public QWidget {
   QTreeWidget* tree() const { return tree_; }
   // The entry of a type (nullptr when filtered out or unknown).
   QTreeWidgetItem* itemOf(const QString& type) const;
+  // The types the search shows, in the listed order.
+  QStringList matches() const;
   // Lists the registry again (a project or a library brought user types).
   void rebuild();
 

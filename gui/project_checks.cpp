@@ -3,33 +3,16 @@
 #include "engine/engine.h"
 
 #include <algorithm>
-#include <set>
 
 namespace pm::gui {
 
 std::vector<CheckMessage> checkProject(const Project& p, const std::string& file) {
   using S = CheckMessage::Severity;
   std::vector<CheckMessage> out;
-  std::set<std::string> connected;
-  for (const Connection& k : p.connections) connected.insert(k.from.str()), connected.insert(k.to.str());
-  bool supply = false;
-  for (const Component& c : p.components) {
-    const ComponentType* t = Registry::instance().find(c.type);
-    if (!t) continue;
-    if (t->category == "Supply" && c.type != "atmosphere") supply = true;
-    for (const PortDecl& port : t->ports) {
-      if (port.domain != Domain::Pneumatic || port.vents_when_open) continue;
-      if (port.doc.find("optional") != std::string::npos) continue;
-      if (connected.count(c.id + "." + port.name)) continue;
-      out.push_back({S::Warning,
-                     QString("%1: port %2 is not connected (plugged)")
-                         .arg(QString::fromStdString(c.label.empty() ? c.id : c.label + " (" + c.id + ")"),
-                              QString::fromStdString(port.name)),
-                     c.id, {}});
-    }
-  }
-  if (!supply && !p.components.empty())
-    out.push_back({S::Error, "No supply: add a compressed-air supply to the circuit", {}, {}});
+  // The wiring: open ports, no supply, valves nothing switches, cylinders no
+  // valve controls, sensors nothing reads (the same list as `pneumech check`).
+  for (const CircuitFinding& f : engine::checkCircuit(p))
+    out.push_back({f.blocking ? S::Error : S::Warning, QString::fromStdString(f.message), f.object, {}});
   try {
     // The mechanism's notes: parts the assembly moved, velocities it changed, redundant joints.
     for (const std::string& m : engine::check(p, file)) out.push_back({S::Warning, QString::fromStdString(m), {}, {}});

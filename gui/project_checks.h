@@ -1,5 +1,6 @@
-// Checks before a run, listed in the messages panel: unconnected ports, no
-// supply, and everything the core's own compile refuses (invalid parameters,
+// Checks before a run, listed in the messages panel: the circuit's wiring
+// (engine::checkCircuit: open ports, no supply, unactuated valves, cylinders
+// without a valve, sensors nothing reads), and everything the core's own compile refuses (invalid parameters,
 // unknown signals...), each naming the object to select.
 #pragma once
 

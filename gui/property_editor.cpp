@@ -3,6 +3,7 @@
 #include "data_editor.h"
 
 #include "document.h"
+#include "edit_operations.h"
 #include "model/component_type.h"
 #include "mechanism_editing.h"
 #include "mechanism_form.h"
@@ -267,8 +268,19 @@ void PropertyEditor::rebuildInputs() {
     box->setEditText(it == c->inputs.end() ? QString() : QString::fromStdString(it->second));
     box->setToolTip(QString::fromStdString(in.doc) + (in.required ? tr(" (required)") : QString()));
     const std::string name = in.name;
+    // A solenoid's field also offers to add its signal source here.
+    const bool solenoid = name.rfind("sol", 0) == 0;
+    if (solenoid) {
+      box->insertSeparator(box->count());
+      const QStringList texts = {tr("Add a push button here"), tr("Add a time switch here"),
+                                 tr("Add a sequence step here")};
+      for (size_t k = 0; k < solenoidSourceTypes().size(); ++k)
+        box->addItem(texts[int(k)], QString::fromStdString(solenoidSourceTypes()[k]));
+    }
     auto commit = [this, box, id, name] {
       const std::string ref = box->currentText().trimmed().toStdString();
+      const int entry = box->findText(box->currentText());
+      if (entry >= 0 && !box->itemData(entry).toString().isEmpty()) return;  // an "Add ... here" entry, no signal
       QTimer::singleShot(0, this, [this, id, name, ref] {
         doc_->edit(tr("Signal %1.%2").arg(QString::fromStdString(id), QString::fromStdString(name)), [&](Project& p) {
           Component* comp = p.find(id);
@@ -278,7 +290,18 @@ void PropertyEditor::rebuildInputs() {
         });
       });
     };
-    connect(box, &QComboBox::activated, this, commit);
+    connect(box, &QComboBox::activated, this, [this, box, id, name, commit](int index) {
+      const std::string type = box->itemData(index).toString().toStdString();
+      if (type.empty()) return commit();
+      // One undoable step: the source placed beside the valve and read by the solenoid.
+      QTimer::singleShot(0, this, [this, id, name, type] {
+        doc_->edit(tr("Add %1 for %2.%3")
+                       .arg(QString::fromStdString(type).replace('_', ' '), QString::fromStdString(id),
+                            QString::fromStdString(name)),
+                   [&](Project& p) { addSignalSourceFor(p, id, name, type); });
+        rebuildInputs();  // the field shows the new reference, not the entry picked
+      });
+    });
     connect(box->lineEdit(), &QLineEdit::editingFinished, this, commit);
     inputs_->addRow(QString::fromStdString(in.name) + (in.required ? " *" : ""), box);
   }

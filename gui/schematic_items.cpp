@@ -5,6 +5,7 @@
 #include "schematic_scene.h"
 #include "symbol_library.h"
 #include "units.h"
+#include "valve_actuation.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -74,26 +75,12 @@ QString keyData(const Component& c) {
   return {};
 }
 
-// The valve parts drawn for a component's actuation parameters (see
-// Symbol::switchable), and what they show.
-ComponentItem::Actuator valveParts(const Component& c, const Symbol& sym, QStringList& shown) {
-  shown.clear();
-  if (sym.switchable.isEmpty()) return ComponentItem::Actuator::None;
-  const ComponentType* t = Registry::instance().find(c.type);
-  auto flag = [&](const char* n, bool dflt) { return t && t->param(n) ? paramValue(c, *t, n) > 0.5 : dflt; };
-  const bool manual = flag("manual", false), spring = flag("spring_return", true);
-  const bool threePos = sym.positions.size() == 3;  // spring-centred whatever spring_return says
-  auto kind = ComponentItem::Actuator::Solenoid;
-  if (manual) kind = spring || threePos ? ComponentItem::Actuator::PushButton : ComponentItem::Actuator::LeverDetent;
-  if (kind == ComponentItem::Actuator::LeverDetent && !sym.switchable.contains("lever14"))
-    kind = ComponentItem::Actuator::PushButton;
-  shown << (kind == ComponentItem::Actuator::Solenoid     ? "solenoid14"
-            : kind == ComponentItem::Actuator::PushButton ? "button14"
-                                                          : "lever14");
-  if (spring) shown << "spring12";
-  // A hand valve has no solenoid line unless a signal drives side 14 too.
-  if (!manual || c.inputs.count("sol14")) shown << "stub14";
-  return kind;
+// How side 14 of a valve is drawn, from the glyphs shown (valve_actuation.h).
+ComponentItem::Actuator actuatorOf(const QStringList& shown) {
+  if (shown.contains("button14")) return ComponentItem::Actuator::PushButton;
+  if (shown.contains("lever14")) return ComponentItem::Actuator::LeverDetent;
+  if (shown.contains("solenoid14")) return ComponentItem::Actuator::Solenoid;
+  return ComponentItem::Actuator::None;
 }
 
 }  // namespace
@@ -154,8 +141,8 @@ void ComponentItem::setComponent(const Component& c) {
   dataPorts_ = dataPorts;
   const QString code = QString::fromStdString(c.label.empty() ? c.id : c.label);
   const QString data = keyData(c);
-  QStringList shown;
-  const Actuator actuator = valveParts(c, *sym, shown);
+  const QStringList shown = valveGlyphs(c, *sym, &scene_->project());
+  const Actuator actuator = actuatorOf(shown);
   if (sym == symbol_ && c.type == typeName_ && c.placement == placement_ && code == code_ && data == data_ &&
       actuator == actuator_ && shown == shownParts_ && !bounds_.isNull())
     return;
@@ -285,7 +272,7 @@ void ComponentItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*
 
 void ComponentItem::paintSymbol(QPainter* p, double spool, double rod) const {
   if (!grown_) {
-    if (shownParts_.isEmpty()) symbol_->paint(p, spool, rod);
+    if (symbol_->switchable.isEmpty()) symbol_->paint(p, spool, rod);
     else symbol_->paint(p, spool, rod, shownParts_);
     return;
   }

@@ -49,6 +49,31 @@ struct Nets {
   void join(const std::string& a, const std::string& b) { parent[find(a)] = find(b); }
 };
 
+// Where an orthogonal route crosses one of `lines` (a proper crossing,
+// not a shared end or a run along it).
+int crossings(const QPolygonF& route, const std::vector<QLineF>& lines) {
+  int n = 0;
+  for (int i = 0; i + 1 < route.size(); ++i) {
+    const QPointF p = route[i], q = route[i + 1];
+    const bool horizontal = std::abs(p.y() - q.y()) < 1e-6;
+    for (const QLineF& l : lines) {
+      const bool lHorizontal = std::abs(l.y1() - l.y2()) < 1e-6;
+      if (horizontal == lHorizontal) continue;
+      const QLineF h = horizontal ? QLineF(p, q) : l, v = horizontal ? l : QLineF(p, q);
+      const double x = v.x1(), y = h.y1();
+      if (x > std::min(h.x1(), h.x2()) + 1e-6 && x < std::max(h.x1(), h.x2()) - 1e-6 &&
+          y > std::min(v.y1(), v.y2()) + 1e-6 && y < std::max(v.y1(), v.y2()) - 1e-6)
+        ++n;
+    }
+  }
+  return n;
+}
+
+// A signal line crossing more lines than this is drawn as a pair of
+// reference tags instead (ISO 1219-2 diagrams name far signals rather than
+// draw them across the circuit).
+constexpr int kMaxSignalCrossings = 2;
+
 }  // namespace
 
 SchematicScene::SchematicScene(Document* doc, QObject* parent) : QGraphicsScene(parent), doc_(doc) {
@@ -401,6 +426,9 @@ void SchematicScene::updateSignals() {
   std::vector<SignalItem::Ref> refsDrawn;
   std::vector<SignalItem::Tag> tags;
   std::vector<QLineF> drawn;  // signal lines keep off each other
+  std::vector<QLineF> working;  // the pneumatic lines, which a signal line should not cut across
+  for (const auto& [id, w] : wires_)
+    for (int i = 0; i + 1 < w->route().size(); ++i) working.emplace_back(w->route()[i], w->route()[i + 1]);
   for (const Component& c : project().components) {
     const ComponentItem* target = componentItem(c.id);
     if (!target) continue;
@@ -465,7 +493,20 @@ void SchematicScene::updateSignals() {
         da = {1, 0};
         tags.push_back({b, db.x() < 0, channel});
       }
-      lines.push_back(autoRoute(a, da, b, db, {}, {}, drawn));
+      QPolygonF route = autoRoute(a, da, b, db, {}, {}, drawn);
+      if (crossings(route, working) + crossings(route, drawn) > kMaxSignalCrossings) {
+        // Named at both ends: the source at the input (a sequence's condition
+        // is listed in its steps), the reader at the output, one under the
+        // other where an output feeds several.
+        if (source->hasPort(channel) && !input.empty()) tags.push_back({b, db.x() < 0, QString::fromStdString(ref)});
+        const int below = int(std::count_if(tags.begin(), tags.end(), [&](const SignalItem::Tag& t) {
+          return t.at.x() == a.x() && t.at.y() >= a.y();
+        }));
+        tags.push_back({a + QPointF(0, 6.0 * below), da.x() < 0,
+                        QString::fromUtf8("\u2192 ") + QString::fromStdString(c.label.empty() ? c.id : c.label)});
+        continue;
+      }
+      lines.push_back(std::move(route));
       refsDrawn.push_back({c.id, input, srcId});
       for (int i = 0; i + 1 < lines.back().size(); ++i) drawn.emplace_back(lines.back()[i], lines.back()[i + 1]);
     }

@@ -187,6 +187,7 @@ Symbol SymbolLibrary::load(const std::string& type) const {
     s.ports.push_back({po.value("name").toString(), QPointF(po.value("x").toDouble(), po.value("y").toDouble()),
                        dirVector(po.value("dir").toString()), kindOf(po.value("kind").toString())});
   }
+  for (const QJsonValue& v : o.value("keywords").toArray()) s.keywords << v.toString();
   const QJsonArray label = o.value("label").toArray();
   if (label.size() == 2) s.label = QPointF(label[0].toDouble(), label[1].toDouble());
   else s.label = QPointF(s.size.width() + 4, 0);
@@ -201,7 +202,10 @@ Symbol SymbolLibrary::load(const std::string& type) const {
 
   const QByteArray original = sf.readAll();
   s.svgText = original;
-  for (const char* id : {"solenoid14", "stub14", "button14", "lever14", "spring12"})
+  if (const qsizetype a = original.indexOf("<title>"), b = original.indexOf("</title>"); a >= 0 && b > a)
+    s.title = QString::fromUtf8(original.mid(a + 7, b - a - 7)).trimmed();
+  for (const char* id : {"solenoid14", "stub14", "button14", "lever14", "pilot14", "spring14", "solenoid12", "stub12",
+                         "pilot12", "spring12", "exhaust3", "exhaust5"})
     if (original.contains(QByteArray("id=\"") + id + '"')) s.switchable << id;
   QStringList alternates;  // hidden unless a component asks for them
   for (const QString& id : s.switchable)

@@ -39,6 +39,11 @@ struct SymbolPort {
 
 struct Symbol {
   QString type;
+  // What a user may search the library by: the drawing's <title> (its
+  // ISO 1219 name, "5/2-way valve") and the json's "keywords" (common
+  // names: "solenoid valve", "timer").
+  QString title;
+  QStringList keywords;
   QSizeF size{40, 40};
   std::vector<SymbolPort> ports;
   QPointF label{44, 0};  // top-left anchor of the identification text
@@ -55,10 +60,12 @@ struct Symbol {
   QRectF bodyRect;       // valve body (squares and actuators) at rest, symbol coordinates
   double squaresLeft = 0.0;  // left edge of the first square at rest
 
-  // Switchable parts of a valve (groups `solenoid14`, `button14`, `lever14`,
-  // `spring12` in the body, the signal stub `stub14` in the ports), chosen by
-  // the component's parameters. By default the alternates `button14` and
-  // `lever14` are hidden.
+  // Switchable parts of a valve (groups `solenoid14`, `button14`,
+  // `lever14`, `pilot14`, `spring14`, `solenoid12`, `pilot12`, `spring12` in
+  // the body, the signal stubs `stub14`/`stub12` and the exhaust triangles
+  // `exhaust3`/`exhaust5` in the ports), chosen by the component's
+  // parameters and lines (valve_actuation.h). Drawn without a choice, all
+  // but the alternates `button14` and `lever14` show.
   QStringList switchable;
   QByteArray svgText;
   // A per-component copy grown for extra ports keeps the pivot of the
