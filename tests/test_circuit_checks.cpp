@@ -75,6 +75,10 @@ class TestCircuitChecks : public QObject {
     QCOMPARE(countOn(f, "v1", "solenoid 12 has no signal and pilot port 12 is not connected: without a spring"), 1);
     p.find("v1")->inputs["sol12"] = "sw1.out";
     QVERIFY(checkCircuit(p).empty());
+    // A hand lever with detent toggles it both ways: nothing needed on 12.
+    p.find("v1")->inputs.erase("sol12");
+    p.find("v1")->params["manual"] = 1.0;
+    QVERIFY2(checkCircuit(p).empty(), qPrintable(text(checkCircuit(p))));
   }
 
   void threePositionValveNeedsBothSides() {

@@ -115,7 +115,7 @@ void unactuatedSides(const Component& c, const ComponentType& t, const Circuit& 
   side("14", true, "nothing switches the valve");
   if (t.input("sol12")) {
     if (threePos) side("12", true, "the valve never reaches its position 12");
-    else side("12", !spring, "without a spring return nothing switches the valve back");
+    else side("12", !spring && !flag(c, t, "manual"), "without a spring return nothing switches the valve back");
   }
 }
 

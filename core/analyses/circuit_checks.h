@@ -6,7 +6,8 @@
 //  - A directional valve side that nothing actuates: no signal on its
 //    solenoid, its pilot port not connected, not operated by hand. Side 14
 //    always needs one; side 12 where the valve has no spring to bring it
-//    back (a bistable 5/2) or a position of its own (a 5/3).
+//    back (a bistable 5/2 not toggled by a hand lever) or a position of its
+//    own (a 5/3).
 //  - A cylinder (any actuator) whose lines reach no directional valve
 //    through the in-line parts (flow controls, tubes, restrictions...).
 //  - A sensor whose signals nothing reads: no input, sequence condition,
