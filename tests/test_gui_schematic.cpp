@@ -659,6 +659,11 @@ class TestGuiSchematic : public QObject {
         QCOMPARE(lines[k].front(), *scene->portPos({ctl, ref.substr(ctl.size() + 1)}));
         ++fromCtl;
       }
+      // An output whose line would cut across the circuit is named by a tag
+      // at its port instead (issue 25, point 6): "-> 1V1".
+      for (const SignalItem::Tag& t : scene->signalLines()->tags())
+        for (const QString& out : scene->componentItem(ctl)->dataPorts())
+          if (t.at == *scene->portPos({ctl, out.toStdString()}) && t.text.startsWith(QString::fromUtf8("\u2192"))) ++fromCtl;
       QCOMPARE(fromCtl, 2);
       const QRectF r = scene->drawingBounds().adjusted(-10, -10, 10, 10);
       QImage img(int(r.width() * 4), int(r.height() * 4), QImage::Format_RGB32);
