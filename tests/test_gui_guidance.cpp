@@ -15,6 +15,8 @@
 
 #include <QAbstractItemView>
 #include <QComboBox>
+#include <QDir>
+#include <QPainter>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QToolBar>
@@ -140,6 +142,17 @@ class TestGuiGuidance : public QObject {
     for (const SignalItem::Ref& r : w.scene()->signalLines()->refs())
       lineToValve = lineToValve || (r.reader == "v1" && r.input == "sol14" && r.source == pb.id);
     QVERIFY(lineToValve);
+    // Looked at: the valve with its new push button.
+    {
+      const QRectF r = w.scene()->drawingBounds().adjusted(-10, -10, 10, 10);
+      QImage img(int(r.width() * 4), int(r.height() * 4), QImage::Format_RGB32);
+      img.fill(Qt::white);
+      QPainter painter(&img);
+      painter.setRenderHint(QPainter::Antialiasing);
+      w.scene()->clearSelection();
+      w.scene()->render(&painter, QRectF(img.rect()), r);
+      QVERIFY(img.save(QDir::current().filePath("solenoid_push_button.png")));
+    }
     // The circuit checks clean again.
     QVERIFY(clickToolbar(w, "Check Circuit"));
     QVERIFY(w.messageList()->item(0)->text().contains("no problems found"));
