@@ -443,6 +443,7 @@ AnalysisReport runMechanismAnalysis(const Project& pr, const std::string& file, 
       const std::string w = e.what();
       throw std::runtime_error("at t = " + numberText(t) + " s: " + w);
     }
+    if (const std::string why = sys->constraintBreach(t, y.data()); !why.empty()) throw std::runtime_error(why);
     sys->outputs(t, y.data(), yp.data(), row.data());
     out.append(t, row.data());
   };

@@ -102,11 +102,17 @@ const double* MechanismElement::local(const Eval& e) const {
   const int f = rc_->dof();
   keyValid_ = false;
   if (!rc_->expand(e.t, r, r + f, r + 2 * f, full_.data()))
-    throw RecoverableError("mechanism: the constraints do not close at t = " + numberText(e.t) + " s");
+    throw RecoverableError("mechanism: the constraints do not close at t = " + numberText(e.t) +
+                           " s (a lock-up, or a linkage driven through a dead point where its links cannot go)");
   key_.assign(r, r + nReduced_);
   keyT_ = e.t;
   keyValid_ = true;
   return full_.data();
+}
+
+void MechanismElement::checkState(const Eval& e) {
+  const std::string why = mb_->constraintBreach(e.t, local(e));
+  if (!why.empty()) throw std::runtime_error(why);
 }
 
 double MechanismElement::initialJointCoordinate(int joint) const {

@@ -52,6 +52,8 @@ class MechanismElement : public Element {
   std::string stateObject(const std::string& localName) const override;
   // Every moving part has mass (the analyses accept a massless one).
   void checkForRun(const std::string& file) const override;
+  // The position constraints still hold (MultibodySystem::constraintBreach).
+  void checkState(const Eval& e) override;
 
   // An actuator acting along the line between two markers (seed 002 sec. 3:
   // x = |d|, xdot from the markers' relative velocity): `force(e)` pushes

@@ -5,9 +5,13 @@
 #include "mechanics/multibody.h"
 
 #include "mechanics/beam/beam_segment_force.h"
+#include "model/message_text.h"
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <limits>
+#include <cstdio>
 
 namespace pm::mb {
 
@@ -99,6 +103,50 @@ void MultibodySystem::residualsOf(const std::vector<Row>& rows, const std::vecto
     for (int q = 0; q < rows[i].n; ++q) v += rows[i].r[q].dot(k[rows[i].b[q]].v) + rows[i].p[q].dot(k[rows[i].b[q]].w);
     vel = std::max(vel, std::abs(v));
   }
+}
+
+double MultibodySystem::constraintBreachLimit() const {
+  std::vector<Kin> k;
+  kinematics(y0_.data(), k);
+  V3 lo = V3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
+  for (size_t m = 0; m < markers_.size(); ++m) {
+    const V3 p = markerPoint(static_cast<int>(m), k);
+    lo = lo.cwiseMin(p);
+    hi = hi.cwiseMax(p);
+  }
+  const double size = markers_.empty() ? 0.0 : (hi - lo).norm();
+  return 1e-3 * std::max(size, 1e-3);
+}
+
+std::string MultibodySystem::constraintBreach(double t, const double* y) const {
+  if (breachLimit_ < 0.0) breachLimit_ = constraintBreachLimit();
+  std::vector<Kin> k;
+  std::vector<Row> rows;
+  kinematics(y, k);
+  buildRows(t, y, k, rows);
+  std::map<std::string, double> open;  // owner -> its largest |Phi| over the limit
+  double worst = 0.0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (!rowInfo_[i].active || rowInfo_[i].mu < 0) continue;
+    const double phi = std::abs(rows[i].phi);
+    if (!(phi <= breachLimit_)) {  // NaN counts as open
+      double& o = open[rowInfo_[i].owner];
+      o = std::max(o, std::isnan(phi) ? std::numeric_limits<double>::infinity() : phi);
+      worst = std::max(worst, o);
+    }
+  }
+  if (open.empty()) return {};
+  std::vector<std::pair<double, std::string>> byGap;
+  for (const auto& [owner, gap] : open) byGap.push_back({gap, owner});
+  std::sort(byGap.rbegin(), byGap.rend());
+  std::string names;
+  for (size_t i = 0; i < byGap.size() && i < 4; ++i) names += (i ? ", " : "") + byGap[i].second;
+  if (byGap.size() > 4) names += " and " + std::to_string(byGap.size() - 4) + " more";
+  char gap[96];
+  std::snprintf(gap, sizeof gap, "%.3g mm (allowed %.3g mm)", worst * 1e3, breachLimit_ * 1e3);
+  return "the mechanism cannot follow its constraints at t = " + numberText(t) + " s: " + names + " open by " + gap +
+         "; it locks, or is driven through a dead point where its links cannot go (a motion or a load pushing a "
+         "linkage past its limit position)";
 }
 
 double MultibodySystem::kineticEnergy(const double* y) const {

@@ -160,7 +160,10 @@ class Integrator {
     }
   }
 
-  void outputs(double t, double* row) { sys_.outputs(t, y(), yp(), row); }
+  void outputs(double t, double* row) {
+    sys_.checkStates(t, y(), yp());
+    sys_.outputs(t, y(), yp(), row);
+  }
 
  private:
   long counter(int (*get)(void*, long*)) const {

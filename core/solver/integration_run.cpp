@@ -518,7 +518,8 @@ void IntegrationRun::fail(int flag) {
   throw std::runtime_error(std::string("integration failed at t = ") + numberText(t_) + " s: " +
                            idaFlagName(flag) +
                            (!cb.error.empty() ? " (" + cb.error + ")" : cb.idaMessage.empty() ? "" : " (" + cb.idaMessage + ")") +
-                           (worst < 0 ? "" : why + result_.object + " (state " + sys_.states()[worst].name + ")"));
+                           (worst < 0 ? "" : why + result_.object + " (state " + sys_.states()[worst].name + ")") +
+                           (sys_.lastRefusalTime() > t_ ? "; every step beyond failed: " + sys_.lastRefusal() : ""));
 }
 
 // A root, a stop time or a clock instant at t_. An event lets IDA go on
@@ -623,6 +624,7 @@ void IntegrationRun::emit(double at, const double* y, const double* yp) {
 }
 
 void IntegrationRun::write(double at, const double* y, const double* yp) {
+  sys_.checkStates(at, y, yp);
   emit(at, y, yp);
   tWritten_ = at;
   stepsSinceOutput_ = 0;

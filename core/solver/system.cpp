@@ -55,7 +55,9 @@ int System::residual(double t, const double* y, const double* yp, double* res) {
   e.res = res;
   try {
     evaluateAll(e);
-  } catch (const RecoverableError&) {
+  } catch (const RecoverableError& x) {
+    refusalT_ = t;
+    refusal_ = x.what();
     return 1;
   }
   return nodeResiduals(yp, res);
@@ -254,6 +256,17 @@ void System::presolveJunctions(double t, double* y, const double* yp) {
     }
     if (change < 1e-9) break;
   }
+}
+
+void System::checkStates(double t, const double* y, const double* yp) {
+  scratch_.resize(states_.size());
+  Eval e;
+  e.nodes_ = nodes_.data();
+  e.t = t;
+  e.y = y;
+  e.yp = yp;
+  e.res = scratch_.data();
+  for (const auto& el : elements_) el->checkState(e);
 }
 
 void System::withEval(double t, const double* y, const double* yp, const std::function<void(Eval&)>& f) {

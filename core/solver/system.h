@@ -30,6 +30,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,11 @@ class System : public Evaluator {
 
   // Returns 0 on success, 1 for a recoverable error (non-physical state).
   int residual(double t, const double* y, const double* yp, double* res);
+  // The last evaluation an element refused (RecoverableError): its time and
+  // text, for a failed run's message (a mechanism that cannot close its
+  // loop past a dead point makes every step beyond fail).
+  double lastRefusalTime() const { return refusalT_; }
+  const std::string& lastRefusal() const { return refusal_; }
   int roots(double t, const double* y, const double* yp, double* g);
   // Discrete updates to a fixed point; true when anything changed. Each
   // pass evaluates every element, so the residuals before the updates and
@@ -76,6 +82,8 @@ class System : public Evaluator {
   };
   bool updateDiscrete(double t, const double* y, const double* yp, bool initializing, EventResiduals* r = nullptr);
   void outputs(double t, const double* y, const double* yp, double* row);
+  // Element::checkState of every element (a result row's health check).
+  void checkStates(double t, const double* y, const double* yp);
   // The elements' discrete states (Element::discrete) in element order, for
   // a second copy of this System (the output thread's); false when an element
   // cannot give its own. Meaningful after the first updateDiscrete().
@@ -143,6 +151,8 @@ class System : public Evaluator {
   void evaluateAll(Eval& e);
 
   std::vector<std::unique_ptr<Element>> elements_;
+  double refusalT_ = -std::numeric_limits<double>::infinity();
+  std::string refusal_;
   std::vector<Node> nodes_;
   std::vector<StateInfo> states_;
   std::vector<ChannelInfo> channels_;
