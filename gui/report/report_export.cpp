@@ -427,8 +427,12 @@ void assumptions(ReportPage& pg, const Inputs& in) {
                  .arg(units::formatNumber(g[0]), units::formatNumber(g[1]), units::formatNumber(g[2]));
   }
   items << QStringLiteral("Air consumption in normal litres to ISO 8778 (20 °C, 100 kPa, 65 % relative humidity, "
-                          "ρ = %1 kg/m³): the mass delivered by the supplies over the whole run, taken as one cycle.")
-               .arg(engine::airConstants().rho0);
+                          "ρ = %1 kg/m³): the mass the supplies deliver from the start of the cycle (%2 s, the first "
+                          "valve command) to the end of the run. The initial filling of the circuit before it (%3 Nl), "
+                          "which a machine in production does not repeat, is not counted.")
+               .arg(engine::airConstants().rho0)
+               .arg(num(in.kr.airFrom, 3))
+               .arg(num(normalLitres(in.kr.airMassBeforeCycle), 3));
   items << QStringLiteral("Solver: one DAE of the whole system, SUNDIALS IDA (variable-order BDF), relative tolerance "
                           "%1, run 0 to %2 s, results every %3 ms.")
                .arg(s.rel_tol)
