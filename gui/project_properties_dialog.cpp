@@ -66,8 +66,13 @@ ProjectPropertiesDialog::ProjectPropertiesDialog(const Metadata& meta, const Pro
   form->addRow(tr("&Customer:"), customer_);
   form->addRow(tr("&Prepared by:"), author_);
   form->addRow(tr("&Description:"), description_);
-  form->addRow(tr("&Logo:"), logoRow);
-  form->addRow(tr("&Required cycle time:"), cycleRow);
+  // Rows holding a layout get no buddy from addRow: give the labels one.
+  auto* logoLabel = new QLabel(tr("&Logo:"));
+  logoLabel->setBuddy(logo_);
+  auto* cycleLabel = new QLabel(tr("&Required cycle time:"));
+  cycleLabel->setBuddy(cycleTime_);
+  form->addRow(logoLabel, logoRow);
+  form->addRow(cycleLabel, cycleRow);
   form->addRow(tr("Technical &notes:"), notes_);
   top->addLayout(form, 1);
   message_ = new QLabel;

@@ -110,6 +110,7 @@ std::string function(const Component& c, const ComponentType& t) {
   if (c.type == "supply") return "Compressed-air supply (service unit)";
   if (c.type == "restriction") return "Fixed restriction (orifice fitting)";
   if (c.type == "flow_control_one_way") return "One-way flow control";
+  if (c.type == "cylinder_double") return "Double-acting cylinder";  // cushioning, when set, is in the size
   return t.description.substr(0, t.description.find(':'));
 }
 

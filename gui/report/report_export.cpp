@@ -389,7 +389,7 @@ void billOfMaterialsSection(ReportPage& pg, const Inputs& in) {
   pg.heading(QStringLiteral("Bill of materials"));
   ReportTable t;
   t.header = {"Item", "Code", "Component", "Size (catalogue terms)", "Part number"};
-  t.widths = {0.55, 0.75, 3.2, 3.9, 1.6};
+  t.widths = {0.65, 0.75, 3.1, 3.9, 1.6};
   int item = 0;
   for (const BomItem& b : billOfMaterials(in.project, in.settings))
     t.rows.push_back({QString::number(++item), q(b.code), q(b.function), q(b.size),
