@@ -7,13 +7,11 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDoubleSpinBox>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
-#include <QImageReader>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -31,7 +29,7 @@ QString q(const std::string& s) { return QString::fromStdString(s); }
 ReportSettingsDialog::ReportSettingsDialog(const ReportSettings& settings, const std::string& title,
                                            const std::vector<std::string>& channels, const QString& projectDir,
                                            QWidget* parent)
-    : QDialog(parent), plotsData_(settings.plots), projectDir_(projectDir) {
+    : QDialog(parent), plotsData_(settings.plots), projectDir_(projectDir), logo_(settings.logo) {
   setWindowTitle(tr("Report Settings"));
   auto* top = new QVBoxLayout(this);
 
@@ -39,19 +37,6 @@ ReportSettingsDialog::ReportSettingsDialog(const ReportSettings& settings, const
   title_ = new QLineEdit(q(title));
   company_ = new QLineEdit(q(settings.company));
   company_->setPlaceholderText(tr("shown on the title page and in the page header"));
-  logo_ = new QLineEdit(q(settings.logo));
-  logo_->setPlaceholderText(tr("image file, relative to the project file"));
-  auto* browse = new QPushButton(tr("Browse..."));
-  browse->setObjectName("browseLogo");
-  connect(browse, &QPushButton::clicked, this, [this] {
-    const QString f = QFileDialog::getOpenFileName(this, tr("Logo"), projectDir_, tr("Images (*.png *.jpg *.jpeg *.svg)"));
-    if (f.isEmpty()) return;
-    const QString rel = projectDir_.isEmpty() ? f : QDir(projectDir_).relativeFilePath(f);
-    logo_->setText(rel.startsWith("..") ? f : rel);
-  });
-  auto* logoRow = new QHBoxLayout;
-  logoRow->addWidget(logo_, 1);
-  logoRow->addWidget(browse);
   cpm_ = new QDoubleSpinBox;
   cpm_->setRange(0.0, 10000.0);
   cpm_->setDecimals(1);
@@ -60,7 +45,6 @@ ReportSettingsDialog::ReportSettingsDialog(const ReportSettings& settings, const
   cpm_->setValue(settings.cyclesPerMinute);
   form->addRow(tr("Report title:"), title_);
   form->addRow(tr("Company:"), company_);
-  form->addRow(tr("Logo:"), logoRow);
   form->addRow(tr("Air consumption at:"), cpm_);
   top->addLayout(form);
 
@@ -145,14 +129,6 @@ ReportSettingsDialog::ReportSettingsDialog(const ReportSettings& settings, const
                            .arg(i + 1));
         return;
       }
-    const QString logo = logo_->text().trimmed();
-    if (!logo.isEmpty()) {
-      const QString path = QFileInfo(logo).isRelative() && !projectDir_.isEmpty() ? QDir(projectDir_).filePath(logo) : logo;
-      if (QImageReader(path).size().isEmpty()) {
-        note_->setText(tr("<span style='color:#b00000'>Logo: cannot read the image %1.</span>").arg(path.toHtmlEscaped()));
-        return;
-      }
-    }
     accept();
   });
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -188,7 +164,7 @@ ReportSettings ReportSettingsDialog::settings() const {
   ReportSettings s;
   s.plots = plotsData_;
   s.company = company_->text().trimmed().toStdString();
-  s.logo = logo_->text().trimmed().toStdString();
+  s.logo = logo_;  // kept as read: the logo is a project property now (meta.logo)
   s.cyclesPerMinute = cpm_->value();
   return s;
 }

@@ -1,5 +1,5 @@
-// Report settings (Report -> Report Settings): the report's title, company
-// and logo, and its plots: added, removed, reordered, titled, each with
+// Report settings (File -> Report Settings): the report's title and company,
+// the cycle rate for the air per minute, and its plots: added, removed, reordered, titled, each with
 // channels picked from the run's channel list. The dialog edits a copy;
 // the caller applies settings() and title() to the project through the
 // undo stack (see MainWindow::reportSettingsDialog).
@@ -42,7 +42,6 @@ class ReportSettingsDialog : public QDialog {
   QLineEdit* plotTitleEdit() const { return plotTitle_; }
   QLineEdit* titleEdit() const { return title_; }
   QLineEdit* companyEdit() const { return company_; }
-  QLineEdit* logoEdit() const { return logo_; }
   QPushButton* button(const QString& objectName) const;
 
  private:
@@ -62,7 +61,7 @@ class ReportSettingsDialog : public QDialog {
   QString projectDir_;
   QLineEdit* title_;
   QLineEdit* company_;
-  QLineEdit* logo_;
+  std::string logo_;  // an older file's report.logo, kept (Project Properties edits meta.logo)
   QDoubleSpinBox* cpm_;
   QListWidget* plots_;
   QLineEdit* plotTitle_;

@@ -289,7 +289,8 @@ class TestCli : public QObject {
     big.replace(big.find("\"t_end\": 1.0"), 13, "\"t_end\": 1e400");
     const Result r = run({"info", writeFile(dir, "big.pneumech.json", big)});
     QCOMPARE(r.code, 2);
-    QVERIFY2(r.err.contains("field 'simulation.t_end'") && r.err.contains("1e400") && r.err.contains("(line 11, column"),
+    // Line 12: t_end, below the example's meta (title, author, description, notes).
+    QVERIFY2(r.err.contains("field 'simulation.t_end'") && r.err.contains("1e400") && r.err.contains("(line 12, column"),
              qPrintable(r.err));
   }
 

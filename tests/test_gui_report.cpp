@@ -70,9 +70,9 @@ class TestGuiReport : public QObject {
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QByteArray bytes = f.readAll();
     QVERIFY(bytes.startsWith("%PDF-"));
-    // Title, circuit, key results, plots (3 + 1 with the example's four plots,
-    // then the bill of materials and the assumptions).
-    QCOMPARE(pages, 5);
+    // Title, circuit, conclusion and key results, plots (3 + 1 with the
+    // example's four plots, then the bill of materials), the assumptions.
+    QCOMPARE(pages, 6);
     QCOMPARE(bytes.count("/Type /Page\n") + bytes.count("/Type /Page\r") + bytes.count("/Type /Page "), qsizetype(pages));
 
     const QString pdftotext = QStandardPaths::findExecutable("pdftotext");
@@ -95,8 +95,16 @@ class TestGuiReport : public QObject {
     QVERIFY2(text.contains(cycle), qPrintable("no cycle time " + cycle));
     QVERIFY2(text.contains(air), qPrintable("no air consumption " + air));
     QVERIFY2(text.contains(airMin), qPrintable("no air per minute " + airMin));
-    QVERIFY(text.contains("Page 1 of 5") && text.contains("Page 5 of 5"));
+    QVERIFY(text.contains("Page 1 of 6") && text.contains("Page 6 of 6"));
     QVERIFY(text.contains("Bill of materials") && text.contains("Assumptions") && text.contains("1A1"));
+    // The bill of materials in catalogue terms, not model parameters; the
+    // conclusion; the air counted from the valve command.
+    QVERIFY(text.contains("bore 32 mm, rod 12 mm, stroke 200 mm") && text.contains("255 Nl/min"));
+    QVERIFY(!text.contains("C_max") && !text.contains("b_supply"));
+    QVERIFY(text.contains("Conclusion") && text.contains("open cycle"));
+    QVERIFY2(normalised(text).contains(normalised("The initial filling of the circuit before it (" +
+                                                  QString::number(normalLitres(kr.airMassBeforeCycle), 'f', 3) + " Nl)")),
+             "no initial filling in the assumptions");
     // Both stroke times: movement and from the valve signal, with the signal instant.
     const StrokeResult* e = kr.cylinders.at(0).firstStroke(true);
     QVERIFY(e && e->hasSignal());

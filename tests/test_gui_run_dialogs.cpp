@@ -6,10 +6,14 @@
 //   coupling with its exchange interval (typed in ms) reach the project
 //   through the undo stack; bad values keep the dialog open with a message.
 // - Pane export: the PNG has the size typed into the export size dialog.
+// - Project properties: title, customer, author, description, logo and the
+//   required cycle time typed in, undone, saved, and shown in the report
+//   without the technical notes.
 #include "document.h"
 #include "export_size_dialog.h"
 #include "main_window.h"
 #include "plot_pane.h"
+#include "project_properties_dialog.h"
 #include "report_export.h"
 #include "report_settings_dialog.h"
 #include "result_buffer.h"
@@ -19,6 +23,7 @@
 #include "support/studio_window.h"
 
 #include "build/project_input.h"
+#include "model/project_properties.h"
 #include "results/report_settings.h"
 
 #include <QAction>
@@ -33,6 +38,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QProcess>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -158,6 +164,83 @@ class TestGuiRunDialogs : public QObject {
     p.start("pdftoppm", {"-png", "-r", "50", pdf, QDir::current().filePath("gui_report_settings_page")});
     QVERIFY(p.waitForFinished(60000));
     QCOMPARE(p.exitCode(), 0);
+  }
+
+  // File -> Project Properties, typed in: the project's meta and properties
+  // change as one undoable edit, are saved, and the report shows them (its
+  // title no longer "Untitled project") but not the technical notes.
+  void projectPropertiesDialog() {
+    MainWindow w;
+    QVERIFY(showProject(w, examplePath("seed003_meter_out"), QSize(1400, 900)));
+    QVERIFY(runToEnd(w));
+    const QString saved = dir_.filePath("props.pneumech.json");
+    QVERIFY(w.saveProjectAs(saved));
+    QImage logo(120, 60, QImage::Format_RGB32);
+    logo.fill(QColor(20, 60, 160));
+    QVERIFY(logo.save(dir_.filePath("logo.png")));
+    const Project before = w.project();
+    const std::string notes = projectProperties(before).notes;
+    QVERIFY(notes.find("Sakurai") != std::string::npos);  // the example's notes
+
+    action(w, "actionProjectProperties")->trigger();
+    auto* d = w.findChild<ProjectPropertiesDialog*>();
+    QVERIFY(d);
+    QVERIFY(QTest::qWaitForWindowExposed(d));
+    retype(d->titleEdit(), "Swivel unit SU-200");
+    retype(d->customerEdit(), "Mustermann Maschinenbau");
+    retype(d->authorEdit(), "A. Engineer");
+    d->descriptionEdit()->setFocus();
+    d->descriptionEdit()->selectAll();
+    QTest::keyClick(d->descriptionEdit(), Qt::Key_Delete);
+    QTest::keyClicks(d->descriptionEdit(), "Moves the part 200 mm onto the conveyor.");
+    // A bad time and an unreadable logo keep the dialog open, saying why.
+    retype(d->cycleTimeEdit(), "fast");
+    clickOk(d);
+    QVERIFY(d->isVisible());
+    QVERIFY2(d->messageLabel()->text().contains("Required cycle time"), qPrintable(d->messageLabel()->text()));
+    retype(d->cycleTimeEdit(), "0.5");
+    retype(d->logoEdit(), "missing.png");
+    clickOk(d);
+    QVERIFY(d->isVisible());
+    QVERIFY2(d->messageLabel()->text().contains("Logo"), qPrintable(d->messageLabel()->text()));
+    retype(d->logoEdit(), "logo.png");
+    d->grab().save(QDir::current().filePath("gui_project_properties.png"));
+    QSignalSpy closed(d, &QDialog::finished);
+    clickOk(d);
+    QCOMPARE(closed.count(), 1);
+
+    const Metadata& m = w.project().meta;
+    QCOMPARE(m.title, std::string("Swivel unit SU-200"));
+    QCOMPARE(m.customer, std::string("Mustermann Maschinenbau"));
+    QCOMPARE(m.author, std::string("A. Engineer"));
+    QCOMPARE(m.description, std::string("Moves the part 200 mm onto the conveyor."));
+    const ProjectProperties props = projectProperties(w.project());
+    QCOMPARE(props.requiredCycleTime, 0.5);
+    QCOMPARE(props.logo, std::string("logo.png"));
+    QCOMPARE(props.notes, notes);  // untouched
+    QCOMPARE(w.document()->undoStack()->undoText(), QString("Project properties"));
+    w.document()->undoStack()->undo();
+    QVERIFY(w.project() == before);
+    w.document()->undoStack()->redo();
+    QCOMPARE(projectProperties(w.project()), props);
+    QVERIFY(w.saveProject());
+    const Project reread = loadProject(saved.toStdString());
+    QVERIFY(reread.meta == m);
+    QCOMPARE(projectProperties(reread), props);
+
+    const QString pdf = dir_.filePath("props.pdf");
+    QString err;
+    QVERIFY2(exportReport(w.project(), *w.runner()->store(), pdf, &err, w.currentFile()), qPrintable(err));
+    if (QStandardPaths::findExecutable("pdftotext").isEmpty()) QSKIP("pdftotext not installed");
+    QProcess p;
+    p.start("pdftotext", {"-layout", pdf, "-"});
+    QVERIFY(p.waitForFinished(30000));
+    const QString text = QString::fromUtf8(p.readAllStandardOutput());
+    for (const char* s : {"Swivel unit SU-200", "Mustermann Maschinenbau", "A. Engineer", "onto the conveyor",
+                          "Required cycle time", "Conclusion", "Bill of materials", "Nl/min"})
+      QVERIFY2(text.contains(s), s);
+    QVERIFY(!text.contains("Untitled project"));
+    QVERIFY2(!text.contains("Sakurai") && !text.contains("seed 003"), "the technical notes leaked into the report");
   }
 
   void reportSettingsRefuseAnEmptyPlot() {

@@ -4,6 +4,9 @@
 #include "build/project_input.h"
 #include "model/project_error.h"
 #include "pneumatics/gas.h"
+#include "model/project_properties.h"
+#include "results/bill_of_materials.h"
+#include "results/conclusion.h"
 #include "results/key_results.h"
 #include "results/report_settings.h"
 #include "results/stroke_signal.h"
@@ -329,6 +332,136 @@ class TestKeyResults : public QObject {
     }
   }
 
+  // Air per cycle of a cylinder cycling between its end positions, from a
+  // start with both chambers at ambient: the rod chamber B fills through the
+  // valve's rest position before the valve is switched at 0.5 s (the
+  // initial filling, not part of a cycle), the valve extends the piston and
+  // switches back at 1.5 s, and the run ends settled at 3 s. Isothermal
+  // chambers (T = 293.15 K, the supply's temperature) and a stiff end stop,
+  // so every chamber's air is p V / (R T): a cycle fills A from ambient at
+  // its dead volume to the supply pressure at dead volume + swept volume,
+  // and B likewise, and exhausts both to ambient again:
+  //   m = [pS (V0A + V0B + (AA + AB) L) - p0 (V0A + V0B)] / (R T).
+  void airPerCycleFromSteadyState() {
+    const double pS = 601325.0, p0 = 101325.0, T = 293.15, bore = 0.032, rod = 0.012, L = 0.1, V0 = 5e-6;
+    Project p;
+    p.components.push_back(comp("src", "supply", {{"p", pS}, {"T", T}}));
+    // No leakage of closed paths and a fast spool: a switching spool passes
+    // air straight from 1 to exhaust while both paths are part open (2.7e-5
+    // kg a cycle at 10 ms), which no hand count of chamber volumes includes.
+    p.components.push_back(comp("v1", "valve_5_2",
+                                {{"C_supply", 1e-8}, {"C_exhaust", 1.2e-8}, {"leak_fraction", 0.0}, {"t_switch", 1e-5}},
+                                {{"sol14", "sw1.out"}}));
+    p.components.push_back(comp("sw1", "time_switch", {{"t_on", 0.5}, {"t_off", 1.5}}));
+    p.components.push_back(comp("cyl1", "cylinder_double",
+                                {{"bore", bore}, {"rod", rod}, {"stroke", L}, {"mass", 1.0}, {"isothermal", 1.0},
+                                 {"T_wall", T}, {"V0_A", V0}, {"V0_B", V0}, {"k_stop", 1e10}, {"c_stop", 2e5}}));
+    wire(p, "src.1", "v1.1");
+    wire(p, "v1.4", "cyl1.A");
+    wire(p, "v1.2", "cyl1.B");
+    settings(p, 3.0, 1e-3, {1e-8, 1e-3, 1e-6, 1e-10});
+    auto run = simulate(p, "air_cycle");
+    REQUIRE_OK(run);
+    const KeyResults kr = computeKeyResults(p, run->out);
+    qInfo("%s", kr.toText().c_str());
+    QVERIFY(kr.hasCycle && kr.cycleClosed);
+    const double AA = M_PI / 4 * bore * bore, AB = M_PI / 4 * (bore * bore - rod * rod);
+    const double m = (pS * (2 * V0 + (AA + AB) * L) - p0 * 2 * V0) / (gas::R * T);
+    const double initial = (pS - p0) * (V0 + AB * L) / (gas::R * T);  // B filled before the cycle
+    qInfo("air per cycle %.6g g (hand %.6g g), initial filling %.6g g (hand %.6g g)", kr.airMass * 1e3, m * 1e3,
+          kr.airMassBeforeCycle * 1e3, initial * 1e3);
+    // Tolerance: the end stops' compression (F / k_stop ~ 5e-8 m, critically
+    // damped so that the piston does not bounce), the remaining spool
+    // crossover and the solver's tolerance, all below 1e-4 of the air.
+    CHECK_REL(kr.airMass, m, 1e-4);
+    CHECK_REL(kr.airNormalLitres, m / gas::rho0 * 1e3, 1e-4);
+    CHECK_REL(kr.airMassBeforeCycle, initial, 1e-4);
+    CHECK_ABS(kr.airFrom, 0.5, 1e-9);
+  }
+
+  // The conclusion on the synthetic cycle (1.391 s, impact energies 0.5 J
+  // and 0.32 J, pA rising to 601325 Pa at 2 s with the piston home).
+  void conclusionVerdicts() {
+    Project p = cylinderProject();
+    ResultStore rs;
+    synthetic(rs, 2.0, 1e-3, kCylChannels,
+              {xCycle, vCycle, [](double t) { return 101325.0 + 2.5e5 * t; }, [](double) { return 2e5; },
+               [](double t) { return 300.0 * std::sin(M_PI * t / 2); }, [](double t) { return 2.37e-3 * t / 2.0; }});
+    auto find = [](const std::vector<Verdict>& v, const std::string& topic) {
+      for (const auto& x : v)
+        if (x.topic == topic) return x;
+      return Verdict{"missing", VerdictStatus::NotChecked, 0.0, ""};
+    };
+    // Nothing stated: nothing checked; the supply (601325 Pa) is not exceeded.
+    auto v = conclusions(p, rs, computeKeyResults(p, rs));
+    QCOMPARE(int(find(v, "Cycle time").status), int(VerdictStatus::NotChecked));
+    QCOMPARE(int(find(v, "Cushioning 1A1").status), int(VerdictStatus::NotChecked));
+    QCOMPARE(v.size(), size_t(2));
+    // Required 1.5 s: met by 1.5 - 1.391 = 0.109 s; allowed 0.4 J: the 0.5 J
+    // extension misses it by 0.1 J; 0.6 J: met by 0.1 J.
+    setProjectProperties(p, {"", "", 1.5});
+    p.components[0].params["E_cushion_max"] = 0.4;
+    v = conclusions(p, rs, computeKeyResults(p, rs));
+    QCOMPARE(int(find(v, "Cycle time").status), int(VerdictStatus::Met));
+    CHECK_ABS(find(v, "Cycle time").margin, 0.109, 1e-9);
+    QCOMPARE(int(find(v, "Cushioning 1A1").status), int(VerdictStatus::NotMet));
+    CHECK_ABS(find(v, "Cushioning 1A1").margin, -0.1, 1e-9);
+    qInfo("%s | %s", find(v, "Cycle time").text.c_str(), find(v, "Cushioning 1A1").text.c_str());
+    setProjectProperties(p, {"", "", 1.3});
+    p.components[0].params["E_cushion_max"] = 0.6;
+    v = conclusions(p, rs, computeKeyResults(p, rs));
+    QCOMPARE(int(find(v, "Cycle time").status), int(VerdictStatus::NotMet));
+    CHECK_ABS(find(v, "Cycle time").margin, 1.3 - 1.391, 1e-9);
+    CHECK_ABS(find(v, "Cushioning 1A1").margin, 0.1, 1e-9);
+    // A 5 bar supply: chamber A's 601325 Pa at 2 s (piston home, x = 0)
+    // exceeds it; no cushion there, so the load compressed it; with a 10 mm
+    // cushion at the retracted end, the cushion did.
+    p.components[1].params["p"] = 5e5;
+    v = conclusions(p, rs, computeKeyResults(p, rs));
+    const Verdict hi = find(v, "Pressure above supply 1A1 A");
+    QCOMPARE(int(hi.status), int(VerdictStatus::Note));
+    QVERIFY2(hi.text.find("5.00 bar gauge at 2.000 s") != std::string::npos, hi.text.c_str());
+    QVERIFY2(hi.text.find("faster than its air can escape") != std::string::npos, hi.text.c_str());
+    p.components[0].params["cushion_length_A"] = 0.01;
+    v = conclusions(p, rs, computeKeyResults(p, rs));
+    QVERIFY2(find(v, "Pressure above supply 1A1 A").text.find("end cushion") != std::string::npos,
+             find(v, "Pressure above supply 1A1 A").text.c_str());
+  }
+
+  // The bill of materials of the seed-003 circuit in catalogue terms.
+  void billOfMaterialsInCatalogueTerms() {
+    // ISO 6358 by hand: p1 = 701325 Pa, p2/p1 = 601325/701325 = 0.857413,
+    // phi = sqrt(1 - ((0.857413 - 0.3)/0.7)^2) = 0.604897; C = 4e-9 m3/(s Pa):
+    // 4e-9 * 701325 * 0.604897 m3/s = 101.815 Nl/min (the "100 Nl/min" valve).
+    CHECK_REL(nominalFlowNlPerMin(4e-9, 0.3), 101.815, 1e-5);
+    CHECK_REL(nominalFlowNlPerMin(1e-8, 0.9), 1e-8 * 701325 * 60000, 1e-12);  // choked: p2/p1 < b
+    Project p = loadProject(projectPath("seed003_meter_out.pneumech.json"));
+    ReportSettings s;
+    s.parts["cyl1"] = "DSBC-32-200";
+    const std::vector<BomItem> bom = billOfMaterials(p, s);
+    auto row = [&](const std::string& id) {
+      for (const auto& b : bom)
+        if (b.id == id) return b;
+      return BomItem{};
+    };
+    for (const auto& b : bom) qInfo("%s | %s | %s | %s | %s", b.code.c_str(), b.id.c_str(), b.function.c_str(), b.size.c_str(), b.part.c_str());
+    QCOMPARE(row("cyl1").size, std::string("bore 32 mm, rod 12 mm, stroke 200 mm"));
+    QCOMPARE(row("cyl1").part, std::string("DSBC-32-200"));
+    // 1e-8 and 1.2e-8 m3/(s Pa), b = 0.3: 254.5 and 305.4 Nl/min.
+    QVERIFY2(row("v1").size.find("nominal flow 255 Nl/min (1->4/2), 305 Nl/min to exhaust") == 0, row("v1").size.c_str());
+    QVERIFY2(row("v1").function.find("solenoid actuated, spring return") != std::string::npos, row("v1").function.c_str());
+    QVERIFY(row("v1").part.empty());
+    QVERIFY(row("src").size == "5 bar gauge");
+    QVERIFY(row("sw1").id.empty());  // a signal: in the control line, not an item
+    // No model parameters, and what the circuit leaves out is listed.
+    std::string all;
+    for (const auto& b : bom) all += b.function + " " + b.size + "\n";
+    QVERIFY(all.find("C_max") == std::string::npos && all.find("b_supply") == std::string::npos);
+    QVERIFY2(all.find("Exhaust silencers") != std::string::npos && all.find("1V1 port 3") != std::string::npos &&
+                 all.find("1V1 port 5") != std::string::npos, all.c_str());
+    QVERIFY(all.find("Tubing") != std::string::npos && all.find("signals 1S1") != std::string::npos);
+  }
+
   // The real example: key results equal what its channels say.
   void seed003() {
     const Project p = loadProject(projectPath("seed003_meter_out.pneumech.json"));
@@ -375,9 +508,13 @@ class TestKeyResults : public QObject {
     // A single extension: an open cycle whose time is the extension time.
     QVERIFY(kr.hasCycle && !kr.cycleClosed);
     CHECK_ABS(kr.cycleTime(), e->duration(), 1e-12);
-    // Air: the supply's delivered mass over the run in normal litres.
-    const double m = run->out.last("src.m_delivered");
-    QVERIFY(m > 0);
+    // Air: the supply's delivered mass from the valve's command to the end of
+    // the run, in normal litres; the rod side's filling before it is apart.
+    CHECK_ABS(kr.airFrom, tSignal, 1e-9);  // the last sample before the spool moves
+    const double mBefore = run->at("src.m_delivered", tSignal);
+    const double m = run->out.last("src.m_delivered") - mBefore;
+    QVERIFY(m > 0 && mBefore > 0);
+    CHECK_REL(kr.airMassBeforeCycle, mBefore, 1e-12);
     CHECK_REL(kr.airNormalLitres, m / gas::rho0 * 1000.0, 1e-12);
     CHECK_REL(kr.airNormalLitres, m / 1.185 * 1000.0, 1e-12);
     // Peak pressures are the channels' maxima.

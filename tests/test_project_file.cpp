@@ -3,6 +3,7 @@
 #include "build/compiler.h"
 #include "build/project_input.h"
 #include "model/project_error.h"
+#include "model/project_properties.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -97,6 +98,38 @@ class TestProjectFile : public QObject {
     expectError(mutate("\"schema_version\": 1", "\"schema_version\": 7"), "", "schema_version", "newer");
     expectError(mutate("\"schema_version\": 1", "\"schema_version\": \"1\""), "", "schema_version", "integer");
   }
+  // Project properties beyond the four strings (model/project_properties.h):
+  // kept through load and save, written only when set, checked on load.
+  void projectProperties() {
+    const std::string text = mutate("\"description\": \"two lines\\nof text\"",
+                                    "\"description\": \"d\", \"notes\": \"seed 000 sec. 7.1\", \"logo\": \"logo.png\", "
+                                    "\"required_cycle_time\": 1.5");
+    const Project a = parseProject(text, "good");
+    const ProjectProperties p = pm::projectProperties(a);
+    QCOMPARE(p.notes, std::string("seed 000 sec. 7.1"));
+    QCOMPARE(p.logo, std::string("logo.png"));
+    QCOMPARE(p.requiredCycleTime, 1.5);
+    QCOMPARE(a.meta.description, std::string("d"));
+    const std::string saved = serializeProject(a);
+    const nlohmann::json j = nlohmann::json::parse(saved);
+    QCOMPARE(j["meta"]["notes"], nlohmann::json("seed 000 sec. 7.1"));
+    QCOMPARE(j["meta"]["required_cycle_time"], nlohmann::json(1.5));
+    QVERIFY(!j.contains("notes") && !j.contains("logo"));  // not as top-level sections
+    QVERIFY(parseProject(saved, "again") == a);
+    // Unset: not written at all.
+    Project b = a;
+    setProjectProperties(b, {});
+    QVERIFY(!nlohmann::json::parse(serializeProject(b))["meta"].contains("notes"));
+    QVERIFY(!b.extra.contains("meta"));
+    expectError(mutate("\"author\": \"QA\"", "\"author\": \"QA\", \"notes\": 3"), "meta", "notes", "expected a string");
+    expectError(mutate("\"author\": \"QA\"", "\"author\": \"QA\", \"required_cycle_time\": 0"), "meta",
+                "required_cycle_time", "positive time");
+    expectError(mutate("\"author\": \"QA\"", "\"author\": \"QA\", \"required_cycle_time\": \"2 s\""), "meta",
+                "required_cycle_time", "expected a number");
+    expectError(mutate("\"author\": \"QA\"", "\"author\": \"QA\", \"logo\": [1]"), "meta", "logo", "expected a string");
+    expectError(mutate("\"author\": \"QA\"", "\"author\": \"QA\", \"note\": \"x\""), "meta", "note", "unknown field");
+  }
+
   void missingAndMistypedFields() {
     expectError(mutate("\"type\": \"time_switch\", ", ""), "ts", "type", "missing field");
     expectError(mutate("\"t_on\": 0.1", "\"t_on\": \"0.1\""), "ts", "params.t_on", "expected a number");

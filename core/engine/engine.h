@@ -16,6 +16,8 @@
 #include "model/project_error.h"
 #include "model/triangle_mesh.h"
 #include "results/displacement_step.h"
+#include "results/bill_of_materials.h"
+#include "results/conclusion.h"
 #include "results/key_results.h"
 #include "results/report_settings.h"
 #include "solver/result_store.h"

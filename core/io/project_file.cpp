@@ -6,6 +6,7 @@
 #include "model/component_type.h"
 #include "model/message_text.h"
 #include "model/project_error.h"
+#include "model/project_properties.h"
 #include "user/user_component.h"
 
 #include <algorithm>
@@ -136,11 +137,18 @@ class Reader {
     if (root.contains("meta")) {
       const json& m = root.at("meta");
       if (!m.is_object()) fail("meta", "", "expected an object");
-      onlyKeys(m, {"title", "customer", "author", "description"}, "meta", "");
+      onlyKeys(m, {"title", "customer", "author", "description", "notes", "logo", "required_cycle_time"}, "meta", "");
       pr.meta.title = str(m, "title", "meta", {}, false);
       pr.meta.customer = str(m, "customer", "meta", {}, false);
       pr.meta.author = str(m, "author", "meta", {}, false);
       pr.meta.description = str(m, "description", "meta", {}, false);
+      ProjectProperties props;  // model/project_properties.h
+      props.notes = str(m, "notes", "meta", {}, false);
+      props.logo = str(m, "logo", "meta", {}, false);
+      props.requiredCycleTime = num(m, "required_cycle_time", "meta", "", 0.0);
+      if (m.contains("required_cycle_time") && !(props.requiredCycleTime > 0))
+        fail("meta", "required_cycle_time", "expected a positive time in seconds (omit it when there is none)");
+      setProjectProperties(pr, props);
     }
     if (root.contains("simulation")) {
       const json& s = root.at("simulation");
@@ -287,6 +295,11 @@ std::string serializeProject(const Project& pr) {
   root["schema_version"] = kSchemaVersion;
   root["meta"] = {{"title", pr.meta.title}, {"customer", pr.meta.customer}, {"author", pr.meta.author},
                   {"description", pr.meta.description}};
+  // notes, logo, required_cycle_time: written only when set (extra["meta"]).
+  const ProjectProperties props = projectProperties(pr);
+  if (!props.notes.empty()) root["meta"]["notes"] = props.notes;
+  if (!props.logo.empty()) root["meta"]["logo"] = props.logo;
+  if (props.requiredCycleTime > 0) root["meta"]["required_cycle_time"] = props.requiredCycleTime;
   const SimulationSettings& s = pr.simulation;
   root["simulation"] = {{"t_end", s.t_end},
                         {"output_interval", s.output_interval},
@@ -337,7 +350,8 @@ std::string serializeProject(const Project& pr) {
     if (const ComponentType* t = Registry::instance().find(c.type); t && !t->origin.empty() && !user.contains(c.type))
       user[c.type] = t->definition;
   if (!user.empty()) root["user_components"] = std::move(user);
-  for (auto it = pr.extra.begin(); it != pr.extra.end(); ++it) root[it.key()] = it.value();
+  for (auto it = pr.extra.begin(); it != pr.extra.end(); ++it)
+    if (it.key() != "meta") root[it.key()] = it.value();
   return root.dump(2) + "\n";
 }
 

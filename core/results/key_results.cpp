@@ -181,6 +181,33 @@ CylinderResult analyseCylinder(const Project& project, const Component& c, const
   return cr;
 }
 
+// Where the counted cycle starts (key_results.h): the first command of an
+// on/off valve, or an earlier stroke's signal or start; the run's start when
+// the project has no on/off valve.
+double airCycleStart(const Project& project, const ResultStore& rs, const std::vector<double>& t,
+                     const std::vector<CylinderResult>& cylinders) {
+  if (t.empty()) return 0.0;
+  const std::vector<std::string> valves = onOffValves(project);
+  if (valves.empty()) return t.front();
+  double start = t.back();
+  for (const std::string& id : valves) {
+    const auto s = channel(rs, id + ".s");
+    if (s.front() != 0.0) return t.front();  // actuated from the start
+    // The last sample before the spool's first travel: the command lies
+    // within the next output interval, and a spool faster than that leaves
+    // no better estimate; the supplies deliver next to nothing in between.
+    size_t i = 1;
+    while (i < s.size() && s[i] == s[i - 1]) ++i;
+    if (i < s.size()) start = std::min(start, t[i - 1]);
+  }
+  for (const CylinderResult& c : cylinders)
+    if (!c.strokes.empty()) {
+      const StrokeResult& r = c.strokes.front();
+      start = std::min(start, r.hasSignal() ? std::min(r.tSignal, r.tStart) : r.tStart);
+    }
+  return std::max(start, t.front());
+}
+
 }  // namespace
 
 const StrokeResult* CylinderResult::firstStroke(bool extend) const {
@@ -222,16 +249,22 @@ KeyResults computeKeyResults(const Project& project, const ResultStore& results,
           kr.cycleEnd = std::max(kr.cycleEnd, s.tEnd);
         }
       }
-    } else if (c.type == "supply") {
-      SupplyResult sr;
-      sr.id = c.id;
-      sr.label = c.label;
-      const auto m = channel(results, c.id + ".m_delivered");
-      sr.mass = m.empty() ? 0.0 : m.back();
-      sr.normalLitres = normalLitres(sr.mass);
-      kr.airMass += sr.mass;
-      kr.supplies.push_back(sr);
     }
+  }
+  kr.airFrom = airCycleStart(project, results, t, kr.cylinders);
+  for (const Component& c : project.components) {
+    if (c.type != "supply") continue;
+    SupplyResult sr;
+    sr.id = c.id;
+    sr.label = c.label;
+    const auto m = channel(results, c.id + ".m_delivered");
+    sr.massRun = m.empty() ? 0.0 : m.back();
+    const double before = m.empty() ? 0.0 : interp(t, m, kr.airFrom);
+    sr.mass = sr.massRun - before;
+    sr.normalLitres = normalLitres(sr.mass);
+    kr.airMass += sr.mass;
+    kr.airMassBeforeCycle += before;
+    kr.supplies.push_back(sr);
   }
   kr.cycleClosed = anyStroke && kr.hasCycle && closed;
   if (!kr.hasCycle) kr.cycleStart = kr.cycleEnd = 0.0;
@@ -307,9 +340,12 @@ std::string KeyResults::toText() const {
   for (const auto& sp : supplies)
     s += fmt("  supply %s: %.4g g = %.4g Nl\n", sp.label.empty() ? sp.id.c_str() : (sp.label + " (" + sp.id + ")").c_str(),
              sp.mass * 1e3, sp.normalLitres);
-  if (!supplies.empty())
+  if (!supplies.empty()) {
     s += fmt("  air consumption %.4g Nl per cycle (ISO 8778), %.4g Nl/min at %.4g cycles/min\n", airNormalLitres,
              airNormalLitresPerMinute(), cyclesPerMinute);
+    s += fmt("  counted from the cycle's start at %.4f s; the initial filling before it (%.4g Nl) is not counted\n",
+             airFrom, normalLitres(airMassBeforeCycle));
+  }
   if (!joints.empty()) {
     s += "\nJoint reactions (maximum magnitude)\n";
     for (const auto& j : joints)
@@ -371,12 +407,15 @@ nlohmann::json KeyResults::toJson() const {
     machine["cycle_end_s"] = cycleEnd;
   }
   machine["air_kg_per_cycle"] = airMass;
+  machine["air_counted_from_s"] = airFrom;
+  machine["air_Nl_initial_filling"] = normalLitres(airMassBeforeCycle);
   machine["air_Nl_per_cycle"] = airNormalLitres;
   machine["cycles_per_minute"] = cyclesPerMinute;
   machine["air_Nl_per_min"] = airNormalLitresPerMinute();
   machine["supplies"] = json::array();
   for (const auto& s : supplies)
-    machine["supplies"].push_back({{"id", s.id}, {"label", s.label}, {"mass_kg", s.mass}, {"Nl", s.normalLitres}});
+    machine["supplies"].push_back({{"id", s.id}, {"label", s.label}, {"mass_kg", s.mass}, {"Nl", s.normalLitres},
+                                   {"mass_run_kg", s.massRun}});
   j["machine"] = machine;
   j["joints"] = json::array();
   for (const auto& jr : joints)

@@ -36,12 +36,19 @@
 //   last complete stroke. The cycle is "closed" when at that instant every
 //   cylinder that moved is back in the end zone it started from; otherwise
 //   the figure is the motion time of an open cycle (e.g. a single extension).
-// - Air consumption per cycle: the mass delivered by every supply over the
-//   whole run (the run is one cycle, including filling after the last
-//   stroke), in normal litres of ISO 8778 (ANR: 20 degC, 100 kPa, 65 % RH,
-//   rho_N = gas::rho0 = 1.185 kg/m3): V_N = m / rho_N. Per minute: times the
-//   stated cycles per minute (default: the run repeated back to back,
-//   60 / t_end).
+// - Air consumption per cycle: the mass every supply delivers from the
+//   cycle's start to the end of the run (including the filling after the
+//   last stroke), in normal litres of ISO 8778 (ANR: 20 degC, 100 kPa,
+//   65 % RH, rho_N = gas::rho0 = 1.185 kg/m3): V_N = m / rho_N. The cycle
+//   starts at the first command of an on/off directional valve (the last
+//   output sample before its spool's first travel; the run's start for a
+//   valve actuated from the start), or at an
+//   earlier stroke's signal or start. What the supplies deliver before it is
+//   the circuit pressurising from its initial state (say, a rod chamber
+//   filling that a real cycle never empties): it is reported apart
+//   (airMassBeforeCycle) and not counted. Without an on/off valve (servo
+//   circuits) the whole run counts. Per minute: times the stated cycles per
+//   minute (default: the run repeated back to back, 60 / t_end).
 // - Pressures: absolute as computed; gauge = absolute - the simulation's
 //   ambient pressure.
 #pragma once
@@ -92,8 +99,9 @@ struct CylinderResult {
 
 struct SupplyResult {
   std::string id, label;
-  double mass = 0.0;          // kg delivered over the run
+  double mass = 0.0;          // kg delivered in the cycle (see airFrom)
   double normalLitres = 0.0;  // Nl (ISO 8778)
+  double massRun = 0.0;       // kg delivered over the whole run
 };
 
 struct JointLoadResult {
@@ -120,6 +128,8 @@ struct KeyResults {
   double cycleStart = 0.0, cycleEnd = 0.0;
   double cycleTime() const { return cycleEnd - cycleStart; }
 
+  double airFrom = 0.0;          // s, where the counted cycle starts
+  double airMassBeforeCycle = 0.0;  // kg, initial filling before airFrom (not counted)
   double airMass = 0.0;          // kg per cycle, all supplies
   double airNormalLitres = 0.0;  // Nl per cycle
   double cyclesPerMinute = 0.0;

@@ -4,15 +4,20 @@
 #include "results/key_results.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace pm {
+
+namespace {
+const char* const kKnown = "plots, company, logo, cycles_per_minute, parts";
+}  // namespace
 
 ReportSettings reportSettings(const Project& project, const std::string& file) {
   ReportSettings s;
   if (!project.extra.is_object() || !project.extra.contains("report")) return s;
   const nlohmann::json& r = project.extra.at("report");
   auto fail = [&](const std::string& field, const std::string& msg) { throw ProjectError(file, "report", field, msg); };
-  if (!r.is_object()) fail("", "expected an object with plots, company, logo, cycles_per_minute");
+  if (!r.is_object()) fail("", "expected an object with " + std::string(kKnown));
   for (auto it = r.begin(); it != r.end(); ++it) {
     const std::string& k = it.key();
     const nlohmann::json& v = it.value();
@@ -45,10 +50,18 @@ ReportSettings reportSettings(const Project& project, const std::string& file) {
       if (!v.is_string()) fail(k, "expected a string");
       (k == "company" ? s.company : s.logo) = v.get<std::string>();
     } else if (k == "cycles_per_minute") {
-      if (!v.is_number() || v.get<double>() <= 0) fail(k, "expected a positive number of cycles per minute");
+      if (!v.is_number() || !(v.get<double>() > 0) || !std::isfinite(v.get<double>()))
+        fail(k, "expected a positive number of cycles per minute");
       s.cyclesPerMinute = v.get<double>();
+    } else if (k == "parts") {
+      if (!v.is_object()) fail(k, "expected an object of component id: part number");
+      for (auto p = v.begin(); p != v.end(); ++p) {
+        if (!project.find(p.key())) fail(k + "." + p.key(), "no component with this id");
+        if (!p.value().is_string()) fail(k + "." + p.key(), "expected the part number as a string");
+        s.parts[p.key()] = p.value().get<std::string>();
+      }
     } else {
-      fail(k, "unknown field (known: plots, company, logo, cycles_per_minute)");
+      fail(k, "unknown field (known: " + std::string(kKnown) + ")");
     }
   }
   return s;
@@ -68,6 +81,7 @@ void setReportSettings(Project& project, const ReportSettings& s) {
   if (!s.company.empty()) r["company"] = s.company;
   if (!s.logo.empty()) r["logo"] = s.logo;
   if (s.cyclesPerMinute > 0) r["cycles_per_minute"] = s.cyclesPerMinute;
+  if (!s.parts.empty()) r["parts"] = s.parts;
   if (r.empty()) project.extra.erase("report");
   else project.extra["report"] = r;
 }

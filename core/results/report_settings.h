@@ -9,15 +9,18 @@
 //                "channels": ["cyl1.pA", "cyl1.pB"]}],
 //     "company": "ACME Automation",
 //     "logo": "logo.png",                              // relative to the project file
-//     "cycles_per_minute": 30
+//     "cycles_per_minute": 30,
+//     "parts": {"cyl1": "DSBC-32-100-PPVA-N3"}         // part numbers of chosen catalogue entries
 //   }
 //
 // Every field is optional. Without "plots" the report shows, per cylinder,
-// its position and its chamber pressures.
+// its position and its chamber pressures. "logo" is read from files written
+// before the project properties had one (meta.logo, which wins when set).
 #pragma once
 
 #include "model/project.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -34,6 +37,7 @@ struct ReportSettings {
   std::string company;
   std::string logo;              // as written in the file
   double cyclesPerMinute = 0.0;  // 0: not stated
+  std::map<std::string, std::string> parts;  // component id -> part number
   bool operator==(const ReportSettings&) const = default;
 };
 

@@ -19,6 +19,13 @@ bool isOnOffValve(const ComponentType& t) {
 
 }  // namespace
 
+std::vector<std::string> onOffValves(const Project& project) {
+  std::vector<std::string> ids;
+  for (const Component& c : project.components)
+    if (const ComponentType* t = Registry::instance().find(c.type); t && isOnOffValve(*t)) ids.push_back(c.id);
+  return ids;
+}
+
 std::vector<std::string> drivingValves(const Project& project, const std::string& cylinderId) {
   const Registry& reg = Registry::instance();
   // Ports joined by lines: one net each (union-find over "<id>.<port>").

@@ -24,6 +24,9 @@
 
 namespace pm {
 
+// Ids of every on/off directional valve of the project, in project order.
+std::vector<std::string> onOffValves(const Project& project);
+
 // Ids of the valves driving cylinder `cylinderId`, in project order.
 std::vector<std::string> drivingValves(const Project& project, const std::string& cylinderId);
 

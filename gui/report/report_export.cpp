@@ -3,6 +3,7 @@
 #include "displacement_step_view.h"
 #include "mechanism_snapshot.h"
 #include "engine/engine.h"
+#include "model/project_properties.h"
 #include "report_circuit.h"
 #include "report_page.h"
 #include "report_plot.h"
@@ -44,13 +45,8 @@ struct Inputs {
   QImage snapshot;       // the mechanism at the end of the run (null when not rendered)
   QString snapshotNote;  // why there is none
   double snapshotTime = 0.0;
+  std::vector<Verdict> verdicts;  // the conclusion, cycle time first
 };
-
-QString paramText(const ParamDecl& d, double si) {
-  const units::DisplayUnit du = units::forParam(d, si);
-  const QString u = du.unit == "1" ? QString() : " " + du.unit;
-  return q(d.name) + " " + units::formatNumber(du.toDisplay(si)) + u;
-}
 
 double param(const Component& c, const std::string& n) {
   const ComponentType* t = Registry::instance().find(c.type);
@@ -130,6 +126,13 @@ void titlePage(ReportPage& pg, const Inputs& in) {
   std::vector<std::pair<QString, QString>> glance;
   if (kr.hasCycle)
     glance.push_back({kr.cycleClosed ? "Cycle time" : "Motion time", num(kr.cycleTime(), 3) + " s"});
+  if (const double req = projectProperties(in.project).requiredCycleTime; req > 0) {
+    const Verdict& v = in.verdicts.front();  // the cycle time's (conclusions() lists it first)
+    glance.push_back({"Required cycle time", num(req, 3) + " s" +
+                                                 (v.status == VerdictStatus::Met      ? QStringLiteral(", met")
+                                                  : v.status == VerdictStatus::NotMet ? QStringLiteral(", not met")
+                                                                                      : QStringLiteral(", not checked"))});
+  }
   if (!kr.supplies.empty()) {
     glance.push_back({"Air per cycle", num(kr.airNormalLitres, 3) + " Nl"});
     glance.push_back({"Air at " + units::formatNumber(kr.cyclesPerMinute) + " cycles/min",
@@ -164,7 +167,7 @@ void titlePage(ReportPage& pg, const Inputs& in) {
   if (!m.description.empty()) {
     p.setFont(pg.font(10, true));
     p.setPen(kInk);
-    p.drawText(QPointF(c.left(), y), QStringLiteral("Task"));
+    p.drawText(QPointF(c.left(), y), QStringLiteral("The machine"));
     y += mm(3);
     const QFont df = pg.font(8.5);
     const QString d = q(m.description);
@@ -225,9 +228,25 @@ void mechanismSection(ReportPage& pg, const Inputs& in) {
                8, kMuted);
 }
 
+// Does the machine do what the customer asked: cycle time, cushioning, and
+// why a chamber's pressure exceeds the supply's (core/results/conclusion.h).
+void conclusionSection(ReportPage& pg, const Inputs& in) {
+  pg.newPage();
+  pg.heading(QStringLiteral("Conclusion"));
+  QStringList items, notes;
+  for (const Verdict& v : in.verdicts)
+    (v.status == VerdictStatus::Note ? notes : items) << (v.status == VerdictStatus::Note ? q(v.text)
+                                                                                            : q(v.topic) + ": " + q(v.text));
+  pg.bullets(items);
+  if (!notes.isEmpty()) {
+    pg.subheading(QStringLiteral("Pressures above the supply pressure"));
+    pg.bullets(notes);
+  }
+}
+
 void keyResultsSection(ReportPage& pg, const Inputs& in) {
   const KeyResults& kr = in.kr;
-  pg.newPage();
+  pg.skip(mm(4));
   pg.heading(QStringLiteral("Key results"));
   ReportTable machine;
   machine.caption = QStringLiteral("Machine");
@@ -241,7 +260,8 @@ void keyResultsSection(ReportPage& pg, const Inputs& in) {
     machine.rows.push_back({"Cycle time", "—", "no complete stroke in the run"});
   if (!kr.supplies.empty()) {
     machine.rows.push_back({"Air consumption per cycle", num(kr.airNormalLitres, 3) + " Nl",
-                            "ISO 8778 normal litres; " + num(kr.airMass * 1e3, 3) + " g of air"});
+                            "ISO 8778 normal litres; " + num(kr.airMass * 1e3, 3) + " g of air from " +
+                                num(kr.airFrom, 3) + " s (first filling of the circuit not counted)"});
     machine.rows.push_back({"Air consumption per minute", num(kr.airNormalLitresPerMinute(), 1) + " Nl/min",
                             "at " + units::formatNumber(kr.cyclesPerMinute) + " cycles per minute" +
                                 (in.settings.cyclesPerMinute > 0 ? QString() : QStringLiteral(" (the run repeated back to back)"))});
@@ -365,27 +385,20 @@ void displacementStepSection(ReportPage& pg, const Inputs& in) {
                8, kMuted);
 }
 
-void billOfMaterials(ReportPage& pg, const Inputs& in) {
+void billOfMaterialsSection(ReportPage& pg, const Inputs& in) {
   pg.heading(QStringLiteral("Bill of materials"));
   ReportTable t;
-  t.header = {"Item", "Code", "Id", "Component", "Main parameters"};
-  t.widths = {0.6, 0.8, 0.9, 3.0, 4.2};
+  t.header = {"Item", "Code", "Component", "Size (catalogue terms)", "Part number"};
+  t.widths = {0.65, 0.75, 3.1, 3.9, 1.6};
   int item = 0;
-  for (const Component& c : in.project.components) {
-    const ComponentType* type = Registry::instance().find(c.type);
-    QStringList params;
-    if (type) {
-      for (const ParamDecl& d : type->params) {
-        const bool main = c.params.count(d.name) ||
-                          (isCylinderType(c.type) && (d.name == "bore" || d.name == "rod" || d.name == "stroke"));
-        if (main) params << paramText(d, paramValue(c, *type, d.name));
-      }
-    }
-    for (const auto& [k, v] : c.inputs) params << q(k) + " ← " + q(v);
-    t.rows.push_back({QString::number(++item), q(c.label), q(c.id), type ? q(type->description) : q(c.type),
-                      params.isEmpty() ? QStringLiteral("catalogue defaults") : params.join(", ")});
-  }
+  for (const BomItem& b : billOfMaterials(in.project, in.settings))
+    t.rows.push_back({QString::number(++item), q(b.code), q(b.function), q(b.size),
+                      b.part.empty() ? QStringLiteral("—") : q(b.part)});
   pg.table(t);
+  pg.paragraph(QStringLiteral("Nominal flow: ISO 6358 flow from 6 to 5 bar gauge in normal litres per minute "
+                              "(ISO 8778: 20 °C, 1 bar, ρ = 1.185 kg/m³), as valve catalogues quote it. Part numbers "
+                              "where a catalogue entry was chosen."),
+               8, kMuted);
 }
 
 void assumptions(ReportPage& pg, const Inputs& in) {
@@ -427,8 +440,12 @@ void assumptions(ReportPage& pg, const Inputs& in) {
                  .arg(units::formatNumber(g[0]), units::formatNumber(g[1]), units::formatNumber(g[2]));
   }
   items << QStringLiteral("Air consumption in normal litres to ISO 8778 (20 °C, 100 kPa, 65 % relative humidity, "
-                          "ρ = %1 kg/m³): the mass delivered by the supplies over the whole run, taken as one cycle.")
-               .arg(engine::airConstants().rho0);
+                          "ρ = %1 kg/m³): the mass the supplies deliver from the start of the cycle (%2 s, the first "
+                          "valve command) to the end of the run. The initial filling of the circuit before it (%3 Nl), "
+                          "which a machine in production does not repeat, is not counted.")
+               .arg(engine::airConstants().rho0)
+               .arg(num(in.kr.airFrom, 3))
+               .arg(num(normalLitres(in.kr.airMassBeforeCycle), 3));
   items << QStringLiteral("Solver: one DAE of the whole system, SUNDIALS IDA (variable-order BDF), relative tolerance "
                           "%1, run 0 to %2 s, results every %3 ms.")
                .arg(s.rel_tol)
@@ -441,10 +458,11 @@ void compose(ReportPage& pg, const Inputs& in) {
   titlePage(pg, in);
   circuitSection(pg, in);
   mechanismSection(pg, in);
+  conclusionSection(pg, in);
   keyResultsSection(pg, in);
   plotsSection(pg, in);
   displacementStepSection(pg, in);
-  billOfMaterials(pg, in);
+  billOfMaterialsSection(pg, in);
   assumptions(pg, in);
 }
 
@@ -466,12 +484,15 @@ bool exportReport(const Project& project, const ResultStore& results, const QStr
     opt.cyclesPerMinute = settings.cyclesPerMinute;
     const KeyResults kr = engine::keyResults(project, results, opt);
     Inputs in{project, results, kr, settings, QImage(), QLocale::c().toString(QDate::currentDate(), "d MMMM yyyy"),
-              QImage(), QString(), 0.0};
-    if (!settings.logo.empty()) {
-      QString path = q(settings.logo);
+              QImage(), QString(), 0.0, conclusions(project, results, kr)};
+    // The project's logo (meta.logo), else that of older files' report section.
+    const std::string logo = projectProperties(project).logo;
+    const bool metaLogo = !logo.empty();
+    if (metaLogo || !settings.logo.empty()) {
+      QString path = q(metaLogo ? logo : settings.logo);
       if (QFileInfo(path).isRelative() && !projectFile.isEmpty()) path = QFileInfo(projectFile).dir().filePath(path);
       if (!in.logo.load(path))
-        throw ProjectError(file, "report", "logo", "cannot read the image " + path.toStdString());
+        throw ProjectError(file, metaLogo ? "meta" : "report", "logo", "cannot read the image " + path.toStdString());
     }
     if (!project.mechanism.empty()) {
       const QString dir = projectFile.isEmpty() ? QString() : QFileInfo(projectFile).absolutePath();

@@ -16,6 +16,7 @@
 #include "mechanism_view_toolbar.h"
 #include "model_tree.h"
 #include "param_model.h"
+#include "project_properties_dialog.h"
 #include "property_editor.h"
 #include "recovery.h"
 #include "report_settings_dialog.h"
@@ -220,6 +221,9 @@ void MainWindow::buildMenus() {
   actSaveAs_ = file->addAction(tr("Save &As..."), session_, &FileSession::saveAsCommand);
   actSaveAs_->setShortcut(QKeySequence::SaveAs);
   file->addSeparator();
+  QAction* props = file->addAction(tr("Project &Properties..."), this, [this] { openProjectProperties(this, doc_); });
+  props->setObjectName("actionProjectProperties");
+  props->setStatusTip(tr("Title, customer, author, description, logo and required cycle time of the report"));
   file->addAction(tr("Report Se&ttings..."), this, [this] { openReportSettings(this, doc_, buffer_); })
       ->setObjectName("actionReportSettings");
   file->addAction(tr("Export &Report (PDF)..."), this, &MainWindow::exportReportDialog);
