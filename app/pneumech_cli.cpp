@@ -76,7 +76,7 @@ int simulate(const std::string& path, const double* tEnd, const std::string& out
     for (auto& c : engine::deadPointChannels(pr)) keep.push_back(std::move(c));
     results.keepOnly(std::move(keep));
   }
-  RunResult r = sim.run(results);  // throws ProjectError first when the rows x channels kept are too many
+  RunResult r = engine::stream(sim, results);  // throws ProjectError first when the rows x channels kept are too many
   if (!r.ok()) {
     std::cerr << "pneumech: " << path << ": simulation " << (r.status == RunStatus::Cancelled ? "cancelled" : "failed")
               << ": " << r.message << "\n";

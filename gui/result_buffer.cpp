@@ -17,49 +17,76 @@ ResultBuffer::ResultBuffer(QObject* parent) : QObject(parent) {}
 
 void ResultBuffer::clear() {
   store_.reset();
+  file_.clear();
+  complete_ = false;
   channels_.clear();
-  t_.clear();
-  cols_.clear();
+  rows_.setChannels(0);
+  generation_ = rows_.generation();
   emit reset();
 }
 
-size_t ResultBuffer::pull(const std::shared_ptr<const ResultStore>& store) {
-  if (!store) return 0;
-  if (store != store_) {
-    store_ = store;
-    channels_.clear();
-    t_.clear();
-    cols_.clear();
+void ResultBuffer::begin(const std::vector<ChannelInfo>& ch) {
+  channels_.clear();
+  // A name given twice by the engine (an element channel and a node channel
+  // of the same id) gets " (2)" so both stay distinguishable.
+  std::map<std::string, int> seen;
+  for (const auto& c : ch) {
+    QString label = channelLabel(c.name, c.unit);
+    if (const int k = ++seen[c.name]; k > 1)
+      label = QString("%1 (%2)%3").arg(QString::fromStdString(c.name)).arg(k).arg(label.mid(int(c.name.size())));
+    // Group by object: nets ("n:v1.4.p") by their net name, everything
+    // else by the id before the first dot ("cyl1.A.p" -> cyl1).
+    const std::string& n = c.name;
+    size_t cut = n.rfind("n:", 0) == 0 ? n.rfind('.') : n.find('.');
+    if (cut == std::string::npos) cut = n.size();
+    channels_.push_back({c.name, c.unit, label, QString::fromStdString(n.substr(0, cut)),
+                         QString::fromStdString(cut < n.size() ? n.substr(cut + 1) : n)});
   }
-  if (channels_.empty()) {
-    const auto ch = store->channels();
-    if (ch.empty()) return 0;  // still compiling
-    // A name given twice by the engine (an element channel and a node channel
-    // of the same id) gets " (2)" so both stay distinguishable.
-    std::map<std::string, int> seen;
-    for (const auto& c : ch) {
-      QString label = channelLabel(c.name, c.unit);
-      if (const int k = ++seen[c.name]; k > 1)
-        label = QString("%1 (%2)%3").arg(QString::fromStdString(c.name)).arg(k).arg(label.mid(int(c.name.size())));
-      // Group by object: nets ("n:v1.4.p") by their net name, everything
-      // else by the id before the first dot ("cyl1.A.p" -> cyl1).
-      const std::string& n = c.name;
-      size_t cut = n.rfind("n:", 0) == 0 ? n.rfind('.') : n.find('.');
-      if (cut == std::string::npos) cut = n.size();
-      channels_.push_back({c.name, c.unit, label, QString::fromStdString(n.substr(0, cut)),
-                           QString::fromStdString(cut < n.size() ? n.substr(cut + 1) : n)});
-    }
-    cols_.assign(channels_.size(), {});
-    emit reset();
-  }
-  std::vector<double> t;
-  std::vector<std::vector<double>> cols;
-  store->copyRows(t_.size(), t, cols);
-  if (t.empty() || cols.size() != cols_.size()) return 0;
-  t_.insert(t_.end(), t.begin(), t.end());
-  for (size_t i = 0; i < cols.size(); ++i) cols_[i].insert(cols_[i].end(), cols[i].begin(), cols[i].end());
+  const size_t n = std::max<size_t>(ch.size(), 1);
+  rows_ = DecimatedRows(std::clamp<size_t>(valueBudget_ / n, kMinRows, kMaxRows));
+  rows_.setChannels(ch.size());
+  generation_ = rows_.generation();
+  complete_ = false;
+  store_ = std::make_shared<ResultStore>();
+  store_->setChannels(ch);
+  emit reset();
+}
+
+size_t ResultBuffer::append(const std::vector<double>& rows, size_t count) {
+  if (!store_) return 0;  // begin() first
+  const size_t width = channels_.size() + 1;
+  if (count == 0 || rows.size() < count * width) return 0;
+  for (size_t r = 0; r < count; ++r) rows_.append(rows[r * width], rows.data() + r * width + 1);
+  syncStore(rows_.rows() - 1);  // the newest row may yet be replaced
   emit appended();
-  return t.size();
+  return count;
+}
+
+void ResultBuffer::finish(const QString& resultsFile) {
+  file_ = resultsFile;
+  complete_ = true;
+  if (store_) syncStore(rows_.rows());
+}
+
+// The store holds the first `upTo` kept rows; a compaction starts it over.
+void ResultBuffer::syncStore(size_t upTo) {
+  if (!store_) return;
+  size_t have = store_->rows();
+  if (rows_.generation() != generation_ || have > upTo) {
+    generation_ = rows_.generation();
+    store_->setChannels(store_->channels());
+    have = 0;
+  }
+  std::vector<double> row(channels_.size());
+  for (size_t r = have; r < upTo; ++r) {
+    for (size_t c = 0; c < row.size(); ++c) row[c] = rows_.columns()[c][r];
+    store_->append(rows_.times()[r], row.data());
+  }
+}
+
+void ResultBuffer::writeCsv(const std::string& path, const std::vector<std::string>& channels) const {
+  if (complete_ && !file_.isEmpty()) ResultFile::copyColumns(file_.toStdString(), path, channels);
+  else if (store_) store_->writeCsv(path, channels);
 }
 
 int ResultBuffer::find(const std::string& name) const {
@@ -69,25 +96,26 @@ int ResultBuffer::find(const std::string& name) const {
 }
 
 size_t ResultBuffer::rowAt(double t) const {
-  if (t_.empty()) return 0;
-  const auto it = std::upper_bound(t_.begin(), t_.end(), t);
-  return it == t_.begin() ? 0 : static_cast<size_t>(it - t_.begin()) - 1;
+  const auto& ts = rows_.times();
+  if (ts.empty()) return 0;
+  const auto it = std::upper_bound(ts.begin(), ts.end(), t);
+  return it == ts.begin() ? 0 : static_cast<size_t>(it - rows_.times().begin()) - 1;
 }
 
 size_t ResultBuffer::nearestRow(double t) const {
   const size_t r = rowAt(t);
-  if (r + 1 < t_.size() && t_[r + 1] - t <= t - t_[r]) return r + 1;
+  if (r + 1 < rows_.times().size() && rows_.times()[r + 1] - t <= t - rows_.times()[r]) return r + 1;
   return r;
 }
 
 double ResultBuffer::valueAt(int ch, double t) const {
-  if (ch < 0 || ch >= static_cast<int>(cols_.size())) return NAN;
-  const auto& c = cols_[static_cast<size_t>(ch)];
-  const size_t n = std::min(c.size(), t_.size());
+  if (ch < 0 || ch >= static_cast<int>(rows_.columns().size())) return NAN;
+  const auto& c = rows_.columns()[static_cast<size_t>(ch)];
+  const size_t n = std::min(c.size(), rows_.times().size());
   if (n == 0) return NAN;
   const size_t r = rowAt(t);
-  if (r + 1 >= n || t <= t_[r]) return c[std::min(r, n - 1)];
-  const double w = (t - t_[r]) / (t_[r + 1] - t_[r]);
+  if (r + 1 >= n || t <= rows_.times()[r]) return c[std::min(r, n - 1)];
+  const double w = (t - rows_.times()[r]) / (rows_.times()[r + 1] - rows_.times()[r]);
   return c[r] + w * (c[r + 1] - c[r]);
 }
 

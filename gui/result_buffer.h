@@ -1,8 +1,12 @@
 // The studio's copy of the results of the run shown: channels with their
-// display labels and the SI columns, streamed from the run's ResultStore on
-// the GUI thread (the plots, the schematic animation and the results tree all
-// read this one copy). pull() is called about 30 times a second while a run
-// is in progress and appends only the rows that are new.
+// display labels and the SI columns (the plots, the schematic animation, the
+// results tree and the 3D view all read this one copy), handed over on the
+// GUI thread by the run controller as the run's rows arrive. The copy is
+// bounded (DecimatedRows: every row of a short run; of a long one every
+// stride-th row, each channel's exact extremes and the newest row, within
+// about `valueBudget` values), so a long run with many channels does not
+// grow the studio's memory; the full rows are in the run's results file,
+// which writeCsv() copies from.
 #pragma once
 
 #include "engine/engine.h"
@@ -30,34 +34,60 @@ class ResultBuffer : public QObject {
 
   // Forgets everything (a new run starts); emits reset().
   void clear();
-  // Copies the rows `store` gained since the last pull; the first pull that
-  // sees channels sets them up (emits reset()). Emits appended() when rows
-  // arrived; returns their number.
-  size_t pull(const std::shared_ptr<const ResultStore>& store);
+  // A run's channels came: sets them up (emits reset()).
+  void begin(const std::vector<ChannelInfo>& channels);
+  // `count` rows, row after row as [t, value per channel] (after begin()):
+  // emits appended(); returns `count`. Decimating may drop rows kept before.
+  size_t append(const std::vector<double>& rows, size_t count);
+  // The run has ended: store() holds every row kept, and writeCsv() copies
+  // from `resultsFile` (every row of the run; none when empty).
+  void finish(const QString& resultsFile);
+  // Values (rows x channels) the copy aims to stay within, for runs begun
+  // after the call.
+  void setValueBudget(size_t values) { valueBudget_ = values; }
+  // Changes when rows kept before were dropped (the copy thinned out): a
+  // view copying rows incrementally starts over.
+  uint64_t generation() const { return rows_.generation(); }
+  // Every `stride()` rows of the run one is kept (1: all of them).
+  size_t stride() const { return rows_.stride(); }
 
   const std::vector<Channel>& channels() const { return channels_; }
   int find(const std::string& name) const;  // -1 when absent
-  const std::vector<double>& times() const { return t_; }
-  const std::vector<std::vector<double>>& columns() const { return cols_; }
-  size_t rows() const { return t_.size(); }
+  const std::vector<double>& times() const { return rows_.times(); }
+  const std::vector<std::vector<double>>& columns() const { return rows_.columns(); }
+  size_t rows() const { return rows_.rows(); }
   // Row at or just before time t (0 when empty).
   size_t rowAt(double t) const;
   // Row whose time is nearest to t (the later one of a tie; 0 when empty).
   size_t nearestRow(double t) const;
   // SI value of channel `ch` at time t, linear between rows (NaN when empty).
   double valueAt(int ch, double t) const;
-  // The store the rows come from (for its CSV writer); may be null.
+  // The kept rows as a store (for the 3D view, the report, the
+  // displacement-step diagram); null before a run. While the run goes on it
+  // lacks the newest row; a view holding it starts over when generation()
+  // changes.
   std::shared_ptr<const ResultStore> store() const { return store_; }
+  // Writes "time [s]" and `channels` (all when empty) as CSV to `path`
+  // atomically: every row of a finished run, from its results file (the
+  // bytes `pneumech simulate -o` writes), else the rows kept. Throws naming
+  // the file or the unknown channel.
+  void writeCsv(const std::string& path, const std::vector<std::string>& channels) const;
 
  signals:
   void reset();
   void appended();
 
  private:
-  std::shared_ptr<const ResultStore> store_;
+  void syncStore(size_t upTo);
+
+  static constexpr size_t kMinRows = 2000, kMaxRows = 100000;  // DecimatedRows' target
+  size_t valueBudget_ = 2000000;  // doubles; the rows kept: at most 2x that + 2 rows per channel
+  std::shared_ptr<ResultStore> store_;
   std::vector<Channel> channels_;
-  std::vector<double> t_;
-  std::vector<std::vector<double>> cols_;
+  DecimatedRows rows_;
+  uint64_t generation_ = 0;  // of rows_, when store_ was last rebuilt
+  QString file_;
+  bool complete_ = false;
 };
 
 // "tank.p [bar]" (display unit), or the bare name for dimensionless channels.

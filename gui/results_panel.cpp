@@ -209,7 +209,7 @@ bool ResultsPanel::exportCsv(const QString& path, std::vector<std::string> chann
     return false;
   }
   try {
-    store->writeCsv(path.toStdString(), channels);
+    data_->writeCsv(path.toStdString(), channels);  // every row: from the run's results file
   } catch (const std::exception& e) {
     if (error) *error = QString::fromStdString(e.what());
     return false;

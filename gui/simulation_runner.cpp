@@ -1,13 +1,82 @@
 #include "simulation_runner.h"
 
-
+#include <QDir>
 #include <QMetaObject>
+#include <QTemporaryFile>
 
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <mutex>
 
 namespace pm::gui {
+
+// The run's consumer: called on the thread computing rows (the solver's or
+// its output thread), in order.
+class SimulationRunner::Recorder : public RowConsumer {
+ public:
+  Recorder(SimulationRunner* owner, std::shared_ptr<ResultStore> checked, bool check, std::unique_ptr<ResultFile> file)
+      : owner_(owner), checked_(std::move(checked)), check_(check), file_(std::move(file)) {}
+
+  void setChannels(std::vector<ChannelInfo> channels) override {
+    if (file_) file_->setChannels(channels);
+    if (check_) checked_->setChannels(channels);
+    {
+      std::lock_guard lock(m_);
+      width_ = channels.size();
+      channels_ = std::move(channels);
+      newChannels_ = true;
+    }
+    post();
+  }
+
+  void append(double t, const double* row) override {
+    if (file_) file_->append(t, row);
+    if (check_) checked_->append(t, row);
+    {
+      std::lock_guard lock(m_);
+      pending_.push_back(t);
+      pending_.insert(pending_.end(), row, row + width_);
+      ++count_;
+    }
+    post();
+  }
+
+  size_t take(std::vector<double>& rows, std::vector<ChannelInfo>* channels) {
+    std::lock_guard lock(m_);
+    rows.clear();
+    rows.swap(pending_);
+    if (newChannels_ && channels) *channels = channels_;
+    newChannels_ = false;
+    posted_.store(false);  // the next row posts again
+    return std::exchange(count_, 0);
+  }
+
+  // Worker thread, after the run: the file complete on disk.
+  void close() {
+    if (file_) file_->close();
+  }
+
+ private:
+  // One queued call at a time: the GUI thread takes everything that came.
+  void post() {
+    if (posted_.exchange(true)) return;
+    SimulationRunner* o = owner_;
+    QMetaObject::invokeMethod(o, [o] { emit o->rowsReady(); }, Qt::QueuedConnection);
+  }
+
+  SimulationRunner* owner_;
+  std::shared_ptr<ResultStore> checked_;
+  const bool check_;
+  std::unique_ptr<ResultFile> file_;
+  std::mutex m_;
+  std::vector<ChannelInfo> channels_;
+  bool newChannels_ = false;
+  size_t width_ = 0;
+  std::vector<double> pending_;
+  size_t count_ = 0;
+  std::atomic<bool> posted_{false};
+};
 
 SimulationRunner::SimulationRunner(QObject* parent) : QObject(parent) {}
 
@@ -16,27 +85,64 @@ SimulationRunner::~SimulationRunner() {
   if (worker_.joinable()) worker_.join();
 }
 
+namespace {
+
+// A new file for a run's rows in the temporary folder (created exclusively
+// with an unpredictable name); null when that fails.
+std::unique_ptr<QTemporaryFile> newResultsFile() {
+  auto f = std::make_unique<QTemporaryFile>(QDir::tempPath() + "/pneumech-results-XXXXXX.csv");
+  if (!f->open()) return nullptr;
+  f->close();  // ResultFile writes it; the object removes it when it goes
+  return f;
+}
+
+}  // namespace
+
 bool SimulationRunner::start(const Project& project, const std::string& file) {
   if (running_) return false;
   if (worker_.joinable()) worker_.join();
-  store_ = std::make_shared<ResultStore>();
+  recorder_.reset();
+  file_ = newResultsFile();
+  checked_ = std::make_shared<ResultStore>();
+  std::vector<std::string> checkedNames;
+  try {
+    checkedNames = engine::deadPointChannels(project);
+  } catch (const std::exception&) {
+    // The run's compile reports what is wrong with the project.
+  }
+  if (!checkedNames.empty()) checked_->keepOnly(checkedNames);
   control_ = std::make_shared<RunControl>();
   control_->setPacing(pacing_);
   result_ = RunResult{};
   running_ = true;
   started_ = std::chrono::steady_clock::now();
   pausedFor_ = {};
+  std::unique_ptr<ResultFile> out;
+  try {
+    if (file_) out = std::make_unique<ResultFile>(file_->fileName().toStdString());
+  } catch (const std::exception&) {
+    file_.reset();  // the run goes on; only saving its results is not offered
+  }
+  recorder_ = std::make_shared<Recorder>(this, checked_, !checkedNames.empty(), std::move(out));
 
-  worker_ = std::thread([this, project, file, store = store_, control = control_]() {
+  worker_ = std::thread([this, project, file, recorder = recorder_, control = control_]() {
     RunResult r;
     const auto t0 = std::chrono::steady_clock::now();
     try {
       engine::CompiledProject sim(project, file);  // compiling may throw ProjectError
-      r = sim.run(*store, control.get());
+      r = engine::stream(sim, *recorder, control.get());
     } catch (const std::exception& e) {
       r.status = RunStatus::Failed;
       r.message = e.what();
       r.stats.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+    try {
+      recorder->close();  // the rows of a stopped or failed run are kept too
+    } catch (const std::exception& e) {
+      if (r.ok()) {
+        r.status = RunStatus::Failed;
+        r.message = e.what();
+      }
     }
     // Delivered in the GUI thread. The destructor joins this thread before
     // the object goes, so `this` is valid here; a call still queued when the
@@ -45,6 +151,16 @@ bool SimulationRunner::start(const Project& project, const std::string& file) {
   });
   return true;
 }
+
+size_t SimulationRunner::takeRows(std::vector<double>& rows, std::vector<ChannelInfo>* channels) {
+  if (!recorder_) {
+    rows.clear();
+    return 0;
+  }
+  return recorder_->take(rows, channels);
+}
+
+QString SimulationRunner::resultsFile() const { return file_ ? file_->fileName() : QString(); }
 
 void SimulationRunner::stop() {
   if (running_ && control_) control_->requestStop();

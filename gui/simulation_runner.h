@@ -1,17 +1,25 @@
-// Runs one simulation on a worker thread. The GUI polls store() (thread-safe,
-// ResultStore::copyRows) while the run is in progress; finished() is emitted
-// in the GUI thread when the worker has ended. stop(), pause() and resume()
-// act through the run's RunControl, which the solver polls between output
-// steps (so they take effect within one output interval of solver work).
+// Runs one simulation on a worker thread through engine::stream. The rows
+// are pushed, never polled: the run's recorder (a RowConsumer, on the thread
+// computing rows) writes each row to the run's results file, keeps the rows
+// of the channels the after-run checks read, and queues the row for the GUI
+// thread, posting rowsReady() there once per batch (the next post waits
+// until takeRows() has taken the batch, so a busy window is never flooded).
+// finished() is emitted in the GUI thread when the worker has ended.
+// stop(), pause() and resume() act through the run's RunControl, which the
+// solver polls between output steps (so they take effect within one output
+// interval of solver work).
 #pragma once
 
 #include "engine/engine.h"
 
 #include <QObject>
+#include <QString>
 
 #include <atomic>
 #include <memory>
 #include <thread>
+
+class QTemporaryFile;
 
 namespace pm::gui {
 
@@ -38,20 +46,36 @@ class SimulationRunner : public QObject {
   void operate(const std::string& id, double value);
   double pacing() const { return pacing_; }
 
-  // The store of the current (or last) run; never null after start().
-  std::shared_ptr<const ResultStore> store() const { return store_; }
+  // GUI thread: the rows that came since the last call, row after row as
+  // [t, value per channel]; `channels` is filled (else left alone) when the
+  // run's channels came with them (a new run's first rows). Returns the
+  // number of rows.
+  size_t takeRows(std::vector<double>& rows, std::vector<ChannelInfo>* channels);
+
+  // The current (or last) run's every row of the channels the checks after
+  // a run read (engine::deadPointChannels); never null after start().
+  std::shared_ptr<const ResultStore> checkedRows() const { return checked_; }
+  // The results file of the current (or last) run: every channel, every
+  // row, the bytes `pneumech simulate -o` writes for the same run (complete
+  // once finished() came). Empty before the first run or when it could not
+  // be created. Removed with the next run or the runner.
+  QString resultsFile() const;
   const RunResult& lastResult() const { return result_; }
   // Wall time of the run so far, without the time spent paused.
   double wallSecondsSinceStart() const;
 
  signals:
+  void rowsReady();  // takeRows() has rows
   void finished(bool ok);
 
  private:
+  class Recorder;
   void onWorkerDone(RunResult r);
 
   std::thread worker_;
-  std::shared_ptr<ResultStore> store_;
+  std::shared_ptr<Recorder> recorder_;
+  std::shared_ptr<ResultStore> checked_;
+  std::unique_ptr<QTemporaryFile> file_;
   std::shared_ptr<RunControl> control_;
   bool running_ = false;
   RunResult result_;

@@ -1,11 +1,17 @@
 // core/engine/engine.h, the API of the CLI and the studio: a streamed run
-// hands over every row once and in order, and ends with exactly the rows of
-// a plain run; a stop asked by the observer ends the run early; check()
+// pushes every row once and in order, the numbers of a plain run; a stop
+// asked by the consumer ends the run early; a results file holds the bytes
+// of the store's CSV; check()
 // names the object at fault; a boundary net reports the supply's pressure.
 #include "engine/engine.h"
 #include "support/test_project.h"
 
+#include <QTemporaryDir>
+
 #include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <thread>
 
 using namespace pm;
 using namespace pm::test;
@@ -24,57 +30,97 @@ Project tankFill(double tEnd) {
   return p;
 }
 
-// Records what it is handed: (from, to) of every call, and the times.
-struct Recorder : engine::RunObserver {
-  std::vector<std::pair<size_t, size_t>> calls;
-  std::vector<double> times;
-  size_t stopAfter = 0;  // > 0: ask to stop once that many rows arrived
-  void onRows(const ResultStore& rs, size_t from, size_t to) override {
-    calls.push_back({from, to});
-    const auto t = rs.times();
-    times.insert(times.end(), t.begin() + static_cast<long>(from), t.begin() + static_cast<long>(to));
+// Records what the run pushes: the channels, then every row (with the
+// thread it came on); asks the run to stop once `stopAfter` rows came.
+struct Recorder : RowConsumer {
+  std::vector<ChannelInfo> channels;
+  int channelCalls = 0;
+  std::vector<double> times, rows;
+  std::vector<std::thread::id> threads;
+  RunControl* control = nullptr;
+  size_t stopAfter = 0;
+  void setChannels(std::vector<ChannelInfo> c) override {
+    channels = std::move(c);
+    ++channelCalls;
   }
-  bool stopRequested() override { return stopAfter > 0 && times.size() >= stopAfter; }
+  void append(double t, const double* row) override {
+    times.push_back(t);
+    rows.insert(rows.end(), row, row + channels.size());
+    threads.push_back(std::this_thread::get_id());
+    if (stopAfter > 0 && times.size() == stopAfter) control->requestStop();
+  }
 };
+
+std::string readAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
 
 }  // namespace
 
 class TestEngine : public QObject {
   Q_OBJECT
  private slots:
-  void streamedRunHandsOverEveryRowOnceAndMatchesAPlainRun() {
+  void streamedRunPushesEveryRowOnceAndMatchesAPlainRun() {
     const Project p = tankFill(2.0);
     ResultStore plain;
     engine::CompiledProject a(p);
     QVERIFY(a.run(plain).ok());
 
-    ResultStore streamed;
     engine::CompiledProject b(p);
     Recorder rec;
-    const RunResult r = engine::stream(b, streamed, rec, nullptr, 0.002);
+    const RunResult r = engine::stream(b, rec);
     QVERIFY2(r.ok(), r.message.c_str());
-    QCOMPARE(streamed.rows(), size_t(2001));
-    QCOMPARE(rec.times.size(), streamed.rows());
-    QVERIFY(!rec.calls.empty());
-    QCOMPARE(rec.calls.front().first, size_t(0));
-    for (size_t i = 1; i < rec.calls.size(); ++i) QCOMPARE(rec.calls[i].first, rec.calls[i - 1].second);
-    QVERIFY(rec.times == streamed.times());
-    // Streaming only reads the store: the numbers are a plain run's, bit for bit.
-    QVERIFY(streamed.column("tank.p") == plain.column("tank.p"));
-    QVERIFY(streamed.times() == plain.times());
+    QCOMPARE(rec.channelCalls, 1);
+    QCOMPARE(rec.channels.size(), plain.channels().size());
+    QCOMPARE(rec.times.size(), size_t(2001));
+    QVERIFY(rec.times == plain.times());  // each row once, in order
+    // The consumer is handed the numbers a plain run stores, bit for bit.
+    const int tank = plain.find("tank.p");
+    std::vector<double> col;
+    for (size_t i = 0; i < rec.times.size(); ++i) col.push_back(rec.rows[i * rec.channels.size() + size_t(tank)]);
+    QVERIFY(col == plain.column("tank.p"));
   }
 
-  void observerStopsTheRun() {
+  void consumerStopsTheRunThroughItsControl() {
     const Project p = tankFill(2000.0);  // far longer than the test waits
-    ResultStore out;
     engine::CompiledProject c(p);
+    RunControl control;
     Recorder rec;
+    rec.control = &control;
     rec.stopAfter = 5;
-    const RunResult r = engine::stream(c, out, rec, nullptr, 0.002);
+    const RunResult r = engine::stream(c, rec, &control);
     QCOMPARE(int(r.status), int(RunStatus::Cancelled));
-    QVERIFY(out.rows() >= 5);
-    QVERIFY(out.times().back() < 2000.0);
-    QCOMPARE(rec.times.size(), out.rows());  // the rows up to the stop were all handed over
+    QVERIFY(rec.times.size() >= 5);
+    QVERIFY(rec.times.back() < 2000.0);
+  }
+
+  void resultFileIsTheBytesOfTheStoresCsv() {
+    const Project p = tankFill(0.5);
+    QTemporaryDir dir;
+    const std::string streamed = dir.filePath("streamed.csv").toStdString();
+    const std::string stored = dir.filePath("stored.csv").toStdString();
+    const std::string picked = dir.filePath("picked.csv").toStdString();
+    const std::string pickedStore = dir.filePath("picked_store.csv").toStdString();
+    ResultStore store;
+    engine::CompiledProject a(p);
+    QVERIFY(a.run(store).ok());
+    store.writeCsv(stored);
+    engine::CompiledProject b(p);
+    ResultFile file(streamed);
+    QVERIFY(engine::stream(b, file).ok());
+    file.close();
+    QCOMPARE(file.rows(), store.rows());
+    QCOMPARE(readAll(streamed), readAll(stored));
+    // Chosen columns copied from the file are the store's own choice.
+    const std::vector<std::string> some{"tank.p", "r1.q"};
+    ResultFile::copyColumns(streamed, picked, some);
+    store.writeCsv(pickedStore, some);
+    QCOMPARE(readAll(picked), readAll(pickedStore));
+    QVERIFY(readAll(picked).size() > 1000);
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, ResultFile::copyColumns(streamed, picked, {"no.such"}));
   }
 
   void checkNamesTheObjectAtFault() {

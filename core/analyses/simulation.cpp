@@ -40,7 +40,7 @@ std::vector<ChannelInfo> Simulation::channels() const {
   return cosim_ ? cosim_->channels() : system_->channels();
 }
 
-RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, RunControl* control) {
+RunResult Simulation::run(RowConsumer& out, const std::atomic<bool>* cancel, RunControl* control) {
   const WallTimeLimit limit(settings_.wall_time_limit, cancel, control);
   RunResult r = cosim_ ? cosim_->run(out, limit.stop(), control) : runMonolithic(out, limit.stop(), control);
   if (limit.exceeded() && r.status != RunStatus::Completed) {
@@ -51,7 +51,7 @@ RunResult Simulation::run(ResultStore& out, const std::atomic<bool>* cancel, Run
   return r;
 }
 
-RunResult Simulation::runMonolithic(ResultStore& out, const std::atomic<bool>* cancel, RunControl* control) {
+RunResult Simulation::runMonolithic(RowConsumer& out, const std::atomic<bool>* cancel, RunControl* control) {
   IntegrationRun run(*system_, settings_, out, cancel, control, outputRows_, [this] {
     BuildOptions copy = options_;
     copy.solverCopy = false;

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "model/project.h"
-#include "solver/result_store.h"
+#include "solver/row_consumer.h"
 #include "solver/run_control.h"
 #include "solver/run_result.h"
 #include "solver/system.h"
@@ -39,13 +39,13 @@ class Simulation {
   // interval. `cancel` may be set from another thread; `control` (also
   // driven from another thread) adds pause/resume and wall-clock pacing.
   // A run longer than settings().wall_time_limit fails, saying so.
-  RunResult run(ResultStore& out, const std::atomic<bool>* cancel = nullptr, RunControl* control = nullptr);
+  RunResult run(RowConsumer& out, const std::atomic<bool>* cancel = nullptr, RunControl* control = nullptr);
 
   // Where the result rows are computed (solver/run_result.h).
   void setOutputRows(OutputRows where) { outputRows_ = where; }
 
  private:
-  RunResult runMonolithic(ResultStore& out, const std::atomic<bool>* cancel, RunControl* control);
+  RunResult runMonolithic(RowConsumer& out, const std::atomic<bool>* cancel, RunControl* control);
 
   Project project_;  // for the output thread's copy of the System
   std::string file_;

@@ -13,11 +13,6 @@
 #include "user/user_component.h"
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
 
 namespace pm::engine {
 
@@ -166,54 +161,17 @@ bool NetMap::boundaryPressure(int net, double t, double& p) const {
 
 void CompiledProject::setOutputRows(OutputRows where) { impl_->sim.setOutputRows(where); }
 
-void CompiledProject::checkOutputSize(const ResultStore& out) const {
+void CompiledProject::checkOutputSize(const RowConsumer& out) const {
   validateOutputSize(settings(), out.keptCount(channels()), impl_->file);
 }
 
-RunResult CompiledProject::run(ResultStore& out, RunControl* control) {
-  checkOutputSize(out);  // before a byte of the run is spent
-  return impl_->sim.run(out, nullptr, control);
-}
+RunResult CompiledProject::run(ResultStore& out, RunControl* control) { return stream(*this, out, control); }
 
 // ---- stream ----------------------------------------------------------------
 
-RunResult stream(CompiledProject& compiled, ResultStore& out, RunObserver& observer, RunControl* control,
-                 double pollSeconds) {
-  RunControl own;
-  RunControl* ctl = control ? control : &own;
-  std::mutex m;
-  std::condition_variable cv;
-  bool done = false;
-  RunResult result;
-  std::thread worker([&] {
-    RunResult r;
-    try {
-      r = compiled.run(out, ctl);
-    } catch (const std::exception& e) {
-      r.status = RunStatus::Failed;
-      r.message = e.what();
-    }
-    std::lock_guard<std::mutex> lock(m);
-    result = std::move(r);
-    done = true;
-    cv.notify_all();
-  });
-  size_t delivered = 0;
-  const auto poll = std::chrono::duration<double>(std::max(pollSeconds, 1e-3));
-  for (bool finished = false; !finished;) {
-    {
-      std::unique_lock<std::mutex> lock(m);
-      finished = cv.wait_for(lock, poll, [&] { return done; });
-    }
-    if (!finished && observer.stopRequested()) ctl->requestStop();
-    const size_t rows = out.rows();
-    if (rows > delivered) {
-      observer.onRows(out, delivered, rows);
-      delivered = rows;
-    }
-  }
-  worker.join();
-  return result;
+RunResult stream(CompiledProject& compiled, RowConsumer& consumer, RunControl* control) {
+  compiled.checkOutputSize(consumer);  // before a byte of the run is spent
+  return compiled.impl_->sim.run(consumer, nullptr, control);
 }
 
 // ---- analyses --------------------------------------------------------------

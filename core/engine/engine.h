@@ -1,5 +1,6 @@
 // The one API the command line and the studio call: load a project, check
-// it, compile it, run it (streaming its result rows, stoppable from another
+// it, compile it, run it (streaming its result rows to a consumer: a store in
+// memory, a file on disk, the studio's window; stoppable from another
 // thread) and analyse it. Everything below it (compiler, solver, mechanics,
 // file format) is reached through here, so that those layers can be
 // rearranged without touching app/ or gui/.
@@ -20,7 +21,10 @@
 #include "results/conclusion.h"
 #include "results/key_results.h"
 #include "results/report_settings.h"
+#include "results/decimated_rows.h"
+#include "solver/result_file.h"
 #include "solver/result_store.h"
+#include "solver/row_consumer.h"
 #include "solver/run_control.h"
 #include "solver/run_result.h"
 #include "studies/study_input.h"
@@ -143,6 +147,9 @@ class NetMap {
   std::vector<Net> nets_;
 };
 
+class CompiledProject;
+RunResult stream(CompiledProject& compiled, RowConsumer& consumer, RunControl* control);
+
 // A compiled project, ready to run once.
 class CompiledProject {
  public:
@@ -169,33 +176,28 @@ class CompiledProject {
 
   // Throws ProjectError (simulation.output_interval) when the run would hold
   // more values in `out` than build/validation.h's kMaxStoredValues: rows x
-  // the channels `out` keeps (ResultStore::keepOnly). run() checks it first.
-  void checkOutputSize(const ResultStore& out) const;
+  // the channels `out` keeps (RowConsumer::keptCount). run() checks it first.
+  void checkOutputSize(const RowConsumer& out) const;
 
-  // Integrates from 0 to t_end, appending to `out` (checkOutputSize first). `control` (driven
-  // from other threads) stops, pauses, paces and operates the run.
+  // Integrates from 0 to t_end into `out`: stream() below into a store.
   RunResult run(ResultStore& out, RunControl* control = nullptr);
 
  private:
+  friend RunResult stream(CompiledProject& compiled, RowConsumer& consumer, RunControl* control);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
 
-// Receives the rows of a run while it is in progress (see stream()).
-class RunObserver {
- public:
-  virtual ~RunObserver() = default;
-  // Rows [from, to) of `results` are new; called on the caller's thread,
-  // in order, the last time after the run has ended.
-  virtual void onRows(const ResultStore& results, size_t from, size_t to) = 0;
-  // Asked before each delivery; true stops the run (status Cancelled).
-  virtual bool stopRequested() { return false; }
-};
-
-// Runs `compiled` on a second thread and hands its rows to `observer` on
-// this one, every `pollSeconds` of wall time while rows come.
-RunResult stream(CompiledProject& compiled, ResultStore& out, RunObserver& observer, RunControl* control = nullptr,
-                 double pollSeconds = 0.02);
+// Runs `compiled` on this thread, handing each result row to `consumer` as
+// it is computed: setChannels() once, then append() for every row in order,
+// on the thread computing rows (this one or the run's output thread), so a
+// consumer that others read must lock (a ResultStore does). Nothing is
+// polled: a consumer that shows rows elsewhere hands them over itself (the
+// studio's RunRecorder queues them for its window). `control` (driven from
+// any thread, the consumer's included) stops, pauses, paces and operates the
+// run. Checks the output size first (checkOutputSize, with what `consumer`
+// keeps in memory: a ResultFile keeps nothing).
+RunResult stream(CompiledProject& compiled, RowConsumer& consumer, RunControl* control = nullptr);
 
 // ---- analyses ------------------------------------------------------------
 

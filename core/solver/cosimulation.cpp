@@ -305,7 +305,7 @@ std::vector<ChannelInfo> CoSimulation::channels() const {
   return channels;
 }
 
-RunResult CoSimulation::run(ResultStore& out, const std::atomic<bool>* cancel, RunControl* control) {
+RunResult CoSimulation::run(RowConsumer& out, const std::atomic<bool>* cancel, RunControl* control) {
   const auto wall0 = std::chrono::steady_clock::now();
   RunResult result;
   result.stats.coupling = "cosimulation";

@@ -16,7 +16,7 @@
 
 #include "element/backplane.h"
 #include "model/project.h"
-#include "solver/result_store.h"
+#include "solver/row_consumer.h"
 #include "solver/run_control.h"
 #include "solver/run_result.h"
 #include "solver/system.h"
@@ -41,7 +41,7 @@ class CoSimulation {
 
   // The channels run() writes, in its column order.
   std::vector<ChannelInfo> channels() const;
-  RunResult run(ResultStore& out, const std::atomic<bool>* cancel = nullptr, RunControl* control = nullptr);
+  RunResult run(RowConsumer& out, const std::atomic<bool>* cancel = nullptr, RunControl* control = nullptr);
 
   System& pneumatics() { return *pneu_; }
   System& mechanics() { return *mech_; }

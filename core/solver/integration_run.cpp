@@ -201,7 +201,7 @@ struct IntegrationRun::Solver {
   Ida ida;  // freed before cb
 };
 
-IntegrationRun::IntegrationRun(System& sys, const SimulationSettings& settings, ResultStore& out,
+IntegrationRun::IntegrationRun(System& sys, const SimulationSettings& settings, RowConsumer& out,
                                const std::atomic<bool>* cancel, RunControl* control,
                                OutputRows outputRows, CopyMaker makeCopy)
     : sys_(sys),

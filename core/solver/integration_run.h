@@ -6,7 +6,7 @@
 #pragma once
 
 #include "model/project.h"
-#include "solver/result_store.h"
+#include "solver/row_consumer.h"
 #include "solver/run_control.h"
 #include "solver/run_result.h"
 #include "solver/system.h"
@@ -31,7 +31,7 @@ class IntegrationRun {
   // Compiles another copy of the System (for the output rows).
   using CopyMaker = std::function<std::unique_ptr<System>()>;
 
-  IntegrationRun(System& sys, const SimulationSettings& settings, ResultStore& out, const std::atomic<bool>* cancel,
+  IntegrationRun(System& sys, const SimulationSettings& settings, RowConsumer& out, const std::atomic<bool>* cancel,
                  RunControl* control, OutputRows outputRows, CopyMaker makeCopy);
   ~IntegrationRun();
   IntegrationRun(const IntegrationRun&) = delete;
@@ -67,7 +67,7 @@ class IntegrationRun {
 
   System& sys_;
   const SimulationSettings& settings_;
-  ResultStore& out_;
+  RowConsumer& out_;
   const std::atomic<bool>* cancel_;
   RunControl* control_;
   OutputRows outputRows_;

@@ -5,7 +5,7 @@
 
 namespace pm {
 
-OutputPipeline::OutputPipeline(std::function<std::unique_ptr<System>()> compile, ResultStore& out, int N, int channels,
+OutputPipeline::OutputPipeline(std::function<std::unique_ptr<System>()> compile, RowConsumer& out, int N, int channels,
                                bool threaded)
     : out_(out), N_(N), channels_(channels), threaded_(threaded) {
   if (threaded_)

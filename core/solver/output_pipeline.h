@@ -6,7 +6,7 @@
 // solve. The solver hands each output
 // point, with the discrete state there (System::saveDiscrete), to a copy
 // compiled from the same project, which loads the discrete state, evaluates
-// the row and appends it to the ResultStore, in order. The solver's System
+// the row and appends it to the RowConsumer, in order. The solver's System
 // is never touched by the copy, so nothing is shared but the queue and the
 // store (which locks for its readers already).
 //
@@ -20,7 +20,7 @@
 // (interactive runs flush at every row). finish() waits for the last row.
 #pragma once
 
-#include "solver/result_store.h"
+#include "solver/row_consumer.h"
 #include "solver/system.h"
 
 #include <atomic>
@@ -40,7 +40,7 @@ class OutputPipeline {
   // With `threaded`, starts the worker, which first builds its System with
   // `compile` (in parallel with the solver's start); else builds it here and
   // computes each row as it is pushed. `N` is the state size.
-  OutputPipeline(std::function<std::unique_ptr<System>()> compile, ResultStore& out, int N, int channels,
+  OutputPipeline(std::function<std::unique_ptr<System>()> compile, RowConsumer& out, int N, int channels,
                  bool threaded);
   ~OutputPipeline();
   OutputPipeline(const OutputPipeline&) = delete;
@@ -78,7 +78,7 @@ class OutputPipeline {
   // Rows of a batch into the store; false (error_ set) when one fails.
   bool process(const Batch& b);
 
-  ResultStore& out_;
+  RowConsumer& out_;
   const int N_, channels_;
   Batch filling_;
   std::mutex m_;

@@ -1,9 +1,9 @@
 #include "solver/result_store.h"
 
 #include "io/atomic_file.h"
+#include "solver/result_file.h"
 
 #include <algorithm>
-#include <charconv>
 #include <iostream>
 #include <stdexcept>
 
@@ -96,34 +96,17 @@ size_t ResultStore::copyRows(size_t from, std::vector<double>& t, std::vector<st
 }
 
 void ResultStore::writeCsv(const std::string& path, const std::vector<std::string>& select) const {
-  std::vector<int> idx;
-  if (select.empty()) {
-    for (size_t i = 0; i < channels().size(); ++i) idx.push_back(static_cast<int>(i));
-  } else {
-    for (const auto& s : select) {
-      const int i = find(s);
-      if (i < 0) throw std::runtime_error("unknown channel '" + s + "' (see `pneumech info` for the list)");
-      idx.push_back(i);
-    }
-  }
   std::lock_guard lock(m_);
+  const std::vector<int> idx = csv::columnsOf(channels_, select);
   auto write = [&](std::ostream& o) {
-    o << "time [s]";
-    for (int i : idx) o << "," << channels_[i].name << " [" << channels_[i].unit << "]";
-    o << "\n";
-    // As printf's %.10g (what the stream gave with precision 10), by
-    // to_chars: the stream's number formatting cost more than a large
-    // model's whole simulation.
-    char buf[32];
-    auto put = [&](double v) {
-      const auto end = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 10).ptr;
-      o.write(buf, end - buf);
-    };
+    std::vector<const ChannelInfo*> shown;
+    for (int i : idx) shown.push_back(&channels_[i]);
+    csv::putHeader(o, shown);
     for (size_t r = 0; r < t_.size(); ++r) {
-      put(t_[r]);
+      csv::putNumber(o, t_[r]);
       for (int i : idx) {
         o.put(',');
-        put(data_[i][r]);
+        csv::putNumber(o, data_[i][r]);
       }
       o.put('\n');
     }

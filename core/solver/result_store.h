@@ -1,9 +1,10 @@
-// Named result channels sampled at the output interval. The solver appends
-// rows; readers (CLI, GUI plots running on another thread) take consistent
-// copies at any time while the run is in progress.
+// Named result channels sampled at the output interval, held in memory. The
+// solver appends rows (the store is a RowConsumer); readers on other threads
+// take consistent copies at any time while the run is in progress.
 #pragma once
 
 #include "solver/channel_info.h"
+#include "solver/row_consumer.h"
 
 #include <mutex>
 #include <string>
@@ -11,7 +12,7 @@
 
 namespace pm {
 
-class ResultStore {
+class ResultStore : public RowConsumer {
  public:
   // The channels to hold (all when empty), set before the run: setChannels
   // then keeps only these (in the run's column order) and append() takes the
@@ -20,13 +21,13 @@ class ResultStore {
   void keepOnly(std::vector<std::string> names);
   const std::vector<std::string>& keptNames() const { return keep_; }
   // How many of `all` (a run's channels) this store would hold.
-  size_t keptCount(const std::vector<ChannelInfo>& all) const;
+  size_t keptCount(const std::vector<ChannelInfo>& all) const override;
 
-  void setChannels(std::vector<ChannelInfo> channels);
+  void setChannels(std::vector<ChannelInfo> channels) override;
   std::vector<ChannelInfo> channels() const;  // the held ones
   int find(const std::string& name) const;  // -1 when absent
 
-  void append(double t, const double* row);
+  void append(double t, const double* row) override;
   size_t rows() const;
   std::vector<double> times() const;
   std::vector<double> column(int channel) const;
@@ -36,6 +37,7 @@ class ResultStore {
   double last(const std::string& name) const;
 
   // Writes "time [s]" then the selected channels (all when empty), atomically; path "-" is stdout.
+  // The text is ResultFile's (solver/result_file.h), byte for byte.
   void writeCsv(const std::string& path, const std::vector<std::string>& select = {}) const;
 
  private:

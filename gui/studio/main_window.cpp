@@ -356,8 +356,8 @@ void MainWindow::showTime(double t) {
 void MainWindow::onRunFinished(bool ok) {
   const RunResult& r = runner()->lastResult();
   const RunStats& s = r.stats;
-  if (r.status == RunStatus::Completed && runner()->store()) {
-    const auto crossings = engine::deadPointWarnings(project(), *runner()->store());
+  if (r.status == RunStatus::Completed && runner()->checkedRows()) {
+    const auto crossings = engine::deadPointWarnings(project(), *runner()->checkedRows());
     for (const GeometryFinding& f : crossings) {
       auto* item = new QListWidgetItem(tr("Warning: ") + QString::fromStdString(f.message), messages_);
       item->setForeground(QColor(150, 100, 0));

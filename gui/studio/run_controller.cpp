@@ -18,19 +18,26 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace pm::gui {
 
 RunController::RunController(Document* doc, QObject* parent)
     : QObject(parent), doc_(doc), runner_(new SimulationRunner(this)), anim_(std::make_unique<RunAnimation>()) {
   connect(runner_, &SimulationRunner::finished, this, &RunController::onRunnerFinished);
-  poll_ = new QTimer(this);
-  poll_->setInterval(33);  // ~30 Hz
-  connect(poll_, &QTimer::timeout, this, &RunController::poll);
+  connect(runner_, &SimulationRunner::rowsReady, this, &RunController::onRowsReady);
+  // Views are redrawn at most ~30 times a second: rows that come sooner
+  // wait in the runner until the pause is over.
+  pace_ = new QTimer(this);
+  pace_->setSingleShot(true);
+  pace_->setInterval(33);
+  connect(pace_, &QTimer::timeout, this, [this] {
+    if (std::exchange(waiting_, false)) takeRows();
+  });
 }
 
 RunController::~RunController() {
-  poll_->stop();
+  pace_->stop();
   runner_->stop();
 }
 
@@ -39,6 +46,7 @@ bool RunController::isPaused() const { return runner_->isPaused(); }
 
 void RunController::clearResults() {
   if (v_.view3d) v_.view3d->setResults(nullptr);  // the old store goes with the old run
+  shown3d_ = nullptr;
   v_.buffer->clear();
   v_.scene->setFrame({});
   v_.view->setLegendVisible(false, 0);
@@ -64,7 +72,6 @@ void RunController::run() {
   v_.status->setText(tr("Running..."));
   v_.progress->setValue(0);
   v_.progress->show();
-  poll_->start();
   emit stateChanged();
 }
 
@@ -95,26 +102,46 @@ void RunController::showFrame(double t) {
     v_.scene->setFrame(anim_->frame(v_.buffer->columns(), v_.buffer->rowAt(t), t));
 }
 
-void RunController::poll() {
-  auto store = runner_->store();
-  if (!store) return;
-  const bool fresh = v_.buffer->channels().empty();
-  const size_t added = v_.buffer->pull(store);
-  if (fresh && !v_.buffer->channels().empty()) {
+void RunController::onRowsReady() {
+  if (pace_->isActive()) {
+    waiting_ = true;  // taken when the pause is over
+    return;
+  }
+  takeRows();
+  pace_->start();
+}
+
+// The rows the runner has: into the buffer, then every view.
+void RunController::takeRows() {
+  std::vector<ChannelInfo> channels;
+  const size_t added = runner_->takeRows(rows_, &channels);
+  if (!channels.empty()) {
+    v_.buffer->begin(channels);
     std::vector<std::string> names;
-    for (const auto& c : v_.buffer->channels()) names.push_back(c.name);
-    if (v_.view3d && !doc_->project().mechanism.empty()) v_.view3d->setResults(store.get());
+    for (const auto& c : channels) names.push_back(c.name);
     anim_->setChannels(names);
     v_.view->setLegendVisible(anim_->ready(), anim_->scaleMaxBarGauge());
   }
-  if (added > 0) {
-    v_.results->refresh();
-    v_.timeBar->updateRows();
-    // Live, the cursor moves to the newest row the buffer holds, the same
-    // row the status bar reports.
-    v_.cursor->setRange(v_.buffer->times().front(), v_.buffer->times().back());
-  }
+  if (added > 0) v_.buffer->append(rows_, added);
+  if (added > 0 || !channels.empty()) showRows();
   if (runner_->isRunning()) updateStatus();
+}
+
+void RunController::showRows() {
+  // The 3D view copies rows as they come: it starts over on a new store or
+  // when the buffer thinned its rows out.
+  if (v_.view3d && !doc_->project().mechanism.empty() && v_.buffer->store() &&
+      (v_.buffer->store().get() != shown3d_ || v_.buffer->generation() != generation3d_)) {
+    shown3d_ = v_.buffer->store().get();
+    generation3d_ = v_.buffer->generation();
+    v_.view3d->setResults(shown3d_);
+  }
+  if (v_.buffer->rows() == 0) return;
+  v_.results->refresh();
+  v_.timeBar->updateRows();
+  // Live, the cursor moves to the newest row the buffer holds, the same
+  // row the status bar reports.
+  v_.cursor->setRange(v_.buffer->times().front(), v_.buffer->times().back());
 }
 
 // Simulated time, progress and real-time factor (wall time without pauses).
@@ -131,8 +158,11 @@ void RunController::updateStatus() {
 }
 
 void RunController::onRunnerFinished(bool ok) {
-  poll();  // the last rows
-  poll_->stop();
+  pace_->stop();
+  waiting_ = false;
+  takeRows();  // the last rows
+  v_.buffer->finish(runner_->resultsFile());
+  showRows();
   v_.progress->hide();
   v_.results->finishRun();
   v_.cursor->setFollowLive(false);  // stays at the last row

@@ -1,7 +1,8 @@
 // The studio's run control: starts a run once the pre-run checks pass,
-// pauses, resumes and stops it, streams its rows into the result buffer and
-// the views about 30 times a second (schematic colours, plots, time bar,
-// 3D view, progress and status), and reports its end.
+// pauses, resumes and stops it, takes the rows the runner hands over into the
+// result buffer and shows them in the views at most about 30 times a second
+// (schematic colours, plots, time bar, 3D view, progress and status), and
+// reports its end.
 #pragma once
 
 #include "engine/engine.h"
@@ -72,7 +73,9 @@ class RunController : public QObject {
   void finished(bool ok);     // after the views show the end
 
  private:
-  void poll();
+  void onRowsReady();
+  void takeRows();
+  void showRows();
   void updateStatus();
   void onRunnerFinished(bool ok);
 
@@ -81,7 +84,11 @@ class RunController : public QObject {
   std::function<std::vector<CheckMessage>()> checks_;
   SimulationRunner* runner_ = nullptr;
   std::unique_ptr<RunAnimation> anim_;
-  QTimer* poll_ = nullptr;
+  QTimer* pace_ = nullptr;  // running: the views were just redrawn
+  bool waiting_ = false;    // rows came while pace_ ran
+  std::vector<double> rows_;  // taken from the runner (reused)
+  const ResultStore* shown3d_ = nullptr;  // what the 3D view copies rows from
+  uint64_t generation3d_ = 0;
   double tEnd_ = 0.0;  // of the run shown
 };
 

@@ -9,6 +9,15 @@ folders of the same layer, an include FORBIDDEN below, or gui/ and app/
 reaching into core/ past the model and the engine API (CORE_SEEN_FROM).
 Exit 0 when clean, 1 with one line per offending include
 ("file:line: include -> why"). Registered with CTest (check_layers).
+
+tests/ is scanned too, as the top layer (a test may test any layer), with
+two rules:
+  - a test of the studio (test_gui*, bench_gui*) sees core/ as the studio
+    does: model and engine only (CORE_SEEN_FROM["gui"]), so the studio's
+    tests drive it through the API it uses itself;
+  - any other test, of core/, includes nothing of gui/ or app/, so the core's
+    tests build and run without Qt Widgets or OpenGL (the sanitizer tree).
+Shared helpers (tests/support) serve both kinds and are not followed.
 """
 import os, re, sys
 
@@ -49,6 +58,29 @@ CORE_SEEN_FROM = {
 # work: "file -> include". An entry here is no longer reported; an entry that
 # no longer matches is reported as stale (so the list only shrinks).
 KNOWN = set()
+
+# Tests of the studio that still include core/ past the engine, each to be
+# moved onto engine/engine.h: "tests/file -> include". Only shrinks, as KNOWN.
+KNOWN_TESTS = {
+    "tests/test_gui3d_report_snapshot.cpp -> build/project_input.h",
+    "tests/test_gui_report.cpp -> build/project_input.h",
+    "tests/test_gui_report.cpp -> results/key_results.h",
+    "tests/test_gui_report.cpp -> results/report_settings.h",
+    "tests/bench_gui3d_speed.cpp -> solver/result_store.h",
+    "tests/bench_gui_live_plot.cpp -> analyses/simulation.h",
+    "tests/bench_gui_live_plot.cpp -> build/project_input.h",
+    "tests/test_gui3d_camera.cpp -> build/project_input.h",
+    "tests/test_gui3d_camera.cpp -> analyses/mechanism_analysis.h",
+    "tests/test_gui3d_edit.cpp -> build/project_input.h",
+    "tests/test_gui3d_view.cpp -> analyses/mechanism_analysis.h",
+    "tests/test_gui3d_view.cpp -> build/project_input.h",
+    "tests/test_gui_main_window.cpp -> build/project_input.h",
+    "tests/test_gui_run.cpp -> build/project_input.h",
+    "tests/test_gui_run_dialogs.cpp -> build/project_input.h",
+    "tests/test_gui_run_dialogs.cpp -> results/report_settings.h",
+    "tests/test_gui_schematic.cpp -> build/project_input.h",
+    "tests/test_gui_schematic.cpp -> solver/run_control.h",
+}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 
@@ -91,6 +123,47 @@ def sources(root):
             for f in sorted(files):
                 if f.endswith((".h", ".hpp", ".cpp")):
                     yield os.path.join(d, f)
+
+
+def test_sources(root):
+    for d, _, files in os.walk(os.path.join(root, "tests")):
+        for f in sorted(files):
+            if f.endswith((".h", ".hpp", ".cpp")) and os.sep + "support" not in d[len(root):]:
+                yield os.path.join(d, f)
+
+
+def check_tests(root, errors, seen_known):
+    """The two rules of tests/ (module docstring); returns the files checked."""
+    count = 0
+    for src in test_sources(root):
+        count += 1
+        rel = os.path.relpath(src, root)
+        found = []  # (line, include, folder, in core)
+        with open(src, encoding="utf-8", errors="replace") as fh:
+            for n, line in enumerate(fh, 1):
+                m = INCLUDE.match(line)
+                if not m:
+                    continue
+                target = resolve(root, src, m.group(1))
+                if target is None:
+                    continue
+                b = folder_of(root, target)
+                if b is not None:
+                    found.append((n, m.group(1), b, target_in_core(root, target)))
+        name = os.path.basename(src)
+        studio = name.startswith(("test_gui", "bench_gui"))
+        for n, inc, b, core in found:
+            where = f"{rel}:{n}: {inc}"
+            key = f"{rel} -> {inc}"
+            if studio and core and b not in CORE_SEEN_FROM["gui"]:
+                if key in KNOWN_TESTS:
+                    seen_known.add(key)
+                    continue
+                errors.append(f"{where} -> a test of the studio may use only "
+                              f"{', '.join(sorted(CORE_SEEN_FROM['gui']))} of core/, as gui/ does (check_layers.py)")
+            elif not studio and b in ("gui", "app"):
+                errors.append(f"{where} -> a test of core/ must not use {b}/ (name it test_gui_*; check_layers.py)")
+    return count
 
 
 def cycles(edges):
@@ -170,7 +243,8 @@ def main():
         for (a, b), where in sorted(same_layer.items()):
             if a in comp and b in comp:
                 errors.append(f"{where} -> include cycle between folders {', '.join(sorted(comp))}")
-    for key in sorted(KNOWN - seen_known):
+    tests = check_tests(root, errors, seen_known)
+    for key in sorted((KNOWN | KNOWN_TESTS) - seen_known):
         print(f"note: KNOWN entry no longer found, remove it: {key}")
     for e in errors:
         print(e)
@@ -178,7 +252,8 @@ def main():
         print(f"{len(errors)} include(s) against the layer order (lowest first): "
               + " <- ".join("/".join(f) for f in LAYERS))
         return 1
-    print(f"layers one way: {sum(1 for _ in sources(root))} files checked, {len(seen_known)} known exception(s) left")
+    print(f"layers one way: {sum(1 for _ in sources(root))} files and {tests} test files checked, "
+          f"{len(seen_known)} known exception(s) left")
     return 0
 
 

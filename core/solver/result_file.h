@@ -1,0 +1,61 @@
+// A run's rows written to a CSV file as they come, so that a result of any
+// length costs no memory (the studio's results file; issue 26 point 6). The
+// text is the one ResultStore::writeCsv writes, byte for byte: "time [s]",
+// then "name [unit]" per channel, numbers as printf's %.10g.
+#pragma once
+
+#include "solver/row_consumer.h"
+
+#include <atomic>
+#include <fstream>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace pm {
+
+namespace csv {
+// The header line of `channels`, newline included.
+void putHeader(std::ostream& o, const std::vector<const ChannelInfo*>& channels);
+// One number as %.10g (by to_chars: the stream's own formatting is slow).
+void putNumber(std::ostream& o, double v);
+// The indices in `all` of the channels `select` names (every one when
+// empty); throws std::runtime_error naming an unknown one.
+std::vector<int> columnsOf(const std::vector<ChannelInfo>& all, const std::vector<std::string>& select);
+}  // namespace csv
+
+class ResultFile : public RowConsumer {
+ public:
+  // Creates (or truncates) `path` for the channels `select` (all when
+  // empty); throws std::runtime_error naming the file when it cannot.
+  explicit ResultFile(std::string path, std::vector<std::string> select = {});
+  ~ResultFile() override;
+
+  // Writes the header; throws when `select` names a channel the run lacks.
+  void setChannels(std::vector<ChannelInfo> channels) override;
+  // Writes the row; throws naming the file when the disk refuses it.
+  void append(double t, const double* row) override;
+  size_t keptCount(const std::vector<ChannelInfo>&) const override { return 0; }
+
+  // Flushes and closes; throws naming the file when a write failed.
+  void close();
+  const std::string& path() const { return path_; }
+  size_t rows() const { return rows_.load(std::memory_order_relaxed); }
+
+  // Writes the columns `select` (all when empty) of a file this class wrote
+  // to `to` atomically (io/atomic_file.h), the bytes ResultStore::writeCsv
+  // would write for the same rows; "-" is standard output. Throws naming the
+  // file or the unknown channel.
+  static void copyColumns(const std::string& from, const std::string& to, const std::vector<std::string>& select);
+
+ private:
+  std::string path_;
+  std::vector<std::string> select_;
+  std::vector<int> columns_;  // in the run's row
+  std::ofstream out_;
+  std::unique_ptr<char[]> buffer_;
+  std::atomic<size_t> rows_{0};
+};
+
+}  // namespace pm

@@ -1,0 +1,27 @@
+// Where a run's result rows go. The solver hands every row to one consumer,
+// in order, on the thread that computes rows (the solver's own, or its
+// output thread): a ResultStore keeps them in memory, a ResultFile writes
+// them to disk, the studio's recorder hands them to its window.
+#pragma once
+
+#include "solver/channel_info.h"
+
+#include <cstddef>
+#include <vector>
+
+namespace pm {
+
+class RowConsumer {
+ public:
+  virtual ~RowConsumer() = default;
+  // The run's channels, once, before its first row.
+  virtual void setChannels(std::vector<ChannelInfo> channels) = 0;
+  // One row: the time and a value for every channel setChannels gave, in
+  // that order. May throw: the run then fails with the message.
+  virtual void append(double t, const double* row) = 0;
+  // How many of a run's channels `all` this consumer holds in memory per
+  // row (the run's output-size check; 0 when it holds none).
+  virtual size_t keptCount(const std::vector<ChannelInfo>& all) const { return all.size(); }
+};
+
+}  // namespace pm
