@@ -47,7 +47,7 @@ class TestDecimatedRows : public QObject {
   }
 
   void longRunKeepsExactExtremesAndTheLastRowWithinItsBound() {
-    const size_t channels = 12, rows = 400000, target = 500;
+    const size_t channels = 12, rows = 200000, target = 500;
     DecimatedRows d(target);
     d.setChannels(channels);
     std::mt19937 rng(7);

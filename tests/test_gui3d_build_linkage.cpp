@@ -15,6 +15,7 @@
 #include "mechanism_editing.h"
 #include "mechanism_actions.h"
 #include "mechanism_view.h"
+#include "result_buffer.h"
 #include "schematic_items.h"
 #include "schematic_scene.h"
 #include "schematic_view.h"
@@ -271,7 +272,7 @@ class TestGui3dBuildLinkage : public QObject {
     // |P - C|^2 = 400^2 (cos q - 1)^2 + (400 sin q + 250)^2 + 20^2
     //           = 382900 - 320000 cos q + 200000 sin q   [mm^2],
     // so 320000 cos q - 200000 sin q = 382900 - L^2, L0^2 = 62900.
-    const ResultStore& r = *w.runner()->store();
+    const ResultStore& r = *w.resultBuffer()->store();
     const auto q = r.column(joint.id + ".angle");
     const auto x = r.column("cyl1.x");
     const double L = std::sqrt(62900.0) + 200.0;

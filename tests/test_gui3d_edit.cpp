@@ -14,6 +14,7 @@
 #include "mechanism_editing.h"
 #include "mechanism_form.h"
 #include "mechanism_view.h"
+#include "result_buffer.h"
 #include "mechanism_view_controls.h"
 #include "model_tree.h"
 #include "property_editor.h"
@@ -662,7 +663,7 @@ class TestGui3dEdit : public QObject {
     w.runSimulation();
     QVERIFY(done.wait(120000));
     QVERIFY2(w.runner()->lastResult().status == RunStatus::Completed, w.runner()->lastResult().message.c_str());
-    const ResultStore& results = *w.runner()->store();
+    const ResultStore& results = *w.resultBuffer()->store();
     MechanismView* view = w.mechanismView();
     AnimationControls* anim = w.animationControls();
     anim->setTime(0.0);

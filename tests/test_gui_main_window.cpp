@@ -8,6 +8,7 @@
 #include "param_model.h"
 #include "property_editor.h"
 #include "results_panel.h"
+#include "result_buffer.h"
 #include "results_tree.h"
 #include "schematic_scene.h"
 #include "simulation_runner.h"
@@ -199,7 +200,7 @@ class TestGuiMainWindow : public QObject {
     const double pStart = tankSeries->at(0).y();
     QVERIFY2(std::abs(pStart - 1.01325) < 1e-3, qPrintable(QString::number(pStart)));
     QVERIFY2(pEnd > 6.5 && pEnd < 7.02, qPrintable(QString::number(pEnd)));
-    const double pStore = w.runner()->store()->last("tank.p");
+    const double pStore = w.resultBuffer()->store()->last("tank.p");
     QVERIFY(std::abs(pStore * 1e-5 - pEnd) < 1e-9);
 
     // The play button under the schematic replays the run from the start and

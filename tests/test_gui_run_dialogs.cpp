@@ -151,7 +151,7 @@ class TestGuiRunDialogs : public QObject {
     const QString pdf = dir_.filePath("settings.pdf");
     QString err;
     int pages = 0;
-    QVERIFY2(exportReport(w.project(), *w.runner()->store(), pdf, &err, w.currentFile(), &pages), qPrintable(err));
+    QVERIFY2(exportReport(w.project(), *w.resultBuffer()->store(), pdf, &err, w.currentFile(), &pages), qPrintable(err));
     if (QStandardPaths::findExecutable("pdftotext").isEmpty()) QSKIP("pdftotext not installed");
     QProcess p;
     p.start("pdftotext", {"-layout", pdf, "-"});

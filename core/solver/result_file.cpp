@@ -18,10 +18,13 @@ void putHeader(std::ostream& o, const std::vector<const ChannelInfo*>& channels)
   o << "\n";
 }
 
+char* formatNumber(char* at, double v) {
+  return std::to_chars(at, at + 32, v, std::chars_format::general, 10).ptr;
+}
+
 void putNumber(std::ostream& o, double v) {
   char buf[32];
-  const auto end = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 10).ptr;
-  o.write(buf, end - buf);
+  o.write(buf, formatNumber(buf, v) - buf);
 }
 
 std::vector<int> columnsOf(const std::vector<ChannelInfo>& all, const std::vector<std::string>& select) {
@@ -64,30 +67,103 @@ ResultFile::ResultFile(std::string path, std::vector<std::string> select)
   if (!out_) throw std::runtime_error(path_ + ": cannot write the results file");
 }
 
-ResultFile::~ResultFile() = default;
+ResultFile::~ResultFile() {
+  try {
+    close();
+  } catch (const std::exception&) {
+    // a destructor does not throw: close() first to hear of a failure
+  }
+}
 
 void ResultFile::setChannels(std::vector<ChannelInfo> channels) {
   columns_ = csv::columnsOf(channels, select_);
   std::vector<const ChannelInfo*> shown;
   for (int i : columns_) shown.push_back(&channels[static_cast<size_t>(i)]);
-  csv::putHeader(out_, shown);
+  csv::putHeader(out_, shown);  // before the first row: the writer has nothing yet
+  if (!writer_.joinable()) writer_ = std::thread([this] { writeLoop(); });
 }
 
 void ResultFile::append(double t, const double* row) {
-  csv::putNumber(out_, t);
-  for (int i : columns_) {
-    out_.put(',');
-    csv::putNumber(out_, row[i]);
+  if (failed_.load(std::memory_order_relaxed)) {
+    std::lock_guard lock(m_);
+    throw std::runtime_error(error_);
   }
-  out_.put('\n');
-  if (!out_) throw std::runtime_error(path_ + ": writing the results failed (disk full?)");
+  auto& v = filling_.values;
+  v.push_back(t);
+  for (int i : columns_) v.push_back(row[i]);
   rows_.fetch_add(1, std::memory_order_relaxed);
+  if (++filling_.rows == kBatchRows) handOver();
+}
+
+// The filled batch to the writer; waits while the disk is far behind.
+void ResultFile::handOver() {
+  if (filling_.rows == 0) return;
+  std::unique_lock lock(m_);
+  cv_.wait(lock, [&] { return queue_.size() < kMaxQueued || failed_.load(); });
+  queue_.push_back(std::move(filling_));
+  filling_ = Batch{};
+  if (!spare_.empty()) {
+    filling_ = std::move(spare_.back());
+    spare_.pop_back();
+  }
+  cv_.notify_all();
+}
+
+void ResultFile::writeLoop() {
+  for (;;) {
+    Batch b;
+    {
+      std::unique_lock lock(m_);
+      cv_.wait(lock, [&] { return !queue_.empty() || closing_; });
+      if (queue_.empty()) return;  // closing, all written
+      b = std::move(queue_.front());
+      queue_.pop_front();
+      cv_.notify_all();  // room for the run's next batch
+    }
+    if (!failed_.load()) write(b);
+    b.values.clear();
+    b.rows = 0;
+    std::lock_guard lock(m_);
+    spare_.push_back(std::move(b));
+  }
+}
+
+void ResultFile::write(const Batch& b) {
+  const size_t width = columns_.size() + 1;
+  line_.resize(32 * width + 1);
+  for (size_t r = 0; r < b.rows; ++r) {
+    // A row's text is made here and written at once: the stream's per-call
+    // overhead would cost more than the numbers.
+    const double* v = b.values.data() + r * width;
+    char* p = csv::formatNumber(line_.data(), v[0]);
+    for (size_t c = 1; c < width; ++c) {
+      *p++ = ',';
+      p = csv::formatNumber(p, v[c]);
+    }
+    *p++ = '\n';
+    out_.write(line_.data(), p - line_.data());
+  }
+  if (!out_) {
+    std::lock_guard lock(m_);
+    error_ = path_ + ": writing the results failed (disk full?)";
+    failed_ = true;
+    cv_.notify_all();
+  }
 }
 
 void ResultFile::close() {
   if (!out_.is_open()) return;
+  if (writer_.joinable()) {
+    handOver();
+    {
+      std::lock_guard lock(m_);
+      closing_ = true;
+    }
+    cv_.notify_all();
+    writer_.join();
+  }
   out_.flush();
-  const bool ok = static_cast<bool>(out_);
+  const bool ok = static_cast<bool>(out_) && !failed_.load();
   out_.close();
   if (!ok) throw std::runtime_error(path_ + ": writing the results failed (disk full?)");
 }

@@ -2,15 +2,23 @@
 // length costs no memory (the studio's results file; issue 26 point 6). The
 // text is the one ResultStore::writeCsv writes, byte for byte: "time [s]",
 // then "name [unit]" per channel, numbers as printf's %.10g.
+//
+// append() only copies the row: a thread of the file's own formats and
+// writes batches of rows, so the run never waits for the disk unless the
+// disk falls behind by more than kMaxQueued batches.
 #pragma once
 
 #include "solver/row_consumer.h"
 
 #include <atomic>
+#include <condition_variable>
+#include <deque>
 #include <fstream>
 #include <memory>
 #include <ostream>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace pm {
@@ -20,6 +28,8 @@ namespace csv {
 void putHeader(std::ostream& o, const std::vector<const ChannelInfo*>& channels);
 // One number as %.10g (by to_chars: the stream's own formatting is slow).
 void putNumber(std::ostream& o, double v);
+// The same text written at `at` (room for 32 characters); returns its end.
+char* formatNumber(char* at, double v);
 // The indices in `all` of the channels `select` names (every one when
 // empty); throws std::runtime_error naming an unknown one.
 std::vector<int> columnsOf(const std::vector<ChannelInfo>& all, const std::vector<std::string>& select);
@@ -34,14 +44,15 @@ class ResultFile : public RowConsumer {
 
   // Writes the header; throws when `select` names a channel the run lacks.
   void setChannels(std::vector<ChannelInfo> channels) override;
-  // Writes the row; throws naming the file when the disk refuses it.
+  // Queues the row; throws naming the file once the disk has refused one.
   void append(double t, const double* row) override;
   size_t keptCount(const std::vector<ChannelInfo>&) const override { return 0; }
 
-  // Flushes and closes; throws naming the file when a write failed.
+  // Writes what is queued and closes; throws naming the file when a write
+  // failed. The destructor closes too (without throwing).
   void close();
   const std::string& path() const { return path_; }
-  size_t rows() const { return rows_.load(std::memory_order_relaxed); }
+  size_t rows() const { return rows_.load(std::memory_order_relaxed); }  // appended
 
   // Writes the columns `select` (all when empty) of a file this class wrote
   // to `to` atomically (io/atomic_file.h), the bytes ResultStore::writeCsv
@@ -50,12 +61,34 @@ class ResultFile : public RowConsumer {
   static void copyColumns(const std::string& from, const std::string& to, const std::vector<std::string>& select);
 
  private:
+  // Rows as [t, the chosen values], back to back.
+  struct Batch {
+    std::vector<double> values;
+    size_t rows = 0;
+  };
+  static constexpr size_t kBatchRows = 256;
+  static constexpr size_t kMaxQueued = 64;
+
+  void handOver();
+  void writeLoop();
+  void write(const Batch& b);
+
   std::string path_;
   std::vector<std::string> select_;
   std::vector<int> columns_;  // in the run's row
   std::ofstream out_;
+  std::vector<char> line_;  // one row's text (the writer's)
   std::unique_ptr<char[]> buffer_;
   std::atomic<size_t> rows_{0};
+  Batch filling_;
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::deque<Batch> queue_;
+  std::vector<Batch> spare_;
+  bool closing_ = false;
+  std::string error_;  // the writer's, under m_
+  std::atomic<bool> failed_{false};
+  std::thread writer_;
 };
 
 }  // namespace pm

@@ -32,7 +32,9 @@ RunController::RunController(Document* doc, QObject* parent)
   pace_->setSingleShot(true);
   pace_->setInterval(33);
   connect(pace_, &QTimer::timeout, this, [this] {
-    if (std::exchange(waiting_, false)) takeRows();
+    if (!std::exchange(waiting_, false)) return;
+    takeRows();
+    pace_->start();
   });
 }
 

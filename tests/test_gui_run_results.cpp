@@ -1,0 +1,137 @@
+// The studio's results of a long run (issue 21: rows pushed through
+// engine::stream; issue 26 point 6: bounded memory): run from the toolbar,
+// the window keeps a bounded copy that holds each channel's exact minimum,
+// maximum and final value, and the run's results file, the CSV exported from
+// the results panel, are the bytes `pneumech simulate -o` writes.
+#include "main_window.h"
+#include "result_buffer.h"
+#include "results_panel.h"
+#include "simulation_runner.h"
+#include "support/studio_window.h"
+
+#include "engine/engine.h"
+
+#include <QAction>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QToolBar>
+#include <QtTest>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+using namespace pm;
+using namespace pm::gui;
+
+namespace {
+
+QByteArray readAll(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// The CSV's columns (after time) as numbers.
+std::vector<std::vector<double>> columnsOf(const QByteArray& csv) {
+  std::vector<std::vector<double>> cols;
+  std::istringstream in(csv.toStdString());
+  std::string line;
+  std::getline(in, line);
+  while (std::getline(in, line)) {
+    std::istringstream row(line);
+    std::string cell;
+    std::getline(row, cell, ',');  // time
+    for (size_t c = 0; std::getline(row, cell, ','); ++c) {
+      if (cols.size() <= c) cols.resize(c + 1);
+      cols[c].push_back(std::strtod(cell.c_str(), nullptr));
+    }
+  }
+  return cols;
+}
+
+// v as the CSV writes it (10 significant digits), read back.
+double asWritten(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return std::strtod(buf, nullptr);
+}
+
+}  // namespace
+
+class TestGuiRunResults : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QVERIFY(dir_.isValid());
+  }
+
+  void longRunKeepsABoundedCopyAndTheFullFile() {
+    // seed 003 for 20 s: 20,001 rows of 38 channels.
+    Project p = engine::load(test::examplePath("seed003_meter_out").toStdString());
+    p.simulation.t_end = 20.0;
+    const QString file = dir_.filePath("seed003_20s.pneumech.json");
+    engine::save(p, file.toStdString());
+
+    MainWindow w;
+    QVERIFY(test::showProject(w, file));
+    ResultBuffer* data = w.resultBuffer();
+    data->setValueBudget(1000);  // the smallest copy: 2,000 rows aimed at
+    QSignalSpy done(&w, &MainWindow::simulationFinished);
+    auto* toolbar = w.findChild<QToolBar*>("mainToolBar");
+    QVERIFY(toolbar);
+    QAction* run = nullptr;  // Simulation > Run, F5
+    for (QAction* a : toolbar->actions())
+      if (a->shortcut() == QKeySequence(Qt::Key_F5)) run = a;
+    QVERIFY(run && run->isEnabled());
+    QTest::mouseClick(toolbar->widgetForAction(run), Qt::LeftButton);
+    QVERIFY(done.wait(180000));
+    QVERIFY2(w.runner()->lastResult().ok(), w.runner()->lastResult().message.c_str());
+
+    // The CLI's CSV of the same run.
+    const QString cli = dir_.filePath("cli.csv");
+    QProcess proc;
+    proc.start(PM_CLI, {"simulate", file, "-o", cli, "-q"});
+    QVERIFY(proc.waitForFinished(180000));
+    QCOMPARE(proc.exitCode(), 0);
+    const QByteArray expected = readAll(cli);
+    const auto full = columnsOf(expected);
+    QCOMPARE(full.size(), data->channels().size());
+    QCOMPARE(full[0].size(), size_t(20001));
+
+    // The copy is bounded: 2 x 2,000 rows + 2 per channel + the newest.
+    const size_t bound = 2 * 2000 + 2 * data->channels().size() + 1;
+    QVERIFY2(data->rows() <= bound && data->rows() >= 1000, qPrintable(QString::number(data->rows())));
+    QVERIFY(data->stride() > 1);
+    QCOMPARE(data->times().back(), 20.0);
+    for (size_t c = 0; c < full.size(); ++c) {
+      const auto& mine = data->columns()[c];
+      const auto [lo, hi] = std::minmax_element(full[c].begin(), full[c].end());
+      const auto [mlo, mhi] = std::minmax_element(mine.begin(), mine.end());
+      const std::string& name = data->channels()[c].name;
+      // Rounding to the CSV's digits keeps the order: the extremes agree exactly.
+      QVERIFY2(asWritten(*mlo) == *lo, name.c_str());
+      QVERIFY2(asWritten(*mhi) == *hi, name.c_str());
+      QVERIFY2(asWritten(mine.back()) == full[c].back(), name.c_str());
+    }
+    // The same copy as a store, for the 3D view and the report.
+    QCOMPARE(data->store()->rows(), data->rows());
+
+    // Every row is on disk: the results file and the panel's export are the CLI's bytes.
+    QCOMPARE(readAll(w.runner()->resultsFile()), expected);
+    std::vector<std::string> all;
+    for (const auto& c : data->channels()) all.push_back(c.name);
+    const QString exported = dir_.filePath("exported.csv");
+    QString err;
+    QVERIFY2(w.resultsPanel()->exportCsv(exported, all, &err), qPrintable(err));
+    QCOMPARE(readAll(exported), expected);
+  }
+
+ private:
+  QTemporaryDir dir_;
+};
+
+QTEST_MAIN(TestGuiRunResults)
+#include "test_gui_run_results.moc"
