@@ -230,7 +230,7 @@ class TestGuiRunDialogs : public QObject {
 
     const QString pdf = dir_.filePath("props.pdf");
     QString err;
-    QVERIFY2(exportReport(w.project(), *w.runner()->store(), pdf, &err, w.currentFile()), qPrintable(err));
+    QVERIFY2(exportReport(w.project(), *w.resultBuffer()->store(), pdf, &err, w.currentFile()), qPrintable(err));
     if (QStandardPaths::findExecutable("pdftotext").isEmpty()) QSKIP("pdftotext not installed");
     QProcess p;
     p.start("pdftotext", {"-layout", pdf, "-"});
