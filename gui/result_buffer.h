@@ -21,7 +21,7 @@ class ResultBuffer : public QObject {
  public:
   struct Channel {
     std::string name, unit;  // engine name "<object>.<quantity>", SI unit
-    QString label;           // "tank.p [bar]"; a name given twice gets " (2)"
+    QString label;           // "tank.p [bar (g)]"; a name given twice gets " (2)"
     QString object;          // what the results tree groups by
     QString quantity;        // the rest of the name
   };
@@ -44,6 +44,9 @@ class ResultBuffer : public QObject {
   size_t rowAt(double t) const;
   // Row whose time is nearest to t (the later one of a tie; 0 when empty).
   size_t nearestRow(double t) const;
+  // The channels' labels anew in the studio's units (View > Pressure
+  // Units changed); emits relabelled().
+  void relabel();
   // SI value of channel `ch` at time t, linear between rows (NaN when empty).
   double valueAt(int ch, double t) const;
   // The store the rows come from (for its CSV writer); may be null.
@@ -52,6 +55,7 @@ class ResultBuffer : public QObject {
  signals:
   void reset();
   void appended();
+  void relabelled();  // same channels and rows, labels and display units changed
 
  private:
   std::shared_ptr<const ResultStore> store_;
@@ -60,7 +64,7 @@ class ResultBuffer : public QObject {
   std::vector<std::vector<double>> cols_;
 };
 
-// "tank.p [bar]" (display unit), or the bare name for dimensionless channels.
+// "tank.p [bar (g)]" (display unit), or the bare name for dimensionless channels.
 QString channelLabel(const std::string& name, const std::string& siUnit);
 
 }  // namespace pm::gui

@@ -41,7 +41,7 @@ void RunController::clearResults() {
   if (v_.view3d) v_.view3d->setResults(nullptr);  // the old store goes with the old run
   v_.buffer->clear();
   v_.scene->setFrame({});
-  v_.view->setLegendVisible(false, 0);
+  v_.view->setLegendVisible(false);
   v_.cursor->reset();
   v_.timeBar->updateRows();
 }
@@ -105,7 +105,7 @@ void RunController::poll() {
     for (const auto& c : v_.buffer->channels()) names.push_back(c.name);
     if (v_.view3d && !doc_->project().mechanism.empty()) v_.view3d->setResults(store.get());
     anim_->setChannels(names);
-    v_.view->setLegendVisible(anim_->ready(), anim_->scaleMaxBarGauge());
+    v_.view->setLegendVisible(anim_->ready(), anim_->scaleLow(), anim_->scaleHigh());
   }
   if (added > 0) {
     v_.results->refresh();
