@@ -88,6 +88,12 @@ void clickToolButton(QWidget* root, const QString& actionName) {
   QFAIL("no tool button");
 }
 
+// w on seed 003 (1500 x 1000 px), run to its end.
+bool openAndRun(MainWindow& w) {
+  return showProject(w, examplePath("seed003_meter_out"), QSize(1500, 1000)) && runToEnd(w) &&
+         w.runner()->lastResult().ok();
+}
+
 QList<QByteArray> readLines(const QString& path) {
   QFile f(path);
   if (!f.open(QIODevice::ReadOnly)) return {};
@@ -106,11 +112,11 @@ class TestGuiPlots : public QObject {
     QVERIFY(dir_.isValid());
   }
 
-  void plotsAfterARun() {
+  // Room, named axes and the legend, and what an empty plot says.
+  void roomAxesLegend() {
     MainWindow w;
     QVERIFY(showProject(w, examplePath("seed003_meter_out"), QSize(1500, 1000)));
     ResultsPanel* panel = w.resultsPanel();
-    ResultsTree* tree = panel->tree();
     // Room by default: the results take at least 40 % of the window's height.
     QVERIFY2(w.resultsDock()->height() >= 0.4 * w.height(), qPrintable(QString::number(w.resultsDock()->height())));
     // An empty plot says what to do.
@@ -148,6 +154,16 @@ class TestGuiPlots : public QObject {
     QStringList markers;
     for (QLegendMarker* m : legend->markers()) markers << m->label();
     QCOMPARE(markers, QStringList({"cyl1.pA [bar (g)]", "cyl1.pB [bar (g)]"}));
+  }
+
+  // Channels onto a plot by drag and drop and by both context menus.
+  void channelsByDragAndMenus() {
+    MainWindow w;
+    QVERIFY(openAndRun(w));
+    ResultsPanel* panel = w.resultsPanel();
+    ResultsTree* tree = panel->tree();
+    ResultBuffer* data = w.resultBuffer();
+    const int rows = int(data->rows());
 
     // A new plot is empty and says how to fill it.
     clickToolButton(&w, "actionAddPlot");
@@ -229,9 +245,14 @@ class TestGuiPlots : public QObject {
       QApplication::sendEvent(p3->viewport(), &e);
     }
     QTRY_VERIFY(p3->hasChannel(firstName));
+  }
 
-    // The crosshair's values follow the pointer and go when it leaves (on
-    // the first plot, in view at the top of the panel).
+  // The crosshair's values follow the pointer and go when it leaves (on the
+  // first plot, in view at the top of the panel).
+  void crosshairFollowsAndGoes() {
+    MainWindow w;
+    QVERIFY(openAndRun(w));
+    PlotPane* p1 = w.resultsPanel()->pane(0);
     QWidget* vp = p1->viewport();
     const QPoint a = plotPoint(p1, 0.2, 0.3), b = plotPoint(p1, 0.45, 0.3);
     QTest::mouseMove(vp, a);
@@ -260,8 +281,15 @@ class TestGuiPlots : public QObject {
     QTest::mouseMove(vp, QPoint(2, 2));
     p1->grab();
     QVERIFY(p1->crosshairBox().isEmpty());
+    p1->setCrosshair(0.45);
+    w.grab().save(QDir::current().filePath("gui_plots_crosshair.png"));
+  }
 
-    // Maximise: the plots alone, floating over the window; again: docked.
+  // Maximise: the plots alone, floating over the window; again: docked.
+  void maximiseAndBack() {
+    MainWindow w;
+    QVERIFY(openAndRun(w));
+    ResultsPanel* panel = w.resultsPanel();
     QDockWidget* dock = w.resultsDock();
     clickToolButton(&w, "actionMaximisePlots");
     QVERIFY(dock->isFloating());
@@ -269,9 +297,6 @@ class TestGuiPlots : public QObject {
     clickToolButton(dock, "actionMaximisePlots");
     QVERIFY(!dock->isFloating());
     QVERIFY(!panel->maximiseAction()->isChecked());
-
-    p1->setCrosshair(0.45);
-    w.grab().save(QDir::current().filePath("gui_plots_studio_after.png"));
   }
 
   void exportCsvBothWays() {

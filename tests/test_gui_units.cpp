@@ -8,6 +8,7 @@
 #include "main_window.h"
 #include "param_model.h"
 #include "plot_pane.h"
+#include "report_export.h"
 #include "result_buffer.h"
 #include "results_panel.h"
 #include "results_tree.h"
@@ -28,6 +29,7 @@
 #include <QLineSeries>
 #include <QMenu>
 #include <QMenuBar>
+#include <QProcess>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTableView>
@@ -300,6 +302,35 @@ class TestGuiUnits : public QObject {
     QCOMPARE(model->index(pRow, ParamModel::Value).data().toString(), QString("4"));
     typeValue(w, "p", "5");
     QVERIFY(std::abs(w.project().find("src")->params.at("p") - 601325.0) < 1e-6);
+  }
+
+  // The PDF report labels its pressures in the studio's setting as well.
+  void reportFollowsTheSetting() {
+    const QString pdftotext = QStandardPaths::findExecutable("pdftotext");
+    if (pdftotext.isEmpty()) QSKIP("pdftotext not installed: PDF text not checked");
+    MainWindow w;
+    QVERIFY(showProject(w, examplePath("seed003_meter_out"), QSize(1500, 1000)));
+    QVERIFY(runToEnd(w));
+    QVERIFY(clickMenu(w, {"View", "Pressure Units", "Absolute"}));
+    auto text = [&](const QString& pdf) {
+      QString err;
+      if (!exportReport(w.project(), *w.resultBuffer()->store(), pdf, &err, w.currentFile())) return err;
+      QProcess p;
+      p.start(pdftotext, {pdf, "-"});
+      p.waitForFinished(30000);
+      return QString::fromUtf8(p.readAllStandardOutput()).simplified();
+    };
+    const QString abs = text(dir_.filePath("abs.pdf"));
+    // The peaks table's two columns and the pressure plot's two legend entries.
+    QVERIFY2(abs.count("[bar (abs)]") >= 4 && abs.contains("chamber A pressure [bar (abs)]"), qPrintable(abs));
+    QVERIFY(abs.contains("p 6.01325 bar (abs)"));  // the supply's parameter
+    QVERIFY(abs.contains("Pressures are absolute, bar (abs)."));
+    QVERIFY(!abs.contains("bar (g)]"));
+    QVERIFY(clickMenu(w, {"View", "Pressure Units", "Gauge"}));
+    const QString gauge = text(dir_.filePath("gauge.pdf"));
+    QVERIFY(gauge.count("[bar (g)]") >= 4 && gauge.contains("chamber A pressure [bar (g)]"));
+    QVERIFY(gauge.contains("p 5 bar (g)"));
+    QVERIFY(!gauge.contains("bar (abs)]"));
   }
 
   // Gauge values are relative to the project's own ambient pressure.
