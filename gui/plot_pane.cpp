@@ -85,8 +85,10 @@ std::vector<std::string> droppedNames(const QMimeData* mime) {
 
 PlotPane::PlotPane(ResultBuffer* data, QWidget* parent) : QChartView(parent), data_(data) {
   chart_ = new QChart;
-  // The legend above the plot: it stays in view however short the pane is.
-  chart_->legend()->setAlignment(Qt::AlignTop);
+  // The legend beside the plot: it stays in view however low the pane is,
+  // and the height goes to the curves and the axis titles (the panes are
+  // wide, seldom high).
+  chart_->legend()->setAlignment(Qt::AlignRight);
   chart_->legend()->setVisible(true);
   // Little frame around the plot: the pane's height goes to the curves.
   chart_->setMargins(QMargins(2, 2, 6, 2));

@@ -3,7 +3,7 @@
 // names, one a line), picked from its context menu (Add Channel) or added by
 // name; an empty plot says so. Each display unit gets its own y axis
 // (alternating left and right) titled with what it shows ("pressure pA, pB
-// [bar (g)]"); the legend sits above the plot. Follows the run while auto-range is on;
+// [bar (g)]"); the legend sits beside the plot. Follows the run while auto-range is on;
 // zooming or panning turns it off, a double click turns it back on.
 //
 // Mouse: left drag zooms to the rectangle, a left click moves the studio's

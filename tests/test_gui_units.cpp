@@ -283,6 +283,7 @@ class TestGuiUnits : public QObject {
     QCOMPARE(model->index(pRow, ParamModel::Unit).data().toString(), QString("bar (abs)"));
     QCOMPARE(model->index(pRow, ParamModel::Value).data().toString(), QString("6.01325"));
     QVERIFY(model->index(pRow, ParamModel::Doc).data().toString().contains("(absolute)"));
+    w.grab().save(QDir::current().filePath("gui_units_absolute.png"));  // for a look
     // A difference stays a difference: fc1's cracking pressure, 0.1 bar either way.
     QVERIFY(w.selectComponent("fc1"));
     QCOMPARE(model->index(model->rowOf("p_crack"), ParamModel::Unit).data().toString(), QString("bar"));
