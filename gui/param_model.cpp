@@ -9,7 +9,10 @@
 
 namespace pm::gui {
 
-ParamModel::ParamModel(QObject* parent) : QAbstractTableModel(parent) {}
+ParamModel::ParamModel(QObject* parent) : QAbstractTableModel(parent) {
+  // View > Pressure Units (or another ambient pressure): the values anew.
+  connect(&units::UnitSettings::instance(), &units::UnitSettings::changed, this, &ParamModel::refresh);
+}
 
 std::vector<double> catalogueValues(const std::string& type, const std::string& param) {
   auto mm = [](std::initializer_list<double> v) {
@@ -120,7 +123,7 @@ QVariant ParamModel::data(const QModelIndex& index, int role) const {
         case Value: return units::formatNumber(du.toDisplay(si));
         case Unit: return du.unit;
         case Range: return units::rangeText(d, du);
-        case Doc: return QString::fromStdString(d.doc);
+        case Doc: return units::describe(d, du);
       }
       break;
     case Qt::ToolTipRole:
@@ -128,7 +131,7 @@ QVariant ParamModel::data(const QModelIndex& index, int role) const {
         return tr("%1 %2 (SI: %3 %4)%5")
             .arg(units::formatNumber(du.toDisplay(si)), du.unit, units::formatNumber(si),
                  QString::fromStdString(d.unit), isDefault ? tr(", type default") : QString());
-      return QString::fromStdString(d.doc);
+      return units::describe(d, du);
     case Qt::FontRole:
       if (index.column() == Value && isDefault) {
         QFont f;

@@ -9,6 +9,7 @@
 #include <QContextMenuEvent>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFontMetricsF>
 #include <QFileDialog>
 #include <QGraphicsLayout>
 #include <QImage>
@@ -33,7 +34,42 @@ namespace {
 
 QString unitOf(const ResultBuffer::Channel& c) {
   if (c.unit.empty() || c.unit == "1") return QStringLiteral("-");
-  return units::forChannel(c.unit).unit;
+  return units::forChannel(c.name, c.unit).unit;
+}
+
+// "pressure pA, pB [bar (g)]": what the channels on one axis measure, their
+// names within their objects, and the unit; shorter forms follow, for an
+// axis too short to show it ("pressure [bar (g)]", "[bar (g)]").
+QStringList axisTitles(const QString& unit, const std::vector<const ResultBuffer::Channel*>& channels) {
+  QStringList quantities, symbols;
+  for (const ResultBuffer::Channel* c : channels) {
+    const QString q = units::quantityName(c->name, c->unit);
+    if (!q.isEmpty() && !quantities.contains(q)) quantities << q;
+    if (!symbols.contains(c->quantity)) symbols << c->quantity;
+  }
+  if (symbols.size() > 3) symbols = symbols.mid(0, 3) << QStringLiteral("…");
+  const QString u = QString("[%1]").arg(unit);
+  QString what = quantities.join(", ");
+  if (!symbols.isEmpty()) what += (what.isEmpty() ? QString() : QStringLiteral(" ")) + symbols.join(", ");
+  QStringList titles{what + " " + u};
+  if (!quantities.isEmpty()) titles << quantities.join(", ") + " " + u;
+  titles << u;
+  return titles;
+}
+
+// Round axis limits on a 1-2-2.5-5 step with at most 6 intervals.
+void setNiceRange(QValueAxis* axis, double lo, double hi) {
+  const double raw = (hi - lo) / 6.0;
+  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  double step = 10 * mag;
+  for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
+    if (m * mag >= raw * (1 - 1e-9)) {
+      step = m * mag;
+      break;
+    }
+  const double a = std::floor(lo / step + 1e-9) * step, b = std::ceil(hi / step - 1e-9) * step;
+  axis->setRange(a, b);
+  axis->setTickCount(std::clamp(int(std::lround((b - a) / step)) + 1, 2, 12));
 }
 
 // Channel names carried by a drag from the results tree.
@@ -49,10 +85,21 @@ std::vector<std::string> droppedNames(const QMimeData* mime) {
 
 PlotPane::PlotPane(ResultBuffer* data, QWidget* parent) : QChartView(parent), data_(data) {
   chart_ = new QChart;
-  chart_->legend()->setAlignment(Qt::AlignBottom);
-  chart_->setMargins(QMargins(4, 4, 4, 4));
+  // The legend beside the plot: it stays in view however low the pane is,
+  // and the height goes to the curves and the axis titles (the panes are
+  // wide, seldom high).
+  chart_->legend()->setAlignment(Qt::AlignRight);
+  chart_->legend()->setVisible(true);
+  // Little frame around the plot: the pane's height goes to the curves.
+  chart_->setMargins(QMargins(2, 2, 6, 2));
+  chart_->setBackgroundRoundness(0);
+  if (chart_->layout()) chart_->layout()->setContentsMargins(0, 0, 0, 0);
+  QFont small = chart_->legend()->font();
+  small.setPointSizeF(std::max(7.0, small.pointSizeF() * 0.9));
+  chart_->legend()->setFont(small);
   axisX_ = new QValueAxis;
   axisX_->setTitleText(tr("time [s]"));
+  axisX_->setTitleFont(small);
   axisX_->setLabelFormat("%g");
   axisX_->setRange(0, 1);
   chart_->addAxis(axisX_, Qt::AlignBottom);
@@ -60,9 +107,17 @@ PlotPane::PlotPane(ResultBuffer* data, QWidget* parent) : QChartView(parent), da
   setRenderHint(QPainter::Antialiasing);
   setAcceptDrops(true);
   setMouseTracking(true);
-  setMinimumHeight(230);
-  setToolTip(tr("Drop channels here from the results tree. Drag: zoom, Ctrl+drag or middle drag: pan, "
-                "wheel: zoom time, Shift+wheel: zoom values, double click: auto range, click: move the time cursor"));
+  setMinimumHeight(200);
+  // No tool-tip: it would stand still over the plot while the crosshair's
+  // values follow the pointer. The mouse's uses go to the status bar.
+  setStatusTip(tr("Drag: zoom, Ctrl+drag or middle drag: pan, wheel: zoom time, Shift+wheel: zoom values, "
+                  "double click: auto range, click: move the time cursor, right click: add or remove channels"));
+  // Other units (View > Pressure Units): the same channels in the new ones.
+  connect(data_, &ResultBuffer::relabelled, this, &PlotPane::rebuild);
+  // A plot made lower or higher: the axis titles that fit it.
+  connect(chart_, &QChart::plotAreaChanged, this, [this] {
+    if (!titling_) QTimer::singleShot(0, this, [this] { updateAxisTitles(); });
+  });
   // A zoom or pan changes what is visible: decimate again for that window.
   connect(axisX_, &QValueAxis::rangeChanged, this, [this] {
     if (!updating_) QTimer::singleShot(0, this, [this] { refresh(); });
@@ -112,7 +167,8 @@ QValueAxis* PlotPane::axisFor(const QString& unit) {
   if (auto it = axes_.find(unit); it != axes_.end()) return it->second;
   auto* axis = new QValueAxis;
   axis->setLabelFormat("%g");
-  axis->setTitleText(QString("[%1]").arg(unit));
+  axis->setTitleText(QString("[%1]").arg(unit));  // named by updateAxisTitles()
+  axis->setTitleFont(axisX_->titleFont());
   // One axis per unit, alternating sides so their labels stay readable.
   chart_->addAxis(axis, axes_.size() % 2 == 0 ? Qt::AlignLeft : Qt::AlignRight);
   axes_[unit] = axis;
@@ -127,6 +183,7 @@ void PlotPane::removeUnusedAxes() {
       continue;
     }
     chart_->removeAxis(it->second);
+    fullTitles_.erase(it->second);
     it->second->deleteLater();
     it = axes_.erase(it);
   }
@@ -144,6 +201,7 @@ void PlotPane::rebuild() {
     axis->deleteLater();
   }
   axes_.clear();
+  fullTitles_.clear();
   for (const std::string& name : wanted_) {
     const int ch = data_->find(name);
     if (ch < 0) continue;
@@ -157,7 +215,44 @@ void PlotPane::rebuild() {
     shown_.push_back({ch, series, axis});
   }
   removeUnusedAxes();
+  updateAxisTitles();
   refresh();
+}
+
+void PlotPane::updateAxisTitles() {
+  titling_ = true;
+  // Qt Charts elides a title longer than the axis, less some padding.
+  const double room = chart_->plotArea().height() - 8;
+  for (auto& [unit, axis] : axes_) {
+    std::vector<const ResultBuffer::Channel*> on;
+    for (const Shown& s : shown_)
+      if (s.axis == axis) on.push_back(&data_->channels()[static_cast<size_t>(s.channel)]);
+    const QStringList titles = axisTitles(unit, on);
+    fullTitles_[axis] = titles.front();
+    // The longest form the axis has room for (all of it before the first layout).
+    const QFontMetricsF fm(axis->titleFont());
+    QString shown = titles.back();
+    for (const QString& t : titles)
+      if (room <= 0 || fm.horizontalAdvance(t) <= room) {
+        shown = t;
+        break;
+      }
+    if (axis->titleText() != shown) axis->setTitleText(shown);
+  }
+  titling_ = false;
+}
+
+QString PlotPane::axisTitle(QValueAxis* axis) const {
+  const auto it = fullTitles_.find(axis);
+  return it == fullTitles_.end() ? QString() : it->second;
+}
+
+
+
+QString PlotPane::hintText() const {
+  if (!shown_.empty()) return {};
+  if (data_->channels().empty()) return tr("Run the simulation, then drag channels here from the results tree");
+  return tr("Drag channels here from the results tree\n(or right-click a channel there, or here: Add Channel)");
 }
 
 void PlotPane::setTimeEnd(double tEnd) {
@@ -210,7 +305,7 @@ void PlotPane::refresh() {
   std::map<QValueAxis*, std::pair<double, double>> span;
   for (Shown& s : shown_) {
     const ResultBuffer::Channel& c = data_->channels()[static_cast<size_t>(s.channel)];
-    const units::DisplayUnit du = units::forChannel(c.unit);
+    const units::DisplayUnit du = units::forChannel(c.name, c.unit);
     const auto& col = data_->columns()[static_cast<size_t>(s.channel)];
     const size_t m = std::min(i1, col.size());
     QList<QPointF> pts;
@@ -249,10 +344,13 @@ void PlotPane::refresh() {
         axis->setRange(0, 1);
         continue;
       }
-      double pad = 0.05 * (hi - lo);
+      // A curve that rests on zero (a vented chamber in bar (g), a retracted
+      // piston) keeps zero as the axis end despite a numerical overshoot.
+      const double span = hi - lo;
+      if (lo < 0 && hi > 0 && -lo < 0.02 * span) lo = 0;
+      double pad = 0.05 * span;
       if (pad <= 0) pad = std::max(1e-9, 0.05 * std::abs(hi));
-      axis->setRange(lo - pad, hi + pad);
-      axis->applyNiceNumbers();
+      setNiceRange(axis, lo == 0 ? 0.0 : lo - pad, hi + pad);
     }
   }
   updating_ = false;
@@ -275,7 +373,7 @@ QString PlotPane::crosshairText() const {
   QStringList lines{QString("t = %1 s").arg(units::formatNumber(cross_))};
   for (const Shown& s : shown_) {
     const ResultBuffer::Channel& c = data_->channels()[static_cast<size_t>(s.channel)];
-    const double v = units::forChannel(c.unit).toDisplay(data_->valueAt(s.channel, cross_));
+    const double v = units::forChannel(c.name, c.unit).toDisplay(data_->valueAt(s.channel, cross_));
     lines << QString("%1 = %2 %3")
                  .arg(QString::fromStdString(c.name), units::formatNumber(v), unitOf(c) == "-" ? QString() : unitOf(c));
   }
@@ -399,8 +497,31 @@ void PlotPane::leaveEvent(QEvent* e) {
   QChartView::leaveEvent(e);
 }
 
+void PlotPane::hideEvent(QHideEvent* e) {
+  setCrosshair(std::numeric_limits<double>::quiet_NaN());
+  QChartView::hideEvent(e);
+}
+
+QMenu* PlotPane::addChannelMenu(QMenu* parent) {
+  QMenu* add = parent->addMenu(tr("Add Channel"));
+  add->setObjectName("addChannelMenu");
+  std::map<QString, QMenu*> groups;
+  for (const ResultBuffer::Channel& c : data_->channels()) {
+    if (hasChannel(c.name)) continue;
+    QMenu*& g = groups[c.object];
+    if (!g) g = add->addMenu(c.object);
+    const std::string name = c.name;
+    g->addAction(c.label.mid(c.object.size() + 1), this, [this, name] { addChannel(name); });
+  }
+  add->setEnabled(!groups.empty());
+  return add;
+}
+
 void PlotPane::contextMenuEvent(QContextMenuEvent* e) {
+  setCrosshair(std::numeric_limits<double>::quiet_NaN());  // the menu covers it
   QMenu menu(this);
+  addChannelMenu(&menu);
+  menu.addSeparator();
   menu.addAction(tr("Auto Range"), this, [this] { setAutoRange(true); });
   menu.addSeparator();
   menu.addAction(tr("Export as PNG..."), this, [this] { exportDialog(false); });
@@ -434,6 +555,15 @@ void PlotPane::drawForeground(QPainter* p, const QRectF& rect) {
     p->setBrush(QColor(40, 90, 200, 30));
     p->drawRect(QRectF(mapToScene(pressPos_), mapToScene(lastPos_)).normalized());
   }
+  crossBox_ = {};
+  if (shown_.empty()) {
+    // An empty plot says how to fill it.
+    QFont f = font();
+    f.setPointSizeF(f.pointSizeF() * 1.1);
+    p->setFont(f);
+    p->setPen(QColor(110, 110, 110));
+    p->drawText(pa, Qt::AlignCenter | Qt::TextWordWrap, hintText());
+  }
   if (std::isfinite(cross_) && b > a && cross_ >= a && cross_ <= b) {
     const double x = xOf(cross_);
     const double y = std::clamp(mapToScene(QPoint(0, int(crossY_))).y(), pa.top(), pa.bottom());
@@ -445,9 +575,13 @@ void PlotPane::drawForeground(QPainter* p, const QRectF& rect) {
     f.setPointSizeF(f.pointSizeF() * 0.9);
     p->setFont(f);
     QRectF box = p->boundingRect(QRectF(0, 0, 600, 400), Qt::AlignLeft | Qt::AlignTop, text).adjusted(-4, -3, 4, 3);
-    // Beside the pointer, flipped to the left near the right edge.
-    box.moveTopLeft(QPointF(x + 8, pa.top() + 4));
-    if (box.right() > pa.right()) box.moveRight(x - 8);
+    // Beside the pointer, below and to its right; flipped to the left or
+    // above near the plot's edges.
+    box.moveTopLeft(QPointF(x + 12, y + 12));
+    if (box.right() > pa.right()) box.moveRight(x - 12);
+    if (box.bottom() > pa.bottom()) box.moveBottom(y - 12);
+    if (box.top() < pa.top()) box.moveTop(pa.top());
+    crossBox_ = mapFromScene(box).boundingRect();
     p->setPen(QColor(120, 120, 120));
     p->setBrush(QColor(255, 255, 240, 235));
     p->drawRect(box);

@@ -1,13 +1,16 @@
 // One live plot of result channels against time (Qt Charts). Channels are
 // dropped onto it from the results tree (mime type kChannelMime: channel
-// names, one a line) or added by name; each display unit gets its own y axis
-// (alternating left and right). Follows the run while auto-range is on;
+// names, one a line), picked from its context menu (Add Channel) or added by
+// name; an empty plot says so. Each display unit gets its own y axis
+// (alternating left and right) titled with what it shows ("pressure pA, pB
+// [bar (g)]"); the legend sits beside the plot. Follows the run while auto-range is on;
 // zooming or panning turns it off, a double click turns it back on.
 //
 // Mouse: left drag zooms to the rectangle, a left click moves the studio's
 // time cursor (timeClicked), middle drag or Ctrl + left drag pans, the wheel
 // zooms time around the pointer (Shift + wheel: the y axes), a double click
-// auto-ranges. A crosshair follows the pointer with the values at its time.
+// auto-ranges. A crosshair follows the pointer with the values at its time
+// in a box beside the pointer; it goes when the pointer leaves the plot.
 //
 // Series are rebuilt from the ResultBuffer's SI columns on refresh() with
 // one replace() per series, decimated to min/max pairs per bucket over the
@@ -24,6 +27,7 @@
 #include <vector>
 
 class QLineSeries;
+class QMenu;
 class QValueAxis;
 
 namespace pm::gui {
@@ -48,6 +52,9 @@ class PlotPane : public QChartView {
   const std::vector<std::string>& channelNames() const { return wanted_; }
   QLineSeries* series(const std::string& name) const;
   std::vector<QValueAxis*> yAxes() const;
+  // A y axis's whole title ("pressure pA, pB [bar (g)]"); the axis shows a
+  // shorter form when the plot is too low for it ("pressure [bar (g)]").
+  QString axisTitle(QValueAxis* axis) const;
   QValueAxis* timeAxis() const { return axisX_; }
 
   // End of the run's time range (the x axis while auto-ranging).
@@ -65,6 +72,12 @@ class PlotPane : public QChartView {
   // Crosshair at time t (as the pointer sets it; NaN hides it) and its text.
   void setCrosshair(double t);
   QString crosshairText() const;
+  // Where the crosshair's box was last drawn (viewport pixels; empty: none).
+  QRect crosshairBox() const { return crossBox_; }
+  // What an empty plot says (empty once it shows channels).
+  QString hintText() const;
+  // Adds "Add Channel" (the run's channels not shown, by object) to `parent`.
+  QMenu* addChannelMenu(QMenu* parent);
 
   // Rebuilds the series from the data (after new rows, a new run).
   void refresh();
@@ -96,6 +109,7 @@ class PlotPane : public QChartView {
   void mouseDoubleClickEvent(QMouseEvent* e) override;
   void wheelEvent(QWheelEvent* e) override;
   void leaveEvent(QEvent* e) override;
+  void hideEvent(QHideEvent* e) override;
   void contextMenuEvent(QContextMenuEvent* e) override;
   void drawForeground(QPainter* p, const QRectF& rect) override;
 
@@ -107,6 +121,7 @@ class PlotPane : public QChartView {
   };
   QValueAxis* axisFor(const QString& unit);
   void removeUnusedAxes();
+  void updateAxisTitles();
   void fitY();
   double timeAt(const QPointF& viewportPos) const;
   QRectF plotRectInViewport() const;
@@ -117,15 +132,18 @@ class PlotPane : public QChartView {
   QChart* chart_;
   QValueAxis* axisX_;
   std::map<QString, QValueAxis*> axes_;  // per display unit
+  std::map<QValueAxis*, QString> fullTitles_;
   std::vector<std::string> wanted_;
   std::vector<Shown> shown_;
   double tEnd_ = 1.0;
   bool auto_ = true;
   bool updating_ = false;
   bool exporting_ = false;
+  bool titling_ = false;
   double cursor_ = std::numeric_limits<double>::quiet_NaN();
   double cross_ = std::numeric_limits<double>::quiet_NaN();
   double crossY_ = 0.0;  // viewport y of the pointer
+  QRect crossBox_;
   enum class Drag { None, Zoom, Pan } drag_ = Drag::None;
   QPoint pressPos_, lastPos_;
 };

@@ -8,12 +8,31 @@
 
 namespace pm::gui {
 
-QString channelLabel(const std::string& name, const std::string& unit) {
-  if (unit.empty() || unit == "1") return QString::fromStdString(name);  // dimensionless
-  return QString("%1 [%2]").arg(QString::fromStdString(name), units::forChannel(unit).unit);
+namespace {
+
+// The k-th channel of the name `name` (k from 1): "tank.p [bar (g)]", "tank.p (2) [bar (g)]".
+QString uniqueLabel(const std::string& name, const std::string& unit, int k) {
+  const QString label = channelLabel(name, unit);
+  if (k <= 1) return label;
+  return QString("%1 (%2)%3").arg(QString::fromStdString(name)).arg(k).arg(label.mid(int(name.size())));
 }
 
-ResultBuffer::ResultBuffer(QObject* parent) : QObject(parent) {}
+}  // namespace
+
+QString channelLabel(const std::string& name, const std::string& unit) {
+  if (unit.empty() || unit == "1") return QString::fromStdString(name);  // dimensionless
+  return QString("%1 [%2]").arg(QString::fromStdString(name), units::forChannel(name, unit).unit);
+}
+
+ResultBuffer::ResultBuffer(QObject* parent) : QObject(parent) {
+  connect(&units::UnitSettings::instance(), &units::UnitSettings::changed, this, &ResultBuffer::relabel);
+}
+
+void ResultBuffer::relabel() {
+  std::map<std::string, int> seen;
+  for (Channel& c : channels_) c.label = uniqueLabel(c.name, c.unit, ++seen[c.name]);
+  emit relabelled();
+}
 
 void ResultBuffer::clear() {
   store_.reset();
@@ -31,9 +50,7 @@ void ResultBuffer::begin(const std::vector<ChannelInfo>& ch) {
   // of the same id) gets " (2)" so both stay distinguishable.
   std::map<std::string, int> seen;
   for (const auto& c : ch) {
-    QString label = channelLabel(c.name, c.unit);
-    if (const int k = ++seen[c.name]; k > 1)
-      label = QString("%1 (%2)%3").arg(QString::fromStdString(c.name)).arg(k).arg(label.mid(int(c.name.size())));
+    const QString label = uniqueLabel(c.name, c.unit, ++seen[c.name]);
     // Group by object: nets ("n:v1.4.p") by their net name, everything
     // else by the id before the first dot ("cyl1.A.p" -> cyl1).
     const std::string& n = c.name;

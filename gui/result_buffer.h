@@ -25,7 +25,7 @@ class ResultBuffer : public QObject {
  public:
   struct Channel {
     std::string name, unit;  // engine name "<object>.<quantity>", SI unit
-    QString label;           // "tank.p [bar]"; a name given twice gets " (2)"
+    QString label;           // "tank.p [bar (g)]"; a name given twice gets " (2)"
     QString object;          // what the results tree groups by
     QString quantity;        // the rest of the name
   };
@@ -60,6 +60,9 @@ class ResultBuffer : public QObject {
   size_t rowAt(double t) const;
   // Row whose time is nearest to t (the later one of a tie; 0 when empty).
   size_t nearestRow(double t) const;
+  // The channels' labels anew in the studio's units (View > Pressure
+  // Units changed); emits relabelled().
+  void relabel();
   // SI value of channel `ch` at time t, linear between rows (NaN when empty).
   double valueAt(int ch, double t) const;
   // The kept rows as a store (for the 3D view, the report, the
@@ -76,6 +79,7 @@ class ResultBuffer : public QObject {
  signals:
   void reset();
   void appended();
+  void relabelled();  // same channels and rows, labels and display units changed
 
  private:
   void syncStore(size_t upTo);
@@ -90,7 +94,7 @@ class ResultBuffer : public QObject {
   bool complete_ = false;
 };
 
-// "tank.p [bar]" (display unit), or the bare name for dimensionless channels.
+// "tank.p [bar (g)]" (display unit), or the bare name for dimensionless channels.
 QString channelLabel(const std::string& name, const std::string& siUnit);
 
 }  // namespace pm::gui

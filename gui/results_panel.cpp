@@ -1,13 +1,17 @@
 #include "results_panel.h"
 
+#include "csv_export_dialog.h"
 #include "displacement_step_view.h"
 #include "plot_pane.h"
 #include "result_buffer.h"
 #include "results_tree.h"
+#include "units.h"
 
 #include <QDateTime>
 #include <QFileDialog>
 #include <QLineEdit>
+#include <QMenu>
+#include <QSaveFile>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
@@ -15,6 +19,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <memory>
 
 namespace pm::gui {
 
@@ -29,6 +34,10 @@ ResultsPanel::ResultsPanel(ResultBuffer* data, QWidget* parent) : QWidget(parent
   connect(tree_, &ResultsTree::channelActivated, this, [this](const QString& n) {
     if (current_) current_->addChannel(n.toStdString());
   });
+  connect(tree_, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+    std::unique_ptr<QMenu> menu(treeMenu(tree_->itemAt(at)));
+    if (menu) menu->exec(tree_->viewport()->mapToGlobal(at));
+  });
   auto* left = new QWidget;
   auto* ll = new QVBoxLayout(left);
   ll->setContentsMargins(0, 0, 0, 0);
@@ -39,7 +48,7 @@ ResultsPanel::ResultsPanel(ResultBuffer* data, QWidget* parent) : QWidget(parent
   auto* bar = new QToolBar;
   bar->setObjectName("plotToolBar");
   bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-  bar->addAction(tr("Add Plot"), this, [this] { setCurrentPane(addPane()); });
+  bar->addAction(tr("Add Plot"), this, [this] { setCurrentPane(addPane()); })->setObjectName("actionAddPlot");
   bar->addAction(tr("Remove Plot"), this, [this] {
     if (panes_.size() > 1) removePane(current_);
   });
@@ -49,7 +58,14 @@ ResultsPanel::ResultsPanel(ResultBuffer* data, QWidget* parent) : QWidget(parent
   bar->addSeparator();
   bar->addAction(tr("Export PNG..."), this, [this] { exportPaneDialog(false); })->setObjectName("actionExportPng");
   bar->addAction(tr("Export SVG..."), this, [this] { exportPaneDialog(true); })->setObjectName("actionExportSvg");
-  bar->addAction(tr("Export CSV..."), this, [this] { exportCsvDialog(); });
+  bar->addAction(tr("Export CSV..."), this, [this] { exportCsvDialog(); })->setObjectName("actionExportCsv");
+  bar->addSeparator();
+  // The plots alone, as large as the screen allows; again: back in the dock.
+  maximise_ = bar->addAction(tr("Maximise"));
+  maximise_->setObjectName("actionMaximisePlots");
+  maximise_->setCheckable(true);
+  maximise_->setToolTip(tr("Show the plots alone on the whole screen (again: back in the window)"));
+  connect(maximise_, &QAction::toggled, this, &ResultsPanel::maximiseToggled);
 
   paneSplitter_ = new QSplitter(Qt::Vertical);
   paneSplitter_->setChildrenCollapsible(false);
@@ -190,17 +206,57 @@ void ResultsPanel::setTimeCursor(double t) {
   stepView_->setCursorTime(t);
 }
 
-std::vector<std::string> ResultsPanel::channelsForExport() const {
+QMenu* ResultsPanel::treeMenu(QTreeWidgetItem* item) {
+  // The channels selected, or the one right-clicked when it is not among them.
   std::vector<std::string> names = tree_->selectedChannels();
-  if (names.empty() && current_)
-    for (const std::string& n : current_->channelNames())
-      if (data_->find(n) >= 0) names.push_back(n);
+  const std::string under = ResultsTree::channelOf(item);
+  if (!under.empty() && std::find(names.begin(), names.end(), under) == names.end()) names = {under};
+  if (names.empty()) return nullptr;
+  auto* menu = new QMenu(this);
+  menu->setObjectName("resultsTreeMenu");
+  QMenu* in = menu->addMenu(names.size() == 1 ? tr("Plot in") : tr("Plot %1 Channels in").arg(names.size()));
+  in->setObjectName("plotInMenu");
+  auto plot = [this, names](PlotPane* pane) {
+    for (const std::string& n : names) pane->addChannel(n);
+    setCurrentPane(pane);
+  };
+  for (size_t i = 0; i < panes_.size(); ++i) {
+    PlotPane* pane = panes_[i];
+    in->addAction(tr("Plot %1").arg(i + 1), this, [plot, pane] { plot(pane); });
+  }
+  in->addAction(tr("New Plot"), this, [this, plot] { plot(addPane()); });
+  return menu;
+}
+
+std::vector<std::string> ResultsPanel::channelsFor(CsvExportDialog::Channels which) const {
+  std::vector<std::string> names;
+  auto add = [&](const std::string& n) {
+    if (data_->find(n) >= 0 && std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  };
+  switch (which) {
+    case CsvExportDialog::Channels::Plotted:
+      for (PlotPane* p : panes_)
+        for (const std::string& n : p->channelNames()) add(n);
+      break;
+    case CsvExportDialog::Channels::Selected:
+      for (const std::string& n : tree_->selectedChannels()) add(n);
+      break;
+    case CsvExportDialog::Channels::All:
+      for (const auto& c : data_->channels()) add(c.name);
+      break;
+  }
   return names;
 }
 
-bool ResultsPanel::exportCsv(const QString& path, std::vector<std::string> channels, QString* error) const {
+QString ResultsPanel::displayUnitsText() {
+  return QString("%1, %2, %3")
+      .arg(units::pressureUnit().unit, units::forUnit("m").unit, units::forUnit("K").unit);
+}
+
+bool ResultsPanel::exportCsv(const QString& path, const std::vector<std::string>& channels, bool displayUnits,
+                             QString* error) const {
   auto store = data_->store();
-  if (!store || store->rows() == 0) {
+  if (!store || store->rows() == 0 || data_->rows() == 0) {
     if (error) *error = tr("There are no results to export: run the simulation first.");
     return false;
   }
@@ -208,10 +264,51 @@ bool ResultsPanel::exportCsv(const QString& path, std::vector<std::string> chann
     if (error) *error = tr("Select channels in the results tree (or plot some) to export.");
     return false;
   }
-  try {
-    data_->writeCsv(path.toStdString(), channels);  // every row: from the run's results file
-  } catch (const std::exception& e) {
-    if (error) *error = QString::fromStdString(e.what());
+  if (!displayUnits) {
+    // SI: every row, copied from the run's results file (the bytes of
+    // `pneumech simulate -o`).
+    try {
+      data_->writeCsv(path.toStdString(), channels);
+    } catch (const std::exception& e) {
+      if (error) *error = QString::fromStdString(e.what());
+      return false;
+    }
+    return true;
+  }
+  std::vector<int> cols;
+  std::vector<units::DisplayUnit> du;
+  QStringList header{QStringLiteral("time [s]")};
+  for (const std::string& n : channels) {
+    const int k = data_->find(n);
+    if (k < 0) {
+      if (error) *error = tr("unknown channel '%1'").arg(QString::fromStdString(n));
+      return false;
+    }
+    const ResultBuffer::Channel& c = data_->channels()[size_t(k)];
+    cols.push_back(k);
+    du.push_back(units::forChannel(c.name, c.unit));
+    header << (c.unit.empty() || c.unit == "1" ? QString::fromStdString(c.name)
+                                                : QString("%1 [%2]").arg(QString::fromStdString(c.name), du.back().unit));
+  }
+  QSaveFile f(path);
+  if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) {
+    if (error) *error = tr("cannot write %1: %2").arg(path, f.errorString());
+    return false;
+  }
+  // Display units: the rows the studio keeps (every row of a run within
+  // the plot copy's budget; a longer run's copy, see ResultBuffer).
+  QByteArray out = header.join(',').toUtf8() + '\n';
+  const auto& t = data_->times();
+  for (size_t r = 0; r < t.size(); ++r) {
+    out += QByteArray::number(t[r], 'g', 10);
+    for (size_t i = 0; i < cols.size(); ++i) {
+      out += ',';
+      out += QByteArray::number(du[i].toDisplay(data_->columns()[size_t(cols[i])][r]), 'g', 10);
+    }
+    out += '\n';
+  }
+  if (f.write(out) != out.size() || !f.commit()) {
+    if (error) *error = tr("cannot write %1: %2").arg(path, f.errorString());
     return false;
   }
   return true;
@@ -222,12 +319,14 @@ void ResultsPanel::exportPaneDialog(bool svg) {
 }
 
 void ResultsPanel::exportCsvDialog() {
-  const auto names = channelsForExport();
-  const QString f = QFileDialog::getSaveFileName(this, tr("Export channels"), "results.csv", tr("CSV (*.csv)"));
-  if (f.isEmpty()) return;
+  using C = CsvExportDialog::Channels;
+  CsvExportDialog d(int(channelsFor(C::Plotted).size()), int(channelsFor(C::Selected).size()),
+                    int(channelsFor(C::All).size()), displayUnitsText(), csvPath_, this);
+  if (d.exec() != QDialog::Accepted) return;
+  csvPath_ = d.path();
   QString err;
-  if (!exportCsv(f, names, &err)) emit message(err);
-  else emit message(tr("%1 channels written to %2").arg(names.size()).arg(f));
+  if (!exportCsv(d.path(), channelsFor(d.channels()), d.inDisplayUnits(), &err)) emit message(err);
+  else emit message(tr("Wrote %1 to %2").arg(d.summary(), d.path()));
 }
 
 }  // namespace pm::gui

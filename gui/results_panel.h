@@ -4,6 +4,7 @@
 // window fills while a run is in progress and draws the shared time cursor.
 #pragma once
 
+#include "csv_export_dialog.h"
 #include "model/project.h"
 
 #include <QWidget>
@@ -11,7 +12,10 @@
 #include <string>
 #include <vector>
 
+class QAction;
 class QLineEdit;
+class QMenu;
+class QTreeWidgetItem;
 class QSplitter;
 class QTabWidget;
 class QToolBar;
@@ -52,20 +56,33 @@ class ResultsPanel : public QWidget {
   void setTimeCursor(double t);
   double timeCursor() const { return cursor_; }
 
-  // Writes time and the channels (engine names) to CSV via the core's
-  // ResultStore writer; the selection of the tree, else the current pane's.
-  bool exportCsv(const QString& path, std::vector<std::string> channels, QString* error) const;
-  std::vector<std::string> channelsForExport() const;
+  // Writes time and the channels (engine names) to CSV: in display units
+  // ("cyl1.pA [bar (g)]", as the studio shows them) or SI (the core's
+  // ResultStore writer, as `pneumech simulate -o` writes them).
+  bool exportCsv(const QString& path, const std::vector<std::string>& channels, bool displayUnits,
+                 QString* error) const;
+  // The channels of an export choice: plotted in any pane, selected in the
+  // tree, or all of the run (engine names, no name twice).
+  std::vector<std::string> channelsFor(CsvExportDialog::Channels which) const;
+  // The studio's units a display-unit CSV uses: "bar (g), mm, °C".
+  static QString displayUnitsText();
+  // The Export CSV command: asks (CsvExportDialog), writes, reports through message().
+  void exportCsvDialog();
+  // The results tree's context menu for `item` (and the selection): "Plot
+  // in" each pane or a new one. Null when no channel is concerned.
+  QMenu* treeMenu(QTreeWidgetItem* item);
+  QAction* maximiseAction() const { return maximise_; }
 
  signals:
   void timeRequested(double t);  // a click on a plot
   void message(const QString& text);
+  // Maximise on: the plots alone on the whole screen; off: back in the window.
+  void maximiseToggled(bool on);
 
  private:
   void onReset();
   void chooseDefaultChannels();
   void exportPaneDialog(bool svg);
-  void exportCsvDialog();
 
   ResultBuffer* data_;
   ResultsTree* tree_;
@@ -75,6 +92,8 @@ class ResultsPanel : public QWidget {
   DisplacementStepView* stepView_;
   std::vector<PlotPane*> panes_;
   PlotPane* current_ = nullptr;
+  QAction* maximise_ = nullptr;
+  QString csvPath_ = QStringLiteral("results.csv");
   double tEnd_ = 1.0;
   double cursor_ = 0.0;
   qint64 lastStepUpdateMs_ = 0;

@@ -28,8 +28,10 @@ ResultsTree::ResultsTree(ResultBuffer* data, QWidget* parent) : QTreeWidget(pare
   setDragEnabled(true);
   setDragDropMode(QAbstractItemView::DragOnly);
   setUniformRowHeights(true);
-  setToolTip(tr("Result channels: drag onto a plot, double click to add to the current plot"));
+  // The panel offers "Plot in" on a right click (it knows the panes).
+  setContextMenuPolicy(Qt::CustomContextMenu);
   connect(data_, &ResultBuffer::reset, this, &ResultsTree::rebuild);
+  connect(data_, &ResultBuffer::relabelled, this, &ResultsTree::relabel);
   connect(data_, &ResultBuffer::appended, this, &ResultsTree::updateValues);
   connect(this, &QTreeWidget::itemExpanded, this, &ResultsTree::updateValues);
   connect(this, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item, int) {
@@ -50,18 +52,37 @@ void ResultsTree::rebuild() {
       g->setFlags(Qt::ItemIsEnabled);
       tops.append(g);
     }
-    QString text = ch[i].label;
-    text.remove(0, ch[i].object.size() + 1);  // "p [bar]" under "tank"
-    auto* item = new QTreeWidgetItem(g, {text.isEmpty() ? ch[i].label : text});
+    auto* item = new QTreeWidgetItem(g, {rowText(ch[i])});
     item->setData(0, kChannelRole, static_cast<int>(i));
     item->setData(0, kNameRole, QString::fromStdString(ch[i].name));
-    item->setToolTip(0, QString("%1 (SI unit %2)").arg(QString::fromStdString(ch[i].name),
-                                                      QString::fromStdString(ch[i].unit)));
+    item->setToolTip(0, tr("%1 (SI unit %2): drag onto a plot, or right-click to plot it")
+                            .arg(QString::fromStdString(ch[i].name), QString::fromStdString(ch[i].unit)));
     item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsDragEnabled);
   }
   addTopLevelItems(tops);
   setFilter(filter_);
   updateValues();
+}
+
+QString ResultsTree::rowText(const ResultBuffer::Channel& c) {
+  QString text = c.label;
+  text.remove(0, c.object.size() + 1);  // "p [bar (g)]" under "tank"
+  return text.isEmpty() ? c.label : text;
+}
+
+void ResultsTree::relabel() {
+  const auto& ch = data_->channels();
+  for (int i = 0; i < topLevelItemCount(); ++i)
+    for (int k = 0; k < topLevelItem(i)->childCount(); ++k) {
+      QTreeWidgetItem* item = topLevelItem(i)->child(k);
+      const int c = item->data(0, kChannelRole).toInt();
+      if (c >= 0 && c < int(ch.size())) item->setText(0, rowText(ch[size_t(c)]));
+    }
+  updateValues();
+}
+
+std::string ResultsTree::channelOf(const QTreeWidgetItem* item) {
+  return item ? item->data(0, kNameRole).toString().toStdString() : std::string();
 }
 
 int ResultsTree::channelCount() const {
@@ -125,7 +146,8 @@ void ResultsTree::updateValues() {
     if (!g->isExpanded()) continue;  // values of folded groups are not seen
     for (int k = 0; k < g->childCount(); ++k) {
       const int c = g->child(k)->data(0, kChannelRole).toInt();
-      const double v = units::forChannel(ch[static_cast<size_t>(c)].unit).toDisplay(data_->valueAt(c, t_));
+      const ResultBuffer::Channel& info = ch[static_cast<size_t>(c)];
+      const double v = units::forChannel(info.name, info.unit).toDisplay(data_->valueAt(c, t_));
       g->child(k)->setText(1, std::isfinite(v) ? units::formatNumber(v) : QString());
     }
   }

@@ -1,9 +1,12 @@
 // Every result channel of the run shown, grouped by object (component, net,
 // part, joint), with its value at the studio's time cursor. Channels drag
 // onto plot panes (mime type kChannelMime); a double click asks for the
-// channel to be plotted in the current pane. Several may be selected (the
-// CSV export writes the selection).
+// channel to be plotted in the current pane, a right click lets the results
+// panel offer "Plot in". Several may be selected (the CSV export may write
+// the selection). Labels follow the studio's units (View > Pressure Units).
 #pragma once
+
+#include "result_buffer.h"
 
 #include <QTreeWidget>
 
@@ -11,8 +14,6 @@
 #include <vector>
 
 namespace pm::gui {
-
-class ResultBuffer;
 
 class ResultsTree : public QTreeWidget {
   Q_OBJECT
@@ -23,6 +24,8 @@ class ResultsTree : public QTreeWidget {
   // The channel's row ("tank.p"), or null.
   QTreeWidgetItem* channelItem(const std::string& name) const;
   std::vector<std::string> selectedChannels() const;
+  // The channel of a row ("tank.p"); empty for a group row or null.
+  static std::string channelOf(const QTreeWidgetItem* item);
   void selectChannels(const std::vector<std::string>& names);
   // Shows only channels whose name contains `text` (case-insensitive).
   void setFilter(const QString& text);
@@ -39,7 +42,9 @@ class ResultsTree : public QTreeWidget {
 
  private:
   void rebuild();
+  void relabel();
   void updateValues();
+  static QString rowText(const ResultBuffer::Channel& c);
 
   ResultBuffer* data_;
   double t_ = 0.0;

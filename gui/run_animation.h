@@ -32,7 +32,9 @@ class RunAnimation {
 
   // The picture at row `row` (time t) of `cols` (SI columns by channel).
   RunFrame frame(const std::vector<std::vector<double>>& cols, size_t row, double t) const;
-  double scaleMaxBarGauge() const { return pMaxGauge_ * 1e-5; }
+  // The colour scale's ends, absolute [Pa]: ambient (blue) to the highest supply (red).
+  double scaleLow() const { return pAmb_; }
+  double scaleHigh() const { return pAmb_ + pMaxGauge_; }
 
  private:
   struct Line {

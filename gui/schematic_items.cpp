@@ -59,9 +59,13 @@ QString keyData(const Component& c) {
   if (!t) return {};
   auto v = [&](const char* n) { return paramValue(c, *t, n); };
   if (t->param("bore") && t->param("stroke")) return QString("Ø%1×%2").arg(mm(v("bore")), mm(v("stroke")));
-  if (c.type == "supply") return QString("%1 bar").arg(units::formatNumber(std::round((v("p") - units::kGaugeReference) * 1e-3) / 100));
-  if (c.type == "pressure_regulator")
-    return QString("%1 bar").arg(units::formatNumber(std::round((v("p_set") - units::kGaugeReference) * 1e-3) / 100));
+  // Pressures in the studio's units, to 0.01 bar: "6 bar (g)".
+  auto pressure = [&](const char* n) {
+    const units::DisplayUnit du = units::forParam(*t->param(n), v(n));
+    return QString("%1 %2").arg(units::formatNumber(std::round(du.toDisplay(v(n)) * 100) / 100), du.unit);
+  };
+  if (c.type == "supply") return pressure("p");
+  if (c.type == "pressure_regulator") return pressure("p_set");
   if (c.type == "reservoir") {
     const auto du = units::forUnit("m3", v("V"));
     return QString("%1 %2").arg(units::formatNumber(du.toDisplay(v("V"))), du.unit);
@@ -70,7 +74,7 @@ QString keyData(const Component& c) {
   if (t->param("C_max") && t->param("opening"))
     return QString("C %1").arg(units::formatNumber(std::round(v("C_max") * v("opening") * 1e10) / 100));
   if (c.type == "time_switch") return QString("%1 s").arg(units::formatNumber(v("t_on")));
-  if (c.type == "pressure_switch") return QString("%1 bar").arg(units::formatNumber(v("p_on") * 1e-5));
+  if (c.type == "pressure_switch") return pressure("p_on");
   if (c.type == "orifice") return QString("Ø%1").arg(mm(v("d")));
   return {};
 }

@@ -48,6 +48,8 @@ class ComponentItem : public QGraphicsItem {
   // return or spring-centred) or a lever with detent. None: not a valve.
   enum class Actuator { None, Solenoid, PushButton, LeverDetent };
   Actuator actuator() const { return actuator_; }
+  // The key technical data written beside the code ("Ø32×200", "6 bar (g)").
+  const QString& keyDataText() const { return data_; }
   // Signal output ports added for the data outputs that have no port in the
   // symbol: on the right side, one grid cell apart; the block grows to fit.
   const QStringList& dataPorts() const { return dataPorts_; }

@@ -8,6 +8,7 @@
 #include "schematic_items.h"
 #include "schematic_scene.h"
 #include "symbol_library.h"
+#include "units.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -62,6 +63,11 @@ SchematicView::SchematicView(SchematicScene* scene, QWidget* parent) : QGraphics
   setMouseTracking(true);
   setFrameShape(QFrame::NoFrame);
   scale(3, 3);
+  // View > Pressure Units: the colour scale's labels and the symbols' key data.
+  connect(&units::UnitSettings::instance(), &units::UnitSettings::changed, this, [this] {
+    scene_->sync();
+    viewport()->update();
+  });
 }
 
 Document* SchematicView::document() const { return scene_->document(); }
@@ -518,10 +524,20 @@ void SchematicView::dropEvent(QDropEvent* e) {
 
 // ---------------------------------------------------------------- legend
 
-void SchematicView::setLegendVisible(bool on, double pMaxBarGauge) {
+void SchematicView::setLegendVisible(bool on, double pLow, double pHigh) {
   legend_ = on;
-  legendMax_ = pMaxBarGauge > 0 ? pMaxBarGauge : 6.0;
+  if (pHigh > pLow) legendLow_ = pLow, legendHigh_ = pHigh;
   viewport()->update();
+}
+
+QString SchematicView::legendUnit() const { return units::pressureUnit().unit; }
+
+QStringList SchematicView::legendTicks() const {
+  const units::DisplayUnit du = units::pressureUnit();
+  QStringList ticks;
+  for (int i = 0; i <= 4; ++i)
+    ticks << QString::number(du.toDisplay(legendLow_ + (legendHigh_ - legendLow_) * i / 4), 'g', 3);
+  return ticks;
 }
 
 void SchematicView::drawForeground(QPainter* p, const QRectF&) {
@@ -541,11 +557,12 @@ void SchematicView::drawForeground(QPainter* p, const QRectF&) {
   QFont f = font();
   f.setPointSizeF(8);
   p->setFont(f);
-  p->drawText(QPoint(bar.left() - 4, bar.top() - 12), tr("bar(g)"));
-  for (int i = 0; i <= 4; ++i) {
-    const int y = bar.bottom() - i * bar.height() / 4;
+  p->drawText(QPoint(bar.left() - 4, bar.top() - 12), legendUnit());
+  const QStringList ticks = legendTicks();
+  for (int i = 0; i < ticks.size(); ++i) {
+    const int y = bar.bottom() - i * bar.height() / (int(ticks.size()) - 1);
     p->drawLine(bar.right(), y, bar.right() + 4, y);
-    p->drawText(QPoint(bar.right() + 7, y + 4), QString::number(legendMax_ * i / 4, 'g', 3));
+    p->drawText(QPoint(bar.right() + 7, y + 4), ticks[i]);
   }
   p->restore();
 }

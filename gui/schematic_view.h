@@ -45,7 +45,13 @@ class SchematicView : public QGraphicsView {
   bool duplicateSelection();
 
   double zoom() const;
-  void setLegendVisible(bool on, double pMaxBarGauge);
+  // The colour scale of the line pressures, from pLow (blue) to pHigh (red),
+  // both absolute [Pa]; labelled in the studio's pressure units.
+  void setLegendVisible(bool on, double pLow = 0.0, double pHigh = 0.0);
+  bool legendVisible() const { return legend_; }
+  // The scale's unit ("bar (g)") and tick texts, bottom to top, as drawn.
+  QString legendUnit() const;
+  QStringList legendTicks() const;
 
  public slots:
   void zoomToFit();
@@ -88,7 +94,7 @@ class SchematicView : public QGraphicsView {
   QPolygonF segRoute_;
   QPointF segStart_;
   bool legend_ = false;
-  double legendMax_ = 6.0;
+  double legendLow_ = 101325.0, legendHigh_ = 701325.0;  // Pa absolute
 };
 
 }  // namespace pm::gui

@@ -1,11 +1,8 @@
 // The studio's ONE unit layer: everything the user sees or types goes through
-// here; the Project and the engine stay in SI.
+// here; the Project and the engine stay in SI (pressures in Pa absolute).
 //
 // Rules (kept deliberately simple):
-//   Pa          -> bar. Parameters named p, p0, pA0, pB0, p_set are shown as
-//                  gauge pressure "bar(g)" (SI absolute - 101325 Pa); every
-//                  other pressure (other parameters, result channels) is
-//                  absolute "bar".
+//   Pa          -> a pressure, see below; stresses -> MPa
 //   m           -> mm
 //   m3          -> cm3, or l when the value is > 1e-3 m3 (1 l)
 //   m3/(s Pa)   -> dm3/(s bar)  (1e-8 SI = 1 unit, ISO 6358 sonic conductance)
@@ -14,10 +11,19 @@
 //   anything else is shown unchanged in its SI unit.
 // display = (si + offset) * scale;  si = display / scale - offset  (offset in SI,
 // so a gauge 0 or 0 °C is exact).
+//
+// Pressures: every pressure level (a supply's p, a chamber's pA, a switch's
+// p_on) is shown in the studio's one pressure scale, View > Pressure Units:
+// "bar (g)" (gauge, the default: absolute minus the project's ambient
+// pressure) or "bar (abs)". Plots, the results tree, the property editor, the
+// schematic's colour scale and key data, the report and CSV files written in
+// display units all ask pressureUnit() below. A pressure difference (a
+// cracking pressure, a switching band) has no reference and is shown in "bar".
 #pragma once
 
 #include "model/component_type.h"
 
+#include <QObject>
 #include <QString>
 
 #include <optional>
@@ -26,10 +32,10 @@
 
 namespace pm::gui::units {
 
-constexpr double kGaugeReference = 101325.0;  // Pa, for bar(g)
+constexpr double kStandardAmbient = 101325.0;  // Pa, when no project says otherwise
 
 struct DisplayUnit {
-  QString unit;       // what the user sees, e.g. "bar(g)", "cm3", "°C"
+  QString unit;       // what the user sees, e.g. "bar (g)", "cm3", "°C"
   double scale = 1.0;
   double offset = 0.0;  // SI
 
@@ -37,15 +43,61 @@ struct DisplayUnit {
   double toSi(double display) const { return display / scale - offset; }
 };
 
-// True for the parameter names whose pressures are shown as gauge.
-bool isGaugeParam(const std::string& paramName);
+enum class PressureScale { Gauge, Absolute };
 
-// Display unit of an SI unit string; `siValue` picks cm3 vs l for volumes.
-DisplayUnit forUnit(const std::string& siUnit, double siValue = 0.0, bool gauge = false);
+// What a quantity in Pa is: a level whose SI value is absolute (nearly all),
+// a level whose SI value is already gauge (a pressure switch's p_on, the
+// sensors' p_gauge), a difference, or a mechanical stress.
+enum class PressureKind { Absolute, Gauge, Difference, Stress };
+
+// The studio's pressure scale (persisted in QSettings "units/pressure") and
+// the ambient pressure gauge values are relative to (the open project's
+// simulation.ambient_pressure). One per application; views redraw on changed().
+class UnitSettings : public QObject {
+  Q_OBJECT
+ public:
+  static UnitSettings& instance();
+
+  PressureScale pressureScale() const { return scale_; }
+  void setPressureScale(PressureScale s);
+  double ambient() const { return ambient_; }  // Pa absolute
+  void setAmbient(double pa);
+
+ signals:
+  void changed();
+
+ private:
+  UnitSettings();
+  PressureScale scale_ = PressureScale::Gauge;
+  double ambient_ = kStandardAmbient;
+};
+
+// Kind of a Pa quantity from its name ("p_on", "dp_band", "cyl1.pA") and,
+// for names not known, its description ("... gauge ...").
+PressureKind pressureKind(const std::string& name, const std::string& doc = {});
+// THE pressure conversion: a quantity of kind `k` in scale `s` with gauge
+// values relative to `ambient` [Pa].
+DisplayUnit pressureUnit(PressureKind k, PressureScale s, double ambient);
+// The same in the studio's setting.
+DisplayUnit pressureUnit(PressureKind k = PressureKind::Absolute);
+
+// Display unit of an SI unit string; `siValue` picks cm3 vs l for volumes;
+// a "Pa" is a pressure level (absolute SI value) in the studio's scale.
+DisplayUnit forUnit(const std::string& siUnit, double siValue = 0.0);
 // Display unit of a component parameter with its current SI value.
 DisplayUnit forParam(const ParamDecl& decl, double siValue);
-// Display unit of a result channel ("<id>.<quantity>", SI unit): absolute.
-DisplayUnit forChannel(const std::string& siUnit);
+// Display unit of a result channel ("<id>.<quantity>", its SI unit).
+DisplayUnit forChannel(const std::string& name, const std::string& siUnit);
+
+// What a channel measures, for an axis title: "pressure", "position"...
+// (from its SI unit and, for pressures and angles, its name); empty when
+// the unit says nothing (dimensionless signals).
+QString quantityName(const std::string& name, const std::string& siUnit);
+
+// A parameter's description as the studio shows it next to its value in
+// `du`: a pressure's note on its SI reference ("absolute", "(6 bar gauge =
+// 701325 Pa)") replaced by the reference of the unit shown.
+QString describe(const ParamDecl& decl, const DisplayUnit& du);
 
 // The units a user may pick to show a parameter in (the default one first).
 std::vector<DisplayUnit> choices(const ParamDecl& decl);
@@ -57,7 +109,9 @@ QString rangeText(const ParamDecl& decl, const DisplayUnit& du);
 
 // Parses what the user typed for a parameter: a number in the shown unit
 // `du`, optionally followed by an explicit unit of the same quantity ("2.5 l",
-// "2500 cm3", "7 bar", "6 bar(g)", "20 °C", "293 K", or the SI unit itself).
+// "2500 cm3", "6 bar (g)", "7 bar (abs)", "20 °C", "293 K", or the SI unit
+// itself). A bare "bar", "kPa" or "MPa" has the reference of the unit shown
+// (gauge when "bar (g)" is shown); a bare "Pa" is the SI value as stored.
 // Returns the SI value, or nothing with `error` set.
 std::optional<double> parseToSi(const QString& text, const ParamDecl& decl, const DisplayUnit& du,
                                 QString* error);

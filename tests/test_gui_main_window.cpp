@@ -90,12 +90,13 @@ class TestGuiMainWindow : public QObject {
     QCOMPARE(units::forParam(*V, 1e-3).unit, QString("cm3"));
     QCOMPARE(units::forParam(*V, 2e-3).unit, QString("l"));
     QVERIFY(std::abs(units::forParam(*V, 2e-3).toDisplay(2e-3) - 2.0) < 1e-12);
-    // gauge pressure for p0, absolute for channels
+    // gauge pressure by default for p0 and for channels (issue #25: one
+    // pressure scale everywhere; channels were absolute before)
     const auto g = units::forParam(*p0, 701325.0);
-    QCOMPARE(g.unit, QString("bar(g)"));
+    QCOMPARE(g.unit, QString("bar (g)"));
     QVERIFY(std::abs(g.toDisplay(701325.0) - 6.0) < 1e-12);
     QVERIFY(std::abs(g.toSi(6.0) - 701325.0) < 1e-6);
-    QCOMPARE(units::forChannel("Pa").unit, QString("bar"));
+    QCOMPARE(units::forChannel("tank.p", "Pa").unit, QString("bar (g)"));
     QVERIFY(std::abs(units::forUnit("m3/(s Pa)").toDisplay(1e-8) - 1.0) < 1e-12);
     QVERIFY(std::abs(units::forUnit("K").toDisplay(293.15) - 20.0) < 1e-9);
     QCOMPARE(units::forUnit("N").unit, QString("N"));
@@ -103,7 +104,7 @@ class TestGuiMainWindow : public QObject {
     QString err;
     auto si = units::parseToSi("2.5 l", *V, units::forParam(*V, 1e-3), &err);
     QVERIFY(si && std::abs(*si - 2.5e-3) < 1e-15);
-    si = units::parseToSi("7 bar", *p0, g, &err);
+    si = units::parseToSi("7 bar (abs)", *p0, g, &err);
     QVERIFY(si && std::abs(*si - 7e5) < 1e-6);
     QVERIFY(!units::parseToSi("abc", *V, units::forParam(*V, 1e-3), &err));
     QVERIFY(!units::parseToSi("3 furlongs", *V, units::forParam(*V, 1e-3), &err));
@@ -175,7 +176,7 @@ class TestGuiMainWindow : public QObject {
     // A gauge pressure: supply p shown in bar(g).
     QVERIFY(w.selectComponent("src"));
     const int pRow = model->rowOf("p");
-    QCOMPARE(model->index(pRow, ParamModel::Unit).data().toString(), QString("bar(g)"));
+    QCOMPARE(model->index(pRow, ParamModel::Unit).data().toString(), QString("bar (g)"));
     QCOMPARE(model->index(pRow, ParamModel::Value).data().toString(), QString("6"));
 
     // Run on the worker thread; the plot fills while it runs.
@@ -195,13 +196,13 @@ class TestGuiMainWindow : public QObject {
       if (s->name().startsWith("tank.p ")) tankSeries = qobject_cast<QLineSeries*>(s);
     QVERIFY(tankSeries);
     QVERIFY(tankSeries->count() >= 500);  // every output row (t = 0 ... 0.5 s)
-    // Final tank pressure (absolute bar) approaches the supply's 7.01325 bar.
+    // Final tank pressure (bar (g)) approaches the supply's 6 bar (g).
     const double pEnd = tankSeries->at(tankSeries->count() - 1).y();
     const double pStart = tankSeries->at(0).y();
-    QVERIFY2(std::abs(pStart - 1.01325) < 1e-3, qPrintable(QString::number(pStart)));
-    QVERIFY2(pEnd > 6.5 && pEnd < 7.02, qPrintable(QString::number(pEnd)));
+    QVERIFY2(std::abs(pStart) < 1e-3, qPrintable(QString::number(pStart)));
+    QVERIFY2(pEnd > 5.5 && pEnd < 6.01, qPrintable(QString::number(pEnd)));
     const double pStore = w.resultBuffer()->store()->last("tank.p");
-    QVERIFY(std::abs(pStore * 1e-5 - pEnd) < 1e-9);
+    QVERIFY(std::abs((pStore - 101325.0) * 1e-5 - pEnd) < 1e-9);
 
     // The play button under the schematic replays the run from the start and
     // stops at its end.

@@ -205,9 +205,10 @@ class TestGuiRun : public QObject {
     QCOMPARE(int(sx->count()), rows);
     QCOMPARE(int(pane->yAxes().size()), 2);
     QStringList titles;
-    for (QValueAxis* a : pane->yAxes()) titles << a->titleText();
+    for (QValueAxis* a : pane->yAxes()) titles << pane->axisTitle(a);
     titles.sort();
-    QCOMPARE(titles, QStringList({"[bar]", "[mm]"}));
+    // Each axis names its quantity and unit (issue #25: pressures gauge by default).
+    QCOMPARE(titles, QStringList({"position x [mm]", "pressure pA [bar (g)]"}));
     // Points in display units: the piston position in mm.
     const auto xs = data->columns()[size_t(data->find("cyl1.x"))];
     QVERIFY(std::abs(sx->at(700).y() - xs[700] * 1e3) < 1e-9);
@@ -244,13 +245,13 @@ class TestGuiRun : public QObject {
     // Within a pixel of 40 % (the pane is over 1000 px wide: < 0.002 s).
     QVERIFY2(std::abs(cross.section('\n', 0, 0).mid(4).section(' ', 0, 0).toDouble() - 0.4) < 0.002, qPrintable(cross));
     QVERIFY2(cross.contains("cyl1.x = ") && cross.contains("cyl1.pA = "), qPrintable(cross));
-    // The values: linear between rows, in display units (mm, bar absolute).
+    // The values: linear between rows, in display units (mm, bar gauge).
     pane->setCrosshair(0.4005);
     const double xc = 0.5 * (xs[400] + xs[401]) * 1e3;
-    const double pc = 0.5 * (data->columns()[size_t(data->find("cyl1.pA"))][400] +
-                             data->columns()[size_t(data->find("cyl1.pA"))][401]) * 1e-5;
+    const double pc = (0.5 * (data->columns()[size_t(data->find("cyl1.pA"))][400] +
+                              data->columns()[size_t(data->find("cyl1.pA"))][401]) - 101325.0) * 1e-5;
     QVERIFY2(pane->crosshairText().contains("cyl1.x = " + units::formatNumber(xc) + " mm"), qPrintable(pane->crosshairText()));
-    QVERIFY2(pane->crosshairText().contains("cyl1.pA = " + units::formatNumber(pc) + " bar"), qPrintable(pane->crosshairText()));
+    QVERIFY2(pane->crosshairText().contains("cyl1.pA = " + units::formatNumber(pc) + " bar (g)"), qPrintable(pane->crosshairText()));
 
     // A click moves the shared time cursor: slider, schematic, every pane.
     QTest::mouseClick(vp, Qt::LeftButton, Qt::NoModifier, plotPoint(pane, 0.3, 0.5));
@@ -260,11 +261,11 @@ class TestGuiRun : public QObject {
 
     // CSV of the selected channels, by the core's writer.
     panel->tree()->selectChannels({"cyl1.x", "cyl1.pA"});
-    const auto sel = panel->channelsForExport();
+    const auto sel = panel->channelsFor(CsvExportDialog::Channels::Selected);
     QCOMPARE(sel.size(), size_t(2));
     const QString csv = dir_.filePath("sel.csv");
     QString err;
-    QVERIFY2(panel->exportCsv(csv, sel, &err), qPrintable(err));
+    QVERIFY2(panel->exportCsv(csv, sel, false, &err), qPrintable(err));
     QFile f(csv);
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
@@ -279,7 +280,7 @@ class TestGuiRun : public QObject {
       if (lines[0].split(',')[i].startsWith("cyl1.x")) colX = i;
     QVERIFY(colX > 0);
     QVERIFY(std::abs(r700[colX].toDouble() - xs[700]) <= 1e-9 * std::max(1.0, std::abs(xs[700])));
-    QVERIFY(!panel->exportCsv(dir_.filePath("none.csv"), {}, &err));
+    QVERIFY(!panel->exportCsv(dir_.filePath("none.csv"), {}, false, &err));
 
     // PNG: the pane at its size, with the position series' colour in it.
     const QString png = dir_.filePath("pane.png");
@@ -304,7 +305,7 @@ class TestGuiRun : public QObject {
     const QString text = QString::fromUtf8(sf.readAll());
     QVERIFY(text.contains("<svg"));
     QVERIFY(text.contains("cyl1.x [mm]"));
-    QVERIFY(text.contains("[bar]"));
+    QVERIFY(text.contains("[bar (g)]"));
     QVERIFY(text.count("<polyline") + text.count("<path") >= 2);
 
     // Removing a channel drops its axis too.

@@ -336,7 +336,8 @@ class TestGuiTimeCursor : public QObject {
       QCOMPARE(pane->timeAxis()->min(), 0.0);
       QCOMPARE(pane->timeAxis()->max(), b.simulation.t_end > 0 ? b.simulation.t_end : 1.0);
       QCOMPARE(panel->tree()->channelCount(), 0);
-      QVERIFY(panel->channelsForExport().empty());
+      QVERIFY(panel->channelsFor(CsvExportDialog::Channels::Plotted).empty());
+      QVERIFY(panel->channelsFor(CsvExportDialog::Channels::All).empty());
       QVERIFY(!panel->stepView()->diagram().has_value());
       // Properties and selection: nothing.
       QCOMPARE(w.propertyEditor()->componentId(), std::string());

@@ -36,7 +36,7 @@ class Supply : public Element {
     t.name = "supply";
     t.category = "Supply";
     t.symbol = "supply";
-    t.description = "Compressed-air source with imposed absolute pressure and temperature";
+    t.description = "Compressed-air source at a constant pressure and temperature";
     t.ports = {{"1", Domain::Pneumatic, "outlet"}};
     t.params = {
         {"p", "Pa", 701325.0, 0.0, 1e8, true, false, "absolute supply pressure (6 bar gauge = 701325 Pa)"},

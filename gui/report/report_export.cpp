@@ -48,6 +48,11 @@ struct Inputs {
   std::vector<Verdict> verdicts;  // the conclusion, cycle time first
 };
 
+// An absolute pressure [Pa] in the studio's pressure units, gauge relative to `ambient`.
+units::DisplayUnit pressureUnit(double ambient) {
+  return units::pressureUnit(units::PressureKind::Absolute, units::UnitSettings::instance().pressureScale(), ambient);
+}
+
 double param(const Component& c, const std::string& n) {
   const ComponentType* t = Registry::instance().find(c.type);
   return t && t->param(n) ? paramValue(c, *t, n) : 0.0;
@@ -312,13 +317,14 @@ void keyResultsSection(ReportPage& pg, const Inputs& in) {
   if (!kr.cylinders.empty()) {
     ReportTable t;
     t.caption = QStringLiteral("Cylinder peaks over the run");
-    t.header = {"Cylinder", "Max speed\n[m/s]", "Peak chamber A\n[bar gauge]", "Peak chamber B\n[bar gauge]",
+    const units::DisplayUnit bar = pressureUnit(kr.ambientPressure);
+    t.header = {"Cylinder", "Max speed\n[m/s]", "Peak chamber A\n[" + bar.unit + "]", "Peak chamber B\n[" + bar.unit + "]",
                 "Max force\n[N]"};
     t.widths = {1.6, 1.3, 1.7, 1.7, 1.3};
     t.rightAligned = {false, true, true, true, true};
     for (const auto& c : kr.cylinders)
-      t.rows.push_back({name(c.label, c.id), num(c.vMax, 3), num((c.pAMax - kr.ambientPressure) / 1e5, 2),
-                        c.hasB ? num((c.pBMax - kr.ambientPressure) / 1e5, 2) : QStringLiteral("—"), num(c.forceMax, 0)});
+      t.rows.push_back({name(c.label, c.id), num(c.vMax, 3), num(bar.toDisplay(c.pAMax), 2),
+                        c.hasB ? num(bar.toDisplay(c.pBMax), 2) : QStringLiteral("—"), num(c.forceMax, 0)});
     pg.table(t);
   }
 
@@ -337,8 +343,11 @@ void keyResultsSection(ReportPage& pg, const Inputs& in) {
                    "it comes within 1 % of the other end; its movement time is end - start. Time from signal: from the "
                    "valve signal to the end (switching + dead time + movement time), the total stroke time catalogue "
                    "sizing tools quote. Impact speed: piston speed when it touches the end stop; impact "
-                   "energy: ½ m v² with the cylinder's moving mass. Pressures are gauge, relative to the ambient %1 bar.")
-                   .arg(units::formatNumber(kr.ambientPressure / 1e5)),
+                   "energy: ½ m v² with the cylinder's moving mass. %1")
+                   .arg(pressureUnit(kr.ambientPressure).unit.endsWith("(g)")
+                            ? QStringLiteral("Pressures are gauge, bar (g), relative to the ambient %1 bar (abs).")
+                                  .arg(units::formatNumber(kr.ambientPressure / 1e5))
+                            : QStringLiteral("Pressures are absolute, bar (abs).")),
                8, kMuted);
 }
 
@@ -408,10 +417,12 @@ void assumptions(ReportPage& pg, const Inputs& in) {
   QStringList items;
   for (const Component& c : pr.components)
     if (c.type == "supply")
-      items << "Supply " + name(c.label, c.id) + ": " + units::formatNumber((param(c, "p") - s.ambient_pressure) / 1e5) +
-                   " bar gauge (" + units::formatNumber(param(c, "p") / 1e5) + " bar absolute), " +
+      items << "Supply " + name(c.label, c.id) + ": " +
+                   units::formatNumber(units::pressureUnit(units::PressureKind::Absolute, units::PressureScale::Gauge,
+                                                           s.ambient_pressure).toDisplay(param(c, "p"))) +
+                   " bar (g) (" + units::formatNumber(param(c, "p") / 1e5) + " bar (abs)), " +
                    units::formatNumber(param(c, "T") - 273.15) + " °C, constant.";
-  items << "Ambient: " + units::formatNumber(s.ambient_pressure / 1e5) + " bar absolute, " +
+  items << "Ambient: " + units::formatNumber(s.ambient_pressure / 1e5) + " bar (abs), " +
                units::formatNumber(s.ambient_temperature - 273.15) + " °C.";
   items << QStringLiteral("Gas model: air as an ideal gas, R = %1 J/(kg K), κ = %2; every chamber and line volume has a "
                           "mass and an energy balance (pressure and temperature states).")
@@ -477,6 +488,8 @@ bool exportReport(const Project& project, const ResultStore& results, const QStr
   try {
     const std::string file = projectFile.toStdString();
     const ReportSettings settings = reportSettings(project, file);
+    // Gauge pressures are relative to this project's ambient pressure.
+    units::UnitSettings::instance().setAmbient(project.simulation.ambient_pressure);
     std::vector<std::string> names;
     for (const auto& c : results.channels()) names.push_back(c.name);
     checkPlotChannels(settings, names, file);

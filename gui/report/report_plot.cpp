@@ -2,6 +2,7 @@
 
 #include "engine/engine.h"
 #include "report_page.h"
+#include "units.h"
 
 #include <QFontMetricsF>
 #include <QPainterPath>
@@ -14,9 +15,14 @@ namespace pm::gui {
 
 using namespace report_colors;
 
-PlotUnit plotUnit(const std::string& u, double ambient) {
+PlotUnit plotUnit(const std::string& u, double ambient, const std::string& name) {
   if (u == "m") return {"mm", 1e3, 0.0};
-  if (u == "Pa") return {"bar (gauge)", 1e-5, ambient};
+  if (u == "Pa") {
+    // The studio's pressure units (gauge relative to this run's ambient, or absolute).
+    const units::DisplayUnit du = units::pressureUnit(units::pressureKind(name),
+                                                      units::UnitSettings::instance().pressureScale(), ambient);
+    return {du.unit, du.scale, -du.offset};
+  }
   if (u == "K") return {"°C", 1.0, 273.15};
   if (u == "kg/s") return {"Nl/min", 1000.0 * 60.0 / engine::airConstants().rho0, 0.0};
   if (u == "kg") return {"g", 1e3, 0.0};
@@ -33,7 +39,7 @@ std::vector<PlotSeries> plotSeries(const ResultStore& rs, const std::vector<std:
     if (k < 0) continue;
     PlotSeries s;
     s.name = QString::fromStdString(name);
-    s.unit = plotUnit(infos[size_t(k)].unit, ambient);
+    s.unit = plotUnit(infos[size_t(k)].unit, ambient, name);
     s.t = t;
     s.v = rs.column(k);
     for (double& v : s.v) v = (v - s.unit.offset) * s.unit.scale;
@@ -100,7 +106,7 @@ void paintPlot(QPainter& p, const QRectF& r, double mm, const QString& title, co
     for (const auto& s : series)
       if (s.unit.label == units[size_t(side)])
         for (double v : s.v) lo = std::min(lo, v), hi = std::max(hi, v);
-    if (units.size() > size_t(side) && units[size_t(side)] == "bar (gauge)") lo = std::min(lo, 0.0);
+    if (units.size() > size_t(side) && units[size_t(side)].endsWith("(g)")) lo = std::min(lo, 0.0);
     // A curve that rests on zero (a retracted cylinder, a vented chamber)
     // with a tiny numerical overshoot below it keeps zero as the axis end.
     if (lo < 0 && hi > 0 && -lo < 0.02 * (hi - lo)) lo = 0;

@@ -1,7 +1,8 @@
 // A time plot for the PDF report, painted with QPainter (vector output, no
 // widgets): one or two y axes (one per display unit, left and right), grid on
 // round tick values, a legend, the channels converted to engineering units
-// (m -> mm, Pa -> bar gauge, K -> degC, kg/s -> Nl/min, kg -> g).
+// (m -> mm, Pa -> the studio's pressure units, gui/units.h, K -> degC,
+// kg/s -> Nl/min, kg -> g).
 #pragma once
 
 #include "engine/engine.h"
@@ -16,13 +17,14 @@
 namespace pm::gui {
 
 struct PlotUnit {
-  QString label;       // "mm", "bar (gauge)"
+  QString label;       // "mm", "bar (g)"
   double scale = 1.0;  // display = (si - offset) * scale
   double offset = 0.0;
 };
 
-// Display unit of a channel's SI unit; pressures become gauge relative to `ambient` [Pa].
-PlotUnit plotUnit(const std::string& siUnit, double ambient);
+// Display unit of a channel's SI unit; a pressure (kind from the channel's
+// `name`) in the studio's pressure units, gauge relative to `ambient` [Pa].
+PlotUnit plotUnit(const std::string& siUnit, double ambient, const std::string& name = {});
 
 struct PlotSeries {
   QString name;   // legend text

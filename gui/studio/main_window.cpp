@@ -256,14 +256,25 @@ void MainWindow::exportReportDialog() {
   else statusLabel_->setText(tr("Report written to %1").arg(path));
 }
 
+void MainWindow::showEvent(QShowEvent* e) {
+  QMainWindow::showEvent(e);
+  if (shownOnce_) return;
+  shownOnce_ = true;
+  // Plots a user can read (issue #25): the results take half the window's
+  // height (two plots of the default layout in full), the schematic the rest.
+  resizeDocks({plotDock_}, {height() / 2}, Qt::Vertical);
+}
+
 void MainWindow::onDocumentChanged() {
+  // Gauge pressures are relative to this project's ambient pressure.
+  units::UnitSettings::instance().setAmbient(project().simulation.ambient_pressure);
   scene_->sync();
   sync3d();
   results_->setProject(project());
   // Results of an earlier state no longer match the drawing.
   if (scene_->frame().active) {
     scene_->setFrame({});
-    view_->setLegendVisible(false, 0);
+    view_->setLegendVisible(false);
   }
   updateTitle();
   updateActions();

@@ -110,6 +110,8 @@ class MainWindow : public QMainWindow {
   QTableView* paramView() const;
   ResultsPanel* resultsPanel() const { return results_; }
   ResultBuffer* resultBuffer() const { return buffer_; }
+  // The results dock (plots and the results tree).
+  QDockWidget* resultsDock() const { return plotDock_; }
   QString statusText() const;
   const QString& lastError() const { return lastError_; }
   const QString& lastWarning() const { return lastWarning_; }
@@ -134,10 +136,12 @@ class MainWindow : public QMainWindow {
 
  protected:
   void closeEvent(QCloseEvent* e) override;  // offers to save unsaved edits
+  void showEvent(QShowEvent* e) override;    // the first time: the plots get their room
 
  private:
   void buildUi();
   void buildMenus();
+  void addPressureUnitsMenu(QMenu* viewMenu);
   void updateTitle();
   void updateActions();
   void updateRecentMenu();
@@ -164,6 +168,7 @@ class MainWindow : public QMainWindow {
   QListWidget* messages_ = nullptr;
   QDockWidget* messagesDock_ = nullptr;
   QDockWidget* plotDock_ = nullptr;
+  bool shownOnce_ = false;
   // 3D view of the mechanism (only where OpenGL is available; not on the
   // offscreen platform), shown when the project has a mechanism.
   QDockWidget* dock3d_ = nullptr;

@@ -34,6 +34,7 @@
 #include "units.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QDockWidget>
 #include <QGraphicsItem>
 #include <QLabel>
@@ -41,6 +42,7 @@
 #include <QInputDialog>
 #include <QMenuBar>
 #include <QProgressBar>
+#include <QScreen>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QToolBar>
@@ -146,6 +148,24 @@ void MainWindow::buildUi() {
   plotDock_ = new QDockWidget(tr("Results"), this);
   plotDock_->setObjectName("resultsDock");
   plotDock_->setWidget(results_);
+  // Resizable (the splitter above it), undocked by its title bar's button or
+  // a double click, and maximised by the plot toolbar's Maximise.
+  plotDock_->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable |
+                         QDockWidget::DockWidgetFloatable);
+  connect(results_, &ResultsPanel::maximiseToggled, this, [this](bool on) {
+    if (on) {
+      plotDock_->setFloating(true);
+      if (const QScreen* s = plotDock_->screen()) plotDock_->setGeometry(s->availableGeometry());
+      plotDock_->showMaximized();
+    } else {
+      plotDock_->setFloating(false);
+    }
+    plotDock_->raise();
+  });
+  // Docked again by its title bar: Maximise is off.
+  connect(plotDock_, &QDockWidget::topLevelChanged, this, [this](bool floating) {
+    if (!floating) results_->maximiseAction()->setChecked(false);
+  });
   // The right column (model, properties, 3D view) runs the full height.
   setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
   addDockWidget(Qt::BottomDockWidgetArea, plotDock_);
@@ -207,6 +227,26 @@ void MainWindow::buildUi() {
   progress_->setFormat("%p %");
   progress_->hide();
   statusBar()->addPermanentWidget(progress_);
+}
+
+// View > Pressure Units: the studio's one pressure scale (gauge by default),
+// remembered for the next start.
+void MainWindow::addPressureUnitsMenu(QMenu* viewMenu) {
+  QMenu* menu = viewMenu->addMenu(tr("&Pressure Units"));
+  menu->setObjectName("pressureUnitsMenu");
+  auto* group = new QActionGroup(this);
+  auto add = [&](const QString& text, const char* name, units::PressureScale scale) {
+    QAction* a = menu->addAction(text);
+    a->setObjectName(name);
+    a->setCheckable(true);
+    a->setChecked(units::UnitSettings::instance().pressureScale() == scale);
+    group->addAction(a);
+    connect(a, &QAction::triggered, this, [scale] { units::UnitSettings::instance().setPressureScale(scale); });
+    connect(&units::UnitSettings::instance(), &units::UnitSettings::changed, a,
+            [a, scale] { a->setChecked(units::UnitSettings::instance().pressureScale() == scale); });
+  };
+  add(tr("&Gauge, bar (g): relative to the ambient pressure"), "actionPressureGauge", units::PressureScale::Gauge);
+  add(tr("&Absolute, bar (abs)"), "actionPressureAbsolute", units::PressureScale::Absolute);
 }
 
 void MainWindow::buildMenus() {
@@ -280,6 +320,11 @@ void MainWindow::buildMenus() {
   view_->addAction(fit);
   viewMenu->addAction(tr("Zoom &In"), view_, &SchematicView::zoomIn)->setShortcut(QKeySequence::ZoomIn);
   viewMenu->addAction(tr("Zoom &Out"), view_, &SchematicView::zoomOut)->setShortcut(QKeySequence::ZoomOut);
+  viewMenu->addSeparator();
+  addPressureUnitsMenu(viewMenu);
+  viewMenu->addSeparator();
+  viewMenu->addAction(plotDock_->toggleViewAction());
+  viewMenu->addAction(messagesDock_->toggleViewAction());
 
   QMenu* mech = menuBar()->addMenu(tr("&Mechanism"));
   mech->addActions(mechActions_->actions());

@@ -51,7 +51,7 @@ void RunController::clearResults() {
   shown3d_ = nullptr;
   v_.buffer->clear();
   v_.scene->setFrame({});
-  v_.view->setLegendVisible(false, 0);
+  v_.view->setLegendVisible(false);
   v_.cursor->reset();
   v_.timeBar->updateRows();
 }
@@ -122,7 +122,7 @@ void RunController::takeRows() {
     std::vector<std::string> names;
     for (const auto& c : channels) names.push_back(c.name);
     anim_->setChannels(names);
-    v_.view->setLegendVisible(anim_->ready(), anim_->scaleMaxBarGauge());
+    v_.view->setLegendVisible(anim_->ready(), anim_->scaleLow(), anim_->scaleHigh());
   }
   if (added > 0) v_.buffer->append(rows_, added);
   if (added > 0 || !channels.empty()) showRows();
