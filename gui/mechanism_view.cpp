@@ -146,8 +146,12 @@ void MechanismView::setProject(const Project& project, const QString& projectDir
   d_->selected = QString::fromStdString(d_->scene.highlighted());
   // Copying the result rows again is only needed when other parts are drawn.
   if (oldParts != d_->scene.partIds() || !wasBuilt) d_->track.setStore(d_->results, d_->scene.partIds());
+  d_->scene.contacts().setStore(d_->results);  // the pairs were drawn anew
   d_->time = 0.0;
-  if (d_->track.rows() > 0) d_->scene.applyPose(d_->track, d_->time);
+  if (d_->track.rows() > 0) {
+    d_->scene.applyPose(d_->track, d_->time);
+    d_->scene.contacts().apply(d_->time);
+  }
   // Refit for another model or when parts come or go; editing a field keeps
   // the camera where the user put it.
   if (!wasBuilt || oldParts != d_->scene.partIds()) d_->fitPending = true;
@@ -157,6 +161,7 @@ void MechanismView::setProject(const Project& project, const QString& projectDir
 void MechanismView::setResults(const ResultStore* results) {
   d_->results = results;
   d_->track.setStore(results, d_->scene.partIds());
+  d_->scene.contacts().setStore(results);
   setPose(d_->time);
 }
 
@@ -168,8 +173,13 @@ double MechanismView::time() const { return d_->time; }
 void MechanismView::setPose(double t) {
   d_->time = t;
   d_->track.refresh();
-  if (d_->track.rows() > 0) d_->scene.applyPose(d_->track, t);
-  else d_->scene.resetPose();
+  d_->scene.contacts().refresh();
+  if (d_->track.rows() > 0) {
+    d_->scene.applyPose(d_->track, t);
+    d_->scene.contacts().apply(t);
+  } else {
+    d_->scene.resetPose();
+  }
   if (d_->follow && !d_->fitPending) {
     // Translate eye and centre together: the view direction and distance
     // the user chose stay, the mechanism stays in frame.

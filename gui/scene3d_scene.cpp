@@ -238,6 +238,13 @@ void MechanismScene::build(const Project& project, const std::string& projectDir
     addActuator(c);
     addSemiRotary(c);
   }
+  contacts_.build(
+      model_, scale_,
+      [this](const std::string& id) {
+        Part* p = partById(id);
+        return p ? p->xf.get() : nullptr;
+      },
+      mechanism_.get());
   addEnvironment();
   setMarkersVisible(markersVisible_);
   updateSprings();
@@ -611,6 +618,7 @@ void MechanismScene::setPartMatrix(size_t k, const osg::Matrixd& m) { parts_.at(
 
 void MechanismScene::resetPose() {
   for (Part& p : parts_) p.xf->setMatrix(p.initial);
+  contacts_.hide();
   updateSprings();
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "model/project.h"
+#include "scene3d_contacts.h"
 #include "scene3d_shapes.h"
 
 #include <osg/BoundingSphere>
@@ -116,8 +117,12 @@ class MechanismScene {
   // semi-rotary actuator: its housing (J's frame) and its indicator (I's
   // frame: the indicator points along local +x, the axis is local z).
   bool actuatorMatrices(const std::string& id, osg::Matrixd& barrel, osg::Matrixd& rod) const;
+  // The contact pairs' shapes and force arrows (scene3d_contacts.h).
+  ContactLayer& contacts() { return contacts_; }
+  const ContactLayer& contacts() const { return contacts_; }
 
  private:
+  ContactLayer contacts_;
   // A part's transform holds its shapes and marker triads (children 0 and
   // 1), then the glyphs of the joints and actuators riding on it.
   struct Part {

@@ -121,6 +121,8 @@ void applyOverride(Project& pr, const std::string& a, const std::string& file) {
     if (mo.id == obj) return setMech(mo.params);
   for (ContactDef& c : m.contacts)
     if (c.id == obj) return setMech(c.params);
+  for (LatchDef& l : m.latches)
+    if (l.id == obj) return setMech(l.params);
   for (PartDef& p : m.parts)
     if (p.id == obj) {
       if (field != "mass") throw ProjectError("--set", obj, field, "parts take --set for 'mass' only");
@@ -134,7 +136,7 @@ void applyOverride(Project& pr, const std::string& a, const std::string& file) {
       return;
     }
   Component* c = pr.find(obj);
-  if (!c) throw ProjectError("--set", obj, field, "no component, joint, force, motion, contact or part with this id");
+  if (!c) throw ProjectError("--set", obj, field, "no component, joint, force, motion, contact, latch or part with this id");
   const ComponentType* t = Registry::instance().find(c->type);
   const ParamDecl* d = t->param(field);
   if (!d) throw ProjectError("--set", obj, field, "type '" + c->type + "' has no parameter '" + field + "'");

@@ -35,7 +35,8 @@ bool namesMechanismObject(const Mechanism& m, const std::string& ref) {
   auto has = [&](const auto& list) {
     return std::any_of(list.begin(), list.end(), [&](const auto& o) { return o.id == id; });
   };
-  return has(m.parts) || has(m.flexible_bodies) || has(m.joints) || has(m.motions) || has(m.forces) || has(m.contacts);
+  return has(m.parts) || has(m.flexible_bodies) || has(m.joints) || has(m.motions) || has(m.forces) || has(m.contacts) ||
+         has(m.latches);
 }
 
 void validateProject(const Project& pr, const std::string& file, bool forRun) {
@@ -344,6 +345,19 @@ void validateMechanism(const Mechanism& m, const std::string& file, const std::v
       fail(c.id, "j.marker", "both shapes are on the same part");
     checkParams(contact::pairType(), c.params, c.id);
     if (auto e = contact::checkPairParams(c.params)) fail(c.id, e->field, e->message);
+  }
+  for (const LatchDef& l : m.latches) {
+    newId(l.id, "latch");
+    const MechTypeDecl* t = findJointType(l.type);
+    if (!t || l.type == "coupler")
+      fail(l.id, "type", "unknown latch type '" + l.type + "' (a joint type: fixed, revolute, translational, ...)");
+    marker(l.i, l.id, "i", false);
+    marker(l.j, l.id, "j", false);
+    if (l.i.substr(0, l.i.find('.')) == l.j.substr(0, l.j.find('.'))) fail(l.id, "j", "I and J are on the same part");
+    checkParams(latchType(), l.params, l.id);
+    const bool byDistance = l.params.count("capture_radius") && l.params.at("capture_radius") > 0.0;
+    if (!byDistance && l.engage.empty())
+      fail(l.id, "engage", "a latch needs a condition: params.capture_radius > 0 or an engage signal");
   }
 }
 

@@ -186,7 +186,7 @@ class MReader {
 
   Mechanism read(const json& m) const {
     if (!m.is_object()) fail("mechanism", "", "expected an object");
-    only(m, {"gravity", "parts", "flexible_bodies", "joints", "motions", "forces", "contacts"}, "mechanism");
+    only(m, {"gravity", "parts", "flexible_bodies", "joints", "motions", "forces", "contacts", "latches"}, "mechanism");
     Mechanism r;
     r.gravity = vec<3>(m, "gravity", "mechanism", r.gravity);
     int n = 0;
@@ -322,6 +322,21 @@ class MReader {
       d.j = contactShape(j, "j", d.id);
       d.params = params(j, d.id);
       r.contacts.push_back(std::move(d));
+    }
+    n = 0;
+    for (const json& j : arr(m, "latches", "mechanism")) {
+      const std::string where = "mechanism.latches[" + std::to_string(n++) + "]";
+      if (!j.is_object()) fail(where, "", "expected an object");
+      LatchDef d;
+      d.id = str(j, "id", where, true);
+      only(j, {"id", "type", "i", "j", "params", "engage", "release"}, d.id);
+      if (j.contains("type")) d.type = str(j, "type", d.id, true);
+      d.i = str(j, "i", d.id);
+      d.j = str(j, "j", d.id);
+      d.params = params(j, d.id);
+      d.engage = str(j, "engage", d.id);
+      d.release = str(j, "release", d.id);
+      r.latches.push_back(std::move(d));
     }
     return r;
   }
@@ -481,6 +496,17 @@ json serializeMechanism(const Mechanism& m) {
       contacts.push_back(j);
     }
     r["contacts"] = contacts;
+  }
+  if (!m.latches.empty()) {
+    json latches = json::array();
+    for (const LatchDef& d : m.latches) {
+      json j = {{"id", d.id}, {"type", d.type}, {"i", d.i}, {"j", d.j}};
+      if (!d.params.empty()) j["params"] = params(d.params);
+      if (!d.engage.empty()) j["engage"] = d.engage;
+      if (!d.release.empty()) j["release"] = d.release;
+      latches.push_back(j);
+    }
+    r["latches"] = latches;
   }
   return r;
 }

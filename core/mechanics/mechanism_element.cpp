@@ -190,9 +190,13 @@ void MechanismElement::setup(SystemBuilder& b) {
       throw std::runtime_error(std::string("simulation.mechanism_formulation: ") + ex.what());
     }
   }
+  if (rc_ && !mb_->latches().empty())
+    throw std::runtime_error(
+        "simulation.mechanism_formulation: latches need the absolute formulation (their joints switch on and off)");
   if (rc_) {
     setupReduced(b, decls);
   } else {
+    setupLatches(b);
     setupAbsolute(b, decls);
   }
   publishSignals(b);
@@ -251,7 +255,7 @@ void MechanismElement::setupAbsolute(SystemBuilder& b, const std::vector<mb::Mul
   for (auto& [r, c] : entries) r += base_, c += base_;
   b.entries(std::move(entries));
   for (const auto& c : mb_->channels()) b.channelNamed(c.name, c.unit);
-  if (mb_->numRoots() > 0) b.roots(mb_->numRoots());
+  if (mb_->numRoots() + latchRoots_ > 0) b.roots(mb_->numRoots() + latchRoots_);
   b.highIndex();
 }
 
@@ -308,6 +312,10 @@ void MechanismElement::publishSignals(SystemBuilder& b) {
       return rate;
     });
   }
+  for (size_t l = 0; l < mb_->latches().size(); ++l) {
+    const int i = static_cast<int>(l);
+    b.publishNamed(mb_->latches()[l].id + ".engaged", [this, i](const Eval&) { return mb_->latches()[i].engaged ? 1.0 : 0.0; });
+  }
   // Contact pairs: "part present" (in_contact, 1 or 0) and the forces, for
   // sequences and controllers.
   for (size_t c = 0; c < mb_->contacts().size(); ++c) {
@@ -363,6 +371,7 @@ void MechanismElement::evaluate(Eval& e) {
 void MechanismElement::roots(const Eval& e, double* g) {
   if (!rc_) {
     mb_->roots(e.t, e.y + base_, g);
+    latchRoots(e, g + mb_->numRoots());
     return;
   }
   if (mb_->numRoots() == 0 && rc_->tabulated()) {
@@ -381,7 +390,8 @@ void MechanismElement::roots(const Eval& e, double* g) {
 bool MechanismElement::update(const Eval& e) {
   // At the partition's root: choose new independent coordinates there
   // (makeConsistent does it, as it may rewrite the states).
-  if (!rc_ || repartition_) return false;
+  if (!rc_) return updateLatches(e);
+  if (repartition_) return false;
   local(e);
   if (rc_->margin() > 1e-3) return false;
   repartition_ = true;
@@ -390,6 +400,7 @@ bool MechanismElement::update(const Eval& e) {
 
 bool MechanismElement::discrete(DiscreteState& s) {
   s(repartition_);
+  latchDiscrete(s);
   if (!rc_) return true;
   // z and u mean what the partition makes them mean: a copy repartitions at
   // the same pose, which gives it the same coordinates (and table grid).
@@ -463,6 +474,7 @@ void MechanismElement::makeConsistent(Evaluator& sys, double t, double* y, doubl
     repartition_ = false;
     return;
   }
+  applyLatchImpulses(t, y + base_);
   sys.withEval(t, y, yp, [&](Eval& e) {
     cur_ = &e;
     mb_->makeConsistent(t, y + base_, yp + base_);

@@ -46,7 +46,8 @@ class MechanismElement : public Element {
   bool idleWork() override;
   // Joint limits, impacts and the partition's conditioning read positions
   // (and, reduced, their expansion) only.
-  bool rootsReadStatesOnly() const override { return true; }
+  // (and the latches' signals, when those do).
+  bool rootsReadStatesOnly() const override;
   IntegrationNeeds integrationNeeds() const override;
   // "<part or joint>.<quantity>": the part or joint.
   std::string stateObject(const std::string& localName) const override;
@@ -120,6 +121,21 @@ class MechanismElement : public Element {
   void build(const BuildOptions& o);  // mb_ and its external forces
   std::vector<Attachment> attachments_;
   std::vector<std::string> jointIds_;
+  // Latches (mechanism_latches.cpp): their signals, their roots after the
+  // multibody system's (capture distance; signals that change between
+  // events), and the engagements whose impulse makeConsistent applies.
+  struct LatchInputs {
+    SignalInput engage, release;
+    bool engageRoot = false, releaseRoot = false;
+  };
+  std::vector<LatchInputs> latchIn_;
+  std::vector<char> latchImpulse_;
+  int latchRoots_ = 0;
+  void setupLatches(SystemBuilder& b);
+  void latchRoots(const Eval& e, double* g) const;
+  bool updateLatches(const Eval& e);
+  void latchDiscrete(DiscreteState& s);
+  void applyLatchImpulses(double t, double* y);
   const Eval* cur_ = nullptr;  // the evaluation in progress, for the attachments' forces
   Evaluator* held_ = nullptr;     // the held circuit of an analysis, with its state
   std::vector<double> heldY_, heldYp_;

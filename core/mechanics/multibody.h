@@ -37,9 +37,11 @@
 //   multibody_accelerations.cpp  consistent accelerations and reactions
 //   multibody_outputs.cpp        result channels and energies
 //   multibody_contacts.cpp       contact pairs between shapes (issue 27)
+//   multibody_latches.cpp        latches: joints engaged by a plastic impact
 //   initial_conditions.cpp, redundant_reactions.cpp: the start's checks
 #pragma once
 
+#include "element/discrete_state.h"
 #include "mechanics/constraint_row.h"
 #include "mechanics/contact/contact_pair.h"
 #include "mechanics/multibody_elements.h"
@@ -187,6 +189,21 @@ class MultibodySystem {
   int contactIndex(const std::string& id) const;
   contact::PairResult contactAt(const double* y, int pair) const;
 
+  // Latches (multibody_latches.cpp): joints switched on and off at events.
+  // engageLatch puts the anchor at I's frame and switches the rows on (those
+  // the active rows already imply stay off); latchImpulse then makes the
+  // velocities consistent by a plastic impact, M (v+ - v-) = C^T p over all
+  // active rows with C v+ + Phi_t = 0, and records the jump and the energy.
+  const std::vector<LatchRT>& latches() const { return latches_; }
+  // Distance between the latch's I and j markers, and its rate.
+  double latchDistance(const double* y, int latch, double* rate) const;
+  void engageLatch(int latch, double t, const double* y);
+  void latchImpulse(int latch, double t, double* y);
+  void releaseLatch(int latch);
+  void setLatchArmed(int latch, bool armed) { latches_[latch].armed = armed; }
+  // The latches' discrete state (engaged, armed, anchors, rows, records).
+  void latchDiscrete(DiscreteState& s);
+
   // Marker kinematics for couplings and channels.
   V3 markerPoint(int marker, const std::vector<Kin>& k) const;
   V3 markerVelocity(int marker, const std::vector<Kin>& k) const;
@@ -281,6 +298,13 @@ class MultibodySystem {
   void contactCouplings(std::vector<std::vector<int>>& groups) const;
   contact::PairResult contactOf(const contact::PairRT& p, const std::vector<Kin>& k) const;
   std::vector<contact::PairRT> contacts_;
+  // Latches: built after the couplers (their rows come last, from
+  // firstLatchRow_); channels after the contacts'.
+  void addLatches(const Mechanism& m);
+  void declareLatchChannels();
+  void latchValues(const double* y, double* row, int& c) const;
+  std::vector<LatchRT> latches_;
+  int firstLatchRow_ = 0;
 
   // y supplies the winding states (continuous angles); null: wrapped angles.
   void buildRows(double t, const double* y, const std::vector<Kin>& k, std::vector<Row>& out) const;

@@ -75,6 +75,8 @@ void MultibodySystem::assemble() {
   for (const JointRT& j : joints_)
     if (j.kind == JointRT::Kind::Coupler) from[j.firstRow] = 1;
   for (const MotionRT& mo : motions_) from[mo.row] = 2;
+  // A latch's rows are off until it engages (and then hold where it engaged).
+  for (size_t i = firstLatchRow_; i < from.size(); ++i) from[i] = 3;
   // Pass 0 closes the joints; pass 1 adds the couplers, holding the values
   // they have there, and the joints' initial conditions; pass 2 the motions,
   // whose velocity drivers start from where pass 1 left their joints.
@@ -130,6 +132,7 @@ void MultibodySystem::assemble() {
   }
   kinematics(y.data(), k);
   buildRows(0.0, y.data(), k, rows);
+  rows.resize(firstLatchRow_);  // the latches' rows stay off
   findRedundant(rows);
   initialConditionRows(k, y.data(), true, ics);
   projectVelocities(0.0, y, &ics);

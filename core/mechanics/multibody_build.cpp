@@ -37,6 +37,17 @@ std::vector<std::string> jointEquations(const std::string& type) {
   return {};
 }
 
+JointRT::Kind jointKind(const std::string& type) {
+  using K = JointRT::Kind;
+  return type == "spherical"       ? K::Spherical
+         : type == "revolute"      ? K::Revolute
+         : type == "translational" ? K::Translational
+         : type == "cylindrical"   ? K::Cylindrical
+         : type == "universal"     ? K::Universal
+         : type == "planar"        ? K::Planar
+                                   : K::Fixed;
+}
+
 }  // namespace
 
 MultibodySystem::MultibodySystem(const Mechanism& user, const ExternalLoads& loads, const MultibodyOptions& options)
@@ -58,6 +69,7 @@ MultibodySystem::MultibodySystem(const Mechanism& user, const ExternalLoads& loa
   addJoints(m, lumped);
   addMotions(m);
   addCouplers(m);
+  addLatches(m);
   addForces(m);
   addContacts(m);
   addWindings();
@@ -178,14 +190,7 @@ void MultibodySystem::addJoints(const Mechanism& m, const std::vector<int>& lump
     j.icRate = jd.initial.rate;
     const std::vector<std::string> eqs = jointEquations(j.type);
     if (eqs.empty()) fail(jd.id, "type", "unknown joint type '" + jd.type + "'");
-    using K = JointRT::Kind;
-    j.kind = j.type == "spherical"       ? K::Spherical
-             : j.type == "revolute"      ? K::Revolute
-             : j.type == "translational" ? K::Translational
-             : j.type == "cylindrical"   ? K::Cylindrical
-             : j.type == "universal"     ? K::Universal
-             : j.type == "planar"        ? K::Planar
-                                         : K::Fixed;
+    j.kind = jointKind(j.type);
     j.firstRow = static_cast<int>(rowInfo_.size());
     j.nRows = static_cast<int>(eqs.size());
     addRows(jd.id, j.nRows, true, eqs);
@@ -229,6 +234,34 @@ void MultibodySystem::addCouplers(const Mechanism& m) {
     addRows(jd.id, 1, true, {"q1 + ratio q2 - (q1 + ratio q2)(0)"});
     jointOut_.push_back(static_cast<int>(joints_.size()));
     joints_.push_back(j);
+  }
+}
+
+void MultibodySystem::addLatches(const Mechanism& m) {
+  firstLatchRow_ = static_cast<int>(rowInfo_.size());
+  for (const LatchDef& d : m.latches) {
+    LatchRT l;
+    l.id = d.id;
+    l.joint.id = d.id;
+    l.joint.type = d.type;
+    l.joint.kind = jointKind(d.type);
+    const std::vector<std::string> eqs = jointEquations(d.type);
+    if (eqs.empty() || d.type == "coupler") fail(d.id, "type", "unknown latch type '" + d.type + "'");
+    l.joint.I = markerOf(d.i, d.id, "i");
+    l.userJ = markerOf(d.j, d.id, "j");
+    if (markers_[l.joint.I].body == markers_[l.userJ].body) fail(d.id, "j", "both markers are on the same rigid body");
+    // The anchor: where J's frame is while the latch holds (engageLatch
+    // moves it to I's frame); "#" keeps it out of the markers' names.
+    MarkerRT anchor = markers_[l.userJ];
+    anchor.name = d.id + "#anchor";
+    l.joint.J = static_cast<int>(markers_.size());
+    markers_.push_back(anchor);
+    l.capture = param(d.params, "capture_radius", 0.0);
+    l.joint.firstRow = static_cast<int>(rowInfo_.size());
+    l.joint.nRows = static_cast<int>(eqs.size());
+    addRows(d.id, l.joint.nRows, true, eqs);
+    for (int r = l.joint.firstRow; r < l.joint.firstRow + l.joint.nRows; ++r) rowInfo_[r].active = false;
+    latches_.push_back(std::move(l));
   }
 }
 

@@ -224,6 +224,7 @@ void MultibodySystem::buildRows(double t, const double* y, const std::vector<Kin
       r.phi -= j.c0;
       put(r);
     }
+  for (const LatchRT& l : latches_) jointRows(l.joint, k, out, n);
   out.resize(n);
 }
 

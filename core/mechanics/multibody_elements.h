@@ -90,6 +90,22 @@ struct ForceRT {
   double par(const char* n) const;
 };
 
+// A latch (LatchDef): its joint's rows exist from the start, switched off
+// until it engages. The joint's J is a private marker on j's part, put at
+// I's frame when it engages, so the joint forms where the parts are.
+struct LatchRT {
+  std::string id;
+  JointRT joint;     // I: the user's i marker; J: the anchor
+  int userJ = -1;    // the user's j marker (the capture distance is to it)
+  double capture = 0.0;  // m; 0: no distance condition
+  bool engaged = false;
+  bool armed = true;  // may engage: its condition was false since it was released
+  // At the last engagement: kinetic energy lost (summed over engagements),
+  // jump of I's velocity relative to j's part at I's origin, and the
+  // linear impulse of the latch on I's part.
+  double energyLost = 0.0, velocityJump = 0.0, impulse = 0.0;
+};
+
 // (winding state, I marker, J marker) of every continuous angle.
 struct Winding {
   int state, I, J;

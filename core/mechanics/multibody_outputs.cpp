@@ -80,6 +80,7 @@ void MultibodySystem::declareChannels() {
     }
   }
   declareContactChannels();
+  declareLatchChannels();
   for (const char* q : {"E_kinetic", "E_potential", "E_total"}) ch(std::string("mechanism.") + q, "J");
   ch("mechanism.residual_position", "m");
   ch("mechanism.residual_velocity", "m/s");
@@ -259,6 +260,7 @@ void MultibodySystem::outputs(double t, const double* y, const double* yp, doubl
     row[c++] = f;
   }
   for (double v : fv) row[c++] = v;
+  latchValues(y, row, c);
   const double ek = kineticEnergy(y), ep = potentialEnergy(t, y);
   row[c++] = ek;
   row[c++] = ep;

@@ -111,9 +111,12 @@ std::vector<std::pair<int, int>> MultibodySystem::couplingEntries() const {
     for (int r = j.firstRow; r < j.firstRow + j.nRows; ++r) addBodies(r, j, onR);
   }
   for (const MotionRT& mo : motions_) addBodies(mo.row, joints_[mo.joint], joints_[mo.joint].kind != K::Revolute);
+  for (const LatchRT& l : latches_)
+    for (int r = l.joint.firstRow; r < l.joint.firstRow + l.joint.nRows; ++r) addBodies(r, l.joint, hasDot2(l.joint));
   for (size_t r = 0; r < rowInfo_.size(); ++r) {
     const RowInfo& info = rowInfo_[r];
-    if (!info.active) continue;  // y = 0: the diagonal only
+    // Off: y = 0, the diagonal only; a latch's rows may switch on later.
+    if (!info.active && static_cast<int>(r) < firstLatchRow_) continue;
     for (int b : rowBodies[r]) {
       if (bodies_[b].ground) continue;
       const int s = bodies_[b].slot;

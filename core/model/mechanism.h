@@ -137,6 +137,24 @@ struct ContactDef {
   bool operator==(const ContactDef&) const = default;
 };
 
+// A latch (issue 27): a joint of `type` (any type but coupler) between the
+// markers i and j that is switched on when its condition holds and off
+// when released. Engaging is a plastic impact: the velocities jump onto the
+// new constraint, momentum conserved (docs/decisions/0021). The joint forms
+// where the parts are at that instant: J's frame is taken at I's.
+// Conditions (each one given must hold): the markers' distance at most
+// params.capture_radius and not opening; the signal `engage` above 0.5.
+// The signal `release` above 0.5 releases it; it engages again only after
+// its condition has been false (re-armed).
+struct LatchDef {
+  std::string id;
+  std::string type = "fixed";
+  std::string i, j;  // markers "<part>.<marker>"
+  std::map<std::string, double> params;
+  std::string engage, release;  // signal references; empty: none
+  bool operator==(const LatchDef&) const = default;
+};
+
 // A marker on a node of a flexible body: referenced "<body>.<marker>" like a
 // part's marker; node 0 is the root, node `elements` the tip.
 struct BeamMarkerDef {
@@ -174,6 +192,7 @@ struct Mechanism {
   std::vector<MotionDef> motions;
   std::vector<ForceDef> forces;
   std::vector<ContactDef> contacts;
+  std::vector<LatchDef> latches;
   bool empty() const { return parts.empty(); }
   const PartDef* part(const std::string& id) const;
   const FlexibleBodyDef* flexibleBody(const std::string& id) const;

@@ -135,6 +135,13 @@ const std::vector<MechTypeDecl>& motionFunctions() {
   static const auto v = makeMotions();
   return v;
 }
+const MechTypeDecl& latchType() {
+  static const MechTypeDecl t{
+      "latch", "A joint switched on when the markers come within the capture radius or a signal says so", 2, false,
+      {P("capture_radius", "m", 0, 0, inf,
+         "engages when the distance between I and J is at most this and not opening (0: no distance condition)")}};
+  return t;
+}
 const MechTypeDecl* findJointType(const std::string& n) { return findIn(jointTypes(), n); }
 const MechTypeDecl* findForceType(const std::string& n) { return findIn(forceTypes(), n); }
 const MechTypeDecl* findMotionFunction(const std::string& n) { return findIn(motionFunctions(), n); }

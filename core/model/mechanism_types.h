@@ -24,6 +24,9 @@ const std::vector<MechTypeDecl>& forceTypes();
 // Motion parameters depend on the function: constant, ramp, harmonic, step, table.
 const std::vector<MechTypeDecl>& motionFunctions();
 
+// A latch's parameters (mechanism.latches).
+const MechTypeDecl& latchType();
+
 const MechTypeDecl* findJointType(const std::string& n);
 const MechTypeDecl* findForceType(const std::string& n);
 const MechTypeDecl* findMotionFunction(const std::string& n);

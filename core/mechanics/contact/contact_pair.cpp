@@ -146,7 +146,7 @@ const std::vector<ChannelDecl>& channelDecls() {
   static const std::vector<ChannelDecl> d = {
       {"in_contact", "1"},       {"distance", "m"}, {"normal_force", "N"}, {"friction_force", "N"},
       {"penetration", "m"},      {"slip_speed", "m/s"}, {"point_x", "m"}, {"point_y", "m"},
-      {"point_z", "m"}};
+      {"point_z", "m"},          {"normal_x", "1"}, {"normal_y", "1"}, {"normal_z", "1"}};
   return d;
 }
 
@@ -158,6 +158,7 @@ void channelValues(const PairResult& r, std::vector<double>& out) {
   out.push_back(r.penetration);
   out.push_back(r.slip);
   for (int a = 0; a < 3; ++a) out.push_back(r.point[a]);
+  for (int a = 0; a < 3; ++a) out.push_back(r.geometry.normal[a]);  // the force on j's part is along it
 }
 
 }  // namespace pm::contact

@@ -1,0 +1,105 @@
+// MechanismElement's latches (issue 27): when each engages and releases.
+// The multibody system holds the joints and makes the impact
+// (multibody_latches.cpp); here are the conditions, read at every discrete
+// update, and the roots that make the integrator stop where they change:
+// the capture distance (distance - capture_radius) and the engage and
+// release signals that change between events (signal - 0.5). A signal that
+// changes only at events (a sequence's step) needs no root.
+#include "mechanics/mechanism_element.h"
+
+#include "element/system_builder.h"
+
+namespace pm {
+
+namespace {
+constexpr double kOn = 0.5;  // a signal above this engages or releases
+}  // namespace
+
+void MechanismElement::setupLatches(SystemBuilder& b) {
+  const std::vector<LatchDef>& defs = mechanism_.latches;
+  latchIn_ = std::vector<LatchInputs>(defs.size());  // the inputs' addresses stay: the builder keeps them
+  latchImpulse_.assign(defs.size(), 0);
+  latchRoots_ = 0;
+  for (size_t l = 0; l < defs.size(); ++l) {
+    LatchInputs& in = latchIn_[l];
+    b.input(in.engage, "engage", defs[l].engage);
+    b.input(in.release, "release", defs[l].release);
+    in.engage.owner = in.release.owner = defs[l].id;  // an unknown signal names the latch
+    in.engageRoot = !defs[l].engage.empty() && !b.held(defs[l].engage);
+    in.releaseRoot = !defs[l].release.empty() && !b.held(defs[l].release);
+    latchRoots_ += (mb_->latches()[l].capture > 0.0) + in.engageRoot + in.releaseRoot;
+  }
+}
+
+bool MechanismElement::rootsReadStatesOnly() const {
+  for (const LatchInputs& in : latchIn_)
+    for (const SignalInput* s : {&in.engage, &in.release})
+      if (s->connected() && !s->readsStatesOnly) return false;
+  return true;
+}
+
+void MechanismElement::latchRoots(const Eval& e, double* g) const {
+  const double* y = e.y + base_;
+  int n = 0;
+  for (size_t l = 0; l < latchIn_.size(); ++l) {
+    const mb::LatchRT& L = mb_->latches()[l];
+    // Engaged, the distance sits at the radius (where it engaged): a root
+    // there would chatter on rounding.
+    if (L.capture > 0.0)
+      g[n++] = L.engaged ? -L.capture : mb_->latchDistance(y, static_cast<int>(l), nullptr) - L.capture;
+    if (latchIn_[l].engageRoot) g[n++] = latchIn_[l].engage(e) - kOn;
+    if (latchIn_[l].releaseRoot) g[n++] = latchIn_[l].release(e) - kOn;
+  }
+}
+
+bool MechanismElement::updateLatches(const Eval& e) {
+  const double* y = e.y + base_;
+  bool changed = false;
+  for (size_t l = 0; l < latchIn_.size(); ++l) {
+    const int i = static_cast<int>(l);
+    const mb::LatchRT& L = mb_->latches()[l];
+    const LatchInputs& in = latchIn_[l];
+    const bool release = in.release.connected() && in.release(e) > kOn;
+    if (L.engaged) {
+      if (release) {
+        mb_->releaseLatch(i);
+        latchImpulse_[l] = 0;
+        changed = true;
+      }
+      continue;
+    }
+    // Each condition given must hold. At the capture root the distance is
+    // at the radius to the root finder's accuracy: a relative 1e-9 slack.
+    bool condition = true;
+    if (L.capture > 0.0) {
+      double rate = 0.0;
+      const double d = mb_->latchDistance(y, i, &rate);
+      condition = d <= L.capture * (1.0 + 1e-9) && rate <= 0.0;
+    }
+    if (in.engage.connected()) condition = condition && in.engage(e) > kOn;
+    if (!condition) {
+      mb_->setLatchArmed(i, true);
+      continue;
+    }
+    if (!L.armed || release) continue;
+    mb_->engageLatch(i, e.t, y);
+    latchImpulse_[l] = 1;
+    changed = true;
+  }
+  return changed;
+}
+
+void MechanismElement::latchDiscrete(DiscreteState& s) {
+  mb_->latchDiscrete(s);
+  s(latchImpulse_);
+}
+
+void MechanismElement::applyLatchImpulses(double t, double* y) {
+  for (size_t l = 0; l < latchImpulse_.size(); ++l)
+    if (latchImpulse_[l]) {
+      mb_->latchImpulse(static_cast<int>(l), t, y);
+      latchImpulse_[l] = 0;
+    }
+}
+
+}  // namespace pm

@@ -1,0 +1,217 @@
+#include "scene3d_contacts.h"
+
+#include "engine/engine.h"
+#include "scene3d_shapes.h"
+
+#include <osg/Geode>
+#include <osg/Geometry>
+#include <osg/PolygonMode>
+
+#include <algorithm>
+#include <cmath>
+
+namespace pm::gui::scene3d {
+
+namespace {
+
+const osg::Vec4 kShapeColor(0.10f, 0.65f, 0.62f, 1.0f);  // teal: not a part colour
+const osg::Vec4 kArrowColor(0.90f, 0.15f, 0.10f, 1.0f);
+const char* kChannels[7] = {"normal_force", "point_x", "point_y", "point_z", "normal_x", "normal_y", "normal_z"};
+
+double size(const ContactShapeDef& s, const char* k, double def = 0.0) {
+  auto it = s.size.find(k);
+  return it == s.size.end() ? def : it->second;
+}
+
+// The conical wall of a funnel about z: radius r0 at z = 0, r1 at z = len.
+osg::ref_ptr<osg::Node> makeFunnel(double r0, double r1, double len, const osg::Vec4& color) {
+  constexpr int kSides = 32;
+  osg::ref_ptr<osg::Geometry> g = new osg::Geometry;
+  osg::ref_ptr<osg::Vec3Array> v = new osg::Vec3Array, n = new osg::Vec3Array;
+  const double slope = (r1 - r0) / std::max(len, 1e-12);
+  for (int i = 0; i <= kSides; ++i) {
+    const double a = 2 * osg::PI * i / kSides, c = std::cos(a), s = std::sin(a);
+    osg::Vec3 nrm(static_cast<float>(c), static_cast<float>(s), static_cast<float>(-slope));
+    nrm.normalize();
+    v->push_back(osg::Vec3(static_cast<float>(r0 * c), static_cast<float>(r0 * s), 0.0f));
+    v->push_back(osg::Vec3(static_cast<float>(r1 * c), static_cast<float>(r1 * s), static_cast<float>(len)));
+    n->push_back(nrm);
+    n->push_back(nrm);
+  }
+  osg::ref_ptr<osg::Vec4Array> col = new osg::Vec4Array;
+  col->push_back(color);
+  g->setVertexArray(v);
+  g->setNormalArray(n, osg::Array::BIND_PER_VERTEX);
+  g->setColorArray(col, osg::Array::BIND_OVERALL);
+  g->addPrimitiveSet(new osg::DrawArrays(GL_TRIANGLE_STRIP, 0, static_cast<int>(v->size())));
+  osg::ref_ptr<osg::Geode> geode = new osg::Geode;
+  geode->addDrawable(g);
+  return geode;
+}
+
+// A shape in its marker's axes (contact::Shape's conventions: centred
+// boxes, capsules and cylinders along z, the plane the half-space z <= 0).
+osg::ref_ptr<osg::Node> shapeNode(const ContactShapeDef& s, double scale) {
+  const double r = size(s, "radius"), len = size(s, "length");
+  const osg::Vec3d z(0, 0, 1);
+  if (s.shape == "sphere") return makeSphere({0, 0, 0}, r, kShapeColor);
+  if (s.shape == "box") return makeBox({0, 0, 0}, {size(s, "lx"), size(s, "ly"), size(s, "lz")}, kShapeColor);
+  if (s.shape == "cylinder") return makeCylinder(-z * (len / 2), z, r, len, kShapeColor);
+  if (s.shape == "capsule") {
+    osg::ref_ptr<osg::Group> g = new osg::Group;
+    g->addChild(makeCylinder(-z * (len / 2), z, r, len, kShapeColor));
+    g->addChild(makeSphere(-z * (len / 2), r, kShapeColor));
+    g->addChild(makeSphere(z * (len / 2), r, kShapeColor));
+    return g;
+  }
+  if (s.shape == "plane") {  // a square of the model's size, thin, just below z = 0
+    const double t = 0.01 * scale;
+    return makeBox({0, 0, -t / 2}, {2 * scale, 2 * scale, t}, kShapeColor);
+  }
+  if (s.shape == "funnel") return makeFunnel(r, size(s, "mouth_radius"), len, kShapeColor);
+  return nullptr;
+}
+
+const MarkerDef* findMarker(const Mechanism& m, const std::string& ref, std::string& part) {
+  const auto dot = ref.find('.');
+  if (dot == std::string::npos) return nullptr;
+  part = ref.substr(0, dot);
+  if (const PartDef* p = m.part(part))
+    for (const MarkerDef& k : p->markers)
+      if (k.id == ref.substr(dot + 1)) return &k;
+  return nullptr;
+}
+
+}  // namespace
+
+void ContactLayer::build(const Mechanism& m, double scale, const PartTransform& partXf, osg::Group* world) {
+  scale_ = scale;
+  shapes_ = 0;
+  pairs_.clear();
+  for (const ContactDef& c : m.contacts) {
+    for (const ContactShapeDef* s : {&c.i, &c.j}) {
+      std::string part;
+      const MarkerDef* mk = findMarker(m, s->marker, part);
+      osg::MatrixTransform* xf = mk ? partXf(part) : nullptr;
+      osg::ref_ptr<osg::Node> shape = mk ? shapeNode(*s, scale) : nullptr;
+      if (!xf || !shape) continue;
+      osg::ref_ptr<osg::MatrixTransform> at = new osg::MatrixTransform(frameMatrix(mk->position, mk->orientation));
+      at->addChild(shape);
+      // Wireframe: the shapes usually coincide with the parts' own geometry.
+      at->getOrCreateStateSet()->setAttributeAndModes(
+          new osg::PolygonMode(osg::PolygonMode::FRONT_AND_BACK, osg::PolygonMode::LINE));
+      at->setNodeMask(kDrawMask);  // not picked: the part under it is
+      at->setName(c.id);
+      xf->addChild(at);
+      ++shapes_;
+    }
+    Pair p;
+    p.id = c.id;
+    p.arrow = new osg::MatrixTransform;
+    p.arrow->setDataVariance(osg::Object::DYNAMIC);
+    p.arrow->setNodeMask(0);
+    // A unit arrow along +z: apply() scales it along z to the force.
+    p.arrow->addChild(makeArrow({0, 0, 0}, {0, 0, 1}, 0.06, kArrowColor));
+    p.arrow->setName(c.id + ".force");
+    world->addChild(p.arrow);
+    pairs_.push_back(std::move(p));
+  }
+  t_.clear();
+  channelCount_ = 0;
+  maxForce_ = 0.0;
+  refresh();
+}
+
+void ContactLayer::setStore(const ResultStore* store) {
+  store_ = store;
+  t_.clear();
+  channelCount_ = 0;
+  maxForce_ = 0.0;
+  refresh();
+}
+
+bool ContactLayer::refresh() {
+  if (!store_ || pairs_.empty()) return false;
+  const auto channels = store_->channels();
+  const size_t n = store_->rows();
+  if (channels.size() != channelCount_ || n < t_.size()) {  // a new run: start over
+    channelCount_ = channels.size();
+    t_.clear();
+    maxForce_ = 0.0;
+    for (Pair& p : pairs_)
+      for (int q = 0; q < 7; ++q) {
+        p.channel[q] = -1;
+        p.data[q].clear();
+        const std::string name = p.id + "." + kChannels[q];
+        for (size_t c = 0; c < channels.size(); ++c)
+          if (channels[c].name == name) p.channel[q] = static_cast<int>(c);
+      }
+  }
+  if (n == t_.size()) return false;
+  std::vector<double> t;
+  std::vector<std::vector<double>> cols;
+  store_->copyRows(t_.size(), t, cols);
+  t_.insert(t_.end(), t.begin(), t.end());
+  for (Pair& p : pairs_)
+    for (int q = 0; q < 7; ++q) {
+      const int c = p.channel[q];
+      if (c < 0 || static_cast<size_t>(c) >= cols.size()) continue;
+      p.data[q].insert(p.data[q].end(), cols[c].begin(), cols[c].end());
+      if (q == 0)
+        for (double f : cols[c]) maxForce_ = std::max(maxForce_, f);
+    }
+  return true;
+}
+
+double ContactLayer::metresPerNewton() const { return maxForce_ > 0.0 ? 0.25 * scale_ / maxForce_ : 0.0; }
+
+void ContactLayer::apply(double t) {
+  if (t_.empty()) return hide();
+  size_t i1 = static_cast<size_t>(std::lower_bound(t_.begin(), t_.end(), t) - t_.begin());
+  if (i1 >= t_.size()) i1 = t_.size() - 1;
+  const size_t i0 = i1 > 0 ? i1 - 1 : 0;
+  double w = 1.0;
+  if (i1 != i0 && t_[i1] > t_[i0]) w = std::clamp((t - t_[i0]) / (t_[i1] - t_[i0]), 0.0, 1.0);
+  const double mpn = metresPerNewton();
+  for (Pair& p : pairs_) {
+    bool complete = true;
+    for (int q = 0; q < 7; ++q) complete = complete && p.data[q].size() == t_.size();
+    // Out of contact at either neighbouring row: no arrow (the force is
+    // zero there; interpolating would draw one into the gap).
+    if (!complete || !(p.data[0][i0] > 0.0 && p.data[0][i1] > 0.0) || mpn <= 0.0) {
+      p.drawn = {};
+      p.arrow->setNodeMask(0);
+      continue;
+    }
+    auto at = [&](int q) { return p.data[q][i0] * (1 - w) + p.data[q][i1] * w; };
+    osg::Vec3d n(at(4), at(5), at(6));
+    n.normalize();
+    const double len = at(0) * mpn;
+    p.drawn.visible = true;
+    p.drawn.base = osg::Vec3d(at(1), at(2), at(3));
+    p.drawn.vector = n * len;
+    // The shaft's radius follows the model (1 % of its length; the unit
+    // arrow's is 0.06), the arrow's length the force.
+    const double across = 0.01 * scale_ / 0.06;
+    osg::Quat q;
+    q.makeRotate(osg::Vec3d(0, 0, 1), n);
+    p.arrow->setMatrix(osg::Matrixd::scale(across, across, len) * osg::Matrixd::rotate(q) *
+                       osg::Matrixd::translate(p.drawn.base));
+    p.arrow->setNodeMask(kDrawMask);
+  }
+}
+
+void ContactLayer::hide() {
+  for (Pair& p : pairs_) {
+    p.drawn = {};
+    p.arrow->setNodeMask(0);
+  }
+}
+
+ContactLayer::Arrow ContactLayer::arrow(const std::string& pair) const {
+  for (const Pair& p : pairs_)
+    if (p.id == pair) return p.drawn;
+  return {};
+}
+
+}  // namespace pm::gui::scene3d

@@ -1,0 +1,73 @@
+// Contact pairs in the 3D view (issue 27): each pair's two shapes drawn as
+// wireframes on their parts at their markers, and during playback one arrow
+// per pair from its contact point along the normal (the force on j's part),
+// its length proportional to the normal force, hidden while out of contact.
+// The arrows read the pair channels "<id>.normal_force", ".point_x/_y/_z"
+// and ".normal_x/_y/_z" of a ResultStore.
+#pragma once
+
+#include "model/mechanism.h"
+
+#include <osg/Group>
+#include <osg/MatrixTransform>
+#include <osg/Vec3d>
+
+#include <array>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace pm {
+class ResultStore;
+}
+
+namespace pm::gui::scene3d {
+
+class ContactLayer {
+ public:
+  // The transform of a part by id (null if not drawn).
+  using PartTransform = std::function<osg::MatrixTransform*(const std::string& part)>;
+  // Draws the pairs of `m`: shapes under their parts' transforms, arrows
+  // under `world`. `scale`: the model's characteristic length [m].
+  void build(const Mechanism& m, double scale, const PartTransform& partXf, osg::Group* world);
+  // The channels the arrows read (null: arrows hidden).
+  void setStore(const ResultStore* store);
+  // Pulls rows appended since the last call; true when something changed.
+  bool refresh();
+  // Places the arrows at time t (interpolated between rows).
+  void apply(double t);
+  // Hides every arrow (the initial pose, no results).
+  void hide();
+
+  // An arrow as drawn: shown, its base (the contact point) and its vector
+  // (length = normal force x metresPerNewton()).
+  struct Arrow {
+    bool visible = false;
+    osg::Vec3d base, vector;
+  };
+  Arrow arrow(const std::string& pair) const;
+  // Arrow length per newton: a quarter of the model's length for the
+  // largest normal force of the rows so far.
+  double metresPerNewton() const;
+  // Shape nodes drawn by the last build().
+  int shapesDrawn() const { return shapes_; }
+
+ private:
+  struct Pair {
+    std::string id;
+    osg::ref_ptr<osg::MatrixTransform> arrow;  // a unit arrow along +z, placed by apply()
+    std::array<int, 7> channel{-1, -1, -1, -1, -1, -1, -1};  // F, point xyz, normal xyz
+    std::array<std::vector<double>, 7> data;
+    Arrow drawn;
+  };
+  void addShape(const ContactShapeDef& s, const PartTransform& partXf);
+  const ResultStore* store_ = nullptr;
+  std::vector<Pair> pairs_;
+  std::vector<double> t_;
+  size_t channelCount_ = 0;
+  double scale_ = 0.1;
+  double maxForce_ = 0.0;
+  int shapes_ = 0;
+};
+
+}  // namespace pm::gui::scene3d
