@@ -213,8 +213,11 @@ class TestLatch : public QObject {
     QCOMPARE(eng[run->indexAt(tc + 1e-3)], 1.0);
     QCOMPARE(eng[run->indexAt(0.599)], 1.0);
     QCOMPARE(eng.back(), 0.0);
-    CHECK_REL(run->col("catch.energy_lost").back(), 0.48 + 3 * 0.395, 1e-9);
-    CHECK_REL(run->col("catch.velocity_jump").back(), 0.8 + a * tc, 1e-9);
+    // The impulse is exact (impulseConservesMomentum); here the speed it
+    // removes comes from integrating the approach at rel_tol 1e-10
+    // (measured 1.5e-9 of the energy).
+    CHECK_REL(run->col("catch.energy_lost").back(), 0.48 + 3 * 0.395, 1e-8);
+    CHECK_REL(run->col("catch.velocity_jump").back(), 0.8 + a * tc, 1e-8);
     CHECK_ABS(run->at("carriage.vx", 0.5), 0.0, 1e-9);
     CHECK_ABS(run->at("carriage.x", 0.59), xc, 1e-9);
     CHECK_ABS(run->at("catch.Fx", 0.55), -3.0, 1e-6);

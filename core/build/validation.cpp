@@ -28,6 +28,45 @@ bool validId(const std::string& id) {
   });
 }
 
+// mechanism.contacts and .latches (issue 27), with validateMechanism's
+// checks of ids, markers and parameters.
+template <class NewId, class MarkerCheck, class ParamCheck>
+void checkContactsAndLatches(const Mechanism& m, const std::string& file, NewId& newId, MarkerCheck& marker,
+                             ParamCheck& checkParams) {
+  for (const ContactDef& c : m.contacts) {
+    newId(c.id, "contact");
+    contact::Shape sa, sb;
+    for (const auto& [side, s] : {std::pair{"i.", &c.i}, std::pair{"j.", &c.j}}) {
+      marker(s->marker, c.id, side == std::string("i.") ? "i.marker" : "j.marker", false);
+      if (auto e = contact::shapeOf(*s, side == std::string("i.") ? sa : sb))
+        throw ProjectError(file, c.id, side + e->field, e->message);
+    }
+    if (!contact::supported(sa.kind, sb.kind))
+      throw ProjectError(file, c.id, "j.shape",
+                         "no contact between a " + c.i.shape + " and a " + c.j.shape +
+                             " (see docs/file-format.md, contacts)");
+    if (c.i.marker.substr(0, c.i.marker.find('.')) == c.j.marker.substr(0, c.j.marker.find('.')))
+      throw ProjectError(file, c.id, "j.marker", "both shapes are on the same part");
+    checkParams(contact::pairType(), c.params, c.id);
+    if (auto e = contact::checkPairParams(c.params)) throw ProjectError(file, c.id, e->field, e->message);
+  }
+  for (const LatchDef& l : m.latches) {
+    newId(l.id, "latch");
+    const MechTypeDecl* t = findJointType(l.type);
+    if (!t || l.type == "coupler")
+      throw ProjectError(file, l.id, "type",
+                         "unknown latch type '" + l.type + "' (a joint type: fixed, revolute, translational, ...)");
+    marker(l.i, l.id, "i", false);
+    marker(l.j, l.id, "j", false);
+    if (l.i.substr(0, l.i.find('.')) == l.j.substr(0, l.j.find('.')))
+      throw ProjectError(file, l.id, "j", "I and J are on the same part");
+    checkParams(latchType(), l.params, l.id);
+    const bool byDistance = l.params.count("capture_radius") && l.params.at("capture_radius") > 0.0;
+    if (!byDistance && l.engage.empty())
+      throw ProjectError(file, l.id, "engage", "a latch needs a condition: params.capture_radius > 0 or an engage signal");
+  }
+}
+
 }  // namespace
 
 bool namesMechanismObject(const Mechanism& m, const std::string& ref) {
@@ -331,34 +370,7 @@ void validateMechanism(const Mechanism& m, const std::string& file, const std::v
     for (size_t i = 1; i < f.table.size(); ++i)
       if (!(f.table[i][0] > f.table[i - 1][0])) fail(f.id, "table[" + std::to_string(i) + "]", "times must increase");
   }
-  for (const ContactDef& c : m.contacts) {
-    newId(c.id, "contact");
-    contact::Shape sa, sb;
-    for (const auto& [side, s] : {std::pair{"i.", &c.i}, std::pair{"j.", &c.j}}) {
-      marker(s->marker, c.id, side == std::string("i.") ? "i.marker" : "j.marker", false);
-      if (auto e = contact::shapeOf(*s, side == std::string("i.") ? sa : sb)) fail(c.id, side + e->field, e->message);
-    }
-    if (!contact::supported(sa.kind, sb.kind))
-      fail(c.id, "j.shape",
-           "no contact between a " + c.i.shape + " and a " + c.j.shape + " (see docs/file-format.md, contacts)");
-    if (c.i.marker.substr(0, c.i.marker.find('.')) == c.j.marker.substr(0, c.j.marker.find('.')))
-      fail(c.id, "j.marker", "both shapes are on the same part");
-    checkParams(contact::pairType(), c.params, c.id);
-    if (auto e = contact::checkPairParams(c.params)) fail(c.id, e->field, e->message);
-  }
-  for (const LatchDef& l : m.latches) {
-    newId(l.id, "latch");
-    const MechTypeDecl* t = findJointType(l.type);
-    if (!t || l.type == "coupler")
-      fail(l.id, "type", "unknown latch type '" + l.type + "' (a joint type: fixed, revolute, translational, ...)");
-    marker(l.i, l.id, "i", false);
-    marker(l.j, l.id, "j", false);
-    if (l.i.substr(0, l.i.find('.')) == l.j.substr(0, l.j.find('.'))) fail(l.id, "j", "I and J are on the same part");
-    checkParams(latchType(), l.params, l.id);
-    const bool byDistance = l.params.count("capture_radius") && l.params.at("capture_radius") > 0.0;
-    if (!byDistance && l.engage.empty())
-      fail(l.id, "engage", "a latch needs a condition: params.capture_radius > 0 or an engage signal");
-  }
+  checkContactsAndLatches(m, file, newId, marker, checkParams);
 }
 
 }  // namespace pm

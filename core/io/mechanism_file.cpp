@@ -323,7 +323,13 @@ class MReader {
       d.params = params(j, d.id);
       r.contacts.push_back(std::move(d));
     }
-    n = 0;
+    r.latches = latches(m);
+    return r;
+  }
+  // mechanism.latches (issue 27).
+  std::vector<LatchDef> latches(const json& m) const {
+    std::vector<LatchDef> r;
+    int n = 0;
     for (const json& j : arr(m, "latches", "mechanism")) {
       const std::string where = "mechanism.latches[" + std::to_string(n++) + "]";
       if (!j.is_object()) fail(where, "", "expected an object");
@@ -336,7 +342,7 @@ class MReader {
       d.params = params(j, d.id);
       d.engage = str(j, "engage", d.id);
       d.release = str(j, "release", d.id);
-      r.latches.push_back(std::move(d));
+      r.push_back(std::move(d));
     }
     return r;
   }

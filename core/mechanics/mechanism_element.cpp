@@ -179,6 +179,9 @@ void MechanismElement::setup(SystemBuilder& b) {
   build(b.options());
   const auto decls = mb_->stateDecls(b.absTolPosition());
   const auto& y0 = mb_->initialState();
+  if (formulation_ == "reduced" && !mb_->latches().empty())
+    throw std::runtime_error(
+        "simulation.mechanism_formulation: latches need the absolute formulation (their joints switch on and off)");
   if (formulation_ == "reduced") {
     try {
       // The copies of a run's System share the tabulated expansion's nodes.
@@ -190,9 +193,6 @@ void MechanismElement::setup(SystemBuilder& b) {
       throw std::runtime_error(std::string("simulation.mechanism_formulation: ") + ex.what());
     }
   }
-  if (rc_ && !mb_->latches().empty())
-    throw std::runtime_error(
-        "simulation.mechanism_formulation: latches need the absolute formulation (their joints switch on and off)");
   if (rc_) {
     setupReduced(b, decls);
   } else {
