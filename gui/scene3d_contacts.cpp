@@ -3,6 +3,7 @@
 #include "engine/engine.h"
 #include "scene3d_shapes.h"
 
+#include <osg/Depth>
 #include <osg/Geode>
 #include <osg/Geometry>
 #include <osg/PolygonMode>
@@ -113,6 +114,11 @@ void ContactLayer::build(const Mechanism& m, double scale, const PartTransform& 
     // A unit arrow along +z: apply() scales it along z to the force.
     p.arrow->addChild(makeArrow({0, 0, 0}, {0, 0, 1}, 0.06, kArrowColor));
     p.arrow->setName(c.id + ".force");
+    // Drawn over the shapes: the arrow starts at the contact point, inside
+    // the parts' geometry.
+    osg::StateSet* ss = p.arrow->getOrCreateStateSet();
+    ss->setAttributeAndModes(new osg::Depth(osg::Depth::ALWAYS));
+    ss->setRenderBinDetails(20, "RenderBin");
     world->addChild(p.arrow);
     pairs_.push_back(std::move(p));
   }
@@ -177,8 +183,12 @@ void ContactLayer::apply(double t) {
     bool complete = true;
     for (int q = 0; q < 7; ++q) complete = complete && p.data[q].size() == t_.size();
     // Out of contact at either neighbouring row: no arrow (the force is
-    // zero there; interpolating would draw one into the gap).
-    if (!complete || !(p.data[0][i0] > 0.0 && p.data[0][i1] > 0.0) || mpn <= 0.0) {
+    // zero there; interpolating would draw one into the gap). On a row:
+    // that row's.
+    const bool on = complete && (w >= 1.0   ? p.data[0][i1] > 0.0
+                                 : w <= 0.0 ? p.data[0][i0] > 0.0
+                                            : p.data[0][i0] > 0.0 && p.data[0][i1] > 0.0);
+    if (!on || mpn <= 0.0) {
       p.drawn = {};
       p.arrow->setNodeMask(0);
       continue;
