@@ -167,7 +167,7 @@ class TestLatch : public QObject {
   void headOnPlasticImpact_data() {
     QTest::addColumn<int>("ladder");
     QTest::newRow("dense") << 0;
-    // Beside a resting four-bar ladder of two loops: 130 states, the
+    // Beside a resting four-bar ladder of two loops: over 80 states, the
     // sparse linear solver, whose Jacobian pattern must hold the latch's
     // rows while they are off.
     QTest::newRow("sparse") << 2;
