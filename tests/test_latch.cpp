@@ -210,6 +210,30 @@ class TestLatch : public QObject {
     CHECK_ABS(xc, 0.18 + V * 0.1, 1e-10);
   }
 
+  // Engaged by a signal alone (no capture radius): a step to 1 at 0.03 s
+  // latches the head-on pair where it is then, 0.1 - 2 x 0.03 = 0.04 m
+  // apart; the same plastic impact (2.4 J lost, both at 0.3 m/s).
+  void engagedBySignal() {
+    Mechanism m;
+    m.gravity = {0, 0, 0};
+    PartDef a = part("a", 2.0, 0.01, {0, 0, 0}, {mk("tip", {0.1, 0, 0})});
+    a.velocity = {1.5, 0, 0};
+    PartDef b = part("b", 3.0, 0.02, {0.3, 0, 0}, {mk("catch", {-0.1, 0, 0})});
+    b.velocity = {-0.5, 0, 0};
+    m.parts = {ground({mk("o", {0, 0, 0})}), a, b};
+    m.latches = {latch("hold", "fixed", "a.tip", "b.catch", 0.0, "arm.out")};
+    Project p = mechProject(m, 0.1, 1e-3, 1e-10);
+    p.components.push_back(comp("arm", "step", {{"t_step", 0.03}, {"initial", 0}, {"final", 1}}));
+    auto run = simulate(p);
+    REQUIRE_OK(run);
+    const auto eng = run->col("hold.engaged");
+    QCOMPARE(eng[run->indexAt(0.029)], 0.0);
+    QCOMPARE(eng[run->indexAt(0.031)], 1.0);
+    CHECK_REL(run->col("hold.energy_lost").back(), 2.4, 1e-10);
+    CHECK_REL(run->col("b.vx").back(), 0.3, 1e-10);
+    CHECK_ABS(run->col("hold.distance").back(), 0.04, 1e-9);
+  }
+
   // The carriage: under 3 N from 0.8 m/s it reaches the capture distance
   // 0.395 m at t = (-0.8 + sqrt(0.64 + 4 * 0.395)) / 2 (a = 2 m/s^2); the
   // catch on the ground stops it dead (a latch to the ground of a part on a
