@@ -20,7 +20,7 @@
 #include "units.h"
 #include "support/studio_window.h"
 
-#include "build/project_input.h"
+#include "engine/engine.h"
 #include "model/component_type.h"
 
 #include <QAction>
@@ -95,7 +95,7 @@ QString axisTitleOf(PlotPane* pane, const std::string& name) {
 
 // seed 003 at another ambient pressure (a plant at altitude), as a file.
 QString seed003At(const QTemporaryDir& dir, double ambient) {
-  Project p = loadProject(examplePath("seed003_meter_out").toStdString());
+  Project p = engine::load(examplePath("seed003_meter_out").toStdString());
   p.simulation.ambient_pressure = ambient;
   const QString path = dir.filePath("seed003_ambient.pneumech.json");
   saveProject(p, path.toStdString());
