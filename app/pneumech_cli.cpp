@@ -1,5 +1,6 @@
 // pneumech: the command line. Same core calls as the studio.
 #include "cli_run.h"
+#include "size_command.h"
 #include "study_command.h"
 
 #include <CLI/CLI.hpp>
@@ -264,11 +265,21 @@ int main(int argc, char** argv) {
   auto* study = app.add_subcommand("study", "run a parameter study or optimisation on every core (or MPI ranks under "
                                             "mpirun) and write its table as CSV and JSON");
   cli::addStudyOptions(*study, studyOptions);
+  cli::SizeOptions sizeOptions;
+  auto* sizeCmd = app.add_subcommand("size", "sizing assistant: the catalogue cylinder and valve that make the move in "
+                                             "the required time (docs/sizing.md)");
+  cli::addSizeOptions(*sizeCmd, sizeOptions);
 
   for (CLI::App* c : {sim, st, kin, res, study}) cli::addTimeLimitOption(*c);
   std::vector<std::string> userLibs;
   for (CLI::App* c : {sim, inf, eqs, typesCmd, st, kin, res, chk})
     c->add_option("--user-lib", userLibs, "user component library folder (repeatable; docs/user-components.md)")
+        ->expected(1)
+        ->allow_extra_args(false);
+
+  std::vector<std::string> catalogueDirs;
+  for (CLI::App* c : {sim, st, kin, res, chk, study, sizeCmd})
+    c->add_option("--catalogue", catalogueDirs, "a company's catalogue folder beside the shipped one (repeatable; docs/catalogue.md)")
         ->expected(1)
         ->allow_extra_args(false);
 
@@ -282,7 +293,9 @@ int main(int argc, char** argv) {
   if (!study->parsed()) cli::startBackstop(gTimeLimit);
   try {
     for (const std::string& dir : userLibs) engine::loadUserLibrary(dir);
+    for (const std::string& dir : catalogueDirs) catalogue::addFolder(dir);
     if (study->parsed()) return cli::runStudy(studyOptions, argc, argv);
+    if (sizeCmd->parsed()) return cli::runSize(sizeOptions);
     if (sim->parsed())
       return simulate(project, tEndOption->count() > 0 ? &tEnd : nullptr, out, sets, channels, quiet, serialOutput);
     if (inf->parsed()) return info(infoProject, eq);

@@ -139,7 +139,7 @@ void optimisationSummary(const studies::StudySetup& setup, const studies::Optimi
   }
   std::cout << "best: variant " << r.best << ":";
   for (size_t k = 0; k < st.parameters.size(); ++k)
-    std::cout << " " << st.parameters[k].path << "=" << studies::valueText(r.points[r.best][k]);
+    std::cout << " " << st.parameters[k].path << "=" << studies::valueLabel(st.parameters[k], r.points[r.best][k]);
   std::cout << "; " << st.optimisation.objective << " = "
             << studies::valueText(studies::variantValue(setup, r.points[r.best], r.results[r.best], st.optimisation.objective))
             << "\n";

@@ -1,6 +1,8 @@
 #include "build/project_input.h"
 
+#include "build/catalogue_parts.h"
 #include "build/validation.h"
+#include "io/catalogue_file.h"
 #include "io/mesh_file.h"
 #include "io/project_file.h"
 #include "model/component_type.h"
@@ -16,12 +18,14 @@ namespace pm {
 
 Project loadProject(const std::string& path) {
   Project pr = readProjectFile(path);
+  fillCatalogueParts(pr, path);
   validateProject(pr, path, false);
   return pr;
 }
 
 Project parseProject(const std::string& text, const std::string& name) {
   Project pr = parseProjectText(text, name);
+  fillCatalogueParts(pr, name);
   validateProject(pr, name, false);
   return pr;
 }
@@ -100,6 +104,11 @@ void applyOverride(Project& pr, const std::string& a, const std::string& file) {
       setSimulationSetting(pr, field, number(), "--set", file);
     return;
   }
+  if (field == "part") {  // a catalogue part number, not a number
+    Component* c = pr.find(obj);
+    if (!c) throw ProjectError("--set", obj, field, "no component with this id");
+    return setCataloguePart(pr, *c, val, "--set");
+  }
   const double v = number();
   // Mechanism objects: parameters of joints, forces and motions; part mass.
   Mechanism& m = pr.mechanism;
@@ -142,6 +151,9 @@ void applyOverride(Project& pr, const std::string& a, const std::string& file) {
   if (!d) throw ProjectError("--set", obj, field, "type '" + c->type + "' has no parameter '" + field + "'");
   if (!d->accepts(v))
     throw ProjectError("--set", obj, field, "value " + val + " " + d->unit + " is outside " + d->rangeText());
+  if (!c->part.empty())
+    if (const catalogue::Entry* e = catalogue::processCatalogue().find(c->part); e && e->params.count(field))
+      throw ProjectError("--set", obj, field, "set by part " + c->part + ": choose another part (" + obj + ".part)");
   c->params[field] = v;
 }
 

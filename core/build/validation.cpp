@@ -3,6 +3,8 @@
 // what it cannot parse.
 #include "build/validation.h"
 
+#include "build/catalogue_parts.h"
+
 #include "mechanics/beam/beam_bodies.h"
 #include "mechanics/contact/contact_pair.h"
 #include "model/component_type.h"
@@ -83,6 +85,7 @@ void validateProject(const Project& pr, const std::string& file, bool forRun) {
     throw ProjectError(file, obj, field, msg);
   };
   const auto& reg = Registry::instance();
+  checkCatalogueParts(pr, file);
   std::set<std::string> ids;
   for (const Component& c : pr.components) {
     if (!validId(c.id))

@@ -12,6 +12,7 @@
 #include "analyses/circuit_checks.h"
 #include "analyses/geometry_checks.h"
 #include "analyses/mechanism_analysis.h"
+#include "io/catalogue_file.h"
 #include "model/component_type.h"
 #include "model/project.h"
 #include "model/project_error.h"
@@ -28,6 +29,7 @@
 #include "solver/run_control.h"
 #include "solver/run_result.h"
 #include "studies/study_input.h"
+#include "studies/sizing.h"
 #include "studies/study_optimiser.h"
 #include "studies/study_runner.h"
 #include "studies/study_table.h"
@@ -210,6 +212,16 @@ AnalysisReport analyse(const Project& project, const std::string& file, Mechanis
 // Stroke times, impacts, air consumption... of a finished run.
 KeyResults keyResults(const Project& project, const ResultStore& results, const KeyResultOptions& options = {});
 
+// ---- catalogue -----------------------------------------------------------
+
+// The component catalogue (io/catalogue_file.h, docs/catalogue.md), used as
+// declared there:
+//   catalogue::processCatalogue()   the shipped folder plus those added:
+//                                   find(part), family(name), entries()
+//   catalogue::addFolder(dir)       a company's folder (--catalogue DIR)
+//   catalogue::Entry                part, type, family, price, params (SI)
+// A project object's "part" takes its entry's params when loaded.
+
 // ---- studies -------------------------------------------------------------
 
 // Parameter studies and their optimisation (core/studies/): the CLI and the
@@ -219,6 +231,7 @@ KeyResults keyResults(const Project& project, const ResultStore& results, const 
 //   studies::evaluateLocally / LocalEvaluator   the variants on threads
 //   studies::optimise       NLopt on an Evaluator
 //   studies::tableCsv / tableJson               the table
+//   studies::size           the sizing assistant (studies/sizing.h)
 
 // The air model's constants, for presentation (report formulas, Nl/min).
 struct AirConstants {

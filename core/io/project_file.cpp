@@ -192,9 +192,10 @@ class Reader {
       Component k;
       k.id = str(c, "id", where);
       const std::string obj = k.id.empty() ? where : k.id;
-      onlyKeys(c, {"id", "type", "label", "params", "inputs", "data", "placement"}, obj, "");
+      onlyKeys(c, {"id", "type", "label", "part", "params", "inputs", "data", "placement"}, obj, "");
       k.type = str(c, "type", obj);
       k.label = str(c, "label", obj, {}, false);
+      k.part = str(c, "part", obj, {}, false);
       const ComponentType* t = Registry::instance().find(k.type);
       if (!t) fail(obj, "type", "unknown component type '" + k.type + "'");
       if (c.contains("data")) k.data = c.at("data");
@@ -322,6 +323,7 @@ std::string serializeProject(const Project& pr) {
   for (const Component& c : pr.components) {
     json j = {{"id", c.id}, {"type", c.type}};
     if (!c.label.empty()) j["label"] = c.label;
+    if (!c.part.empty()) j["part"] = c.part;
     if (!c.params.empty()) j["params"] = c.params;
     if (!c.inputs.empty()) j["inputs"] = c.inputs;
     if (!c.data.is_null()) j["data"] = c.data;

@@ -34,6 +34,7 @@ struct Component {
   std::string id;    // stable, human readable: "cyl1", "v_5_2_a"
   std::string type;  // registry name: "cylinder_double", "valve_5_2_solenoid"
   std::string label; // free text shown on the sheet (ISO 1219-2 code "1A1")
+  std::string part;  // catalogue part number (io/catalogue_file.h): its entry sets params
   std::map<std::string, double> params;       // SI; missing ones take the type default
   std::map<std::string, std::string> inputs;  // signal inputs: "<id>.<channel>" references
   nlohmann::json data;                        // structured data (tables, steps), checked by the type

@@ -1,5 +1,6 @@
 #include "studies/study_definition.h"
 
+#include "io/catalogue_file.h"
 #include "model/project_error.h"
 #include "studies/sampling.h"
 
@@ -48,14 +49,43 @@ double snap(double v) {
   return std::strtod(buf, nullptr);
 }
 
+// "ID.part" over catalogue parts: a list ("parts") or a whole family
+// ("family": a catalogue file's name, e.g. "cylinders_iso15552"), in order.
+StudyParameter parseParts(const Reader& r, const json& p, const std::string& f, StudyParameter sp) {
+  if (sp.path.size() < 5 || sp.path.compare(sp.path.size() - 5, 5, ".part") != 0)
+    r.fail(f + ".path", "parts and family vary a catalogue part: the path is \"ID.part\"");
+  if (p.contains("values") || p.contains("from") || p.contains("to") || p.contains("count") || p.contains("step"))
+    r.fail(f, "give parts or family, not values or a range");
+  if (p.contains("parts") == p.contains("family")) r.fail(f, "give one of parts or family");
+  const catalogue::Catalogue& cat = catalogue::processCatalogue();
+  if (p.contains("family")) {
+    const std::string fam = r.text(p["family"], f + ".family");
+    for (const catalogue::Entry* e : cat.family(fam)) sp.parts.push_back(e->part);
+    if (sp.parts.empty()) r.fail(f + ".family", "no catalogue file '" + fam + ".json' with entries");
+  } else {
+    const json& l = p["parts"];
+    if (!l.is_array() || l.empty()) r.fail(f + ".parts", "expected a non-empty list of part numbers");
+    for (size_t i = 0; i < l.size(); ++i) {
+      const std::string f2 = f + ".parts[" + std::to_string(i) + "]";
+      sp.parts.push_back(r.text(l[i], f2));
+      if (!cat.find(sp.parts.back())) r.fail(f2, "no catalogue entry '" + sp.parts.back() + "'");
+    }
+  }
+  for (size_t i = 0; i < sp.parts.size(); ++i) sp.values.push_back(static_cast<double>(i));
+  sp.from = 0.0;
+  sp.to = static_cast<double>(sp.parts.size() - 1);
+  return sp;
+}
+
 StudyParameter parseParameter(const Reader& r, const json& p, const std::string& f) {
   if (!p.is_object()) r.fail(f, "expected {\"path\": \"ID.PARAM\", \"values\": [...]} or {\"path\", \"from\", \"to\", \"count\"}");
-  r.onlyKeys(p, {"path", "values", "from", "to", "count", "step"}, f + ".");
+  r.onlyKeys(p, {"path", "values", "from", "to", "count", "step", "parts", "family"}, f + ".");
   StudyParameter sp;
   if (!p.contains("path")) r.fail(f + ".path", "missing: the parameter as --set names it, e.g. \"cyl1.bore\"");
   sp.path = r.text(p["path"], f + ".path");
   if (sp.path.find('.') == std::string::npos || sp.path.find('=') != std::string::npos)
     r.fail(f + ".path", "expected ID.PARAM as --set takes it, e.g. \"cyl1.bore\"");
+  if (p.contains("parts") || p.contains("family")) return parseParts(r, p, f, std::move(sp));
   if (p.contains("values")) {
     if (p.contains("from") || p.contains("to") || p.contains("count") || p.contains("step"))
       r.fail(f + ".values", "give either a list of values or a range (from, to, count or step), not both");
@@ -125,10 +155,15 @@ void parseOptimisation(const Reader& r, const json& o, StudyDefinition& st) {
   if (o.contains("minimise") == o.contains("maximise")) r.fail("optimise", "give one of minimise or maximise");
   op.maximise = o.contains("maximise");
   op.objective = r.text(o[op.maximise ? "maximise" : "minimise"], op.maximise ? "optimise.maximise" : "optimise.minimise");
+  const bool discrete = std::any_of(st.parameters.begin(), st.parameters.end(),
+                                    [](const StudyParameter& p) { return !p.isRange; });
+  if (discrete) op.algorithm = "pattern";
   if (o.contains("algorithm")) {
     op.algorithm = r.text(o["algorithm"], "optimise.algorithm");
-    if (op.algorithm != "cobyla" && op.algorithm != "sbplx" && op.algorithm != "neldermead")
-      r.fail("optimise.algorithm", "expected cobyla, sbplx or neldermead");
+    if (op.algorithm != "cobyla" && op.algorithm != "sbplx" && op.algorithm != "neldermead" && op.algorithm != "pattern")
+      r.fail("optimise.algorithm", "expected cobyla, sbplx, neldermead or pattern");
+    if (discrete && op.algorithm != "pattern")
+      r.fail("optimise.algorithm", "lists and catalogue parts are discrete: only the pattern search varies them");
   }
   if (o.contains("max_evaluations")) {
     if (!o["max_evaluations"].is_number_integer() || o["max_evaluations"].get<long long>() < 1 ||
@@ -140,8 +175,6 @@ void parseOptimisation(const Reader& r, const json& o, StudyDefinition& st) {
     op.xtolRelative = r.number(o["xtol_rel"], "optimise.xtol_rel");
     if (!(op.xtolRelative > 0.0 && op.xtolRelative < 1.0)) r.fail("optimise.xtol_rel", "expected a number in (0, 1)");
   }
-  for (const StudyParameter& p : st.parameters)
-    if (!p.isRange) r.fail("optimise", "parameter '" + p.path + "' is a list: the optimiser varies ranges (from, to) only");
   st.hasOptimisation = true;
 }
 
@@ -267,6 +300,13 @@ std::vector<std::vector<double>> studyVariants(const StudyDefinition& st) {
     out.push_back(v);
   }
   return out;
+}
+
+std::string valueLabel(const StudyParameter& p, double v) {
+  if (p.parts.empty()) return valueText(v);
+  const double i = std::round(v);
+  if (!(i >= 0.0 && i < static_cast<double>(p.parts.size()))) return valueText(v);
+  return p.parts[static_cast<size_t>(i)];
 }
 
 std::string valueText(double v) {

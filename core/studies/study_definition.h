@@ -22,7 +22,12 @@ struct StudyParameter {
   std::vector<double> values;  // a list ("values"), or a range resolved to its points
   double from = 0.0, to = 0.0; // the range's bounds (a list: its smallest and largest value)
   bool isRange = false;        // given by from/to: sampled continuously by LHS, Sobol, the optimiser
+  std::vector<std::string> parts;  // "ID.part" over catalogue parts: values are indices into this
 };
+
+// What a variant sets the parameter to, as --set takes it: a part number
+// for a parameter over parts, else the value (valueText).
+std::string valueLabel(const StudyParameter& p, double value);
 
 enum class Sampling { Grid, Zip, LatinHypercube, Sobol };
 
@@ -37,7 +42,7 @@ struct Constraint {
 struct Optimisation {
   std::string objective;        // a result or parameter name
   bool maximise = false;
-  std::string algorithm = "cobyla";  // cobyla, sbplx, neldermead
+  std::string algorithm = "cobyla";  // cobyla, sbplx, neldermead (NLopt); pattern (lists, parts)
   int maxEvaluations = 200;
   double xtolRelative = 1e-4;   // of each parameter's range
 };

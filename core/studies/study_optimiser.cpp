@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 
 namespace pm::studies {
 
@@ -107,6 +108,104 @@ const char* statusText(nlopt_result r) {
   }
 }
 
+// i is better than j: feasible before infeasible, then the lower objective;
+// among infeasible ones the smaller violation.
+bool better(const Problem& pb, size_t i, size_t j) {
+  const double fi = objectiveOf(pb, i), fj = objectiveOf(pb, j);
+  const bool oi = pb.out.results[i].feasible && std::isfinite(fi), oj = pb.out.results[j].feasible && std::isfinite(fj);
+  if (oi != oj) return oi;
+  if (oi) return fi < fj;
+  return totalViolation(pb, i) < totalViolation(pb, j);
+}
+
+// A point of the pattern search: an index into each list (values, parts)
+// and a value in each range.
+struct Lattice {
+  const StudyDefinition& st;
+  std::vector<std::vector<double>> lists;  // per parameter: its sorted values (empty: a range)
+  std::vector<double> toPoint(const std::vector<double>& z) const {
+    std::vector<double> x(z.size());
+    for (size_t k = 0; k < z.size(); ++k) x[k] = lists[k].empty() ? z[k] : lists[k][static_cast<size_t>(z[k])];
+    return x;
+  }
+};
+
+// Compass search over discrete and continuous parameters: from the middle
+// (each list's middle entry, each range's midpoint) it evaluates the 2n
+// neighbours (one list entry either way, a range's value +- its step) as
+// one parallel batch and moves to the best one if it is better; with none
+// better the ranges' steps halve, and the search ends when none is above
+// its tolerance (lists alone: at the first point without a better neighbour).
+void patternSearch(Problem& pb) {
+  const StudyDefinition& st = pb.setup.study;
+  const size_t n = st.parameters.size();
+  Lattice lat{st, std::vector<std::vector<double>>(n)};
+  std::vector<double> z(n), step(n), tol(n);
+  for (size_t k = 0; k < n; ++k) {
+    const StudyParameter& p = st.parameters[k];
+    if (!p.isRange) {
+      lat.lists[k] = p.values;
+      if (p.parts.empty()) std::sort(lat.lists[k].begin(), lat.lists[k].end());
+      z[k] = std::floor(static_cast<double>(lat.lists[k].size() - 1) / 2.0);
+      step[k] = 1.0;
+    } else {
+      z[k] = 0.5 * (p.from + p.to);
+      step[k] = (p.to - p.from) / 4.0;
+      tol[k] = st.optimisation.xtolRelative * (p.to - p.from);
+    }
+  }
+  std::map<std::vector<double>, size_t> seen;  // lattice point -> evaluation
+  auto evaluateBatch = [&](const std::vector<std::vector<double>>& zs) {
+    std::vector<std::vector<double>> fresh, xs;
+    for (const auto& q : zs)
+      if (!seen.count(q) && std::find(fresh.begin(), fresh.end(), q) == fresh.end()) fresh.push_back(q);
+    for (const auto& q : fresh) xs.push_back(lat.toPoint(q));
+    if (xs.empty()) return;
+    std::vector<VariantResult> r = pb.evaluator.evaluate(xs);
+    for (size_t i = 0; i < xs.size(); ++i) {
+      seen[fresh[i]] = pb.out.points.size();
+      pb.out.points.push_back(xs[i]);
+      pb.out.results.push_back(std::move(r[i]));
+    }
+  };
+  evaluateBatch({z});
+  pb.out.startEvaluations = pb.out.points.size();
+  const size_t budget = static_cast<size_t>(std::max(1, st.optimisation.maxEvaluations));
+  for (;;) {
+    std::vector<std::vector<double>> nb;
+    for (size_t k = 0; k < n; ++k)
+      for (double dir : {-1.0, 1.0}) {
+        std::vector<double> q = z;
+        q[k] += dir * step[k];
+        const StudyParameter& p = st.parameters[k];
+        const double hi = lat.lists[k].empty() ? p.to : static_cast<double>(lat.lists[k].size() - 1);
+        const double lo = lat.lists[k].empty() ? p.from : 0.0;
+        q[k] = std::clamp(q[k], lo, hi);
+        if (q[k] != z[k]) nb.push_back(q);
+      }
+    if (pb.out.points.size() + nb.size() > budget) {
+      pb.out.status = "evaluation limit reached";
+      return;
+    }
+    evaluateBatch(nb);
+    size_t cur = seen.at(z), best = cur;
+    for (const auto& q : nb)
+      if (better(pb, seen.at(q), best)) best = seen.at(q);
+    if (best != cur) {
+      for (const auto& [q, i] : seen)
+        if (i == best) z = q;
+      continue;
+    }
+    bool refined = false;
+    for (size_t k = 0; k < n; ++k)
+      if (lat.lists[k].empty() && step[k] > tol[k]) step[k] *= 0.5, refined = true;
+    if (!refined) {
+      pb.out.status = "no better neighbour";
+      return;
+    }
+  }
+}
+
 }  // namespace
 
 OptimisationResult optimise(const StudySetup& setup, Evaluator& evaluator) {
@@ -116,6 +215,11 @@ OptimisationResult optimise(const StudySetup& setup, Evaluator& evaluator) {
   Problem pb{setup, evaluator, out};
   pb.sign = opt.maximise ? -1.0 : 1.0;
   pb.penalty = opt.algorithm != "cobyla";
+  if (opt.algorithm == "pattern") {
+    patternSearch(pb);
+    out.best = bestOf(pb, out.found);
+    return out;
+  }
   const size_t n = st.parameters.size();
 
   // The start: the study's own variants in one batch, else the middle.

@@ -19,7 +19,7 @@ namespace pm::studies {
 
 namespace {
 
-std::string assignment(const StudyParameter& p, double v) { return p.path + "=" + valueText(v); }
+std::string assignment(const StudyParameter& p, double v) { return p.path + "=" + valueLabel(p, v); }
 
 // The values a parameter's check tries: a list's entries, a range's ends.
 std::vector<double> probeValues(const StudyParameter& p) {

@@ -34,7 +34,8 @@ std::string tableCsv(const StudySetup& setup, const std::vector<std::vector<doub
   for (size_t i = 0; i < points.size(); ++i) {
     const VariantResult& r = results[i];
     s += std::to_string(i);
-    for (double v : points[i]) add(cell(v));
+    for (size_t k = 0; k < points[i].size(); ++k)
+      add(st.parameters[k].parts.empty() ? cell(points[i][k]) : csvField(valueLabel(st.parameters[k], points[i][k])));
     for (size_t k = 0; k < st.results.size(); ++k) add(r.ok ? cell(r.results[k]) : std::string());
     add(r.feasible ? "1" : "0");
     add(r.ok ? "ok" : "failed");
@@ -63,7 +64,9 @@ nlohmann::json tableJson(const StudySetup& setup, const std::vector<std::vector<
     nlohmann::json row;
     row["variant"] = i;
     nlohmann::json ps = nlohmann::json::object(), rs = nlohmann::json::object();
-    for (size_t k = 0; k < st.parameters.size(); ++k) ps[st.parameters[k].path] = jsonNumber(points[i][k]);
+    for (size_t k = 0; k < st.parameters.size(); ++k)
+      ps[st.parameters[k].path] = st.parameters[k].parts.empty() ? jsonNumber(points[i][k])
+                                                                  : nlohmann::json(valueLabel(st.parameters[k], points[i][k]));
     for (size_t k = 0; k < st.results.size(); ++k) rs[st.results[k]] = r.ok ? jsonNumber(r.results[k]) : nlohmann::json(nullptr);
     row["parameters"] = ps;
     row["results"] = rs;

@@ -28,6 +28,7 @@
 #include "schematic_view.h"
 #include "selection_model.h"
 #include "simulation_settings_dialog.h"
+#include "study_dialog.h"
 #include "start_page.h"
 #include "time_bar.h"
 #include "time_cursor.h"
@@ -336,6 +337,11 @@ void MainWindow::buildMenus() {
   });
   sim->addAction(tr("&Settings..."), this, [this] { openSimulationSettings(this, doc_); })
       ->setObjectName("actionSimulationSettings");
+  sim->addAction(tr("Parameter &Study..."), this, [this] {
+    auto* dlg = new StudyDialog(doc_, this);
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    dlg->show();
+  })->setObjectName("actionStudy");
   sim->addSeparator();
   actRun_ = sim->addAction(tr("&Run"), this, &MainWindow::runSimulation);
   actRun_->setShortcut(QKeySequence(Qt::Key_F5));

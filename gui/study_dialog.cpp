@@ -1,0 +1,304 @@
+#include "study_dialog.h"
+
+#include "document.h"
+#include "study_plot.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCompleter>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <cmath>
+#include <thread>
+
+namespace pm::gui {
+
+namespace {
+
+enum ParamColumn { kPath = 0, kFrom, kTo, kCount };
+
+// Every component parameter as --set names it, "cyl1.bore", in the project's order.
+QStringList parameterPaths(const Project& pr) {
+  QStringList out;
+  for (const Component& c : pr.components)
+    if (const ComponentType* t = Registry::instance().find(c.type))
+      for (const ParamDecl& d : t->params) out << QString::fromStdString(c.id + "." + d.name);
+  return out;
+}
+
+QStringList splitList(const QString& s, QChar sep) {
+  QStringList out;
+  for (const QString& p : s.split(sep, Qt::SkipEmptyParts))
+    if (!p.trimmed().isEmpty()) out << p.trimmed();
+  return out;
+}
+
+}  // namespace
+
+StudyDialog::StudyDialog(const Document* doc, QWidget* parent) : QDialog(parent), doc_(doc) {
+  setWindowTitle(tr("Parameter Study"));
+  auto* top = new QVBoxLayout(this);
+
+  params_ = new QTableWidget(0, 4, this);
+  params_->setObjectName("studyParameters");
+  params_->setHorizontalHeaderLabels({tr("Parameter (ID.PARAM, SI)"), tr("From"), tr("To"), tr("Points")});
+  params_->horizontalHeader()->setSectionResizeMode(kPath, QHeaderView::Stretch);
+  params_->setMinimumHeight(110);
+  top->addWidget(params_);
+  auto* paramButtons = new QHBoxLayout;
+  auto* add = new QPushButton(tr("Add Parameter"), this);
+  add->setObjectName("studyAddParameter");
+  connect(add, &QPushButton::clicked, this, &StudyDialog::addParameterRow);
+  auto* remove = new QPushButton(tr("Remove Parameter"), this);
+  connect(remove, &QPushButton::clicked, this, [this] {
+    if (params_->rowCount() > 0) params_->removeRow(params_->currentRow() >= 0 ? params_->currentRow() : params_->rowCount() - 1);
+  });
+  paramButtons->addWidget(add);
+  paramButtons->addWidget(remove);
+  paramButtons->addStretch();
+  top->addLayout(paramButtons);
+
+  auto* form = new QFormLayout;
+  results_ = new QLineEdit("cycle_time, air_per_cycle", this);
+  results_->setObjectName("studyResults");
+  results_->setToolTip(tr("Key results, comma-separated: cycle_time, air_per_cycle, CYL.extend_time, max(CHANNEL), ..."));
+  form->addRow(tr("Results:"), results_);
+  constraints_ = new QLineEdit(this);
+  constraints_->setObjectName("studyConstraints");
+  constraints_->setPlaceholderText(tr("e.g. cyl1.extend_time <= 0.8; cyl1.impact_energy <= 0.4"));
+  form->addRow(tr("Constraints:"), constraints_);
+  jobs_ = new QSpinBox(this);
+  jobs_->setRange(1, 256);
+  jobs_->setValue(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  form->addRow(tr("Threads:"), jobs_);
+  top->addLayout(form);
+
+  auto* runRow = new QHBoxLayout;
+  runButton_ = new QPushButton(tr("Run Study"), this);
+  runButton_->setObjectName("studyRun");
+  connect(runButton_, &QPushButton::clicked, this, &StudyDialog::run);
+  progress_ = new QProgressBar(this);
+  status_ = new QLabel(this);
+  status_->setObjectName("studyStatus");
+  status_->setWordWrap(true);
+  runRow->addWidget(runButton_);
+  runRow->addWidget(progress_, 1);
+  top->addLayout(runRow);
+  top->addWidget(status_);
+
+  auto* split = new QSplitter(Qt::Horizontal, this);
+  table_ = new QTableWidget(0, 0, split);
+  table_->setObjectName("studyTable");
+  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  auto* plotBox = new QWidget(split);
+  auto* plotLayout = new QVBoxLayout(plotBox);
+  plotLayout->setContentsMargins(0, 0, 0, 0);
+  auto* axes = new QHBoxLayout;
+  xAxis_ = new QComboBox(plotBox);
+  xAxis_->setObjectName("studyPlotX");
+  yAxis_ = new QComboBox(plotBox);
+  yAxis_->setObjectName("studyPlotY");
+  pareto_ = new QCheckBox(tr("Pareto front (minimise both)"), plotBox);
+  pareto_->setObjectName("studyPareto");
+  axes->addWidget(new QLabel(tr("x:"), plotBox));
+  axes->addWidget(xAxis_, 1);
+  axes->addWidget(new QLabel(tr("y:"), plotBox));
+  axes->addWidget(yAxis_, 1);
+  axes->addWidget(pareto_);
+  plotLayout->addLayout(axes);
+  plot_ = new StudyPlot(plotBox);
+  plotLayout->addWidget(plot_, 1);
+  split->addWidget(table_);
+  split->addWidget(plotBox);
+  top->addWidget(split, 1);
+  connect(xAxis_, &QComboBox::currentIndexChanged, this, &StudyDialog::updatePlot);
+  connect(yAxis_, &QComboBox::currentIndexChanged, this, &StudyDialog::updatePlot);
+  connect(pareto_, &QCheckBox::toggled, this, [this](bool on) { plot_->setPareto(on); });
+  addParameterRow();
+  resize(980, 640);
+}
+
+StudyDialog::~StudyDialog() {
+  if (worker_.joinable()) worker_.join();  // the variants hold the setup; let them end
+}
+
+void StudyDialog::addParameterRow() {
+  const int row = params_->rowCount();
+  params_->insertRow(row);
+  auto* path = new QComboBox(params_);
+  path->setEditable(true);
+  path->addItems(parameterPaths(doc_->project()));
+  path->setCurrentIndex(-1);
+  path->completer()->setCompletionMode(QCompleter::PopupCompletion);
+  path->setObjectName(QString("studyPath%1").arg(row));
+  params_->setCellWidget(row, kPath, path);
+  for (int c : {kFrom, kTo, kCount}) {
+    auto* e = new QLineEdit(params_);
+    e->setObjectName(QString("studyCell%1_%2").arg(row).arg(c));
+    if (c == kCount) e->setText("3");
+    params_->setCellWidget(row, c, e);
+  }
+}
+
+double StudyDialog::cellValue(int row, int column) const {
+  const auto* e = qobject_cast<QLineEdit*>(params_->cellWidget(row, column));
+  bool ok = false;
+  const double v = e ? e->text().trimmed().toDouble(&ok) : 0.0;
+  return ok ? v : std::nan("");
+}
+
+nlohmann::json StudyDialog::studyJson() const {
+  nlohmann::json ps = nlohmann::json::array();
+  for (int r = 0; r < params_->rowCount(); ++r) {
+    const auto* path = qobject_cast<QComboBox*>(params_->cellWidget(r, kPath));
+    const std::string p = path ? path->currentText().trimmed().toStdString() : std::string();
+    if (p.empty()) continue;
+    nlohmann::json j = {{"path", p}};
+    // Numbers the form cannot read go in as text, so the study's own check names the field.
+    auto put = [&](const char* key, int column) {
+      const double v = cellValue(r, column);
+      const auto* e = qobject_cast<QLineEdit*>(params_->cellWidget(r, column));
+      if (std::isfinite(v)) j[key] = v;
+      else j[key] = e ? e->text().toStdString() : std::string();
+    };
+    put("from", kFrom);
+    put("to", kTo);
+    const double count = cellValue(r, kCount);
+    if (std::isfinite(count) && count == std::floor(count)) j["count"] = static_cast<long long>(count);
+    else put("count", kCount);
+    ps.push_back(j);
+  }
+  nlohmann::json st = {{"name", "studio"}, {"parameters", ps}};
+  nlohmann::json rs = nlohmann::json::array();
+  for (const QString& s : splitList(results_->text(), ',')) rs.push_back(s.toStdString());
+  st["results"] = rs;
+  nlohmann::json cs = nlohmann::json::array();
+  for (const QString& s : splitList(constraints_->text(), ';')) cs.push_back(s.toStdString());
+  if (!cs.empty()) st["constraints"] = cs;
+  return st;
+}
+
+void StudyDialog::run() {
+  if (isRunning()) return;
+  if (worker_.joinable()) worker_.join();
+  const std::string file = doc_->file().isEmpty() ? std::string("(unsaved project)") : doc_->file().toStdString();
+  try {
+    const studies::StudyDefinition def = studies::parseStudy(studyJson(), file, "study dialog");
+    setup_ = std::make_shared<studies::StudySetup>(studies::prepareStudy(doc_->project(), file, def));
+  } catch (const std::exception& e) {
+    status_->setText(QString::fromStdString(e.what()));
+    return;
+  }
+  points_ = studies::studyVariants(setup_->study);
+  results_done_.assign(points_.size(), {});
+  have_.assign(points_.size(), false);
+  doneCount_ = 0;
+  finished_ = false;
+
+  const studies::StudyDefinition& st = setup_->study;
+  QStringList headers{tr("variant")};
+  for (const auto& p : st.parameters) headers << QString::fromStdString(p.path);
+  for (size_t k = 0; k < st.results.size(); ++k)
+    headers << QString::fromStdString(st.results[k] + " [" + setup_->resultUnits[k] + "]");
+  headers << tr("feasible") << tr("status");
+  table_->clear();
+  table_->setColumnCount(headers.size());
+  table_->setHorizontalHeaderLabels(headers);
+  table_->setRowCount(static_cast<int>(points_.size()));
+  for (size_t i = 0; i < points_.size(); ++i) {
+    table_->setItem(int(i), 0, new QTableWidgetItem(QString::number(i)));
+    for (size_t k = 0; k < points_[i].size(); ++k)
+      table_->setItem(int(i), int(k + 1),
+                      new QTableWidgetItem(QString::fromStdString(studies::valueLabel(st.parameters[k], points_[i][k]))));
+    table_->setItem(int(i), headers.size() - 1, new QTableWidgetItem(tr("running")));
+  }
+  fillAxisChoices();
+  progress_->setRange(0, static_cast<int>(points_.size()));
+  progress_->setValue(0);
+  status_->setText(tr("%1 variants on %2 threads").arg(points_.size()).arg(jobs_->value()));
+  runButton_->setEnabled(false);
+
+  // The variants run on a worker thread (which starts the study's own
+  // threads); each finished one is posted to the dialog's thread.
+  auto setup = setup_;
+  const auto points = points_;
+  const int jobs = jobs_->value();
+  worker_ = std::thread([this, setup, points, jobs] {
+    studies::evaluateLocally(*setup, points, jobs, [this](size_t i, const studies::VariantResult& r) {
+      QMetaObject::invokeMethod(this, [this, i, r] { variantDone(i, r); }, Qt::QueuedConnection);
+    });
+    QMetaObject::invokeMethod(this, [this] { finish(); }, Qt::QueuedConnection);
+  });
+}
+
+void StudyDialog::variantDone(size_t i, const studies::VariantResult& r) {
+  if (i >= results_done_.size()) return;
+  results_done_[i] = r;
+  have_[i] = true;
+  ++doneCount_;
+  const studies::StudyDefinition& st = setup_->study;
+  const int base = static_cast<int>(st.parameters.size()) + 1;
+  for (size_t k = 0; k < st.results.size(); ++k) {
+    const double v = r.ok && k < r.results.size() ? r.results[k] : std::nan("");
+    table_->setItem(int(i), base + int(k), new QTableWidgetItem(std::isfinite(v) ? QString::number(v, 'g', 6) : QString()));
+  }
+  table_->setItem(int(i), base + int(st.results.size()), new QTableWidgetItem(r.feasible ? "1" : "0"));
+  auto* status = new QTableWidgetItem(r.ok ? tr("ok") : tr("failed"));
+  if (!r.ok) status->setToolTip(QString::fromStdString(r.message));
+  table_->setItem(int(i), base + int(st.results.size()) + 1, status);
+  progress_->setValue(static_cast<int>(doneCount_));
+  updatePlot();
+}
+
+void StudyDialog::finish() {
+  finished_ = true;
+  if (worker_.joinable()) worker_.join();
+  runButton_->setEnabled(true);
+  size_t failed = 0, feasible = 0;
+  for (size_t i = 0; i < results_done_.size(); ++i) {
+    failed += have_[i] && !results_done_[i].ok;
+    feasible += results_done_[i].feasible;
+  }
+  status_->setText(tr("%1 variants: %2 failed, %3 met the constraints").arg(points_.size()).arg(failed).arg(feasible));
+  emit studyFinished();
+}
+
+void StudyDialog::fillAxisChoices() {
+  const studies::StudyDefinition& st = setup_->study;
+  QStringList names;
+  for (const auto& p : st.parameters) names << QString::fromStdString(p.path);
+  for (const auto& r : st.results) names << QString::fromStdString(r);
+  for (QComboBox* c : {xAxis_, yAxis_}) {
+    const QSignalBlocker block(c);
+    c->clear();
+    c->addItems(names);
+  }
+  xAxis_->setCurrentIndex(0);
+  yAxis_->setCurrentIndex(names.size() > int(st.parameters.size()) ? int(st.parameters.size()) : 0);
+}
+
+void StudyDialog::updatePlot() {
+  if (!setup_) return;
+  const std::string xn = xAxis_->currentText().toStdString(), yn = yAxis_->currentText().toStdString();
+  std::vector<double> xs, ys;
+  std::vector<bool> feasible;
+  for (size_t i = 0; i < points_.size(); ++i) {
+    const bool shown = have_[i] && results_done_[i].ok;
+    xs.push_back(shown ? studies::variantValue(*setup_, points_[i], results_done_[i], xn) : std::nan(""));
+    ys.push_back(shown ? studies::variantValue(*setup_, points_[i], results_done_[i], yn) : std::nan(""));
+    feasible.push_back(shown && results_done_[i].feasible);
+  }
+  plot_->setData(xs, ys, feasible, xAxis_->currentText(), yAxis_->currentText());
+}
+
+}  // namespace pm::gui

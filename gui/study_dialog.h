@@ -1,0 +1,82 @@
+// Simulation -> Parameter Study: define a study on the open project (the
+// parameters from the components' fields as the property editor shows
+// them, each a range with a number of points; the key results; optional
+// constraints), run its variants on threads with a progress bar and a
+// table that fills as they finish, and plot a result against a parameter
+// or, with Pareto, two results as objectives with the front marked.
+// The study runs as `pneumech study` would (engine/engine.h: studies::).
+#pragma once
+
+#include "engine/engine.h"
+
+#include <QDialog>
+
+#include <atomic>
+#include <memory>
+#include <thread>
+
+class QComboBox;
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+
+namespace pm::gui {
+
+class Document;
+class StudyPlot;
+
+class StudyDialog : public QDialog {
+  Q_OBJECT
+ public:
+  explicit StudyDialog(const Document* doc, QWidget* parent = nullptr);
+  ~StudyDialog() override;
+
+  bool isRunning() const { return worker_.joinable() && !finished_; }
+  bool isFinished() const { return finished_; }
+  QTableWidget* table() const { return table_; }
+  StudyPlot* plot() const { return plot_; }
+  // The study as the form defines it (the "studies" entry's JSON).
+  nlohmann::json studyJson() const;
+
+ public slots:
+  void addParameterRow();
+  void run();
+
+ signals:
+  void studyFinished();
+
+ private:
+  void variantDone(size_t index, const studies::VariantResult& result);
+  void finish();
+  void updatePlot();
+  void fillAxisChoices();
+  double cellValue(int row, int column) const;
+
+  const Document* doc_;
+  QTableWidget* params_ = nullptr;
+  QLineEdit* results_ = nullptr;
+  QLineEdit* constraints_ = nullptr;
+  QSpinBox* jobs_ = nullptr;
+  QPushButton* runButton_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QLabel* status_ = nullptr;
+  QTableWidget* table_ = nullptr;
+  QComboBox* xAxis_ = nullptr;
+  QComboBox* yAxis_ = nullptr;
+  QCheckBox* pareto_ = nullptr;
+  StudyPlot* plot_ = nullptr;
+
+  std::shared_ptr<studies::StudySetup> setup_;
+  std::vector<std::vector<double>> points_;
+  std::vector<studies::VariantResult> results_done_;
+  std::vector<bool> have_;
+  std::thread worker_;
+  std::atomic<bool> finished_{false};
+  size_t doneCount_ = 0;
+};
+
+}  // namespace pm::gui
