@@ -43,6 +43,7 @@ std::vector<std::string> taskSets(const SizeOptions& o, const Project& pr) {
         }
     if (supply.empty()) throw ProjectError("--pressure", "", "", "the project has no supply; name one with --supply");
     set(supply, "p", *o.pressure);
+    set(o.cylinder, "pB0", *o.pressure);  // the rod side starts full, as in a running cycle
   }
   return s;
 }

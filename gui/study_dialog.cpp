@@ -120,6 +120,7 @@ StudyDialog::StudyDialog(const Document* doc, QWidget* parent) : QDialog(parent)
   plotLayout->addWidget(plot_, 1);
   split->addWidget(table_);
   split->addWidget(plotBox);
+  split->setSizes({480, 480});
   top->addWidget(split, 1);
   connect(xAxis_, &QComboBox::currentIndexChanged, this, &StudyDialog::updatePlot);
   connect(yAxis_, &QComboBox::currentIndexChanged, this, &StudyDialog::updatePlot);

@@ -76,6 +76,9 @@ void StudyPlot::paintEvent(QPaintEvent*) {
     p.drawText(area, Qt::AlignCenter, tr("no finished variants"));
     return;
   }
+  // 5 % room so that the extreme points are not cut by the frame.
+  const double px = 0.05 * (x1 - x0), py = 0.05 * (y1 - y0);
+  x0 -= px, x1 += px, y0 -= py, y1 += py;
   if (x1 == x0) x0 -= 0.5 * std::max(1e-12, std::abs(x0)), x1 += 0.5 * std::max(1e-12, std::abs(x1));
   if (y1 == y0) y0 -= 0.5 * std::max(1e-12, std::abs(y0)), y1 += 0.5 * std::max(1e-12, std::abs(y1));
   auto at = [&](size_t i) {

@@ -147,21 +147,23 @@ class TestCatalogue : public QObject {
     QVERIFY2(e.find("field 'part'") != std::string::npos && e.find("NO-SUCH-PART") != std::string::npos, e.c_str());
   }
 
-  // Lift 1200 N (+ 15 N breakaway) on 5 bar gauge within a stroke time: the
-  // bore must exceed sqrt(4 * 1215 / (pi * 5e5)) = 55.6 mm to move at all.
-  // The pattern search over the ISO 15552 parts, from the middle one,
-  // minimises the part's place in the family (its bore); every bore's own
-  // run shows the pick is the smallest that meets the time.
+  // Push 600 N (+ 15 N breakaway) on 5 bar gauge within 0.3 s: the bore
+  // must exceed sqrt(4 * 615 / (pi * 5e5)) = 39.6 mm to move at all, and
+  // 40 mm, just above, is slow. The pattern search over the ISO 15552
+  // parts starts at the middle one (63 mm) and minimises the part's place
+  // in the family (its bore); every bore's own run shows the pick is the
+  // smallest that meets the time. (125 mm with the big valve fails to
+  // integrate before the signal: a failed variant, reported, not a stop.)
   void studyOverBoresPicksSmallestFeasible() {
     const std::string path = projectPath("seed003_meter_out.pneumech.json");
-    const double limit = 0.35;
+    const double limit = 0.3;
     nlohmann::json st = {{"name", "bores"},
                          {"parameters", {{{"path", "cyl1.part"}, {"family", "cylinders_iso15552"}}}},
                          {"constraints", {"cyl1.extend_time <= " + studies::valueText(limit)}},
                          {"optimise", {{"minimise", "cyl1.part"}}}};
     Project pr = engine::load(path);
     pr.extra["studies"] = nlohmann::json::array({st});
-    for (const char* s : {"cyl1.F_load=1200", "fc1.C_max=1e-7", "fc1.opening=1", "v1.part=V52-G38"}) applyOverride(pr, s, path);
+    for (const char* s : {"cyl1.F_load=600", "fc1.C_max=1e-7", "fc1.opening=1", "v1.part=V52-G38"}) applyOverride(pr, s, path);
     const studies::StudySetup setup = studies::prepareStudy(pr, path, studies::projectStudies(pr, path).at(0));
     QCOMPARE(setup.study.optimisation.algorithm, std::string("pattern"));
     studies::LocalEvaluator ev(setup, 2);
@@ -184,7 +186,8 @@ class TestCatalogue : public QObject {
     for (size_t i = 0; i < pick; ++i) QVERIFY2(!feasible[i], parts[i].c_str());
     QVERIFY(pick > 0 && pick + 1 < parts.size());  // not a trivial end of the family
     const double bore = catalogue::processCatalogue().find(parts[pick])->params.at("bore");
-    QVERIFY(bore > std::sqrt(4.0 * 1215.0 / (M_PI * 5e5)));
+    QVERIFY(bore > std::sqrt(4.0 * 615.0 / (M_PI * 5e5)));
+    QVERIFY(r.points.size() > 3);  // it walked down from the middle
     // The table names the part.
     const std::string csv = studies::tableCsv(setup, r.points, r.results);
     QVERIFY2(csv.find("," + parts[pick] + ",") != std::string::npos, csv.c_str());

@@ -33,12 +33,6 @@ std::string rejection(const SizingTask& task, const SizingCandidate& c, const Va
   return {};
 }
 
-std::string numberText3(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", v);
-  return buf;
-}
-
 }  // namespace
 
 StudySetup sizingStudy(const Project& base, const std::string& file, const SizingTask& task) {
@@ -90,14 +84,22 @@ SizingResult size(const Project& base, const std::string& file, const SizingTask
   std::vector<size_t> order;
   for (size_t i = 0; i < out.candidates.size(); ++i)
     if (out.candidates[i].meets) order.push_back(i);
-  // Air to 3 significant digits: a bigger valve saves a trace of air (less
-  // time at the end of the stroke), not a reason to pick it. Ties go to the
-  // earlier row: the smaller cylinder, then the smaller valve.
-  auto rounded = [](double v) { return std::stod(numberText3(v)); };
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    const SizingCandidate &x = out.candidates[a], &y = out.candidates[b];
-    return allPriced ? *x.price < *y.price : rounded(x.air) < rounded(y.air);
-  });
+  // By price; without prices by air, where a few per cent is no reason to
+  // take a bigger part: the proposal is the smallest cylinder, then valve
+  // (the earliest row) within 2 % of the least air, the rest by air.
+  if (allPriced) {
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return *out.candidates[a].price < *out.candidates[b].price; });
+  } else if (!order.empty()) {
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return out.candidates[a].air < out.candidates[b].air; });
+    const double least = out.candidates[order[0]].air;
+    size_t first = order[0];
+    for (size_t i : order)
+      if (out.candidates[i].air <= 1.02 * least) first = std::min(first, i);
+    order.erase(std::find(order.begin(), order.end(), first));
+    order.insert(order.begin(), first);
+  }
   for (size_t k = 0; k < order.size(); ++k) {
     SizingCandidate& c = out.candidates[order[k]];
     c.rank = static_cast<int>(k);
