@@ -7,6 +7,7 @@
 // against every bore's own run.
 #include "build/catalogue_parts.h"
 #include "build/project_input.h"
+#include "results/bill_of_materials.h"
 #include "engine/engine.h"
 #include "pneumatics/flow.h"
 #include "pneumatics/gas.h"
@@ -63,13 +64,18 @@ class TestCatalogue : public QObject {
   // qn = 600/60000 = 0.01 m3/s (ANR); p2/p1 = 0.857143; (0.857143 - 0.3)/0.7 = 0.795918;
   // phi = sqrt(1 - 0.795918^2) = sqrt(0.366514) = 0.605404; C = 0.01 / (7e5 * 0.605404) = 2.35970e-8.
   void nlPerMinuteToConductanceByHand() {
-    const double C = catalogue::sonicConductance(600.0, 0.3);
+    const catalogue::FlowRating at7bar{7e5, 6e5, gas::T0};
+    const double C = catalogue::sonicConductance(600.0, 0.3, at7bar);
     QVERIFY2(std::abs(C / 2.35970e-8 - 1.0) < 2e-6, qPrintable(QString::number(C, 'g', 10)));
     // The engine's own flow law gives the rated flow back: 600 Nl/min.
     const double q = flow::iso6358(C, 0.3, 0.5, 7e5, gas::T0, 6e5, gas::T0);
     QVERIFY(std::abs(gas::kgPerSToNlPerMin(q) - 600.0) < 1e-9);
     // Choked at the rating (p2/p1 <= b): qn does not give C and b together.
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, catalogue::sonicConductance(600.0, 0.9));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, catalogue::sonicConductance(600.0, 0.9, at7bar));
+    // The shipped valves are rated as the bill of materials quotes nominal flow: their qn reads back.
+    const catalogue::Entry* g18 = catalogue::processCatalogue().find("V52-G18");
+    QVERIFY(std::abs(nominalFlowNlPerMin(g18->params.at("C_supply"), g18->params.at("b_supply")) -
+                     g18->source.at("flow").at("qn").get<double>()) < 1e-9);
   }
 
   void companyFileAndErrors() {
@@ -125,6 +131,9 @@ class TestCatalogue : public QObject {
     // Saved (with the values) and read back: the same.
     QCOMPARE(parseProject(serializeProject(pr), "p.json").find("cyl1")->params, pr.find("cyl1")->params);
 
+    // The bill of materials names the part.
+    const auto bom = billOfMaterials(pr, ReportSettings{});
+    QVERIFY(std::any_of(bom.begin(), bom.end(), [](const BomItem& b) { return b.id == "cyl1" && b.part == "ISO15552-40"; }));
     applyOverride(pr, "cyl1.part=ISO15552-63", path);
     QCOMPARE(pr.find("cyl1")->params.at("bore"), 0.063);
     QCOMPARE(pr.find("cyl1")->params.at("rod"), 0.02);

@@ -21,10 +21,12 @@ namespace pm::catalogue {
 
 // Conditions of a valve's rated flow: upstream and downstream absolute
 // pressure and upstream temperature. Default: 6 bar gauge to 5 bar gauge
-// over the ISO 8778 atmosphere of 100 kPa.
+// over the standard atmosphere of 101325 Pa, as the bill of materials
+// quotes nominal flow (results/bill_of_materials.h), so a catalogue
+// valve's qn reads back there unchanged.
 struct FlowRating {
-  double p1 = 7e5;
-  double p2 = 6e5;
+  double p1 = 701325.0;
+  double p2 = 601325.0;
   double T1 = 293.15;
 };
 

@@ -142,7 +142,9 @@ std::vector<BomItem> billOfMaterials(const Project& project, const ReportSetting
     tubes = tubes || c.type == "tube";
     BomItem it{c.label, c.id, function(c, *t), "", ""};
     it.size = sizeOf(c, *t, project.simulation.ambient_pressure, connected.count(c.id + ".14") > 0, connected.count(c.id + ".12") > 0, &it.function);
-    if (auto p = settings.parts.find(c.id); p != settings.parts.end()) it.part = p->second;
+    // The object's own catalogue part (its "part") first; the report's list names others.
+    if (!c.part.empty()) it.part = c.part;
+    else if (auto p = settings.parts.find(c.id); p != settings.parts.end()) it.part = p->second;
     items.push_back(it);
     if (isDirectional(*t) || c.type == "quick_exhaust_valve" || c.type == "pressure_regulator")
       for (const PortDecl& port : t->ports)
