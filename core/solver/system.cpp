@@ -35,15 +35,43 @@ bool System::fillNodes(double t, const double* y) {
       n.T = y[n.slotT];
       if (!(n.p > 0.0) || !(n.T > 0.0)) return false;
     }
-    n.sumQ = n.sumQT = n.sumQin = n.sumQinT = 0.0;
+    n.sumQ = n.sumQT = n.sumQin = n.sumQinT = n.sumOut = 0.0;
     n.V = n.dVdt = n.Q = 0.0;
   }
+  links_.clear();
   return true;
 }
 
 void System::evaluateAll(Eval& e) {
   e.nodes_ = nodes_.data();
+  e.links_ = &links_;
   for (auto& el : elements_) el->evaluate(e);
+  handOffJunctionSurplus();
+}
+
+void System::handOffJunctionSurplus() {
+  if (links_.empty()) return;
+  // Per junction, before any hand-off: what its mixing equation balances,
+  // minus what the flows carried in, T_j (sum w + eps) - sum w T_far - eps T_amb
+  // + sum q T* - T_j sum q (= sum (w - q s)(T_j - T_far) + eps (T_j - T_amb)).
+  // With both balances satisfied this is the energy that would pile up in
+  // the junction; it is zero at rest, where w = eps_mix / 2 each and T_j is
+  // its neighbours' mean. Handed on, energy is conserved to the solver's
+  // tolerance on the junction's own equations, as with the old form.
+  surplus_.resize(nodes_.size());
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    const Node& n = nodes_[i];
+    if (n.kind != NodeKind::Junction || !(n.sumOut > 0.0)) continue;
+    const double G = n.T * (n.sumQin + kJunctionEps) - n.sumQinT - kJunctionEps * TAmb_ + n.sumQT - n.T * n.sumQ;
+    surplus_[i] = G / n.sumOut;
+  }
+  // A neighbouring junction takes its share into its mixing equation (H_in):
+  // it moves that junction's temperature, and so leaves with its outflows.
+  for (const JunctionLink& l : links_) {
+    const double share = surplus_[l.junction] * l.weight;
+    Node& k = nodes_[l.neighbour];
+    (k.kind == NodeKind::Junction ? k.sumQinT : k.sumQT) += share;
+  }
 }
 
 int System::residual(double t, const double* y, const double* yp, double* res) {
