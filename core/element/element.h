@@ -60,7 +60,6 @@ class Eval {
 
  private:
   friend class System;
-  void linkJunction(int from, int to, double q);
   Node* nodes_ = nullptr;
   std::vector<JunctionLink>* links_ = nullptr;  // recorded for System::handOffJunctionSurplus
 };
@@ -107,37 +106,9 @@ inline void Eval::flow(int from, int to, double q) {
   b.sumQinT += wb * a.T;
   a.sumQin += wa;
   a.sumQinT += wa * b.T;
-  if (links_ && (a.kind == NodeKind::Junction || b.kind == NodeKind::Junction)) linkJunction(from, to, q);
-}
-
-// The energy a junction's mixing leaves unbalanced against the enthalpy the
-// flows carry (zero at rest) goes on to where its gas goes
-// (System::handOffJunctionSurplus): in proportion to the positive parts of
-// its outflows, smoothed over kHandOffEps, far below any leakage, so that a
-// resting neighbour takes next to nothing while a leak passes the junction.
-constexpr double kHandOffEps = 1e-14;  // kg/s
-
-inline void Eval::linkJunction(int from, int to, double q) {
-  // oa, ob: smooth positive parts of q and -q, formed without cancellation
-  // (oa ob = eps^2 / 4), so that neither is ever exactly zero.
-  constexpr double e2 = kHandOffEps * kHandOffEps;
-  const double r = std::sqrt(q * q + e2);
-  double oa, ob;
-  if (q >= 0.0) {
-    oa = 0.5 * (q + r);
-    ob = 0.25 * e2 / oa;
-  } else {
-    ob = 0.5 * (r - q);
-    oa = 0.25 * e2 / ob;
-  }
-  if (nodes_[from].kind == NodeKind::Junction) {
-    links_->push_back({from, to, oa});
-    nodes_[from].sumOut += oa;
-  }
-  if (nodes_[to].kind == NodeKind::Junction) {
-    links_->push_back({to, from, ob});
-    nodes_[to].sumOut += ob;
-  }
+  // Recorded for System::handOffJunctionSurplus, which hands a junction's
+  // energy surplus on to where its gas goes.
+  if (links_ && (a.kind == NodeKind::Junction || b.kind == NodeKind::Junction)) links_->push_back({from, to, q});
 }
 
 // What an element may ask of the System it is part of, outside its own

@@ -38,15 +38,15 @@ struct Node {
   double p = 0.0, T = 0.0;
   double sumQ = 0.0, sumQT = 0.0, sumQin = 0.0, sumQinT = 0.0;
   double V = 0.0, dVdt = 0.0, Q = 0.0;
-  double sumOut = 0.0;  // Junction: sum of its smoothed outflows (Eval::linkJunction)
+  double sumOut = 0.0;  // Junction: sum of its smoothed outflows (System::handOffJunctionSurplus)
 };
 
-// A flow between a junction and a neighbour, recorded per evaluation: the
-// junction's energy surplus goes to its neighbours in proportion to `weight`,
-// the smoothed outflow from the junction to the neighbour (decision 0003).
+// A flow q from node `from` to node `to`, one of them a junction, recorded
+// per evaluation (System::handOffJunctionSurplus, decision 0003).
 struct JunctionLink {
-  int junction = -1, neighbour = -1;
-  double weight = 0.0;
+  int from = -1, to = -1;
+  double q = 0.0;
+  double weight = 0.0;  // the System's: share of the junction's surplus
 };
 
 }  // namespace pm

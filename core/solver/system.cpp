@@ -49,8 +49,38 @@ void System::evaluateAll(Eval& e) {
   handOffJunctionSurplus();
 }
 
+namespace {
+// The surplus goes where the gas goes: in proportion to the positive parts
+// of the junction's outflows, smoothed over this width, far below any
+// leakage, so that a resting neighbour takes next to nothing while a leak
+// passes the junction (decision 0003). The share is a fraction of the
+// surplus, so its derivative stays bounded however sharp the fraction.
+constexpr double kHandOffEps = 1e-14;  // kg/s
+
+// Smooth positive parts of q and -q, formed without cancellation
+// (their product is eps^2 / 4), so that neither is ever exactly zero.
+void positiveParts(double q, double& plus, double& minus) {
+  constexpr double e2 = kHandOffEps * kHandOffEps;
+  const double r = std::sqrt(q * q + e2);
+  if (q >= 0.0) {
+    plus = 0.5 * (q + r);
+    minus = 0.25 * e2 / plus;
+  } else {
+    minus = 0.5 * (r - q);
+    plus = 0.25 * e2 / minus;
+  }
+}
+}  // namespace
+
 void System::handOffJunctionSurplus() {
   if (links_.empty()) return;
+  for (JunctionLink& l : links_) {
+    double out = 0.0, in = 0.0;  // out of `from` into `to`, and back
+    positiveParts(l.q, out, in);
+    if (nodes_[l.from].kind == NodeKind::Junction) nodes_[l.from].sumOut += out;
+    if (nodes_[l.to].kind == NodeKind::Junction) nodes_[l.to].sumOut += in;
+    l.weight = out;  // the `from` side's; the `to` side's is formed again below
+  }
   // Per junction, before any hand-off: what its mixing equation balances,
   // minus what the flows carried in, T_j (sum w + eps) - sum w T_far - eps T_amb
   // + sum q T* - T_j sum q (= sum (w - q s)(T_j - T_far) + eps (T_j - T_amb)).
@@ -58,7 +88,7 @@ void System::handOffJunctionSurplus() {
   // the junction; it is zero at rest, where w = eps_mix / 2 each and T_j is
   // its neighbours' mean. Handed on, energy is conserved to the solver's
   // tolerance on the junction's own equations, as with the old form.
-  surplus_.resize(nodes_.size());
+  surplus_.assign(nodes_.size(), 0.0);
   for (size_t i = 0; i < nodes_.size(); ++i) {
     const Node& n = nodes_[i];
     if (n.kind != NodeKind::Junction || !(n.sumOut > 0.0)) continue;
@@ -67,10 +97,17 @@ void System::handOffJunctionSurplus() {
   }
   // A neighbouring junction takes its share into its mixing equation (H_in):
   // it moves that junction's temperature, and so leaves with its outflows.
+  auto give = [&](int k, double share) {
+    Node& n = nodes_[k];
+    (n.kind == NodeKind::Junction ? n.sumQinT : n.sumQT) += share;
+  };
   for (const JunctionLink& l : links_) {
-    const double share = surplus_[l.junction] * l.weight;
-    Node& k = nodes_[l.neighbour];
-    (k.kind == NodeKind::Junction ? k.sumQinT : k.sumQT) += share;
+    if (nodes_[l.from].kind == NodeKind::Junction) give(l.to, surplus_[l.from] * l.weight);
+    if (nodes_[l.to].kind == NodeKind::Junction) {
+      double out = 0.0, in = 0.0;
+      positiveParts(l.q, out, in);
+      give(l.from, surplus_[l.to] * in);
+    }
   }
 }
 
