@@ -144,6 +144,9 @@ ColoredJacobian::ColoredJacobian(System& sys, double t, const double* y0, const 
       for (int b : inputs) cols[b].insert(a);
   }
   addJunctionHandOff(sys, cols);
+  fineIncrement_.assign(n_, 0);
+  for (const Node& node : sys.nodes())
+    if (node.kind == NodeKind::Junction) fineIncrement_[node.slotP] = fineIncrement_[node.slotT] = 1;
   std::mt19937 rng(12345);  // fixed seed: the same project gives the same pattern
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   std::vector<double> y(y0, y0 + n_), yp(yp0, yp0 + n_);
@@ -224,9 +227,11 @@ int ColoredJacobian::difference(double t, double cj, const double* y, const doub
                                 const double* ewt, double h, Store store, bool perturbY) {
   const double srur = std::sqrt(2.220446049250313e-16);
   std::vector<double> inc(n_);
-  // Increments as IDA's own dense difference quotient chooses them.
+  // Increments as IDA's own dense difference quotient chooses them, except
+  // for a junction's states (fineIncrement_).
   for (int j = 0; j < n_; ++j) {
-    double d = std::max(srur * std::max(std::abs(y[j]), std::abs(h * yp[j])), 1.0 / ewt[j]);
+    const double scale = srur * std::max(std::abs(y[j]), std::abs(h * yp[j]));
+    double d = fineIncrement_[j] ? scale : std::max(scale, 1.0 / ewt[j]);
     if (h * yp[j] < 0.0) d = -d;
     inc[j] = (y[j] + d) - y[j];
   }
