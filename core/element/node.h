@@ -46,7 +46,9 @@ struct Node {
 struct JunctionLink {
   int from = -1, to = -1;
   double q = 0.0;
-  double weight = 0.0;  // the System's: share of the junction's surplus
+  // The System's: smooth positive parts of q and -q, the shares of the
+  // surplus of `from` and of `to` that go across this flow.
+  double weight = 0.0, weightBack = 0.0;
 };
 
 }  // namespace pm

@@ -42,11 +42,11 @@ bool System::fillNodes(double t, const double* y) {
   return true;
 }
 
-void System::evaluateAll(Eval& e) {
+void System::evaluateAll(Eval& e, bool handOff) {
   e.nodes_ = nodes_.data();
-  e.links_ = &links_;
+  e.links_ = handOff ? &links_ : nullptr;
   for (auto& el : elements_) el->evaluate(e);
-  handOffJunctionSurplus();
+  if (handOff) handOffJunctionSurplus();
 }
 
 namespace {
@@ -75,11 +75,10 @@ void positiveParts(double q, double& plus, double& minus) {
 void System::handOffJunctionSurplus() {
   if (links_.empty()) return;
   for (JunctionLink& l : links_) {
-    double out = 0.0, in = 0.0;  // out of `from` into `to`, and back
-    positiveParts(l.q, out, in);
-    if (nodes_[l.from].kind == NodeKind::Junction) nodes_[l.from].sumOut += out;
-    if (nodes_[l.to].kind == NodeKind::Junction) nodes_[l.to].sumOut += in;
-    l.weight = out;  // the `from` side's; the `to` side's is formed again below
+    // out of `from` into `to`, and back
+    positiveParts(l.q, l.weight, l.weightBack);
+    if (nodes_[l.from].kind == NodeKind::Junction) nodes_[l.from].sumOut += l.weight;
+    if (nodes_[l.to].kind == NodeKind::Junction) nodes_[l.to].sumOut += l.weightBack;
   }
   // Per junction, before any hand-off: what its mixing equation balances,
   // minus what the flows carried in, T_j (sum w + eps) - sum w T_far - eps T_amb
@@ -103,11 +102,7 @@ void System::handOffJunctionSurplus() {
   };
   for (const JunctionLink& l : links_) {
     if (nodes_[l.from].kind == NodeKind::Junction) give(l.to, surplus_[l.from] * l.weight);
-    if (nodes_[l.to].kind == NodeKind::Junction) {
-      double out = 0.0, in = 0.0;
-      positiveParts(l.q, out, in);
-      give(l.from, surplus_[l.to] * in);
-    }
+    if (nodes_[l.to].kind == NodeKind::Junction) give(l.from, surplus_[l.to] * l.weightBack);
   }
 }
 
@@ -286,14 +281,17 @@ void System::presolveJunctions(double t, double* y, const double* yp) {
     if (nodes_[i].kind == NodeKind::Junction) junctions.push_back(static_cast<int>(i));
   if (junctions.empty()) return;
   scratch_.resize(states_.size());
-  auto balance = [&](int j, double& sumQ, double& Tmix) {
+  // The bisection needs only the mass balance, which the energy hand-off
+  // does not touch; the mixing temperature needs it (a neighbouring
+  // junction's share).
+  auto balance = [&](int j, double& sumQ, double& Tmix, bool handOff) {
     if (!fillNodes(t, y)) return false;
     Eval e;
     e.t = t;
     e.y = y;
     e.yp = yp;
     e.res = scratch_.data();
-    evaluateAll(e);
+    evaluateAll(e, handOff);
     const Node& n = nodes_[j];
     sumQ = n.sumQ;
     Tmix = (n.sumQinT + kJunctionEps * TAmb_) / (n.sumQin + kJunctionEps);
@@ -312,11 +310,11 @@ void System::presolveJunctions(double t, double* y, const double* yp) {
       const double before = y[n.slotP];
       for (int it = 0; it < 60 && b - a > 1e-10 * hi; ++it) {
         y[n.slotP] = 0.5 * (a + b);
-        if (!balance(j, q, Tm)) break;
+        if (!balance(j, q, Tm, false)) break;
         (q > 0.0 ? a : b) = y[n.slotP];
       }
       y[n.slotP] = 0.5 * (a + b);
-      if (balance(j, q, Tm)) y[n.slotT] = Tm;
+      if (balance(j, q, Tm, true)) y[n.slotT] = Tm;
       change = std::max(change, std::abs(y[n.slotP] - before) / hi);
     }
     if (change < 1e-9) break;

@@ -150,7 +150,8 @@ class System : public Evaluator {
   friend class SystemBuilder;
   friend class Compiler;
   bool fillNodes(double t, const double* y);
-  void evaluateAll(Eval& e);
+  // handOff: false skips handOffJunctionSurplus (only the mass balances are wanted).
+  void evaluateAll(Eval& e, bool handOff = true);
   // A junction has no volume: the energy its mixing weights leave unbalanced
   // against the carried enthalpy (zero at rest) goes to its neighbours, in
   // proportion to their mixing weights of it (decision 0003).
