@@ -99,16 +99,22 @@ inline void Eval::flow(int from, int to, double q) {
   // wb, wa of q and -q (wb - wa = q), positive and eps / 2 at rest, so its
   // temperature is a well-defined mean of its neighbours'. A flow of exactly
   // zero counts too: its weights do not switch on from nothing when it
-  // stirs.
+  // stirs. Only junctions read these sums.
+  const bool aJ = a.kind == NodeKind::Junction, bJ = b.kind == NodeKind::Junction;
+  if (!aJ && !bJ) return;
   const double wb = 0.5 * (q + std::sqrt(q * q + kMixEps * kMixEps));
   const double wa = wb - q;
-  b.sumQin += wb;
-  b.sumQinT += wb * a.T;
-  a.sumQin += wa;
-  a.sumQinT += wa * b.T;
+  if (bJ) {
+    b.sumQin += wb;
+    b.sumQinT += wb * a.T;
+  }
+  if (aJ) {
+    a.sumQin += wa;
+    a.sumQinT += wa * b.T;
+  }
   // Recorded for System::handOffJunctionSurplus, which hands a junction's
   // energy surplus on to where its gas goes.
-  if (links_ && (a.kind == NodeKind::Junction || b.kind == NodeKind::Junction)) links_->push_back({from, to, q});
+  if (links_) links_->push_back({from, to, q});
 }
 
 // What an element may ask of the System it is part of, outside its own
