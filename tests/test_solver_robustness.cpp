@@ -2,6 +2,7 @@
 // stalled or broke IDA, kept here with the physics it must still show.
 #include "analyses/simulation.h"
 #include "build/project_input.h"
+#include "solver/result_store.h"
 
 #include <QtTest>
 

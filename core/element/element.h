@@ -44,8 +44,8 @@ class Eval {
   double p(int node) const { return node < 0 ? 0.0 : nodes_[node].p; }
   double T(int node) const { return node < 0 ? 0.0 : nodes_[node].T; }
   // Mass flow q [kg/s] from node `from` to node `to` (negative: reverse). The
-  // enthalpy carried is taken at the upstream node's temperature. A plugged
-  // port (node -1) carries nothing.
+  // enthalpy carried is taken at the upstream node's temperature (smoothly
+  // blended below kMixEps). A plugged port (node -1) carries nothing.
   void flow(int from, int to, double q);
   void volume(int node, double V, double dVdt) {
     if (node < 0) return;
@@ -61,38 +61,60 @@ class Eval {
  private:
   friend class System;
   Node* nodes_ = nullptr;
+  std::vector<JunctionLink>* links_ = nullptr;  // recorded for System::handOffJunctionSurplus
 };
 
-// Smoothing of the upwind switch in Eval::flow [kg/s] (0.5 Nl/min ANR).
-// Smaller values make a junction's temperature hypersensitive to its
-// pressure when only leakage flows (measured: 7 K per Pa at 1e-7, and 160000
-// steps for a valve closed onto a line); the price is a heat conduction of
-// cp * eps / 2 = 5e-3 W/K between neighbouring nodes while nothing flows,
-// and an error of eps^2 / (4 q) in the enthalpy of a flow q (5e-7 relative
-// at 7 g/s).
+// Width of the smooth upwind switch in Eval::flow [kg/s] (0.5 Nl/min ANR).
+// A flow above it carries exactly its upstream node's temperature; below it
+// the carried temperature blends the two, and a flow of zero carries
+// nothing. A junction's temperature mixes its inflows with the smooth
+// positive parts of the flows, eps / 2 each at rest: a smaller eps makes it
+// hypersensitive to its pressure when only leakage flows (measured: 7 K per
+// Pa at 1e-7, and 160000 steps for a valve closed onto a line).
 constexpr double kMixEps = 1e-5;
 
 inline void Eval::flow(int from, int to, double q) {
-  if (from < 0 || to < 0 || from == to || q == 0.0) return;
+  if (from < 0 || to < 0 || from == to) return;
   Node& a = nodes_[from];
   Node& b = nodes_[to];
-  // Upwind enthalpy with a smooth switch: wb and wa are smooth positive parts
-  // of q and -q (wb - wa = q exactly). Well above kMixEps this is the upstream
-  // temperature of seed 000; below it the carried temperature blends, so the
-  // equations stay differentiable when a flow reverses or rests at zero (a
-  // kink there stalls IDA's Newton iteration). Mass and energy stay conserved:
-  // both nodes see the same fluxes.
-  const double wb = 0.5 * (q + std::sqrt(q * q + kMixEps * kMixEps));
-  const double wa = wb - q;
-  const double H = wb * a.T - wa * b.T;  // [kg K/s], times cp gives W
+  // Enthalpy (decision 0003): q T*, T* = s T_a + (1 - s) T_b with the C2
+  // switch s = 1/2 + x (15 - 10 x^2 + 3 x^4) / 16, x = q / eps in (-1, 1):
+  // seed 000's upstream temperature for |q| >= eps, differentiable through
+  // q = 0 (a kink there stalls IDA's Newton iteration), and exactly zero at
+  // q = 0, so resting neighbours exchange no heat.
+  const double x = q / kMixEps;
+  double qs = q;  // q s
+  if (x <= -1.0) {
+    qs = 0.0;
+  } else if (x < 1.0) {
+    const double x2 = x * x;
+    qs = q * (0.5 + x * (15.0 + x2 * (3.0 * x2 - 10.0)) * (1.0 / 16.0));
+  }
+  const double H = qs * a.T + (q - qs) * b.T;  // [kg K/s], times cp gives W
   a.sumQ -= q;
   a.sumQT -= H;
   b.sumQ += q;
   b.sumQT += H;
-  b.sumQin += wb;
-  b.sumQinT += wb * a.T;
-  a.sumQin += wa;
-  a.sumQinT += wa * b.T;
+  // A junction (no volume) mixes its inflows with the smooth positive parts
+  // wb, wa of q and -q (wb - wa = q), positive and eps / 2 at rest, so its
+  // temperature is a well-defined mean of its neighbours'. A flow of exactly
+  // zero counts too: its weights do not switch on from nothing when it
+  // stirs. Only junctions read these sums.
+  const bool aJ = a.kind == NodeKind::Junction, bJ = b.kind == NodeKind::Junction;
+  if (!aJ && !bJ) return;
+  const double wb = 0.5 * (q + std::sqrt(q * q + kMixEps * kMixEps));
+  const double wa = wb - q;
+  if (bJ) {
+    b.sumQin += wb;
+    b.sumQinT += wb * a.T;
+  }
+  if (aJ) {
+    a.sumQin += wa;
+    a.sumQinT += wa * b.T;
+  }
+  // Recorded for System::handOffJunctionSurplus, which hands a junction's
+  // energy surplus on to where its gas goes.
+  if (links_) links_->push_back({from, to, q});
 }
 
 // What an element may ask of the System it is part of, outside its own

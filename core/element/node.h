@@ -38,6 +38,17 @@ struct Node {
   double p = 0.0, T = 0.0;
   double sumQ = 0.0, sumQT = 0.0, sumQin = 0.0, sumQinT = 0.0;
   double V = 0.0, dVdt = 0.0, Q = 0.0;
+  double sumOut = 0.0;  // Junction: sum of its smoothed outflows (System::handOffJunctionSurplus)
+};
+
+// A flow q from node `from` to node `to`, one of them a junction, recorded
+// per evaluation (System::handOffJunctionSurplus, decision 0003).
+struct JunctionLink {
+  int from = -1, to = -1;
+  double q = 0.0;
+  // The System's: smooth positive parts of q and -q, the shares of the
+  // surplus of `from` and of `to` that go across this flow.
+  double weight = 0.0, weightBack = 0.0;
 };
 
 }  // namespace pm

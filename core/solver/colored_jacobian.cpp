@@ -77,6 +77,34 @@ void ColoredJacobian::sampleGrouped(double t, std::vector<double>& y, std::vecto
   }
 }
 
+namespace {
+// A junction hands its energy surplus on to its neighbours
+// (System::handOffJunctionSurplus): their rows read what its own rows read.
+void addJunctionHandOff(const System& sys, std::vector<std::set<int>>& cols) {
+  const auto& nodes = sys.nodes();
+  for (size_t j = 0; j < nodes.size(); ++j) {
+    if (nodes[j].kind != NodeKind::Junction) continue;
+    std::set<int> neighbours;
+    for (const System::Footprint& f : sys.footprints()) {
+      std::vector<int> touched = f.nodes;
+      for (const auto& bl : f.blocks) {
+        touched.insert(touched.end(), bl.rowNodes.begin(), bl.rowNodes.end());
+        touched.insert(touched.end(), bl.colNodes.begin(), bl.colNodes.end());
+      }
+      if (std::find(touched.begin(), touched.end(), static_cast<int>(j)) == touched.end()) continue;
+      for (int k : touched)
+        if (k >= 0 && k != static_cast<int>(j)) neighbours.insert(k);
+    }
+    std::vector<int> reads;
+    for (size_t c = 0; c < cols.size(); ++c)
+      if (cols[c].count(nodes[j].slotP) || cols[c].count(nodes[j].slotT)) reads.push_back(static_cast<int>(c));
+    for (int k : neighbours)
+      for (int s : sys.nodeSlots(k))
+        for (int c : reads) cols[c].insert(s);
+  }
+}
+}  // namespace
+
 ColoredJacobian::ColoredJacobian(System& sys, double t, const double* y0, const double* yp0)
     : sys_(sys), n_(sys.size()), colRows_(n_), y_(n_), yp_(n_), r1_(n_) {
   std::vector<std::set<int>> cols(n_);
@@ -115,6 +143,10 @@ ColoredJacobian::ColoredJacobian(System& sys, double t, const double* y0, const 
     for (int a : rows)
       for (int b : inputs) cols[b].insert(a);
   }
+  addJunctionHandOff(sys, cols);
+  fineIncrement_.assign(n_, 0);
+  for (const Node& node : sys.nodes())
+    if (node.kind == NodeKind::Junction) fineIncrement_[node.slotP] = fineIncrement_[node.slotT] = 1;
   std::mt19937 rng(12345);  // fixed seed: the same project gives the same pattern
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   std::vector<double> y(y0, y0 + n_), yp(yp0, yp0 + n_);
@@ -195,9 +227,11 @@ int ColoredJacobian::difference(double t, double cj, const double* y, const doub
                                 const double* ewt, double h, Store store, bool perturbY) {
   const double srur = std::sqrt(2.220446049250313e-16);
   std::vector<double> inc(n_);
-  // Increments as IDA's own dense difference quotient chooses them.
+  // Increments as IDA's own dense difference quotient chooses them, except
+  // for a junction's states (fineIncrement_).
   for (int j = 0; j < n_; ++j) {
-    double d = std::max(srur * std::max(std::abs(y[j]), std::abs(h * yp[j])), 1.0 / ewt[j]);
+    const double scale = srur * std::max(std::abs(y[j]), std::abs(h * yp[j]));
+    double d = fineIncrement_[j] ? scale : std::max(scale, 1.0 / ewt[j]);
     if (h * yp[j] < 0.0) d = -d;
     inc[j] = (y[j] + d) - y[j];
   }

@@ -77,6 +77,16 @@ class ColoredJacobian {
   int n_;
   std::vector<std::vector<int>> colRows_;  // rows of each column
   std::vector<std::vector<int>> groups_;   // columns of each colour
+  // Per column: a junction's pressure or temperature, perturbed by
+  // sqrt(uround) |y| rather than IDA's 1 / ewt (rel_tol |y| + atol, 100 Pa at
+  // rel_tol 1e-3 and 1 bar). That increment spans the laminar zone of every
+  // flow at the junction (0.1 % of p, where the flow's slope changes threefold)
+  // and the upwind switch of the enthalpy it carries, so where a flow
+  // reverses the chord slopes misled Newton (seed 003 at rel_tol 1e-3 failed
+  // at h = 3.6e-12 s). A junction's residuals are smooth sums of flows,
+  // free of noise, and its states far from zero (absolute p and T): the plain
+  // forward difference is accurate to ~1e-8 there.
+  std::vector<char> fineIncrement_;
   void writePattern(long* colPtr, long* rowIdx) const;
   std::vector<double> y_, yp_, r1_;
   std::vector<size_t> start_;        // per column: first entry in the layouts below

@@ -35,15 +35,75 @@ bool System::fillNodes(double t, const double* y) {
       n.T = y[n.slotT];
       if (!(n.p > 0.0) || !(n.T > 0.0)) return false;
     }
-    n.sumQ = n.sumQT = n.sumQin = n.sumQinT = 0.0;
+    n.sumQ = n.sumQT = n.sumQin = n.sumQinT = n.sumOut = 0.0;
     n.V = n.dVdt = n.Q = 0.0;
   }
+  links_.clear();
   return true;
 }
 
-void System::evaluateAll(Eval& e) {
+void System::evaluateAll(Eval& e, bool handOff) {
   e.nodes_ = nodes_.data();
+  e.links_ = handOff ? &links_ : nullptr;
   for (auto& el : elements_) el->evaluate(e);
+  if (handOff) handOffJunctionSurplus();
+}
+
+namespace {
+// The surplus goes where the gas goes: in proportion to the positive parts
+// of the junction's outflows, smoothed over this width, far below any
+// leakage, so that a resting neighbour takes next to nothing while a leak
+// passes the junction (decision 0003). The share is a fraction of the
+// surplus, so its derivative stays bounded however sharp the fraction.
+constexpr double kHandOffEps = 1e-14;  // kg/s
+
+// Smooth positive parts of q and -q, formed without cancellation
+// (their product is eps^2 / 4), so that neither is ever exactly zero.
+void positiveParts(double q, double& plus, double& minus) {
+  constexpr double e2 = kHandOffEps * kHandOffEps;
+  const double r = std::sqrt(q * q + e2);
+  if (q >= 0.0) {
+    plus = 0.5 * (q + r);
+    minus = 0.25 * e2 / plus;
+  } else {
+    minus = 0.5 * (r - q);
+    plus = 0.25 * e2 / minus;
+  }
+}
+}  // namespace
+
+void System::handOffJunctionSurplus() {
+  if (links_.empty()) return;
+  for (JunctionLink& l : links_) {
+    // out of `from` into `to`, and back
+    positiveParts(l.q, l.weight, l.weightBack);
+    if (nodes_[l.from].kind == NodeKind::Junction) nodes_[l.from].sumOut += l.weight;
+    if (nodes_[l.to].kind == NodeKind::Junction) nodes_[l.to].sumOut += l.weightBack;
+  }
+  // Per junction, before any hand-off: what its mixing equation balances,
+  // minus what the flows carried in, T_j (sum w + eps) - sum w T_far - eps T_amb
+  // + sum q T* - T_j sum q (= sum (w - q s)(T_j - T_far) + eps (T_j - T_amb)).
+  // With both balances satisfied this is the energy that would pile up in
+  // the junction; it is zero at rest, where w = eps_mix / 2 each and T_j is
+  // its neighbours' mean. Handed on, energy is conserved to the solver's
+  // tolerance on the junction's own equations, as with the old form.
+  surplus_.assign(nodes_.size(), 0.0);
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    const Node& n = nodes_[i];
+    if (n.kind != NodeKind::Junction || !(n.sumOut > 0.0)) continue;
+    const double G = n.T * (n.sumQin + kJunctionEps) - n.sumQinT - kJunctionEps * TAmb_ + n.sumQT - n.T * n.sumQ;
+    surplus_[i] = G / n.sumOut;
+  }
+  // A neighbouring junction takes its share into its mixing equation (H_in):
+  // it moves that junction's temperature, and so leaves with its outflows.
+  auto give = [&](int k, double share) {
+    Node& n = nodes_[k];
+    (n.kind == NodeKind::Junction ? n.sumQinT : n.sumQT) += share;
+  };
+  for (const JunctionLink& l : links_) {
+    if (nodes_[l.from].kind == NodeKind::Junction) give(l.to, surplus_[l.from] * l.weight);
+    if (nodes_[l.to].kind == NodeKind::Junction) give(l.from, surplus_[l.to] * l.weightBack);
+  }
 }
 
 int System::residual(double t, const double* y, const double* yp, double* res) {
@@ -221,14 +281,17 @@ void System::presolveJunctions(double t, double* y, const double* yp) {
     if (nodes_[i].kind == NodeKind::Junction) junctions.push_back(static_cast<int>(i));
   if (junctions.empty()) return;
   scratch_.resize(states_.size());
-  auto balance = [&](int j, double& sumQ, double& Tmix) {
+  // The bisection needs only the mass balance, which the energy hand-off
+  // does not touch; the mixing temperature needs it (a neighbouring
+  // junction's share).
+  auto balance = [&](int j, double& sumQ, double& Tmix, bool handOff) {
     if (!fillNodes(t, y)) return false;
     Eval e;
     e.t = t;
     e.y = y;
     e.yp = yp;
     e.res = scratch_.data();
-    evaluateAll(e);
+    evaluateAll(e, handOff);
     const Node& n = nodes_[j];
     sumQ = n.sumQ;
     Tmix = (n.sumQinT + kJunctionEps * TAmb_) / (n.sumQin + kJunctionEps);
@@ -247,11 +310,11 @@ void System::presolveJunctions(double t, double* y, const double* yp) {
       const double before = y[n.slotP];
       for (int it = 0; it < 60 && b - a > 1e-10 * hi; ++it) {
         y[n.slotP] = 0.5 * (a + b);
-        if (!balance(j, q, Tm)) break;
+        if (!balance(j, q, Tm, false)) break;
         (q > 0.0 ? a : b) = y[n.slotP];
       }
       y[n.slotP] = 0.5 * (a + b);
-      if (balance(j, q, Tm)) y[n.slotT] = Tm;
+      if (balance(j, q, Tm, true)) y[n.slotT] = Tm;
       change = std::max(change, std::abs(y[n.slotP] - before) / hi);
     }
     if (change < 1e-9) break;

@@ -12,11 +12,13 @@
 //    have T fixed at the wall temperature instead.
 //  - Junction: a net without volume (seed 000 flow divider); algebraic mass
 //    balance sum(q) = 0 and enthalpy balance written as a mixing temperature
-//    T * (sum q_in + eps) = sum(q_in * T_in) + eps * T_ambient; eps = 1e-9 kg/s
-//    keeps T defined when nothing flows. The inflow q_in of each flow is a
-//    smooth positive part, (q + sqrt(q^2 + eps_mix^2))/2 with eps_mix =
-//    1e-5 kg/s, so T stays continuous when a flow reverses (a jump there
-//    stalls Newton); see kMixEps in element.h for what this costs.
+//    T * (sum q_in + eps) = sum(q_in * T_in) + eps * T_ambient + H_in;
+//    eps = 1e-9 kg/s keeps T defined when nothing flows. The inflow q_in of
+//    each flow is a smooth positive part, (q + sqrt(q^2 + eps_mix^2))/2 with
+//    eps_mix = 1e-5 kg/s, so T stays continuous when a flow reverses (a jump
+//    there stalls Newton). The energy this mixing leaves unbalanced against
+//    the enthalpy the flows carry goes to the junction's neighbours (H_in for
+//    a neighbouring junction): see handOffJunctionSurplus and decision 0003.
 #pragma once
 
 #include "element/backplane.h"
@@ -148,7 +150,12 @@ class System : public Evaluator {
   friend class SystemBuilder;
   friend class Compiler;
   bool fillNodes(double t, const double* y);
-  void evaluateAll(Eval& e);
+  // handOff: false skips handOffJunctionSurplus (only the mass balances are wanted).
+  void evaluateAll(Eval& e, bool handOff = true);
+  // A junction has no volume: the energy its mixing weights leave unbalanced
+  // against the carried enthalpy (zero at rest) goes to its neighbours, in
+  // proportion to their mixing weights of it (decision 0003).
+  void handOffJunctionSurplus();
 
   std::vector<std::unique_ptr<Element>> elements_;
   double refusalT_ = -std::numeric_limits<double>::infinity();
@@ -175,6 +182,8 @@ class System : public Evaluator {
   double atolPosition_ = 1e-8;
   double relTol_ = 1e-6;
   std::vector<double> scratch_;
+  std::vector<JunctionLink> links_;  // per evaluation (Eval::flow)
+  std::vector<double> surplus_;      // per node, handOffJunctionSurplus
   bool initializing_ = false;
   bool highIndex_ = false;
   std::vector<Element*> setUp_;  // in the order of their setup (see SystemBuilder::elementsSetUp)
