@@ -54,7 +54,7 @@ std::vector<PartDef> flexibleNodeParts(const Mechanism& m) {
       g.color = kBeamColor;
       p.geometry.push_back(g);
       for (const BeamMarkerDef& mk : d.markers)
-        if (mk.node == j) p.markers.push_back({mk.id, {0, 0, 0}, mk.orientation});
+        if (mk.node == j) p.markers.push_back({mk.id, mk.position, mk.orientation});
       out.push_back(std::move(p));
     }
   }
