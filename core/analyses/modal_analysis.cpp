@@ -1,6 +1,7 @@
 #include "analyses/modal_analysis.h"
 
 #include "analyses/simulation.h"
+#include "solver/result_store.h"
 #include "model/message_text.h"
 #include "model/project_error.h"
 
