@@ -12,6 +12,7 @@
 // --scaling-only runs only these; --dense adds the analyses' times with
 // every decomposition dense for N >= 32, the models above the dense limit).
 // Then user components against built-ins (issue 24; --user-only runs only these).
+// --flexible-only: the flexible swing arm with 10, 20, 40 and 80 elements (issue 22).
 // --no-lump keeps parts welded by fixed joints as bodies of their own (the
 // reference for the lumping's gain: engine::Tuning::lumpFixedJoints).
 //
@@ -43,7 +44,7 @@ bool serialOutput = false;  // --serial-output
 pm::engine::Tuning tuning;  // --no-lump: lumpFixedJoints off
 
 int usage() {
-  std::fprintf(stderr, "usage: pneumech-bench [-n N] [--no-lump] [--serial-output] [--scaling-only [--dense] | --coupling-only | --user-only] [file.pneumech.json ...]\n"
+  std::fprintf(stderr, "usage: pneumech-bench [-n N] [--no-lump] [--serial-output] [--scaling-only [--dense] | --coupling-only | --user-only | --flexible-only] [file.pneumech.json ...]\n"
                        "  default files: %s/projects/*.pneumech.json, N = 5\n", PM_SOURCE_DIR);
   return 2;
 }
@@ -348,6 +349,44 @@ void userComponents(int repeats) {
   }
 }
 
+// Issue #22: the flexible swing arm's cost against its element count (the
+// arm's markers kept at their place along it), over the stroke and the
+// first ringing (0.6 s). Growth should stay near linear (one 28-state
+// block per element, decision 0017).
+void flexible(int repeats) {
+  const std::string path = std::string(PM_SOURCE_DIR) + "/projects/flexible_swing_arm.pneumech.json";
+  std::printf("\nFlexible swing arm against the element count, 0.6 s (best of %d):\n", repeats);
+  std::printf("%-10s %8s %12s %10s %12s %14s %16s\n", "elements", "states", "wall [s]", "steps", "res. evals",
+              "wall/step [ms]", "wall/step/elem [us]");
+  for (int n : {10, 20, 40, 80}) {
+    pm::Project pr = pm::engine::load(path);
+    pr.simulation.t_end = 0.6;
+    for (pm::FlexibleBodyDef& b : pr.mechanism.flexible_bodies) {
+      for (pm::BeamMarkerDef& m : b.markers) m.node = static_cast<int>(std::lround(double(m.node) * n / b.elements));
+      b.elements = n;
+    }
+    try {
+      double best = std::numeric_limits<double>::infinity();
+      pm::RunStats stats;
+      int states = 0;
+      for (int k = 0; k < repeats; ++k) {
+        pm::engine::CompiledProject sim(pr, path, tuning);
+        states = sim.states();
+        pm::ResultStore out;
+        const pm::RunResult r = sim.run(out);
+        if (!r.ok()) throw std::runtime_error(r.message);
+        if (r.stats.wallSeconds < best) best = r.stats.wallSeconds, stats = r.stats;
+      }
+      const double perStep = 1e3 * best / std::max(1L, stats.steps);
+      std::printf("%-10d %8d %12.4f %10ld %12ld %14.4f %16.4f\n", n, states, best, stats.steps, stats.residualEvals,
+                  perStep, 1e3 * perStep / n);
+    } catch (const std::exception& e) {
+      std::printf("%-10d FAILED: %s\n", n, e.what());
+    }
+    std::fflush(stdout);
+  }
+}
+
 bool endsWith(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
@@ -372,6 +411,9 @@ int main(int argc, char** argv) {
       tuning.lumpFixedJoints = false;
     } else if (!std::strcmp(argv[i], "--user-only")) {
       userComponents(repeats);
+      return 0;
+    } else if (!std::strcmp(argv[i], "--flexible-only")) {
+      flexible(std::min(repeats, 2));
       return 0;
     } else if (!std::strcmp(argv[i], "--coupling-only")) {
       coupling(std::min(repeats, 3));

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -135,6 +136,35 @@ int analyse(const std::string& path, MechanismAnalysis kind, const std::string& 
   return 0;
 }
 
+// `pneumech modal`: the table on standard output (or -o FILE: .json gives
+// everything with the mode shapes, else the CSV table).
+int modal(const std::string& path, const std::vector<std::string>& sets, double at, double maxFrequency,
+          const std::string& out, bool json) {
+  Project pr = loadWithOverrides(path, sets);
+  if (!out.empty()) engine::checkOutputFile(out);
+  ModalOptions opt;
+  opt.at = at;
+  opt.maxOmega = maxFrequency > 0 ? 2 * M_PI * maxFrequency : 0.0;
+  ModalResult r;
+  try {
+    r = engine::modal(pr, path, opt);
+  } catch (const ProjectError&) {
+    throw;
+  } catch (const std::exception& e) {
+    std::cerr << "pneumech: " << path << ": modal analysis failed: " << e.what() << "\n";
+    return 3;
+  }
+  const bool jsonFile = json || (out.size() > 5 && out.substr(out.size() - 5) == ".json");
+  const std::string text = jsonFile ? r.json() : r.tableCsv();
+  if (out.empty()) std::cout << r.text();
+  else if (out == "-") std::cout << text;
+  else {
+    engine::writeTextFile(out, text);
+    std::cout << r.text() << "Wrote " << r.modes.size() << " modes to " << out << "\n";
+  }
+  return 0;
+}
+
 int keyResults(const std::string& path, const std::vector<std::string>& sets, double cpm, bool json) {
   Project pr;
   ResultStore results;
@@ -254,6 +284,20 @@ int main(int argc, char** argv) {
   cli::ReportOptions repOptions;  // parsed here for --help and errors; pneumech-report parses them again
   cli::addReportOptions(*rep, repOptions);
 
+  std::string modProject, modOut;
+  std::vector<std::string> modSets;
+  double modAt = 0.0, modMaxF = 0.0;
+  bool modJson = false;
+  auto* mod = app.add_subcommand("modal", "modes of the whole machine (mechanism, flexible bodies, chambers, controllers) "
+                                          "linearised at the state a run reaches at --at T (default 0: the start)");
+  mod->add_option("project", modProject, "project file")->required();
+  mod->add_option("--at", modAt, "operating point: the run's state at this time [s] (default 0)");
+  mod->add_option("--max-frequency", modMaxF, "leave out modes above this natural frequency [Hz]");
+  mod->add_option("--out,-o", modOut, "file to write: the CSV table, or JSON with the mode shapes when the name "
+                                       "ends in .json (\"-\": standard output)");
+  mod->add_flag("--json", modJson, "JSON instead of CSV for -o");
+  mod->add_option("--set", modSets, "override a parameter in SI: ID.PARAM=VALUE (repeatable)")->take_all();
+
   std::string chkProject;
   std::vector<std::string> chkSets;
   auto* chk = app.add_subcommand("check", "check a project without running it: errors (exit 2), notes, and the "
@@ -270,9 +314,9 @@ int main(int argc, char** argv) {
                                              "the required time (docs/sizing.md)");
   cli::addSizeOptions(*sizeCmd, sizeOptions);
 
-  for (CLI::App* c : {sim, st, kin, res, study}) cli::addTimeLimitOption(*c);
+  for (CLI::App* c : {sim, st, kin, res, study, mod}) cli::addTimeLimitOption(*c);
   std::vector<std::string> userLibs;
-  for (CLI::App* c : {sim, inf, eqs, typesCmd, st, kin, res, chk})
+  for (CLI::App* c : {sim, inf, eqs, typesCmd, st, kin, res, chk, mod})
     c->add_option("--user-lib", userLibs, "user component library folder (repeatable; docs/user-components.md)")
         ->expected(1)
         ->allow_extra_args(false);
@@ -304,6 +348,7 @@ int main(int argc, char** argv) {
       return analyse(stProject, throughTime ? MechanismAnalysis::QuasiStatic : MechanismAnalysis::Static, stOut, stSets, quiet);
     if (res->parsed()) return keyResults(resProject, resSets, cpm, resJson);
     if (chk->parsed()) return check(chkProject, chkSets);
+    if (mod->parsed()) return modal(modProject, modSets, modAt, modMaxF, modOut, modJson);
     if (kin->parsed()) return analyse(kinProject, MechanismAnalysis::Kinematic, kinOut, kinSets, quiet);
     return types();
   } catch (const ProjectError& e) {

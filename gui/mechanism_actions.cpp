@@ -1,5 +1,7 @@
 #include "mechanism_actions.h"
 
+#include "flexible_body_editing.h"
+
 #include "document.h"
 #include "mechanism_editing.h"
 #include "mechanism_view.h"
@@ -116,6 +118,10 @@ MechanismActions::MechanismActions(Document* doc, SelectionModel* selection, Mec
     return a;
   };
   addPart_ = make(tr("Add Part..."), "actAddPart", tr("Add a rigid part to the mechanism"), &MechanismActions::onAddPart);
+  addBeam_ = make(tr("Add Flexible Body"), "actAddFlexibleBody",
+                  tr("Add a beam that bends (0.5 m aluminium bar, 10 elements) clamped to the ground at the origin; "
+                     "edit its length, elements, section, material and damping in the form"),
+                  &MechanismActions::onAddFlexibleBody);
   addMarker_ = make(tr("Add Marker..."), "actAddMarker", tr("Add a marker (a frame) to the selected part"),
                     &MechanismActions::onAddMarker);
   addJoint_ = make(tr("Add Joint..."), "actAddJoint", tr("Add a joint between two markers"), &MechanismActions::onAddJoint);
@@ -146,7 +152,7 @@ MechanismActions::MechanismActions(Document* doc, SelectionModel* selection, Mec
   // Its buttons never widen the dock (the rest folds into the extension).
   toolBar_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
   auto* addMenu = new QMenu(tr("Add"), toolBar_);
-  addMenu->addActions({addPart_, addMarker_, addJoint_, addForce_, addMotion_});
+  addMenu->addActions({addPart_, addBeam_, addMarker_, addJoint_, addForce_, addMotion_});
   auto* addButton = new QToolButton;
   addButton->setText(tr("Add"));
   addButton->setObjectName("mechanismAddButton");
@@ -166,7 +172,7 @@ MechanismActions::MechanismActions(Document* doc, SelectionModel* selection, Mec
 }
 
 QList<QAction*> MechanismActions::actions() const {
-  return {addPart_, addMarker_, addJoint_, addForce_, addMotion_, delete_, attach_, detach_};
+  return {addPart_, addBeam_, addMarker_, addJoint_, addForce_, addMotion_, delete_, attach_, detach_};
 }
 
 void MechanismActions::updateEnabled() {
@@ -196,6 +202,13 @@ void MechanismActions::onAddPart() {
     return QString();
   });
   d->open();
+}
+
+void MechanismActions::onAddFlexibleBody() {
+  Project changed = doc_->project();
+  const std::string id = gui::addFlexibleBody(changed);
+  doc_->edit(tr("Add flexible body %1").arg(QString::fromStdString(id)), [&](Project& q) { q = changed; });
+  selection_->select(QString::fromStdString(id));
 }
 
 void MechanismActions::onAddMarker() {

@@ -30,6 +30,7 @@ class MechanismActions : public QObject {
   MechanismActions(Document* doc, SelectionModel* selection, MechanismView* view, QWidget* dialogParent);
 
   QAction* addPart() const { return addPart_; }
+  QAction* addFlexibleBody() const { return addBeam_; }
   QAction* addMarker() const { return addMarker_; }
   QAction* addJoint() const { return addJoint_; }
   QAction* addForce() const { return addForce_; }
@@ -52,6 +53,7 @@ class MechanismActions : public QObject {
  private:
   void updateEnabled();
   void onAddPart();
+  void onAddFlexibleBody();
   void onAddMarker();
   void onAddJoint();
   void onAddForce();
@@ -66,6 +68,7 @@ class MechanismActions : public QObject {
   MechanismView* view_;
   QWidget* parent_;
   QAction* addPart_;
+  QAction* addBeam_;
   QAction* addMarker_;
   QAction* addJoint_;
   QAction* addForce_;

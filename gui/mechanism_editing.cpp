@@ -1,5 +1,7 @@
 #include "mechanism_editing.h"
 
+#include "flexible_body_editing.h"
+
 #include "engine/engine.h"
 #include "model/mass_properties.h"
 #include "model/mechanism_types.h"
@@ -33,7 +35,8 @@ bool validIdSyntax(const std::string& id) {
 bool idTaken(const Project& p, const std::string& id) {
   const Mechanism& m = p.mechanism;
   auto has = [&](const auto& v) { return std::any_of(v.begin(), v.end(), [&](const auto& o) { return o.id == id; }); };
-  return has(m.parts) || has(m.joints) || has(m.forces) || has(m.motions) || has(p.components);
+  return has(m.parts) || has(m.flexible_bodies) || has(m.joints) || has(m.forces) || has(m.motions) ||
+         has(p.components);
 }
 
 // How a quantity is shown: scale from SI and the unit's name.
@@ -264,6 +267,7 @@ ObjectKind objectKind(const Project& p, const std::string& id) {
   const Mechanism& m = p.mechanism;
   auto has = [&](const auto& v) { return std::any_of(v.begin(), v.end(), [&](const auto& o) { return o.id == id; }); };
   if (has(m.parts)) return ObjectKind::Part;
+  if (has(m.flexible_bodies)) return ObjectKind::FlexibleBody;
   if (has(m.joints)) return ObjectKind::Joint;
   if (has(m.forces)) return ObjectKind::Force;
   if (has(m.motions)) return ObjectKind::Motion;
@@ -331,6 +335,8 @@ QStringList markerRefs(const Mechanism& m) {
   QStringList l;
   for (const PartDef& p : m.parts)
     for (const MarkerDef& mk : p.markers) l << QString::fromStdString(p.id + "." + mk.id);
+  for (const FlexibleBodyDef& b : m.flexible_bodies)
+    for (const BeamMarkerDef& mk : b.markers) l << QString::fromStdString(b.id + "." + mk.id);
   return l;
 }
 
@@ -384,6 +390,11 @@ bool removeMechanismObject(Project& p, const std::string& id) {
       std::erase_if(part->markers, [&](const MarkerDef& k) { return k.id == markerId; });
       std::erase_if(part->geometry, [&](const Geometry& g) { return g.marker == markerId || g.marker2 == markerId; });
       markers.insert(id);
+      break;
+    }
+    case ObjectKind::FlexibleBody: {
+      for (const BeamMarkerDef& mk : m.flexibleBody(id)->markers) markers.insert(id + "." + mk.id);
+      std::erase_if(m.flexible_bodies, [&](const FlexibleBodyDef& q) { return q.id == id; });
       break;
     }
     case ObjectKind::Joint: joints.insert(id); break;
@@ -510,6 +521,7 @@ std::vector<EditField> editFields(const Project& p, const std::string& id) {
   std::vector<EditField> out;
   const QStringList markers = markerRefs(m);
   switch (objectKind(p, id)) {
+    case ObjectKind::FlexibleBody: return flexibleBodyFields(*m.flexibleBody(id));
     case ObjectKind::Part: {
       const PartDef& d = *m.part(id);
       out.push_back(textField("id", "id", d.id, true));
@@ -779,6 +791,12 @@ QString applyFieldTo(Project& p, const std::string& id, const std::string& key, 
 
 QString applyField(Project& p, const std::string& id, const std::string& key, const QString& text,
                    const std::string& projectFile) {
+  if (objectKind(p, id) == ObjectKind::FlexibleBody) {
+    Project changed = p;
+    const QString e = applyFlexibleBodyField(changed, id, key, text);
+    if (e.isEmpty()) p = std::move(changed);
+    return e;
+  }
   const QString err = applyFieldTo(p, id, key, text);
   if (!err.isEmpty() || key == "id" || objectKind(p, id) != ObjectKind::Part) return err;
   // A part's mass properties from its geometry follow every edit of it.

@@ -16,7 +16,7 @@
 
 namespace pm::gui {
 
-enum class ObjectKind { None, Part, Marker, Joint, Force, Motion, Component };
+enum class ObjectKind { None, Part, Marker, Joint, Force, Motion, Component, FlexibleBody };
 
 // Markers are named "<part>.<marker>"; every other object by its id.
 ObjectKind objectKind(const Project& p, const std::string& id);

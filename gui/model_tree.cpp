@@ -93,6 +93,15 @@ void ModelTree::rebuild() {
       addRow(part, d.id + "." + mk.id, QString::fromStdString(mk.id), tr("marker %1").arg(mm(mk.position)));
     part->setExpanded(open.contains(QString::fromStdString(d.id)));
   }
+  QTreeWidgetItem* beams = addGroup("flexible", tr("Flexible bodies"), int(m.flexible_bodies.size()));
+  for (const FlexibleBodyDef& b : m.flexible_bodies) {
+    QTreeWidgetItem* beam = addRow(beams, b.id, QString::fromStdString(b.id),
+                                   tr("%1 mm, %2 elements, %3").arg(units::formatNumber(b.length * 1e3)).arg(b.elements)
+                                       .arg(QString::fromStdString(b.section_shape)));
+    for (const BeamMarkerDef& mk : b.markers)
+      addRow(beam, b.id + "." + mk.id, QString::fromStdString(mk.id), tr("marker at node %1").arg(mk.node));
+    beam->setExpanded(open.contains(QString::fromStdString(b.id)));
+  }
   QTreeWidgetItem* joints = addGroup("joints", tr("Joints"), int(m.joints.size()));
   for (const JointDef& j : m.joints)
     addRow(joints, j.id, QString::fromStdString(j.id),

@@ -137,6 +137,8 @@ MechanismScene::Part* MechanismScene::partById(const std::string& id) {
 void MechanismScene::build(const Project& project, const std::string& projectDir) {
   highlight({});  // kept nodes must not keep the old tint
   model_ = project.mechanism;
+  firstNodePart_ = model_.parts.size();
+  for (PartDef& node : flexibleNodeParts(model_)) model_.parts.push_back(std::move(node));
   const osg::Vec3d g(model_.gravity[0], model_.gravity[1], model_.gravity[2]);
   up_ = osg::Quat();
   if (g.length() > 0) up_.makeRotate(osg::Vec3d(0, 0, 1), -g / g.length());
@@ -199,6 +201,7 @@ void MechanismScene::build(const Project& project, const std::string& projectDir
     parts_.push_back(std::move(part));
     partIds_.push_back(def.id);
   }
+  adoptNodeParts();
 
   std::map<std::string, JointGlyphs> oldJoints = std::move(joints_);
   joints_.clear();
@@ -245,9 +248,30 @@ void MechanismScene::build(const Project& project, const std::string& projectDir
         return p ? p->xf.get() : nullptr;
       },
       mechanism_.get());
+  mechanism_->addChild(beamLines_.build(model_, [this](const std::string& id) {
+    const auto it = std::find(partIds_.begin(), partIds_.end(), id);
+    return it == partIds_.end() ? -1 : static_cast<int>(it - partIds_.begin());
+  }));
   addEnvironment();
   setMarkersVisible(markersVisible_);
   updateSprings();
+}
+
+void MechanismScene::adoptNodeParts() {
+  for (size_t k = firstNodePart_; k < parts_.size(); ++k) {
+    const std::string& id = parts_[k].id;
+    const std::string beam = beamOfNodePart(model_, id);
+    if (beam.empty()) continue;
+    std::vector<std::pair<std::string, std::string>> renames{{id, beam}};
+    for (const MarkerDef& mk : model_.parts[k].markers) renames.push_back({id + "." + mk.id, beam + "." + mk.id});
+    for (const auto& [from, to] : renames) {
+      auto it = objects_.find(from);
+      if (it == objects_.end()) continue;
+      const auto nodes = std::move(it->second);
+      objects_.erase(it);
+      for (const auto& n : nodes) addObject(to, n.get());
+    }
+  }
 }
 
 void MechanismScene::addObject(const std::string& id, osg::Node* node) {
@@ -345,7 +369,7 @@ void MechanismScene::addPart(const PartDef& def, int index, const std::string& p
 }
 
 const MarkerDef* MechanismScene::marker(const std::string& ref, size_t* partIndex) const {
-  const auto [partId, markerId] = splitRef(ref);
+  const auto [partId, markerId] = splitRef(nodeMarkerRef(model_, ref));
   for (size_t k = 0; k < model_.parts.size(); ++k) {
     if (model_.parts[k].id != partId) continue;
     for (const MarkerDef& mk : model_.parts[k].markers)
@@ -638,6 +662,7 @@ bool MechanismScene::markerWorld(const std::string& ref, osg::Vec3d& p) const {
 
 void MechanismScene::updateSprings() {
   updateActuators();
+  beamLines_.update([this](int k) { return parts_[static_cast<size_t>(k)].xf->getMatrix().getTrans(); });
   for (Spring& s : springs_) {
     osg::Vec3d a, b;
     if (markerWorld(s.i, a) && markerWorld(s.j, b)) updateHelix(s.helix, a, b);

@@ -7,6 +7,7 @@
 
 #include "model/project.h"
 #include "scene3d_contacts.h"
+#include "scene3d_flexible.h"
 #include "scene3d_shapes.h"
 
 #include <osg/BoundingSphere>
@@ -82,7 +83,11 @@ class MechanismScene {
   double worldAxisLength() const { return 0.15 * scale_; }
   double characteristicLength() const { return scale_; }
 
+  // The user's parts, then the node parts of flexible bodies ("<beam>_n<j>",
+  // scene3d_flexible.h): the ids whose pose channels move the drawing.
   const std::vector<std::string>& partIds() const { return partIds_; }
+  // Flexible body b's centre line (node origins, world) as drawn.
+  const std::vector<osg::Vec3d>& beamLine(size_t b) const { return beamLines_.points(b); }
   // World matrix of part k as drawn.
   osg::Matrixd partMatrix(size_t k) const;
   void setPartMatrix(size_t k, const osg::Matrixd& m);
@@ -185,7 +190,12 @@ class MechanismScene {
   void addObject(const std::string& id, osg::Node* node);
   const MarkerDef* marker(const std::string& ref, size_t* partIndex = nullptr) const;
 
-  Mechanism model_;
+  // Node parts (from index firstNodePart_ on) answer to their beam's id.
+  void adoptNodeParts();
+  size_t firstNodePart_ = 0;
+  CentreLines beamLines_;
+
+  Mechanism model_;  // the project's, with the node parts of flexible bodies appended
   osg::ref_ptr<osg::Group> root_;
   osg::ref_ptr<osg::Group> mechanism_;
   osg::ref_ptr<osg::Switch> environment_;

@@ -41,6 +41,10 @@ class Simulation {
   // A run longer than settings().wall_time_limit fails, saying so.
   RunResult run(RowConsumer& out, const std::atomic<bool>* cancel = nullptr, RunControl* control = nullptr);
 
+  // Ends the runs at `t` instead of the project's t_end (the modal
+  // analysis's run to its operating point); t = 0 runs to the consistent start alone.
+  void setEndTime(double t) { settings_.t_end = t; }
+
   // Where the result rows are computed (solver/run_result.h).
   void setOutputRows(OutputRows where) { outputRows_ = where; }
 

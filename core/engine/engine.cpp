@@ -181,6 +181,10 @@ AnalysisReport analyse(const Project& project, const std::string& file, Mechanis
   return runMechanismAnalysis(project, file, kind, out, buildOptions(tuning));
 }
 
+ModalResult modal(const Project& project, const std::string& file, const ModalOptions& options, const Tuning& tuning) {
+  return runModalAnalysis(project, file, options, buildOptions(tuning));
+}
+
 KeyResults keyResults(const Project& project, const ResultStore& results, const KeyResultOptions& options) {
   return computeKeyResults(project, results, options);
 }

@@ -13,6 +13,7 @@
 #include "analyses/geometry_checks.h"
 #include "analyses/mechanism_analysis.h"
 #include "io/catalogue_file.h"
+#include "analyses/modal_analysis.h"
 #include "model/component_type.h"
 #include "model/project.h"
 #include "model/project_error.h"
@@ -208,6 +209,12 @@ RunResult stream(CompiledProject& compiled, RowConsumer& consumer, RunControl* c
 // std::runtime_error when the analysis fails.
 AnalysisReport analyse(const Project& project, const std::string& file, MechanismAnalysis kind, ResultStore& out,
                        const Tuning& tuning = {});
+
+// Modes of the whole coupled machine linearised at the state a run reaches
+// at options.at (analyses/modal_analysis.h). Throws ProjectError on bad
+// input, std::runtime_error when the run there or the eigenproblem fails.
+ModalResult modal(const Project& project, const std::string& file, const ModalOptions& options,
+                  const Tuning& tuning = {});
 
 // Stroke times, impacts, air consumption... of a finished run.
 KeyResults keyResults(const Project& project, const ResultStore& results, const KeyResultOptions& options = {});

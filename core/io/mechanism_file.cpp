@@ -168,11 +168,12 @@ class MReader {
       if (!k.is_object()) fail(o, "markers", "expected objects");
       BeamMarkerDef md;
       md.id = str(k, "id", o + ".markers", true);
-      only(k, {"id", "node", "orientation"}, o, "markers." + md.id + ".");
+      only(k, {"id", "node", "orientation", "position"}, o, "markers." + md.id + ".");
       if (!k.contains("node") || !k.at("node").is_number_integer())
         fail(o, "markers." + md.id + ".node", "expected a node number (0 = root .. elements = tip)");
       md.node = k.at("node").get<int>();
       md.orientation = vec<3>(k, "orientation", o + ".markers." + md.id, md.orientation);
+      md.position = vec<3>(k, "position", o + ".markers." + md.id, md.position);
       d.markers.push_back(md);
     }
     return d;
@@ -446,7 +447,11 @@ json serializeMechanism(const Mechanism& m) {
       if (!d.damping.empty()) j["damping"] = d.damping;
       if (d.timoshenko) j["timoshenko"] = true;
       json mk = json::array();
-      for (const BeamMarkerDef& k : d.markers) mk.push_back({{"id", k.id}, {"node", k.node}, {"orientation", k.orientation}});
+      for (const BeamMarkerDef& k : d.markers) {
+        json one = {{"id", k.id}, {"node", k.node}, {"orientation", k.orientation}};
+        if (k.position != Vec3{}) one["position"] = k.position;  // an offset from the node only when there is one
+        mk.push_back(std::move(one));
+      }
       j["markers"] = mk;
       fb.push_back(j);
     }

@@ -161,6 +161,7 @@ struct BeamMarkerDef {
   std::string id;
   int node = 0;
   Vec3 orientation{};  // rpy in the beam's axes (x along the beam)
+  Vec3 position{};     // offset from the node in the beam's axes [m], carried rigidly by the node
   bool operator==(const BeamMarkerDef&) const = default;
 };
 

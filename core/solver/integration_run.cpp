@@ -661,6 +661,10 @@ RunResult IntegrationRun::finish() {
     }
   }
   result_.stats.tReached = t_;
+  if (y_ && yp_) {
+    result_.yEnd.assign(y_, y_ + N_);
+    result_.ypEnd.assign(yp_, yp_ + N_);
+  }
   result_.stats.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0_).count();
   return result_;
 }

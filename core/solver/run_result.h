@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace pm {
 
@@ -34,6 +35,9 @@ struct RunResult {
   // weighted local error when the solver gave up (empty when unknown).
   std::string object;
   RunStats stats;
+  // Monolithic runs: the state (y, y') at stats.tReached, for an analysis
+  // that continues from where the run stopped (the modal analysis's --at T).
+  std::vector<double> yEnd, ypEnd;
   bool ok() const { return status == RunStatus::Completed; }
 };
 

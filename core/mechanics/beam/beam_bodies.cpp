@@ -162,7 +162,7 @@ void addBeam(const FlexibleBodyDef& d, Mechanism& out) {
     p.orientation = d.orientation;
     p.markers.push_back({kNodeMarker, {}, {}});
     for (const BeamMarkerDef& k : d.markers)
-      if (k.node == j) p.markers.push_back({k.id, {}, k.orientation});
+      if (k.node == j) p.markers.push_back({k.id, k.position, k.orientation});
     out.parts.push_back(std::move(p));
   }
   // The element's stiffness of its tip-side node with the root-side node

@@ -1,0 +1,365 @@
+#include "analyses/modal_analysis.h"
+
+#include "analyses/simulation.h"
+#include "solver/result_store.h"
+#include "model/message_text.h"
+#include "model/project_error.h"
+
+#include <Eigen/Dense>
+#include <Eigen/Eigenvalues>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numbers>
+#include <sstream>
+
+namespace pm {
+
+namespace {
+
+using Complex = std::complex<double>;
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
+
+constexpr double kTwoPi = 2.0 * std::numbers::pi;
+// |theta| below this times the largest is an infinite eigenvalue (above
+// 1e6 |s|-scaled rad/s, 160 kHz at the shift 1 rad/s).
+constexpr double kInfinite = 1e-6;
+
+// The linearisation at (t, y, y'), on states scaled by d: columns of
+// A = dF/dy and B = dF/dy' times d, rows divided by their largest entry.
+struct Pencil {
+  MatrixXd A, B;
+  VectorXd d;  // state scales
+};
+
+// Central differences, one column at a time; a side the residual refuses
+// (a non-physical state) falls back to the one-sided quotient.
+void differentiate(System& sys, double t, std::vector<double>& y, std::vector<double>& yp, bool wrtRate, int j,
+                   double h, Eigen::Ref<VectorXd> col) {
+  const int n = sys.size();
+  std::vector<double> rp(n), rm(n), r0(n);
+  std::vector<double>& x = wrtRate ? yp : y;
+  const double x0 = x[j];
+  x[j] = x0 + h;
+  const int okP = sys.residual(t, y.data(), yp.data(), rp.data());
+  x[j] = x0 - h;
+  const int okM = sys.residual(t, y.data(), yp.data(), rm.data());
+  x[j] = x0;
+  if (okP == 0 && okM == 0) {
+    for (int i = 0; i < n; ++i) col[i] = (rp[i] - rm[i]) / (2 * h);
+    return;
+  }
+  if (sys.residual(t, y.data(), yp.data(), r0.data()) != 0)
+    throw std::runtime_error("the residual cannot be evaluated at the operating point");
+  if (okP == 0) {
+    for (int i = 0; i < n; ++i) col[i] = (rp[i] - r0[i]) / h;
+  } else if (okM == 0) {
+    for (int i = 0; i < n; ++i) col[i] = (r0[i] - rm[i]) / h;
+  } else {
+    throw std::runtime_error("the residual cannot be evaluated next to the operating point (state " +
+                             sys.states()[j].name + ")");
+  }
+}
+
+Pencil linearise(System& sys, double t, std::vector<double> y, std::vector<double> yp, double relTol) {
+  const int n = sys.size();
+  Pencil p{MatrixXd(n, n), MatrixXd(n, n), VectorXd(n)};
+  for (int j = 0; j < n; ++j) {
+    // A state's size: its value, or what the solver's tolerances call small
+    // (multipliers kept out of the error test have a huge atol: 1 for them).
+    const double atol = sys.states()[j].atol;
+    p.d[j] = std::max(std::abs(y[j]), atol < 1e6 ? atol / relTol : 1.0);
+    const double hy = 1e-7 * p.d[j];
+    differentiate(sys, t, y, yp, false, j, hy, p.A.col(j));
+    const double hp = 1e-7 * std::max(std::abs(yp[j]), p.d[j]);
+    differentiate(sys, t, y, yp, true, j, hp, p.B.col(j));
+    p.A.col(j) *= p.d[j];
+    p.B.col(j) *= p.d[j];
+  }
+  for (int i = 0; i < n; ++i) {
+    const double m = std::max(p.A.row(i).cwiseAbs().maxCoeff(), p.B.row(i).cwiseAbs().maxCoeff());
+    if (m > 0) p.A.row(i) /= m, p.B.row(i) /= m;
+  }
+  return p;
+}
+
+// Beam node bodies ("arm_n3") count for their beam ("arm").
+std::string objectName(const std::string& object, const std::vector<std::string>& beams) {
+  for (const auto& b : beams)
+    if (object.size() > b.size() + 2 && object.rfind(b + "_n", 0) == 0 &&
+        std::all_of(object.begin() + static_cast<long>(b.size()) + 2, object.end(), ::isdigit))
+      return b;
+  return object;
+}
+
+std::vector<ModeShare> sharesOf(System& sys, const Eigen::VectorXcd& z, const std::vector<std::string>& beams) {
+  std::map<std::string, double> by;
+  double all = 0.0;
+  for (int j = 0; j < sys.size(); ++j) {
+    if (sys.states()[j].kind != StateKind::Differential) continue;
+    const double e = std::norm(z[j]);
+    by[objectName(sys.stateObject(j), beams)] += e;
+    all += e;
+  }
+  std::vector<ModeShare> out;
+  for (const auto& [o, e] : by)
+    if (all > 0 && e / all >= 0.01) out.push_back({o, e / all});
+  std::sort(out.begin(), out.end(), [](const ModeShare& a, const ModeShare& b) { return a.share > b.share; });
+  return out;
+}
+
+// The outputs linearised along the mode: d(out) = (out(y + h v) - out(y - h v)) / 2h
+// for the real and the imaginary part of v (and of lambda v for y').
+std::vector<ChannelAmplitude> channelShape(System& sys, double t, const std::vector<double>& y,
+                                           const std::vector<double>& yp, const Eigen::VectorXcd& v, Complex lambda,
+                                           const VectorXd& d) {
+  const int n = sys.size();
+  const size_t nc = sys.channels().size();
+  std::vector<double> yy(n), yyp(n), hi(nc), lo(nc);
+  std::vector<Complex> amp(nc);
+  double size = 0.0;
+  for (int j = 0; j < n; ++j) size = std::max(size, std::abs(v[j]) / d[j]);
+  const double h = 1e-6 / std::max(size, 1e-300);
+  for (int part = 0; part < 2; ++part) {
+    auto side = [&](double s, std::vector<double>& row) {
+      for (int j = 0; j < n; ++j) {
+        const Complex dv = v[j], dvp = lambda * v[j];
+        yy[j] = y[j] + s * h * (part == 0 ? dv.real() : dv.imag());
+        yyp[j] = yp[j] + s * h * (part == 0 ? dvp.real() : dvp.imag());
+      }
+      sys.outputs(t, yy.data(), yyp.data(), row.data());
+    };
+    side(1.0, hi);
+    side(-1.0, lo);
+    for (size_t c = 0; c < nc; ++c) {
+      const double g = (hi[c] - lo[c]) / (2 * h);
+      amp[c] += part == 0 ? Complex(g, 0.0) : Complex(0.0, g);
+    }
+  }
+  std::vector<ChannelAmplitude> out;
+  for (size_t c = 0; c < nc; ++c) {
+    // Noise of the quotient: a channel that does not move in the mode is left out.
+    if (!(std::abs(amp[c]) * h > 1e-10 * std::abs(hi[c]))) continue;
+    out.push_back({sys.channels()[c].name, sys.channels()[c].unit, std::abs(amp[c]), std::arg(amp[c])});
+  }
+  return out;
+}
+
+struct Eigenpairs {
+  Eigen::VectorXcd lambda;
+  Eigen::MatrixXcd z;  // scaled states
+  double shift = 0.0;
+  int infinite = 0;
+};
+
+// Shift and invert: (A + s B)^-1 B z = theta z, lambda = s - 1/theta; theta
+// = 0 (to rounding) are the pencil's infinite eigenvalues.
+Eigenpairs solvePencil(const Pencil& p) {
+  const int n = static_cast<int>(p.A.rows());
+  for (double s : {1.0, 7.3, 0.137, 53.0}) {
+    Eigen::PartialPivLU<MatrixXd> lu(p.A + s * p.B);
+    const double rc = lu.rcond();
+    if (!(rc > 1e-13)) continue;
+    const MatrixXd C = lu.solve(p.B);
+    Eigen::EigenSolver<MatrixXd> es(C, true);
+    if (es.info() != Eigen::Success) throw std::runtime_error("the eigenvalue solver did not converge");
+    const Eigen::VectorXcd theta = es.eigenvalues();
+    const double big = theta.cwiseAbs().maxCoeff();
+    Eigenpairs out;
+    out.shift = s;
+    std::vector<int> keep;
+    for (int k = 0; k < n; ++k) {
+      // The constraints' infinite eigenvalues are defective (index 2: Jordan
+      // chains), so rounding and the difference quotients move them to
+      // |theta| ~ sqrt(eps) rather than eps: all that small is infinite.
+      if (std::abs(theta[k]) <= kInfinite * std::max(big, 1.0 / s)) {
+        ++out.infinite;
+        continue;
+      }
+      keep.push_back(k);
+    }
+    out.lambda.resize(static_cast<long>(keep.size()));
+    out.z.resize(n, static_cast<long>(keep.size()));
+    for (size_t i = 0; i < keep.size(); ++i) {
+      out.lambda[static_cast<long>(i)] = s - 1.0 / theta[keep[i]];
+      out.z.col(static_cast<long>(i)) = es.eigenvectors().col(keep[i]);
+    }
+    return out;
+  }
+  throw std::runtime_error("the linearised system is singular at every shift tried (a state the equations do not fix)");
+}
+
+// Scaled so the largest scaled state is 1 at phase 0.
+Eigen::VectorXcd normalised(const Eigen::VectorXcd& z) {
+  Eigen::Index k = 0;
+  z.cwiseAbs().maxCoeff(&k);
+  return z / z[k];
+}
+
+std::vector<std::string> beamIds(const Project& pr) {
+  std::vector<std::string> ids;
+  for (const auto& b : pr.mechanism.flexible_bodies) ids.push_back(b.id);
+  return ids;
+}
+
+Mode makeMode(Complex lambda) {
+  Mode m;
+  m.lambda = lambda;
+  const double w = std::abs(lambda);
+  m.naturalFrequency = w / kTwoPi;
+  // A double real root splits into a pair under rounding (Im ~ sqrt(eps)
+  // |lambda|): a damping ratio within 1e-3 of critical is no oscillation.
+  m.oscillating = lambda.imag() > 0.045 * w;
+  m.frequency = m.oscillating ? lambda.imag() / kTwoPi : 0.0;
+  m.dampingRatio = w > 0 ? -lambda.real() / w : 0.0;
+  return m;
+}
+
+}  // namespace
+
+ModalResult runModalAnalysis(const Project& project, const std::string& file, const ModalOptions& options) {
+  return runModalAnalysis(project, file, options, BuildOptions{});
+}
+
+ModalResult runModalAnalysis(const Project& project, const std::string& file, const ModalOptions& options,
+                             const BuildOptions& build) {
+  if (!(options.at >= 0.0) || !std::isfinite(options.at))
+    throw ProjectError("--at", numberText(options.at), "", "the operating point's time must be 0 or positive");
+  if (options.at > 0.0 && options.at < project.simulation.output_interval * 1e-6)
+    throw ProjectError("--at", numberText(options.at), "", "is shorter than the output interval allows");
+  // One DAE: the co-simulation's two sides are linearised together.
+  Project pr = project;
+  pr.simulation.coupling = "monolithic";
+  // Absolute coordinates: the reduced formulation's expansion is a Newton
+  // solve (and a table for one degree of freedom), too noisy to difference.
+  pr.simulation.mechanism_formulation = "absolute";
+  Simulation sim(pr, file, build);
+  sim.setEndTime(options.at);
+  sim.setOutputRows(OutputRows::Solver);
+  ResultStore rows;
+  const RunResult run = sim.run(rows);
+  if (!run.ok() || run.yEnd.empty())
+    throw std::runtime_error("the run to the operating point (t = " + numberText(options.at) +
+                             " s) failed: " + run.message);
+  System& sys = sim.system();
+  ModalResult res;
+  res.t = run.stats.tReached;
+  for (const auto& s : sys.states()) res.states.push_back(s.name), res.stateUnits.push_back(s.unit);
+  const Pencil p = linearise(sys, res.t, run.yEnd, run.ypEnd, pr.simulation.rel_tol);
+  const Eigenpairs ep = solvePencil(p);
+  res.shift = ep.shift;
+  res.infinite = ep.infinite;
+  const std::vector<std::string> beams = beamIds(pr);
+  std::vector<int> order;
+  for (int k = 0; k < ep.lambda.size(); ++k) {
+    const Complex l = ep.lambda[k];
+    if (l.imag() < -1e-9 * std::abs(l)) continue;  // the pair's other half
+    if (options.maxOmega > 0 && std::abs(l) > options.maxOmega) {
+      ++res.aboveLimit;
+      continue;
+    }
+    order.push_back(k);
+  }
+  std::sort(order.begin(), order.end(),
+            [&](int a, int b) { return std::abs(ep.lambda[a]) < std::abs(ep.lambda[b]); });
+  for (int k : order) {
+    Mode m = makeMode(ep.lambda[k]);
+    const Eigen::VectorXcd z = normalised(ep.z.col(k));
+    m.shares = sharesOf(sys, z, beams);
+    const Eigen::VectorXcd v = p.d.cast<Complex>().cwiseProduct(z);
+    m.shape.assign(v.data(), v.data() + v.size());
+    if (m.oscillating) m.channels = channelShape(sys, res.t, run.yEnd, run.ypEnd, v, m.lambda, p.d);
+    res.modes.push_back(std::move(m));
+  }
+  return res;
+}
+
+// ---- presentation ---------------------------------------------------------
+
+namespace {
+
+std::string sharesText(const Mode& m) {
+  std::ostringstream o;
+  for (size_t i = 0; i < m.shares.size() && i < 4; ++i)
+    o << (i ? " " : "") << m.shares[i].object << " " << std::lround(100 * m.shares[i].share) << "%";
+  return o.str();
+}
+
+const char* kindOf(const Mode& m) {
+  if (m.oscillating) return "oscillating";
+  if (std::abs(m.lambda) == 0.0 || std::abs(m.lambda.real()) < 1e-9) return "static";
+  return m.lambda.real() < 0 ? "decaying" : "growing";
+}
+
+}  // namespace
+
+std::string ModalResult::tableCsv() const {
+  std::ostringstream o;
+  o.precision(10);
+  o << "mode,frequency [Hz],natural frequency [Hz],damping ratio,re lambda [1/s],im lambda [1/s],kind,objects\n";
+  for (size_t i = 0; i < modes.size(); ++i) {
+    const Mode& m = modes[i];
+    o << i + 1 << "," << m.frequency << "," << m.naturalFrequency << "," << m.dampingRatio << "," << m.lambda.real()
+      << "," << m.lambda.imag() << "," << kindOf(m) << ",\"" << sharesText(m) << "\"\n";
+  }
+  return o.str();
+}
+
+std::string ModalResult::json() const {
+  nlohmann::json j;
+  j["t"] = t;
+  j["shift"] = shift;
+  j["infinite_eigenvalues"] = infinite;
+  j["above_limit"] = aboveLimit;
+  j["notes"] = notes;
+  j["states"] = states;
+  nlohmann::json ms = nlohmann::json::array();
+  for (size_t i = 0; i < modes.size(); ++i) {
+    const Mode& m = modes[i];
+    nlohmann::json x;
+    x["mode"] = i + 1;
+    x["frequency"] = m.frequency;
+    x["natural_frequency"] = m.naturalFrequency;
+    x["damping_ratio"] = m.dampingRatio;
+    x["lambda"] = {m.lambda.real(), m.lambda.imag()};
+    x["kind"] = kindOf(m);
+    for (const auto& s : m.shares) x["shares"][s.object] = s.share;
+    if (m.oscillating) {
+      nlohmann::json sh = nlohmann::json::object();
+      for (size_t k = 0; k < m.shape.size(); ++k)
+        if (std::abs(m.shape[k]) > 0) sh[states[k]] = {std::abs(m.shape[k]), std::arg(m.shape[k])};
+      x["shape"] = sh;
+      for (const auto& c : m.channels) x["channels"][c.channel] = {{"amplitude", c.amplitude}, {"phase", c.phase}, {"unit", c.unit}};
+    }
+    ms.push_back(std::move(x));
+  }
+  j["modes"] = ms;
+  return j.dump(2) + "\n";
+}
+
+std::string ModalResult::text(int maxModes) const {
+  std::ostringstream o;
+  o << "Modes of the linearised system at t = " << t << " s: " << modes.size() << " finite (" << infinite
+    << " infinite eigenvalues of the algebraic equations";
+  if (aboveLimit) o << ", " << aboveLimit << " above the frequency limit";
+  o << ")\n";
+  o << "  mode   frequency [Hz]   damping ratio   objects\n";
+  int shown = 0;
+  for (size_t i = 0; i < modes.size() && shown < maxModes; ++i) {
+    const Mode& m = modes[i];
+    if (!m.oscillating) continue;
+    char line[128];
+    std::snprintf(line, sizeof line, "  %4zu   %14.6g   %13.4g   ", i + 1, m.frequency, m.dampingRatio);
+    o << line << sharesText(m) << "\n";
+    ++shown;
+  }
+  const long real = std::count_if(modes.begin(), modes.end(), [](const Mode& m) { return !m.oscillating; });
+  o << "  (" << real << " non-oscillating modes: see the CSV or JSON)\n";
+  for (const auto& n : notes) o << "note: " << n << "\n";
+  return o.str();
+}
+
+}  // namespace pm

@@ -1,0 +1,87 @@
+// Modal analysis of the whole coupled machine (issue #22, seed 004): the
+// project's DAE F(t, y, y') = 0 linearised at an operating point,
+//   A dy + B dy' = 0,  A = dF/dy, B = dF/dy',
+// and the pencil's finite eigenvalues lambda (dy = v e^(lambda t)). The
+// system is everything the transient run integrates: the mechanism (parts,
+// the node bodies of flexible beams, constraint multipliers), the chambers'
+// pressures and temperatures, the actuators' and controllers' states. So a
+// closed chamber's air spring, a beam's bending and the coupling between
+// them come out of one eigenproblem. Discrete states (valve positions,
+// switches) are held as they are at the operating point.
+//
+// The operating point is the state a transient run of the same project
+// reaches at time T (T = 0: the consistent start). The eigenproblem is
+// solved by shift-and-invert, (A + s B)^-1 B v = -1/(lambda - s) v, on the
+// states scaled by their magnitude; the pencil's infinite eigenvalues (the
+// algebraic equations, the constraints) are the zero ones of that matrix.
+#pragma once
+
+#include "model/project.h"
+
+#include <complex>
+#include <string>
+#include <vector>
+
+namespace pm {
+
+struct BuildOptions;
+
+struct ModalOptions {
+  double at = 0.0;  // the operating point: the run's state at this time [s]
+  // Modes whose |lambda| is above this are not reported [rad/s] (0: all finite ones).
+  double maxOmega = 0.0;
+};
+
+struct ModeShare {
+  std::string object;  // a part, flexible body, joint, component or pneumatic net
+  double share = 0.0;  // of the mode's scaled state amplitude (sums to 1)
+};
+
+struct ChannelAmplitude {
+  std::string channel;
+  std::string unit;
+  double amplitude = 0.0;  // with the mode normalised (see Mode::shape)
+  double phase = 0.0;      // [rad] against the mode's largest scaled state
+};
+
+struct Mode {
+  std::complex<double> lambda;  // [1/s]
+  double frequency = 0.0;       // damped: Im(lambda) / 2 pi [Hz]; 0 for a real mode
+  double naturalFrequency = 0.0;  // |lambda| / 2 pi [Hz]
+  double dampingRatio = 1.0;    // -Re(lambda) / |lambda| (1 for a decaying real mode)
+  bool oscillating = false;
+  std::vector<ModeShare> shares;  // largest first, those above 1 %
+  // The mode's state vector, scaled so that its largest scaled state is 1
+  // at phase 0 (states in the order of ModalResult::states).
+  std::vector<std::complex<double>> shape;
+  // The channels' amplitudes in this mode (oscillating modes only; those
+  // that move), from the outputs linearised along the shape.
+  std::vector<ChannelAmplitude> channels;
+};
+
+struct ModalResult {
+  double t = 0.0;                   // the operating point's time
+  std::vector<std::string> states;  // names, as `pneumech equations` lists them
+  std::vector<std::string> stateUnits;
+  int infinite = 0;                 // eigenvalues of the algebraic part, not modes
+  int aboveLimit = 0;               // finite modes above ModalOptions::maxOmega
+  double shift = 0.0;               // s of the shift-and-invert [rad/s]
+  std::vector<Mode> modes;          // by |lambda|, each complex pair once (Im > 0)
+  std::vector<std::string> notes;
+
+  // One row per mode: number, frequency, natural frequency, damping ratio,
+  // Re and Im of lambda, kind, the objects with their shares.
+  std::string tableCsv() const;
+  // Everything, with the oscillating modes' channel shapes.
+  std::string json() const;
+  // A readable summary (the CLI without -o).
+  std::string text(int maxModes = 30) const;
+};
+
+// Throws ProjectError on bad input (also a negative `at`), std::runtime_error
+// when the run to the operating point fails or the linearisation is singular.
+ModalResult runModalAnalysis(const Project& project, const std::string& file, const ModalOptions& options);
+ModalResult runModalAnalysis(const Project& project, const std::string& file, const ModalOptions& options,
+                             const BuildOptions& build);
+
+}  // namespace pm
