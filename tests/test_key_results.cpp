@@ -420,7 +420,7 @@ class TestKeyResults : public QObject {
     v = conclusions(p, rs, computeKeyResults(p, rs));
     const Verdict hi = find(v, "Pressure above supply 1A1 A");
     QCOMPARE(int(hi.status), int(VerdictStatus::Note));
-    QVERIFY2(hi.text.find("5.00 bar gauge at 2.000 s") != std::string::npos, hi.text.c_str());
+    QVERIFY2(hi.text.find("5.00 bar (g) at 2.000 s") != std::string::npos, hi.text.c_str());
     QVERIFY2(hi.text.find("faster than its air can escape") != std::string::npos, hi.text.c_str());
     p.components[0].params["cushion_length_A"] = 0.01;
     v = conclusions(p, rs, computeKeyResults(p, rs));
@@ -451,7 +451,7 @@ class TestKeyResults : public QObject {
     QVERIFY2(row("v1").size.find("nominal flow 255 Nl/min (1->4/2), 305 Nl/min to exhaust") == 0, row("v1").size.c_str());
     QVERIFY2(row("v1").function.find("solenoid actuated, spring return") != std::string::npos, row("v1").function.c_str());
     QVERIFY(row("v1").part.empty());
-    QVERIFY(row("src").size == "5 bar gauge");
+    QVERIFY(row("src").size == "5 bar (g)");
     QVERIFY(row("sw1").id.empty());  // a signal: in the control line, not an item
     // No model parameters, and what the circuit leaves out is listed.
     std::string all;

@@ -90,7 +90,7 @@ std::string sizeOf(const Component& c, const ComponentType& t, double pAmb, bool
   if (n == "quick_exhaust_valve")
     return "nominal flow " + flow(P("C_12"), P("b_12"), 0.5) + " in, " + flow(P("C_23"), P("b_23"), 0.5) + " to exhaust";
   if (n == "pressure_regulator")
-    return "set to " + g((P("p_set") - pAmb) / 1e5) + " bar gauge, nominal flow " + flow(P("C"), P("b"), 0.5);
+    return "set to " + g((P("p_set") - pAmb) / 1e5) + " bar (g), nominal flow " + flow(P("C"), P("b"), 0.5);
   if (n == "orifice") return "orifice diameter " + g(P("d") * 1e3) + " mm";
   if (n == "tube") {
     const double id = P("d") * 1e3, od = tubeOuter(id);
@@ -98,9 +98,9 @@ std::string sizeOf(const Component& c, const ComponentType& t, double pAmb, bool
            ", length " + g(P("L")) + " m";
   }
   if (n == "reservoir") return g(P("V") * 1e3) + " l";
-  if (n == "supply") return g((P("p") - pAmb) / 1e5) + " bar gauge";
+  if (n == "supply") return g((P("p") - pAmb) / 1e5) + " bar (g)";
   if (n == "limit_switch") return "switching point " + mm(P("x_switch")) + " mm";
-  if (n == "pressure_switch") return "switches on at " + g(P("p_on") / 1e5) + " bar gauge";
+  if (n == "pressure_switch") return "switches on at " + g(P("p_on") / 1e5) + " bar (g)";
   return "";
 }
 

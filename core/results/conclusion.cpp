@@ -90,7 +90,7 @@ void overSupply(const Project& project, const ResultStore& rs, const CylinderRes
   const bool inCushion = cushion > 0 && (a ? x[i] <= cushion : x[i] >= c.stroke - cushion);
   Verdict v{"Pressure above supply " + nameOf(c) + " " + side, VerdictStatus::Note, 0.0, ""};
   v.text = "Chamber " + std::string(side) + " of " + nameOf(c) +
-           f(" reaches %.2f bar gauge at %.3f s, above the supply's %.2f bar gauge: ", (pMax - pAmb) / 1e5, t[i],
+           f(" reaches %.2f bar (g) at %.3f s, above the supply's %.2f bar (g): ", (pMax - pAmb) / 1e5, t[i],
              (pSupply - pAmb) / 1e5);
   v.text += inCushion ? f("the piston is %.1f mm into the end cushion, which traps the air and brakes the moving "
                           "mass; the compressed air is what absorbs its kinetic energy.",
