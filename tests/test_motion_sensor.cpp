@@ -13,8 +13,8 @@ namespace {
 
 std::string sensorsOnSeed003() {
   Project p = loadProject(test::projectPath("seed003_meter_out.pneumech.json"));
-  Component pos{"xs", "position_sensor", "", {{"gain", 1000.0}, {"offset", 0.05}}, {{"position", "cyl1.x"}}, {}, {}};
-  Component vel{"vs", "velocity_sensor", "", {}, {{"velocity", "cyl1.v"}}, {}, {}};
+  Component pos{"xs", "position_sensor", "", "", {{"gain", 1000.0}, {"offset", 0.05}}, {{"position", "cyl1.x"}}, {}, {}};
+  Component vel{"vs", "velocity_sensor", "", "", {}, {{"velocity", "cyl1.v"}}, {}, {}};
   p.components.push_back(pos);
   p.components.push_back(vel);
   return serializeProject(p);
