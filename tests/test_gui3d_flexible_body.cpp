@@ -176,7 +176,7 @@ class TestGui3dFlexibleBody : public QObject {
     // The drawn tip follows the run's tip channels at several times: the
     // tip node's position, and the deflection (tip_w along the beam's z,
     // world z here) against the straight beam.
-    const ResultStore& r = *w.runner()->store();
+    const ResultStore& r = *w.resultBuffer()->store();
     const auto t = r.times();
     const auto w_ = r.column("beam1.tip_w"), defl = r.column("beam1.tip_deflection");
     const auto nx = r.column("beam1_n8.x"), nz = r.column("beam1_n8.z");
