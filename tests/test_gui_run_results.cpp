@@ -125,7 +125,7 @@ class TestGuiRunResults : public QObject {
     for (const auto& c : data->channels()) all.push_back(c.name);
     const QString exported = dir_.filePath("exported.csv");
     QString err;
-    QVERIFY2(w.resultsPanel()->exportCsv(exported, all, &err), qPrintable(err));
+    QVERIFY2(w.resultsPanel()->exportCsv(exported, all, false, &err), qPrintable(err));
     QCOMPARE(readAll(exported), expected);
   }
 

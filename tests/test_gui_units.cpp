@@ -98,7 +98,7 @@ QString seed003At(const QTemporaryDir& dir, double ambient) {
   Project p = engine::load(examplePath("seed003_meter_out").toStdString());
   p.simulation.ambient_pressure = ambient;
   const QString path = dir.filePath("seed003_ambient.pneumech.json");
-  saveProject(p, path.toStdString());
+  engine::save(p, path.toStdString());
   return path;
 }
 

@@ -93,10 +93,10 @@ std::vector<Variant> variants() {
     p.name = std::string(type) + " piloted, silencer on 3";
     p.valve.id = "v";
     p.valve.type = type;
-    p.others.push_back({"src", "supply", "", {}, {}, nullptr, {-200, 0, 0, false}});
+    p.others.push_back({"src", "supply", "", "", {}, {}, nullptr, {-200, 0, 0, false}});
     p.lines.push_back(line("l1", "src", "1", "v", "14"));
     if (Registry::instance().find(type)->port("3")) {
-      p.others.push_back({"sil", "silencer", "", {}, {}, nullptr, {200, 200, 0, false}});
+      p.others.push_back({"sil", "silencer", "", "", {}, {}, nullptr, {200, 200, 0, false}});
       p.lines.push_back(line("l2", "v", "3", "sil", "1"));
     }
     out.push_back(p);
@@ -108,8 +108,8 @@ std::vector<Variant> variants() {
   d.valve.type = "valve_5_2";
   d.valve.params = {{"spring_return", 0}};
   d.valve.inputs = {{"sol14", "a.out"}, {"sol12", "b.out"}};
-  d.others.push_back({"a", "push_button", "", {}, {}, nullptr, {-300, 0, 0, false}});
-  d.others.push_back({"b", "push_button", "", {}, {}, nullptr, {300, 0, 0, false}});
+  d.others.push_back({"a", "push_button", "", "", {}, {}, nullptr, {-300, 0, 0, false}});
+  d.others.push_back({"b", "push_button", "", "", {}, {}, nullptr, {300, 0, 0, false}});
   out.push_back(d);
   // Spring return and a pilot on 12 as well (air-return assisted).
   Variant s;
@@ -117,8 +117,8 @@ std::vector<Variant> variants() {
   s.valve.id = "v";
   s.valve.type = "valve_5_2";
   s.valve.inputs = {{"sol14", "a.out"}};
-  s.others.push_back({"a", "push_button", "", {}, {}, nullptr, {-300, 0, 0, false}});
-  s.others.push_back({"src", "supply", "", {}, {}, nullptr, {300, 200, 0, false}});
+  s.others.push_back({"a", "push_button", "", "", {}, {}, nullptr, {-300, 0, 0, false}});
+  s.others.push_back({"src", "supply", "", "", {}, {}, nullptr, {300, 200, 0, false}});
   s.lines.push_back(line("l1", "src", "1", "v", "12"));
   out.push_back(s);
   return out;
