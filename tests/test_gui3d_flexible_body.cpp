@@ -13,6 +13,7 @@
 #include "mechanism_view.h"
 #include "scene3d_scene.h"
 #include "model_tree.h"
+#include "result_buffer.h"
 #include "selection_model.h"
 #include "simulation_runner.h"
 #include "support/studio_window.h"
