@@ -279,8 +279,8 @@ class Element {
   // Returns true when the element is operable and its state changed; the
   // solver then re-runs the discrete updates and restarts from there.
   virtual bool operate(double value) { (void)value; return false; }
-  // Asked at every result row on the solver's side, from t and the states
-  // alone (node values are not filled): throws std::runtime_error, naming
+  // Asked at every result row on the solver's side, from t, the states and
+  // the node values (no evaluation): throws std::runtime_error, naming
   // the time and the objects, when the state no longer describes the
   // element's model (a mechanism whose loop has opened at a lock-up).
   virtual void checkState(const Eval& e) { (void)e; }

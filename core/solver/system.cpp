@@ -322,14 +322,9 @@ void System::presolveJunctions(double t, double* y, const double* yp) {
 }
 
 void System::checkStates(double t, const double* y, const double* yp) {
-  scratch_.resize(states_.size());
-  Eval e;
-  e.nodes_ = nodes_.data();
-  e.t = t;
-  e.y = y;
-  e.yp = yp;
-  e.res = scratch_.data();
-  for (const auto& el : elements_) el->checkState(e);
+  withEval(t, y, yp, [&](Eval& e) {
+    for (const auto& el : elements_) el->checkState(e);
+  });
 }
 
 void System::withEval(double t, const double* y, const double* yp, const std::function<void(Eval&)>& f) {
