@@ -3,8 +3,8 @@
 // rate; never asserts a wall-clock time. A benchmark executable
 // (pneumech-bench-3d), not registered with CTest.
 #include "mechanism_view.h"
+#include "engine/engine.h"
 #include "model/project.h"
-#include "solver/result_store.h"
 
 #include <QElapsedTimer>
 #include <QOpenGLContext>

@@ -8,8 +8,6 @@
 #include "main_window.h"
 #include "simulation_runner.h"
 
-#include "analyses/simulation.h"
-#include "build/project_input.h"
 
 #include <QApplication>
 #include <QSignalSpy>
@@ -17,21 +15,22 @@
 
 #include <cstdio>
 #include <thread>
+#include "engine/engine.h"
 
 using namespace pm;
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
   const double tEnd = argc > 1 ? std::atof(argv[1]) : 30.0;
-  Project p = loadProject(std::string(PM_SOURCE_DIR) + "/projects/seed003_meter_out.pneumech.json");
+  Project p = engine::load(std::string(PM_SOURCE_DIR) + "/projects/seed003_meter_out.pneumech.json");
   p.simulation.t_end = tEnd;
   QTemporaryDir dir;
   const QString file = dir.filePath("seed003.pneumech.json");
-  saveProject(p, file.toStdString());
+  engine::save(p, file.toStdString());
   for (int round = 0; round < 2; ++round) {
     double bare = 0.0;
     {
-      Simulation sim(p);
+      engine::CompiledProject sim(p);
       ResultStore out;
       RunResult r;
       std::thread worker([&] { r = sim.run(out); });  // the same thread set-up as the studio's

@@ -10,15 +10,14 @@
 // To look: PM_CAMERA_SNAPSHOT=/tmp/camera.png and PM_JOINT_SNAPSHOT=/tmp/joint.png
 // (markerSelectedInTreeIsHighlighted, studio), PM_TOP_SNAPSHOT=/tmp/top.png
 // (orthographicTogglesPerspective, top view, orthographic).
-#include "build/project_input.h"
 #include "main_window.h"
-#include "analyses/mechanism_analysis.h"
 #include "mechanism_form.h"
 #include "mechanism_view.h"
 #include "mechanism_view_toolbar.h"
 #include "model_tree.h"
 #include "property_editor.h"
 #include "scene3d_scene.h"
+#include "engine/engine.h"
 #include "support/test_project.h"
 
 #include <QAction>
@@ -55,8 +54,8 @@ struct Rig {
     box.resize(700, 520);
   }
   bool open(const std::string& name) {
-    project = loadProject(test::projectPath(name));
-    runMechanismAnalysis(project, name, MechanismAnalysis::Kinematic, results);
+    project = engine::load(test::projectPath(name));
+    engine::analyse(project, name, MechanismAnalysis::Kinematic, results);
     view->setProject(project);
     view->setResults(&results);
     box.show();

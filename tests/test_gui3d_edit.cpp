@@ -21,7 +21,7 @@
 #include "schematic_scene.h"
 #include "selection_model.h"
 #include "simulation_runner.h"
-#include "build/project_input.h"
+#include "engine/engine.h"
 #include "support/mechanism_builders.h"
 #include "support/test_project.h"
 
@@ -344,7 +344,7 @@ class TestGui3dEdit : public QObject {
     p.components.push_back(test::comp("act", "semi_rotary_actuator", {}, {}, {{"attach", {{"joint", "shaft"}}}}));
     QTemporaryDir tmp;
     const QString file = tmp.filePath("rotary.pneumech.json");
-    saveProject(p, file.toStdString());
+    engine::save(p, file.toStdString());
     MainWindow w;
     QVERIFY(showStudio(w, file));
     MechanismView* view = w.mechanismView();
@@ -757,7 +757,7 @@ class TestGui3dEdit : public QObject {
   }
 
   void wheelZoomsTowardsTheCursor() {
-    const Project p = loadProject(test::projectPath("tool_changer.pneumech.json"));
+    const Project p = engine::load(test::projectPath("tool_changer.pneumech.json"));
     MechanismView view;
     view.resize(640, 480);
     view.setProject(p);
@@ -787,7 +787,7 @@ class TestGui3dEdit : public QObject {
 
   // The model-side rules behind the commands (no widgets involved).
   void deleteTakesDependentsAndFieldsUseDisplayUnits() {
-    Project p = loadProject(test::projectPath("tool_changer.pneumech.json"));
+    Project p = engine::load(test::projectPath("tool_changer.pneumech.json"));
     // Deleting marker crank.A takes the joint coupler_a on it; crank.P carries
     // the cylinder's rod: deleting it detaches cyl1, which stays in the circuit.
     Project q = p;

@@ -6,7 +6,7 @@
 #include "mechanism_snapshot.h"
 #include "report_export.h"
 
-#include "build/project_input.h"
+#include "engine/engine.h"
 #include "support/test_project.h"
 
 #include <QGuiApplication>
@@ -40,7 +40,7 @@ class TestGui3dReportSnapshot : public QObject {
  private slots:
   void snapshotOfFourBar() {
     const std::string file = test::projectPath("four_bar.pneumech.json");
-    const Project p = loadProject(file);
+    const Project p = engine::load(file);
     auto run = test::simulate(p);
     QVERIFY2(run->ok(), run->message().c_str());
     QString why;
@@ -61,7 +61,7 @@ class TestGui3dReportSnapshot : public QObject {
     end.save(QDir::current().filePath("gui3d_report_snapshot.png"));
 
     // A project without a mechanism has no picture, and says why.
-    const Project seed = loadProject(test::projectPath("seed003_meter_out.pneumech.json"));
+    const Project seed = engine::load(test::projectPath("seed003_meter_out.pneumech.json"));
     QVERIFY(renderMechanismSnapshot(seed, nullptr, 0.0, 100, 100, QString(), &why).isNull());
     QVERIFY(why.contains("no mechanism"));
 

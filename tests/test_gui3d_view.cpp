@@ -8,8 +8,7 @@
 // test_gui3d_view snapshotIsAPicture
 #include "mechanism_view.h"
 #include "mechanism_view_controls.h"
-#include "analyses/mechanism_analysis.h"
-#include "build/project_input.h"
+#include "engine/engine.h"
 #include "support/test_project.h"
 
 #include <QSignalSpy>
@@ -43,9 +42,9 @@ struct Loaded {
 
 std::unique_ptr<Loaded> loadAndAnalyse(const std::string& name) {
   auto l = std::make_unique<Loaded>();
-  l->project = loadProject(test::projectPath(name));
+  l->project = engine::load(test::projectPath(name));
   try {
-    runMechanismAnalysis(l->project, name, MechanismAnalysis::Kinematic, l->results);
+    engine::analyse(l->project, name, MechanismAnalysis::Kinematic, l->results);
     l->analysed = true;
   } catch (const std::exception&) {
     l->analysed = false;  // not fully driven: the view shows the initial pose
@@ -105,7 +104,7 @@ class TestGui3dView : public QObject {
   // (MultibodyOptions::lumpFixedJoints): their channels, derived from the
   // arm's, still move them in the view, with the arm.
   void lumpedPartsMoveWithTheirCarrier() {
-    Project pr = loadProject(test::projectPath("tool_changer.pneumech.json"));
+    Project pr = engine::load(test::projectPath("tool_changer.pneumech.json"));
     test::settings(pr, 0.8, 0.01);
     auto r = test::simulate(pr);
     QVERIFY2(r->ok(), r->message().c_str());

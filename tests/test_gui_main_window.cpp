@@ -14,7 +14,7 @@
 #include "simulation_runner.h"
 #include "units.h"
 
-#include "build/project_input.h"
+#include "engine/engine.h"
 #include "model/component_type.h"
 
 #include <QAbstractItemModel>
@@ -221,7 +221,7 @@ class TestGuiMainWindow : public QObject {
     const QString saved = dir_.filePath("saved.pneumech.json");
     QVERIFY(w.saveProjectAs(saved));
     QCOMPARE(w.currentFile(), saved);
-    const Project back = loadProject(saved.toStdString());
+    const Project back = engine::load(saved.toStdString());
     QVERIFY(back.find("tank")->params.count("V"));
     QVERIFY(std::abs(back.find("tank")->params.at("V") - 2.5e-3) < 1e-15);
     MainWindow w2;

@@ -4,9 +4,7 @@
 // installed; those parts are skipped otherwise). Bad report settings give a
 // clear error and no file.
 #include "report_export.h"
-#include "build/project_input.h"
-#include "results/key_results.h"
-#include "results/report_settings.h"
+#include "engine/engine.h"
 #include "support/test_project.h"
 
 #include <QFile>
@@ -56,7 +54,7 @@ class TestGuiReport : public QObject {
 
  private slots:
   void initTestCase() {
-    project_ = loadProject(seed003().toStdString());
+    project_ = engine::load(seed003().toStdString());
     run_ = simulate(project_, "seed003");
     REQUIRE_OK(run_);
   }
@@ -87,7 +85,7 @@ class TestGuiReport : public QObject {
     KeyResultOptions o;
     o.cyclesPerMinute = reportSettings(project_).cyclesPerMinute;
     QCOMPARE(o.cyclesPerMinute, 30.0);
-    const KeyResults kr = computeKeyResults(project_, run_->out, o);
+    const KeyResults kr = engine::keyResults(project_, run_->out, o);
     const QString cycle = QString::number(kr.cycleTime(), 'f', 3) + " s";
     const QString air = QString::number(kr.airNormalLitres, 'f', 3) + " Nl";
     const QString airMin = QString::number(kr.airNormalLitresPerMinute(), 'f', 1) + " Nl/min";

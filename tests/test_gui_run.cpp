@@ -22,10 +22,10 @@
 #include "schematic_view.h"
 #include "simulation_runner.h"
 #include "units.h"
+#include "engine/engine.h"
 #include "support/drop_events.h"
 #include "support/studio_window.h"
 
-#include "build/project_input.h"
 
 #include <QAction>
 #include <QApplication>
@@ -77,10 +77,10 @@ bool dropChannels(MainWindow& w, PlotPane* pane, const std::vector<std::string>&
 // The seed-003 circuit with a longer end time (so a run lasts long enough to
 // be paused), written next to the test's other files.
 QString longSeed003(const QTemporaryDir& dir, double tEnd) {
-  Project p = loadProject(example("seed003_meter_out.pneumech.json").toStdString());
+  Project p = engine::load(example("seed003_meter_out.pneumech.json").toStdString());
   p.simulation.t_end = tEnd;
   const QString path = dir.filePath("seed003_long.pneumech.json");
-  saveProject(p, path.toStdString());
+  engine::save(p, path.toStdString());
   return path;
 }
 
@@ -325,11 +325,11 @@ class TestGuiRun : public QObject {
   // Interactive mode: a click held on the sequence's start button during the
   // run presses it (the sequence starts), releasing the mouse releases it.
   void clickPushButtonWhileRunning() {
-    Project p = loadProject(example("sequence_a_b.pneumech.json").toStdString());
+    Project p = engine::load(example("sequence_a_b.pneumech.json").toStdString());
     p.find("start")->params["t_press"] = 1e9;  // only the hand starts it
     p.simulation.t_end = 1000;
     const QString path = dir_.filePath("seq_manual.pneumech.json");
-    saveProject(p, path.toStdString());
+    engine::save(p, path.toStdString());
     MainWindow w;
     QVERIFY(showProject(w, path, QSize(1500, 1000)));
     QSignalSpy done(&w, &MainWindow::simulationFinished);
@@ -367,7 +367,7 @@ class TestGuiRun : public QObject {
   // with detent toggles it (the cylinder extends), a click on a selector
   // switch driving the valve's side 12 switches it back.
   void clickManualValveAndSelectorWhileRunning() {
-    Project p = loadProject(example("seed003_meter_out.pneumech.json").toStdString());
+    Project p = engine::load(example("seed003_meter_out.pneumech.json").toStdString());
     Component* v = p.find("v1");
     v->params["manual"] = 1.0;
     v->params["spring_return"] = 0.0;
@@ -379,7 +379,7 @@ class TestGuiRun : public QObject {
     sw->params.clear();
     p.simulation.t_end = 1000;
     const QString path = dir_.filePath("manual_valve.pneumech.json");
-    saveProject(p, path.toStdString());
+    engine::save(p, path.toStdString());
     MainWindow w;
     QVERIFY(showProject(w, path, QSize(1500, 1000)));
     QAction* paced = w.findChild<QAction*>("actionRealTime");
@@ -446,7 +446,7 @@ class TestGuiRun : public QObject {
     QVERIFY2(w.runner()->lastResult().ok(), w.runner()->lastResult().message.c_str());
     QVERIFY2(view->diagram(), qPrintable(view->note()));
     // The same diagram the core computes from the whole result.
-    const Project p = loadProject(example("sequence_a_b.pneumech.json").toStdString());
+    const Project p = engine::load(example("sequence_a_b.pneumech.json").toStdString());
     const auto d = displacementStepDiagram(p, *w.resultBuffer()->store(), firstSequence(p));
     QCOMPARE(view->diagram()->rows.size(), d.rows.size());
     QVERIFY(d.rows.size() >= 4);

@@ -20,11 +20,10 @@
 #include "results_panel.h"
 #include "simulation_runner.h"
 #include "simulation_settings_dialog.h"
+#include "engine/engine.h"
 #include "support/studio_window.h"
 
-#include "build/project_input.h"
 #include "model/project_properties.h"
-#include "results/report_settings.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -145,7 +144,7 @@ class TestGuiRunDialogs : public QObject {
     // Saved in the project file.
     const QString saved = dir_.filePath("seed003_report.pneumech.json");
     QVERIFY(w.saveProjectAs(saved));
-    QCOMPARE(reportSettings(loadProject(saved.toStdString())), after);
+    QCOMPARE(reportSettings(engine::load(saved.toStdString())), after);
 
     // The report (what File -> Export Report writes) shows the new plot.
     const QString pdf = dir_.filePath("settings.pdf");
@@ -224,7 +223,7 @@ class TestGuiRunDialogs : public QObject {
     w.document()->undoStack()->redo();
     QCOMPARE(projectProperties(w.project()), props);
     QVERIFY(w.saveProject());
-    const Project reread = loadProject(saved.toStdString());
+    const Project reread = engine::load(saved.toStdString());
     QVERIFY(reread.meta == m);
     QCOMPARE(projectProperties(reread), props);
 
@@ -314,7 +313,7 @@ class TestGuiRunDialogs : public QObject {
     w.document()->undoStack()->redo();
     const QString saved = dir_.filePath("tool_changer_cosim.pneumech.json");
     QVERIFY(w.saveProjectAs(saved));
-    const Project back = loadProject(saved.toStdString());
+    const Project back = engine::load(saved.toStdString());
     QCOMPARE(back.simulation.coupling, std::string("cosimulation"));
     QCOMPARE(back.simulation.exchange_interval, 5e-4);
   }

@@ -22,11 +22,10 @@
 #include "schematic_view.h"
 #include "start_page.h"
 #include "symbol_library.h"
+#include "engine/engine.h"
 #include "support/drop_events.h"
 #include "support/studio_window.h"
 
-#include "build/project_input.h"
-#include "solver/run_control.h"
 
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -313,7 +312,7 @@ class TestGuiSchematic : public QObject {
     MainWindow w2;
     QVERIFY(w2.openProject(path));
     QVERIFY(w2.project() == saved);
-    QVERIFY(loadProject(path.toStdString()) == saved);
+    QVERIFY(engine::load(path.toStdString()) == saved);
     QCOMPARE(w2.scene()->componentItem("cyl1")->pos(), w.scene()->componentItem("cyl1")->pos());
   }
 
@@ -835,7 +834,7 @@ class TestGuiSchematic : public QObject {
     QTest::mouseRelease(view->viewport(), Qt::MiddleButton, {}, vp.center() + QPoint(60, 0));
     const QPointF centre1 = view->mapToScene(vp.center());
     QVERIFY(centre1.x() < centre0.x() - 10 / view->zoom());
-    QVERIFY(w.project() == loadProject(seed003().toStdString()));  // viewing edits nothing
+    QVERIFY(w.project() == engine::load(seed003().toStdString()));  // viewing edits nothing
   }
 
   void unsavedChangesPrompt() {
@@ -1014,7 +1013,7 @@ class TestGuiSchematic : public QObject {
     }
     QCOMPARE(p.components.size(), size_t(500));
     const QString path = dir_.filePath("large.pneumech.json");
-    saveProject(p, path.toStdString());
+    engine::save(p, path.toStdString());
 
     MainWindow w;
     QVERIFY(showWindow(w));
