@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <set>
+#include <thread>
 
 using namespace pm;
 using namespace pm::test;
@@ -96,6 +97,45 @@ class TestStudies : public QObject {
     }
     QVERIFY(studies::latinHypercube(n, 4, 7) == p);
     QVERIFY(studies::latinHypercube(n, 4, 8) != p);
+  }
+
+  // Random points: every coordinate in [0, 1), the same for the same seed,
+  // another for another; 4000 points' mean is 1/2 and their variance 1/12
+  // within 4 standard errors (sigma of the mean sqrt(1/12/4000) = 0.0046).
+  void randomPoints() {
+    const int n = 4000;
+    const auto p = studies::randomPoints(n, 3, 11);
+    QCOMPARE(p.size(), size_t(n));
+    for (int j = 0; j < 3; ++j) {
+      double sum = 0.0, sq = 0.0;
+      for (const auto& x : p) {
+        QVERIFY(x[j] >= 0.0 && x[j] < 1.0);
+        sum += x[j];
+        sq += x[j] * x[j];
+      }
+      const double mean = sum / n, var = sq / n - mean * mean;
+      QVERIFY2(std::abs(mean - 0.5) < 4 * std::sqrt(1.0 / 12 / n), qPrintable(QString::number(mean)));
+      QVERIFY2(std::abs(var - 1.0 / 12) < 4 * std::sqrt(1.0 / 180 / n), qPrintable(QString::number(var)));
+    }
+    QVERIFY(studies::randomPoints(n, 3, 11) == p);
+    QVERIFY(studies::randomPoints(n, 3, 12) != p);
+    // "sampling": "random" maps the points onto the ranges, a list's entries equally likely.
+    const nlohmann::json st = {{"parameters", {{{"path", "cyl1.bore"}, {"from", 0.02}, {"to", 0.04}},
+                                               {{"path", "src.p"}, {"values", {401325, 601325}}}}},
+                               {"sampling", "random"}, {"samples", 50}, {"seed", 3}};
+    const studies::StudyDefinition d = studies::parseStudy(st, "f", "studies[0]");  // a signed 3, as the studio builds it
+    QVERIFY(d.sampling == studies::Sampling::Random);
+    QCOMPARE(d.seed, std::uint64_t(3));
+    nlohmann::json negative = st;
+    negative["seed"] = -3;
+    QVERIFY(errorOf([&] { studies::parseStudy(negative, "f", "studies[0]"); }).find("field 'seed'") != std::string::npos);
+    const auto v = studies::studyVariants(d);
+    const auto u = studies::randomPoints(50, 2, 3);
+    QCOMPARE(v.size(), size_t(50));
+    for (size_t i = 0; i < v.size(); ++i) {
+      QCOMPARE(v[i][0], 0.02 + 0.02 * u[i][0]);
+      QCOMPARE(v[i][1], u[i][1] < 0.5 ? 401325.0 : 601325.0);
+    }
   }
 
   // Grid order (last parameter fastest), a range's points as written, a
@@ -229,6 +269,51 @@ class TestStudies : public QObject {
     QVERIFY(best >= lo);                     // feasible, so not below the bisection's answer
     QVERIFY(best - hi < grid);               // within the grid step, as asked
     QVERIFY(best - hi < 0.05 * grid);        // and in fact much closer
+  }
+
+  // Stopping a study: with one job, the flag set as variant 0 finishes
+  // leaves 0 done and the rest not run (no `done` call for them); a flag set
+  // while a long variant runs cancels its simulation, which says so.
+  void stopKeepsFinishedVariants() {
+    const nlohmann::json st = {{"name", "stop"},
+                               {"parameters", {{{"path", "src.p"}, {"values", {451325, 551325, 651325, 751325}}}}},
+                               {"results", {"cyl1.extend_time"}}};
+    const Project pr = seed003With(st);
+    const std::string path = projectPath(kSeed003);
+    studies::StudySetup setup = studies::prepareStudy(pr, path, studies::projectStudies(pr, path).at(0));
+    std::atomic<bool> stop{false};
+    setup.cancel = &stop;
+    const auto points = studies::studyVariants(setup.study);
+    std::vector<size_t> reported;
+    const auto r = studies::evaluateLocally(setup, points, 1, [&](size_t i, const studies::VariantResult&) {
+      reported.push_back(i);
+      stop = true;
+    });
+    QCOMPARE(reported, std::vector<size_t>{0});
+    QVERIFY2(r[0].ok, r[0].message.c_str());
+    for (size_t i = 1; i < r.size(); ++i) {
+      QVERIFY(!r[i].ok && !r[i].feasible);
+      QCOMPARE(r[i].message, std::string(studies::kNotRun));
+    }
+
+    // A 10,000 s run (minutes) stopped after 0.3 s.
+    Project slow = pr;
+    slow.simulation.t_end = 1e4;
+    studies::StudySetup longSetup = studies::prepareStudy(slow, path, studies::projectStudies(slow, path).at(0));
+    std::atomic<bool> stop2{false};
+    longSetup.cancel = &stop2;
+    std::thread stopper([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      stop2 = true;
+    });
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto c = studies::evaluateLocally(longSetup, {points[0], points[1]}, 1);
+    stopper.join();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    QVERIFY2(seconds < 30.0, qPrintable(QString::number(seconds)));
+    QVERIFY(!c[0].ok);
+    QVERIFY2(c[0].message.rfind("simulation cancelled", 0) == 0, c[0].message.c_str());
+    QCOMPARE(c[1].message, std::string(studies::kNotRun));
   }
 };
 

@@ -82,4 +82,12 @@ std::vector<std::vector<double>> latinHypercube(int n, int d, std::uint64_t seed
   return out;
 }
 
+std::vector<std::vector<double>> randomPoints(int n, int d, std::uint64_t seed) {
+  SplitMix rng{seed};
+  std::vector<std::vector<double>> out(n, std::vector<double>(d));
+  for (auto& p : out)
+    for (double& u : p) u = rng.unit();
+  return out;
+}
+
 }  // namespace pm::studies

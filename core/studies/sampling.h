@@ -18,4 +18,8 @@ std::vector<std::vector<double>> sobolPoints(int n, int d);
 // dimensions by random permutations drawn from `seed`.
 std::vector<std::vector<double>> latinHypercube(int n, int d, std::uint64_t seed);
 
+// Plain random (Monte Carlo) points, each coordinate uniform on [0, 1),
+// drawn from `seed` (splitmix64): the same sample on every machine.
+std::vector<std::vector<double>> randomPoints(int n, int d, std::uint64_t seed);
+
 }  // namespace pm::studies

@@ -199,8 +199,10 @@ StudyDefinition parseStudy(const json& s, const std::string& file, const std::st
   else if (sampling == "zip") st.sampling = Sampling::Zip;
   else if (sampling == "latin_hypercube") st.sampling = Sampling::LatinHypercube;
   else if (sampling == "sobol") st.sampling = Sampling::Sobol;
-  else r.fail("sampling", "expected grid, zip, latin_hypercube or sobol");
-  const bool sampled = st.sampling == Sampling::LatinHypercube || st.sampling == Sampling::Sobol;
+  else if (sampling == "random") st.sampling = Sampling::Random;
+  else r.fail("sampling", "expected grid, zip, latin_hypercube, sobol or random");
+  const bool sampled =
+      st.sampling == Sampling::LatinHypercube || st.sampling == Sampling::Sobol || st.sampling == Sampling::Random;
   if (sampled) {
     if (!s.contains("samples") || !s["samples"].is_number_integer() || s["samples"].get<long long>() < 1 ||
         s["samples"].get<long long>() > 1000000)
@@ -209,10 +211,13 @@ StudyDefinition parseStudy(const json& s, const std::string& file, const std::st
     if (st.sampling == Sampling::Sobol && st.parameters.size() > static_cast<size_t>(kSobolMaxDimensions))
       r.fail("parameters", "Sobol sampling takes at most " + std::to_string(kSobolMaxDimensions) + " parameters");
   } else if (s.contains("samples")) {
-    r.fail("samples", "only latin_hypercube and sobol sampling take a number of samples");
+    r.fail("samples", "only latin_hypercube, sobol and random sampling take a number of samples");
   }
   if (s.contains("seed")) {
-    if (!s["seed"].is_number_unsigned()) r.fail("seed", "expected a non-negative integer");
+    // A file's 3 reads as unsigned; the same value built in code (the studio) is a signed integer.
+    const json& seed = s["seed"];
+    if (!seed.is_number_integer() || (!seed.is_number_unsigned() && seed.get<long long>() < 0))
+      r.fail("seed", "expected a non-negative integer");
     st.seed = s["seed"].get<std::uint64_t>();
   }
   for (size_t i = 0; i < st.parameters.size(); ++i) {
@@ -283,9 +288,10 @@ std::vector<std::vector<double>> studyVariants(const StudyDefinition& st) {
       if (k == 0) return out;
     }
   }
-  const std::vector<std::vector<double>> unit = st.sampling == Sampling::Sobol
-                                                    ? sobolPoints(st.samples, static_cast<int>(d))
-                                                    : latinHypercube(st.samples, static_cast<int>(d), st.seed);
+  const int n = st.samples, dims = static_cast<int>(d);
+  const std::vector<std::vector<double>> unit = st.sampling == Sampling::Sobol  ? sobolPoints(n, dims)
+                                                : st.sampling == Sampling::Random ? randomPoints(n, dims, st.seed)
+                                                                                  : latinHypercube(n, dims, st.seed);
   for (const auto& u : unit) {
     std::vector<double> v;
     for (size_t k = 0; k < d; ++k) {

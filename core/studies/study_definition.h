@@ -29,7 +29,7 @@ struct StudyParameter {
 // for a parameter over parts, else the value (valueText).
 std::string valueLabel(const StudyParameter& p, double value);
 
-enum class Sampling { Grid, Zip, LatinHypercube, Sobol };
+enum class Sampling { Grid, Zip, LatinHypercube, Sobol, Random };
 
 // "cycle_time <= 0.8": a result (or parameter) and its bound.
 struct Constraint {
@@ -51,8 +51,8 @@ struct StudyDefinition {
   std::string name;
   std::vector<StudyParameter> parameters;
   Sampling sampling = Sampling::Grid;
-  int samples = 0;              // LHS, Sobol
-  std::uint64_t seed = 1;       // LHS
+  int samples = 0;              // LHS, Sobol, random
+  std::uint64_t seed = 1;       // LHS, random
   std::vector<std::string> results;  // columns, constraints' results included
   std::vector<Constraint> constraints;
   bool hasOptimisation = false;

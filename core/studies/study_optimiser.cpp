@@ -226,7 +226,8 @@ OptimisationResult optimise(const StudySetup& setup, Evaluator& evaluator) {
   std::vector<double> x0(n);
   const bool hasVariants = std::all_of(st.parameters.begin(), st.parameters.end(),
                                        [](const StudyParameter& p) { return !p.values.empty(); }) ||
-                           st.sampling == Sampling::LatinHypercube || st.sampling == Sampling::Sobol;
+                           st.sampling == Sampling::LatinHypercube || st.sampling == Sampling::Sobol ||
+                           st.sampling == Sampling::Random;
   if (hasVariants) {
     out.points = studyVariants(st);
     out.results = evaluator.evaluate(out.points);

@@ -79,7 +79,7 @@ VariantResult evaluateVariant(const StudySetup& setup, const std::vector<double>
     Simulation sim(pr, setup.file);
     sim.setOutputRows(OutputRows::Solver);  // the jobs are the parallelism; same rows either way
     ResultStore store;
-    const RunResult run = sim.run(store);
+    const RunResult run = sim.run(store, setup.cancel);
     if (!setup.keepFolder.empty())  // also a failed run's rows: they show where it gave up
       store.writeCsv((std::filesystem::path(setup.keepFolder) / ("variant_" + std::to_string(row) + ".csv")).string());
     if (!run.ok()) {
@@ -111,6 +111,10 @@ std::vector<VariantResult> evaluateLocally(const StudySetup& setup, const std::v
   std::mutex report;
   auto work = [&] {
     for (size_t i; (i = next.fetch_add(1)) < points.size();) {
+      if (setup.cancel && setup.cancel->load()) {
+        out[i].message = kNotRun;
+        continue;
+      }
       out[i] = evaluateVariant(setup, points[i], rows.empty() ? i : rows[i]);
       if (done) {
         std::lock_guard<std::mutex> lock(report);

@@ -14,6 +14,7 @@
 #include "model/project.h"
 #include "studies/study_definition.h"
 
+#include <atomic>
 #include <functional>
 #include <string>
 #include <vector>
@@ -28,6 +29,9 @@ struct StudySetup {
   std::vector<std::string> resultUnits;  // per study.results
   double cyclesPerMinute = 0.0;          // the project's report setting (air per minute)
   std::string keepFolder;                // non-empty: each variant's channels as FOLDER/variant_ROW.csv
+  // Set from another thread to stop the study: running variants end as
+  // cancelled (their simulations poll it), the rest are not started.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // Checks the study against the project: every parameter path takes at
@@ -62,8 +66,12 @@ class Evaluator {
 // its index in the batch and its result.
 using VariantDone = std::function<void(size_t index, const VariantResult& result)>;
 
+inline constexpr const char* kNotRun = "not run: the study was stopped";
+
 // Runs a batch on `jobs` threads of this process. `rows`: the points' rows
-// in the table (empty: 0, 1, ...).
+// in the table (empty: 0, 1, ...). After setup.cancel is set, the points not
+// started are left failed with the message kNotRun and `done` is not called
+// for them.
 std::vector<VariantResult> evaluateLocally(const StudySetup& setup, const std::vector<std::vector<double>>& points,
                                            int jobs, const VariantDone& done = {}, const std::vector<size_t>& rows = {});
 
