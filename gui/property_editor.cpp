@@ -1,5 +1,6 @@
 #include "property_editor.h"
 #include "attachment_box.h"
+#include "catalogue_choice.h"
 #include "data_editor.h"
 
 #include "document.h"
@@ -93,9 +94,14 @@ PropertyEditor::PropertyEditor(Document* doc, QWidget* parent) : QWidget(parent)
 
   model_ = new ParamModel(this);
   model_->setCommit([this](const std::string& id, const std::string& param, double si) {
+    // A value edited away from the object's catalogue part ends the part (the
+    // project would be refused with both), in the same undo step.
     return doc_->edit(tr("Set %1.%2").arg(QString::fromStdString(id), QString::fromStdString(param)),
                       [&](Project& p) {
-                        if (Component* c = p.find(id)) c->params[param] = si;
+                        if (Component* c = p.find(id)) {
+                          c->params[param] = si;
+                          dropPartIfEdited(*c);
+                        }
                       });
   });
   table_ = new QTableView;
@@ -128,8 +134,15 @@ PropertyEditor::PropertyEditor(Document* doc, QWidget* parent) : QWidget(parent)
 
   attachment_ = new AttachmentBox(doc_);
 
+  catalogue_ = new QComboBox;
+  catalogue_->setObjectName("catalogueChoice");
+  catalogue_->setToolTip(tr("Choose from catalogue: the part sets its parameters and is listed in the bill of materials"));
+  connect(catalogue_, &QComboBox::activated, this, &PropertyEditor::choosePart);
+  catalogueLabel_ = new QLabel(tr("Catalogue"));
+
   auto* form = new QFormLayout;
   form->addRow(tr("Code"), code_);
+  form->addRow(catalogueLabel_, catalogue_);
   inputsBox_ = new QWidget;
   inputs_ = new QFormLayout(inputsBox_);
   inputs_->setContentsMargins(0, 0, 0, 0);
@@ -212,6 +225,7 @@ void PropertyEditor::showComponent(const std::string& id, int count) {
     code_->clear();
     code_->setEnabled(false);
     rebuildInputs();  // no signal fields of the component shown before
+    rebuildCatalogueChoice();
     attachment_->setComponent({});
     return;
   }
@@ -223,6 +237,7 @@ void PropertyEditor::showComponent(const std::string& id, int count) {
   code_->setText(QString::fromStdString(c->label));
   code_->setEnabled(true);
   rebuildInputs();
+  rebuildCatalogueChoice();
   attachment_->setComponent(id);
 }
 
@@ -308,6 +323,46 @@ void PropertyEditor::rebuildInputs() {
   inputsBox_->show();
 }
 
+// "(none)", then the catalogue's entries of the component's type; the
+// current item is the object's part (an unknown part is listed as such).
+void PropertyEditor::rebuildCatalogueChoice() {
+  const std::string id = model_->componentId();
+  const Component* c = id.empty() ? nullptr : doc_->project().find(id);
+  const std::vector<const catalogue::Entry*> entries = c ? catalogueEntriesFor(c->type) : std::vector<const catalogue::Entry*>{};
+  const QSignalBlocker block(catalogue_);
+  catalogue_->clear();
+  const bool shown = c && (!entries.empty() || !c->part.empty());
+  catalogue_->setVisible(shown);
+  catalogueLabel_->setVisible(shown);
+  if (!shown) return;
+  catalogue_->addItem(tr("(none: values as set)"), QString());
+  for (const catalogue::Entry* e : entries) {
+    catalogue_->addItem(catalogueEntryText(*e), QString::fromStdString(e->part));
+    catalogue_->setItemData(catalogue_->count() - 1, QString::fromStdString(e->file), Qt::ToolTipRole);
+  }
+  int current = catalogue_->findData(QString::fromStdString(c->part));
+  if (current < 0) {  // a part not in the loaded catalogue
+    catalogue_->addItem(tr("%1 (not in the catalogue)").arg(QString::fromStdString(c->part)), QString::fromStdString(c->part));
+    current = catalogue_->count() - 1;
+  }
+  catalogue_->setCurrentIndex(current);
+}
+
+void PropertyEditor::choosePart(int index) {
+  const std::string id = model_->componentId();
+  const Component* c = id.empty() ? nullptr : doc_->project().find(id);
+  if (!c || index < 0) return;
+  const std::string part = catalogue_->itemData(index).toString().toStdString();
+  if (part == c->part) return;
+  const catalogue::Entry* e = part.empty() ? nullptr : catalogue::processCatalogue().find(part);
+  if (!part.empty() && !e) return;
+  doc_->edit(part.empty() ? tr("No catalogue part for %1").arg(QString::fromStdString(id))
+                          : tr("Choose %1 for %2").arg(QString::fromStdString(part), QString::fromStdString(id)),
+             [&](Project& p) {
+               if (Component* comp = p.find(id)) applyCataloguePart(*comp, e);
+             });
+}
+
 void PropertyEditor::onDocumentChanged() {
   if (mechPage_->isVisibleTo(this) && objectKind(doc_->project(), mechForm_->objectId()) == ObjectKind::None) {
     showComponent({});  // the object was deleted (or undone away)
@@ -324,6 +379,7 @@ void PropertyEditor::onDocumentChanged() {
   bool inputsFocused = false;
   for (QWidget* w : inputsBox_->findChildren<QWidget*>()) inputsFocused = inputsFocused || w->hasFocus();
   if (!inputsFocused) rebuildInputs();
+  rebuildCatalogueChoice();
   model_->refresh();
   attachment_->refresh();
 }

@@ -46,6 +46,10 @@ class PropertyEditor : public QWidget {
   // The button opening the data editor (script, sequence, table), hidden
   // when the shown component has no data to edit.
   QPushButton* dataButton() const { return dataButton_; }
+  // "Choose from catalogue": the entries of the shown component's type, the
+  // first item "(none)"; choosing one is one undoable edit. Hidden when the
+  // catalogue has none of the type.
+  QComboBox* catalogueChoice() const { return catalogue_; }
   // A cylinder's attachment to the mechanism, with Detach and Re-pick.
   AttachmentBox* attachmentBox() const { return attachment_; }
   // Opens the data editor of the shown component (window-modal, not
@@ -59,10 +63,14 @@ class PropertyEditor : public QWidget {
   void onDocumentChanged();
   void showMessage(const QString& text);
   void rebuildInputs();
+  void rebuildCatalogueChoice();
+  void choosePart(int index);
 
   Document* doc_;
   QLabel* title_;
   QLineEdit* code_;
+  QComboBox* catalogue_;
+  QLabel* catalogueLabel_;
   QWidget* inputsBox_;
   QFormLayout* inputs_;
   QTableView* table_;
