@@ -19,6 +19,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <limits>
 #include <thread>
 
 namespace pm::gui {
@@ -78,20 +79,51 @@ StudyDialog::StudyDialog(const Document* doc, QWidget* parent) : QDialog(parent)
   constraints_->setPlaceholderText(tr("e.g. cyl1.extend_time <= 0.8; cyl1.impact_energy <= 0.4"));
   form->addRow(tr("Constraints:"), constraints_);
   jobs_ = new QSpinBox(this);
+  jobs_->setObjectName("studyJobs");
   jobs_->setRange(1, 256);
   jobs_->setValue(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
   form->addRow(tr("Threads:"), jobs_);
+  auto* samplingRow = new QHBoxLayout;
+  sampling_ = new QComboBox(this);
+  sampling_->setObjectName("studySampling");
+  sampling_->addItem(tr("Grid (every combination of the points)"), "grid");
+  sampling_->addItem(tr("Latin hypercube"), "latin_hypercube");
+  sampling_->addItem(tr("Random"), "random");
+  sampling_->addItem(tr("Sobol sequence"), "sobol");
+  sampling_->setToolTip(tr("Sampled studies take each parameter's From-To range; Points is not used"));
+  samples_ = new QSpinBox(this);
+  samples_->setObjectName("studySamples");
+  samples_->setRange(1, 100000);
+  samples_->setValue(20);
+  samples_->setPrefix(tr("samples: "));
+  seed_ = new QSpinBox(this);
+  seed_->setObjectName("studySeed");
+  seed_->setRange(0, 1000000000);
+  seed_->setValue(1);
+  seed_->setPrefix(tr("seed: "));
+  seed_->setToolTip(tr("The same seed gives the same sample on every machine"));
+  samplingRow->addWidget(sampling_, 1);
+  samplingRow->addWidget(samples_);
+  samplingRow->addWidget(seed_);
+  form->addRow(tr("Sampling:"), samplingRow);
+  connect(sampling_, &QComboBox::currentIndexChanged, this, &StudyDialog::updateSamplingFields);
   top->addLayout(form);
 
   auto* runRow = new QHBoxLayout;
   runButton_ = new QPushButton(tr("Run Study"), this);
   runButton_->setObjectName("studyRun");
   connect(runButton_, &QPushButton::clicked, this, &StudyDialog::run);
+  stopButton_ = new QPushButton(tr("Stop"), this);
+  stopButton_->setObjectName("studyStop");
+  stopButton_->setEnabled(false);
+  stopButton_->setToolTip(tr("Cancel the running variants and start no more; the finished rows stay"));
+  connect(stopButton_, &QPushButton::clicked, this, &StudyDialog::stop);
   progress_ = new QProgressBar(this);
   status_ = new QLabel(this);
   status_->setObjectName("studyStatus");
   status_->setWordWrap(true);
   runRow->addWidget(runButton_);
+  runRow->addWidget(stopButton_);
   runRow->addWidget(progress_, 1);
   top->addLayout(runRow);
   top->addWidget(status_);
@@ -116,6 +148,15 @@ StudyDialog::StudyDialog(const Document* doc, QWidget* parent) : QDialog(parent)
   axes->addWidget(yAxis_, 1);
   axes->addWidget(pareto_);
   plotLayout->addLayout(axes);
+  auto* heat = new QHBoxLayout;
+  heatMap_ = new QCheckBox(tr("Heat map of"), plotBox);
+  heatMap_->setObjectName("studyHeatMap");
+  heatMap_->setToolTip(tr("A grid of two parameters: one cell per variant, coloured by the result"));
+  heatValue_ = new QComboBox(plotBox);
+  heatValue_->setObjectName("studyHeatValue");
+  heat->addWidget(heatMap_);
+  heat->addWidget(heatValue_, 1);
+  plotLayout->addLayout(heat);
   plot_ = new StudyPlot(plotBox);
   plotLayout->addWidget(plot_, 1);
   split->addWidget(table_);
@@ -125,12 +166,36 @@ StudyDialog::StudyDialog(const Document* doc, QWidget* parent) : QDialog(parent)
   connect(xAxis_, &QComboBox::currentIndexChanged, this, &StudyDialog::updatePlot);
   connect(yAxis_, &QComboBox::currentIndexChanged, this, &StudyDialog::updatePlot);
   connect(pareto_, &QCheckBox::toggled, this, [this](bool on) { plot_->setPareto(on); });
+  connect(heatMap_, &QCheckBox::toggled, this, [this](bool on) {
+    plot_->setHeatMapOn(on && heatMapPossible());
+    updatePlot();
+  });
+  connect(heatValue_, &QComboBox::currentIndexChanged, this, &StudyDialog::updatePlot);
   addParameterRow();
+  updateSamplingFields();
   resize(980, 640);
 }
 
 StudyDialog::~StudyDialog() {
+  stop_ = true;  // closing the dialog cancels the running variants
   if (worker_.joinable()) worker_.join();  // the variants hold the setup; let them end
+}
+
+void StudyDialog::updateSamplingFields() {
+  const QString s = sampling_->currentData().toString();
+  samples_->setEnabled(s != "grid");
+  seed_->setEnabled(s == "latin_hypercube" || s == "random");
+}
+
+bool StudyDialog::heatMapPossible() const {
+  return setup_ && setup_->study.sampling == studies::Sampling::Grid && setup_->study.parameters.size() == 2;
+}
+
+void StudyDialog::stop() {
+  if (!isRunning()) return;
+  stop_ = true;
+  stopButton_->setEnabled(false);
+  status_->setText(tr("Stopping: the running variants are cancelled..."));
 }
 
 void StudyDialog::addParameterRow() {
@@ -174,12 +239,22 @@ nlohmann::json StudyDialog::studyJson() const {
     };
     put("from", kFrom);
     put("to", kTo);
+    if (sampling_->currentData().toString() != "grid") {  // a range sampled continuously: no points
+      ps.push_back(j);
+      continue;
+    }
     const double count = cellValue(r, kCount);
     if (std::isfinite(count) && count == std::floor(count)) j["count"] = static_cast<long long>(count);
     else put("count", kCount);
     ps.push_back(j);
   }
   nlohmann::json st = {{"name", "studio"}, {"parameters", ps}};
+  const std::string sampling = sampling_->currentData().toString().toStdString();
+  if (sampling != "grid") {
+    st["sampling"] = sampling;
+    st["samples"] = samples_->value();
+    if (sampling != "sobol") st["seed"] = seed_->value();
+  }
   nlohmann::json rs = nlohmann::json::array();
   for (const QString& s : splitList(results_->text(), ',')) rs.push_back(s.toStdString());
   st["results"] = rs;
@@ -200,6 +275,8 @@ void StudyDialog::run() {
     status_->setText(QString::fromStdString(e.what()));
     return;
   }
+  stop_ = false;
+  setup_->cancel = &stop_;
   points_ = studies::studyVariants(setup_->study);
   results_done_.assign(points_.size(), {});
   have_.assign(points_.size(), false);
@@ -228,6 +305,9 @@ void StudyDialog::run() {
   progress_->setValue(0);
   status_->setText(tr("%1 variants on %2 threads").arg(points_.size()).arg(jobs_->value()));
   runButton_->setEnabled(false);
+  stopButton_->setEnabled(true);
+  heatMap_->setEnabled(heatMapPossible());
+  plot_->setHeatMapOn(heatMap_->isChecked() && heatMapPossible());
 
   // The variants run on a worker thread (which starts the study's own
   // threads); each finished one is posted to the dialog's thread.
@@ -254,7 +334,8 @@ void StudyDialog::variantDone(size_t i, const studies::VariantResult& r) {
     table_->setItem(int(i), base + int(k), new QTableWidgetItem(std::isfinite(v) ? QString::number(v, 'g', 6) : QString()));
   }
   table_->setItem(int(i), base + int(st.results.size()), new QTableWidgetItem(r.feasible ? "1" : "0"));
-  auto* status = new QTableWidgetItem(r.ok ? tr("ok") : tr("failed"));
+  const bool cancelled = !r.ok && stop_ && r.message.rfind("simulation cancelled", 0) == 0;
+  auto* status = new QTableWidgetItem(r.ok ? tr("ok") : cancelled ? tr("stopped") : tr("failed"));
   if (!r.ok) status->setToolTip(QString::fromStdString(r.message));
   table_->setItem(int(i), base + int(st.results.size()) + 1, status);
   progress_->setValue(static_cast<int>(doneCount_));
@@ -265,12 +346,21 @@ void StudyDialog::finish() {
   finished_ = true;
   if (worker_.joinable()) worker_.join();
   runButton_->setEnabled(true);
-  size_t failed = 0, feasible = 0;
+  stopButton_->setEnabled(false);
+  size_t failed = 0, feasible = 0, run = 0;
+  const int statusColumn = table_->columnCount() - 1;
   for (size_t i = 0; i < results_done_.size(); ++i) {
-    failed += have_[i] && !results_done_[i].ok;
+    const bool stopped = !have_[i] || table_->item(int(i), statusColumn)->text() == tr("stopped");
+    if (!have_[i]) table_->setItem(int(i), statusColumn, new QTableWidgetItem(tr("stopped")));
+    run += !stopped;
+    failed += !stopped && !results_done_[i].ok;
     feasible += results_done_[i].feasible;
   }
-  status_->setText(tr("%1 variants: %2 failed, %3 met the constraints").arg(points_.size()).arg(failed).arg(feasible));
+  if (stop_)
+    status_->setText(tr("Stopped: %1 of %2 variants run, %3 failed, %4 met the constraints")
+                         .arg(run).arg(points_.size()).arg(failed).arg(feasible));
+  else
+    status_->setText(tr("%1 variants: %2 failed, %3 met the constraints").arg(points_.size()).arg(failed).arg(feasible));
   emit studyFinished();
 }
 
@@ -283,6 +373,11 @@ void StudyDialog::fillAxisChoices() {
     const QSignalBlocker block(c);
     c->clear();
     c->addItems(names);
+  }
+  {
+    const QSignalBlocker block(heatValue_);
+    heatValue_->clear();
+    for (const auto& r : st.results) heatValue_->addItem(QString::fromStdString(r));
   }
   xAxis_->setCurrentIndex(0);
   yAxis_->setCurrentIndex(names.size() > int(st.parameters.size()) ? int(st.parameters.size()) : 0);
@@ -300,6 +395,63 @@ void StudyDialog::updatePlot() {
     feasible.push_back(shown && results_done_[i].feasible);
   }
   plot_->setData(xs, ys, feasible, xAxis_->currentText(), yAxis_->currentText());
+  if (!heatMapPossible()) return;
+  // Grid order: the first parameter slowest, so variant i * ny + j is cell (i, j).
+  const std::string zn = heatValue_->currentText().toStdString();
+  std::vector<double> z;
+  std::vector<bool> cellFeasible;
+  for (size_t i = 0; i < points_.size(); ++i) {
+    const bool shown = have_[i] && results_done_[i].ok;
+    z.push_back(shown ? studies::variantValue(*setup_, points_[i], results_done_[i], zn) : std::nan(""));
+    cellFeasible.push_back(shown && results_done_[i].feasible);
+  }
+  const auto& ps = setup_->study.parameters;
+  plot_->setHeatMap(ps[0].values, ps[1].values, z, cellFeasible, QString::fromStdString(ps[0].path),
+                    QString::fromStdString(ps[1].path), heatValue_->currentText());
+}
+
+StudySummary StudyDialog::summary() const {
+  StudySummary s;
+  if (!setup_ || points_.empty()) return s;
+  const studies::StudyDefinition& st = setup_->study;
+  for (int c = 0; c < table_->columnCount(); ++c) s.header << table_->horizontalHeaderItem(c)->text();
+  for (int r = 0; r < table_->rowCount(); ++r) {
+    QStringList row;
+    for (int c = 0; c < table_->columnCount(); ++c) row << (table_->item(r, c) ? table_->item(r, c)->text() : QString());
+    s.rows.push_back(row);
+  }
+  QStringList names;
+  for (const auto& p : st.parameters) names << QString::fromStdString(p.path);
+  static const char* kinds[] = {"Grid", "Lists", "Latin hypercube sample", "Sobol sample", "Random sample"};
+  s.description = tr("%1 of %2: %3").arg(kinds[int(st.sampling)], names.join(", "), status_->text());
+  for (const auto& c : st.constraints) s.constraints << QString::fromStdString(c.text);
+  s.plot = plot_->data();
+  // The chosen design: the row selected in the table, else the feasible
+  // variant with the smallest first result.
+  const QList<QTableWidgetItem*> selected = table_->selectedItems();
+  if (!selected.isEmpty()) {
+    s.chosenRow = selected.front()->row();
+    s.chosen = tr("Chosen in the study table: ");
+  } else if (!st.results.empty()) {
+    double best = std::numeric_limits<double>::infinity();
+    for (size_t i = 0; i < points_.size(); ++i)
+      if (have_[i] && results_done_[i].feasible && !results_done_[i].results.empty() &&
+          results_done_[i].results[0] < best) {
+        best = results_done_[i].results[0];
+        s.chosenRow = int(i);
+      }
+    s.chosen = tr("The smallest %1 among the variants that met the constraints: ").arg(QString::fromStdString(st.results[0]));
+  }
+  if (s.chosenRow < 0) {
+    s.chosen = tr("No variant met the constraints.");
+    return s;
+  }
+  QStringList what;
+  for (size_t k = 0; k < st.parameters.size(); ++k)
+    what << QString::fromStdString(st.parameters[k].path + " = " +
+                                   studies::valueLabel(st.parameters[k], points_[size_t(s.chosenRow)][k]));
+  s.chosen += tr("variant %1, %2").arg(s.chosenRow).arg(what.join(", "));
+  return s;
 }
 
 }  // namespace pm::gui

@@ -3,11 +3,16 @@
 // them, each a range with a number of points; the key results; optional
 // constraints), run its variants on threads with a progress bar and a
 // table that fills as they finish, and plot a result against a parameter
-// or, with Pareto, two results as objectives with the front marked.
+// or, with Pareto, two results as objectives with the front marked; a grid
+// of two parameters also as a heat map of a result. Besides the grid, the
+// variants can be a Latin hypercube, random or Sobol sample of the ranges
+// (with a seed). Stop ends a running study: the variants running are
+// cancelled, those not started are left out, the finished ones stay.
 // The study runs as `pneumech study` would (engine/engine.h: studies::).
 #pragma once
 
 #include "engine/engine.h"
+#include "study_summary.h"
 
 #include <QDialog>
 
@@ -36,15 +41,19 @@ class StudyDialog : public QDialog {
   ~StudyDialog() override;
 
   bool isRunning() const { return worker_.joinable() && !finished_; }
+  bool wasStopped() const { return finished_ && stop_; }
   bool isFinished() const { return finished_; }
   QTableWidget* table() const { return table_; }
   StudyPlot* plot() const { return plot_; }
   // The study as the form defines it (the "studies" entry's JSON).
   nlohmann::json studyJson() const;
+  // The finished study for the report (empty rows: none run yet).
+  StudySummary summary() const;
 
  public slots:
   void addParameterRow();
   void run();
+  void stop();
 
  signals:
   void studyFinished();
@@ -54,6 +63,8 @@ class StudyDialog : public QDialog {
   void finish();
   void updatePlot();
   void fillAxisChoices();
+  void updateSamplingFields();
+  bool heatMapPossible() const;
   double cellValue(int row, int column) const;
 
   const Document* doc_;
@@ -61,13 +72,19 @@ class StudyDialog : public QDialog {
   QLineEdit* results_ = nullptr;
   QLineEdit* constraints_ = nullptr;
   QSpinBox* jobs_ = nullptr;
+  QComboBox* sampling_ = nullptr;
+  QSpinBox* samples_ = nullptr;
+  QSpinBox* seed_ = nullptr;
   QPushButton* runButton_ = nullptr;
+  QPushButton* stopButton_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QLabel* status_ = nullptr;
   QTableWidget* table_ = nullptr;
   QComboBox* xAxis_ = nullptr;
   QComboBox* yAxis_ = nullptr;
   QCheckBox* pareto_ = nullptr;
+  QCheckBox* heatMap_ = nullptr;
+  QComboBox* heatValue_ = nullptr;
   StudyPlot* plot_ = nullptr;
 
   std::shared_ptr<studies::StudySetup> setup_;
@@ -76,6 +93,7 @@ class StudyDialog : public QDialog {
   std::vector<bool> have_;
   std::thread worker_;
   std::atomic<bool> finished_{false};
+  std::atomic<bool> stop_{false};
   size_t doneCount_ = 0;
 };
 

@@ -7,6 +7,7 @@
 #include "report_circuit.h"
 #include "report_page.h"
 #include "report_plot.h"
+#include "report_study.h"
 #include "units.h"
 
 #include <QBuffer>
@@ -46,6 +47,7 @@ struct Inputs {
   QString snapshotNote;  // why there is none
   double snapshotTime = 0.0;
   std::vector<Verdict> verdicts;  // the conclusion, cycle time first
+  const StudySummary* study = nullptr;
 };
 
 // An absolute pressure [Pa] in the studio's pressure units, gauge relative to `ambient`.
@@ -473,6 +475,7 @@ void compose(ReportPage& pg, const Inputs& in) {
   keyResultsSection(pg, in);
   plotsSection(pg, in);
   displacementStepSection(pg, in);
+  if (in.study) studySection(pg, *in.study);
   billOfMaterialsSection(pg, in);
   assumptions(pg, in);
 }
@@ -480,7 +483,7 @@ void compose(ReportPage& pg, const Inputs& in) {
 }  // namespace
 
 bool exportReport(const Project& project, const ResultStore& results, const QString& pdfPath, QString* error,
-                  const QString& projectFile, int* pages) {
+                  const QString& projectFile, int* pages, const StudySummary* study) {
   auto fail = [&](const QString& m) {
     if (error) *error = m;
     return false;
@@ -497,7 +500,7 @@ bool exportReport(const Project& project, const ResultStore& results, const QStr
     opt.cyclesPerMinute = settings.cyclesPerMinute;
     const KeyResults kr = engine::keyResults(project, results, opt);
     Inputs in{project, results, kr, settings, QImage(), QLocale::c().toString(QDate::currentDate(), "d MMMM yyyy"),
-              QImage(), QString(), 0.0, conclusions(project, results, kr)};
+              QImage(), QString(), 0.0, conclusions(project, results, kr), study};
     // The project's logo (meta.logo), else that of older files' report section.
     const std::string logo = projectProperties(project).logo;
     const bool metaLogo = !logo.empty();

@@ -12,12 +12,15 @@
 
 namespace pm::gui {
 
+struct StudySummary;
+
 // Writes the report of a finished run to `pdfPath` (atomically). Report
 // settings come from project.extra["report"] (see core/results/report_settings.h);
 // a relative logo path is taken relative to `projectFile`'s folder. Returns
 // false with `error` set (bad report settings, unreadable logo, unwritable
-// file). `pages`, when given, receives the page count.
+// file). `pages`, when given, receives the page count. `study`, when given
+// and run, adds its section (gui/report/report_study.h).
 bool exportReport(const Project& project, const ResultStore& results, const QString& pdfPath, QString* error,
-                  const QString& projectFile = {}, int* pages = nullptr);
+                  const QString& projectFile = {}, int* pages = nullptr, const StudySummary* study = nullptr);
 
 }  // namespace pm::gui

@@ -1,4 +1,5 @@
 #include "main_window.h"
+#include "study_dialog.h"
 
 #include "document.h"
 #include "file_session.h"
@@ -252,7 +253,11 @@ void MainWindow::exportReportDialog() {
                                                     tr("PDF (*.pdf)"));
   if (path.isEmpty()) return;
   QString err;
-  if (!exportReport(project(), *store, path, &err, doc_->file())) showError(tr("Export report"), err);
+  // The study shown in its dialog (the row chosen there), else the last one closed.
+  std::shared_ptr<StudySummary> study = lastStudy_;
+  if (studyDialog_ && studyDialog_->isFinished()) study = std::make_shared<StudySummary>(studyDialog_->summary());
+  if (!exportReport(project(), *store, path, &err, doc_->file(), nullptr, study.get()))
+    showError(tr("Export report"), err);
   else statusLabel_->setText(tr("Report written to %1").arg(path));
 }
 

@@ -15,6 +15,7 @@
 #include "project_checks.h"
 
 #include <QMainWindow>
+#include <QPointer>
 #include <QString>
 
 #include <memory>
@@ -39,6 +40,8 @@ class QToolButton;
 namespace pm::gui {
 
 class Document;
+class StudyDialog;
+struct StudySummary;
 class FileSession;
 class Recovery;
 class LibraryPanel;
@@ -176,6 +179,10 @@ class MainWindow : public QMainWindow {
   class AnimationControls* anim3d_ = nullptr;
   void sync3d();
   void exportReportDialog();
+  // The last parameter study run in the studio, for the report: its dialog
+  // while open (the row chosen there), else what it held when closed.
+  QPointer<StudyDialog> studyDialog_;
+  std::shared_ptr<StudySummary> lastStudy_;
   TimeCursor* cursor_ = nullptr;
   TimeBar* timeBar_ = nullptr;
   QLabel* cursorStatus_ = nullptr;

@@ -340,6 +340,12 @@ void MainWindow::buildMenus() {
   sim->addAction(tr("Parameter &Study..."), this, [this] {
     auto* dlg = new StudyDialog(doc_, this);
     dlg->setAttribute(Qt::WA_DeleteOnClose);
+    studyDialog_ = dlg;
+    auto keep = [this, dlg] {
+      if (!dlg->summary().rows.empty()) lastStudy_ = std::make_shared<StudySummary>(dlg->summary());
+    };
+    connect(dlg, &StudyDialog::studyFinished, this, keep);
+    connect(dlg, &QDialog::finished, this, keep);
     dlg->show();
   })->setObjectName("actionStudy");
   sim->addSeparator();
