@@ -8,8 +8,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -28,6 +30,21 @@ double processCpuSeconds() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
   return u.ru_utime.tv_sec + u.ru_stime.tv_sec + 1e-6 * (u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+// Linux's scheduler statistics of the calling thread: seconds on a core and
+// seconds runnable but waiting for one (false where /proc has none). On a
+// shared machine the second is the other processes' share; what a thread's
+// life holds beyond both is time it could not run: a lock, I/O, a page fault.
+bool threadSchedstat(double* onCore, double* waiting) {
+  std::FILE* f = std::fopen("/proc/thread-self/schedstat", "r");
+  if (!f) return false;
+  unsigned long long run = 0, delay = 0;
+  const bool ok = std::fscanf(f, "%llu %llu", &run, &delay) == 2;
+  std::fclose(f);
+  *onCore = 1e-9 * static_cast<double>(run);
+  *waiting = 1e-9 * static_cast<double>(delay);
+  return ok;
 }
 
 double seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
@@ -93,12 +110,40 @@ int benchmark(const StudyOptions& o) {
   std::string first;
   double t1 = 0.0;
   std::cout << "study benchmark: " << points.size() << " variants of " << path << " (" << defaultJobs()
-            << " hardware threads)\n";
+            << " hardware threads";
+  double load[3];
+  if (getloadavg(load, 3) == 3) std::printf("; load average %.2f %.2f %.2f", load[0], load[1], load[2]);
+  std::cout << ")" << std::endl;
   for (int j : jobs) {
     const auto start = Clock::now();
     const double cpu0 = processCpuSeconds();
-    const std::vector<studies::VariantResult> r = studies::evaluateLocally(setup, points, j);
+    // Each worker's scheduler times at its last finished variant (the
+    // calling thread works too: its times before the batch are taken off).
+    struct Times {
+      double onCore = 0.0, waiting = 0.0, life = 0.0;
+    };
+    std::map<std::thread::id, Times> threads;
+    Times before;
+    const bool sched = threadSchedstat(&before.onCore, &before.waiting);
+    const auto done = [&](size_t, const studies::VariantResult&) {
+      Times now;
+      if (!threadSchedstat(&now.onCore, &now.waiting)) return;
+      now.life = seconds(start);
+      threads[std::this_thread::get_id()] = now;
+    };
+    const std::thread::id caller = std::this_thread::get_id();
+    const std::vector<studies::VariantResult> r = studies::evaluateLocally(setup, points, j, sched ? done : studies::VariantDone{});
     const double t = seconds(start), cpu = processCpuSeconds() - cpu0;
+    if (sched) {
+      Times sum;
+      for (auto& [id, x] : threads) {
+        if (id == caller) x.onCore -= before.onCore, x.waiting -= before.waiting;
+        sum.onCore += x.onCore, sum.waiting += x.waiting, sum.life += x.life;
+      }
+      std::printf("  --jobs %d: %zu threads lived %.2f s in all: %.2f s on a core, %.2f s waiting for a core (the "
+                  "machine's other load), %.2f s neither (blocked: locks, I/O, page faults)\n",
+                  j, threads.size(), sum.life, sum.onCore, sum.waiting, sum.life - sum.onCore - sum.waiting);
+    }
     if (j == 1) t1 = t;
     size_t failed = 0;
     for (const auto& v : r) failed += v.ok ? 0 : 1;
