@@ -151,6 +151,7 @@ StudyDialog::StudyDialog(const Document* doc, QWidget* parent) : QDialog(parent)
   auto* heat = new QHBoxLayout;
   heatMap_ = new QCheckBox(tr("Heat map of"), plotBox);
   heatMap_->setObjectName("studyHeatMap");
+  heatMap_->setEnabled(false);  // until a grid of two parameters has run
   heatMap_->setToolTip(tr("A grid of two parameters: one cell per variant, coloured by the result"));
   heatValue_ = new QComboBox(plotBox);
   heatValue_->setObjectName("studyHeatValue");
