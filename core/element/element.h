@@ -165,6 +165,14 @@ struct IntegrationNeeds {
   // where a large move leaves the states' valid region, as a mechanism's
   // independent coordinates leave the poses where its loops close).
   double samplingMove = 1.0;
+  // The linear solver the element's equations call for. Auto leaves the
+  // choice to the system's size (solver/matched_klu.h's kSparseFrom); an
+  // element whose Jacobian block is sparse however small the system (a long
+  // chain of beam nodes) may ask for Sparse, one whose block is dense and
+  // large may ask for Dense. Sparse wins when elements disagree: a dense
+  // factorisation of a system someone found sparse is the costly mistake.
+  enum class LinearSolver { Auto, Dense, Sparse };
+  LinearSolver linearSolver = LinearSolver::Auto;
 };
 
 // What the copies of one run's System share (the solver's and the output

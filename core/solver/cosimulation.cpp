@@ -84,7 +84,7 @@ class Integrator {
     check(IDASetMaxNonlinIters(mem_, 10), "IDASetMaxNonlinIters");
     check(IDASetSuppressAlg(mem_, sys_.highIndex() ? SUNTRUE : SUNFALSE), "IDASetSuppressAlg");
     if (set_.max_step > 0) check(IDASetMaxStep(mem_, set_.max_step), "IDASetMaxStep");
-    sparse_ = N_ >= kSparseFrom;
+    sparse_ = sys_.sparseJacobian(N_);
     if (sparse_) {
       sys_.presolveJunctions(t0, y(), yp());
       sys_.makeConsistent(t0, y(), yp());

@@ -354,7 +354,8 @@ void IntegrationRun::setUpOutputRows() {
 void IntegrationRun::setUpLinearSolver() {
   Ida& ida = ida_->ida;
   Callbacks& cb = ida_->cb;
-  sparse_ = N_ >= kSparseFrom;
+  sparse_ = sys_.sparseJacobian(N_);
+  result_.stats.sparseJacobian = sparse_;
   if (sparse_) {
     sys_.presolveJunctions(t0_, y_, yp_);
     sys_.makeConsistent(t0_, y_, yp_);

@@ -23,6 +23,7 @@ struct RunStats {
   long stepsPneumatic = 0, stepsMechanical = 0;
   bool outputThread = false;  // the result rows were computed on a second thread
   bool outputCopy = false;    // ... by a copy of the System (on either thread)
+  bool sparseJacobian = false;  // IDA factorised a sparse Jacobian (KLU), not a dense one
   double realTimeFactor() const { return wallSeconds > 0 ? tReached / wallSeconds : 0.0; }
 };
 

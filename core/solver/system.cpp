@@ -2,6 +2,7 @@
 
 #include "model/message_text.h"
 #include "solver/colored_jacobian.h"
+#include "solver/matched_klu.h"
 
 #include <algorithm>
 #include <cmath>
@@ -428,6 +429,17 @@ bool System::secondOrder() const {
 bool System::residualHasHistory() const {
   return std::any_of(elements_.begin(), elements_.end(),
                      [](const auto& e) { return e->integrationNeeds().residualHasHistory; });
+}
+
+bool System::sparseJacobian(int n) const {
+  using LS = IntegrationNeeds::LinearSolver;
+  bool dense = false;
+  for (const auto& e : elements_) {
+    const LS want = e->integrationNeeds().linearSolver;
+    if (want == LS::Sparse) return true;
+    dense = dense || want == LS::Dense;
+  }
+  return !dense && n >= kSparseFrom;
 }
 
 std::string System::stateObject(int state) const {

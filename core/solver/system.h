@@ -141,6 +141,9 @@ class System : public Evaluator {
   // true when any asks for it.
   bool secondOrder() const;
   bool residualHasHistory() const;
+  // Whether IDA factorises a sparse Jacobian (KLU) for this system of n
+  // states: the elements' IntegrationNeeds::linearSolver, else n >= kSparseFrom.
+  bool sparseJacobian(int n) const;
   // The model object state i belongs to (Element::stateObject), else its owner.
   std::string stateObject(int state) const;
 
