@@ -8,6 +8,7 @@
 #include "io/confined_file.h"
 #include "io/json_limits.h"
 #include "io/mesh_file.h"
+#include "io/subcircuit_file.h"
 #include "mechanics/mechanism_element.h"
 #include "pneumatics/gas.h"
 #include "user/user_component.h"
@@ -22,7 +23,7 @@ std::function<TriangleMesh(const std::string&)> meshReader(const std::string& pr
   return meshReaderFor(projectFile);
 }
 
-std::vector<std::string> loadUserLibrary(const std::string& dir) { return user::loadLibrary(dir); }
+std::vector<std::string> loadUserLibrary(const std::string& dir) { return user::loadLibrary(dir, registerSubcircuit); }
 
 Project load(const std::string& path, const Overrides& o) {
   Project pr = loadProject(path);

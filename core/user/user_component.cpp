@@ -409,7 +409,7 @@ std::string registerComponent(const json& def, const std::string& file, const st
   return name;
 }
 
-std::vector<std::string> loadLibrary(const std::string& dir) {
+std::vector<std::string> loadLibrary(const std::string& dir, const SubcircuitLoader& subcircuit) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) throw ProjectError(dir, "", "", "user library folder not found");
@@ -420,6 +420,12 @@ std::vector<std::string> loadLibrary(const std::string& dir) {
   std::sort(files.begin(), files.end());
   // Every good file is registered; the bad ones are reported together after.
   std::vector<std::string> names, errors;
+  struct Pending {
+    std::string file, text;
+    json def;
+    std::string error;
+  };
+  std::vector<Pending> subcircuits;
   for (const fs::path& p : files) {
     std::ifstream in(p, std::ios::binary);
     std::stringstream ss;
@@ -432,11 +438,30 @@ std::vector<std::string> loadLibrary(const std::string& dir) {
       } catch (const json::exception& e) {
         throw ProjectError(p.string(), "", "", std::string("malformed JSON: ") + e.what());
       }
-      names.push_back(registerComponent(def, p.string(), text));
+      if (subcircuit && def.is_object() && def.value("format", json()) == "pneumech-subcircuit")
+        subcircuits.push_back({p.string(), text, def, {}});
+      else
+        names.push_back(registerComponent(def, p.string(), text));
     } catch (const ProjectError& e) {
       errors.push_back(e.what());
     }
   }
+  // Rounds until none registers: one may use another of the folder.
+  for (bool progress = true; progress && !subcircuits.empty();) {
+    progress = false;
+    std::vector<Pending> left;
+    for (Pending& s : subcircuits) {
+      try {
+        names.push_back(subcircuit(s.def, s.file, s.text));
+        progress = true;
+      } catch (const ProjectError& e) {
+        s.error = e.what();
+        left.push_back(std::move(s));
+      }
+    }
+    subcircuits = std::move(left);
+  }
+  for (const Pending& s : subcircuits) errors.push_back(s.error);
   if (errors.size() == 1) throw ProjectError(dir, "", "", errors[0]);
   if (!errors.empty()) {
     std::string all = std::to_string(errors.size()) + " user components refused:";

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,11 @@ std::string registerComponent(const nlohmann::json& def, const std::string& file
 // order). The good ones are registered even when others are bad; then a
 // ProjectError lists the bad ones, each naming its file, line and
 // expression (or the folder, when it cannot be read).
-std::vector<std::string> loadLibrary(const std::string& dir);
+// `subcircuit` registers a file whose "format" is "pneumech-subcircuit"
+// (io/subcircuit_file.h: the layer above): those are read after the user
+// components, each once the sub-circuits it uses are registered.
+using SubcircuitLoader = std::function<std::string(const nlohmann::json&, const std::string&, const std::string&)>;
+std::vector<std::string> loadLibrary(const std::string& dir, const SubcircuitLoader& subcircuit = {});
 
 // The line (1-based) of the `occurrence`-th appearance of `needle` in
 // `text` at or after `from`; 0 when not found.
