@@ -101,7 +101,7 @@ class TestSubcircuits : public QObject {
     REQUIRE_OK(a);
     REQUIRE_OK(b);
     QVERIFY(b->at("cyl1.x", 1.0) > 0.19);  // the cylinder strokes: the comparison covers a motion
-    QVERIFY(a->out.find("vfc.v1.x") >= 0);  // <instance>.<inner id>.<quantity>
+    QVERIFY(a->out.find("vfc.v1.s") >= 0);  // <instance>.<inner id>.<quantity>
     QVERIFY(a->out.find("vfc.fc1.q") >= 0);
     std::string why;
     QVERIFY2(bitIdentical(*a, *b, {"vfc."}, why), why.c_str());

@@ -18,6 +18,9 @@ struct Definition {
   std::vector<std::pair<int, double>> constants;
   int time = -1, pAmb = -1, TAmb = -1;
   std::vector<std::pair<std::string, int>> params;  // parameter -> slot
+  // Per parameter: what its value is multiplied by to be SI (1, or the
+  // ISO 8778 standard-flow factor for a parameter given in Nl/min).
+  std::vector<double> paramScale;
   struct Port {
     std::string name;
     int p = -1, T = -1;
@@ -54,6 +57,21 @@ struct Definition {
     bool hasRate = false, hasHeat = false;
   };
   std::vector<Volume> volumes;
+  // Discrete states: constant between events, changed by them.
+  struct Discrete {
+    std::string name;
+    int slot = -1;
+    Program initial;
+  };
+  std::vector<Discrete> discretes;
+  // "when": lhs op rhs becoming true sets discrete states. The root
+  // function is lhs - rhs; `rising`: op is > or >= (true when it grows).
+  struct Event {
+    Program lhs, rhs;
+    bool rising = true, strict = true;
+    std::vector<std::pair<int, Program>> set;  // discrete index -> new value
+  };
+  std::vector<Event> events;
   struct Output {
     std::string name, unit;
     Program value;

@@ -31,7 +31,8 @@ int lineOf(const std::string& text, const std::string& needle, size_t from, int 
 namespace {
 
 const std::set<std::string> kKeys = {"format", "name",   "category", "description", "symbol",  "ports",  "parameters",
-                                     "states", "variables", "equations", "flows",   "volumes", "outputs"};
+                                     "states", "variables", "equations", "flows",   "volumes", "outputs",
+                                     "discrete", "events"};
 
 class DefinitionReader {
  public:
@@ -59,12 +60,15 @@ class DefinitionReader {
     ports();
     parameters();
     states();
+    discretes();
     variables();
     equations();
     flows();
     volumes();
     portsHaveFlows();
     outputs();
+    events();
+    symbolFile();
     t_.origin = file_;
     t_.definition = def_;
     std::shared_ptr<const Definition> d = d_;
@@ -206,7 +210,11 @@ class DefinitionReader {
       ParamDecl pd;
       pd.name = str(p, "name", f + ".name");
       pd.unit = str(p, "unit", f + ".unit");
-      const Dim dim = unit(f + ".unit", pd.unit);
+      // A standard (ANR) volume flow is given in Nl/min and read in the
+      // expressions as the mass flow it stands for, in kg/s.
+      const bool standardFlow = pd.unit == "Nl/min";
+      const Dim dim = standardFlow ? parseUnit("kg/s") : unit(f + ".unit", pd.unit);
+      d_->paramScale.push_back(standardFlow ? gas::rho0 * 1e-3 / 60.0 : 1.0);
       if (!p.contains("default")) fail(f + ".default", pd.name, "missing field");
       pd.def = num(p, "default", f, 0.0);
       pd.min = num(p, "min", f, -1e300);
@@ -259,6 +267,9 @@ class DefinitionReader {
     });
   }
   void equations();
+  void discretes();
+  void events();
+  void symbolFile();
   void flows();
   void volumes();
   void portsHaveFlows();
@@ -280,6 +291,7 @@ class DefinitionReader {
   Symbols syms_;
   std::set<int> constant_;
   std::vector<Dim> derDim_;
+  std::vector<Dim> discreteDim_;
 };
 
 // Each differential state has one "der(x) = ..." and the algebraic states
@@ -337,6 +349,82 @@ void DefinitionReader::equations() {
       fail("equations", d_->states[k].name,
            "state '" + d_->states[k].name + "' has no equation (" +
                (d_->states[k].differential ? "der(" + d_->states[k].name + ") = ..." : std::string("0 = ...")) + ")");
+}
+
+// Discrete states: a name (its unit, default 1) and an initial value of
+// parameters and constants.
+void DefinitionReader::discretes() {
+  eachObject("discrete", [&](const json& x, const std::string& f) {
+    Definition::Discrete d;
+    d.name = str(x, "name", f + ".name");
+    if (!isIdentifier(d.name)) fail(f + ".name", d.name, "a discrete state's name is letters, digits and '_'");
+    const Dim dim = x.contains("unit") ? unit(f + ".unit", str(x, "unit", f + ".unit")) : Dim();
+    d.initial = checked(f + ".initial", exprText(x, "initial", f, "0"), dim, "the discrete state", true);
+    d.slot = symbol(d.name, dim, false, f + ".name");
+    discreteDim_.push_back(dim);
+    d_->discretes.push_back(std::move(d));
+  });
+}
+
+// {"when": "<a> > <b>", "set": {"<discrete>": "<expression>"}}: the
+// comparison's two sides give the root function a - b.
+void DefinitionReader::events() {
+  eachObject("events", [&](const json& x, const std::string& f) {
+    Definition::Event ev;
+    const std::string when = exprText(x, "when", f);
+    size_t at = std::string::npos, len = 0;
+    int depth = 0;
+    for (size_t k = 0; k < when.size() && at == std::string::npos; ++k) {
+      const char c = when[k];
+      if (c == '(') ++depth;
+      if (c == ')') --depth;
+      if (depth == 0 && (c == '<' || c == '>')) at = k, len = k + 1 < when.size() && when[k + 1] == '=' ? 2 : 1;
+    }
+    if (at == std::string::npos)
+      fail(f + ".when", when, "'" + when + "': a condition is a comparison: a > b, a >= b, a < b or a <= b");
+    ev.rising = when[at] == '>';
+    ev.strict = len == 1;
+    Dim a, b;
+    ev.lhs = expr(f + ".when", when.substr(0, at), &a, syms_);
+    ev.rhs = expr(f + ".when", when.substr(at + len), &b, syms_);
+    if (!a.free && !b.free && !a.same(b))
+      fail(f + ".when", when, "'" + when + "': unit mismatch: compares " + dimText(a) + " and " + dimText(b));
+    if (!x.contains("set") || !x.at("set").is_object() || x.at("set").empty())
+      fail(f + ".set", "", "expected an object of discrete state: expression");
+    for (auto it = x.at("set").begin(); it != x.at("set").end(); ++it) {
+      int k = -1;
+      for (size_t i = 0; i < d_->discretes.size(); ++i)
+        if (d_->discretes[i].name == it.key()) k = static_cast<int>(i);
+      if (k < 0) fail(f + ".set." + it.key(), it.key(), "'" + it.key() + "' is not a discrete state (declare it in \"discrete\")");
+      const std::string text = it.value().is_number() ? it.value().dump() : exprText(x.at("set"), it.key().c_str(), f + ".set");
+      ev.set.push_back({k, checked(f + ".set." + it.key(), text, discreteDim_[static_cast<size_t>(k)], "the discrete state")});
+    }
+    d_->events.push_back(std::move(ev));
+  });
+}
+
+// A symbol of the user's own (an SVG beside the definition): each port is
+// an element with id="port-<name>" in it, where lines meet the port.
+void DefinitionReader::symbolFile() {
+  const std::string& sym = t_.symbol;
+  if (sym.size() < 4 || sym.substr(sym.size() - 4) != ".svg") return;
+  namespace fs = std::filesystem;
+  fs::path path(sym);
+  if (path.is_relative()) path = fs::path(file_).parent_path() / path;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail("symbol", sym, "symbol file '" + path.string() + "' cannot be read");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string svg = ss.str();
+  if (svg.find("<svg") == std::string::npos) fail("symbol", sym, "'" + path.string() + "' is not an SVG file");
+  std::vector<std::string> names;
+  for (const PortDecl& p : t_.ports) names.push_back(p.name);
+  for (const InputDecl& in : t_.inputs) names.push_back(in.name);
+  for (const std::string& n : names)
+    if (svg.find("id=\"port-" + n + "\"") == std::string::npos)
+      fail("symbol", sym, "symbol '" + path.string() + "' has no anchor for port '" + n +
+                              "' (an element with id=\"port-" + n + "\" where the port's lines meet)");
+  t_.symbol = fs::absolute(path).lexically_normal().string();
 }
 
 void DefinitionReader::flows() {

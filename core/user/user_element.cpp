@@ -1,5 +1,6 @@
 #include "user/user_element.h"
 
+#include "element/discrete_state.h"
 #include "element/system_builder.h"
 #include "model/component_type.h"
 
@@ -14,7 +15,8 @@ class UserElement : public Element {
   UserElement(const Component& c, std::shared_ptr<const Definition> def)
       : Element(c.id), d_(std::move(def)), v_(static_cast<size_t>(d_->slots), 0.0) {
     Params P(c);
-    for (const auto& [name, slot] : d_->params) v_[slot] = P(name);
+    for (size_t i = 0; i < d_->params.size(); ++i)
+      v_[d_->params[i].second] = P(d_->params[i].first) * d_->paramScale[i];
     for (const auto& [slot, value] : d_->constants) v_[slot] = value;
     for (const auto& in : d_->inputs) {
       auto it = c.inputs.find(in.name);
@@ -40,6 +42,10 @@ class UserElement : public Element {
       b.capacity(nodes_[vol.port], id(), V0, vol.p0.run(v_.data(), 0.0), vol.T0.run(v_.data(), 0.0),
                  vol.isothermal.run(v_.data(), 0.0) > 0.5, vol.Twall.run(v_.data(), 0.0));
     }
+    disc_.clear();
+    for (const Definition::Discrete& d : d_->discretes) disc_.push_back(d.initial.run(v_.data(), 0.0));
+    active_.assign(d_->events.size(), false);
+    if (!d_->events.empty()) b.roots(static_cast<int>(d_->events.size()));
     for (const Definition::State& s : d_->states)
       slots_.push_back(b.state(s.name, s.unit, s.differential ? StateKind::Differential : StateKind::Algebraic,
                                s.initial.run(v_.data(), 0.0), s.atol, s.rhs.text()));
@@ -54,20 +60,9 @@ class UserElement : public Element {
   }
 
   void evaluate(Eval& e) override {
+    fill(e);
     double* v = v_.data();
     const double t = e.t;
-    v[d_->time] = t;
-    for (size_t i = 0; i < d_->ports.size(); ++i) {
-      v[d_->ports[i].p] = e.p(nodes_[i]);
-      v[d_->ports[i].T] = e.T(nodes_[i]);
-    }
-    for (size_t i = 0; i < d_->inputs.size(); ++i) v[d_->inputs[i].slot] = inputs_[i](e);
-    for (size_t i = 0; i < d_->states.size(); ++i) {
-      v[d_->states[i].slot] = e.y[slots_[i]];
-      v[d_->states[i].der] = e.yp[slots_[i]];
-    }
-    for (const Definition::Variable& var : d_->variables)
-      if (!var.constant) v[var.slot] = var.value.run(v, t);
     for (const Definition::Flow& f : d_->flows) e.flow(nodes_[f.from], nodes_[f.to], f.q.run(v, t));
     for (const Definition::Volume& vol : d_->volumes) {
       const int n = nodes_[vol.port];
@@ -81,6 +76,61 @@ class UserElement : public Element {
     }
   }
 
+  void roots(const Eval& e, double* g) override {
+    fill(e);
+    for (size_t i = 0; i < d_->events.size(); ++i) g[i] = condition(i, e.t);
+  }
+
+  // An event fires when its condition turns true (a root of lhs - rhs, the
+  // tie at the root counting as reached); at the start it is only noted.
+  bool update(const Eval& e) override {
+    if (d_->events.empty()) return false;
+    fill(e);
+    bool changed = false;
+    for (size_t i = 0; i < d_->events.size(); ++i) {
+      const Definition::Event& ev = d_->events[i];
+      const double g = condition(i, e.t);
+      const bool strictNow = ev.rising ? (ev.strict ? g > 0.0 : g >= 0.0) : (ev.strict ? g < 0.0 : g <= 0.0);
+      const bool now = e.initializing ? strictNow : (ev.rising ? g >= 0.0 : g <= 0.0);
+      if (now && !active_[i] && !e.initializing) {
+        std::vector<double> values;  // every value from the state before the event
+        for (const auto& [k, value] : ev.set) values.push_back(value.run(v_.data(), e.t));
+        for (size_t j = 0; j < ev.set.size(); ++j) disc_[static_cast<size_t>(ev.set[j].first)] = values[j];
+        changed = true;
+        fill(e);
+      }
+      active_[i] = now;
+    }
+    return changed;
+  }
+  bool discrete(DiscreteState& s) override {
+    s(disc_, active_);
+    return true;
+  }
+
+  // The value array for `e`: ports, inputs, states, discrete states, variables.
+  void fill(const Eval& e) {
+    double* v = v_.data();
+    const double t = e.t;
+    v[d_->time] = t;
+    for (size_t i = 0; i < d_->ports.size(); ++i) {
+      v[d_->ports[i].p] = e.p(nodes_[i]);
+      v[d_->ports[i].T] = e.T(nodes_[i]);
+    }
+    for (size_t i = 0; i < d_->inputs.size(); ++i) v[d_->inputs[i].slot] = inputs_[i](e);
+    for (size_t i = 0; i < d_->states.size(); ++i) {
+      v[d_->states[i].slot] = e.y[slots_[i]];
+      v[d_->states[i].der] = e.yp[slots_[i]];
+    }
+    for (size_t i = 0; i < d_->discretes.size(); ++i) v[d_->discretes[i].slot] = disc_[i];
+    for (const Definition::Variable& var : d_->variables)
+      if (!var.constant) v[var.slot] = var.value.run(v, t);
+  }
+  double condition(size_t i, double t) const {
+    const Definition::Event& ev = d_->events[i];
+    return ev.lhs.run(v_.data(), t) - ev.rhs.run(v_.data(), t);
+  }
+
   void output(const Eval& e, double* ch) override {
     for (size_t i = 0; i < d_->outputs.size(); ++i) ch[i] = d_->outputs[i].value.run(v_.data(), e.t);
   }
@@ -91,6 +141,8 @@ class UserElement : public Element {
   std::vector<std::string> refs_;
   std::vector<SignalInput> inputs_;
   std::vector<int> nodes_, slots_;
+  std::vector<double> disc_;   // discrete states, by Definition::discretes
+  std::vector<bool> active_;   // each event's condition as last seen
   std::vector<double> out_;
 };
 
