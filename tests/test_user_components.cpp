@@ -423,6 +423,70 @@ class TestUserComponents : public QObject {
     if (old.isNull()) qunsetenv("XDG_DATA_HOME"); else qputenv("XDG_DATA_HOME", old);
   }
 
+  // A mechanical port: a constant force F0 pushing a carriage of mass m
+  // along a frictionless guide (attached between a ground marker and the
+  // carriage's, as a cylinder is), and the same force moving a mass of its
+  // own when free: x(t) = F0 t^2 / (2 m), v = F0 t / m either way.
+  void mechanicalPortPushesTheMechanism() {
+    const std::string def = R"json({
+      "name": "probe_push",
+      "ports": [{"name": "rod", "domain": "mechanical", "doc": "pushes its markers apart"}],
+      "parameters": [{"name": "F0", "unit": "N", "default": 1.0},
+                     {"name": "m", "unit": "kg", "default": 2.0, "min": 0, "min_open": true}],
+      "forces": [{"port": "rod", "force": "F0", "mass": "m"}],
+      "outputs": [{"name": "x", "unit": "m", "value": "x_rod"}, {"name": "v", "unit": "m/s", "value": "v_rod"}]
+    })json";
+    QCOMPARE(libraryError(def), std::string());
+    const double F0 = 1.0, m = 2.0;
+    auto check = [&](const Project& p, const char* name) {
+      auto r = simulate(p, name);
+      REQUIRE_OK(r);
+      for (double t : {0.5, 1.0}) {
+        CHECK_ABS(r->at("push.x", t), F0 * t * t / (2 * m), 1e-6);
+        CHECK_ABS(r->at("push.v", t), F0 * t / m, 1e-6);
+      }
+    };
+    Project attached;
+    attached.mechanism.gravity = {0, 0, 0};
+    PartDef g;
+    g.id = "ground";
+    g.ground = true;
+    const Vec3 alongX{0, std::numbers::pi / 2, 0};  // z-axis along world x
+    g.markers = {{"clevis", {0, 0, 0}, {0, 0, 0}}, {"rail", {0, 0, 0}, alongX}};
+    PartDef s;
+    s.id = "carriage";
+    s.mass = m;
+    s.inertia = {0.01, 0.01, 0.01, 0, 0, 0};
+    s.position = {0.1, 0, 0};
+    s.markers = {{"rod", {0, 0, 0}, {0, 0, 0}}, {"guide", {0, 0, 0}, alongX}};
+    attached.mechanism.parts = {g, s};
+    JointDef j;
+    j.id = "guide";
+    j.type = "translational";
+    j.i = "carriage.guide";
+    j.j = "ground.rail";
+    attached.mechanism.joints = {j};
+    attached.components.push_back(comp("push", "probe_push", {{"F0", F0}, {"m", m}}, {},
+                                       {{"attach", {{"barrel", "ground.clevis"}, {"rod", "carriage.rod"}}}}));
+    settings(attached, 1.0, 0.01, Tolerances{1e-9, std::nullopt, std::nullopt, 1e-10});
+    check(attached, "attached");
+    Project free;
+    free.components.push_back(comp("push", "probe_push", {{"F0", F0}, {"m", m}}));
+    settings(free, 1.0, 0.01, Tolerances{1e-9, std::nullopt, std::nullopt, 1e-10});
+    check(free, "free");
+    // A mechanical port needs a force.
+    std::string bad = def;
+    bad.replace(bad.find("\"forces\""), 8, "\"forces_\"");
+    bad.replace(bad.find("probe_push"), 10, "probe_push2");
+    QVERIFY(libraryError(bad).find("unknown field") != std::string::npos);
+    bad = def;
+    const std::string forces = R"([{"port": "rod", "force": "F0", "mass": "m"}])";
+    bad.replace(bad.find(forces), forces.size(), "[]");
+    bad.replace(bad.find("probe_push"), 10, "probe_push3");
+    qInfo("%s", libraryError(bad).c_str());
+    QVERIFY(libraryError(bad).find("mechanical port 'rod' has no force definition") != std::string::npos);
+  }
+
   void nameOfABuiltInIsRefused() {
     std::string def = definition("C * (p_1 - p_2) * rho_ref", "der(x) = (p_1 - x) / tau");
     def.replace(def.find("\"probe\""), 7, "\"restriction\"");

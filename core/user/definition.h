@@ -57,6 +57,16 @@ struct Definition {
     bool hasRate = false, hasHeat = false;
   };
   std::vector<Volume> volumes;
+  // A mechanical port: x_<port> [m] and v_<port> [m/s] read, `force` [N]
+  // pushing its two markers apart (data.attach, as a cylinder's), or
+  // moving a `mass` of its own when not attached.
+  struct Mechanical {
+    std::string name, q, w;  // port, "x_<port>", "v_<port>"
+    int x = -1, v = -1;
+    Program force, mass, x0;
+    bool present = false, hasMass = false, hasForce = false;
+  };
+  Mechanical mech;
   // Discrete states: constant between events, changed by them.
   struct Discrete {
     std::string name;

@@ -32,7 +32,7 @@ namespace {
 
 const std::set<std::string> kKeys = {"format", "name",   "category", "description", "symbol",  "ports",  "parameters",
                                      "states", "variables", "equations", "flows",   "volumes", "outputs",
-                                     "discrete", "events"};
+                                     "discrete", "events", "forces"};
 
 class DefinitionReader {
  public:
@@ -68,6 +68,7 @@ class DefinitionReader {
     portsHaveFlows();
     outputs();
     events();
+    forces();
     symbolFile();
     t_.origin = file_;
     t_.definition = def_;
@@ -199,7 +200,15 @@ class DefinitionReader {
         const Dim dim = unit(f + ".unit", p.contains("unit") ? str(p, "unit", f + ".unit") : "1");
         d_->inputs.push_back({n, symbol(n, dim, false, f)});
       } else if (domain == "mechanical") {
-        fail(f + ".domain", domain, "mechanical ports are not supported by user components yet");
+        Definition::Mechanical& m = d_->mech;
+        if (m.present) fail(f + ".name", n, "a user component has at most one mechanical port");
+        t_.ports.push_back({n, Domain::Mechanical, doc});
+        m.present = true;
+        m.name = n;
+        m.q = "x_" + n;
+        m.w = "v_" + n;
+        m.x = symbol(m.q, parseUnit("m"), false, f);
+        m.v = symbol(m.w, parseUnit("m/s"), false, f);
       } else {
         fail(f + ".domain", domain, "expected \"pneumatic\", \"signal\" or \"mechanical\"");
       }
@@ -269,6 +278,7 @@ class DefinitionReader {
   void equations();
   void discretes();
   void events();
+  void forces();
   void symbolFile();
   void flows();
   void volumes();
@@ -405,6 +415,24 @@ void DefinitionReader::events() {
 
 // A symbol of the user's own (an SVG beside the definition): each port is
 // an element with id="port-<name>" in it, where lines meet the port.
+// {"port": "<mechanical port>", "force": [N], "mass": [kg], "x0": [m]}:
+// the force along the port's line; mass and x0 for a free (unattached) one.
+void DefinitionReader::forces() {
+  Definition::Mechanical& m = d_->mech;
+  eachObject("forces", [&](const json& x, const std::string& f) {
+    const std::string port = str(x, "port", f + ".port");
+    if (!m.present || port != m.name) fail(f + ".port", port, "no mechanical port '" + port + "'");
+    if (m.hasForce) fail(f + ".port", port, "a second force for port '" + port + "'");
+    m.hasForce = true;
+    m.force = checked(f + ".force", exprText(x, "force", f), parseUnit("N"), "a force");
+    m.hasMass = x.contains("mass");
+    if (m.hasMass) m.mass = checked(f + ".mass", exprText(x, "mass", f), parseUnit("kg"), "a mass", true);
+    m.x0 = checked(f + ".x0", exprText(x, "x0", f, "0"), parseUnit("m"), "a position", true);
+  });
+  if (m.present && !m.hasForce)
+    fail("ports", m.name, "mechanical port '" + m.name + "' has no force definition (give it one in \"forces\")");
+}
+
 void DefinitionReader::symbolFile() {
   const std::string& sym = t_.symbol;
   if (sym.size() < 4 || sym.substr(sym.size() - 4) != ".svg") return;

@@ -2,8 +2,10 @@
 
 #include "element/discrete_state.h"
 #include "element/system_builder.h"
+#include "pneumatics/actuator_coupling.h"
 #include "model/component_type.h"
 
+#include <optional>
 #include <stdexcept>
 
 namespace pm::user {
@@ -23,6 +25,10 @@ class UserElement : public Element {
       refs_.push_back(it == c.inputs.end() ? std::string() : it->second);
     }
     inputs_.resize(d_->inputs.size());
+    const Definition::Mechanical& m = d_->mech;
+    if (m.present)
+      coupling_.emplace(c, ActuatorCoupling::Coordinate{m.q.c_str(), "m", m.w.c_str(), "m/s", false, 0.0,
+                                                        "user component", "der(v) = force / mass"});
   }
 
   void setup(SystemBuilder& b) override {
@@ -30,6 +36,7 @@ class UserElement : public Element {
     v_[d_->TAmb] = b.ambientTemperature();
     for (const Definition::Variable& var : d_->variables)
       if (var.constant) v_[var.slot] = var.value.run(v_.data(), 0.0);
+    if (coupling_) setupMechanical(b);
     for (const Definition::Port& p : d_->ports) {
       int n = b.port(p.name);
       // An unconnected port is closed by a dead end of its own, so that
@@ -74,6 +81,31 @@ class UserElement : public Element {
       const double rhs = s.rhs.run(v, t);
       e.res[slots_[i]] = s.differential ? v[s.der] - rhs : 0.0 - rhs;
     }
+    if (coupling_) {
+      const Definition::Mechanical& m = d_->mech;
+      coupling_->residuals(e, v[m.x], v[m.v], [&] { return m.force.run(v, t) / mass_; });
+    }
+  }
+
+  // The mechanical port moves like a cylinder's rod (pneumatics/actuator_coupling.h).
+  void setupMechanical(SystemBuilder& b) {
+    const Definition::Mechanical& m = d_->mech;
+    coupling_->begin(b);
+    if (coupling_->pneumaticSide() || coupling_->mechanicalSide())
+      throw std::runtime_error("mechanical port '" + m.name +
+                               "': a user component runs in the monolithic coupling only (simulation.coupling)");
+    if (!coupling_->attached() && !m.hasMass)
+      throw std::runtime_error("mechanical port '" + m.name +
+                               "': attach it to the mechanism (data.attach) or give the force a mass");
+    mass_ = m.hasMass ? m.mass.run(v_.data(), 0.0) : 0.0;
+    if (!coupling_->attached() && !(mass_ > 0.0))
+      throw std::runtime_error("mechanical port '" + m.name + "': the mass must be > 0");
+    coupling_->declareStates(
+        b, m.x0.run(v_.data(), 0.0), [](const Eval&) { return 0.0; },
+        [this](const Eval& e) {
+          fill(e);
+          return d_->mech.force.run(v_.data(), e.t);
+        });
   }
 
   void roots(const Eval& e, double* g) override {
@@ -122,6 +154,7 @@ class UserElement : public Element {
       v[d_->states[i].slot] = e.y[slots_[i]];
       v[d_->states[i].der] = e.yp[slots_[i]];
     }
+    if (coupling_) coupling_->motion(e, v[d_->mech.x], v[d_->mech.v]);
     for (size_t i = 0; i < d_->discretes.size(); ++i) v[d_->discretes[i].slot] = disc_[i];
     for (const Definition::Variable& var : d_->variables)
       if (!var.constant) v[var.slot] = var.value.run(v, t);
@@ -143,6 +176,8 @@ class UserElement : public Element {
   std::vector<int> nodes_, slots_;
   std::vector<double> disc_;   // discrete states, by Definition::discretes
   std::vector<bool> active_;   // each event's condition as last seen
+  std::optional<ActuatorCoupling> coupling_;  // with a mechanical port
+  double mass_ = 0.0;
   std::vector<double> out_;
 };
 
