@@ -27,19 +27,18 @@ class TestGuiUserSymbols : public QObject {
   void ownSvgSymbolInTheLibraryAndOnTheSheet() {
     QTemporaryDir dir;
     const std::string d = dir.path().toStdString();
-    std::ofstream(d + "/user_orifice_svg.json") << R"json({
-      "name": "user_orifice_svg", "symbol": "orifice.svg",
-      "ports": [{"name": "1"}, {"name": "2"}],
-      "parameters": [{"name": "C", "unit": "m3/(s Pa)", "default": 1e-8, "min": 0}],
-      "flows": [{"from": "1", "to": "2", "mass_flow": "C * (p_1 - p_2) * rho_ref"}]
-    })json";
-    std::ofstream(d + "/orifice.svg") << R"(<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40" viewBox="0 0 40 40">
-      <title>My orifice</title>
-      <rect x="5" y="8" width="30" height="24" fill="#fff" stroke="#000" stroke-width="1.5"/>
-      <path d="M 12,14 L 28,26 M 12,26 L 28,14" stroke="#c00" stroke-width="2" fill="none"/>
-      <circle id="port-1" cx="20" cy="40" r="1" fill="none" stroke="none"/>
-      <circle id="port-2" cx="30" cy="0" r="1" fill="none" stroke="none"/>
-    </svg>)";
+    std::ofstream(d + "/user_orifice_svg.json")
+        << "{\"name\": \"user_orifice_svg\", \"symbol\": \"orifice.svg\",\n"
+           " \"ports\": [{\"name\": \"1\"}, {\"name\": \"2\"}],\n"
+           " \"parameters\": [{\"name\": \"C\", \"unit\": \"m3/(s Pa)\", \"default\": 1e-8, \"min\": 0}],\n"
+           " \"flows\": [{\"from\": \"1\", \"to\": \"2\", \"mass_flow\": \"C * (p_1 - p_2) * rho_ref\"}]}\n";
+    std::ofstream(d + "/orifice.svg") << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"40\" height=\"40\" viewBox=\"0 0 40 40\"> "
+        "<title>My orifice</title> "
+        "<rect x=\"5\" y=\"8\" width=\"30\" height=\"24\" fill=\"#fff\" stroke=\"#000\" stroke-width=\"1.5\"/> "
+        "<path d=\"M 12,14 L 28,26 M 12,26 L 28,14\" stroke=\"#c00\" stroke-width=\"2\" fill=\"none\"/> "
+        "<circle id=\"port-1\" cx=\"20\" cy=\"40\" r=\"1\" fill=\"none\" stroke=\"none\"/> "
+        "<circle id=\"port-2\" cx=\"30\" cy=\"0\" r=\"1\" fill=\"none\" stroke=\"none\"/> "
+        "</svg> ";
     QCOMPARE(engine::loadUserLibrary(d), std::vector<std::string>{"user_orifice_svg"});
 
     const Symbol& s = SymbolLibrary::instance().symbol("user_orifice_svg");
