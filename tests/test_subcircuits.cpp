@@ -6,6 +6,7 @@
 #include "support/test_project.h"
 
 #include "build/project_input.h"
+#include "engine/engine.h"
 #include "io/project_file.h"
 #include "io/subcircuit_file.h"
 #include "model/project_error.h"
@@ -192,6 +193,15 @@ class TestSubcircuits : public QObject {
     def["parameters"][0]["targets"] = {"fc1.bore"};
     m = libraryError(def);
     QVERIFY(m.find("inner component 'fc1' (flow_control_one_way) has no parameter 'bore'") != std::string::npos);
+  }
+
+  // The circuit checks look inside: the valve in the block controls the
+  // cylinder (unexpanded, "no directional valve controls it").
+  void circuitChecksSeeTheInside() {
+    const Project packed = loadProject(projectPath("user_components/seed003_subcircuit.pneumech.json"));
+    const auto findings = engine::checkCircuit(packed);
+    for (const auto& f : findings) qInfo("%s", f.message.c_str());
+    QVERIFY(findings.empty());
   }
 
   // An inner component's error names the sub-circuit and the inner id.

@@ -3,6 +3,7 @@
 #include "analyses/simulation.h"
 #include "build/compiler.h"
 #include "build/project_input.h"
+#include "build/subcircuit_expansion.h"
 #include "build/validation.h"
 #include "io/atomic_file.h"
 #include "io/confined_file.h"
@@ -80,7 +81,18 @@ std::vector<std::string> check(const Project& project, const std::string& file) 
 
 std::vector<GeometryFinding> checkGeometry(const Project& project) { return checkMechanismGeometry(project); }
 
-std::vector<CircuitFinding> checkCircuit(const Project& project) { return pm::checkCircuit(project); }
+std::vector<CircuitFinding> checkCircuit(const Project& project) {
+  // Sub-circuits are checked as the circuit they stand for (their insides
+  // in place); one that cannot be expanded is reported when compiled.
+  if (hasSubcircuits(project)) {
+    try {
+      return pm::checkCircuit(expandSubcircuits(project, {}));
+    } catch (const ProjectError&) {
+      // checked below as drawn
+    }
+  }
+  return pm::checkCircuit(project);
+}
 
 std::vector<GeometryFinding> deadPointWarnings(const Project& project, const ResultStore& results) {
   return deadPointCrossings(project, results);

@@ -440,6 +440,13 @@ void DefinitionReader::symbolFile() {
   fs::path path(sym);
   if (path.is_relative()) path = fs::path(file_).parent_path() / path;
   std::ifstream in(path, std::ios::binary);
+  // A project's copy of the definition opens without the drawing (the
+  // generated box stands in); a library file must have it.
+  const bool inProject = file_.size() > 14 && file_.compare(file_.size() - 14, 14, ".pneumech.json") == 0;
+  if (!in && inProject) {
+    t_.symbol.clear();
+    return;
+  }
   if (!in) fail("symbol", sym, "symbol file '" + path.string() + "' cannot be read");
   std::stringstream ss;
   ss << in.rdbuf();
