@@ -204,6 +204,34 @@ class TestSubcircuits : public QObject {
     QVERIFY(findings.empty());
   }
 
+  // A sub-circuit may have its own SVG, which must mark each external port
+  // and input (id="port-<name>").
+  void ownSvgSymbolIsChecked() {
+    QTemporaryDir dir;
+    const std::string d = dir.path().toStdString();
+    json def = subcircuitSection()["meter_out_valve"];
+    def["name"] = "block_svg";
+    def["symbol"] = "block.svg";
+    std::ofstream(d + "/block.json") << def.dump(2);
+    const std::string marks = "<circle id=\"port-1\" cx=\"20\" cy=\"40\" r=\"1\"/><circle id=\"port-4\" cx=\"10\" cy=\"0\" r=\"1\"/>"
+                              "<circle id=\"port-sol14\" cx=\"0\" cy=\"20\" r=\"1\"/>";
+    std::ofstream(d + "/block.svg") << "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 40 40\">" + marks + "</svg>";
+    try {
+      user::loadLibrary(d, registerSubcircuit);
+      QFAIL("accepted a symbol without port 2");
+    } catch (const ProjectError& e) {
+      qInfo("%s", e.what());
+      const std::string m = e.what();
+      QVERIFY(m.find("block.json") != std::string::npos);
+      QVERIFY(m.find("object 'block_svg', field 'symbol'") != std::string::npos);
+      QVERIFY(m.find("has no anchor for port '2'") != std::string::npos);
+    }
+    std::ofstream(d + "/block.svg") << "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 40 40\">" + marks +
+                                         "<circle id=\"port-2\" cx=\"30\" cy=\"0\" r=\"1\"/></svg>";
+    QCOMPARE(user::loadLibrary(d, registerSubcircuit), std::vector<std::string>{"block_svg"});
+    QCOMPARE(Registry::instance().find("block_svg")->symbol, d + "/block.svg");
+  }
+
   // An inner component's error names the sub-circuit and the inner id.
   void innerErrorNamesTheSubcircuit() {
     json def = subcircuitSection()["meter_out_valve"];

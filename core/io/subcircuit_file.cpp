@@ -55,6 +55,7 @@ class SubcircuitReader {
     ports();
     parameters();
     inputs();
+    symbol();
     t_.origin = file_;
     t_.definition = def_;
     const std::string name = name_;
@@ -184,6 +185,18 @@ class SubcircuitReader {
       }
       t_.inputs.push_back(in);
     });
+  }
+
+  // An SVG of the user's (user/user_component.h: checkedSymbol).
+  void symbol() {
+    std::vector<std::string> names;
+    for (const PortDecl& p : t_.ports) names.push_back(p.name);
+    for (const InputDecl& in : t_.inputs) names.push_back(in.name);
+    try {
+      t_.symbol = user::checkedSymbol(t_.symbol, file_, names);
+    } catch (const std::invalid_argument& e) {
+      fail("symbol", t_.symbol, e.what());
+    }
   }
 
   const json& def_;

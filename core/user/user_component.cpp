@@ -434,32 +434,14 @@ void DefinitionReader::forces() {
 }
 
 void DefinitionReader::symbolFile() {
-  const std::string& sym = t_.symbol;
-  if (sym.size() < 4 || sym.substr(sym.size() - 4) != ".svg") return;
-  namespace fs = std::filesystem;
-  fs::path path(sym);
-  if (path.is_relative()) path = fs::path(file_).parent_path() / path;
-  std::ifstream in(path, std::ios::binary);
-  // A project's copy of the definition opens without the drawing (the
-  // generated box stands in); a library file must have it.
-  const bool inProject = file_.size() > 14 && file_.compare(file_.size() - 14, 14, ".pneumech.json") == 0;
-  if (!in && inProject) {
-    t_.symbol.clear();
-    return;
-  }
-  if (!in) fail("symbol", sym, "symbol file '" + path.string() + "' cannot be read");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string svg = ss.str();
-  if (svg.find("<svg") == std::string::npos) fail("symbol", sym, "'" + path.string() + "' is not an SVG file");
   std::vector<std::string> names;
   for (const PortDecl& p : t_.ports) names.push_back(p.name);
   for (const InputDecl& in : t_.inputs) names.push_back(in.name);
-  for (const std::string& n : names)
-    if (svg.find("id=\"port-" + n + "\"") == std::string::npos)
-      fail("symbol", sym, "symbol '" + path.string() + "' has no anchor for port '" + n +
-                              "' (an element with id=\"port-" + n + "\" where the port's lines meet)");
-  t_.symbol = fs::absolute(path).lexically_normal().string();
+  try {
+    t_.symbol = checkedSymbol(t_.symbol, file_, names);
+  } catch (const std::invalid_argument& e) {
+    fail("symbol", t_.symbol, e.what());
+  }
 }
 
 void DefinitionReader::flows() {
@@ -516,6 +498,28 @@ void DefinitionReader::outputs() {
 }
 
 }  // namespace
+
+std::string checkedSymbol(const std::string& symbol, const std::string& file, const std::vector<std::string>& ports) {
+  if (symbol.size() < 4 || symbol.substr(symbol.size() - 4) != ".svg") return symbol;
+  namespace fs = std::filesystem;
+  fs::path path(symbol);
+  if (path.is_relative()) path = fs::path(file).parent_path() / path;
+  std::ifstream in(path, std::ios::binary);
+  // A project's copy of the definition opens without the drawing (the
+  // generated box stands in); a library file must have it.
+  const bool inProject = file.size() > 14 && file.compare(file.size() - 14, 14, ".pneumech.json") == 0;
+  if (!in && inProject) return {};
+  if (!in) throw std::invalid_argument("symbol file '" + path.string() + "' cannot be read");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string svg = ss.str();
+  if (svg.find("<svg") == std::string::npos) throw std::invalid_argument("'" + path.string() + "' is not an SVG file");
+  for (const std::string& n : ports)
+    if (svg.find("id=\"port-" + n + "\"") == std::string::npos)
+      throw std::invalid_argument("symbol '" + path.string() + "' has no anchor for port '" + n +
+                                  "' (an element with id=\"port-" + n + "\" where the port's lines meet)");
+  return fs::absolute(path).lexically_normal().string();
+}
 
 ComponentType compileComponent(const json& def, const std::string& file, const std::string& text) {
   return DefinitionReader(def, file, text).read();
