@@ -1,5 +1,6 @@
 // pneumech: the command line. Same core calls as the studio.
 #include "cli_run.h"
+#include "engine/user_folder.h"
 #include "size_command.h"
 #include "study_command.h"
 
@@ -336,6 +337,9 @@ int main(int argc, char** argv) {
   // A study's --time-limit is each variant's (a slow variant fails, the study goes on).
   if (!study->parsed()) cli::startBackstop(gTimeLimit);
   try {
+    std::string problem;  // the user's folder: a bad file there is reported, not fatal
+    engine::loadUserComponentFolder(&problem);
+    if (!problem.empty()) std::fprintf(stderr, "warning: %s\n", problem.c_str());
     for (const std::string& dir : userLibs) engine::loadUserLibrary(dir);
     for (const std::string& dir : catalogueDirs) catalogue::addFolder(dir);
     if (study->parsed()) return cli::runStudy(studyOptions, argc, argv);

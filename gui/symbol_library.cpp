@@ -14,7 +14,9 @@
 #include <QXmlStreamReader>
 #include <QXmlStreamWriter>
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace pm::gui {
 
@@ -148,6 +150,42 @@ void Symbol::paintWith(QPainter* p, const Renderers& r, double spoolSquares, dou
   if (hasRod) moving("rod", rodFraction * travel);
 }
 
+// A user component's own SVG (core/user checked that it marks each port
+// with an element id="port-<name>"): a port sits at its element's centre,
+// facing out through the nearest edge of the drawing.
+static std::optional<Symbol> userSymbol(const std::string& type) {
+  const ComponentType* t = Registry::instance().find(type);
+  if (!t || t->origin.empty() || !QString::fromStdString(t->symbol).endsWith(".svg")) return std::nullopt;
+  QFile f(QString::fromStdString(t->symbol));
+  if (!f.open(QIODevice::ReadOnly)) return std::nullopt;
+  const QByteArray text = f.readAll();
+  auto r = std::make_shared<QSvgRenderer>(text);
+  if (!r->isValid()) return std::nullopt;
+  Symbol s;
+  s.type = QString::fromStdString(type);
+  const QRectF vb = r->viewBoxF();
+  s.size = vb.size();
+  s.label = QPointF(s.size.width() + 4, 0);
+  s.svgText = text;
+  s.svg = r;
+  s.hasText = text.contains("<text");
+  if (const qsizetype a = text.indexOf("<title>"), b = text.indexOf("</title>"); a >= 0 && b > a)
+    s.title = QString::fromUtf8(text.mid(a + 7, b - a - 7)).trimmed();
+  const auto add = [&](const std::string& name, PortKind kind) {
+    const QString id = "port-" + QString::fromStdString(name);
+    if (!r->elementExists(id)) return;
+    const QPointF c = r->boundsOnElement(id).center() - vb.topLeft();
+    const double w = s.size.width(), h = s.size.height();
+    const double d[4] = {c.x(), w - c.x(), c.y(), h - c.y()};  // left, right, top, bottom
+    const QPointF dirs[4] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+    const int k = static_cast<int>(std::min_element(d, d + 4) - d);
+    s.ports.push_back({QString::fromStdString(name), c, dirs[k], kind});
+  };
+  for (const PortDecl& p : t->ports) add(p.name, p.domain == Domain::Signal ? PortKind::Signal : PortKind::Pneumatic);
+  for (const InputDecl& in : t->inputs) add(in.name, PortKind::Signal);
+  return s;
+}
+
 SymbolLibrary& SymbolLibrary::instance() {
   static SymbolLibrary lib;
   return lib;
@@ -167,6 +205,7 @@ const Symbol& SymbolLibrary::symbol(const std::string& type) {
 }
 
 Symbol SymbolLibrary::load(const std::string& type) const {
+  if (std::optional<Symbol> own = userSymbol(type)) return *own;
   const QString base = dir_ + "/" + QString::fromStdString(type);
   QFile jf(base + ".json");
   QFile sf(base + ".svg");

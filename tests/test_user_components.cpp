@@ -6,6 +6,7 @@
 #include "support/test_project.h"
 
 #include "build/project_input.h"
+#include "engine/user_folder.h"
 #include "io/project_file.h"
 #include "model/project_error.h"
 #include "user/user_component.h"
@@ -14,6 +15,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <numbers>
 #include <sstream>
@@ -305,6 +307,184 @@ class TestUserComponents : public QObject {
       CHECK_ABS(r->at("lag.z", t), 2.0 * y + 1.0, 2e-5);
     }
     CHECK_ABS(r->at("lag.y", 0.05), 0.0, 1e-12);
+  }
+
+  // A parameter in Nl/min (ANR, ISO 8778: rho0 = 1.185 kg/m3 at 293.15 K,
+  // 1 bar) is read in the expressions as the mass flow it stands for:
+  // 100 Nl/min = 100e-3 m3 / 60 s * 1.185 kg/m3 = 1.975e-3 kg/s.
+  void standardFlowParameter() {
+    std::string def = R"json({
+      "name": "probe_anr",
+      "ports": [{"name": "u", "domain": "signal", "required": false}],
+      "parameters": [{"name": "qn", "unit": "Nl/min", "default": 100, "min": 0, "doc": "standard flow"}],
+      "outputs": [{"name": "q", "unit": "kg/s", "value": "qn"}]
+    })json";
+    QCOMPARE(libraryError(def), std::string());
+    QCOMPARE(Registry::instance().find("probe_anr")->param("qn")->unit, std::string("Nl/min"));
+    Project p;
+    p.components.push_back(comp("a", "probe_anr"));
+    p.components.push_back(comp("b", "probe_anr", {{"qn", 600.0}}));
+    settings(p, 0.1, 0.05);
+    auto r = simulate(p, "anr");
+    REQUIRE_OK(r);
+    CHECK_REL(r->at("a.q", 0.05), 1.975e-3, 1e-15);
+    CHECK_REL(r->at("b.q", 0.05), 600.0 * 1e-3 / 60.0 * 1.185, 1e-15);
+    // It is a mass flow, not a volume flow.
+    def.replace(def.find("\"unit\": \"kg/s\""), 14, "\"unit\": \"m3/s\"");
+    def.replace(def.find("probe_anr"), 9, "probe_anr2");
+    QVERIFY(libraryError(def).find("unit mismatch") != std::string::npos);
+  }
+
+  // Events: a latch set when time passes t_set and reset when its input
+  // (a time switch at 0.6 s) rises; y integrates the latch, so
+  // y(1) = 0.6 - 0.3 = 0.3 exactly, the switching times found as roots.
+  void eventLatchSetAndReset() {
+    const std::string def = R"json({
+      "name": "probe_latch",
+      "ports": [{"name": "reset", "domain": "signal"}],
+      "parameters": [{"name": "t_set", "unit": "s", "default": 0.3, "min": 0}],
+      "discrete": [{"name": "latched", "initial": "0"}],
+      "states": [{"name": "y", "unit": "s", "initial": "0", "abs_tol": 1e-10}],
+      "equations": ["der(y) = latched"],
+      "events": [{"when": "time > t_set", "set": {"latched": "1"}},
+                 {"when": "reset > 0.5", "set": {"latched": 0}}],
+      "outputs": [{"name": "latched", "unit": "1", "value": "latched"}, {"name": "y", "unit": "s", "value": "y"}]
+    })json";
+    QCOMPARE(libraryError(def), std::string());
+    Project p;
+    p.components.push_back(comp("sw", "time_switch", {{"t_on", 0.6}, {"t_off", 1e9}}));
+    p.components.push_back(comp("l", "probe_latch", {}, {{"reset", "sw.out"}}));
+    settings(p, 1.0, 0.01, Tolerances{1e-9});
+    auto r = simulate(p, "latch");
+    REQUIRE_OK(r);
+    QCOMPARE(r->at("l.latched", 0.29), 0.0);
+    QCOMPARE(r->at("l.latched", 0.31), 1.0);
+    QCOMPARE(r->at("l.latched", 0.59), 1.0);
+    QCOMPARE(r->at("l.latched", 0.61), 0.0);
+    CHECK_ABS(r->at("l.y", 0.5), 0.2, 1e-8);
+    CHECK_ABS(r->at("l.y", 1.0), 0.3, 1e-8);
+    // A condition must be a comparison, and set a declared discrete state.
+    std::string bad = def;
+    bad.replace(bad.find("time > t_set"), 12, "time + t_set");
+    bad.replace(bad.find("probe_latch"), 11, "probe_latch2");
+    QVERIFY(libraryError(bad).find("a condition is a comparison") != std::string::npos);
+    bad = def;
+    bad.replace(bad.find("{\"latched\": \"1\"}"), 16, "{\"y\": \"1\"}");
+    bad.replace(bad.find("probe_latch"), 11, "probe_latch3");
+    QVERIFY(libraryError(bad).find("'y' is not a discrete state") != std::string::npos);
+  }
+
+  // A user's own SVG symbol must mark every port (id="port-<name>").
+  void svgSymbolMustAnchorEveryPort() {
+    QTemporaryDir dir;
+    const std::string d = dir.path().toStdString();
+    std::string def = definition("C * (p_1 - p_2) * rho_ref", "der(x) = (p_1 - x) / tau");
+    def.replace(def.find("\"probe\","), 8, "\"probe_svg\", \"symbol\": \"probe.svg\",");
+    std::ofstream(d + "/probe_svg.json") << def;
+    const std::string svg1 = R"(<svg xmlns="http://www.w3.org/2000/svg" width="20" height="40" viewBox="0 0 20 40">)"
+                             R"(<rect x="2" y="5" width="16" height="30" fill="#fff" stroke="#000"/>)"
+                             R"(<circle id="port-1" cx="10" cy="40" r="1"/>)";
+    std::ofstream(d + "/probe.svg") << svg1 + "</svg>";
+    try {
+      user::loadLibrary(d);
+      QFAIL("accepted a symbol without port 2");
+    } catch (const ProjectError& e) {
+      qInfo("%s", e.what());
+      const std::string m = e.what();
+      QVERIFY(m.find("probe_svg.json") != std::string::npos);
+      QVERIFY(m.find("field 'symbol'") != std::string::npos);
+      QVERIFY(m.find("has no anchor for port '2'") != std::string::npos);
+    }
+    QVERIFY(Registry::instance().find("probe_svg") == nullptr);
+    std::ofstream(d + "/probe.svg") << svg1 + R"(<circle id="port-2" cx="10" cy="0" r="1"/></svg>)";
+    QCOMPARE(user::loadLibrary(d), std::vector<std::string>{"probe_svg"});
+    QCOMPARE(Registry::instance().find("probe_svg")->symbol, d + "/probe.svg");
+  }
+
+  // The user's folder under $XDG_DATA_HOME is found and loaded.
+  void userFolderUnderXdgDataHome() {
+    QTemporaryDir home;
+    const QByteArray old = qgetenv("XDG_DATA_HOME");
+    qputenv("XDG_DATA_HOME", home.path().toUtf8());
+    const std::string folder = engine::userComponentFolder();
+    QCOMPARE(folder, home.path().toStdString() + "/PneuMech/components");
+    QVERIFY(engine::loadUserComponentFolder().empty());  // no folder: nothing, no error
+    std::filesystem::create_directories(folder);
+    std::string def = definition("C * (p_1 - p_2) * rho_ref", "der(x) = (p_1 - x) / tau");
+    def.replace(def.find("\"probe\""), 7, "\"probe_xdg\"");
+    std::ofstream(folder + "/probe_xdg.json") << def;
+    std::string problem;
+    QCOMPARE(engine::loadUserComponentFolder(&problem), std::vector<std::string>{"probe_xdg"});
+    QCOMPARE(problem, std::string());
+    QVERIFY(Registry::instance().find("probe_xdg") != nullptr);
+    std::ofstream(folder + "/zz_bad.json") << definition("C * (p_1 - ", "der(x) = 0");
+    engine::loadUserComponentFolder(&problem);
+    QVERIFY(problem.find("zz_bad.json") != std::string::npos);
+    if (old.isNull()) qunsetenv("XDG_DATA_HOME"); else qputenv("XDG_DATA_HOME", old);
+  }
+
+  // A mechanical port: a constant force F0 pushing a carriage of mass m
+  // along a frictionless guide (attached between a ground marker and the
+  // carriage's, as a cylinder is), and the same force moving a mass of its
+  // own when free: x(t) = F0 t^2 / (2 m), v = F0 t / m either way.
+  void mechanicalPortPushesTheMechanism() {
+    const std::string def = R"json({
+      "name": "probe_push",
+      "ports": [{"name": "rod", "domain": "mechanical", "doc": "pushes its markers apart"}],
+      "parameters": [{"name": "F0", "unit": "N", "default": 1.0},
+                     {"name": "m", "unit": "kg", "default": 2.0, "min": 0, "min_open": true}],
+      "forces": [{"port": "rod", "force": "F0", "mass": "m"}],
+      "outputs": [{"name": "x", "unit": "m", "value": "x_rod"}, {"name": "v", "unit": "m/s", "value": "v_rod"}]
+    })json";
+    QCOMPARE(libraryError(def), std::string());
+    const double F0 = 1.0, m = 2.0;
+    auto check = [&](const Project& p, const char* name) {
+      auto r = simulate(p, name);
+      REQUIRE_OK(r);
+      for (double t : {0.5, 1.0}) {
+        CHECK_ABS(r->at("push.x", t), F0 * t * t / (2 * m), 1e-6);
+        CHECK_ABS(r->at("push.v", t), F0 * t / m, 1e-6);
+      }
+    };
+    Project attached;
+    attached.mechanism.gravity = {0, 0, 0};
+    PartDef g;
+    g.id = "ground";
+    g.ground = true;
+    const Vec3 alongX{0, std::numbers::pi / 2, 0};  // z-axis along world x
+    g.markers = {{"clevis", {0, 0, 0}, {0, 0, 0}}, {"rail", {0, 0, 0}, alongX}};
+    PartDef s;
+    s.id = "carriage";
+    s.mass = m;
+    s.inertia = {0.01, 0.01, 0.01, 0, 0, 0};
+    s.position = {0.1, 0, 0};
+    s.markers = {{"rod", {0, 0, 0}, {0, 0, 0}}, {"guide", {0, 0, 0}, alongX}};
+    attached.mechanism.parts = {g, s};
+    JointDef j;
+    j.id = "guide";
+    j.type = "translational";
+    j.i = "carriage.guide";
+    j.j = "ground.rail";
+    attached.mechanism.joints = {j};
+    attached.components.push_back(comp("push", "probe_push", {{"F0", F0}, {"m", m}}, {},
+                                       {{"attach", {{"barrel", "ground.clevis"}, {"rod", "carriage.rod"}}}}));
+    settings(attached, 1.0, 0.01, Tolerances{1e-9, std::nullopt, std::nullopt, 1e-10});
+    check(attached, "attached");
+    Project free;
+    free.components.push_back(comp("push", "probe_push", {{"F0", F0}, {"m", m}}));
+    settings(free, 1.0, 0.01, Tolerances{1e-9, std::nullopt, std::nullopt, 1e-10});
+    check(free, "free");
+    // A mechanical port needs a force.
+    std::string bad = def;
+    bad.replace(bad.find("\"forces\""), 8, "\"forces_\"");
+    bad.replace(bad.find("probe_push"), 10, "probe_push2");
+    QVERIFY(libraryError(bad).find("unknown field") != std::string::npos);
+    bad = def;
+    const std::string forces = R"([{"port": "rod", "force": "F0", "mass": "m"}])";
+    bad.replace(bad.find(forces), forces.size(), "[]");
+    bad.replace(bad.find("probe_push"), 10, "probe_push3");
+    qInfo("%s", libraryError(bad).c_str());
+    QVERIFY(libraryError(bad).find("mechanical port 'rod' has no force definition") != std::string::npos);
   }
 
   void nameOfABuiltInIsRefused() {

@@ -1,5 +1,6 @@
 #include "build/compiler.h"
 
+#include "build/subcircuit_expansion.h"
 #include "build/validation.h"
 #include "element/system_builder.h"
 #include "mechanics/mechanism_element.h"
@@ -97,7 +98,10 @@ class Compiler::Build {
 std::unique_ptr<System> Compiler::compile(const Project& pr, const std::string& file, CouplingRole role,
                                           Backplane* backplane, const BuildOptions& options) {
   validateProject(pr, file);
-  return Build(pr, file, role, backplane, options).result();
+  if (!hasSubcircuits(pr)) return Build(pr, file, role, backplane, options).result();
+  const Project flat = expandSubcircuits(pr, file);
+  validateProject(flat, file, true, true);
+  return Build(flat, file, role, backplane, options).result();
 }
 
 Compiler::Build::Build(const Project& pr, const std::string& file, CouplingRole role, Backplane* backplane,

@@ -30,6 +30,23 @@ bool validId(const std::string& id) {
   });
 }
 
+// An expanded sub-circuit's inner id: valid ids joined by '.'.
+bool validDottedId(const std::string& id) {
+  size_t from = 0;
+  for (size_t dot = id.find('.'); dot != std::string::npos; from = dot + 1, dot = id.find('.', from))
+    if (!validId(id.substr(from, dot - from))) return false;
+  return validId(id.substr(from));
+}
+
+// The component id a signal reference names: its longest prefix before a
+// '.' that is an id (inner ids of sub-circuits hold dots), else up to the first '.'.
+std::string referencedId(const std::string& ref, const std::set<std::string>& ids) {
+  std::string found = ref.substr(0, ref.find('.'));
+  for (size_t dot = ref.find('.'); dot != std::string::npos; dot = ref.find('.', dot + 1))
+    if (ids.count(ref.substr(0, dot))) found = ref.substr(0, dot);
+  return found;
+}
+
 // mechanism.contacts and .latches (issue 27), with validateMechanism's
 // checks of ids, markers and parameters.
 template <class NewId, class MarkerCheck, class ParamCheck>
@@ -80,7 +97,7 @@ bool namesMechanismObject(const Mechanism& m, const std::string& ref) {
          has(m.latches);
 }
 
-void validateProject(const Project& pr, const std::string& file, bool forRun) {
+void validateProject(const Project& pr, const std::string& file, bool forRun, bool expanded) {
   auto fail = [&](const std::string& obj, const std::string& field, const std::string& msg) {
     throw ProjectError(file, obj, field, msg);
   };
@@ -88,7 +105,7 @@ void validateProject(const Project& pr, const std::string& file, bool forRun) {
   checkCatalogueParts(pr, file);
   std::set<std::string> ids;
   for (const Component& c : pr.components) {
-    if (!validId(c.id))
+    if (!(expanded ? validDottedId(c.id) : validId(c.id)))
       fail(c.id, "id", "ids start with a letter and use only letters, digits, '_' and '-'");
     if (!ids.insert(c.id).second) fail(c.id, "id", "duplicate id");
     const ComponentType* t = reg.find(c.type);
@@ -123,7 +140,7 @@ void validateProject(const Project& pr, const std::string& file, bool forRun) {
   for (const Component& c : pr.components)
     for (const auto& [name, ref] : c.inputs) {
       if (ref.empty()) continue;
-      const std::string target = ref.substr(0, ref.find('.'));
+      const std::string target = referencedId(ref, ids);
       if (!ids.count(target) && !namesMechanismObject(pr.mechanism, ref))
         fail(c.id, "inputs." + name,
              "signal reference '" + ref + "' names no component or mechanism object '" + target + "'");

@@ -15,8 +15,9 @@ namespace pm {
 // Known types, ports, parameter ranges, connections, ids, signal references
 // syntax, the mechanism and the simulation settings. `forRun` adds what only
 // a run needs (required signal inputs connected), so that an unfinished
-// circuit can still be saved and opened again.
-void validateProject(const Project& project, const std::string& file, bool forRun = true);
+// circuit can still be saved and opened again. `expanded`: sub-circuits
+// expanded (build/subcircuit_expansion.h), inner ids read "<instance>.<id>".
+void validateProject(const Project& project, const std::string& file, bool forRun = true, bool expanded = false);
 // The "simulation" part of it (times, tolerances, coupling), for editors.
 void validateSimulation(const SimulationSettings& settings, const std::string& file);
 // What a run would hold in memory: the rows (t_end / output_interval) times

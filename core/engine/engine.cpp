@@ -3,11 +3,13 @@
 #include "analyses/simulation.h"
 #include "build/compiler.h"
 #include "build/project_input.h"
+#include "build/subcircuit_expansion.h"
 #include "build/validation.h"
 #include "io/atomic_file.h"
 #include "io/confined_file.h"
 #include "io/json_limits.h"
 #include "io/mesh_file.h"
+#include "io/subcircuit_file.h"
 #include "mechanics/mechanism_element.h"
 #include "pneumatics/gas.h"
 #include "user/user_component.h"
@@ -22,7 +24,7 @@ std::function<TriangleMesh(const std::string&)> meshReader(const std::string& pr
   return meshReaderFor(projectFile);
 }
 
-std::vector<std::string> loadUserLibrary(const std::string& dir) { return user::loadLibrary(dir); }
+std::vector<std::string> loadUserLibrary(const std::string& dir) { return user::loadLibrary(dir, registerSubcircuit); }
 
 Project load(const std::string& path, const Overrides& o) {
   Project pr = loadProject(path);
@@ -79,7 +81,18 @@ std::vector<std::string> check(const Project& project, const std::string& file) 
 
 std::vector<GeometryFinding> checkGeometry(const Project& project) { return checkMechanismGeometry(project); }
 
-std::vector<CircuitFinding> checkCircuit(const Project& project) { return pm::checkCircuit(project); }
+std::vector<CircuitFinding> checkCircuit(const Project& project) {
+  // Sub-circuits are checked as the circuit they stand for (their insides
+  // in place); one that cannot be expanded is reported when compiled.
+  if (hasSubcircuits(project)) {
+    try {
+      return pm::checkCircuit(expandSubcircuits(project, {}));
+    } catch (const ProjectError&) {
+      // checked below as drawn
+    }
+  }
+  return pm::checkCircuit(project);
+}
 
 std::vector<GeometryFinding> deadPointWarnings(const Project& project, const ResultStore& results) {
   return deadPointCrossings(project, results);

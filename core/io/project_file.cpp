@@ -3,6 +3,7 @@
 #include "io/atomic_file.h"
 #include "io/json_limits.h"
 #include "io/mechanism_file.h"
+#include "io/subcircuit_file.h"
 #include "model/component_type.h"
 #include "model/message_text.h"
 #include "model/project_error.h"
@@ -129,7 +130,7 @@ class Reader {
     for (auto it = root.begin(); it != root.end(); ++it) {
       const std::string& k = it.key();
       if (k == "format" || k == "schema_version" || k == "meta" || k == "simulation" || k == "components" ||
-          k == "connections" || k == "mechanism" || k == "user_components")
+          k == "connections" || k == "mechanism" || k == "user_components" || k == "subcircuits")
         continue;
       if (!kFutureSections.count(k)) fail("", k, "unknown top-level section");
       pr.extra[k] = it.value();
@@ -183,6 +184,14 @@ class Reader {
         pr.userComponents[it.key()] = it.value();
       }
     }
+    if (root.contains("subcircuits")) subcircuits(root.at("subcircuits"), pr);
+    circuit(root, pr);
+    if (root.contains("mechanism")) pr.mechanism = parseMechanism(root.at("mechanism"), file_);
+    return pr;
+  }
+
+  // The components and connections of `root` (a project, or a sub-circuit's inside).
+  void circuit(const json& root, Project& pr) const {
     const json& comps = need(root, "components", "");
     if (!comps.is_array()) fail("", "components", "expected an array");
     int i = 0;
@@ -244,8 +253,49 @@ class Reader {
         pr.connections.push_back(std::move(k));
       }
     }
-    if (root.contains("mechanism")) pr.mechanism = parseMechanism(root.at("mechanism"), file_);
-    return pr;
+  }
+
+  // Sub-circuit types (io/subcircuit_file.h), type name -> definition. One
+  // may use another, so each is registered once the types it uses are.
+  void subcircuits(const json& s, Project& pr) const {
+    if (!s.is_object()) fail("subcircuits", "", "expected an object of type name: definition");
+    std::vector<std::string> left;
+    for (auto it = s.begin(); it != s.end(); ++it) left.push_back(it.key());
+    while (!left.empty()) {
+      std::vector<std::string> later;
+      for (const std::string& name : left) {
+        json def = s.at(name);
+        if (!def.is_object()) fail("subcircuits", name, "expected an object (a sub-circuit definition)");
+        if (!def.contains("name")) def["name"] = name;
+        if (!def.at("name").is_string() || def.at("name").get<std::string>() != name)
+          fail("subcircuits", name, "the definition's name differs from its key");
+        def["format"] = kSubcircuitFormat;
+        // Waits for a sub-circuit of this section it uses; the last round reports it.
+        const bool waits = std::any_of(left.begin(), left.end(), [&](const std::string& other) {
+          return other != name && usesType(def, other) && !Registry::instance().find(other);
+        });
+        if (waits) {
+          later.push_back(name);
+          continue;
+        }
+        registerSubcircuit(def, file_, text_);
+        pr.userComponents[name] = def;
+      }
+      if (later.size() == left.size()) {  // they use each other: report the first
+        json def = s.at(later.front());
+        def["name"] = later.front();
+        registerSubcircuit(def, file_, text_);
+        fail("subcircuits", later.front(), "sub-circuits that contain each other");
+      }
+      left = std::move(later);
+    }
+  }
+
+  static bool usesType(const json& def, const std::string& type) {
+    if (!def.contains("components") || !def.at("components").is_array()) return false;
+    for (const json& c : def.at("components"))
+      if (c.is_object() && c.contains("type") && c.at("type") == type) return true;
+    return false;
   }
 
  private:
@@ -254,6 +304,12 @@ class Reader {
 };
 
 }  // namespace
+
+Project parseCircuitSection(const json& section, const std::string& file, const std::string& text) {
+  Project pr;
+  Reader(file, text).circuit(section, pr);
+  return pr;
+}
 
 bool isSimulationKey(const std::string& key) {
   return std::find(kSimulationKeys.begin(), kSimulationKeys.end(), key) != kSimulationKeys.end();
@@ -346,12 +402,15 @@ std::string serializeProject(const Project& pr) {
   if (!pr.mechanism.empty()) root["mechanism"] = serializeMechanism(pr.mechanism);
   // The user types the project uses travel with it (a project sent to a
   // customer still opens), beside those its file already carried.
-  json user = json::object();
-  for (const auto& [name, def] : pr.userComponents) user[name] = def;
-  for (const Component& c : pr.components)
-    if (const ComponentType* t = Registry::instance().find(c.type); t && !t->origin.empty() && !user.contains(c.type))
-      user[c.type] = t->definition;
+  json user = json::object(), sub = json::object();
+  const auto carry = [&](const std::string& name, const json& def) {
+    (isSubcircuitDefinition(def) ? sub : user)[name] = def;
+  };
+  for (const auto& [name, def] : pr.userComponents) carry(name, def);
+  for (const std::string& type : userTypesUsed(pr.components))
+    if (!user.contains(type) && !sub.contains(type)) carry(type, Registry::instance().find(type)->definition);
   if (!user.empty()) root["user_components"] = std::move(user);
+  if (!sub.empty()) root["subcircuits"] = std::move(sub);
   for (auto it = pr.extra.begin(); it != pr.extra.end(); ++it)
     if (it.key() != "meta") root[it.key()] = it.value();
   return root.dump(2) + "\n";

@@ -24,4 +24,8 @@ std::string serializeProject(const Project& project);
 // Whether `key` is a setting of the file's "simulation" section.
 bool isSimulationKey(const std::string& key);
 
+// The `components` and `connections` of `section` (a sub-circuit's inside,
+// io/subcircuit_file.h), read as a project's; errors name `file`.
+Project parseCircuitSection(const nlohmann::json& section, const std::string& file, const std::string& text);
+
 }  // namespace pm

@@ -18,6 +18,9 @@ struct Definition {
   std::vector<std::pair<int, double>> constants;
   int time = -1, pAmb = -1, TAmb = -1;
   std::vector<std::pair<std::string, int>> params;  // parameter -> slot
+  // Per parameter: what its value is multiplied by to be SI (1, or the
+  // ISO 8778 standard-flow factor for a parameter given in Nl/min).
+  std::vector<double> paramScale;
   struct Port {
     std::string name;
     int p = -1, T = -1;
@@ -54,6 +57,31 @@ struct Definition {
     bool hasRate = false, hasHeat = false;
   };
   std::vector<Volume> volumes;
+  // A mechanical port: x_<port> [m] and v_<port> [m/s] read, `force` [N]
+  // pushing its two markers apart (data.attach, as a cylinder's), or
+  // moving a `mass` of its own when not attached.
+  struct Mechanical {
+    std::string name, q, w;  // port, "x_<port>", "v_<port>"
+    int x = -1, v = -1;
+    Program force, mass, x0;
+    bool present = false, hasMass = false, hasForce = false;
+  };
+  Mechanical mech;
+  // Discrete states: constant between events, changed by them.
+  struct Discrete {
+    std::string name;
+    int slot = -1;
+    Program initial;
+  };
+  std::vector<Discrete> discretes;
+  // "when": lhs op rhs becoming true sets discrete states. The root
+  // function is lhs - rhs; `rising`: op is > or >= (true when it grows).
+  struct Event {
+    Program lhs, rhs;
+    bool rising = true, strict = true;
+    std::vector<std::pair<int, Program>> set;  // discrete index -> new value
+  };
+  std::vector<Event> events;
   struct Output {
     std::string name, unit;
     Program value;

@@ -31,7 +31,8 @@ int lineOf(const std::string& text, const std::string& needle, size_t from, int 
 namespace {
 
 const std::set<std::string> kKeys = {"format", "name",   "category", "description", "symbol",  "ports",  "parameters",
-                                     "states", "variables", "equations", "flows",   "volumes", "outputs"};
+                                     "states", "variables", "equations", "flows",   "volumes", "outputs",
+                                     "discrete", "events", "forces"};
 
 class DefinitionReader {
  public:
@@ -59,12 +60,16 @@ class DefinitionReader {
     ports();
     parameters();
     states();
+    discretes();
     variables();
     equations();
     flows();
     volumes();
     portsHaveFlows();
     outputs();
+    events();
+    forces();
+    symbolFile();
     t_.origin = file_;
     t_.definition = def_;
     std::shared_ptr<const Definition> d = d_;
@@ -195,7 +200,15 @@ class DefinitionReader {
         const Dim dim = unit(f + ".unit", p.contains("unit") ? str(p, "unit", f + ".unit") : "1");
         d_->inputs.push_back({n, symbol(n, dim, false, f)});
       } else if (domain == "mechanical") {
-        fail(f + ".domain", domain, "mechanical ports are not supported by user components yet");
+        Definition::Mechanical& m = d_->mech;
+        if (m.present) fail(f + ".name", n, "a user component has at most one mechanical port");
+        t_.ports.push_back({n, Domain::Mechanical, doc});
+        m.present = true;
+        m.name = n;
+        m.q = "x_" + n;
+        m.w = "v_" + n;
+        m.x = symbol(m.q, parseUnit("m"), false, f);
+        m.v = symbol(m.w, parseUnit("m/s"), false, f);
       } else {
         fail(f + ".domain", domain, "expected \"pneumatic\", \"signal\" or \"mechanical\"");
       }
@@ -206,7 +219,11 @@ class DefinitionReader {
       ParamDecl pd;
       pd.name = str(p, "name", f + ".name");
       pd.unit = str(p, "unit", f + ".unit");
-      const Dim dim = unit(f + ".unit", pd.unit);
+      // A standard (ANR) volume flow is given in Nl/min and read in the
+      // expressions as the mass flow it stands for, in kg/s.
+      const bool standardFlow = pd.unit == "Nl/min";
+      const Dim dim = standardFlow ? parseUnit("kg/s") : unit(f + ".unit", pd.unit);
+      d_->paramScale.push_back(standardFlow ? gas::rho0 * 1e-3 / 60.0 : 1.0);
       if (!p.contains("default")) fail(f + ".default", pd.name, "missing field");
       pd.def = num(p, "default", f, 0.0);
       pd.min = num(p, "min", f, -1e300);
@@ -259,6 +276,10 @@ class DefinitionReader {
     });
   }
   void equations();
+  void discretes();
+  void events();
+  void forces();
+  void symbolFile();
   void flows();
   void volumes();
   void portsHaveFlows();
@@ -280,6 +301,7 @@ class DefinitionReader {
   Symbols syms_;
   std::set<int> constant_;
   std::vector<Dim> derDim_;
+  std::vector<Dim> discreteDim_;
 };
 
 // Each differential state has one "der(x) = ..." and the algebraic states
@@ -339,6 +361,89 @@ void DefinitionReader::equations() {
                (d_->states[k].differential ? "der(" + d_->states[k].name + ") = ..." : std::string("0 = ...")) + ")");
 }
 
+// Discrete states: a name (its unit, default 1) and an initial value of
+// parameters and constants.
+void DefinitionReader::discretes() {
+  eachObject("discrete", [&](const json& x, const std::string& f) {
+    Definition::Discrete d;
+    d.name = str(x, "name", f + ".name");
+    if (!isIdentifier(d.name)) fail(f + ".name", d.name, "a discrete state's name is letters, digits and '_'");
+    const Dim dim = x.contains("unit") ? unit(f + ".unit", str(x, "unit", f + ".unit")) : Dim();
+    d.initial = checked(f + ".initial", exprText(x, "initial", f, "0"), dim, "the discrete state", true);
+    d.slot = symbol(d.name, dim, false, f + ".name");
+    discreteDim_.push_back(dim);
+    d_->discretes.push_back(std::move(d));
+  });
+}
+
+// {"when": "<a> > <b>", "set": {"<discrete>": "<expression>"}}: the
+// comparison's two sides give the root function a - b.
+void DefinitionReader::events() {
+  eachObject("events", [&](const json& x, const std::string& f) {
+    Definition::Event ev;
+    const std::string when = exprText(x, "when", f);
+    size_t at = std::string::npos, len = 0;
+    int depth = 0;
+    for (size_t k = 0; k < when.size() && at == std::string::npos; ++k) {
+      const char c = when[k];
+      if (c == '(') ++depth;
+      if (c == ')') --depth;
+      if (depth == 0 && (c == '<' || c == '>')) at = k, len = k + 1 < when.size() && when[k + 1] == '=' ? 2 : 1;
+    }
+    if (at == std::string::npos)
+      fail(f + ".when", when, "'" + when + "': a condition is a comparison: a > b, a >= b, a < b or a <= b");
+    ev.rising = when[at] == '>';
+    ev.strict = len == 1;
+    Dim a, b;
+    ev.lhs = expr(f + ".when", when.substr(0, at), &a, syms_);
+    ev.rhs = expr(f + ".when", when.substr(at + len), &b, syms_);
+    if (!a.free && !b.free && !a.same(b))
+      fail(f + ".when", when, "'" + when + "': unit mismatch: compares " + dimText(a) + " and " + dimText(b));
+    if (!x.contains("set") || !x.at("set").is_object() || x.at("set").empty())
+      fail(f + ".set", "", "expected an object of discrete state: expression");
+    for (auto it = x.at("set").begin(); it != x.at("set").end(); ++it) {
+      int k = -1;
+      for (size_t i = 0; i < d_->discretes.size(); ++i)
+        if (d_->discretes[i].name == it.key()) k = static_cast<int>(i);
+      if (k < 0) fail(f + ".set." + it.key(), it.key(), "'" + it.key() + "' is not a discrete state (declare it in \"discrete\")");
+      const std::string text = it.value().is_number() ? it.value().dump() : exprText(x.at("set"), it.key().c_str(), f + ".set");
+      ev.set.push_back({k, checked(f + ".set." + it.key(), text, discreteDim_[static_cast<size_t>(k)], "the discrete state")});
+    }
+    d_->events.push_back(std::move(ev));
+  });
+}
+
+// A symbol of the user's own (an SVG beside the definition): each port is
+// an element with id="port-<name>" in it, where lines meet the port.
+// {"port": "<mechanical port>", "force": [N], "mass": [kg], "x0": [m]}:
+// the force along the port's line; mass and x0 for a free (unattached) one.
+void DefinitionReader::forces() {
+  Definition::Mechanical& m = d_->mech;
+  eachObject("forces", [&](const json& x, const std::string& f) {
+    const std::string port = str(x, "port", f + ".port");
+    if (!m.present || port != m.name) fail(f + ".port", port, "no mechanical port '" + port + "'");
+    if (m.hasForce) fail(f + ".port", port, "a second force for port '" + port + "'");
+    m.hasForce = true;
+    m.force = checked(f + ".force", exprText(x, "force", f), parseUnit("N"), "a force");
+    m.hasMass = x.contains("mass");
+    if (m.hasMass) m.mass = checked(f + ".mass", exprText(x, "mass", f), parseUnit("kg"), "a mass", true);
+    m.x0 = checked(f + ".x0", exprText(x, "x0", f, "0"), parseUnit("m"), "a position", true);
+  });
+  if (m.present && !m.hasForce)
+    fail("ports", m.name, "mechanical port '" + m.name + "' has no force definition (give it one in \"forces\")");
+}
+
+void DefinitionReader::symbolFile() {
+  std::vector<std::string> names;
+  for (const PortDecl& p : t_.ports) names.push_back(p.name);
+  for (const InputDecl& in : t_.inputs) names.push_back(in.name);
+  try {
+    t_.symbol = checkedSymbol(t_.symbol, file_, names);
+  } catch (const std::invalid_argument& e) {
+    fail("symbol", t_.symbol, e.what());
+  }
+}
+
 void DefinitionReader::flows() {
   eachObject("flows", [&](const json& fl, const std::string& f) {
     Definition::Flow x;
@@ -394,6 +499,28 @@ void DefinitionReader::outputs() {
 
 }  // namespace
 
+std::string checkedSymbol(const std::string& symbol, const std::string& file, const std::vector<std::string>& ports) {
+  if (symbol.size() < 4 || symbol.substr(symbol.size() - 4) != ".svg") return symbol;
+  namespace fs = std::filesystem;
+  fs::path path(symbol);
+  if (path.is_relative()) path = fs::path(file).parent_path() / path;
+  std::ifstream in(path, std::ios::binary);
+  // A project's copy of the definition opens without the drawing (the
+  // generated box stands in); a library file must have it.
+  const bool inProject = file.size() > 14 && file.compare(file.size() - 14, 14, ".pneumech.json") == 0;
+  if (!in && inProject) return {};
+  if (!in) throw std::invalid_argument("symbol file '" + path.string() + "' cannot be read");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string svg = ss.str();
+  if (svg.find("<svg") == std::string::npos) throw std::invalid_argument("'" + path.string() + "' is not an SVG file");
+  for (const std::string& n : ports)
+    if (svg.find("id=\"port-" + n + "\"") == std::string::npos)
+      throw std::invalid_argument("symbol '" + path.string() + "' has no anchor for port '" + n +
+                                  "' (an element with id=\"port-" + n + "\" where the port's lines meet)");
+  return fs::absolute(path).lexically_normal().string();
+}
+
 ComponentType compileComponent(const json& def, const std::string& file, const std::string& text) {
   return DefinitionReader(def, file, text).read();
 }
@@ -409,7 +536,7 @@ std::string registerComponent(const json& def, const std::string& file, const st
   return name;
 }
 
-std::vector<std::string> loadLibrary(const std::string& dir) {
+std::vector<std::string> loadLibrary(const std::string& dir, const SubcircuitLoader& subcircuit) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) throw ProjectError(dir, "", "", "user library folder not found");
@@ -420,6 +547,12 @@ std::vector<std::string> loadLibrary(const std::string& dir) {
   std::sort(files.begin(), files.end());
   // Every good file is registered; the bad ones are reported together after.
   std::vector<std::string> names, errors;
+  struct Pending {
+    std::string file, text;
+    json def;
+    std::string error;
+  };
+  std::vector<Pending> subcircuits;
   for (const fs::path& p : files) {
     std::ifstream in(p, std::ios::binary);
     std::stringstream ss;
@@ -432,11 +565,30 @@ std::vector<std::string> loadLibrary(const std::string& dir) {
       } catch (const json::exception& e) {
         throw ProjectError(p.string(), "", "", std::string("malformed JSON: ") + e.what());
       }
-      names.push_back(registerComponent(def, p.string(), text));
+      if (subcircuit && def.is_object() && def.value("format", json()) == "pneumech-subcircuit")
+        subcircuits.push_back({p.string(), text, def, {}});
+      else
+        names.push_back(registerComponent(def, p.string(), text));
     } catch (const ProjectError& e) {
       errors.push_back(e.what());
     }
   }
+  // Rounds until none registers: one may use another of the folder.
+  for (bool progress = true; progress && !subcircuits.empty();) {
+    progress = false;
+    std::vector<Pending> left;
+    for (Pending& s : subcircuits) {
+      try {
+        names.push_back(subcircuit(s.def, s.file, s.text));
+        progress = true;
+      } catch (const ProjectError& e) {
+        s.error = e.what();
+        left.push_back(std::move(s));
+      }
+    }
+    subcircuits = std::move(left);
+  }
+  for (const Pending& s : subcircuits) errors.push_back(s.error);
   if (errors.size() == 1) throw ProjectError(dir, "", "", errors[0]);
   if (!errors.empty()) {
     std::string all = std::to_string(errors.size()) + " user components refused:";

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,19 @@ std::string registerComponent(const nlohmann::json& def, const std::string& file
 // order). The good ones are registered even when others are bad; then a
 // ProjectError lists the bad ones, each naming its file, line and
 // expression (or the folder, when it cannot be read).
-std::vector<std::string> loadLibrary(const std::string& dir);
+// `subcircuit` registers a file whose "format" is "pneumech-subcircuit"
+// (io/subcircuit_file.h: the layer above): those are read after the user
+// components, each once the sub-circuits it uses are registered.
+using SubcircuitLoader = std::function<std::string(const nlohmann::json&, const std::string&, const std::string&)>;
+std::vector<std::string> loadLibrary(const std::string& dir, const SubcircuitLoader& subcircuit = {});
+
+// A user's symbol: `symbol` as given when it is not an SVG file; else the
+// SVG (relative to the folder of `file`, the definition's) checked to mark
+// each of `ports` with an element id="port-<name>", its absolute path
+// returned. A missing SVG of a project's own copy (`file` *.pneumech.json)
+// gives "" (the generated box). Throws std::invalid_argument naming the
+// SVG and the port without a mark.
+std::string checkedSymbol(const std::string& symbol, const std::string& file, const std::vector<std::string>& ports);
 
 // The line (1-based) of the `occurrence`-th appearance of `needle` in
 // `text` at or after `from`; 0 when not found.

@@ -1,8 +1,11 @@
 #include "user/user_element.h"
 
+#include "element/discrete_state.h"
 #include "element/system_builder.h"
+#include "pneumatics/actuator_coupling.h"
 #include "model/component_type.h"
 
+#include <optional>
 #include <stdexcept>
 
 namespace pm::user {
@@ -14,13 +17,18 @@ class UserElement : public Element {
   UserElement(const Component& c, std::shared_ptr<const Definition> def)
       : Element(c.id), d_(std::move(def)), v_(static_cast<size_t>(d_->slots), 0.0) {
     Params P(c);
-    for (const auto& [name, slot] : d_->params) v_[slot] = P(name);
+    for (size_t i = 0; i < d_->params.size(); ++i)
+      v_[d_->params[i].second] = P(d_->params[i].first) * d_->paramScale[i];
     for (const auto& [slot, value] : d_->constants) v_[slot] = value;
     for (const auto& in : d_->inputs) {
       auto it = c.inputs.find(in.name);
       refs_.push_back(it == c.inputs.end() ? std::string() : it->second);
     }
     inputs_.resize(d_->inputs.size());
+    const Definition::Mechanical& m = d_->mech;
+    if (m.present)
+      coupling_.emplace(c, ActuatorCoupling::Coordinate{m.q.c_str(), "m", m.w.c_str(), "m/s", false, 0.0,
+                                                        "user component", "der(v) = force / mass"});
   }
 
   void setup(SystemBuilder& b) override {
@@ -28,6 +36,7 @@ class UserElement : public Element {
     v_[d_->TAmb] = b.ambientTemperature();
     for (const Definition::Variable& var : d_->variables)
       if (var.constant) v_[var.slot] = var.value.run(v_.data(), 0.0);
+    if (coupling_) setupMechanical(b);
     for (const Definition::Port& p : d_->ports) {
       int n = b.port(p.name);
       // An unconnected port is closed by a dead end of its own, so that
@@ -40,6 +49,10 @@ class UserElement : public Element {
       b.capacity(nodes_[vol.port], id(), V0, vol.p0.run(v_.data(), 0.0), vol.T0.run(v_.data(), 0.0),
                  vol.isothermal.run(v_.data(), 0.0) > 0.5, vol.Twall.run(v_.data(), 0.0));
     }
+    disc_.clear();
+    for (const Definition::Discrete& d : d_->discretes) disc_.push_back(d.initial.run(v_.data(), 0.0));
+    active_.assign(d_->events.size(), false);
+    if (!d_->events.empty()) b.roots(static_cast<int>(d_->events.size()));
     for (const Definition::State& s : d_->states)
       slots_.push_back(b.state(s.name, s.unit, s.differential ? StateKind::Differential : StateKind::Algebraic,
                                s.initial.run(v_.data(), 0.0), s.atol, s.rhs.text()));
@@ -54,6 +67,81 @@ class UserElement : public Element {
   }
 
   void evaluate(Eval& e) override {
+    fill(e);
+    double* v = v_.data();
+    const double t = e.t;
+    for (const Definition::Flow& f : d_->flows) e.flow(nodes_[f.from], nodes_[f.to], f.q.run(v, t));
+    for (const Definition::Volume& vol : d_->volumes) {
+      const int n = nodes_[vol.port];
+      e.volume(n, vol.V.run(v, t), vol.hasRate ? vol.dVdt.run(v, t) : 0.0);
+      if (vol.hasHeat) e.heat(n, vol.heat.run(v, t));
+    }
+    for (size_t i = 0; i < d_->states.size(); ++i) {
+      const Definition::State& s = d_->states[i];
+      const double rhs = s.rhs.run(v, t);
+      e.res[slots_[i]] = s.differential ? v[s.der] - rhs : 0.0 - rhs;
+    }
+    if (coupling_) {
+      const Definition::Mechanical& m = d_->mech;
+      coupling_->residuals(e, v[m.x], v[m.v], [&] { return m.force.run(v, t) / mass_; });
+    }
+  }
+
+  // The mechanical port moves like a cylinder's rod (pneumatics/actuator_coupling.h).
+  void setupMechanical(SystemBuilder& b) {
+    const Definition::Mechanical& m = d_->mech;
+    coupling_->begin(b);
+    if (coupling_->pneumaticSide() || coupling_->mechanicalSide())
+      throw std::runtime_error("mechanical port '" + m.name +
+                               "': a user component runs in the monolithic coupling only (simulation.coupling)");
+    if (!coupling_->attached() && !m.hasMass)
+      throw std::runtime_error("mechanical port '" + m.name +
+                               "': attach it to the mechanism (data.attach) or give the force a mass");
+    mass_ = m.hasMass ? m.mass.run(v_.data(), 0.0) : 0.0;
+    if (!coupling_->attached() && !(mass_ > 0.0))
+      throw std::runtime_error("mechanical port '" + m.name + "': the mass must be > 0");
+    coupling_->declareStates(
+        b, m.x0.run(v_.data(), 0.0), [](const Eval&) { return 0.0; },
+        [this](const Eval& e) {
+          fill(e);
+          return d_->mech.force.run(v_.data(), e.t);
+        });
+  }
+
+  void roots(const Eval& e, double* g) override {
+    fill(e);
+    for (size_t i = 0; i < d_->events.size(); ++i) g[i] = condition(i, e.t);
+  }
+
+  // An event fires when its condition turns true (a root of lhs - rhs, the
+  // tie at the root counting as reached); at the start it is only noted.
+  bool update(const Eval& e) override {
+    if (d_->events.empty()) return false;
+    fill(e);
+    bool changed = false;
+    for (size_t i = 0; i < d_->events.size(); ++i) {
+      const Definition::Event& ev = d_->events[i];
+      const double g = condition(i, e.t);
+      const bool strictNow = ev.rising ? (ev.strict ? g > 0.0 : g >= 0.0) : (ev.strict ? g < 0.0 : g <= 0.0);
+      const bool now = e.initializing ? strictNow : (ev.rising ? g >= 0.0 : g <= 0.0);
+      if (now && !active_[i] && !e.initializing) {
+        std::vector<double> values;  // every value from the state before the event
+        for (const auto& [k, value] : ev.set) values.push_back(value.run(v_.data(), e.t));
+        for (size_t j = 0; j < ev.set.size(); ++j) disc_[static_cast<size_t>(ev.set[j].first)] = values[j];
+        changed = true;
+        fill(e);
+      }
+      active_[i] = now;
+    }
+    return changed;
+  }
+  bool discrete(DiscreteState& s) override {
+    s(disc_, active_);
+    return true;
+  }
+
+  // The value array for `e`: ports, inputs, states, discrete states, variables.
+  void fill(const Eval& e) {
     double* v = v_.data();
     const double t = e.t;
     v[d_->time] = t;
@@ -66,19 +154,14 @@ class UserElement : public Element {
       v[d_->states[i].slot] = e.y[slots_[i]];
       v[d_->states[i].der] = e.yp[slots_[i]];
     }
+    if (coupling_) coupling_->motion(e, v[d_->mech.x], v[d_->mech.v]);
+    for (size_t i = 0; i < d_->discretes.size(); ++i) v[d_->discretes[i].slot] = disc_[i];
     for (const Definition::Variable& var : d_->variables)
       if (!var.constant) v[var.slot] = var.value.run(v, t);
-    for (const Definition::Flow& f : d_->flows) e.flow(nodes_[f.from], nodes_[f.to], f.q.run(v, t));
-    for (const Definition::Volume& vol : d_->volumes) {
-      const int n = nodes_[vol.port];
-      e.volume(n, vol.V.run(v, t), vol.hasRate ? vol.dVdt.run(v, t) : 0.0);
-      if (vol.hasHeat) e.heat(n, vol.heat.run(v, t));
-    }
-    for (size_t i = 0; i < d_->states.size(); ++i) {
-      const Definition::State& s = d_->states[i];
-      const double rhs = s.rhs.run(v, t);
-      e.res[slots_[i]] = s.differential ? v[s.der] - rhs : 0.0 - rhs;
-    }
+  }
+  double condition(size_t i, double t) const {
+    const Definition::Event& ev = d_->events[i];
+    return ev.lhs.run(v_.data(), t) - ev.rhs.run(v_.data(), t);
   }
 
   void output(const Eval& e, double* ch) override {
@@ -91,6 +174,10 @@ class UserElement : public Element {
   std::vector<std::string> refs_;
   std::vector<SignalInput> inputs_;
   std::vector<int> nodes_, slots_;
+  std::vector<double> disc_;   // discrete states, by Definition::discretes
+  std::vector<bool> active_;   // each event's condition as last seen
+  std::optional<ActuatorCoupling> coupling_;  // with a mechanical port
+  double mass_ = 0.0;
   std::vector<double> out_;
 };
 
