@@ -1,6 +1,7 @@
 #include "flexible_body_editing.h"
 
 #include "units.h"
+#include "model/orientation.h"
 
 #include <QObject>
 #include <QStringList>
@@ -176,6 +177,57 @@ QString applyFlexibleBodyField(Project& p, const std::string& id, const std::str
     d->orientation[k] = shown * kDeg;
   }
   return {};
+}
+
+namespace {
+
+// The highest world z of one shape of a part at (R, r): its bounding box's
+// corners in the frame it sits in.
+double shapeTop(const Geometry& g, const PartDef& part, const Eigen::Matrix3d& R, const Eigen::Vector3d& r) {
+  auto size = [&](const char* k, double def) { return g.size.count(k) ? g.size.at(k) : def; };
+  auto markerFrame = [&](const std::string& id, Eigen::Matrix3d& Rm, Eigen::Vector3d& rm) {
+    Rm = R, rm = r;
+    for (const MarkerDef& k : part.markers)
+      if (k.id == id) rm = r + R * Eigen::Vector3d(k.position[0], k.position[1], k.position[2]), Rm = R * rotationFromRpy(k.orientation);
+  };
+  Eigen::Matrix3d Rm;
+  Eigen::Vector3d rm;
+  markerFrame(g.marker, Rm, rm);
+  Eigen::Vector3d lo, hi;
+  if (g.shape == "box") {
+    hi = 0.5 * Eigen::Vector3d(size("lx", 0), size("ly", 0), size("lz", 0)), lo = -hi;
+  } else if (g.shape == "cylinder" || g.shape == "tube") {
+    const double a = size("radius", 0);
+    lo = {-a, -a, 0}, hi = {a, a, size("length", 0)};
+  } else if (g.shape == "sphere") {
+    hi = Eigen::Vector3d::Constant(size("radius", 0)), lo = -hi;
+  } else if (g.shape == "link") {
+    Eigen::Matrix3d R2;
+    Eigen::Vector3d r2;
+    markerFrame(g.marker2, R2, r2);
+    return std::max(rm.z(), r2.z()) + 0.5 * size("width", 0);
+  } else {
+    return -INFINITY;  // a mesh: its extent is in its file
+  }
+  double top = -INFINITY;
+  for (int c = 0; c < 8; ++c) {
+    const Eigen::Vector3d corner(c & 1 ? hi.x() : lo.x(), c & 2 ? hi.y() : lo.y(), c & 4 ? hi.z() : lo.z());
+    top = std::max(top, (rm + Rm * corner).z());
+  }
+  return top;
+}
+
+}  // namespace
+
+Vec3 newBeamRoot(const Project& p) {
+  double top = -INFINITY;
+  for (const PartDef& part : p.mechanism.parts) {
+    if (!part.ground) continue;
+    const Eigen::Matrix3d R = rotationFromRpy(part.orientation);
+    const Eigen::Vector3d r(part.position[0], part.position[1], part.position[2]);
+    for (const Geometry& g : part.geometry) top = std::max(top, shapeTop(g, part, R, r));
+  }
+  return {0.0, 0.0, std::isfinite(top) ? top + 0.05 : 0.0};
 }
 
 std::string addFlexibleBody(Project& p, const Vec3& root, const std::string& stem) {

@@ -27,5 +27,10 @@ QString applyFlexibleBodyField(Project& p, const std::string& id, const std::str
 // a ground part, its root is clamped there (a ground marker and a fixed
 // joint). Returns the beam's id.
 std::string addFlexibleBody(Project& p, const Vec3& root = {0, 0, 0}, const std::string& stem = "beam");
+// Where Add Flexible Body puts a new beam's root: at x = y = 0, 50 mm above
+// the highest point of the ground part's shapes (boxes, cylinders, tubes,
+// spheres, links; world z up), so that the beam does not start inside the
+// base plate; the origin when the ground has no shapes.
+Vec3 newBeamRoot(const Project& p);
 
 }  // namespace pm::gui

@@ -206,7 +206,7 @@ void MechanismActions::onAddPart() {
 
 void MechanismActions::onAddFlexibleBody() {
   Project changed = doc_->project();
-  const std::string id = gui::addFlexibleBody(changed);
+  const std::string id = gui::addFlexibleBody(changed, gui::newBeamRoot(changed));
   doc_->edit(tr("Add flexible body %1").arg(QString::fromStdString(id)), [&](Project& q) { q = changed; });
   selection_->select(QString::fromStdString(id));
 }

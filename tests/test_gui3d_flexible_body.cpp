@@ -118,6 +118,10 @@ class TestGui3dFlexibleBody : public QObject {
     QCOMPARE(w.project().mechanism.joints.size(), size_t(1));
     QCOMPARE(w.project().mechanism.joints[0].type, std::string("fixed"));
     QCOMPARE(w.project().mechanism.joints[0].i, std::string("beam1.root"));
+    // Clear of the plate (a 20 mm box centred on the ground frame): its root 50 mm above the top.
+    QCOMPARE(ground.geometry.at(0).shape, std::string("box"));
+    const double plateTop = ground.position[2] + 0.5 * ground.geometry[0].size.at("lz");
+    QVERIFY(std::abs(w.project().mechanism.flexible_bodies[0].position[2] - (plateTop + 0.05)) < 1e-12);
 
     // Its form: 400 mm, 8 elements, the bar 3 mm thick along its z (world z
     // here: gravity bends it about its thin side, in the x-z plane), 5 % damping.

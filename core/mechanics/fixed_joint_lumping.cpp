@@ -99,6 +99,13 @@ std::vector<int> MultibodySystem::lumpWelded(const Mechanism& m, const ExternalL
           const V3 ww = A0 * C.w0, o = C.r0 - A0 * C.cm, vo = C.v0 - ww.cross(A0 * C.cm);
           C.r0 = o + A0 * cm;
           C.v0 = vo + ww.cross(A0 * cm);
+          // A carrier at rest takes a moving leaf's velocity instead (a beam's
+          // root node welded to a hub given a velocity): its rigid field.
+          if (C.v0.isZero(0.0) && C.w0.isZero(0.0) && !(L.v0.isZero(0.0) && L.w0.isZero(0.0))) {
+            const V3 wl = rotation(L.p0) * L.w0;
+            C.v0 = L.v0 + wl.cross(C.r0 - L.r0);
+            C.w0 = A0.transpose() * wl;
+          }
         }
         for (MarkerRT& mk : markers_)
           if (mk.body == bl) {

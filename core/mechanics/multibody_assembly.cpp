@@ -5,6 +5,7 @@
 // projection the analyses use.
 #include "mechanics/multibody.h"
 
+#include "mechanics/beam/beam_bodies.h"
 #include "mechanics/minimum_norm.h"
 #include "mechanics/multibody_error.h"
 
@@ -63,6 +64,34 @@ Eigen::VectorXd MultibodySystem::offsetFrom(const std::vector<double>& from, con
   }
   return Eigen::Map<Eigen::VectorXd>(d.data(), static_cast<Eigen::Index>(d.size()));
 }
+
+namespace {
+
+// Per flexible body, the markers "<beam>_n<j>.@node" of its node bodies
+// (beam_bodies.h) by node, root first.
+std::vector<std::vector<int>> beamNodeMarkers(const std::vector<MarkerRT>& markers) {
+  const std::string tag = std::string(".") + beam::kNodeMarker;
+  std::map<std::string, std::map<int, int>> by;
+  for (size_t i = 0; i < markers.size(); ++i) {
+    const std::string& n = markers[i].name;
+    if (n.size() <= tag.size() || n.compare(n.size() - tag.size(), tag.size(), tag) != 0) continue;
+    const std::string body = n.substr(0, n.size() - tag.size());
+    const size_t at = body.rfind("_n");
+    if (at == std::string::npos || at + 2 >= body.size() ||
+        !std::all_of(body.begin() + static_cast<long>(at) + 2, body.end(), ::isdigit))
+      continue;
+    by[body.substr(0, at)][std::stoi(body.substr(at + 2))] = static_cast<int>(i);
+  }
+  std::vector<std::vector<int>> out;
+  for (const auto& [beam, nodes] : by) {
+    if (!nodes.count(0)) continue;
+    out.emplace_back();
+    for (const auto& [j, m] : nodes) out.back().push_back(m);
+  }
+  return out;
+}
+
+}  // namespace
 
 void MultibodySystem::assemble() {
   std::vector<double>& y = y0_;
@@ -136,6 +165,30 @@ void MultibodySystem::assemble() {
   findRedundant(rows);
   initialConditionRows(k, y.data(), true, ics);
   projectVelocities(0.0, y, &ics);
+  // A flexible body's nodes (decision 0017) carry no joints between them:
+  // the projection leaves them at rest while the root moves with what
+  // holds it. They start instead on the root node's rigid velocity field,
+  // projected once more for whatever else holds them.
+  auto followBeamRoots = [this, &k](std::vector<double>& y) {
+    const std::vector<std::vector<int>> beams = beamNodeMarkers(markers_);
+    if (beams.empty()) return false;
+    kinematics(y.data(), k);
+    bool changed = false;
+    for (const std::vector<int>& nodes : beams) {
+      const int root = markerBody(nodes[0]);
+      const V3 p0 = markerPoint(nodes[0], k), v0 = markerVelocity(nodes[0], k), w0 = k[root].ww;
+      for (size_t j = 1; j < nodes.size(); ++j) {
+        const int b = markerBody(nodes[j]);
+        if (b == root || bodies_[b].ground) continue;  // welded (lumped) to the root, or to the ground
+        const V3 v = v0 + w0.cross(k[b].r - p0), w = k[b].A.transpose() * w0;
+        for (int a = 0; a < 3; ++a)
+          for (auto [s, x] : {std::pair{7, v[a]}, std::pair{10, w[a]}})
+            if (double& ya = y[bodies_[b].slot + s + a]; ya != x) ya = x, changed = true;
+      }
+    }
+    return changed;
+  };
+  if (followBeamRoots(y)) projectVelocities(0.0, y, &ics);
   reportStart(user);
 }
 

@@ -38,6 +38,38 @@ Vec6 stiffnessTimes(const mb::ForceRT& f, const Vec6& x) {
   return r;
 }
 
+// The axial strain measure the element's stiffness acts on: I's axial
+// displacement in J's axes plus the shortening its bending within the
+// element causes, 1/2 integral (v'^2 + w'^2) dx of the clamped-free Hermite
+// shapes (1/2 b^T G b, G the element's geometric stiffness per unit axial
+// force, its tip block (36, -+3 l; -+3 l, 4 l^2) / (30 l)). Its derivative
+// along the bending coordinates is the axial force times G: the geometric
+// stiffness of the deformation within the element. The element's rigid
+// rotation with J's axes carries the rest (the chord's N / l).
+double axialStrain(const mb::ForceRT& f, const Vec6& x, Vec6* gradient) {
+  const double l = f.par("length"), c = 1.0 / (30.0 * l);
+  // (v, theta_z): v' = theta_z; (w, theta_y): w' = -theta_y.
+  const double gv = c * (36 * x[1] - 3 * l * x[5]), gz = c * (-3 * l * x[1] + 4 * l * l * x[5]);
+  const double gw = c * (36 * x[2] + 3 * l * x[4]), gy = c * (3 * l * x[2] + 4 * l * l * x[4]);
+  if (gradient) *gradient << 1.0, gv, gw, 0.0, gy, gz;
+  return x[0] + 0.5 * (x[1] * gv + x[5] * gz + x[2] * gw + x[4] * gy);
+}
+
+// The elastic load on I (J's axes) and the element's stored energy.
+Vec6 elasticLoad(const mb::ForceRT& f, const Vec6& x, const Vec6& xd, double* energy) {
+  Vec6 g;
+  Vec6 xe = x;
+  xe[0] = axialStrain(f, x, &g);
+  const Vec6 k = stiffnessTimes(f, xe);
+  if (energy) *energy = 0.5 * xe.dot(k);
+  // Bending and twist as the element's stiffness gives them, the axial force
+  // N = kuu e along the strain's gradient; damping on the rates.
+  Vec6 load = -k;
+  load[0] = 0.0;
+  load -= k[0] * g;
+  return load - f.par("beta") * stiffnessTimes(f, xd);
+}
+
 double outerFibreStress(const mb::ForceRT& f, double N, double My, double Mz) {
   const double axial = std::abs(N) / f.par("A");
   if (f.par("round") > 0.5) return axial + std::hypot(My, Mz) * f.par("cy") / f.par("Iz");
@@ -49,7 +81,7 @@ void applySegment(mb::MultibodySystem& sys, const mb::ForceRT& f, const std::vec
                   std::vector<double>& vals) {
   Vec6 x, xd;
   deformation(sys, f, k, x, &xd);
-  const Vec6 load = -stiffnessTimes(f, x + f.par("beta") * xd);  // on I, J's axes
+  const Vec6 load = elasticLoad(f, x, xd, nullptr);  // on I, J's axes
   const M3 AJ = sys.markerAxes(f.J, k);
   const V3 PI = sys.markerPoint(f.I, k);
   const V3 F = AJ * load.head<3>(), T = AJ * load.tail<3>();
@@ -96,7 +128,9 @@ double beamForceEnergy(const mb::MultibodySystem& sys, const mb::ForceRT& f, con
   if (f.type != "beam_segment") return 0.0;
   Vec6 x;
   deformation(sys, f, k, x, nullptr);
-  return 0.5 * x.dot(stiffnessTimes(f, x));
+  double e = 0.0;
+  elasticLoad(f, x, Vec6::Zero(), &e);
+  return e;
 }
 
 }  // namespace pm::beam

@@ -5,7 +5,11 @@
 //    in J's axes, less the element's length along x, give I the end force
 //    and moment -K_II [d; theta] - beta K_II [d'; theta'] (K_II: the
 //    element's stiffness with its J end clamped; J the reaction). Small
-//    deformation within an element, any rigid motion of the element.
+//    deformation within an element, any rigid motion of the element. The
+//    axial force acts on the strain u + 1/2 integral (v'^2 + w'^2) dx, so
+//    that an element under tension N gets N times its geometric stiffness
+//    (its rigid rotation with J's axes gives the chord's share): a beam
+//    stretched or spinning stiffens (decision 0017).
 //    Values: the section resultants at J, N, Vy, Vz, T, My, Mz in J's axes
 //    (the element's forces on the beam beyond), and the outer-fibre stress.
 //  - "beam_tip" from the root node body (J) to the tip node body (I):
