@@ -146,8 +146,9 @@ class TestExamples : public QObject {
   // rate is that momentum over J, stands at the rigid link's final angle
   // (1/J) integral (t_end - t) tau dt however the link still rings. Exact but
   // for the changes of r_i (second order in the deflection, 1e-4) and the
-  // integration: tolerance 1e-3. The link still rings at the end (the tip's
-  // bending swings by more than 1 mm over the last 2 s).
+  // integration: tolerance 1e-3 (measured 4.6e-5). Once the torque ends
+  // the link rings (its tip's bending above 1 mm over 2 .. 3 s; measured
+  // 3.7 mm, 24 mm during the manoeuvre) and the ringing decays.
   void seed001FlexibleLink() {
     const Project pr = loadProject(projectPath("seed001_flexible_link.pneumech.json"));
     const FlexibleBodyDef& link = pr.mechanism.flexible_bodies.at(0);
@@ -180,8 +181,9 @@ class TestExamples : public QObject {
     qInfo("inertia-weighted angle %.6f rad, rigid link %.6f rad; hub %.6f rad", got, want, r->col("hub.angle").back());
     QVERIFY(want > 0.25 && want < 0.35);
     CHECK_REL(got, want, 1e-3);
-    const double ring = r->maxAbs("link.tip_v", T - 2.0, T);
+    const double ring = r->maxAbs("link.tip_v", 2.0, 3.0), late = r->maxAbs("link.tip_v", T - 2.0, T);
     QVERIFY2(ring > 1e-3, qPrintable(QString::number(ring)));
+    QVERIFY2(late < 0.1 * ring, qPrintable(QString::number(late)));
   }
 
   void seed003MeterOut() {
