@@ -106,9 +106,12 @@ std::vector<ContactPoint> onBoxFace(const Cyl& cy, const V3& fallback, const Fra
   return pts;
 }
 
-// The box's face most opposed to n clipped to a 16-gon inscribed in the
-// cylinder's cap towards n, kept where it is below the cap.
-std::vector<ContactPoint> onCap(const Cyl& cy, const Frame& fb, const V3& eb, const V3& n, double tol) {
+// The box's face most opposed to n clipped to the prism over the cap's
+// octagon (the one onBoxFace takes along the face's normal, so a cap flat on
+// a face gives the same points whichever axis is chosen), kept where it is
+// below the cap.
+std::vector<ContactPoint> onCap(const Cyl& cy, const V3& fallback, const Frame& fb, const V3& eb, const V3& n,
+                                double tol) {
   int k = 0;
   (fb.R.transpose() * n).cwiseAbs().maxCoeff(&k);
   const V3 nf = fb.R.col(k) * (fb.R.col(k).dot(n) > 0.0 ? -1.0 : 1.0);
@@ -116,11 +119,10 @@ std::vector<ContactPoint> onCap(const Cyl& cy, const Frame& fb, const V3& eb, co
   const int p = (k + 1) % 3, q = (k + 2) % 3;
   const V3 dp = eb[p] * fb.R.col(p), dq = eb[q] * fb.R.col(q);
   std::vector<V3> poly{fc + dp + dq, fc - dp + dq, fc - dp - dq, fc + dp - dq};
-  const V3 u = cy.across(fb.R.col(p), fb.R.col(q)), w = cy.a.cross(u);
-  constexpr int kSides = 16;
-  const double apothem = cy.r * std::cos(std::numbers::pi / kSides);
-  for (int m = 0; m < kSides; ++m) {
-    const double t = (m + 0.5) * 2 * std::numbers::pi / kSides;
+  const V3 u = cy.across(-nf, fallback), w = cy.a.cross(u);
+  const double apothem = cy.r * std::cos(std::numbers::pi / 8);
+  for (int m = 0; m < 8; ++m) {
+    const double t = (m + 0.5) * std::numbers::pi / 4;
     const V3 dir = std::cos(t) * u + std::sin(t) * w;
     clipHalfSpace(poly, dir, dir.dot(cy.c) + apothem);
   }
@@ -171,7 +173,7 @@ Contact cylinderBox(const Shape& a, const Frame& fa, const Shape& b, const Frame
   if (kind == 0) {
     c.points = onBoxFace(cy, fa.R.col(0), fb, eb, idx, axis, tol);
   } else if (kind == 1) {
-    c.points = onCap(cy, fb, eb, axis, tol);
+    c.points = onCap(cy, fa.R.col(0), fb, eb, axis, tol);
   } else {
     // The box's vertices inside the cylinder, each as deep as it lies past
     // the cylinder's extent along the axis.

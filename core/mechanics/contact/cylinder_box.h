@@ -15,7 +15,8 @@ namespace pm::contact {
 // the rim) and its side line nearest the face, clipped to the face's sides,
 // give the points (a standing cylinder on eight rim points, a lying one on
 // its two ends); along the cylinder's axis, the box's most opposed face
-// clipped to a 16-gon inscribed in the cap; along the other axes, the box's
+// clipped to the prism over that octagon (the same points for a cap flat on
+// a face, whichever of the two axes wins); along the other axes, the box's
 // vertices inside the cylinder, or one point between the edge and the side.
 Contact cylinderBox(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb);
 
