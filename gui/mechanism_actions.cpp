@@ -127,6 +127,10 @@ MechanismActions::MechanismActions(Document* doc, SelectionModel* selection, Mec
   addJoint_ = make(tr("Add Joint..."), "actAddJoint", tr("Add a joint between two markers"), &MechanismActions::onAddJoint);
   addForce_ = make(tr("Add Force..."), "actAddForce", tr("Add a spring, damper or applied force"),
                    &MechanismActions::onAddForce);
+  addLatch_ = make(tr("Add Latch..."), "actAddLatch",
+                   tr("Add a latch: a joint between two markers that engages when they come within a capture "
+                      "radius or a signal says so, or from the start"),
+                   &MechanismActions::onAddLatch);
   addMotion_ = make(tr("Add Motion..."), "actAddMotion", tr("Drive a joint with a prescribed motion"),
                     &MechanismActions::onAddMotion);
   delete_ = make(tr("Delete"), "actDeleteObject", tr("Delete the selected mechanism object (and what depends on it)"),
@@ -152,7 +156,7 @@ MechanismActions::MechanismActions(Document* doc, SelectionModel* selection, Mec
   // Its buttons never widen the dock (the rest folds into the extension).
   toolBar_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
   auto* addMenu = new QMenu(tr("Add"), toolBar_);
-  addMenu->addActions({addPart_, addBeam_, addMarker_, addJoint_, addForce_, addMotion_});
+  addMenu->addActions({addPart_, addBeam_, addMarker_, addJoint_, addForce_, addMotion_, addLatch_});
   auto* addButton = new QToolButton;
   addButton->setText(tr("Add"));
   addButton->setObjectName("mechanismAddButton");
@@ -172,7 +176,7 @@ MechanismActions::MechanismActions(Document* doc, SelectionModel* selection, Mec
 }
 
 QList<QAction*> MechanismActions::actions() const {
-  return {addPart_, addBeam_, addMarker_, addJoint_, addForce_, addMotion_, delete_, attach_, detach_};
+  return {addPart_, addBeam_, addMarker_, addJoint_, addForce_, addMotion_, addLatch_, delete_, attach_, detach_};
 }
 
 void MechanismActions::updateEnabled() {
@@ -182,6 +186,7 @@ void MechanismActions::updateEnabled() {
   const int markers = int(markerRefs(p.mechanism).size());
   addMarker_->setEnabled(!p.mechanism.parts.empty());
   addJoint_->setEnabled(markers >= 2);
+  addLatch_->setEnabled(markers >= 2);
   addForce_->setEnabled(markers >= 1);
   addMotion_->setEnabled(!drivableJoints(p.mechanism, false).isEmpty());
   delete_->setEnabled(kind != ObjectKind::None && kind != ObjectKind::Component);
@@ -321,6 +326,52 @@ void MechanismActions::onAddForce() {
     changed.mechanism.forces.push_back(f);
     doc_->edit(tr("Add force %1").arg(QString::fromStdString(f.id)), [&](Project& q) { q = changed; });
     selection_->select(QString::fromStdString(f.id));
+    return QString();
+  });
+  d->open();
+}
+
+// A latch needs its markers and a condition: a capture radius, an engage
+// signal, or engaged from the start (the rest in the file or with --set).
+void MechanismActions::onAddLatch() {
+  const Project& p = doc_->project();
+  const QStringList markers = markerRefs(p.mechanism);
+  if (markers.size() < 2) return;
+  auto* d = new ObjectDialog(parent_, "addLatchDialog", tr("Add Latch"));
+  d->text("id", tr("Id"), QString::fromStdString(freshObjectId(p, "latch")));
+  QStringList types = typeNames(jointTypes());
+  types.removeAll("coupler");
+  d->choice("type", tr("Joint when engaged"), types, "fixed");
+  const QString sel = selection_->current();
+  d->choice("i", tr("I marker"), markers, markers.contains(sel) ? sel : markers.at(1));
+  d->choice("j", tr("J marker"), markers, markers.front());
+  d->text("capture_radius", tr("Capture radius [mm]"), "0");
+  d->text("engage", tr("Engage signal"), "");
+  d->text("release", tr("Release signal"), "");
+  d->check("engaged", tr("Engaged at the start"), false);
+  d->onAccept([this, d] {
+    Project changed = doc_->project();
+    LatchDef l;
+    l.id = d->str("id");
+    l.type = d->str("type");
+    l.i = d->str("i");
+    l.j = d->str("j");
+    l.engage = d->str("engage");
+    l.release = d->str("release");
+    if (QString err = checkNewId(changed, l.id); !err.isEmpty()) return err;
+    if (l.i.substr(0, l.i.find('.')) == l.j.substr(0, l.j.find('.')))
+      return tr("I and J are on the same part: a latch joins two parts");
+    bool ok = false;
+    const double radius = d->value("capture_radius").toDouble(&ok) * 1e-3;
+    if (!ok || radius < 0.0) return tr("the capture radius is a length in mm, 0 or more");
+    const bool atStart = d->value("engaged") == "1";
+    if (radius <= 0.0 && l.engage.empty() && !atStart)
+      return tr("a latch needs a condition: a capture radius, an engage signal or engaged at the start");
+    if (radius > 0.0) l.params["capture_radius"] = radius;
+    if (atStart) l.params["engaged"] = 1.0;
+    changed.mechanism.latches.push_back(l);
+    doc_->edit(tr("Add latch %1").arg(QString::fromStdString(l.id)), [&](Project& q) { q = changed; });
+    selection_->select(QString::fromStdString(l.id));
     return QString();
   });
   d->open();

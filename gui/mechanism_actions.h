@@ -1,6 +1,6 @@
 // The studio's commands on the mechanism (menu, model tree context menu and
 // the toolbar over the model tree): Add part / marker / joint / force /
-// motion (a small dialog for what the object cannot exist without; the rest
+// motion / latch (a small dialog for what the object cannot exist without; the rest
 // is edited in the property editor afterwards), Delete (with what depends on
 // it), and Attach to mechanism for a cylinder: pick the barrel-end marker,
 // then the rod-end marker, by clicking in the 3D view (a dialog with two
@@ -35,6 +35,7 @@ class MechanismActions : public QObject {
   QAction* addJoint() const { return addJoint_; }
   QAction* addForce() const { return addForce_; }
   QAction* addMotion() const { return addMotion_; }
+  QAction* addLatch() const { return addLatch_; }
   QAction* deleteObject() const { return delete_; }
   QAction* attachCylinder() const { return attach_; }
   QAction* detachCylinder() const { return detach_; }
@@ -58,6 +59,7 @@ class MechanismActions : public QObject {
   void onAddJoint();
   void onAddForce();
   void onAddMotion();
+  void onAddLatch();
   void onDelete();
   void onAttach();
   void onMarkerPicked(const QString& ref);
@@ -73,6 +75,7 @@ class MechanismActions : public QObject {
   QAction* addJoint_;
   QAction* addForce_;
   QAction* addMotion_;
+  QAction* addLatch_;
   QAction* delete_;
   QAction* attach_;
   QAction* detach_;

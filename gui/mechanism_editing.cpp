@@ -36,7 +36,7 @@ bool idTaken(const Project& p, const std::string& id) {
   const Mechanism& m = p.mechanism;
   auto has = [&](const auto& v) { return std::any_of(v.begin(), v.end(), [&](const auto& o) { return o.id == id; }); };
   return has(m.parts) || has(m.flexible_bodies) || has(m.joints) || has(m.forces) || has(m.motions) ||
-         has(p.components);
+         has(m.contacts) || has(m.latches) || has(p.components);
 }
 
 // How a quantity is shown: scale from SI and the unit's name.

@@ -119,6 +119,19 @@ void ModelTree::rebuild() {
     addRow(motions, mo.id, QString::fromStdString(mo.id),
            QString("%1 of %2 (%3)").arg(QString::fromStdString(mo.quantity), QString::fromStdString(mo.joint),
                                         QString::fromStdString(mo.function)));
+  QTreeWidgetItem* contacts = addGroup("contacts", tr("Contacts"), int(m.contacts.size()));
+  for (const ContactDef& c : m.contacts)
+    addRow(contacts, c.id, QString::fromStdString(c.id),
+           QString("%1 %2 - %3 %4").arg(QString::fromStdString(c.i.shape), QString::fromStdString(c.i.marker),
+                                        QString::fromStdString(c.j.shape), QString::fromStdString(c.j.marker)));
+  QTreeWidgetItem* latches = addGroup("latches", tr("Latches"), int(m.latches.size()));
+  for (const LatchDef& l : m.latches) {
+    const auto start = l.params.find("engaged");
+    const bool atStart = start != l.params.end() && start->second > 0.5;
+    addRow(latches, l.id, QString::fromStdString(l.id),
+           QString("%1  %2 - %3%4").arg(QString::fromStdString(l.type), QString::fromStdString(l.i),
+                                        QString::fromStdString(l.j), atStart ? tr(", engaged at the start") : QString()));
+  }
   int attached = 0;
   for (const Component& c : p.components) attached += isActuator(c) && attachment(c).is_object() ? 1 : 0;
   QTreeWidgetItem* actuators = addGroup("actuators", tr("Actuators"), attached);

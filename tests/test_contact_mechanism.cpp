@@ -252,6 +252,85 @@ class TestContactMechanism : public QObject {
     QVERIFY(run->col("carriage.x").back() < -0.04);
   }
 
+  // A part resting on another shape at the static penetration by hand
+  // (m g = n k d^e over its n equally deep points) stays there: the summed
+  // normal force is m g and the penetration d, each to 1e-6.
+  void restingPairsCarryTheWeight_data() {
+    QTest::addColumn<QString>("below");
+    QTest::addColumn<QString>("above");
+    QTest::addColumn<int>("points");
+    QTest::addColumn<double>("height");  // of the resting part's marker above the support's surface, at d = 0
+    QTest::addColumn<double>("pitch");   // of the resting part's marker
+    QTest::newRow("box on plane") << "plane" << "box" << 4 << 0.05 << 0.0;
+    QTest::newRow("sphere on box face") << "box" << "sphere" << 1 << 0.03 << 0.0;
+    QTest::newRow("cylinder standing on box") << "box" << "cylinder" << 8 << 0.06 << 0.0;
+    QTest::newRow("cylinder lying on box") << "box" << "cylinder" << 2 << 0.02 << std::numbers::pi / 2;
+    QTest::newRow("box on cylinder cap") << "cylinder" << "box" << 8 << 0.05 << 0.0;
+  }
+  void restingPairsCarryTheWeight() {
+    QFETCH(QString, below);
+    QFETCH(QString, above);
+    QFETCH(int, points);
+    QFETCH(double, height);
+    QFETCH(double, pitch);
+    const double m = 2.0, k = 1e8, e = 1.5;
+    const double d = std::pow(m * g0 / points / k, 1 / e);
+    auto sized = [](const QString& kind) -> std::map<std::string, double> {
+      if (kind == "box") return {{"lx", 0.1}, {"ly", 0.1}, {"lz", 0.1}};
+      if (kind == "sphere") return {{"radius", 0.03}};
+      if (kind == "cylinder") return {{"radius", 0.02}, {"length", 0.12}};
+      return {};
+    };
+    // The support's surface at z = 0: a plane's marker there, a box's or a
+    // cylinder's (standing, half-length 0.06) centre below it.
+    const double top = below == "box" ? 0.05 : below == "cylinder" ? 0.06 : 0.0;
+    Mechanism mech;
+    mech.parts = {ground({mk("s", {0, 0, -top})}),
+                  part("p", m, 1e-3, {0, 0, height - d}, {mk("c", {0, 0, 0}, {0, pitch, 0})})};
+    mech.contacts = {pair("rest", shape("ground.s", below.toStdString(), sized(below)),
+                          shape("p.c", above.toStdString(), sized(above)),
+                          {{"stiffness", k}, {"exponent", e}, {"damping", 2000.0}, {"depth", 1e-5}, {"mu_static", 0.3},
+                           {"mu_dynamic", 0.3}, {"stiction_velocity", 1e-5}, {"transition_velocity", 1e-4}})};
+    auto run = simulate(mechProject(mech, 0.2, 1e-3, 1e-9));
+    QVERIFY2(run->ok(), run->message().c_str());
+    const double N = run->col("rest.normal_force").back(), pen = run->col("rest.penetration").back();
+    qInfo("%s: N %.12g (m g %.12g), penetration %.9g (by hand %.9g)", qPrintable(QString(QTest::currentDataTag())),
+          N, m * g0, pen, d);
+    QVERIFY2(std::abs(N - m * g0) < 1e-6 * m * g0, qPrintable(QString("N %1").arg(N, 0, 'g', 12)));
+    QVERIFY2(std::abs(pen - d) < 1e-6 * d, qPrintable(QString("penetration %1 vs %2").arg(pen, 0, 'g', 12).arg(d)));
+  }
+
+  // A rod (cylinder shape, axis along x) driven at 0.2 m/s pushes a 1 kg
+  // box across a floor (mu 0.3): once it is carried along, the rod's end
+  // pushes with the sliding friction mu m g (to 1e-4) and the box moves at
+  // the rod's speed (to 1e-6 m/s).
+  void rodPushesBox() {
+    const double m = 1.0, k = 1e8, mu = 0.3, v = 0.2, a = 0.1;
+    const double d = std::pow(m * g0 / 4 / k, 1 / 1.5);
+    const Vec3 alongX{0, std::numbers::pi / 2, 0};
+    Mechanism mech;
+    PartDef box = part("box", m, m * a * a / 6, {0, 0, a / 2 - d}, {mk("c", {0, 0, 0})});
+    PartDef rod = part("rod", 0.5, 1e-3, {-a / 2 - 0.005 - 0.05, 0, a / 2}, {mk("rail", {0, 0, 0}, alongX)});
+    mech.parts = {ground({mk("floor", {0, 0, 0}), mk("rail", {0, 0, a / 2}, alongX)}), box, rod};
+    mech.joints = {joint("guide", "translational", "rod.rail", "ground.rail")};
+    mech.motions = {velocityMotion("drive", "guide", v)};
+    const std::map<std::string, double> law{{"stiffness", k}, {"damping", 2000.0}, {"depth", 1e-5}};
+    std::map<std::string, double> floorLaw = law;
+    floorLaw.insert({{"mu_static", mu}, {"mu_dynamic", mu}, {"stiction_velocity", 1e-4}, {"transition_velocity", 1e-3}});
+    mech.contacts = {pair("floor", shape("ground.floor", "plane"), shape("box.c", "box", {{"lx", a}, {"ly", a}, {"lz", a}}), floorLaw),
+                     pair("push", shape("rod.rail", "cylinder", {{"radius", 0.01}, {"length", 0.1}}),
+                          shape("box.c", "box", {{"lx", a}, {"ly", a}, {"lz", a}}), law)};
+    auto run = simulate(mechProject(mech, 0.4, 1e-3, 1e-9));
+    QVERIFY2(run->ok(), run->message().c_str());
+    // The gap closes linearly, so the samples' interpolation finds the touch exactly.
+    const double tHit = run->crossing("push.distance", 0.0, 0.0, Crossing::Falling);
+    QVERIFY2(std::abs(tHit - 0.005 / v) < 1e-9, qPrintable(QString("touches at %1 s").arg(tHit, 0, 'g', 12)));
+    const double N = run->col("push.normal_force").back(), vx = run->col("box.vx").back();
+    qInfo("push %.10g N (mu m g %.10g), box at %.9g m/s", N, mu * m * g0, vx);
+    QVERIFY2(std::abs(N - mu * m * g0) < 1e-4 * mu * m * g0, qPrintable(QString("push %1 N").arg(N, 0, 'g', 10)));
+    QVERIFY2(std::abs(vx - v) < 1e-6, qPrintable(QString("box vx %1").arg(vx, 0, 'g', 10)));
+  }
+
   // A contact pair with a bad size or parameter is refused naming the
   // file, the contact and the field.
   void badPairsNameTheField() {
@@ -277,7 +356,7 @@ class TestContactMechanism : public QObject {
     expect(q, "j.shape");
     q = p;
     q.mechanism.contacts[0].i = shape("ground.floor", "cylinder", {{"radius", 0.1}, {"length", 0.1}});
-    q.mechanism.contacts[0].j = shape("ball.c", "box", {{"lx", 0.1}, {"ly", 0.1}, {"lz", 0.1}});
+    q.mechanism.contacts[0].j = shape("ball.c", "cylinder", {{"radius", 0.1}, {"length", 0.1}});
     expect(q, "j.shape");
     q = p;
     q.mechanism.contacts[0].params["mu_static"] = -0.1;

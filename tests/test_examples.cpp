@@ -35,7 +35,7 @@ const std::vector<std::string> kExamples = {
     "reservoir_blowdown", "script_pid_servo", "script_plc_cycle", "seed003_meter_out", "sequence_a_b",
     "sequence_a_b_b_a", "servo_axis",       "slider_crank",      "spring_lever",   "tool_changer",
     "torx_open_loop",  "torx_servo",       "two_axis_handling", "two_axis_servo",    "flexible_swing_arm",
-    "sizing_lift",     "seed001_flexible_link",
+    "sizing_lift",     "seed001_flexible_link", "contact_pick_drop", "contact_pusher",
 };
 
 constexpr const char* kSuffix = ".pneumech.json";

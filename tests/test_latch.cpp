@@ -262,6 +262,37 @@ class TestLatch : public QObject {
     CHECK_ABS(run->col("catch.Fx").back(), 0.0, 0.0);
   }
 
+  // Engaged from the start (params.engaged = 1, no other condition): the
+  // carriage, given 0.8 m/s, is held where it is assembled, its speed taken
+  // by the same plastic impact (energy lost 1/2 m v^2 = 0.48 J, velocity
+  // jump 0.8 m/s). Held, the latch carries the 3 N push: its reaction Fx =
+  // -3 N, and its `force` signal, read by a gain, is 3 N. Released at
+  // 0.6 s, it moves from x = 0 from rest: 1/2 a (0.2 s)^2 = 0.04 m by 0.8 s.
+  void startsEngaged() {
+    Project p = carriageProject();
+    LatchDef& l = p.mechanism.latches[0];
+    l.params = {{"engaged", 1.0}};
+    p.components.push_back(comp("probe", "gain", {{"k", 1.0}}, {{"in", "catch.force"}}));
+    auto run = simulate(p);
+    REQUIRE_OK(run);
+    const auto eng = run->col("catch.engaged");
+    QCOMPARE(eng.front(), 1.0);
+    QCOMPARE(eng[run->indexAt(0.599)], 1.0);
+    QCOMPARE(eng.back(), 0.0);
+    CHECK_REL(run->col("catch.energy_lost").back(), 0.5 * 1.5 * 0.8 * 0.8, 1e-12);
+    CHECK_REL(run->col("catch.velocity_jump").back(), 0.8, 1e-12);
+    CHECK_ABS(run->at("carriage.vx", 0.0), 0.0, 1e-12);
+    CHECK_ABS(run->at("carriage.x", 0.5), 0.0, 1e-9);
+    CHECK_ABS(run->at("catch.Fx", 0.3), -3.0, 1e-6);
+    CHECK_ABS(run->at("probe.out", 0.3), 3.0, 1e-6);
+    CHECK_ABS(run->col("probe.out").back(), 0.0, 0.0);
+    CHECK_ABS(run->col("carriage.x").back(), 0.5 * 2.0 * 0.2 * 0.2, 1e-8);
+    // Without a condition it needs `engaged`.
+    l.params.clear();
+    l.release.clear();
+    QVERIFY_THROWS_EXCEPTION(ProjectError, validateMechanism(p.mechanism, "f.json"));
+  }
+
   // Bad input names the file, the latch and the field; the reduced
   // formulation refuses latches (its coordinates are fixed at the start).
   void refusesBadLatches() {

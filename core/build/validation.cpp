@@ -81,8 +81,10 @@ void checkContactsAndLatches(const Mechanism& m, const std::string& file, NewId&
       throw ProjectError(file, l.id, "j", "I and J are on the same part");
     checkParams(latchType(), l.params, l.id);
     const bool byDistance = l.params.count("capture_radius") && l.params.at("capture_radius") > 0.0;
-    if (!byDistance && l.engage.empty())
-      throw ProjectError(file, l.id, "engage", "a latch needs a condition: params.capture_radius > 0 or an engage signal");
+    const bool atStart = l.params.count("engaged") && l.params.at("engaged") > 0.5;
+    if (!byDistance && l.engage.empty() && !atStart)
+      throw ProjectError(file, l.id, "engage",
+                         "a latch needs a condition: params.capture_radius > 0, an engage signal or params.engaged = 1");
   }
 }
 

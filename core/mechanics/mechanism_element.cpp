@@ -240,7 +240,8 @@ void MechanismElement::setupReduced(SystemBuilder& b, const std::vector<mb::Mult
 }
 
 void MechanismElement::setupAbsolute(SystemBuilder& b, const std::vector<mb::MultibodySystem::StateDecl>& decls) {
-  const auto& y0 = mb_->initialState();
+  std::vector<double> y0 = mb_->initialState();
+  engageLatchesAtStart(y0);
   for (size_t i = 0; i < decls.size(); ++i) {
     const auto& d = decls[i];
     const int s = b.state(d.name, d.unit, d.differential ? StateKind::Differential : StateKind::Algebraic, y0[i],
@@ -315,6 +316,7 @@ void MechanismElement::publishSignals(SystemBuilder& b) {
   for (size_t l = 0; l < mb_->latches().size(); ++l) {
     const int i = static_cast<int>(l);
     b.publishNamed(mb_->latches()[l].id + ".engaged", [this, i](const Eval&) { return mb_->latches()[i].engaged ? 1.0 : 0.0; });
+    b.publishNamed(mb_->latches()[l].id + ".force", [this, i](const Eval& e) { return latchForce(local(e), i); });
   }
   // Contact pairs: "part present" (in_contact, 1 or 0) and the forces, for
   // sequences and controllers.

@@ -132,6 +132,11 @@ class MechanismElement : public Element {
   std::vector<char> latchImpulse_;
   int latchRoots_ = 0;
   void setupLatches(SystemBuilder& b);
+  // Latches given params.engaged = 1 engage at the assembled start y (the
+  // mechanism's local state), its velocities made consistent by the impulse.
+  void engageLatchesAtStart(std::vector<double>& y);
+  // Magnitude of latch l's reaction force on I's part at y (0 while off).
+  double latchForce(const double* y, int l) const;
   void latchRoots(const Eval& e, double* g) const;
   bool updateLatches(const Eval& e);
   void latchDiscrete(DiscreteState& s);

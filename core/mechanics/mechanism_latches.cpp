@@ -31,6 +31,37 @@ void MechanismElement::setupLatches(SystemBuilder& b) {
   }
 }
 
+void MechanismElement::engageLatchesAtStart(std::vector<double>& y) {
+  for (size_t l = 0; l < mechanism_.latches.size(); ++l) {
+    const auto& p = mechanism_.latches[l].params;
+    const auto e = p.find("engaged");
+    if (e == p.end() || e->second <= 0.5) continue;
+    const int i = static_cast<int>(l);
+    mb_->engageLatch(i, 0.0, y.data());
+    mb_->latchImpulse(i, 0.0, y.data());
+    mb_->setLatchArmed(i, false);  // after a release it engages again only once its condition was false
+  }
+}
+
+// As the result channels' reaction (jointReaction), from the state alone:
+// a signal is read between outputs.
+double MechanismElement::latchForce(const double* y, int l) const {
+  const mb::LatchRT& L = mb_->latches()[l];
+  if (!L.engaged) return 0.0;
+  std::vector<mb::Kin> k;
+  std::vector<mb::Row> rows;
+  mb_->constraintRows(0.0, y, k, rows);  // the rows' directions do not depend on time
+  const int bi = mb_->markerBody(L.joint.I);
+  mb::V3 F = mb::V3::Zero();
+  for (int r = L.joint.firstRow; r < L.joint.firstRow + L.joint.nRows; ++r) {
+    const mb::RowInfo& info = mb_->rows()[r];
+    if (!info.active) continue;
+    for (int q = 0; q < rows[r].n; ++q)
+      if (rows[r].b[q] == bi) F -= rows[r].r[q] * y[info.lambda];
+  }
+  return F.norm();
+}
+
 bool MechanismElement::rootsReadStatesOnly() const {
   for (const LatchInputs& in : latchIn_)
     for (const SignalInput* s : {&in.engage, &in.release})

@@ -1,6 +1,7 @@
 #include "mechanics/contact/narrow_phase.h"
 
 #include "mechanics/contact/box_box.h"
+#include "mechanics/contact/cylinder_box.h"
 #include "mechanics/contact/segment_geometry.h"
 
 #include <algorithm>
@@ -294,6 +295,7 @@ Pair lookup(ShapeKind a, ShapeKind b) {
   if (a == K::Capsule && b == K::Sphere) return capsuleSphere;
   if (a == K::Capsule && b == K::Capsule) return capsuleCapsule;
   if (a == K::Cylinder && b == K::Sphere) return cylinderSphere;
+  if (a == K::Cylinder && b == K::Box) return cylinderBox;
   if (a == K::Funnel && b == K::Sphere) return funnelSphere;
   return nullptr;
 }

@@ -9,7 +9,8 @@
 // four points (its penetrating vertices); a capsule on a plane up to two.
 // Supported pairs: sphere with every shape; plane with capsule, box and
 // cylinder (per end disc its lowest rim point; four rim points when flat); box
-// with box and capsule; capsule with capsule. Others throw, naming the pair.
+// with box, capsule and cylinder (cylinder_box.h); capsule with capsule.
+// Others throw, naming the pair.
 #pragma once
 
 #include "mechanics/contact/shape.h"

@@ -1,0 +1,119 @@
+// The contact examples of issue 27 against numbers worked by hand:
+// projects/contact_pick_drop (a gripper sequence: close, lift, open, the
+// part falls) and projects/contact_pusher (a cylinder pushes a box along a
+// conveyor's surface; it slides on until friction stops it).
+#include "build/project_input.h"
+#include "support/test_project.h"
+
+#include <QtTest/QtTest>
+
+#include <cmath>
+
+using namespace pm;
+using namespace pm::test;
+
+namespace {
+
+constexpr double g0 = 9.80665;
+
+std::unique_ptr<Run> runExample(const std::string& name) {
+  const std::string path = projectPath(name + ".pneumech.json");
+  return simulate(loadProject(path), path);
+}
+
+// First sample index at or after `from` where `pred` holds.
+template <class P>
+size_t firstWhere(const Run& r, size_t from, P pred) {
+  for (size_t i = from; i < r.t.size(); ++i)
+    if (pred(i)) return i;
+  return r.t.size();
+}
+
+}  // namespace
+
+class TestContactExamples : public QObject {
+  Q_OBJECT
+ private slots:
+  // The gripper sequence runs through its five steps. Lifted, the part
+  // rises with the carriage (held by friction alone: the jaws' friction is
+  // m (g + a_z)) and, let go, it falls freely:
+  // from a sample after both jaws' forces vanish (z_f, v_f) it follows the
+  // parabola and reaches the table (its centre at z = 0) at
+  // t_f + (v_f + sqrt(v_f^2 + 2 g z_f)) / g.
+  void pickAndDrop() {
+    auto run = runExample("contact_pick_drop");
+    QVERIFY2(run->ok(), run->message().c_str());
+    QCOMPARE(run->col("seq.step").back(), 4.0);
+    const double tLift = run->crossing("seq.step", 1.5, 0.0, Crossing::Rising);
+    const double tOpen = run->crossing("seq.step", 2.5, 0.0, Crossing::Rising);
+    QVERIFY2(tLift > 0.0 && tOpen > tLift, qPrintable(QString("lift at %1 s, open at %2 s").arg(tLift).arg(tOpen)));
+    // Rises with the carriage: the part's height less the lift's travel stays (creep below 1e-4 m).
+    const double z0 = run->at("part.z", tLift) - run->at("cyl2.x", tLift);
+    double creep = 0.0;
+    for (size_t i = run->indexAt(tLift); run->t[i] < tOpen; ++i)
+      creep = std::max(creep, std::abs(run->col("part.z")[i] - run->col("cyl2.x")[i] - z0));
+    qInfo("lift %.4g s, open %.4g s, creep while held %.3g m, lifted by %.6g m", tLift, tOpen, creep,
+          run->at("part.z", tOpen) - run->at("part.z", tLift));
+    QVERIFY2(creep < 1e-4, qPrintable(QString("creep %1 m").arg(creep)));
+    QVERIFY(run->at("part.z", tOpen) - run->at("part.z", tLift) > 0.025);
+    // The jaws' friction alone lifts it: m (g + a_z), m = 1 kg, at a sample while lifting.
+    const size_t k = run->indexAt(0.5 * (tLift + tOpen));
+    const double Ft = run->col("grip_moving.friction_force")[k] + run->col("grip_fixed.friction_force")[k];
+    const double need = g0 + run->col("part.az")[k];
+    qInfo("at %.4g s friction %.9g N, m (g + a) %.9g N", run->t[k], Ft, need);
+    QVERIFY2(std::abs(Ft - need) < 1e-3 * g0, qPrintable(QString("friction %1 N, m (g + a) %2 N").arg(Ft).arg(need)));
+    // Free flight: from the first sample with no force on the part but gravity.
+    const auto Nm = run->col("grip_moving.normal_force"), Nf = run->col("grip_fixed.normal_force");
+    const auto Fm = run->col("grip_moving.friction_force"), Ff = run->col("grip_fixed.friction_force");
+    const auto onTable = run->col("table.in_contact");
+    const size_t f = firstWhere(*run, run->indexAt(tOpen), [&](size_t i) {
+      return Nm[i] + Nf[i] + Fm[i] + Ff[i] < 1e-9 && onTable[i] == 0.0;
+    });
+    QVERIFY(f < run->t.size());
+    const double tf = run->t[f], zf = run->col("part.z")[f], vf = run->col("part.vz")[f];
+    const double tLand = tf + (vf + std::sqrt(vf * vf + 2 * g0 * zf)) / g0;
+    // The last sample before it lands: height and speed on the free-fall
+    // parabola (to 1e-6), and the landing time by hand within the next output interval.
+    const size_t last = firstWhere(*run, f, [&](size_t i) { return onTable[i + 1] != 0.0; });
+    QVERIFY(last + 1 < run->t.size());
+    const double tl = run->t[last], dt = tl - tf;
+    const double zBall = zf + vf * dt - 0.5 * g0 * dt * dt, vBall = vf - g0 * dt;
+    qInfo("free from %.6g s at z %.6g m, vz %.6g m/s: at %.6g s z %.9g m (parabola %.9g), vz %.9g m/s (%.9g); "
+          "lands at %.8g s by hand, between samples %.6g and %.6g s",
+          tf, zf, vf, tl, run->col("part.z")[last], zBall, run->col("part.vz")[last], vBall, tLand, tl, run->t[last + 1]);
+    QVERIFY2(zf > 0.02, "falls from about the lift's height");
+    QVERIFY(std::abs(run->col("part.z")[last] - zBall) < 1e-6);
+    QVERIFY(std::abs(run->col("part.vz")[last] - vBall) < 1e-6);
+    QVERIFY2(tLand > tl && tLand <= run->t[last + 1], "lands in the interval after the last free sample");
+    QCOMPARE(onTable.back(), 1.0);
+  }
+
+  // The pusher: the rod drives the box 50 mm ahead of it along the
+  // surface; when the rod slows down (the throttled stroke) the box leaves
+  // it at x_sep with v_sep, for good, and slides on with mu_d g
+  // deceleration: it stops v_sep^2 / (2 mu g) further on, at t_sep + v_sep / (mu g).
+  void pusherSlidesBoxOn() {
+    auto run = runExample("contact_pusher");
+    QVERIFY2(run->ok(), run->message().c_str());
+    const double mu = 0.4;
+    // The first sample after the last separation (free sliding from there on).
+    const auto touch = run->col("push.in_contact");
+    size_t s = 0;
+    for (size_t i = 1; i < touch.size(); ++i)
+      if (touch[i - 1] > 0.5 && touch[i] < 0.5) s = i;
+    QVERIFY2(s > 0, "the box leaves the rod");
+    const double ts = run->t[s], xs = run->col("box.x")[s], vs = run->col("box.vx")[s];
+    const double xEnd = xs + vs * vs / (2 * mu * g0), tStop = ts + vs / (mu * g0);
+    const double x = run->col("box.x").back();
+    qInfo("leaves the rod at %.6g s, x %.6g m, %.6g m/s: stops at x %.8g m by hand, %.8g m run (at %.5g s)", ts, xs, vs,
+          xEnd, x, tStop);
+    QCOMPARE(run->col("push.in_contact").back(), 0.0);
+    QVERIFY2(xs > 0.06, "pushed along before it leaves");
+    QVERIFY2(std::abs(x - xEnd) < 1e-5, qPrintable(QString("box ends at %1 m, by hand %2 m").arg(x).arg(xEnd)));
+    QVERIFY2(std::abs(run->at("box.vx", tStop + 0.01)) < 1e-4, "at rest after the stop");
+    QVERIFY(tStop < run->t.back());
+  }
+};
+
+QTEST_GUILESS_MAIN(TestContactExamples)
+#include "test_contact_examples.moc"
