@@ -239,7 +239,7 @@ void MechanismView::drawGizmoOverlay(QPainter& p) {
     p.setPen(QPen(QColor(0, 150, 90), 2.5));
     p.setBrush(QColor(0, 200, 120, 70));
     p.drawEllipse(at(w), 11, 11);
-    text += tr("\nsnapped: %1 on %2 (release, then Add joint)").arg(d_->snapMarker, d_->snapOnto);
+    text += tr("\nsnapped: %1 on %2 (release; then Joint at Snap joins them)").arg(d_->snapMarker, d_->snapOnto);
   }
   const QFontMetricsF fm(p.font());
   QRectF box = fm.boundingRect(QRectF(0, 0, 600, 100), Qt::AlignLeft, text).adjusted(-5, -3, 5, 3);
