@@ -293,6 +293,7 @@ class TestGui3dBuildLinkage : public QObject {
     const QString offer = status.back().front().toString();
     QVERIFY2(offer.contains(QString::fromStdString("Markers " + lever + ".m1 and " + ground + ".m1 coincide")), qPrintable(offer));
     QVERIFY(w.buildTools()->jointAtSnap()->isEnabled());
+    snapshot(w, "5b_joint_offer");
 
     // 18-19. Joint at Snap: the palette for those two markers, revolute.
     chooseFromMenu(w.buildTools()->jointAtSnap(), w.buildTools()->jointAtSnapAction("revolute"));
