@@ -320,6 +320,9 @@ void BuildTools3d::checkCandidate() {
                   std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]) < 1e-9;
   if (!ok) candidateI_.clear(), candidateJ_.clear();
   jointAtSnap_->setEnabled(ok);
+  view_->setHint(ok ? tr("%1 and %2 coincide: Joint at Snap adds a joint between them")
+                          .arg(candidateI_, candidateJ_)
+                    : QString());
   jointAtSnap_->setToolTip(ok ? tr("Add a joint between %1 (I, moving) and %2 (J), which coincide").arg(candidateI_, candidateJ_)
                               : tr("Move a part with the gizmo until one of its markers snaps onto another part's "
                                    "marker: then this adds a joint between the two"));

@@ -138,6 +138,10 @@ class MechanismView : public QOpenGLWidget {
   bool gizmoGrabPoint(int handle, QVector3D& world) const;
   // Where the gizmo is drawn (world).
   QVector3D gizmoOrigin() const;
+  // A line drawn along the view's bottom edge ("" none): an offer that
+  // stands until taken (the joint at a snap).
+  void setHint(const QString& text);
+  QString hint() const;
 
   // Renders the current view into an image of w x h pixels (anti-aliased,
   // independent of the widget size). The widget must have been shown.

@@ -64,6 +64,14 @@ QVector3D MechanismView::gizmoOrigin() const {
   return QVector3D(float(o.x()), float(o.y()), float(o.z()));
 }
 
+void MechanismView::setHint(const QString& text) {
+  if (text == d_->hint) return;
+  d_->hint = text;
+  update();
+}
+
+QString MechanismView::hint() const { return d_->hint; }
+
 bool MechanismView::gizmoGrabPoint(int handle, QVector3D& world) const {
   if (!d_->gizmo.visible() || handle < 0 || handle > 5) return false;
   osg::Vec3d eye, center, up;
@@ -216,6 +224,12 @@ bool MechanismView::gizmoRelease(QMouseEvent* e) {
 // During a drag: what it does, beside the cursor; a dragged marker's axes
 // where it goes; a snap's two markers ringed.
 void MechanismView::drawGizmoOverlay(QPainter& p) {
+  if (!d_->hint.isEmpty() && !d_->picking) {
+    const QRectF band(84, height() - 30, width() - 84, 24);  // right of the axes in the corner
+    p.fillRect(band, QColor(205, 240, 215, 235));
+    p.setPen(QColor(0, 80, 40));
+    p.drawText(band.adjusted(10, 0, -10, 0), Qt::AlignVCenter | Qt::AlignLeft, d_->hint);
+  }
   if (!d_->gizmoDrag.active()) return;
   auto at = [this](const osg::Vec3d& w) { return projectToWidget(QVector3D(float(w.x()), float(w.y()), float(w.z()))); };
   const char* axis = &"xyz"[d_->gizmoDrag.axis()];

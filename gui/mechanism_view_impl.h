@@ -47,6 +47,7 @@ struct MechanismView::Impl {
   QString snapMarker, snapOnto;
   osg::Vec3d snapOffset;
   QPointF gizmoCursor;
+  QString hint;
   double snapStep = 0.0;
   bool markersBeforePick = false;
   QString pickPrompt;

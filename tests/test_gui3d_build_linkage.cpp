@@ -293,6 +293,7 @@ class TestGui3dBuildLinkage : public QObject {
     const QString offer = status.back().front().toString();
     QVERIFY2(offer.contains(QString::fromStdString("Markers " + lever + ".m1 and " + ground + ".m1 coincide")), qPrintable(offer));
     QVERIFY(w.buildTools()->jointAtSnap()->isEnabled());
+    QVERIFY2(view->hint().contains("coincide: Joint at Snap"), qPrintable(view->hint()));  // said in the view too
     snapshot(w, "5b_joint_offer");
 
     // 18-19. Joint at Snap: the palette for those two markers, revolute.
@@ -303,6 +304,7 @@ class TestGui3dBuildLinkage : public QObject {
     QCOMPARE(joint.i, lever + ".m1");
     QCOMPARE(joint.j, ground + ".m1");
     QVERIFY(!w.buildTools()->jointAtSnap()->isEnabled());
+    QVERIFY(view->hint().isEmpty());
     snapshot(w, "6_joint");
 
     // 20-23. The cylinder: its symbol, Attach, the clevis, the rod end.
