@@ -450,7 +450,7 @@ class TestGui3dBuildLinkage : public QObject {
     turnRing(view, GizmoHandle::TurnZ, 40.0, Qt::ShiftModifier);
     const double yaw = w.project().mechanism.part("coupler")->orientation[2] * 180 / M_PI;
     qInfo("Shift: yaw %.4f deg for 40 deg of travel", yaw);
-    QVERIFY2(std::abs(yaw - 40.0) < 1.0, "free angle with Shift");
+    QVERIFY2(std::abs(yaw - 40.0) < 1.5, "free angle with Shift (half a pixel at each end of a 60 px radius)");
     // A marker turns about the world axis too: its axes in its part's frame.
     w.document()->undoStack()->undo();
     w.selection()->select("rocker.C");
