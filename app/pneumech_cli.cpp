@@ -209,7 +209,7 @@ int check(const std::string& path, const std::vector<std::string>& sets) {
     std::cout << "warning: " << f.message << "\n";
     ++n;
   }
-  for (const GeometryFinding& f : engine::checkGeometry(pr)) {
+  for (const GeometryFinding& f : engine::checkGeometry(pr, path)) {
     std::cout << "warning: " << f.message << "\n";
     ++n;
   }

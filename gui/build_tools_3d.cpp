@@ -1,6 +1,7 @@
 #include "build_tools_3d.h"
 
 #include "document.h"
+#include "gizmo_edits.h"
 #include "marker_placement.h"
 #include "model/mechanism_types.h"
 #include "mechanism_editing.h"
@@ -73,6 +74,21 @@ BuildTools3d::BuildTools3d(Document* doc, SelectionModel* selection, MechanismVi
   joint->setMenu(menu);
   joint->setPopupMode(QToolButton::InstantPopup);
   toolBar_->addWidget(joint);
+  // The joint a gizmo snap offers: the same palette, for the two markers.
+  auto* candidates = new QMenu(toolBar_);
+  for (const MechTypeDecl& t : jointTypes()) {
+    if (t.name == "coupler") continue;
+    QAction* a = candidates->addAction(QString::fromStdString(t.name));
+    a->setObjectName("actJointAtSnap_" + QString::fromStdString(t.name));
+    a->setToolTip(QString::fromStdString(t.description));
+    connect(a, &QAction::triggered, this, [this, a] { addJointAtSnap(a->text()); });
+  }
+  jointAtSnap_ = new QToolButton;
+  jointAtSnap_->setObjectName("buildJointAtSnap3d");
+  jointAtSnap_->setText(tr("Joint at Snap"));
+  jointAtSnap_->setMenu(candidates);
+  jointAtSnap_->setPopupMode(QToolButton::InstantPopup);
+  toolBar_->addWidget(jointAtSnap_);
   move_ = toolBar_->addAction(tr("Move"));
   move_->setObjectName("actMove3d");
   move_->setToolTip(tr("Move the selected part or marker by an offset in the world frame, snapped to the step "
@@ -98,6 +114,8 @@ BuildTools3d::BuildTools3d(Document* doc, SelectionModel* selection, MechanismVi
     });
     emit statusMessage(tr("%1 moved to %2 (world)").arg(id, mmText(doc_->project().mechanism.part(id.toStdString())->position)));
   });
+  connect(view_, &MechanismView::gizmoMoved, this, &BuildTools3d::onGizmoMoved);
+  connect(view_, &MechanismView::gizmoTurned, this, &BuildTools3d::onGizmoTurned);
   connect(view_, &MechanismView::surfacePicked, this, &BuildTools3d::onSurfacePicked);
   connect(view_, &MechanismView::markerPicked, this, &BuildTools3d::onMarkerPicked);
   connect(view_, &MechanismView::markerPickCancelled, this, [this] {
@@ -109,6 +127,10 @@ BuildTools3d::BuildTools3d(Document* doc, SelectionModel* selection, MechanismVi
   connect(doc_, &Document::changed, this, &BuildTools3d::updateEnabled);
   connect(selection_, &SelectionModel::changed, this, &BuildTools3d::updateEnabled);
   updateEnabled();
+}
+
+QAction* BuildTools3d::jointAtSnapAction(const QString& type) const {
+  return jointAtSnap_->menu()->findChild<QAction*>("actJointAtSnap_" + type);
 }
 
 QAction* BuildTools3d::jointAction(const QString& type) const {
@@ -127,6 +149,7 @@ void BuildTools3d::updateEnabled() {
   markerHere_->setEnabled(!p.mechanism.parts.empty());
   const ObjectKind kind = objectKind(p, selection_->current().toStdString());
   move_->setEnabled(kind == ObjectKind::Part || kind == ObjectKind::Marker);
+  checkCandidate();
 }
 
 // ----------------------------------------------------------- marker here
@@ -249,6 +272,75 @@ void BuildTools3d::onMove() {
   lay->addWidget(note);
   lay->addWidget(buttons);
   d->open();
+}
+
+}  // namespace pm::gui
+
+namespace pm::gui {
+
+// ----------------------------------------------------------- gizmo
+
+void BuildTools3d::onGizmoMoved(const QString& id, const QVector3D& offset, const QString& marker, const QString& onto) {
+  const std::string sid = id.toStdString();
+  doc_->edit(tr("Move %1").arg(id), [&](Project& p) {
+    if (onto.isEmpty()) moveObject(p, sid, {offset.x(), offset.y(), offset.z()}, snapStep());
+    else moveOnto(p, sid, marker.toStdString(), onto.toStdString());
+  });
+  const Mechanism& m = doc_->project().mechanism;
+  if (onto.isEmpty()) {
+    Vec3 at{};
+    if (const PartDef* part = m.part(sid)) at = part->position;
+    else markerWorld(m, sid, at);
+    emit statusMessage(tr("%1 moved to %2 (world)").arg(id, mmText(at)));
+    return;
+  }
+  // The moving part's marker is I, unless it is the ground's.
+  const PartDef* from = m.part(marker.section('.', 0, 0).toStdString());
+  const bool swap = from && from->ground;
+  candidateI_ = swap ? onto : marker;
+  candidateJ_ = swap ? marker : onto;
+  const double tilt = zAxisAngle(m, marker.toStdString(), onto.toStdString()) * 180 / M_PI;
+  checkCandidate();
+  emit statusMessage(tr("Markers %1 and %2 coincide%3: Joint at Snap adds a joint between them")
+                         .arg(candidateI_, candidateJ_,
+                              tilt > 1e-6 ? tr(" (their z axes %1 deg apart)").arg(tilt, 0, 'g', 4) : QString()));
+}
+
+void BuildTools3d::onGizmoTurned(const QString& id, int axis, double angle) {
+  doc_->edit(tr("Turn %1").arg(id), [&](Project& p) { turnObject(p, id.toStdString(), axis, angle); });
+  emit statusMessage(tr("%1 turned %2 deg about world %3").arg(id).arg(angle * 180 / M_PI, 0, 'g', 6).arg(QChar("xyz"[axis])));
+}
+
+// The offer stands while both markers exist and coincide.
+void BuildTools3d::checkCandidate() {
+  Vec3 a{}, b{};
+  const Mechanism& m = doc_->project().mechanism;
+  const bool ok = !candidateI_.isEmpty() && markerWorld(m, candidateI_.toStdString(), a) &&
+                  markerWorld(m, candidateJ_.toStdString(), b) &&
+                  std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]) < 1e-9;
+  if (!ok) candidateI_.clear(), candidateJ_.clear();
+  jointAtSnap_->setEnabled(ok);
+  view_->setHint(ok ? tr("%1 and %2 coincide: Joint at Snap adds a joint between them")
+                          .arg(candidateI_, candidateJ_)
+                    : QString());
+  jointAtSnap_->setToolTip(ok ? tr("Add a joint between %1 (I, moving) and %2 (J), which coincide").arg(candidateI_, candidateJ_)
+                              : tr("Move a part with the gizmo until one of its markers snaps onto another part's "
+                                   "marker: then this adds a joint between the two"));
+}
+
+void BuildTools3d::addJointAtSnap(const QString& type) {
+  if (candidateI_.isEmpty()) return;
+  JointDef j;
+  j.id = freshObjectId(doc_->project(), type.toStdString());
+  j.type = type.toStdString();
+  j.i = candidateI_.toStdString();
+  j.j = candidateJ_.toStdString();
+  candidateI_.clear();
+  candidateJ_.clear();
+  doc_->edit(tr("Add joint %1").arg(QString::fromStdString(j.id)), [&](Project& p) { p.mechanism.joints.push_back(j); });
+  selection_->select(QString::fromStdString(j.id));
+  emit statusMessage(tr("Joint %1: %2 %3 moves relative to %4, about/along the z axis of marker %4")
+                         .arg(QString::fromStdString(j.id), type, QString::fromStdString(j.i), QString::fromStdString(j.j)));
 }
 
 }  // namespace pm::gui

@@ -4,7 +4,10 @@
 // joint types, then a click on the moving part's marker I and on marker J),
 // the snap step, and Move: the selected part or marker by typed offsets in
 // the world frame (mm), snapped to the step; a part also by Shift + drag in
-// the view (MechanismView::partDragged). Every command is one
+// the view (MechanismView::partDragged), and both by the view's gizmo
+// (arrows move, rings turn; gizmo_edits.h). A gizmo move that snapped a
+// marker onto another part's marker offers the joint: "Joint at Snap"
+// opens the joint palette for those two markers. Every command is one
 // undoable Document edit and its result becomes the shared selection.
 #pragma once
 
@@ -16,6 +19,7 @@
 class QAction;
 class QComboBox;
 class QToolBar;
+class QToolButton;
 
 namespace pm::gui {
 
@@ -33,6 +37,10 @@ class BuildTools3d : public QObject {
   // "actPickJoint_<type>": starts picking the two markers of a joint.
   QAction* jointAction(const QString& type) const;
   QAction* move() const { return move_; }
+  // "Joint at Snap": enabled while two markers a gizmo move put on one point
+  // still coincide; its menu is the joint palette for them.
+  QToolButton* jointAtSnap() const { return jointAtSnap_; }
+  QAction* jointAtSnapAction(const QString& type) const;
   // The snap step [m]; 0 = off.
   double snapStep() const;
   void setSnapStep(double metres);
@@ -47,6 +55,10 @@ class BuildTools3d : public QObject {
   void onPickJoint(const QString& type);
   void onMarkerPicked(const QString& ref);
   void onMove();
+  void onGizmoMoved(const QString& id, const QVector3D& offset, const QString& marker, const QString& onto);
+  void onGizmoTurned(const QString& id, int axis, double angle);
+  void checkCandidate();
+  void addJointAtSnap(const QString& type);
 
   Document* doc_;
   SelectionModel* selection_;
@@ -56,6 +68,8 @@ class BuildTools3d : public QObject {
   QAction* markerHere_;
   QAction* move_;
   QComboBox* snap_;
+  QToolButton* jointAtSnap_;
+  QString candidateI_, candidateJ_;  // the coinciding markers offered
   QString jointType_, jointI_;  // a joint being picked: its type and marker I so far
 };
 

@@ -3,7 +3,7 @@
 #include "model/project.h"
 #include "scene3d_shapes.h"
 #include "scene3d_scene.h"
-#include "part_drag.h"
+#include "mechanism_view_impl.h"
 #include "engine/engine.h"
 
 #include <QElapsedTimer>
@@ -54,37 +54,6 @@ QMatrix4x4 toQt(const osg::Matrixd& m) {
 
 }  // namespace
 
-struct MechanismView::Impl {
-  scene3d::MechanismScene scene;
-  scene3d::PoseTrack track;
-  const ResultStore* results = nullptr;
-  double time = 0.0;
-  bool orthographic = false;
-  bool built = false;
-  osg::ref_ptr<osgViewer::Viewer> viewer;
-  osg::ref_ptr<osgViewer::GraphicsWindowEmbedded> window;
-  osg::ref_ptr<osgGA::TrackballManipulator> manipulator;
-  QString selected;
-  QPoint pressPos;
-  bool pressed = false;
-  double frameMs = 0.0;
-  quint64 frames = 0;
-  bool fitPending = true;
-  osg::Vec3d viewDir{0.55, -1.0, 0.65};  // centre -> eye
-  osg::Quat appliedUp;                    // the scene's up rotation the view directions follow
-  osg::Vec3d viewUp{0, 0, 1};
-  bool follow = false;
-  QString hovered;       // marker under the cursor (labelled)
-  bool picking = false;  // marker-pick mode
-  bool surfacePicking = false;  // with picking: a part surface, not a marker
-  const QObject* pickOwner = nullptr;
-  PartDrag drag;
-  double snapStep = 0.0;
-  bool markersBeforePick = false;
-  QString pickPrompt;
-
-  double dpr(const QWidget* w) const { return w->devicePixelRatioF(); }
-};
 
 MechanismView::MechanismView(QWidget* parent) : QOpenGLWidget(parent), d_(std::make_unique<Impl>()) {
   QSurfaceFormat fmt = format();
@@ -100,6 +69,7 @@ MechanismView::MechanismView(QWidget* parent) : QOpenGLWidget(parent), d_(std::m
   d_->manipulator = new osgGA::TrackballManipulator;
   d_->manipulator->setAllowThrow(false);
   d_->manipulator->setAutoComputeHomePosition(false);
+  d_->scene.root()->addChild(d_->gizmo.node());
 }
 
 MechanismView::~MechanismView() {
@@ -488,6 +458,7 @@ void MechanismView::paintGL() {
   const double r = d_->dpr(this);
   d_->window->setDefaultFboId(defaultFramebufferObject());
   applyCamera(int(width() * r), int(height() * r));
+  placeGizmo();
   d_->viewer->frame();
   drawOverlay();
   d_->frameMs = timer.nsecsElapsed() * 1e-6;
@@ -573,6 +544,7 @@ void MechanismView::drawOverlay() {
     p.setPen(QColor(60, 45, 0));
     p.drawText(band.adjusted(10, 0, -10, 0), Qt::AlignVCenter | Qt::AlignLeft, d_->pickPrompt + tr("   (Esc cancels)"));
   }
+  drawGizmoOverlay(p);
   if (d_->track.rows() > 0 && !d_->picking) {
     p.setPen(QColor(60, 66, 75));
     p.drawText(QRectF(10, 8, 200, 20), Qt::AlignLeft | Qt::AlignVCenter,
@@ -667,7 +639,10 @@ QImage MechanismView::snapshot(int w, int h) {
     d_->window->setDefaultFboId(fbo.handle());
     cam->setViewport(0, 0, w, h);
     applyCamera(w, h);
+    const bool gizmo = d_->gizmo.visible();
+    d_->gizmo.setVisible(false);  // an image of the model, not of the tools
     d_->viewer->frame();
+    d_->gizmo.setVisible(gizmo);
     image = fbo.toImage();  // flipped to top-down rows
     fbo.release();
     const double r = d_->dpr(this);
@@ -707,6 +682,7 @@ bool MechanismView::beginDrag(const QPoint& pos) {
 
 void MechanismView::mousePressEvent(QMouseEvent* e) {
   d_->pressPos = e->position().toPoint();
+  if (gizmoPress(e)) return;  // the camera stays
   if (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ShiftModifier) && !d_->picking &&
       beginDrag(e->position().toPoint()))
     return;  // the camera stays
@@ -720,6 +696,7 @@ void MechanismView::mousePressEvent(QMouseEvent* e) {
 }
 
 void MechanismView::mouseReleaseEvent(QMouseEvent* e) {
+  if (gizmoRelease(e)) return;
   if (d_->drag.active()) {
     const osg::Vec3d off = d_->drag.offset();
     const QString part = QString::fromStdString(d_->drag.part());
@@ -767,6 +744,7 @@ void MechanismView::mouseReleaseEvent(QMouseEvent* e) {
 
 void MechanismView::mouseMoveEvent(QMouseEvent* e) {
   if (!d_->window) return;
+  if (gizmoMove(e)) return;
   if (d_->drag.active()) {
     const double r = d_->dpr(this);
     osg::Vec3d a, b;

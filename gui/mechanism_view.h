@@ -3,7 +3,7 @@
 // threaded, rendered on demand). Shows the parts' display geometry, joint
 // glyphs, springs, marker triads, a ground grid and world axes; poses come
 // from a ResultStore at the time given to setPose(), so one time cursor
-// drives it. Mouse: left orbit, Shift + left drags a part, middle pan, right drag zoom, wheel zooms
+// drives it. Mouse: left orbit (on the gizmo's handles: move/turn), Shift + left drags a part, middle pan, right drag zoom, wheel zooms
 // towards the point under the cursor, click selects, hovering shows the
 // object id and labels the marker under the cursor; F fits all. The grid
 // (world z = 0) and world axes are labelled. In marker-pick mode (attaching a cylinder) a click picks the
@@ -126,6 +126,22 @@ class MechanismView : public QOpenGLWidget {
   // Shift + left drag on a moving part drags it (gui/part_drag.h), its
   // offset rounded to this step [m] (0: none); on release partDragged.
   void setSnapStep(double metres);
+  // The move/rotate gizmo (transform_gizmo.h) on the selected part (not a
+  // ground) or marker: dragging an arrow moves it along that world axis,
+  // rounded to the snap step; dragging a ring turns it about that axis
+  // through its origin in steps of 15 degrees (Shift: freely). While moving,
+  // a marker of the dragged part (or the dragged marker) that comes within
+  // 12 px of another part's marker snaps onto it. On release gizmoMoved or
+  // gizmoTurned; the model is the caller's to change.
+  bool gizmoVisible() const;
+  // A world point where a press grabs handle `handle` (GizmoHandle).
+  bool gizmoGrabPoint(int handle, QVector3D& world) const;
+  // Where the gizmo is drawn (world).
+  QVector3D gizmoOrigin() const;
+  // A line drawn along the view's bottom edge ("" none): an offer that
+  // stands until taken (the joint at a snap).
+  void setHint(const QString& text);
+  QString hint() const;
 
   // Renders the current view into an image of w x h pixels (anti-aliased,
   // independent of the widget size). The widget must have been shown.
@@ -149,6 +165,12 @@ class MechanismView : public QOpenGLWidget {
   void markerPickCancelled();
   void partDragged(const QString& part, const QVector3D& worldOffset);
   void surfacePicked(const QString& part, const QVector3D& world, const QVector3D& normal, const QPoint& pos);
+  // `id` moved by `worldOffset`; when `marker` (of id) snapped onto `onto`
+  // (another part's marker), the offset puts them on one point.
+  void gizmoMoved(const QString& id, const QVector3D& worldOffset, const QString& marker, const QString& onto);
+  // `id` turned by `angle` [rad] about world axis `axis` (0 x, 1 y, 2 z)
+  // through its origin.
+  void gizmoTurned(const QString& id, int axis, double angle);
 
  protected:
   void initializeGL() override;
@@ -172,6 +194,13 @@ class MechanismView : public QOpenGLWidget {
   void zoomAt(const QPointF& pos, double factor);
   void finishPick(const QString& ref);
   bool beginDrag(const QPoint& pos);
+  // mechanism_view_gizmo.cpp
+  void placeGizmo();
+  bool gizmoPress(QMouseEvent* e);
+  bool gizmoMove(QMouseEvent* e);
+  bool gizmoRelease(QMouseEvent* e);
+  void findMarkerSnap();
+  void drawGizmoOverlay(QPainter& p);
   std::unique_ptr<Impl> d_;
 };
 

@@ -17,7 +17,7 @@ std::vector<CheckMessage> checkProject(const Project& p, const std::string& file
     // The mechanism's notes: parts the assembly moved, velocities it changed, redundant joints.
     for (const std::string& m : engine::check(p, file)) out.push_back({S::Warning, QString::fromStdString(m), {}, {}});
     // The mechanism's geometry: cylinders over centre or unable to move it, default inertia.
-    for (const GeometryFinding& f : engine::checkGeometry(p))
+    for (const GeometryFinding& f : engine::checkGeometry(p, file))
       out.push_back({S::Warning, QString::fromStdString(f.message), p.find(f.object) ? f.object : std::string(), {}});
   } catch (const ProjectError& e) {
     CheckMessage m{S::Error, QString::fromStdString(e.what()), {}, {}};

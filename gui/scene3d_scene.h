@@ -86,6 +86,8 @@ class MechanismScene {
   // The user's parts, then the node parts of flexible bodies ("<beam>_n<j>",
   // scene3d_flexible.h): the ids whose pose channels move the drawing.
   const std::vector<std::string>& partIds() const { return partIds_; }
+  // How many of partIds() are the user's (the rest are beam nodes).
+  size_t userParts() const { return firstNodePart_; }
   // Flexible body b's centre line (node origins, world) as drawn.
   const std::vector<osg::Vec3d>& beamLine(size_t b) const { return beamLines_.points(b); }
   // World matrix of part k as drawn.

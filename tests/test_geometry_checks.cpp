@@ -8,6 +8,8 @@
 #include "build/project_input.h"
 #include "model/mass_properties.h"
 #include "model/project_error.h"
+#include "io/mesh_file.h"
+#include "support/test_meshes.h"
 #include "support/lever_project.h"
 #include "support/test_project.h"
 
@@ -172,6 +174,29 @@ class TestGeometryChecks : public QObject {
     q.mechanism.parts[1].density = 0.0;
     QVERIFY(applyMassProperties(q.mechanism.parts[1]) == std::nullopt);
     QVERIFY(!contains(findings(q), "default inertia"));
+  }
+
+  // The same bar drawn as a closed STL mesh (500 x 30 x 10 mm about the
+  // mid marker): the mesh is weighed as the box was, and the warning names
+  // the file. Without a mesh reader the mesh says nothing.
+  void defaultInertiaAgainstAMesh() {
+    QTemporaryDir dir;
+    const std::string folder = dir.path().toStdString();
+    writeFile(folder + "/bar.stl", asciiStl(boxMesh(0.5, 0.03, 0.01)));
+    Project p = leverProject({0.15, -0.3, 0});
+    Geometry mesh;
+    mesh.shape = "mesh";
+    mesh.file = "bar.stl";
+    mesh.marker = "mid";
+    p.mechanism.parts[1].geometry = {mesh};
+    const std::string file = folder + "/lever.pneumech.json";
+    std::vector<std::string> f;
+    for (const GeometryFinding& g : checkMechanismGeometry(p, meshReaderFor(file))) f.push_back(g.message);
+    QVERIFY2(contains(f, "part 'lever' has the default inertia (0.001 kg m2 about each axis), but its drawn geometry "
+                         "(mesh bar.stl) with its mass 2 kg gives Ixx, Iyy, Izz = 0.000166667, 0.0416833, 0.0418167 "
+                         "kg m2 about a centre of mass at (0.25, 0, 0) m"),
+             joined(f).c_str());
+    QVERIFY2(!contains(findings(p), "default inertia"), "no reader: the mesh is not weighed");
   }
 
   // The run over the dead point says so, at the dead point's angle.

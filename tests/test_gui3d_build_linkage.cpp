@@ -1,9 +1,11 @@
 // Issue #28's task built by hand in the studio, with real clicks and typing
 // under Xvfb, counted: from the seed 003 circuit, a ground plate and a steel
-// lever from shapes, four markers placed by clicking on the parts (one
-// snapped onto the ground's pivot marker), a revolute joint picked from the
-// palette and two marker clicks, the cylinder attached by two clicks, and a
-// run. At most 25 actions (a click, a menu choice, or typing one value).
+// lever from shapes, four markers placed by clicking on the parts, the
+// lever and the ground's pivot positioned with the gizmo (mouse drags of its
+// arrows, no typed coordinate), the lever's pivot snapped onto the ground's
+// while dragging and the revolute joint taken from that offer, the cylinder
+// attached by two clicks, and a run. At most 25 actions (a click, a menu
+// choice, a drag, or typing one value).
 // The model is checked after each step, and the lever's end angle against
 // the hand calculation of where the cylinder's end stop holds it.
 //
@@ -23,6 +25,9 @@
 #include "simulation_runner.h"
 #include "support/studio_window.h"
 #include "support/test_project.h"
+#include "gizmo_edits.h"
+#include "model/orientation.h"
+#include "transform_gizmo.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -129,6 +134,51 @@ void clickMarker(MechanismView* v, const QString& ref) {
   QFAIL(qPrintable("no " + ref + " in the menu"));
 }
 
+// One action: drags the selected object's gizmo arrow `h` by `metres` along
+// its world axis (press on the arrow, six moves, release). With `shot`, a
+// screenshot before the release.
+void dragArrow(MechanismView* v, GizmoHandle h, double metres, const char* shot = nullptr) {
+  ++actions;
+  waitFrame(v);
+  QVERIFY(v->gizmoVisible());
+  QVector3D grab;
+  QVERIFY(v->gizmoGrabPoint(int(h), grab));
+  QVector3D along;
+  along[gizmoAxis(h)] = float(metres);
+  const QPoint a = v->projectToWidget(grab).toPoint(), b = v->projectToWidget(grab + along).toPoint();
+  QTest::mousePress(v, Qt::LeftButton, {}, a);
+  for (int k = 1; k <= 6; ++k) QTest::mouseMove(v, a + (b - a) * k / 6);
+  waitFrame(v);
+  if (shot && !qgetenv("PM_BUILD_SNAPSHOTS").isEmpty())
+    v->window()->screen()->grabWindow(0).save(QString::fromLocal8Bit(qgetenv("PM_BUILD_SNAPSHOTS")) + "/" + shot + ".png");
+  QTest::mouseRelease(v, Qt::LeftButton, {}, b);
+}
+
+// One action: drags ring `h` of the selected object's gizmo through
+// `degrees` about its axis, from its grab point.
+void turnRing(MechanismView* v, GizmoHandle h, double degrees, Qt::KeyboardModifiers mods) {
+  ++actions;
+  waitFrame(v);
+  QVERIFY(v->gizmoVisible());
+  QVector3D grab;
+  QVERIFY(v->gizmoGrabPoint(int(h), grab));
+  const QVector3D o = v->gizmoOrigin();
+  QMatrix4x4 r;
+  QVector3D axis;
+  axis[gizmoAxis(h)] = 1;
+  const QPoint a = v->projectToWidget(grab).toPoint();
+  QTest::mousePress(v, Qt::LeftButton, mods, a);
+  QPoint b = a;
+  for (int k = 1; k <= 8; ++k) {
+    QMatrix4x4 t;
+    t.rotate(float(degrees * k / 8), axis);
+    b = v->projectToWidget(o + t.map(grab - o)).toPoint();
+    QMouseEvent move(QEvent::MouseMove, QPointF(b), v->mapToGlobal(QPointF(b)), Qt::NoButton, Qt::LeftButton, mods);
+    QApplication::sendEvent(v, &move);
+  }
+  QTest::mouseRelease(v, Qt::LeftButton, mods, b);
+}
+
 const MarkerDef* marker(const Project& p, const std::string& part, const std::string& id) {
   const PartDef* q = p.mechanism.part(part);
   if (!q) return nullptr;
@@ -174,30 +224,35 @@ class TestGui3dBuildLinkage : public QObject {
     QCOMPARE(w.project().mechanism.parts[0].geometry.at(0).size.at("lx"), 0.6);
     snapshot(w, "1_ground");
 
-    // 4-7. Two markers on the plate's top face (z = 10 mm): the pivot at
-    // (-200, 0) and the clevis at (200, -250) mm, z along the face normal.
+    // 4-6. The pivot marker on the plate's top face at (-200, 0) mm, z
+    // along the face normal; the new marker is selected, and its gizmo's z
+    // arrow lifts it 20 mm (a pin standing on the plate).
     w.buildTools()->setSnapStep(0.005);
     const QVector3D pivotW(-0.2f, 0.0f, 0.01f), clevisW(0.2f, -0.25f, 0.01f);
     clickAction(bar, w.buildTools()->markerHere());
     QVERIFY(view->isPickingSurface());
     click(view, at(view, pivotW));
+    const MarkerDef* pivot = marker(w.project(), ground, "m1");
+    QVERIFY(pivot);
+    QVERIFY2(near(pivot->position, {-0.2, 0, 0.01}, 1e-12), "ground pivot snapped to the 5 mm grid on the face");
+    QVERIFY(near(pivot->orientation, {0, 0, 0}, 1e-12));  // z up: the face normal
+    QCOMPARE(w.selection()->current(), QString::fromStdString(ground + ".m1"));
+    dragArrow(view, GizmoHandle::MoveZ, 0.021);  // released 21 mm up: the 5 mm step makes it 20
+    pivot = marker(w.project(), ground, "m1");
+    QVERIFY2(near(pivot->position, {-0.2, 0, 0.03}, 1e-12), "the pivot lifted 20 mm by the gizmo");
+    // 7-8. The clevis at (200, -250) mm on the face.
     clickAction(bar, w.buildTools()->markerHere());
     click(view, at(view, clevisW));
-    const MarkerDef* pivot = marker(w.project(), ground, "m1");
     const MarkerDef* clevis = marker(w.project(), ground, "m2");
-    QVERIFY(pivot && clevis);
-    QVERIFY2(near(pivot->position, {-0.2, 0, 0.01}, 1e-12), "ground pivot snapped to the 5 mm grid on the face");
-    QVERIFY(near(clevis->position, {0.2, -0.25, 0.01}, 1e-12));
-    QVERIFY(near(pivot->orientation, {0, 0, 0}, 1e-12));  // z up: the face normal
+    QVERIFY(clevis && near(clevis->position, {0.2, -0.25, 0.01}, 1e-12));
     snapshot(w, "2_ground_markers");
 
-    // 8-10. The lever: a steel bar 500 x 40 x 20 mm (the default) on the
-    // plate, its centre 20 mm up; its mass properties shown and computed.
+    // 9-10. The lever: a steel bar 500 x 40 x 20 mm (the default) at the
+    // origin, its mass properties shown and computed; it is selected.
     clickAction(bar, bar->findChild<QAction*>("buildPart3d"));
     d = dialog(w, "addPartDialog");
     QVERIFY(d);
     QVERIFY(!d->findChild<QCheckBox*>("dlg_ground")->isChecked());
-    typeInto(d->findChild<QLineEdit*>("dlg_position.z"), "20");
     const QString shown = d->findChild<QLabel*>("dlg_massProperties")->text();
     QVERIFY2(shown.contains("Mass 3.14 kg"), qPrintable(shown));
     snapshot(w, "3_lever_dialog");
@@ -207,38 +262,52 @@ class TestGui3dBuildLinkage : public QObject {
     const double m = 7850 * 0.5 * 0.04 * 0.02;
     QVERIFY(std::abs(lever0.mass - m) < 1e-12 * m);
     QVERIFY(std::abs(lever0.inertia[2] - m * (0.25 + 0.0016) / 12) < 1e-12);
+    QVERIFY(near(lever0.position, {0, 0, 0}, 0));
     const std::string lever = lever0.id;
+    QCOMPARE(w.selection()->current(), QString::fromStdString(lever));
+    // 11. Out of the plate: the gizmo's z arrow, 50 mm up.
+    dragArrow(view, GizmoHandle::MoveZ, 0.05);
+    QVERIFY2(near(w.project().mechanism.part(lever)->position, {0, 0, 0.05}, 1e-12), "the lever lifted by the gizmo");
+    snapshot(w, "4_lever_lifted");
 
-    // 11-12. The lever's pivot: clicking on the lever where the ground's
-    // pivot marker is drawn snaps onto it (same point and axes).
+    // 12-15. Its pivot and rod end on its top face (z = 60 mm), 400 mm apart.
     clickAction(bar, w.buildTools()->markerHere());
-    click(view, at(view, pivotW));
+    click(view, at(view, QVector3D(-0.2f, 0.0f, 0.06f)));
+    clickAction(bar, w.buildTools()->markerHere());
+    click(view, at(view, QVector3D(0.2f, 0.0f, 0.06f)));
     const MarkerDef* lp = marker(w.project(), lever, "m1");
-    QVERIFY(lp);
-    QVERIFY2(near(lp->position, {-0.2, 0, -0.01}, 1e-6), "on the ground's pivot, in the lever frame");
-    QVERIFY(near(lp->orientation, {0, 0, 0}, 1e-9));
-    // 13-14. The rod end on the lever's top face, 400 mm from the pivot.
-    clickAction(bar, w.buildTools()->markerHere());
-    click(view, at(view, QVector3D(0.2f, 0.0f, 0.03f)));
     const MarkerDef* rodEnd = marker(w.project(), lever, "m2");
-    QVERIFY(rodEnd);
+    QVERIFY(lp && rodEnd);
+    QVERIFY(near(lp->position, {-0.2, 0, 0.01}, 1e-12));
     QVERIFY(near(rodEnd->position, {0.2, 0, 0.01}, 1e-12));
-    snapshot(w, "4_lever_markers");
 
-    // 15-20. A revolute joint from the palette: marker I on the lever, J on
-    // the ground (they coincide: each click asks which of the two).
-    chooseFromMenu(bar->findChild<QToolButton*>("buildJoint3d"), w.buildTools()->jointAction("revolute"));
-    QTRY_VERIFY(view->isPickingMarker());
-    clickMarker(view, QString::fromStdString(lever + ".m1"));
-    clickMarker(view, QString::fromStdString(ground + ".m1"));
+    // 16-17. The lever selected again and lowered with the gizmo: its pivot
+    // snaps onto the ground's raised pivot, and the joint is offered.
+    click(view, at(view, QVector3D(0.0f, 0.0f, 0.06f)));
+    QCOMPARE(w.selection()->current(), QString::fromStdString(lever));
+    QVERIFY(!w.buildTools()->jointAtSnap()->isEnabled());
+    QSignalSpy status(w.buildTools(), &BuildTools3d::statusMessage);
+    dragArrow(view, GizmoHandle::MoveZ, -0.027, "5_lever_snapping");
+    QVERIFY2(near(w.project().mechanism.part(lever)->position, {0, 0, 0.02}, 1e-12), "pivot on pivot");
+    QVERIFY(!status.isEmpty());
+    const QString offer = status.back().front().toString();
+    QVERIFY2(offer.contains(QString::fromStdString("Markers " + lever + ".m1 and " + ground + ".m1 coincide")), qPrintable(offer));
+    QVERIFY(w.buildTools()->jointAtSnap()->isEnabled());
+    QVERIFY2(view->hint().contains("coincide: Joint at Snap"), qPrintable(view->hint()));  // said in the view too
+    snapshot(w, "5b_joint_offer");
+
+    // 18-19. Joint at Snap: the palette for those two markers, revolute.
+    chooseFromMenu(w.buildTools()->jointAtSnap(), w.buildTools()->jointAtSnapAction("revolute"));
     QCOMPARE(w.project().mechanism.joints.size(), size_t(1));
     const JointDef joint = w.project().mechanism.joints[0];
     QCOMPARE(joint.type, std::string("revolute"));
     QCOMPARE(joint.i, lever + ".m1");
     QCOMPARE(joint.j, ground + ".m1");
-    snapshot(w, "5_joint");
+    QVERIFY(!w.buildTools()->jointAtSnap()->isEnabled());
+    QVERIFY(view->hint().isEmpty());
+    snapshot(w, "6_joint");
 
-    // 21-24. The cylinder: its symbol, Attach, the clevis, the rod end.
+    // 20-23. The cylinder: its symbol, Attach, the clevis, the rod end.
     SchematicView* sv = w.schematicView();
     const QPointF sym = w.scene()->componentItem("cyl1")->sceneBoundingRect().center();
     click(sv->viewport(), sv->mapFromScene(sym));
@@ -246,13 +315,13 @@ class TestGui3dBuildLinkage : public QObject {
     clickAction(w.mechanismActions()->toolBar(), w.mechanismActions()->attachCylinder());
     QTRY_VERIFY(view->isPickingMarker());
     clickMarker(view, QString::fromStdString(ground + ".m2"));
-    snapshot(w, "6_attach_pick");
+    snapshot(w, "7_attach_pick");
     clickMarker(view, QString::fromStdString(lever + ".m2"));
     const nlohmann::json& data = w.project().find("cyl1")->data;
     QCOMPARE(data["attach"]["barrel"].get<std::string>(), ground + ".m2");
     QCOMPARE(data["attach"]["rod"].get<std::string>(), lever + ".m2");
 
-    // 25. Run (the main toolbar's button).
+    // 24. Run (the main toolbar's button).
     auto* main = w.findChild<QToolBar*>("mainToolBar");
     QAction* run = nullptr;
     for (QAction* a : main->actions())
@@ -262,7 +331,7 @@ class TestGui3dBuildLinkage : public QObject {
     clickAction(main, run);
     QVERIFY(done.wait(120000));
     QVERIFY2(w.runner()->lastResult().status == RunStatus::Completed, w.runner()->lastResult().message.c_str());
-    snapshot(w, "7_run");
+    snapshot(w, "8_run");
     qInfo("actions: %d", actions);
     QVERIFY2(actions <= 25, qPrintable(QString("%1 actions").arg(actions)));
 
@@ -321,7 +390,7 @@ class TestGui3dBuildLinkage : public QObject {
     QVERIFY(d);
     typeInto(d->findChild<QLineEdit*>("move_dy"), "50");
     pressOk(d);
-    const QVector3D local = rotationFromRpy(crank->orientation).transposed().mapVector(QVector3D(0, 0.05f, 0));
+    const QVector3D local = gui::rotationFromRpy(crank->orientation).transposed().mapVector(QVector3D(0, 0.05f, 0));
     const Vec3 m0 = crank->markers[0].position, m1 = findMarker(w.project().mechanism, ref.toStdString())->position;
     for (int k = 0; k < 3; ++k) {
       const double want = std::round((m0[k] + local[k]) / 0.005) * 0.005;
@@ -356,6 +425,78 @@ class TestGui3dBuildLinkage : public QObject {
     QCOMPARE(w.selection()->current(), QString("crank"));
     w.document()->undoStack()->undo();
     QVERIFY(w.project() == before);
+  }
+
+  // A ring of the gizmo turns the selected part about its world axis
+  // through the part's origin: 40 degrees of mouse travel are 45 in steps
+  // of 15; with Shift, 40 (within the pixel grid). Each drag is one undo step.
+  void gizmoRingTurnsInSnappedSteps() {
+    MainWindow w;
+    QVERIFY(test::showProject(w, test::examplePath("four_bar"), QSize(1500, 950)));
+    MechanismView* view = w.mechanismView();
+    w.selection()->select("coupler");
+    const Project before = w.project();
+    const PartDef* c0 = before.mechanism.part("coupler");
+    turnRing(view, GizmoHandle::TurnZ, 40.0, Qt::NoModifier);
+    const PartDef* c1 = w.project().mechanism.part("coupler");
+    QVERIFY(near(c1->position, c0->position, 0));  // about its own origin
+    const Eigen::Matrix3d want = Eigen::AngleAxisd(M_PI / 4, Eigen::Vector3d::UnitZ()) * pm::rotationFromRpy(c0->orientation);
+    const double err = (pm::rotationFromRpy(c1->orientation) - want).norm();
+    qInfo("ring turn 40 deg of travel: yaw %.12g deg, |R - Rz(45) R0| = %.2e", c1->orientation[2] * 180 / M_PI, err);
+    QVERIFY2(err < 1e-12, "45 degrees about world z");
+    QCOMPARE(w.document()->undoStack()->undoText(), QString("Turn coupler"));
+    w.document()->undoStack()->undo();
+    QVERIFY(w.project() == before);
+    turnRing(view, GizmoHandle::TurnZ, 40.0, Qt::ShiftModifier);
+    const double yaw = w.project().mechanism.part("coupler")->orientation[2] * 180 / M_PI;
+    qInfo("Shift: yaw %.4f deg for 40 deg of travel", yaw);
+    QVERIFY2(std::abs(yaw - 40.0) < 1.5, "free angle with Shift (half a pixel at each end of a 60 px radius)");
+    // A marker turns about the world axis too: its axes in its part's frame.
+    w.document()->undoStack()->undo();
+    w.selection()->select("rocker.C");
+    turnRing(view, GizmoHandle::TurnX, -100.0, Qt::NoModifier);  // -> -105
+    const MarkerDef* mk = findMarker(w.project().mechanism, "rocker.C");
+    QVERIFY(near(mk->position, before.mechanism.part("rocker")->markers[1].position, 0));
+    QVERIFY2(near(mk->orientation, {-105 * M_PI / 180, 0, 0}, 1e-12), "roll -105 deg");
+  }
+
+  // Moving a part with the gizmo, one of its markers coming within the snap
+  // radius of another part's marker lands on it exactly (here off the 5 mm
+  // grid), and Joint at Snap joins the two. Markers that already coincide
+  // (the crank's joints) are no offer.
+  void gizmoMoveSnapsMarkerOntoMarker() {
+    MainWindow w;
+    QVERIFY(test::showProject(w, test::examplePath("four_bar"), QSize(1500, 950)));
+    MechanismView* view = w.mechanismView();
+    w.buildTools()->setSnapStep(0.005);
+    w.document()->edit("set-up", [](Project& p) {
+      MarkerDef pin;
+      pin.id = "P";
+      pin.position = {0.0, 0.1, 0.0437};
+      findPart(p.mechanism, "ground")->markers.push_back(pin);
+    });
+    w.selection()->select("crank");
+    const Project before = w.project();
+    dragArrow(view, GizmoHandle::MoveZ, 0.046, "gizmo_marker_snap");
+    Vec3 b{}, pin{};
+    QVERIFY(markerWorld(w.project().mechanism, "crank.B", b) && markerWorld(w.project().mechanism, "ground.P", pin));
+    qInfo("crank.B at (%.12g, %.12g, %.12g), ground.P at (%.12g, %.12g, %.12g)", b[0], b[1], b[2], pin[0], pin[1], pin[2]);
+    QVERIFY2(near(b, pin, 1e-12), "crank.B on ground.P");
+    QVERIFY(w.buildTools()->jointAtSnap()->isEnabled());
+    chooseFromMenu(w.buildTools()->jointAtSnap(), w.buildTools()->jointAtSnapAction("spherical"));
+    const JointDef& j = w.project().mechanism.joints.back();
+    QCOMPARE(j.type, std::string("spherical"));
+    QCOMPARE(j.i, std::string("crank.B"));
+    QCOMPARE(j.j, std::string("ground.P"));
+    w.document()->undoStack()->undo();  // the joint
+    w.document()->undoStack()->undo();  // the move
+    QVERIFY(w.project() == before);
+    // A short drag of a crank whose markers sit on their joints: the grid
+    // step, no snap back onto them.
+    w.selection()->select("crank");
+    dragArrow(view, GizmoHandle::MoveX, 0.01);
+    QVERIFY(near(w.project().mechanism.part("crank")->position, {0.01, 0, 0}, 1e-12));
+    QVERIFY(!w.buildTools()->jointAtSnap()->isEnabled());
   }
 };
 

@@ -299,12 +299,15 @@ bool defaultInertia(const PartDef& p) {
 // The drawn geometry's centre of mass and inertia at the part's mass: the
 // solids, else the links as slender bars. Null when nothing is drawn that
 // has a size.
-std::optional<MassProperties> drawnProperties(const PartDef& p, std::string& shapes) {
+std::optional<MassProperties> drawnProperties(const PartDef& p, const MeshReader& readMesh, std::string& shapes) {
   MassPropertiesError err;
-  if (auto solid = geometryMassProperties(p, 1.0, &err); solid && solid->volume > 0.0) {
+  if (auto solid = geometryMassProperties(p, 1.0, &err, readMesh); solid && solid->volume > 0.0) {
     const double rho = p.mass / solid->volume;
     for (double& v : solid->inertia) v *= rho;
-    for (const Geometry& g : p.geometry) shapes += (shapes.empty() ? "" : ", ") + g.shape;
+    for (const Geometry& g : p.geometry) {
+      if (g.shape == "link" || (g.shape == "mesh" && !readMesh)) continue;  // not counted
+      shapes += (shapes.empty() ? "" : ", ") + g.shape + (g.shape == "mesh" ? " " + g.file : "");
+    }
     return solid;
   }
   auto marker = [&](const std::string& id) -> const MarkerDef* {
@@ -333,11 +336,11 @@ std::optional<MassProperties> drawnProperties(const PartDef& p, std::string& sha
   return std::nullopt;
 }
 
-void checkInertia(const Project& p, std::vector<GeometryFinding>& out) {
+void checkInertia(const Project& p, const MeshReader& readMesh, std::vector<GeometryFinding>& out) {
   for (const PartDef& part : p.mechanism.parts) {
     if (part.ground || !defaultInertia(part) || !(part.mass > 0.0)) continue;
     std::string shapes;
-    const auto g = drawnProperties(part, shapes);
+    const auto g = drawnProperties(part, readMesh, shapes);
     if (!g) continue;
     const double given = PartDef{}.inertia[0];
     const double drawn = std::max({g->inertia[0], g->inertia[1], g->inertia[2]});
@@ -354,10 +357,10 @@ void checkInertia(const Project& p, std::vector<GeometryFinding>& out) {
 
 }  // namespace
 
-std::vector<GeometryFinding> checkMechanismGeometry(const Project& p) {
+std::vector<GeometryFinding> checkMechanismGeometry(const Project& p, const MeshReader& readMesh) {
   std::vector<GeometryFinding> out;
   if (p.mechanism.empty()) return out;
-  checkInertia(p, out);
+  checkInertia(p, readMesh, out);
   const mb::ExternalLoads loads = loadsOf(p);
   std::unique_ptr<mb::MultibodySystem> base;
   try {

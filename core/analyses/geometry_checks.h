@@ -9,11 +9,13 @@
 //  - A cylinder that cannot move its linkage at all: at the start no joint
 //    changes its length (a revolute axis along its line, a slide across it,
 //    the line through the pivot, or no degree of freedom).
-//  - A part left at the default inertia whose drawn geometry says otherwise.
+//  - A part left at the default inertia whose drawn geometry (solids, a
+//    closed mesh file, else links as slender bars) says otherwise.
 // The markers' distance itself (pneumatics/cylinder_length.h) is refused by
 // the compile, with the markers and the allowed range named.
 #pragma once
 
+#include "model/mass_properties.h"
 #include "model/project.h"
 #include "solver/result_store.h"
 
@@ -30,7 +32,9 @@ struct GeometryFinding {
 
 // Every finding of the project's mechanism; none without one. Never throws
 // for a project the compile refuses: those errors are the compile's.
-std::vector<GeometryFinding> checkMechanismGeometry(const Project& p);
+// `readMesh` reads mesh shapes (io/mesh_file.h: meshReaderFor); without it,
+// or for a mesh it cannot read or that is not closed, a mesh says nothing.
+std::vector<GeometryFinding> checkMechanismGeometry(const Project& p, const MeshReader& readMesh = {});
 
 // A run's passes over a dead point: the attached cylinder reversed (its
 // rate changed sign away from its stops) while the joint that drives its

@@ -79,7 +79,9 @@ std::vector<std::string> check(const Project& project, const std::string& file) 
   return notesOf(*sys);
 }
 
-std::vector<GeometryFinding> checkGeometry(const Project& project) { return checkMechanismGeometry(project); }
+std::vector<GeometryFinding> checkGeometry(const Project& project, const std::string& file) {
+  return checkMechanismGeometry(project, file.empty() ? MeshReader{} : MeshReader(meshReaderFor(file)));
+}
 
 std::vector<CircuitFinding> checkCircuit(const Project& project) {
   // Sub-circuits are checked as the circuit they stand for (their insides

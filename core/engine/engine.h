@@ -95,8 +95,9 @@ void checkJsonText(const std::string& text, const std::string& name);
 std::vector<std::string> check(const Project& project, const std::string& file = {});
 // The mechanism's geometry without running (analyses/geometry_checks.h):
 // attached cylinders' stroke, dead points, joints a cylinder cannot move,
-// default inertia against drawn geometry.
-std::vector<GeometryFinding> checkGeometry(const Project& project);
+// default inertia against drawn geometry (mesh files read relative to the
+// project file `file`; without it meshes are not weighed).
+std::vector<GeometryFinding> checkGeometry(const Project& project, const std::string& file = {});
 // The circuit's wiring without running (analyses/circuit_checks.h): open
 // ports, no supply, valve sides nothing actuates, cylinders no valve
 // controls, sensors nothing reads.
