@@ -6,7 +6,9 @@
 #include "report_export.h"
 #include "engine/engine.h"
 #include "support/test_project.h"
+#include "units.h"
 
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QProcess>
@@ -142,6 +144,70 @@ class TestGuiReport : public QObject {
     QVERIFY(!gui::exportReport(pr, run_->out, dir_.path() + "/nologo.pdf", &error, dir_.path() + "/x.pneumech.json"));
     QVERIFY2(error.contains("logo") && error.contains("missing.png"), qPrintable(error));
     QVERIFY(!QFile::exists(dir_.path() + "/nologo.pdf"));
+  }
+
+  // Every pressure level in the report (tables, bill of materials,
+  // conclusion, assumptions, notes) follows the one setting, View > Pressure
+  // Units: "bar (g)" or "bar (abs)"; only the ambient pressure, the reference
+  // of gauge values, is absolute in both. The report written both ways.
+  void pressuresFollowTheUnitSetting() {
+    const QString pdftotext = QStandardPaths::findExecutable("pdftotext");
+    if (pdftotext.isEmpty()) QSKIP("pdftotext not installed: PDF text not checked");
+    auto& unitSettings = gui::units::UnitSettings::instance();
+    const gui::units::PressureScale was = unitSettings.pressureScale();
+    // Seed 003 with a load that pulls the rod out (400 N): the meter-out
+    // chamber B is compressed above the supply, and the conclusion says so.
+    Project pulled = project_;
+    pulled.find("cyl1")->params["F_load"] = -400.0;
+    const std::unique_ptr<Run> run = simulate(pulled, "pulled");
+    REQUIRE_OK(run);
+    const KeyResults kr = computeKeyResults(pulled, run->out, {});
+    const double amb = kr.ambientPressure, pSupply = 601325.0;
+    const CylinderResult& c = kr.cylinders.at(0);
+    QVERIFY(c.pBMax > pSupply * 1.005);
+    auto reportText = [&](gui::units::PressureScale scale, const QString& stem) {
+      unitSettings.setPressureScale(scale);
+      const QString pdf = dir_.path() + "/" + stem + ".pdf";
+      QString error;
+      if (!gui::exportReport(pulled, run->out, pdf, &error, seed003())) return "failed: " + error;
+      QProcess p;
+      p.start(pdftotext, {"-layout", pdf, "-"});
+      p.waitForFinished(60000);
+      QProcess::execute(QStandardPaths::findExecutable("pdftoppm"),
+                        {"-png", "-r", "60", pdf, QDir::current().filePath("report_pressure_" + stem)});
+      return normalised(QString::fromUtf8(p.readAllStandardOutput()));
+    };
+    const QString gauge = reportText(gui::units::PressureScale::Gauge, "gauge");
+    const QString abs = reportText(gui::units::PressureScale::Absolute, "absolute");
+    unitSettings.setPressureScale(was);
+    const QString ambient = normalised(QString::number(amb / 1e5) + " bar (abs)");
+    auto bar = [](double v, const char* unit) { return normalised(QString::number(v, 'f', 2) + " bar (" + unit + ")"); };
+
+    // Gauge: "bar (abs)" only where the ambient is stated (the note under the
+    // cylinder tables and the assumptions); no "bar gauge" prose.
+    QVERIFY2(gauge.count("bar(g)") >= 6, qPrintable(QString::number(gauge.count("bar(g)"))));
+    QCOMPARE(gauge.count("bar(abs)"), gauge.count(ambient));
+    QCOMPARE(gauge.count(ambient), 2);
+    QVERIFY(!gauge.contains("bargauge"));
+    // Absolute: no gauge value anywhere.
+    QCOMPARE(abs.count("bar(g)"), 0);
+    QVERIFY(!abs.contains("gauge"));
+    QVERIFY(abs.count("bar(abs)") >= 6);
+    // The same quantities in each: the conclusion's chamber-B peak and supply,
+    // the peaks table's unit, the bill of materials' supply, the assumptions' supply.
+    QVERIFY2(gauge.contains("reaches" + bar((c.pBMax - amb) / 1e5, "g")), qPrintable(bar((c.pBMax - amb) / 1e5, "g")));
+    QVERIFY(abs.contains("reaches" + bar(c.pBMax / 1e5, "abs")));
+    QVERIFY(gauge.contains("abovethesupply's" + bar((pSupply - amb) / 1e5, "g")));
+    QVERIFY(abs.contains("abovethesupply's" + bar(pSupply / 1e5, "abs")));
+    // (the peaks table's two-line header comes out of pdftotext interleaved)
+    QVERIFY(gauge.contains("PeakchamberB") && gauge.contains("[bar(g)]") && abs.contains("[bar(abs)]"));
+    // (the bill of materials' "service unit" may wrap after its size cell's text)
+    QVERIFY(gauge.contains(QRegularExpression("supply\\(service(unit\\))?5bar\\(g\\)")));
+    QVERIFY(abs.contains(QRegularExpression("supply\\(service(unit\\))?6\\.01bar\\(abs\\)")));
+    QVERIFY(gauge.contains("0Z1(src):5bar(g),") && abs.contains("0Z1(src):6.01325bar(abs),"));
+    QVERIFY(gauge.contains("from6to5bar(g)innormal") && abs.contains("from7.013"));
+    QVERIFY(abs.contains(QRegularExpression("to6\\.013\\d?bar\\(abs\\)innormal")));
+    QVERIFY(gauge.contains("Pressuresaregauge,bar(g)") && abs.contains("Pressuresareabsolute,bar(abs)"));
   }
 
   void badPlotChannelIsAClearError() {

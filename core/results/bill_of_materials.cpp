@@ -56,7 +56,7 @@ std::string valveActuation(const Component& c, const ComponentType& t, const Siz
   return a;
 }
 
-std::string sizeOf(const Component& c, const ComponentType& t, double pAmb, bool pilot14, bool pilot12,
+std::string sizeOf(const Component& c, const ComponentType& t, const PressureText& pt, bool pilot14, bool pilot12,
                    std::string* function) {
   const Sizer P{c, t};
   const std::string& n = c.type;
@@ -90,7 +90,7 @@ std::string sizeOf(const Component& c, const ComponentType& t, double pAmb, bool
   if (n == "quick_exhaust_valve")
     return "nominal flow " + flow(P("C_12"), P("b_12"), 0.5) + " in, " + flow(P("C_23"), P("b_23"), 0.5) + " to exhaust";
   if (n == "pressure_regulator")
-    return "set to " + g((P("p_set") - pAmb) / 1e5) + " bar (g), nominal flow " + flow(P("C"), P("b"), 0.5);
+    return "set to " + g(pt.bar(P("p_set"))) + " " + pt.unit() + ", nominal flow " + flow(P("C"), P("b"), 0.5);
   if (n == "orifice") return "orifice diameter " + g(P("d") * 1e3) + " mm";
   if (n == "tube") {
     const double id = P("d") * 1e3, od = tubeOuter(id);
@@ -98,9 +98,9 @@ std::string sizeOf(const Component& c, const ComponentType& t, double pAmb, bool
            ", length " + g(P("L")) + " m";
   }
   if (n == "reservoir") return g(P("V") * 1e3) + " l";
-  if (n == "supply") return g((P("p") - pAmb) / 1e5) + " bar (g)";
+  if (n == "supply") return g(pt.bar(P("p"))) + " " + pt.unit();
   if (n == "limit_switch") return "switching point " + mm(P("x_switch")) + " mm";
-  if (n == "pressure_switch") return "switches on at " + g(P("p_on") / 1e5) + " bar (g)";
+  if (n == "pressure_switch") return "switches on at " + g(pt.bar(P("p_on") + pt.ambient)) + " " + pt.unit();  // p_on is gauge
   return "";
 }
 
@@ -122,7 +122,8 @@ double nominalFlowNlPerMin(double C, double b, double m) {
   return C * p1 * phi * 1000.0 * 60.0;
 }
 
-std::vector<BomItem> billOfMaterials(const Project& project, const ReportSettings& settings) {
+std::vector<BomItem> billOfMaterials(const Project& project, const ReportSettings& settings, PressureReference pressure) {
+  const PressureText pt{pressure, project.simulation.ambient_pressure};
   std::set<std::string> connected;
   for (const Connection& k : project.connections) {
     connected.insert(k.from.str());
@@ -141,7 +142,7 @@ std::vector<BomItem> billOfMaterials(const Project& project, const ReportSetting
     if (c.type == "atmosphere") continue;  // an open port, not a part
     tubes = tubes || c.type == "tube";
     BomItem it{c.label, c.id, function(c, *t), "", ""};
-    it.size = sizeOf(c, *t, project.simulation.ambient_pressure, connected.count(c.id + ".14") > 0, connected.count(c.id + ".12") > 0, &it.function);
+    it.size = sizeOf(c, *t, pt, connected.count(c.id + ".14") > 0, connected.count(c.id + ".12") > 0, &it.function);
     // The object's own catalogue part (its "part") first; the report's list names others.
     if (!c.part.empty()) it.part = c.part;
     else if (auto p = settings.parts.find(c.id); p != settings.parts.end()) it.part = p->second;

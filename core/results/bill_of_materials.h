@@ -16,6 +16,7 @@
 #pragma once
 
 #include "model/project.h"
+#include "results/pressure_text.h"
 #include "results/report_settings.h"
 
 #include <string>
@@ -38,7 +39,9 @@ double nominalFlowNlPerMin(double C, double b, double m = 0.5);
 
 // The items, in project order, then the control line and the notes on
 // what the circuit leaves out (unconnected exhausts need silencers, lines
-// drawn without tubes).
-std::vector<BomItem> billOfMaterials(const Project& project, const ReportSettings& settings);
+// drawn without tubes). Pressure levels (a supply's, a regulator's setting)
+// are stated in `pressure`'s reference, gauge relative to the project's ambient.
+std::vector<BomItem> billOfMaterials(const Project& project, const ReportSettings& settings,
+                                     PressureReference pressure = PressureReference::Gauge);
 
 }  // namespace pm

@@ -78,7 +78,7 @@ Verdict cushionVerdict(const CylinderResult& c) {
 
 // Where chamber `side` ("A" or "B") of `c` peaks above the supply pressure.
 void overSupply(const Project& project, const ResultStore& rs, const CylinderResult& c, const char* side, double pMax,
-                double pSupply, double pAmb, std::vector<Verdict>& out) {
+                double pSupply, const PressureText& pt, std::vector<Verdict>& out) {
   if (!(pSupply > 0) || pMax <= pSupply * 1.005) return;
   const std::string ch = c.id + ".p" + side;
   if (rs.find(ch) < 0 || rs.find(c.id + ".x") < 0) return;
@@ -90,8 +90,7 @@ void overSupply(const Project& project, const ResultStore& rs, const CylinderRes
   const bool inCushion = cushion > 0 && (a ? x[i] <= cushion : x[i] >= c.stroke - cushion);
   Verdict v{"Pressure above supply " + nameOf(c) + " " + side, VerdictStatus::Note, 0.0, ""};
   v.text = "Chamber " + std::string(side) + " of " + nameOf(c) +
-           f(" reaches %.2f bar (g) at %.3f s, above the supply's %.2f bar (g): ", (pMax - pAmb) / 1e5, t[i],
-             (pSupply - pAmb) / 1e5);
+           " reaches " + pt(pMax, "%.2f") + f(" at %.3f s, above the supply's ", t[i]) + pt(pSupply, "%.2f") + ": ";
   v.text += inCushion ? f("the piston is %.1f mm into the end cushion, which traps the air and brakes the moving "
                           "mass; the compressed air is what absorbs its kinetic energy.",
                           (a ? x[i] : c.stroke - x[i]) * 1e3)
@@ -103,7 +102,9 @@ void overSupply(const Project& project, const ResultStore& rs, const CylinderRes
 
 }  // namespace
 
-std::vector<Verdict> conclusions(const Project& project, const ResultStore& results, const KeyResults& kr) {
+std::vector<Verdict> conclusions(const Project& project, const ResultStore& results, const KeyResults& kr,
+                                 PressureReference pressure) {
+  const PressureText pt{pressure, kr.ambientPressure};
   std::vector<Verdict> out;
   out.push_back(cycleVerdict(project, kr));
   for (const CylinderResult& c : kr.cylinders) out.push_back(cushionVerdict(c));
@@ -111,8 +112,8 @@ std::vector<Verdict> conclusions(const Project& project, const ResultStore& resu
   for (const Component& c : project.components)
     if (c.type == "supply") pSupply = std::max(pSupply, param(&c, "p"));
   for (const CylinderResult& c : kr.cylinders) {
-    overSupply(project, results, c, "A", c.pAMax, pSupply, kr.ambientPressure, out);
-    if (c.hasB) overSupply(project, results, c, "B", c.pBMax, pSupply, kr.ambientPressure, out);
+    overSupply(project, results, c, "A", c.pAMax, pSupply, pt, out);
+    if (c.hasB) overSupply(project, results, c, "B", c.pBMax, pSupply, pt, out);
   }
   return out;
 }

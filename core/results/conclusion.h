@@ -18,6 +18,7 @@
 
 #include "model/project.h"
 #include "results/key_results.h"
+#include "results/pressure_text.h"
 #include "solver/result_store.h"
 
 #include <string>
@@ -34,6 +35,8 @@ struct Verdict {
   std::string text;     // one or two sentences for the customer
 };
 
-std::vector<Verdict> conclusions(const Project& project, const ResultStore& results, const KeyResults& kr);
+// Pressures in the texts are stated in `pressure`'s reference (gauge relative to kr.ambientPressure, or absolute).
+std::vector<Verdict> conclusions(const Project& project, const ResultStore& results, const KeyResults& kr,
+                                 PressureReference pressure = PressureReference::Gauge);
 
 }  // namespace pm

@@ -55,6 +55,12 @@ units::DisplayUnit pressureUnit(double ambient) {
   return units::pressureUnit(units::PressureKind::Absolute, units::UnitSettings::instance().pressureScale(), ambient);
 }
 
+// The same setting for the core-written prose (bill of materials, conclusion).
+PressureReference pressureReference() {
+  return units::UnitSettings::instance().pressureScale() == units::PressureScale::Absolute ? PressureReference::Absolute
+                                                                                           : PressureReference::Gauge;
+}
+
 double param(const Component& c, const std::string& n) {
   const ComponentType* t = Registry::instance().find(c.type);
   return t && t->param(n) ? paramValue(c, *t, n) : 0.0;
@@ -402,13 +408,18 @@ void billOfMaterialsSection(ReportPage& pg, const Inputs& in) {
   t.header = {"Item", "Code", "Component", "Size (catalogue terms)", "Part number"};
   t.widths = {0.65, 0.75, 3.1, 3.9, 1.6};
   int item = 0;
-  for (const BomItem& b : billOfMaterials(in.project, in.settings))
+  for (const BomItem& b : billOfMaterials(in.project, in.settings, pressureReference()))
     t.rows.push_back({QString::number(++item), q(b.code), q(b.function), q(b.size),
                       b.part.empty() ? QStringLiteral("—") : q(b.part)});
   pg.table(t);
-  pg.paragraph(QStringLiteral("Nominal flow: ISO 6358 flow from 6 to 5 bar gauge in normal litres per minute "
+  // ISO 6358's conditions: 6 to 5 bar gauge over the standard 1.01325 bar ambient.
+  const PressureText iso{pressureReference(), units::kStandardAmbient};
+  pg.paragraph(QStringLiteral("Nominal flow: ISO 6358 flow from %1 to %2 %3 in normal litres per minute "
                               "(ISO 8778: 20 °C, 1 bar, ρ = 1.185 kg/m³), as valve catalogues quote it. Part numbers "
-                              "where a catalogue entry was chosen."),
+                              "where a catalogue entry was chosen.")
+                   .arg(QString::number(iso.bar(units::kStandardAmbient + 6e5), 'g', 5))
+                   .arg(QString::number(iso.bar(units::kStandardAmbient + 5e5), 'g', 5))
+                   .arg(q(iso.unit())),
                8, kMuted);
 }
 
@@ -419,11 +430,10 @@ void assumptions(ReportPage& pg, const Inputs& in) {
   QStringList items;
   for (const Component& c : pr.components)
     if (c.type == "supply")
-      items << "Supply " + name(c.label, c.id) + ": " +
-                   units::formatNumber(units::pressureUnit(units::PressureKind::Absolute, units::PressureScale::Gauge,
-                                                           s.ambient_pressure).toDisplay(param(c, "p"))) +
-                   " bar (g) (" + units::formatNumber(param(c, "p") / 1e5) + " bar (abs)), " +
-                   units::formatNumber(param(c, "T") - 273.15) + " °C, constant.";
+      items << "Supply " + name(c.label, c.id) + ": " + units::formatNumber(pressureUnit(s.ambient_pressure).toDisplay(param(c, "p"))) +
+                   " " + pressureUnit(s.ambient_pressure).unit + ", " + units::formatNumber(param(c, "T") - 273.15) +
+                   " °C, constant.";
+  // The ambient is the reference of gauge values: absolute in either setting.
   items << "Ambient: " + units::formatNumber(s.ambient_pressure / 1e5) + " bar (abs), " +
                units::formatNumber(s.ambient_temperature - 273.15) + " °C.";
   items << QStringLiteral("Gas model: air as an ideal gas, R = %1 J/(kg K), κ = %2; every chamber and line volume has a "
@@ -500,7 +510,7 @@ bool exportReport(const Project& project, const ResultStore& results, const QStr
     opt.cyclesPerMinute = settings.cyclesPerMinute;
     const KeyResults kr = engine::keyResults(project, results, opt);
     Inputs in{project, results, kr, settings, QImage(), QLocale::c().toString(QDate::currentDate(), "d MMMM yyyy"),
-              QImage(), QString(), 0.0, conclusions(project, results, kr), study};
+              QImage(), QString(), 0.0, conclusions(project, results, kr, pressureReference()), study};
     // The project's logo (meta.logo), else that of older files' report section.
     const std::string logo = projectProperties(project).logo;
     const bool metaLogo = !logo.empty();
