@@ -117,6 +117,7 @@ PlotPane::PlotPane(ResultBuffer* data, QWidget* parent) : QChartView(parent), da
   // A plot made lower or higher: the axis titles that fit it.
   connect(chart_, &QChart::plotAreaChanged, this, [this] {
     if (!titling_) QTimer::singleShot(0, this, [this] { updateAxisTitles(); });
+    if (!exporting_) emit plotAreaMoved();
   });
   // A zoom or pan changes what is visible: decimate again for that window.
   connect(axisX_, &QValueAxis::rangeChanged, this, [this] {
@@ -378,6 +379,18 @@ QString PlotPane::crosshairText() const {
                  .arg(QString::fromStdString(c.name), units::formatNumber(v), unitOf(c) == "-" ? QString() : unitOf(c));
   }
   return lines.join('\n');
+}
+
+void PlotPane::setTimeAxisInsets(double left, double right) {
+  if (std::abs(left - insetLeft_) < 0.5 && std::abs(right - insetRight_) < 0.5) return;
+  insetLeft_ = left;
+  insetRight_ = right;
+  chart_->setMargins(QMargins(2 + int(std::lround(left)), 2, 6 + int(std::lround(right)), 2));
+}
+
+QRectF PlotPane::plotAreaIn(const QWidget* ancestor) const {
+  const QRectF r = plotRectInViewport();
+  return r.translated(viewport()->mapTo(ancestor, QPoint(0, 0)));
 }
 
 QRectF PlotPane::plotRectInViewport() const {

@@ -56,6 +56,14 @@ class PlotPane : public QChartView {
   // shorter form when the plot is too low for it ("pressure [bar (g)]").
   QString axisTitle(QValueAxis* axis) const;
   QValueAxis* timeAxis() const { return axisX_; }
+  // Extra room [px] left and right of the plot area, so that its time axis
+  // lines up with those of the panes stacked with it whatever the width of
+  // their y-axis labels and legends (ResultsPanel::alignTimeAxes).
+  void setTimeAxisInsets(double left, double right);
+  double leftInset() const { return insetLeft_; }
+  double rightInset() const { return insetRight_; }
+  // The plot area (the curves' rectangle) in the coordinates of `ancestor`.
+  QRectF plotAreaIn(const QWidget* ancestor) const;
 
   // End of the run's time range (the x axis while auto-ranging).
   void setTimeEnd(double tEnd);
@@ -97,6 +105,7 @@ class PlotPane : public QChartView {
   void timeClicked(double t);
   void channelsChanged();
   void activated();  // clicked or received a drop (the panel's current pane)
+  void plotAreaMoved();  // the plot area's place or size changed (a new layout)
   void message(const QString& text);  // an export failed
 
  protected:
@@ -146,6 +155,7 @@ class PlotPane : public QChartView {
   QRect crossBox_;
   enum class Drag { None, Zoom, Pan } drag_ = Drag::None;
   QPoint pressPos_, lastPos_;
+  double insetLeft_ = 0.0, insetRight_ = 0.0;
 };
 
 }  // namespace pm::gui

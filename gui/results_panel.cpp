@@ -15,6 +15,7 @@
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -109,6 +110,7 @@ PlotPane* ResultsPanel::addPane() {
   connect(pane, &PlotPane::timeClicked, this, &ResultsPanel::timeRequested);
   connect(pane, &PlotPane::activated, this, [this, pane] { setCurrentPane(pane); });
   connect(pane, &PlotPane::message, this, &ResultsPanel::message);
+  connect(pane, &PlotPane::plotAreaMoved, this, &ResultsPanel::scheduleAlign);
   paneSplitter_->addWidget(pane);
   panes_.push_back(pane);
   if (data_->rows() > 0) pane->rebuild();
@@ -122,12 +124,46 @@ void ResultsPanel::removePane(PlotPane* pane) {
   pane->hide();
   pane->deleteLater();
   setCurrentPane(panes_.front());
+  scheduleAlign();
 }
 
 void ResultsPanel::setCurrentPane(PlotPane* pane) {
   current_ = pane;
   // The current pane (target of a double click in the tree) is framed.
   for (PlotPane* p : panes_) p->setFrameStyle(p == pane ? QFrame::Box | QFrame::Plain : QFrame::NoFrame);
+  scheduleAlign();  // the frame moves the plot by its width
+}
+
+// Once per burst of layout changes (each pane's new layout reports itself).
+void ResultsPanel::scheduleAlign() {
+  if (alignPending_) return;
+  alignPending_ = true;
+  QTimer::singleShot(0, this, [this] {
+    alignPending_ = false;
+    alignTimeAxes();
+  });
+}
+
+// Each pane's plot area without its inset is where its own labels put it;
+// the insets move every one to the rightmost left edge and the leftmost
+// right edge. A pane's natural edges do not depend on its insets, so one
+// pass settles it.
+void ResultsPanel::alignTimeAxes() {
+  if (panes_.size() < 2) {
+    for (PlotPane* p : panes_) p->setTimeAxisInsets(0, 0);
+    return;
+  }
+  double left = -1e9, right = 1e9;
+  std::vector<std::pair<double, double>> natural;
+  for (PlotPane* p : panes_) {
+    const QRectF r = p->plotAreaIn(this);
+    if (r.width() <= 0) return;  // not laid out yet: its layout will call again
+    natural.emplace_back(r.left() - p->leftInset(), r.right() + p->rightInset());
+    left = std::max(left, natural.back().first);
+    right = std::min(right, natural.back().second);
+  }
+  for (size_t i = 0; i < panes_.size(); ++i)
+    panes_[i]->setTimeAxisInsets(left - natural[i].first, natural[i].second - right);
 }
 
 void ResultsPanel::setProject(const Project& project) { stepView_->setProject(project); }

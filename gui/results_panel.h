@@ -41,6 +41,9 @@ class ResultsPanel : public QWidget {
   PlotPane* addPane();
   void removePane(PlotPane* pane);
   void setCurrentPane(PlotPane* pane);
+  // Lines the stacked panes' time axes up: every plot area gets the same
+  // left and right edges (the widest y-axis labels and legend set them).
+  void alignTimeAxes();
 
   // A run starts: its end time and the project (for the step diagram).
   void startRun(const Project& project);
@@ -83,6 +86,7 @@ class ResultsPanel : public QWidget {
   void onReset();
   void chooseDefaultChannels();
   void exportPaneDialog(bool svg);
+  void scheduleAlign();
 
   ResultBuffer* data_;
   ResultsTree* tree_;
@@ -97,6 +101,7 @@ class ResultsPanel : public QWidget {
   double tEnd_ = 1.0;
   double cursor_ = 0.0;
   qint64 lastStepUpdateMs_ = 0;
+  bool alignPending_ = false;
 };
 
 }  // namespace pm::gui

@@ -156,6 +156,61 @@ class TestGuiPlots : public QObject {
     QCOMPARE(markers, QStringList({"cyl1.pA [bar (g)]", "cyl1.pB [bar (g)]"}));
   }
 
+  // Stacked panes share one time axis position: their plot areas start and
+  // end at the same x whatever their y-axis labels ("6" bar against "200"
+  // mm, a second axis on the right) and legends, also after a click makes
+  // another pane the current one (its frame moves its plot by a pixel).
+  void stackedTimeAxesLineUp() {
+    MainWindow w;
+    QVERIFY(showProject(w, examplePath("seed003_meter_out"), QSize(1500, 1000)));
+    QVERIFY(runToEnd(w));
+    ResultsPanel* panel = w.resultsPanel();
+    QCOMPARE(panel->paneCount(), 2);  // pressures [bar (g)], position [mm]
+    PlotPane* third = panel->addPane();
+    QVERIFY(third->addChannel("cyl1.F_friction") && third->addChannel("src.q"));  // N left, Nl/min right
+    QCOMPARE(int(third->yAxes().size()), 2);
+    auto edges = [&](bool natural) {
+      QList<QPair<double, double>> e;
+      for (int i = 0; i < panel->paneCount(); ++i) {
+        PlotPane* p = panel->pane(i);
+        const QRectF r = p->plotAreaIn(panel);
+        e << (natural ? qMakePair(r.left() - p->leftInset(), r.right() + p->rightInset()) : qMakePair(r.left(), r.right()));
+      }
+      return e;
+    };
+    auto spread = [](const QList<QPair<double, double>>& e, bool right) {
+      double lo = 1e9, hi = -1e9;
+      for (const auto& p : e) lo = std::min(lo, right ? p.second : p.first), hi = std::max(hi, right ? p.second : p.first);
+      return hi - lo;
+    };
+    auto report = [&] {
+      QString s;
+      for (const auto& p : edges(false)) s += QString(" [%1, %2]").arg(p.first).arg(p.second);
+      return s;
+    };
+    QTest::qWait(200);
+    // Their own labels would place them apart (this is what the test guards).
+    QVERIFY2(spread(edges(true), false) > 5, qPrintable(report()));
+    QVERIFY2(spread(edges(true), true) > 5, qPrintable(report()));
+    QTRY_VERIFY2(spread(edges(false), false) < 1.0 && spread(edges(false), true) < 1.0, qPrintable(report()));
+    qInfo("plot areas in the panel:%s (own left edges spread %.0f px)", qPrintable(report()),
+          spread(edges(true), false));
+    // A click on the second pane makes it current (framed): still in line.
+    QTest::mouseClick(panel->pane(1)->viewport(), Qt::LeftButton, {}, plotPoint(panel->pane(1), 0.5, 0.5));
+    QCOMPARE(panel->currentPane(), panel->pane(1));
+    QTRY_VERIFY2(spread(edges(false), false) < 1.0 && spread(edges(false), true) < 1.0, qPrintable(report()));
+    // And the same time is at the same x in every pane: 0.5 s.
+    QList<double> xs;
+    for (int i = 0; i < panel->paneCount(); ++i) {
+      PlotPane* p = panel->pane(i);
+      const QPointF v = p->chart()->mapToPosition(QPointF(0.5, p->yAxes().front()->min()), p->series(p->channelNames().front()));
+      xs << p->viewport()->mapTo(panel, p->mapFromScene(p->chart()->mapToScene(v))).x();
+    }
+    QVERIFY2(*std::max_element(xs.begin(), xs.end()) - *std::min_element(xs.begin(), xs.end()) <= 1.0,
+             qPrintable(QString("%1 %2 %3").arg(xs[0]).arg(xs[1]).arg(xs[2])));
+    QVERIFY(panel->grab().save(QDir::current().filePath("gui_plots_aligned.png")));
+  }
+
   // Channels onto a plot by drag and drop and by both context menus.
   void channelsByDragAndMenus() {
     MainWindow w;
