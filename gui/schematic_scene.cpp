@@ -422,6 +422,14 @@ void SchematicScene::updateJunctions() {
 // gets a reference tag instead of a line from the cylinder; so does a
 // reference to an object the diagram does not show.
 void SchematicScene::updateSignals() {
+  // A reference as the diagram names it: the source's identification code
+  // (ISO 1219-2, "1A1.x"), its id only when it has none or is not shown.
+  auto tagText = [this](const std::string& ref) {
+    const std::string id = ref.substr(0, ref.find('.'));
+    const Component* src = project().find(id);
+    const std::string code = src && !src->label.empty() ? src->label : id;
+    return QString::fromStdString(code + ref.substr(id.size()));
+  };
   std::vector<QPolygonF> lines;
   std::vector<SignalItem::Ref> refsDrawn;
   std::vector<SignalItem::Tag> tags;
@@ -478,7 +486,7 @@ void SchematicScene::updateSignals() {
       const Component* src = project().find(srcId);
       const ComponentType* st = src ? Registry::instance().find(src->type) : nullptr;
       if (!source || (st && st->category == "Actuators")) {
-        tags.push_back({b, db.x() < 0, QString::fromStdString(ref)});
+        tags.push_back({b, db.x() < 0, tagText(ref)});
         continue;
       }
       QPointF a, da;
@@ -498,7 +506,7 @@ void SchematicScene::updateSignals() {
         // Named at both ends: the source at the input (a sequence's condition
         // is listed in its steps), the reader at the output, one under the
         // other where an output feeds several.
-        if (source->hasPort(channel) && !input.empty()) tags.push_back({b, db.x() < 0, QString::fromStdString(ref)});
+        if (source->hasPort(channel) && !input.empty()) tags.push_back({b, db.x() < 0, tagText(ref)});
         const int below = int(std::count_if(tags.begin(), tags.end(), [&](const SignalItem::Tag& t) {
           return t.at.x() == a.x() && t.at.y() >= a.y();
         }));

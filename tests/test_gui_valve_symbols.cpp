@@ -233,6 +233,42 @@ class TestGuiValveSymbols : public QObject {
     QVERIFY2(crossings == 0, qPrintable(where.join("; ")));
   }
 
+  // Reference tags name the source by its identification code (ISO 1219-2:
+  // "1A1.x"), not by its object id ("A.x"): the limit switches of the A+ B+
+  // B- A- sequence read the cylinders' positions.
+  void tagsShowIdentificationCodes() {
+    Document doc;
+    doc.reset(engine::load(std::string(PM_SOURCE_DIR) + "/projects/sequence_a_b_b_a.pneumech.json"), {});
+    SchematicScene scene(&doc);
+    QStringList texts;
+    for (const SignalItem::Tag& t : scene.signalLines()->tags()) texts << t.text;
+    // a0 (1B1) and a1 (1B2) read A.x (1A1), b0 and b1 read B.x (2A1).
+    QCOMPARE(texts.count("1A1.x"), 2);
+    QCOMPARE(texts.count("2A1.x"), 2);
+    {  // Looked at: the limit switches' tags.
+      const QRectF r = scene.drawingBounds().adjusted(-10, -10, 10, 10);
+      QImage img(int(r.width() * 3), int(r.height() * 3), QImage::Format_RGB32);
+      img.fill(Qt::white);
+      QPainter painter(&img);
+      painter.setRenderHint(QPainter::Antialiasing);
+      scene.render(&painter, QRectF(img.rect()), r);
+      painter.end();
+      QVERIFY(img.save(QDir::current().filePath("tags_sequence_a_b_b_a.png")));
+    }
+    // No tag names an object by its id when it has a code.
+    for (const QString& t : texts)
+      for (const Component& c : doc.project().components)
+        if (!c.label.empty() && c.label != c.id)
+          QVERIFY2(!t.startsWith(QString::fromStdString(c.id + ".")) && t != QString::fromStdString(c.id),
+                   qPrintable(t + " names " + QString::fromStdString(c.id)));
+    // An object without a code keeps its id.
+    QVERIFY(doc.edit("no code", [](Project& p) { p.find("A")->label.clear(); }));
+    scene.sync();  // as the main window does on every change
+    texts.clear();
+    for (const SignalItem::Tag& t : scene.signalLines()->tags()) texts << t.text;
+    QVERIFY2(texts.count("A.x") == 2, qPrintable(texts.join(", ")));
+  }
+
   // The seed 003 valve (5/2, spring return, sol14 from a time switch, both
   // exhausts open) reads as a single-solenoid valve: one solenoid, one
   // spring, no pilot, two exhaust triangles.
