@@ -60,7 +60,12 @@ class ParamDelegate : public QStyledItemDelegate {
       const QString text = idx.data(Qt::EditRole).toString();
       const int i = box->findText(text);
       if (i >= 0) box->setCurrentIndex(i);
-      if (box->isEditable()) box->setEditText(text);
+      // Typed keys replace the value, as in the plain cells (a first key
+      // used to be appended to it: "100" + "200" read 100200 mm).
+      if (box->isEditable()) {
+        box->setEditText(text);
+        box->lineEdit()->selectAll();
+      }
       return;
     }
     QStyledItemDelegate::setEditorData(editor, idx);

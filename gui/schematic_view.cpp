@@ -269,7 +269,9 @@ void SchematicView::zoomOut() { zoomBy(0.8, viewport()->rect().center()); }
 
 void SchematicView::zoomToFit() {
   QRectF r = scene_->drawingBounds();
-  if (r.isEmpty()) r = QRectF(-100, -75, 200, 150);
+  // An empty sheet: room for a first circuit (supply, valve, flow control
+  // and cylinder one above the other, ISO 1219-2) without zooming out.
+  if (r.isEmpty()) r = QRectF(-150, -150, 300, 300);
   r.adjust(-15, -15, 15, 15);
   scene_->setSceneRect(scene_->sceneRect() | r.adjusted(-2000, -2000, 2000, 2000));
   fitInView(r, Qt::KeepAspectRatio);

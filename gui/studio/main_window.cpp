@@ -187,6 +187,12 @@ void MainWindow::onProjectReplaced(const QString& path) {
   resetViews();
   stack_->setCurrentIndex(1);
   if (path.isEmpty()) {
+    // Room for a first circuit; again once the view has its final size,
+    // unless the zoom was set in between.
+    view_->zoomToFit();
+    QTimer::singleShot(0, view_, [v = view_, fitted = view_->transform()] {
+      if (v->transform() == fitted) v->zoomToFit();
+    });
     statusLabel_->setText(tr("New circuit: drag components from the library onto the sheet"));
   } else {
     // Fit once the view has its final size.
