@@ -161,7 +161,7 @@ class TestGuiReport : public QObject {
     pulled.find("cyl1")->params["F_load"] = -400.0;
     const std::unique_ptr<Run> run = simulate(pulled, "pulled");
     REQUIRE_OK(run);
-    const KeyResults kr = computeKeyResults(pulled, run->out, {});
+    const KeyResults kr = engine::keyResults(pulled, run->out, {});
     const double amb = kr.ambientPressure, pSupply = 601325.0;
     const CylinderResult& c = kr.cylinders.at(0);
     QVERIFY(c.pBMax > pSupply * 1.005);
