@@ -25,8 +25,7 @@ QString q(const std::string& s) { return QString::fromStdString(s); }
 std::string s(const QString& t) { return t.trimmed().toStdString(); }
 }  // namespace
 
-ProjectPropertiesDialog::ProjectPropertiesDialog(const Metadata& meta, const ProjectProperties& props,
-                                                 const QString& projectDir, QWidget* parent)
+ProjectPropertiesDialog::ProjectPropertiesDialog(const Metadata& meta, const QString& projectDir, QWidget* parent)
     : QDialog(parent), projectDir_(projectDir) {
   setWindowTitle(tr("Project Properties"));
   auto* top = new QVBoxLayout(this);
@@ -39,10 +38,10 @@ ProjectPropertiesDialog::ProjectPropertiesDialog(const Metadata& meta, const Pro
   description_ = new QPlainTextEdit(q(meta.description));
   description_->setPlaceholderText(tr("the machine and its task, as the customer reads it on the title page"));
   description_->setTabChangesFocus(true);
-  notes_ = new QPlainTextEdit(q(props.notes));
+  notes_ = new QPlainTextEdit(q(meta.notes));
   notes_->setPlaceholderText(tr("technical notes for engineers (sources, assumptions, tests): not in the report"));
   notes_->setTabChangesFocus(true);
-  logo_ = new QLineEdit(q(props.logo));
+  logo_ = new QLineEdit(q(meta.logo));
   logo_->setPlaceholderText(tr("image file, relative to the project file"));
   auto* browse = new QPushButton(tr("Browse..."));
   browse->setObjectName("browseLogo");
@@ -56,7 +55,7 @@ ProjectPropertiesDialog::ProjectPropertiesDialog(const Metadata& meta, const Pro
   auto* logoRow = new QHBoxLayout;
   logoRow->addWidget(logo_, 1);
   logoRow->addWidget(browse);
-  cycleTime_ = new QLineEdit(props.requiredCycleTime > 0 ? units::formatNumber(props.requiredCycleTime) : QString());
+  cycleTime_ = new QLineEdit(meta.requiredCycleTime > 0 ? units::formatNumber(meta.requiredCycleTime) : QString());
   cycleTime_->setPlaceholderText(tr("not stated"));
   cycleTime_->setToolTip(tr("The customer's required cycle time in seconds; the report's conclusion checks it"));
   auto* cycleRow = new QHBoxLayout;
@@ -82,9 +81,8 @@ ProjectPropertiesDialog::ProjectPropertiesDialog(const Metadata& meta, const Pro
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
   connect(buttons, &QDialogButtonBox::accepted, this, [this] {
     Metadata m;
-    ProjectProperties pp;
     QString error;
-    if (!read(&m, &pp, &error)) {
+    if (!read(&m, &error)) {
       message_->setText("<span style='color:#b00000'>" + error.toHtmlEscaped() + "</span>");
       return;
     }
@@ -95,13 +93,13 @@ ProjectPropertiesDialog::ProjectPropertiesDialog(const Metadata& meta, const Pro
   resize(640, 560);
 }
 
-bool ProjectPropertiesDialog::read(Metadata* meta, ProjectProperties* props, QString* error) const {
+bool ProjectPropertiesDialog::read(Metadata* meta, QString* error) const {
   Metadata m;
   m.title = s(title_->text());
   m.customer = s(customer_->text());
   m.author = s(author_->text());
   m.description = s(description_->toPlainText());
-  ProjectProperties p;
+  Metadata& p = m;
   p.notes = s(notes_->toPlainText());
   p.logo = s(logo_->text());
   const QString ct = cycleTime_->text().trimmed();
@@ -123,23 +121,18 @@ bool ProjectPropertiesDialog::read(Metadata* meta, ProjectProperties* props, QSt
     }
   }
   *meta = m;
-  *props = p;
   return true;
 }
 
 ProjectPropertiesDialog* openProjectProperties(QWidget* parent, Document* doc) {
   const QString dir = doc->file().isEmpty() ? QString() : QFileInfo(doc->file()).absolutePath();
-  auto* d = new ProjectPropertiesDialog(doc->project().meta, projectProperties(doc->project()), dir, parent);
+  auto* d = new ProjectPropertiesDialog(doc->project().meta, dir, parent);
   d->setAttribute(Qt::WA_DeleteOnClose);
   QObject::connect(d, &QDialog::accepted, doc, [doc, d] {
     Metadata m;
-    ProjectProperties pp;
     QString error;
-    if (!d->read(&m, &pp, &error)) return;  // OK checked it
-    doc->edit(QObject::tr("Project properties"), [&](Project& p) {
-      p.meta = m;
-      setProjectProperties(p, pp);
-    });
+    if (!d->read(&m, &error)) return;  // OK checked it
+    doc->edit(QObject::tr("Project properties"), [&](Project& p) { p.meta = m; });
   });
   d->open();
   return d;

@@ -7,7 +7,6 @@
 #pragma once
 
 #include "model/project.h"
-#include "model/project_properties.h"
 
 #include <QDialog>
 
@@ -24,12 +23,11 @@ class ProjectPropertiesDialog : public QDialog {
  public:
   // `projectDir`: the project file's folder (empty for an unsaved project),
   // against which a relative logo path is read.
-  ProjectPropertiesDialog(const Metadata& meta, const ProjectProperties& props, const QString& projectDir,
-                          QWidget* parent = nullptr);
+  ProjectPropertiesDialog(const Metadata& meta, const QString& projectDir, QWidget* parent = nullptr);
 
   // The properties as typed; false with `error` set when the logo cannot
   // be read or the required cycle time is not a positive number of seconds.
-  bool read(Metadata* meta, ProjectProperties* props, QString* error) const;
+  bool read(Metadata* meta, QString* error) const;
 
   // The widgets by role, for tests and keyboard users alike.
   QLineEdit* titleEdit() const { return title_; }

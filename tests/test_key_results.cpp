@@ -4,7 +4,6 @@
 #include "build/project_input.h"
 #include "model/project_error.h"
 #include "pneumatics/gas.h"
-#include "model/project_properties.h"
 #include "results/bill_of_materials.h"
 #include "results/conclusion.h"
 #include "results/key_results.h"
@@ -399,7 +398,7 @@ class TestKeyResults : public QObject {
     QCOMPARE(v.size(), size_t(2));
     // Required 1.5 s: met by 1.5 - 1.391 = 0.109 s; allowed 0.4 J: the 0.5 J
     // extension misses it by 0.1 J; 0.6 J: met by 0.1 J.
-    setProjectProperties(p, {"", "", 1.5});
+    p.meta.requiredCycleTime = 1.5;
     p.components[0].params["E_cushion_max"] = 0.4;
     v = conclusions(p, rs, computeKeyResults(p, rs));
     QCOMPARE(int(find(v, "Cycle time").status), int(VerdictStatus::Met));
@@ -407,7 +406,7 @@ class TestKeyResults : public QObject {
     QCOMPARE(int(find(v, "Cushioning 1A1").status), int(VerdictStatus::NotMet));
     CHECK_ABS(find(v, "Cushioning 1A1").margin, -0.1, 1e-9);
     qInfo("%s | %s", find(v, "Cycle time").text.c_str(), find(v, "Cushioning 1A1").text.c_str());
-    setProjectProperties(p, {"", "", 1.3});
+    p.meta.requiredCycleTime = 1.3;
     p.components[0].params["E_cushion_max"] = 0.6;
     v = conclusions(p, rs, computeKeyResults(p, rs));
     QCOMPARE(int(find(v, "Cycle time").status), int(VerdictStatus::NotMet));

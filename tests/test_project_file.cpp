@@ -3,7 +3,6 @@
 #include "build/compiler.h"
 #include "build/project_input.h"
 #include "model/project_error.h"
-#include "model/project_properties.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -98,14 +97,15 @@ class TestProjectFile : public QObject {
     expectError(mutate("\"schema_version\": 1", "\"schema_version\": 7"), "", "schema_version", "newer");
     expectError(mutate("\"schema_version\": 1", "\"schema_version\": \"1\""), "", "schema_version", "integer");
   }
-  // Project properties beyond the four strings (model/project_properties.h):
-  // kept through load and save, written only when set, checked on load.
+  // Project properties beyond the four strings (Metadata's notes, logo and
+  // required cycle time): kept through load and save in the file's "meta",
+  // written only when set, checked on load.
   void projectProperties() {
     const std::string text = mutate("\"description\": \"two lines\\nof text\"",
                                     "\"description\": \"d\", \"notes\": \"seed 000 sec. 7.1\", \"logo\": \"logo.png\", "
                                     "\"required_cycle_time\": 1.5");
     const Project a = parseProject(text, "good");
-    const ProjectProperties p = pm::projectProperties(a);
+    const Metadata& p = a.meta;
     QCOMPARE(p.notes, std::string("seed 000 sec. 7.1"));
     QCOMPARE(p.logo, std::string("logo.png"));
     QCOMPARE(p.requiredCycleTime, 1.5);
@@ -114,13 +114,31 @@ class TestProjectFile : public QObject {
     const nlohmann::json j = nlohmann::json::parse(saved);
     QCOMPARE(j["meta"]["notes"], nlohmann::json("seed 000 sec. 7.1"));
     QCOMPARE(j["meta"]["required_cycle_time"], nlohmann::json(1.5));
+    QCOMPARE(j["meta"]["logo"], nlohmann::json("logo.png"));
     QVERIFY(!j.contains("notes") && !j.contains("logo"));  // not as top-level sections
-    QVERIFY(parseProject(saved, "again") == a);
+    QVERIFY(!a.extra.contains("meta"));                    // in Metadata, not in extra
+    const Project again = parseProject(saved, "again");
+    QVERIFY(again.meta == a.meta);
+    QVERIFY(again == a);
     // Unset: not written at all.
     Project b = a;
-    setProjectProperties(b, {});
-    QVERIFY(!nlohmann::json::parse(serializeProject(b))["meta"].contains("notes"));
-    QVERIFY(!b.extra.contains("meta"));
+    b.meta.notes.clear();
+    b.meta.logo.clear();
+    b.meta.requiredCycleTime = 0;
+    const nlohmann::json jb = nlohmann::json::parse(serializeProject(b))["meta"];
+    QVERIFY(!jb.contains("notes") && !jb.contains("logo") && !jb.contains("required_cycle_time"));
+    QCOMPARE(jb.size(), size_t(4));
+    // Every example's "meta" (files written before Metadata held these) reads
+    // and writes back as it was.
+    for (const auto& e : std::filesystem::directory_iterator(PM_SOURCE_DIR "/projects")) {
+      if (e.path().string().find(".pneumech.json") == std::string::npos) continue;
+      std::ifstream in(e.path());
+      nlohmann::json expected = nlohmann::json::parse(in)["meta"];
+      for (const char* k : {"title", "customer", "author", "description"})  // always written, "" when absent
+        if (!expected.contains(k)) expected[k] = "";
+      const nlohmann::json written = nlohmann::json::parse(serializeProject(loadProject(e.path().string())));
+      QVERIFY2(written["meta"] == expected, e.path().c_str());
+    }
     expectError(mutate("\"author\": \"QA\"", "\"author\": \"QA\", \"notes\": 3"), "meta", "notes", "expected a string");
     expectError(mutate("\"author\": \"QA\"", "\"author\": \"QA\", \"required_cycle_time\": 0"), "meta",
                 "required_cycle_time", "positive time");

@@ -7,7 +7,6 @@
 #include "model/component_type.h"
 #include "model/message_text.h"
 #include "model/project_error.h"
-#include "model/project_properties.h"
 #include "user/user_component.h"
 
 #include <algorithm>
@@ -143,13 +142,11 @@ class Reader {
       pr.meta.customer = str(m, "customer", "meta", {}, false);
       pr.meta.author = str(m, "author", "meta", {}, false);
       pr.meta.description = str(m, "description", "meta", {}, false);
-      ProjectProperties props;  // model/project_properties.h
-      props.notes = str(m, "notes", "meta", {}, false);
-      props.logo = str(m, "logo", "meta", {}, false);
-      props.requiredCycleTime = num(m, "required_cycle_time", "meta", "", 0.0);
-      if (m.contains("required_cycle_time") && !(props.requiredCycleTime > 0))
+      pr.meta.notes = str(m, "notes", "meta", {}, false);
+      pr.meta.logo = str(m, "logo", "meta", {}, false);
+      pr.meta.requiredCycleTime = num(m, "required_cycle_time", "meta", "", 0.0);
+      if (m.contains("required_cycle_time") && !(pr.meta.requiredCycleTime > 0))
         fail("meta", "required_cycle_time", "expected a positive time in seconds (omit it when there is none)");
-      setProjectProperties(pr, props);
     }
     if (root.contains("simulation")) {
       const json& s = root.at("simulation");
@@ -352,11 +349,10 @@ std::string serializeProject(const Project& pr) {
   root["schema_version"] = kSchemaVersion;
   root["meta"] = {{"title", pr.meta.title}, {"customer", pr.meta.customer}, {"author", pr.meta.author},
                   {"description", pr.meta.description}};
-  // notes, logo, required_cycle_time: written only when set (extra["meta"]).
-  const ProjectProperties props = projectProperties(pr);
-  if (!props.notes.empty()) root["meta"]["notes"] = props.notes;
-  if (!props.logo.empty()) root["meta"]["logo"] = props.logo;
-  if (props.requiredCycleTime > 0) root["meta"]["required_cycle_time"] = props.requiredCycleTime;
+  // notes, logo, required_cycle_time: written only when set, so files without them stay as they were.
+  if (!pr.meta.notes.empty()) root["meta"]["notes"] = pr.meta.notes;
+  if (!pr.meta.logo.empty()) root["meta"]["logo"] = pr.meta.logo;
+  if (pr.meta.requiredCycleTime > 0) root["meta"]["required_cycle_time"] = pr.meta.requiredCycleTime;
   const SimulationSettings& s = pr.simulation;
   root["simulation"] = {{"t_end", s.t_end},
                         {"output_interval", s.output_interval},
@@ -411,8 +407,7 @@ std::string serializeProject(const Project& pr) {
     if (!user.contains(type) && !sub.contains(type)) carry(type, Registry::instance().find(type)->definition);
   if (!user.empty()) root["user_components"] = std::move(user);
   if (!sub.empty()) root["subcircuits"] = std::move(sub);
-  for (auto it = pr.extra.begin(); it != pr.extra.end(); ++it)
-    if (it.key() != "meta") root[it.key()] = it.value();
+  for (auto it = pr.extra.begin(); it != pr.extra.end(); ++it) root[it.key()] = it.value();
   return root.dump(2) + "\n";
 }
 

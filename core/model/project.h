@@ -89,6 +89,9 @@ struct Metadata {
   std::string customer;
   std::string author;
   std::string description;
+  std::string notes;               // engineers' technical notes; the report leaves them out
+  std::string logo;                // report logo image, relative to the project file's folder (or absolute)
+  double requiredCycleTime = 0.0;  // s, the customer's required cycle time; 0: not stated
   bool operator==(const Metadata&) const = default;
 };
 

@@ -1,7 +1,6 @@
 #include "results/conclusion.h"
 
 #include "model/component_type.h"
-#include "model/project_properties.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -25,7 +24,7 @@ double param(const Component* c, const char* n) {
 
 Verdict cycleVerdict(const Project& project, const KeyResults& kr) {
   Verdict v{"Cycle time", VerdictStatus::NotChecked, 0.0, ""};
-  const double req = projectProperties(project).requiredCycleTime;
+  const double req = project.meta.requiredCycleTime;
   if (!kr.hasCycle || !kr.cycleClosed) {
     v.text = kr.hasCycle ? f("The run shows an open cycle (%.3f s of motion): the machine does not return to its "
                              "start position within the run, so no cycle time can be checked.",

@@ -1,6 +1,5 @@
 // The conclusion of a report: does the machine meet the customer's required
-// cycle time (meta.required_cycle_time,
-// model/project_properties.h) and each cylinder's cushioning limit
+// cycle time (meta.required_cycle_time, Metadata::requiredCycleTime) and each cylinder's cushioning limit
 // (its catalogue E_cushion_max), and by what margin; and why a chamber's
 // pressure rises above the supply pressure where it does. Plain C++.
 //

@@ -3,7 +3,6 @@
 #include "displacement_step_view.h"
 #include "mechanism_snapshot.h"
 #include "engine/engine.h"
-#include "model/project_properties.h"
 #include "report_circuit.h"
 #include "report_page.h"
 #include "report_plot.h"
@@ -139,7 +138,7 @@ void titlePage(ReportPage& pg, const Inputs& in) {
   std::vector<std::pair<QString, QString>> glance;
   if (kr.hasCycle)
     glance.push_back({kr.cycleClosed ? "Cycle time" : "Motion time", num(kr.cycleTime(), 3) + " s"});
-  if (const double req = projectProperties(in.project).requiredCycleTime; req > 0) {
+  if (const double req = in.project.meta.requiredCycleTime; req > 0) {
     const Verdict& v = in.verdicts.front();  // the cycle time's (conclusions() lists it first)
     glance.push_back({"Required cycle time", num(req, 3) + " s" +
                                                  (v.status == VerdictStatus::Met      ? QStringLiteral(", met")
@@ -512,7 +511,7 @@ bool exportReport(const Project& project, const ResultStore& results, const QStr
     Inputs in{project, results, kr, settings, QImage(), QLocale::c().toString(QDate::currentDate(), "d MMMM yyyy"),
               QImage(), QString(), 0.0, conclusions(project, results, kr, pressureReference()), study};
     // The project's logo (meta.logo), else that of older files' report section.
-    const std::string logo = projectProperties(project).logo;
+    const std::string logo = project.meta.logo;
     const bool metaLogo = !logo.empty();
     if (metaLogo || !settings.logo.empty()) {
       QString path = q(metaLogo ? logo : settings.logo);
