@@ -50,8 +50,10 @@ AnimationControls::AnimationControls(TimeCursor* cursor, QWidget* parent)
   row->addWidget(liveButton_);
   speedBox_ = new QComboBox(this);
   speedBox_->setToolTip(tr("Playback speed (simulated seconds per wall-clock second)"));
-  for (double s : {0.1, 0.25, 0.5, 1.0, 2.0, 5.0}) speedBox_->addItem(QString("%1x").arg(s), s);
-  speedBox_->setCurrentIndex(3);
+  for (double s : {0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0}) speedBox_->addItem(QString("%1x").arg(s), s);
+  speedBox_->addItem(tr("Max"), TimeCursor::asFastAsPossible());
+  speedBox_->setItemData(speedBox_->count() - 1, tr("As fast as possible: the newest results at once"), Qt::ToolTipRole);
+  speedBox_->setCurrentIndex(std::max(0, speedBox_->findData(cursor_->speed())));
   row->addWidget(speedBox_);
   slider_ = new QSlider(Qt::Horizontal, this);
   slider_->setObjectName("timeSlider3d");

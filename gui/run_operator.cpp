@@ -30,6 +30,8 @@ QString RunOperator::operableAt(const QPoint& pos) const {
 
 bool RunOperator::eventFilter(QObject* watched, QEvent* e) {
   if (watched != view_->viewport()) return false;
+  // A press already held is released even when the mode went off meanwhile.
+  if (!active_ && held_.isEmpty()) return false;
   if (e->type() == QEvent::MouseButtonPress || e->type() == QEvent::MouseButtonDblClick) {
     auto* me = static_cast<QMouseEvent*>(e);
     if (me->button() != Qt::LeftButton || !runner_->isRunning()) return false;

@@ -6,7 +6,9 @@
 // or a detent step (selector switch, detent valve toggles). Pair it with
 // real-time pacing to demonstrate a circuit. Hovering an operable component
 // during a run shows the pointing-hand cursor. Other clicks pass on to the
-// schematic as usual.
+// schematic as usual. The studio turns it on with its Interactive mode
+// (toolbar), which also paces the run to the wall clock; off, clicks during
+// a run select and move symbols as at any other time.
 #pragma once
 
 #include <QObject>
@@ -24,6 +26,8 @@ class RunOperator : public QObject {
  public:
   RunOperator(QGraphicsView* view, Document* doc, SimulationRunner* runner, QObject* parent = nullptr);
 
+  void setActive(bool on) { active_ = on; }
+  bool isActive() const { return active_; }
   // The operable component at a viewport point ("" when none).
   QString operableAt(const QPoint& viewportPos) const;
 
@@ -38,6 +42,7 @@ class RunOperator : public QObject {
   Document* doc_;
   SimulationRunner* runner_;
   QString held_;
+  bool active_ = true;
 };
 
 }  // namespace pm::gui

@@ -96,6 +96,15 @@ bool PoseTrack::refresh() {
   return true;
 }
 
+bool PoseTrack::rowPose(size_t k, size_t row, osg::Matrixd& m) const {
+  if (k >= parts_.size() || row >= t_.size()) return false;
+  const auto& d = data_[k];
+  for (int q = 0; q < 6; ++q)
+    if (channel_[k][q] < 0 || d[q].size() != t_.size()) return false;
+  m = frameMatrix({d[0][row], d[1][row], d[2][row]}, {d[3][row], d[4][row], d[5][row]});
+  return true;
+}
+
 bool PoseTrack::pose(size_t k, double t, osg::Matrixd& m) const {
   if (k >= parts_.size() || t_.empty()) return false;
   for (int q = 0; q < 6; ++q)
@@ -255,6 +264,43 @@ void MechanismScene::build(const Project& project, const std::string& projectDir
   addEnvironment();
   setMarkersVisible(markersVisible_);
   updateSprings();
+  placeGround();
+}
+
+// The plate under the drawing as built (initial pose), ready to be lowered
+// and widened by the poses of results.
+void MechanismScene::placeGround() {
+  if (ground_.node()->getNumParents() == 0) root_->addChild(ground_.node());
+  ground_.reset(up_, scale_);
+  groundRows_ = 0;
+  partBoxes_.clear();
+  for (const Part& p : parts_) {
+    // Shapes and the glyphs riding on the part; not its marker triads (child 1).
+    osg::ComputeBoundsVisitor cbv;
+    for (unsigned i = 0; i < p.xf->getNumChildren(); ++i)
+      if (i != 1) p.xf->getChild(i)->accept(cbv);
+    osg::BoundingBoxd box;
+    if (cbv.getBoundingBox().valid()) box.set(cbv.getBoundingBox()._min, cbv.getBoundingBox()._max);
+    partBoxes_.push_back(box);
+  }
+  osg::ComputeBoundsVisitor all;
+  mechanism_->accept(all);
+  const osg::BoundingBox& box = all.getBoundingBox();
+  if (box.valid())
+    for (unsigned c = 0; c < 8; ++c) ground_.include(box.corner(c));
+  ground_.update();
+}
+
+void MechanismScene::fitGround(const PoseTrack& track) {
+  if (track.rows() < groundRows_) groundRows_ = 0;  // another run
+  osg::Matrixd m;
+  for (size_t r = groundRows_; r < track.rows(); ++r)
+    for (size_t k = 0; k < parts_.size() && k < partBoxes_.size(); ++k) {
+      if (!partBoxes_[k].valid() || !track.rowPose(k, r, m)) continue;
+      for (unsigned c = 0; c < 8; ++c) ground_.include(partBoxes_[k].corner(c) * m);
+    }
+  groundRows_ = track.rows();
+  ground_.update();
 }
 
 void MechanismScene::adoptNodeParts() {
@@ -650,6 +696,7 @@ void MechanismScene::applyPose(const PoseTrack& track, double t) {
   osg::Matrixd m;
   for (size_t k = 0; k < parts_.size(); ++k) parts_[k].xf->setMatrix(track.pose(k, t, m) ? m : parts_[k].initial);
   updateSprings();
+  fitGround(track);
 }
 
 bool MechanismScene::markerWorld(const std::string& ref, osg::Vec3d& p) const {

@@ -8,6 +8,7 @@
 #include "model/project.h"
 #include "scene3d_contacts.h"
 #include "scene3d_flexible.h"
+#include "scene3d_ground.h"
 #include "scene3d_shapes.h"
 
 #include <osg/BoundingSphere>
@@ -41,6 +42,9 @@ class PoseTrack {
   // World matrix of part `k` (index into `parts`) at time t; false when the
   // store has no channels for it.
   bool pose(size_t k, double t, osg::Matrixd& m) const;
+  // Row `row`'s time and part k's world matrix there.
+  double time(size_t row) const { return t_[row]; }
+  bool rowPose(size_t k, size_t row, osg::Matrixd& m) const;
 
  private:
   const ResultStore* store_ = nullptr;
@@ -93,6 +97,9 @@ class MechanismScene {
   // World matrix of part k as drawn.
   osg::Matrixd partMatrix(size_t k) const;
   void setPartMatrix(size_t k, const osg::Matrixd& m);
+  // The machine base under the mechanism: under its initial pose and every
+  // pose of the results applyPose() was given.
+  const GroundPlate& ground() const { return ground_; }
   // Resets to the initial pose of the model.
   void resetPose();
   // Moves every part to time t of `track` (parts without channels keep their
@@ -130,6 +137,11 @@ class MechanismScene {
 
  private:
   ContactLayer contacts_;
+  GroundPlate ground_;
+  std::vector<osg::BoundingBoxd> partBoxes_;  // each part's drawing in its own frame
+  size_t groundRows_ = 0;                     // result rows the plate lies under
+  void placeGround();
+  void fitGround(const PoseTrack& track);
   // A part's transform holds its shapes and marker triads (children 0 and
   // 1), then the glyphs of the joints and actuators riding on it.
   struct Part {

@@ -3,6 +3,7 @@
 #include "result_buffer.h"
 #include "time_cursor.h"
 
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
@@ -23,19 +24,28 @@ TimeBar::TimeBar(TimeCursor* cursor, ResultBuffer* data, QWidget* parent)
   label_ = new QLabel;
   label_->setObjectName("timeLabel");
   label_->setMinimumWidth(150);
-  // Plays the results at real time (the 3D toolbar sets the speed), from
-  // the start again when the cursor stands at the end.
+  // Plays the results at the chosen speed, from the start again when the
+  // cursor stands at the end.
   play_ = new QToolButton;
   play_->setObjectName("timePlay");
   play_->setCheckable(true);
   play_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
-  play_->setToolTip(tr("Play the results at real time"));
+  play_->setToolTip(tr("Play the results at the chosen speed"));
+  speed_ = new QComboBox;
+  speed_->setObjectName("playbackSpeed");
+  speed_->setToolTip(tr("Playback speed: simulated seconds per wall-clock second. A run plays at this speed "
+                        "from its start; \"As fast as possible\" shows the newest results at once"));
+  for (double s : {0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0}) speed_->addItem(QString("%1x").arg(s), s);
+  speed_->addItem(tr("As fast as possible"), TimeCursor::asFastAsPossible());
+  speed_->setCurrentIndex(speed_->findData(cursor_->speed()));
   auto* tl = new QHBoxLayout(this);
   tl->setContentsMargins(8, 2, 8, 2);
   tl->addWidget(play_);
   tl->addWidget(new QLabel(tr("Time")));
   tl->addWidget(slider_, 1);
   tl->addWidget(label_);
+  tl->addWidget(new QLabel(tr("Speed")));
+  tl->addWidget(speed_);
 
   connect(slider_, &QSlider::valueChanged, this, [this](int row) {
     const auto& t = data_->times();
@@ -50,6 +60,13 @@ TimeBar::TimeBar(TimeCursor* cursor, ResultBuffer* data, QWidget* parent)
     play_->setIcon(style()->standardIcon(on ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
   });
   connect(cursor_, &TimeCursor::timeChanged, this, &TimeBar::showTime);
+  connect(speed_, &QComboBox::currentIndexChanged, cursor_,
+          [this](int i) { cursor_->setSpeed(speed_->itemData(i).toDouble()); });
+  connect(cursor_, &TimeCursor::speedChanged, this, [this](double s) {
+    const QSignalBlocker block(speed_);
+    const int i = speed_->findData(s);
+    if (i >= 0) speed_->setCurrentIndex(i);
+  });
   updateRows();
 }
 

@@ -1,5 +1,6 @@
 // The time bar under the schematic: a play button, a slider over the result
-// rows and the time shown. It is one control of the document's TimeCursor:
+// rows, the time shown and the playback speed (0.1x to 10x real time, or as
+// fast as possible: the views jump to the newest row). It is one control of the document's TimeCursor:
 // moving the slider or pressing play writes to the cursor, and whatever
 // moved the cursor (the 3D toolbar, a plot click, playback, a run) shows
 // here, with the bar's own signals blocked so it does not write back.
@@ -7,6 +8,7 @@
 
 #include <QWidget>
 
+class QComboBox;
 class QLabel;
 class QSlider;
 class QToolButton;
@@ -24,6 +26,7 @@ class TimeBar : public QWidget {
   QSlider* slider() const { return slider_; }
   QToolButton* playButton() const { return play_; }
   QLabel* label() const { return label_; }
+  QComboBox* speedBox() const { return speed_; }
   // The buffer gained or lost rows: the slider spans them.
   void updateRows();
 
@@ -39,6 +42,7 @@ class TimeBar : public QWidget {
   QToolButton* play_;
   QSlider* slider_;
   QLabel* label_;
+  QComboBox* speed_;
 };
 
 }  // namespace pm::gui

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace pm::gui {
 
@@ -15,6 +16,8 @@ TimeCursor::TimeCursor(QObject* parent) : QObject(parent), timer_(new QTimer(thi
     tick(std::min(1e-3 * double(clock_.restart()), 0.2));
   });
 }
+
+double TimeCursor::asFastAsPossible() { return std::numeric_limits<double>::infinity(); }
 
 double TimeCursor::shown(double t) const {
   if (!std::isfinite(t)) t = start_;
@@ -33,6 +36,7 @@ void TimeCursor::setRange(double start, double end) {
 void TimeCursor::reset() {
   pause();
   setFollowLive(false);
+  openEnded_ = false;
   start_ = end_ = playhead_ = 0.0;
   emit rangeChanged(start_, end_);
   setTime(0.0);
@@ -65,7 +69,7 @@ void TimeCursor::play() {
   if (playing_) return;
   setFollowLive(false);
   playing_ = true;
-  if (time_ >= end_) {
+  if (time_ >= end_ && !openEnded_) {
     playhead_ = start_;
     setTime(start_);
   } else if (shown(playhead_) != time_) {
@@ -92,7 +96,7 @@ void TimeCursor::setLoop(bool on) {
 }
 
 void TimeCursor::setSpeed(double factor) {
-  const double s = factor > 0 ? factor : 1.0;
+  const double s = factor > 0 && !std::isnan(factor) ? factor : 1.0;
   if (s == speed_) return;
   speed_ = s;
   emit speedChanged(s);
@@ -107,11 +111,18 @@ void TimeCursor::setFollowLive(bool on) {
   if (on) setTime(end_);
 }
 
+void TimeCursor::setOpenEnded(bool on) {
+  openEnded_ = on;
+  if (!on && playing_ && playhead_ >= end_) tick(0.0);  // waiting at the end: done
+}
+
 void TimeCursor::tick(double wallSeconds) {
   if (!playing_) return;
-  playhead_ += wallSeconds * speed_;
+  playhead_ = std::isinf(speed_) ? end_ : playhead_ + std::max(0.0, wallSeconds) * speed_;
   if (playhead_ >= end_) {
-    if (loop_ && end_ > start_) {
+    if (openEnded_) {
+      playhead_ = end_;  // more rows are coming: wait for them
+    } else if (loop_ && end_ > start_) {
       playhead_ = start_ + std::fmod(playhead_ - start_, end_ - start_);
     } else {
       playhead_ = end_;

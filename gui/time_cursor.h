@@ -9,6 +9,11 @@
 // With a snap function (the studio's: the nearest result row) every time set
 // lands on an instant the results hold, so all views show the same row.
 // Playback keeps its own unsnapped playhead, so sparse rows do not stall it.
+//
+// Speed infinity is "as fast as possible": playback jumps to the end. An
+// open-ended range (a run still appending rows) makes playback wait at the
+// newest row instead of stopping there, so a run can be watched at real
+// speed from its start while the solver computes ahead.
 #pragma once
 
 #include <QElapsedTimer>
@@ -32,6 +37,8 @@ class TimeCursor : public QObject {
   bool loops() const { return loop_; }
   double speed() const { return speed_; }
   bool followsLive() const { return live_; }
+  bool isOpenEnded() const { return openEnded_; }
+  static double asFastAsPossible();  // the speed that jumps to the end
 
   // Maps a requested time to the instant shown (null: continuous time).
   using Snap = std::function<double(double)>;
@@ -51,12 +58,15 @@ class TimeCursor : public QObject {
   // A user moved a control to t: live stays on only at the end of the
   // range, and playback continues from t.
   void seek(double t);
-  void play();  // from the start again when standing at the end
+  void play();  // from the start again when standing at the end of a closed range
   void pause();
   void togglePlay();
   void setLoop(bool on);
   void setSpeed(double factor);
   void setFollowLive(bool on);
+  // The range still grows (a run appends rows): playback waits at its end.
+  // Closing it lets a playback that waits there stop.
+  void setOpenEnded(bool on);
   // One clock tick of playback; public so tests can drive time exactly.
   void tick(double wallSeconds);
 
@@ -75,7 +85,7 @@ class TimeCursor : public QObject {
   double start_ = 0.0, end_ = 0.0, time_ = 0.0;
   double playhead_ = 0.0;
   double speed_ = 1.0;
-  bool playing_ = false, loop_ = false, live_ = false;
+  bool playing_ = false, loop_ = false, live_ = false, openEnded_ = false;
   // A setTime() from a timeChanged() slot is applied after the current
   // emission, so every view of one emission gets the same time.
   bool emitting_ = false, again_ = false;

@@ -157,7 +157,7 @@ class TestGui3dTimeCursor : public QObject {
   void runningThreeDAgreesWithTheStatusBar() {
     MainWindow w;
     QVERIFY(showStudio(w, "tool_changer.pneumech.json"));
-    QAction* pacing = w.findChild<QAction*>("actionRealTime");
+    QAction* pacing = w.findChild<QAction*>("actionInteractive");
     QVERIFY(pacing);
     pacing->setChecked(true);
     QSignalSpy done(&w, &MainWindow::simulationFinished);

@@ -21,6 +21,7 @@
 #include "schematic_scene.h"
 #include "schematic_view.h"
 #include "simulation_runner.h"
+#include "time_cursor.h"
 #include "units.h"
 #include "engine/engine.h"
 #include "support/drop_events.h"
@@ -332,6 +333,9 @@ class TestGuiRun : public QObject {
     engine::save(p, path.toStdString());
     MainWindow w;
     QVERIFY(showProject(w, path, QSize(1500, 1000)));
+    // Interactive, unpaced (the playback speed "as fast as possible").
+    w.timeCursor()->setSpeed(TimeCursor::asFastAsPossible());
+    w.findChild<QAction*>("actionInteractive")->setChecked(true);
     QSignalSpy done(&w, &MainWindow::simulationFinished);
     w.runSimulation();
     ResultBuffer* data = w.resultBuffer();
@@ -382,7 +386,7 @@ class TestGuiRun : public QObject {
     engine::save(p, path.toStdString());
     MainWindow w;
     QVERIFY(showProject(w, path, QSize(1500, 1000)));
-    QAction* paced = w.findChild<QAction*>("actionRealTime");
+    QAction* paced = w.findChild<QAction*>("actionInteractive");
     QVERIFY(paced);
     paced->setChecked(true);
     QSignalSpy done(&w, &MainWindow::simulationFinished);

@@ -265,7 +265,7 @@ class TestGuiTimeCursor : public QObject {
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QVERIFY(w.openProject(example("sequence_a_b.pneumech.json")));
-    QAction* pacing = w.findChild<QAction*>("actionRealTime");
+    QAction* pacing = w.findChild<QAction*>("actionInteractive");
     QVERIFY(pacing);
     pacing->setChecked(true);
     QSignalSpy done(&w, &MainWindow::simulationFinished);

@@ -33,6 +33,7 @@
 #include "time_bar.h"
 #include "time_cursor.h"
 #include "units.h"
+#include "window_layouts.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -59,8 +60,11 @@ void MainWindow::buildUi() {
   scene_ = new SchematicScene(doc_, this);
   view_ = new SchematicView(scene_);
   connect(view_, &SchematicView::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 4000); });
-  // Push buttons are operated by clicking them while a run is in progress.
-  connect(new RunOperator(view_, doc_, run_->runner(), this), &RunOperator::operated, this,
+  // In interactive mode push buttons are operated by clicking them while a
+  // run is in progress.
+  auto* op = new RunOperator(view_, doc_, run_->runner(), this);
+  run_->setOperator(op);
+  connect(op, &RunOperator::operated, this,
           [this](const QString& id, bool on) { statusBar()->showMessage(id + (on ? tr(" pressed") : tr(" released")), 2000); });
   connect(scene_, &QGraphicsScene::selectionChanged, this, &MainWindow::onSceneSelectionChanged);
 
@@ -359,11 +363,15 @@ void MainWindow::buildMenus() {
   actPause_->setShortcut(QKeySequence(Qt::Key_F6));
   actStop_ = sim->addAction(tr("S&top"), this, &MainWindow::stopSimulation);
   actStop_->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
-  // Interactive demonstrations: simulated time keeps to the wall clock.
-  QAction* realTime = sim->addAction(tr("Real-Time &Pacing"));
-  realTime->setObjectName("actionRealTime");
-  realTime->setCheckable(true);
-  connect(realTime, &QAction::toggled, this, [this](bool on) { run_->setPacing(on ? 1.0 : 0.0); });
+  // Interactive demonstrations: simulated time keeps to the wall clock and
+  // hand-operated components answer clicks during the run.
+  QAction* interactive = sim->addAction(tr("&Interactive"));
+  interactive->setObjectName("actionInteractive");
+  interactive->setCheckable(true);
+  interactive->setShortcut(QKeySequence(Qt::Key_F7));
+  interactive->setStatusTip(tr("Interactive mode: the run keeps to the wall clock at the playback speed, and push "
+                               "buttons, switches and manual valves can be clicked in the schematic while it runs"));
+  connect(interactive, &QAction::toggled, run_, &RunController::setInteractive);
 
   QToolBar* tb = addToolBar(tr("Main"));
   tb->setObjectName("mainToolBar");
@@ -384,6 +392,11 @@ void MainWindow::buildMenus() {
   tb->addAction(actRun_);
   tb->addAction(actPause_);
   tb->addAction(actStop_);
+  tb->addAction(interactive);
+  tb->addSeparator();
+  auto* layouts = new WindowLayouts(this, [this] { sync3d(); });
+  layouts->setObjectName("windowLayouts");
+  layouts->addTo(viewMenu, tb);
   actNew_->setStatusTip(tr("Start an empty circuit"));
   actOpen_->setStatusTip(tr("Open a project file"));
   actSave_->setStatusTip(tr("Save the project"));

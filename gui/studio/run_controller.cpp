@@ -5,6 +5,7 @@
 #include "result_buffer.h"
 #include "results_panel.h"
 #include "run_animation.h"
+#include "run_operator.h"
 #include "schematic_scene.h"
 #include "schematic_view.h"
 #include "simulation_runner.h"
@@ -69,7 +70,14 @@ void RunController::run() {
   tEnd_ = project.simulation.t_end;
   v_.results->startRun(project);
   anim_->prepare(project);
-  v_.cursor->setFollowLive(true);
+  updatePacing();
+  if (interactive_ || std::isinf(v_.cursor->speed())) {
+    v_.cursor->setFollowLive(true);
+  } else {
+    // Played from the start at the chosen speed while the rows come.
+    v_.cursor->setOpenEnded(true);
+    v_.cursor->play();
+  }
   runner_->start(project, doc_->file().toStdString());
   v_.status->setText(tr("Running..."));
   v_.progress->setValue(0);
@@ -97,7 +105,31 @@ void RunController::stop() {
   v_.status->setText(tr("Stopping..."));
 }
 
-void RunController::setPacing(double factor) { runner_->setPacing(factor); }
+void RunController::setViews(const Views& views) {
+  v_ = views;
+  connect(v_.cursor, &TimeCursor::speedChanged, this, &RunController::updatePacing);
+}
+
+void RunController::setOperator(RunOperator* op) {
+  operator_ = op;
+  operator_->setActive(interactive_);
+}
+
+void RunController::setInteractive(bool on) {
+  interactive_ = on;
+  if (operator_) operator_->setActive(on);
+  updatePacing();
+  // A run in progress switches to showing its newest row.
+  if (on && runner_->isRunning()) {
+    v_.cursor->setOpenEnded(false);
+    v_.cursor->setFollowLive(true);
+  }
+}
+
+void RunController::updatePacing() {
+  const double speed = v_.cursor ? v_.cursor->speed() : 1.0;
+  runner_->setPacing(interactive_ && std::isfinite(speed) ? speed : 0.0);
+}
 
 void RunController::showFrame(double t) {
   if (v_.buffer->rows() > 0 && anim_->ready())
@@ -167,7 +199,8 @@ void RunController::onRunnerFinished(bool ok) {
   showRows();
   v_.progress->hide();
   v_.results->finishRun();
-  v_.cursor->setFollowLive(false);  // stays at the last row
+  v_.cursor->setOpenEnded(false);   // a playback goes on to the last row and stops there
+  v_.cursor->setFollowLive(false);  // live: stays at the last row
   const RunResult& r = runner_->lastResult();
   const RunStats& s = r.stats;
   QString head;

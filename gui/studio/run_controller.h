@@ -3,6 +3,12 @@
 // result buffer and shows them in the views at most about 30 times a second
 // (schematic colours, plots, time bar, 3D view, progress and status), and
 // reports its end.
+//
+// Live results by default: a run plays in the views from its start at the
+// time cursor's speed (real time unless the user chose another), waiting at
+// the newest row when the solver is slower; "as fast as possible" shows the
+// newest row at once. Interactive mode paces the run itself at that speed
+// and lets hand-operated components be clicked while it runs (RunOperator).
 #pragma once
 
 #include "engine/engine.h"
@@ -24,6 +30,7 @@ class Document;
 class MechanismView;
 class ResultBuffer;
 class ResultsPanel;
+class RunOperator;
 class RunAnimation;
 class SchematicScene;
 class SchematicView;
@@ -49,7 +56,9 @@ class RunController : public QObject {
 
   RunController(Document* doc, QObject* parent);
   ~RunController() override;  // stops a running simulation
-  void setViews(const Views& views) { v_ = views; }
+  void setViews(const Views& views);
+  // The schematic's hand operation, active in interactive mode only.
+  void setOperator(RunOperator* op);
   // The pre-run checks (the window lists them); a run starts only without errors.
   void setChecks(std::function<std::vector<CheckMessage>()> checks) { checks_ = std::move(checks); }
 
@@ -61,7 +70,11 @@ class RunController : public QObject {
   void pause();
   void resume();
   void stop();
-  void setPacing(double factor);
+  // Interactive mode: the run keeps to the wall clock at the cursor's speed
+  // (unpaced at "as fast as possible"), the cursor shows its newest row, and
+  // push buttons, switches and manual valves can be clicked during it.
+  void setInteractive(bool on);
+  bool isInteractive() const { return interactive_; }
   // The old run's results leave every view.
   void clearResults();
   // The schematic's picture at the cursor's time t.
@@ -78,6 +91,7 @@ class RunController : public QObject {
   void showRows();
   void updateStatus();
   void onRunnerFinished(bool ok);
+  void updatePacing();
 
   Document* doc_;
   Views v_;
@@ -90,6 +104,8 @@ class RunController : public QObject {
   const ResultStore* shown3d_ = nullptr;  // what the 3D view copies rows from
   uint64_t generation3d_ = 0;
   double tEnd_ = 0.0;  // of the run shown
+  RunOperator* operator_ = nullptr;
+  bool interactive_ = false;
 };
 
 }  // namespace pm::gui
