@@ -7,6 +7,7 @@
 #include "main_window.h"
 #include "result_buffer.h"
 #include "run_operator.h"
+#include "schematic_items.h"
 #include "schematic_scene.h"
 #include "schematic_view.h"
 #include "simulation_runner.h"
@@ -22,6 +23,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QToolBar>
+#include <QToolButton>
 #include <QtTest>
 
 #include <cmath>
