@@ -360,8 +360,26 @@ void PlotPane::refresh() {
 
 void PlotPane::setCursorTime(double t) {
   if (t == cursor_) return;
+  // Only the strips under the old and the new line are repainted: a
+  // playing cursor must not redraw every curve 30 times a second.
+  const QRect before = cursorStrip(cursor_);
   cursor_ = t;
-  viewport()->update();
+  const QRect after = cursorStrip(cursor_);
+  if (before.isEmpty() && after.isEmpty()) return;
+  viewport()->update(before);
+  viewport()->update(after);
+}
+
+// The viewport's strip under the cursor line at t (as drawForeground draws
+// it); empty when no line is drawn there.
+QRect PlotPane::cursorStrip(double t) const {
+  const double a = axisX_->min(), b = axisX_->max();
+  if (!std::isfinite(t) || data_->rows() == 0 || !(b > a) || t < a || t > b) return {};
+  const QRectF pa = chart_->mapRectToScene(chart_->plotArea());
+  const double x = pa.left() + (t - a) / (b - a) * pa.width();
+  const QPoint top = mapFromScene(QPointF(x, pa.top()));
+  const QPoint bottom = mapFromScene(QPointF(x, pa.bottom()));
+  return QRect(QPoint(top.x() - 3, top.y() - 3), QPoint(bottom.x() + 3, bottom.y() + 3));
 }
 
 void PlotPane::setCrosshair(double t) {

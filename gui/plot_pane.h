@@ -123,6 +123,7 @@ class PlotPane : public QChartView {
   void drawForeground(QPainter* p, const QRectF& rect) override;
 
  private:
+  QRect cursorStrip(double t) const;
   struct Shown {
     int channel;
     QLineSeries* series;

@@ -11,6 +11,10 @@
 // executable, not registered with CTest:
 //   xvfb-run -a -s '-screen 0 1600x1000x24' build/bin/pneumech-bench-responsiveness [t_end]
 #include "main_window.h"
+#include "mechanism_view.h"
+#include "results_panel.h"
+#include "run_controller.h"
+#include "schematic_view.h"
 #include "simulation_runner.h"
 #include "time_cursor.h"
 
@@ -20,13 +24,17 @@
 #include <QEvent>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTimer>
+#include <QEventLoop>
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <mutex>
+#include <sys/resource.h>
 #include <thread>
 #include <vector>
 
@@ -65,41 +73,138 @@ double percentile(std::vector<double> v, double p) {
   return v[std::min(v.size() - 1, size_t(p * double(v.size() - 1) + 0.5))];
 }
 
-// One run of the project at `file` in a new window at playback `speed`;
-// prints latency and GUI-thread load during the run.
+// Posts a probe every 20 ms from a thread of its own while it lives, and
+// the GUI thread's CPU time and context switches from start to report().
+class Probe {
+ public:
+  Probe() : cpu0_(threadCpuSeconds()), wall0_(Clock::now()), rusage0_(threadUsage()) {
+    poster_ = std::thread([this] {
+      while (!stop_) {
+        QCoreApplication::postEvent(&receiver_, new ProbeEvent(Clock::now()));
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    });
+  }
+  ~Probe() { finish(); }
+  void report(const char* what) {
+    const double cpu = threadCpuSeconds() - cpu0_;
+    const double wall = std::chrono::duration<double>(Clock::now() - wall0_).count();
+    const rusage r = threadUsage();
+    finish();
+    const auto& d = receiver_.delays;
+    std::printf("  %-34s %5.1f s wall, GUI thread CPU %5.2f s = %4.1f %% of wall, %ld preemptions; "
+                "input latency (%zu probes) median %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms\n",
+                what, wall, cpu, 100.0 * cpu / wall, r.ru_nivcsw - rusage0_.ru_nivcsw, d.size(), percentile(d, 0.5),
+                percentile(d, 0.9), percentile(d, 0.99), percentile(d, 1.0));
+    std::fflush(stdout);
+  }
+
+ private:
+  static rusage threadUsage() {
+    rusage r{};
+    getrusage(RUSAGE_THREAD, &r);
+    return r;
+  }
+  void finish() {
+    if (stop_.exchange(true)) return;
+    poster_.join();
+    QCoreApplication::removePostedEvents(&receiver_);
+  }
+  ProbeReceiver receiver_;
+  double cpu0_;
+  Clock::time_point wall0_;
+  rusage rusage0_;
+  std::atomic<bool> stop_{false};
+  std::thread poster_;
+};
+
+void waitMs(int ms) {
+  QEventLoop loop;
+  QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+  loop.exec();
+}
+
+// What one frame of playback costs the GUI thread, view by view: the
+// cursor's listeners, then the repaint they cause.
+void frameCost(gui::MainWindow& w) {
+  w.timeCursor()->pause();
+  const double end = w.timeCursor()->end();
+  const int n = 60;
+  auto each = [&](const char* what, const std::function<void(double)>& f) {
+    QApplication::processEvents();
+    const double c0 = threadCpuSeconds();
+    for (int i = 0; i < n; ++i) f(end * (i + 0.5) / n);
+    std::printf("    %-46s %6.2f ms CPU per frame\n", what, 1e3 * (threadCpuSeconds() - c0) / n);
+  };
+  each("every view (TimeCursor::setTime)", [&](double t) { w.timeCursor()->setTime(t); });
+  each("every view and the repaint", [&](double t) {
+    w.timeCursor()->setTime(t);
+    QApplication::processEvents();
+  });
+  each("schematic frame (RunController::showFrame)", [&](double t) { w.runController()->showFrame(t); });
+  each("  and what it repaints", [&](double t) {
+    w.runController()->showFrame(t);
+    QApplication::processEvents();
+  });
+  each("plots, tree, step diagram (ResultsPanel)", [&](double t) { w.resultsPanel()->setTimeCursor(t); });
+  each("  and what they repaint", [&](double t) {
+    w.resultsPanel()->setTimeCursor(t);
+    QApplication::processEvents();
+  });
+  if (w.mechanismView())
+    each("3D view pose and its repaint", [&](double t) {
+      w.mechanismView()->setPose(t);
+      QApplication::processEvents();
+    });
+  std::fflush(stdout);
+}
+
+// The project at `file` in a new window at playback `speed`: idle, during
+// the run, and (at a finite speed) while the views play on after it.
 void measure(const QString& file, double speed, const char* what) {
   gui::MainWindow w;
   w.resize(1500, 1000);
   w.show();
   w.openProject(file);
   w.timeCursor()->setSpeed(speed);
-  QApplication::processEvents();
-  ProbeReceiver probe;
-  std::atomic<bool> stop{false};
-  std::thread poster([&] {
-    while (!stop) {
-      QCoreApplication::postEvent(&probe, new ProbeEvent(Clock::now()));
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-  });
+  std::printf("%s\n", what);
+  {
+    Probe idle;
+    waitMs(3000);
+    idle.report("idle, project open (baseline)");
+  }
+  {
+    // The scheduler alone: two threads of this process spinning, as the
+    // solver and its output thread do, and the GUI thread doing nothing.
+    std::atomic<bool> stop{false};
+    std::vector<std::thread> spin;
+    for (int i = 0; i < 2; ++i)
+      spin.emplace_back([&] {
+        volatile double x = 0;
+        while (!stop) x = x + 1.0;
+      });
+    Probe busy;
+    waitMs(3000);
+    busy.report("idle, 2 threads spinning (baseline)");
+    stop = true;
+    for (auto& t : spin) t.join();
+  }
   QSignalSpy done(&w, &gui::MainWindow::simulationFinished);
-  const double cpu0 = threadCpuSeconds();
-  const auto wall0 = Clock::now();
-  w.runSimulation();
-  done.wait(1800000);
-  const double cpu = threadCpuSeconds() - cpu0;
-  const double wall = std::chrono::duration<double>(Clock::now() - wall0).count();
-  stop = true;
-  poster.join();
-  QCoreApplication::removePostedEvents(&probe);
+  {
+    Probe run;
+    w.runSimulation();
+    done.wait(1800000);
+    run.report("during the run");
+  }
   const RunStats& s = w.runner()->lastResult().stats;
-  std::printf(
-      "%-22s run: t = %.1f s in %.1f s wall (solver real-time factor %.2f); GUI thread CPU %.2f s = %.1f %% of wall; "
-      "input latency over %zu probes: median %.1f ms, p99 %.1f ms, max %.1f ms; cursor at %.2f s when the run ended\n",
-      what, s.tReached, wall, s.realTimeFactor(), cpu, 100.0 * cpu / wall, probe.delays.size(),
-      percentile(probe.delays, 0.5), percentile(probe.delays, 0.99), percentile(probe.delays, 1.0),
-      w.timeCursor()->time());
-  std::fflush(stdout);
+  std::printf("  run: t = %.1f s, solver real-time factor %.2f; the cursor at %.2f s when it ended\n", s.tReached,
+              s.realTimeFactor(), w.timeCursor()->time());
+  if (w.timeCursor()->isPlaying()) {
+    Probe play;
+    waitMs(5000);
+    play.report("playing on after the run (5 s)");
+  }
+  if (std::isfinite(speed)) frameCost(w);
 }
 
 }  // namespace
@@ -113,7 +218,7 @@ int main(int argc, char** argv) {
   const QString file = dir.filePath("torx.pneumech.json");
   saveProject(p, file.toStdString());
   std::printf("TORX open loop, t_end %g s, platform %s\n", tEnd, qPrintable(QGuiApplication::platformName()));
-  measure(file, 1.0, "playback 1x (default)");
-  measure(file, gui::TimeCursor::asFastAsPossible(), "as fast as possible");
+  measure(file, 1.0, "Playback 1x (the default):");
+  measure(file, gui::TimeCursor::asFastAsPossible(), "Playback as fast as possible:");
   return 0;
 }

@@ -209,6 +209,9 @@ class TestGuiMainWindow : public QObject {
     QSlider* slider = w.timeSlider();
     QToolButton* play = w.timePlayButton();
     QVERIFY(play->isEnabled());
+    // The run itself played in the views at real speed (the default): done
+    // after t_end = 0.5 s, at the last row.
+    QTRY_VERIFY_WITH_TIMEOUT(!play->isChecked(), 10000);
     QCOMPARE(slider->value(), slider->maximum());
     QTest::mouseClick(play, Qt::LeftButton);
     QVERIFY(play->isChecked());

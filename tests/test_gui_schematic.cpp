@@ -893,9 +893,7 @@ class TestGuiSchematic : public QObject {
   void runAnimatesTheCircuit() {
     MainWindow w;
     QVERIFY(showProject(w, seed003()));
-    QSignalSpy done(&w, &MainWindow::simulationFinished);
-    w.runSimulation();
-    QVERIFY(done.wait(120000));
+    QVERIFY(runToEnd(w));  // the views at the end when it ends
     QVERIFY2(w.runner()->lastResult().ok(), w.runner()->lastResult().message.c_str());
     QSlider* slider = w.timeSlider();
     QVERIFY(slider->isEnabled());

@@ -5,6 +5,7 @@
 
 #include "main_window.h"
 #include "schematic_view.h"
+#include "time_cursor.h"
 
 #include <QPointF>
 #include <QSize>
@@ -55,8 +56,11 @@ inline bool showProject(gui::MainWindow& w, const QString& path, QSize size = {}
   return showWindow(w, size) && w.openProject(path);
 }
 
-// Runs w's simulation and waits (up to `timeoutMs`) until it has finished.
+// Runs w's simulation and waits (up to `timeoutMs`) until it has finished,
+// the views at its last row: playback "as fast as possible" (by default a
+// run plays at real speed and the views reach the end t_end after its start).
 inline bool runToEnd(gui::MainWindow& w, int timeoutMs = 120000) {
+  w.timeCursor()->setSpeed(gui::TimeCursor::asFastAsPossible());
   QSignalSpy done(&w, &gui::MainWindow::simulationFinished);
   w.runSimulation();
   return done.wait(timeoutMs);
