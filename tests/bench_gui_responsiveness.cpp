@@ -18,7 +18,7 @@
 #include "simulation_runner.h"
 #include "time_cursor.h"
 
-#include "build/project_input.h"
+#include "engine/engine.h"
 
 #include <QApplication>
 #include <QEvent>
@@ -212,11 +212,11 @@ void measure(const QString& file, double speed, const char* what) {
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
   const double tEnd = argc > 1 ? std::atof(argv[1]) : 90.0;
-  Project p = loadProject(std::string(PM_SOURCE_DIR) + "/projects/torx_open_loop.pneumech.json");
+  Project p = engine::load(std::string(PM_SOURCE_DIR) + "/projects/torx_open_loop.pneumech.json");
   p.simulation.t_end = tEnd;
   QTemporaryDir dir;
   const QString file = dir.filePath("torx.pneumech.json");
-  saveProject(p, file.toStdString());
+  engine::save(p, file.toStdString());
   std::printf("TORX open loop, t_end %g s, platform %s\n", tEnd, qPrintable(QGuiApplication::platformName()));
   measure(file, 1.0, "Playback 1x (the default):");
   measure(file, gui::TimeCursor::asFastAsPossible(), "Playback as fast as possible:");

@@ -15,7 +15,7 @@
 #include "time_cursor.h"
 #include "support/studio_window.h"
 
-#include "build/project_input.h"
+#include "engine/engine.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -128,11 +128,11 @@ class TestGuiLiveResults : public QObject {
   // on: the run is paced at the playback speed and the same click presses it.
   void interactiveToolbarChoiceEnablesButtonClicks() {
     QTemporaryDir dir;
-    Project p = loadProject(examplePath("sequence_a_b").toStdString());
+    Project p = engine::load(examplePath("sequence_a_b").toStdString());
     p.find("start")->params["t_press"] = 1e9;  // only the hand starts it
     p.simulation.t_end = 1000;
     const QString path = dir.filePath("seq_manual.pneumech.json");
-    saveProject(p, path.toStdString());
+    engine::save(p, path.toStdString());
     MainWindow w;
     QVERIFY(showProject(w, path, QSize(1500, 1000)));
     QAction* interactive = toolbarAction(w, "actionInteractive");
