@@ -138,6 +138,7 @@ class TestGui3dTimeCursor : public QObject {
 
     // The 3D play button plays for every view, and the schematic's play
     // button shows it; the schematic's button stops it for the 3D view too.
+    w.timeCursor()->setSpeed(1.0);  // real speed (runToEnd chose "as fast as possible")
     QTest::mouseClick(a->playButton(), Qt::LeftButton);
     QVERIFY(a->isPlaying());
     QVERIFY(w.timePlayButton()->isChecked());

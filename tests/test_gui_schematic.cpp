@@ -893,7 +893,7 @@ class TestGuiSchematic : public QObject {
   void runAnimatesTheCircuit() {
     MainWindow w;
     QVERIFY(showProject(w, seed003()));
-    QVERIFY(runToEnd(w));  // the views at the end when it ends
+    QVERIFY(test::runToEnd(w));  // the views at the end when it ends
     QVERIFY2(w.runner()->lastResult().ok(), w.runner()->lastResult().message.c_str());
     QSlider* slider = w.timeSlider();
     QVERIFY(slider->isEnabled());

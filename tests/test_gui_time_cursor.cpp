@@ -247,6 +247,7 @@ class TestGuiTimeCursor : public QObject {
                  w.resultsPanel()->stepView()->cursorTime() == t && w.resultsPanel()->tree()->time() == t &&
                  w.timeSlider()->value() == int(b->rowAt(t));
     });
+    w.timeCursor()->setSpeed(1.0);  // real speed (runToEnd chose "as fast as possible")
     QTest::mouseClick(w.timePlayButton(), Qt::LeftButton);
     QVERIFY(w.timeCursor()->isPlaying());
     QTRY_VERIFY_WITH_TIMEOUT(w.timeCursor()->time() > 0.6, 5000);
@@ -390,6 +391,7 @@ class TestGuiTimeCursor : public QObject {
     QAction* run = action(w, "&Run");
     QVERIFY(run);
     QVERIFY(run->isEnabled());
+    w.timeCursor()->setSpeed(TimeCursor::asFastAsPossible());  // the views at the end when it ends
     QSignalSpy done(&w, &MainWindow::simulationFinished);
     run->trigger();
     QVERIFY(done.wait(120000));
