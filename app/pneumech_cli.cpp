@@ -15,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <thread>
 
@@ -57,6 +58,35 @@ int info(const std::string& path, bool equations) {
   return 0;
 }
 
+// A run's rows to its output file (none without -o) and to a store that
+// keeps a few channels (none when null). What is written counts against
+// the run's output-size limit as if held: a typo in output_interval must not
+// fill the disk either.
+class RunRows : public RowConsumer {
+ public:
+  RunRows(ResultStore* kept, ResultFile* file, size_t written) : kept_(kept), file_(file), written_(written) {}
+  void setChannels(std::vector<ChannelInfo> channels) override {
+    if (kept_) kept_->setChannels(channels);
+    if (file_) file_->setChannels(std::move(channels));
+  }
+  void append(double t, const double* row) override {
+    if (kept_) kept_->append(t, row);
+    if (file_) file_->append(t, row);
+    ++rows_;
+  }
+  size_t keptCount(const std::vector<ChannelInfo>& all) const override {
+    if (file_) return written_ ? written_ : all.size();
+    return kept_ ? kept_->keptCount(all) : 0;
+  }
+  size_t rows() const { return rows_; }
+
+ private:
+  ResultStore* kept_;
+  ResultFile* file_;
+  size_t written_;  // channels written (0: all)
+  size_t rows_ = 0;
+};
+
 // `tEnd`: --t-end's value, or null without it.
 int simulate(const std::string& path, const double* tEnd, const std::string& out, const std::vector<std::string>& sets,
              const std::vector<std::string>& channels, bool quiet, bool serialOutput) {
@@ -72,14 +102,16 @@ int simulate(const std::string& path, const double* tEnd, const std::string& out
   for (const auto& c : channels)  // check before spending the run
     if (std::none_of(written.begin(), written.end(), [&](const ChannelInfo& k) { return k.name == c; }))
       throw ProjectError("--channels", c, "", "no such result channel (`pneumech info " + path + "` lists them)");
-  ResultStore results;
-  if (!channels.empty()) {
-    // Only what is written is held (and what the dead-point warning below reads).
-    std::vector<std::string> keep = channels;
-    for (auto& c : engine::deadPointChannels(pr)) keep.push_back(std::move(c));
-    results.keepOnly(std::move(keep));
-  }
-  RunResult r = engine::stream(sim, results);  // throws ProjectError first when the rows x channels kept are too many
+  // Rows go to the output file as they come (written to a temporary, put
+  // in place when the run has completed); held in memory are only the
+  // channels the dead-point warning below reads.
+  ResultStore checked;
+  const std::vector<std::string> checkedNames = engine::deadPointChannels(pr);
+  checked.keepOnly(checkedNames);
+  std::unique_ptr<ResultFile> file;
+  if (!out.empty()) file = std::make_unique<ResultFile>(out, channels);
+  RunRows rows(checkedNames.empty() ? nullptr : &checked, file.get(), channels.size());
+  RunResult r = engine::stream(sim, rows);  // throws ProjectError first when the rows x channels kept are too many
   if (!r.ok()) {
     std::cerr << "pneumech: " << path << ": simulation " << (r.status == RunStatus::Cancelled ? "cancelled" : "failed")
               << ": " << r.message << "\n";
@@ -87,9 +119,9 @@ int simulate(const std::string& path, const double* tEnd, const std::string& out
   }
   // A result no machine could give (a cylinder driving its linkage over a
   // dead point) is said, whatever -q says.
-  for (const GeometryFinding& f : engine::deadPointWarnings(pr, results))
+  for (const GeometryFinding& f : engine::deadPointWarnings(pr, checked))
     std::cerr << "pneumech: " << path << ": warning: " << f.message << "\n";
-  if (!out.empty()) results.writeCsv(out, channels);
+  if (file) file->close();
   // With "-o -" the CSV is on standard output: the summary goes to stderr.
   std::ostream& info = out == "-" ? std::cerr : std::cout;
   if (!quiet) {
@@ -101,7 +133,7 @@ int simulate(const std::string& path, const double* tEnd, const std::string& out
       info << " (exchange interval " << r.stats.exchangeInterval << " s, " << r.stats.exchanges << " exchanges; "
            << r.stats.stepsPneumatic << " pneumatic + " << r.stats.stepsMechanical << " mechanical steps)";
     info << "\nResult rows: " << (r.stats.outputThread ? "output thread" : "solver thread") << "\n";
-    if (!out.empty()) info << "Wrote " << results.rows() << " rows to " << out << "\n";
+    if (!out.empty()) info << "Wrote " << rows.rows() << " rows to " << out << "\n";
   }
   return 0;
 }

@@ -36,7 +36,7 @@ void ResultBuffer::relabel() {
 
 void ResultBuffer::clear() {
   store_.reset();
-  file_.clear();
+  file_.reset();
   complete_ = false;
   channels_.clear();
   rows_.setChannels(0);
@@ -79,8 +79,8 @@ size_t ResultBuffer::append(const std::vector<double>& rows, size_t count) {
   return count;
 }
 
-void ResultBuffer::finish(const QString& resultsFile) {
-  file_ = resultsFile;
+void ResultBuffer::finish(std::shared_ptr<const RawResultFile> resultsFile) {
+  file_ = std::move(resultsFile);
   complete_ = true;
   if (store_) syncStore(rows_.rows());
 }
@@ -102,8 +102,28 @@ void ResultBuffer::syncStore(size_t upTo) {
 }
 
 void ResultBuffer::writeCsv(const std::string& path, const std::vector<std::string>& channels) const {
-  if (complete_ && !file_.isEmpty()) ResultFile::copyColumns(file_.toStdString(), path, channels);
+  if (complete_ && file_) file_->writeCsv(path, channels);
   else if (store_) store_->writeCsv(path, channels);
+}
+
+void ResultBuffer::forEachRow(const std::vector<int>& columns,
+                              const std::function<void(double, const double*)>& row) const {
+  if (complete_ && file_) {
+    file_->forEachRow(columns, row);
+    return;
+  }
+  std::vector<double> v(columns.size());
+  for (size_t r = 0; r < rows_.rows(); ++r) {
+    for (size_t c = 0; c < columns.size(); ++c) v[c] = rows_.columns()[size_t(columns[c])][r];
+    row(rows_.times()[r], v.data());
+  }
+}
+
+std::shared_ptr<const ResultStore> ResultBuffer::fullRows(const std::vector<std::string>& names) const {
+  if (!complete_ || !file_) return store_;
+  auto s = std::make_shared<ResultStore>();
+  file_->load(*s, names);
+  return s;
 }
 
 int ResultBuffer::find(const std::string& name) const {

@@ -6,7 +6,7 @@
 // stride-th row, each channel's exact extremes and the newest row, within
 // about `valueBudget` values), so a long run with many channels does not
 // grow the studio's memory; the full rows are in the run's results file,
-// which writeCsv() copies from.
+// which writeCsv(), forEachRow() and fullRows() read once the run is over.
 #pragma once
 
 #include "engine/engine.h"
@@ -14,6 +14,7 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,9 +40,10 @@ class ResultBuffer : public QObject {
   // `count` rows, row after row as [t, value per channel] (after begin()):
   // emits appended(); returns `count`. Decimating may drop rows kept before.
   size_t append(const std::vector<double>& rows, size_t count);
-  // The run has ended: store() holds every row kept, and writeCsv() copies
-  // from `resultsFile` (every row of the run; none when empty).
-  void finish(const QString& resultsFile);
+  // The run has ended: store() holds every row kept, and writeCsv(),
+  // forEachRow() and fullRows() read `resultsFile` (every row of the run;
+  // the kept rows when null).
+  void finish(std::shared_ptr<const RawResultFile> resultsFile);
   // Values (rows x channels) the copy aims to stay within, for runs begun
   // after the call.
   void setValueBudget(size_t values) { valueBudget_ = values; }
@@ -75,6 +77,13 @@ class ResultBuffer : public QObject {
   // bytes `pneumech simulate -o` writes), else the rows kept. Throws naming
   // the file or the unknown channel.
   void writeCsv(const std::string& path, const std::vector<std::string>& channels) const;
+  // Every row of a finished run (else the rows kept), in order, with the SI
+  // values of the channels `columns` (indices into channels()).
+  void forEachRow(const std::vector<int>& columns, const std::function<void(double, const double*)>& row) const;
+  // Every row of a finished run (else the rows kept) of the channels
+  // `names` as a store: what key results are computed from, whatever the
+  // copy dropped.
+  std::shared_ptr<const ResultStore> fullRows(const std::vector<std::string>& names) const;
 
  signals:
   void reset();
@@ -90,7 +99,7 @@ class ResultBuffer : public QObject {
   std::vector<Channel> channels_;
   DecimatedRows rows_;
   uint64_t generation_ = 0;  // of rows_, when store_ was last rebuilt
-  QString file_;
+  std::shared_ptr<const RawResultFile> file_;
   bool complete_ = false;
 };
 

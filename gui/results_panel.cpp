@@ -331,19 +331,28 @@ bool ResultsPanel::exportCsv(const QString& path, const std::vector<std::string>
     if (error) *error = tr("cannot write %1: %2").arg(path, f.errorString());
     return false;
   }
-  // Display units: the rows the studio keeps (every row of a run within
-  // the plot copy's budget; a longer run's copy, see ResultBuffer).
+  // Display units: every row of the finished run (from its results file),
+  // written in pieces so that a long run's text is never held whole.
   QByteArray out = header.join(',').toUtf8() + '\n';
-  const auto& t = data_->times();
-  for (size_t r = 0; r < t.size(); ++r) {
-    out += QByteArray::number(t[r], 'g', 10);
+  bool ok = true;
+  try {
+    data_->forEachRow(cols, [&](double t, const double* v) {
+    out += QByteArray::number(t, 'g', 10);
     for (size_t i = 0; i < cols.size(); ++i) {
       out += ',';
-      out += QByteArray::number(du[i].toDisplay(data_->columns()[size_t(cols[i])][r]), 'g', 10);
+      out += QByteArray::number(du[i].toDisplay(v[i]), 'g', 10);
     }
     out += '\n';
+    if (out.size() > (1 << 20)) {
+      ok = ok && f.write(out) == out.size();
+      out.clear();
+    }
+    });
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromStdString(e.what());
+    return false;
   }
-  if (f.write(out) != out.size() || !f.commit()) {
+  if (!ok || f.write(out) != out.size() || !f.commit()) {
     if (error) *error = tr("cannot write %1: %2").arg(path, f.errorString());
     return false;
   }

@@ -2,7 +2,6 @@
 
 #include <QDir>
 #include <QMetaObject>
-#include <QTemporaryFile>
 
 #include <algorithm>
 #include <chrono>
@@ -15,7 +14,7 @@ namespace pm::gui {
 // its output thread), in order.
 class SimulationRunner::Recorder : public RowConsumer {
  public:
-  Recorder(SimulationRunner* owner, std::shared_ptr<ResultStore> checked, bool check, std::unique_ptr<ResultFile> file)
+  Recorder(SimulationRunner* owner, std::shared_ptr<ResultStore> checked, bool check, std::shared_ptr<RawResultFile> file)
       : owner_(owner), checked_(std::move(checked)), check_(check), file_(std::move(file)) {}
 
   void setChannels(std::vector<ChannelInfo> channels) override {
@@ -54,7 +53,7 @@ class SimulationRunner::Recorder : public RowConsumer {
 
   // Worker thread, after the run: the file complete on disk.
   void close() {
-    if (file_) file_->close();
+    if (file_) file_->flush();
   }
 
  private:
@@ -68,7 +67,7 @@ class SimulationRunner::Recorder : public RowConsumer {
   SimulationRunner* owner_;
   std::shared_ptr<ResultStore> checked_;
   const bool check_;
-  std::unique_ptr<ResultFile> file_;
+  std::shared_ptr<RawResultFile> file_;
   std::mutex m_;
   std::vector<ChannelInfo> channels_;
   bool newChannels_ = false;
@@ -85,24 +84,11 @@ SimulationRunner::~SimulationRunner() {
   if (worker_.joinable()) worker_.join();
 }
 
-namespace {
-
-// A new file for a run's rows in the temporary folder (created exclusively
-// with an unpredictable name); null when that fails.
-std::unique_ptr<QTemporaryFile> newResultsFile() {
-  auto f = std::make_unique<QTemporaryFile>(QDir::tempPath() + "/pneumech-results-XXXXXX.csv");
-  if (!f->open()) return nullptr;
-  f->close();  // ResultFile writes it; the object removes it when it goes
-  return f;
-}
-
-}  // namespace
-
 bool SimulationRunner::start(const Project& project, const std::string& file) {
   if (running_) return false;
   if (worker_.joinable()) worker_.join();
   recorder_.reset();
-  file_ = newResultsFile();
+  file_.reset();
   checked_ = std::make_shared<ResultStore>();
   std::vector<std::string> checkedNames;
   try {
@@ -117,13 +103,12 @@ bool SimulationRunner::start(const Project& project, const std::string& file) {
   running_ = true;
   started_ = std::chrono::steady_clock::now();
   pausedFor_ = {};
-  std::unique_ptr<ResultFile> out;
   try {
-    if (file_) out = std::make_unique<ResultFile>(file_->fileName().toStdString());
+    file_ = std::make_shared<RawResultFile>(QDir::tempPath().toStdString());
   } catch (const std::exception&) {
-    file_.reset();  // the run goes on; only saving its results is not offered
+    // The run goes on; saving every row is not offered, only the plotted copy.
   }
-  recorder_ = std::make_shared<Recorder>(this, checked_, !checkedNames.empty(), std::move(out));
+  recorder_ = std::make_shared<Recorder>(this, checked_, !checkedNames.empty(), file_);
 
   worker_ = std::thread([this, project, file, recorder = recorder_, control = control_]() {
     RunResult r;
@@ -159,8 +144,6 @@ size_t SimulationRunner::takeRows(std::vector<double>& rows, std::vector<Channel
   }
   return recorder_->take(rows, channels);
 }
-
-QString SimulationRunner::resultsFile() const { return file_ ? file_->fileName() : QString(); }
 
 void SimulationRunner::stop() {
   if (running_ && control_) control_->requestStop();

@@ -1,6 +1,7 @@
 // Runs one simulation on a worker thread through engine::stream. The rows
 // are pushed, never polled: the run's recorder (a RowConsumer, on the thread
-// computing rows) writes each row to the run's results file, keeps the rows
+// computing rows) writes each row to the run's results file (the doubles,
+// unformatted: the CSV is made when saved), keeps the rows
 // of the channels the after-run checks read, and queues the row for the GUI
 // thread, posting rowsReady() there once per batch (the next post waits
 // until takeRows() has taken the batch, so a busy window is never flooded).
@@ -18,8 +19,6 @@
 #include <atomic>
 #include <memory>
 #include <thread>
-
-class QTemporaryFile;
 
 namespace pm::gui {
 
@@ -56,10 +55,10 @@ class SimulationRunner : public QObject {
   // a run read (engine::deadPointChannels); never null after start().
   std::shared_ptr<const ResultStore> checkedRows() const { return checked_; }
   // The results file of the current (or last) run: every channel, every
-  // row, the bytes `pneumech simulate -o` writes for the same run (complete
-  // once finished() came). Empty before the first run or when it could not
-  // be created. Removed with the next run or the runner.
-  QString resultsFile() const;
+  // row (its writeCsv() gives the bytes `pneumech simulate -o` writes for the
+  // same run). Read it once finished() came; null before the first run or
+  // when it could not be created. Gone with the last holder.
+  std::shared_ptr<const RawResultFile> resultsFile() const { return file_; }
   const RunResult& lastResult() const { return result_; }
   // Wall time of the run so far, without the time spent paused.
   double wallSecondsSinceStart() const;
@@ -75,7 +74,7 @@ class SimulationRunner : public QObject {
   std::thread worker_;
   std::shared_ptr<Recorder> recorder_;
   std::shared_ptr<ResultStore> checked_;
-  std::unique_ptr<QTemporaryFile> file_;
+  std::shared_ptr<RawResultFile> file_;
   std::shared_ptr<RunControl> control_;
   bool running_ = false;
   RunResult result_;

@@ -326,6 +326,28 @@ class TestCli : public QObject {
     QVERIFY2(k.err.contains("the run took longer than its wall-time limit of 0.001 s"), qPrintable(k.err));
   }
 
+  // Rows are streamed to a temporary beside --out (issue 26): a run that
+  // stops mid-way leaves the file that was there as it was, and no
+  // temporary; a completed run puts the full file in place.
+  void failedRunLeavesTheOutputFileAlone() {
+    QTemporaryDir dir;
+    const QString csv = dir.path() + "/r.csv";
+    writeFile(dir, "r.csv", "old results\n");
+    const QString pendulum = QString::fromStdString(projectPath("pendulum.pneumech.json"));
+    const Result r = run({"simulate", pendulum, "--set", "simulation.t_end=86400", "--set",
+                          "simulation.output_interval=1", "--time-limit", "0.5", "--out", csv});
+    QCOMPARE(r.code, 3);
+    QFile f(csv);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), QByteArray("old results\n"));
+    f.close();
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{"r.csv"});
+    QCOMPARE(run({"simulate", pendulum, "--t-end", "2", "--out", csv, "-q"}).code, 0);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QVERIFY(f.readAll().startsWith("time [s],"));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{"r.csv"});
+  }
+
   // The coupling mode is a text setting: --set selects co-simulation, and
   // --channels accepts the channel only a co-simulated run writes.
   void setSelectsCoSimulation() {

@@ -6,6 +6,8 @@
 #include "engine/engine.h"
 #include "support/test_project.h"
 
+#include <QDir>
+#include <QFile>
 #include <QTemporaryDir>
 
 #include <algorithm>
@@ -111,16 +113,67 @@ class TestEngine : public QObject {
     engine::CompiledProject b(p);
     ResultFile file(streamed);
     QVERIFY(engine::stream(b, file).ok());
+    QVERIFY(!QFile::exists(QString::fromStdString(streamed)));  // in place only once closed
     file.close();
     QCOMPARE(file.rows(), store.rows());
     QCOMPARE(readAll(streamed), readAll(stored));
-    // Chosen columns copied from the file are the store's own choice.
+    // Chosen columns streamed are the store's own choice, in the order asked.
     const std::vector<std::string> some{"tank.p", "r1.q"};
-    ResultFile::copyColumns(streamed, picked, some);
+    engine::CompiledProject c(p);
+    ResultFile part(picked, some);
+    QVERIFY(engine::stream(c, part).ok());
+    part.close();
     store.writeCsv(pickedStore, some);
     QCOMPARE(readAll(picked), readAll(pickedStore));
     QVERIFY(readAll(picked).size() > 1000);
-    QVERIFY_THROWS_EXCEPTION(std::runtime_error, ResultFile::copyColumns(streamed, picked, {"no.such"}));
+  }
+
+  // A run streaming into a file that is not closed (the run failed, an
+  // exception) leaves the old file as it was and no temporary beside it.
+  void resultFileNotClosedLeavesTheTargetAlone() {
+    QTemporaryDir dir;
+    const std::string target = dir.filePath("r.csv").toStdString();
+    std::ofstream(target) << "old results\n";
+    {
+      const Project p = tankFill(0.5);
+      engine::CompiledProject c(p);
+      ResultFile file(target);
+      QVERIFY(engine::stream(c, file).ok());
+      QCOMPARE(readAll(target), std::string("old results\n"));
+    }
+    QCOMPARE(readAll(target), std::string("old results\n"));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{"r.csv"});
+  }
+
+  // The studio's raw results file: every row as doubles, the CSV made on
+  // save the store's bytes, columns loaded at full resolution.
+  void rawResultFileGivesTheStoresCsvAndColumns() {
+    const Project p = tankFill(0.5);
+    QTemporaryDir dir;
+    ResultStore store;
+    engine::CompiledProject a(p);
+    QVERIFY(a.run(store).ok());
+    engine::CompiledProject b(p);
+    RawResultFile raw(dir.path().toStdString());
+    QVERIFY(engine::stream(b, raw).ok());
+    raw.flush();
+    QCOMPARE(raw.rows(), store.rows());
+    // Nothing is left in the folder: the file has no name.
+    QVERIFY(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).isEmpty());
+    const std::string fromRaw = dir.filePath("raw.csv").toStdString(), stored = dir.filePath("stored.csv").toStdString();
+    raw.writeCsv(fromRaw);
+    store.writeCsv(stored);
+    QCOMPARE(readAll(fromRaw), readAll(stored));
+    const std::vector<std::string> some{"r1.q", "tank.p"};
+    raw.writeCsv(fromRaw, some);
+    store.writeCsv(stored, some);
+    QCOMPARE(readAll(fromRaw), readAll(stored));
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, raw.writeCsv(fromRaw, {"no.such"}));
+    ResultStore loaded;
+    raw.load(loaded, {"tank.p", "no.such"});
+    QCOMPARE(loaded.channels().size(), size_t(1));
+    QVERIFY(loaded.times() == store.times());
+    QVERIFY(loaded.column("tank.p") == store.column("tank.p"));
   }
 
   void checkNamesTheObjectAtFault() {

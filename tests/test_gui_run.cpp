@@ -174,7 +174,10 @@ class TestGuiRun : public QObject {
     QVERIFY(tLast > tPaused && tLast < 500.0);
     QCOMPARE(w.timeSlider()->maximum(), int(w.resultBuffer()->rows()) - 1);
     // Every row up to the stop was handed over: the run's results file ends where the view does.
-    QFile rows(w.runner()->resultsFile());
+    const QString saved = dir_.filePath("stopped_run.csv");
+    QVERIFY(w.runner()->resultsFile());
+    w.runner()->resultsFile()->writeCsv(saved.toStdString());
+    QFile rows(saved);
     QVERIFY(rows.open(QIODevice::ReadOnly));
     const QList<QByteArray> lines = rows.readAll().trimmed().split('\n');
     QVERIFY(lines.size() > 2);

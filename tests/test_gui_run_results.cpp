@@ -1,8 +1,9 @@
 // The studio's results of a long run (issue 21: rows pushed through
 // engine::stream; issue 26 point 6: bounded memory): run from the toolbar,
 // the window keeps a bounded copy that holds each channel's exact minimum,
-// maximum and final value, and the run's results file, the CSV exported from
-// the results panel, are the bytes `pneumech simulate -o` writes.
+// maximum and final value; the run's results file (raw doubles) gives, as
+// CSV, the bytes `pneumech simulate -o` writes, and the key results of the
+// whole run, not of the copy.
 #include "main_window.h"
 #include "result_buffer.h"
 #include "results_panel.h"
@@ -119,14 +120,43 @@ class TestGuiRunResults : public QObject {
     // The same copy as a store, for the 3D view and the report.
     QCOMPARE(data->store()->rows(), data->rows());
 
-    // Every row is on disk: the results file and the panel's export are the CLI's bytes.
-    QCOMPARE(readAll(w.runner()->resultsFile()), expected);
+    // Every row is on disk: the results file's CSV and the panel's export are the CLI's bytes.
+    QVERIFY(w.runner()->resultsFile());
+    QCOMPARE(w.runner()->resultsFile()->rows(), size_t(20001));
+    const QString fromFile = dir_.filePath("from_file.csv");
+    w.runner()->resultsFile()->writeCsv(fromFile.toStdString());
+    QCOMPARE(readAll(fromFile), expected);
     std::vector<std::string> all;
     for (const auto& c : data->channels()) all.push_back(c.name);
     const QString exported = dir_.filePath("exported.csv");
     QString err;
     QVERIFY2(w.resultsPanel()->exportCsv(exported, all, false, &err), qPrintable(err));
     QCOMPARE(readAll(exported), expected);
+    // In display units too, every row (the copy holds about a tenth of them).
+    const QString display = dir_.filePath("display.csv");
+    QVERIFY2(w.resultsPanel()->exportCsv(display, all, true, &err), qPrintable(err));
+    QCOMPARE(columnsOf(readAll(display))[0].size(), size_t(20001));
+
+    // Key results (the report's) come from every row, as `pneumech results`
+    // computes them; the copy alone gives other stroke times and air.
+    KeyResultOptions opt;
+    opt.cyclesPerMinute = reportSettings(p, file.toStdString()).cyclesPerMinute;
+    QProcess res;
+    res.start(PM_CLI, {"results", file, "--json"});
+    QVERIFY(res.waitForFinished(180000));
+    QCOMPARE(res.exitCode(), 0);
+    const std::string cliKey = res.readAllStandardOutput().toStdString();
+    const auto keyRows = w.keyResultRows();
+    QVERIFY(keyRows && keyRows->rows() == 20001);
+    const KeyResults studio = engine::keyResults(w.project(), *keyRows, opt);
+    QCOMPARE(studio.toJson().dump(2) + "\n", cliKey);
+    const KeyResults copy = engine::keyResults(w.project(), *data->store(), opt);
+    qInfo("cycle time: every row %.9g s, the copy %.9g s; air per cycle: every row %.9g g, the copy %.9g g",
+          studio.cycleTime(), copy.cycleTime(), studio.airMass * 1e3, copy.airMass * 1e3);
+    QVERIFY(copy.toJson().dump(2) + "\n" != cliKey);
+    QVERIFY(studio.hasCycle && copy.hasCycle);
+    QVERIFY2(copy.cycleTime() != studio.cycleTime() || copy.airMass != studio.airMass,
+             "the copy gives the full run's key results: the test cannot tell them apart");
   }
 
  private:

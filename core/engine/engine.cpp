@@ -204,6 +204,8 @@ KeyResults keyResults(const Project& project, const ResultStore& results, const 
   return computeKeyResults(project, results, options);
 }
 
+std::vector<std::string> keyResultChannels(const Project& project) { return pm::keyResultChannels(project); }
+
 AirConstants airConstants() { return {gas::R, gas::kappa, gas::rho0}; }
 
 }  // namespace pm::engine

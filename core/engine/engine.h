@@ -24,6 +24,7 @@
 #include "results/key_results.h"
 #include "results/report_settings.h"
 #include "results/decimated_rows.h"
+#include "solver/raw_result_file.h"
 #include "solver/result_file.h"
 #include "solver/result_store.h"
 #include "solver/row_consumer.h"
@@ -200,7 +201,7 @@ class CompiledProject {
 // studio's RunRecorder queues them for its window). `control` (driven from
 // any thread, the consumer's included) stops, pauses, paces and operates the
 // run. Checks the output size first (checkOutputSize, with what `consumer`
-// keeps in memory: a ResultFile keeps nothing).
+// keeps in memory: a ResultFile or RawResultFile keeps nothing).
 RunResult stream(CompiledProject& compiled, RowConsumer& consumer, RunControl* control = nullptr);
 
 // ---- analyses ------------------------------------------------------------
@@ -219,6 +220,9 @@ ModalResult modal(const Project& project, const std::string& file, const ModalOp
 
 // Stroke times, impacts, air consumption... of a finished run.
 KeyResults keyResults(const Project& project, const ResultStore& results, const KeyResultOptions& options = {});
+// The channels keyResults reads (results/key_results.h): every row of these
+// alone gives the key results of the whole run.
+std::vector<std::string> keyResultChannels(const Project& project);
 
 // ---- catalogue -----------------------------------------------------------
 

@@ -6,6 +6,7 @@
 #include <ctime>
 #include <fcntl.h>
 #include <filesystem>
+#include <memory>
 #include <fstream>
 #include <random>
 #include <stdexcept>
@@ -209,40 +210,59 @@ void checkWriteTarget(const std::string& path) {
   openTarget(path, target);
 }
 
-void writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
+struct AtomicFile::Impl {
+  std::string path, base, folder;
+  struct stat st {};
+  bool exists = false;
   Temp t;
+  std::unique_ptr<FdBuf> buf;
+  std::unique_ptr<std::ostream> out;
+};
+
+AtomicFile::AtomicFile(const std::string& path) : impl_(std::make_unique<Impl>()) {
+  Impl& d = *impl_;
+  Temp& t = d.t;
+  d.path = path;
   Target target;
   openTarget(path, target);
   t.dirfd = target.release();  // closed by t from here on
-  const std::string& base = target.base;
-  const std::string& folder = target.folder;
-  struct stat st = target.st;
-  bool exists = target.exists;
+  d.base = target.base;
+  d.folder = target.folder;
+  d.st = target.st;
+  d.exists = target.exists;
   removeStaleTemps(t.dirfd);
 
   // ".<name>.pneumech-tmp-XXXXXX", the name shortened to fit NAME_MAX.
   const size_t room = 255 - 1 - std::strlen(kAtomicTempMarker) - 6;
   std::string stem = ".";
-  stem.append(base, 0, room).append(kAtomicTempMarker);
+  stem.append(d.base, 0, room).append(kAtomicTempMarker);
   for (int attempt = 0; attempt < 100 && t.fd < 0; ++attempt) {
     const std::string name = stem + randomSuffix();
     t.fd = ::openat(t.dirfd, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (t.fd >= 0)
       t.name = name;
     else if (errno != EEXIST)
-      throw failure(path, "cannot create a temporary file in '" + folder + "'", errno);
+      throw failure(path, "cannot create a temporary file in '" + d.folder + "'", errno);
   }
-  if (t.fd < 0) throw failure(path, "cannot create a temporary file in '" + folder + "'", EEXIST);
+  if (t.fd < 0) throw failure(path, "cannot create a temporary file in '" + d.folder + "'", EEXIST);
   ::flock(t.fd, LOCK_EX | LOCK_NB);  // tells cleaners the file is in use; best effort
+  d.buf = std::make_unique<FdBuf>(t.fd);
+  d.out = std::make_unique<std::ostream>(d.buf.get());
+}
 
-  {
-    FdBuf buf(t.fd);
-    std::ostream out(&buf);
-    write(out);
-    out.flush();
-    if (!out || buf.error()) throw failure(path, "write failed", buf.error() ? buf.error() : EIO);
-  }
-  if (exists) {
+AtomicFile::~AtomicFile() = default;  // Temp removes an uncommitted temporary
+
+std::ostream& AtomicFile::stream() { return *impl_->out; }
+
+void AtomicFile::commit() {
+  Impl& d = *impl_;
+  Temp& t = d.t;
+  const std::string& path = d.path;
+  if (t.fd < 0) throw failure(path, "already written");
+  d.out->flush();
+  if (!*d.out || d.buf->error()) throw failure(path, "write failed", d.buf->error() ? d.buf->error() : EIO);
+  struct stat st = d.st;
+  if (d.exists) {
     // Ownership first: a chown clears set-id bits that fchmod then restores.
     if (st.st_uid != ::geteuid() || st.st_gid != ::getegid()) (void)::fchown(t.fd, st.st_uid, st.st_gid);
     if (::fchmod(t.fd, st.st_mode & 07777) != 0) throw failure(path, "cannot keep the file's permissions", errno);
@@ -256,16 +276,22 @@ void writeFileAtomically(const std::string& path, const std::function<void(std::
 
   // The target again, just before replacing it: it may have changed while
   // we wrote.
-  exists = ::fstatat(t.dirfd, base.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0;
+  const bool exists = ::fstatat(t.dirfd, d.base.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0;
   if (exists) {
-    const std::string why = refusal(st, t.dirfd, base);
+    const std::string why = refusal(st, t.dirfd, d.base);
     if (!why.empty()) throw refused(path, why);
   }
-  if (::renameat(t.dirfd, t.name.c_str(), t.dirfd, base.c_str()) != 0)
+  if (::renameat(t.dirfd, t.name.c_str(), t.dirfd, d.base.c_str()) != 0)
     throw failure(path, "cannot replace the file", errno);
   t.name.clear();
   // Makes the rename itself durable. Best effort: the file is in place.
   (void)::fsync(t.dirfd);
+}
+
+void writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
+  AtomicFile f(path);
+  write(f.stream());
+  f.commit();
 }
 
 }  // namespace pm

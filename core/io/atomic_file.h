@@ -6,6 +6,7 @@
 #include "model/project_error.h"
 
 #include <functional>
+#include <memory>
 #include <ostream>
 #include <string>
 
@@ -26,6 +27,26 @@ namespace pm {
 // Temporaries of this pattern left in the folder by a process that died
 // (no process holds their lock) are removed at the next save into it.
 void writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write);
+
+// The same, written piece by piece (a run's rows as they come): the
+// constructor refuses the target or creates the temporary, stream() takes
+// the text, commit() puts it in place. Destroyed without commit() (a run
+// that failed, an exception), the temporary goes and `path` stays as it was.
+class AtomicFile {
+ public:
+  explicit AtomicFile(const std::string& path);  // throws WriteRefused or std::runtime_error naming `path`
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+  std::ostream& stream();
+  // Throws naming the file when a write failed or the target can no longer
+  // be replaced (the temporary is removed then).
+  void commit();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 // Throws the WriteRefused writeFileAtomically would throw for `path`, without
 // writing: lets a command refuse a bad output file before a long run.

@@ -222,6 +222,25 @@ bool isCylinderType(const std::string& type) {
   return type == "cylinder_double" || type == "cylinder_single" || type == "cylinder_through_rod";
 }
 
+std::vector<std::string> keyResultChannels(const Project& project) {
+  std::vector<std::string> names;
+  bool attached = false;
+  for (const Component& c : project.components) {
+    if (isCylinderType(c.type)) {
+      for (const char* q : {".x", ".v", ".pA", ".pB", ".F_pressure"}) names.push_back(c.id + q);
+      attached = attached || (c.data.is_object() && c.data.contains("attach"));
+    } else if (c.type == "supply") {
+      names.push_back(c.id + ".m_delivered");
+    }
+  }
+  for (const std::string& id : onOffValves(project)) names.push_back(id + ".s");  // every driving valve among them
+  if (attached) names.push_back("mechanism.E_kinetic");
+  for (const JointDef& j : project.mechanism.joints)
+    if (j.type != "coupler")
+      for (const char* q : {".Fx", ".Fy", ".Fz", ".Tx", ".Ty", ".Tz"}) names.push_back(j.id + q);
+  return names;
+}
+
 KeyResults computeKeyResults(const Project& project, const ResultStore& results, const KeyResultOptions& options) {
   KeyResults kr;
   kr.title = project.meta.title;

@@ -145,6 +145,12 @@ double normalLitres(double massKg);
 // Cylinder types with a "stroke" parameter and x, v, pA(, pB) channels.
 bool isCylinderType(const std::string& type);
 
+// The channels computeKeyResults (and the report's conclusions) read: a
+// store holding only these, every row, gives the same key results as the
+// run's full store. Some may be absent from a run (a single-acting
+// cylinder's pB).
+std::vector<std::string> keyResultChannels(const Project& project);
+
 // Throws std::runtime_error when a channel a listed object should have is
 // missing from `results` (a store that does not belong to the project).
 KeyResults computeKeyResults(const Project& project, const ResultStore& results, const KeyResultOptions& options = {});

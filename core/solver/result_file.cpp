@@ -43,43 +43,38 @@ std::vector<int> columnsOf(const std::vector<ChannelInfo>& all, const std::vecto
 
 }  // namespace csv
 
-namespace {
-
-constexpr size_t kBufferBytes = 1 << 20;  // rows are small: write to disk in large pieces
-
-// The fields of one CSV line (no quoting: names and numbers hold no comma).
-std::vector<std::string_view> fields(std::string_view line) {
-  std::vector<std::string_view> f;
-  for (size_t a = 0;;) {
-    const size_t b = line.find(',', a);
-    f.push_back(line.substr(a, b == std::string_view::npos ? std::string_view::npos : b - a));
-    if (b == std::string_view::npos) return f;
-    a = b + 1;
-  }
-}
-
-}  // namespace
 
 ResultFile::ResultFile(std::string path, std::vector<std::string> select)
-    : path_(std::move(path)), select_(std::move(select)), buffer_(new char[kBufferBytes]) {
-  out_.rdbuf()->pubsetbuf(buffer_.get(), kBufferBytes);
-  out_.open(path_, std::ios::binary | std::ios::trunc);
-  if (!out_) throw std::runtime_error(path_ + ": cannot write the results file");
+    : path_(std::move(path)), select_(std::move(select)) {
+  if (path_ == "-") {
+    out_ = &std::cout;
+  } else {
+    file_ = std::make_unique<AtomicFile>(path_);
+    out_ = &file_->stream();
+  }
 }
 
 ResultFile::~ResultFile() {
-  try {
-    close();
-  } catch (const std::exception&) {
-    // a destructor does not throw: close() first to hear of a failure
+  failed_ = true;  // not closed: what is queued is not written
+  stopWriter();    // then file_ removes the temporary
+}
+
+// Lets the writer write what is queued, and ends it.
+void ResultFile::stopWriter() {
+  if (!writer_.joinable()) return;
+  {
+    std::lock_guard lock(m_);
+    closing_ = true;
   }
+  cv_.notify_all();
+  writer_.join();
 }
 
 void ResultFile::setChannels(std::vector<ChannelInfo> channels) {
   columns_ = csv::columnsOf(channels, select_);
   std::vector<const ChannelInfo*> shown;
   for (int i : columns_) shown.push_back(&channels[static_cast<size_t>(i)]);
-  csv::putHeader(out_, shown);  // before the first row: the writer has nothing yet
+  csv::putHeader(*out_, shown);  // before the first row: the writer has nothing yet
   if (!writer_.joinable()) writer_ = std::thread([this] { writeLoop(); });
 }
 
@@ -141,9 +136,9 @@ void ResultFile::write(const Batch& b) {
       p = csv::formatNumber(p, v[c]);
     }
     *p++ = '\n';
-    out_.write(line_.data(), p - line_.data());
+    out_->write(line_.data(), p - line_.data());
   }
-  if (!out_) {
+  if (!*out_) {
     std::lock_guard lock(m_);
     error_ = path_ + ": writing the results failed (disk full?)";
     failed_ = true;
@@ -152,54 +147,13 @@ void ResultFile::write(const Batch& b) {
 }
 
 void ResultFile::close() {
-  if (!out_.is_open()) return;
-  if (writer_.joinable()) {
-    handOver();
-    {
-      std::lock_guard lock(m_);
-      closing_ = true;
-    }
-    cv_.notify_all();
-    writer_.join();
-  }
-  out_.flush();
-  const bool ok = static_cast<bool>(out_) && !failed_.load();
-  out_.close();
-  if (!ok) throw std::runtime_error(path_ + ": writing the results failed (disk full?)");
-}
-
-void ResultFile::copyColumns(const std::string& from, const std::string& to, const std::vector<std::string>& select) {
-  std::ifstream in(from, std::ios::binary);
-  std::string line;
-  if (!in || !std::getline(in, line)) throw std::runtime_error(from + ": cannot read the results file");
-  // The header's "name [unit]" fields after "time [s]" give the channels.
-  std::vector<ChannelInfo> all;
-  const auto head = fields(line);
-  for (size_t i = 1; i < head.size(); ++i) {
-    const std::string_view f = head[i];
-    const size_t cut = f.rfind(" [");
-    all.push_back({std::string(f.substr(0, cut)), cut == std::string_view::npos ? "" : std::string(f.substr(cut + 2, f.size() - cut - 3))});
-  }
-  const std::vector<int> idx = csv::columnsOf(all, select);
-  auto write = [&](std::ostream& o) {
-    // Fields are copied as text: the numbers stay the bytes written.
-    for (bool first = true; first || std::getline(in, line); first = false) {
-      const auto f = fields(line);
-      o << f[0];
-      for (int i : idx) {
-        if (static_cast<size_t>(i) + 1 >= f.size()) throw std::runtime_error(from + ": a row is cut short");
-        o.put(',');
-        o << f[static_cast<size_t>(i) + 1];
-      }
-      o.put('\n');
-    }
-  };
-  if (to == "-") {
-    write(std::cout);
-    std::cout.flush();
-    return;
-  }
-  writeFileAtomically(to, write);
+  if (!open_) return;
+  open_ = false;
+  if (writer_.joinable()) handOver();
+  stopWriter();
+  out_->flush();
+  if (!*out_ || failed_.load()) throw std::runtime_error(path_ + ": writing the results failed (disk full?)");
+  if (file_) file_->commit();
 }
 
 }  // namespace pm

@@ -1,19 +1,24 @@
 // A run's rows written to a CSV file as they come, so that a result of any
-// length costs no memory (the studio's results file; issue 26 point 6). The
+// length costs no memory (`pneumech simulate -o`; issue 26 point 6). The
 // text is the one ResultStore::writeCsv writes, byte for byte: "time [s]",
 // then "name [unit]" per channel, numbers as printf's %.10g.
+//
+// The file is written atomically (io/atomic_file.h): the rows go to a
+// temporary beside the target, and close() puts it in place; a run that
+// fails, or a ResultFile dropped without close(), leaves the target as it
+// was and no temporary. "-" is standard output (written as the rows come).
 //
 // append() only copies the row: a thread of the file's own formats and
 // writes batches of rows, so the run never waits for the disk unless the
 // disk falls behind by more than kMaxQueued batches.
 #pragma once
 
+#include "io/atomic_file.h"
 #include "solver/row_consumer.h"
 
 #include <atomic>
 #include <condition_variable>
 #include <deque>
-#include <fstream>
 #include <memory>
 #include <ostream>
 #include <mutex>
@@ -37,8 +42,9 @@ std::vector<int> columnsOf(const std::vector<ChannelInfo>& all, const std::vecto
 
 class ResultFile : public RowConsumer {
  public:
-  // Creates (or truncates) `path` for the channels `select` (all when
-  // empty); throws std::runtime_error naming the file when it cannot.
+  // Starts the temporary of `path` for the channels `select` (all when
+  // empty); throws WriteRefused or std::runtime_error naming the file when
+  // it cannot.
   explicit ResultFile(std::string path, std::vector<std::string> select = {});
   ~ResultFile() override;
 
@@ -48,17 +54,13 @@ class ResultFile : public RowConsumer {
   void append(double t, const double* row) override;
   size_t keptCount(const std::vector<ChannelInfo>&) const override { return 0; }
 
-  // Writes what is queued and closes; throws naming the file when a write
-  // failed. The destructor closes too (without throwing).
+  // Writes what is queued and puts the file in place; throws naming the
+  // file when a write failed (the target is then left as it was). The
+  // destructor discards what close() did not put in place.
   void close();
   const std::string& path() const { return path_; }
   size_t rows() const { return rows_.load(std::memory_order_relaxed); }  // appended
 
-  // Writes the columns `select` (all when empty) of a file this class wrote
-  // to `to` atomically (io/atomic_file.h), the bytes ResultStore::writeCsv
-  // would write for the same rows; "-" is standard output. Throws naming the
-  // file or the unknown channel.
-  static void copyColumns(const std::string& from, const std::string& to, const std::vector<std::string>& select);
 
  private:
   // Rows as [t, the chosen values], back to back.
@@ -70,15 +72,17 @@ class ResultFile : public RowConsumer {
   static constexpr size_t kMaxQueued = 64;
 
   void handOver();
+  void stopWriter();
   void writeLoop();
   void write(const Batch& b);
 
   std::string path_;
   std::vector<std::string> select_;
   std::vector<int> columns_;  // in the run's row
-  std::ofstream out_;
+  std::unique_ptr<AtomicFile> file_;  // null for standard output
+  std::ostream* out_ = nullptr;       // the file's stream, or std::cout
+  bool open_ = true;
   std::vector<char> line_;  // one row's text (the writer's)
-  std::unique_ptr<char[]> buffer_;
   std::atomic<size_t> rows_{0};
   Batch filling_;
   std::mutex m_;

@@ -492,7 +492,7 @@ void compose(ReportPage& pg, const Inputs& in) {
 }  // namespace
 
 bool exportReport(const Project& project, const ResultStore& results, const QString& pdfPath, QString* error,
-                  const QString& projectFile, int* pages, const StudySummary* study) {
+                  const QString& projectFile, int* pages, const StudySummary* study, const ResultStore* keyRows) {
   auto fail = [&](const QString& m) {
     if (error) *error = m;
     return false;
@@ -507,9 +507,10 @@ bool exportReport(const Project& project, const ResultStore& results, const QStr
     checkPlotChannels(settings, names, file);
     KeyResultOptions opt;
     opt.cyclesPerMinute = settings.cyclesPerMinute;
-    const KeyResults kr = engine::keyResults(project, results, opt);
+    const ResultStore& full = keyRows ? *keyRows : results;
+    const KeyResults kr = engine::keyResults(project, full, opt);
     Inputs in{project, results, kr, settings, QImage(), QLocale::c().toString(QDate::currentDate(), "d MMMM yyyy"),
-              QImage(), QString(), 0.0, conclusions(project, results, kr, pressureReference()), study};
+              QImage(), QString(), 0.0, conclusions(project, full, kr, pressureReference()), study};
     // The project's logo (meta.logo), else that of older files' report section.
     const std::string logo = project.meta.logo;
     const bool metaLogo = !logo.empty();

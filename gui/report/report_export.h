@@ -19,8 +19,12 @@ struct StudySummary;
 // a relative logo path is taken relative to `projectFile`'s folder. Returns
 // false with `error` set (bad report settings, unreadable logo, unwritable
 // file). `pages`, when given, receives the page count. `study`, when given
-// and run, adds its section (gui/report/report_study.h).
+// and run, adds its section (gui/report/report_study.h). `keyRows`, when
+// given, holds every row of the channels key results read
+// (engine::keyResultChannels): the key results and conclusions come from it,
+// the plots and pictures from `results` (the studio's plotting copy).
 bool exportReport(const Project& project, const ResultStore& results, const QString& pdfPath, QString* error,
-                  const QString& projectFile = {}, int* pages = nullptr, const StudySummary* study = nullptr);
+                  const QString& projectFile = {}, int* pages = nullptr, const StudySummary* study = nullptr,
+                  const ResultStore* keyRows = nullptr);
 
 }  // namespace pm::gui

@@ -248,6 +248,10 @@ void MainWindow::sync3d() {
   if (has) view3d_->setProject(project(), QFileInfo(doc_->file()).absolutePath());
 }
 
+std::shared_ptr<const ResultStore> MainWindow::keyResultRows() const {
+  return buffer_->fullRows(engine::keyResultChannels(project()));
+}
+
 void MainWindow::exportReportDialog() {
   auto store = buffer_->store();  // the run shown (none after New or Open)
   if (run_->isRunning() || !store || store->rows() == 0) {
@@ -262,7 +266,8 @@ void MainWindow::exportReportDialog() {
   // The study shown in its dialog (the row chosen there), else the last one closed.
   std::shared_ptr<StudySummary> study = lastStudy_;
   if (studyDialog_ && studyDialog_->isFinished()) study = std::make_shared<StudySummary>(studyDialog_->summary());
-  if (!exportReport(project(), *store, path, &err, doc_->file(), nullptr, study.get()))
+  const auto keyRows = keyResultRows();
+  if (!exportReport(project(), *store, path, &err, doc_->file(), nullptr, study.get(), keyRows.get()))
     showError(tr("Export report"), err);
   else statusLabel_->setText(tr("Report written to %1").arg(path));
 }

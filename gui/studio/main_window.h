@@ -37,6 +37,10 @@ class QTableView;
 class QTimer;
 class QToolButton;
 
+namespace pm {
+class ResultStore;
+}
+
 namespace pm::gui {
 
 class Document;
@@ -116,6 +120,9 @@ class MainWindow : public QMainWindow {
   // The results dock (plots and the results tree).
   QDockWidget* resultsDock() const { return plotDock_; }
   QString statusText() const;
+  // Every row of the shown run's channels that key results read (from the
+  // run's results file, not the plotting copy); null before a run.
+  std::shared_ptr<const ResultStore> keyResultRows() const;
   const QString& lastError() const { return lastError_; }
   const QString& lastWarning() const { return lastWarning_; }
   // Selects a component everywhere (schematic, model tree, property editor).

@@ -195,7 +195,7 @@ void RunController::onRunnerFinished(bool ok) {
   pace_->stop();
   waiting_ = false;
   takeRows();  // the last rows
-  v_.buffer->finish(runner_->resultsFile());
+  v_.buffer->finish(runner_->resultsFile());  // read once the run is over
   showRows();
   v_.progress->hide();
   v_.results->finishRun();
