@@ -171,12 +171,13 @@ int analyse(const std::string& path, MechanismAnalysis kind, const std::string& 
 
 // `pneumech modal`: the table on standard output (or -o FILE: .json gives
 // everything with the mode shapes, else the CSV table).
-int modal(const std::string& path, const std::vector<std::string>& sets, double at, double maxFrequency,
-          const std::string& out, bool json) {
+int modal(const std::string& path, const std::vector<std::string>& sets, double at, bool atStatic,
+          double maxFrequency, const std::string& out, bool json) {
   Project pr = loadWithOverrides(path, sets);
   if (!out.empty()) engine::checkOutputFile(out);
   ModalOptions opt;
   opt.at = at;
+  opt.staticEquilibrium = atStatic;
   opt.maxOmega = maxFrequency > 0 ? 2 * M_PI * maxFrequency : 0.0;
   ModalResult r;
   try {
@@ -320,11 +321,16 @@ int main(int argc, char** argv) {
   std::string modProject, modOut;
   std::vector<std::string> modSets;
   double modAt = 0.0, modMaxF = 0.0;
-  bool modJson = false;
+  bool modJson = false, modStatic = false;
   auto* mod = app.add_subcommand("modal", "modes of the whole machine (mechanism, flexible bodies, chambers, controllers) "
-                                          "linearised at the state a run reaches at --at T (default 0: the start)");
+                                          "linearised at the state a run reaches at --at T (default 0: the start), "
+                                          "or with --static at the static equilibrium");
   mod->add_option("project", modProject, "project file")->required();
   mod->add_option("--at", modAt, "operating point: the run's state at this time [s] (default 0)");
+  mod->add_flag("--static", modStatic,
+                "operating point: the static equilibrium under gravity, supply pressures and springs (all rates "
+                "zero), found by Newton from the state at --at (whose inputs and valve positions it keeps); "
+                "an equilibrium that is not unique is taken nearest that state");
   mod->add_option("--max-frequency", modMaxF, "leave out modes above this natural frequency [Hz]");
   mod->add_option("--out,-o", modOut, "file to write: the CSV table, or JSON with the mode shapes when the name "
                                        "ends in .json (\"-\": standard output)");
@@ -384,7 +390,7 @@ int main(int argc, char** argv) {
       return analyse(stProject, throughTime ? MechanismAnalysis::QuasiStatic : MechanismAnalysis::Static, stOut, stSets, quiet);
     if (res->parsed()) return keyResults(resProject, resSets, cpm, resJson);
     if (chk->parsed()) return check(chkProject, chkSets);
-    if (mod->parsed()) return modal(modProject, modSets, modAt, modMaxF, modOut, modJson);
+    if (mod->parsed()) return modal(modProject, modSets, modAt, modStatic, modMaxF, modOut, modJson);
     if (kin->parsed()) return analyse(kinProject, MechanismAnalysis::Kinematic, kinOut, kinSets, quiet);
     return types();
   } catch (const ProjectError& e) {

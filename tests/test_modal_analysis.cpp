@@ -11,6 +11,7 @@
 //  - a mass on two closed cylinder chambers: the air spring
 //    k = kappa p (A_A^2 / V_A + A_B^2 / V_B) adiabatic, p (...) isothermal;
 //  - a pendulum linearised at its start angle: omega^2 = m g l cos(theta0) / J;
+//    about its static equilibrium (--static): m g l / J;
 //  - the example flexible_swing_arm: its first bending mode in the swing plane.
 #include "analyses/modal_analysis.h"
 #include "mechanics/beam/beam_bodies.h"
@@ -255,6 +256,59 @@ class TestModalAnalysis : public QObject {
     const double l = std::hypot(bob.position[0], bob.position[2]), c = -bob.position[2] / l;
     const double J = bob.mass * l * l + 1e-4;
     CHECK_REL(m->naturalFrequency, std::sqrt(bob.mass * 9.80665 * l * c / J) / (2 * kPi), 1e-6);
+  }
+
+  // The same pendulum about its static equilibrium (--static): hanging
+  // straight down, m g l / J whatever the start angle, and the operating
+  // point is that pose (the bob's x at 0; Newton's residual 1e-11 of the
+  // scaled rows: 1e-9 m). The start is linearised at cos(0.2) = 0.98 of it,
+  // so the test tells the two apart.
+  void pendulumAtStaticEquilibrium() {
+    const Project pr = loadProject(projectPath("pendulum.pneumech.json"));
+    ModalOptions o;
+    o.staticEquilibrium = true;
+    const ModalResult r = runModalAnalysis(pr, "pendulum", o);
+    QVERIFY(r.staticEquilibrium);
+    const Mode* m = nullptr;
+    for (const Mode& x : r.modes)
+      if (x.oscillating && !m) m = &x;
+    QVERIFY(m);
+    const auto& bob = pr.mechanism.parts[1];
+    const double l = std::hypot(bob.position[0], bob.position[2]);
+    const double J = bob.mass * l * l + 1e-4;
+    CHECK_REL(m->naturalFrequency, std::sqrt(bob.mass * 9.80665 * l / J) / (2 * kPi), 1e-6);
+    QVERIFY(std::abs(m->dampingRatio) < 1e-6);
+    // The bob's centre of mass straight under the pivot (at the origin).
+    int found = 0;
+    for (size_t i = 0; i < r.states.size(); ++i) {
+      if (r.states[i] == "mechanism.bob.rx") {
+        ++found;
+        QVERIFY2(std::abs(r.y[i]) < 1e-9, qPrintable(QString::number(r.y[i])));
+      }
+      if (r.states[i] == "mechanism.bob.rz") {
+        ++found;
+        QVERIFY2(std::abs(r.y[i] + l) < 1e-9, qPrintable(QString::number(r.y[i])));
+      }
+    }
+    QCOMPARE(found, 2);
+  }
+
+  // A motion driven at a constant rate has no static equilibrium: refused.
+  void noStaticEquilibrium() {
+    Mechanism m;
+    m.gravity = {0, 0, 0};
+    m.parts.push_back(ground({mk("o", {0, 0, 0})}));
+    m.parts.push_back(part("wheel", 1.0, {1e-2, 1e-2, 1e-2, 0, 0, 0}, {0, 0, 0}, {mk("o", {0, 0, 0})}));
+    m.joints.push_back(joint("pin", "revolute", "wheel.o", "ground.o"));
+    MotionDef mo;
+    mo.id = "drive";
+    mo.joint = "pin";
+    mo.quantity = "velocity";
+    mo.params = {{"value", 3.0}};
+    m.motions.push_back(mo);
+    ModalOptions o;
+    o.staticEquilibrium = true;
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, runModalAnalysis(mechProject(m, 0.1, 0.01, 1e-8), "x", o));
   }
 
   // The example: its arm resting against the cylinder's end stop at 1.5 s.

@@ -64,26 +64,91 @@ void differentiate(System& sys, double t, std::vector<double>& y, std::vector<do
   }
 }
 
-Pencil linearise(System& sys, double t, std::vector<double> y, std::vector<double> yp, double relTol) {
-  const int n = sys.size();
-  Pencil p{MatrixXd(n, n), MatrixXd(n, n), VectorXd(n)};
-  for (int j = 0; j < n; ++j) {
-    // A state's size: its value, or what the solver's tolerances call small
-    // (multipliers kept out of the error test have a huge atol: 1 for them).
+// The state scales: a state's value, or what the solver's tolerances call
+// small (multipliers kept out of the error test have a huge atol: 1 for them).
+VectorXd stateScales(System& sys, const std::vector<double>& y, double relTol) {
+  VectorXd d(sys.size());
+  for (int j = 0; j < sys.size(); ++j) {
     const double atol = sys.states()[j].atol;
-    p.d[j] = std::max(std::abs(y[j]), atol < 1e6 ? atol / relTol : 1.0);
+    d[j] = std::max(std::abs(y[j]), atol < 1e6 ? atol / relTol : 1.0);
+  }
+  return d;
+}
+
+// A (and B unless `withRate` is false) on the states scaled by d, rows
+// divided by their largest entry (returned in `rows`).
+Pencil linearise(System& sys, double t, std::vector<double> y, std::vector<double> yp, const VectorXd& d,
+                 bool withRate, VectorXd* rows = nullptr) {
+  const int n = sys.size();
+  Pencil p{MatrixXd(n, n), MatrixXd::Zero(n, n), d};
+  for (int j = 0; j < n; ++j) {
     const double hy = 1e-7 * p.d[j];
     differentiate(sys, t, y, yp, false, j, hy, p.A.col(j));
+    p.A.col(j) *= p.d[j];
+    if (!withRate) continue;
     const double hp = 1e-7 * std::max(std::abs(yp[j]), p.d[j]);
     differentiate(sys, t, y, yp, true, j, hp, p.B.col(j));
-    p.A.col(j) *= p.d[j];
     p.B.col(j) *= p.d[j];
   }
+  if (rows) rows->setOnes(n);
   for (int i = 0; i < n; ++i) {
     const double m = std::max(p.A.row(i).cwiseAbs().maxCoeff(), p.B.row(i).cwiseAbs().maxCoeff());
     if (m > 0) p.A.row(i) /= m, p.B.row(i) /= m;
+    if (m > 0 && rows) (*rows)[i] = m;
   }
   return p;
+}
+
+Pencil linearise(System& sys, double t, const std::vector<double>& y, const std::vector<double>& yp, double relTol) {
+  return linearise(sys, t, y, yp, stateScales(sys, y, relTol), true);
+}
+
+// The residual at (t, y, y' = 0), its rows divided by `rows`.
+VectorXd staticResidual(System& sys, double t, const std::vector<double>& y, const VectorXd& rows, bool& ok) {
+  const int n = sys.size();
+  std::vector<double> yp(n, 0.0), r(n);
+  ok = sys.residual(t, y.data(), yp.data(), r.data()) == 0;
+  VectorXd f = Eigen::Map<VectorXd>(r.data(), n).cwiseQuotient(rows);
+  if (!ok || !f.allFinite()) ok = false;
+  return f;
+}
+
+// Newton on F(t, y, 0) = 0 from y: steps of least norm in the scaled
+// states (a direction the equations leave free stays where it was), halved
+// until the scaled residual falls.
+std::vector<double> staticEquilibrium(System& sys, double t, std::vector<double> y, double relTol,
+                                      std::vector<std::string>& notes) {
+  const int n = sys.size();
+  const std::vector<double> zero(n, 0.0);
+  double worst = INFINITY;
+  for (int it = 0; it < 60; ++it) {
+    VectorXd rows;
+    const Pencil p = linearise(sys, t, y, zero, stateScales(sys, y, relTol), false, &rows);
+    bool ok = false;
+    const VectorXd f = staticResidual(sys, t, y, rows, ok);
+    if (!ok) throw std::runtime_error("the residual cannot be evaluated on the way to the static equilibrium");
+    worst = f.cwiseAbs().maxCoeff();
+    if (worst < 1e-11) {
+      Eigen::CompleteOrthogonalDecomposition<MatrixXd> cod(p.A);
+      if (cod.rank() < n)
+        notes.push_back("the static equilibrium is not unique (" + std::to_string(n - cod.rank()) +
+                        " free directions: a free part, a closed chamber's gas): the one nearest the start is used");
+      notes.push_back("static equilibrium after " + std::to_string(it) + " Newton steps");
+      return y;
+    }
+    const VectorXd dz = p.A.completeOrthogonalDecomposition().solve(-f);
+    double step = 1.0;
+    std::vector<double> trial(n);
+    for (; step > 1e-4; step /= 2) {
+      for (int j = 0; j < n; ++j) trial[j] = y[j] + step * p.d[j] * dz[j];
+      const VectorXd ft = staticResidual(sys, t, trial, rows, ok);
+      if (ok && ft.norm() < (1.0 - 1e-4 * step) * f.norm()) break;
+    }
+    if (!(step > 1e-4)) break;
+    y = trial;
+  }
+  throw std::runtime_error("no static equilibrium found (largest scaled residual " + numberText(worst) +
+                           "): a motion driven at a rate, or a force nothing balances, has none");
 }
 
 // Beam node bodies ("arm_n3") count for their beam ("arm").
@@ -248,7 +313,14 @@ ModalResult runModalAnalysis(const Project& project, const std::string& file, co
   ModalResult res;
   res.t = run.stats.tReached;
   for (const auto& s : sys.states()) res.states.push_back(s.name), res.stateUnits.push_back(s.unit);
-  const Pencil p = linearise(sys, res.t, run.yEnd, run.ypEnd, pr.simulation.rel_tol);
+  std::vector<double> y = run.yEnd, yp = run.ypEnd;
+  if (options.staticEquilibrium) {
+    y = staticEquilibrium(sys, res.t, y, pr.simulation.rel_tol, res.notes);
+    yp.assign(yp.size(), 0.0);
+    res.staticEquilibrium = true;
+  }
+  res.y = y;
+  const Pencil p = linearise(sys, res.t, y, yp, pr.simulation.rel_tol);
   const Eigenpairs ep = solvePencil(p);
   res.shift = ep.shift;
   res.infinite = ep.infinite;
@@ -271,7 +343,7 @@ ModalResult runModalAnalysis(const Project& project, const std::string& file, co
     m.shares = sharesOf(sys, z, beams);
     const Eigen::VectorXcd v = p.d.cast<Complex>().cwiseProduct(z);
     m.shape.assign(v.data(), v.data() + v.size());
-    if (m.oscillating) m.channels = channelShape(sys, res.t, run.yEnd, run.ypEnd, v, m.lambda, p.d);
+    if (m.oscillating) m.channels = channelShape(sys, res.t, y, yp, v, m.lambda, p.d);
     res.modes.push_back(std::move(m));
   }
   return res;
@@ -311,6 +383,7 @@ std::string ModalResult::tableCsv() const {
 std::string ModalResult::json() const {
   nlohmann::json j;
   j["t"] = t;
+  j["operating_point"] = staticEquilibrium ? "static equilibrium" : "run";
   j["shift"] = shift;
   j["infinite_eigenvalues"] = infinite;
   j["above_limit"] = aboveLimit;
@@ -342,7 +415,8 @@ std::string ModalResult::json() const {
 
 std::string ModalResult::text(int maxModes) const {
   std::ostringstream o;
-  o << "Modes of the linearised system at t = " << t << " s: " << modes.size() << " finite (" << infinite
+  o << "Modes of the linearised system at " << (staticEquilibrium ? "the static equilibrium, inputs of " : "")
+    << "t = " << t << " s: " << modes.size() << " finite (" << infinite
     << " infinite eigenvalues of the algebraic equations";
   if (aboveLimit) o << ", " << aboveLimit << " above the frequency limit";
   o << ")\n";

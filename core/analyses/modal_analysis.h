@@ -10,7 +10,8 @@
 // switches) are held as they are at the operating point.
 //
 // The operating point is the state a transient run of the same project
-// reaches at time T (T = 0: the consistent start). The eigenproblem is
+// reaches at time T (T = 0: the consistent start), or the static
+// equilibrium (ModalOptions::staticEquilibrium). The eigenproblem is
 // solved by shift-and-invert, (A + s B)^-1 B v = -1/(lambda - s) v, on the
 // states scaled by their magnitude; the pencil's infinite eigenvalues (the
 // algebraic equations, the constraints) are the zero ones of that matrix.
@@ -28,6 +29,12 @@ struct BuildOptions;
 
 struct ModalOptions {
   double at = 0.0;  // the operating point: the run's state at this time [s]
+  // The operating point is instead the static equilibrium F(t, y, 0) = 0
+  // (gravity, supply pressures, springs; the inputs and the discrete states
+  // as at `at`), found by Newton from the run's state at `at`. An
+  // equilibrium that is not unique (a free part, a closed chamber's gas)
+  // is taken nearest that state.
+  bool staticEquilibrium = false;
   // Modes whose |lambda| is above this are not reported [rad/s] (0: all finite ones).
   double maxOmega = 0.0;
 };
@@ -61,6 +68,8 @@ struct Mode {
 
 struct ModalResult {
   double t = 0.0;                   // the operating point's time
+  bool staticEquilibrium = false;   // the operating point is the static equilibrium
+  std::vector<double> y;            // the operating point's state (order of `states`)
   std::vector<std::string> states;  // names, as `pneumech equations` lists them
   std::vector<std::string> stateUnits;
   int infinite = 0;                 // eigenvalues of the algebraic part, not modes
