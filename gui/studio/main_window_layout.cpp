@@ -218,7 +218,7 @@ void MainWindow::buildUi() {
 
   statusLabel_ = new QLabel(tr("No simulation run yet"));
   statusLabel_->setObjectName("statusLabel");
-  statusBar()->addPermanentWidget(statusLabel_, 1);
+  statusBar()->addPermanentWidget(statusLabel_);  // no stretch: showMessage() needs the room on the left
   cursorStatus_ = new QLabel;
   cursorStatus_->setObjectName("cursorStatus");
   cursorStatus_->setToolTip(tr("The time every view shows"));
