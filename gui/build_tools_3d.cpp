@@ -21,6 +21,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace pm::gui {
@@ -81,8 +82,24 @@ BuildTools3d::BuildTools3d(Document* doc, SelectionModel* selection, MechanismVi
     QAction* a = candidates->addAction(QString::fromStdString(t.name));
     a->setObjectName("actJointAtSnap_" + QString::fromStdString(t.name));
     a->setToolTip(QString::fromStdString(t.description));
-    connect(a, &QAction::triggered, this, [this, a] { addJointAtSnap(a->text()); });
+    connect(a, &QAction::triggered, this, [this, a] { addJointAtSnap(a->text(), false); });
   }
+  // A joint between misaligned markers is refused (revolute, prismatic...)
+  // or not what was meant: the same palette, aligning first.
+  auto* align = new QMenu(tr("Align and join"), candidates);
+  align->setObjectName("alignAndJoinMenu");
+  for (const MechTypeDecl& t : jointTypes()) {
+    if (t.name == "coupler") continue;
+    QAction* a = align->addAction(QString::fromStdString(t.name));
+    a->setObjectName("actAlignJoin_" + QString::fromStdString(t.name));
+    a->setToolTip(tr("Turn the moved part about the snapped marker so the two z axes agree, then add a %1 joint")
+                      .arg(QString::fromStdString(t.name)));
+    connect(a, &QAction::triggered, this, [this, a] { addJointAtSnap(a->text(), true); });
+  }
+  candidates->addSeparator();
+  alignAndJoin_ = candidates->addMenu(align);
+  alignAndJoin_->setObjectName("actAlignAndJoin");
+  alignAndJoin_->setVisible(false);
   jointAtSnap_ = new QToolButton;
   jointAtSnap_->setObjectName("buildJointAtSnap3d");
   jointAtSnap_->setText(tr("Joint at Snap"));
@@ -131,6 +148,10 @@ BuildTools3d::BuildTools3d(Document* doc, SelectionModel* selection, MechanismVi
 
 QAction* BuildTools3d::jointAtSnapAction(const QString& type) const {
   return jointAtSnap_->menu()->findChild<QAction*>("actJointAtSnap_" + type);
+}
+
+QAction* BuildTools3d::alignAndJoinAction(const QString& type) const {
+  return alignAndJoin_->menu()->findChild<QAction*>("actAlignJoin_" + type);
 }
 
 QAction* BuildTools3d::jointAction(const QString& type) const {
@@ -299,11 +320,16 @@ void BuildTools3d::onGizmoMoved(const QString& id, const QVector3D& offset, cons
   const bool swap = from && from->ground;
   candidateI_ = swap ? onto : marker;
   candidateJ_ = swap ? marker : onto;
+  mover_ = id;
+  moverMarker_ = marker;
+  moverOnto_ = onto;
   const double tilt = zAxisAngle(m, marker.toStdString(), onto.toStdString()) * 180 / M_PI;
   checkCandidate();
   emit statusMessage(tr("Markers %1 and %2 coincide%3: Joint at Snap adds a joint between them")
                          .arg(candidateI_, candidateJ_,
-                              tilt > 1e-6 ? tr(" (their z axes %1 deg apart)").arg(tilt, 0, 'g', 4) : QString()));
+                              tilt > 1e-6 ? tr(" (their z axes %1 deg apart: Joint at Snap > Align and join turns %2)")
+                                                .arg(tilt, 0, 'g', 4).arg(id)
+                                          : QString()));
 }
 
 void BuildTools3d::onGizmoTurned(const QString& id, int axis, double angle) {
@@ -311,36 +337,51 @@ void BuildTools3d::onGizmoTurned(const QString& id, int axis, double angle) {
   emit statusMessage(tr("%1 turned %2 deg about world %3").arg(id).arg(angle * 180 / M_PI, 0, 'g', 6).arg(QChar("xyz"[axis])));
 }
 
-// The offer stands while both markers exist and coincide.
+// The offer stands while both markers exist, coincide and no joint joins
+// them (undoing the joint offers it again).
 void BuildTools3d::checkCandidate() {
   Vec3 a{}, b{};
   const Mechanism& m = doc_->project().mechanism;
-  const bool ok = !candidateI_.isEmpty() && markerWorld(m, candidateI_.toStdString(), a) &&
-                  markerWorld(m, candidateJ_.toStdString(), b) &&
-                  std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]) < 1e-9;
-  if (!ok) candidateI_.clear(), candidateJ_.clear();
+  const bool there = !candidateI_.isEmpty() && markerWorld(m, candidateI_.toStdString(), a) &&
+                     markerWorld(m, candidateJ_.toStdString(), b) &&
+                     std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]) < 1e-9;
+  if (!there) candidateI_.clear(), candidateJ_.clear();
+  const std::string ci = candidateI_.toStdString(), cj = candidateJ_.toStdString();
+  const bool ok = there && std::none_of(m.joints.begin(), m.joints.end(), [&](const JointDef& j) {
+                    return (j.i == ci && j.j == cj) || (j.i == cj && j.j == ci);
+                  });
   jointAtSnap_->setEnabled(ok);
-  view_->setHint(ok ? tr("%1 and %2 coincide: Joint at Snap adds a joint between them")
-                          .arg(candidateI_, candidateJ_)
-                    : QString());
+  alignAndJoin_->setVisible(ok && zAxisAngle(m, moverMarker_.toStdString(), moverOnto_.toStdString()) > 1e-9);
+  view_->setHint(!ok ? QString()
+                     : alignAndJoin_->isVisible()
+                         ? tr("%1 and %2 coincide, their z axes differ: Joint at Snap > Align and join turns %3 to match")
+                               .arg(candidateI_, candidateJ_, mover_)
+                         : tr("%1 and %2 coincide: Joint at Snap adds a joint between them").arg(candidateI_, candidateJ_));
   jointAtSnap_->setToolTip(ok ? tr("Add a joint between %1 (I, moving) and %2 (J), which coincide").arg(candidateI_, candidateJ_)
                               : tr("Move a part with the gizmo until one of its markers snaps onto another part's "
                                    "marker: then this adds a joint between the two"));
 }
 
-void BuildTools3d::addJointAtSnap(const QString& type) {
-  if (candidateI_.isEmpty()) return;
+void BuildTools3d::addJointAtSnap(const QString& type, bool align) {
+  if (candidateI_.isEmpty() || !jointAtSnap_->isEnabled()) return;
+  const double tilt = zAxisAngle(doc_->project().mechanism, moverMarker_.toStdString(), moverOnto_.toStdString());
   JointDef j;
   j.id = freshObjectId(doc_->project(), type.toStdString());
   j.type = type.toStdString();
   j.i = candidateI_.toStdString();
   j.j = candidateJ_.toStdString();
-  candidateI_.clear();
-  candidateJ_.clear();
-  doc_->edit(tr("Add joint %1").arg(QString::fromStdString(j.id)), [&](Project& p) { p.mechanism.joints.push_back(j); });
+  const std::string mover = mover_.toStdString(), marker = moverMarker_.toStdString(), onto = moverOnto_.toStdString();
+  doc_->edit(align ? tr("Align %1 and add joint %2").arg(mover_, QString::fromStdString(j.id))
+                   : tr("Add joint %1").arg(QString::fromStdString(j.id)),
+             [&](Project& p) {
+               if (align) alignZ(p, mover, marker, onto);
+               p.mechanism.joints.push_back(j);
+             });
   selection_->select(QString::fromStdString(j.id));
-  emit statusMessage(tr("Joint %1: %2 %3 moves relative to %4, about/along the z axis of marker %4")
-                         .arg(QString::fromStdString(j.id), type, QString::fromStdString(j.i), QString::fromStdString(j.j)));
+  emit statusMessage(tr("Joint %1: %2 %3 moves relative to %4, about/along the z axis of marker %4%5")
+                         .arg(QString::fromStdString(j.id), type, QString::fromStdString(j.i), QString::fromStdString(j.j),
+                              align ? tr(" (%1 turned %2 deg to align the z axes)").arg(mover_).arg(tilt * 180 / M_PI, 0, 'g', 4)
+                                    : QString()));
 }
 
 }  // namespace pm::gui

@@ -41,6 +41,11 @@ class BuildTools3d : public QObject {
   // still coincide; its menu is the joint palette for them.
   QToolButton* jointAtSnap() const { return jointAtSnap_; }
   QAction* jointAtSnapAction(const QString& type) const;
+  // Its "Align and join" submenu, shown while the two markers' z axes
+  // differ: the joint, the moved part (or marker) turned about the snapped
+  // marker so that their z axes agree, one undo step.
+  QAction* alignAndJoin() const { return alignAndJoin_; }
+  QAction* alignAndJoinAction(const QString& type) const;
   // The snap step [m]; 0 = off.
   double snapStep() const;
   void setSnapStep(double metres);
@@ -58,7 +63,7 @@ class BuildTools3d : public QObject {
   void onGizmoMoved(const QString& id, const QVector3D& offset, const QString& marker, const QString& onto);
   void onGizmoTurned(const QString& id, int axis, double angle);
   void checkCandidate();
-  void addJointAtSnap(const QString& type);
+  void addJointAtSnap(const QString& type, bool align);
 
   Document* doc_;
   SelectionModel* selection_;
@@ -69,7 +74,9 @@ class BuildTools3d : public QObject {
   QAction* move_;
   QComboBox* snap_;
   QToolButton* jointAtSnap_;
+  QAction* alignAndJoin_;
   QString candidateI_, candidateJ_;  // the coinciding markers offered
+  QString mover_, moverMarker_, moverOnto_;  // the snap: what was dragged, its marker, the other
   QString jointType_, jointI_;  // a joint being picked: its type and marker I so far
 };
 

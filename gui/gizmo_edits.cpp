@@ -45,14 +45,43 @@ bool markerWorld(const Mechanism& m, const std::string& ref, Vec3& world) {
   return true;
 }
 
+namespace {
+
+// A marker's z axis in the world, as placed.
+Eigen::Vector3d worldZ(const Mechanism& m, const std::string& ref) {
+  const PartDef* part = m.part(ref.substr(0, ref.find('.')));
+  const MarkerDef* mk = findMarker(m, ref);
+  if (!part || !mk) return Eigen::Vector3d::UnitZ();
+  return pm::rotationFromRpy(part->orientation) * pm::rotationFromRpy(mk->orientation).col(2);
+}
+
+}  // namespace
+
 double zAxisAngle(const Mechanism& m, const std::string& a, const std::string& b) {
-  auto z = [&](const std::string& ref) -> Eigen::Vector3d {
-    const PartDef* part = m.part(ref.substr(0, ref.find('.')));
-    const MarkerDef* mk = findMarker(m, ref);
-    if (!part || !mk) return Eigen::Vector3d::UnitZ();
-    return pm::rotationFromRpy(part->orientation) * pm::rotationFromRpy(mk->orientation).col(2);
-  };
-  return std::acos(std::clamp(z(a).dot(z(b)), -1.0, 1.0));
+  return std::acos(std::clamp(worldZ(m, a).dot(worldZ(m, b)), -1.0, 1.0));
+}
+
+bool alignZ(Project& p, const std::string& id, const std::string& marker, const std::string& onto) {
+  PartDef* part = nullptr;
+  MarkerDef* mk = nullptr;
+  Vec3 c{};
+  if (!resolve(p, id, part, mk) || !findMarker(p.mechanism, marker) || !findMarker(p.mechanism, onto) ||
+      !markerWorld(p.mechanism, marker, c))
+    return false;
+  // FromTwoVectors also picks an axis for opposite z axes.
+  const Eigen::Matrix3d turn =
+      Eigen::Quaterniond::FromTwoVectors(worldZ(p.mechanism, marker), worldZ(p.mechanism, onto)).toRotationMatrix();
+  const Eigen::Matrix3d r = pm::rotationFromRpy(part->orientation);
+  if (mk) {
+    mk->orientation = rpyOf(r.transpose() * turn * r * pm::rotationFromRpy(mk->orientation));
+    return true;
+  }
+  part->orientation = rpyOf(turn * r);
+  // About the marker's origin: it stays where it was, with the orientation
+  // as stored (rounded).
+  const Eigen::Vector3d pos = eig(c) - pm::rotationFromRpy(part->orientation) * eig(findMarker(p.mechanism, marker)->position);
+  part->position = {pos[0], pos[1], pos[2]};
+  return true;
 }
 
 bool moveObject(Project& p, const std::string& id, const Vec3& offset, double step) {

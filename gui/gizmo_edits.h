@@ -22,6 +22,10 @@ bool moveOnto(Project& p, const std::string& id, const std::string& marker, cons
 // Turns part or marker `id` by `angle` [rad] about world axis `axis`
 // (0 x, 1 y, 2 z) through its origin.
 bool turnObject(Project& p, const std::string& id, int axis, double angle);
+// Turns part or marker `id` so that the z axis of its marker `marker` (id
+// itself for a marker) agrees with that of marker `onto`, by the smallest
+// rotation about `marker`'s origin (a part then keeps that marker in place).
+bool alignZ(Project& p, const std::string& id, const std::string& marker, const std::string& onto);
 // A marker's world position with its part where the model places it.
 bool markerWorld(const Mechanism& m, const std::string& ref, Vec3& world);
 // The angle between the z axes of two markers, as placed [rad].

@@ -804,6 +804,7 @@ void MechanismView::zoomAt(const QPointF& pos, double factor) {
 }
 
 void MechanismView::keyPressEvent(QKeyEvent* e) {
+  if (e->key() == Qt::Key_Escape && cancelGizmoDrag()) return;
   if (e->key() == Qt::Key_Escape && d_->picking) {
     cancelMarkerPick();
     return;

@@ -132,7 +132,8 @@ class MechanismView : public QOpenGLWidget {
   // through its origin in steps of 15 degrees (Shift: freely). While moving,
   // a marker of the dragged part (or the dragged marker) that comes within
   // 12 px of another part's marker snaps onto it. On release gizmoMoved or
-  // gizmoTurned; the model is the caller's to change.
+  // gizmoTurned; the model is the caller's to change. Escape during a drag
+  // puts the target back and emits nothing.
   bool gizmoVisible() const;
   // A world point where a press grabs handle `handle` (GizmoHandle).
   bool gizmoGrabPoint(int handle, QVector3D& world) const;
@@ -199,6 +200,8 @@ class MechanismView : public QOpenGLWidget {
   bool gizmoPress(QMouseEvent* e);
   bool gizmoMove(QMouseEvent* e);
   bool gizmoRelease(QMouseEvent* e);
+  bool cancelGizmoDrag();
+  void restoreGizmoTarget();
   void findMarkerSnap();
   void drawGizmoOverlay(QPainter& p);
   std::unique_ptr<Impl> d_;

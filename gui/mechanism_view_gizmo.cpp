@@ -109,6 +109,7 @@ bool MechanismView::gizmoPress(QMouseEvent* e) {
   auto project = [this](const osg::Vec3d& w) { return projectToWidget(QVector3D(float(w.x()), float(w.y()), float(w.z()))); };
   const GizmoHandle h = d_->gizmo.hit(project, e->position());
   if (h == GizmoHandle::None) return false;
+  d_->gizmoCancelled = false;
   size_t k = 0;
   if (!targetFrame(d_->scene, d_->selected, k, d_->gizmoStart)) return false;
   const double r = d_->dpr(this);
@@ -164,6 +165,7 @@ void MechanismView::findMarkerSnap() {
 }
 
 bool MechanismView::gizmoMove(QMouseEvent* e) {
+  if (d_->gizmoCancelled && e->buttons() != Qt::NoButton) return true;
   if (!d_->gizmoDrag.active()) {
     if (e->buttons() != Qt::NoButton || !d_->gizmo.visible()) return false;
     auto project = [this](const osg::Vec3d& w) { return projectToWidget(QVector3D(float(w.x()), float(w.y()), float(w.z()))); };
@@ -195,15 +197,39 @@ bool MechanismView::gizmoMove(QMouseEvent* e) {
   return true;
 }
 
-bool MechanismView::gizmoRelease(QMouseEvent* e) {
-  if (!d_->gizmoDrag.active() || e->button() != Qt::LeftButton) return false;
-  const QString id = d_->gizmoTarget;
+// Puts a dragged part back where it was drawn before the drag.
+void MechanismView::restoreGizmoTarget() {
   size_t k = 0;
   osg::Matrixd m;
-  if (!id.contains('.') && targetFrame(d_->scene, id, k, m)) {
-    d_->scene.setPartMatrix(k, d_->gizmoStart);  // the model's edit redraws it
+  if (!d_->gizmoTarget.contains('.') && targetFrame(d_->scene, d_->gizmoTarget, k, m)) {
+    d_->scene.setPartMatrix(k, d_->gizmoStart);
     d_->scene.updateSprings();
   }
+}
+
+// Escape while dragging: the target back, no signal; the button's release
+// ends the press without a click or a camera move.
+bool MechanismView::cancelGizmoDrag() {
+  if (!d_->gizmoDrag.active()) return false;
+  restoreGizmoTarget();
+  d_->gizmoDrag.end();
+  d_->gizmoTarget.clear();
+  d_->snapMarker.clear();
+  d_->snapOnto.clear();
+  d_->gizmo.setHot(GizmoHandle::None);
+  d_->gizmoCancelled = true;
+  update();
+  return true;
+}
+
+bool MechanismView::gizmoRelease(QMouseEvent* e) {
+  if (d_->gizmoCancelled && e->button() == Qt::LeftButton) {
+    d_->gizmoCancelled = false;
+    return true;
+  }
+  if (!d_->gizmoDrag.active() || e->button() != Qt::LeftButton) return false;
+  const QString id = d_->gizmoTarget;
+  restoreGizmoTarget();  // the model's edit redraws it
   const int axis = d_->gizmoDrag.axis();
   const double amount = d_->gizmoDrag.amount();
   const bool turning = d_->gizmoDrag.turning();
@@ -236,6 +262,7 @@ void MechanismView::drawGizmoOverlay(QPainter& p) {
   QString text = d_->gizmoDrag.turning()
                      ? tr("%1 deg about world %2").arg(d_->gizmoDrag.amount() * 180 / M_PI, 0, 'f', 1).arg(QChar(*axis))
                      : tr("%1%2 mm along world %3").arg(d_->gizmoDrag.amount() >= 0 ? "+" : "").arg(mm(d_->gizmoDrag.amount())).arg(QChar(*axis));
+  text += tr("  (Esc cancels)");
   if (d_->gizmoTarget.contains('.')) {
     const osg::Matrixd frame = d_->gizmoStart * (d_->snapOnto.isEmpty() ? d_->gizmoDrag.delta() : osg::Matrixd::translate(d_->snapOffset));
     const osg::Vec3d o = frame.getTrans();

@@ -47,6 +47,8 @@ struct MechanismView::Impl {
   QString snapMarker, snapOnto;
   osg::Vec3d snapOffset;
   QPointF gizmoCursor;
+  // Escape ended the drag: the rest of the press (moves, release) is ignored.
+  bool gizmoCancelled = false;
   QString hint;
   double snapStep = 0.0;
   bool markersBeforePick = false;

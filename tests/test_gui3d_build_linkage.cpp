@@ -12,6 +12,7 @@
 // PM_BUILD_SNAPSHOTS=<folder> saves a screenshot after each stage.
 #include "build_tools_3d.h"
 #include "document.h"
+#include "engine/engine.h"
 #include "main_window.h"
 #include "marker_placement.h"
 #include "mechanism_editing.h"
@@ -39,6 +40,7 @@
 #include <QMenu>
 #include <QPushButton>
 #include <QScreen>
+#include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
@@ -95,6 +97,24 @@ void chooseFromMenu(QToolButton* button, QAction* item) {
   QTRY_VERIFY(chosen);
 }
 
+// Like chooseFromMenu, through the submenu of `sub`: three actions.
+void chooseFromSubmenu(QToolButton* button, QAction* sub, QAction* item) {
+  QVERIFY(button && button->isEnabled() && sub && sub->isVisible() && item);
+  bool chosen = false;
+  QTimer::singleShot(100, [&] {
+    QMenu* m = button->menu();
+    for (int i = 0; i < 50 && !m->isVisible(); ++i) QTest::qWait(20);
+    click(m, m->actionGeometry(sub).center());
+    QMenu* s = sub->menu();
+    for (int i = 0; i < 50 && !s->isVisible(); ++i) QTest::qWait(20);
+    QVERIFY(s->isVisible());
+    click(s, s->actionGeometry(item).center());
+    chosen = true;
+  });
+  click(button, button->rect().center());
+  QTRY_VERIFY(chosen);
+}
+
 void typeInto(QLineEdit* e, const QString& text) {
   ++actions;
   QTest::mouseClick(e, Qt::LeftButton);
@@ -108,6 +128,25 @@ QDialog* dialog(MainWindow& w, const char* name) {
   QDialog* d = nullptr;
   for (int i = 0; i < 100 && !((d = w.findChild<QDialog*>(name)) && d->isVisible()); ++i) QTest::qWait(20);
   return d;
+}
+
+// The status bar shows `text` as its temporary message, drawn in full left
+// of the permanent widgets: dark text pixels reach the message's width.
+void statusShows(MainWindow& w, const QString& text) {
+  QStatusBar* bar = w.statusBar();
+  QCOMPARE(bar->currentMessage(), text);
+  QTest::qWait(50);
+  const QImage img = bar->grab().toImage();
+  int room = bar->width();
+  for (QWidget* c : bar->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
+    if (c->isVisible() && c->x() > 0) room = std::min(room, c->x());
+  int reach = -1;
+  for (int x = 0; x < room && x < img.width(); ++x)
+    for (int y = 0; y < img.height(); ++y)
+      if (qGray(img.pixel(x, y)) < 110) reach = x;
+  const double wide = bar->fontMetrics().horizontalAdvance(text);
+  qInfo("status bar %d px, message room %d px, text %.0f px wide, drawn to x = %d", bar->width(), room, wide, reach);
+  QVERIFY2(reach > 0.9 * wide && wide < room, "the whole message is drawn");
 }
 
 // Where a world point is drawn in the 3D view.
@@ -483,6 +522,7 @@ class TestGui3dBuildLinkage : public QObject {
     qInfo("crank.B at (%.12g, %.12g, %.12g), ground.P at (%.12g, %.12g, %.12g)", b[0], b[1], b[2], pin[0], pin[1], pin[2]);
     QVERIFY2(near(b, pin, 1e-12), "crank.B on ground.P");
     QVERIFY(w.buildTools()->jointAtSnap()->isEnabled());
+    QVERIFY2(!w.buildTools()->alignAndJoin()->isVisible(), "z axes agree: nothing to align");
     chooseFromMenu(w.buildTools()->jointAtSnap(), w.buildTools()->jointAtSnapAction("spherical"));
     const JointDef& j = w.project().mechanism.joints.back();
     QCOMPARE(j.type, std::string("spherical"));
@@ -497,6 +537,140 @@ class TestGui3dBuildLinkage : public QObject {
     dragArrow(view, GizmoHandle::MoveX, 0.01);
     QVERIFY(near(w.project().mechanism.part("crank")->position, {0.01, 0, 0}, 1e-12));
     QVERIFY(!w.buildTools()->jointAtSnap()->isEnabled());
+  }
+
+  // Escape during a gizmo drag: the part (or marker) is drawn where it was,
+  // the release changes nothing, no undo step; the camera stays.
+  void escapeCancelsAGizmoDrag() {
+    MainWindow w;
+    QVERIFY(test::showProject(w, test::examplePath("four_bar"), QSize(1500, 950)));
+    MechanismView* view = w.mechanismView();
+    w.buildTools()->setSnapStep(0.005);
+    // Keys go to the active window's focus widget.
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QUndoStack* undo = w.document()->undoStack();
+    const int steps = undo->count();
+    const Project before = w.project();
+    for (const QString id : {QString("crank"), QString("rocker.C")}) {
+      w.selection()->select(id);
+      waitFrame(view);
+      const QVector3D o0 = view->gizmoOrigin();
+      const QMatrix4x4 m0 = view->partTransform("crank");
+      QVector3D grab;
+      QVERIFY(view->gizmoGrabPoint(int(GizmoHandle::MoveX), grab));
+      const QPoint a = view->projectToWidget(grab).toPoint(),
+                   b = view->projectToWidget(grab + QVector3D(0.08f, 0, 0)).toPoint();
+      const QVector3D eye = view->cameraEye();
+      QTest::mousePress(view, Qt::LeftButton, {}, a);
+      for (int k = 1; k <= 6; ++k) QTest::mouseMove(view, a + (b - a) * k / 6);
+      waitFrame(view);
+      QVERIFY2((view->gizmoOrigin() - o0 - QVector3D(0.08f, 0, 0)).length() < 0.006, "dragged 80 mm");
+      if (id == "crank") QVERIFY((view->partTransform("crank").column(3) - m0.column(3)).toVector3D().length() > 0.07);
+      // The key as typed: to the focus widget, which the press made the view.
+      QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(view));
+      QTest::keyClick(QApplication::focusWidget(), Qt::Key_Escape);
+      waitFrame(view);
+      QVERIFY2((view->gizmoOrigin() - o0).length() < 1e-6, "the gizmo back at the start");
+      QVERIFY2(view->partTransform("crank") == m0, "the crank drawn where it was");
+      for (int k = 1; k <= 3; ++k) QTest::mouseMove(view, b + QPoint(10 * k, 5 * k));  // still held: nothing
+      QTest::mouseRelease(view, Qt::LeftButton, {}, b + QPoint(30, 15));
+      waitFrame(view);
+      QVERIFY(view->partTransform("crank") == m0);
+      QVERIFY2(w.project() == before, qPrintable(id + " unchanged in the model"));
+      QCOMPARE(undo->count(), steps);
+      QCOMPARE(view->cameraEye(), eye);
+      QCOMPARE(w.selection()->current(), id);
+    }
+    // The next drag works as before.
+    w.selection()->select("crank");
+    dragArrow(view, GizmoHandle::MoveX, 0.01);
+    QVERIFY(near(w.project().mechanism.part("crank")->position, {0.01, 0, 0}, 1e-12));
+    QCOMPARE(undo->count(), steps + 1);
+  }
+
+  // The crank alone (its joints, the coupler and the rocker gone), a ground
+  // pin P whose z axis lies along -y (roll 90 deg): the crank's B snaps onto
+  // P with z axes 90 deg apart. "Align and join" turns the crank about B so
+  // they agree and adds the revolute joint in one undo step: the check then
+  // finds nothing for the assembly to move; the plain joint is refused
+  // (the mechanism cannot be assembled).
+  void alignAndJoinTurnsTheMovedPart() {
+    MainWindow w;
+    QVERIFY(test::showProject(w, test::examplePath("four_bar"), QSize(1500, 950)));
+    MechanismView* view = w.mechanismView();
+    w.buildTools()->setSnapStep(0.005);
+    w.document()->edit("set-up", [](Project& p) {
+      Mechanism& m = p.mechanism;
+      m.joints.clear();
+      m.motions.clear();
+      std::erase_if(m.parts, [](const PartDef& q) { return q.id == "coupler" || q.id == "rocker"; });
+      MarkerDef pin;
+      pin.id = "P";
+      pin.position = {0.0, 0.1, 0.0437};
+      pin.orientation = {M_PI / 2, 0, 0};
+      findPart(m, "ground")->markers.push_back(pin);
+    });
+    w.selection()->select("crank");
+    QSignalSpy status(w.buildTools(), &BuildTools3d::statusMessage);
+    dragArrow(view, GizmoHandle::MoveZ, 0.046);
+    const Project moved = w.project();
+    Vec3 b{}, pin{};
+    QVERIFY(markerWorld(moved.mechanism, "crank.B", b) && markerWorld(moved.mechanism, "ground.P", pin));
+    QVERIFY2(near(b, pin, 1e-12), "crank.B on ground.P");
+    QVERIFY(std::abs(zAxisAngle(moved.mechanism, "crank.B", "ground.P") - M_PI / 2) < 1e-12);
+    QVERIFY(!status.isEmpty());
+    const QString offer = status.back().front().toString();
+    qInfo("offer: %s", qPrintable(offer));
+    QVERIFY2(offer.contains("z axes 90 deg apart") && offer.contains("Align and join"), qPrintable(offer));
+    QVERIFY(w.buildTools()->alignAndJoin()->isVisible());
+    QVERIFY2(view->hint().contains("Align and join"), qPrintable(view->hint()));
+    statusShows(w, offer);
+    snapshot(w, "align_offer");
+    QUndoStack* undo = w.document()->undoStack();
+    const int steps = undo->count();
+
+    chooseFromSubmenu(w.buildTools()->jointAtSnap(), w.buildTools()->alignAndJoin(),
+                      w.buildTools()->alignAndJoinAction("revolute"));
+    QCOMPARE(undo->count(), steps + 1);
+    const Mechanism& m = w.project().mechanism;
+    QCOMPARE(m.joints.size(), size_t(1));
+    QCOMPARE(m.joints[0].type, std::string("revolute"));
+    QCOMPARE(m.joints[0].i, std::string("crank.B"));
+    QCOMPARE(m.joints[0].j, std::string("ground.P"));
+    QVERIFY(markerWorld(m, "crank.B", b));
+    const double angle = zAxisAngle(m, "crank.B", "ground.P");
+    qInfo("aligned: crank rpy (%.12g, %.12g, %.12g) deg, B off P by %.2e m, z axes %.2e rad apart",
+          m.part("crank")->orientation[0] * 180 / M_PI, m.part("crank")->orientation[1] * 180 / M_PI,
+          m.part("crank")->orientation[2] * 180 / M_PI, std::hypot(b[0] - pin[0], b[1] - pin[1], b[2] - pin[2]), angle);
+    QVERIFY2(near(b, pin, 1e-12), "B stays on P");
+    QVERIFY2(angle < 1e-9, "z axes agree");
+    // The smallest turn taking B's z (world z) onto P's (-y): 90 deg about world x.
+    const Eigen::Matrix3d want = Eigen::AngleAxisd(M_PI / 2, Eigen::Vector3d::UnitX()) *
+                                 pm::rotationFromRpy(moved.mechanism.part("crank")->orientation);
+    QVERIFY((pm::rotationFromRpy(m.part("crank")->orientation) - want).norm() < 1e-12);
+    auto assemblyNotes = [](const Project& p) {
+      QStringList moves;
+      try {
+        for (const std::string& n : pm::engine::check(p))
+          if (n.find("assembly moved") != std::string::npos) moves << QString::fromStdString(n);
+      } catch (const std::exception& e) {
+        moves << QString("refused: ") + e.what();
+      }
+      return moves.join("; ");
+    };
+    const QString aligned = assemblyNotes(w.project());
+    QVERIFY2(aligned.isEmpty(), qPrintable(aligned));
+
+    // Undone in one step (the offer back); the plain revolute is refused.
+    undo->undo();
+    QVERIFY(w.project() == moved);
+    QVERIFY(w.buildTools()->jointAtSnap()->isEnabled());
+    chooseFromMenu(w.buildTools()->jointAtSnap(), w.buildTools()->jointAtSnapAction("revolute"));
+    QVERIFY(std::abs(zAxisAngle(w.project().mechanism, "crank.B", "ground.P") - M_PI / 2) < 1e-12);
+    const QString plain = assemblyNotes(w.project());
+    qInfo("plain joint: %s", qPrintable(plain));
+    QVERIFY2(plain.contains("refused") && plain.contains("cannot be assembled"), "misaligned: refused");
   }
 };
 
