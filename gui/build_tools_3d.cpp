@@ -354,8 +354,7 @@ void BuildTools3d::checkCandidate() {
   alignAndJoin_->setVisible(ok && zAxisAngle(m, moverMarker_.toStdString(), moverOnto_.toStdString()) > 1e-9);
   view_->setHint(!ok ? QString()
                      : alignAndJoin_->isVisible()
-                         ? tr("%1 and %2 coincide, their z axes differ: Joint at Snap > Align and join turns %3 to match")
-                               .arg(candidateI_, candidateJ_, mover_)
+                         ? tr("%1 on %2, z axes differ: Joint at Snap > Align and join").arg(candidateI_, candidateJ_)
                          : tr("%1 and %2 coincide: Joint at Snap adds a joint between them").arg(candidateI_, candidateJ_));
   jointAtSnap_->setToolTip(ok ? tr("Add a joint between %1 (I, moving) and %2 (J), which coincide").arg(candidateI_, candidateJ_)
                               : tr("Move a part with the gizmo until one of its markers snaps onto another part's "

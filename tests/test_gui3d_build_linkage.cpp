@@ -643,6 +643,7 @@ class TestGui3dBuildLinkage : public QObject {
     qInfo("aligned: crank rpy (%.12g, %.12g, %.12g) deg, B off P by %.2e m, z axes %.2e rad apart",
           m.part("crank")->orientation[0] * 180 / M_PI, m.part("crank")->orientation[1] * 180 / M_PI,
           m.part("crank")->orientation[2] * 180 / M_PI, std::hypot(b[0] - pin[0], b[1] - pin[1], b[2] - pin[2]), angle);
+    snapshot(w, "align_joined");
     QVERIFY2(near(b, pin, 1e-12), "B stays on P");
     QVERIFY2(angle < 1e-9, "z axes agree");
     // The smallest turn taking B's z (world z) onto P's (-y): 90 deg about world x.
