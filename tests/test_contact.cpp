@@ -329,6 +329,24 @@ class TestContact : public QObject {
                {{V3(0.495, 0, 0), 0.01}});
   }
 
+  // The solver's Newton iterates and Jacobian columns hand the contact a
+  // slightly non-orthonormal rotation (here scaled by 1 + 4e-6, as seen at
+  // the unthrottled pusher's impact). The rod's cap flat 0.003 into the face
+  // x = -0.5 must keep its eight rim points, each 0.003 deep (before: five
+  // points, some 0.015 deep, and the run failed at the impact).
+  void cylinderBoxNonOrthonormalRotation() {
+    const Shape bx = Shape::box(V3(0.5, 0.5, 0.5)), rod = Shape::cylinder(0.02, 0.1);
+    const M3 alongX = rotY(std::numbers::pi / 2);
+    for (double scale : {1.0, 1.0 + 4e-6, 1.0 - 4e-6}) {
+      const Contact c = collide(rod, at(V3(-0.597, 0.1, 0.05), scale * alongX), bx, at(V3::Zero()));
+      QCOMPARE(c.points.size(), size_t(8));
+      for (const ContactPoint& p : c.points) {
+        QVERIFY2(std::abs(p.depth - 0.003) < 1e-12, qPrintable(QString("depth %1 at scale %2").arg(p.depth).arg(scale)));
+        QVERIFY(std::abs(p.point.x() + 0.4985) < 1e-12);
+        QVERIFY(std::abs(std::hypot(p.point.y() - 0.1, p.point.z() - 0.05) - 0.02) < 1e-12);
+      }
+    }
+  }
   void hertzForceLaw() {
     // Sphere on a plane delta deep, at rest: k delta^1.5; approaching at
     // speed u: plus STEP(delta, 0, 0, d, c) u, here past the ramp (c u) and halfway up it (c u / 2).

@@ -53,10 +53,13 @@ struct Cyl {
     const double ca = a.dot(L);
     return h * std::abs(ca) + r * std::sqrt(std::max(0.0, 1.0 - ca * ca));
   }
-  // A unit vector across the axis, along L's part across it (any when L is along the axis).
+  // A unit vector across the axis, along L's part across it (the fallback's
+  // part across it when L is along the axis).
   V3 across(const V3& L, const V3& fallback) const {
     const V3 u = L - a.dot(L) * a;
-    return u.norm() > 1e-12 ? V3(u.normalized()) : fallback;
+    if (u.norm() > 1e-12) return u.normalized();
+    const V3 f = fallback - a.dot(fallback) * a;
+    return f.norm() > 1e-12 ? V3(f.normalized()) : V3(a.unitOrthogonal());
   }
   // The nearest point of the solid cylinder to x (x itself when inside).
   V3 nearest(const V3& x) const {
@@ -135,7 +138,11 @@ std::vector<ContactPoint> onCap(const Cyl& cy, const V3& fallback, const Frame& 
 }  // namespace
 
 Contact cylinderBox(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb) {
-  const Cyl cy{fa.p, fa.R.col(2), a.radius, a.halfLength};
+  // The solver's Newton iterates and Jacobian columns may hand a rotation
+  // that is not quite orthonormal (a perturbed orientation): a non-unit axis
+  // turns "L across the axis" into a vector along it near a flat cap, and
+  // the cap's points swing out of the cap's plane.
+  const Cyl cy{fa.p, fa.R.col(2).normalized(), a.radius, a.halfLength};
   const V3& eb = b.halfExtents;
   const V3 T = fb.p - fa.p;
   const double size = a.radius + a.halfLength + eb.sum(), bias = 1e-9 * size, tol = 1e-12 * size;
