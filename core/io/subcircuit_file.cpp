@@ -215,14 +215,7 @@ ComponentType readSubcircuit(const json& def, const std::string& file, const std
 }
 
 std::string registerSubcircuit(const json& def, const std::string& file, const std::string& text) {
-  ComponentType t = readSubcircuit(def, file, text);
-  const std::string name = t.name;
-  try {
-    Registry::instance().addUser(std::move(t));
-  } catch (const std::invalid_argument& e) {
-    throw ProjectError(file, name, "", e.what());
-  }
-  return name;
+  return user::registerUserType(readSubcircuit(def, file, text), file);
 }
 
 Project subcircuitInside(const ComponentType& t) {

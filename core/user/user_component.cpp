@@ -526,7 +526,10 @@ ComponentType compileComponent(const json& def, const std::string& file, const s
 }
 
 std::string registerComponent(const json& def, const std::string& file, const std::string& text) {
-  ComponentType t = compileComponent(def, file, text);
+  return registerUserType(compileComponent(def, file, text), file);
+}
+
+std::string registerUserType(ComponentType t, const std::string& file) {
   const std::string name = t.name;
   try {
     Registry::instance().addUser(std::move(t));

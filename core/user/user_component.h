@@ -24,6 +24,9 @@ ComponentType compileComponent(const nlohmann::json& def, const std::string& fil
 
 // Compiles and registers (Registry::addUser). Returns the type's name.
 std::string registerComponent(const nlohmann::json& def, const std::string& file, const std::string& text);
+// Adds a compiled user type (component or sub-circuit) to the registry;
+// a clash with a registered name becomes a ProjectError naming `file`.
+std::string registerUserType(ComponentType t, const std::string& file);
 
 // Registers every *.json file of `dir` (one component per file, in name
 // order). The good ones are registered even when others are bad; then a
