@@ -50,6 +50,12 @@ void addReportOptions(CLI::App& rep, ReportOptions& o) {
   rep.add_option("--pdf", o.pdf, "PDF file to write")->required();
   rep.add_option("--set", o.sets, "override a parameter in SI: ID.PARAM=VALUE (repeatable)")->take_all();
   rep.add_flag("--quiet,-q", o.quiet, "print nothing on success");
+  o.study = rep.add_option("--study", o.studyName,
+                           "run the project's study NAME (default: its only or first one; or a study file's) and "
+                           "write the report of the study alone: its table, plot and chosen design")
+                ->expected(0, 1);
+  rep.add_option("--jobs,-j", o.jobs, "with --study: variants run at once (default: every core)")
+      ->check(CLI::Range(1, 1024));
   addTimeLimitOption(rep);
 }
 

@@ -35,6 +35,12 @@ struct ReportOptions {
   std::string project, pdf;
   std::vector<std::string> sets;
   bool quiet = false;
+  // --study [NAME]: the report of a study alone (the project's only or
+  // first study without NAME), run on `jobs` threads (0: every core).
+  CLI::Option* study = nullptr;
+  std::string studyName;
+  int jobs = 0;
+  bool wantsStudy() const { return study && study->count() > 0; }
 };
 void addReportOptions(CLI::App& command, ReportOptions& options);
 void addTimeLimitOption(CLI::App& command);

@@ -284,22 +284,14 @@ void StudyDialog::run() {
   doneCount_ = 0;
   finished_ = false;
 
-  const studies::StudyDefinition& st = setup_->study;
-  QStringList headers{tr("variant")};
-  for (const auto& p : st.parameters) headers << QString::fromStdString(p.path);
-  for (size_t k = 0; k < st.results.size(); ++k)
-    headers << QString::fromStdString(st.results[k] + " [" + setup_->resultUnits[k] + "]");
-  headers << tr("feasible") << tr("status");
+  const QStringList headers = studyTableHeader(*setup_);
   table_->clear();
   table_->setColumnCount(headers.size());
   table_->setHorizontalHeaderLabels(headers);
   table_->setRowCount(static_cast<int>(points_.size()));
   for (size_t i = 0; i < points_.size(); ++i) {
-    table_->setItem(int(i), 0, new QTableWidgetItem(QString::number(i)));
-    for (size_t k = 0; k < points_[i].size(); ++k)
-      table_->setItem(int(i), int(k + 1),
-                      new QTableWidgetItem(QString::fromStdString(studies::valueLabel(st.parameters[k], points_[i][k]))));
-    table_->setItem(int(i), headers.size() - 1, new QTableWidgetItem(tr("running")));
+    const QStringList row = studyTableRow(*setup_, i, points_[i], nullptr, tr("running"));
+    for (int c = 0; c < row.size(); ++c) table_->setItem(int(i), c, new QTableWidgetItem(row[c]));
   }
   fillAxisChoices();
   progress_->setRange(0, static_cast<int>(points_.size()));
@@ -328,17 +320,12 @@ void StudyDialog::variantDone(size_t i, const studies::VariantResult& r) {
   results_done_[i] = r;
   have_[i] = true;
   ++doneCount_;
-  const studies::StudyDefinition& st = setup_->study;
-  const int base = static_cast<int>(st.parameters.size()) + 1;
-  for (size_t k = 0; k < st.results.size(); ++k) {
-    const double v = r.ok && k < r.results.size() ? r.results[k] : std::nan("");
-    table_->setItem(int(i), base + int(k), new QTableWidgetItem(std::isfinite(v) ? QString::number(v, 'g', 6) : QString()));
-  }
-  table_->setItem(int(i), base + int(st.results.size()), new QTableWidgetItem(r.feasible ? "1" : "0"));
+  const int base = static_cast<int>(setup_->study.parameters.size()) + 1;
   const bool cancelled = !r.ok && stop_ && r.message.rfind("simulation cancelled", 0) == 0;
-  auto* status = new QTableWidgetItem(r.ok ? tr("ok") : cancelled ? tr("stopped") : tr("failed"));
-  if (!r.ok) status->setToolTip(QString::fromStdString(r.message));
-  table_->setItem(int(i), base + int(st.results.size()) + 1, status);
+  const QStringList row =
+      studyTableRow(*setup_, i, points_[i], &r, r.ok ? tr("ok") : cancelled ? tr("stopped") : tr("failed"));
+  for (int c = base; c < row.size(); ++c) table_->setItem(int(i), c, new QTableWidgetItem(row[c]));
+  if (!r.ok) table_->item(int(i), row.size() - 1)->setToolTip(QString::fromStdString(r.message));
   progress_->setValue(static_cast<int>(doneCount_));
   updatePlot();
 }
@@ -386,29 +373,11 @@ void StudyDialog::fillAxisChoices() {
 
 void StudyDialog::updatePlot() {
   if (!setup_) return;
-  const std::string xn = xAxis_->currentText().toStdString(), yn = yAxis_->currentText().toStdString();
-  std::vector<double> xs, ys;
-  std::vector<bool> feasible;
-  for (size_t i = 0; i < points_.size(); ++i) {
-    const bool shown = have_[i] && results_done_[i].ok;
-    xs.push_back(shown ? studies::variantValue(*setup_, points_[i], results_done_[i], xn) : std::nan(""));
-    ys.push_back(shown ? studies::variantValue(*setup_, points_[i], results_done_[i], yn) : std::nan(""));
-    feasible.push_back(shown && results_done_[i].feasible);
-  }
-  plot_->setData(xs, ys, feasible, xAxis_->currentText(), yAxis_->currentText());
-  if (!heatMapPossible()) return;
-  // Grid order: the first parameter slowest, so variant i * ny + j is cell (i, j).
-  const std::string zn = heatValue_->currentText().toStdString();
-  std::vector<double> z;
-  std::vector<bool> cellFeasible;
-  for (size_t i = 0; i < points_.size(); ++i) {
-    const bool shown = have_[i] && results_done_[i].ok;
-    z.push_back(shown ? studies::variantValue(*setup_, points_[i], results_done_[i], zn) : std::nan(""));
-    cellFeasible.push_back(shown && results_done_[i].feasible);
-  }
-  const auto& ps = setup_->study.parameters;
-  plot_->setHeatMap(ps[0].values, ps[1].values, z, cellFeasible, QString::fromStdString(ps[0].path),
-                    QString::fromStdString(ps[1].path), heatValue_->currentText());
+  const StudyPlotData d =
+      studyPlotData(*setup_, points_, results_done_, have_, xAxis_->currentText().toStdString(),
+                    yAxis_->currentText().toStdString(), heatMapPossible(), heatValue_->currentText().toStdString());
+  plot_->setData(d.x, d.y, d.feasible, d.xLabel, d.yLabel);
+  if (d.heatMap) plot_->setHeatMap(d.gridX, d.gridY, d.z, d.cellFeasible, d.heatXLabel, d.heatYLabel, d.zLabel);
 }
 
 StudySummary StudyDialog::summary() const {
@@ -421,10 +390,7 @@ StudySummary StudyDialog::summary() const {
     for (int c = 0; c < table_->columnCount(); ++c) row << (table_->item(r, c) ? table_->item(r, c)->text() : QString());
     s.rows.push_back(row);
   }
-  QStringList names;
-  for (const auto& p : st.parameters) names << QString::fromStdString(p.path);
-  static const char* kinds[] = {"Grid", "Lists", "Latin hypercube sample", "Sobol sample", "Random sample"};
-  s.description = tr("%1 of %2: %3").arg(kinds[int(st.sampling)], names.join(", "), status_->text());
+  s.description = tr("%1: %2").arg(studyKind(st), status_->text());
   for (const auto& c : st.constraints) s.constraints << QString::fromStdString(c.text);
   s.plot = plot_->data();
   // The chosen design: the row selected in the table, else the feasible
@@ -434,24 +400,14 @@ StudySummary StudyDialog::summary() const {
     s.chosenRow = selected.front()->row();
     s.chosen = tr("Chosen in the study table: ");
   } else if (!st.results.empty()) {
-    double best = std::numeric_limits<double>::infinity();
-    for (size_t i = 0; i < points_.size(); ++i)
-      if (have_[i] && results_done_[i].feasible && !results_done_[i].results.empty() &&
-          results_done_[i].results[0] < best) {
-        best = results_done_[i].results[0];
-        s.chosenRow = int(i);
-      }
+    s.chosenRow = bestFeasibleRow(results_done_, have_);
     s.chosen = tr("The smallest %1 among the variants that met the constraints: ").arg(QString::fromStdString(st.results[0]));
   }
   if (s.chosenRow < 0) {
     s.chosen = tr("No variant met the constraints.");
     return s;
   }
-  QStringList what;
-  for (size_t k = 0; k < st.parameters.size(); ++k)
-    what << QString::fromStdString(st.parameters[k].path + " = " +
-                                   studies::valueLabel(st.parameters[k], points_[size_t(s.chosenRow)][k]));
-  s.chosen += tr("variant %1, %2").arg(s.chosenRow).arg(what.join(", "));
+  s.chosen += variantText(*setup_, points_[size_t(s.chosenRow)], s.chosenRow);
   return s;
 }
 

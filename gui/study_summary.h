@@ -1,9 +1,12 @@
 // A finished (or stopped) study as the PDF report shows it: the table as the
 // dialog shows it, the plot the user chose, and the chosen design. The study
-// dialog makes it; the main window keeps the last one for File -> Export
-// Report (gui/report/report_study.*).
+// dialog makes it from what the user picked; `pneumech report --study` from
+// the study alone (summarizeStudy); the main window keeps the last one for
+// File -> Export Report (gui/report/report_study.*). The table's cells are
+// written here once, for the dialog and the report alike.
 #pragma once
 
+#include "engine/engine.h"
 #include "study_plot.h"
 
 #include <QString>
@@ -22,5 +25,40 @@ struct StudySummary {
   int chosenRow = -1;             // the row the user selected, else the best feasible; -1: none
   QString chosen;                 // why and what: "variant 4: cyl1.bore = 0.04, ..."
 };
+
+// The table's columns: variant, each parameter, each result with its unit,
+// feasible, status.
+QStringList studyTableHeader(const studies::StudySetup& setup);
+
+// Row `i`'s cells: `point`'s parameter values, then (when `result`) its
+// results, feasible and `status`; without a result the result cells are
+// empty and the status is `status` ("running", "stopped").
+QStringList studyTableRow(const studies::StudySetup& setup, size_t i, const std::vector<double>& point,
+                          const studies::VariantResult* result, const QString& status);
+
+// "Grid of cyl1.bore, src.p" (the sampling or the optimiser, and what varies).
+QString studyKind(const studies::StudyDefinition& study);
+
+// The feasible variant with the smallest first result (-1: none).
+int bestFeasibleRow(const std::vector<studies::VariantResult>& results, const std::vector<bool>& finished = {});
+
+// "variant 4, cyl1.bore = 0.04, src.p = 600000".
+QString variantText(const studies::StudySetup& setup, const std::vector<double>& point, int row);
+
+// The plot of `yName` against `xName` (parameters or results) over the
+// finished variants; with `heatMap` on a two-parameter grid, `zName` per cell.
+StudyPlotData studyPlotData(const studies::StudySetup& setup, const std::vector<std::vector<double>>& points,
+                            const std::vector<studies::VariantResult>& results, const std::vector<bool>& finished,
+                            const std::string& xName, const std::string& yName, bool heatMap = false,
+                            const std::string& zName = {});
+
+// A whole study run without the dialog (`pneumech report --study`): every
+// variant finished; the chosen design is `chosenRow` (an optimiser's best)
+// or, when -1, the feasible variant with the smallest first result. The plot
+// is the first result against the first parameter, or the heat map of the
+// first result on a two-parameter grid.
+StudySummary summarizeStudy(const studies::StudySetup& setup, const std::vector<std::vector<double>>& points,
+                            const std::vector<studies::VariantResult>& results, int chosenRow = -1,
+                            const QString& chosenWhy = {});
 
 }  // namespace pm::gui

@@ -426,6 +426,57 @@ class TestCli : public QObject {
     QVERIFY(m.code != 0);
   }
 
+  // `report --study`: the report of a study alone. Its table carries the
+  // same numbers as `pneumech study`'s CSV (6 significant digits), its
+  // chosen design is the feasible variant with the shortest extension, and
+  // it has none of a single run's sections.
+  void reportOfAStudyAlone() {
+    QTemporaryDir dir;
+    nlohmann::json j = nlohmann::json::parse(exampleText());
+    j["studies"] = nlohmann::json::array(
+        {{{"name", "bores"},
+          {"parameters",
+           {{{"path", "cyl1.bore"}, {"values", {0.025, 0.032}}}, {{"path", "src.p"}, {"values", {501325, 601325}}}}},
+          {"results", {"cyl1.extend_time", "air_per_cycle"}},
+          {"constraints", {"cyl1.impact_speed <= 10"}}}});
+    const QString project = writeFile(dir, "s.pneumech.json", j.dump(1));
+    const QString csv = dir.path() + "/bores.csv", pdf = dir.path() + "/bores.pdf";
+    const Result s = run({"study", project, "-o", csv, "-q", "-j", "2"});
+    QVERIFY2(s.code == 0, qPrintable(s.err));
+    const Result r = run({"report", project, "--study", "--pdf", pdf, "-q", "-j", "2"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QProcess pt;
+    pt.start("pdftotext", {"-layout", pdf, "-"});
+    QVERIFY(pt.waitForFinished(30000));
+    const QString text = QString::fromUtf8(pt.readAllStandardOutput());
+    QVERIFY2(text.contains("PARAMETER STUDY REPORT") && text.contains("The study at a glance"), qPrintable(text));
+    QVERIFY(!text.contains("SIMULATION REPORT") && !text.contains("Key results") && !text.contains("Bill of materials"));
+    QVERIFY(text.simplified().contains("Grid of cyl1.bore, src.p: 4 variants, 0 failed, 4 met the constraints"));
+    // The CSV's rows: variant, bore, p, extend time, air, feasible, ...
+    QFile f(csv);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 5);
+    int best = -1;
+    double shortest = 1e9;
+    for (int i = 1; i < lines.size(); ++i) {
+      const QStringList c = lines[i].split(',');
+      const double t = c[3].toDouble(), air = c[4].toDouble();
+      QVERIFY2(t > 0 && air > 0, qPrintable(lines[i]));
+      QVERIFY2(text.contains(QString::number(t, 'g', 6)) && text.contains(QString::number(air, 'g', 6)),
+               qPrintable(lines[i] + " not in the report"));
+      if (t < shortest) shortest = t, best = i - 1;
+    }
+    // Meter-out: the throttle passes about the same volume flow, so the
+    // smaller piston is the faster one; the higher pressure helps a little.
+    QCOMPARE(best, 1);
+    QVERIFY2(text.simplified().contains("variant 1, cyl1.bore = 0.025, src.p = 601325"), qPrintable(text));
+    // A study the project does not have is named.
+    const Result bad = run({"report", project, "--study", "nosuch", "--pdf", pdf, "-q"});
+    QCOMPARE(bad.code, 2);
+    QVERIFY2(bad.err.contains("nosuch"), qPrintable(bad.err));
+  }
+
   // Everything but `report` runs where there is no X11 or OpenGL: the
   // program loads no Qt Gui, Widgets or OpenGL library, no OpenSceneGraph
   // and no X11/GL library, also for a scripted controller (Qt Qml). The

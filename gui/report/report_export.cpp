@@ -47,6 +47,7 @@ struct Inputs {
   double snapshotTime = 0.0;
   std::vector<Verdict> verdicts;  // the conclusion, cycle time first
   const StudySummary* study = nullptr;
+  bool studyOnly = false;  // the report of a study alone (exportStudyReport)
 };
 
 // An absolute pressure [Pa] in the studio's pressure units, gauge relative to `ambient`.
@@ -83,6 +84,50 @@ QString channelLabel(const Project& pr, const std::string& channel) {
 
 // ------------------------------------------------------------------ title page
 
+// The run's key figures for the title page.
+std::vector<std::pair<QString, QString>> runGlance(const Inputs& in) {
+  std::vector<std::pair<QString, QString>> glance;
+  const KeyResults& kr = in.kr;
+  if (kr.hasCycle)
+    glance.push_back({kr.cycleClosed ? "Cycle time" : "Motion time", num(kr.cycleTime(), 3) + " s"});
+  if (const double req = in.project.meta.requiredCycleTime; req > 0) {
+    const Verdict& v = in.verdicts.front();  // the cycle time's (conclusions() lists it first)
+    glance.push_back({"Required cycle time", num(req, 3) + " s" +
+                                                 (v.status == VerdictStatus::Met      ? QStringLiteral(", met")
+                                                  : v.status == VerdictStatus::NotMet ? QStringLiteral(", not met")
+                                                                                      : QStringLiteral(", not checked"))});
+  }
+  if (!kr.supplies.empty()) {
+    glance.push_back({"Air per cycle", num(kr.airNormalLitres, 3) + " Nl"});
+    glance.push_back({"Air at " + units::formatNumber(kr.cyclesPerMinute) + " cycles/min",
+                      num(kr.airNormalLitresPerMinute(), 1) + " Nl/min"});
+  }
+  double eMax = 0, vMax = 0;
+  for (const auto& cy : kr.cylinders)
+    for (const auto& s : cy.strokes) eMax = std::max(eMax, s.eArrival), vMax = std::max(vMax, s.vArrival);
+  if (!kr.cylinders.empty()) {
+    glance.push_back({"Highest impact speed", num(vMax, 3) + " m/s"});
+    glance.push_back({"Highest impact energy", num(eMax, 3) + " J"});
+  }
+  return glance;
+}
+
+// A study's counts and its chosen variant for the title page.
+std::vector<std::pair<QString, QString>> studyGlance(const StudySummary& s) {
+  size_t failed = 0, feasible = 0;
+  const int feasibleColumn = int(s.header.size()) - 2, statusColumn = int(s.header.size()) - 1;
+  for (const QStringList& row : s.rows) {
+    if (row.size() <= statusColumn) continue;
+    failed += row[statusColumn] != QStringLiteral("ok");
+    feasible += row[feasibleColumn] == QStringLiteral("1");
+  }
+  std::vector<std::pair<QString, QString>> glance = {{"Variants run", QString::number(s.rows.size())},
+                                                     {"Failed", QString::number(failed)}};
+  if (!s.constraints.isEmpty()) glance.push_back({"Met the constraints", QString::number(feasible)});
+  glance.push_back({"Chosen design", s.chosenRow < 0 ? QStringLiteral("none") : "variant " + QString::number(s.chosenRow)});
+  return glance;
+}
+
 void titlePage(ReportPage& pg, const Inputs& in) {
   QPainter& p = pg.painter();
   const QRectF c = pg.content();
@@ -105,7 +150,7 @@ void titlePage(ReportPage& pg, const Inputs& in) {
   double y = mm(68);
   p.setFont(pg.font(10, true));
   p.setPen(kMuted);
-  p.drawText(QPointF(c.left(), y), QStringLiteral("SIMULATION REPORT"));
+  p.drawText(QPointF(c.left(), y), in.studyOnly ? QStringLiteral("PARAMETER STUDY REPORT") : QStringLiteral("SIMULATION REPORT"));
   y += mm(5);
   const QString title = in.project.meta.title.empty() ? QStringLiteral("Untitled project") : q(in.project.meta.title);
   const QFont tf = pg.font(20, true);
@@ -133,30 +178,7 @@ void titlePage(ReportPage& pg, const Inputs& in) {
   }
   y += mm(8);
 
-  // Results at a glance.
-  const KeyResults& kr = in.kr;
-  std::vector<std::pair<QString, QString>> glance;
-  if (kr.hasCycle)
-    glance.push_back({kr.cycleClosed ? "Cycle time" : "Motion time", num(kr.cycleTime(), 3) + " s"});
-  if (const double req = in.project.meta.requiredCycleTime; req > 0) {
-    const Verdict& v = in.verdicts.front();  // the cycle time's (conclusions() lists it first)
-    glance.push_back({"Required cycle time", num(req, 3) + " s" +
-                                                 (v.status == VerdictStatus::Met      ? QStringLiteral(", met")
-                                                  : v.status == VerdictStatus::NotMet ? QStringLiteral(", not met")
-                                                                                      : QStringLiteral(", not checked"))});
-  }
-  if (!kr.supplies.empty()) {
-    glance.push_back({"Air per cycle", num(kr.airNormalLitres, 3) + " Nl"});
-    glance.push_back({"Air at " + units::formatNumber(kr.cyclesPerMinute) + " cycles/min",
-                      num(kr.airNormalLitresPerMinute(), 1) + " Nl/min"});
-  }
-  double eMax = 0, vMax = 0;
-  for (const auto& cy : kr.cylinders)
-    for (const auto& s : cy.strokes) eMax = std::max(eMax, s.eArrival), vMax = std::max(vMax, s.vArrival);
-  if (!kr.cylinders.empty()) {
-    glance.push_back({"Highest impact speed", num(vMax, 3) + " m/s"});
-    glance.push_back({"Highest impact energy", num(eMax, 3) + " J"});
-  }
+  const std::vector<std::pair<QString, QString>> glance = in.studyOnly ? studyGlance(*in.study) : runGlance(in);
   const double boxH = mm(12) + mm(7) * double(glance.size());
   const QRectF box(c.left(), y, c.width(), boxH);
   p.fillRect(box, kHeaderFill);
@@ -164,7 +186,7 @@ void titlePage(ReportPage& pg, const Inputs& in) {
   p.setFont(pg.font(10.5, true));
   p.setPen(kAccent);
   p.drawText(QRectF(box.left() + mm(6), y + mm(3), box.width(), mm(6)), Qt::AlignLeft | Qt::AlignVCenter,
-             QStringLiteral("Results at a glance"));
+             in.studyOnly ? QStringLiteral("The study at a glance") : QStringLiteral("Results at a glance"));
   double gy = y + mm(10);
   for (const auto& [k, v] : glance) {
     p.setFont(pg.font(10));
@@ -489,14 +511,77 @@ void compose(ReportPage& pg, const Inputs& in) {
   assumptions(pg, in);
 }
 
-}  // namespace
+// The project's logo (meta.logo), else that of older files' report section;
+// a relative path is the project file's folder's. Null when there is none.
+QImage reportLogo(const Project& project, const ReportSettings& settings, const QString& projectFile) {
+  QImage img;
+  const bool metaLogo = !project.meta.logo.empty();
+  if (!metaLogo && settings.logo.empty()) return img;
+  QString path = q(metaLogo ? project.meta.logo : settings.logo);
+  if (QFileInfo(path).isRelative() && !projectFile.isEmpty()) path = QFileInfo(projectFile).dir().filePath(path);
+  if (!img.load(path))
+    throw ProjectError(projectFile.toStdString(), metaLogo ? "meta" : "report", "logo",
+                       "cannot read the image " + path.toStdString());
+  return img;
+}
 
-bool exportReport(const Project& project, const ResultStore& results, const QString& pdfPath, QString* error,
-                  const QString& projectFile, int* pages, const StudySummary* study, const ResultStore* keyRows) {
+// Paints `in` with `composer` into `pdfPath` (atomically): a first pass
+// counts the pages for "page n of N".
+bool writePdf(const Inputs& in, const ReportSettings& settings, void (*composer)(ReportPage&, const Inputs&),
+              const QString& pdfPath, QString* error, int* pages) {
   auto fail = [&](const QString& m) {
     if (error) *error = m;
     return false;
   };
+  const QString title = q(in.project.meta.title);
+  const QString right = settings.company.empty() ? QString() : q(settings.company);
+  const QString foot = QStringLiteral("PneuMech Studio %1 · %2").arg(PM_VERSION, in.date);
+  QBuffer scratch;
+  scratch.open(QIODevice::WriteOnly);
+  int total = 0;
+  {
+    ReportPage pg(&scratch, title, right, foot, 0);
+    if (!pg.ok()) return fail(QStringLiteral("cannot start the PDF painter"));
+    composer(pg, in);
+    total = pg.pageNumber();
+  }
+  QSaveFile out(pdfPath);
+  if (!out.open(QIODevice::WriteOnly)) return fail("cannot write " + pdfPath + ": " + out.errorString());
+  {
+    ReportPage pg(&out, title, right, foot, total);
+    composer(pg, in);
+  }
+  if (!out.commit()) return fail("cannot write " + pdfPath + ": " + out.errorString());
+  if (pages) *pages = total;
+  return true;
+}
+
+// How each variant of a study was computed.
+void studyMethod(ReportPage& pg, const Inputs& in) {
+  pg.heading(QStringLiteral("Method"));
+  const auto& s = in.project.simulation;
+  pg.bullets({QStringLiteral("Each variant is a whole simulation of the project above with the study's parameter values "
+                             "set, as `pneumech simulate --set` sets them; its key results are read off its run."),
+              QStringLiteral("Solver: one DAE of the whole system, SUNDIALS IDA (variable-order BDF), relative tolerance "
+                             "%1, run 0 to %2 s.")
+                  .arg(s.rel_tol)
+                  .arg(units::formatNumber(s.t_end)),
+              QStringLiteral("Air consumption in normal litres to ISO 8778 (ρ = %1 kg/m³); flow through valves and "
+                             "restrictions to ISO 6358.")
+                  .arg(engine::airConstants().rho0)});
+}
+
+void composeStudy(ReportPage& pg, const Inputs& in) {
+  titlePage(pg, in);
+  circuitSection(pg, in);
+  studySection(pg, *in.study);
+  studyMethod(pg, in);
+}
+
+}  // namespace
+
+bool exportReport(const Project& project, const ResultStore& results, const QString& pdfPath, QString* error,
+                  const QString& projectFile, int* pages, const StudySummary* study, const ResultStore* keyRows) {
   try {
     const std::string file = projectFile.toStdString();
     const ReportSettings settings = reportSettings(project, file);
@@ -511,44 +596,34 @@ bool exportReport(const Project& project, const ResultStore& results, const QStr
     const KeyResults kr = engine::keyResults(project, full, opt);
     Inputs in{project, results, kr, settings, QImage(), QLocale::c().toString(QDate::currentDate(), "d MMMM yyyy"),
               QImage(), QString(), 0.0, conclusions(project, full, kr, pressureReference()), study};
-    // The project's logo (meta.logo), else that of older files' report section.
-    const std::string logo = project.meta.logo;
-    const bool metaLogo = !logo.empty();
-    if (metaLogo || !settings.logo.empty()) {
-      QString path = q(metaLogo ? logo : settings.logo);
-      if (QFileInfo(path).isRelative() && !projectFile.isEmpty()) path = QFileInfo(projectFile).dir().filePath(path);
-      if (!in.logo.load(path))
-        throw ProjectError(file, metaLogo ? "meta" : "report", "logo", "cannot read the image " + path.toStdString());
-    }
+    in.logo = reportLogo(project, settings, projectFile);
     if (!project.mechanism.empty()) {
       const QString dir = projectFile.isEmpty() ? QString() : QFileInfo(projectFile).absolutePath();
       in.snapshotTime = results.rows() ? results.times().back() : 0.0;
       in.snapshot = renderMechanismSnapshot(project, &results, in.snapshotTime, 1600, 1000, dir, &in.snapshotNote);
     }
-    const QString title = q(project.meta.title);
-    const QString right = settings.company.empty() ? QString() : q(settings.company);
-    const QString foot = QStringLiteral("PneuMech Studio %1 · %2").arg(PM_VERSION, in.date);
-    // First pass counts the pages for "page n of N".
-    QBuffer scratch;
-    scratch.open(QIODevice::WriteOnly);
-    int total = 0;
-    {
-      ReportPage pg(&scratch, title, right, foot, 0);
-      if (!pg.ok()) return fail(QStringLiteral("cannot start the PDF painter"));
-      compose(pg, in);
-      total = pg.pageNumber();
-    }
-    QSaveFile out(pdfPath);
-    if (!out.open(QIODevice::WriteOnly)) return fail("cannot write " + pdfPath + ": " + out.errorString());
-    {
-      ReportPage pg(&out, title, right, foot, total);
-      compose(pg, in);
-    }
-    if (!out.commit()) return fail("cannot write " + pdfPath + ": " + out.errorString());
-    if (pages) *pages = total;
-    return true;
+    return writePdf(in, settings, compose, pdfPath, error, pages);
   } catch (const std::exception& e) {
-    return fail(QString::fromStdString(e.what()));
+    if (error) *error = QString::fromStdString(e.what());
+    return false;
+  }
+}
+
+bool exportStudyReport(const Project& project, const StudySummary& study, const QString& pdfPath, QString* error,
+                       const QString& projectFile, int* pages) {
+  try {
+    const std::string file = projectFile.toStdString();
+    const ReportSettings settings = reportSettings(project, file);
+    units::UnitSettings::instance().setAmbient(project.simulation.ambient_pressure);
+    const ResultStore none;
+    const KeyResults kr;
+    Inputs in{project, none, kr, settings, QImage(), QLocale::c().toString(QDate::currentDate(), "d MMMM yyyy"),
+              QImage(), QString(), 0.0, {}, &study, true};
+    in.logo = reportLogo(project, settings, projectFile);
+    return writePdf(in, settings, composeStudy, pdfPath, error, pages);
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromStdString(e.what());
+    return false;
   }
 }
 

@@ -35,7 +35,19 @@ void studySection(ReportPage& pg, const StudySummary& s) {
   ReportTable t;
   t.caption = QStringLiteral("Study table");
   t.header = s.header;
-  for (const QString& h : s.header) t.widths.push_back(std::max(1.0, h.size() / 9.0));  // long result names fit
+  // A column is as wide as its header's longest word (headers wrap at
+  // spaces, "cyl1.extend_time [s]") or its longest cell, so none is cut.
+  auto longestWord = [](const QString& text) {
+    qsizetype n = 0;
+    for (const QString& w : text.split(' ')) n = std::max(n, w.size());
+    return n;
+  };
+  for (int c = 0; c < s.header.size(); ++c) {
+    qsizetype longest = longestWord(s.header[c]);
+    for (const QStringList& row : s.rows)
+      if (c < row.size()) longest = std::max(longest, longestWord(row[c]));
+    t.widths.push_back(std::max(1.0, longest / 6.5));
+  }
   t.rightAligned.assign(size_t(s.header.size()), true);
   if (!t.rightAligned.empty()) t.rightAligned.back() = false;
   for (size_t i = 0; i < s.rows.size() && i < kReportStudyRows; ++i) {
