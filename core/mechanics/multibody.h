@@ -307,9 +307,13 @@ class MultibodySystem {
   int firstLatchRow_ = 0;
 
   // y supplies the winding states (continuous angles); null: wrapped angles.
-  void buildRows(double t, const double* y, const std::vector<Kin>& k, std::vector<Row>& out) const;
+  // Without `jacobian` the joints' rows hold phi alone (no gradient): the
+  // same phi, at a fraction of the cost.
+  void buildRows(double t, const double* y, const std::vector<Kin>& k, std::vector<Row>& out,
+                 bool jacobian = true) const;
   // Appends (or overwrites from index n on) the joint's rows; n advances.
-  void jointRows(const JointRT& j, const std::vector<Kin>& k, std::vector<Row>& out, size_t& n) const;
+  void jointRows(const JointRT& j, const std::vector<Kin>& k, std::vector<Row>& out, size_t& n,
+                 bool jacobian = true) const;
   double jointCoordinate(const JointRT& j, const std::vector<Kin>& k, const double* y, double* rate = nullptr) const;
   // Second derivative of the joint coordinate from the bodies' centre of
   // mass and angular accelerations (world).
@@ -414,6 +418,8 @@ class MultibodySystem {
   V3 g_;
   bool forceDense_ = false;  // MultibodyOptions::forceDense
   mutable double breachLimit_ = -1.0;  // constraintBreachLimit(), once asked
+  mutable std::vector<Kin> breachKin_;  // constraintBreach's scratch (asked at every result row)
+  mutable std::vector<Row> breachRows_;
   int nStates_ = 0;
   int dof_ = 0;
   std::vector<double> y0_;

@@ -16,6 +16,7 @@ namespace {
 struct Prims {
   const std::vector<MarkerRT>& mk;
   const std::vector<Kin>& k;
+  bool jacobian = true;  // false: phi alone (a row's gradient left empty)
   // Component `axis` (world) of P_I - P_J.
   void point(Row& r, int I, int J, int axis) const {
     const MarkerRT &a = mk[I], &b = mk[J];
@@ -24,6 +25,7 @@ struct Prims {
     r.n = 0;
     r.phit = 0.0;
     r.phi = n.dot(ki.r + ki.A * a.s - kj.r - kj.A * b.s);
+    if (!jacobian) return;
     r.add(a.body, n, a.s.cross(ki.A.row(axis).transpose()));
     r.add(b.body, -n, -b.s.cross(kj.A.row(axis).transpose()));
   }
@@ -45,6 +47,7 @@ struct Prims {
       r.n = 0;
       r.phit = 0.0;
       r.phi = n.dot(d);
+      if (!jacobian) continue;
       r.add(a.body, n, a.s.cross(ki.A.row(axis).transpose()));
       r.add(b.body, -n, -b.s.cross(kj.A.row(axis).transpose()));
     }
@@ -57,6 +60,7 @@ struct Prims {
     r.n = 0;
     r.phit = 0.0;
     r.phi = u.dot(w);
+    if (!jacobian) return;
     r.add(a.body, V3::Zero(), ub.cross(ki.A.transpose() * w));
     r.add(b.body, V3::Zero(), wb.cross(kj.A.transpose() * u));
   }
@@ -74,6 +78,7 @@ struct Prims {
     r.n = 0;
     r.phit = 0.0;
     r.phi = w.dot(d);
+    if (!jacobian) return;
     r.add(a.body, w, a.s.cross(ki.A.transpose() * w));
     r.add(b.body, -w, -b.s.cross(kj.A.transpose() * w) + wb.cross(kj.A.transpose() * d));
   }
@@ -93,8 +98,9 @@ Row combine(const Row& a, double ca, const Row& b, double cb) {
 }
 }  // namespace
 
-void MultibodySystem::jointRows(const JointRT& j, const std::vector<Kin>& k, std::vector<Row>& out, size_t& n) const {
-  const Prims P{markers_, k};
+void MultibodySystem::jointRows(const JointRT& j, const std::vector<Kin>& k, std::vector<Row>& out, size_t& n,
+                                bool jacobian) const {
+  const Prims P{markers_, k, jacobian};
   const int I = j.I, J = j.J;
   // Rows of the last build are overwritten in place (each primitive sets
   // every field it uses); new ones appended on the first build.
@@ -194,7 +200,8 @@ Row MultibodySystem::coordinateRow(const JointRT& j, const std::vector<Kin>& k, 
   return Prims{markers_, k}.dot2(j.I, j.J, 2);
 }
 
-void MultibodySystem::buildRows(double t, const double* y, const std::vector<Kin>& k, std::vector<Row>& out) const {
+void MultibodySystem::buildRows(double t, const double* y, const std::vector<Kin>& k, std::vector<Row>& out,
+                                bool jacobian) const {
   size_t n = 0;
   auto put = [&](const Row& r) {
     if (n == out.size()) out.push_back(r);
@@ -202,7 +209,7 @@ void MultibodySystem::buildRows(double t, const double* y, const std::vector<Kin
     ++n;
   };
   for (const JointRT& j : joints_)
-    if (j.kind != JointRT::Kind::Coupler) jointRows(j, k, out, n);
+    if (j.kind != JointRT::Kind::Coupler) jointRows(j, k, out, n, jacobian);
   for (const MotionRT& mo : motions_) {
     const JointRT& j = joints_[mo.joint];
     double f, df, ddf;
@@ -224,7 +231,7 @@ void MultibodySystem::buildRows(double t, const double* y, const std::vector<Kin
       r.phi -= j.c0;
       put(r);
     }
-  for (const LatchRT& l : latches_) jointRows(l.joint, k, out, n);
+  for (const LatchRT& l : latches_) jointRows(l.joint, k, out, n, jacobian);
   out.resize(n);
 }
 

@@ -121,10 +121,10 @@ double MultibodySystem::constraintBreachLimit() const {
 
 std::string MultibodySystem::constraintBreach(double t, const double* y) const {
   if (breachLimit_ < 0.0) breachLimit_ = constraintBreachLimit();
-  std::vector<Kin> k;
-  std::vector<Row> rows;
+  std::vector<Kin>& k = breachKin_;
+  std::vector<Row>& rows = breachRows_;
   kinematics(y, k);
-  buildRows(t, y, k, rows);
+  buildRows(t, y, k, rows, false);  // phi is all it reads
   std::map<std::string, double> open;  // owner -> its largest |Phi| over the limit
   double worst = 0.0;
   for (size_t i = 0; i < rows.size(); ++i) {
