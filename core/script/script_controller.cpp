@@ -219,12 +219,7 @@ class ScriptController : public Element {
     used_ = u;
     std::vector<double> out = withInit_ ? start_ : before_;
     try {
-      if (fresh)
-        program_->save();
-      else
-        program_->restore();
-      if (withInit_) program_->init(out);
-      program_->step(e.t, u, out);
+      program_->sample(e.t, u, out, fresh, withInit_);
     } catch (const std::exception& ex) {
       throw std::runtime_error(id() + ": script error at t = " + std::to_string(e.t) + " s: " + ex.what());
     }

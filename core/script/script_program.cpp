@@ -8,7 +8,6 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
-#include <cstdio>
 #include <fcntl.h>
 #include <mutex>
 #include <sstream>
@@ -43,10 +42,14 @@ std::string fmt(double v) {
   return s.str();
 }
 
-// Calls `f(args...)` inside try/catch so that any thrown value (not only
-// Error objects) is told apart from a returned one.
-const char* kTrampoline = R"JS((function (f, args) {
-  try { return { ok: true, value: f.apply(undefined, args) }; } catch (e) { return { ok: false, error: e }; }
+// Calls `f` with its first `n` (at most 3) of a, b, c inside try/catch so
+// that any thrown value (not only Error objects) is told apart from a
+// returned one. The arguments are passed one by one: an array for apply()
+// would be built at every call.
+const char* kTrampoline = R"JS((function (f, n, a, b, c) {
+  try {
+    return { ok: true, value: n === 0 ? f() : n === 1 ? f(a) : n === 2 ? f(a, b) : f(a, b, c) };
+  } catch (e) { return { ok: false, error: e }; }
 }))JS";
 
 // Global variables with JSON values, apart from the engine's own names.
@@ -81,9 +84,16 @@ class ResidentSize {
     char buf[128];
     const ssize_t n = fd_ >= 0 ? ::pread(fd_, buf, sizeof buf - 1, 0) : -1;
     if (n <= 0) return -1;
-    buf[n] = '\0';
-    long long size = 0, resident = 0;
-    if (std::sscanf(buf, "%lld %lld", &size, &resident) != 2) return -1;
+    // "size resident ...": the second field, digits read by hand (this
+    // runs around every sample instant; strtoll's locale handling costs
+    // more than the rest of the parse).
+    ssize_t i = 0;
+    while (i < n && buf[i] >= '0' && buf[i] <= '9') ++i;  // size
+    if (i == 0 || i >= n || buf[i] != ' ') return -1;
+    const ssize_t first = ++i;
+    long long resident = 0;
+    for (; i < n && buf[i] >= '0' && buf[i] <= '9'; ++i) resident = 10 * resident + (buf[i] - '0');
+    if (i == first) return -1;
     return resident * page_;
   }
 
@@ -156,25 +166,33 @@ struct ScriptProgram::Impl {
     });
   }
 
-  // Marks one call into the engine (the watchdog watches only these).
+  // Marks one call into the engine (the watchdog watches only these). The
+  // calls of one sample instant nest in an outer mark (sample()): each call
+  // restarts the time limit's clock, but the resident size is read only at
+  // the outer mark's two ends (a read costs a system call).
   struct Busy {
     Impl& d;
-    explicit Busy(Impl& impl) : d(impl) {
-      const long long r = d.rss.bytes();
-      {
-        std::lock_guard<std::mutex> l(d.m);
-        d.busy = true;
-        d.since = std::chrono::steady_clock::now();
-        d.rssAtCall = r;
-      }
+    const bool outer;
+    explicit Busy(Impl& impl) : d(impl), outer(impl.depth == 0) {
+      const long long r = outer ? d.rss.bytes() : 0;
+      ++d.depth;
+      std::lock_guard<std::mutex> l(d.m);
+      d.busy = true;
+      d.since = std::chrono::steady_clock::now();
+      if (outer) d.rssAtCall = r;
     }
     ~Busy() {
+      --d.depth;
+      if (!outer) return;
       const long long r = d.rss.bytes();
       std::lock_guard<std::mutex> l(d.m);
       d.busy = false;
       if (r >= 0 && d.rssAtCall >= 0) d.grown = std::max(0LL, d.grown + (r - d.rssAtCall));
     }
+    Busy(const Busy&) = delete;
+    Busy& operator=(const Busy&) = delete;
   };
+  int depth = 0;  // nesting of Busy marks; the calling thread's alone
 
   // Runs `f` (which calls into the engine) under the watchdog. A call it
   // stopped fails with the limit's message, whatever `f` made of the aborted
@@ -220,11 +238,14 @@ struct ScriptProgram::Impl {
     return ": uncaught exception '" + error.toString().toStdString() + "' (not an Error object, so no line number)";
   }
 
-  // fn(args...) through the trampoline; only inside guarded().
+  // fn(args...) through the trampoline, at most three arguments; only
+  // inside guarded().
   QJSValue call(const QJSValue& fn, const QJSValueList& args, const char* what) {
-    QJSValue list = engine.newArray(static_cast<uint>(args.size()));
-    for (qsizetype i = 0; i < args.size(); ++i) list.setProperty(static_cast<quint32>(i), args[i]);
-    const QJSValue r = trampoline.call({fn, list});
+    QJSValueList all;
+    all.reserve(2 + args.size());
+    all << fn << QJSValue(static_cast<int>(args.size()));
+    all.append(args);
+    const QJSValue r = trampoline.call(all);
     if (r.isError()) failAt(r, std::string(" (in ") + what + ")");  // interrupted outside the try
     if (!r.property("ok").toBool()) failAt(r.property("error"), std::string(" (in ") + what + ")");
     return r.property("value");
@@ -314,6 +335,17 @@ void ScriptProgram::step(double t, const std::vector<double>& in, std::vector<do
     for (size_t k = 0; k < in.size(); ++k) u.setProperty(d_->inputNames[static_cast<qsizetype>(k)], in[k]);
     d_->takeOutputs(d_->call(d_->stepFn, {QJSValue(t), u}, "step()"), out, "step()");
   });
+}
+
+void ScriptProgram::sample(double t, const std::vector<double>& in, std::vector<double>& out, bool fresh,
+                           bool withInit) {
+  Impl::Busy watched(*d_);
+  if (fresh)
+    save();
+  else
+    restore();
+  if (withInit) init(out);
+  step(t, in, out);
 }
 
 void ScriptProgram::save() {

@@ -47,6 +47,12 @@ class ScriptProgram {
   void save();
   void restore();
 
+  // One sample instant: save() on its first pass (`fresh`) or restore() when
+  // it is computed again, init() if `withInit`, then step(). The same limits
+  // and messages as the calls one by one; the memory is measured once around
+  // the whole instant rather than around every call.
+  void sample(double t, const std::vector<double>& in, std::vector<double>& out, bool fresh, bool withInit);
+
  private:
   struct Impl;
   std::unique_ptr<Impl> d_;
