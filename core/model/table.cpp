@@ -66,29 +66,40 @@ Table::Table(std::vector<double> x, std::vector<double> y, Interpolation mode)
   for (size_t i = 1; i < x_.size(); ++i) cum_[i] = cum_[i - 1] + segmentIntegral(i - 1, x_[i]);
 }
 
-long Table::segmentOf(double x) const {
-  return static_cast<long>(std::upper_bound(x_.begin(), x_.end(), x) - x_.begin()) - 1;
-}
-
-double Table::operator()(double x) const {
-  if (x <= x_.front()) return y_.front();
-  if (x >= x_.back()) return y_.back();
-  return segment(static_cast<size_t>(segmentOf(x)), x);
+// segmentOf() and segment() as functions of this file alone, so that
+// operator() and eval() inline them: the library is built position
+// independent, and its exported members are then not inlined into one
+// another (a valve reads its tables at every evaluation).
+namespace {
+long segmentIndex(const std::vector<double>& xs, double x) {
+  return static_cast<long>(std::upper_bound(xs.begin(), xs.end(), x) - xs.begin()) - 1;
 }
 
 // The expressions are those of the former control/interpolation.h, so the
 // time tables and valve characteristics give the same bits as before.
-double Table::segment(size_t i, double x) const {
-  if (mode_ == Interpolation::Step) return y_[i];
+double segmentValue(Interpolation mode, const std::vector<double>& x_, const std::vector<double>& y_,
+                    const std::vector<double>& m_, size_t i, double x) {
+  if (mode == Interpolation::Step) return y_[i];
   const double h = x_[i + 1] - x_[i], s = (x - x_[i]) / h;
-  if (mode_ == Interpolation::Linear) return y_[i] + s * (y_[i + 1] - y_[i]);
+  if (mode == Interpolation::Linear) return y_[i] + s * (y_[i + 1] - y_[i]);
   const double s2 = s * s, s3 = s2 * s;
   return (2 * s3 - 3 * s2 + 1) * y_[i] + (s3 - 2 * s2 + s) * h * m_[i] + (-2 * s3 + 3 * s2) * y_[i + 1] +
          (s3 - s2) * h * m_[i + 1];
 }
+}  // namespace
+
+long Table::segmentOf(double x) const { return segmentIndex(x_, x); }
+
+double Table::operator()(double x) const {
+  if (x <= x_.front()) return y_.front();
+  if (x >= x_.back()) return y_.back();
+  return segmentValue(mode_, x_, y_, m_, static_cast<size_t>(segmentIndex(x_, x)), x);
+}
+
+double Table::segment(size_t i, double x) const { return segmentValue(mode_, x_, y_, m_, i, x); }
 
 void Table::segmentEval(size_t i, double x, double& f, double& df, double& ddf) const {
-  f = segment(i, x);
+  f = segmentValue(mode_, x_, y_, m_, i, x);
   const double h = x_[i + 1] - x_[i], s = (x - x_[i]) / h;
   switch (mode_) {
     case Interpolation::Step: df = ddf = 0.0; return;
@@ -110,7 +121,7 @@ void Table::eval(double x, double& f, double& df, double& ddf) const {
     df = ddf = 0.0;
     return;
   }
-  segmentEval(static_cast<size_t>(segmentOf(x)), x, f, df, ddf);
+  segmentEval(static_cast<size_t>(segmentIndex(x_, x)), x, f, df, ddf);
 }
 
 double Table::segmentIntegral(size_t i, double x) const {
@@ -130,7 +141,7 @@ double Table::segmentIntegral(size_t i, double x) const {
 double Table::integral(double x) const {
   if (x <= x_.front()) return (x - x_.front()) * y_.front();
   if (x >= x_.back()) return cum_.back() + (x - x_.back()) * y_.back();
-  const size_t i = static_cast<size_t>(segmentOf(x));
+  const size_t i = static_cast<size_t>(segmentIndex(x_, x));
   return cum_[i] + segmentIntegral(i, x);
 }
 
