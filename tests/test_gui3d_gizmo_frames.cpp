@@ -167,7 +167,9 @@ class TestGui3dGizmoFrames : public QObject {
     snapshot(view, "local_axes_crank");
 
     // 46 mm of travel along the arrow: 45 mm, along world y only.
-    dragHandle(view, GizmoHandle::MoveX, QVector3D(0, 0.046f, 0));
+    const QPoint end = dragHandle(view, GizmoHandle::MoveX, QVector3D(0, 0.046f, 0), true);
+    snapshot(view, "local_axes_drag");
+    QTest::mouseRelease(view, Qt::LeftButton, {}, end);
     const Vec3 p0 = before.mechanism.part("crank")->position, p1 = w.project().mechanism.part("crank")->position;
     qInfo("crank from (%g, %g, %g) to (%.15g, %.15g, %.15g) m", p0[0], p0[1], p0[2], p1[0], p1[1], p1[2]);
     QVERIFY2(near(p1, {p0[0], p0[1] + 0.045, p0[2]}, 1e-12), "45 mm along world y");
