@@ -92,7 +92,8 @@ BuildTools3d::BuildTools3d(Document* doc, SelectionModel* selection, MechanismVi
     if (t.name == "coupler") continue;
     QAction* a = align->addAction(QString::fromStdString(t.name));
     a->setObjectName("actAlignJoin_" + QString::fromStdString(t.name));
-    a->setToolTip(tr("Turn the moved part about the snapped marker so the two z axes agree, then add a %1 joint")
+    a->setToolTip(tr("Turn the moved part about the snapped marker so the two markers' z and x axes agree "
+                     "(the joint's angle starts at 0), then add a %1 joint")
                       .arg(QString::fromStdString(t.name)));
     connect(a, &QAction::triggered, this, [this, a] { addJointAtSnap(a->text(), true); });
   }
@@ -111,6 +112,14 @@ BuildTools3d::BuildTools3d(Document* doc, SelectionModel* selection, MechanismVi
   move_->setToolTip(tr("Move the selected part or marker by an offset in the world frame, snapped to the step "
                       "(or Shift + drag a part in the view)"));
   connect(move_, &QAction::triggered, this, &BuildTools3d::onMove);
+  localAxes_ = toolBar_->addAction(tr("Local Axes"));
+  localAxes_->setObjectName("actGizmoLocal3d");
+  localAxes_->setCheckable(true);
+  localAxes_->setChecked(view_->gizmoLocal());
+  localAxes_->setToolTip(tr("Gizmo axes: checked, the selected part's or marker's own (moves and turns along them); "
+                            "unchecked, the world's (L in the 3D view)"));
+  connect(localAxes_, &QAction::toggled, view_, &MechanismView::setGizmoLocal);
+  connect(view_, &MechanismView::gizmoLocalChanged, localAxes_, &QAction::setChecked);
   toolBar_->addSeparator();
   snap_ = new QComboBox;
   snap_->setObjectName("snapStep3d");
@@ -132,6 +141,7 @@ BuildTools3d::BuildTools3d(Document* doc, SelectionModel* selection, MechanismVi
     emit statusMessage(tr("%1 moved to %2 (world)").arg(id, mmText(doc_->project().mechanism.part(id.toStdString())->position)));
   });
   connect(view_, &MechanismView::gizmoMoved, this, &BuildTools3d::onGizmoMoved);
+  connect(view_, &MechanismView::gizmoMovedLocal, this, &BuildTools3d::onGizmoMovedLocal);
   connect(view_, &MechanismView::gizmoTurned, this, &BuildTools3d::onGizmoTurned);
   connect(view_, &MechanismView::surfacePicked, this, &BuildTools3d::onSurfacePicked);
   connect(view_, &MechanismView::markerPicked, this, &BuildTools3d::onMarkerPicked);
@@ -324,17 +334,34 @@ void BuildTools3d::onGizmoMoved(const QString& id, const QVector3D& offset, cons
   moverMarker_ = marker;
   moverOnto_ = onto;
   const double tilt = zAxisAngle(m, marker.toStdString(), onto.toStdString()) * 180 / M_PI;
+  const double apart = frameAngle(m, marker.toStdString(), onto.toStdString()) * 180 / M_PI;
+  const QString align = tr(": Joint at Snap > Align and join turns %1)").arg(id);
   checkCandidate();
   emit statusMessage(tr("Markers %1 and %2 coincide%3: Joint at Snap adds a joint between them")
                          .arg(candidateI_, candidateJ_,
-                              tilt > 1e-6 ? tr(" (their z axes %1 deg apart: Joint at Snap > Align and join turns %2)")
-                                                .arg(tilt, 0, 'g', 4).arg(id)
-                                          : QString()));
+                              tilt > 1e-6    ? tr(" (their z axes %1 deg apart").arg(tilt, 0, 'g', 4) + align
+                              : apart > 1e-6 ? tr(" (their x axes %1 deg apart, a revolute's angle would start there")
+                                                       .arg(apart, 0, 'g', 4) + align
+                                             : QString()));
 }
 
-void BuildTools3d::onGizmoTurned(const QString& id, int axis, double angle) {
-  doc_->edit(tr("Turn %1").arg(id), [&](Project& p) { turnObject(p, id.toStdString(), axis, angle); });
-  emit statusMessage(tr("%1 turned %2 deg about world %3").arg(id).arg(angle * 180 / M_PI, 0, 'g', 6).arg(QChar("xyz"[axis])));
+void BuildTools3d::onGizmoMovedLocal(const QString& id, int axis, double distance) {
+  doc_->edit(tr("Move %1").arg(id), [&](Project& p) { moveAlong(p, id.toStdString(), axis, distance, snapStep()); });
+  const Mechanism& m = doc_->project().mechanism;
+  Vec3 at{};
+  if (const PartDef* part = m.part(id.toStdString())) at = part->position;
+  else markerWorld(m, id.toStdString(), at);
+  emit statusMessage(tr("%1 moved %2 mm along its own %3, to %4 (world)")
+                         .arg(id).arg(distance * 1e3, 0, 'g', 6).arg(QChar("xyz"[axis])).arg(mmText(at)));
+}
+
+void BuildTools3d::onGizmoTurned(const QString& id, int axis, double angle, bool local) {
+  doc_->edit(tr("Turn %1").arg(id), [&](Project& p) { turnObject(p, id.toStdString(), axis, angle, local); });
+  emit statusMessage(tr("%1 turned %2 deg about %3 %4")
+                         .arg(id)
+                         .arg(angle * 180 / M_PI, 0, 'g', 6)
+                         .arg(local ? tr("its own") : tr("world"))
+                         .arg(QChar("xyz"[axis])));
 }
 
 // The offer stands while both markers exist, coincide and no joint joins
@@ -351,10 +378,10 @@ void BuildTools3d::checkCandidate() {
                     return (j.i == ci && j.j == cj) || (j.i == cj && j.j == ci);
                   });
   jointAtSnap_->setEnabled(ok);
-  alignAndJoin_->setVisible(ok && zAxisAngle(m, moverMarker_.toStdString(), moverOnto_.toStdString()) > 1e-9);
+  alignAndJoin_->setVisible(ok && frameAngle(m, moverMarker_.toStdString(), moverOnto_.toStdString()) > 1e-9);
   view_->setHint(!ok ? QString()
                      : alignAndJoin_->isVisible()
-                         ? tr("%1 on %2, z axes differ: Joint at Snap > Align and join").arg(candidateI_, candidateJ_)
+                         ? tr("%1 on %2, axes differ: Joint at Snap > Align and join").arg(candidateI_, candidateJ_)
                          : tr("%1 and %2 coincide: Joint at Snap adds a joint between them").arg(candidateI_, candidateJ_));
   jointAtSnap_->setToolTip(ok ? tr("Add a joint between %1 (I, moving) and %2 (J), which coincide").arg(candidateI_, candidateJ_)
                               : tr("Move a part with the gizmo until one of its markers snaps onto another part's "
@@ -363,7 +390,7 @@ void BuildTools3d::checkCandidate() {
 
 void BuildTools3d::addJointAtSnap(const QString& type, bool align) {
   if (candidateI_.isEmpty() || !jointAtSnap_->isEnabled()) return;
-  const double tilt = zAxisAngle(doc_->project().mechanism, moverMarker_.toStdString(), moverOnto_.toStdString());
+  const double tilt = frameAngle(doc_->project().mechanism, moverMarker_.toStdString(), moverOnto_.toStdString());
   JointDef j;
   j.id = freshObjectId(doc_->project(), type.toStdString());
   j.type = type.toStdString();
@@ -373,13 +400,13 @@ void BuildTools3d::addJointAtSnap(const QString& type, bool align) {
   doc_->edit(align ? tr("Align %1 and add joint %2").arg(mover_, QString::fromStdString(j.id))
                    : tr("Add joint %1").arg(QString::fromStdString(j.id)),
              [&](Project& p) {
-               if (align) alignZ(p, mover, marker, onto);
+               if (align) alignFrames(p, mover, marker, onto);
                p.mechanism.joints.push_back(j);
              });
   selection_->select(QString::fromStdString(j.id));
   emit statusMessage(tr("Joint %1: %2 %3 moves relative to %4, about/along the z axis of marker %4%5")
                          .arg(QString::fromStdString(j.id), type, QString::fromStdString(j.i), QString::fromStdString(j.j),
-                              align ? tr(" (%1 turned %2 deg to align the z axes)").arg(mover_).arg(tilt * 180 / M_PI, 0, 'g', 4)
+                              align ? tr(" (%1 turned %2 deg to align the markers' axes)").arg(mover_).arg(tilt * 180 / M_PI, 0, 'g', 4)
                                     : QString()));
 }
 

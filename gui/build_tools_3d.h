@@ -5,7 +5,8 @@
 // the snap step, and Move: the selected part or marker by typed offsets in
 // the world frame (mm), snapped to the step; a part also by Shift + drag in
 // the view (MechanismView::partDragged), and both by the view's gizmo
-// (arrows move, rings turn; gizmo_edits.h). A gizmo move that snapped a
+// (arrows move, rings turn; gizmo_edits.h), along the world's axes or,
+// with Local Axes (L in the view), the target's own. A gizmo move that snapped a
 // marker onto another part's marker offers the joint: "Joint at Snap"
 // opens the joint palette for those two markers. Every command is one
 // undoable Document edit and its result becomes the shared selection.
@@ -37,13 +38,17 @@ class BuildTools3d : public QObject {
   // "actPickJoint_<type>": starts picking the two markers of a joint.
   QAction* jointAction(const QString& type) const;
   QAction* move() const { return move_; }
+  // "Local Axes": the gizmo along the selected part's or marker's own axes
+  // (checked) or the world's; follows L in the view.
+  QAction* localAxes() const { return localAxes_; }
   // "Joint at Snap": enabled while two markers a gizmo move put on one point
   // still coincide; its menu is the joint palette for them.
   QToolButton* jointAtSnap() const { return jointAtSnap_; }
   QAction* jointAtSnapAction(const QString& type) const;
-  // Its "Align and join" submenu, shown while the two markers' z axes
-  // differ: the joint, the moved part (or marker) turned about the snapped
-  // marker so that their z axes agree, one undo step.
+  // Its "Align and join" submenu, shown while the two markers' axes differ:
+  // the joint, the moved part (or marker) turned about the snapped marker
+  // so that their z and x axes agree (a revolute starts at angle 0), one
+  // undo step.
   QAction* alignAndJoin() const { return alignAndJoin_; }
   QAction* alignAndJoinAction(const QString& type) const;
   // The snap step [m]; 0 = off.
@@ -61,7 +66,8 @@ class BuildTools3d : public QObject {
   void onMarkerPicked(const QString& ref);
   void onMove();
   void onGizmoMoved(const QString& id, const QVector3D& offset, const QString& marker, const QString& onto);
-  void onGizmoTurned(const QString& id, int axis, double angle);
+  void onGizmoMovedLocal(const QString& id, int axis, double distance);
+  void onGizmoTurned(const QString& id, int axis, double angle, bool local);
   void checkCandidate();
   void addJointAtSnap(const QString& type, bool align);
 
@@ -72,6 +78,7 @@ class BuildTools3d : public QObject {
   QToolBar* toolBar_;
   QAction* markerHere_;
   QAction* move_;
+  QAction* localAxes_;
   QComboBox* snap_;
   QToolButton* jointAtSnap_;
   QAction* alignAndJoin_;

@@ -47,35 +47,38 @@ bool markerWorld(const Mechanism& m, const std::string& ref, Vec3& world) {
 
 namespace {
 
-// A marker's z axis in the world, as placed.
-Eigen::Vector3d worldZ(const Mechanism& m, const std::string& ref) {
+// A marker's axes in the world, as placed.
+Eigen::Matrix3d worldAxes(const Mechanism& m, const std::string& ref) {
   const PartDef* part = m.part(ref.substr(0, ref.find('.')));
   const MarkerDef* mk = findMarker(m, ref);
-  if (!part || !mk) return Eigen::Vector3d::UnitZ();
-  return pm::rotationFromRpy(part->orientation) * pm::rotationFromRpy(mk->orientation).col(2);
+  if (!part || !mk) return Eigen::Matrix3d::Identity();
+  return pm::rotationFromRpy(part->orientation) * pm::rotationFromRpy(mk->orientation);
 }
 
 }  // namespace
 
 double zAxisAngle(const Mechanism& m, const std::string& a, const std::string& b) {
-  return std::acos(std::clamp(worldZ(m, a).dot(worldZ(m, b)), -1.0, 1.0));
+  return std::acos(std::clamp(worldAxes(m, a).col(2).dot(worldAxes(m, b).col(2)), -1.0, 1.0));
 }
 
-bool alignZ(Project& p, const std::string& id, const std::string& marker, const std::string& onto) {
+double frameAngle(const Mechanism& m, const std::string& a, const std::string& b) {
+  return Eigen::AngleAxisd(worldAxes(m, a).transpose() * worldAxes(m, b)).angle();
+}
+
+bool alignFrames(Project& p, const std::string& id, const std::string& marker, const std::string& onto) {
   PartDef* part = nullptr;
   MarkerDef* mk = nullptr;
   Vec3 c{};
   if (!resolve(p, id, part, mk) || !findMarker(p.mechanism, marker) || !findMarker(p.mechanism, onto) ||
       !markerWorld(p.mechanism, marker, c))
     return false;
-  // FromTwoVectors also picks an axis for opposite z axes.
-  const Eigen::Matrix3d turn =
-      Eigen::Quaterniond::FromTwoVectors(worldZ(p.mechanism, marker), worldZ(p.mechanism, onto)).toRotationMatrix();
   const Eigen::Matrix3d r = pm::rotationFromRpy(part->orientation);
-  if (mk) {
-    mk->orientation = rpyOf(r.transpose() * turn * r * pm::rotationFromRpy(mk->orientation));
+  if (mk) {  // the marker itself takes the other's axes, in its part's frame
+    mk->orientation = rpyOf(r.transpose() * worldAxes(p.mechanism, onto));
     return true;
   }
+  // The turn taking the marker's axes onto the other's: T A_marker = A_onto.
+  const Eigen::Matrix3d turn = worldAxes(p.mechanism, onto) * worldAxes(p.mechanism, marker).transpose();
   part->orientation = rpyOf(turn * r);
   // About the marker's origin: it stays where it was, with the orientation
   // as stored (rounded).
@@ -114,18 +117,37 @@ bool moveOnto(Project& p, const std::string& id, const std::string& marker, cons
   return true;
 }
 
-bool turnObject(Project& p, const std::string& id, int axis, double angle) {
+bool moveAlong(Project& p, const std::string& id, int axis, double distance, double step) {
+  PartDef* part = nullptr;
+  MarkerDef* mk = nullptr;
+  if (!resolve(p, id, part, mk) || axis < 0 || axis > 2) return false;
+  // The axis in the frame the position is given in: the world for a part,
+  // the part's frame for a marker.
+  Eigen::Vector3d dir = pm::rotationFromRpy(mk ? mk->orientation : part->orientation).col(axis);
+  for (double& c : dir)
+    if (std::abs(c) < 1e-12) c = 0.0;
+  Vec3& pos = mk ? mk->position : part->position;
+  const bool onGrid = (dir.array().abs() == 1.0).any();
+  for (int k = 0; k < 3; ++k)
+    if (dir[k] != 0.0)
+      pos[k] = onGrid ? rounded(pos[k] + dir[k] * distance, step) : std::round((pos[k] + dir[k] * distance) * 1e12) / 1e12 + 0.0;
+  return true;
+}
+
+bool turnObject(Project& p, const std::string& id, int axis, double angle, bool local) {
   PartDef* part = nullptr;
   MarkerDef* mk = nullptr;
   if (!resolve(p, id, part, mk) || axis < 0 || axis > 2) return false;
   const Eigen::Matrix3d turn(Eigen::AngleAxisd(angle, Eigen::Vector3d::Unit(axis)));
   const Eigen::Matrix3d r = pm::rotationFromRpy(part->orientation);
   if (!mk) {
-    part->orientation = rpyOf(turn * r);
+    // About its own axis: the turn comes after the part's rotation.
+    part->orientation = rpyOf(local ? Eigen::Matrix3d(r * turn) : Eigen::Matrix3d(turn * r));
     return true;
   }
+  const Eigen::Matrix3d rm = pm::rotationFromRpy(mk->orientation);
   // The marker's axes turn in the world: in its part's frame R^T T R.
-  mk->orientation = rpyOf(r.transpose() * turn * r * pm::rotationFromRpy(mk->orientation));
+  mk->orientation = rpyOf(local ? Eigen::Matrix3d(rm * turn) : Eigen::Matrix3d(r.transpose() * turn * r * rm));
   return true;
 }
 

@@ -1,7 +1,7 @@
 // What a drag of the 3D view's gizmo does to the model (issue #28, point 4):
-// a part or marker moved by a world offset, or turned about a world axis
-// through its origin, or moved so that one of its markers lands on another
-// part's marker. Positions are world for a part and in the part frame for a
+// a part or marker moved by a world offset or along one of its own axes,
+// turned about a world axis or one of its own through its origin, or moved
+// so that one of its markers lands on another part's marker. Positions are world for a part and in the part frame for a
 // marker; the arithmetic is in double from the model (not the view's float
 // matrices), so a snapped position is exact.
 #pragma once
@@ -19,16 +19,28 @@ bool moveObject(Project& p, const std::string& id, const Vec3& offset, double st
 // Moves part or marker `id` so that its marker `marker` (id itself for a
 // marker) sits on marker `onto` of another part, as placed in the model.
 bool moveOnto(Project& p, const std::string& id, const std::string& marker, const std::string& onto);
-// Turns part or marker `id` by `angle` [rad] about world axis `axis`
-// (0 x, 1 y, 2 z) through its origin.
-bool turnObject(Project& p, const std::string& id, int axis, double angle);
-// Turns part or marker `id` so that the z axis of its marker `marker` (id
-// itself for a marker) agrees with that of marker `onto`, by the smallest
-// rotation about `marker`'s origin (a part then keeps that marker in place).
-bool alignZ(Project& p, const std::string& id, const std::string& marker, const std::string& onto);
+// Moves part or marker `id` by `distance` [m] (the snapped one) along its
+// own axis `axis` (0 x, 1 y, 2 z: the part's frame, or the marker's).
+// Direction components below 1e-12 (a rotation's rounding: cos 90 deg =
+// 6e-17) count as 0. A coordinate moved along a grid line (the axis on a
+// world axis, for a marker its part's) is rounded to `step` as moveObject
+// does; one moved at a slant cannot stay on the grid, and is rounded to
+// picometres (the sum's last bits).
+bool moveAlong(Project& p, const std::string& id, int axis, double distance, double step);
+// Turns part or marker `id` by `angle` [rad] about axis `axis` (0 x, 1 y,
+// 2 z) through its origin: the world's axis, or with `local` its own.
+bool turnObject(Project& p, const std::string& id, int axis, double angle, bool local = false);
+// Turns part or marker `id` about `marker`'s origin (id itself for a
+// marker) so that `marker`'s frame agrees with that of marker `onto`: z
+// axes and x axes both (a revolute joint between them starts at angle 0,
+// a translational one can be assembled). A part keeps that marker in place.
+bool alignFrames(Project& p, const std::string& id, const std::string& marker, const std::string& onto);
 // A marker's world position with its part where the model places it.
 bool markerWorld(const Mechanism& m, const std::string& ref, Vec3& world);
 // The angle between the z axes of two markers, as placed [rad].
 double zAxisAngle(const Mechanism& m, const std::string& a, const std::string& b);
+// The angle of the rotation from marker a's frame to marker b's, as placed
+// [rad]: 0 when their axes agree.
+double frameAngle(const Mechanism& m, const std::string& a, const std::string& b);
 
 }  // namespace pm::gui

@@ -332,6 +332,10 @@ bool MechanismView::actuatorTransforms(const QString& id, QMatrix4x4& barrel, QM
   return true;
 }
 
+bool MechanismView::actuatorRadii(const QString& id, double& barrel, double& rod) const {
+  return d_->scene.actuatorRadii(id.toStdString(), barrel, rod);
+}
+
 QVector3D MechanismView::cameraEye() const {
   osg::Vec3d eye, center, up;
   d_->manipulator->getTransformation(eye, center, up);
@@ -807,6 +811,10 @@ void MechanismView::keyPressEvent(QKeyEvent* e) {
   if (e->key() == Qt::Key_Escape && cancelGizmoDrag()) return;
   if (e->key() == Qt::Key_Escape && d_->picking) {
     cancelMarkerPick();
+    return;
+  }
+  if (e->key() == Qt::Key_L && !(e->modifiers() & (Qt::ControlModifier | Qt::AltModifier))) {
+    setGizmoLocal(!gizmoLocal());
     return;
   }
   if (e->key() == Qt::Key_F && !(e->modifiers() & (Qt::ControlModifier | Qt::AltModifier))) {

@@ -5,7 +5,8 @@
 // from a ResultStore at the time given to setPose(), so one time cursor
 // drives it. Mouse: left orbit (on the gizmo's handles: move/turn), Shift + left drags a part, middle pan, right drag zoom, wheel zooms
 // towards the point under the cursor, click selects, hovering shows the
-// object id and labels the marker under the cursor; F fits all. The grid
+// object id and labels the marker under the cursor; F fits all; L turns
+// the gizmo's axes between the world's and the target's own. The grid
 // (world z = 0) and world axes are labelled. In marker-pick mode (attaching a cylinder) a click picks the
 // marker nearest to the cursor instead; in surface-pick mode (add marker
 // here) it picks the point and normal of the part surface under the cursor.
@@ -103,6 +104,8 @@ class MechanismView : public QOpenGLWidget {
   // cylinders along local +z: the barrel pin at local 0, the rod pin at
   // local z = 1); false when the cylinder is not drawn.
   bool actuatorTransforms(const QString& id, QMatrix4x4& barrel, QMatrix4x4& rod) const;
+  // The outer radii of a cylinder's barrel and rod as drawn [m].
+  bool actuatorRadii(const QString& id, double& barrel, double& rod) const;
   // Eye and centre of the camera (world).
   QVector3D cameraEye() const;
   QVector3D cameraCenter() const;
@@ -127,14 +130,19 @@ class MechanismView : public QOpenGLWidget {
   // offset rounded to this step [m] (0: none); on release partDragged.
   void setSnapStep(double metres);
   // The move/rotate gizmo (transform_gizmo.h) on the selected part (not a
-  // ground) or marker: dragging an arrow moves it along that world axis,
-  // rounded to the snap step; dragging a ring turns it about that axis
-  // through its origin in steps of 15 degrees (Shift: freely). While moving,
-  // a marker of the dragged part (or the dragged marker) that comes within
-  // 12 px of another part's marker snaps onto it. On release gizmoMoved or
-  // gizmoTurned; the model is the caller's to change. Escape during a drag
-  // puts the target back and emits nothing.
+  // ground) or marker: dragging an arrow moves it along that axis, rounded
+  // to the snap step; dragging a ring turns it about that axis through its
+  // origin in steps of 15 degrees (Shift: freely). The axes are the world's
+  // or, local, the target's own (L in the view toggles). While moving, a
+  // marker of the dragged part (or the dragged marker) that comes within
+  // 12 px of another part's marker snaps onto it. The part, or the marker's
+  // triad, is drawn where the drag takes it. On release gizmoMoved (world
+  // axes or a snap), gizmoMovedLocal or gizmoTurned; the model is the
+  // caller's to change. Escape during a drag puts the target back and emits
+  // nothing.
   bool gizmoVisible() const;
+  void setGizmoLocal(bool on);
+  bool gizmoLocal() const;
   // A world point where a press grabs handle `handle` (GizmoHandle).
   bool gizmoGrabPoint(int handle, QVector3D& world) const;
   // Where the gizmo is drawn (world).
@@ -169,9 +177,12 @@ class MechanismView : public QOpenGLWidget {
   // `id` moved by `worldOffset`; when `marker` (of id) snapped onto `onto`
   // (another part's marker), the offset puts them on one point.
   void gizmoMoved(const QString& id, const QVector3D& worldOffset, const QString& marker, const QString& onto);
-  // `id` turned by `angle` [rad] about world axis `axis` (0 x, 1 y, 2 z)
-  // through its origin.
-  void gizmoTurned(const QString& id, int axis, double angle);
+  // `id` moved by `distance` [m] (snapped) along its own axis `axis`.
+  void gizmoMovedLocal(const QString& id, int axis, double distance);
+  // `id` turned by `angle` [rad] about axis `axis` (0 x, 1 y, 2 z) through
+  // its origin: the world's, or with `local` its own.
+  void gizmoTurned(const QString& id, int axis, double angle, bool local);
+  void gizmoLocalChanged(bool local);
 
  protected:
   void initializeGL() override;

@@ -20,8 +20,8 @@ constexpr double kAngleStep = M_PI / 12;  // 15 degrees
 constexpr double kSnapPixels = 12.0;
 
 // The gizmo's target as drawn: its part's index and its world matrix (a
-// marker: its frame on the part). False for a ground part, a beam node or
-// anything else.
+// marker: its triad's frame on the part, which a drag moves). False for a
+// ground part, a beam node or anything else.
 bool targetFrame(const scene3d::MechanismScene& s, const QString& id, size_t& k, osg::Matrixd& m) {
   const std::string ref = id.toStdString();
   const auto dot = ref.find('.');
@@ -36,12 +36,10 @@ bool targetFrame(const scene3d::MechanismScene& s, const QString& id, size_t& k,
     m = s.partMatrix(k);
     return true;
   }
-  for (const MarkerDef& mk : part->markers)
-    if (mk.id == ref.substr(dot + 1)) {
-      m = scene3d::frameMatrix(mk.position, mk.orientation) * s.partMatrix(k);
-      return true;
-    }
-  return false;
+  osg::Matrixd local;
+  if (!s.markerFrame(ref, local)) return false;
+  m = local * s.partMatrix(k);
+  return true;
 }
 
 // The world ray under a widget position (device pixels, y up).
@@ -58,6 +56,15 @@ QString mm(double metres) { return QString::number(metres * 1e3, 'g', 6); }
 }  // namespace
 
 bool MechanismView::gizmoVisible() const { return d_->gizmo.visible(); }
+
+void MechanismView::setGizmoLocal(bool on) {
+  if (on == d_->gizmoLocal || d_->gizmoDrag.active()) return;  // not in mid-drag
+  d_->gizmoLocal = on;
+  emit gizmoLocalChanged(on);
+  update();
+}
+
+bool MechanismView::gizmoLocal() const { return d_->gizmoLocal; }
 
 QVector3D MechanismView::gizmoOrigin() const {
   const osg::Vec3d& o = d_->gizmo.origin();
@@ -81,8 +88,8 @@ bool MechanismView::gizmoGrabPoint(int handle, QVector3D& world) const {
   return true;
 }
 
-// Before each frame: on the target's origin (moved by a marker's drag, whose
-// triad is not redrawn), at kPixels on screen.
+// Before each frame: on the target's origin as drawn (a drag moves it),
+// along the world's axes or the target's own, at kPixels on screen.
 void MechanismView::placeGizmo() {
   size_t k = 0;
   osg::Matrixd m;
@@ -91,16 +98,14 @@ void MechanismView::placeGizmo() {
     d_->gizmo.setVisible(false);
     return;
   }
-  osg::Vec3d o = m.getTrans();
-  if (d_->gizmoDrag.active() && id.contains('.'))
-    o = d_->snapOnto.isEmpty() ? o * d_->gizmoDrag.delta() : d_->gizmoStart.getTrans() + d_->snapOffset;
+  const osg::Vec3d o = m.getTrans();
   const osg::Camera* cam = d_->viewer->getCamera();
   const osg::Matrixd vpw =
       d_->manipulator->getInverseMatrix() * cam->getProjectionMatrix() * cam->getViewport()->computeWindowMatrix();
   const osg::Vec3d w = o * vpw;
   const osg::Matrixd inv = osg::Matrixd::inverse(vpw);
   const double perPixel = (osg::Vec3d(w.x() + 1.0, w.y(), w.z()) * inv - o).length();
-  d_->gizmo.place(o, TransformGizmo::kPixels * d_->dpr(this) * perPixel);
+  d_->gizmo.place(o, TransformGizmo::kPixels * d_->dpr(this) * perPixel, d_->gizmoLocal ? m.getRotate() : osg::Quat());
   d_->gizmo.setVisible(true);
 }
 
@@ -112,15 +117,20 @@ bool MechanismView::gizmoPress(QMouseEvent* e) {
   d_->gizmoCancelled = false;
   size_t k = 0;
   if (!targetFrame(d_->scene, d_->selected, k, d_->gizmoStart)) return false;
+  if (d_->selected.contains('.')) d_->scene.markerFrame(d_->selected.toStdString(), d_->markerStart);
   const double r = d_->dpr(this);
   osg::Vec3d a, b;
   ray(d_->viewer.get(), e->position().x() * r, (height() - e->position().y()) * r, a, b);
-  if (!d_->gizmoDrag.begin(h, d_->gizmo.origin(), a, b)) return false;
+  if (!d_->gizmoDrag.begin(h, d_->gizmo.origin(), d_->gizmo.axes(), a, b)) return false;
   d_->gizmoTarget = d_->selected;
   d_->snapMarker.clear();
   d_->snapOnto.clear();
   d_->gizmoCursor = e->position();
   d_->gizmo.setHot(h);
+  d_->gizmo.setDragging(true);
+  // A dragged marker's triad in its own colours (x red, y green, z blue),
+  // not the selection's tint: its axes are what the drag shows.
+  if (d_->gizmoTarget.contains('.')) d_->scene.highlight({});
   update();
   return true;
 }
@@ -183,25 +193,31 @@ bool MechanismView::gizmoMove(QMouseEvent* e) {
   d_->gizmoCursor = e->position();
   if (d_->gizmoDrag.update(a, b, d_->snapStep, free ? 0.0 : kAngleStep)) {
     findMarkerSnap();
+    size_t k = 0;
+    osg::Matrixd m;
+    targetFrame(d_->scene, d_->gizmoTarget, k, m);
+    const osg::Matrixd delta = d_->snapOnto.isEmpty() ? d_->gizmoDrag.delta() : osg::Matrixd::translate(d_->snapOffset);
     if (!d_->gizmoTarget.contains('.')) {
-      size_t k = 0;
-      osg::Matrixd m;
-      targetFrame(d_->scene, d_->gizmoTarget, k, m);
-      const osg::Matrixd delta =
-          d_->snapOnto.isEmpty() ? d_->gizmoDrag.delta() : osg::Matrixd::translate(d_->snapOffset);
       d_->scene.setPartMatrix(k, d_->gizmoStart * delta);
       d_->scene.updateSprings();
+    } else {  // the marker's triad where it goes, in its part's frame, as long as half the arrows
+      const double enlarge = std::max(1.0, 0.5 * d_->gizmo.length() / d_->scene.markerTriadLength());
+      d_->scene.setMarkerFrame(d_->gizmoTarget.toStdString(),
+                               d_->gizmoStart * delta * osg::Matrixd::inverse(d_->scene.partMatrix(k)), enlarge);
     }
   }
   update();
   return true;
 }
 
-// Puts a dragged part back where it was drawn before the drag.
+// Puts a dragged part or marker triad back where it was drawn before the drag.
 void MechanismView::restoreGizmoTarget() {
   size_t k = 0;
   osg::Matrixd m;
-  if (!d_->gizmoTarget.contains('.') && targetFrame(d_->scene, d_->gizmoTarget, k, m)) {
+  if (d_->gizmoTarget.contains('.')) {
+    d_->scene.setMarkerFrame(d_->gizmoTarget.toStdString(), d_->markerStart);
+    d_->scene.highlight(d_->selected.toStdString());
+  } else if (targetFrame(d_->scene, d_->gizmoTarget, k, m)) {
     d_->scene.setPartMatrix(k, d_->gizmoStart);
     d_->scene.updateSprings();
   }
@@ -217,6 +233,7 @@ bool MechanismView::cancelGizmoDrag() {
   d_->snapMarker.clear();
   d_->snapOnto.clear();
   d_->gizmo.setHot(GizmoHandle::None);
+  d_->gizmo.setDragging(false);
   d_->gizmoCancelled = true;
   update();
   return true;
@@ -232,7 +249,7 @@ bool MechanismView::gizmoRelease(QMouseEvent* e) {
   restoreGizmoTarget();  // the model's edit redraws it
   const int axis = d_->gizmoDrag.axis();
   const double amount = d_->gizmoDrag.amount();
-  const bool turning = d_->gizmoDrag.turning();
+  const bool turning = d_->gizmoDrag.turning(), local = d_->gizmoLocal;
   const QString marker = d_->snapMarker, onto = d_->snapOnto;
   const osg::Vec3d offset = onto.isEmpty() ? osg::Vec3d(0, 0, 0) * d_->gizmoDrag.delta() : d_->snapOffset;
   d_->gizmoDrag.end();
@@ -240,15 +257,17 @@ bool MechanismView::gizmoRelease(QMouseEvent* e) {
   d_->snapMarker.clear();
   d_->snapOnto.clear();
   d_->gizmo.setHot(GizmoHandle::None);
+  d_->gizmo.setDragging(false);
   update();
-  if (turning && amount != 0.0) emit gizmoTurned(id, axis, amount);
+  if (turning && amount != 0.0) emit gizmoTurned(id, axis, amount, local);
+  else if (!turning && local && onto.isEmpty() && amount != 0.0) emit gizmoMovedLocal(id, axis, amount);
   else if (!turning && (offset.length2() > 0 || !onto.isEmpty()))
     emit gizmoMoved(id, QVector3D(float(offset.x()), float(offset.y()), float(offset.z())), marker, onto);
   return true;
 }
 
-// During a drag: what it does, beside the cursor; a dragged marker's axes
-// where it goes; a snap's two markers ringed.
+// During a drag: what it does, beside the cursor; a snap's two markers
+// ringed (the target itself is drawn where it goes).
 void MechanismView::drawGizmoOverlay(QPainter& p) {
   if (!d_->hint.isEmpty() && !d_->picking) {
     const QRectF band(84, height() - 30, width() - 84, 24);  // right of the axes in the corner
@@ -258,22 +277,12 @@ void MechanismView::drawGizmoOverlay(QPainter& p) {
   }
   if (!d_->gizmoDrag.active()) return;
   auto at = [this](const osg::Vec3d& w) { return projectToWidget(QVector3D(float(w.x()), float(w.y()), float(w.z()))); };
-  const char* axis = &"xyz"[d_->gizmoDrag.axis()];
+  const QString xyz(QChar("xyz"[d_->gizmoDrag.axis()]));
+  const QString axis = d_->gizmoLocal ? tr("%1's own %2").arg(d_->gizmoTarget, xyz) : tr("world %1").arg(xyz);
   QString text = d_->gizmoDrag.turning()
-                     ? tr("%1 deg about world %2").arg(d_->gizmoDrag.amount() * 180 / M_PI, 0, 'f', 1).arg(QChar(*axis))
-                     : tr("%1%2 mm along world %3").arg(d_->gizmoDrag.amount() >= 0 ? "+" : "").arg(mm(d_->gizmoDrag.amount())).arg(QChar(*axis));
+                     ? tr("%1 deg about %2").arg(d_->gizmoDrag.amount() * 180 / M_PI, 0, 'f', 1).arg(axis)
+                     : tr("%1%2 mm along %3").arg(d_->gizmoDrag.amount() >= 0 ? "+" : "").arg(mm(d_->gizmoDrag.amount())).arg(axis);
   text += tr("  (Esc cancels)");
-  if (d_->gizmoTarget.contains('.')) {
-    const osg::Matrixd frame = d_->gizmoStart * (d_->snapOnto.isEmpty() ? d_->gizmoDrag.delta() : osg::Matrixd::translate(d_->snapOffset));
-    const osg::Vec3d o = frame.getTrans();
-    const QColor colors[3] = {QColor(220, 40, 40), QColor(30, 160, 50), QColor(40, 80, 230)};
-    for (int k = 0; k < 3; ++k) {
-      osg::Vec3d e;
-      e[k] = 0.5 * d_->gizmo.length();
-      p.setPen(QPen(colors[k], 2.0, Qt::DashLine));
-      p.drawLine(at(o), at(osg::Matrixd::transform3x3(e, frame) + o));
-    }
-  }
   if (!d_->snapOnto.isEmpty()) {
     osg::Vec3d w;
     d_->scene.markerWorld(d_->snapOnto.toStdString(), w);

@@ -14,6 +14,8 @@
 
 namespace pm::gui::scene3d {
 
+constexpr double kTriadLength = 0.06;  // marker triads, of the characteristic length
+
 namespace {
 
 const osg::Vec4 kJointColor(0.38f, 0.42f, 0.48f, 1.0f);
@@ -398,7 +400,7 @@ void MechanismScene::addPart(const PartDef& def, int index, const std::string& p
   triads->setNodeMask(kDrawMask);
   for (const MarkerDef& mk : def.markers) {
     osg::ref_ptr<osg::MatrixTransform> t = frameNode(frameMatrix(mk.position, mk.orientation));
-    t->addChild(makeTriad(0.06 * scale_));
+    t->addChild(makeTriad(kTriadLength * scale_));
     triads->addChild(t);
     // A marker is an object of its own ("<part>.<marker>"): selecting it in
     // the tree tints its triad. Its own uniform keeps the part's tint off it.
@@ -482,6 +484,10 @@ void MechanismScene::addSpring(const ForceDef& def) {
   springs_.push_back(std::move(s));
 }
 
+namespace {
+constexpr double kBarrelWall = 0.004;  // m, drawn round the bore
+}  // namespace
+
 bool MechanismScene::anchorOfMarker(const std::string& ref, Anchor& a) const {
   size_t k = 0;
   const MarkerDef* mk = marker(ref, &k);
@@ -501,7 +507,8 @@ void MechanismScene::addActuator(const Component& c) {
     auto it = c.params.find(n);
     return it == c.params.end() ? def : it->second;
   };
-  const double stroke = param("stroke", 0.1), x0 = param("x0", 0.0);
+  const double stroke = param("stroke", 0.1), x0 = param("x0", 0.0), bore = param("bore", 0.032);
+  const double given = param("L_retracted", 0.0);
   Actuator act;
   act.id = c.id;
   double d0 = 0;  // pin distance when retracted
@@ -518,18 +525,25 @@ void MechanismScene::addActuator(const Component& c) {
     const osg::Matrixd jPart = parts_[pj].xf->getMatrix();
     const osg::Vec3d zLocal = osg::Matrixd::transform3x3(osg::Vec3d(0, 0, 1), frameMatrix(mj->position, mj->orientation));
     const osg::Vec3d rodStartLocal = anchorWorld(act.rod) * osg::Matrixd::inverse(jPart);
-    d0 = std::max(0.3 * stroke, 0.02);
+    // No pins to measure: the catalogue length, else the shortest body.
+    d0 = given > 0 ? given : stroke + 1.5 * bore;
     act.barrel.part = pj;
     act.barrel.local = rodStartLocal - zLocal * (d0 + x0);
   } else {
     if (!anchorOfMarker(a.value("barrel", ""), act.barrel) || !anchorOfMarker(a.value("rod", ""), act.rod)) return;
     d0 = std::max(1e-3, (anchorWorld(act.rod) - anchorWorld(act.barrel)).length() - x0);
   }
-  // Lengths chosen so the rod stays inside the barrel over the whole stroke.
-  act.barrelLength = act.rodLength = 0.5 * (d0 + stroke) + 0.1 * d0;
+  // The body at its size (issue 23: a catalogue choice shows): a barrel of
+  // the bore plus its wall, as long as the stroke plus a bore (end caps and
+  // piston; CylinderLength's shortest body, stroke + 1.5 bore pin to pin,
+  // leaves half a bore for the rod eye). Retracted, the piston sits half a
+  // bore from the barrel pin; the rod runs from it to the rod pin, so it
+  // stays half a bore inside the barrel at full stroke. Pins closer than
+  // the body allows (Check names them) shorten the barrel to fit.
+  act.barrelLength = std::max(0.0, std::min(stroke + bore, d0 - 0.25 * bore));
+  act.rodLength = std::max(0.0, d0 - 0.5 * bore);
   act.barrelXf = new osg::MatrixTransform;
-  act.barrelXf->addChild(makeCylinder({0, 0, 0}, {0, 0, 1}, 0.5 * param("bore", 0.032) + 0.004, 1.0,
-                                      {0.75f, 0.77f, 0.80f, 1}));
+  act.barrelXf->addChild(makeCylinder({0, 0, 0}, {0, 0, 1}, 0.5 * bore + kBarrelWall, 1.0, {0.75f, 0.77f, 0.80f, 1}));
   act.rodXf = new osg::MatrixTransform;
   act.rodXf->addChild(makeCylinder({0, 0, 0}, {0, 0, 1}, 0.5 * param("rod", 0.012), 1.0, {0.88f, 0.88f, 0.90f, 1}));
   osg::ref_ptr<osg::Group> g = new osg::Group;
@@ -601,6 +615,23 @@ bool MechanismScene::actuatorMatrices(const std::string& id, osg::Matrixd& barre
     if (a.id == id) {
       barrel = a.barrelXf->getMatrix();
       rod = a.rodXf->getMatrix();
+      return true;
+    }
+  return false;
+}
+
+bool MechanismScene::actuatorRadii(const std::string& id, double& barrel, double& rod) const {
+  // Half the width of each unit cylinder's drawn vertices (across its axis).
+  auto radius = [](const osg::MatrixTransform& xf) {
+    osg::ComputeBoundsVisitor cbv;
+    for (unsigned i = 0; i < xf.getNumChildren(); ++i) const_cast<osg::Node*>(xf.getChild(i))->accept(cbv);
+    const osg::BoundingBox& b = cbv.getBoundingBox();
+    return b.valid() ? 0.5 * double(b.xMax() - b.xMin()) : 0.0;
+  };
+  for (const Actuator& a : actuators_)
+    if (a.id == id) {
+      barrel = radius(*a.barrelXf);
+      rod = radius(*a.rodXf);
       return true;
     }
   return false;
@@ -706,6 +737,47 @@ bool MechanismScene::markerWorld(const std::string& ref, osg::Vec3d& p) const {
   p = toOsg(mk->position) * parts_[k].xf->getMatrix();
   return true;
 }
+
+namespace {
+
+// The triad node of marker `m` on a part's transform (child 1 is the
+// switch of its triads, in marker order).
+osg::MatrixTransform* triadNode(const osg::MatrixTransform& part, size_t m) {
+  if (part.getNumChildren() < 2) return nullptr;
+  const auto* triads = dynamic_cast<const osg::Switch*>(part.getChild(1));
+  if (!triads || m >= triads->getNumChildren()) return nullptr;
+  return dynamic_cast<osg::MatrixTransform*>(const_cast<osg::Node*>(triads->getChild(unsigned(m))));
+}
+
+}  // namespace
+
+bool MechanismScene::markerFrame(const std::string& ref, osg::Matrixd& local, size_t* part) const {
+  size_t k = 0;
+  const MarkerDef* mk = marker(ref, &k);
+  if (!mk) return false;
+  const auto& markers = model_.parts[k].markers;
+  const osg::MatrixTransform* t = triadNode(*parts_[k].xf, size_t(mk - markers.data()));
+  local = t ? t->getMatrix() : frameMatrix(mk->position, mk->orientation);
+  // Without the triad's enlargement (setMarkerFrame): the frame alone.
+  const double s = osg::Vec3d(local(0, 0), local(0, 1), local(0, 2)).length();
+  if (s > 0 && std::abs(s - 1.0) > 1e-12)
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) local(r, c) /= s;
+  if (part) *part = k;
+  return true;
+}
+
+bool MechanismScene::setMarkerFrame(const std::string& ref, const osg::Matrixd& local, double enlarge) {
+  size_t k = 0;
+  const MarkerDef* mk = marker(ref, &k);
+  if (!mk) return false;
+  osg::MatrixTransform* t = triadNode(*parts_[k].xf, size_t(mk - model_.parts[k].markers.data()));
+  if (!t) return false;
+  t->setMatrix(osg::Matrixd::scale(enlarge, enlarge, enlarge) * local);
+  return true;
+}
+
+double MechanismScene::markerTriadLength() const { return kTriadLength * scale_; }
 
 void MechanismScene::updateSprings() {
   updateActuators();

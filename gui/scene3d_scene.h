@@ -120,6 +120,14 @@ class MechanismScene {
   const std::string& highlighted() const { return highlighted_; }
   // World position of a part's marker "<part>.<marker>" as drawn.
   bool markerWorld(const std::string& ref, osg::Vec3d& p) const;
+  // The frame of a marker's triad in its part's frame as drawn, and the
+  // index of its part; setMarkerFrame moves the triad alone (a gizmo drag's
+  // live preview: the model, springs and joints stay where they are),
+  // drawn `enlarge` times its size.
+  bool markerFrame(const std::string& ref, osg::Matrixd& local, size_t* part = nullptr) const;
+  bool setMarkerFrame(const std::string& ref, const osg::Matrixd& local, double enlarge = 1.0);
+  // The length of a marker triad's axes [m].
+  double markerTriadLength() const;
   bool hasObject(const std::string& id) const { return objects_.count(id) > 0; }
   // Rotation taking +z to "up" (against gravity): the grid lies under the
   // model and the standard views stand upright whichever way gravity points.
@@ -131,6 +139,9 @@ class MechanismScene {
   // semi-rotary actuator: its housing (J's frame) and its indicator (I's
   // frame: the indicator points along local +x, the axis is local z).
   bool actuatorMatrices(const std::string& id, osg::Matrixd& barrel, osg::Matrixd& rod) const;
+  // The outer radii of a cylinder's barrel and rod as drawn (their
+  // geometry's width across the axis); false for anything else.
+  bool actuatorRadii(const std::string& id, double& barrel, double& rod) const;
   // The contact pairs' shapes and force arrows (scene3d_contacts.h).
   ContactLayer& contacts() { return contacts_; }
   const ContactLayer& contacts() const { return contacts_; }

@@ -75,11 +75,19 @@ void TransformGizmo::rebuild() {
   xf_->removeChildren(0, xf_->getNumChildren());
   for (int k = 0; k < 3; ++k) {
     const bool hot = int(hot_) == k;
+    if (dragging_ && !hot) continue;
     xf_->addChild(scene3d::makeArrow(kAxes[k] * kArrowStart, kAxes[k] * (1.0 - kArrowStart), hot ? 0.032 : 0.022,
                                      axisColor(k, hot)));
   }
-  for (int k = 0; k < 3; ++k) xf_->addChild(ring(k, int(hot_) == k + 3));
-  xf_->addChild(scene3d::makeSphere({0, 0, 0}, 0.05, {0.95f, 0.95f, 0.95f, 1}, scene3d::kGlyphDetail));
+  for (int k = 0; k < 3; ++k)
+    if (!dragging_ || int(hot_) == k + 3) xf_->addChild(ring(k, int(hot_) == k + 3));
+  if (!dragging_) xf_->addChild(scene3d::makeSphere({0, 0, 0}, 0.05, {0.95f, 0.95f, 0.95f, 1}, scene3d::kGlyphDetail));
+}
+
+void TransformGizmo::setDragging(bool on) {
+  if (on == dragging_) return;
+  dragging_ = on;
+  rebuild();
 }
 
 void TransformGizmo::setVisible(bool on) {
@@ -87,11 +95,15 @@ void TransformGizmo::setVisible(bool on) {
   xf_->setNodeMask(on ? scene3d::kDrawMask : 0u);
 }
 
-void TransformGizmo::place(const osg::Vec3d& origin, double length) {
+void TransformGizmo::place(const osg::Vec3d& origin, double length, const osg::Quat& axes) {
   origin_ = origin;
   length_ = length;
-  xf_->setMatrix(osg::Matrixd::scale(length, length, length) * osg::Matrixd::translate(origin));
+  axes_ = axes;
+  xf_->setMatrix(osg::Matrixd::scale(length, length, length) * osg::Matrixd::rotate(axes) *
+                 osg::Matrixd::translate(origin));
 }
+
+osg::Vec3d TransformGizmo::axis(int k) const { return axes_ * kAxes[k]; }
 
 void TransformGizmo::setHot(GizmoHandle h) {
   if (h == hot_) return;
@@ -102,12 +114,12 @@ void TransformGizmo::setHot(GizmoHandle h) {
 osg::Vec3d TransformGizmo::grabPoint(GizmoHandle h, const osg::Vec3d& toEye) const {
   const int k = gizmoAxis(h);
   if (k < 0) return origin_;
-  if (!gizmoTurns(h)) return origin_ + kAxes[k] * (0.8 * length_);
+  if (!gizmoTurns(h)) return origin_ + axis(k) * (0.8 * length_);
   osg::Vec3d e1, e2;
   across(k, e1, e2);
   // Half-way between the two arrows in the ring's plane, on the near side.
-  const double a = std::atan2(toEye * e2 < 0 ? -1.0 : 1.0, toEye * e1 < 0 ? -1.0 : 1.0);
-  return origin_ + ringPoint(k, a, kRing * length_);
+  const double a = std::atan2(toEye * (axes_ * e2) < 0 ? -1.0 : 1.0, toEye * (axes_ * e1) < 0 ? -1.0 : 1.0);
+  return origin_ + axes_ * ringPoint(k, a, kRing * length_);
 }
 
 GizmoHandle TransformGizmo::hit(const std::function<QPointF(const osg::Vec3d&)>& project, const QPointF& pos,
@@ -122,14 +134,14 @@ GizmoHandle TransformGizmo::hit(const std::function<QPointF(const osg::Vec3d&)>&
   GizmoHandle best = GizmoHandle::None;
   double bestD = radius;
   for (int k = 0; k < 3; ++k) {
-    const double d = distance(project(origin_ + kAxes[k] * (kArrowStart * length_)), project(origin_ + kAxes[k] * length_));
+    const double d = distance(project(origin_ + axis(k) * (kArrowStart * length_)), project(origin_ + axis(k) * length_));
     if (d <= bestD) bestD = d, best = GizmoHandle(k);
   }
   if (best != GizmoHandle::None) return best;
   for (int k = 0; k < 3; ++k) {
-    QPointF prev = project(origin_ + ringPoint(k, 0, kRing * length_));
+    QPointF prev = project(origin_ + axes_ * ringPoint(k, 0, kRing * length_));
     for (int i = 1; i <= kRingSegments; ++i) {
-      const QPointF next = project(origin_ + ringPoint(k, 2 * M_PI * i / kRingSegments, kRing * length_));
+      const QPointF next = project(origin_ + axes_ * ringPoint(k, 2 * M_PI * i / kRingSegments, kRing * length_));
       if (const double d = distance(prev, next); d <= bestD) bestD = d, best = GizmoHandle(k + 3);
       prev = next;
     }
@@ -158,12 +170,15 @@ bool GizmoDrag::param(const osg::Vec3d& a, const osg::Vec3d& b, double& t) const
   return true;
 }
 
-bool GizmoDrag::begin(GizmoHandle h, const osg::Vec3d& origin, const osg::Vec3d& a, const osg::Vec3d& b) {
+bool GizmoDrag::begin(GizmoHandle h, const osg::Vec3d& origin, const osg::Quat& axes, const osg::Vec3d& a,
+                      const osg::Vec3d& b) {
   handle_ = h;
   origin_ = origin;
   const int k = gizmoAxis(h);
-  axisDir_ = kAxes[k];
+  axisDir_ = axes * kAxes[k];
   across(k, e1_, e2_);
+  e1_ = axes * e1_;
+  e2_ = axes * e2_;
   amount_ = turned_ = 0;
   if (!param(a, b, start_)) {
     handle_ = GizmoHandle::None;

@@ -728,7 +728,8 @@ class TestGui3dEdit : public QObject {
     QCOMPARE(w.propertyEditor()->componentId(), std::string("cyl1"));
     waitFrame(view);
     const int after = highlightPixels(view->snapshot(600, 400));
-    QVERIFY2(before < 20 && after > 200, qPrintable(QString("highlight pixels %1 -> %2").arg(before).arg(after)));
+    // The cylinder at its size (stroke + bore long): about 190 samples.
+    QVERIFY2(before < 20 && after > 100, qPrintable(QString("highlight pixels %1 -> %2").arg(before).arg(after)));
     if (const QByteArray out = qgetenv("PM_STUDIO_SNAPSHOT"); !out.isEmpty()) QVERIFY(w.grab().save(QString::fromLocal8Bit(out)));
 
     // A valve picked in the schematic: the tree follows, the 3D highlight goes.
