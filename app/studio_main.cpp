@@ -44,9 +44,11 @@ int main(int argc, char** argv) {
     }
   }
   pm::gui::MainWindow w;
+  // The last session's speed and arrangement; the project's plots on opening.
+  const bool remembered = w.rememberSessions();
   bool opened = false;
   if (!cli.positionalArguments().isEmpty()) opened = w.openProject(cli.positionalArguments().first());
-  if (const QScreen* screen = QGuiApplication::primaryScreen()) {
+  if (const QScreen* screen = QGuiApplication::primaryScreen(); screen && !remembered) {
     const QRect avail = screen->availableGeometry();
     w.resize(avail.size().boundedTo(QSize(1600, 1000)));
     w.move(avail.topLeft());

@@ -84,6 +84,21 @@ Component newComponent(const Project& p, const std::string& type, double x, doub
   return c;
 }
 
+bool insertIntoConnection(Project& p, const Component& c, const std::string& connection, const std::string& toFrom,
+                          const std::string& toTo) {
+  const auto it = std::find_if(p.connections.begin(), p.connections.end(),
+                               [&](const Connection& k) { return k.id == connection; });
+  if (it == p.connections.end()) return false;
+  const Connection old = *it;
+  p.connections.erase(it);
+  p.components.push_back(c);
+  // The old line's id goes on its first half; its waypoints go (the new
+  // ends are elsewhere): both halves are routed afresh.
+  p.connections.push_back({old.id, old.from, PortRef{c.id, toFrom}, {}});
+  p.connections.push_back({freshConnectionId(p), PortRef{c.id, toTo}, old.to, {}});
+  return true;
+}
+
 const std::vector<std::string>& solenoidSourceTypes() {
   static const std::vector<std::string> types = {"push_button", "time_switch", "step_sequence"};
   return types;

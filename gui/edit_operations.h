@@ -23,6 +23,13 @@ std::string freshLabel(const Project& p, const std::string& type);
 // label; parameters take the type defaults (stored empty).
 Component newComponent(const Project& p, const std::string& type, double x, double y);
 
+// Puts component `c` into line `connection` in one change: the line goes,
+// and two lines take its place, from its first end to c's port `toFrom` and
+// from c's port `toTo` to its second end. False (nothing changed) when the
+// line does not exist.
+bool insertIntoConnection(Project& p, const Component& c, const std::string& connection, const std::string& toFrom,
+                          const std::string& toTo);
+
 // The signal sources a solenoid field offers to add in place: a push
 // button, a time switch, a step of a sequence.
 const std::vector<std::string>& solenoidSourceTypes();

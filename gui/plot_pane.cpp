@@ -14,6 +14,8 @@
 #include <QGraphicsLayout>
 #include <QImage>
 #include <QLegendMarker>
+#include <QGraphicsItem>
+#include <QGraphicsScene>
 #include <QLineSeries>
 #include <QMenu>
 #include <QMimeData>
@@ -144,6 +146,14 @@ bool PlotPane::removeChannel(const std::string& name) {
 
 void PlotPane::clearChannels() {
   wanted_.clear();
+  rebuild();
+  emit channelsChanged();
+}
+
+void PlotPane::setChannelNames(const std::vector<std::string>& names) {
+  wanted_.clear();
+  for (const std::string& n : names)
+    if (!n.empty() && !hasChannel(n)) wanted_.push_back(n);
   rebuild();
   emit channelsChanged();
 }
@@ -355,6 +365,11 @@ void PlotPane::refresh() {
     }
   }
   updating_ = false;
+  // The cursor line moving over the plot repaints a strip 30 times a
+  // second: from each item's pixmap (redrawn only when the item changes)
+  // instead of stroking every curve again.
+  for (QGraphicsItem* i : scene()->items())
+    if (i->cacheMode() != QGraphicsItem::DeviceCoordinateCache) i->setCacheMode(QGraphicsItem::DeviceCoordinateCache);
   viewport()->update();
 }
 

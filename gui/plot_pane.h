@@ -48,6 +48,9 @@ class PlotPane : public QChartView {
   bool addChannel(const std::string& name);
   bool removeChannel(const std::string& name);
   void clearChannels();
+  // The channels wanted, by name, whether or not the results hold them yet
+  // (a layout remembered from another session; shown when a run has them).
+  void setChannelNames(const std::vector<std::string>& names);
   bool hasChannel(const std::string& name) const;
   const std::vector<std::string>& channelNames() const { return wanted_; }
   QLineSeries* series(const std::string& name) const;

@@ -82,6 +82,20 @@ class ParamDelegate : public QStyledItemDelegate {
   ParamModel* model_;
 };
 
+// Tab and Shift+Tab go to the next or the previous parameter's value, as in
+// a form (not to the unit beside it); ending an edit with Tab opens the
+// next value's editor, so values are typed one after another.
+class ParamTable : public QTableView {
+ protected:
+  QModelIndex moveCursor(CursorAction action, Qt::KeyboardModifiers mods) override {
+    if (action != MoveNext && action != MovePrevious) return QTableView::moveCursor(action, mods);
+    const int step = action == MoveNext ? 1 : -1;
+    for (int r = currentIndex().row() + step; r >= 0 && r < model()->rowCount(); r += step)
+      if (const QModelIndex i = model()->index(r, ParamModel::Value); i.flags() & Qt::ItemIsEditable) return i;
+    return {};
+  }
+};
+
 }  // namespace
 
 PropertyEditor::PropertyEditor(Document* doc, QWidget* parent) : QWidget(parent), doc_(doc) {
@@ -109,7 +123,7 @@ PropertyEditor::PropertyEditor(Document* doc, QWidget* parent) : QWidget(parent)
                         }
                       });
   });
-  table_ = new QTableView;
+  table_ = new ParamTable;
   table_->setObjectName("paramView");
   table_->setModel(model_);
   table_->setItemDelegate(new ParamDelegate(model_, table_));

@@ -7,6 +7,7 @@
 #include "results_tree.h"
 #include "units.h"
 
+#include <QDataStream>
 #include <QDateTime>
 #include <QFileDialog>
 #include <QLineEdit>
@@ -88,18 +89,22 @@ ResultsPanel::ResultsPanel(ResultBuffer* data, QWidget* parent) : QWidget(parent
   tabs_->addTab(plots, tr("Plots"));
   tabs_->addTab(stepView_, tr("Displacement-Step Diagram"));
 
-  auto* split = new QSplitter(Qt::Horizontal);
-  split->addWidget(left);
-  split->addWidget(tabs_);
-  split->setStretchFactor(0, 1);
-  split->setStretchFactor(1, 4);
-  split->setSizes({260, 940});
+  split_ = new QSplitter(Qt::Horizontal);
+  split_->setObjectName("resultsSplitter");
+  split_->addWidget(left);
+  split_->addWidget(tabs_);
+  split_->setStretchFactor(0, 1);
+  split_->setStretchFactor(1, 4);
+  split_->setSizes({260, 940});
   auto* lay = new QVBoxLayout(this);
   lay->setContentsMargins(0, 0, 0, 0);
-  lay->addWidget(split);
+  lay->addWidget(split_);
 
   setCurrentPane(addPane());
   connect(data_, &ResultBuffer::reset, this, &ResultsPanel::onReset);
+  plotTimer_ = new QTimer(this);
+  plotTimer_->setSingleShot(true);
+  connect(plotTimer_, &QTimer::timeout, this, &ResultsPanel::refreshPlots);
 }
 
 PlotPane* ResultsPanel::addPane() {
@@ -122,6 +127,7 @@ void ResultsPanel::removePane(PlotPane* pane) {
   if (it == panes_.end() || panes_.size() <= 1) return;
   panes_.erase(it);
   pane->hide();
+  pane->setParent(nullptr);  // out of the splitter now: its sizes are the panes left
   pane->deleteLater();
   setCurrentPane(panes_.front());
   scheduleAlign();
@@ -181,6 +187,40 @@ void ResultsPanel::resetForProject(const Project& project) {
   stepView_->setProject(project);
 }
 
+ResultsPanel::PlotSelection ResultsPanel::plotSelection() const {
+  PlotSelection s;
+  for (const PlotPane* p : panes_) s.channels.push_back(p->channelNames());
+  s.heights = paneSplitter_->sizes();
+  return s;
+}
+
+void ResultsPanel::setPlotSelection(const PlotSelection& s) {
+  if (s.channels.empty()) return;
+  while (panes_.size() > s.channels.size()) removePane(panes_.back());
+  while (panes_.size() < s.channels.size()) addPane();
+  for (size_t i = 0; i < panes_.size(); ++i) panes_[i]->setChannelNames(s.channels[i]);
+  const bool laidOut = std::any_of(s.heights.begin(), s.heights.end(), [](int h) { return h > 0; });
+  if (laidOut && s.heights.size() == static_cast<qsizetype>(panes_.size())) paneSplitter_->setSizes(s.heights);
+  setCurrentPane(panes_.front());
+}
+
+QByteArray ResultsPanel::saveLayout() const {
+  QByteArray out;
+  QDataStream d(&out, QIODevice::WriteOnly);
+  d << split_->saveState() << qint32(tabs_->currentIndex());
+  return out;
+}
+
+bool ResultsPanel::restoreLayout(const QByteArray& state) {
+  QDataStream d(state);
+  QByteArray split;
+  qint32 tab = 0;
+  d >> split >> tab;
+  if (d.status() != QDataStream::Ok || !split_->restoreState(split)) return false;
+  if (tab >= 0 && tab < tabs_->count()) tabs_->setCurrentIndex(tab);
+  return true;
+}
+
 void ResultsPanel::startRun(const Project& project) {
   tEnd_ = project.simulation.t_end > 0 ? project.simulation.t_end : 1.0;
   for (PlotPane* p : panes_) {
@@ -221,7 +261,13 @@ void ResultsPanel::chooseDefaultChannels() {
 }
 
 void ResultsPanel::refresh() {
-  for (PlotPane* p : panes_) p->refresh();
+  // Each pane's refresh decimates its channels again and Qt Charts lays
+  // out and strokes every series anew: during a run that is done at most
+  // every kLivePlotMs (the rows in between wait for the next one; the cursor
+  // line and the other views keep their own pace).
+  const qint64 since = QDateTime::currentMSecsSinceEpoch() - lastPlotMs_;
+  if (since >= kLivePlotMs) refreshPlots();
+  else if (!plotTimer_->isActive()) plotTimer_->start(static_cast<int>(kLivePlotMs - since));
   // The step diagram during a run: twice a second is plenty.
   const qint64 now = QDateTime::currentMSecsSinceEpoch();
   if (stepView_->hasSequence() && stepView_->isVisible() && now - lastStepUpdateMs_ > 500) {
@@ -230,8 +276,14 @@ void ResultsPanel::refresh() {
   }
 }
 
+void ResultsPanel::refreshPlots() {
+  plotTimer_->stop();
+  lastPlotMs_ = QDateTime::currentMSecsSinceEpoch();
+  for (PlotPane* p : panes_) p->refresh();
+}
+
 void ResultsPanel::finishRun() {
-  refresh();
+  refreshPlots();
   stepView_->recompute();
 }
 

@@ -7,6 +7,8 @@
 #include "csv_export_dialog.h"
 #include "model/project.h"
 
+#include <QByteArray>
+#include <QList>
 #include <QWidget>
 
 #include <string>
@@ -18,6 +20,7 @@ class QMenu;
 class QTreeWidgetItem;
 class QSplitter;
 class QTabWidget;
+class QTimer;
 class QToolBar;
 
 namespace pm::gui {
@@ -45,14 +48,33 @@ class ResultsPanel : public QWidget {
   // left and right edges (the widest y-axis labels and legend set them).
   void alignTimeAxes();
 
+  // The plot selection: each pane's channels (engine names), top to bottom,
+  // and the panes' heights; set again, the panes are made to match (names
+  // a run does not have wait until one does).
+  struct PlotSelection {
+    std::vector<std::vector<std::string>> channels;
+    QList<int> heights;
+  };
+  PlotSelection plotSelection() const;
+  void setPlotSelection(const PlotSelection& selection);
+  // The splitter between the results tree and the plots, and the tab shown.
+  QByteArray saveLayout() const;
+  bool restoreLayout(const QByteArray& state);
+  QSplitter* treeSplitter() const { return split_; }
+  QSplitter* paneSplitter() const { return paneSplitter_; }
+
   // A run starts: its end time and the project (for the step diagram).
   void startRun(const Project& project);
   void setProject(const Project& project);
   // Another project is shown (New, Open): one empty pane, its time axis
   // over the new project's end time, no filter, the cursor at 0.
   void resetForProject(const Project& project);
-  // New rows are in the buffer (called ~30/s while running).
+  // New rows are in the buffer (called ~30/s while running): the plots are
+  // redrawn at most every kLivePlotMs, the last rows at the latest then.
+  static constexpr qint64 kLivePlotMs = 200;
   void refresh();
+  // The plots redrawn from the buffer now.
+  void refreshPlots();
   // The run ended: the step diagram is computed from the whole result.
   void finishRun();
   // The document's time cursor: plot panes, the tree's values, the step diagram.
@@ -93,6 +115,7 @@ class ResultsPanel : public QWidget {
   QLineEdit* filter_;
   QTabWidget* tabs_;
   QSplitter* paneSplitter_;
+  QSplitter* split_;
   DisplacementStepView* stepView_;
   std::vector<PlotPane*> panes_;
   PlotPane* current_ = nullptr;
@@ -101,6 +124,8 @@ class ResultsPanel : public QWidget {
   double tEnd_ = 1.0;
   double cursor_ = 0.0;
   qint64 lastStepUpdateMs_ = 0;
+  qint64 lastPlotMs_ = 0;
+  QTimer* plotTimer_ = nullptr;
   bool alignPending_ = false;
 };
 

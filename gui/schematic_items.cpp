@@ -195,6 +195,16 @@ bool ComponentItem::hasPort(const QString& port) const { return symbol_->port(po
 
 QRectF ComponentItem::bodySceneRect() const { return xf_.mapRect(symbol_->bounds()).translated(pos()); }
 
+QRectF ComponentItem::frameSceneRect() const {
+  QRectF r = symbol_->bounds();
+  if (symbol_->hasRod) r.setRight(r.right() + symbol_->travel);
+  if (symbol_->hasBody) {
+    const double shift = symbol_->square * double(std::max<qsizetype>(1, symbol_->positions.size() - 1));
+    r.adjust(-shift - 12, 0, shift + 12, 0);  // with the lit solenoid beside the squares
+  }
+  return mapRectToScene(xf_.mapRect(r).adjusted(-3, -3, 3, 3)) | sceneBoundingRect();
+}
+
 QPointF ComponentItem::portScenePos(const QString& port) const {
   const SymbolPort* sp = symbol_->port(port);
   if (!sp) return pos();

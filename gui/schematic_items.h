@@ -43,6 +43,9 @@ class ComponentItem : public QGraphicsItem {
   bool hasPort(const QString& port) const;
   // The symbol's rectangle in scene coordinates (what lines route around).
   QRectF bodySceneRect() const;
+  // Where a run frame may draw it (scene): the rod out to its full travel
+  // and the valve body shifted to any square, beyond the item's bounds.
+  QRectF frameSceneRect() const;
   // How a directional valve is drawn as actuated on side 14 (ISO 1219-1):
   // by its solenoid, or by hand (manual = 1) with a push-button (spring
   // return or spring-centred) or a lever with detent. None: not a valve.

@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
+#include <utility>
 
 namespace pm::gui {
 
@@ -553,9 +555,42 @@ void SchematicScene::selectObjects(const std::set<std::string>& comps, const std
   emit selectionChanged();
 }
 
+namespace {
+
+// What a frame shows for one object, as painted: colours compare in 8 bits
+// per channel (two frames with the same pixels are equal).
+template <class Map, class Key>
+auto shownIn(const Map& m, const Key& k) -> std::optional<typename Map::mapped_type> {
+  const auto it = m.find(k);
+  if (it == m.end()) return std::nullopt;
+  return it->second;
+}
+std::optional<QRgb> rgbOf(const RunFrame& f, const std::string& id) {
+  const auto c = shownIn(f.lineColor, id);
+  return c ? std::optional<QRgb>(c->rgba()) : std::nullopt;
+}
+bool componentDiffers(const RunFrame& a, const RunFrame& b, const std::string& id) {
+  return shownIn(a.spool, id) != shownIn(b.spool, id) || shownIn(a.rod, id) != shownIn(b.rod, id) ||
+         a.lit.count(id) != b.lit.count(id) || shownIn(a.litInputs, id) != shownIn(b.litInputs, id);
+}
+
+}  // namespace
+
+// A playback frame repaints only the items whose picture it changes (a
+// line's colour, a valve's body, a rod, a lit symbol or signal line): a
+// scene-wide update would redraw the whole sheet 30 times a second.
 void SchematicScene::setFrame(RunFrame f) {
-  frame_ = std::move(f);
-  update();
+  const RunFrame old = std::exchange(frame_, std::move(f));
+  if (old.active != frame_.active) {
+    update();
+    return;
+  }
+  if (!frame_.active) return;
+  for (const auto& [id, w] : wires_)
+    if (rgbOf(old, id) != rgbOf(frame_, id)) w->update();
+  for (const auto& [id, c] : components_)
+    if (componentDiffers(old, frame_, id)) update(c->frameSceneRect());
+  if (old.lit != frame_.lit) signals_->update();
 }
 
 QRectF SchematicScene::drawingBounds() const {

@@ -89,6 +89,46 @@ std::string SchematicView::addComponent(const std::string& type, const QPointF& 
   return id;
 }
 
+std::string SchematicView::insertIntoLine(const std::string& type, const QPointF& scenePos, const std::string& wire) {
+  const ComponentType* t = Registry::instance().find(type);
+  const Connection* k = nullptr;
+  for (const Connection& c : document()->project().connections)
+    if (c.id == wire) k = &c;
+  if (!t || !k) return {};
+  std::vector<std::string> ports;
+  for (const PortDecl& d : t->ports)
+    if (d.domain == Domain::Pneumatic) ports.push_back(d.name);
+  const auto from = scene_->portPos(k->from), to = scene_->portPos(k->to);
+  const Symbol& sym = SymbolLibrary::instance().symbol(type);
+  if (ports.size() != 2 || !from || !to) return {};
+  Component c = newComponent(document()->project(), type, scenePos.x(), scenePos.y());
+  // Where the new symbol's ports will be (unturned: the pivot at the
+  // placement); each goes to the line's nearer end.
+  auto at = [&](const std::string& port) {
+    const SymbolPort* sp = sym.port(QString::fromStdString(port));
+    return QPointF(c.placement.x, c.placement.y) + (sp ? sp->pos - sym.pivot() : QPointF());
+  };
+  auto dist = [](const QPointF& a, const QPointF& b) { return std::hypot(a.x() - b.x(), a.y() - b.y()); };
+  if (dist(at(ports[0]), *from) + dist(at(ports[1]), *to) > dist(at(ports[1]), *from) + dist(at(ports[0]), *to))
+    std::swap(ports[0], ports[1]);
+  const std::string id = c.id;
+  const bool ok = document()->edit(
+      tr("Insert %1 %2 into line %3").arg(QString::fromStdString(c.label), QString::fromStdString(type),
+                                          QString::fromStdString(wire)),
+      [&](Project& p) { insertIntoConnection(p, c, wire, ports[0], ports[1]); });
+  if (!ok) return {};
+  scene_->selectObjects({id});
+  emit statusMessage(tr("%1 inserted into the line").arg(QString::fromStdString(c.label)));
+  return id;
+}
+
+// The line whose drawn route passes within the port radius of `scenePos`.
+std::string SchematicView::lineAt(const QPointF& scenePos) const {
+  for (QGraphicsItem* i : scene_->items(QRectF(scenePos, QSizeF()).adjusted(-portRadius(), -portRadius(), portRadius(), portRadius())))
+    if (auto* w = qgraphicsitem_cast<WireItem*>(i); w && w->segmentAt(scenePos, portRadius()) >= 0) return w->id();
+  return {};
+}
+
 bool SchematicView::connectPorts(const PortRef& a, const PortRef& b) {
   if (a == b || a.component == b.component) return false;
   const Project& p = document()->project();
@@ -520,7 +560,13 @@ void SchematicView::dropEvent(QDropEvent* e) {
     return;
   }
   const std::string type = e->mimeData()->data(kComponentMime).toStdString();
-  if (!addComponent(type, mapToScene(e->position().toPoint())).empty()) e->acceptProposedAction();
+  const QPointF at = mapToScene(e->position().toPoint());
+  // Dropped on a line, a component with two pneumatic ports (a flow
+  // control, a check valve) goes into it; elsewhere it is placed alone.
+  const std::string line = lineAt(at);
+  std::string id = line.empty() ? std::string() : insertIntoLine(type, at, line);
+  if (id.empty()) id = addComponent(type, at);
+  if (!id.empty()) e->acceptProposedAction();
   setFocus();
 }
 

@@ -35,6 +35,12 @@ class SchematicView : public QGraphicsView {
   // The operations behind the toolbar, menus and drop; each one undo step.
   std::string addComponent(const std::string& type, const QPointF& scenePos);  // "" when unknown type
   bool connectPorts(const PortRef& a, const PortRef& b);
+  // A component of `type` with two pneumatic ports put into line `wire` at
+  // `scenePos`: the line splits and each half ends at the port nearer its
+  // end (one undo step). "" when the type has not exactly two such ports.
+  std::string insertIntoLine(const std::string& type, const QPointF& scenePos, const std::string& wire);
+  // The line drawn within reach of `scenePos` ("" when none).
+  std::string lineAt(const QPointF& scenePos) const;
   // A line from port `from` that joins line `wire` at `at` (a T junction).
   bool branchInto(const PortRef& from, const std::string& wire, const QPointF& at);
   bool deleteSelection();

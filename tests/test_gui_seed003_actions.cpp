@@ -13,17 +13,25 @@
 //    1      click "New circuit" on the start page
 //    2      drag the 5/2 valve from the library onto the sheet (it is selected)
 //    3-4    open its solenoid 14 field, click "Add a time switch here"
-//    5      drag the one-way flow control onto the sheet
-//    6      drag the double-acting cylinder onto the sheet (selected)
-//    7-12   click its stroke, type 200 (mm); mass, 5 (kg); load, 50 (N)
-//    13     drag the supply onto the sheet (selected)
-//    14-15  click its pressure, type 5 (bar (g))
-//    16-19  four lines, port to port: 1 -> valve 1, valve 4 -> cylinder A,
-//           valve 2 -> flow control 1, flow control 2 -> cylinder B
+//    5      drag the double-acting cylinder onto the sheet (selected)
+//    6-7    click its stroke, type 200 (mm) and Return
+//    8-10   click its mass, type 5 (kg) and Tab (the editor moves on to the
+//           load, the next parameter), type 50 (N) and Return
+//    11     drag the supply onto the sheet (selected)
+//    12-13  click its pressure, type 5 (bar (g))
+//    14-16  three lines, port to port: 1 -> valve 1, valve 4 -> cylinder A,
+//           valve 2 -> cylinder B
+//    17     drag the one-way flow control onto the rod-side line: it goes
+//           into it (valve 2 -> flow control 1, flow control 2 -> cylinder B)
+//    18-19  click its throttle C_max, type 0.8 (dm3/(s bar), seed 003's value)
 //    20     click Run
+// Every parameter of the circuit drawn then equals seed 003's example
+// project (projects/seed003_meter_out): typed, or the library's default.
 // The run's first plot shows the chamber pressures and the second the piston
 // position without any further action (ResultsPanel's default channels).
 #include "document.h"
+#include "engine/engine.h"
+#include "model/component_type.h"
 #include "library_panel.h"
 #include "main_window.h"
 #include "param_model.h"
@@ -32,6 +40,7 @@
 #include "property_editor.h"
 #include "result_buffer.h"
 #include "results_panel.h"
+#include "schematic_items.h"
 #include "schematic_scene.h"
 #include "simulation_runner.h"
 #include "schematic_view.h"
@@ -115,8 +124,8 @@ class User {
   }
 
   // Clicks the value cell of `param` in the property editor, then types
-  // `text` and Return (the cell edits on the first key): two actions.
-  bool setParam(const std::string& param, const QString& text) {
+  // `text` and `end` (the cell edits on the first key): two actions.
+  bool setParam(const std::string& param, const QString& text, Qt::Key end = Qt::Key_Return) {
     QTableView* table = w_.paramView();
     ParamModel* model = w_.propertyEditor()->model();
     const int row = model->rowOf(param);
@@ -134,13 +143,14 @@ class User {
       qWarning("the click left the focus on %s", QApplication::focusWidget() ? QApplication::focusWidget()->metaObject()->className() : "nothing");
       return false;
     }
-    for (const QChar ch : text) {
-      QTest::keyClick(QApplication::focusWidget(), ch.toLatin1());
-    }
-    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return);
-    if (!w_.propertyEditor()->message().isEmpty()) qWarning("%s", qPrintable(w_.propertyEditor()->message()));
-    QTest::qWait(20);
-    return true;
+    return type(text, end);
+  }
+
+  // Types `text` and `end` (Return, or Tab: on to the next parameter's
+  // editor) into the widget with the focus: one action.
+  bool typeValue(const QString& text, Qt::Key end = Qt::Key_Return) {
+    count("type " + text);
+    return type(text, end);
   }
 
   // Opens an editable combo box's list with a click on its arrow and clicks
@@ -166,6 +176,15 @@ class User {
   }
 
  private:
+  bool type(const QString& text, Qt::Key end) {
+    if (!QApplication::focusWidget()) return false;
+    for (const QChar ch : text) QTest::keyClick(QApplication::focusWidget(), ch.toLatin1());
+    QTest::keyClick(QApplication::focusWidget(), end);
+    if (!w_.propertyEditor()->message().isEmpty()) qWarning("%s", qPrintable(w_.propertyEditor()->message()));
+    QTest::qWait(20);
+    return true;
+  }
+
   void count(const QString& what) {
     ++n_;
     log_ << QString("%1. %2").arg(n_).arg(what);
@@ -230,28 +249,45 @@ class TestGuiSeed003Actions : public QObject {
     QVERIFY(u.pick(sol, "Add a time switch here"));
     QTRY_VERIFY(w.project().find(v)->inputs.count("sol14"));
 
-    // 5: the flow control; 6-12: the cylinder and its size and load.
-    const std::string fc = u.dropFromLibrary("flow_control_one_way", at(30, -60));
-    QVERIFY(!fc.empty());
-    const std::string cyl = u.dropFromLibrary("cylinder_double", at(0, -130));
+    // 5-10: the cylinder, its size and load.
+    const std::string cyl = u.dropFromLibrary("cylinder_double", at(0, -150));
     QVERIFY(!cyl.empty());
-
     QCOMPARE(w.propertyEditor()->componentId(), cyl);
     QVERIFY(u.setParam("stroke", "200"));
-    QVERIFY(u.setParam("mass", "5"));
-    QVERIFY(u.setParam("F_load", "50"));
+    QVERIFY(u.setParam("mass", "5", Qt::Key_Tab));
+    // Tab ended the mass and opened the load's editor (the next parameter).
+    ParamModel* params = w.propertyEditor()->model();
+    QCOMPARE(w.paramView()->currentIndex(), params->index(params->rowOf("F_load"), ParamModel::Value));
+    QWidget* editor = QApplication::focusWidget();
+    QVERIFY(editor && editor != w.paramView() && w.paramView()->isAncestorOf(editor));
+    QVERIFY(u.typeValue("50"));
 
-    // 13-15: the supply at 5 bar (g).
+    // 11-13: the supply at 5 bar (g).
     const std::string src = u.dropFromLibrary("supply", at(20, 115));
     QVERIFY(!src.empty());
     QCOMPARE(w.propertyEditor()->componentId(), src);
     QVERIFY(u.setParam("p", "5"));
 
-    // 16-19: the lines.
+    // 14-16: the lines.
     u.dragPorts(src, "1", v, "1");
     u.dragPorts(v, "4", cyl, "A");
-    u.dragPorts(v, "2", fc, "1");
-    u.dragPorts(fc, "2", cyl, "B");
+    u.dragPorts(v, "2", cyl, "B");
+    QCOMPARE(w.project().connections.size(), size_t(3));
+
+    // 17: the flow control dropped onto the rod-side line, at the middle of
+    // its longest stretch; 18-19: its throttle.
+    std::string rodLine;
+    for (const Connection& k : w.project().connections)
+      if (k.to.str() == cyl + ".B") rodLine = k.id;
+    QVERIFY(!rodLine.empty());
+    const QPolygonF route = w.scene()->wireItem(rodLine)->route();
+    int longest = 0;
+    for (int i = 0; i + 1 < route.size(); ++i)
+      if (QLineF(route[i], route[i + 1]).length() > QLineF(route[longest], route[longest + 1]).length()) longest = i;
+    const std::string fc = u.dropFromLibrary("flow_control_one_way", (route[longest] + route[longest + 1]) / 2);
+    QVERIFY(!fc.empty());
+    QCOMPARE(w.propertyEditor()->componentId(), fc);
+    QVERIFY(u.setParam("C_max", "0.8"));
 
     // The model is seed 003's circuit.
     const Project& p = w.project();
@@ -273,6 +309,27 @@ class TestGuiSeed003Actions : public QObject {
     QCOMPARE(paramOf(p, cyl, "F_load"), 50.0);
     // 5 bar (g) over the project's ambient pressure.
     QVERIFY(std::abs(paramOf(p, src, "p") - (5e5 + p.simulation.ambient_pressure)) < 1e-6);
+    QVERIFY(std::abs(paramOf(p, fc, "C_max") - 8e-9) < 1e-21);
+    // Every parameter of every component (typed, or the library's default)
+    // equals seed 003's example project, to the last bits of the unit
+    // conversion (0.8 dm3/(s bar) * 1e-8 and 5 bar + 101325 Pa).
+    const Project seed = engine::load(pm::test::examplePath("seed003_meter_out").toStdString());
+    QCOMPARE(seed.components.size(), p.components.size());
+    for (const Component& want : seed.components) {
+      const auto got = std::find_if(p.components.begin(), p.components.end(),
+                                    [&](const Component& c) { return c.type == want.type; });
+      QVERIFY2(got != p.components.end(), want.type.c_str());
+      const ComponentType* t = Registry::instance().find(want.type);
+      QVERIFY(t);
+      for (const ParamDecl& d : t->params) {
+        const double a = paramValue(*got, *t, d.name), b = paramValue(want, *t, d.name);
+        QVERIFY2(std::abs(a - b) <= 1e-12 * std::abs(b),
+                 qPrintable(QString("%1.%2: drawn %3, seed 003 %4")
+                                .arg(QString::fromStdString(got->id), QString::fromStdString(d.name))
+                                .arg(a, 0, 'g', 17)
+                                .arg(b, 0, 'g', 17)));
+      }
+    }
     // No dead end: Check Circuit (asked here, not by the user) finds nothing:
     // no open working port, no solenoid without a signal.
     const auto found = w.runChecks();

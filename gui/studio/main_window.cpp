@@ -5,6 +5,7 @@
 #include "file_session.h"
 #include "recovery.h"
 #include "run_controller.h"
+#include "session_memory.h"
 #include "engine/engine.h"
 #include "library_panel.h"
 #include "mechanism_actions.h"
@@ -75,6 +76,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   session_->setBusy([this] { return run_->isRunning(); });
   connect(session_, &FileSession::failed, this, &MainWindow::showError);
   connect(session_, &FileSession::warning, this, &MainWindow::showWarning);
+  // The plots of the project leaving are kept for its next opening (first:
+  // clearing the results must not be what is kept).
+  connect(session_, &FileSession::aboutToReplace, this, [this] {
+    if (remember_) memory_->savePlots(doc_->file());
+  });
   connect(session_, &FileSession::aboutToReplace, run_, &RunController::clearResults);
   connect(session_, &FileSession::replaced, this, &MainWindow::onProjectReplaced);
   connect(session_, &FileSession::recentFilesChanged, this, &MainWindow::updateRecentMenu);
@@ -88,6 +94,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   });
   buildUi();
   buildMenus();
+  memory_ = new SessionMemory(this, cursor_, results_, layouts_);
   run_->setViews({buffer_, scene_, view_, results_, cursor_, timeBar_, statusLabel_, progress_, view3d_});
   connect(doc_, &Document::changed, this, &MainWindow::onDocumentChanged);
   connect(doc_, &Document::modifiedChanged, this, &MainWindow::updateTitle);
@@ -162,7 +169,19 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     return;
   }
   runner()->stop();
+  if (remember_) {
+    memory_->saveWindow();
+    memory_->savePlots(doc_->file());
+  }
   e->accept();
+}
+
+bool MainWindow::rememberSessions() {
+  remember_ = true;
+  restoredLayout_ = memory_->restoreWindow();
+  sync3d();  // the 3D dock as the project needs it, whatever the last one had
+  if (!doc_->file().isEmpty()) memory_->restorePlots(doc_->file());
+  return restoredLayout_;
 }
 
 bool MainWindow::openProject(const QString& path) { return session_->open(path); }
@@ -185,6 +204,7 @@ bool MainWindow::saveProjectAs(const QString& path) { return session_->saveAs(pa
 void MainWindow::onProjectReplaced(const QString& path) {
   library_->rebuild();  // the project may carry user components
   resetViews();
+  if (remember_) memory_->restorePlots(path);  // as this project's plots were left
   stack_->setCurrentIndex(1);
   if (path.isEmpty()) {
     // Room for a first circuit; again once the view has its final size,
@@ -276,6 +296,10 @@ void MainWindow::showEvent(QShowEvent* e) {
   QMainWindow::showEvent(e);
   if (shownOnce_) return;
   shownOnce_ = true;
+  if (restoredLayout_) {  // the docks as the last session left them
+    QTimer::singleShot(0, memory_, &SessionMemory::restoreLaidOut);
+    return;
+  }
   // Plots a user can read (issue #25): the results take half the window's
   // height (two plots of the default layout in full), the schematic the rest.
   resizeDocks({plotDock_}, {height() / 2}, Qt::Vertical);

@@ -53,6 +53,8 @@ class BuildTools3d;
 class MechanismActions;
 class ModelTree;
 class SelectionModel;
+class SessionMemory;
+class WindowLayouts;
 class PropertyEditor;
 class ResultBuffer;
 class ResultsPanel;
@@ -111,6 +113,12 @@ class MainWindow : public QMainWindow {
   Recovery* recovery() const { return recovery_; }
   // At start: offers to restore what a crashed studio left unsaved.
   void offerRecovery();
+  // The studio's own window remembers its sessions (SessionMemory): the
+  // last session's playback speed and arrangement come back now, and from
+  // now on they are kept at close, with each project's plots when another
+  // project replaces it. True when a last session was found.
+  bool rememberSessions();
+  SessionMemory* sessionMemory() const { return memory_; }
   RunController* runController() const { return run_; }
   // The current plot pane's chart.
   QChart* chart() const;
@@ -216,6 +224,10 @@ class MainWindow : public QMainWindow {
   FileSession* session_ = nullptr;
   Recovery* recovery_ = nullptr;
   RunController* run_ = nullptr;
+  WindowLayouts* layouts_ = nullptr;
+  SessionMemory* memory_ = nullptr;
+  bool remember_ = false;
+  bool restoredLayout_ = false;  // the first show keeps the remembered dock sizes
 };
 
 }  // namespace pm::gui

@@ -394,9 +394,9 @@ void MainWindow::buildMenus() {
   tb->addAction(actStop_);
   tb->addAction(interactive);
   tb->addSeparator();
-  auto* layouts = new WindowLayouts(this, [this] { sync3d(); });
-  layouts->setObjectName("windowLayouts");
-  layouts->addTo(viewMenu, tb);
+  layouts_ = new WindowLayouts(this, [this] { sync3d(); });
+  layouts_->setObjectName("windowLayouts");
+  layouts_->addTo(viewMenu, tb);
   actNew_->setStatusTip(tr("Start an empty circuit"));
   actOpen_->setStatusTip(tr("Open a project file"));
   actSave_->setStatusTip(tr("Save the project"));

@@ -137,6 +137,16 @@ bool WindowLayouts::remove(const QString& name) {
   return true;
 }
 
+QByteArray WindowLayouts::standardState() const {
+  return current_ == standardName() ? window_->saveState() : standardState_;
+}
+
+void WindowLayouts::resume(const QString& name, const QByteArray& standard) {
+  standardState_ = standard;
+  const bool known = name == standardName() || name == machineName() || savedNames().contains(name);
+  setCurrent(known ? name : QString());
+}
+
 void WindowLayouts::setCurrent(const QString& name) {
   current_ = name;
   standard_->setChecked(name == standardName());

@@ -51,6 +51,11 @@ class WindowLayouts : public QObject {
   bool restore(const QString& name);
   bool remove(const QString& name);
   QStringList savedNames() const;
+  // The Standard arrangement as the user left it (the window's own state
+  // while Standard is shown), and, in a new session, going on from the
+  // layout `name` already restored in the window, with Standard as `standard`.
+  QByteArray standardState() const;
+  void resume(const QString& name, const QByteArray& standard);
 
  signals:
   void changed(const QString& name);

@@ -1,0 +1,54 @@
+// What the studio keeps from one session for the next (issue 25), per user
+// in QSettings: the playback speed ("session/speed"), the window's
+// arrangement ("session/...": geometry, docks, the layout chosen, the
+// results panel's splitter and tab) and, per project file ("plots/<hash of
+// the path>"), the plot panes, their channels and heights. Only the
+// studio's own window remembers (MainWindow::rememberSessions); tests and
+// benchmarks start from the built-in layout unless they ask.
+#pragma once
+
+#include <QByteArray>
+#include <QObject>
+#include <QString>
+
+class QMainWindow;
+
+namespace pm::gui {
+
+class ResultsPanel;
+class TimeCursor;
+class WindowLayouts;
+
+class SessionMemory : public QObject {
+  Q_OBJECT
+ public:
+  SessionMemory(QMainWindow* window, TimeCursor* cursor, ResultsPanel* results, WindowLayouts* layouts);
+
+  // The speed and the window's arrangement back as the last session left
+  // them; false when no arrangement was kept (a first session). From then
+  // on the speed is kept whenever it changes.
+  bool restoreWindow();
+  // What needs the window laid out first (the results panel's splitter):
+  // after the first show.
+  void restoreLaidOut();
+  void saveWindow() const;
+  // The plot selection of the project at `file` (an untitled project: none).
+  void savePlots(const QString& file) const;
+  bool restorePlots(const QString& file);
+
+  // "max" for "as fast as possible", else the factor.
+  static QString speedText(double speed);
+  static double speedFromText(const QString& text, double fallback);
+
+ private:
+  static QString plotsKey(const QString& file);
+
+  QMainWindow* window_;
+  TimeCursor* cursor_;
+  ResultsPanel* results_;
+  WindowLayouts* layouts_;
+  bool keepsSpeed_ = false;
+  QByteArray pendingPanel_;
+};
+
+}  // namespace pm::gui
