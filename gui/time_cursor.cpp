@@ -10,10 +10,12 @@ namespace pm::gui {
 
 TimeCursor::TimeCursor(QObject* parent) : QObject(parent), timer_(new QTimer(this)) {
   timer_->setTimerType(Qt::PreciseTimer);
-  timer_->setInterval(33);  // ~30 frames/s
+  timer_->setSingleShot(true);
+  timer_->setInterval(33);  // ~30 frames/s, fewer when the GUI thread is short of time (FramePacer)
   connect(timer_, &QTimer::timeout, this, [this] {
     // A stalled event loop must not make playback jump ahead by seconds.
-    tick(std::min(1e-3 * double(clock_.restart()), 0.2));
+    tick(std::min(1e-3 * double(clock_.restart()), 0.5));
+    if (playing_) timer_->start(pacer_.next());
   });
 }
 
@@ -76,7 +78,8 @@ void TimeCursor::play() {
     playhead_ = time_;
   }
   clock_.start();
-  timer_->start();
+  pacer_.restart();
+  timer_->start(33);
   emit playingChanged(true);
 }
 

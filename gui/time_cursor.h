@@ -16,6 +16,8 @@
 // speed from its start while the solver computes ahead.
 #pragma once
 
+#include "frame_pacer.h"
+
 #include <QElapsedTimer>
 #include <QObject>
 
@@ -91,6 +93,7 @@ class TimeCursor : public QObject {
   bool emitting_ = false, again_ = false;
   QTimer* timer_;
   QElapsedTimer clock_;
+  FramePacer pacer_;
 };
 
 }  // namespace pm::gui

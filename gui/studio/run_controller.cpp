@@ -27,15 +27,16 @@ RunController::RunController(Document* doc, QObject* parent)
     : QObject(parent), doc_(doc), runner_(new SimulationRunner(this)), anim_(std::make_unique<RunAnimation>()) {
   connect(runner_, &SimulationRunner::finished, this, &RunController::onRunnerFinished);
   connect(runner_, &SimulationRunner::rowsReady, this, &RunController::onRowsReady);
-  // Views are redrawn at most ~30 times a second: rows that come sooner
-  // wait in the runner until the pause is over.
+  // Views are redrawn at most ~30 times a second, and less often when the
+  // GUI thread is short of time (FramePacer): rows that come sooner wait in
+  // the runner until the pause is over.
   pace_ = new QTimer(this);
   pace_->setSingleShot(true);
   pace_->setInterval(33);
   connect(pace_, &QTimer::timeout, this, [this] {
     if (!std::exchange(waiting_, false)) return;
     takeRows();
-    pace_->start();
+    pace_->start(pacer_.next());  // the busier the GUI thread, the longer the pause
   });
 }
 
@@ -141,8 +142,9 @@ void RunController::onRowsReady() {
     waiting_ = true;  // taken when the pause is over
     return;
   }
+  pacer_.restart();
   takeRows();
-  pace_->start();
+  pace_->start(33);
 }
 
 // The rows the runner has: into the buffer, then every view.

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "engine/engine.h"
+#include "frame_pacer.h"
 #include "project_checks.h"
 
 #include <QObject>
@@ -100,6 +101,7 @@ class RunController : public QObject {
   std::unique_ptr<RunAnimation> anim_;
   QTimer* pace_ = nullptr;  // running: the views were just redrawn
   bool waiting_ = false;    // rows came while pace_ ran
+  FramePacer pacer_;
   std::vector<double> rows_;  // taken from the runner (reused)
   const ResultStore* shown3d_ = nullptr;  // what the 3D view copies rows from
   uint64_t generation3d_ = 0;
