@@ -368,9 +368,14 @@ void PlotPane::refresh() {
   // The cursor line moving over the plot repaints a strip 30 times a
   // second: from each item's pixmap (redrawn only when the item changes)
   // instead of stroking every curve again.
-  for (QGraphicsItem* i : scene()->items())
-    if (i->cacheMode() != QGraphicsItem::DeviceCoordinateCache) i->setCacheMode(QGraphicsItem::DeviceCoordinateCache);
+  cacheItems(true);
   viewport()->update();
+}
+
+void PlotPane::cacheItems(bool on) {
+  const auto mode = on ? QGraphicsItem::DeviceCoordinateCache : QGraphicsItem::NoCache;
+  for (QGraphicsItem* i : scene()->items())
+    if (i->cacheMode() != mode) i->setCacheMode(mode);
 }
 
 void PlotPane::setCursorTime(double t) {
@@ -647,7 +652,9 @@ bool PlotPane::render(QPainter& p, const QSize& size) {
     chart_->setGeometry(QRectF(onScreen.topLeft(), QSizeF(size)));
     if (chart_->layout()) chart_->layout()->activate();
   }
+  cacheItems(false);  // drawn, not copied from screen pixmaps (SVG keeps vectors and text)
   scene()->render(&p, QRectF(QPointF(0, 0), QSizeF(size)), chart_->sceneBoundingRect());
+  cacheItems(true);
   if (relayout) {
     chart_->setGeometry(onScreen);
     if (chart_->layout()) chart_->layout()->activate();

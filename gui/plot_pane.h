@@ -127,6 +127,8 @@ class PlotPane : public QChartView {
 
  private:
   QRect cursorStrip(double t) const;
+  // Items painted from device-coordinate pixmaps (on screen) or drawn (exports).
+  void cacheItems(bool on);
   struct Shown {
     int channel;
     QLineSeries* series;

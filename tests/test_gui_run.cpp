@@ -142,7 +142,10 @@ class TestGuiRun : public QObject {
     QVERIFY(w.runner()->isPaused());
     QCOMPARE(pause->text(), QString("&Resume"));
     QTRY_VERIFY_WITH_TIMEOUT(w.runner()->isHeld(), 20000);
-    QTest::qWait(150);  // the last poll takes the rows written before holding
+    // The last poll takes the rows written before holding; the intake
+    // pauses up to 200 ms when the GUI thread is busy (FramePacer) and the
+    // plots draw new rows up to kLivePlotMs later.
+    QTest::qWait(150 + 200 + int(ResultsPanel::kLivePlotMs));
     const size_t rowsPaused = w.resultBuffer()->rows();
     const double tPaused = w.resultBuffer()->times().back();
     const int pointsPaused = seriesPoints(w);
