@@ -9,6 +9,7 @@ packages=(
   libopenscenegraph-dev libeigen3-dev libsundials-dev libsuitesparse-dev nlohmann-json3-dev libcli11-dev
   libnlopt-dev libopenmpi-dev openmpi-bin
   xvfb xauth libgl1-mesa-dri x11-apps imagemagick poppler-utils fonts-dejavu-core
+  xdg-utils shared-mime-info desktop-file-utils libfile-mimeinfo-perl  # test_gui_desktop_entry: double-click opening
   clang libclang-rt-14-dev llvm  # the sanitizer tree and libFuzzer (llvm: llvm-symbolizer for its traces)
 )
 

@@ -4,6 +4,7 @@
 // of the store's CSV; check()
 // names the object at fault; a boundary net reports the supply's pressure.
 #include "engine/engine.h"
+#include "support/mechanism_builders.h"
 #include "support/test_project.h"
 
 #include <QDir>
@@ -207,6 +208,23 @@ class TestEngine : public QObject {
     QVERIFY(!c.boundaryPressure(static_cast<int>(tank - nets.begin()), 0.5, p));
     const auto names = engine::CompiledProject(tankFill(1.0)).channelNames();
     QVERIFY(std::find(names.begin(), names.end(), tank->name + ".p") != names.end());
+  }
+  // A part held by a force alone (a bushing, no joint): the static analysis
+  // has no constraint row, and its convergence test took the largest entry
+  // of that empty block of the residual (Eigen's assertion in the sanitizer
+  // tree; in Release a read one past the vector's end). The sag is m g / kz.
+  void staticAnalysisWithoutConstraintRows() {
+    const double g0 = 9.80665, m = 2.0, kz = 5e4;
+    Mechanism mech;
+    mech.parts.push_back(ground({mk("o", {0, 0, 0})}));
+    mech.parts.push_back(part("body", m, std::array<double, 6>{1e-3, 1e-3, 1e-3, 0, 0, 0}, {0, 0, 0}, {mk("o", {0, 0, 0})}));
+    mech.forces.push_back(force("mount", "bushing", "body.o", "ground.o", {{"kz", kz}}));
+    ResultStore out;
+    engine::analyse(mechProject(mech, 1.0, 0.1, 1e-8), "test", MechanismAnalysis::Static, out);
+    QVERIFY(out.rows() > 0);
+    const double z = out.column("body.z").back(), F = out.column("mount.Fz").back();
+    QVERIFY2(std::abs(z / (-m * g0 / kz) - 1) < 1e-9, qPrintable(QString::number(z, 'g', 17)));
+    QVERIFY2(std::abs(F / (m * g0) - 1) < 1e-9, qPrintable(QString::number(F, 'g', 17)));
   }
 };
 

@@ -87,8 +87,10 @@ class StaticEquilibrium {
       if (m_ > 0) balanceReactions(g);
       const Eigen::VectorXd dz = dense_ ? denseStep(g) : sparseStep(g);
       const double s = lineSearch(dz, g);
-      if (dz.head(n6_).cwiseAbs().maxCoeff() * s < 1e-12 && g.tail(m_).cwiseAbs().maxCoeff() < 1e-11 &&
-          g.head(n6_).cwiseAbs().maxCoeff() < 1e-9 * scaleF_)
+      // lpNorm<Infinity>: 0 for the empty block when no constraint row is
+      // active (parts held by forces alone); maxCoeff() would read past it.
+      if (dz.head(n6_).lpNorm<Eigen::Infinity>() * s < 1e-12 && g.tail(m_).lpNorm<Eigen::Infinity>() < 1e-11 &&
+          g.head(n6_).lpNorm<Eigen::Infinity>() < 1e-9 * scaleF_)
         break;
       if (it == 199) fail("mechanism", "", "static equilibrium did not converge in 200 Newton iterations");
     }

@@ -61,6 +61,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <map>
 
 namespace pm::gui {
@@ -286,7 +287,15 @@ void MainWindow::exportReportDialog() {
   // The study shown in its dialog (the row chosen there), else the last one closed.
   std::shared_ptr<StudySummary> study = lastStudy_;
   if (studyDialog_ && studyDialog_->isFinished()) study = std::make_shared<StudySummary>(studyDialog_->summary());
-  const auto keyRows = keyResultRows();
+  // Read back from the run's results file, which can fail (or run out of
+  // memory on a long run): said here, not thrown out of the slot.
+  std::shared_ptr<const ResultStore> keyRows;
+  try {
+    keyRows = keyResultRows();
+  } catch (const std::exception& e) {
+    showError(tr("Export report"), QString::fromStdString(e.what()));
+    return;
+  }
   if (!exportReport(project(), *store, path, &err, doc_->file(), nullptr, study.get(), keyRows.get()))
     showError(tr("Export report"), err);
   else statusLabel_->setText(tr("Report written to %1").arg(path));
