@@ -674,6 +674,34 @@ class TestContact : public QObject {
     checkVec(f.force, f.friction + 102.0 * V3::UnitZ(), 1e-9, "force");
   }
 
+  // The stick state (bristle) by hand, mu_s 0.5, mu_d 0.3, v_s 1e-3,
+  // v_t 1e-2, delta 1e-5: sigma0 = 0.5 / 1e-5 = 5e4 /m.
+  void bristleLaw() {
+    FrictionParams fp{0.5, 0.3, 1e-3, 1e-2, 1e-5};
+    QVERIFY(hasStickState(fp));
+    CHECK_NEAR(slidingCoefficient(0.0, fp), 0.5, kTol);
+    CHECK_NEAR(slidingCoefficient(5.5e-3, fp), 0.4, kTol);
+    CHECK_NEAR(slidingCoefficient(0.2, fp), 0.3, kTol);
+    // At rest with a deflection: no rate (nothing creeps), friction -sigma0 z.
+    const V3 z(2e-6, -1e-6, 0.0);
+    Bristle b = bristleFriction(z, V3::Zero(), fp);
+    checkVec(b.rate, V3::Zero(), kTol, "rate at rest");
+    checkVec(b.coefficient, -5e4 * z, 1e-12, "coefficient at rest");
+    // Sliding at 0.2 m/s along x with z saturated at g / sigma0 = 0.3 / 5e4:
+    // no rate, and the coefficient mu_d against the slip (sigma1 faded by
+    // exp(-200^2)).
+    b = bristleFriction(V3(0.3 / 5e4, 0, 0), V3(0.2, 0, 0), fp);
+    checkVec(b.rate, V3::Zero(), 1e-15, "rate sliding");
+    checkVec(b.coefficient, V3(-0.3, 0, 0), 1e-12, "coefficient sliding");
+    // From z = 0 at v = 1e-3 m/s (= v_s): dz/dt = v, and the coefficient the
+    // damping sigma1 e^-1 v = 1.5 mu_s / v_s e^-1 v = 0.75 e^-1.
+    b = bristleFriction(V3::Zero(), V3(0, 1e-3, 0), fp);
+    checkVec(b.rate, V3(0, 1e-3, 0), kTol, "rate from zero");
+    checkVec(b.coefficient, V3(0, -0.75 * std::exp(-1.0), 0), 1e-12, "coefficient from zero");
+    fp.stictionDeformation = 0.0;
+    QVERIFY(!hasStickState(fp));
+  }
+
   void boundsHoldTheShapes() {
     // Rotated boxes, capsules, cylinders: every surface point lies in the
     // bounding box, and the box's faces are reached (tight to the sampling).
