@@ -1,5 +1,6 @@
 #include "mechanics/contact/cylinder_box.h"
 
+#include "mechanics/contact/box_face.h"
 #include "mechanics/contact/segment_geometry.h"
 
 #include <algorithm>
@@ -115,13 +116,8 @@ std::vector<ContactPoint> onBoxFace(const Cyl& cy, const V3& fallback, const Fra
 // below the cap.
 std::vector<ContactPoint> onCap(const Cyl& cy, const V3& fallback, const Frame& fb, const V3& eb, const V3& n,
                                 double tol) {
-  int k = 0;
-  (fb.R.transpose() * n).cwiseAbs().maxCoeff(&k);
-  const V3 nf = fb.R.col(k) * (fb.R.col(k).dot(n) > 0.0 ? -1.0 : 1.0);
-  const V3 fc = fb.p + eb[k] * nf;
-  const int p = (k + 1) % 3, q = (k + 2) % 3;
-  const V3 dp = eb[p] * fb.R.col(p), dq = eb[q] * fb.R.col(q);
-  std::vector<V3> poly{fc + dp + dq, fc - dp + dq, fc - dp - dq, fc + dp - dq};
+  V3 nf;
+  std::vector<V3> poly = mostOpposedFace(fb, eb, n, &nf);
   const V3 u = cy.across(-nf, fallback), w = cy.a.cross(u);
   const double apothem = cy.r * std::cos(std::numbers::pi / 8);
   for (int m = 0; m < 8; ++m) {
