@@ -347,6 +347,60 @@ class TestContact : public QObject {
       }
     }
   }
+  // Every pair with a rotation scaled by 1 +- 4e-6 (what unnormalised Euler
+  // parameters in the solver's iterates hand): the same contact as with the
+  // rotation itself, to 1e-12 (collide makes the axes orthonormal). Before,
+  // the scaled axes scaled the shapes (a depth off by ~1e-6).
+  void pairsTolerateScaledRotations() {
+    const M3 Q = rotZ(0.7) * rotX(-1.1) * rotY(0.4);
+    auto place = [&](const V3& p, const M3& R) { return Frame{Q * p, Q * R}; };
+    const Frame o = place(V3::Zero(), M3::Identity());
+    struct Case {
+      const char* name;
+      Shape a;
+      Frame fa;
+      Shape b;
+      Frame fb;
+    };
+    const Shape cube = Shape::box(V3(0.2, 0.2, 0.2));
+    const std::vector<Case> cases = {
+        {"plane-sphere", Shape::plane(), o, Shape::sphere(0.1), place(V3(0.1, 0.2, 0.09), M3::Identity())},
+        {"plane-capsule", Shape::plane(), o, Shape::capsule(0.05, 0.2), place(V3(0, 0, 0.04), rotY(1.4))},
+        {"plane-box", Shape::plane(), o, Shape::box(V3(0.1, 0.2, 0.05)), place(V3(0, 0, 0.045), rotZ(0.3))},
+        {"plane-cylinder", Shape::plane(), o, Shape::cylinder(0.1, 0.2), place(V3(0, 0, 0.19), rotY(0.1))},
+        {"box-sphere", cube, place(V3::Zero(), rotX(0.2)), Shape::sphere(0.1), place(V3(0.05, 0.02, 0.28), M3::Identity())},
+        {"box-box", cube, o, Shape::box(V3(0.1, 0.1, 0.1)), place(V3(0.05, 0, 0.29), rotZ(0.3) * rotX(0.05))},
+        {"box-capsule", cube, o, Shape::capsule(0.05, 0.1), place(V3(0, 0, 0.24), rotY(1.5))},
+        {"capsule-sphere", Shape::capsule(0.05, 0.2), place(V3::Zero(), rotY(0.3)), Shape::sphere(0.1),
+         place(V3(0.12, 0, 0.05), M3::Identity())},
+        {"capsule-capsule", Shape::capsule(0.05, 0.2), o, Shape::capsule(0.05, 0.2), place(V3(0.09, 0, 0.05), rotX(1.2))},
+        {"cylinder-sphere", Shape::cylinder(0.1, 0.2), place(V3::Zero(), rotY(0.3)), Shape::sphere(0.05),
+         place(V3(0.14, 0.01, 0.02), M3::Identity())},
+        {"cylinder-box", Shape::cylinder(0.02, 0.1), place(V3(-0.597, 0.1, 0.05), rotY(std::numbers::pi / 2)),
+         Shape::box(V3(0.5, 0.5, 0.5)), o},
+        {"funnel-sphere", Shape::funnel(0.1, 0.3, 0.2), o, Shape::sphere(0.05), place(V3(0.17, 0, 0.1), M3::Identity())},
+    };
+    for (const Case& k : cases) {
+      const Contact want = collide(k.a, k.fa, k.b, k.fb);
+      QVERIFY2(want.touching(), k.name);
+      for (double s : {1.0 + 4e-6, 1.0 - 4e-6}) {
+        const Contact got = collide(k.a, Frame{k.fa.p, s * k.fa.R}, k.b, Frame{k.fb.p, s * k.fb.R});
+        const QString what = QString("%1 at scale 1%2").arg(k.name).arg(s > 1 ? "+4e-6" : "-4e-6");
+        QVERIFY2(std::abs(got.distance - want.distance) <= kTol,
+                 qPrintable(QString("%1: distance %2 vs %3").arg(what).arg(got.distance, 0, 'g', 15).arg(want.distance, 0, 'g', 15)));
+        QVERIFY2((got.normal - want.normal).norm() <= kTol, qPrintable(what + ": normal"));
+        QVERIFY2(got.points.size() == want.points.size(), qPrintable(QString("%1: %2 points, %3 wanted").arg(what)
+                                                                     .arg(got.points.size()).arg(want.points.size())));
+        for (const ContactPoint& w : want.points) {
+          auto it = std::find_if(got.points.begin(), got.points.end(),
+                                 [&](const ContactPoint& g) { return (g.point - w.point).norm() <= kTol; });
+          QVERIFY2(it != got.points.end(), qPrintable(what + ": no point at " + vec(w.point)));
+          QVERIFY2(std::abs(it->depth - w.depth) <= kTol, qPrintable(what + ": depth"));
+        }
+      }
+    }
+  }
+
   void hertzForceLaw() {
     // Sphere on a plane delta deep, at rest: k delta^1.5; approaching at
     // speed u: plus STEP(delta, 0, 0, d, c) u, here past the ramp (c u) and halfway up it (c u / 2).

@@ -302,9 +302,22 @@ Pair lookup(ShapeKind a, ShapeKind b) {
 
 }  // namespace
 
+Frame orthonormal(const Frame& f) {
+  // Well inside: left as it is, so converged states give the same numbers.
+  if ((f.R.transpose() * f.R - M3::Identity()).cwiseAbs().maxCoeff() <= 1e-9) return f;
+  Frame g = f;
+  const V3 x = f.R.col(0).normalized();
+  const V3 y = (f.R.col(1) - x.dot(f.R.col(1)) * x).normalized();
+  g.R.col(0) = x;
+  g.R.col(1) = y;
+  g.R.col(2) = x.cross(y);
+  return g;
+}
+
 bool supported(ShapeKind a, ShapeKind b) { return lookup(a, b) || lookup(b, a); }
 
-Contact collide(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb) {
+Contact collide(const Shape& a, const Frame& fa0, const Shape& b, const Frame& fb0) {
+  const Frame fa = orthonormal(fa0), fb = orthonormal(fb0);
   if (Pair f = lookup(a.kind, b.kind)) return f(a, fa, b, fb);
   if (Pair f = lookup(b.kind, a.kind)) {
     Contact c = f(b, fb, a, fa);
