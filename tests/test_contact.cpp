@@ -379,6 +379,9 @@ class TestContact : public QObject {
         {"cylinder-box", Shape::cylinder(0.02, 0.1), place(V3(-0.597, 0.1, 0.05), rotY(std::numbers::pi / 2)),
          Shape::box(V3(0.5, 0.5, 0.5)), o},
         {"funnel-sphere", Shape::funnel(0.1, 0.3, 0.2), o, Shape::sphere(0.05), place(V3(0.17, 0, 0.1), M3::Identity())},
+        {"cylinder-capsule", Shape::cylinder(0.1, 0.2), place(V3::Zero(), rotX(0.1)), Shape::capsule(0.02, 0.05),
+         place(V3(0.01, 0.02, 0.217), rotY(1.5))},
+        {"cylinder-cylinder", Shape::cylinder(0.1, 0.2), o, Shape::cylinder(0.05, 0.1), place(V3(0.02, 0.01, 0.298), rotX(0.02))},
     };
     for (const Case& k : cases) {
       const Contact want = collide(k.a, k.fa, k.b, k.fb);
@@ -399,6 +402,64 @@ class TestContact : public QObject {
         }
       }
     }
+  }
+
+  // Cylinder (r 0.1, half-length 0.2, axis z) against a capsule (r 0.02):
+  // lying on the cap (two points, the core's ends over the disc), across
+  // the cap's rim (clipped where the core leaves the disc, x = 0.1), along
+  // the side parallel to the axis (clipped at the cap plane z = 0.2),
+  // crossing the side (one point), and standing on the cap with its end.
+  void cylinderCapsule() {
+    const Shape cy = Shape::cylinder(0.1, 0.2), cap = Shape::capsule(0.02, 0.05), tall = Shape::capsule(0.02, 0.15);
+    const M3 alongX = rotY(std::numbers::pi / 2), alongY = rotX(std::numbers::pi / 2);
+    const V3 z = V3::UnitZ(), x = V3::UnitX();
+    expectPair(cy, at(V3::Zero()), cap, at(V3(0.01, 0.02, 0.217), alongX), -0.003, z,
+               {{V3(-0.04, 0.02, 0.1985), 0.003}, {V3(0.06, 0.02, 0.1985), 0.003}});
+    expectPair(cy, at(V3::Zero()), cap, at(V3(0.08, 0, 0.217), alongX), -0.003, z,
+               {{V3(0.03, 0, 0.1985), 0.003}, {V3(0.1, 0, 0.1985), 0.003}});
+    expectPair(cy, at(V3::Zero()), tall, at(V3(0.116, 0, 0.1)), -0.004, x,
+               {{V3(0.098, 0, -0.05), 0.004}, {V3(0.098, 0, 0.2), 0.004}});
+    expectPair(cy, at(V3::Zero()), cap, at(V3(0.117, 0, 0.05), alongY), -0.003, x, {{V3(0.0985, 0, 0.05), 0.003}});
+    expectPair(cy, at(V3::Zero()), cap, at(V3(0.03, 0.04, 0.266)), -0.004, z, {{V3(0.03, 0.04, 0.198), 0.004}});
+    // Apart above the cap: the gap.
+    expectPair(cy, at(V3::Zero()), cap, at(V3(0.01, 0.02, 0.25), alongX), 0.03, z);
+  }
+
+  // Cylinder A (r 0.1, half-length 0.2, axis z) against cylinder B:
+  // parallel sides (the two ends of their common stretch, z 0.05 to 0.2),
+  // crossed sides (one point between the side lines), B standing on A's cap
+  // (its end octagon, 8 points 0.05 from its axis), B lying on A's cap (the
+  // two ends of its lowest line), and a wider B on A's cap (A's cap octagon:
+  // 8 points 0.1 from A's axis).
+  void cylinderCylinder() {
+    const Shape A = Shape::cylinder(0.1, 0.2), B = Shape::cylinder(0.05, 0.1);
+    const V3 x = V3::UnitX(), y = V3::UnitY(), z = V3::UnitZ();
+    expectPair(A, at(V3::Zero()), B, at(V3(0.147, 0, 0.15)), -0.003, x,
+               {{V3(0.0985, 0, 0.05), 0.003}, {V3(0.0985, 0, 0.2), 0.003}});
+    expectPair(A, at(V3::Zero()), B, at(V3(0, 0.147, 0.05), rotY(std::numbers::pi / 2)), -0.003, y,
+               {{V3(0, 0.0985, 0.05), 0.003}});
+    std::vector<ContactPoint> ring;
+    for (int k = 0; k < 8; ++k) {
+      // B's x axis is the world's: its octagon has a vertex along x.
+      const double t = k * std::numbers::pi / 4;
+      ring.push_back({V3(0.02 + 0.05 * std::cos(t), 0.01 + 0.05 * std::sin(t), 0.199), 0.002});
+    }
+    expectPair(A, at(V3::Zero()), B, at(V3(0.02, 0.01, 0.298)), -0.002, z, ring);
+    const Shape lying = Shape::cylinder(0.05, 0.04);
+    expectPair(A, at(V3::Zero()), lying, at(V3(0.01, 0.02, 0.247), rotY(std::numbers::pi / 2)), -0.003, z,
+               {{V3(-0.03, 0.02, 0.1985), 0.003}, {V3(0.05, 0.02, 0.1985), 0.003}});
+    const Contact wide = collide(A, at(V3::Zero()), Shape::cylinder(0.2, 0.1), at(V3(0, 0, 0.298)));
+    CHECK_NEAR(wide.distance, -0.002, kTol);
+    checkVec(wide.normal, z, kTol, "wide normal");
+    QCOMPARE(wide.points.size(), size_t(8));
+    for (const ContactPoint& p : wide.points) {
+      CHECK_NEAR(p.depth, 0.002, kTol);
+      CHECK_NEAR(p.point.z(), 0.199, kTol);
+      CHECK_NEAR(std::hypot(p.point.x(), p.point.y()), 0.1, kTol);
+    }
+    // Apart: crossed sides 0.01 apart, caps 0.02 apart.
+    expectPair(A, at(V3::Zero()), B, at(V3(0, 0.16, 0.05), rotY(std::numbers::pi / 2)), 0.01, y);
+    expectPair(A, at(V3::Zero()), B, at(V3(0.02, 0.01, 0.32)), 0.02, z);
   }
 
   void hertzForceLaw() {
@@ -795,12 +856,13 @@ class TestContact : public QObject {
 
   void unsupportedPairNamed() {
     QVERIFY(supported(ShapeKind::Box, ShapeKind::Cylinder));
-    QVERIFY(!supported(ShapeKind::Cylinder, ShapeKind::Cylinder));
+    QVERIFY(supported(ShapeKind::Cylinder, ShapeKind::Cylinder) && supported(ShapeKind::Capsule, ShapeKind::Cylinder));
+    QVERIFY(!supported(ShapeKind::Funnel, ShapeKind::Box));
     try {
-      collide(Shape::cylinder(1, 1), Frame{}, Shape::cylinder(1, 1), Frame{});
-      QFAIL("cylinder-cylinder must throw");
+      collide(Shape::funnel(1, 2, 1), Frame{}, Shape::box(V3(1, 1, 1)), Frame{});
+      QFAIL("funnel-box must throw");
     } catch (const std::invalid_argument& e) {
-      QVERIFY(QString(e.what()).contains("cylinder and a cylinder"));
+      QVERIFY(QString(e.what()).contains("funnel and a box"));
     }
   }
 };

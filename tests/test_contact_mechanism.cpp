@@ -445,8 +445,8 @@ class TestContactMechanism : public QObject {
     q.mechanism.contacts[0].j.shape = "torus";
     expect(q, "j.shape");
     q = p;
-    q.mechanism.contacts[0].i = shape("ground.floor", "cylinder", {{"radius", 0.1}, {"length", 0.1}});
-    q.mechanism.contacts[0].j = shape("ball.c", "cylinder", {{"radius", 0.1}, {"length", 0.1}});
+    q.mechanism.contacts[0].i = shape("ground.floor", "funnel", {{"radius", 0.1}, {"mouth_radius", 0.2}, {"length", 0.1}});
+    q.mechanism.contacts[0].j = shape("ball.c", "box", {{"lx", 0.1}, {"ly", 0.1}, {"lz", 0.1}});
     expect(q, "j.shape");
     q = p;
     q.mechanism.contacts[0].params["mu_static"] = -0.1;

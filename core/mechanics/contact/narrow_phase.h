@@ -9,8 +9,9 @@
 // four points (its penetrating vertices); a capsule on a plane up to two.
 // Supported pairs: sphere with every shape; plane with capsule, box and
 // cylinder (per end disc its lowest rim point; four rim points when flat); box
-// with box, capsule and cylinder (cylinder_box.h); capsule with capsule.
-// Others throw, naming the pair.
+// with box, capsule and cylinder (cylinder_box.h); capsule with capsule;
+// cylinder with capsule and cylinder (cylinder_cylinder.h). Others throw,
+// naming the pair.
 #pragma once
 
 #include "mechanics/contact/shape.h"
