@@ -347,6 +347,121 @@ class TestContact : public QObject {
       }
     }
   }
+  // Every pair with a rotation scaled by 1 +- 4e-6 (what unnormalised Euler
+  // parameters in the solver's iterates hand): the same contact as with the
+  // rotation itself, to 1e-12 (collide makes the axes orthonormal). Before,
+  // the scaled axes scaled the shapes (a depth off by ~1e-6).
+  void pairsTolerateScaledRotations() {
+    const M3 Q = rotZ(0.7) * rotX(-1.1) * rotY(0.4);
+    auto place = [&](const V3& p, const M3& R) { return Frame{Q * p, Q * R}; };
+    const Frame o = place(V3::Zero(), M3::Identity());
+    struct Case {
+      const char* name;
+      Shape a;
+      Frame fa;
+      Shape b;
+      Frame fb;
+    };
+    const Shape cube = Shape::box(V3(0.2, 0.2, 0.2));
+    const std::vector<Case> cases = {
+        {"plane-sphere", Shape::plane(), o, Shape::sphere(0.1), place(V3(0.1, 0.2, 0.09), M3::Identity())},
+        {"plane-capsule", Shape::plane(), o, Shape::capsule(0.05, 0.2), place(V3(0, 0, 0.04), rotY(1.4))},
+        {"plane-box", Shape::plane(), o, Shape::box(V3(0.1, 0.2, 0.05)), place(V3(0, 0, 0.045), rotZ(0.3))},
+        {"plane-cylinder", Shape::plane(), o, Shape::cylinder(0.1, 0.2), place(V3(0, 0, 0.19), rotY(0.1))},
+        {"box-sphere", cube, place(V3::Zero(), rotX(0.2)), Shape::sphere(0.1), place(V3(0.05, 0.02, 0.28), M3::Identity())},
+        {"box-box", cube, o, Shape::box(V3(0.1, 0.1, 0.1)), place(V3(0.05, 0, 0.29), rotZ(0.3) * rotX(0.05))},
+        {"box-capsule", cube, o, Shape::capsule(0.05, 0.1), place(V3(0, 0, 0.24), rotY(1.5))},
+        {"capsule-sphere", Shape::capsule(0.05, 0.2), place(V3::Zero(), rotY(0.3)), Shape::sphere(0.1),
+         place(V3(0.12, 0, 0.05), M3::Identity())},
+        {"capsule-capsule", Shape::capsule(0.05, 0.2), o, Shape::capsule(0.05, 0.2), place(V3(0.09, 0, 0.05), rotX(1.2))},
+        {"cylinder-sphere", Shape::cylinder(0.1, 0.2), place(V3::Zero(), rotY(0.3)), Shape::sphere(0.05),
+         place(V3(0.14, 0.01, 0.02), M3::Identity())},
+        {"cylinder-box", Shape::cylinder(0.02, 0.1), place(V3(-0.597, 0.1, 0.05), rotY(std::numbers::pi / 2)),
+         Shape::box(V3(0.5, 0.5, 0.5)), o},
+        {"funnel-sphere", Shape::funnel(0.1, 0.3, 0.2), o, Shape::sphere(0.05), place(V3(0.17, 0, 0.1), M3::Identity())},
+        {"cylinder-capsule", Shape::cylinder(0.1, 0.2), place(V3::Zero(), rotX(0.1)), Shape::capsule(0.02, 0.05),
+         place(V3(0.01, 0.02, 0.217), rotY(1.5))},
+        {"cylinder-cylinder", Shape::cylinder(0.1, 0.2), o, Shape::cylinder(0.05, 0.1), place(V3(0.02, 0.01, 0.298), rotX(0.02))},
+    };
+    for (const Case& k : cases) {
+      const Contact want = collide(k.a, k.fa, k.b, k.fb);
+      QVERIFY2(want.touching(), k.name);
+      for (double s : {1.0 + 4e-6, 1.0 - 4e-6}) {
+        const Contact got = collide(k.a, Frame{k.fa.p, s * k.fa.R}, k.b, Frame{k.fb.p, s * k.fb.R});
+        const QString what = QString("%1 at scale 1%2").arg(k.name).arg(s > 1 ? "+4e-6" : "-4e-6");
+        QVERIFY2(std::abs(got.distance - want.distance) <= kTol,
+                 qPrintable(QString("%1: distance %2 vs %3").arg(what).arg(got.distance, 0, 'g', 15).arg(want.distance, 0, 'g', 15)));
+        QVERIFY2((got.normal - want.normal).norm() <= kTol, qPrintable(what + ": normal"));
+        QVERIFY2(got.points.size() == want.points.size(), qPrintable(QString("%1: %2 points, %3 wanted").arg(what)
+                                                                     .arg(got.points.size()).arg(want.points.size())));
+        for (const ContactPoint& w : want.points) {
+          auto it = std::find_if(got.points.begin(), got.points.end(),
+                                 [&](const ContactPoint& g) { return (g.point - w.point).norm() <= kTol; });
+          QVERIFY2(it != got.points.end(), qPrintable(what + ": no point at " + vec(w.point)));
+          QVERIFY2(std::abs(it->depth - w.depth) <= kTol, qPrintable(what + ": depth"));
+        }
+      }
+    }
+  }
+
+  // Cylinder (r 0.1, half-length 0.2, axis z) against a capsule (r 0.02):
+  // lying on the cap (two points, the core's ends over the disc), across
+  // the cap's rim (clipped where the core leaves the disc, x = 0.1), along
+  // the side parallel to the axis (clipped at the cap plane z = 0.2),
+  // crossing the side (one point), and standing on the cap with its end.
+  void cylinderCapsule() {
+    const Shape cy = Shape::cylinder(0.1, 0.2), cap = Shape::capsule(0.02, 0.05), tall = Shape::capsule(0.02, 0.15);
+    const M3 alongX = rotY(std::numbers::pi / 2), alongY = rotX(std::numbers::pi / 2);
+    const V3 z = V3::UnitZ(), x = V3::UnitX();
+    expectPair(cy, at(V3::Zero()), cap, at(V3(0.01, 0.02, 0.217), alongX), -0.003, z,
+               {{V3(-0.04, 0.02, 0.1985), 0.003}, {V3(0.06, 0.02, 0.1985), 0.003}});
+    expectPair(cy, at(V3::Zero()), cap, at(V3(0.08, 0, 0.217), alongX), -0.003, z,
+               {{V3(0.03, 0, 0.1985), 0.003}, {V3(0.1, 0, 0.1985), 0.003}});
+    expectPair(cy, at(V3::Zero()), tall, at(V3(0.116, 0, 0.1)), -0.004, x,
+               {{V3(0.098, 0, -0.05), 0.004}, {V3(0.098, 0, 0.2), 0.004}});
+    expectPair(cy, at(V3::Zero()), cap, at(V3(0.117, 0, 0.05), alongY), -0.003, x, {{V3(0.0985, 0, 0.05), 0.003}});
+    expectPair(cy, at(V3::Zero()), cap, at(V3(0.03, 0.04, 0.266)), -0.004, z, {{V3(0.03, 0.04, 0.198), 0.004}});
+    // Apart above the cap: the gap.
+    expectPair(cy, at(V3::Zero()), cap, at(V3(0.01, 0.02, 0.25), alongX), 0.03, z);
+  }
+
+  // Cylinder A (r 0.1, half-length 0.2, axis z) against cylinder B:
+  // parallel sides (the two ends of their common stretch, z 0.05 to 0.2),
+  // crossed sides (one point between the side lines), B standing on A's cap
+  // (its end octagon, 8 points 0.05 from its axis), B lying on A's cap (the
+  // two ends of its lowest line), and a wider B on A's cap (A's cap octagon:
+  // 8 points 0.1 from A's axis).
+  void cylinderCylinder() {
+    const Shape A = Shape::cylinder(0.1, 0.2), B = Shape::cylinder(0.05, 0.1);
+    const V3 x = V3::UnitX(), y = V3::UnitY(), z = V3::UnitZ();
+    expectPair(A, at(V3::Zero()), B, at(V3(0.147, 0, 0.15)), -0.003, x,
+               {{V3(0.0985, 0, 0.05), 0.003}, {V3(0.0985, 0, 0.2), 0.003}});
+    expectPair(A, at(V3::Zero()), B, at(V3(0, 0.147, 0.05), rotY(std::numbers::pi / 2)), -0.003, y,
+               {{V3(0, 0.0985, 0.05), 0.003}});
+    std::vector<ContactPoint> ring;
+    for (int k = 0; k < 8; ++k) {
+      // B's x axis is the world's: its octagon has a vertex along x.
+      const double t = k * std::numbers::pi / 4;
+      ring.push_back({V3(0.02 + 0.05 * std::cos(t), 0.01 + 0.05 * std::sin(t), 0.199), 0.002});
+    }
+    expectPair(A, at(V3::Zero()), B, at(V3(0.02, 0.01, 0.298)), -0.002, z, ring);
+    const Shape lying = Shape::cylinder(0.05, 0.04);
+    expectPair(A, at(V3::Zero()), lying, at(V3(0.01, 0.02, 0.247), rotY(std::numbers::pi / 2)), -0.003, z,
+               {{V3(-0.03, 0.02, 0.1985), 0.003}, {V3(0.05, 0.02, 0.1985), 0.003}});
+    const Contact wide = collide(A, at(V3::Zero()), Shape::cylinder(0.2, 0.1), at(V3(0, 0, 0.298)));
+    CHECK_NEAR(wide.distance, -0.002, kTol);
+    checkVec(wide.normal, z, kTol, "wide normal");
+    QCOMPARE(wide.points.size(), size_t(8));
+    for (const ContactPoint& p : wide.points) {
+      CHECK_NEAR(p.depth, 0.002, kTol);
+      CHECK_NEAR(p.point.z(), 0.199, kTol);
+      CHECK_NEAR(std::hypot(p.point.x(), p.point.y()), 0.1, kTol);
+    }
+    // Apart: crossed sides 0.01 apart, caps 0.02 apart.
+    expectPair(A, at(V3::Zero()), B, at(V3(0, 0.16, 0.05), rotY(std::numbers::pi / 2)), 0.01, y);
+    expectPair(A, at(V3::Zero()), B, at(V3(0.02, 0.01, 0.32)), 0.02, z);
+  }
+
   void hertzForceLaw() {
     // Sphere on a plane delta deep, at rest: k delta^1.5; approaching at
     // speed u: plus STEP(delta, 0, 0, d, c) u, here past the ramp (c u) and halfway up it (c u / 2).
@@ -674,6 +789,34 @@ class TestContact : public QObject {
     checkVec(f.force, f.friction + 102.0 * V3::UnitZ(), 1e-9, "force");
   }
 
+  // The stick state (bristle) by hand, mu_s 0.5, mu_d 0.3, v_s 1e-3,
+  // v_t 1e-2, delta 1e-5: sigma0 = 0.5 / 1e-5 = 5e4 /m.
+  void bristleLaw() {
+    FrictionParams fp{0.5, 0.3, 1e-3, 1e-2, 1e-5};
+    QVERIFY(hasStickState(fp));
+    CHECK_NEAR(slidingCoefficient(0.0, fp), 0.5, kTol);
+    CHECK_NEAR(slidingCoefficient(5.5e-3, fp), 0.4, kTol);
+    CHECK_NEAR(slidingCoefficient(0.2, fp), 0.3, kTol);
+    // At rest with a deflection: no rate (nothing creeps), friction -sigma0 z.
+    const V3 z(2e-6, -1e-6, 0.0);
+    Bristle b = bristleFriction(z, V3::Zero(), fp);
+    checkVec(b.rate, V3::Zero(), kTol, "rate at rest");
+    checkVec(b.coefficient, -5e4 * z, 1e-12, "coefficient at rest");
+    // Sliding at 0.2 m/s along x with z saturated at g / sigma0 = 0.3 / 5e4:
+    // no rate, and the coefficient mu_d against the slip (sigma1 faded by
+    // exp(-200^2)).
+    b = bristleFriction(V3(0.3 / 5e4, 0, 0), V3(0.2, 0, 0), fp);
+    checkVec(b.rate, V3::Zero(), 1e-15, "rate sliding");
+    checkVec(b.coefficient, V3(-0.3, 0, 0), 1e-12, "coefficient sliding");
+    // From z = 0 at v = 1e-3 m/s (= v_s): dz/dt = v, and the coefficient the
+    // damping sigma1 e^-1 v = 1.5 mu_s / v_s e^-1 v = 0.75 e^-1.
+    b = bristleFriction(V3::Zero(), V3(0, 1e-3, 0), fp);
+    checkVec(b.rate, V3(0, 1e-3, 0), kTol, "rate from zero");
+    checkVec(b.coefficient, V3(0, -0.75 * std::exp(-1.0), 0), 1e-12, "coefficient from zero");
+    fp.stictionDeformation = 0.0;
+    QVERIFY(!hasStickState(fp));
+  }
+
   void boundsHoldTheShapes() {
     // Rotated boxes, capsules, cylinders: every surface point lies in the
     // bounding box, and the box's faces are reached (tight to the sampling).
@@ -713,12 +856,13 @@ class TestContact : public QObject {
 
   void unsupportedPairNamed() {
     QVERIFY(supported(ShapeKind::Box, ShapeKind::Cylinder));
-    QVERIFY(!supported(ShapeKind::Cylinder, ShapeKind::Cylinder));
+    QVERIFY(supported(ShapeKind::Cylinder, ShapeKind::Cylinder) && supported(ShapeKind::Capsule, ShapeKind::Cylinder));
+    QVERIFY(!supported(ShapeKind::Funnel, ShapeKind::Box));
     try {
-      collide(Shape::cylinder(1, 1), Frame{}, Shape::cylinder(1, 1), Frame{});
-      QFAIL("cylinder-cylinder must throw");
+      collide(Shape::funnel(1, 2, 1), Frame{}, Shape::box(V3(1, 1, 1)), Frame{});
+      QFAIL("funnel-box must throw");
     } catch (const std::invalid_argument& e) {
-      QVERIFY(QString(e.what()).contains("cylinder and a cylinder"));
+      QVERIFY(QString(e.what()).contains("funnel and a box"));
     }
   }
 };

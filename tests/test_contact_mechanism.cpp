@@ -40,6 +40,22 @@ Mechanism ballOnPlane(double m, double r, double z0, double vz, double gz, std::
   return mech;
 }
 
+// A 1 kg cube (40 mm) on the ground plane under gravity tilted by theta
+// about y (the same as a plane inclined by theta, downhill +x), resting on
+// its four corners at their static penetration (m g cos(theta) / 4 = k d^1.5).
+constexpr double kSlope = 20.0 * std::numbers::pi / 180.0;  // tan = 0.36397
+Mechanism blockOnSlope(std::map<std::string, double> friction) {
+  const double m = 1.0, a = 0.04, k = 1e8;
+  const double d = std::pow(m * g0 * std::cos(kSlope) / 4 / k, 1 / 1.5);
+  Mechanism mech;
+  mech.gravity = {g0 * std::sin(kSlope), 0, -g0 * std::cos(kSlope)};
+  mech.parts = {ground({mk("floor", {0, 0, 0})}), part("block", m, m * a * a / 6, {0, 0, a / 2 - d}, {mk("c", {0, 0, 0})})};
+  std::map<std::string, double> law{{"stiffness", k}, {"damping", 2000.0}, {"depth", 1e-5}};
+  law.insert(friction.begin(), friction.end());
+  mech.contacts = {pair("slope", shape("ground.floor", "plane"), shape("block.c", "box", {{"lx", a}, {"ly", a}, {"lz", a}}), law)};
+  return mech;
+}
+
 // projects/contact_gripper with the gripped part's mass set to m (negative: as it is).
 std::unique_ptr<Run> gripper(double m = -1.0) {
   Project p = loadProject(projectPath("contact_gripper.pneumech.json"));
@@ -331,6 +347,80 @@ class TestContactMechanism : public QObject {
     QVERIFY2(std::abs(vx - v) < 1e-6, qPrintable(QString("box vx %1").arg(vx, 0, 'g', 10)));
   }
 
+  // pneumech static on the block on the slope (mu_s 0.5 > tan 20 deg): the
+  // contact holds it where it stands; the friction carries m g sin(theta)
+  // and the normal force is m g cos(theta), each to 1e-6 m g. The block
+  // moves by the anchors' slip tan(theta) / sigma0 = 0.73 um plus its pitch
+  // under the friction's moment (about 2 um): less than 5 um. With mu_s 0.3
+  // < tan(theta) there is no static equilibrium: refused, naming the
+  // contact and the friction needed.
+  void staticFrictionOnSlope() {
+    const double m = 1.0, x0 = 0.0;
+    auto held = analyse(mechProject(blockOnSlope({{"mu_static", 0.5}, {"mu_dynamic", 0.4}}), 1.0, 0.1, 1e-9),
+                        MechanismAnalysis::Static);
+    QVERIFY2(held->error.empty(), held->error.c_str());
+    const double Ft = held->col("slope.friction_force").back(), N = held->col("slope.normal_force").back();
+    const double dx = held->col("block.x").back() - x0;
+    qInfo("static: friction %.10g N (m g sin %.10g), normal %.10g N (m g cos %.10g), moved %.3g m", Ft,
+          m * g0 * std::sin(kSlope), N, m * g0 * std::cos(kSlope), dx);
+    QVERIFY2(std::abs(Ft - m * g0 * std::sin(kSlope)) < 1e-6 * m * g0, qPrintable(QString("friction %1").arg(Ft, 0, 'g', 12)));
+    QVERIFY2(std::abs(N - m * g0 * std::cos(kSlope)) < 1e-6 * m * g0, qPrintable(QString("normal %1").arg(N, 0, 'g', 12)));
+    QVERIFY2(Ft <= 0.5 * N, "outside the friction cone");
+    QVERIFY2(std::abs(dx) < 5e-6, qPrintable(QString("moved %1 m").arg(dx)));
+    auto slides = analyse(mechProject(blockOnSlope({{"mu_static", 0.3}, {"mu_dynamic", 0.25}}), 1.0, 0.1, 1e-9),
+                          MechanismAnalysis::Static);
+    qInfo("mu 0.3: %s", slides->error.c_str());
+    QVERIFY2(slides->error.find("slope") != std::string::npos &&
+                 slides->error.find("no static equilibrium") != std::string::npos &&
+                 slides->error.find("mu_static = 0.3") != std::string::npos,
+             slides->error.c_str());
+  }
+
+  // A time run of the block on the slope (mu_s 0.5): with a stick state
+  // (stiction_deformation 1 um) it settles as it rocks onto the slope (about
+  // 10 um in the first 20 ms: the bristle's deflection tan(theta) / sigma0 =
+  // 0.73 um, its pitch under the friction's moment, the slip while rocking)
+  // and stays: from 0.5 s to 1 s it moves less than 1e-10 m, its speed is
+  // below 1e-9 m/s at 1 s and the friction is m g sin(theta) (to 1e-6 m g).
+  // The velocity law alone (stiction_deformation 0) creeps at above 1e-6 m/s.
+  void stickStateHoldsWithoutCreep() {
+    const std::map<std::string, double> law{{"mu_static", 0.5}, {"mu_dynamic", 0.4}, {"stiction_velocity", 1e-4},
+                                            {"transition_velocity", 1e-3}};
+    std::map<std::string, double> stick = law;
+    stick["stiction_deformation"] = 1e-6;
+    auto held = simulate(mechProject(blockOnSlope(stick), 1.0, 1e-3, 1e-8));
+    QVERIFY2(held->ok(), held->message().c_str());
+    const double moved = held->at("block.x", 1.0) - held->at("block.x", 0.5), v = held->at("block.vx", 1.0);
+    const double total = held->at("block.x", 1.0) - held->at("block.x", 0.0);
+    const double Ft = held->at("slope.friction_force", 1.0);
+    auto creeps = simulate(mechProject(blockOnSlope(law), 1.0, 1e-3, 1e-8));
+    QVERIFY2(creeps->ok(), creeps->message().c_str());
+    const double vCreep = creeps->at("block.vx", 1.0);
+    qInfo("stick state: moved %.3g m from 0.5 s to 1 s, %.4g m in all, vx %.3g m/s, friction %.10g N "
+          "(m g sin %.10g); velocity law: creeps at %.4g m/s",
+          moved, total, v, Ft, g0 * std::sin(kSlope), vCreep);
+    QVERIFY2(std::abs(moved) < 1e-10 && std::abs(v) < 1e-9, qPrintable(QString("moved %1 m, vx %2").arg(moved).arg(v)));
+    QVERIFY2(total > 0.0 && total < 2e-5, qPrintable(QString("settled over %1 m").arg(total)));
+    QVERIFY2(std::abs(Ft - g0 * std::sin(kSlope)) < 1e-6 * g0, qPrintable(QString("friction %1").arg(Ft, 0, 'g', 12)));
+    QVERIFY2(vCreep > 1e-6, qPrintable(QString("velocity law creeps at %1").arg(vCreep)));
+  }
+
+  // mu_s 0.3, mu_d 0.25 below tan(theta): the block slides down with
+  // a = g (sin(theta) - mu_d cos(theta)) = 1.05030 m/s2 (to 1e-3), with the
+  // velocity law and with the stick state alike.
+  void blockSlidesDownSlope() {
+    const double a = g0 * (std::sin(kSlope) - 0.25 * std::cos(kSlope));
+    for (double delta : {0.0, 1e-6}) {
+      auto run = simulate(mechProject(blockOnSlope({{"mu_static", 0.3}, {"mu_dynamic", 0.25}, {"stiction_velocity", 1e-4},
+                                                    {"transition_velocity", 1e-3}, {"stiction_deformation", delta}}),
+                                      0.6, 1e-3, 1e-8));
+      QVERIFY2(run->ok(), run->message().c_str());
+      const double got = (run->at("block.vx", 0.6) - run->at("block.vx", 0.2)) / 0.4;
+      qInfo("delta %g: a %.7g m/s2, closed form %.7g", delta, got, a);
+      QVERIFY2(std::abs(got - a) < 1e-3 * a, qPrintable(QString("a %1 vs %2").arg(got, 0, 'g', 8).arg(a, 0, 'g', 8)));
+    }
+  }
+
   // A contact pair with a bad size or parameter is refused naming the
   // file, the contact and the field.
   void badPairsNameTheField() {
@@ -355,8 +445,8 @@ class TestContactMechanism : public QObject {
     q.mechanism.contacts[0].j.shape = "torus";
     expect(q, "j.shape");
     q = p;
-    q.mechanism.contacts[0].i = shape("ground.floor", "cylinder", {{"radius", 0.1}, {"length", 0.1}});
-    q.mechanism.contacts[0].j = shape("ball.c", "cylinder", {{"radius", 0.1}, {"length", 0.1}});
+    q.mechanism.contacts[0].i = shape("ground.floor", "funnel", {{"radius", 0.1}, {"mouth_radius", 0.2}, {"length", 0.1}});
+    q.mechanism.contacts[0].j = shape("ball.c", "box", {{"lx", 0.1}, {"ly", 0.1}, {"lz", 0.1}});
     expect(q, "j.shape");
     q = p;
     q.mechanism.contacts[0].params["mu_static"] = -0.1;

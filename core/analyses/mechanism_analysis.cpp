@@ -310,8 +310,15 @@ class StaticEquilibrium {
   }
 };
 
+// Contact pairs with friction hold their parts where the analysis starts
+// (MultibodySystem::anchorContacts: a tangential spring per contact point,
+// as stiff as the stick state's); the equilibrium stands only if every such
+// pair's friction then lies inside its cone, |F_t| <= mu_static N. The
+// anchors stay for the outputs (the friction channels show their forces).
 void staticEquilibrium(MultibodySystem& sys, double t, std::vector<double>& y, std::vector<double>& yp) {
+  sys.anchorContacts(y.data());
   StaticEquilibrium(sys, t, y).solve(yp);
+  if (const std::string why = sys.frictionConeBreach(y.data()); !why.empty()) fail("mechanism", "contacts", why);
 }
 
 void kinematicAnalysis(MultibodySystem& sys, double t, std::vector<double>& y, std::vector<double>& yp) {
@@ -436,6 +443,10 @@ AnalysisReport runMechanismAnalysis(const Project& pr, const std::string& file, 
   for (const auto& c : sys->channels()) ch.push_back({c.name, c.unit});
   out.setChannels(ch);
   std::vector<double> y = sys->initialState(), yp(y.size(), 0.0), row(ch.size());
+  struct Anchors {  // the static analyses' contact anchors, off when done
+    mb::MultibodySystem* s;
+    ~Anchors() { s->releaseContactAnchors(); }
+  } anchors{sys};
   const auto wall0 = std::chrono::steady_clock::now();
   auto analyse = [&](double t) {
     try {

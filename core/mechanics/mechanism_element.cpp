@@ -187,6 +187,11 @@ void MechanismElement::setup(SystemBuilder& b) {
   if (formulation_ == "reduced" && !mb_->latches().empty())
     throw std::runtime_error(
         "simulation.mechanism_formulation: latches need the absolute formulation (their joints switch on and off)");
+  if (formulation_ == "reduced")
+    for (const auto& c : mb_->contacts())
+      if (c.stick >= 0)
+        throw std::runtime_error("simulation.mechanism_formulation: contact " + c.id +
+                                 ": a stick state (stiction_deformation > 0) needs the absolute formulation");
   if (formulation_ == "reduced") {
     try {
       // The copies of a run's System share the tabulated expansion's nodes.

@@ -188,6 +188,9 @@ class MultibodySystem {
   const std::vector<contact::PairRT>& contacts() const { return contacts_; }
   int contactIndex(const std::string& id) const;
   contact::PairResult contactAt(const double* y, int pair) const;
+  // Ends the static analysis's contact anchors (staticEquilibrium sets them;
+  // see anchors_): the velocity law again.
+  void releaseContactAnchors() { anchors_.clear(); }
 
   // Latches (multibody_latches.cpp): joints switched on and off at events.
   // engageLatch puts the anchor at I's frame and switches the rows on (those
@@ -266,6 +269,7 @@ class MultibodySystem {
   // the rows, projections and scratch below.
   friend class StaticEquilibrium;
   friend void kinematicAnalysis(MultibodySystem& sys, double t, std::vector<double>& y, std::vector<double>& yp);
+  friend void staticEquilibrium(MultibodySystem& sys, double t, std::vector<double>& y, std::vector<double>& yp);
 
   // Build steps, in the constructor's order (multibody_build.cpp): the
   // ground first, then the user's parts with their markers; returns per
@@ -291,13 +295,37 @@ class MultibodySystem {
   // their forces applied and channel values appended; channels, roots
   // (signed distance: onset and loss), elastic energy, coupled states.
   void addContacts(const Mechanism& m);
-  void contactForces(const std::vector<Kin>& k, std::vector<double>& vals);
+  // y: the pairs' stick states (contact::hasStickState) come from it; their
+  // rates are left in stickRates_ for the residual.
+  void contactForces(const double* y, const std::vector<Kin>& k, std::vector<double>& vals);
   void declareContactChannels();
   void declareContactRoots();
   double contactEnergy(const std::vector<Kin>& k) const;
   void contactCouplings(std::vector<std::vector<int>>& groups) const;
-  contact::PairResult contactOf(const contact::PairRT& p, const std::vector<Kin>& k) const;
+  // y null: no stick state read (the velocity law; the elastic energy).
+  contact::PairResult contactOf(const contact::PairRT& p, const double* y, const std::vector<Kin>& k,
+                                V3* stickRate = nullptr) const;
+  // d z/dt of every stick state at y, into yp (writeKinematicDerivatives).
+  void writeStickRates(const double* y, double* yp) const;
   std::vector<contact::PairRT> contacts_;
+  std::vector<V3> stickRates_;  // per pair, from the last contactForces
+  // The static analysis (StaticEquilibrium): while anchors are set, each
+  // pair with friction holds its parts' relative pose from where the
+  // analysis started by a tangential spring at every contact point
+  // (sigma0 N per metre, as the stick state's), instead of the velocity law
+  // (zero at rest, which leaves a part on a slope without an equilibrium).
+  struct StickAnchor {
+    bool on = false;
+    M3 R = M3::Identity();  // B's axes in A's
+    V3 t = V3::Zero();      // B's centre of mass in A's frame
+  };
+  std::vector<StickAnchor> anchors_;
+  void anchorContacts(const double* y);
+  // The anchors' tangential forces on B at each contact point of pair i.
+  void anchorForces(int pair, const std::vector<Kin>& k, contact::PairResult& r) const;
+  // "" when every anchored pair's friction lies within mu_static times its
+  // normal force at y; else what slides, with the numbers.
+  std::string frictionConeBreach(const double* y) const;
   // Latches: built after the couplers (their rows come last, from
   // firstLatchRow_); channels after the contacts'.
   void addLatches(const Mechanism& m);

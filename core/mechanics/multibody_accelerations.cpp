@@ -73,6 +73,7 @@ void MultibodySystem::writeKinematicDerivatives(double* y, double* yp) const {
     windingRates(y, rates.data());
     for (size_t i = 0; i < windings_.size(); ++i) yp[windings_[i].state] = rates[i];
   }
+  writeStickRates(y, yp);
 }
 
 // gamma = -d/dt (C v + Phi_t) at fixed v: the right-hand side of C a = gamma.

@@ -2,13 +2,29 @@
 // at their markers, their IMPACT and friction forces applied to the two
 // bodies at every contact point, a root at each pair's signed distance (the
 // integrator steps onto the onset and the loss of contact), and per pair the
-// channels of contact::channelDecls(). The geometry and force laws are
+// channels of contact::channelDecls(). A pair with a stick state
+// (contact::hasStickState) owns 3 differential states, its bristle z. The
+// static analysis anchors the pairs (anchorContacts) and checks the friction
+// cone after (frictionConeBreach). The geometry and force laws are
 // mechanics/contact's.
 #include "mechanics/multibody.h"
+
+#include "model/message_text.h"
+
+#include <algorithm>
 
 namespace pm::mb {
 
 namespace {
+
+// Tangential stiffness per unit normal force of a static anchor: the stick
+// state's sigma0, with delta = 1 um for a pair without one.
+constexpr double kStaticStickDeformation = 1e-6;
+
+double anchorStiffness(const contact::FrictionParams& f) {
+  const double delta = f.stictionDeformation > 0.0 ? f.stictionDeformation : kStaticStickDeformation;
+  return std::max(f.muStatic, f.muDynamic) / delta;
+}
 
 contact::Frame frameOf(const V3& p, const M3& R) {
   contact::Frame f;
@@ -32,28 +48,100 @@ void MultibodySystem::addContacts(const Mechanism& m) {
                                " (see docs/file-format.md, contacts)");
     if (markers_[I].body == markers_[J].body)
       throw std::runtime_error(d.id + ": j.marker: both shapes are on the same rigid body");
+    if (contact::hasStickState(p.friction)) {
+      p.stick = nStates_;
+      nStates_ += 3;
+    }
     contacts_.push_back(std::move(p));
   }
+  stickRates_.assign(contacts_.size(), V3::Zero());
 }
 
-contact::PairResult MultibodySystem::contactOf(const contact::PairRT& p, const std::vector<Kin>& k) const {
+contact::PairResult MultibodySystem::contactOf(const contact::PairRT& p, const double* y, const std::vector<Kin>& k,
+                                               V3* stickRate) const {
   const int ba = markers_[p.I].body, bb = markers_[p.J].body;
   const contact::BodyMotion ma{k[ba].r, k[ba].v, k[ba].ww}, mbm{k[bb].r, k[bb].v, k[bb].ww};
+  const bool anchored = static_cast<size_t>(&p - contacts_.data()) < anchors_.size();
+  const double* stick = y && p.stick >= 0 && !anchored ? y + p.stick : nullptr;
   return contact::evaluate(p, frameOf(markerPoint(p.I, k), markerAxes(p.I, k)), ma,
-                           frameOf(markerPoint(p.J, k), markerAxes(p.J, k)), mbm);
+                           frameOf(markerPoint(p.J, k), markerAxes(p.J, k)), mbm, stick, stickRate);
 }
 
-void MultibodySystem::contactForces(const std::vector<Kin>& k, std::vector<double>& vals) {
-  for (const contact::PairRT& p : contacts_) {
-    const contact::PairResult r = contactOf(p, k);
+void MultibodySystem::contactForces(const double* y, const std::vector<Kin>& k, std::vector<double>& vals) {
+  for (size_t i = 0; i < contacts_.size(); ++i) {
+    const contact::PairRT& p = contacts_[i];
+    contact::PairResult r = contactOf(p, y, k, &stickRates_[i]);
+    if (i < anchors_.size() && anchors_[i].on) anchorForces(static_cast<int>(i), k, r);
     const int ba = markers_[p.I].body, bb = markers_[p.J].body;
-    for (size_t i = 0; i < r.forces.size(); ++i) {
-      const V3& P = r.geometry.points[i].point;
-      applyForce(bb, P, r.forces[i].force);
-      applyForce(ba, P, -r.forces[i].force);
+    for (size_t q = 0; q < r.forces.size(); ++q) {
+      const V3& P = r.geometry.points[q].point;
+      applyForce(bb, P, r.forces[q].force);
+      applyForce(ba, P, -r.forces[q].force);
     }
     contact::channelValues(r, vals);
   }
+}
+
+void MultibodySystem::writeStickRates(const double* y, double* yp) const {
+  if (std::none_of(contacts_.begin(), contacts_.end(), [](const contact::PairRT& p) { return p.stick >= 0; })) return;
+  std::vector<Kin> k;
+  kinematics(y, k);
+  for (const contact::PairRT& p : contacts_) {
+    if (p.stick < 0) continue;
+    V3 rate = V3::Zero();
+    contactOf(p, y, k, &rate);
+    for (int a = 0; a < 3; ++a) yp[p.stick + a] = rate[a];
+  }
+}
+
+void MultibodySystem::anchorContacts(const double* y) {
+  std::vector<Kin> k;
+  kinematics(y, k);
+  anchors_.assign(contacts_.size(), StickAnchor{});
+  for (size_t i = 0; i < contacts_.size(); ++i) {
+    const contact::PairRT& p = contacts_[i];
+    if (!(p.friction.muStatic > 0.0)) continue;
+    const Kin &ka = k[markers_[p.I].body], &kb = k[markers_[p.J].body];
+    anchors_[i] = {true, ka.A.transpose() * kb.A, ka.A.transpose() * (kb.r - ka.r)};
+  }
+}
+
+void MultibodySystem::anchorForces(int pair, const std::vector<Kin>& k, contact::PairResult& r) const {
+  const contact::PairRT& p = contacts_[pair];
+  const StickAnchor& an = anchors_[pair];
+  const Kin &ka = k[markers_[p.I].body], &kb = k[markers_[p.J].body];
+  const V3& n = r.geometry.normal;
+  const double sigma = anchorStiffness(p.friction);
+  r.friction = V3::Zero();
+  for (size_t q = 0; q < r.forces.size(); ++q) {
+    // B's material point at the contact point, and where it would be had B
+    // kept its pose relative to A: the difference across n is the slip.
+    const V3& P = r.geometry.points[q].point;
+    const V3 xb = kb.A.transpose() * (P - kb.r);
+    const V3 u = P - (ka.r + ka.A * (an.t + an.R * xb)), ut = u - n.dot(u) * n;
+    contact::PointForce& f = r.forces[q];
+    f.friction = -sigma * f.normal * ut;
+    f.force = f.normal * n + f.friction;
+    r.friction += f.friction;
+  }
+}
+
+std::string MultibodySystem::frictionConeBreach(const double* y) const {
+  std::vector<Kin> k;
+  kinematics(y, k);
+  for (size_t i = 0; i < anchors_.size(); ++i) {
+    if (!anchors_[i].on) continue;
+    const contact::PairRT& p = contacts_[i];
+    contact::PairResult r = contactOf(p, y, k);
+    anchorForces(static_cast<int>(i), k, r);
+    const double need = r.friction.norm(), allowed = p.friction.muStatic * r.normal;
+    if (need > allowed * (1.0 + 1e-9))
+      return "contact " + p.id + ": no static equilibrium: holding the parts at rest needs a friction force of " +
+             numberText(need) + " N against a normal force of " + numberText(r.normal) + " N, a ratio of " +
+             numberText(need / r.normal) + " above mu_static = " + numberText(p.friction.muStatic) +
+             " (the part slides: run a dynamic analysis)";
+  }
+  return "";
 }
 
 void MultibodySystem::declareContactChannels() {
@@ -76,7 +164,7 @@ void MultibodySystem::declareContactRoots() {
 
 double MultibodySystem::contactEnergy(const std::vector<Kin>& k) const {
   double e = 0.0;
-  for (const contact::PairRT& p : contacts_) e += contactOf(p, k).elasticEnergy;
+  for (const contact::PairRT& p : contacts_) e += contactOf(p, nullptr, k).elasticEnergy;
   return e;
 }
 
@@ -86,6 +174,8 @@ void MultibodySystem::contactCouplings(std::vector<std::vector<int>>& groups) co
     for (int b : {markers_[p.I].body, markers_[p.J].body})
       if (!bodies_[b].ground)
         for (int s = 0; s < 14; ++s) v.push_back(bodies_[b].slot + s);
+    if (p.stick >= 0)
+      for (int a = 0; a < 3; ++a) v.push_back(p.stick + a);
     if (!v.empty()) groups.push_back(v);
   }
 }
@@ -99,7 +189,7 @@ int MultibodySystem::contactIndex(const std::string& id) const {
 contact::PairResult MultibodySystem::contactAt(const double* y, int pair) const {
   std::vector<Kin> k;
   kinematics(y, k);
-  return contactOf(contacts_[pair], k);
+  return contactOf(contacts_[pair], y, k);
 }
 
 }  // namespace pm::mb

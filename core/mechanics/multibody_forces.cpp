@@ -165,7 +165,7 @@ void MultibodySystem::forceValues(double t, const double* y, const std::vector<K
       beam::applyBeamForce(*this, fe, k, vals);
     }
   }
-  contactForces(k, vals);
+  contactForces(y, k, vals);
 }
 
 // A torque (revolute) or force (translational, cylindrical) along the

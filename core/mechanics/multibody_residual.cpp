@@ -3,6 +3,7 @@
 // forces the reduced formulation integrates with.
 #include "mechanics/multibody.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace pm::mb {
@@ -37,6 +38,13 @@ std::vector<MultibodySystem::StateDecl> MultibodySystem::stateDecls(double atolP
   for (const ForceRT& f : forces_)
     if (f.wind >= 0)
       d[f.wind] = {f.id + ".winding", "rad", "d theta/dt - rate   [continuous angle: the atan2 branch nearest theta]", true, atolPos};
+  // A stick state's deflection is below delta: its tolerance a thousandth of it.
+  for (const contact::PairRT& p : contacts_)
+    if (p.stick >= 0)
+      for (int a = 0; a < 3; ++a)
+        d[p.stick + a] = {p.id + ".stick_" + "xyz"[a], "m",
+                          "dz/dt - (v_t - sigma0 |v_t| z / g(|v_t|))   [stick state: bristle deflection, world]", true,
+                          std::min(atolPos, 1e-3 * p.friction.stictionDeformation)};
   return d;
 }
 
@@ -200,6 +208,9 @@ void MultibodySystem::residual(double t, const double* y, const double* yp, doub
     const V3 z = kin_[mj.body].A * mj.A.col(2);
     res[w.state] = yp[w.state] - z.dot(kin_[mi.body].ww - kin_[mj.body].ww);
   }
+  for (size_t i = 0; i < contacts_.size(); ++i)  // the rates contactForces left
+    if (contacts_[i].stick >= 0)
+      for (int a = 0; a < 3; ++a) res[contacts_[i].stick + a] = yp[contacts_[i].stick + a] - stickRates_[i][a];
 }
 
 void MultibodySystem::appliedForces(double t, const double* y, std::vector<V3>& F, std::vector<V3>& N, double* rates) {

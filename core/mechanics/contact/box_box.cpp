@@ -1,5 +1,6 @@
 #include "mechanics/contact/box_box.h"
 
+#include "mechanics/contact/box_face.h"
 #include "mechanics/contact/segment_geometry.h"
 
 #include <algorithm>
@@ -15,13 +16,7 @@ namespace {
 // clipped to the reference face's four side planes.
 std::vector<ContactPoint> clipFaces(const Frame& fr, const V3& er, int i, const V3& n, const Frame& fi,
                                     const V3& ei) {
-  int k = 0;
-  (fi.R.transpose() * n).cwiseAbs().maxCoeff(&k);
-  const V3 nf = fi.R.col(k) * (fi.R.col(k).dot(n) > 0.0 ? -1.0 : 1.0);
-  const V3 c = fi.p + ei[k] * nf;
-  const int u = (k + 1) % 3, v = (k + 2) % 3;
-  const V3 du = ei[u] * fi.R.col(u), dv = ei[v] * fi.R.col(v);
-  std::vector<V3> poly{c + du + dv, c - du + dv, c - du - dv, c + du - dv};
+  std::vector<V3> poly = mostOpposedFace(fi, ei, n);
   for (int j : {(i + 1) % 3, (i + 2) % 3}) {
     for (double sg : {1.0, -1.0}) {
       // Keep sg a_j . (x - p_ref) <= e_j (Sutherland-Hodgman).

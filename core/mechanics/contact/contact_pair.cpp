@@ -38,7 +38,10 @@ MechTypeDecl makePairType() {
               P("mu_static", "1", 0, 0, 10, "static friction coefficient"),
               P("mu_dynamic", "1", 0, 0, 10, "dynamic (sliding) friction coefficient"),
               P("stiction_velocity", "m/s", 1e-4, 0, inf, "slip speed at which friction reaches mu_static", true),
-              P("transition_velocity", "m/s", 1e-3, 0, inf, "slip speed from which friction is mu_dynamic", true)};
+              P("transition_velocity", "m/s", 1e-3, 0, inf, "slip speed from which friction is mu_dynamic", true),
+              P("stiction_deformation", "m", 0, 0, inf,
+                "tangential deflection at which a stuck pair breaks away (a stick state that holds without "
+                "creeping; 0: the velocity law alone, which creeps below stiction_velocity)")};
   return t;
 }
 
@@ -112,19 +115,50 @@ PairRT makePair(const ContactDef& d, int markerI, int markerJ) {
     return it == d.params.end() ? pairType().param(n)->def : it->second;
   };
   p.impact = {get("stiffness"), get("exponent"), get("damping"), get("depth")};
-  p.friction = {get("mu_static"), get("mu_dynamic"), get("stiction_velocity"), get("transition_velocity")};
+  p.friction = {get("mu_static"), get("mu_dynamic"), get("stiction_velocity"), get("transition_velocity"),
+                get("stiction_deformation")};
   return p;
 }
 
-PairResult evaluate(const PairRT& p, const Frame& fa, const BodyMotion& ma, const Frame& fb, const BodyMotion& mb) {
+PairResult evaluate(const PairRT& p, const Frame& fa, const BodyMotion& ma, const Frame& fb, const BodyMotion& mb,
+                    const double* stick, V3* stickRate) {
   PairResult r;
   r.geometry = collide(p.a, fa, p.b, fb);
   const Contact& c = r.geometry;
+  const V3& n = c.normal;
+  Bristle bristle;
+  double pairSlip = 0.0;
+  if (stick) {
+    const V3 z(stick[0], stick[1], stick[2]), zn = n.dot(z) * n;
+    const double relax = p.friction.stictionVelocity / p.friction.stictionDeformation;
+    if (c.touching()) {
+      // The slip at the points' centre, weighted by their normal forces
+      // (depths alone when none pushes yet).
+      V3 centre = V3::Zero();
+      double w = 0.0;
+      for (const ContactPoint& cp : c.points) {
+        const V3 vRel = mb.velocityAt(cp.point) - ma.velocityAt(cp.point);
+        const double f = bristlePointForce(cp, n, vRel, p.impact, Bristle{}).normal;
+        centre += f * cp.point;
+        w += f;
+      }
+      if (w > 0.0) centre /= w;
+      else centre = c.points.front().point;
+      const V3 vRel = mb.velocityAt(centre) - ma.velocityAt(centre), vt = vRel - n.dot(vRel) * n;
+      pairSlip = vt.norm();
+      bristle = bristleFriction(z - zn, vt, p.friction);
+      bristle.rate -= relax * zn;  // z stays across the normal
+    } else {
+      bristle.rate = -relax * z;
+    }
+    if (stickRate) *stickRate = bristle.rate;
+  }
   double deepest = -1.0;
   V3 weighted = V3::Zero();
   for (const ContactPoint& cp : c.points) {
     const V3 vRel = mb.velocityAt(cp.point) - ma.velocityAt(cp.point);
-    const PointForce f = pointForce(cp, c.normal, vRel, p.impact, p.friction);
+    const PointForce f =
+        stick ? bristlePointForce(cp, n, vRel, p.impact, bristle) : pointForce(cp, n, vRel, p.impact, p.friction);
     r.forces.push_back(f);
     r.normal += f.normal;
     r.friction += f.friction;
@@ -134,7 +168,7 @@ PairResult evaluate(const PairRT& p, const Frame& fa, const BodyMotion& ma, cons
     if (cp.depth > deepest) {
       deepest = cp.depth;
       r.penetration = cp.depth;
-      r.slip = f.slip;
+      r.slip = stick ? pairSlip : f.slip;
       r.point = cp.point;
     }
   }

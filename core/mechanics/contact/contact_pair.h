@@ -17,7 +17,8 @@
 namespace pm::contact {
 
 // The parameters of a pair ("params"): stiffness, exponent, damping, depth,
-// mu_static, mu_dynamic, stiction_velocity, transition_velocity.
+// mu_static, mu_dynamic, stiction_velocity, transition_velocity,
+// stiction_deformation.
 const MechTypeDecl& pairType();
 
 // The size names each shape takes ("size"), for messages and the docs.
@@ -39,6 +40,7 @@ struct PairRT {
   Shape a, b;
   ImpactParams impact;
   FrictionParams friction;
+  int stick = -1;  // first of the 3 stick-state slots (hasStickState), or -1
 };
 // Declared defaults, then the file's values.
 PairRT makePair(const ContactDef& d, int markerI, int markerJ);
@@ -62,7 +64,14 @@ struct PairResult {
   // Elastic energy stored in the points' springs, k d^(e+1) / (e+1) [J].
   double elasticEnergy = 0.0;
 };
-PairResult evaluate(const PairRT& p, const Frame& fa, const BodyMotion& ma, const Frame& fb, const BodyMotion& mb);
+// `stick`: the pair's stick state z (3 values, world) when it has one; its
+// rate goes to `stickRate`. In contact, the friction at every point is its
+// normal force times the bristle's coefficient for the slip at the points'
+// normal-force weighted centre; apart, z relaxes to zero in delta / v_s
+// (an exponential, so z is near zero at the next touch). Without `stick`,
+// each point's friction follows the velocity law (pointForce).
+PairResult evaluate(const PairRT& p, const Frame& fa, const BodyMotion& ma, const Frame& fb, const BodyMotion& mb,
+                    const double* stick = nullptr, V3* stickRate = nullptr);
 
 // The result channels of a pair, in the order `channelValues` writes them.
 struct ChannelDecl {

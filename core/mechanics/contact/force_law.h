@@ -20,12 +20,41 @@ struct FrictionParams {
   double muDynamic = 0.0;             // mu_d
   double stictionVelocity = 1e-4;     // v_s: |mu| reaches mu_s here [m/s]
   double transitionVelocity = 1e-3;   // v_t: mu is mu_d from here on [m/s]
+  // delta: > 0 gives the pair a stick state (a bristle, bristleFriction)
+  // whose deflection reaches delta at break-away; 0: the velocity law alone,
+  // under which a held body creeps below v_s [m].
+  double stictionDeformation = 0.0;
 };
 
 // Friction coefficient at slip speed v >= 0: STEP(v, -v_s, -mu_s, v_s, mu_s)
 // below v_s (odd and smooth through zero: a steep viscous-like stiction),
 // STEP(v, v_s, mu_s, v_t, mu_d) from v_s to v_t, mu_d beyond.
 double frictionCoefficient(double v, const FrictionParams& f);
+
+// The sliding coefficient (Stribeck curve) at slip speed v >= 0: mu_s up to
+// v_s, STEP(v, v_s, mu_s, v_t, mu_d) to v_t, mu_d beyond. Equal to
+// frictionCoefficient above v_s; not odd, the bristle's saturation level.
+double slidingCoefficient(double v, const FrictionParams& f);
+
+// True when the pair carries a stick state: delta > 0 and some friction.
+bool hasStickState(const FrictionParams& f);
+
+// LuGre-type stick state of a pair (decision 0018): the bristle deflection z
+// (world, along the tangent plane) with sigma0 = max(mu_s, mu_d) / delta,
+//   dz/dt = v - sigma0 |v| z / g(|v|)           (g: slidingCoefficient)
+//   friction per unit normal force on B: -(sigma0 z + sigma1(|v|) dz/dt),
+//   sigma1(v) = 1.5 mu_s / v_s exp(-(v / v_s)^2)
+// for the tangential slip velocity v of B relative to A. At rest under a
+// load below mu_s N, z holds the load and nothing creeps (dz/dt = 0 at
+// v = 0); sliding, z saturates at g(v)/sigma0 and the friction is g(v) N.
+// sigma1 is the velocity law's slope at rest (frictionCoefficient's
+// 1.5 mu_s / v_s), faded out above v_s (Dupont et al.), so it damps the
+// stick state without adding to the sliding force.
+struct Bristle {
+  V3 coefficient = V3::Zero();  // friction on B per unit normal force (tangential)
+  V3 rate = V3::Zero();         // dz/dt
+};
+Bristle bristleFriction(const V3& z, const V3& vt, const FrictionParams& f);
 
 struct PointForce {
   V3 force = V3::Zero();     // on B at the point (A gets the opposite)
@@ -38,5 +67,9 @@ struct PointForce {
 // B's material point relative to A's there.
 PointForce pointForce(const ContactPoint& p, const V3& n, const V3& vRel, const ImpactParams& ip,
                       const FrictionParams& fp);
+// The same with a pair's stick state: the friction is the normal force times
+// the bristle's coefficient (its part across n); `slip` is |vRel across n|.
+PointForce bristlePointForce(const ContactPoint& p, const V3& n, const V3& vRel, const ImpactParams& ip,
+                             const Bristle& stick);
 
 }  // namespace pm::contact

@@ -2,6 +2,7 @@
 
 #include "mechanics/contact/box_box.h"
 #include "mechanics/contact/cylinder_box.h"
+#include "mechanics/contact/cylinder_cylinder.h"
 #include "mechanics/contact/segment_geometry.h"
 
 #include <algorithm>
@@ -267,6 +268,85 @@ Contact boxCapsule(const Shape& a, const Frame& fa, const Shape& b, const Frame&
   return c;
 }
 
+// Signed distance of a point (cylinder-local) to the solid cylinder of
+// radius r and half-length h about z.
+double cylinderDistance(const V3& x, double r, double h) {
+  const double dr = std::hypot(x.x(), x.y()) - r, dz = std::abs(x.z()) - h;
+  if (dr > 0.0 || dz > 0.0) return std::hypot(std::max(dr, 0.0), std::max(dz, 0.0));
+  return std::max(dr, dz);
+}
+
+// Cylinder A against capsule B. The signed distance of the cylinder is
+// convex along the capsule's core segment: golden-section search, then the
+// exact candidates (the ends, and the point nearest the axis, exact for the
+// side), the nearest of them; cylinder-sphere there gives distance and
+// normal. A core lying flat on a cap (clipped to the cap's disc) or along
+// the side (clipped to the cap planes) gives two points, one per end of the
+// clipped stretch; otherwise one point.
+Contact cylinderCapsule(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb) {
+  V3 w0, w1;
+  segmentEnds(b, fb, w0, w1);
+  const V3 p0 = fa.toLocal(w0), d = fa.toLocal(w1) - p0;
+  const double r = a.radius, h = a.halfLength, rc = b.radius;
+  auto f = [&](double t) { return cylinderDistance(p0 + t * d, r, h); };
+  const double g = 0.5 * (std::sqrt(5.0) - 1.0);
+  double lo = 0.0, hi = 1.0, x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo), f1 = f(x1), f2 = f(x2);
+  for (int i = 0; i < 200 && hi - lo > 1e-15; ++i) {
+    if (f1 <= f2) {
+      hi = x2, x2 = x1, f2 = f1, x1 = hi - g * (hi - lo), f1 = f(x1);
+    } else {
+      lo = x1, x1 = x2, f1 = f2, x2 = lo + g * (hi - lo), f2 = f(x2);
+    }
+  }
+  double t = 0.5 * (lo + hi);
+  V3 onCore, onAxis;
+  closestSegments(p0, p0 + d, V3(0, 0, -h), V3(0, 0, h), onCore, onAxis);
+  const double tAxis = d.squaredNorm() > 0.0 ? std::clamp((onCore - p0).dot(d) / d.squaredNorm(), 0.0, 1.0) : 0.0;
+  const double slack = 1e-9 * (r + h + rc + d.norm());
+  for (double tc : {tAxis, 0.0, 1.0})  // an exact candidate wins a tie to rounding
+    if (f(tc) <= f(t) + slack) t = tc;
+  Contact c = cylinderSphere(a, fa, Shape::sphere(rc), Frame{fa.toWorld(p0 + t * d), M3::Identity()});
+  if (!c.touching()) return c;
+  const V3 nl = fa.R.transpose() * c.normal;
+  double t0 = 0.0, t1 = 1.0;
+  std::vector<ContactPoint> pts;
+  if (std::abs(nl.z()) > 1.0 - 1e-12) {
+    // On a cap: the stretch of the core over the cap's disc, |xy(t)| <= r.
+    const double A = d.head<2>().squaredNorm(), B = 2.0 * p0.head<2>().dot(d.head<2>()), C = p0.head<2>().squaredNorm() - r * r;
+    if (A > 0.0) {
+      const double disc = B * B - 4.0 * A * C;
+      if (disc < 0.0) return c;
+      t0 = std::max(t0, (-B - std::sqrt(disc)) / (2.0 * A));
+      t1 = std::min(t1, (-B + std::sqrt(disc)) / (2.0 * A));
+    }
+    const double sg = nl.z() > 0.0 ? 1.0 : -1.0;
+    for (double s : {t0, t1}) {
+      const V3 x = p0 + s * d;
+      const double depth = rc - (sg * x.z() - h);
+      if (t0 > t1 || depth <= 0.0 || (s == t1 && t1 == t0)) continue;
+      const V3 face(x.x(), x.y(), sg * h);
+      pts.push_back({fa.toWorld(0.5 * (face + x - rc * V3(0, 0, sg))), depth});
+    }
+  } else if (std::abs(nl.z()) < 1e-12 && d.head<2>().norm() <= 1e-12 * d.norm()) {
+    // Along the side, parallel to the axis: the stretch between the cap planes.
+    if (d.z() != 0.0) {
+      double ta = (-h - p0.z()) / d.z(), tb = (h - p0.z()) / d.z();
+      if (ta > tb) std::swap(ta, tb);
+      t0 = std::max(t0, ta);
+      t1 = std::min(t1, tb);
+    }
+    for (double s : {t0, t1}) {
+      const V3 x = p0 + s * d;
+      const double rho = std::hypot(x.x(), x.y()), depth = r + rc - rho;
+      if (t0 > t1 || depth <= 0.0 || rho <= 0.0 || (s == t1 && t1 == t0)) continue;
+      const V3 e(x.x() / rho, x.y() / rho, 0.0);
+      pts.push_back({fa.toWorld(0.5 * (V3(r * e.x(), r * e.y(), x.z()) + x - rc * e)), depth});
+    }
+  }
+  if (!pts.empty()) c.points = pts;
+  return c;
+}
+
 using Pair = Contact (*)(const Shape&, const Frame&, const Shape&, const Frame&);
 
 Contact sphereSphere(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb) {
@@ -296,15 +376,30 @@ Pair lookup(ShapeKind a, ShapeKind b) {
   if (a == K::Capsule && b == K::Capsule) return capsuleCapsule;
   if (a == K::Cylinder && b == K::Sphere) return cylinderSphere;
   if (a == K::Cylinder && b == K::Box) return cylinderBox;
+  if (a == K::Cylinder && b == K::Capsule) return cylinderCapsule;
+  if (a == K::Cylinder && b == K::Cylinder) return cylinderCylinder;
   if (a == K::Funnel && b == K::Sphere) return funnelSphere;
   return nullptr;
 }
 
 }  // namespace
 
+Frame orthonormal(const Frame& f) {
+  // Well inside: left as it is, so converged states give the same numbers.
+  if ((f.R.transpose() * f.R - M3::Identity()).cwiseAbs().maxCoeff() <= 1e-9) return f;
+  Frame g = f;
+  const V3 x = f.R.col(0).normalized();
+  const V3 y = (f.R.col(1) - x.dot(f.R.col(1)) * x).normalized();
+  g.R.col(0) = x;
+  g.R.col(1) = y;
+  g.R.col(2) = x.cross(y);
+  return g;
+}
+
 bool supported(ShapeKind a, ShapeKind b) { return lookup(a, b) || lookup(b, a); }
 
-Contact collide(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb) {
+Contact collide(const Shape& a, const Frame& fa0, const Shape& b, const Frame& fb0) {
+  const Frame fa = orthonormal(fa0), fb = orthonormal(fb0);
   if (Pair f = lookup(a.kind, b.kind)) return f(a, fa, b, fb);
   if (Pair f = lookup(b.kind, a.kind)) {
     Contact c = f(b, fb, a, fa);

@@ -9,8 +9,9 @@
 // four points (its penetrating vertices); a capsule on a plane up to two.
 // Supported pairs: sphere with every shape; plane with capsule, box and
 // cylinder (per end disc its lowest rim point; four rim points when flat); box
-// with box, capsule and cylinder (cylinder_box.h); capsule with capsule.
-// Others throw, naming the pair.
+// with box, capsule and cylinder (cylinder_box.h); capsule with capsule;
+// cylinder with capsule and cylinder (cylinder_cylinder.h). Others throw,
+// naming the pair.
 #pragma once
 
 #include "mechanics/contact/shape.h"
@@ -33,6 +34,13 @@ struct Contact {
 
 // True when this module has a narrow phase for the pair (in either order).
 bool supported(ShapeKind a, ShapeKind b);
+
+// The frame with its axes made orthonormal (Gram-Schmidt from x) when they
+// are off by more than 1e-9: the solver's Newton iterates and Jacobian
+// columns hand rotations scaled by |p|^2 of unnormalised Euler parameters
+// (1 + 4e-6 seen), which would scale the shapes and tilt the features the
+// pairs derive from the axes. collide() applies it to both frames.
+Frame orthonormal(const Frame& f);
 
 // Throws std::invalid_argument naming the pair when it is not supported.
 Contact collide(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb);
