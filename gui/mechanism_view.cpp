@@ -142,6 +142,11 @@ void MechanismView::setDeformationScale(double scale) {
   setPose(d_->time);
 }
 
+void MechanismView::setTimeCaption(const QString& text) {
+  d_->timeCaption = text;
+  update();
+}
+
 double MechanismView::deformationScale() const { return d_->scene.deformationScale(); }
 
 void MechanismView::setStressColours(bool on) {
@@ -162,8 +167,9 @@ void MechanismView::drawStressBar(QPainter& p) {
   const QFontMetrics fm = p.fontMetrics();
   const QString title = tr("Outer-fibre stress [MPa]");
   const int w = 16, h = std::clamp(height() / 3, 60, 180);
-  const int panelW = std::max(fm.horizontalAdvance(title), w + 10 + fm.horizontalAdvance(QStringLiteral("000.000"))) + 16;
-  const QRect panel(width() - panelW - 10, 10, panelW, fm.height() + h + 26);
+  const int panelW = std::max(fm.horizontalAdvance(title), w + 10 + fm.horizontalAdvance(QStringLiteral("000.000"))) + 24;
+  // Under the grid's label in the top right corner.
+  const QRect panel(width() - panelW - 14, 12 + fm.height() * 2, panelW + 4, fm.height() + h + 26);
   p.setPen(Qt::NoPen);
   p.setBrush(QColor(255, 255, 255, 210));
   p.drawRoundedRect(panel, 4, 4);
@@ -609,8 +615,11 @@ void MechanismView::drawOverlay() {
   drawGizmoOverlay(p);
   if (d_->track.rows() > 0 && !d_->picking) {
     p.setPen(QColor(60, 66, 75));
-    p.drawText(QRectF(10, 8, 200, 20), Qt::AlignLeft | Qt::AlignVCenter,
-               QString("t = %1 s").arg(d_->time, 0, 'f', 3));
+    // A mode animation's rows are phases, not seconds: it names itself.
+    if (!d_->timeCaption.isEmpty())
+      p.drawText(QRectF(10, 8, width() - 20, 20), Qt::AlignLeft | Qt::AlignVCenter, d_->timeCaption);
+    else
+      p.drawText(QRectF(10, 8, 200, 20), Qt::AlignLeft | Qt::AlignVCenter, QString("t = %1 s").arg(d_->time, 0, 'f', 3));
   }
 }
 

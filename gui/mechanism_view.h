@@ -90,6 +90,9 @@ class MechanismView : public QOpenGLWidget {
   void setStressColours(bool on);
   bool stressColours() const;
   bool hasFlexibleBodies() const;
+  // Shown in the top left instead of "t = ... s" ("" gives the time back):
+  // the rows shown are not a run's (a mode animation).
+  void setTimeCaption(const QString& text);
 
   QString selectedId() const;
   // The selectable object under a widget position ("" if none).

@@ -211,6 +211,7 @@ void ModesPanel::rebuildRows() {
   auto rows = std::make_unique<ResultStore>();
   modeAnimation(*result_, k, scale, kFrames, *rows);
   if (view3d_) {
+    view3d_->setTimeCaption(tr("Mode %1: %2 Hz (slowed down)").arg(k + 1).arg(m.frequency, 0, 'g', 6));
     view3d_->setResults(rows.get());
     view3d_->setPose(phase_);
   }
@@ -239,7 +240,10 @@ void ModesPanel::stopAnimation() {
   stop_->setEnabled(false);
   if (animating_ < 0) return;
   animating_ = -1;
-  if (view3d_) view3d_->setResults(nullptr);  // the view lets go of the rows before they go
+  if (view3d_) {
+    view3d_->setResults(nullptr);  // the view lets go of the rows before they go
+    view3d_->setTimeCaption({});
+  }
   rows_.reset();
   emit animationStopped();  // the window hands the view its run back
   const QSignalBlocker block(table_);
