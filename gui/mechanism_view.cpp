@@ -126,13 +126,74 @@ void MechanismView::setProject(const Project& project, const QString& projectDir
   // the camera where the user put it.
   if (!wasBuilt || oldParts != d_->scene.partIds()) d_->fitPending = true;
   update();
+  emit flexibleBodiesShown(d_->scene.hasBeams());
 }
 
 void MechanismView::setResults(const ResultStore* results) {
   d_->results = results;
   d_->track.setStore(results, d_->scene.partIds());
   d_->scene.contacts().setStore(results);
+  d_->scene.setStressStore(results);
   setPose(d_->time);
+}
+
+void MechanismView::setDeformationScale(double scale) {
+  d_->scene.setDeformationScale(scale);
+  setPose(d_->time);
+}
+
+void MechanismView::setTimeCaption(const QString& text) {
+  d_->timeCaption = text;
+  update();
+}
+
+double MechanismView::deformationScale() const { return d_->scene.deformationScale(); }
+
+void MechanismView::setStressColours(bool on) {
+  d_->scene.setStressColours(on);
+  setPose(d_->time);
+}
+
+bool MechanismView::stressColours() const { return d_->scene.stressColours(); }
+bool MechanismView::hasFlexibleBodies() const { return d_->scene.hasBeams(); }
+
+// The stress colours' scale at the top right: 0 to the results' largest
+// stress in MPa, the colours the sections take.
+void MechanismView::drawStressBar(QPainter& p) {
+  if (!d_->scene.stressColours() || !d_->scene.hasBeams()) return;
+  const double top = d_->scene.maxStress();
+  // The overlay's bold font as set (another font on this GL widget makes Qt
+  // Charts crash at exit: see drawOverlay).
+  const QFontMetrics fm = p.fontMetrics();
+  const QString title = tr("Outer-fibre stress [MPa]");
+  const int w = 16, h = std::clamp(height() / 3, 60, 180);
+  const int panelW = std::max(fm.horizontalAdvance(title), w + 10 + fm.horizontalAdvance(QStringLiteral("000.000"))) + 24;
+  // Under the grid's label in the top right corner.
+  const QRect panel(width() - panelW - 14, 12 + fm.height() * 2, panelW + 4, fm.height() + h + 26);
+  p.setPen(Qt::NoPen);
+  p.setBrush(QColor(255, 255, 255, 210));
+  p.drawRoundedRect(panel, 4, 4);
+  p.setPen(QColor(30, 30, 30));
+  p.drawText(QPoint(panel.left() + 8, panel.top() + fm.ascent() + 6), title);
+  const QRect bar(panel.left() + 8, panel.top() + fm.height() + 14, w, h);
+  QLinearGradient g(bar.bottomLeft(), bar.topLeft());
+  for (int i = 0; i <= 8; ++i) {
+    const osg::Vec4 c = scene3d::stressColor(i / 8.0);
+    g.setColorAt(i / 8.0, QColor::fromRgbF(c.r(), c.g(), c.b()));
+  }
+  p.setBrush(g);
+  p.setPen(QPen(QColor(60, 60, 60), 1));
+  p.drawRect(bar);
+  p.setPen(QColor(30, 30, 30));
+  if (!(top > 0)) {
+    p.drawText(QPoint(bar.right() + 8, bar.bottom()), tr("no stress"));
+    return;
+  }
+  for (int i = 0; i <= 4; ++i) {
+    const int y = bar.bottom() - (bar.height() * i) / 4;
+    p.drawLine(bar.right(), y, bar.right() + 4, y);
+    p.drawText(QPoint(bar.right() + 8, y + fm.ascent() / 2 - 1), QString::number(top * i / 4 * 1e-6, 'g', 3));
+  }
 }
 
 bool MechanismView::refreshResults() { return d_->track.refresh(); }
@@ -493,6 +554,9 @@ void MechanismView::drawOverlay() {
     p.drawLine(o, tip);
     p.drawText(QRectF(tip.x() - 8, tip.y() - 8, 16, 16), Qt::AlignCenter, a.label);
   }
+  p.save();
+  drawStressBar(p);
+  p.restore();
   if (!d_->picking) {
     // Saved and restored: the time below is drawn in the bold font as
     // before (a different font there makes Qt Charts crash at exit, in a
@@ -551,8 +615,11 @@ void MechanismView::drawOverlay() {
   drawGizmoOverlay(p);
   if (d_->track.rows() > 0 && !d_->picking) {
     p.setPen(QColor(60, 66, 75));
-    p.drawText(QRectF(10, 8, 200, 20), Qt::AlignLeft | Qt::AlignVCenter,
-               QString("t = %1 s").arg(d_->time, 0, 'f', 3));
+    // A mode animation's rows are phases, not seconds: it names itself.
+    if (!d_->timeCaption.isEmpty())
+      p.drawText(QRectF(10, 8, width() - 20, 20), Qt::AlignLeft | Qt::AlignVCenter, d_->timeCaption);
+    else
+      p.drawText(QRectF(10, 8, 200, 20), Qt::AlignLeft | Qt::AlignVCenter, QString("t = %1 s").arg(d_->time, 0, 'f', 3));
   }
 }
 

@@ -82,6 +82,17 @@ class MechanismView : public QOpenGLWidget {
   void setMarkersVisible(bool on);
   bool markersVisible() const;
   void setGridVisible(bool on);
+  // Flexible bodies (issue #22): their deformation drawn `scale` times as
+  // large (1: as computed), and their sections coloured by stress with a
+  // colour bar (0 to the results' largest stress, in MPa).
+  void setDeformationScale(double scale);
+  double deformationScale() const;
+  void setStressColours(bool on);
+  bool stressColours() const;
+  bool hasFlexibleBodies() const;
+  // Shown in the top left instead of "t = ... s" ("" gives the time back):
+  // the rows shown are not a run's (a mode animation).
+  void setTimeCaption(const QString& text);
 
   QString selectedId() const;
   // The selectable object under a widget position ("" if none).
@@ -170,6 +181,8 @@ class MechanismView : public QOpenGLWidget {
 
  signals:
   void objectSelected(const QString& id);
+  // After setProject(): whether the project has flexible bodies.
+  void flexibleBodiesShown(bool any);
   void markerPicked(const QString& ref);
   void markerPickCancelled();
   void partDragged(const QString& part, const QVector3D& worldOffset);
@@ -201,6 +214,7 @@ class MechanismView : public QOpenGLWidget {
   void fitCamera();
   void fitSphere(const QVector3D& center, double radius);
   void drawLabels(QPainter& p);
+  void drawStressBar(QPainter& p);
   void applyCamera(int w, int h);
   void drawOverlay();
   void zoomAt(const QPointF& pos, double factor);

@@ -52,6 +52,7 @@ struct MechanismView::Impl {
   // Escape ended the drag: the rest of the press (moves, release) is ignored.
   bool gizmoCancelled = false;
   QString hint;
+  QString timeCaption;  // shown instead of "t = ..." (setTimeCaption)
   double snapStep = 0.0;
   bool markersBeforePick = false;
   QString pickPrompt;

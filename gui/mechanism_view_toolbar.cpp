@@ -3,6 +3,8 @@
 #include "mechanism_view.h"
 
 #include <QAction>
+#include <QDoubleSpinBox>
+#include <QLabel>
 
 namespace pm::gui {
 
@@ -42,6 +44,38 @@ MechanismViewToolBar::MechanismViewToolBar(MechanismView* view, QWidget* parent)
                          [this](bool on) { view_->setMarkersVisible(on); });
   markers->setCheckable(true);
   markers->setChecked(view_->markersVisible());
+  addFlexibleControls();
+}
+
+// Deformation scale and stress colours: shown while the project has flexible bodies.
+void MechanismViewToolBar::addFlexibleControls() {
+  QList<QAction*> flexible;
+  flexible << addSeparator();
+  auto* label = new QLabel(tr(" Deformation "));
+  label->setToolTip(tr("Flexible bodies' deformation drawn this many times as large (1x: as computed)"));
+  flexible << addWidget(label);
+  auto* scale = new QDoubleSpinBox;
+  scale->setObjectName("deformationScale3d");
+  scale->setRange(0.0, 100000.0);
+  scale->setDecimals(1);
+  scale->setSingleStep(1.0);
+  scale->setSuffix(tr("x"));
+  scale->setValue(view_->deformationScale());
+  scale->setKeyboardTracking(false);  // typed "50" is one change, not "5" then "50"
+  scale->setToolTip(label->toolTip());
+  label->setBuddy(scale);
+  connect(scale, &QDoubleSpinBox::valueChanged, view_, [this](double v) { view_->setDeformationScale(v); });
+  flexible << addWidget(scale);
+  QAction* stress = addAction(tr("Stress"));
+  stress->setObjectName("stressColours3d");
+  stress->setCheckable(true);
+  stress->setToolTip(tr("Colour the flexible bodies by their outer-fibre stress (colour bar in MPa)"));
+  connect(stress, &QAction::toggled, view_, [this](bool on) { view_->setStressColours(on); });
+  flexible << stress;
+  for (QAction* a : flexible) a->setVisible(view_->hasFlexibleBodies());
+  connect(view_, &MechanismView::flexibleBodiesShown, this, [flexible](bool any) {
+    for (QAction* a : flexible) a->setVisible(any);
+  });
 }
 
 }  // namespace pm::gui

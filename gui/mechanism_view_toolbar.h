@@ -1,6 +1,7 @@
 // The 3D view's own camera toolbar: fit all, fit selection, the standard
 // views (front, top, side, isometric), perspective or orthographic, follow
-// the mechanism during playback, and markers shown or hidden. Every action
+// the mechanism during playback, and markers shown or hidden; with flexible
+// bodies, their deformation scale and stress colours. Every action
 // acts on one MechanismView; F (fit all) and Shift+F (fit selection) work
 // while the view has focus.
 #pragma once
@@ -18,6 +19,7 @@ class MechanismViewToolBar : public QToolBar {
   explicit MechanismViewToolBar(MechanismView* view, QWidget* parent = nullptr);
 
  private:
+  void addFlexibleControls();
   MechanismView* view_;
 };
 

@@ -4,6 +4,7 @@
 #include "result_buffer.h"
 #include "engine/engine.h"
 
+#include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -16,6 +17,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -29,7 +31,7 @@ QString q(const std::string& s) { return QString::fromStdString(s); }
 ReportSettingsDialog::ReportSettingsDialog(const ReportSettings& settings, const std::string& title,
                                            const std::vector<std::string>& channels, const QString& projectDir,
                                            QWidget* parent)
-    : QDialog(parent), plotsData_(settings.plots), projectDir_(projectDir), logo_(settings.logo) {
+    : QDialog(parent), plotsData_(settings.plots), projectDir_(projectDir), logo_(settings.logo), kept_(settings) {
   setWindowTitle(tr("Report Settings"));
   auto* top = new QVBoxLayout(this);
 
@@ -46,6 +48,22 @@ ReportSettingsDialog::ReportSettingsDialog(const ReportSettings& settings, const
   form->addRow(tr("Report title:"), title_);
   form->addRow(tr("Company:"), company_);
   form->addRow(tr("Air consumption at:"), cpm_);
+  // The modes section (issue #22): its operating point stays as the file has it.
+  modes_ = new QCheckBox(tr("Table of the lowest modes of the machine"));
+  modes_->setObjectName("reportModes");
+  modes_->setChecked(settings.modes > 0);
+  modeCount_ = new QSpinBox;
+  modeCount_->setObjectName("reportModeCount");
+  modeCount_->setRange(1, 100);
+  modeCount_->setSuffix(tr(" modes"));
+  modeCount_->setValue(settings.modes > 0 ? settings.modes : 6);
+  modeCount_->setEnabled(modes_->isChecked());
+  connect(modes_, &QCheckBox::toggled, modeCount_, &QWidget::setEnabled);
+  auto* modesRow = new QHBoxLayout;
+  modesRow->addWidget(modes_);
+  modesRow->addWidget(modeCount_);
+  modesRow->addStretch(1);
+  form->addRow(tr("Modes:"), modesRow);
   top->addLayout(form);
 
   auto* box = new QGroupBox(tr("Plots"));
@@ -166,6 +184,11 @@ ReportSettings ReportSettingsDialog::settings() const {
   s.company = company_->text().trimmed().toStdString();
   s.logo = logo_;  // kept as read: the logo is a project property now (meta.logo)
   s.cyclesPerMinute = cpm_->value();
+  // Kept as read: chosen in the property editor (parts) and in the file (the modes' operating point).
+  s.parts = kept_.parts;
+  s.modes = modes_->isChecked() ? modeCount_->value() : 0;
+  s.modesAt = kept_.modesAt;
+  s.modesStatic = kept_.modesStatic;
   return s;
 }
 

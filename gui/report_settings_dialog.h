@@ -12,7 +12,9 @@
 #include <string>
 #include <vector>
 
+class QCheckBox;
 class QDoubleSpinBox;
+class QSpinBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -63,6 +65,9 @@ class ReportSettingsDialog : public QDialog {
   QLineEdit* company_;
   std::string logo_;  // an older file's report.logo, kept (Project Properties edits meta.logo)
   QDoubleSpinBox* cpm_;
+  ReportSettings kept_;  // what the dialog does not edit
+  QCheckBox* modes_;
+  QSpinBox* modeCount_;
   QListWidget* plots_;
   QLineEdit* plotTitle_;
   QLineEdit* filter_;

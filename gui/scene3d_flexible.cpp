@@ -15,6 +15,7 @@ namespace pm::gui::scene3d {
 namespace {
 
 constexpr const char* kBeamColor = "#4f7fb8";
+const osg::Vec4 kLineColor(0.95f, 0.35f, 0.1f, 1.0f);
 
 std::string nodePartId(const std::string& beam, int j) { return beam + "_n" + std::to_string(j); }
 
@@ -98,7 +99,7 @@ osg::ref_ptr<osg::Group> CentreLines::build(const Mechanism& m, const std::funct
     line.geometry->setUseVertexBufferObjects(true);
     line.geometry->setVertexArray(new osg::Vec3Array(static_cast<unsigned>(line.parts.size())));
     auto* colors = new osg::Vec4Array;
-    colors->push_back(osg::Vec4(0.95f, 0.35f, 0.1f, 1.0f));
+    colors->push_back(kLineColor);
     line.geometry->setColorArray(colors, osg::Array::BIND_OVERALL);
     line.geometry->addPrimitiveSet(new osg::DrawArrays(GL_LINE_STRIP, 0, static_cast<int>(line.parts.size())));
     osg::StateSet* ss = line.geometry->getOrCreateStateSet();
@@ -113,6 +114,21 @@ osg::ref_ptr<osg::Group> CentreLines::build(const Mechanism& m, const std::funct
     lines_.push_back(std::move(line));
   }
   return group;
+}
+
+void CentreLines::colour(const std::function<bool(int, osg::Vec4&)>& tint) {
+  for (Line& line : lines_) {
+    osg::ref_ptr<osg::Vec4Array> c = new osg::Vec4Array(static_cast<unsigned>(line.parts.size()));
+    bool all = true;
+    for (size_t j = 0; j < line.parts.size() && all; ++j) all = tint(line.parts[j], (*c)[static_cast<unsigned>(j)]);
+    if (all) {
+      line.geometry->setColorArray(c, osg::Array::BIND_PER_VERTEX);
+    } else {
+      osg::ref_ptr<osg::Vec4Array> one = new osg::Vec4Array;
+      one->push_back(kLineColor);
+      line.geometry->setColorArray(one, osg::Array::BIND_OVERALL);
+    }
+  }
 }
 
 void CentreLines::update(const std::function<osg::Vec3d(int)>& world) {

@@ -36,6 +36,9 @@ class CentreLines {
   osg::ref_ptr<osg::Group> build(const Mechanism& m, const std::function<int(const std::string&)>& partIndex);
   // `world(k)`: part k's origin in the world as drawn.
   void update(const std::function<osg::Vec3d(int)>& world);
+  // Colours the lines per node by `tint(part, colour)` (false for a node:
+  // that line takes its one orange colour again).
+  void colour(const std::function<bool(int, osg::Vec4&)>& tint);
   // Beam b's node positions as last drawn (world).
   const std::vector<osg::Vec3d>& points(size_t b) const { return lines_.at(b).points; }
   size_t size() const { return lines_.size(); }

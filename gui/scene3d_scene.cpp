@@ -130,7 +130,11 @@ bool PoseTrack::pose(size_t k, double t, osg::Matrixd& m) const {
 
 // ----------------------------------------------------------- MechanismScene
 
-MechanismScene::MechanismScene() : root_(new osg::Group) { applyLitState(root_->getOrCreateStateSet()); }
+MechanismScene::MechanismScene() : root_(new osg::Group) {
+  applyLitState(root_->getOrCreateStateSet());
+  // No tint below the node parts' own (a program keeps the last value set).
+  root_->getOrCreateStateSet()->addUniform(new osg::Uniform("pm_tint", osg::Vec4()));
+}
 
 void MechanismScene::clearCaches() {
   parts_.clear();
@@ -259,10 +263,15 @@ void MechanismScene::build(const Project& project, const std::string& projectDir
         return p ? p->xf.get() : nullptr;
       },
       mechanism_.get());
-  mechanism_->addChild(beamLines_.build(model_, [this](const std::string& id) {
+  const auto partIndex = [this](const std::string& id) {
     const auto it = std::find(partIds_.begin(), partIds_.end(), id);
     return it == partIds_.end() ? -1 : static_cast<int>(it - partIds_.begin());
-  }));
+  };
+  mechanism_->addChild(beamLines_.build(model_, partIndex));
+  beamDisplay_.build(model_, partIndex);
+  for (size_t k = firstNodePart_; k < parts_.size(); ++k)
+    if (osg::StateSet* ss = shapesState(parts_[k]))
+      ss->getOrCreateUniform("pm_tint", osg::Uniform::FLOAT_VEC4)->set(osg::Vec4());
   addEnvironment();
   setMarkersVisible(markersVisible_);
   updateSprings();
@@ -719,15 +728,54 @@ void MechanismScene::setPartMatrix(size_t k, const osg::Matrixd& m) { parts_.at(
 
 void MechanismScene::resetPose() {
   for (Part& p : parts_) p.xf->setMatrix(p.initial);
+  for (size_t k = firstNodePart_; k < parts_.size(); ++k)
+    if (osg::StateSet* ss = shapesState(parts_[k]))
+      if (osg::Uniform* u = ss->getUniform("pm_tint")) u->set(osg::Vec4());
+  beamLines_.colour([](int, osg::Vec4&) { return false; });
   contacts_.hide();
   updateSprings();
 }
 
 void MechanismScene::applyPose(const PoseTrack& track, double t) {
-  osg::Matrixd m;
-  for (size_t k = 0; k < parts_.size(); ++k) parts_[k].xf->setMatrix(track.pose(k, t, m) ? m : parts_[k].initial);
+  std::vector<osg::Matrixd> world(parts_.size());
+  for (size_t k = 0; k < parts_.size(); ++k)
+    if (!track.pose(k, t, world[k])) world[k] = parts_[k].initial;
+  beamDisplay_.exaggerate(deformationScale_, world);
+  for (size_t k = 0; k < parts_.size(); ++k) parts_[k].xf->setMatrix(world[k]);
+  applyStressColours(t);
   updateSprings();
   fitGround(track);
+}
+
+void MechanismScene::applyStressColours(double t) {
+  beamDisplay_.refresh();
+  const double top = beamDisplay_.maxStress();
+  for (size_t k = firstNodePart_; k < parts_.size(); ++k) {
+    osg::StateSet* ss = shapesState(parts_[k]);
+    osg::Uniform* u = ss ? ss->getUniform("pm_tint") : nullptr;
+    if (!u) continue;
+    double s = 0.0;
+    const bool on = stressColours_ && top > 0 && beamDisplay_.nodeStress(k, t, s);
+    u->set(on ? stressColor(s / top) : osg::Vec4());
+  }
+  // The centre line too (drawn over thin sections), in the same colours.
+  beamLines_.colour([this](int k, osg::Vec4& c) {
+    c = partTint(static_cast<size_t>(k));
+    return c.a() > 0;
+  });
+}
+
+// The stress tint goes on a part's shapes (child 0), not on its triads and glyphs.
+osg::StateSet* MechanismScene::shapesState(const Part& p) {
+  return p.xf->getNumChildren() > 0 ? p.xf->getChild(0)->getOrCreateStateSet() : nullptr;
+}
+
+osg::Vec4 MechanismScene::partTint(size_t k) const {
+  osg::Vec4 v;
+  if (k >= parts_.size()) return v;
+  const osg::StateSet* ss = shapesState(parts_[k]);
+  if (const osg::Uniform* u = ss ? ss->getUniform("pm_tint") : nullptr) u->get(v);
+  return v;
 }
 
 bool MechanismScene::markerWorld(const std::string& ref, osg::Vec3d& p) const {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "model/project.h"
+#include "scene3d_beam_display.h"
 #include "scene3d_contacts.h"
 #include "scene3d_flexible.h"
 #include "scene3d_ground.h"
@@ -106,6 +107,21 @@ class MechanismScene {
   // initial pose) and stretches the springs.
   void applyPose(const PoseTrack& track, double t);
   void updateSprings();
+
+  // Flexible bodies as drawn (scene3d_beam_display.h): the deformation
+  // exaggerated `scale` times (1: as computed), and the sections coloured by
+  // stress, read from `store` (the one the pose track reads) at the pose's
+  // time. Both take effect at the next applyPose().
+  bool hasBeams() const { return beamDisplay_.beams() > 0; }
+  void setDeformationScale(double scale) { deformationScale_ = scale; }
+  double deformationScale() const { return deformationScale_; }
+  void setStressColours(bool on) { stressColours_ = on; }
+  bool stressColours() const { return stressColours_; }
+  void setStressStore(const ResultStore* store) { beamDisplay_.setStore(store); }
+  // The colour scale's top: the largest stress of the results [Pa].
+  double maxStress() const { return beamDisplay_.maxStress(); }
+  // The stress colour part k is drawn with (alpha 0: its own colours).
+  osg::Vec4 partTint(size_t k) const;
 
   void setMarkersVisible(bool on);
   bool markersVisible() const { return markersVisible_; }
@@ -219,6 +235,11 @@ class MechanismScene {
   void adoptNodeParts();
   size_t firstNodePart_ = 0;
   CentreLines beamLines_;
+  BeamDisplay beamDisplay_;
+  double deformationScale_ = 1.0;
+  bool stressColours_ = false;
+  void applyStressColours(double t);
+  static osg::StateSet* shapesState(const Part& p);
 
   Mechanism model_;  // the project's, with the node parts of flexible bodies appended
   osg::ref_ptr<osg::Group> root_;

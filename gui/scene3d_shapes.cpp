@@ -35,6 +35,7 @@ varying vec3 vNormal;
 varying vec3 vPos;
 varying vec4 vColor;
 uniform vec3 pm_highlight;
+uniform vec4 pm_tint;  // a colour replacing the vertex colours by its alpha (stress colours)
 void main() {
   vec3 n = normalize(vNormal);
   if (!gl_FrontFacing) n = -n;
@@ -47,7 +48,8 @@ void main() {
   float dFill = max(dot(n, fill), 0.0);
   float spec = pow(max(dot(n, normalize(key + v)), 0.0), 40.0) * 0.30;
   float rim = pow(1.0 - max(dot(n, v), 0.0), 3.0) * 0.12;
-  vec3 c = vColor.rgb * (ambient + 0.70 * dKey + 0.22 * dFill) + vec3(spec + rim);
+  vec3 base = mix(vColor.rgb, pm_tint.rgb, pm_tint.a);
+  vec3 c = base * (ambient + 0.70 * dKey + 0.22 * dFill) + vec3(spec + rim);
   float selected = step(1e-6, dot(pm_highlight, pm_highlight));
   c = mix(c, pm_highlight * (0.6 + 0.45 * dKey) + vec3(spec), 0.8 * selected);
   gl_FragColor = vec4(c, vColor.a);

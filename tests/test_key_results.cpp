@@ -315,10 +315,28 @@ class TestKeyResults : public QObject {
     QCOMPARE(reportSettings(p, "f.json"), w);
     setReportSettings(p, ReportSettings{});
     QVERIFY(!p.extra.contains("report"));
+    // The modes section: a count, or a count with its operating point; both round trip.
+    p.extra["report"] = {{"modes", 6}};
+    QCOMPARE(reportSettings(p, "f.json").modes, 6);
+    p.extra["report"] = {{"modes", {{"count", 3}, {"at", 0.5}, {"static", true}}}};
+    const ReportSettings m = reportSettings(p, "f.json");
+    QVERIFY(m.modes == 3 && m.modesAt == 0.5 && m.modesStatic);
+    setReportSettings(p, m);
+    QCOMPARE(reportSettings(p, "f.json"), m);
+    w = ReportSettings{};
+    w.modes = 4;
+    setReportSettings(p, w);
+    QCOMPARE(p.extra["report"], (nlohmann::json{{"modes", 4}}));
+    setReportSettings(p, ReportSettings{});
     for (const nlohmann::json& bad : {nlohmann::json{{"plots", "cyl1.x"}}, nlohmann::json{{"plots", {{1}}}},
                                       nlohmann::json{{"cycles_per_minute", -1}}, nlohmann::json{{"colour", "red"}},
                                       nlohmann::json{{"plots", {{{"title", "T"}}}}},
-                                      nlohmann::json{{"plots", {{{"channels", {"cyl1.x"}}, {"colour", 1}}}}}}) {
+                                      nlohmann::json{{"plots", {{{"channels", {"cyl1.x"}}, {"colour", 1}}}}},
+                                      nlohmann::json{{"modes", -1}}, nlohmann::json{{"modes", 101}},
+                                      nlohmann::json{{"modes", 2.5}}, nlohmann::json{{"modes", {{"at", 1}}}},
+                                      nlohmann::json{{"modes", {{"count", 3}, {"at", -1}}}},
+                                      nlohmann::json{{"modes", {{"count", 3}, {"static", 1}}}},
+                                      nlohmann::json{{"modes", {{"count", 3}, {"when", 1}}}}}) {
       p.extra["report"] = bad;
       try {
         reportSettings(p, "f.json");

@@ -320,6 +320,9 @@ ModalResult runModalAnalysis(const Project& project, const std::string& file, co
     res.staticEquilibrium = true;
   }
   res.y = y;
+  res.channels = sys.channels();
+  res.outputs.assign(res.channels.size(), 0.0);
+  sys.outputs(res.t, y.data(), yp.data(), res.outputs.data());
   const Pencil p = linearise(sys, res.t, y, yp, pr.simulation.rel_tol);
   const Eigenpairs ep = solvePencil(p);
   res.shift = ep.shift;

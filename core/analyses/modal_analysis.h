@@ -18,6 +18,7 @@
 #pragma once
 
 #include "model/project.h"
+#include "solver/channel_info.h"
 
 #include <complex>
 #include <string>
@@ -72,6 +73,10 @@ struct ModalResult {
   std::vector<double> y;            // the operating point's state (order of `states`)
   std::vector<std::string> states;  // names, as `pneumech equations` lists them
   std::vector<std::string> stateUnits;
+  // The result channels at the operating point (a run's columns, in order),
+  // about which the modes' channel amplitudes oscillate (mode_animation.h).
+  std::vector<ChannelInfo> channels;
+  std::vector<double> outputs;
   int infinite = 0;                 // eigenvalues of the algebraic part, not modes
   int aboveLimit = 0;               // finite modes above ModalOptions::maxOmega
   double shift = 0.0;               // s of the shift-and-invert [rad/s]

@@ -14,6 +14,7 @@
 #include "analyses/mechanism_analysis.h"
 #include "io/catalogue_file.h"
 #include "analyses/modal_analysis.h"
+#include "analyses/mode_animation.h"
 #include "model/component_type.h"
 #include "model/project.h"
 #include "model/project_error.h"
@@ -217,6 +218,9 @@ AnalysisReport analyse(const Project& project, const std::string& file, Mechanis
 // input, std::runtime_error when the run there or the eigenproblem fails.
 ModalResult modal(const Project& project, const std::string& file, const ModalOptions& options,
                   const Tuning& tuning = {});
+// A mode as motion (analyses/mode_animation.h), used as declared there:
+//   modeMotion / modeScale   how far a mode moves the parts; the factor for a size
+//   modeAnimation            one period as result rows, for the views that play runs
 
 // Stroke times, impacts, air consumption... of a finished run.
 KeyResults keyResults(const Project& project, const ResultStore& results, const KeyResultOptions& options = {});

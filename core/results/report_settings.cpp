@@ -9,7 +9,37 @@
 namespace pm {
 
 namespace {
-const char* const kKnown = "plots, company, logo, cycles_per_minute, parts";
+const char* const kKnown = "plots, company, logo, cycles_per_minute, parts, modes";
+constexpr int kMaxReportModes = 100;
+
+// "modes": N, or {"count": N, "at": T, "static": bool}.
+template <class Fail>
+void readModes(const nlohmann::json& v, ReportSettings& s, const Fail& fail) {
+  auto count = [&](const nlohmann::json& c, const std::string& f) {
+    if (!c.is_number_integer() || c.get<long long>() < 0 || c.get<long long>() > kMaxReportModes)
+      fail(f, "expected the number of modes to list, 0 to " + std::to_string(kMaxReportModes));
+    s.modes = c.get<int>();
+  };
+  if (!v.is_object()) return count(v, "modes");
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    const std::string f = "modes." + it.key();
+    const nlohmann::json& x = it.value();
+    if (it.key() == "count") {
+      count(x, f);
+    } else if (it.key() == "at") {
+      if (!x.is_number() || !(x.get<double>() >= 0) || !std::isfinite(x.get<double>()))
+        fail(f, "expected the operating point's time, 0 or positive [s]");
+      s.modesAt = x.get<double>();
+    } else if (it.key() == "static") {
+      if (!x.is_boolean()) fail(f, "expected true or false");
+      s.modesStatic = x.get<bool>();
+    } else {
+      fail(f, "unknown field (known: count, at, static)");
+    }
+  }
+  if (!v.contains("count")) fail("modes.count", "missing: the number of modes to list");
+}
+
 }  // namespace
 
 ReportSettings reportSettings(const Project& project, const std::string& file) {
@@ -60,6 +90,8 @@ ReportSettings reportSettings(const Project& project, const std::string& file) {
         if (!p.value().is_string()) fail(k + "." + p.key(), "expected the part number as a string");
         s.parts[p.key()] = p.value().get<std::string>();
       }
+    } else if (k == "modes") {
+      readModes(v, s, fail);
     } else {
       fail(k, "unknown field (known: " + std::string(kKnown) + ")");
     }
@@ -82,6 +114,10 @@ void setReportSettings(Project& project, const ReportSettings& s) {
   if (!s.logo.empty()) r["logo"] = s.logo;
   if (s.cyclesPerMinute > 0) r["cycles_per_minute"] = s.cyclesPerMinute;
   if (!s.parts.empty()) r["parts"] = s.parts;
+  if (s.modes > 0) {
+    if (s.modesAt == 0.0 && !s.modesStatic) r["modes"] = s.modes;
+    else r["modes"] = {{"count", s.modes}, {"at", s.modesAt}, {"static", s.modesStatic}};
+  }
   if (r.empty()) project.extra.erase("report");
   else project.extra["report"] = r;
 }

@@ -10,7 +10,10 @@
 //     "company": "ACME Automation",
 //     "logo": "logo.png",                              // relative to the project file
 //     "cycles_per_minute": 30,
-//     "parts": {"cyl1": "DSBC-32-100-PPVA-N3"}         // part numbers of chosen catalogue entries
+//     "parts": {"cyl1": "DSBC-32-100-PPVA-N3"},        // part numbers of chosen catalogue entries
+//     "modes": 6                                       // a table of the lowest 6 oscillating modes,
+//     // or {"count": 6, "at": 0.5, "static": true}: about the state at 0.5 s, or the static
+//     // equilibrium from there (`pneumech modal --at 0.5 --static`)
 //   }
 //
 // Every field is optional. Without "plots" the report shows, per cylinder,
@@ -38,6 +41,9 @@ struct ReportSettings {
   std::string logo;              // as written in the file
   double cyclesPerMinute = 0.0;  // 0: not stated
   std::map<std::string, std::string> parts;  // component id -> part number
+  int modes = 0;               // oscillating modes tabulated (0: no modes section)
+  double modesAt = 0.0;        // their operating point: the run's state at this time [s]
+  bool modesStatic = false;    // or the static equilibrium found from there
   bool operator==(const ReportSettings&) const = default;
 };
 

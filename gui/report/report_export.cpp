@@ -5,6 +5,7 @@
 #include "engine/engine.h"
 #include "report_circuit.h"
 #include "report_page.h"
+#include "report_modes.h"
 #include "report_plot.h"
 #include "report_study.h"
 #include "units.h"
@@ -19,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace pm::gui {
 
@@ -48,6 +50,8 @@ struct Inputs {
   std::vector<Verdict> verdicts;  // the conclusion, cycle time first
   const StudySummary* study = nullptr;
   bool studyOnly = false;  // the report of a study alone (exportStudyReport)
+  std::optional<ModalResult> modes;  // when the settings ask for them and they were found
+  QString modesError;                // why they were not
 };
 
 // An absolute pressure [Pa] in the studio's pressure units, gauge relative to `ambient`.
@@ -507,6 +511,7 @@ void compose(ReportPage& pg, const Inputs& in) {
   plotsSection(pg, in);
   displacementStepSection(pg, in);
   if (in.study) studySection(pg, *in.study);
+  if (in.settings.modes > 0) modesSection(pg, in.modes ? &*in.modes : nullptr, in.modesError, in.settings.modes);
   billOfMaterialsSection(pg, in);
   assumptions(pg, in);
 }
@@ -595,12 +600,22 @@ bool exportReport(const Project& project, const ResultStore& results, const QStr
     const ResultStore& full = keyRows ? *keyRows : results;
     const KeyResults kr = engine::keyResults(project, full, opt);
     Inputs in{project, results, kr, settings, QImage(), QLocale::c().toString(QDate::currentDate(), "d MMMM yyyy"),
-              QImage(), QString(), 0.0, conclusions(project, full, kr, pressureReference()), study};
+              QImage(), QString(), 0.0, conclusions(project, full, kr, pressureReference()), study, false,
+              std::nullopt, QString()};
     in.logo = reportLogo(project, settings, projectFile);
     if (!project.mechanism.empty()) {
       const QString dir = projectFile.isEmpty() ? QString() : QFileInfo(projectFile).absolutePath();
       in.snapshotTime = results.rows() ? results.times().back() : 0.0;
       in.snapshot = renderMechanismSnapshot(project, &results, in.snapshotTime, 1600, 1000, dir, &in.snapshotNote);
+    }
+    if (settings.modes > 0) {
+      try {
+        in.modes = reportModes(project, file, settings);
+      } catch (const ProjectError&) {
+        throw;
+      } catch (const std::exception& e) {
+        in.modesError = QString::fromStdString(e.what());  // the section says so; the rest of the report stands
+      }
     }
     return writePdf(in, settings, compose, pdfPath, error, pages);
   } catch (const std::exception& e) {
@@ -618,7 +633,7 @@ bool exportStudyReport(const Project& project, const StudySummary& study, const 
     const ResultStore none;
     const KeyResults kr;
     Inputs in{project, none, kr, settings, QImage(), QLocale::c().toString(QDate::currentDate(), "d MMMM yyyy"),
-              QImage(), QString(), 0.0, {}, &study, true};
+              QImage(), QString(), 0.0, {}, &study, true, std::nullopt, QString()};
     in.logo = reportLogo(project, settings, projectFile);
     return writePdf(in, settings, composeStudy, pdfPath, error, pages);
   } catch (const std::exception& e) {

@@ -51,6 +51,7 @@ class Recovery;
 class LibraryPanel;
 class BuildTools3d;
 class MechanismActions;
+class ModesPanel;
 class ModelTree;
 class SelectionModel;
 class SessionMemory;
@@ -106,6 +107,9 @@ class MainWindow : public QMainWindow {
   BuildTools3d* buildTools() const { return buildTools_; }
   class MechanismView* mechanismView() const { return view3d_; }
   class AnimationControls* animationControls() const { return anim3d_; }
+  // Analysis > Modes: the modes table (its dock hidden until asked for).
+  ModesPanel* modesPanel() const { return modes_; }
+  QDockWidget* modesDock() const { return modesDock_; }
 
   SimulationRunner* runner() const;
   FileSession* fileSession() const { return session_; }
@@ -160,6 +164,7 @@ class MainWindow : public QMainWindow {
   void buildUi();
   void buildMenus();
   void addPressureUnitsMenu(QMenu* viewMenu);
+  void addAnalysisMenu();
   void updateTitle();
   void updateActions();
   void updateRecentMenu();
@@ -211,6 +216,8 @@ class MainWindow : public QMainWindow {
   ModelTree* modelTree_ = nullptr;
   MechanismActions* mechActions_ = nullptr;
   BuildTools3d* buildTools_ = nullptr;
+  ModesPanel* modes_ = nullptr;
+  QDockWidget* modesDock_ = nullptr;
 
   QAction* actNew_ = nullptr;
   QAction* actOpen_ = nullptr;

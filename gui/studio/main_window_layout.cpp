@@ -15,6 +15,7 @@
 #include "mechanism_view_controls.h"
 #include "mechanism_view_toolbar.h"
 #include "model_tree.h"
+#include "modes_panel.h"
 #include "param_model.h"
 #include "project_properties_dialog.h"
 #include "property_editor.h"
@@ -254,6 +255,38 @@ void MainWindow::addPressureUnitsMenu(QMenu* viewMenu) {
   add(tr("&Absolute, bar (abs)"), "actionPressureAbsolute", units::PressureScale::Absolute);
 }
 
+// Analysis > Modes: the modes table in a dock under the schematic, its
+// animation in the 3D view; a run, or the end of the animation, gives the
+// view the run back.
+void MainWindow::addAnalysisMenu() {
+  modes_ = new ModesPanel(doc_, view3d_);
+  modes_->setObjectName("modesPanel");
+  modesDock_ = new QDockWidget(tr("Modes"), this);
+  modesDock_->setObjectName("modesDock");
+  modesDock_->setWidget(modes_);
+  addDockWidget(Qt::BottomDockWidgetArea, modesDock_);
+  tabifyDockWidget(plotDock_, modesDock_);
+  modesDock_->hide();
+  plotDock_->raise();
+  connect(modes_, &ModesPanel::animationStopped, this, [this] {
+    if (!view3d_) return;
+    view3d_->setResults(run_->shown3d());
+    view3d_->setPose(cursor_->time());
+  });
+  connect(run_, &RunController::stateChanged, modes_, [this] {
+    if (run_->isRunning()) modes_->stopAnimation();
+  });
+  QMenu* analysis = menuBar()->addMenu(tr("&Analysis"));
+  analysis->setObjectName("analysisMenu");
+  QAction* modes = analysis->addAction(tr("&Modes..."), this, [this] {
+    modesDock_->show();
+    modesDock_->raise();
+  });
+  modes->setObjectName("actionModes");
+  modes->setStatusTip(tr("Modes of the whole machine (mechanism, flexible bodies, chambers, controllers): "
+                         "frequencies, damping, and each mode animated in the 3D view"));
+}
+
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   actNew_ = file->addAction(tr("&New"), session_, &FileSession::newCommand);
@@ -333,6 +366,8 @@ void MainWindow::buildMenus() {
 
   QMenu* mech = menuBar()->addMenu(tr("&Mechanism"));
   mech->addActions(mechActions_->actions());
+
+  addAnalysisMenu();
 
   QMenu* sim = menuBar()->addMenu(tr("&Simulation"));
   actCheck_ = sim->addAction(tr("&Check Circuit"), this, [this] {

@@ -66,6 +66,8 @@ class RunController : public QObject {
   SimulationRunner* runner() const { return runner_; }
   bool isRunning() const;
   bool isPaused() const;
+  // The store the 3D view shows the run from (null before a run).
+  const ResultStore* shown3d() const { return shown3d_; }
 
   void run();
   void pause();

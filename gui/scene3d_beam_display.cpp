@@ -1,0 +1,153 @@
+#include "scene3d_beam_display.h"
+
+#include "engine/engine.h"
+
+#include <osg/Math>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace pm::gui::scene3d {
+
+namespace {
+
+// "<beam>.<marker>" -> the beam's node holding that marker, "" otherwise.
+std::string nodeOfMarker(const Mechanism& m, const std::string& ref) {
+  const size_t dot = ref.find('.');
+  if (dot == std::string::npos) return {};
+  const FlexibleBodyDef* d = m.flexibleBody(ref.substr(0, dot));
+  if (!d) return {};
+  for (const BeamMarkerDef& mk : d->markers)
+    if (mk.id == ref.substr(dot + 1)) return d->id + "_n" + std::to_string(mk.node);
+  return {};
+}
+
+std::string partOfMarker(const std::string& ref) { return ref.substr(0, ref.find('.')); }
+
+}  // namespace
+
+osg::Vec4 stressColor(double f) {
+  static const std::array<osg::Vec4, 5> stops{osg::Vec4(0.15f, 0.25f, 0.85f, 1), osg::Vec4(0.1f, 0.75f, 0.85f, 1),
+                                              osg::Vec4(0.2f, 0.75f, 0.25f, 1), osg::Vec4(0.95f, 0.85f, 0.15f, 1),
+                                              osg::Vec4(0.85f, 0.12f, 0.1f, 1)};
+  if (!(f > 0)) return stops.front();
+  if (f >= 1) return stops.back();
+  const double x = f * (stops.size() - 1);
+  const size_t i = static_cast<size_t>(x);
+  const float w = static_cast<float>(x - i);
+  return stops[i] * (1 - w) + stops[i + 1] * w;
+}
+
+void BeamDisplay::build(const Mechanism& m, const std::function<int(const std::string&)>& partIndex) {
+  beams_.clear();
+  welds_.clear();
+  column_.clear();
+  names_.clear();
+  for (const FlexibleBodyDef& d : m.flexible_bodies) {
+    Beam b;
+    const int n = std::max(1, d.elements);
+    b.elementLength = d.length / n;
+    for (int j = 0; j <= n; ++j) b.parts.push_back(partIndex(d.id + "_n" + std::to_string(j)));
+    if (std::find(b.parts.begin(), b.parts.end(), -1) != b.parts.end()) continue;
+    for (int j = 0; j <= n; ++j) {
+      const size_t k = static_cast<size_t>(b.parts[static_cast<size_t>(j)]);
+      if (column_.size() <= k) column_.resize(k + 1, -1);
+      column_[k] = static_cast<int>(names_.size());
+      names_.push_back(d.id + "_e" + std::to_string(std::min(j, n - 1)) + ".stress");
+    }
+    beams_.push_back(std::move(b));
+  }
+  for (const JointDef& j : m.joints) {
+    if (j.type != "fixed") continue;
+    for (const auto& [nodeRef, partRef] : {std::pair(j.i, j.j), std::pair(j.j, j.i)}) {
+      const std::string node = nodeOfMarker(m, nodeRef);
+      const PartDef* p = m.part(partOfMarker(partRef));
+      if (node.empty() || !p || p->ground) continue;
+      const int kn = partIndex(node), kp = partIndex(p->id);
+      if (kn >= 0 && kp >= 0) welds_.push_back({kp, kn});
+    }
+  }
+  setStore(store_);
+}
+
+void BeamDisplay::exaggerate(double scale, std::vector<osg::Matrixd>& world) const {
+  if (scale == 1.0) return;
+  const std::vector<osg::Matrixd> drawn = world;  // as the run placed them
+  for (const Beam& b : beams_) {
+    const osg::Matrixd root = drawn[static_cast<size_t>(b.parts[0])];
+    osg::Matrixd rootTurn = root;
+    rootTurn.setTrans(0, 0, 0);
+    for (size_t j = 1; j < b.parts.size(); ++j) {
+      const osg::Matrixd& m = drawn[static_cast<size_t>(b.parts[j])];
+      const osg::Vec3d rigid = osg::Vec3d(j * b.elementLength, 0, 0) * root;
+      // Row vectors: world = local * M, so the node's turn in the root's axes is R_j R_0^T.
+      osg::Matrixd turn = m;
+      turn.setTrans(0, 0, 0);
+      turn = turn * osg::Matrixd::inverse(rootTurn);
+      double angle = 0;
+      osg::Vec3d axis(1, 0, 0);
+      turn.getRotate().getRotate(angle, axis);
+      if (angle > osg::PI) angle -= 2 * osg::PI;
+      osg::Matrixd out = osg::Matrixd::rotate(scale * angle, axis) * rootTurn;
+      out.setTrans(rigid + (m.getTrans() - rigid) * scale);
+      world[static_cast<size_t>(b.parts[j])] = out;
+    }
+  }
+  for (const Weld& w : welds_) {
+    const osg::Matrixd rel = drawn[static_cast<size_t>(w.part)] * osg::Matrixd::inverse(drawn[static_cast<size_t>(w.node)]);
+    world[static_cast<size_t>(w.part)] = rel * world[static_cast<size_t>(w.node)];
+  }
+}
+
+void BeamDisplay::setStore(const ResultStore* store) {
+  store_ = store;
+  channelCount_ = 0;
+  t_.clear();
+  cols_.assign(names_.size(), {});
+  storeColumn_.assign(names_.size(), -1);
+  max_ = 0.0;
+  refresh();
+}
+
+void BeamDisplay::refresh() {
+  if (!store_ || names_.empty()) return;
+  const auto channels = store_->channels();
+  const size_t n = store_->rows();
+  if (channels.size() != channelCount_ || n < t_.size()) {
+    channelCount_ = channels.size();
+    t_.clear();
+    max_ = 0.0;
+    for (size_t c = 0; c < names_.size(); ++c) {
+      cols_[c].clear();
+      storeColumn_[c] = store_->find(names_[c]);
+    }
+  }
+  if (n == t_.size()) return;
+  std::vector<double> t;
+  std::vector<std::vector<double>> cols;
+  store_->copyRows(t_.size(), t, cols);
+  t_.insert(t_.end(), t.begin(), t.end());
+  for (size_t c = 0; c < names_.size(); ++c) {
+    const int s = storeColumn_[c];
+    if (s < 0 || static_cast<size_t>(s) >= cols.size()) continue;
+    cols_[c].insert(cols_[c].end(), cols[static_cast<size_t>(s)].begin(), cols[static_cast<size_t>(s)].end());
+    for (double v : cols[static_cast<size_t>(s)])
+      if (std::isfinite(v)) max_ = std::max(max_, std::abs(v));
+  }
+}
+
+bool BeamDisplay::nodeStress(size_t k, double t, double& stress) const {
+  if (k >= column_.size() || column_[k] < 0 || t_.empty()) return false;
+  const std::vector<double>& v = cols_[static_cast<size_t>(column_[k])];
+  if (v.size() != t_.size()) return false;
+  size_t i1 = static_cast<size_t>(std::lower_bound(t_.begin(), t_.end(), t) - t_.begin());
+  if (i1 >= t_.size()) i1 = t_.size() - 1;
+  const size_t i0 = i1 > 0 ? i1 - 1 : 0;
+  double w = 1.0;
+  if (i1 != i0 && t_[i1] > t_[i0]) w = std::clamp((t - t_[i0]) / (t_[i1] - t_[i0]), 0.0, 1.0);
+  stress = std::abs(v[i0] * (1 - w) + v[i1] * w);
+  return std::isfinite(stress);
+}
+
+}  // namespace pm::gui::scene3d
