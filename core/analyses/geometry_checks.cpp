@@ -1,6 +1,7 @@
 #include "analyses/geometry_checks.h"
 
 #include "analyses/mechanism_analysis.h"
+#include "build/subcircuit_expansion.h"
 #include "mechanics/multibody.h"
 #include "model/component_type.h"
 #include "model/mass_properties.h"
@@ -357,7 +358,9 @@ void checkInertia(const Project& p, const MeshReader& readMesh, std::vector<Geom
 
 }  // namespace
 
-std::vector<GeometryFinding> checkMechanismGeometry(const Project& p, const MeshReader& readMesh) {
+std::vector<GeometryFinding> checkMechanismGeometry(const Project& drawn, const MeshReader& readMesh) {
+  std::optional<Project> flat;
+  const Project& p = expandedView(drawn, flat);
   std::vector<GeometryFinding> out;
   if (p.mechanism.empty()) return out;
   checkInertia(p, readMesh, out);
@@ -407,7 +410,9 @@ std::vector<GeometryFinding> checkMechanismGeometry(const Project& p, const Mesh
   return out;
 }
 
-std::vector<GeometryFinding> deadPointCrossings(const Project& p, const ResultStore& r) {
+std::vector<GeometryFinding> deadPointCrossings(const Project& drawn, const ResultStore& r) {
+  std::optional<Project> flat;
+  const Project& p = expandedView(drawn, flat);
   std::vector<GeometryFinding> out;
   if (p.mechanism.empty() || r.rows() < 2) return out;
   const mb::ExternalLoads loads = loadsOf(p);
@@ -457,7 +462,9 @@ std::vector<GeometryFinding> deadPointCrossings(const Project& p, const ResultSt
   return out;
 }
 
-std::vector<std::string> deadPointChannels(const Project& p) {
+std::vector<std::string> deadPointChannels(const Project& drawn) {
+  std::optional<Project> flat;
+  const Project& p = expandedView(drawn, flat);
   std::vector<std::string> out;
   if (p.mechanism.empty()) return out;
   for (const Component& c : p.components)

@@ -34,6 +34,8 @@ struct GeometryFinding {
 // for a project the compile refuses: those errors are the compile's.
 // `readMesh` reads mesh shapes (io/mesh_file.h: meshReaderFor); without it,
 // or for a mesh it cannot read or that is not closed, a mesh says nothing.
+// Sub-circuits are seen expanded, as the compiler sees them (an inner
+// cylinder is `<instance>.<inner id>`), here and in the two below.
 std::vector<GeometryFinding> checkMechanismGeometry(const Project& p, const MeshReader& readMesh = {});
 
 // A run's passes over a dead point: the attached cylinder reversed (its

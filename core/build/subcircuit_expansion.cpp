@@ -15,7 +15,13 @@ constexpr int kMaxDepth = 16;
 
 // An input fed from outside an instance is marked while the instance's
 // inside is expanded, so that it is not renamed as an inner reference.
-std::string marker(int depth) { return "\x01" + std::to_string(depth) + "\x02"; }
+// Appended, not an operator+ chain: GCC 12 warns (-Wrestrict) on that.
+std::string marker(int depth) {
+  std::string m(1, '\x01');
+  m += std::to_string(depth);
+  m += '\x02';
+  return m;
+}
 
 // Whether `ref` ("<id>.<channel>", the id itself possibly dotted) names one of `ids`.
 bool namesOneOf(const std::string& ref, const std::set<std::string>& ids) {
@@ -119,6 +125,15 @@ bool hasSubcircuits(const Project& pr) {
 Project expandSubcircuits(const Project& pr, const std::string& file) {
   std::map<std::string, PortRef> redirect;
   return Expansion(file).level(pr, 0, redirect);
+}
+
+const Project& expandedView(const Project& pr, std::optional<Project>& storage) {
+  if (!hasSubcircuits(pr)) return pr;
+  try {
+    return storage.emplace(expandSubcircuits(pr, {}));
+  } catch (const ProjectError&) {
+    return pr;
+  }
 }
 
 }  // namespace pm

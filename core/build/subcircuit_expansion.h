@@ -8,6 +8,7 @@
 
 #include "model/project.h"
 
+#include <optional>
 #include <string>
 
 namespace pm {
@@ -18,5 +19,13 @@ bool hasSubcircuits(const Project& project);
 // the instance's place, the outer lines first, then each instance's own.
 // Throws ProjectError naming `file` (or the sub-circuit's) on bad input.
 Project expandSubcircuits(const Project& project, const std::string& file);
+
+// The project as the compiler sees it, for what reads the circuit beside a
+// run (key results, bill of materials, geometry checks, dead points): the
+// project itself when it has no sub-circuits, else its expansion, kept in
+// `storage`, so an inner cylinder is seen as `<instance>.<inner id>`. A
+// sub-circuit that cannot be expanded leaves the project as drawn (the
+// compile reports what is wrong).
+const Project& expandedView(const Project& project, std::optional<Project>& storage);
 
 }  // namespace pm

@@ -84,16 +84,9 @@ std::vector<GeometryFinding> checkGeometry(const Project& project, const std::st
 }
 
 std::vector<CircuitFinding> checkCircuit(const Project& project) {
-  // Sub-circuits are checked as the circuit they stand for (their insides
-  // in place); one that cannot be expanded is reported when compiled.
-  if (hasSubcircuits(project)) {
-    try {
-      return pm::checkCircuit(expandSubcircuits(project, {}));
-    } catch (const ProjectError&) {
-      // checked below as drawn
-    }
-  }
-  return pm::checkCircuit(project);
+  // Sub-circuits are checked as the circuit they stand for (their insides in place).
+  std::optional<Project> flat;
+  return pm::checkCircuit(expandedView(project, flat));
 }
 
 std::vector<GeometryFinding> deadPointWarnings(const Project& project, const ResultStore& results) {

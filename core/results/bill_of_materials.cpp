@@ -1,5 +1,6 @@
 #include "results/bill_of_materials.h"
 
+#include "build/subcircuit_expansion.h"
 #include "model/component_type.h"
 
 #include <algorithm>
@@ -122,7 +123,9 @@ double nominalFlowNlPerMin(double C, double b, double m) {
   return C * p1 * phi * 1000.0 * 60.0;
 }
 
-std::vector<BomItem> billOfMaterials(const Project& project, const ReportSettings& settings, PressureReference pressure) {
+std::vector<BomItem> billOfMaterials(const Project& drawn, const ReportSettings& settings, PressureReference pressure) {
+  std::optional<Project> flat;
+  const Project& project = expandedView(drawn, flat);
   const PressureText pt{pressure, project.simulation.ambient_pressure};
   std::set<std::string> connected;
   for (const Connection& k : project.connections) {

@@ -41,6 +41,8 @@ double nominalFlowNlPerMin(double C, double b, double m = 0.5);
 // what the circuit leaves out (unconnected exhausts need silencers, lines
 // drawn without tubes). Pressure levels (a supply's, a regulator's setting)
 // are stated in `pressure`'s reference, gauge relative to the project's ambient.
+// A sub-circuit's parts are listed each, as `<instance>.<inner id>` (the
+// project expanded as the compiler expands it).
 std::vector<BomItem> billOfMaterials(const Project& project, const ReportSettings& settings,
                                      PressureReference pressure = PressureReference::Gauge);
 

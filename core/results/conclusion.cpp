@@ -1,5 +1,6 @@
 #include "results/conclusion.h"
 
+#include "build/subcircuit_expansion.h"
 #include "model/component_type.h"
 
 #include <algorithm>
@@ -101,8 +102,10 @@ void overSupply(const Project& project, const ResultStore& rs, const CylinderRes
 
 }  // namespace
 
-std::vector<Verdict> conclusions(const Project& project, const ResultStore& results, const KeyResults& kr,
+std::vector<Verdict> conclusions(const Project& drawn, const ResultStore& results, const KeyResults& kr,
                                  PressureReference pressure) {
+  std::optional<Project> flat;
+  const Project& project = expandedView(drawn, flat);
   const PressureText pt{pressure, kr.ambientPressure};
   std::vector<Verdict> out;
   out.push_back(cycleVerdict(project, kr));

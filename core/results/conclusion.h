@@ -35,6 +35,7 @@ struct Verdict {
 };
 
 // Pressures in the texts are stated in `pressure`'s reference (gauge relative to kr.ambientPressure, or absolute).
+// Sub-circuits are seen expanded, as computeKeyResults sees them.
 std::vector<Verdict> conclusions(const Project& project, const ResultStore& results, const KeyResults& kr,
                                  PressureReference pressure = PressureReference::Gauge);
 

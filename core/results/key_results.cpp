@@ -1,5 +1,6 @@
 #include "results/key_results.h"
 
+#include "build/subcircuit_expansion.h"
 #include "model/component_type.h"
 #include "pneumatics/gas.h"
 #include "results/stroke_signal.h"
@@ -93,6 +94,8 @@ CylinderResult analyseCylinder(const Project& project, const Component& c, const
   cr.label = c.label;
   cr.type = c.type;
   cr.stroke = paramValue(c, type, "stroke");
+  cr.bore = paramValue(c, type, "bore");
+  cr.rod = type.param("rod") ? paramValue(c, type, "rod") : 0.0;
   cr.mass = paramValue(c, type, "mass");
   cr.eCushionMax = type.param("E_cushion_max") ? paramValue(c, type, "E_cushion_max") : 0.0;
   // Attached to a mechanism, the moving mass is the mechanism's: the arrival
@@ -222,7 +225,9 @@ bool isCylinderType(const std::string& type) {
   return type == "cylinder_double" || type == "cylinder_single" || type == "cylinder_through_rod";
 }
 
-std::vector<std::string> keyResultChannels(const Project& project) {
+std::vector<std::string> keyResultChannels(const Project& drawn) {
+  std::optional<Project> flat;
+  const Project& project = expandedView(drawn, flat);
   std::vector<std::string> names;
   bool attached = false;
   for (const Component& c : project.components) {
@@ -241,7 +246,9 @@ std::vector<std::string> keyResultChannels(const Project& project) {
   return names;
 }
 
-KeyResults computeKeyResults(const Project& project, const ResultStore& results, const KeyResultOptions& options) {
+KeyResults computeKeyResults(const Project& drawn, const ResultStore& results, const KeyResultOptions& options) {
+  std::optional<Project> flat;
+  const Project& project = expandedView(drawn, flat);
   KeyResults kr;
   kr.title = project.meta.title;
   kr.ambientPressure = project.simulation.ambient_pressure;

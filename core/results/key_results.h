@@ -86,6 +86,7 @@ struct StrokeResult {
 struct CylinderResult {
   std::string id, label, type;
   double stroke = 0.0;  // m
+  double bore = 0.0, rod = 0.0;  // m (rod 0: the type has none)
   double mass = 0.0;    // kg, moving mass
   double eCushionMax = 0.0;  // J, allowed cushioning energy from the catalogue (0: not given)
   std::vector<StrokeResult> strokes;
@@ -153,6 +154,8 @@ std::vector<std::string> keyResultChannels(const Project& project);
 
 // Throws std::runtime_error when a channel a listed object should have is
 // missing from `results` (a store that does not belong to the project).
+// Both see sub-circuits expanded, as the run does (build/subcircuit_expansion.h:
+// expandedView): an inner cylinder is `<instance>.<inner id>`.
 KeyResults computeKeyResults(const Project& project, const ResultStore& results, const KeyResultOptions& options = {});
 
 }  // namespace pm

@@ -310,12 +310,11 @@ void keyResultsSection(ReportPage& pg, const Inputs& in) {
   pg.table(machine);
 
   for (const auto& c : kr.cylinders) {
-    const Component* comp = in.project.find(c.id);
     ReportTable t;
-    QString size = comp && comp->type != "cylinder_single"
-                       ? QStringLiteral("Ø%1/%2 mm").arg(units::formatNumber(param(*comp, "bore") * 1e3),
-                                                         units::formatNumber(param(*comp, "rod") * 1e3))
-                       : QStringLiteral("Ø%1 mm").arg(units::formatNumber(comp ? param(*comp, "bore") * 1e3 : 0));
+    // From the key results: a cylinder inside a sub-circuit is no object of the project as drawn.
+    QString size = c.type != "cylinder_single"
+                       ? QStringLiteral("Ø%1/%2 mm").arg(units::formatNumber(c.bore * 1e3), units::formatNumber(c.rod * 1e3))
+                       : QStringLiteral("Ø%1 mm").arg(units::formatNumber(c.bore * 1e3));
     t.caption = "Cylinder " + name(c.label, c.id) + ": " + size + ", stroke " + units::formatNumber(c.stroke * 1e3) +
                 (std::isnan(c.mass) ? QString(" mm, attached to the mechanism (impact energy: its kinetic energy)")
                                     : " mm, moving mass " + units::formatNumber(c.mass) + " kg") +
