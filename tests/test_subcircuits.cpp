@@ -87,6 +87,47 @@ std::string libraryError(const json& def, std::string* file = nullptr) {
   return {};
 }
 
+// A cylinder that a step sequence inside the same sub-circuit drives out
+// and back once: its limit switches a0 (retracted) and a1 (extended) are
+// named in the sequence's step conditions (data.steps[].when[]).
+json reciprocatorInside() {
+  return json::parse(R"({
+    "components": [
+      {"id": "A", "type": "cylinder_double",
+       "params": {"bore": 0.032, "rod": 0.012, "stroke": 0.1, "mass": 2.0, "pB0": 701325.0}},
+      {"id": "a0", "type": "limit_switch", "params": {"x_switch": 0.001, "width": 0.004}, "inputs": {"position": "A.x"}},
+      {"id": "a1", "type": "limit_switch", "params": {"x_switch": 0.099, "width": 0.004}, "inputs": {"position": "A.x"}},
+      {"id": "v", "type": "valve_5_2", "params": {"C_supply": 4e-09, "C_exhaust": 4.8e-09, "t_switch": 0.01},
+       "inputs": {"sol14": "seq.Y1"}},
+      {"id": "seq", "type": "step_sequence",
+       "data": {"outputs": ["Y1"], "cyclic": false,
+                "steps": [{"name": "rest", "set": {}, "when": ["a0.out"]},
+                          {"name": "A+", "set": {"Y1": 1}, "when": ["a1.out"]},
+                          {"name": "A-", "set": {"Y1": 0}, "when": ["a0.out"]}]}}],
+    "connections": [{"id": "l3", "from": "v.4", "to": "A.A"}, {"id": "l4", "from": "v.2", "to": "A.B"}]})");
+}
+
+// A project of seed sequence_a_b's settings with a 7 bar supply `src` and
+// `components` after it, joined by `connections`.
+Project supplied(const json& components, const json& connections, const json& subcircuits = nullptr) {
+  json root = json::parse(readText(projectPath("sequence_a_b.pneumech.json")));
+  root.erase("report");
+  root["components"] = json::array({{{"id", "src"}, {"type", "supply"}, {"params", {{"p", 701325.0}}}}});
+  for (const json& c : components) root["components"].push_back(c);
+  root["connections"] = connections;
+  if (!subcircuits.is_null()) root["subcircuits"] = subcircuits;
+  return parseProject(root.dump(2), "reciprocator.pneumech.json");
+}
+
+json reciprocatorType() {
+  json def = reciprocatorInside();
+  def["format"] = "pneumech-subcircuit";
+  def["name"] = "reciprocator";
+  def["ports"] = json::parse(R"([{"name": "P", "connect": "v.1"}])");
+  def["parameters"] = json::parse(R"([{"name": "mass", "targets": ["A.mass"]}])");
+  return {{"reciprocator", def}};
+}
+
 }  // namespace
 
 class TestSubcircuits : public QObject {
@@ -230,6 +271,48 @@ class TestSubcircuits : public QObject {
                                          "<circle id=\"port-2\" cx=\"30\" cy=\"0\" r=\"1\"/></svg>";
     QCOMPARE(user::loadLibrary(d, registerSubcircuit), std::vector<std::string>{"block_svg"});
     QCOMPARE(Registry::instance().find("block_svg")->symbol, d + "/block.svg");
+  }
+
+  // A step sequence inside a sub-circuit names its inner limit switches in
+  // its step conditions; expanded, they read `<instance>.a1.out`. One
+  // instance gives the flat circuit's run to the bit; of two instances
+  // (2 kg and 40 kg moved), each sequence steps when its own cylinder
+  // reaches its switch: at the row where `uN.seq.step` first reads 2 the
+  // cylinder `uN.A` is past a1's window edge 0.099 - 0.002 = 0.097 m, at
+  // the row before it is not.
+  void sequenceInsideFollowsItsOwnCylinder() {
+    const json inside = reciprocatorInside();
+    json lines = inside["connections"];
+    lines.insert(lines.begin(), json::parse(R"({"id": "l1", "from": "src.1", "to": "v.1"})"));
+    const Project flat = supplied(inside["components"], lines);
+    const json one = json::array({{{"id", "u1"}, {"type", "reciprocator"}, {"params", {{"mass", 2.0}}}}});
+    const Project packed = supplied(one, json::parse(R"([{"id": "l1", "from": "src.1", "to": "u1.P"}])"), reciprocatorType());
+    auto a = simulate(packed, "packed");
+    auto b = simulate(flat, "flat");
+    REQUIRE_OK(b);
+    REQUIRE_OK(a);
+    QCOMPARE(b->col("seq.step").back(), 2.0);  // out and back: the comparison covers both steps
+    std::string why;
+    QVERIFY2(bitIdentical(*a, *b, {"u1."}, why), why.c_str());
+
+    json two = one;
+    two.push_back({{"id", "u2"}, {"type", "reciprocator"}, {"params", {{"mass", 40.0}}}});
+    const Project both = supplied(two, json::parse(R"([{"id": "l1", "from": "src.1", "to": "u1.P"},
+                                                       {"id": "l2", "from": "src.1", "to": "u2.P"}])"),
+                                  reciprocatorType());
+    auto c = simulate(both, "two");
+    REQUIRE_OK(c);
+    double tStep[2];
+    for (int k = 0; k < 2; ++k) {
+      const std::string u = "u" + std::to_string(k + 1) + ".";
+      const auto step = c->col(u + "seq.step"), x = c->col(u + "A.x");
+      const int i = firstIndex(step, [](double s) { return s >= 2.0; });
+      QVERIFY2(i > 0, (u + "seq never reached step 2").c_str());
+      QVERIFY2(x[i] >= 0.097 && x[i - 1] < 0.097, (u + "seq stepped at x = " + std::to_string(x[i])).c_str());
+      tStep[k] = c->t[i];
+    }
+    qInfo("u1 steps at %.4f s, u2 at %.4f s", tStep[0], tStep[1]);
+    QVERIFY2(tStep[1] - tStep[0] > 0.01, "the heavier cylinder reaches its switch later");
   }
 
   // An inner component's error names the sub-circuit and the inner id.

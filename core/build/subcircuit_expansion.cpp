@@ -94,6 +94,12 @@ class Expansion {
         else if (namesOneOf(ref, ids))
           ref = prefix + ref;
       }
+      // References inside its data (a sequence's conditions, a script's
+      // inputs) name inner ids the same way; none is fed from outside.
+      if (const ComponentType* ct = Registry::instance().find(c.type); ct && ct->data_refs && !c.data.is_null())
+        ct->data_refs(c.data, [&](std::string& ref) {
+          if (namesOneOf(ref, ids)) ref = prefix + ref;
+        });
       comps.push_back(std::move(c));
     }
     for (Connection k : flat.connections) {

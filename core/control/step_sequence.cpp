@@ -164,6 +164,16 @@ class StepSequence : public Element {
                   {"<output>", "1", "one channel per declared output (data.outputs)"}};
     t.create = [](const Component& c) { return std::make_unique<StepSequence>(c); };
     t.check_data = [](const Component& c) { return checkData(c.data); };
+    t.data_refs = [](json& d, const ComponentType::RefVisitor& visit) {  // steps[].when[]
+      const auto steps = d.is_object() ? d.find("steps") : d.end();
+      if (steps == d.end() || !steps->is_array()) return;
+      for (json& s : *steps) {
+        const auto when = s.is_object() ? s.find("when") : s.end();
+        if (when == s.end() || !when->is_array()) continue;
+        for (json& w : *when)
+          if (w.is_string()) visit(w.get_ref<std::string&>());
+      }
+    };
     t.initial_data = nlohmann::json::parse(
         R"({"outputs": ["Y1"], "cyclic": false, "steps": [{"name": "start", "set": {}, "when": []},
                                                           {"name": "Y1 on", "set": {"Y1": 1}, "when": []}]})");

@@ -94,6 +94,12 @@ struct ComponentType {
   // then treat them as constant between events (the proportional valve's
   // spool solved exactly for a held command). Unset: none.
   std::function<std::vector<std::string>(const Component&)> held_outputs;
+  // The signal references ("<id>.<channel>") written inside an instance's
+  // `data` (a sequence's step conditions, a script's inputs): `visit` sees
+  // each and may rewrite it (a sub-circuit's expansion renames the inner
+  // ids, build/subcircuit_expansion.h). Unset: the data names none.
+  using RefVisitor = std::function<void(std::string&)>;
+  std::function<void(nlohmann::json& data, const RefVisitor& visit)> data_refs;
   // A user component (core/user): the file it was read from, and its
   // definition as written, which a project that uses it carries along
   // (its `user_components` section). Both empty for a built-in type.

@@ -170,6 +170,12 @@ class ScriptController : public Element {
     t.create = [](const Component& c) { return std::make_unique<ScriptController>(c); };
     t.initial_data = nlohmann::json::parse(
         R"({"inputs": {}, "outputs": ["Y1"], "script": ["function step(t, s) { return { Y1: t >= 0.5 }; }"]})");
+    t.data_refs = [](nlohmann::json& d, const ComponentType::RefVisitor& visit) {  // inputs' values
+      const auto in = d.is_object() ? d.find("inputs") : d.end();
+      if (in == d.end() || !in->is_object()) return;
+      for (auto& ref : *in)
+        if (ref.is_string()) visit(ref.get_ref<std::string&>());
+    };
     t.held_outputs = [](const Component& c) {  // all outputs (bad data is reported by create)
       std::vector<std::string> names;
       const nlohmann::json* o = c.data.is_object() && c.data.contains("outputs") ? &c.data["outputs"] : nullptr;
