@@ -150,15 +150,14 @@ void Symbol::paintWith(QPainter* p, const Renderers& r, double spoolSquares, dou
   if (hasRod) moving("rod", rodFraction * travel);
 }
 
-// A user component's own SVG (core/user checked that it marks each port
-// with an element id="port-<name>"): a port sits at its element's centre,
-// facing out through the nearest edge of the drawing.
+// A user component's own SVG (core/user read it, from its file or the
+// project, and checked that it marks each port with an element
+// id="port-<name>"): a port sits at its element's centre, facing out
+// through the nearest edge of the drawing.
 static std::optional<Symbol> userSymbol(const std::string& type) {
   const ComponentType* t = Registry::instance().find(type);
-  if (!t || t->origin.empty() || !QString::fromStdString(t->symbol).endsWith(".svg")) return std::nullopt;
-  QFile f(QString::fromStdString(t->symbol));
-  if (!f.open(QIODevice::ReadOnly)) return std::nullopt;
-  const QByteArray text = f.readAll();
+  if (!t || t->origin.empty() || t->symbol_svg.empty()) return std::nullopt;
+  const QByteArray text = QByteArray::fromStdString(t->symbol_svg);
   auto r = std::make_shared<QSvgRenderer>(text);
   if (!r->isValid()) return std::nullopt;
   Symbol s;

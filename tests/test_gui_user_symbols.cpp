@@ -65,6 +65,37 @@ class TestGuiUserSymbols : public QObject {
     QCOMPARE(w.project().components[0].type, std::string("user_orifice_svg"));
     if (const char* shot = std::getenv("PM_SCREENSHOT")) w.grab().save(shot);
   }
+
+  // Saved, the project carries the drawing (symbol_svg): opened where the
+  // library folder is gone, the studio still draws the user's symbol.
+  void symbolTravelsWithTheProject() {
+    auto lib = std::make_unique<QTemporaryDir>();
+    const std::string d = lib->path().toStdString();
+    std::ofstream(d + "/user_valve_travel.json")
+        << "{\"name\": \"user_valve_travel\", \"symbol\": \"valve.svg\",\n"
+           " \"ports\": [{\"name\": \"1\"}, {\"name\": \"2\"}],\n"
+           " \"flows\": [{\"from\": \"1\", \"to\": \"2\", \"mass_flow\": \"1e-8 * (p_1 - p_2) * rho_ref\"}]}\n";
+    std::ofstream(d + "/valve.svg") << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"40\" height=\"20\" viewBox=\"0 0 40 20\">"
+        "<title>Travelling valve</title><rect x=\"2\" y=\"2\" width=\"36\" height=\"16\" fill=\"#fff\" stroke=\"#000\"/>"
+        "<circle id=\"port-1\" cx=\"0\" cy=\"10\" r=\"1\"/><circle id=\"port-2\" cx=\"40\" cy=\"10\" r=\"1\"/></svg>";
+    QCOMPARE(engine::loadUserLibrary(d), std::vector<std::string>{"user_valve_travel"});
+    const std::string saved = engine::serialize(engine::parse(
+        R"({"format": "pneumech-project", "schema_version": 1,
+            "components": [{"id": "u1", "type": "user_valve_travel"}], "connections": []})",
+        d + "/work.pneumech.json"));
+    lib.reset();  // another machine: no library folder
+    QTemporaryDir other;
+    const std::string path = other.path().toStdString() + "/sent.pneumech.json";
+    std::ofstream(path) << saved;
+    MainWindow w;
+    QVERIFY(w.openProject(QString::fromStdString(path)));
+    QCOMPARE(w.project().components.size(), size_t(1));
+    SymbolLibrary::instance().reload();
+    const Symbol& s = SymbolLibrary::instance().symbol("user_valve_travel");
+    QVERIFY(s.svg);  // the user's drawing, not the generated box
+    QCOMPARE(s.title, QString("Travelling valve"));
+    QCOMPARE(s.port("2")->pos, QPointF(40, 10));
+  }
 };
 
 QTEST_MAIN(TestGuiUserSymbols)

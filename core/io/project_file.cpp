@@ -397,10 +397,16 @@ std::string serializeProject(const Project& pr) {
   root["connections"] = std::move(conns);
   if (!pr.mechanism.empty()) root["mechanism"] = serializeMechanism(pr.mechanism);
   // The user types the project uses travel with it (a project sent to a
-  // customer still opens), beside those its file already carried.
+  // customer still opens), beside those its file already carried; so does
+  // the SVG of a symbol drawn for one (`symbol_svg`, the file's text).
   json user = json::object(), sub = json::object();
-  const auto carry = [&](const std::string& name, const json& def) {
-    (isSubcircuitDefinition(def) ? sub : user)[name] = def;
+  const auto carry = [&](const std::string& name, json def) {
+    const ComponentType* t = Registry::instance().find(name);
+    if (t && !t->symbol_svg.empty() && def.contains("symbol") && !def.contains("symbol_svg") &&
+        t->definition.value("symbol", json()) == def.at("symbol"))
+      def["symbol_svg"] = t->symbol_svg;
+    json& section = isSubcircuitDefinition(def) ? sub : user;
+    section[name] = std::move(def);
   };
   for (const auto& [name, def] : pr.userComponents) carry(name, def);
   for (const std::string& type : userTypesUsed(pr.components))

@@ -23,7 +23,7 @@ bool isSubcircuit(const ComponentType& t) { return !t.origin.empty() && isSubcir
 
 namespace {
 
-const std::set<std::string> kKeys = {"format", "name",  "category", "description", "symbol",
+const std::set<std::string> kKeys = {"format", "name",  "category", "description", "symbol", "symbol_svg",
                                      "ports",  "parameters", "inputs", "components", "connections"};
 
 bool isIdentifier(const std::string& s) {
@@ -187,15 +187,12 @@ class SubcircuitReader {
     });
   }
 
-  // An SVG of the user's (user/user_component.h: checkedSymbol).
+  // An SVG of the user's (user/user_component.h: readSymbol).
   void symbol() {
-    std::vector<std::string> names;
-    for (const PortDecl& p : t_.ports) names.push_back(p.name);
-    for (const InputDecl& in : t_.inputs) names.push_back(in.name);
     try {
-      t_.symbol = user::checkedSymbol(t_.symbol, file_, names);
+      user::readSymbol(def_, file_, t_);
     } catch (const std::invalid_argument& e) {
-      fail("symbol", t_.symbol, e.what());
+      fail(user::symbolField(def_), t_.symbol, e.what());
     }
   }
 

@@ -105,6 +105,10 @@ struct ComponentType {
   // (its `user_components` section). Both empty for a built-in type.
   std::string origin;
   nlohmann::json definition;
+  // A user type's own symbol, the SVG's text (read from its file, or
+  // carried in the definition as `symbol_svg` by a saved project): what the
+  // studio draws. Empty: the generated box.
+  std::string symbol_svg;
 
   const PortDecl* port(const std::string& n) const;
   const ParamDecl* param(const std::string& n) const;

@@ -30,9 +30,10 @@ int lineOf(const std::string& text, const std::string& needle, size_t from, int 
 
 namespace {
 
-const std::set<std::string> kKeys = {"format", "name",   "category", "description", "symbol",  "ports",  "parameters",
-                                     "states", "variables", "equations", "flows",   "volumes", "outputs",
-                                     "discrete", "events", "forces"};
+const std::set<std::string> kKeys = {"format",    "name",      "category", "description", "symbol",
+                                     "symbol_svg", "ports",    "parameters", "states",    "variables",
+                                     "equations", "flows",     "volumes",  "outputs",     "discrete",
+                                     "events",    "forces"};
 
 class DefinitionReader {
  public:
@@ -434,13 +435,10 @@ void DefinitionReader::forces() {
 }
 
 void DefinitionReader::symbolFile() {
-  std::vector<std::string> names;
-  for (const PortDecl& p : t_.ports) names.push_back(p.name);
-  for (const InputDecl& in : t_.inputs) names.push_back(in.name);
   try {
-    t_.symbol = checkedSymbol(t_.symbol, file_, names);
+    readSymbol(def_, file_, t_);
   } catch (const std::invalid_argument& e) {
-    fail("symbol", t_.symbol, e.what());
+    fail(symbolField(def_), t_.symbol, e.what());
   }
 }
 
@@ -499,26 +497,46 @@ void DefinitionReader::outputs() {
 
 }  // namespace
 
-std::string checkedSymbol(const std::string& symbol, const std::string& file, const std::vector<std::string>& ports) {
-  if (symbol.size() < 4 || symbol.substr(symbol.size() - 4) != ".svg") return symbol;
+std::string symbolField(const json& def) { return def.contains("symbol_svg") ? "symbol_svg" : "symbol"; }
+
+void readSymbol(const json& def, const std::string& file, ComponentType& t) {
   namespace fs = std::filesystem;
-  fs::path path(symbol);
-  if (path.is_relative()) path = fs::path(file).parent_path() / path;
-  std::ifstream in(path, std::ios::binary);
-  // A project's copy of the definition opens without the drawing (the
-  // generated box stands in); a library file must have it.
-  const bool inProject = file.size() > 14 && file.compare(file.size() - 14, 14, ".pneumech.json") == 0;
-  if (!in && inProject) return {};
-  if (!in) throw std::invalid_argument("symbol file '" + path.string() + "' cannot be read");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string svg = ss.str();
-  if (svg.find("<svg") == std::string::npos) throw std::invalid_argument("'" + path.string() + "' is not an SVG file");
-  for (const std::string& n : ports)
+  std::string svg, what;
+  if (def.contains("symbol_svg")) {
+    if (!def.at("symbol_svg").is_string()) throw std::invalid_argument("expected the SVG's text (a string)");
+    svg = def.at("symbol_svg").get<std::string>();
+    what = "the symbol carried in the definition";
+  } else {
+    const std::string& symbol = t.symbol;
+    if (symbol.size() < 4 || symbol.substr(symbol.size() - 4) != ".svg") return;
+    fs::path path(symbol);
+    if (path.is_relative()) path = fs::path(file).parent_path() / path;
+    std::ifstream in(path, std::ios::binary);
+    // A project's copy saved before symbols travelled with it opens without
+    // the drawing (the generated box stands in); a library file must have it.
+    const bool inProject = file.size() > 14 && file.compare(file.size() - 14, 14, ".pneumech.json") == 0;
+    if (!in && inProject) {
+      t.symbol.clear();
+      return;
+    }
+    if (!in) throw std::invalid_argument("symbol file '" + path.string() + "' cannot be read");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    svg = ss.str();
+    what = "symbol '" + path.string() + "'";
+    t.symbol = fs::absolute(path).lexically_normal().string();
+  }
+  if (svg.size() > kMaxSymbolBytes)
+    throw std::invalid_argument(what + " is larger than " + std::to_string(kMaxSymbolBytes >> 20) + " MiB");
+  if (svg.find("<svg") == std::string::npos) throw std::invalid_argument(what + " is not an SVG file");
+  std::vector<std::string> names;
+  for (const PortDecl& p : t.ports) names.push_back(p.name);
+  for (const InputDecl& in : t.inputs) names.push_back(in.name);
+  for (const std::string& n : names)
     if (svg.find("id=\"port-" + n + "\"") == std::string::npos)
-      throw std::invalid_argument("symbol '" + path.string() + "' has no anchor for port '" + n +
-                                  "' (an element with id=\"port-" + n + "\" where the port's lines meet)");
-  return fs::absolute(path).lexically_normal().string();
+      throw std::invalid_argument(what + " has no anchor for port '" + n + "' (an element with id=\"port-" + n +
+                                  "\" where the port's lines meet)");
+  t.symbol_svg = std::move(svg);
 }
 
 ComponentType compileComponent(const json& def, const std::string& file, const std::string& text) {

@@ -38,13 +38,20 @@ std::string registerUserType(ComponentType t, const std::string& file);
 using SubcircuitLoader = std::function<std::string(const nlohmann::json&, const std::string&, const std::string&)>;
 std::vector<std::string> loadLibrary(const std::string& dir, const SubcircuitLoader& subcircuit = {});
 
-// A user's symbol: `symbol` as given when it is not an SVG file; else the
-// SVG (relative to the folder of `file`, the definition's) checked to mark
-// each of `ports` with an element id="port-<name>", its absolute path
-// returned. A missing SVG of a project's own copy (`file` *.pneumech.json)
-// gives "" (the generated box). Throws std::invalid_argument naming the
-// SVG and the port without a mark.
-std::string checkedSymbol(const std::string& symbol, const std::string& file, const std::vector<std::string>& ports);
+// A user type's own symbol from its definition `def` into `t` (whose
+// ports and inputs are read): `symbol_svg`, the SVG's text as a saved
+// project carries it, else the SVG file `t.symbol` names (relative to the
+// folder of `file`, the definition's; t.symbol becomes its absolute path).
+// The SVG must mark each port and input with an element id="port-<name>";
+// its text goes to t.symbol_svg. A `symbol` that is no SVG file is left as
+// given; a missing SVG file of a project's own copy (`file`
+// *.pneumech.json, saved before symbols travelled with it) gives none (the
+// generated box). Throws std::invalid_argument naming the SVG and the port
+// without a mark; the field at fault is symbolField(def).
+void readSymbol(const nlohmann::json& def, const std::string& file, ComponentType& t);
+std::string symbolField(const nlohmann::json& def);
+// The largest SVG a symbol may be (a drawing, not a photograph).
+inline constexpr size_t kMaxSymbolBytes = 1 << 20;
 
 // The line (1-based) of the `occurrence`-th appearance of `needle` in
 // `text` at or after `from`; 0 when not found.
