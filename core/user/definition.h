@@ -3,6 +3,7 @@
 // values, whose slots the layout below names.
 #pragma once
 
+#include "user/condition.h"
 #include "user/expression.h"
 
 #include <string>
@@ -74,11 +75,16 @@ struct Definition {
     Program initial;
   };
   std::vector<Discrete> discretes;
-  // "when": lhs op rhs becoming true sets discrete states. The root
-  // function is lhs - rhs; `rising`: op is > or >= (true when it grows).
-  struct Event {
+  // "when": comparisons lhs op rhs joined by and / or (user/condition.h);
+  // the condition turning true sets discrete states. Each comparison's
+  // root function is lhs - rhs; `rising`: op is > or >= (true when it grows).
+  struct Comparison {
     Program lhs, rhs;
     bool rising = true, strict = true;
+  };
+  struct Event {
+    std::vector<Comparison> comparisons;
+    std::vector<ConditionNode> condition;      // over the comparisons, the whole last
     std::vector<std::pair<int, Program>> set;  // discrete index -> new value
   };
   std::vector<Event> events;

@@ -3,6 +3,7 @@
 #include "element/element.h"
 #include "model/project_error.h"
 #include "pneumatics/gas.h"
+#include "user/condition.h"
 #include "user/definition.h"
 #include "user/user_element.h"
 
@@ -377,29 +378,32 @@ void DefinitionReader::discretes() {
   });
 }
 
-// {"when": "<a> > <b>", "set": {"<discrete>": "<expression>"}}: the
-// comparison's two sides give the root function a - b.
+// {"when": "<a> > <b> and (<c> < <d> or ...)", "set": {"<discrete>": "<expression>"}}:
+// each comparison's two sides give a root function a - b (user/condition.h).
 void DefinitionReader::events() {
   eachObject("events", [&](const json& x, const std::string& f) {
     Definition::Event ev;
     const std::string when = exprText(x, "when", f);
-    size_t at = std::string::npos, len = 0;
-    int depth = 0;
-    for (size_t k = 0; k < when.size() && at == std::string::npos; ++k) {
-      const char c = when[k];
-      if (c == '(') ++depth;
-      if (c == ')') --depth;
-      if (depth == 0 && (c == '<' || c == '>')) at = k, len = k + 1 < when.size() && when[k + 1] == '=' ? 2 : 1;
+    ParsedCondition cond;
+    try {
+      cond = parseCondition(when);
+    } catch (const std::invalid_argument& e) {
+      fail(f + ".when", when, "'" + when + "': " + e.what());
     }
-    if (at == std::string::npos)
-      fail(f + ".when", when, "'" + when + "': a condition is a comparison: a > b, a >= b, a < b or a <= b");
-    ev.rising = when[at] == '>';
-    ev.strict = len == 1;
-    Dim a, b;
-    ev.lhs = expr(f + ".when", when.substr(0, at), &a, syms_);
-    ev.rhs = expr(f + ".when", when.substr(at + len), &b, syms_);
-    if (!a.free && !b.free && !a.same(b))
-      fail(f + ".when", when, "'" + when + "': unit mismatch: compares " + dimText(a) + " and " + dimText(b));
+    ev.condition = std::move(cond.nodes);
+    for (const ParsedCondition::Comparison& c : cond.comparisons) {
+      Definition::Comparison cmp;
+      cmp.rising = c.rising;
+      cmp.strict = c.strict;
+      Dim a, b;
+      cmp.lhs = expr(f + ".when", c.lhs, &a, syms_);
+      cmp.rhs = expr(f + ".when", c.rhs, &b, syms_);
+      if (!a.free && !b.free && !a.same(b))
+        fail(f + ".when", when,
+             "'" + when + "': unit mismatch: '" + c.lhs + "' against '" + c.rhs + "' compares " + dimText(a) + " and " +
+                 dimText(b));
+      ev.comparisons.push_back(std::move(cmp));
+    }
     if (!x.contains("set") || !x.at("set").is_object() || x.at("set").empty())
       fail(f + ".set", "", "expected an object of discrete state: expression");
     for (auto it = x.at("set").begin(); it != x.at("set").end(); ++it) {

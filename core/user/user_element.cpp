@@ -52,7 +52,9 @@ class UserElement : public Element {
     disc_.clear();
     for (const Definition::Discrete& d : d_->discretes) disc_.push_back(d.initial.run(v_.data(), 0.0));
     active_.assign(d_->events.size(), false);
-    if (!d_->events.empty()) b.roots(static_cast<int>(d_->events.size()));
+    int roots = 0;
+    for (const Definition::Event& ev : d_->events) roots += static_cast<int>(ev.comparisons.size());
+    if (roots > 0) b.roots(roots);
     for (const Definition::State& s : d_->states)
       slots_.push_back(b.state(s.name, s.unit, s.differential ? StateKind::Differential : StateKind::Algebraic,
                                s.initial.run(v_.data(), 0.0), s.atol, s.rhs.text()));
@@ -108,22 +110,30 @@ class UserElement : public Element {
         });
   }
 
+  // One root per comparison, lhs - rhs, the events' in order.
   void roots(const Eval& e, double* g) override {
     fill(e);
-    for (size_t i = 0; i < d_->events.size(); ++i) g[i] = condition(i, e.t);
+    for (const Definition::Event& ev : d_->events)
+      for (const Definition::Comparison& c : ev.comparisons) *g++ = difference(c, e.t);
   }
 
-  // An event fires when its condition turns true (a root of lhs - rhs, the
-  // tie at the root counting as reached); at the start it is only noted.
+  // An event fires when its condition turns true (at a root of one of its
+  // comparisons, whose tie at the root counts as reached); at the start it
+  // is only noted.
   bool update(const Eval& e) override {
     if (d_->events.empty()) return false;
     fill(e);
     bool changed = false;
+    std::vector<char> truth;
     for (size_t i = 0; i < d_->events.size(); ++i) {
       const Definition::Event& ev = d_->events[i];
-      const double g = condition(i, e.t);
-      const bool strictNow = ev.rising ? (ev.strict ? g > 0.0 : g >= 0.0) : (ev.strict ? g < 0.0 : g <= 0.0);
-      const bool now = e.initializing ? strictNow : (ev.rising ? g >= 0.0 : g <= 0.0);
+      truth.clear();
+      for (const Definition::Comparison& c : ev.comparisons) {
+        const double g = difference(c, e.t);
+        const bool strictNow = c.rising ? (c.strict ? g > 0.0 : g >= 0.0) : (c.strict ? g < 0.0 : g <= 0.0);
+        truth.push_back(e.initializing ? strictNow : (c.rising ? g >= 0.0 : g <= 0.0));
+      }
+      const bool now = conditionHolds(ev.condition, truth);
       if (now && !active_[i] && !e.initializing) {
         std::vector<double> values;  // every value from the state before the event
         for (const auto& [k, value] : ev.set) values.push_back(value.run(v_.data(), e.t));
@@ -159,9 +169,8 @@ class UserElement : public Element {
     for (const Definition::Variable& var : d_->variables)
       if (!var.constant) v[var.slot] = var.value.run(v, t);
   }
-  double condition(size_t i, double t) const {
-    const Definition::Event& ev = d_->events[i];
-    return ev.lhs.run(v_.data(), t) - ev.rhs.run(v_.data(), t);
+  double difference(const Definition::Comparison& c, double t) const {
+    return c.lhs.run(v_.data(), t) - c.rhs.run(v_.data(), t);
   }
 
   void output(const Eval& e, double* ch) override {
