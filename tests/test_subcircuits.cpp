@@ -315,6 +315,29 @@ class TestSubcircuits : public QObject {
     QVERIFY2(tStep[1] - tStep[0] > 0.01, "the heavier cylinder reaches its switch later");
   }
 
+  // `pneumech types` (Registry::reference) lists a sub-circuit's external
+  // ports (name, domain, doc) and inputs, as it lists every type's.
+  void typesListSubcircuitPorts() {
+    json def = subcircuitSection()["meter_out_valve"];
+    def["name"] = "meter_out_block";
+    QCOMPARE(libraryError(def), std::string());
+    const std::string ref = Registry::instance().reference();
+    const size_t at = ref.find("\nmeter_out_block  (Sub-circuits)");
+    QVERIFY(at != std::string::npos);
+    const size_t from = ref.find('\n', at + 1) + 1;
+    size_t to = from;
+    for (int k = 0; k < 5; ++k) to = ref.find('\n', to) + 1;
+    QCOMPARE(QString::fromStdString(ref.substr(from, to - from)),
+             QString("    port 1 (pneumatic)  supply\n"
+                     "    port 4 (pneumatic)  to the cap side\n"
+                     "    port 2 (pneumatic)  to the rod side, metered out\n"
+                     "    input sol14 (signal)  solenoid 14: 1 = energised\n"
+                     "    opening [1] default 0.5 range [0, 1]  throttle setting of the meter-out flow control\n"));
+    // A built-in type's ports too, a mechanical one among them.
+    QVERIFY(ref.find("cylinder_double  (Actuators)") != std::string::npos);
+    QVERIFY(ref.find("    port rod (mechanical)  rod end (for coupling to a mechanism)\n") != std::string::npos);
+  }
+
   // An inner component's error names the sub-circuit and the inner id.
   void innerErrorNamesTheSubcircuit() {
     json def = subcircuitSection()["meter_out_valve"];

@@ -127,11 +127,25 @@ Params::Params(const Component& c) : c_(c), t_(Registry::instance().find(c.type)
 
 double Params::operator()(const std::string& name) const { return paramValue(c_, *t_, name); }
 
+const char* domainName(Domain d) {
+  switch (d) {
+    case Domain::Pneumatic: return "pneumatic";
+    case Domain::Mechanical: return "mechanical";
+    case Domain::Signal: return "signal";
+  }
+  return "";
+}
+
 std::string Registry::reference() const {
   std::ostringstream o;
   for (const ComponentType* t : all()) {
     o << t->name << "  (" << t->category << ")  " << t->description
       << (t->origin.empty() ? "" : "  [user component: " + t->origin + "]") << "\n";
+    for (const PortDecl& p : t->ports)
+      o << "    port " << p.name << " (" << domainName(p.domain) << ")" << (p.doc.empty() ? "" : "  " + p.doc) << "\n";
+    for (const InputDecl& in : t->inputs)
+      o << "    input " << in.name << " (signal" << (in.required ? ", required" : "") << ")"
+        << (in.doc.empty() ? "" : "  " + in.doc) << "\n";
     for (const auto& p : t->params)
       o << "    " << p.name << " [" << p.unit << "] default " << p.def << " range " << p.rangeText() << "  " << p.doc
         << "\n";

@@ -18,6 +18,9 @@ class Element;
 
 enum class Domain { Pneumatic, Mechanical, Signal };
 
+// "pneumatic", "mechanical", "signal": as user component files write it.
+const char* domainName(Domain d);
+
 struct PortDecl {
   std::string name;  // ISO 5599-3 numbers where they exist: "1", "2", "4", "14"
   Domain domain = Domain::Pneumatic;
@@ -125,8 +128,9 @@ class Registry {
   void addUser(ComponentType type);
   const ComponentType* find(const std::string& name) const;
   std::vector<const ComponentType*> all() const;  // sorted by category, then name
-  // Every type with its parameters (SI unit, default, range, description):
-  // what `pneumech types` prints and the studio's Help > Component reference.
+  // Every type with its ports (name, domain), signal inputs and parameters
+  // (SI unit, default, range, description): what `pneumech types` prints
+  // and the studio's Help > Component reference.
   std::string reference() const;
 
  private:
