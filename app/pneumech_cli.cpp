@@ -172,13 +172,15 @@ int analyse(const std::string& path, MechanismAnalysis kind, const std::string& 
 // `pneumech modal`: the table on standard output (or -o FILE: .json gives
 // everything with the mode shapes, else the CSV table).
 int modal(const std::string& path, const std::vector<std::string>& sets, double at, bool atStatic,
-          double maxFrequency, const std::string& out, bool json) {
+          double maxFrequency, int modes, const std::string& solver, const std::string& out, bool json) {
   Project pr = loadWithOverrides(path, sets);
   if (!out.empty()) engine::checkOutputFile(out);
   ModalOptions opt;
   opt.at = at;
   opt.staticEquilibrium = atStatic;
   opt.maxOmega = maxFrequency > 0 ? 2 * M_PI * maxFrequency : 0.0;
+  opt.modes = modes;
+  opt.solver = solver == "dense" ? ModalSolver::Dense : solver == "sparse" ? ModalSolver::Sparse : ModalSolver::Auto;
   ModalResult r;
   try {
     r = engine::modal(pr, path, opt);
@@ -321,6 +323,8 @@ int main(int argc, char** argv) {
   std::string modProject, modOut;
   std::vector<std::string> modSets;
   double modAt = 0.0, modMaxF = 0.0;
+  int modModes = 0;
+  std::string modSolver = "auto";
   bool modJson = false, modStatic = false;
   auto* mod = app.add_subcommand("modal", "modes of the whole machine (mechanism, flexible bodies, chambers, controllers) "
                                           "linearised at the state a run reaches at --at T (default 0: the start), "
@@ -332,6 +336,12 @@ int main(int argc, char** argv) {
                 "zero), found by Newton from the state at --at (whose inputs and valve positions it keeps); "
                 "an equilibrium that is not unique is taken nearest that state");
   mod->add_option("--max-frequency", modMaxF, "leave out modes above this natural frequency [Hz]");
+  mod->add_option("--modes", modModes, "report the lowest N modes (default: all with the dense solver; with the "
+                                       "sparse one those below --max-frequency, else 30)")
+      ->check(CLI::PositiveNumber);
+  mod->add_option("--solver", modSolver, "dense (every mode, cost ~ states^3), sparse (the lowest modes by "
+                                         "shift-invert Arnoldi) or auto (dense up to 400 states; default)")
+      ->check(CLI::IsMember({"auto", "dense", "sparse"}));
   mod->add_option("--out,-o", modOut, "file to write: the CSV table, or JSON with the mode shapes when the name "
                                        "ends in .json (\"-\": standard output)");
   mod->add_flag("--json", modJson, "JSON instead of CSV for -o");
@@ -390,7 +400,7 @@ int main(int argc, char** argv) {
       return analyse(stProject, throughTime ? MechanismAnalysis::QuasiStatic : MechanismAnalysis::Static, stOut, stSets, quiet);
     if (res->parsed()) return keyResults(resProject, resSets, cpm, resJson);
     if (chk->parsed()) return check(chkProject, chkSets);
-    if (mod->parsed()) return modal(modProject, modSets, modAt, modStatic, modMaxF, modOut, modJson);
+    if (mod->parsed()) return modal(modProject, modSets, modAt, modStatic, modMaxF, modModes, modSolver, modOut, modJson);
     if (kin->parsed()) return analyse(kinProject, MechanismAnalysis::Kinematic, kinOut, kinSets, quiet);
     return types();
   } catch (const ProjectError& e) {

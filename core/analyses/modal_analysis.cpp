@@ -1,12 +1,16 @@
 #include "analyses/modal_analysis.h"
 
+#include "analyses/modal_pencil.h"
 #include "analyses/simulation.h"
+#include "mechanics/minimum_norm.h"
 #include "solver/result_store.h"
 #include "model/message_text.h"
 #include "model/project_error.h"
 
 #include <Eigen/Dense>
 #include <Eigen/Eigenvalues>
+#include <Eigen/OrderingMethods>
+#include <Eigen/SparseQR>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -24,84 +28,10 @@ using Eigen::MatrixXd;
 using Eigen::VectorXd;
 
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
-// |theta| below this times the largest is an infinite eigenvalue (above
-// 1e6 |s|-scaled rad/s, 160 kHz at the shift 1 rad/s).
-constexpr double kInfinite = 1e-6;
-
-// The linearisation at (t, y, y'), on states scaled by d: columns of
-// A = dF/dy and B = dF/dy' times d, rows divided by their largest entry.
-struct Pencil {
-  MatrixXd A, B;
-  VectorXd d;  // state scales
-};
-
-// Central differences, one column at a time; a side the residual refuses
-// (a non-physical state) falls back to the one-sided quotient.
-void differentiate(System& sys, double t, std::vector<double>& y, std::vector<double>& yp, bool wrtRate, int j,
-                   double h, Eigen::Ref<VectorXd> col) {
-  const int n = sys.size();
-  std::vector<double> rp(n), rm(n), r0(n);
-  std::vector<double>& x = wrtRate ? yp : y;
-  const double x0 = x[j];
-  x[j] = x0 + h;
-  const int okP = sys.residual(t, y.data(), yp.data(), rp.data());
-  x[j] = x0 - h;
-  const int okM = sys.residual(t, y.data(), yp.data(), rm.data());
-  x[j] = x0;
-  if (okP == 0 && okM == 0) {
-    for (int i = 0; i < n; ++i) col[i] = (rp[i] - rm[i]) / (2 * h);
-    return;
-  }
-  if (sys.residual(t, y.data(), yp.data(), r0.data()) != 0)
-    throw std::runtime_error("the residual cannot be evaluated at the operating point");
-  if (okP == 0) {
-    for (int i = 0; i < n; ++i) col[i] = (rp[i] - r0[i]) / h;
-  } else if (okM == 0) {
-    for (int i = 0; i < n; ++i) col[i] = (r0[i] - rm[i]) / h;
-  } else {
-    throw std::runtime_error("the residual cannot be evaluated next to the operating point (state " +
-                             sys.states()[j].name + ")");
-  }
-}
-
-// The state scales: a state's value, or what the solver's tolerances call
-// small (multipliers kept out of the error test have a huge atol: 1 for them).
-VectorXd stateScales(System& sys, const std::vector<double>& y, double relTol) {
-  VectorXd d(sys.size());
-  for (int j = 0; j < sys.size(); ++j) {
-    const double atol = sys.states()[j].atol;
-    d[j] = std::max(std::abs(y[j]), atol < 1e6 ? atol / relTol : 1.0);
-  }
-  return d;
-}
-
-// A (and B unless `withRate` is false) on the states scaled by d, rows
-// divided by their largest entry (returned in `rows`).
-Pencil linearise(System& sys, double t, std::vector<double> y, std::vector<double> yp, const VectorXd& d,
-                 bool withRate, VectorXd* rows = nullptr) {
-  const int n = sys.size();
-  Pencil p{MatrixXd(n, n), MatrixXd::Zero(n, n), d};
-  for (int j = 0; j < n; ++j) {
-    const double hy = 1e-7 * p.d[j];
-    differentiate(sys, t, y, yp, false, j, hy, p.A.col(j));
-    p.A.col(j) *= p.d[j];
-    if (!withRate) continue;
-    const double hp = 1e-7 * std::max(std::abs(yp[j]), p.d[j]);
-    differentiate(sys, t, y, yp, true, j, hp, p.B.col(j));
-    p.B.col(j) *= p.d[j];
-  }
-  if (rows) rows->setOnes(n);
-  for (int i = 0; i < n; ++i) {
-    const double m = std::max(p.A.row(i).cwiseAbs().maxCoeff(), p.B.row(i).cwiseAbs().maxCoeff());
-    if (m > 0) p.A.row(i) /= m, p.B.row(i) /= m;
-    if (m > 0 && rows) (*rows)[i] = m;
-  }
-  return p;
-}
-
-Pencil linearise(System& sys, double t, const std::vector<double>& y, const std::vector<double>& yp, double relTol) {
-  return linearise(sys, t, y, yp, stateScales(sys, y, relTol), true);
-}
+// Above this many states the modal analysis is sparse unless told otherwise.
+constexpr int kDenseUpTo = 400;
+// The sparse path's modes when neither a count nor a frequency limit is given.
+constexpr int kDefaultSparseModes = 30;
 
 // The residual at (t, y, y' = 0), its rows divided by `rows`.
 VectorXd staticResidual(System& sys, double t, const std::vector<double>& y, const VectorXd& rows, bool& ok) {
@@ -113,34 +43,47 @@ VectorXd staticResidual(System& sys, double t, const std::vector<double>& y, con
   return f;
 }
 
+// The rank of a sparse matrix (column-pivoted sparse QR).
+int sparseRank(const modal::SpMat& A) {
+  Eigen::SparseQR<modal::SpMat, Eigen::COLAMDOrdering<int>> qr;
+  qr.setPivotThreshold(1e-12);
+  qr.compute(A);
+  return qr.info() == Eigen::Success ? static_cast<int>(qr.rank()) : static_cast<int>(A.cols());
+}
+
 // Newton on F(t, y, 0) = 0 from y: steps of least norm in the scaled
 // states (a direction the equations leave free stays where it was), halved
-// until the scaled residual falls.
-std::vector<double> staticEquilibrium(System& sys, double t, std::vector<double> y, double relTol,
+// until the scaled residual falls. Sparse: the step by a sparse LU where
+// the Jacobian is regular, else the sparse QR's minimum norm.
+std::vector<double> staticEquilibrium(System& sys, double t, std::vector<double> y, double relTol, bool sparse,
                                       std::vector<std::string>& notes) {
   const int n = sys.size();
   const std::vector<double> zero(n, 0.0);
   double worst = INFINITY;
   for (int it = 0; it < 60; ++it) {
     VectorXd rows;
-    const Pencil p = linearise(sys, t, y, zero, stateScales(sys, y, relTol), false, &rows);
+    const VectorXd d = modal::stateScales(sys, y, relTol);
+    modal::Pencil dense;
+    modal::SparsePencil thin;
+    if (sparse) thin = modal::lineariseSparse(sys, t, y, zero, d, false, &rows);
+    else dense = modal::linearise(sys, t, y, zero, d, false, &rows);
     bool ok = false;
     const VectorXd f = staticResidual(sys, t, y, rows, ok);
     if (!ok) throw std::runtime_error("the residual cannot be evaluated on the way to the static equilibrium");
     worst = f.cwiseAbs().maxCoeff();
     if (worst < 1e-11) {
-      Eigen::CompleteOrthogonalDecomposition<MatrixXd> cod(p.A);
-      if (cod.rank() < n)
-        notes.push_back("the static equilibrium is not unique (" + std::to_string(n - cod.rank()) +
+      const int rank = sparse ? sparseRank(thin.A) : static_cast<int>(dense.A.completeOrthogonalDecomposition().rank());
+      if (rank < n)
+        notes.push_back("the static equilibrium is not unique (" + std::to_string(n - rank) +
                         " free directions: a free part, a closed chamber's gas): the one nearest the start is used");
       notes.push_back("static equilibrium after " + std::to_string(it) + " Newton steps");
       return y;
     }
-    const VectorXd dz = p.A.completeOrthogonalDecomposition().solve(-f);
+    const VectorXd dz = sparse ? mb::minimumNormSquare(thin.A, -f) : VectorXd(dense.A.completeOrthogonalDecomposition().solve(-f));
     double step = 1.0;
     std::vector<double> trial(n);
     for (; step > 1e-4; step /= 2) {
-      for (int j = 0; j < n; ++j) trial[j] = y[j] + step * p.d[j] * dz[j];
+      for (int j = 0; j < n; ++j) trial[j] = y[j] + step * d[j] * dz[j];
       const VectorXd ft = staticResidual(sys, t, trial, rows, ok);
       if (ok && ft.norm() < (1.0 - 1e-4 * step) * f.norm()) break;
     }
@@ -213,50 +156,6 @@ std::vector<ChannelAmplitude> channelShape(System& sys, double t, const std::vec
   return out;
 }
 
-struct Eigenpairs {
-  Eigen::VectorXcd lambda;
-  Eigen::MatrixXcd z;  // scaled states
-  double shift = 0.0;
-  int infinite = 0;
-};
-
-// Shift and invert: (A + s B)^-1 B z = theta z, lambda = s - 1/theta; theta
-// = 0 (to rounding) are the pencil's infinite eigenvalues.
-Eigenpairs solvePencil(const Pencil& p) {
-  const int n = static_cast<int>(p.A.rows());
-  for (double s : {1.0, 7.3, 0.137, 53.0}) {
-    Eigen::PartialPivLU<MatrixXd> lu(p.A + s * p.B);
-    const double rc = lu.rcond();
-    if (!(rc > 1e-13)) continue;
-    const MatrixXd C = lu.solve(p.B);
-    Eigen::EigenSolver<MatrixXd> es(C, true);
-    if (es.info() != Eigen::Success) throw std::runtime_error("the eigenvalue solver did not converge");
-    const Eigen::VectorXcd theta = es.eigenvalues();
-    const double big = theta.cwiseAbs().maxCoeff();
-    Eigenpairs out;
-    out.shift = s;
-    std::vector<int> keep;
-    for (int k = 0; k < n; ++k) {
-      // The constraints' infinite eigenvalues are defective (index 2: Jordan
-      // chains), so rounding and the difference quotients move them to
-      // |theta| ~ sqrt(eps) rather than eps: all that small is infinite.
-      if (std::abs(theta[k]) <= kInfinite * std::max(big, 1.0 / s)) {
-        ++out.infinite;
-        continue;
-      }
-      keep.push_back(k);
-    }
-    out.lambda.resize(static_cast<long>(keep.size()));
-    out.z.resize(n, static_cast<long>(keep.size()));
-    for (size_t i = 0; i < keep.size(); ++i) {
-      out.lambda[static_cast<long>(i)] = s - 1.0 / theta[keep[i]];
-      out.z.col(static_cast<long>(i)) = es.eigenvectors().col(keep[i]);
-    }
-    return out;
-  }
-  throw std::runtime_error("the linearised system is singular at every shift tried (a state the equations do not fix)");
-}
-
 // Scaled so the largest scaled state is 1 at phase 0.
 Eigen::VectorXcd normalised(const Eigen::VectorXcd& z) {
   Eigen::Index k = 0;
@@ -313,9 +212,12 @@ ModalResult runModalAnalysis(const Project& project, const std::string& file, co
   ModalResult res;
   res.t = run.stats.tReached;
   for (const auto& s : sys.states()) res.states.push_back(s.name), res.stateUnits.push_back(s.unit);
+  const int n = sys.size();
+  const bool sparse = options.solver == ModalSolver::Sparse || (options.solver == ModalSolver::Auto && n > kDenseUpTo);
+  res.solver = sparse ? "sparse" : "dense";
   std::vector<double> y = run.yEnd, yp = run.ypEnd;
   if (options.staticEquilibrium) {
-    y = staticEquilibrium(sys, res.t, y, pr.simulation.rel_tol, res.notes);
+    y = staticEquilibrium(sys, res.t, y, pr.simulation.rel_tol, sparse, res.notes);
     yp.assign(yp.size(), 0.0);
     res.staticEquilibrium = true;
   }
@@ -323,10 +225,16 @@ ModalResult runModalAnalysis(const Project& project, const std::string& file, co
   res.channels = sys.channels();
   res.outputs.assign(res.channels.size(), 0.0);
   sys.outputs(res.t, y.data(), yp.data(), res.outputs.data());
-  const Pencil p = linearise(sys, res.t, y, yp, pr.simulation.rel_tol);
-  const Eigenpairs ep = solvePencil(p);
+  const VectorXd d = modal::stateScales(sys, y, pr.simulation.rel_tol);
+  // The sparse path finds the lowest modes only: as many as asked, else
+  // those below the frequency limit, else kDefaultSparseModes.
+  const int wanted = options.modes > 0 ? options.modes : options.maxOmega > 0 ? 0 : kDefaultSparseModes;
+  const modal::Eigenpairs ep =
+      sparse ? modal::solveSparse(modal::lineariseSparse(sys, res.t, y, yp, d, true), wanted, options.maxOmega)
+             : modal::solveDense(modal::linearise(sys, res.t, y, yp, d, true));
   res.shift = ep.shift;
   res.infinite = ep.infinite;
+  res.krylovDimension = ep.krylovDimension;
   const std::vector<std::string> beams = beamIds(pr);
   std::vector<int> order;
   for (int k = 0; k < ep.lambda.size(); ++k) {
@@ -340,13 +248,21 @@ ModalResult runModalAnalysis(const Project& project, const std::string& file, co
   }
   std::sort(order.begin(), order.end(),
             [&](int a, int b) { return std::abs(ep.lambda[a]) < std::abs(ep.lambda[b]); });
+  const int keep = options.modes > 0 ? options.modes : sparse && options.maxOmega <= 0 ? kDefaultSparseModes : 0;
+  if (keep > 0 && static_cast<int>(order.size()) > keep) order.resize(keep);
+  if (sparse) {
+    std::ostringstream o;
+    o << "sparse solver (" << n << " states): the lowest " << order.size()
+      << " modes, by shift-invert Arnoldi (Krylov dimension " << ep.krylovDimension << ")";
+    res.notes.push_back(o.str());
+  }
   for (int k : order) {
     Mode m = makeMode(ep.lambda[k]);
     const Eigen::VectorXcd z = normalised(ep.z.col(k));
     m.shares = sharesOf(sys, z, beams);
-    const Eigen::VectorXcd v = p.d.cast<Complex>().cwiseProduct(z);
+    const Eigen::VectorXcd v = d.cast<Complex>().cwiseProduct(z);
     m.shape.assign(v.data(), v.data() + v.size());
-    if (m.oscillating) m.channels = channelShape(sys, res.t, y, yp, v, m.lambda, p.d);
+    if (m.oscillating) m.channels = channelShape(sys, res.t, y, yp, v, m.lambda, d);
     res.modes.push_back(std::move(m));
   }
   return res;
@@ -388,7 +304,8 @@ std::string ModalResult::json() const {
   j["t"] = t;
   j["operating_point"] = staticEquilibrium ? "static equilibrium" : "run";
   j["shift"] = shift;
-  j["infinite_eigenvalues"] = infinite;
+  j["solver"] = solver;
+  if (infinite >= 0) j["infinite_eigenvalues"] = infinite;
   j["above_limit"] = aboveLimit;
   j["notes"] = notes;
   j["states"] = states;
@@ -419,8 +336,9 @@ std::string ModalResult::json() const {
 std::string ModalResult::text(int maxModes) const {
   std::ostringstream o;
   o << "Modes of the linearised system at " << (staticEquilibrium ? "the static equilibrium, inputs of " : "")
-    << "t = " << t << " s: " << modes.size() << " finite (" << infinite
-    << " infinite eigenvalues of the algebraic equations";
+    << "t = " << t << " s: " << modes.size() << " finite (";
+  if (infinite >= 0) o << infinite << " infinite eigenvalues of the algebraic equations";
+  else o << "the lowest, from the sparse solver";
   if (aboveLimit) o << ", " << aboveLimit << " above the frequency limit";
   o << ")\n";
   o << "  mode   frequency [Hz]   damping ratio   objects\n";

@@ -28,6 +28,11 @@ namespace pm {
 
 struct BuildOptions;
 
+// Dense: every mode, at a cost ~ (states)^3. Sparse: the lowest modes by a
+// shift-invert Arnoldi iteration on the sparse linearisation
+// (analyses/modal_pencil.h). Auto: dense up to 400 states.
+enum class ModalSolver { Auto, Dense, Sparse };
+
 struct ModalOptions {
   double at = 0.0;  // the operating point: the run's state at this time [s]
   // The operating point is instead the static equilibrium F(t, y, 0) = 0
@@ -38,6 +43,10 @@ struct ModalOptions {
   bool staticEquilibrium = false;
   // Modes whose |lambda| is above this are not reported [rad/s] (0: all finite ones).
   double maxOmega = 0.0;
+  // Report the lowest this many modes (a complex pair counts once); 0: all
+  // (dense), or those below maxOmega, else 30 (sparse).
+  int modes = 0;
+  ModalSolver solver = ModalSolver::Auto;
 };
 
 struct ModeShare {
@@ -77,9 +86,11 @@ struct ModalResult {
   // about which the modes' channel amplitudes oscillate (mode_animation.h).
   std::vector<ChannelInfo> channels;
   std::vector<double> outputs;
-  int infinite = 0;                 // eigenvalues of the algebraic part, not modes
+  std::string solver = "dense";     // "dense" or "sparse" (ModalSolver)
+  int infinite = 0;                 // eigenvalues of the algebraic part, not modes (-1: not counted, sparse)
   int aboveLimit = 0;               // finite modes above ModalOptions::maxOmega
   double shift = 0.0;               // s of the shift-and-invert [rad/s]
+  int krylovDimension = 0;          // sparse: the Arnoldi space's; dense: the state count
   std::vector<Mode> modes;          // by |lambda|, each complex pair once (Im > 0)
   std::vector<std::string> notes;
 

@@ -143,7 +143,7 @@ class MReader {
     d.id = str(b, "id", where, true);
     const std::string& o = d.id;
     only(b, {"id", "length", "elements", "section", "material", "damping", "timoshenko", "position", "orientation",
-             "markers"},
+             "velocity", "angular_velocity", "markers"},
          o);
     if (!b.contains("length")) fail(o, "length", "missing field");
     d.length = num(b, "length", o, d.length);
@@ -164,6 +164,8 @@ class MReader {
     }
     d.position = vec<3>(b, "position", o, d.position);
     d.orientation = vec<3>(b, "orientation", o, d.orientation);
+    d.velocity = vec<3>(b, "velocity", o, d.velocity);
+    d.angular_velocity = vec<3>(b, "angular_velocity", o, d.angular_velocity);
     for (const json& k : arr(b, "markers", o)) {
       if (!k.is_object()) fail(o, "markers", "expected objects");
       BeamMarkerDef md;
@@ -444,6 +446,9 @@ json serializeMechanism(const Mechanism& m) {
       json j = {{"id", d.id},           {"length", d.length},     {"elements", d.elements},
                 {"section", sec},       {"material", d.material}, {"position", d.position},
                 {"orientation", d.orientation}};
+      // Written only when the body starts moving: files without them stay as they were.
+      if (d.velocity != Vec3{}) j["velocity"] = d.velocity;
+      if (d.angular_velocity != Vec3{}) j["angular_velocity"] = d.angular_velocity;
       if (!d.damping.empty()) j["damping"] = d.damping;
       if (d.timoshenko) j["timoshenko"] = true;
       json mk = json::array();

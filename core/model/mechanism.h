@@ -181,6 +181,10 @@ struct FlexibleBodyDef {
   bool timoshenko = false;
   Vec3 position{};
   Vec3 orientation{};
+  // The initial motion as a rigid body: the velocity of the frame's origin
+  // (the root, `position`) and the angular velocity, world [m/s, rad/s].
+  Vec3 velocity{};
+  Vec3 angular_velocity{};
   std::vector<BeamMarkerDef> markers;
   bool operator==(const FlexibleBodyDef&) const = default;
 };

@@ -28,6 +28,8 @@ class ColoredJacobian {
   ColoredJacobian(System& sys, double t, const double* y, const double* yp);
 
   int colors() const { return static_cast<int>(groups_.size()); }
+  // The columns of each colour (no two share a row of the pattern).
+  const std::vector<std::vector<int>>& groups() const { return groups_; }
   // Every column its own colour and every entry in the pattern: IDA's plain
   // dense difference quotient.
   void makeDense();

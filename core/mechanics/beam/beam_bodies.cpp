@@ -160,6 +160,10 @@ void addBeam(const FlexibleBodyDef& d, Mechanism& out) {
     const mb::V3 x = root + R * mb::V3(beam.nodeX(j), 0, 0);
     p.position = {x[0], x[1], x[2]};
     p.orientation = d.orientation;
+    // The body's initial motion, rigid: each node on the frame's velocity field.
+    const mb::V3 w = mb::v3(d.angular_velocity), v = mb::v3(d.velocity) + w.cross(x - root);
+    p.velocity = {v[0], v[1], v[2]};
+    p.angular_velocity = d.angular_velocity;
     p.markers.push_back({kNodeMarker, {}, {}});
     for (const BeamMarkerDef& k : d.markers)
       if (k.node == j) p.markers.push_back({k.id, k.position, k.orientation});

@@ -1,0 +1,51 @@
+// The eigenvalues of largest modulus of a real linear operator C (n x n)
+// given only as x -> C x, by a band (block) Arnoldi iteration with full
+// reorthogonalisation: the Krylov space of `block` random starting vectors,
+// grown one vector at a time, C V_m = V_(m+b) H. Ritz pairs of the leading
+// m x m of H are checked from time to time; the iteration stops when the
+// converged leading ones (largest |theta| first) satisfy the caller.
+//
+// Used by the modal analysis on the shift-inverted pencil
+// C = (A + s B)^-1 B: its largest |theta| are the eigenvalues lambda
+// nearest the shift. Why a band of starting vectors: a single one spans
+// only one direction of a repeated eigenvalue (a round beam's two bending
+// planes, a free part's rigid-body modes); b vectors find up to b copies.
+// The random start is "purified" by applying C to it a few times, so that
+// the pencil's infinite eigenvalues (theta = 0, defective for the
+// constraints of an index-2 DAE) do not enter the Krylov space.
+#pragma once
+
+#include <Eigen/Dense>
+
+#include <functional>
+
+namespace pm {
+
+struct ArnoldiOptions {
+  int block = 6;          // starting vectors (largest multiplicity found for sure: a free body's 6 rigid modes)
+  double tol = 1e-11;     // converged: |C x - theta x| <= tol |theta| (|x| = 1)
+  int purify = 3;         // applications of C to the random start
+  int firstCheck = 40;    // Krylov dimension of the first convergence check
+  unsigned seed = 20261127;
+};
+
+struct ArnoldiResult {
+  // The converged leading Ritz values, |theta| descending, and their Ritz
+  // vectors (unit norm, columns). Conjugate pairs appear as both halves.
+  Eigen::VectorXcd theta;
+  Eigen::MatrixXcd vectors;
+  int dimension = 0;       // Krylov dimension at the end
+  int applications = 0;    // products C x
+  // The space is invariant and holds everything the purified starts reach
+  // (every eigenvalue but those of theta = 0 is among the returned, exact).
+  bool complete = false;
+};
+
+// `apply(x, y)` sets y = C x. `enough(theta)` is asked with the converged
+// leading Ritz values; the iteration ends when it says yes, or when the
+// Krylov space is the whole space (then every Ritz pair is returned).
+ArnoldiResult arnoldiLargest(int n, const std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)>& apply,
+                             const std::function<bool(const Eigen::VectorXcd&)>& enough,
+                             const ArnoldiOptions& options = {});
+
+}  // namespace pm

@@ -1,0 +1,68 @@
+// The linearised DAE of the modal analysis (analyses/modal_analysis.h),
+//   A dy + B dy' = 0,  A = dF/dy, B = dF/dy',
+// by central differences of the System's residual on states scaled by d
+// (columns times d, rows divided by their largest entry), and its finite
+// eigenvalues lambda (dy = v e^(lambda t)) by shift and invert:
+// (A + s B)^-1 B z = theta z, lambda = s - 1/theta.
+//  - dense: every column differenced alone, every eigenvalue
+//    (Eigen::EigenSolver on the n x n shift-inverted matrix, cost ~ n^3);
+//  - sparse: columns differenced by colour groups of the Jacobian's pattern
+//    (solver/colored_jacobian.h), A + s B factorised by a sparse LU and the
+//    eigenvalues nearest the shift found by a band Arnoldi iteration
+//    (analyses/arnoldi_eigen.h): the lowest modes only, for large models.
+// Where the residual is the same function of each column's state alone (a
+// complete pattern), both give the same matrix entries.
+#pragma once
+
+#include "solver/system.h"
+
+#include <Eigen/Dense>
+#include <Eigen/SparseCore>
+
+#include <cmath>
+#include <complex>
+#include <string>
+#include <vector>
+
+namespace pm::modal {
+
+using SpMat = Eigen::SparseMatrix<double>;
+
+// The state scales: a state's value, or what the solver's tolerances call
+// small (multipliers kept out of the error test have a huge atol: 1 for them).
+Eigen::VectorXd stateScales(System& sys, const std::vector<double>& y, double relTol);
+
+struct Pencil {
+  Eigen::MatrixXd A, B;
+  Eigen::VectorXd d;  // state scales
+};
+struct SparsePencil {
+  SpMat A, B;
+  Eigen::VectorXd d;
+};
+
+// A (and B unless `withRate` is false) on the states scaled by d, rows
+// divided by their largest entry (returned in `rows`).
+Pencil linearise(System& sys, double t, std::vector<double> y, std::vector<double> yp, const Eigen::VectorXd& d,
+                 bool withRate, Eigen::VectorXd* rows = nullptr);
+SparsePencil lineariseSparse(System& sys, double t, std::vector<double> y, std::vector<double> yp,
+                             const Eigen::VectorXd& d, bool withRate, Eigen::VectorXd* rows = nullptr);
+
+struct Eigenpairs {
+  Eigen::VectorXcd lambda;
+  Eigen::MatrixXcd z;  // scaled states
+  double shift = 0.0;
+  int infinite = 0;      // -1: not counted (sparse)
+  double reach = INFINITY;  // every finite eigenvalue with |lambda| <= reach is in (sparse) [1/s]
+  int krylovDimension = 0;
+  int applications = 0;  // products (A + s B)^-1 B x
+};
+
+// Every finite eigenvalue.
+Eigenpairs solveDense(const Pencil& p);
+// The finite eigenvalues of smallest |lambda|: until `count` modes (a
+// complex pair counted once) lie within the reach, or the reach passes
+// `maxOmega` (whichever comes first of those asked for: > 0).
+Eigenpairs solveSparse(const SparsePencil& p, int count, double maxOmega);
+
+}  // namespace pm::modal
