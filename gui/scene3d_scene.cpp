@@ -6,7 +6,6 @@
 #include <osg/Geode>
 #include <osg/Transform>
 #include <osg/Uniform>
-#include <osgDB/ReadFile>
 
 #include <algorithm>
 #include <cmath>
@@ -23,23 +22,6 @@ const osg::Vec4 kSpringColor(0.72f, 0.58f, 0.20f, 1.0f);
 const osg::Vec3f kHighlight(1.0f, 0.86f, 0.15f);  // selection yellow
 const osg::Vec4 kAxisColor(0.95f, 0.45f, 0.05f, 1.0f);  // joint axes
 const char* kQuantities[6] = {"x", "y", "z", "roll", "pitch", "yaw"};
-
-// Gives geometry without colours one overall colour (meshes from files).
-class ColorFill : public osg::NodeVisitor {
- public:
-  explicit ColorFill(const osg::Vec4& c) : NodeVisitor(TRAVERSE_ALL_CHILDREN), color_(c) {}
-  void apply(osg::Drawable& d) override {
-    auto* g = d.asGeometry();
-    if (g && !g->getColorArray()) {
-      osg::ref_ptr<osg::Vec4Array> c = new osg::Vec4Array;
-      c->push_back(color_);
-      g->setColorArray(c, osg::Array::BIND_OVERALL);
-    }
-  }
-
- private:
-  osg::Vec4 color_;
-};
 
 osg::ref_ptr<osg::MatrixTransform> frameNode(const osg::Matrixd& m) {
   osg::ref_ptr<osg::MatrixTransform> t = new osg::MatrixTransform(m);
@@ -376,12 +358,17 @@ void MechanismScene::addPart(const PartDef& def, int index, const std::string& p
       shapes->addChild(makeLink(a, b, size("width", 0.02), normal, color));
       continue;  // already in part coordinates
     } else if (g.shape == "mesh") {
-      std::filesystem::path file(g.file);
-      if (file.is_relative() && !projectDir.empty()) file = std::filesystem::path(projectDir) / file;
-      osg::ref_ptr<osg::Node> mesh = osgDB::readRefNodeFile(file.string());
-      if (!mesh) continue;
-      ColorFill fill(color);
-      mesh->accept(fill);
+      // Read as every file a project names: inside its folder, a regular
+      // file under the size limit (a project from an untrusted sender reads
+      // nothing outside it). One that cannot be read is not drawn; loading
+      // and the geometry check say why.
+      TriangleMesh m;
+      try {
+        m = engine::readMesh(projectDir.empty() ? std::string(".") : projectDir, g.file);
+      } catch (const std::exception&) {
+        continue;
+      }
+      osg::ref_ptr<osg::Node> mesh = makeMesh(m, color);
       const double s = size("scale", 1.0);
       osg::ref_ptr<osg::MatrixTransform> scaled = new osg::MatrixTransform(osg::Matrixd::scale(s, s, s));
       scaled->addChild(mesh);

@@ -190,6 +190,28 @@ void applyUnlitState(osg::StateSet* ss) {
   ss->setMode(GL_LIGHTING, osg::StateAttribute::OFF);
 }
 
+osg::ref_ptr<osg::Node> makeMesh(const TriangleMesh& mesh, const osg::Vec4& color) {
+  osg::ref_ptr<osg::Vec3Array> v = new osg::Vec3Array;
+  osg::ref_ptr<osg::Vec3Array> n = new osg::Vec3Array;
+  for (const auto& t : mesh.triangles) {
+    const osg::Vec3d a = toOsg(mesh.vertices[t[0]]), b = toOsg(mesh.vertices[t[1]]), c = toOsg(mesh.vertices[t[2]]);
+    osg::Vec3d normal = (b - a) ^ (c - a);
+    normal.normalize();
+    for (const osg::Vec3d& p : {a, b, c}) v->push_back(p), n->push_back(normal);
+  }
+  osg::ref_ptr<osg::Geometry> geom = new osg::Geometry;
+  geom->setVertexArray(v);
+  geom->setNormalArray(n, osg::Array::BIND_PER_VERTEX);
+  osg::ref_ptr<osg::Vec4Array> c = new osg::Vec4Array;
+  c->push_back(color);
+  geom->setColorArray(c, osg::Array::BIND_OVERALL);
+  geom->addPrimitiveSet(new osg::DrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(v->size())));
+  osg::ref_ptr<osg::Geode> g = new osg::Geode;
+  g->addDrawable(geom);
+  cullBackFaces(g.get());
+  return g;
+}
+
 osg::ref_ptr<osg::Node> makeBox(const osg::Vec3d& c, const osg::Vec3d& s, const osg::Vec4& color) {
   return solid(new osg::Box(c, s.x(), s.y(), s.z()), color, kPartDetail);
 }

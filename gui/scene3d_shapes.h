@@ -5,6 +5,7 @@
 #pragma once
 
 #include "model/mechanism.h"
+#include "model/triangle_mesh.h"
 
 #include <osg/Geometry>
 #include <osg/MatrixTransform>
@@ -46,6 +47,8 @@ constexpr float kPartDetail = 0.5f;
 constexpr float kGlyphDetail = 0.3f;
 
 // Solids, coloured per vertex, in the frame they are added to.
+// A triangle mesh (a CAD part), flat-shaded: each triangle its own normal.
+osg::ref_ptr<osg::Node> makeMesh(const TriangleMesh& mesh, const osg::Vec4& color);
 osg::ref_ptr<osg::Node> makeBox(const osg::Vec3d& center, const osg::Vec3d& size, const osg::Vec4& color);
 // Along +z from `base` (ADAMS convention: the marker is the base centre).
 osg::ref_ptr<osg::Node> makeCylinder(const osg::Vec3d& base, const osg::Vec3d& axis, double radius, double length,

@@ -24,6 +24,8 @@ std::function<TriangleMesh(const std::string&)> meshReader(const std::string& pr
   return meshReaderFor(projectFile);
 }
 
+TriangleMesh readMesh(const std::string& folder, const std::string& ref) { return readMeshFile(folder, ref); }
+
 std::vector<std::string> loadUserLibrary(const std::string& dir) { return user::loadLibrary(dir, registerSubcircuit); }
 
 Project load(const std::string& path, const Overrides& o) {

@@ -73,6 +73,10 @@ std::vector<std::string> loadUserLibrary(const std::string& dir);
 // A reader of the meshes (STL, OBJ) a project names, confined to its folder,
 // for applyMassProperties (model/mass_properties.h).
 std::function<TriangleMesh(const std::string&)> meshReader(const std::string& projectFile);
+// The mesh file `ref` inside the project's folder `folder` (the 3D view's
+// drawing): confined as every file a project names; throws
+// std::runtime_error naming `ref` for a file outside, missing or malformed.
+TriangleMesh readMesh(const std::string& folder, const std::string& ref);
 
 // Files a project names (a scripted controller's data.file), confined to
 // the project's folder (io/confined_file.h: no way out by "..", an
