@@ -120,6 +120,10 @@ class TestGuiRun : public QObject {
   void pauseResumeStop() {
     MainWindow w;
     QVERIFY(showProject(w, longSeed003(dir_, 500.0)));
+    // Paced at real time (Interactive at 1x): the 500 s run cannot end before
+    // the resume below however long a loaded machine keeps the GUI thread
+    // from the clicks (unpaced, it wrote its 500,000 rows in about 3 s).
+    w.findChild<QAction*>("actionInteractive")->setChecked(true);
     QSignalSpy done(&w, &MainWindow::simulationFinished);
     w.runSimulation();
     QVERIFY(w.runner()->isRunning());

@@ -74,7 +74,8 @@ class TestGuiUserSymbols : public QObject {
     std::ofstream(d + "/user_valve_travel.json")
         << "{\"name\": \"user_valve_travel\", \"symbol\": \"valve.svg\",\n"
            " \"ports\": [{\"name\": \"1\"}, {\"name\": \"2\"}],\n"
-           " \"flows\": [{\"from\": \"1\", \"to\": \"2\", \"mass_flow\": \"1e-8 * (p_1 - p_2) * rho_ref\"}]}\n";
+           " \"parameters\": [{\"name\": \"C\", \"unit\": \"m3/(s Pa)\", \"default\": 1e-8, \"min\": 0}],\n"
+           " \"flows\": [{\"from\": \"1\", \"to\": \"2\", \"mass_flow\": \"C * (p_1 - p_2) * rho_ref\"}]}\n";
     std::ofstream(d + "/valve.svg") << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"40\" height=\"20\" viewBox=\"0 0 40 20\">"
         "<title>Travelling valve</title><rect x=\"2\" y=\"2\" width=\"36\" height=\"16\" fill=\"#fff\" stroke=\"#000\"/>"
         "<circle id=\"port-1\" cx=\"0\" cy=\"10\" r=\"1\"/><circle id=\"port-2\" cx=\"40\" cy=\"10\" r=\"1\"/></svg>";
