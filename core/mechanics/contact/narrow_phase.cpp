@@ -201,6 +201,22 @@ double boxDistance(const V3& x, const V3& e) {
   return -(e - x.cwiseAbs()).minCoeff();
 }
 
+// The minimum over [0, 1] of `f`, convex there, by golden-section search
+// (to 1e-15 in t, at most 200 steps): where a segment is nearest a convex solid.
+template <class F>
+double goldenMinimum(const F& f) {
+  const double g = 0.5 * (std::sqrt(5.0) - 1.0);
+  double lo = 0.0, hi = 1.0, x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo), f1 = f(x1), f2 = f(x2);
+  for (int i = 0; i < 200 && hi - lo > 1e-15; ++i) {
+    if (f1 <= f2) {
+      hi = x2, x2 = x1, f2 = f1, x1 = hi - g * (hi - lo), f1 = f(x1);
+    } else {
+      lo = x1, x1 = x2, f1 = f2, x2 = lo + g * (hi - lo), f2 = f(x2);
+    }
+  }
+  return 0.5 * (lo + hi);
+}
+
 // Box A against capsule B. The distance of the box to the capsule's core
 // segment is convex along it: golden-section search finds the nearest point,
 // and the box-sphere contact there gives the distance and normal. When that
@@ -212,16 +228,7 @@ Contact boxCapsule(const Shape& a, const Frame& fa, const Shape& b, const Frame&
   segmentEnds(b, fb, w0, w1);
   const V3 p0 = fa.toLocal(w0), d = fa.toLocal(w1) - p0, &e = a.halfExtents;
   auto f = [&](double t) { return boxDistance(p0 + t * d, e); };
-  const double g = 0.5 * (std::sqrt(5.0) - 1.0);
-  double lo = 0.0, hi = 1.0, x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo), f1 = f(x1), f2 = f(x2);
-  for (int i = 0; i < 200 && hi - lo > 1e-15; ++i) {
-    if (f1 <= f2) {
-      hi = x2, x2 = x1, f2 = f1, x1 = hi - g * (hi - lo), f1 = f(x1);
-    } else {
-      lo = x1, x1 = x2, f1 = f2, x2 = lo + g * (hi - lo), f2 = f(x2);
-    }
-  }
-  double t = 0.5 * (lo + hi);
+  double t = goldenMinimum(f);
   // Outside, the search resolves t to sqrt(eps) only (the distance is flat
   // at its minimum): project exactly onto the nearest feature (the clamped
   // coordinates: an edge or a vertex; a face's distance is linear in t).
@@ -289,16 +296,7 @@ Contact cylinderCapsule(const Shape& a, const Frame& fa, const Shape& b, const F
   const V3 p0 = fa.toLocal(w0), d = fa.toLocal(w1) - p0;
   const double r = a.radius, h = a.halfLength, rc = b.radius;
   auto f = [&](double t) { return cylinderDistance(p0 + t * d, r, h); };
-  const double g = 0.5 * (std::sqrt(5.0) - 1.0);
-  double lo = 0.0, hi = 1.0, x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo), f1 = f(x1), f2 = f(x2);
-  for (int i = 0; i < 200 && hi - lo > 1e-15; ++i) {
-    if (f1 <= f2) {
-      hi = x2, x2 = x1, f2 = f1, x1 = hi - g * (hi - lo), f1 = f(x1);
-    } else {
-      lo = x1, x1 = x2, f1 = f2, x2 = lo + g * (hi - lo), f2 = f(x2);
-    }
-  }
-  double t = 0.5 * (lo + hi);
+  double t = goldenMinimum(f);
   V3 onCore, onAxis;
   closestSegments(p0, p0 + d, V3(0, 0, -h), V3(0, 0, h), onCore, onAxis);
   const double tAxis = d.squaredNorm() > 0.0 ? std::clamp((onCore - p0).dot(d) / d.squaredNorm(), 0.0, 1.0) : 0.0;
