@@ -79,21 +79,6 @@ const ForceDef& forceOf(const Project& pr, const std::string& id) {
   throw std::runtime_error("no force " + id);
 }
 
-// Mean frequency of an oscillation over [t0, t1] from its upward crossings of the mean [Hz].
-double ringingFrequency(const Run& r, const std::string& ch, double t0, double t1) {
-  const auto v = r.col(ch);
-  double mean = 0.0;
-  int n = 0;
-  for (size_t i = 0; i < v.size(); ++i)
-    if (r.t[i] >= t0 && r.t[i] <= t1) mean += v[i], ++n;
-  mean /= n;
-  std::vector<double> up;
-  for (size_t i = 1; i < v.size(); ++i)
-    if (r.t[i - 1] >= t0 && r.t[i] <= t1 && v[i - 1] < mean && v[i] >= mean)
-      up.push_back(r.t[i - 1] + (mean - v[i - 1]) / (v[i] - v[i - 1]) * (r.t[i] - r.t[i - 1]));
-  return up.size() < 3 ? NAN : (up.size() - 1) / (up.back() - up.front());
-}
-
 // The lowest root beta L of a beam guided at x = 0 (slope held, free to
 // slide: w'(0) = w'''(0) = 0) with a point mass `ratio` times its own at
 // the free end (w''(L) = 0, E I w'''(L) = -m_t omega^2 w(L)): with
@@ -301,7 +286,7 @@ class TestExamples : public QObject {
           !first)
         first = &m;
     QVERIFY(first);
-    const double ring = ringingFrequency(*r, "link.tip_v", 3.0, T);
+    const double ring = r->meanFrequency("link.tip_v", 3.0, T);
     qInfo("beta L = %.6f: closed form %.6f Hz, modal %.6f Hz (damped %.6f Hz, zeta %.4f), run rings at %.6f Hz", bl,
           closed, first->naturalFrequency, first->frequency, first->dampingRatio, ring);
     CHECK_REL(first->naturalFrequency, closed, 3e-3);

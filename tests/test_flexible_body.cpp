@@ -84,23 +84,6 @@ double discreteFirstFrequency(const FlexibleBodyDef& d) {
   return NAN;
 }
 
-// Mean period of a decaying oscillation from its upward crossings of the
-// mean over [t0, t1].
-double meanFrequency(const Run& r, const std::string& ch, double t0, double t1) {
-  const auto v = r.col(ch);
-  double mean = 0.0;
-  int n = 0;
-  for (size_t i = 0; i < v.size(); ++i)
-    if (r.t[i] >= t0 && r.t[i] <= t1) mean += v[i], ++n;
-  mean /= n;
-  std::vector<double> up;
-  for (size_t i = 1; i < v.size(); ++i)
-    if (r.t[i - 1] >= t0 && r.t[i] <= t1 && v[i - 1] < mean && v[i] >= mean)
-      up.push_back(r.t[i - 1] + (mean - v[i - 1]) / (v[i] - v[i - 1]) * (r.t[i] - r.t[i - 1]));
-  if (up.size() < 3) return NAN;
-  return (up.size() - 1) / (up.back() - up.front());
-}
-
 }  // namespace
 
 class TestFlexibleBody : public QObject {
@@ -176,7 +159,7 @@ class TestFlexibleBody : public QObject {
       m.gravity = {0, -9.80665, 0};
       auto r = simulate(mechProject(m, 1.3, 1e-4, 1e-8), "free vibration");
       QVERIFY2(r->ok(), r->message().c_str());
-      const double f = meanFrequency(*r, "beam.tip_v", 0.3, 1.3), fd = discreteFirstFrequency(d);
+      const double f = r->meanFrequency("beam.tip_v", 0.3, 1.3), fd = discreteFirstFrequency(d);
       qInfo("n = %d: measured %.6f Hz, discrete model %.6f Hz, closed form %.6f Hz", n, f, fd, closed);
       CHECK_REL(f, fd, 1e-4);
       QVERIFY(f < closed);  // lumped masses: below the continuous beam's

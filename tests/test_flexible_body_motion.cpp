@@ -59,22 +59,6 @@ Mechanism spinningHub(const FlexibleBodyDef& b, double spin) {
   return m;
 }
 
-// Mean frequency of an oscillation from its upward crossings of the mean over [t0, t1].
-double meanFrequency(const Run& r, const std::string& ch, double t0, double t1) {
-  const auto v = r.col(ch);
-  double mean = 0.0;
-  int n = 0;
-  for (size_t i = 0; i < v.size(); ++i)
-    if (r.t[i] >= t0 && r.t[i] <= t1) mean += v[i], ++n;
-  mean /= n;
-  std::vector<double> up;
-  for (size_t i = 1; i < v.size(); ++i)
-    if (r.t[i - 1] >= t0 && r.t[i] <= t1 && v[i - 1] < mean && v[i] >= mean)
-      up.push_back(r.t[i - 1] + (mean - v[i - 1]) / (v[i] - v[i - 1]) * (r.t[i] - r.t[i - 1]));
-  if (up.size() < 3) return NAN;
-  return (up.size() - 1) / (up.back() - up.front());
-}
-
 // Linear and angular momentum (about the world origin) of the listed bodies at output row i.
 struct Momenta {
   mb::V3 P = mb::V3::Zero(), L = mb::V3::Zero();
@@ -129,7 +113,7 @@ class TestFlexibleBodyMotion : public QObject {
       m.gravity = {0, 0, -9.80665};
       auto r = runProject(mechProject(m, 1.3, 1e-3, 1e-7), "spinning beam", OutputRows::Thread);
       if (!r->ok()) qFatal("%s", r->message().c_str());
-      return 2 * kPi * meanFrequency(*r, "beam.tip_w", 0.3, 1.3);
+      return 2 * kPi * r->meanFrequency("beam.tip_w", 0.3, 1.3);
     };
     const double Iy = kHy * kBz * kBz * kBz / 12.0, mu = kRho * kHy * kBz;
     const double unit = std::sqrt(kE * Iy / (mu * std::pow(kL, 4))), spin = 3.0 * unit;

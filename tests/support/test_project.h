@@ -167,6 +167,24 @@ struct Run {
     return v[i - 1] + s * (v[i] - v[i - 1]);
   }
 
+  // Mean frequency [Hz] of an oscillation of a channel over [t0, t1] from its
+  // upward crossings of its mean there (linearly interpolated); NaN with
+  // fewer than three crossings.
+  double meanFrequency(const std::string& name, double t0, double t1) const {
+    const auto v = col(name);
+    double mean = 0.0;
+    int n = 0;
+    for (size_t i = 0; i < v.size(); ++i)
+      if (t[i] >= t0 && t[i] <= t1) mean += v[i], ++n;
+    mean /= n;
+    std::vector<double> up;
+    for (size_t i = 1; i < v.size(); ++i)
+      if (t[i - 1] >= t0 && t[i] <= t1 && v[i - 1] < mean && v[i] >= mean)
+        up.push_back(t[i - 1] + (mean - v[i - 1]) / (v[i] - v[i - 1]) * (t[i] - t[i - 1]));
+    if (up.size() < 3) return std::numeric_limits<double>::quiet_NaN();
+    return (up.size() - 1) / (up.back() - up.front());
+  }
+
   // First time after `after` (between samples later than `after`) the channel
   // crosses `level`, interpolated; NaN if never.
   double crossing(const std::string& name, double level, double after = 0.0,
