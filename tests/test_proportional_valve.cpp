@@ -74,7 +74,8 @@ class TestProportionalValve : public QObject {
   void heldCommandSpoolIsExact() {
     const nlohmann::json table = {
         {"points", {{0.0, 0.0}, {0.0075, 0.0}, {0.0076, 0.5}, {0.0125, 0.5}, {0.0126, -0.3}, {1.0, -0.3}}}};
-    for (const auto& [fn, z] : {std::pair{50.0, 0.3}, std::pair{100.0, 2.0}, std::pair{80.0, 1.0}}) {
+    for (const auto& [fn, zeta] : {std::pair{50.0, 0.3}, std::pair{100.0, 2.0}, std::pair{80.0, 1.0}}) {
+      const double z = zeta;  // a lambda below captures it (clang 14 cannot capture a structured binding)
       Project p;
       settings(p, 0.05, 1e-4, Tolerances{.rel = 1e-6});
       p.components = {comp("cmd", "time_table", {}, {}, table),
