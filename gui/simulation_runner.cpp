@@ -51,6 +51,10 @@ class SimulationRunner::Recorder : public RowConsumer {
     return std::exchange(count_, 0);
   }
 
+  // Every row goes whole to the results file on disk (the plotted copy is
+  // decimated), so the output-size limit is about that file.
+  const char* keptWhere() const override { return file_ ? "in the results file on disk" : "in memory"; }
+
   // Worker thread, after the run: the file complete on disk.
   void close() {
     if (file_) file_->flush();

@@ -158,7 +158,7 @@ class TestGuiOutputLimits : public QObject {
     QVERIFY2(clock.elapsed() < 30000, "the refusal comes before the run, not after it");
     QCOMPARE(w.runner()->lastResult().status, RunStatus::Failed);
     const QString msg = QString::fromStdString(w.runner()->lastResult().message);
-    QVERIFY2(msg.contains("output_interval") && msg.contains("values in memory"), qPrintable(msg));
+    QVERIFY2(msg.contains("output_interval") && msg.contains("values in the results file on disk"), qPrintable(msg));
     QVERIFY2(w.lastError().contains("output_interval"), qPrintable(w.lastError()));
     QCOMPARE(w.resultBuffer()->rows(), size_t(0));
     QVERIFY(!w.runner()->isRunning());

@@ -223,7 +223,8 @@ void validateSimulation(const SimulationSettings& s, const std::string& file) {
 // peak while they grow is up to about twice that: still within a desktop's
 // memory, where the run that prompted the limit (1,000 components at 1e-5 s
 // over 10 s) wanted about 30 GB and died of bad_alloc hours in.
-void validateOutputSize(const SimulationSettings& s, size_t storedChannels, const std::string& file) {
+void validateOutputSize(const SimulationSettings& s, size_t storedChannels, const std::string& file,
+                        const std::string& where) {
   const double rows = std::floor(s.t_end / s.output_interval + 1e-9) + 1.0;  // 0, dt, ..., t_end
   const double values = rows * static_cast<double>(storedChannels + 1);  // + the time column
   if (values <= kMaxStoredValues) return;
@@ -232,7 +233,7 @@ void validateOutputSize(const SimulationSettings& s, size_t storedChannels, cons
   throw ProjectError(file, "simulation", "output_interval",
                      "the run would hold " + std::to_string(static_cast<long long>(rows)) + " rows x " +
                          std::to_string(storedChannels) + " channels (+ time) = " + numberText(values) +
-                         " values in memory (" + gb + "), more than the limit of " + numberText(kMaxStoredValues) +
+                         " values " + where + " (" + gb + "), more than the limit of " + numberText(kMaxStoredValues) +
                          " values (1.6 GB): choose a larger output_interval (at least " +
                          numberText(s.t_end * static_cast<double>(storedChannels + 1) / kMaxStoredValues) +
                          " s) or write fewer channels (pneumech simulate --channels)");

@@ -25,7 +25,9 @@ void validateSimulation(const SimulationSettings& settings, const std::string& f
 // beyond kMaxStoredValues, naming simulation.output_interval. Checked once the
 // channels are known (after compiling, with --channels applied), before the run.
 inline constexpr double kMaxStoredValues = 2e8;
-void validateOutputSize(const SimulationSettings& settings, size_t storedChannels, const std::string& file);
+// `where` ends the message's "values ..." ("in memory", "in the results file").
+void validateOutputSize(const SimulationSettings& settings, size_t storedChannels, const std::string& file,
+                        const std::string& where = "in memory");
 // The mechanism: references, ids, types, parameter ranges; `componentIds`
 // share the id space.
 void validateMechanism(const Mechanism& m, const std::string& file, const std::vector<std::string>& componentIds = {});

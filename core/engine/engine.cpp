@@ -172,7 +172,7 @@ bool NetMap::boundaryPressure(int net, double t, double& p) const {
 void CompiledProject::setOutputRows(OutputRows where) { impl_->sim.setOutputRows(where); }
 
 void CompiledProject::checkOutputSize(const RowConsumer& out) const {
-  validateOutputSize(settings(), out.keptCount(channels()), impl_->file);
+  validateOutputSize(settings(), out.keptCount(channels()), impl_->file, out.keptWhere());
 }
 
 RunResult CompiledProject::run(ResultStore& out, RunControl* control) { return stream(*this, out, control); }

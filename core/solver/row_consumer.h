@@ -19,9 +19,11 @@ class RowConsumer {
   // One row: the time and a value for every channel setChannels gave, in
   // that order. May throw: the run then fails with the message.
   virtual void append(double t, const double* row) = 0;
-  // How many of a run's channels `all` this consumer holds in memory per
-  // row (the run's output-size check; 0 when it holds none).
+  // How many of a run's channels `all` this consumer keeps per row, and
+  // where (the run's output-size check and its message; 0 when it keeps
+  // none, as a results file the user asked for).
   virtual size_t keptCount(const std::vector<ChannelInfo>& all) const { return all.size(); }
+  virtual const char* keptWhere() const { return "in memory"; }
 };
 
 }  // namespace pm

@@ -48,7 +48,7 @@ struct StateInfo {
   double atol = 1e-6;
 };
 
-class System : public Evaluator {
+class System final : public Evaluator {
  public:
   System();
   ~System();
