@@ -111,6 +111,16 @@ std::vector<EditField> flexibleBodyFields(const FlexibleBodyDef& d) {
     out.push_back(number(std::string("position.") + kAxes[k], QString("root %1").arg(kAxes[k]), d.position[k], {"mm", 1e3}));
   for (int k = 0; k < 3; ++k)
     out.push_back(number(std::string("orientation.") + kRpy[k], QString(kRpy[k]), d.orientation[k], {"deg", 1 / kDeg}));
+  // The initial motion, as the studio shows rates elsewhere (mm/s, deg/s).
+  for (int k = 0; k < 3; ++k)
+    out.push_back(number(std::string("velocity.") + kAxes[k], QString("velocity %1").arg(kAxes[k]), d.velocity[k],
+                         {"mm/s", 1e3},
+                         QObject::tr("Initial velocity of the root, world axes: the beam starts as a rigid body "
+                                     "moving so (what holds the root wins)")));
+  for (int k = 0; k < 3; ++k)
+    out.push_back(number(std::string("angular_velocity.") + kAxes[k], QString("angular velocity %1").arg(kAxes[k]),
+                         d.angular_velocity[k], {"deg/s", 1 / kDeg},
+                         QObject::tr("Initial angular velocity, world axes, about the root")));
   return out;
 }
 
@@ -171,6 +181,10 @@ QString applyFlexibleBodyField(Project& p, const std::string& id, const std::str
   } else if (key.rfind("position.", 0) == 0) {
     const int k = key.back() - 'x';
     d->position[k] = si({"mm", 1e3});
+  } else if (key.rfind("velocity.", 0) == 0) {
+    d->velocity[key.back() - 'x'] = si({"mm/s", 1e3});
+  } else if (key.rfind("angular_velocity.", 0) == 0) {
+    d->angular_velocity[key.back() - 'x'] = shown * kDeg;
   } else if (key.rfind("orientation.", 0) == 0) {
     const std::string a = key.substr(12);
     const int k = a == "roll" ? 0 : a == "pitch" ? 1 : 2;

@@ -1,6 +1,6 @@
 // Editing flexible bodies (issue #22) without widgets: the fields the
 // mechanism form shows for one (length, elements, section, material,
-// damping, root pose; display units), applying a typed value with its
+// damping, root pose, initial velocity and angular velocity; display units), applying a typed value with its
 // checks, and a new beam with sensible defaults clamped to the ground.
 // mechanism_editing.h routes the form's calls here for ObjectKind::FlexibleBody.
 #pragma once

@@ -2,24 +2,38 @@
 
 #include "document.h"
 #include "mechanism_view.h"
+#include "run_animation.h"
 #include "scene3d_scene.h"
+#include "schematic_scene.h"
 
-#include <QApplication>
 #include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSlider>
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <thread>
 
 namespace pm::gui {
+
+// One computation: the worker's thread, its cancel flag, and what it found
+// (written by the worker before it posts finish(), read after on the GUI thread).
+struct ModesPanel::Job {
+  std::thread thread;
+  std::atomic<bool> cancel{false};
+  std::optional<ModalResult> result;
+  QString error;
+};
 
 namespace {
 
@@ -43,8 +57,8 @@ QTableWidgetItem* cell(const QString& text, bool number) {
 
 }  // namespace
 
-ModesPanel::ModesPanel(Document* doc, MechanismView* view3d, QWidget* parent)
-    : QWidget(parent), doc_(doc), view3d_(view3d) {
+ModesPanel::ModesPanel(Document* doc, MechanismView* view3d, SchematicScene* schematic, QWidget* parent)
+    : QWidget(parent), doc_(doc), view3d_(view3d), schematic_(schematic), colours_(std::make_unique<RunAnimation>()) {
   auto* top = new QVBoxLayout(this);
   auto* point = new QHBoxLayout;
   point->addWidget(new QLabel(tr("Operating point: the run's state at")));
@@ -63,6 +77,21 @@ ModesPanel::ModesPanel(Document* doc, MechanismView* view3d, QWidget* parent)
   compute_->setObjectName("computeModes");
   connect(compute_, &QPushButton::clicked, this, [this] { compute(); });
   point->addWidget(compute_);
+  busy_ = new QProgressBar;
+  busy_->setObjectName("modesBusy");
+  busy_->setRange(0, 0);  // no measure of progress: a busy bar
+  busy_->setMaximumWidth(120);
+  busy_->hide();
+  point->addWidget(busy_);
+  cancel_ = new QPushButton(tr("Cancel"));
+  cancel_->setObjectName("cancelModes");
+  cancel_->setToolTip(tr("Give the computation up"));
+  cancel_->setEnabled(false);
+  connect(cancel_, &QPushButton::clicked, this, [this] {
+    cancel();
+    setStatus(tr("Cancelled: no modes computed."));
+  });
+  point->addWidget(cancel_);
   all_ = new QCheckBox(tr("Non-oscillating modes too"));
   all_->setObjectName("modesShowAll");
   connect(all_, &QCheckBox::toggled, this, [this] { fillTable(); });
@@ -121,6 +150,11 @@ ModesPanel::ModesPanel(Document* doc, MechanismView* view3d, QWidget* parent)
   connect(timer_, &QTimer::timeout, this, &ModesPanel::tick);
   // The modes belong to the project as it was: an edit ends the animation.
   connect(doc_, &Document::changed, this, [this] {
+    if (isComputing()) {
+      cancel();
+      setStatus(tr("The project changed while the modes were computed: Compute again."));
+      return;
+    }
     if (!result_) return;
     stopAnimation();
     setStatus(tr("The project changed since the modes were computed: Compute again."));
@@ -130,6 +164,10 @@ ModesPanel::ModesPanel(Document* doc, MechanismView* view3d, QWidget* parent)
 ModesPanel::~ModesPanel() {
   // The view must not keep reading rows this panel owns.
   if (animating_ >= 0 && view3d_) view3d_->setResults(nullptr);
+  // No worker may outlive the panel it posts to: give every one up and wait
+  // (the run stops at its next step; an eigensolution in progress runs out).
+  for (const auto& j : jobs_) j->cancel = true;
+  for (const auto& j : jobs_) j->thread.join();
 }
 
 void ModesPanel::setStatus(const QString& text, bool error) {
@@ -137,24 +175,61 @@ void ModesPanel::setStatus(const QString& text, bool error) {
   status_->setStyleSheet(error ? QStringLiteral("color: #a02020;") : QString());
 }
 
-bool ModesPanel::compute() {
+void ModesPanel::compute() {
+  cancel();  // an older computation is given up
   stopAnimation();
+  result_.reset();
+  table_->setRowCount(0);
   ModalOptions o;
   o.at = at_->value();
   o.staticEquilibrium = static_->isChecked();
-  QApplication::setOverrideCursor(Qt::WaitCursor);
-  try {
-    result_ = engine::modal(doc_->project(), doc_->file().toStdString(), o);
-  } catch (const std::exception& e) {
-    QApplication::restoreOverrideCursor();
-    result_.reset();
-    table_->setRowCount(0);
-    setStatus(tr("The modal analysis failed: %1").arg(QString::fromStdString(e.what())), true);
-    return false;
+  auto job = std::make_shared<Job>();
+  o.cancel = &job->cancel;
+  job_ = job;
+  jobs_.push_back(job);
+  setComputing(true);
+  setStatus(tr("Computing the modes at %1...").arg(o.staticEquilibrium ? tr("the static equilibrium from t = %1 s").arg(o.at)
+                                                                          : tr("t = %1 s").arg(o.at)));
+  // The worker reads its own copy of the project; it posts finish() to this
+  // panel, which joins it before it goes (~ModesPanel).
+  job->thread = std::thread([this, job, o, project = doc_->project(), file = doc_->file().toStdString()] {
+    try {
+      job->result = engine::modal(project, file, o);
+    } catch (const std::exception& e) {
+      job->error = QString::fromStdString(e.what());
+    }
+    QMetaObject::invokeMethod(this, [this, job] { finish(job); }, Qt::QueuedConnection);
+  });
+}
+
+void ModesPanel::cancel() {
+  if (!job_) return;
+  job_->cancel = true;
+  job_.reset();  // its result, when it comes, is dropped
+  setComputing(false);
+}
+
+void ModesPanel::setComputing(bool on) {
+  compute_->setEnabled(!on);
+  compute_->setText(on ? tr("Computing...") : tr("Compute"));
+  cancel_->setEnabled(on);
+  busy_->setVisible(on);
+}
+
+void ModesPanel::finish(const std::shared_ptr<Job>& job) {
+  job->thread.join();  // it has posted this: it is ending
+  jobs_.erase(std::remove(jobs_.begin(), jobs_.end(), job), jobs_.end());
+  if (job != job_) return;  // given up
+  job_.reset();
+  setComputing(false);
+  if (!job->result) {
+    setStatus(tr("The modal analysis failed: %1").arg(job->error), true);
+    emit computed(false);
+    return;
   }
-  QApplication::restoreOverrideCursor();
+  result_ = std::move(job->result);
   fillTable();
-  return true;
+  emit computed(true);
 }
 
 void ModesPanel::fillTable() {
@@ -179,7 +254,7 @@ void ModesPanel::fillTable() {
   table_->resizeColumnsToContents();
   const QString at = result_->staticEquilibrium ? tr("the static equilibrium (inputs at t = %1 s)").arg(result_->t)
                                                 : tr("t = %1 s").arg(result_->t);
-  QString text = tr("%1 modes at %2, %3 oscillating. Select a mode to animate it in the 3D view.")
+  QString text = tr("%1 modes at %2, %3 oscillating. Select a mode to animate it in the 3D view and on the schematic.")
                      .arg(result_->modes.size())
                      .arg(at)
                      .arg(oscillating);
@@ -198,6 +273,7 @@ void ModesPanel::animate(int mode) {
   }
   animating_ = mode;
   phase_ = 0.0;
+  if (schematic_) colours_->prepare(doc_->project());
   rebuildRows();
   stop_->setEnabled(true);
   timer_->start();
@@ -206,7 +282,8 @@ void ModesPanel::animate(int mode) {
 void ModesPanel::rebuildRows() {
   const double length = view3d_ ? view3d_->scene().characteristicLength() : 1.0;
   const size_t k = static_cast<size_t>(animating_);
-  const double scale = modeScale(*result_, k, 0.01 * amplitude_->value() * length, length);
+  const double moving = modeScale(*result_, k, 0.01 * amplitude_->value() * length, length);
+  const double scale = moving > 0 ? moving : pressureScale(k);
   const Mode& m = result_->modes[k];
   auto rows = std::make_unique<ResultStore>();
   modeAnimation(*result_, k, scale, kFrames, *rows);
@@ -216,21 +293,58 @@ void ModesPanel::rebuildRows() {
     view3d_->setPose(phase_);
   }
   rows_ = std::move(rows);  // the old rows go after the view let go of them
-  setStatus(scale > 0 ? tr("Mode %1: %2 Hz, damping ratio %3 (%4), shown slowed to one period in %5 s.")
-                            .arg(k + 1)
-                            .arg(m.frequency, 0, 'g', 6)
-                            .arg(m.dampingRatio, 0, 'g', 4)
-                            .arg(sharesText(m))
-                            .arg(kPeriodOnScreen)
-                      : tr("Mode %1 (%2 Hz) moves no part: it lives in %3.")
-                            .arg(k + 1)
-                            .arg(m.frequency, 0, 'g', 6)
-                            .arg(sharesText(m)));
+  columns_.clear();
+  if (schematic_ && colours_->ready()) {
+    std::vector<std::string> names;
+    for (const ChannelInfo& c : rows_->channels()) names.push_back(c.name);
+    colours_->setChannels(names);
+    std::vector<double> t;
+    rows_->copyRows(0, t, columns_);
+    showSchematic();
+  }
+  if (moving > 0)
+    setStatus(tr("Mode %1: %2 Hz, damping ratio %3 (%4), shown slowed to one period in %5 s.")
+                  .arg(k + 1)
+                  .arg(m.frequency, 0, 'g', 6)
+                  .arg(m.dampingRatio, 0, 'g', 4)
+                  .arg(sharesText(m))
+                  .arg(kPeriodOnScreen));
+  else
+    setStatus(scale > 0 ? tr("Mode %1 (%2 Hz) moves no part: it lives in %3. The schematic shows its pressures "
+                             "swinging by %4 % of the colour scale.")
+                              .arg(k + 1)
+                              .arg(m.frequency, 0, 'g', 6)
+                              .arg(sharesText(m))
+                              .arg(amplitude_->value())
+                        : tr("Mode %1 (%2 Hz) moves no part: it lives in %3.")
+                              .arg(k + 1)
+                              .arg(m.frequency, 0, 'g', 6)
+                              .arg(sharesText(m)));
+}
+
+// For a mode that moves no part: the factor that swings its largest net
+// pressure by the slider's % of the schematic's colour scale (0: none).
+double ModesPanel::pressureScale(size_t k) const {
+  if (!schematic_ || !colours_->ready()) return 0.0;
+  double largest = 0.0;
+  for (const ChannelAmplitude& c : result_->modes[k].channels)
+    if (c.unit == "Pa" && c.channel.size() > 2 && c.channel.compare(c.channel.size() - 2, 2, ".p") == 0)
+      largest = std::max(largest, c.amplitude);
+  const double range = colours_->scaleHigh() - colours_->scaleLow();
+  return largest > 0 ? 0.01 * amplitude_->value() * range / largest : 0.0;
+}
+
+// The schematic at the phase shown: the row nearest it (rows 1 / kFrames apart).
+void ModesPanel::showSchematic() {
+  if (!schematic_ || columns_.empty()) return;
+  const auto row = static_cast<size_t>(std::lround(phase_ * kFrames));
+  schematic_->setFrame(colours_->frame(columns_, row, phase_));
 }
 
 void ModesPanel::showPhase(double fraction) {
   phase_ = fraction - std::floor(fraction);
   if (view3d_ && rows_) view3d_->setPose(phase_);
+  showSchematic();
 }
 
 void ModesPanel::tick() { showPhase(phase_ + kTickMs * 1e-3 / kPeriodOnScreen); }
@@ -245,6 +359,8 @@ void ModesPanel::stopAnimation() {
     view3d_->setTimeCaption({});
   }
   rows_.reset();
+  columns_.clear();
+  if (schematic_) schematic_->setFrame({});  // the window gives it the run's picture back
   emit animationStopped();  // the window hands the view its run back
   const QSignalBlocker block(table_);
   table_->clearSelection();

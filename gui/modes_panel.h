@@ -8,6 +8,17 @@
 // of a part set by the amplitude slider (in % of the mechanism's size); the
 // view's deformation scale and stress colours apply to it as to a run. Stop
 // hands the view back to the run at the time cursor (animationStopped).
+// The schematic plays the mode too: its lines take the colours of their
+// nets' pressures oscillating in the mode about the operating point (the
+// time playback's colouring, the same scale factor as the motion), rods
+// move with the cylinders. A mode that moves no part swings its largest
+// pressure by the amplitude slider's % of the colour scale.
+//
+// Compute runs the analysis on a worker thread (a copy of the project), the
+// window answering meanwhile; Cancel (or an edit of the project, or closing
+// the window) gives it up: the run to the operating point stops at its next
+// step, the eigensolution runs out and its result is dropped. A Compute
+// while another computes gives the older one up the same way.
 #pragma once
 
 #include "engine/engine.h"
@@ -17,10 +28,12 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 class QCheckBox;
 class QDoubleSpinBox;
 class QLabel;
+class QProgressBar;
 class QPushButton;
 class QSlider;
 class QTableWidget;
@@ -30,18 +43,24 @@ namespace pm::gui {
 
 class Document;
 class MechanismView;
+class RunAnimation;
+class SchematicScene;
 
 class ModesPanel : public QWidget {
   Q_OBJECT
 
  public:
-  // `view3d` may be null (no OpenGL): the table works, nothing is animated.
-  ModesPanel(Document* doc, MechanismView* view3d, QWidget* parent = nullptr);
+  // `view3d` may be null (no OpenGL): the table works, nothing moves in 3D;
+  // `schematic` may be null: no pressure colours.
+  ModesPanel(Document* doc, MechanismView* view3d, SchematicScene* schematic = nullptr, QWidget* parent = nullptr);
   ~ModesPanel() override;
 
-  // Computes the modes at the panel's operating point and lists them; false
-  // (the message shown in the panel) when the analysis fails.
-  bool compute();
+  // Starts computing the modes at the panel's operating point (computed()
+  // comes when they are listed, or the failure is shown in the panel).
+  void compute();
+  bool isComputing() const { return job_ != nullptr; }
+  // Gives up the computation in progress (no-op when none).
+  void cancel();
   const ModalResult* result() const { return result_ ? &*result_ : nullptr; }
   QTableWidget* table() const { return table_; }
   QSlider* amplitudeSlider() const { return amplitude_; }
@@ -58,20 +77,33 @@ class ModesPanel : public QWidget {
 
  signals:
   void animationStopped();
+  // A computation ended: true when its modes are listed, false when it
+  // failed (the panel says why). Not emitted for one given up.
+  void computed(bool ok);
 
  private:
+  struct Job;
+  void finish(const std::shared_ptr<Job>& job);
+  void setComputing(bool on);
   void fillTable();
   void animate(int mode);
   void rebuildRows();
+  double pressureScale(size_t k) const;
+  void showSchematic();
   void tick();
   void setStatus(const QString& text, bool error = false);
 
   Document* doc_;
   QPointer<MechanismView> view3d_;  // may go first when the window closes
+  QPointer<SchematicScene> schematic_;
+  std::unique_ptr<RunAnimation> colours_;     // the schematic's picture of a row
+  std::vector<std::vector<double>> columns_;  // rows_ by channel, for colours_
   QDoubleSpinBox* at_;
   QCheckBox* static_;
   QCheckBox* all_;
   QPushButton* compute_;
+  QPushButton* cancel_;
+  QProgressBar* busy_;
   QLabel* status_;
   QTableWidget* table_;
   QSlider* amplitude_;
@@ -79,6 +111,8 @@ class ModesPanel : public QWidget {
   QPushButton* stop_;
   QTimer* timer_;
   std::optional<ModalResult> result_;
+  std::shared_ptr<Job> job_;                // the computation whose result is awaited
+  std::vector<std::shared_ptr<Job>> jobs_;  // every worker not yet joined (given-up ones too)
   std::unique_ptr<ResultStore> rows_;
   int animating_ = -1;
   double phase_ = 0.0;

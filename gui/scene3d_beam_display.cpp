@@ -6,21 +6,28 @@
 
 #include <algorithm>
 #include <array>
+#include <utility>
 #include <cmath>
 
 namespace pm::gui::scene3d {
 
 namespace {
 
+// The beam and node holding marker "<beam>.<marker>" (node -1: none).
+std::pair<const FlexibleBodyDef*, int> beamNodeOfMarker(const Mechanism& m, const std::string& ref) {
+  const size_t dot = ref.find('.');
+  if (dot == std::string::npos) return {nullptr, -1};
+  const FlexibleBodyDef* d = m.flexibleBody(ref.substr(0, dot));
+  if (!d) return {nullptr, -1};
+  for (const BeamMarkerDef& mk : d->markers)
+    if (mk.id == ref.substr(dot + 1)) return {d, mk.node};
+  return {nullptr, -1};
+}
+
 // "<beam>.<marker>" -> the beam's node holding that marker, "" otherwise.
 std::string nodeOfMarker(const Mechanism& m, const std::string& ref) {
-  const size_t dot = ref.find('.');
-  if (dot == std::string::npos) return {};
-  const FlexibleBodyDef* d = m.flexibleBody(ref.substr(0, dot));
-  if (!d) return {};
-  for (const BeamMarkerDef& mk : d->markers)
-    if (mk.id == ref.substr(dot + 1)) return d->id + "_n" + std::to_string(mk.node);
-  return {};
+  const auto [d, node] = beamNodeOfMarker(m, ref);
+  return d ? d->id + "_n" + std::to_string(node) : std::string();
 }
 
 std::string partOfMarker(const std::string& ref) { return ref.substr(0, ref.find('.')); }
@@ -49,6 +56,7 @@ void BeamDisplay::build(const Mechanism& m, const std::function<int(const std::s
     const int n = std::max(1, d.elements);
     b.elementLength = d.length / n;
     for (int j = 0; j <= n; ++j) b.parts.push_back(partIndex(d.id + "_n" + std::to_string(j)));
+    placeFrame(m, d, b);
     if (std::find(b.parts.begin(), b.parts.end(), -1) != b.parts.end()) continue;
     for (int j = 0; j <= n; ++j) {
       const size_t k = static_cast<size_t>(b.parts[static_cast<size_t>(j)]);
@@ -71,25 +79,62 @@ void BeamDisplay::build(const Mechanism& m, const std::function<int(const std::s
   setStore(store_);
 }
 
+void BeamDisplay::placeFrame(const Mechanism& m, const FlexibleBodyDef& d, Beam& b) {
+  // The nodes a joint holds to the ground, and whether the root is clamped.
+  std::vector<int> held;
+  bool clamped = false;
+  for (const JointDef& j : m.joints)
+    for (const auto& [nodeRef, otherRef] : {std::pair(j.i, j.j), std::pair(j.j, j.i)}) {
+      const auto [beam, node] = beamNodeOfMarker(m, nodeRef);
+      if (beam != &d || node < 0) continue;
+      if (node == 0 && j.type == "fixed") clamped = true;
+      const PartDef* other = m.part(partOfMarker(otherRef));
+      if (other && other->ground) held.push_back(node);
+    }
+  b.from = 0;
+  b.to = -1;
+  if (clamped || held.size() < 2) return;
+  const auto [lo, hi] = std::minmax_element(held.begin(), held.end());
+  if (*lo == *hi) return;
+  b.from = *lo;
+  b.to = *hi;
+}
+
+osg::Matrixd BeamDisplay::referenceFrame(const Beam& b, const std::vector<osg::Matrixd>& drawn) {
+  const osg::Matrixd& a = drawn[static_cast<size_t>(b.parts[static_cast<size_t>(b.from)])];
+  osg::Matrixd turn = a;
+  turn.setTrans(0, 0, 0);
+  if (b.to >= 0) {
+    // Row vectors (world = local * M): node `from`'s axes turned the least
+    // way that puts their x on the chord to node `to`.
+    const osg::Vec3d chord = drawn[static_cast<size_t>(b.parts[static_cast<size_t>(b.to)])].getTrans() - a.getTrans();
+    if (chord.length2() > 0) turn = turn * osg::Matrixd::rotate(osg::Vec3d(1, 0, 0) * turn, chord);
+  }
+  // The origin: where node 0 lies in that frame (node `from` is at x_from).
+  osg::Matrixd frame = turn;
+  frame.setTrans(a.getTrans() - osg::Vec3d(b.from * b.elementLength, 0, 0) * turn);
+  return frame;
+}
+
 void BeamDisplay::exaggerate(double scale, std::vector<osg::Matrixd>& world) const {
   if (scale == 1.0) return;
   const std::vector<osg::Matrixd> drawn = world;  // as the run placed them
   for (const Beam& b : beams_) {
-    const osg::Matrixd root = drawn[static_cast<size_t>(b.parts[0])];
-    osg::Matrixd rootTurn = root;
-    rootTurn.setTrans(0, 0, 0);
-    for (size_t j = 1; j < b.parts.size(); ++j) {
+    const osg::Matrixd frame = referenceFrame(b, drawn);
+    osg::Matrixd frameTurn = frame;
+    frameTurn.setTrans(0, 0, 0);
+    for (size_t j = 0; j < b.parts.size(); ++j) {
       const osg::Matrixd& m = drawn[static_cast<size_t>(b.parts[j])];
-      const osg::Vec3d rigid = osg::Vec3d(j * b.elementLength, 0, 0) * root;
-      // Row vectors: world = local * M, so the node's turn in the root's axes is R_j R_0^T.
+      const osg::Vec3d rigid = osg::Vec3d(j * b.elementLength, 0, 0) * frame;
+      // Row vectors: world = local * M, so the node's turn in the frame's axes is R_j R_f^T.
       osg::Matrixd turn = m;
       turn.setTrans(0, 0, 0);
-      turn = turn * osg::Matrixd::inverse(rootTurn);
+      turn = turn * osg::Matrixd::inverse(frameTurn);
       double angle = 0;
       osg::Vec3d axis(1, 0, 0);
       turn.getRotate().getRotate(angle, axis);
       if (angle > osg::PI) angle -= 2 * osg::PI;
-      osg::Matrixd out = osg::Matrixd::rotate(scale * angle, axis) * rootTurn;
+      osg::Matrixd out = osg::Matrixd::rotate(scale * angle, axis) * frameTurn;
       out.setTrans(rigid + (m.getTrans() - rigid) * scale);
       world[static_cast<size_t>(b.parts[j])] = out;
     }

@@ -2,11 +2,21 @@
 // deformation exaggerated by a scale factor, and the sections coloured by
 // the outer-fibre stress of the run (or of a mode being animated).
 //
-// Exaggeration: each beam's rigid reference is its root node's frame (the
-// beam's floating frame, clamped at the root, as the tip deflection
-// channels measure it). Node j is drawn at r_j + s (p_j - r_j), where r_j is
-// its undeformed place carried by the root frame, and turned by s times its
-// turn relative to the root's axes. A part welded to a node (a fixed joint:
+// Exaggeration: each beam's deformation is measured in its floating frame
+// of reference as the finite-element model defines one (decision 0017,
+// core/mechanics/beam/flexible_beam.h): the frame takes the six rigid
+// motions, so that the rest is the elastic deflection.
+//  - By default the root is clamped in the frame: the root node's frame
+//    (a cantilever on a hub, the tip deflection channels' frame).
+//  - A beam held to the ground by joints at two or more nodes and not
+//    clamped at its root (pinned at both ends, on two supports): the frame
+//    in which the outermost two of those nodes, `from` and `to`, stay on
+//    the x axis (v = w = 0 there, as the model fixes a pinned end): origin
+//    and twist from node `from`, x along the chord from it to node `to`.
+// Node j is drawn at r_j + s (p_j - r_j), r_j being its undeformed place
+// x_j along the frame's x, and turned by s times its turn relative to the
+// frame's axes. So the supports stay where they are and the factor scales
+// the elastic deflection alone. A part welded to a node (a fixed joint:
 // a gripper, a payload) moves with its node as drawn.
 //
 // Stress: node j's section takes the stress the run wrote for the section
@@ -56,7 +66,12 @@ class BeamDisplay {
   struct Beam {
     std::vector<int> parts;  // node parts, root first
     double elementLength = 0.0;
+    // The reference frame: node `from`'s, its x through node `to` (-1: node from's own axes).
+    int from = 0, to = -1;
   };
+  static void placeFrame(const Mechanism& m, const FlexibleBodyDef& d, Beam& b);
+  // Beam b's reference frame (local -> world, row vectors) with its nodes drawn as in `drawn`.
+  static osg::Matrixd referenceFrame(const Beam& b, const std::vector<osg::Matrixd>& drawn);
   struct Weld {
     int part = -1, node = -1;  // scene part indices
   };

@@ -8,6 +8,11 @@
 //  - the Deformation spin box (typed 10) draws every node's deflection from
 //    the root frame's rigid place 10 times as large (1e-9 relative), the
 //    root where it was and the payload still on the tip;
+//  - a beam pinned to the ground at both ends (revolute joints about z):
+//    in its first bending mode the root turns, yet at 10x the end nodes are
+//    drawn where they are (1e-9 m) and the mid-span deflection from the
+//    chord is 10 times that at 1x (1e-9 relative): the deformation is
+//    measured in the frame through both supports, not from the root's tangent;
 //  - after a run, the Stress button colours each node's section by the
 //    run's stress there over the run's largest (the colour map at that
 //    fraction, 1e-6), draws the colour bar (vivid pixels in the top right),
@@ -29,9 +34,12 @@
 #include <QPushButton>
 #include <QTableWidget>
 #include <QToolBar>
+#include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
+#include <numbers>
 
 using namespace pm;
 using namespace pm::gui;
@@ -54,6 +62,28 @@ void shootView(MechanismView* v, const char* name) {
   const QByteArray dir = qgetenv("PM_SCREENSHOTS");
   if (!dir.isEmpty()) v->grabFramebuffer().save(QString::fromUtf8(dir) + "/" + name);
 }
+
+// A steel bar 1 m long, 8 elements, pinned to the ground at both ends by
+// revolute joints about z (bending in x-y is pinned-pinned), no gravity.
+constexpr const char* kPinnedBeam = R"({
+  "format": "pneumech-project", "schema_version": 1,
+  "meta": {"title": "Beam pinned at both ends"},
+  "simulation": {"t_end": 0.1, "output_interval": 0.01},
+  "components": [],
+  "mechanism": {
+    "gravity": [0, 0, 0],
+    "parts": [{"id": "ground", "ground": true,
+               "markers": [{"id": "a", "position": [0, 0, 0]}, {"id": "b", "position": [1, 0, 0]}],
+               "geometry": [{"shape": "cylinder", "marker": "a", "size": {"radius": 0.02, "length": 0.02}},
+                            {"shape": "cylinder", "marker": "b", "size": {"radius": 0.02, "length": 0.02}}]}],
+    "flexible_bodies": [{"id": "span", "length": 1.0, "elements": 8,
+                         "section": {"shape": "rectangle", "hy": 0.01, "bz": 0.01},
+                         "material": {"E": 2.1e11, "nu": 0.3, "density": 7850},
+                         "markers": [{"id": "root", "node": 0}, {"id": "tip", "node": 8}]}],
+    "joints": [{"id": "pin_a", "type": "revolute", "i": "span.root", "j": "ground.a"},
+               {"id": "pin_b", "type": "revolute", "i": "span.tip", "j": "ground.b"}]
+  }
+})";
 
 size_t partIndex(const scene3d::MechanismScene& s, const std::string& id) {
   const auto& ids = s.partIds();
@@ -110,7 +140,8 @@ class TestGui3dModes : public QObject {
     w.findChild<QAction*>("actionModes")->trigger();
     ModesPanel* panel = w.modesPanel();
     QTest::mouseClick(panel->findChild<QPushButton*>("computeModes"), Qt::LeftButton);
-    QVERIFY(panel->result() && panel->table()->rowCount() >= 2);
+    QTRY_VERIFY_WITH_TIMEOUT(panel->result(), 120000);  // computed on a worker thread
+    QVERIFY(panel->table()->rowCount() >= 2);
     clickRow(panel->table(), 1);
     QVERIFY(panel->animatedMode() >= 0);
     shoot(&w, "modes_table.png");
@@ -162,6 +193,64 @@ class TestGui3dModes : public QObject {
     QTest::mouseClick(panel->findChild<QPushButton*>("stopModeAnimation"), Qt::LeftButton);
     QCOMPARE(panel->animatedMode(), -1);
     for (int j = 0; j < kNodes; ++j) QVERIFY((nodeAt(s, j) - straight[size_t(j)]).length() < 1e-12);
+  }
+
+  void pinnedBeamKeepsItsEnds() {
+    QTemporaryDir dir;
+    const QString file = dir.path() + "/pinned.pneumech.json";
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(kPinnedBeam);
+    f.close();
+    MainWindow w;
+    QVERIFY(showProject(w, file, QSize(1500, 1000)));
+    MechanismView* v = w.mechanismView();
+    const auto& s = v->scene();
+    auto node = [&](int j) { return s.partMatrix(partIndex(s, "span_n" + std::to_string(j))).getTrans(); };
+    w.findChild<QAction*>("actionModes")->trigger();
+    ModesPanel* panel = w.modesPanel();
+    QTest::mouseClick(panel->findChild<QPushButton*>("computeModes"), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(panel->result(), 120000);
+    QVERIFY(panel->table()->rowCount() >= 1);
+    // The lowest mode: the first bending in x-y, pinned-pinned (pi^2 sqrt(E I / (rho A)) / (2 pi L^2)).
+    const Mode& m = panel->result()->modes[size_t(panel->table()->item(0, 0)->text().toInt() - 1)];
+    const double I = 0.01 * 0.01 * 0.01 * 0.01 / 12, A = 1e-4;
+    qInfo("lowest mode %.6g Hz (Euler-Bernoulli pinned-pinned %.6g Hz)", m.frequency,
+          std::numbers::pi / 2 * std::sqrt(2.1e11 * I / (7850 * A)));
+    clickRow(panel->table(), 0);
+    QVERIFY(panel->animatedMode() >= 0);
+    // A phase at which the mode is well away from straight.
+    panel->showPhase(0.1);
+    std::vector<osg::Vec3d> p1;
+    for (int j = 0; j <= 8; ++j) p1.push_back(node(j));
+    auto fromChord = [](const std::vector<osg::Vec3d>& p, int j) { return p[size_t(j)] - (p[0] + (p[8] - p[0]) * (j / 8.0)); };
+    const osg::Matrixd root = s.partMatrix(partIndex(s, "span_n0"));
+    const osg::Vec3d tangent = osg::Vec3d(1, 0, 0) * root - root.getTrans();
+    qInfo("mid-span deflection from the chord %.6g m, root turned %.6g rad", fromChord(p1, 4).length(),
+          std::acos(std::clamp(tangent.x() / tangent.length(), -1.0, 1.0)));
+    QVERIFY(fromChord(p1, 4).length() > 1e-3);
+    QVERIFY(std::acos(std::clamp(tangent.x() / tangent.length(), -1.0, 1.0)) > 1e-3);  // the root really turns
+    shootView(v, "pinned_beam_1x.png");
+
+    auto* scale = w.findChild<QDoubleSpinBox*>("deformationScale3d");
+    QVERIFY(scale && scale->isVisible());
+    scale->setFocus();
+    scale->selectAll();
+    QTest::keyClicks(scale, "10");
+    QTest::keyClick(scale, Qt::Key_Enter);
+    QCOMPARE(v->deformationScale(), 10.0);
+    panel->showPhase(0.1);
+    std::vector<osg::Vec3d> p10;
+    for (int j = 0; j <= 8; ++j) p10.push_back(node(j));
+    qInfo("10x: root moved %.3g m, tip %.3g m; mid-span %.9g m vs 10 x %.9g m", (p10[0] - p1[0]).length(),
+          (p10[8] - p1[8]).length(), fromChord(p10, 4).length(), 10 * fromChord(p1, 4).length());
+    QVERIFY((p10[0] - p1[0]).length() < 1e-9);
+    QVERIFY((p10[8] - p1[8]).length() < 1e-9);
+    for (int j = 1; j < 8; ++j)
+      QVERIFY2((fromChord(p10, j) - fromChord(p1, j) * 10.0).length() < 1e-9 * 10 * fromChord(p1, 4).length(),
+               qPrintable(QString("node %1").arg(j)));
+    shootView(v, "pinned_beam_10x.png");
+    shoot(&w, "pinned_beam_window.png");
   }
 
   void stressColoursAfterARun() {

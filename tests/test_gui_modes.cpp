@@ -5,6 +5,15 @@
 //    (engine::modal), with their frequency, damping ratio and the beam
 //    taking part; selecting a row animates that mode (one period of rows
 //    whose tip node moves), Stop ends it;
+//  - Compute works on a worker thread: the event loop runs meanwhile, Cancel
+//    and a new project give it up, closing the window while it computes is
+//    safe;
+//  - the schematic plays a mode: in the swing arm's mode with the largest
+//    pressure swing in the cylinder's A line, that line's colour is the
+//    playback's colour of the operating point's pressure plus the scaled
+//    oscillation at every phase (and changes over the period); in a mode
+//    without pressure (the arm bending out of the swing's plane) it stays
+//    the operating point's colour;
 //  - a static equilibrium that does not exist (the link driven by a torque)
 //    is said in the panel, not thrown;
 //  - ticking "Table of the lowest modes" in Report Settings writes
@@ -16,6 +25,8 @@
 #include "report_export.h"
 #include "report_settings_dialog.h"
 #include "result_buffer.h"
+#include "run_animation.h"
+#include "schematic_scene.h"
 #include "support/studio_window.h"
 
 #include <QAction>
@@ -30,11 +41,15 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableWidget>
+#include <QElapsedTimer>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QtTest>
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
+#include <set>
 
 using namespace pm;
 using namespace pm::gui;
@@ -67,6 +82,23 @@ void retype(QAbstractSpinBox* e, const QString& text, bool enter = true) {
   if (enter) QTest::keyClick(e, Qt::Key_Enter);
 }
 
+// Clicks Compute and waits until the panel has finished computing (the
+// button is enabled again): the analysis runs on a worker thread.
+void computeAndWait(ModesPanel* panel) {
+  auto* button = child<QPushButton>(panel, "computeModes");
+  QTest::mouseClick(button, Qt::LeftButton);
+  QTRY_VERIFY_WITH_TIMEOUT(button->isEnabled(), 120000);
+}
+
+// With PM_SCREENSHOTS=DIR the window is saved there as a PNG file.
+void shoot(QWidget* w, const QString& name) {
+  const QByteArray dir = qgetenv("PM_SCREENSHOTS");
+  if (!dir.isEmpty()) w->grab().save(QString::fromUtf8(dir) + "/" + name);
+}
+
+// The swing arm's operating point: mid-stroke.
+constexpr double kSwingAt = 0.3;
+
 std::vector<const Mode*> oscillating(const ModalResult& r) {
   std::vector<const Mode*> out;
   for (const Mode& m : r.modes)
@@ -91,7 +123,7 @@ class TestGuiModes : public QObject {
     action(w, "actionModes")->trigger();
     QVERIFY(w.modesDock()->isVisible());
     ModesPanel* panel = w.modesPanel();
-    QTest::mouseClick(child<QPushButton>(panel, "computeModes"), Qt::LeftButton);
+    computeAndWait(panel);
     QVERIFY2(panel->result(), qPrintable(child<QLabel>(panel, "modesStatus")->text()));
 
     const ModalResult expected = engine::modal(w.project(), file.toStdString(), {});
@@ -137,12 +169,179 @@ class TestGuiModes : public QObject {
     // Static equilibrium at 0.5 s: the torque drives the free link, there is none.
     retype(child<QDoubleSpinBox>(panel, "modesAt"), "0.5");
     QTest::mouseClick(child<QCheckBox>(panel, "modesStatic"), Qt::LeftButton);
-    QTest::mouseClick(child<QPushButton>(panel, "computeModes"), Qt::LeftButton);
+    computeAndWait(panel);
     QVERIFY(!panel->result());
     QCOMPARE(t->rowCount(), 0);
     const QString status = child<QLabel>(panel, "modesStatus")->text();
     qInfo("%s", qPrintable(status));
     QVERIFY(status.contains("failed") && status.contains("static equilibrium"));
+  }
+
+  // Compute runs on a worker thread: the window keeps answering (a timer
+  // ticks) while the button says "Computing...", then the table fills with
+  // engine::modal's numbers. Cancel gives a computation up (nothing is
+  // listed, and Compute works again); an edit (here New) gives it up too;
+  // closing the window while it computes ends cleanly.
+  void computesOnAWorkerThread() {
+    MainWindow w;
+    const QString file = examplePath("seed001_flexible_link");
+    QVERIFY(showProject(w, file, QSize(1400, 900)));
+    action(w, "actionModes")->trigger();
+    ModesPanel* panel = w.modesPanel();
+    auto* button = child<QPushButton>(panel, "computeModes");
+    auto* status = child<QLabel>(panel, "modesStatus");
+    // From 0.3 s: the run there is part of the computation.
+    retype(child<QDoubleSpinBox>(panel, "modesAt"), "0.3");
+
+    int ticks = 0, ticksComputing = 0;
+    QTimer ticker;
+    ticker.setInterval(1);
+    connect(&ticker, &QTimer::timeout, [&] {
+      ++ticks;
+      if (!button->isEnabled() && !panel->result()) ++ticksComputing;
+    });
+    ticker.start();
+    QElapsedTimer clock;
+    clock.start();
+    QTest::mouseClick(button, Qt::LeftButton);
+    const qint64 clickMs = clock.elapsed();
+    // The click returns at once: nothing computed yet, the button says so.
+    QVERIFY2(!panel->result(), "computed on the GUI thread");
+    QVERIFY(!button->isEnabled());
+    QCOMPARE(button->text(), QString("Computing..."));
+    auto* cancel = child<QPushButton>(panel, "cancelModes");
+    QVERIFY(cancel && cancel->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(panel->result(), 120000);
+    qInfo("click returned after %lld ms; computed after %lld ms; the timer ticked %d times meanwhile (%d in all)",
+          clickMs, clock.elapsed(), ticksComputing, ticks);
+    QVERIFY(ticksComputing > 0);
+    QVERIFY(button->isEnabled() && !cancel->isEnabled());
+    QCOMPARE(button->text(), QString("Compute"));
+    ModalOptions o;
+    o.at = 0.3;
+    const ModalResult expected = engine::modal(w.project(), file.toStdString(), o);
+    const auto osc = oscillating(expected);
+    QTableWidget* t = panel->table();
+    QCOMPARE(t->rowCount(), int(osc.size()));
+    for (int r = 0; r < t->rowCount(); ++r) {
+      QCOMPARE(t->item(r, 1)->text(), QString::number(osc[size_t(r)]->frequency, 'g', 6));
+      QCOMPARE(t->item(r, 2)->text(), QString::number(osc[size_t(r)]->dampingRatio, 'g', 4));
+    }
+    QCOMPARE(panel->result()->modes.size(), expected.modes.size());
+    for (size_t k = 0; k < expected.modes.size(); ++k)
+      QCOMPARE(panel->result()->modes[k].lambda, expected.modes[k].lambda);
+
+    // Cancel: nothing listed, no late result, and Compute works again.
+    QTest::mouseClick(button, Qt::LeftButton);
+    QVERIFY(cancel->isEnabled());
+    QTest::mouseClick(cancel, Qt::LeftButton);
+    QVERIFY(button->isEnabled() && !panel->result());
+    QVERIFY2(status->text().contains("Cancelled"), qPrintable(status->text()));
+    QTest::qWait(1500);
+    QVERIFY(!panel->result());
+    QCOMPARE(t->rowCount(), 0);
+    computeAndWait(panel);
+    QVERIFY(panel->result());
+    QCOMPARE(t->rowCount(), int(osc.size()));
+
+    // A new project while computing: the computation is given up.
+    QTest::mouseClick(button, Qt::LeftButton);
+    w.newProject();
+    QVERIFY(button->isEnabled());
+    QTest::qWait(1500);
+    QVERIFY(!panel->result());
+    QCOMPARE(t->rowCount(), 0);
+    QVERIFY2(status->text().contains("changed"), qPrintable(status->text()));
+  }
+
+  void closingWhileComputing() {
+    auto* w = new MainWindow;
+    QVERIFY(showProject(*w, examplePath("seed001_flexible_link"), QSize(1400, 900)));
+    action(*w, "actionModes")->trigger();
+    QTest::mouseClick(child<QPushButton>(w->modesPanel(), "computeModes"), Qt::LeftButton);
+    QVERIFY(!w->modesPanel()->result());
+    delete w;  // the worker is given up and joined; its posted result is dropped
+    QTest::qWait(200);
+  }
+
+  void schematicPlaysThePressures() {
+    MainWindow w;
+    const QString file = examplePath("flexible_swing_arm");
+    QVERIFY(showProject(w, file, QSize(1400, 900)));
+    action(w, "actionModes")->trigger();
+    ModesPanel* panel = w.modesPanel();
+    retype(child<QDoubleSpinBox>(panel, "modesAt"), QString::number(kSwingAt));
+    computeAndWait(panel);
+    QVERIFY2(panel->result(), qPrintable(child<QLabel>(panel, "modesStatus")->text()));
+    const ModalResult& r = *panel->result();
+    // The channel of line l2's net (valve 4 to the cylinder's A).
+    const engine::NetMap nets(w.project());
+    std::string channel;
+    for (const auto& n : nets.nets())
+      if (std::find(n.members.begin(), n.members.end(), "cyl.A") != n.members.end()) channel = n.name + ".p";
+    QVERIFY(!channel.empty());
+    size_t column = 0;
+    while (column < r.channels.size() && r.channels[column].name != channel) ++column;
+    QVERIFY(column < r.channels.size());
+    const double p0 = r.outputs[column];
+    const double pAmb = w.project().simulation.ambient_pressure, gauge = 601325.0 - pAmb;  // the supply's
+    auto amplitude = [&](const Mode& m) -> const ChannelAmplitude* {
+      for (const ChannelAmplitude& c : m.channels)
+        if (c.channel == channel) return &c;
+      return nullptr;
+    };
+    // The panel (no 3D view here) scales a mode to 10 % of a 1 m mechanism.
+    auto scale = [&](size_t k) { return modeScale(r, k, 0.1, 1.0); };
+    int swinging = -1, still = -1;
+    double most = 0;
+    for (size_t k = 0; k < r.modes.size(); ++k) {
+      if (!r.modes[k].oscillating || scale(k) <= 0) continue;
+      const ChannelAmplitude* a = amplitude(r.modes[k]);
+      const double swing = a ? a->amplitude * scale(k) : 0.0;
+      qInfo("mode %zu: %.6g Hz, %s swings by %.4g Pa", k + 1, r.modes[k].frequency, channel.c_str(), swing);
+      if (swing > most) most = swing, swinging = int(k);
+      if (swing < 1e-6 * p0 && r.modes[k].frequency > 1.0 && still < 0) still = int(k);  // not a drifting rigid mode
+    }
+    QVERIFY(swinging >= 0 && still >= 0);
+    QTableWidget* t = panel->table();
+    auto rowOf = [&](int mode) {
+      for (int i = 0; i < t->rowCount(); ++i)
+        if (t->item(i, 0)->text().toInt() == mode + 1) return i;
+      return -1;
+    };
+    const QColor rest = pressureColor((p0 - pAmb) / gauge);
+    const SchematicScene* scene = w.scene();
+    auto lineColour = [&]() -> QColor {
+      const auto& c = scene->frame().lineColor;
+      const auto it = c.find("l2");
+      return it == c.end() ? QColor() : it->second;
+    };
+
+    clickRow(t, rowOf(swinging));
+    QCOMPARE(panel->animatedMode(), swinging);
+    const ChannelAmplitude* a = amplitude(r.modes[size_t(swinging)]);
+    std::set<QRgb> seen;
+    for (int i = 0; i < 60; i += 3) {
+      panel->showPhase(i / 60.0);
+      const double p = p0 + scale(size_t(swinging)) * a->amplitude * std::cos(2.0 * std::numbers::pi * (i / 60.0) + a->phase);
+      const QColor want = pressureColor((p - pAmb) / gauge);
+      QVERIFY2(scene->frame().active && lineColour() == want,
+               qPrintable(QString("phase %1/60: %2 for %3 Pa, want %4").arg(i).arg(lineColour().name(), QString::number(p), want.name())));
+      seen.insert(lineColour().rgb());
+      if (i == 0 || i == 30) shoot(&w, QString("mode_schematic_phase%1.png").arg(i));
+    }
+    qInfo("mode %d: l2 takes %zu colours over the period (%.4g Pa about %.6g Pa)", swinging + 1, seen.size(), most, p0);
+    QVERIFY(seen.size() >= 3);
+
+    clickRow(t, rowOf(still));
+    QCOMPARE(panel->animatedMode(), still);
+    for (int i = 0; i < 60; i += 3) {
+      panel->showPhase(i / 60.0);
+      QVERIFY2(lineColour() == rest, qPrintable(QString("phase %1/60: %2, want %3").arg(i).arg(lineColour().name(), rest.name())));
+    }
+    // Stop: the schematic shows no run (there is none) again.
+    QTest::mouseClick(child<QPushButton>(panel, "stopModeAnimation"), Qt::LeftButton);
+    QVERIFY(!scene->frame().active);
   }
 
   void reportHasTheModesTable() {

@@ -10,12 +10,20 @@
 //    oscillation: half a period apart the bob is on the other side by the
 //    same distance (1e-12 m), and modeScale makes its largest motion (a
 //    turn counted times the mechanism's size) the size asked for (1e-9 m);
-//  - stresses stay magnitudes; a bad mode or frame count is refused.
+//  - stresses stay magnitudes; a bad mode or frame count is refused;
+//  - a large turn composes with the rest orientation: a part resting at
+//    roll-pitch-yaw (0.3, -0.4, 0.6) whose mode turns it about the world
+//    axis (1, 2, -0.5), at 50 % of a 1 m mechanism (0.5 rad), has in every
+//    row the rotation exp(s cos(2 pi t) [phi]x) R0 to 1e-12, orthonormal to
+//    1e-12 (adding the angles is off by ~1e-2 there).
 #include "analyses/mode_animation.h"
 #include "engine/engine.h"
+#include "model/orientation.h"
 #include "support/test_project.h"
 
 #include <QtTest>
+
+#include <Eigen/Geometry>
 
 #include <cmath>
 #include <numbers>
@@ -122,6 +130,66 @@ class TestModeAnimation : public QObject {
     const std::vector<double> s = rows.column("arm_e0.stress");
     QCOMPARE(s.at(0), 4e6);
     QCOMPARE(s.at(2), 2e6);  // 1e6 - 3e6, a magnitude
+  }
+
+  void largeTurnsCompose() {
+    const Vec3 rpy0{0.3, -0.4, 0.6};
+    const Eigen::Matrix3d R0 = rotationFromRpy(rpy0);
+    // The world angular velocity of roll-pitch-yaw rates (R = Rz Ry Rx):
+    // yaw' e_z + pitch' Rz e_y + roll' Rz Ry e_x.
+    const Eigen::Matrix3d Rz = Eigen::AngleAxisd(rpy0[2], Eigen::Vector3d::UnitZ()).toRotationMatrix();
+    const Eigen::Matrix3d Ry = Eigen::AngleAxisd(rpy0[1], Eigen::Vector3d::UnitY()).toRotationMatrix();
+    Eigen::Matrix3d E;
+    E << Rz * Ry * Eigen::Vector3d::UnitX(), Rz * Eigen::Vector3d::UnitY(), Eigen::Vector3d::UnitZ();
+    const Eigen::Vector3d phi = Eigen::Vector3d(1, 2, -0.5).normalized();  // the mode's turn, world axes
+    const Eigen::Vector3d rates = E.inverse() * phi;  // what the linearised angle channels hold
+    // (That they are the angles' rates of that turn: a small turn by finite differences.)
+    const double eps = 1e-6;
+    auto anglesOf = [](const Eigen::Matrix3d& R) {  // R = Rz Ry Rx, |pitch| < pi / 2
+      return Eigen::Vector3d(std::atan2(R(2, 1), R(2, 2)), std::asin(-R(2, 0)), std::atan2(R(1, 0), R(0, 0)));
+    };
+    const Eigen::Vector3d fd = (anglesOf(Eigen::AngleAxisd(eps, phi).toRotationMatrix() * R0) -
+                                anglesOf(Eigen::AngleAxisd(-eps, phi).toRotationMatrix() * R0)) / (2 * eps);
+    QVERIFY((fd - rates).norm() < 1e-8);
+
+    ModalResult r;
+    r.channels = {{"arm.x", "m"}, {"arm.y", "m"}, {"arm.z", "m"}, {"arm.roll", "rad"}, {"arm.pitch", "rad"}, {"arm.yaw", "rad"}};
+    r.outputs = {0.2, -0.1, 0.4, rpy0[0], rpy0[1], rpy0[2]};
+    Mode m;
+    m.lambda = {0.0, 2 * std::numbers::pi};
+    m.frequency = 1.0;
+    m.oscillating = true;
+    m.channels.push_back({"arm.x", "m", 0.1, 0.0});
+    const char* angles[3] = {"arm.roll", "arm.pitch", "arm.yaw"};
+    for (int a = 0; a < 3; ++a)
+      m.channels.push_back({angles[a], "rad", std::abs(rates[a]), rates[a] < 0 ? std::numbers::pi : 0.0});
+    r.modes = {m};
+    // 50 % of a 1 m mechanism: the largest motion, a turn counted times 1 m, is 0.5.
+    const double s = modeScale(r, 0, 0.5, 1.0);
+    const double turn = s * phi.norm();
+    qInfo("scale %.6g: the part turns by up to %.6g rad about (%.4f, %.4f, %.4f)", s, turn, phi.x(), phi.y(), phi.z());
+    QVERIFY(turn > 0.3);
+    ResultStore rows;
+    modeAnimation(r, 0, s, 40, rows);
+    double worstAdded = 0;
+    for (size_t i = 0; i <= 40; ++i) {
+      const double t = i / 40.0;
+      const double c = std::cos(2 * std::numbers::pi * t);
+      const Eigen::Matrix3d want = Eigen::AngleAxisd(s * c, phi).toRotationMatrix() * R0;
+      const Eigen::Matrix3d got = rotationFromRpy({value(rows, "arm.roll", i), value(rows, "arm.pitch", i), value(rows, "arm.yaw", i)});
+      QVERIFY2((got - want).norm() < 1e-12, qPrintable(QString("row %1: off by %2").arg(i).arg((got - want).norm())));
+      const Eigen::Matrix3d R = modeOrientation(r, 0, "arm", s, t);
+      QVERIFY((R.transpose() * R - Eigen::Matrix3d::Identity()).norm() < 1e-12);
+      QVERIFY(std::abs(R.determinant() - 1) < 1e-12);
+      QVERIFY((R - want).norm() < 1e-12);
+      // The old way, the angles added, for the record.
+      const Eigen::Vector3d added = Eigen::Vector3d(rpy0[0], rpy0[1], rpy0[2]) + s * c * rates;
+      worstAdded = std::max(worstAdded, (rotationFromRpy({added[0], added[1], added[2]}) - want).norm());
+      // Positions stay the linear oscillation.
+      QVERIFY(std::abs(value(rows, "arm.x", i) - (0.2 + s * 0.1 * c)) < 1e-15);
+    }
+    qInfo("angles added instead: off by up to %.3g", worstAdded);
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, modeOrientation(r, 0, "nothing", s, 0.0));
   }
 
   void badArguments() {

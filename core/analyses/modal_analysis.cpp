@@ -204,7 +204,11 @@ ModalResult runModalAnalysis(const Project& project, const std::string& file, co
   sim.setEndTime(options.at);
   sim.setOutputRows(OutputRows::Solver);
   ResultStore rows;
-  const RunResult run = sim.run(rows);
+  auto checkCancel = [&] {
+    if (options.cancel && options.cancel->load()) throw ModalCancelled();
+  };
+  const RunResult run = sim.run(rows, options.cancel);
+  checkCancel();
   if (!run.ok() || run.yEnd.empty())
     throw std::runtime_error("the run to the operating point (t = " + numberText(options.at) +
                              " s) failed: " + run.message);
@@ -220,6 +224,7 @@ ModalResult runModalAnalysis(const Project& project, const std::string& file, co
     y = staticEquilibrium(sys, res.t, y, pr.simulation.rel_tol, sparse, res.notes);
     yp.assign(yp.size(), 0.0);
     res.staticEquilibrium = true;
+    checkCancel();
   }
   res.y = y;
   res.channels = sys.channels();
@@ -232,6 +237,7 @@ ModalResult runModalAnalysis(const Project& project, const std::string& file, co
   const modal::Eigenpairs ep =
       sparse ? modal::solveSparse(modal::lineariseSparse(sys, res.t, y, yp, d, true), wanted, options.maxOmega)
              : modal::solveDense(modal::linearise(sys, res.t, y, yp, d, true));
+  checkCancel();
   res.shift = ep.shift;
   res.infinite = ep.infinite;
   res.krylovDimension = ep.krylovDimension;

@@ -20,7 +20,9 @@
 #include "model/project.h"
 #include "solver/channel_info.h"
 
+#include <atomic>
 #include <complex>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -47,6 +49,14 @@ struct ModalOptions {
   // (dense), or those below maxOmega, else 30 (sparse).
   int modes = 0;
   ModalSolver solver = ModalSolver::Auto;
+  // Set from another thread to give up (the studio's Cancel): the run to the
+  // operating point stops at its next step, and the analysis throws
+  // ModalCancelled between its stages (the eigensolution itself runs out).
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+struct ModalCancelled : std::runtime_error {
+  ModalCancelled() : std::runtime_error("the modal analysis was cancelled") {}
 };
 
 struct ModeShare {

@@ -1,7 +1,12 @@
 #include "analyses/mode_animation.h"
 
+#include "mechanics/spatial.h"
+
+#include <Eigen/Geometry>
+
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <numbers>
 #include <stdexcept>
 #include <string>
@@ -25,7 +30,83 @@ const Mode& modeAt(const ModalResult& r, std::size_t k) {
   return r.modes[k];
 }
 
+using Complex = std::complex<double>;
+using CVec3 = Eigen::Matrix<Complex, 3, 1>;
+
+int channelIndex(const ModalResult& r, const std::string& name) {
+  const auto it = std::find_if(r.channels.begin(), r.channels.end(), [&](const ChannelInfo& c) { return c.name == name; });
+  return it == r.channels.end() ? -1 : static_cast<int>(it - r.channels.begin());
+}
+
+// A part's orientation in a mode: its rest rotation and the mode's rotation
+// vector in world axes (complex: amplitude and phase per axis).
+struct Turning {
+  std::string part;
+  int column[3] = {-1, -1, -1};  // roll, pitch, yaw
+  Eigen::Matrix3d R0 = Eigen::Matrix3d::Identity();
+  CVec3 phi = CVec3::Zero();
+};
+
+// The turning of `part` in `mode`; false when it lacks one of the three
+// angle channels, or its pitch is +-90 degrees (the angles' rates do not
+// give its turn there: they stay linear).
+bool turningOf(const ModalResult& r, const Mode& mode, const std::string& part, Turning& out) {
+  static const char* kAngles[3] = {".roll", ".pitch", ".yaw"};
+  out.part = part;
+  Vec3 rpy{};
+  CVec3 rates = CVec3::Zero();
+  for (int a = 0; a < 3; ++a) {
+    out.column[a] = channelIndex(r, part + kAngles[a]);
+    if (out.column[a] < 0 || static_cast<std::size_t>(out.column[a]) >= r.outputs.size()) return false;
+    rpy[a] = r.outputs[static_cast<std::size_t>(out.column[a])];
+    for (const ChannelAmplitude& c : mode.channels)
+      if (c.channel == part + kAngles[a]) rates[a] = std::polar(c.amplitude, c.phase);
+  }
+  if (std::abs(std::cos(rpy[1])) < 1e-9) return false;
+  out.R0 = rotationFromRpy(rpy);
+  // R = Rz(yaw) Ry(pitch) Rx(roll): world angular velocity
+  // = roll' Rz Ry e_x + pitch' Rz e_y + yaw' e_z.
+  const Eigen::Matrix3d Rz = Eigen::AngleAxisd(rpy[2], Eigen::Vector3d::UnitZ()).toRotationMatrix();
+  const Eigen::Matrix3d Ry = Eigen::AngleAxisd(rpy[1], Eigen::Vector3d::UnitY()).toRotationMatrix();
+  Eigen::Matrix3d E;
+  E.col(0) = Rz * Ry * Eigen::Vector3d::UnitX();
+  E.col(1) = Rz * Eigen::Vector3d::UnitY();
+  E.col(2) = Eigen::Vector3d::UnitZ();
+  out.phi = E.cast<Complex>() * rates;
+  return true;
+}
+
+Eigen::Matrix3d orientationAt(const Turning& turn, double scale, double t) {
+  const Complex e = std::polar(1.0, 2.0 * std::numbers::pi * t);
+  const Eigen::Vector3d theta = scale * (turn.phi * e).real();
+  const double angle = theta.norm();
+  if (angle == 0.0) return turn.R0;
+  return Eigen::AngleAxisd(angle, theta / angle).toRotationMatrix() * turn.R0;
+}
+
+// Every part with the three angle channels (a name "<part>.roll" with the unit rad).
+std::vector<std::string> turningParts(const ModalResult& r) {
+  std::vector<std::string> parts;
+  for (const ChannelInfo& c : r.channels)
+    if (c.unit == "rad" && endsWith(c.name, ".roll")) parts.push_back(c.name.substr(0, c.name.size() - 5));
+  return parts;
+}
+
+// The angle a + 2 pi n nearest `near`.
+double nearest(double a, double near) {
+  const double twoPi = 2.0 * std::numbers::pi;
+  return a + twoPi * std::round((near - a) / twoPi);
+}
+
 }  // namespace
+
+Eigen::Matrix3d modeOrientation(const ModalResult& result, std::size_t k, const std::string& part, double scale,
+                                double t) {
+  Turning turn;
+  if (!turningOf(result, modeAt(result, k), part, turn))
+    throw std::out_of_range("no orientation channels " + part + ".roll/pitch/yaw");
+  return orientationAt(turn, scale, t);
+}
 
 ModeMotion modeMotion(const ModalResult& result, std::size_t k) {
   ModeMotion m;
@@ -58,6 +139,11 @@ void modeAnimation(const ModalResult& result, std::size_t k, double scale, int f
     amp[c] = a.amplitude;
     phase[c] = a.phase;
   }
+  std::vector<Turning> turning;
+  for (const std::string& part : turningParts(result)) {
+    Turning turn;
+    if (turningOf(result, mode, part, turn) && turn.phi.norm() > 0) turning.push_back(turn);
+  }
   out.setChannels(result.channels);
   std::vector<double> row(n);
   for (int i = 0; i <= frames; ++i) {
@@ -66,6 +152,22 @@ void modeAnimation(const ModalResult& result, std::size_t k, double scale, int f
       const double base = c < result.outputs.size() ? result.outputs[c] : 0.0;
       row[c] = base + scale * amp[c] * std::cos(2.0 * std::numbers::pi * t + phase[c]);
       if (stress[c]) row[c] = std::abs(row[c]);
+    }
+    // The turns composed with the rest orientations, as the angles nearest
+    // the linear ones (of the two triples of one rotation, and modulo 2 pi):
+    // the rows jump neither by 2 pi nor to the other triple.
+    for (const Turning& turn : turning) {
+      const Eigen::Vector3d rpy = mb::toRpy(orientationAt(turn, scale, t));
+      const double pi = std::numbers::pi;
+      const Eigen::Vector3d other(rpy[0] + pi, pi - rpy[1], rpy[2] + pi);
+      Eigen::Vector3d best[2], linear;
+      for (int a = 0; a < 3; ++a) {
+        linear[a] = row[static_cast<std::size_t>(turn.column[a])];
+        best[0][a] = nearest(rpy[a], linear[a]);
+        best[1][a] = nearest(other[a], linear[a]);
+      }
+      const Eigen::Vector3d& pick = (best[0] - linear).norm() <= (best[1] - linear).norm() ? best[0] : best[1];
+      for (int a = 0; a < 3; ++a) row[static_cast<std::size_t>(turn.column[a])] = pick[a];
     }
     out.append(t, row.data());
   }

@@ -3,12 +3,22 @@
 // operating point, written as result rows, so that every view that plays a
 // run (the 3D view's parts and bent beams, stress colours) plays the mode.
 // Row time is the fraction of the period (0 to 1), not seconds.
+//
+// A part's orientation is not the operating point's angles plus the
+// oscillating ones (at a large amplitude that is no rotation about the
+// mode's axis): the mode's turn is a rotation vector phi in world axes (the
+// angles' amplitudes mapped by the roll-pitch-yaw rates), applied by the
+// exponential map, R(t) = exp(scale Re(phi e^(2 pi i t)) x) R0, and the
+// rows hold the angles of R(t). Positions are the linear oscillation.
 #pragma once
 
 #include "analyses/modal_analysis.h"
 #include "solver/result_store.h"
 
+#include <Eigen/Core>
+
 #include <cstddef>
+#include <string>
 
 namespace pm {
 
@@ -29,8 +39,16 @@ double modeScale(const ModalResult& result, std::size_t k, double size, double l
 // Rows i = 0..frames at t = i / frames: every channel at the operating point
 // plus scale * amplitude * cos(2 pi t + phase) (channels the mode leaves
 // still keep their operating-point value). Stresses ("<id>.stress",
-// "<id>.max_stress": magnitudes) stay non-negative. Throws std::out_of_range
-// for a mode k that does not exist, std::invalid_argument for frames < 1.
+// "<id>.max_stress": magnitudes) stay non-negative.
+// The orientations ("<part>.roll/pitch/yaw") follow R(t) above (the angles
+// nearest the linear ones). Throws std::out_of_range for a mode k that does
+// not exist, std::invalid_argument for frames < 1.
 void modeAnimation(const ModalResult& result, std::size_t k, double scale, int frames, ResultStore& out);
+
+// R(t) of `part` (its "<part>.roll", ".pitch", ".yaw" channels) in mode k
+// at the fraction t of the period. Throws std::out_of_range for a mode or
+// part (without the three channels) that does not exist.
+Eigen::Matrix3d modeOrientation(const ModalResult& result, std::size_t k, const std::string& part, double scale,
+                                double t);
 
 }  // namespace pm

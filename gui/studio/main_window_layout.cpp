@@ -256,10 +256,10 @@ void MainWindow::addPressureUnitsMenu(QMenu* viewMenu) {
 }
 
 // Analysis > Modes: the modes table in a dock under the schematic, its
-// animation in the 3D view; a run, or the end of the animation, gives the
+// animation in the 3D view and the schematic's colours; a run, or the end of the animation, gives the
 // view the run back.
 void MainWindow::addAnalysisMenu() {
-  modes_ = new ModesPanel(doc_, view3d_);
+  modes_ = new ModesPanel(doc_, view3d_, scene_);
   modes_->setObjectName("modesPanel");
   modesDock_ = new QDockWidget(tr("Modes"), this);
   modesDock_->setObjectName("modesDock");
@@ -269,6 +269,7 @@ void MainWindow::addAnalysisMenu() {
   modesDock_->hide();
   plotDock_->raise();
   connect(modes_, &ModesPanel::animationStopped, this, [this] {
+    run_->showFrame(cursor_->time());  // the schematic's colours of the run, if any
     if (!view3d_) return;
     view3d_->setResults(run_->shown3d());
     view3d_->setPose(cursor_->time());
