@@ -3,7 +3,7 @@
 // Opens the project given (as when a file is double-clicked), else shows the
 // start page. --run starts the simulation as soon as the project is open.
 #include "engine/engine.h"
-#include "engine/user_folder.h"
+#include "library_folder.h"
 #include "main_window.h"
 
 #include <QApplication>
@@ -33,9 +33,11 @@ int main(int argc, char** argv) {
 
   // Before the window: its library panel lists the types registered. A bad
   // file is reported; the folder's good components are registered anyway.
-  std::string problem;
-  pm::engine::loadUserComponentFolder(&problem);
-  if (!problem.empty()) std::fprintf(stderr, "pneumech-studio: %s\n", problem.c_str());
+  // The folder is the one chosen in Edit > Preferences, else the core's
+  // default (engine::userComponentFolder()).
+  QString problem;
+  pm::gui::library_folder::loadAtStart(&problem);
+  if (!problem.isEmpty()) std::fprintf(stderr, "pneumech-studio: %s\n", qPrintable(problem));
   for (const QString& dir : cli.values(userLib)) {
     try {
       pm::engine::loadUserLibrary(dir.toStdString());

@@ -5,6 +5,7 @@
 // clear error and no file.
 #include "report_export.h"
 #include "engine/engine.h"
+#include "support/pack_subcircuit.h"
 #include "support/test_project.h"
 #include "units.h"
 
@@ -208,6 +209,36 @@ class TestGuiReport : public QObject {
     QVERIFY(gauge.contains("from6to5bar(g)innormal") && abs.contains("from7.013"));
     QVERIFY(abs.contains(QRegularExpression("to6\\.013\\d?bar\\(abs\\)innormal")));
     QVERIFY(gauge.contains("Pressuresaregauge,bar(g)") && abs.contains("Pressuresareabsolute,bar(abs)"));
+  }
+
+  // The assumptions list the circuit as the compiler expands it: seed 003's
+  // cylinder, given its own friction and packed alone into a sub-circuit
+  // `act`, is listed as `act.cyl1` with that friction.
+  void assumptionsListAnInnerCylinder() {
+    const QString pdftotext = QStandardPaths::findExecutable("pdftotext");
+    if (pdftotext.isEmpty()) QSKIP("pdftotext not installed: PDF text not checked");
+    Project flat = project_;
+    Component* cyl = flat.find("cyl1");
+    cyl->params["F_coulomb"] = 37.5;
+    cyl->params["F_static"] = 52.5;
+    cyl->params["c_viscous"] = 12.5;
+    flat.extra["report"]["plots"] = nlohmann::json::array({nlohmann::json::array({"act.cyl1.x"})});
+    const Project packed = packAlone(flat, "cyl1", "seed003_actuator", "act");
+    QVERIFY(!packed.find("cyl1") && packed.find("act"));
+    const std::unique_ptr<Run> run = simulate(packed, "packed");
+    REQUIRE_OK(run);
+    const QString pdf = dir_.path() + "/packed.pdf";
+    QString error;
+    QVERIFY2(gui::exportReport(packed, run->out, pdf, &error, seed003()), qPrintable(error));
+    QProcess p;
+    p.start(pdftotext, {"-layout", pdf, "-"});
+    QVERIFY(p.waitForFinished(60000));
+    const QString text = normalised(QString::fromUtf8(p.readAllStandardOutput()));
+    const QString assumed = text.mid(text.lastIndexOf("Assumptions"));
+    qInfo("%s", qPrintable(assumed.left(600)));
+    QVERIFY2(assumed.contains("Cylinder1A1(act.cyl1):friction37.5NCoulomb,52.5Nstatic(breakaway)"),
+             "the inner cylinder's friction is not in the assumptions");
+    QVERIFY(assumed.contains("viscous12.5Ns/m"));
   }
 
   void badPlotChannelIsAClearError() {

@@ -12,6 +12,7 @@
 #include "results/bill_of_materials.h"
 #include "results/key_results.h"
 #include "support/lever_project.h"
+#include "support/pack_subcircuit.h"
 #include "support/test_project.h"
 
 #include <QtTest>
@@ -21,34 +22,6 @@ using namespace pm::test;
 using nlohmann::json;
 
 namespace {
-
-// `flat` with component `id` alone packed into a sub-circuit type `type`
-// (external ports named as its pneumatic ports), instance `instance` in
-// its place; the lines to it end at the instance's ports.
-Project packAlone(const Project& flat, const std::string& id, const std::string& type, const std::string& instance) {
-  json root = json::parse(serializeProject(flat));
-  json inside, comps = json::array();
-  for (json& c : root["components"]) {
-    if (c["id"] != id) {
-      comps.push_back(c);
-      continue;
-    }
-    inside = c;
-    comps.push_back({{"id", instance}, {"type", type}, {"placement", c["placement"]}});
-  }
-  json ports = json::array();
-  for (const PortDecl& p : Registry::instance().find(inside["type"].get<std::string>())->ports)
-    if (p.domain == Domain::Pneumatic) ports.push_back({{"name", p.name}, {"connect", id + "." + p.name}});
-  root["subcircuits"][type] = {{"format", "pneumech-subcircuit"}, {"name", type}, {"ports", ports},
-                               {"components", json::array({inside})}, {"connections", json::array()}};
-  root["components"] = comps;
-  for (json& k : root["connections"])
-    for (const char* end : {"from", "to"}) {
-      const std::string ref = k[end].get<std::string>();
-      if (ref.rfind(id + ".", 0) == 0) k[end] = instance + ref.substr(id.size());
-    }
-  return parseProject(root.dump(2), "packed.pneumech.json");
-}
 
 // The lever with its mass properties from its box (the run goes over the dead point).
 Project lever() {

@@ -42,6 +42,15 @@ class Backplane {
     std::function<void(const Eval&, double& x, double& v)> kinematics;
     double x0 = 0.0, v0 = 0.0, a0 = 0.0;  // mechanics at t0
     double F0 = 0.0, F1 = 0.0;            // pressure force at t0, t1
+    // Circuit values a force computed on the mechanical side reads (a user
+    // component's port pressures and temperatures, states, inputs: what only
+    // the pneumatic System has), sent like the pressure force: evaluated at
+    // t0 and t1 on the pneumatic side, interpolated linearly between them.
+    // The mechanics evaluates that force with them and its own x, v, so a
+    // spring or damper in it stays implicit. Unset for cylinders.
+    int nValues = 0;
+    std::function<void(const Eval&, double* values)> circuitValues;
+    std::vector<double> c0, c1;  // at t0, t1
   };
 
   // Index of the actuator `id`, added on first use (both Systems register
@@ -97,6 +106,11 @@ class Backplane {
   double forceAt(int i, double t) const {
     const Actuator& a = act_[i];
     return a.F0 + (a.F1 - a.F0) * (t - t0_) / (t1_ - t0_);
+  }
+  // Circuit value k of actuator i, interpolated as the force is.
+  double valueAt(int i, int k, double t) const {
+    const Actuator& a = act_[i];
+    return a.c0[k] + (a.c1[k] - a.c0[k]) * (t - t0_) / (t1_ - t0_);
   }
 
  private:

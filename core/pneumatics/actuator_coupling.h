@@ -86,6 +86,16 @@ class ActuatorCoupling {
   double pressureForce(const Eval& e) const {
     return side_ == CouplingRole::Mechanical ? bp_->forceAt(bpIndex_, e.t) : pressure_(e);
   }
+  // A force that reads circuit values (a user component's) is computed on
+  // the mechanical side from the values the pneumatic side sends
+  // (Backplane::Actuator::circuitValues): there, `n` values written by
+  // `values`; on the mechanical side, value k at t, interpolated over the
+  // exchange interval.
+  void sendCircuitValues(int n, std::function<void(const Eval&, double*)> values) {
+    (*bp_)[bpIndex_].nValues = n;
+    (*bp_)[bpIndex_].circuitValues = std::move(values);
+  }
+  double circuitValue(int k, double t) const { return bp_->valueAt(bpIndex_, k, t); }
   // The residuals of q and w: the backplane's motion (q, w from motion()),
   // the mechanism's geometry, or free dq/dt = w, dw/dt = freeAcceleration().
   template <class Acceleration>

@@ -337,7 +337,13 @@ RunResult CoSimulation::run(RowConsumer& out, const std::atomic<bool>* cancel, R
   };
   auto pressureForces = [&](double t, bool atStart) {
     pneu_->withEval(t, pn.y(), pn.yp(), [&](Eval& e) {
-      for (Backplane::Actuator& a : acts) (atStart ? a.F0 : a.F1) = a.pressureForce(e);
+      for (Backplane::Actuator& a : acts) {
+        (atStart ? a.F0 : a.F1) = a.pressureForce(e);
+        if (!a.circuitValues) continue;
+        std::vector<double>& c = atStart ? a.c0 : a.c1;
+        c.resize(static_cast<size_t>(a.nValues));
+        a.circuitValues(e, c.data());
+      }
     });
   };
   // Mechanism quantities read by circuit elements: value at t0, mean rate
@@ -374,7 +380,7 @@ RunResult CoSimulation::run(RowConsumer& out, const std::atomic<bool>* cancel, R
     });
     pn.start(0.0);
     pressureForces(0.0, true);
-    for (Backplane::Actuator& a : acts) a.F1 = a.F0;
+    for (Backplane::Actuator& a : acts) a.F1 = a.F0, a.c1 = a.c0;
     me.start(0.0);
     pn.outputs(0.0, pRow.data());
     me.outputs(0.0, mRow.data());

@@ -5,7 +5,8 @@
 // each side sees the other inside an interval). Per interval [t0, t1]:
 //   1. the pneumatics restarts at t0 (its actuators' motion changed) and
 //      integrates to t1 with the motion extrapolated from the mechanics;
-//   2. the pressure force at t1 closes the interpolation line;
+//   2. the pressure force at t1 closes the interpolation line (and the
+//      circuit values a user component's force reads, element/backplane.h);
 //   3. the mechanics integrates to t1 (IDA stop time t1, so no request
 //      falls beyond it) with the interpolated pressure force and its own
 //      friction and stop forces;

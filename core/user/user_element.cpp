@@ -36,7 +36,10 @@ class UserElement : public Element {
     v_[d_->TAmb] = b.ambientTemperature();
     for (const Definition::Variable& var : d_->variables)
       if (var.constant) v_[var.slot] = var.value.run(v_.data(), 0.0);
-    if (coupling_) setupMechanical(b);
+    if (coupling_) {
+      setupMechanical(b);
+      if (coupling_->mechanicalSide()) return;  // the force alone (setupMechanical)
+    }
     for (const Definition::Port& p : d_->ports) {
       int n = b.port(p.name);
       // An unconnected port is closed by a dead end of its own, so that
@@ -69,6 +72,10 @@ class UserElement : public Element {
   }
 
   void evaluate(Eval& e) override {
+    if (mechanicalSide()) {
+      coupling_->mechanismResiduals(e);
+      return;
+    }
     fill(e);
     double* v = v_.data();
     const double t = e.t;
@@ -90,28 +97,46 @@ class UserElement : public Element {
   }
 
   // The mechanical port moves like a cylinder's rod (pneumatics/actuator_coupling.h).
+  // In a co-simulation the force is evaluated on the mechanical side, with
+  // the mechanics' own x, v (a spring or damper in it stays implicit) and
+  // the circuit values it reads (ports' p and T, inputs, states, discrete
+  // states) sent by the pneumatic side at both ends of each exchange
+  // interval and interpolated linearly between them.
   void setupMechanical(SystemBuilder& b) {
     const Definition::Mechanical& m = d_->mech;
     coupling_->begin(b);
-    if (coupling_->pneumaticSide() || coupling_->mechanicalSide())
-      throw std::runtime_error("mechanical port '" + m.name +
-                               "': a user component runs in the monolithic coupling only (simulation.coupling)");
+    const auto force = [this](const Eval& e) {
+      fill(e);
+      return d_->mech.force.run(v_.data(), e.t);
+    };
+    if (coupling_->pneumaticSide() || coupling_->mechanicalSide()) {
+      circuitSlots_.clear();
+      for (const Definition::Port& p : d_->ports) circuitSlots_.insert(circuitSlots_.end(), {p.p, p.T});
+      for (const Definition::Input& in : d_->inputs) circuitSlots_.push_back(in.slot);
+      for (const Definition::State& st : d_->states) circuitSlots_.insert(circuitSlots_.end(), {st.slot, st.der});
+      for (const Definition::Discrete& d : d_->discretes) circuitSlots_.push_back(d.slot);
+      if (coupling_->pneumaticSide())
+        coupling_->sendCircuitValues(static_cast<int>(circuitSlots_.size()), [this](const Eval& e, double* out) {
+          fill(e);
+          for (size_t k = 0; k < circuitSlots_.size(); ++k) out[k] = v_[circuitSlots_[k]];
+        });
+      // The backplane's pressure force stays 0: the whole force is the mechanical side's.
+      coupling_->declareStates(b, m.x0.run(v_.data(), 0.0), [](const Eval&) { return 0.0; }, force);
+      return;
+    }
     if (!coupling_->attached() && !m.hasMass)
       throw std::runtime_error("mechanical port '" + m.name +
                                "': attach it to the mechanism (data.attach) or give the force a mass");
     mass_ = m.hasMass ? m.mass.run(v_.data(), 0.0) : 0.0;
     if (!coupling_->attached() && !(mass_ > 0.0))
       throw std::runtime_error("mechanical port '" + m.name + "': the mass must be > 0");
-    coupling_->declareStates(
-        b, m.x0.run(v_.data(), 0.0), [](const Eval&) { return 0.0; },
-        [this](const Eval& e) {
-          fill(e);
-          return d_->mech.force.run(v_.data(), e.t);
-        });
+    coupling_->declareStates(b, m.x0.run(v_.data(), 0.0), [](const Eval&) { return 0.0; }, force);
   }
+  bool mechanicalSide() const { return coupling_ && coupling_->mechanicalSide(); }
 
   // One root per comparison, lhs - rhs, the events' in order.
   void roots(const Eval& e, double* g) override {
+    if (mechanicalSide()) return;  // events are the circuit side's
     fill(e);
     for (const Definition::Event& ev : d_->events)
       for (const Definition::Comparison& c : ev.comparisons) *g++ = difference(c, e.t);
@@ -121,7 +146,7 @@ class UserElement : public Element {
   // comparisons, whose tie at the root counts as reached); at the start it
   // is only noted.
   bool update(const Eval& e) override {
-    if (d_->events.empty()) return false;
+    if (d_->events.empty() || mechanicalSide()) return false;
     fill(e);
     bool changed = false;
     std::vector<char> truth;
@@ -150,11 +175,19 @@ class UserElement : public Element {
     return true;
   }
 
-  // The value array for `e`: ports, inputs, states, discrete states, variables.
+  // The value array for `e`: ports, inputs, states, discrete states, variables
+  // (on a co-simulation's mechanical side the circuit's from the backplane).
   void fill(const Eval& e) {
     double* v = v_.data();
     const double t = e.t;
     v[d_->time] = t;
+    if (mechanicalSide()) {
+      for (size_t k = 0; k < circuitSlots_.size(); ++k) v[circuitSlots_[k]] = coupling_->circuitValue(static_cast<int>(k), t);
+      coupling_->motion(e, v[d_->mech.x], v[d_->mech.v]);
+      for (const Definition::Variable& var : d_->variables)
+        if (!var.constant) v[var.slot] = var.value.run(v, t);
+      return;
+    }
     for (size_t i = 0; i < d_->ports.size(); ++i) {
       v[d_->ports[i].p] = e.p(nodes_[i]);
       v[d_->ports[i].T] = e.T(nodes_[i]);
@@ -174,6 +207,7 @@ class UserElement : public Element {
   }
 
   void output(const Eval& e, double* ch) override {
+    if (mechanicalSide()) return;  // no channels of its own there
     for (size_t i = 0; i < d_->outputs.size(); ++i) ch[i] = d_->outputs[i].value.run(v_.data(), e.t);
   }
 
@@ -186,6 +220,7 @@ class UserElement : public Element {
   std::vector<double> disc_;   // discrete states, by Definition::discretes
   std::vector<bool> active_;   // each event's condition as last seen
   std::optional<ActuatorCoupling> coupling_;  // with a mechanical port
+  std::vector<int> circuitSlots_;  // co-simulation: the slots the circuit side sends
   double mass_ = 0.0;
   std::vector<double> out_;
 };

@@ -3,6 +3,7 @@
 #include "displacement_step_view.h"
 #include "mechanism_snapshot.h"
 #include "engine/engine.h"
+#include "engine/expanded_view.h"
 #include "report_circuit.h"
 #include "report_page.h"
 #include "report_modes.h"
@@ -449,7 +450,10 @@ void billOfMaterialsSection(ReportPage& pg, const Inputs& in) {
 
 void assumptions(ReportPage& pg, const Inputs& in) {
   pg.heading(QStringLiteral("Assumptions"));
-  const Project& pr = in.project;
+  // As the compiler sees it: a sub-circuit's supplies and cylinders
+  // (`<instance>.<inner id>`) are listed with their own parameters.
+  std::optional<Project> flat;
+  const Project& pr = engine::expandedView(in.project, flat);
   const auto& s = pr.simulation;
   QStringList items;
   for (const Component& c : pr.components)

@@ -10,6 +10,7 @@
 #include "library_panel.h"
 #include "mechanism_actions.h"
 #include "mechanism_view.h"
+#include "preferences_dialog.h"
 #include "model/component_type.h"
 #include "model/project_error.h"
 #include "model_tree.h"
@@ -186,6 +187,18 @@ bool MainWindow::rememberSessions() {
 }
 
 bool MainWindow::openProject(const QString& path) { return session_->open(path); }
+
+PreferencesDialog* MainWindow::openPreferences() {
+  auto* d = new PreferencesDialog(this);
+  d->setAttribute(Qt::WA_DeleteOnClose);
+  connect(d, &PreferencesDialog::libraryChanged, this, [this](const QString& folder, const QString& problem) {
+    library_->rebuild();  // its types beside the built-in ones, at once
+    statusBar()->showMessage(tr("User component library: %1").arg(folder), 8000);
+    if (!problem.isEmpty()) showWarning(tr("User component library"), problem);
+  });
+  d->open();
+  return d;
+}
 
 void MainWindow::offerRecovery() {
   if (run_->isRunning()) return;  // at start only; never under a run

@@ -56,6 +56,7 @@ class ModelTree;
 class SelectionModel;
 class SessionMemory;
 class WindowLayouts;
+class PreferencesDialog;
 class PropertyEditor;
 class ResultBuffer;
 class ResultsPanel;
@@ -78,6 +79,9 @@ class MainWindow : public QMainWindow {
   bool saveProject();                          // to the current file (Save As when none)
   bool saveProjectAs(const QString& path);     // and make it the current file
   void newProject();                           // an empty, untitled circuit
+  // Edit > Preferences (window-modal, not blocking): the library folder;
+  // OK lists the folder's types in the library panel at once.
+  PreferencesDialog* openPreferences();
 
   const Project& project() const;
   const QString& currentFile() const;

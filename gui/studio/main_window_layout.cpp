@@ -351,6 +351,11 @@ void MainWindow::buildMenus() {
     for (QGraphicsItem* i : scene_->items())
       if (i->flags() & QGraphicsItem::ItemIsSelectable) i->setSelected(true);
   });
+  edit->addSeparator();
+  QAction* prefs = edit->addAction(tr("Pre&ferences..."), this, &MainWindow::openPreferences);
+  prefs->setObjectName("actionPreferences");
+  prefs->setShortcut(QKeySequence::Preferences);
+  prefs->setStatusTip(tr("The studio's own settings: the user component library folder"));
 
   QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
   QAction* fit = viewMenu->addAction(tr("Zoom to &Fit"), view_, &SchematicView::zoomToFit);
