@@ -5,6 +5,7 @@
 // duration), a block on an inclined plane (stiction creep, sliding
 // acceleration), and the broad phase against all pairs.
 #include "mechanics/contact/broad_phase.h"
+#include "mechanics/contact/contact_pair.h"
 #include "mechanics/contact/force_law.h"
 #include "mechanics/contact/narrow_phase.h"
 #include "mechanics/impact_force.h"
@@ -382,6 +383,8 @@ class TestContact : public QObject {
         {"cylinder-capsule", Shape::cylinder(0.1, 0.2), place(V3::Zero(), rotX(0.1)), Shape::capsule(0.02, 0.05),
          place(V3(0.01, 0.02, 0.217), rotY(1.5))},
         {"cylinder-cylinder", Shape::cylinder(0.1, 0.2), o, Shape::cylinder(0.05, 0.1), place(V3(0.02, 0.01, 0.298), rotX(0.02))},
+        {"funnel-capsule", Shape::funnel(0.1, 0.3, 0.2), o, Shape::capsule(0.03, 0.05), place(V3(0.16, 0.01, 0.1), rotX(0.3))},
+        {"funnel-cylinder", Shape::funnel(0.1, 0.3, 0.2), o, Shape::cylinder(0.03, 0.05), place(V3(0.16, 0.01, 0.1), rotX(0.3))},
     };
     for (const Case& k : cases) {
       const Contact want = collide(k.a, k.fa, k.b, k.fb);
@@ -670,6 +673,55 @@ class TestContact : public QObject {
     expectPair(f, fa, s, at(w(V3(0.6, 0, 0.5))), 0.15, fa.R * V3(0.6, 0, 0.8));
   }
 
+  // Funnel (base 0.1, mouth 0.4, length 0.4: generator t = (0.6, 0.8),
+  // inward normal (-0.8, 0.6) in the meridian plane) against a capsule and
+  // a cylinder: a peg or roller lying along the wall (parallel: both ends,
+  // in contact and 0.01 apart), crossed (a horizontal capsule whose far end
+  // touches at 45 degrees), standing (the cylinder's lower rim on the wall),
+  // and the rims (a peg through the base hole against the base rim, a
+  // capsule's end on the mouth rim).
+  void funnelCapsuleCylinder() {
+    const Shape f = Shape::funnel(0.1, 0.4, 0.4);
+    const Frame fa = at(V3(0.5, -0.3, 0.2), rotX(0.2));
+    auto w = [&](const V3& l) { return fa.toWorld(l); };
+    auto nw = [&](const V3& l) { return V3(fa.R * l); };
+    const V3 nin(-0.8, 0, 0.6), t(0.6, 0, 0.8);
+    const M3 alongT = fa.R * rotY(std::asin(0.6));  // z along the generator
+    // Along the wall: the wall point at u = 0.5, (0.22, 0, 0.16), moved in by 0.02.
+    const V3 c = V3(0.22, 0, 0.16) + 0.02 * nin;
+    for (const Shape& s : {Shape::capsule(0.03, 0.1), Shape::cylinder(0.03, 0.1)}) {
+      expectPair(f, fa, s, at(w(c), alongT), -0.01, nw(nin),
+                 {{w(c + 0.1 * t - 0.025 * nin), 0.01}, {w(c - 0.1 * t - 0.025 * nin), 0.01}});
+      expectPair(f, fa, s, at(w(c + 0.02 * nin), alongT), 0.01, nw(nin));
+    }
+    // Crossed: a capsule along y, centre (0.15, 0.05, 0.2), its end
+    // (0.15, 0.15, 0.2) at rho = 0.15 sqrt(2) touches at 45 degrees:
+    // depth 0.8 (rho - 0.1) - 0.6 z + r = 0.8 * 0.15 sqrt(2) - 0.08 - 0.12 + 0.04.
+    {
+      const double depth = 0.8 * 0.15 * std::sqrt(2.0) - 0.08 - 0.12 + 0.04, h = std::sqrt(0.5);
+      const V3 n45(-0.8 * h, -0.8 * h, 0.6), end(0.15, 0.15, 0.2);
+      expectPair(f, fa, Shape::capsule(0.04, 0.1), at(w(V3(0.15, 0.05, 0.2)), fa.R * rotX(std::numbers::pi / 2)),
+                 -depth, nw(n45), {{w(end - (0.04 - 0.5 * depth) * n45), depth}});
+    }
+    // Standing: a cylinder (r 0.05, half-length 0.05) at (0.175, 0, 0.2):
+    // its lower rim point (0.225, 0, 0.15) is 0.8 * 0.125 - 0.09 = 0.01 deep;
+    // moved in to 0.15, 0.01 apart.
+    const Shape post = Shape::cylinder(0.05, 0.05);
+    expectPair(f, fa, post, at(w(V3(0.175, 0, 0.2)), fa.R), -0.01, nw(nin),
+               {{w(V3(0.225, 0, 0.15) + 0.005 * nin), 0.01}});
+    expectPair(f, fa, post, at(w(V3(0.15, 0, 0.2)), fa.R), 0.01, nw(nin));
+    // Base rim (0.1, 0, 0) against a vertical peg through the hole, its
+    // side at x = 0.11: 0.01 deep, pushed towards the axis; 0.005 apart.
+    for (const Shape& s : {Shape::capsule(0.02, 0.1), Shape::cylinder(0.02, 0.1)}) {
+      expectPair(f, fa, s, at(w(V3(0.09, 0, 0)), fa.R), -0.01, nw(V3(-1, 0, 0)), {{w(V3(0.105, 0, 0)), 0.01}});
+      expectPair(f, fa, s, at(w(V3(0.075, 0, 0)), fa.R), 0.005, nw(V3(-1, 0, 0)));
+    }
+    // Mouth rim (0.4, 0, 0.4) under a vertical capsule's lower end
+    // (0.4, 0, 0.42), r 0.03: 0.01 deep, pushed up.
+    expectPair(f, fa, Shape::capsule(0.03, 0.1), at(w(V3(0.4, 0, 0.52)), fa.R), -0.01, nw(V3(0, 0, 1)),
+               {{w(V3(0.4, 0, 0.395)), 0.01}});
+  }
+
   void signedDistanceIsContinuous() {
     // A root function must not jump: along straight paths through every
     // region of the funnel and the box (in and out of the solid), the signed
@@ -815,6 +867,62 @@ class TestContact : public QObject {
     checkVec(b.coefficient, V3(0, -0.75 * std::exp(-1.0), 0), 1e-12, "coefficient from zero");
     fp.stictionDeformation = 0.0;
     QVERIFY(!hasStickState(fp));
+  }
+
+  // The twisting part of the stick state by hand (the same law, sigma0 5e4):
+  // at rest a twist deflection s gives -sigma0 s and no rate; sliding and
+  // turning together with u = (0.12, 0.16) m/s (w = 0.2, g = mu_d = 0.3) and
+  // (z, s) saturated at g u / (sigma0 w), the rates vanish and force and
+  // torque share the limit: (-0.18, -0.24), 0.18^2 + 0.24^2 = 0.3^2.
+  void bristleTwistLaw() {
+    const FrictionParams fp{0.5, 0.3, 1e-3, 1e-2, 1e-5};
+    Bristle b = bristleFriction(V3::Zero(), V3::Zero(), fp, 2e-6, 0.0);
+    CHECK_NEAR(b.twistRate, 0.0, kTol);
+    CHECK_NEAR(b.twistCoefficient, -0.1, 1e-12);
+    b = bristleFriction(V3(0.3 * 0.6 / 5e4, 0, 0), V3(0.12, 0, 0), fp, 0.3 * 0.8 / 5e4, 0.16);
+    checkVec(b.rate, V3::Zero(), 1e-15, "rate sliding");
+    CHECK_NEAR(b.twistRate, 0.0, 1e-15);
+    checkVec(b.coefficient, V3(-0.18, 0, 0), 1e-12, "coefficient sliding");
+    CHECK_NEAR(b.twistCoefficient, -0.24, 1e-12);
+  }
+
+  // A pair's twisting couple: N rho (-sigma0 s) about the normal, rho the
+  // points' load-weighted arm. A 40 mm box 10 um into a plane (yawed 0.3
+  // rad) rests on four equal corners at r = 0.02 sqrt(2): rho = r; with
+  // torsion_radius 0.01, rho = sqrt(r^2 + 0.01^2) = 0.03; a ball (one
+  // point) with torsion_radius 2 mm: rho = 2 mm. sigma0 = 0.5 / 1e-6,
+  // s = 2e-7: coefficient -0.1. Turning at 0.5 rad/s (no slip at the
+  // centre): ds/dt = rho 0.5 - sigma0 w s / mu_d with w = rho 0.5.
+  void pairTwistCouple() {
+    PairRT p;
+    p.a = Shape::plane();
+    p.impact = {1e8, 1.5, 0.0, 1e-5};
+    p.friction = {0.5, 0.4, 1e-4, 1e-3, 1e-6, 0.0};
+    const double d = 1e-5, N1 = 1e8 * std::pow(d, 1.5), s = 2e-7, r = 0.02 * std::sqrt(2.0);
+    const double stick[4] = {0, 0, 0, s};
+    const M3 yaw = Eigen::AngleAxisd(0.3, V3::UnitZ()).toRotationMatrix();
+    auto couple = [&](const Shape& b, double zc, double r0, double wz, double& twistRate) {
+      p.b = b;
+      p.friction.torsionRadius = r0;
+      StickRate rate = StickRate::Zero();
+      BodyMotion mo;
+      mo.r = V3(0, 0, zc);
+      mo.w = V3(0, 0, wz);
+      const PairResult res = evaluate(p, at(V3::Zero()), BodyMotion{}, at(V3(0, 0, zc), yaw), mo, stick, &rate);
+      twistRate = rate[3];
+      checkVec(res.torque.normalized(), -V3::UnitZ(), 1e-15, "couple axis");
+      return res.torque.z() / res.normal;
+    };
+    double rate = 0.0;
+    CHECK_NEAR(couple(Shape::box(V3(0.02, 0.02, 0.02)), 0.02 - d, 0.0, 0.0, rate), -0.1 * r, 1e-15);
+    CHECK_NEAR(rate, 0.0, kTol);
+    CHECK_NEAR(couple(Shape::box(V3(0.02, 0.02, 0.02)), 0.02 - d, 0.01, 0.0, rate), -0.1 * 0.03, 1e-15);
+    CHECK_NEAR(couple(Shape::sphere(0.02), 0.02 - d, 2e-3, 0.0, rate), -0.1 * 2e-3, 1e-15);
+    CHECK_NEAR(couple(Shape::box(V3(0.02, 0.02, 0.02)), 0.02 - d, 0.01, 0.5, rate), -0.1 * 0.03, 1e-15);
+    CHECK_NEAR(rate, 0.015 - 5e5 * 0.015 * s / 0.4, 1e-15);
+    // The normal force is the four corners' (N1 each): the couple is per N.
+    PairResult res = evaluate(p, at(V3::Zero()), BodyMotion{}, at(V3(0, 0, 0.02 - d), yaw), BodyMotion{}, stick);
+    CHECK_NEAR(res.normal, 4 * N1, 1e-9 * N1);
   }
 
   void boundsHoldTheShapes() {

@@ -421,6 +421,74 @@ class TestContactMechanism : public QObject {
     }
   }
 
+  // Twisting about the normal (the stick state's torsion, decision 0018):
+  // the 40 mm cube rests on a level plane on its four corners, each N/4 at
+  // r = a / sqrt(2) from the centre, so friction holds a torque about z up
+  // to T_max = mu_s m g r = 0.13869 N m. At 0.5 T_max it sticks: it turns
+  // by the twist deflection, quasi-statically -(delta / r) ln(1 - 0.5) =
+  // 0.69 delta / r, below the break-away angle delta / r = 3.5e-5 rad, and
+  // not at all (< 1e-9 rad) after 0.5 s; at 1.5 T_max it turns with
+  // alpha = (1.5 mu_s - mu_d) m g r / I_zz = 364.04 rad/s2 (to 1e-3).
+  void stickStateResistsTwist() {
+    const double m = 1.0, a = 0.04, r = a / std::sqrt(2.0), Izz = m * a * a / 6, delta = 1e-6;
+    const double Tmax = 0.5 * m * g0 * r;
+    auto run = [&](double T) {
+      Mechanism mech = blockOnSlope({{"mu_static", 0.5}, {"mu_dynamic", 0.4}, {"stiction_velocity", 1e-4},
+                                     {"transition_velocity", 1e-3}, {"stiction_deformation", delta}});
+      const double d = std::pow(m * g0 / 4 / 1e8, 1 / 1.5);
+      mech.gravity = {0, 0, -g0};
+      mech.parts[1].position = {0, 0, a / 2 - d};
+      mech.forces.push_back(force("twist", "vtorque", "block.c", "", {{"tz", T}}));
+      return simulate(mechProject(mech, 1.0, 1e-3, 1e-8));
+    };
+    auto held = run(0.5 * Tmax);
+    QVERIFY2(held->ok(), held->message().c_str());
+    const double late = held->at("block.yaw", 1.0) - held->at("block.yaw", 0.5), all = held->at("block.yaw", 1.0);
+    auto turns = run(1.5 * Tmax);
+    QVERIFY2(turns->ok(), turns->message().c_str());
+    const double alpha = (turns->at("block.wz", 0.6) - turns->at("block.wz", 0.2)) / 0.4;
+    const double expect = (1.5 * 0.5 - 0.4) * m * g0 * r / Izz;
+    qInfo("0.5 T_max: yaw %.4g rad in all, %.3g rad from 0.5 s to 1 s (bound %.3g); 1.5 T_max: alpha %.7g rad/s2, "
+          "closed form %.7g",
+          all, late, delta / r, alpha, expect);
+    QVERIFY2(std::abs(all) < delta / r && std::abs(late) < 1e-9,
+             qPrintable(QString("held: yaw %1, late %2").arg(all).arg(late)));
+    QVERIFY2(std::abs(alpha - expect) < 1e-3 * expect, qPrintable(QString("alpha %1 vs %2").arg(alpha).arg(expect)));
+  }
+
+  // A single contact point (a ball on a plane) has no arm of its own: the
+  // pair's torsion_radius rho gives it one, holding up to
+  // T_max = mu_s m g rho = 9.80665e-4 N m (0.1 kg, rho 2 mm). At 0.5 T_max
+  // the ball turns by less than the break-away angle delta / rho = 5e-4 rad
+  // (quasi-statically 0.69 delta / rho) and then stops; at
+  // 1.5 T_max it turns with alpha = (1.5 mu_s - mu_d) m g rho / (0.4 m r^2)
+  // = 42.904 rad/s2 (to 1e-3).
+  void torsionRadiusHoldsABall() {
+    const double m = 0.1, r = 0.02, rho = 2e-3, k = 1e8, delta = 1e-6;
+    const double d = std::pow(m * g0 / k, 1 / 1.5), Tmax = 0.5 * m * g0 * rho;
+    auto run = [&](double T) {
+      Mechanism mech = ballOnPlane(m, r, r - d, 0.0, -g0,
+                                   {{"stiffness", k}, {"damping", 200.0}, {"depth", 1e-5}, {"mu_static", 0.5},
+                                    {"mu_dynamic", 0.4}, {"stiction_velocity", 1e-4}, {"transition_velocity", 1e-3},
+                                    {"stiction_deformation", delta}, {"torsion_radius", rho}});
+      mech.forces.push_back(force("twist", "vtorque", "ball.c", "", {{"tz", T}}));
+      return simulate(mechProject(mech, 1.0, 1e-3, 1e-8));
+    };
+    auto held = run(0.5 * Tmax);
+    QVERIFY2(held->ok(), held->message().c_str());
+    const double late = held->at("ball.yaw", 1.0) - held->at("ball.yaw", 0.5), all = held->at("ball.yaw", 1.0);
+    auto turns = run(1.5 * Tmax);
+    QVERIFY2(turns->ok(), turns->message().c_str());
+    const double alpha = (turns->at("ball.wz", 0.6) - turns->at("ball.wz", 0.2)) / 0.4;
+    const double expect = (1.5 * 0.5 - 0.4) * m * g0 * rho / (0.4 * m * r * r);
+    qInfo("0.5 T_max: yaw %.4g rad in all, %.3g rad from 0.5 s to 1 s (bound %.3g); 1.5 T_max: alpha %.7g rad/s2, "
+          "closed form %.7g",
+          all, late, delta / rho, alpha, expect);
+    QVERIFY2(std::abs(all) < delta / rho && std::abs(late) < 1e-9,
+             qPrintable(QString("held: yaw %1, late %2").arg(all).arg(late)));
+    QVERIFY2(std::abs(alpha - expect) < 1e-3 * expect, qPrintable(QString("alpha %1 vs %2").arg(alpha).arg(expect)));
+  }
+
   // A contact pair with a bad size or parameter is refused naming the
   // file, the contact and the field.
   void badPairsNameTheField() {

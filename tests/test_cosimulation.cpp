@@ -28,6 +28,45 @@ Project toolChangerStroke() {
   return p;
 }
 
+// A latch's signal driving the circuit (issue 27): a 1.5 kg carriage on a
+// slide along x, pushed by 3 N from 0.8 m/s, is caught by a fixed latch to
+// the ground (5 mm capture radius, 0.395 m ahead) at
+// t_c = (-0.8 + sqrt(0.64 + 4 * 0.395)) / 2 = 0.3449830 s; its `engaged`
+// signal switches valve 1V1 (10 ms spool travel), whose cylinder (attached
+// to a second slide, the pusher) then extends. The carriage moves by the
+// mechanism alone, so t_c is the same in both couplings; a gain copies the
+// signal into the circuit.
+Project latchDrivesValve() {
+  Mechanism m;
+  m.gravity = {0, 0, -9.80665};
+  const Vec3 alongX{0, 1.5707963267948966, 0};
+  PartDef c = part("carriage", 1.5, 1e-3, {0, 0, 0}, {mk("slide", {0, 0, 0}, alongX), mk("hook", {0.1, 0, 0})});
+  c.velocity = {0.8, 0, 0};
+  PartDef pusher = part("pusher", 0.5, 1e-3, {0, 0.3, 0}, {mk("slide", {0, 0, 0}, alongX)});
+  m.parts = {ground({mk("slide", {0, 0, 0}, alongX), mk("catch", {0.5, 0, 0}), mk("pslide", {0, 0.3, 0}, alongX)}), c,
+             pusher};
+  m.joints = {joint("rail", "translational", "carriage.slide", "ground.slide"),
+              joint("guide", "translational", "pusher.slide", "ground.pslide")};
+  m.forces = {force("push", "vforce", "carriage.hook", "", {{"fx", 3.0}})};
+  LatchDef l;
+  l.id = "catch";
+  l.type = "fixed";
+  l.i = "carriage.hook";
+  l.j = "ground.catch";
+  l.params = {{"capture_radius", 0.005}};
+  m.latches = {l};
+  Project p = mechProject(m, 0.42, 1e-3, 1e-8);
+  p.components.push_back(comp("src", "supply", {{"p", 601325.0}, {"T", 293.15}}));
+  p.components.push_back(comp("v1", "valve_5_2", {{"t_switch", 0.01}}, {{"sol14", "catch.engaged"}}));
+  p.components.push_back(comp("cyl1", "cylinder_double", {{"bore", 0.02}, {"rod", 0.008}, {"stroke", 0.1}, {"mass", 0.05}},
+                              {}, {{"attach", {{"joint", "guide"}}}}));
+  p.components.push_back(comp("probe", "gain", {{"k", 1.0}}, {{"in", "catch.engaged"}}));
+  wire(p, "src.1", "v1.1");
+  wire(p, "v1.4", "cyl1.A");
+  wire(p, "v1.2", "cyl1.B");
+  return p;
+}
+
 double maxDiff(const std::vector<double>& a, const std::vector<double>& b) {
   double e = 0.0;
   for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) e = std::max(e, std::abs(a[i] - b[i]));
@@ -200,6 +239,41 @@ class TestCoSimulation : public QObject {
     QVERIFY2(err[0] < 1.8e-3, qPrintable(QString("angle differs by %1 rad at H = 1 ms").arg(err[0])));
     QVERIFY2(err[1] < 1.2e-4, qPrintable(QString("angle differs by %1 rad at H = 0.25 ms").arg(err[1])));
     QVERIFY2(err[1] < err[0] / 8.0, "not better than first order (ratio 4)");
+  }
+
+  // A latch's `engaged` signal read by the circuit (latchDrivesValve). The
+  // circuit sees the mechanics' values only at the exchanges, so it learns
+  // of the engagement at the first exchange after t_c, ceil(t_c / H) H, and
+  // the valve's spool crosses half travel exactly that much later than in
+  // the monolithic run (the spool ramps linearly: the crossing between two
+  // outputs is exact): at H = 4 ms 3.017 ms later, at 7 ms 5.017 ms later
+  // (to 1e-9 s). The signal is a step (0 or 1), held between exchanges, not
+  // extrapolated: the gain copying it never leaves [0, 1].
+  void latchSignalDrivesTheCircuit() {
+    const double tc = (-0.8 + std::sqrt(0.64 + 4 * 0.395)) / 2;
+    const Project mono = latchDrivesValve();
+    auto rm = simulate(mono);
+    REQUIRE_OK(rm);
+    const double tMono = rm->crossing("v1.s", 0.5, 0.0, Crossing::Rising);
+    CHECK_ABS(tMono, tc + 0.005, 1e-6);  // the latch's root and the spool's ramp, half of 10 ms
+    for (double H : {4e-3, 7e-3}) {
+      Project co = mono;
+      co.simulation.coupling = "cosimulation";
+      co.simulation.exchange_interval = H;
+      auto rc = simulate(co);
+      REQUIRE_OK(rc);
+      const double tCo = rc->crossing("v1.s", 0.5, 0.0, Crossing::Rising);
+      const double delay = std::ceil(tc / H) * H - tc;
+      const auto probe = rc->col("probe.out");
+      const double hi = *std::max_element(probe.begin(), probe.end()), lo = *std::min_element(probe.begin(), probe.end());
+      qInfo("H = %.0f ms: valve at half travel %.9f s co-simulated, %.9f s monolithic: %.6g s later (expected %.6g); "
+            "the circuit's copy of the signal spans [%g, %g]",
+            H * 1e3, tCo, tMono, tCo - tMono, delay, lo, hi);
+      QVERIFY2(std::abs(tCo - tMono - delay) < 1e-9,
+               qPrintable(QString("valve switched %1 s after the monolithic run's, expected %2").arg(tCo - tMono).arg(delay)));
+      QVERIFY2(lo == 0.0 && hi == 1.0, qPrintable(QString("signal copy spans [%1, %2]").arg(lo).arg(hi)));
+      CHECK_ABS(rc->at("carriage.x", 0.4), 0.395, 1e-9);  // the mechanics' own latch, as monolithic
+    }
   }
 
   // A circuit element reading a mechanism quantity (a sensor on a joint

@@ -348,6 +348,7 @@ void Compiler::Build::resolveSignals() {
       auto it = sys.signals_.find(s.ref);
       if (it == sys.signals_.end()) throw unknownSignal(s.ref, s.owner, s.field);
       s.read = it->second.read;
+      s.step = it->second.step;
     }
 }
 

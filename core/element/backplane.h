@@ -69,17 +69,20 @@ class Backplane {
   // A mechanism quantity read by a circuit element ("arm.angle" for a
   // limit switch or a controller). The circuit's System has no mechanism,
   // so it sees the mechanics' value at t0 extrapolated with its mean rate
-  // over the previous interval, like the actuators' motion.
+  // over the previous interval, like the actuators' motion. A step signal
+  // (a latch's `engaged`, a contact's `in_contact`: 0 or 1) is held at its
+  // value at t0: extrapolated, a jump would carry on as a ramp.
   struct Signal {
     std::string ref;          // "<object>.<quantity>"
     std::string owner, field; // the first reader, for messages
     std::function<double(const Eval&)> read;  // mechanical side
     double v0 = 0.0, rate = 0.0;
+    bool step = false;
   };
   int mechanismSignal(const std::string& ref, const std::string& owner, const std::string& field) {
     for (size_t i = 0; i < sig_.size(); ++i)
       if (sig_[i].ref == ref) return static_cast<int>(i);
-    sig_.push_back({ref, owner, field, {}, 0.0, 0.0});
+    sig_.push_back({ref, owner, field, {}, 0.0, 0.0, false});
     return static_cast<int>(sig_.size()) - 1;
   }
   std::vector<Signal>& mechanismSignals() { return sig_; }

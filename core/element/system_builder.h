@@ -51,7 +51,9 @@ class SystemBuilder {
   // A result channel or signal named in full ("<part>.x"), for elements
   // that speak for several objects of the model (the mechanism).
   int channelNamed(const std::string& name, const std::string& unit);
-  void publishNamed(const std::string& name, std::function<double(const Eval&)> value);
+  // step: a flag (0 or 1) that jumps, such as a latch's `engaged`: the
+  // co-simulation's circuit sees it held between exchanges, not extrapolated.
+  void publishNamed(const std::string& name, std::function<double(const Eval&)> value, bool step = false);
   // States (indices returned by state()) whose equations couple only among
   // themselves; see Footprint::groups.
   void couple(std::vector<int> states) { footprint_.groups.push_back(std::move(states)); }

@@ -325,7 +325,8 @@ void MechanismElement::publishSignals(SystemBuilder& b) {
   }
   for (size_t l = 0; l < mb_->latches().size(); ++l) {
     const int i = static_cast<int>(l);
-    b.publishNamed(mb_->latches()[l].id + ".engaged", [this, i](const Eval&) { return mb_->latches()[i].engaged ? 1.0 : 0.0; });
+    b.publishNamed(
+        mb_->latches()[l].id + ".engaged", [this, i](const Eval&) { return mb_->latches()[i].engaged ? 1.0 : 0.0; }, true);
     b.publishNamed(mb_->latches()[l].id + ".force", [this, i](const Eval& e) { return latchForce(local(e), i); });
   }
   // Contact pairs: "part present" (in_contact, 1 or 0) and the forces, for
@@ -333,8 +334,9 @@ void MechanismElement::publishSignals(SystemBuilder& b) {
   for (size_t c = 0; c < mb_->contacts().size(); ++c) {
     const int i = static_cast<int>(c);
     const std::string& id = mb_->contacts()[c].id;
-    b.publishNamed(id + ".in_contact",
-                   [this, i](const Eval& e) { return mb_->contactAt(local(e), i).geometry.touching() ? 1.0 : 0.0; });
+    b.publishNamed(
+        id + ".in_contact",
+        [this, i](const Eval& e) { return mb_->contactAt(local(e), i).geometry.touching() ? 1.0 : 0.0; }, true);
     b.publishNamed(id + ".normal_force", [this, i](const Eval& e) { return mb_->contactAt(local(e), i).normal; });
     b.publishNamed(id + ".friction_force",
                    [this, i](const Eval& e) { return mb_->contactAt(local(e), i).friction.norm(); });

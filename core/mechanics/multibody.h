@@ -304,11 +304,11 @@ class MultibodySystem {
   void contactCouplings(std::vector<std::vector<int>>& groups) const;
   // y null: no stick state read (the velocity law; the elastic energy).
   contact::PairResult contactOf(const contact::PairRT& p, const double* y, const std::vector<Kin>& k,
-                                V3* stickRate = nullptr) const;
+                                contact::StickRate* stickRate = nullptr) const;
   // d z/dt of every stick state at y, into yp (writeKinematicDerivatives).
   void writeStickRates(const double* y, double* yp) const;
   std::vector<contact::PairRT> contacts_;
-  std::vector<V3> stickRates_;  // per pair, from the last contactForces
+  std::vector<contact::StickRate> stickRates_;  // per pair, from the last contactForces
   // The static analysis (StaticEquilibrium): while anchors are set, each
   // pair with friction holds its parts' relative pose from where the
   // analysis started by a tangential spring at every contact point

@@ -3,7 +3,8 @@
 // bodies at every contact point, a root at each pair's signed distance (the
 // integrator steps onto the onset and the loss of contact), and per pair the
 // channels of contact::channelDecls(). A pair with a stick state
-// (contact::hasStickState) owns 3 differential states, its bristle z. The
+// (contact::hasStickState) owns contact::kStickStates differential states,
+// its bristle z and twist s, and a couple about the normal. The
 // static analysis anchors the pairs (anchorContacts) and checks the friction
 // cone after (frictionConeBreach). The geometry and force laws are
 // mechanics/contact's.
@@ -50,15 +51,15 @@ void MultibodySystem::addContacts(const Mechanism& m) {
       throw std::runtime_error(d.id + ": j.marker: both shapes are on the same rigid body");
     if (contact::hasStickState(p.friction)) {
       p.stick = nStates_;
-      nStates_ += 3;
+      nStates_ += contact::kStickStates;
     }
     contacts_.push_back(std::move(p));
   }
-  stickRates_.assign(contacts_.size(), V3::Zero());
+  stickRates_.assign(contacts_.size(), contact::StickRate::Zero());
 }
 
 contact::PairResult MultibodySystem::contactOf(const contact::PairRT& p, const double* y, const std::vector<Kin>& k,
-                                               V3* stickRate) const {
+                                               contact::StickRate* stickRate) const {
   const int ba = markers_[p.I].body, bb = markers_[p.J].body;
   const contact::BodyMotion ma{k[ba].r, k[ba].v, k[ba].ww}, mbm{k[bb].r, k[bb].v, k[bb].ww};
   const bool anchored = static_cast<size_t>(&p - contacts_.data()) < anchors_.size();
@@ -78,6 +79,10 @@ void MultibodySystem::contactForces(const double* y, const std::vector<Kin>& k, 
       applyForce(bb, P, r.forces[q].force);
       applyForce(ba, P, -r.forces[q].force);
     }
+    if (r.torque != V3::Zero()) {
+      applyForce(bb, r.point, V3::Zero(), r.torque);
+      applyForce(ba, r.point, V3::Zero(), -r.torque);
+    }
     contact::channelValues(r, vals);
   }
 }
@@ -88,9 +93,9 @@ void MultibodySystem::writeStickRates(const double* y, double* yp) const {
   kinematics(y, k);
   for (const contact::PairRT& p : contacts_) {
     if (p.stick < 0) continue;
-    V3 rate = V3::Zero();
+    contact::StickRate rate = contact::StickRate::Zero();
     contactOf(p, y, k, &rate);
-    for (int a = 0; a < 3; ++a) yp[p.stick + a] = rate[a];
+    for (int a = 0; a < contact::kStickStates; ++a) yp[p.stick + a] = rate[a];
   }
 }
 
@@ -175,7 +180,7 @@ void MultibodySystem::contactCouplings(std::vector<std::vector<int>>& groups) co
       if (!bodies_[b].ground)
         for (int s = 0; s < 14; ++s) v.push_back(bodies_[b].slot + s);
     if (p.stick >= 0)
-      for (int a = 0; a < 3; ++a) v.push_back(p.stick + a);
+      for (int a = 0; a < contact::kStickStates; ++a) v.push_back(p.stick + a);
     if (!v.empty()) groups.push_back(v);
   }
 }

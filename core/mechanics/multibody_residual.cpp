@@ -41,10 +41,11 @@ std::vector<MultibodySystem::StateDecl> MultibodySystem::stateDecls(double atolP
   // A stick state's deflection is below delta: its tolerance a thousandth of it.
   for (const contact::PairRT& p : contacts_)
     if (p.stick >= 0)
-      for (int a = 0; a < 3; ++a)
-        d[p.stick + a] = {p.id + ".stick_" + "xyz"[a], "m",
-                          "dz/dt - (v_t - sigma0 |v_t| z / g(|v_t|))   [stick state: bristle deflection, world]", true,
-                          std::min(atolPos, 1e-3 * p.friction.stictionDeformation)};
+      for (int a = 0; a < contact::kStickStates; ++a)
+        d[p.stick + a] = {p.id + (a < 3 ? std::string(".stick_") + "xyz"[a] : std::string(".twist")), "m",
+                          a < 3 ? "dz/dt - (v_t - sigma0 w z / g(w))   [stick state: bristle deflection, world]"
+                                : "ds/dt - (rho w_n - sigma0 w s / g(w))   [stick state: twist deflection at the arm rho]",
+                          true, std::min(atolPos, 1e-3 * p.friction.stictionDeformation)};
   return d;
 }
 
@@ -210,7 +211,8 @@ void MultibodySystem::residual(double t, const double* y, const double* yp, doub
   }
   for (size_t i = 0; i < contacts_.size(); ++i)  // the rates contactForces left
     if (contacts_[i].stick >= 0)
-      for (int a = 0; a < 3; ++a) res[contacts_[i].stick + a] = yp[contacts_[i].stick + a] - stickRates_[i][a];
+      for (int a = 0; a < contact::kStickStates; ++a)
+        res[contacts_[i].stick + a] = yp[contacts_[i].stick + a] - stickRates_[i][a];
 }
 
 void MultibodySystem::appliedForces(double t, const double* y, std::vector<V3>& F, std::vector<V3>& N, double* rates) {

@@ -280,6 +280,25 @@ std::vector<double> outputTimes(long k, long nOut, double dt, double tEnd, doubl
   return touts;
 }
 
+// Mechanism quantities read by circuit elements: value at t0, mean rate
+// over the previous interval (zero at the start; always for a step
+// signal). True when a step signal changed: the circuit's elements that
+// read it (a valve's solenoid) then decide anew at t0, as they would at
+// the mechanics' event in a monolithic run (decision 0014).
+bool readMechanismSignals(Backplane& bp, System& mech, double t0, const double* y, const double* yp,
+                          double previousInterval) {
+  bool stepped = false;
+  mech.withEval(t0, y, yp, [&](Eval& e) {
+    for (Backplane::Signal& s : bp.mechanismSignals()) {
+      const double v = s.read(e);
+      stepped = stepped || (s.step && v != s.v0);
+      s.rate = previousInterval > 0.0 && !s.step ? (v - s.v0) / previousInterval : 0.0;
+      s.v0 = v;
+    }
+  });
+  return stepped;
+}
+
 }  // namespace
 
 CoSimulation::CoSimulation(const SimulationSettings& settings, const std::string& file, const SideMaker& makeSide)
@@ -346,16 +365,8 @@ RunResult CoSimulation::run(RowConsumer& out, const std::atomic<bool>* cancel, R
       }
     });
   };
-  // Mechanism quantities read by circuit elements: value at t0, mean rate
-  // over the previous interval (zero at the start).
   auto mechanismSignals = [&](double t0, double previousInterval) {
-    mech_->withEval(t0, me.y(), me.yp(), [&](Eval& e) {
-      for (Backplane::Signal& s : bp_.mechanismSignals()) {
-        const double v = s.read(e);
-        s.rate = previousInterval > 0.0 ? (v - s.v0) / previousInterval : 0.0;
-        s.v0 = v;
-      }
-    });
+    return readMechanismSignals(bp_, *mech_, t0, me.y(), me.yp(), previousInterval);
   };
   std::vector<double> vOld, vNew, res(pneu_->size());
   auto chamberVolumes = [&](double t, std::vector<double>& V) {
@@ -419,7 +430,7 @@ RunResult CoSimulation::run(RowConsumer& out, const std::atomic<bool>* cancel, R
           const Node& node = pneu_->nodes()[n];
           if (node.kind == NodeKind::Capacity && vNew[n] > 0.0) pn.y()[node.slotP] *= vOld[n] / vNew[n];
         }
-        mechanismSignals(t0, t0 - tPrev);
+        if (mechanismSignals(t0, t0 - tPrev)) pneu_->updateDiscrete(t0, pn.y(), pn.yp(), false);
         pn.restartAtExchange(t0);
       } else {
         bp_.setInterval(t0, t1);

@@ -172,6 +172,7 @@ class System final : public Evaluator {
   struct Published {
     std::function<double(const Eval&)> read;
     bool readsStatesOnly = false;  // see SystemBuilder::publish
+    bool step = false;             // see SystemBuilder::publishNamed
   };
   std::map<std::string, Published> signals_;
   std::vector<std::pair<Element*, int>> rootOwners_;  // element, first root

@@ -89,8 +89,8 @@ int SystemBuilder::channelNamed(const std::string& name, const std::string& unit
   return idx - firstChannel_;
 }
 
-void SystemBuilder::publishNamed(const std::string& name, std::function<double(const Eval&)> value) {
-  sys_.signals_[name] = {std::move(value), false};
+void SystemBuilder::publishNamed(const std::string& name, std::function<double(const Eval&)> value, bool step) {
+  sys_.signals_[name] = {std::move(value), false, step};
 }
 
 void SystemBuilder::input(SignalInput& in, const std::string& name, const std::string& ref) {

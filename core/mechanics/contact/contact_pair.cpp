@@ -41,7 +41,10 @@ MechTypeDecl makePairType() {
               P("transition_velocity", "m/s", 1e-3, 0, inf, "slip speed from which friction is mu_dynamic", true),
               P("stiction_deformation", "m", 0, 0, inf,
                 "tangential deflection at which a stuck pair breaks away (a stick state that holds without "
-                "creeping; 0: the velocity law alone, which creeps below stiction_velocity)")};
+                "creeping; 0: the velocity law alone, which creeps below stiction_velocity)"),
+              P("torsion_radius", "m", 0, 0, inf,
+                "a contact point's own arm for twisting friction with a stick state: one point holds up to "
+                "mu_static N torsion_radius about the normal (a uniform disc of radius a: 2 a / 3)")};
   return t;
 }
 
@@ -116,42 +119,52 @@ PairRT makePair(const ContactDef& d, int markerI, int markerJ) {
   };
   p.impact = {get("stiffness"), get("exponent"), get("damping"), get("depth")};
   p.friction = {get("mu_static"), get("mu_dynamic"), get("stiction_velocity"), get("transition_velocity"),
-                get("stiction_deformation")};
+                get("stiction_deformation"), get("torsion_radius")};
   return p;
 }
 
 PairResult evaluate(const PairRT& p, const Frame& fa, const BodyMotion& ma, const Frame& fb, const BodyMotion& mb,
-                    const double* stick, V3* stickRate) {
+                    const double* stick, StickRate* stickRate) {
   PairResult r;
   r.geometry = collide(p.a, fa, p.b, fb);
   const Contact& c = r.geometry;
   const V3& n = c.normal;
   Bristle bristle;
-  double pairSlip = 0.0;
+  double pairSlip = 0.0, arm = 0.0;
   if (stick) {
     const V3 z(stick[0], stick[1], stick[2]), zn = n.dot(z) * n;
+    const double s = stick[3];
     const double relax = p.friction.stictionVelocity / p.friction.stictionDeformation;
     if (c.touching()) {
       // The slip at the points' centre, weighted by their normal forces
       // (depths alone when none pushes yet).
+      std::vector<double> f;
       V3 centre = V3::Zero();
       double w = 0.0;
       for (const ContactPoint& cp : c.points) {
         const V3 vRel = mb.velocityAt(cp.point) - ma.velocityAt(cp.point);
-        const double f = bristlePointForce(cp, n, vRel, p.impact, Bristle{}).normal;
-        centre += f * cp.point;
-        w += f;
+        f.push_back(bristlePointForce(cp, n, vRel, p.impact, Bristle{}).normal);
+        centre += f.back() * cp.point;
+        w += f.back();
       }
       if (w > 0.0) centre /= w;
       else centre = c.points.front().point;
+      // The torsional arm: each point's distance from the centre across n,
+      // with its own patch's rho_0, weighted by its normal force.
+      const double r0 = p.friction.torsionRadius;
+      for (size_t q = 0; q < c.points.size(); ++q) {
+        const V3 d = c.points[q].point - centre, dt = d - n.dot(d) * n;
+        arm += (w > 0.0 ? f[q] / w : 1.0 / c.points.size()) * std::sqrt(dt.squaredNorm() + r0 * r0);
+      }
       const V3 vRel = mb.velocityAt(centre) - ma.velocityAt(centre), vt = vRel - n.dot(vRel) * n;
       pairSlip = vt.norm();
-      bristle = bristleFriction(z - zn, vt, p.friction);
+      bristle = bristleFriction(z - zn, vt, p.friction, s, arm * n.dot(mb.w - ma.w));
       bristle.rate -= relax * zn;  // z stays across the normal
     } else {
       bristle.rate = -relax * z;
+      bristle.twistRate = -relax * s;
     }
-    if (stickRate) *stickRate = bristle.rate;
+    if (stickRate) *stickRate << bristle.rate, bristle.twistRate;
   }
   double deepest = -1.0;
   V3 weighted = V3::Zero();
@@ -173,6 +186,7 @@ PairResult evaluate(const PairRT& p, const Frame& fa, const BodyMotion& ma, cons
     }
   }
   if (r.normal > 0.0) r.point = weighted / r.normal;
+  if (stick && c.touching()) r.torque = r.normal * arm * bristle.twistCoefficient * n;
   return r;
 }
 

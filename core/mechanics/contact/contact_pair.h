@@ -18,7 +18,7 @@ namespace pm::contact {
 
 // The parameters of a pair ("params"): stiffness, exponent, damping, depth,
 // mu_static, mu_dynamic, stiction_velocity, transition_velocity,
-// stiction_deformation.
+// stiction_deformation, torsion_radius.
 const MechTypeDecl& pairType();
 
 // The size names each shape takes ("size"), for messages and the docs.
@@ -33,6 +33,10 @@ std::optional<ShapeError> shapeOf(const ContactShapeDef& d, Shape& out);
 // (field, message), e.g. a transition velocity below the stiction velocity.
 std::optional<ShapeError> checkPairParams(const std::map<std::string, double>& params);
 
+// A stick state's slots: the bristle z (3, world) and the twist s (1).
+constexpr int kStickStates = 4;
+using StickRate = Eigen::Matrix<double, kStickStates, 1>;
+
 // A pair as the mechanism holds it: shapes, marker indices, laws.
 struct PairRT {
   std::string id;
@@ -40,7 +44,7 @@ struct PairRT {
   Shape a, b;
   ImpactParams impact;
   FrictionParams friction;
-  int stick = -1;  // first of the 3 stick-state slots (hasStickState), or -1
+  int stick = -1;  // first of the kStickStates stick-state slots (hasStickState), or -1
 };
 // Declared defaults, then the file's values.
 PairRT makePair(const ContactDef& d, int markerI, int markerJ);
@@ -61,17 +65,23 @@ struct PairResult {
   double penetration = 0.0;        // deepest point [m]
   double slip = 0.0;               // slip speed at the deepest point [m/s]
   V3 point = V3::Zero();           // normal-force weighted centre of the points (deepest when no force)
+  V3 torque = V3::Zero();          // the stick state's twisting couple on B (A takes the opposite) [N m]
   // Elastic energy stored in the points' springs, k d^(e+1) / (e+1) [J].
   double elasticEnergy = 0.0;
 };
-// `stick`: the pair's stick state z (3 values, world) when it has one; its
-// rate goes to `stickRate`. In contact, the friction at every point is its
-// normal force times the bristle's coefficient for the slip at the points'
-// normal-force weighted centre; apart, z relaxes to zero in delta / v_s
-// (an exponential, so z is near zero at the next touch). Without `stick`,
-// each point's friction follows the velocity law (pointForce).
+// `stick`: the pair's stick state (kStickStates values: z world, then the
+// twist s) when it has one; its rates go to `stickRate`. In contact, the
+// friction at every point is its normal force times the bristle's
+// coefficient for the slip at the points' normal-force weighted centre c,
+// and the couple about the normal is N rho times its twist coefficient for
+// the relative turning rate, with the torsional arm
+// rho = sum N_i sqrt(|p_i - c|_t^2 + rho_0^2) / N (four corners at r with
+// equal loads: r; one point: rho_0 = torsion_radius). Apart, z and s relax
+// to zero in delta / v_s (an exponential, so they are near zero at the next
+// touch). Without `stick`, each point's friction follows the velocity law
+// (pointForce) and there is no couple.
 PairResult evaluate(const PairRT& p, const Frame& fa, const BodyMotion& ma, const Frame& fb, const BodyMotion& mb,
-                    const double* stick = nullptr, V3* stickRate = nullptr);
+                    const double* stick = nullptr, StickRate* stickRate = nullptr);
 
 // The result channels of a pair, in the order `channelValues` writes them.
 struct ChannelDecl {

@@ -22,17 +22,19 @@ bool hasStickState(const FrictionParams& f) {
   return f.stictionDeformation > 0.0 && std::max(f.muStatic, f.muDynamic) > 0.0;
 }
 
-Bristle bristleFriction(const V3& z, const V3& vt, const FrictionParams& f) {
+Bristle bristleFriction(const V3& z, const V3& vt, const FrictionParams& f, double twist, double twistSpeed) {
   Bristle b;
   const double muMax = std::max(f.muStatic, f.muDynamic);
   if (!(f.stictionDeformation > 0.0) || muMax <= 0.0) return b;
-  const double sigma0 = muMax / f.stictionDeformation, v = vt.norm();
+  const double sigma0 = muMax / f.stictionDeformation, w = std::hypot(vt.norm(), twistSpeed);
   // g floored: mu_s = 0 < mu_d would divide by zero at rest.
-  const double g = std::max(slidingCoefficient(v, f), 1e-3 * muMax);
-  b.rate = vt - (sigma0 * v / g) * z;
-  const double x = v / f.stictionVelocity;
+  const double g = std::max(slidingCoefficient(w, f), 1e-3 * muMax);
+  b.rate = vt - (sigma0 * w / g) * z;
+  b.twistRate = twistSpeed - (sigma0 * w / g) * twist;
+  const double x = w / f.stictionVelocity;
   const double sigma1 = 1.5 * f.muStatic / f.stictionVelocity * std::exp(-x * x);
   b.coefficient = -(sigma0 * z + sigma1 * b.rate);
+  b.twistCoefficient = -(sigma0 * twist + sigma1 * b.twistRate);
   return b;
 }
 

@@ -24,6 +24,10 @@ struct FrictionParams {
   // whose deflection reaches delta at break-away; 0: the velocity law alone,
   // under which a held body creeps below v_s [m].
   double stictionDeformation = 0.0;
+  // rho_0: a contact point's own arm for twisting friction (stick state
+  // only), the root mean square radius of its patch: a single point holds
+  // up to mu_s N rho_0 about the normal [m].
+  double torsionRadius = 0.0;
 };
 
 // Friction coefficient at slip speed v >= 0: STEP(v, -v_s, -mu_s, v_s, mu_s)
@@ -40,21 +44,33 @@ double slidingCoefficient(double v, const FrictionParams& f);
 bool hasStickState(const FrictionParams& f);
 
 // LuGre-type stick state of a pair (decision 0018): the bristle deflection z
-// (world, along the tangent plane) with sigma0 = max(mu_s, mu_d) / delta,
-//   dz/dt = v - sigma0 |v| z / g(|v|)           (g: slidingCoefficient)
-//   friction per unit normal force on B: -(sigma0 z + sigma1(|v|) dz/dt),
-//   sigma1(v) = 1.5 mu_s / v_s exp(-(v / v_s)^2)
-// for the tangential slip velocity v of B relative to A. At rest under a
-// load below mu_s N, z holds the load and nothing creeps (dz/dt = 0 at
-// v = 0); sliding, z saturates at g(v)/sigma0 and the friction is g(v) N.
+// (world, along the tangent plane) and the twist deflection s about the
+// normal (at the pair's torsional arm rho, so in m), sigma0 = max(mu_s, mu_d)
+// / delta, driven by the generalised slip u = (v, rho w_n) of B relative to A
+// (v: tangential slip velocity at the points' centre, w_n: relative turning
+// rate about the normal), w = |u|:
+//   dz/dt = v - sigma0 w z / g(w),  ds/dt = rho w_n - sigma0 w s / g(w)
+//   (g: slidingCoefficient)
+//   friction per unit normal force on B: -(sigma0 z + sigma1(w) dz/dt),
+//   twisting torque per unit normal force and arm: -(sigma0 s + sigma1(w) ds/dt),
+//   sigma1(w) = 1.5 mu_s / v_s exp(-(w / v_s)^2).
+// At rest under a load below mu_s N (a torque below mu_s N rho), the state
+// holds it and nothing creeps (the rates are zero at u = 0); sliding, (z, s)
+// saturates at g(w) u / (sigma0 w): force and torque lie on the ellipse
+// (F / (g N))^2 + (T / (g N rho))^2 = 1 (the limit surface's usual
+// approximation), so a sliding part turns easily and a turning one slides.
 // sigma1 is the velocity law's slope at rest (frictionCoefficient's
 // 1.5 mu_s / v_s), faded out above v_s (Dupont et al.), so it damps the
 // stick state without adding to the sliding force.
 struct Bristle {
   V3 coefficient = V3::Zero();  // friction on B per unit normal force (tangential)
   V3 rate = V3::Zero();         // dz/dt
+  double twistCoefficient = 0.0;  // torque on B about n per unit normal force and arm
+  double twistRate = 0.0;         // ds/dt
 };
-Bristle bristleFriction(const V3& z, const V3& vt, const FrictionParams& f);
+// `twist` s and `twistSpeed` rho w_n: the twisting part (zero: sliding alone).
+Bristle bristleFriction(const V3& z, const V3& vt, const FrictionParams& f, double twist = 0.0,
+                        double twistSpeed = 0.0);
 
 struct PointForce {
   V3 force = V3::Zero();     // on B at the point (A gets the opposite)

@@ -3,6 +3,7 @@
 #include "mechanics/contact/box_box.h"
 #include "mechanics/contact/cylinder_box.h"
 #include "mechanics/contact/cylinder_cylinder.h"
+#include "mechanics/contact/funnel_pairs.h"
 #include "mechanics/contact/segment_geometry.h"
 
 #include <algorithm>
@@ -377,6 +378,7 @@ Pair lookup(ShapeKind a, ShapeKind b) {
   if (a == K::Cylinder && b == K::Capsule) return cylinderCapsule;
   if (a == K::Cylinder && b == K::Cylinder) return cylinderCylinder;
   if (a == K::Funnel && b == K::Sphere) return funnelSphere;
+  if (a == K::Funnel && (b == K::Capsule || b == K::Cylinder)) return funnelBody;
   return nullptr;
 }
 

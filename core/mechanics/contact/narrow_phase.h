@@ -10,7 +10,8 @@
 // Supported pairs: sphere with every shape; plane with capsule, box and
 // cylinder (per end disc its lowest rim point; four rim points when flat); box
 // with box, capsule and cylinder (cylinder_box.h); capsule with capsule;
-// cylinder with capsule and cylinder (cylinder_cylinder.h). Others throw,
+// cylinder with capsule and cylinder (cylinder_cylinder.h); funnel with
+// capsule and cylinder (funnel_pairs.h). Others throw,
 // naming the pair.
 #pragma once
 

@@ -1,0 +1,33 @@
+// Funnel against capsule and cylinder (part of the narrow phase,
+// narrow_phase.h): a peg or a roller guided by a funnel, a part falling
+// into a part feeder's bowl.
+#pragma once
+
+#include "mechanics/contact/narrow_phase.h"
+
+namespace pm::contact {
+
+// Funnel A against capsule or cylinder B (the body). Every feature of the
+// funnel's solid is a family of planes over the azimuth psi, so the body's
+// support function h_K gives each feature's signed distance as a 1D
+// extremum over psi, located by bisection on its derivative (the support
+// point times the plane normal's rate: exact to rounding):
+//   inner wall: depth max_psi h_K(m(psi)) - t_z r_base, m the wall's
+//     outward normal (the free inside of the cone is convex);
+//   base face: depth max_psi h_K(t(psi)) - t_r r_base, t the generator
+//     (the free side below the base is convex);
+//   mouth face: depth min_psi h_K(-t(psi)) + t_r r_mouth + t_z L (the
+//     solid below it is convex);
+//   rims: the body's signed distance at the rim circle's nearest point.
+// A feature counts when its contact lies on it (the wall's foot between the
+// ends, a face's outside the cone, a rim's normal between the wall's and the
+// face's, and when penetrating, the deepest point's shortest way out of the
+// solid, as for the sphere); the nearest (most penetrating) counting feature gives distance,
+// normal and its deepest point. On the wall and the faces the body's other
+// end (capsule) or end rim (cylinder) is a second point when it too lies
+// beyond the feature's plane at that azimuth: a peg lying along the wall
+// rests on both ends. One normal per pair: a peg pressed against two
+// sides of the funnel at once is held by the deeper side only.
+Contact funnelBody(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb);
+
+}  // namespace pm::contact
