@@ -364,8 +364,9 @@ void MechanismElement::evaluate(Eval& e) {
   double* res = e.res + base_;
   std::vector<double>& zdd = zdd_;
   std::vector<double>& rates = rates_;
-  zdd.resize(f);
-  rates.resize(nReduced_ - 2 * f);
+  // Sized at the first evaluation (resize() is a call even when nothing changes).
+  if (zdd.size() != static_cast<size_t>(f)) zdd.resize(f);
+  if (rates.size() != static_cast<size_t>(nReduced_ - 2 * f)) rates.resize(nReduced_ - 2 * f);
   cur_ = &e;
   try {
     mb_->appliedForces(e.t, y, F_, N_, rates.data());
@@ -445,7 +446,7 @@ void MechanismElement::output(const Eval& e, double* channels) {
     // solved for. A tabulated expansion needs no anchor (its nodes
     // continue from their neighbours).
     const double* y = local(e);
-    zdd_.resize(rc_->dof());
+    if (zdd_.size() != static_cast<size_t>(rc_->dof())) zdd_.resize(rc_->dof());
     cur_ = &e;
     try {
       mb_->appliedForces(e.t, y, F_, N_);

@@ -281,6 +281,7 @@ void MultibodySystem::addForces(const Mechanism& m) {
       f.hasTable = true;
       f.table = TimeFunction("table", {}, fd.table, fd.interpolation);
     }
+    f.decode();
     forces_.push_back(std::move(f));
   }
 }

@@ -7,10 +7,14 @@
 #include "mechanics/motion_function.h"
 #include "mechanics/spatial.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace pm::mb {
@@ -79,15 +83,48 @@ struct MotionRT {
   int row = 0;
 };
 
+// The parameters force elements read at every evaluation, by name: decoded
+// once when the mechanism is built (ForceRT::decode) and read by index,
+// par<"name">(), instead of a string lookup per evaluation.
+inline constexpr std::string_view kForceParams[] = {
+    "stiffness", "free_length", "damping", "preload", "free_angle", "value", "rotational", "fx", "fy", "fz",
+    "tx", "ty", "tz", "x1", "exponent", "depth", "kx", "ky", "kz", "cx", "cy", "cz", "ktx", "kty", "ktz",
+    "ctx", "cty", "ctz", "length", "kuu", "kvv", "kww", "kxx", "kyy", "kzz", "kvz", "kwy", "beta", "A",
+    "Iy", "Iz", "round", "segments"};
+inline constexpr size_t kNumForceParams = std::size(kForceParams);
+
+// A parameter name as a template argument (par<"stiffness">()).
+template <size_t N>
+struct ForceParamName {
+  char s[N];
+  constexpr ForceParamName(const char (&n)[N]) { std::copy_n(n, N, s); }
+  constexpr std::string_view view() const { return {s, N - 1}; }
+};
+
+consteval size_t forceParamIndex(std::string_view n) {
+  for (size_t i = 0; i < kNumForceParams; ++i)
+    if (kForceParams[i] == n) return i;
+  throw "not in kForceParams";  // a compile error: add the name there
+}
+
 struct ForceRT {
+  // `type` decoded once: the residual branches on it at every evaluation.
+  enum class Kind { SpringDamper, RotationalSpringDamper, Bushing, SForce, VForce, VTorque, Impact, Other };
   std::string id, type;
+  Kind kind = Kind::Other;
   int I = -1, J = -1, ref = -1;
   std::map<std::string, double> p;
+  std::array<double, kNumForceParams> values{};  // kForceParams' values in p (0 when absent)
   bool hasTable = false;
   TimeFunction table;
   int wind = -1;  // rotational spring-damper: winding state
   double scale(double t) const;
-  double par(const char* n) const;
+  // Fills kind and values from type and p (after p is complete).
+  void decode();
+  template <ForceParamName N>
+  double par() const {
+    return values[forceParamIndex(N.view())];
+  }
 };
 
 // A latch (LatchDef): its joint's rows exist from the start, switched off

@@ -17,9 +17,20 @@ bool isRevolute(const std::string& t) { return t == "revolute"; }
 
 }  // namespace
 
-double ForceRT::par(const char* n) const {
-  auto it = p.find(n);
-  return it == p.end() ? 0.0 : it->second;
+void ForceRT::decode() {
+  using K = Kind;
+  static const std::pair<const char*, K> kinds[] = {
+      {"spring_damper", K::SpringDamper}, {"rotational_spring_damper", K::RotationalSpringDamper},
+      {"bushing", K::Bushing},            {"sforce", K::SForce},
+      {"vforce", K::VForce},              {"vtorque", K::VTorque},
+      {"impact", K::Impact}};
+  kind = K::Other;
+  for (const auto& [name, k] : kinds)
+    if (type == name) kind = k;
+  for (size_t i = 0; i < kNumForceParams; ++i) {
+    auto it = p.find(std::string(kForceParams[i]));
+    values[i] = it == p.end() ? 0.0 : it->second;
+  }
 }
 
 double ForceRT::scale(double t) const {
@@ -76,28 +87,28 @@ void MultibodySystem::forceValues(double t, const double* y, const std::vector<K
     const int bj = fe.J >= 0 ? markers_[fe.J].body : -1;
     const V3 PI = markerPoint(fe.I, k);
     const double sc = fe.scale(t);
-    if (fe.type == "spring_damper") {
+    if (fe.kind == ForceRT::Kind::SpringDamper) {
       const V3 PJ = markerPoint(fe.J, k);
       const V3 d = PJ - PI;
       const double l = d.norm();
       const V3 u = l > 0 ? V3(d / l) : V3::UnitZ();
       const double ldot = u.dot(markerVelocity(fe.J, k) - markerVelocity(fe.I, k));
       // Tension: pulls I towards J.
-      const double T = fe.par("stiffness") * (l - fe.par("free_length")) + fe.par("damping") * ldot - fe.par("preload");
+      const double T = fe.par<"stiffness">() * (l - fe.par<"free_length">()) + fe.par<"damping">() * ldot - fe.par<"preload">();
       applyForce(bi, PI, T * u);
       applyForce(bj, PJ, -T * u);
       vals.push_back(-T);  // positive = pushing apart, like the preload
       vals.push_back(l);
-    } else if (fe.type == "rotational_spring_damper") {
+    } else if (fe.kind == ForceRT::Kind::RotationalSpringDamper) {
       const V3 z = markerAxes(fe.J, k).col(2);
       double rate = 0.0;
       const double th = relativeAngle(fe.I, fe.J, k, fe.wind, y, &rate);
-      const double T = -fe.par("stiffness") * (th - fe.par("free_angle")) - fe.par("damping") * rate + fe.par("preload");
+      const double T = -fe.par<"stiffness">() * (th - fe.par<"free_angle">()) - fe.par<"damping">() * rate + fe.par<"preload">();
       applyForce(bi, k[bi].r, V3::Zero(), T * z);
       applyForce(bj, k[bj].r, V3::Zero(), -T * z);
       vals.push_back(T);
       vals.push_back(th);
-    } else if (fe.type == "bushing") {
+    } else if (fe.kind == ForceRT::Kind::Bushing) {
       const M3 AI = markerAxes(fe.I, k), AJ = markerAxes(fe.J, k);
       const V3 PJ = markerPoint(fe.J, k);
       const V3 d = AJ.transpose() * (PI - PJ);
@@ -107,21 +118,21 @@ void MultibodySystem::forceValues(double t, const double* y, const std::vector<K
       const V3 dd = AJ.transpose() * (markerVelocity(fe.I, k) - markerVelocity(fe.J, k)) - wJ.cross(d);
       const V3 wr = AJ.transpose() * (k[bi].ww - k[bj].ww);
       V3 F, T;
-      const char* kn[] = {"kx", "ky", "kz"};
-      const char* cn[] = {"cx", "cy", "cz"};
-      const char* ktn[] = {"ktx", "kty", "ktz"};
-      const char* ctn[] = {"ctx", "cty", "ctz"};
+      const double kn[] = {fe.par<"kx">(), fe.par<"ky">(), fe.par<"kz">()};
+      const double cn[] = {fe.par<"cx">(), fe.par<"cy">(), fe.par<"cz">()};
+      const double ktn[] = {fe.par<"ktx">(), fe.par<"kty">(), fe.par<"ktz">()};
+      const double ctn[] = {fe.par<"ctx">(), fe.par<"cty">(), fe.par<"ctz">()};
       for (int a = 0; a < 3; ++a) {
-        F[a] = -fe.par(kn[a]) * d[a] - fe.par(cn[a]) * dd[a];
-        T[a] = -fe.par(ktn[a]) * th[a] - fe.par(ctn[a]) * wr[a];
+        F[a] = -kn[a] * d[a] - cn[a] * dd[a];
+        T[a] = -ktn[a] * th[a] - ctn[a] * wr[a];
       }
       applyForce(bi, PI, AJ * F, AJ * T);
       applyForce(bj, PI, -(AJ * F), -(AJ * T));
       for (int a = 0; a < 3; ++a) vals.push_back(F[a]);
       for (int a = 0; a < 3; ++a) vals.push_back(T[a]);
-    } else if (fe.type == "sforce") {
-      const double v = fe.par("value") * sc;
-      if (fe.par("rotational") > 0.5) {
+    } else if (fe.kind == ForceRT::Kind::SForce) {
+      const double v = fe.par<"value">() * sc;
+      if (fe.par<"rotational">() > 0.5) {
         const V3 z = markerAxes(fe.I, k).col(2);
         applyForce(bi, k[bi].r, V3::Zero(), v * z);
         if (bj >= 0) applyForce(bj, k[bj].r, V3::Zero(), -v * z);
@@ -136,10 +147,10 @@ void MultibodySystem::forceValues(double t, const double* y, const std::vector<K
         applyForce(bi, PI, v * markerAxes(fe.I, k).col(2));
       }
       vals.push_back(v);
-    } else if (fe.type == "vforce" || fe.type == "vtorque") {
+    } else if (fe.kind == ForceRT::Kind::VForce || fe.kind == ForceRT::Kind::VTorque) {
       const M3 R = fe.ref >= 0 ? markerAxes(fe.ref, k) : M3::Identity();
-      const bool force = fe.type == "vforce";
-      const V3 c = force ? V3(fe.par("fx"), fe.par("fy"), fe.par("fz")) : V3(fe.par("tx"), fe.par("ty"), fe.par("tz"));
+      const bool force = fe.kind == ForceRT::Kind::VForce;
+      const V3 c = force ? V3(fe.par<"fx">(), fe.par<"fy">(), fe.par<"fz">()) : V3(fe.par<"tx">(), fe.par<"ty">(), fe.par<"tz">());
       const V3 v = R * c * sc;
       if (force) {
         applyForce(bi, PI, v);
@@ -149,14 +160,14 @@ void MultibodySystem::forceValues(double t, const double* y, const std::vector<K
         if (bj >= 0) applyForce(bj, PI, V3::Zero(), -v);
       }
       for (int a = 0; a < 3; ++a) vals.push_back(v[a]);
-    } else if (fe.type == "impact") {
+    } else if (fe.kind == ForceRT::Kind::Impact) {
       const V3 z = markerAxes(fe.J, k).col(2);
       const V3 PJ = markerPoint(fe.J, k);
       const V3 d = PI - PJ;
       const double x = z.dot(d);
       const double xd = z.dot(markerVelocity(fe.I, k) - markerVelocity(fe.J, k)) + k[bj].ww.cross(z).dot(d);
-      const double pen = fe.par("x1") - x;
-      const double F = contact(pen, -xd, fe.par("stiffness"), fe.par("exponent"), fe.par("damping"), fe.par("depth"));
+      const double pen = fe.par<"x1">() - x;
+      const double F = contact(pen, -xd, fe.par<"stiffness">(), fe.par<"exponent">(), fe.par<"damping">(), fe.par<"depth">());
       applyForce(bi, PI, F * z);
       applyForce(bj, PI, -F * z);
       vals.push_back(F);
@@ -191,7 +202,7 @@ void MultibodySystem::declareRoots() {
       const ForceRT* fp = &f;
       rootFns_.push_back([this, fp](double, const double*, const std::vector<Kin>& k) {
         const V3 z = markerAxes(fp->J, k).col(2);
-        return z.dot(markerPoint(fp->I, k) - markerPoint(fp->J, k)) - fp->par("x1");
+        return z.dot(markerPoint(fp->I, k) - markerPoint(fp->J, k)) - fp->par<"x1">();
       });
     }
   for (const JointRT& j : joints_) {

@@ -70,7 +70,7 @@ void MultibodySystem::declareChannels() {
       for (const char* q : {"Fx", "Fy", "Fz"}) ch(f.id + "." + q, "N");
     } else if (f.type == "vtorque") {
       for (const char* q : {"Tx", "Ty", "Tz"}) ch(f.id + "." + q, "N m");
-    } else if (f.type == "rotational_spring_damper" || (f.type == "sforce" && f.par("rotational") > 0.5)) {
+    } else if (f.type == "rotational_spring_damper" || (f.type == "sforce" && f.par<"rotational">() > 0.5)) {
       ch(f.id + ".T", "N m");
       if (f.type == "rotational_spring_damper") ch(f.id + ".angle", "rad");
     } else {
@@ -166,23 +166,23 @@ double MultibodySystem::potentialEnergy(double /*t: springs have no time tables*
   for (size_t b = 0; b < bodies_.size(); ++b)
     if (!bodies_[b].ground) e -= bodies_[b].m * g_.dot(k[b].r);
   for (const ForceRT& f : forces_) {
-    if (f.type == "spring_damper") {
-      const double l = (markerPoint(f.J, k) - markerPoint(f.I, k)).norm(), dl = l - f.par("free_length");
-      e += 0.5 * f.par("stiffness") * dl * dl - f.par("preload") * dl;
-    } else if (f.type == "rotational_spring_damper") {
-      const double th = relativeAngle(f.I, f.J, k, f.wind, y, nullptr) - f.par("free_angle");
-      e += 0.5 * f.par("stiffness") * th * th - f.par("preload") * th;
-    } else if (f.type == "impact") {
+    if (f.kind == ForceRT::Kind::SpringDamper) {
+      const double l = (markerPoint(f.J, k) - markerPoint(f.I, k)).norm(), dl = l - f.par<"free_length">();
+      e += 0.5 * f.par<"stiffness">() * dl * dl - f.par<"preload">() * dl;
+    } else if (f.kind == ForceRT::Kind::RotationalSpringDamper) {
+      const double th = relativeAngle(f.I, f.J, k, f.wind, y, nullptr) - f.par<"free_angle">();
+      e += 0.5 * f.par<"stiffness">() * th * th - f.par<"preload">() * th;
+    } else if (f.kind == ForceRT::Kind::Impact) {
       const V3 z = markerAxes(f.J, k).col(2);
-      const double pen = f.par("x1") - z.dot(markerPoint(f.I, k) - markerPoint(f.J, k));
-      if (pen > 0) e += f.par("stiffness") * std::pow(pen, f.par("exponent") + 1) / (f.par("exponent") + 1);
-    } else if (f.type == "bushing") {
+      const double pen = f.par<"x1">() - z.dot(markerPoint(f.I, k) - markerPoint(f.J, k));
+      if (pen > 0) e += f.par<"stiffness">() * std::pow(pen, f.par<"exponent">() + 1) / (f.par<"exponent">() + 1);
+    } else if (f.kind == ForceRT::Kind::Bushing) {
       const M3 AJ = markerAxes(f.J, k);
       const V3 d = AJ.transpose() * (markerPoint(f.I, k) - markerPoint(f.J, k));
       const Eigen::AngleAxisd aa(M3(AJ.transpose() * markerAxes(f.I, k)));
       const V3 th = aa.angle() * aa.axis();
-      e += 0.5 * (f.par("kx") * d.x() * d.x() + f.par("ky") * d.y() * d.y() + f.par("kz") * d.z() * d.z() +
-                  f.par("ktx") * th.x() * th.x() + f.par("kty") * th.y() * th.y() + f.par("ktz") * th.z() * th.z());
+      e += 0.5 * (f.par<"kx">() * d.x() * d.x() + f.par<"ky">() * d.y() * d.y() + f.par<"kz">() * d.z() * d.z() +
+                  f.par<"ktx">() * th.x() * th.x() + f.par<"kty">() * th.y() * th.y() + f.par<"ktz">() * th.z() * th.z());
     } else if (beam::isBeamForce(f.type)) {
       e += beam::beamForceEnergy(*this, f, k);
     }

@@ -66,19 +66,20 @@ Table::Table(std::vector<double> x, std::vector<double> y, Interpolation mode)
   for (size_t i = 1; i < x_.size(); ++i) cum_[i] = cum_[i - 1] + segmentIntegral(i - 1, x_[i]);
 }
 
-// segmentOf() and segment() as functions of this file alone, so that
-// operator() and eval() inline them: the library is built position
-// independent, and its exported members are then not inlined into one
-// another (a valve reads its tables at every evaluation).
+// segmentOf() and segment() as functions of this file alone, forced inline
+// into operator() and eval() (GCC kept segmentValue out of line): the
+// library is built position independent, and its exported members are then
+// not inlined into one another (a valve reads its tables at every evaluation).
 namespace {
-long segmentIndex(const std::vector<double>& xs, double x) {
+[[gnu::always_inline]] inline long segmentIndex(const std::vector<double>& xs, double x) {
   return static_cast<long>(std::upper_bound(xs.begin(), xs.end(), x) - xs.begin()) - 1;
 }
 
 // The expressions are those of the former control/interpolation.h, so the
 // time tables and valve characteristics give the same bits as before.
-double segmentValue(Interpolation mode, const std::vector<double>& x_, const std::vector<double>& y_,
-                    const std::vector<double>& m_, size_t i, double x) {
+[[gnu::always_inline]] inline double segmentValue(Interpolation mode, const std::vector<double>& x_,
+                                                  const std::vector<double>& y_, const std::vector<double>& m_,
+                                                  size_t i, double x) {
   if (mode == Interpolation::Step) return y_[i];
   const double h = x_[i + 1] - x_[i], s = (x - x_[i]) / h;
   if (mode == Interpolation::Linear) return y_[i] + s * (y_[i + 1] - y_[i]);

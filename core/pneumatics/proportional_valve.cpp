@@ -244,9 +244,11 @@ class ProportionalValve : public Element {
     }
     for (Path& p : paths_) {
       const double o = std::clamp((p.def->direction * x - overlap_) / (1.0 - overlap_), 0.0, 1.0);
+      double C = 0.0, b = 0.0;
+      if (p.from >= 0 && p.to >= 0) p.read(o, C, b);
       p.q = (p.from < 0 || p.to < 0)
                 ? 0.0
-                : flow::iso6358(leak_ + p.C(o), p.b(o), 0.5, e.p(p.from), e.T(p.from), e.p(p.to), e.T(p.to));
+                : flow::iso6358(leak_ + C, b, 0.5, e.p(p.from), e.T(p.from), e.p(p.to), e.T(p.to));
       e.flow(p.from, p.to, p.q);
     }
   }
@@ -320,6 +322,21 @@ class ProportionalValve : public Element {
     Table C, b;              // over the opening
     int from = -1, to = -1;  // nodes
     double q = 0.0;
+    // C(o) and b(o), the values Table::operator() gives: both tables have
+    // the same openings, so one search serves both, and a closed or fully
+    // open path (most of them at any time) reads its end values without a
+    // call into the table.
+    void read(double o, double& Co, double& bo) const {
+      const std::vector<double>& xs = C.x();
+      if (o <= xs.front()) {
+        Co = C.front(), bo = b.front();
+      } else if (o >= xs.back()) {
+        Co = C.back(), bo = b.back();
+      } else {
+        const auto i = static_cast<size_t>(C.segmentOf(o));
+        Co = C.segment(i, o), bo = b.segment(i, o);
+      }
+    }
   };
   std::array<Path, 4> paths_;
   double wn_, zeta_, overlap_, leak_;

@@ -53,10 +53,13 @@ const char* kTrampoline = R"JS((function (f, n, a, b, c) {
 }))JS";
 
 // Global variables with JSON values, apart from the engine's own names.
+// `skip` is an object without prototype whose keys are those names: a
+// property lookup is hashed, where a Set's has() compares with every
+// element (QV4's Set is a list), at every sample instant.
 const char* kSave = R"JS((function (g, skip) {
   var s = {};
   for (var k of Object.keys(g)) {
-    if (skip.has(k)) continue;
+    if (skip[k] === true) continue;
     var v = g[k];
     if (typeof v === 'function') continue;
     s[k] = v === undefined ? undefined : JSON.stringify(v);
@@ -65,7 +68,7 @@ const char* kSave = R"JS((function (g, skip) {
 }))JS";
 const char* kRestore = R"JS((function (g, skip, s) {
   for (var k of Object.keys(g))
-    if (!skip.has(k) && typeof g[k] !== 'function' && !(k in s)) delete g[k];
+    if (skip[k] !== true && typeof g[k] !== 'function' && !(k in s)) delete g[k];
   for (var k in s) g[k] = s[k] === undefined ? undefined : JSON.parse(s[k]);
 }))JS";
 
@@ -303,7 +306,8 @@ ScriptProgram::ScriptProgram(const std::string& source, const std::string& origi
     it.next();
     builtins.setProperty(n++, it.name());
   }
-  d_->skip = js.evaluate("(function (a) { return new Set(a); })").call({builtins});
+  d_->skip = js.evaluate("(function (a) { var o = Object.create(null); for (var k of a) o[k] = true; return o; })")
+                .call({builtins});
 
   d_->startWatchdog();
   // The top level, and reading init and step (a getter is the user's code).

@@ -88,10 +88,16 @@ void System::handOffJunctionSurplus() {
   // the junction; it is zero at rest, where w = eps_mix / 2 each and T_j is
   // its neighbours' mean. Handed on, energy is conserved to the solver's
   // tolerance on the junction's own equations, as with the old form.
-  surplus_.assign(nodes_.size(), 0.0);
+  // Only junctions' entries are read below: each is written here, so the
+  // vector is not cleared at every evaluation.
+  if (surplus_.size() != nodes_.size()) surplus_.resize(nodes_.size());
   for (size_t i = 0; i < nodes_.size(); ++i) {
     const Node& n = nodes_[i];
-    if (n.kind != NodeKind::Junction || !(n.sumOut > 0.0)) continue;
+    if (n.kind != NodeKind::Junction) continue;
+    if (!(n.sumOut > 0.0)) {
+      surplus_[i] = 0.0;
+      continue;
+    }
     const double G = n.T * (n.sumQin + kJunctionEps) - n.sumQinT - kJunctionEps * TAmb_ + n.sumQT - n.T * n.sumQ;
     surplus_[i] = G / n.sumOut;
   }

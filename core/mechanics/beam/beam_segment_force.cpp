@@ -20,7 +20,7 @@ void deformation(const mb::MultibodySystem& sys, const mb::ForceRT& f, const std
   const M3 AJ = sys.markerAxes(f.J, k), AI = sys.markerAxes(f.I, k);
   const V3 r = AJ.transpose() * (sys.markerPoint(f.I, k) - sys.markerPoint(f.J, k));
   const Eigen::AngleAxisd aa(M3(AJ.transpose() * AI));
-  x.head<3>() = r - V3(f.par("length"), 0, 0);
+  x.head<3>() = r - V3(f.par<"length">(), 0, 0);
   x.tail<3>() = aa.angle() * aa.axis();
   if (!xd) return;
   const int bi = sys.markerBody(f.I), bj = sys.markerBody(f.J);
@@ -31,10 +31,10 @@ void deformation(const mb::MultibodySystem& sys, const mb::ForceRT& f, const std
 
 // K_II [d; theta]: the coordinates' coupling of bending (v with theta_z, w with theta_y).
 Vec6 stiffnessTimes(const mb::ForceRT& f, const Vec6& x) {
-  const double kvz = f.par("kvz"), kwy = f.par("kwy");
+  const double kvz = f.par<"kvz">(), kwy = f.par<"kwy">();
   Vec6 r;
-  r << f.par("kuu") * x[0], f.par("kvv") * x[1] + kvz * x[5], f.par("kww") * x[2] + kwy * x[4], f.par("kxx") * x[3],
-      kwy * x[2] + f.par("kyy") * x[4], kvz * x[1] + f.par("kzz") * x[5];
+  r << f.par<"kuu">() * x[0], f.par<"kvv">() * x[1] + kvz * x[5], f.par<"kww">() * x[2] + kwy * x[4], f.par<"kxx">() * x[3],
+      kwy * x[2] + f.par<"kyy">() * x[4], kvz * x[1] + f.par<"kzz">() * x[5];
   return r;
 }
 
@@ -47,7 +47,7 @@ Vec6 stiffnessTimes(const mb::ForceRT& f, const Vec6& x) {
 // stiffness of the deformation within the element. The element's rigid
 // rotation with J's axes carries the rest (the chord's N / l).
 double axialStrain(const mb::ForceRT& f, const Vec6& x, Vec6* gradient) {
-  const double l = f.par("length"), c = 1.0 / (30.0 * l);
+  const double l = f.par<"length">(), c = 1.0 / (30.0 * l);
   // (v, theta_z): v' = theta_z; (w, theta_y): w' = -theta_y.
   const double gv = c * (36 * x[1] - 3 * l * x[5]), gz = c * (-3 * l * x[1] + 4 * l * l * x[5]);
   const double gw = c * (36 * x[2] + 3 * l * x[4]), gy = c * (3 * l * x[2] + 4 * l * l * x[4]);
@@ -67,14 +67,14 @@ Vec6 elasticLoad(const mb::ForceRT& f, const Vec6& x, const Vec6& xd, double* en
   Vec6 load = -k;
   load[0] = 0.0;
   load -= k[0] * g;
-  return load - f.par("beta") * stiffnessTimes(f, xd);
+  return load - f.par<"beta">() * stiffnessTimes(f, xd);
 }
 
 double outerFibreStress(const mb::ForceRT& f, double N, double My, double Mz) {
-  const double axial = std::abs(N) / f.par("A");
-  if (f.par("round") > 0.5) return axial + std::hypot(My, Mz) * f.par("cy") / f.par("Iz");
-  if (!(f.par("cy") > 0.0) || !(f.par("cz") > 0.0)) return NAN;
-  return axial + std::abs(Mz) * f.par("cy") / f.par("Iz") + std::abs(My) * f.par("cz") / f.par("Iy");
+  const double axial = std::abs(N) / f.par<"A">();
+  if (f.par<"round">() > 0.5) return axial + std::hypot(My, Mz) * f.par<"cy">() / f.par<"Iz">();
+  if (!(f.par<"cy">() > 0.0) || !(f.par<"cz">() > 0.0)) return NAN;
+  return axial + std::abs(Mz) * f.par<"cy">() / f.par<"Iz">() + std::abs(My) * f.par<"cz">() / f.par<"Iy">();
 }
 
 void applySegment(mb::MultibodySystem& sys, const mb::ForceRT& f, const std::vector<mb::Kin>& k,
@@ -99,11 +99,11 @@ void tipValues(const mb::MultibodySystem& sys, const mb::ForceRT& f, const std::
                std::vector<double>& vals) {
   const M3 A0 = sys.markerAxes(f.J, k);
   const V3 r = A0.transpose() * (sys.markerPoint(f.I, k) - sys.markerPoint(f.J, k));
-  const int n = static_cast<int>(f.par("segments"));
+  const int n = static_cast<int>(f.par<"segments">());
   double smax = 0.0;
   const size_t first = vals.size() >= static_cast<size_t>(n * kSegmentValues) ? vals.size() - n * kSegmentValues : 0;
   for (size_t i = first + kSegmentValues - 1; i < vals.size(); i += kSegmentValues) smax = std::max(smax, vals[i]);
-  vals.insert(vals.end(), {r[1], r[2], std::hypot(r[1], r[2]), r[0] - f.par("length"), smax});
+  vals.insert(vals.end(), {r[1], r[2], std::hypot(r[1], r[2]), r[0] - f.par<"length">(), smax});
 }
 
 }  // namespace
