@@ -1,5 +1,6 @@
 #include "mechanism_actions.h"
 
+#include "contact_dialog.h"
 #include "flexible_body_editing.h"
 
 #include "document.h"
@@ -131,6 +132,10 @@ MechanismActions::MechanismActions(Document* doc, SelectionModel* selection, Mec
                    tr("Add a latch: a joint between two markers that engages when they come within a capture "
                       "radius or a signal says so, or from the start"),
                    &MechanismActions::onAddLatch);
+  addContact_ = make(tr("Add Contact..."), "actAddContact",
+                     tr("Add a contact between two parts: select the first part, then the second (in the 3D view or "
+                        "the model tree), then Add Contact; their shapes come from the parts' display geometry"),
+                     &MechanismActions::onAddContact);
   addMotion_ = make(tr("Add Motion..."), "actAddMotion", tr("Drive a joint with a prescribed motion"),
                     &MechanismActions::onAddMotion);
   delete_ = make(tr("Delete"), "actDeleteObject", tr("Delete the selected mechanism object (and what depends on it)"),
@@ -156,7 +161,7 @@ MechanismActions::MechanismActions(Document* doc, SelectionModel* selection, Mec
   // Its buttons never widen the dock (the rest folds into the extension).
   toolBar_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
   auto* addMenu = new QMenu(tr("Add"), toolBar_);
-  addMenu->addActions({addPart_, addBeam_, addMarker_, addJoint_, addForce_, addMotion_, addLatch_});
+  addMenu->addActions({addPart_, addBeam_, addMarker_, addJoint_, addForce_, addMotion_, addContact_, addLatch_});
   auto* addButton = new QToolButton;
   addButton->setText(tr("Add"));
   addButton->setObjectName("mechanismAddButton");
@@ -168,6 +173,7 @@ MechanismActions::MechanismActions(Document* doc, SelectionModel* selection, Mec
   toolBar_->addAction(detach_);
   connect(doc_, &Document::changed, this, &MechanismActions::updateEnabled);
   connect(selection_, &SelectionModel::changed, this, &MechanismActions::updateEnabled);
+  connect(selection_, &SelectionModel::changed, this, &MechanismActions::notePart);
   if (view_) {
     connect(view_, &MechanismView::markerPicked, this, &MechanismActions::onMarkerPicked);
     connect(view_, &MechanismView::markerPickCancelled, this, &MechanismActions::onPickCancelled);
@@ -176,7 +182,7 @@ MechanismActions::MechanismActions(Document* doc, SelectionModel* selection, Mec
 }
 
 QList<QAction*> MechanismActions::actions() const {
-  return {addPart_, addBeam_, addMarker_, addJoint_, addForce_, addMotion_, addLatch_, delete_, attach_, detach_};
+  return {addPart_, addBeam_, addMarker_, addJoint_, addForce_, addMotion_, addContact_, addLatch_, delete_, attach_, detach_};
 }
 
 void MechanismActions::updateEnabled() {
@@ -187,6 +193,7 @@ void MechanismActions::updateEnabled() {
   addMarker_->setEnabled(!p.mechanism.parts.empty());
   addJoint_->setEnabled(markers >= 2);
   addLatch_->setEnabled(markers >= 2);
+  addContact_->setEnabled(p.mechanism.parts.size() >= 2);
   addForce_->setEnabled(markers >= 1);
   addMotion_->setEnabled(!drivableJoints(p.mechanism, false).isEmpty());
   delete_->setEnabled(kind != ObjectKind::None && kind != ObjectKind::Component);
@@ -374,6 +381,32 @@ void MechanismActions::onAddLatch() {
     selection_->select(QString::fromStdString(l.id));
     return QString();
   });
+  d->open();
+}
+
+// A part, or the part of a marker, joins the two remembered for Add Contact.
+void MechanismActions::notePart(const QString& id) {
+  const Project& p = doc_->project();
+  const ObjectKind kind = objectKind(p, id.toStdString());
+  if (kind != ObjectKind::Part && kind != ObjectKind::Marker) return;
+  const QString part = id.section('.', 0, 0);
+  if (!p.mechanism.part(part.toStdString())) return;  // a flexible body's marker
+  recentParts_.removeAll(part);
+  recentParts_.append(part);
+  while (recentParts_.size() > 2) recentParts_.removeFirst();
+}
+
+void MechanismActions::onAddContact() {
+  const Mechanism& m = doc_->project().mechanism;
+  if (m.parts.size() < 2) return;
+  QStringList parts;
+  for (const QString& q : recentParts_)
+    if (m.part(q.toStdString())) parts << q;
+  // One part selected: it is J (the moving one), the ground I.
+  if (parts.size() == 1)
+    for (const PartDef& q : m.parts)
+      if (q.ground && QString::fromStdString(q.id) != parts.front()) parts.prepend(QString::fromStdString(q.id));
+  auto* d = new ContactDialog(doc_, selection_, parts.value(0), parts.value(1), parent_);
   d->open();
 }
 

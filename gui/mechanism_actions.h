@@ -4,8 +4,10 @@
 // is edited in the property editor afterwards), Delete (with what depends on
 // it), and Attach to mechanism for a cylinder: pick the barrel-end marker,
 // then the rod-end marker, by clicking in the 3D view (a dialog with two
-// lists where there is no 3D view). Each command is one undoable Document edit
-// and the new object becomes the shared selection.
+// lists where there is no 3D view). Add Contact pairs the two parts selected
+// last (clicked in the 3D view or the model tree, in that order: I, then J)
+// in its dialog (contact_dialog.h). Each command is one undoable Document
+// edit and the new object becomes the shared selection.
 #pragma once
 
 #include <QList>
@@ -36,6 +38,9 @@ class MechanismActions : public QObject {
   QAction* addForce() const { return addForce_; }
   QAction* addMotion() const { return addMotion_; }
   QAction* addLatch() const { return addLatch_; }
+  QAction* addContact() const { return addContact_; }
+  // The parts selected last, oldest first (at most two): Add Contact's I and J.
+  const QStringList& recentParts() const { return recentParts_; }
   QAction* deleteObject() const { return delete_; }
   QAction* attachCylinder() const { return attach_; }
   QAction* detachCylinder() const { return detach_; }
@@ -60,6 +65,8 @@ class MechanismActions : public QObject {
   void onAddForce();
   void onAddMotion();
   void onAddLatch();
+  void onAddContact();
+  void notePart(const QString& id);
   void onDelete();
   void onAttach();
   void onMarkerPicked(const QString& ref);
@@ -76,6 +83,8 @@ class MechanismActions : public QObject {
   QAction* addForce_;
   QAction* addMotion_;
   QAction* addLatch_;
+  QAction* addContact_;
+  QStringList recentParts_;
   QAction* delete_;
   QAction* attach_;
   QAction* detach_;

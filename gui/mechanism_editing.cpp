@@ -1,5 +1,6 @@
 #include "mechanism_editing.h"
 
+#include "contact_editing.h"
 #include "flexible_body_editing.h"
 
 #include "engine/engine.h"
@@ -271,9 +272,25 @@ ObjectKind objectKind(const Project& p, const std::string& id) {
   if (has(m.joints)) return ObjectKind::Joint;
   if (has(m.forces)) return ObjectKind::Force;
   if (has(m.motions)) return ObjectKind::Motion;
+  if (has(m.contacts)) return ObjectKind::Contact;
+  if (has(m.latches)) return ObjectKind::Latch;
   if (p.find(id)) return ObjectKind::Component;
   if (findMarker(m, id)) return ObjectKind::Marker;
   return ObjectKind::None;
+}
+
+QString kindName(ObjectKind kind) {
+  switch (kind) {
+    case ObjectKind::Part: return "part";
+    case ObjectKind::Marker: return "marker";
+    case ObjectKind::Joint: return "joint";
+    case ObjectKind::Force: return "force";
+    case ObjectKind::Motion: return "motion";
+    case ObjectKind::FlexibleBody: return "flexible body";
+    case ObjectKind::Contact: return "contact";
+    case ObjectKind::Latch: return "latch";
+    default: return {};
+  }
 }
 
 template <class T>
@@ -376,7 +393,7 @@ void clearAttachment(Project& p, const std::string& cylinder) {
 
 bool removeMechanismObject(Project& p, const std::string& id) {
   Mechanism& m = p.mechanism;
-  std::set<std::string> markers, joints, forces, motions;
+  std::set<std::string> markers, joints, forces, motions, contacts, latches;
   switch (objectKind(p, id)) {
     case ObjectKind::Part: {
       const PartDef* part = m.part(id);
@@ -400,6 +417,8 @@ bool removeMechanismObject(Project& p, const std::string& id) {
     case ObjectKind::Joint: joints.insert(id); break;
     case ObjectKind::Force: forces.insert(id); break;
     case ObjectKind::Motion: motions.insert(id); break;
+    case ObjectKind::Contact: contacts.insert(id); break;
+    case ObjectKind::Latch: latches.insert(id); break;
     default: return false;
   }
   // What stood on the deleted markers and joints goes with them.
@@ -415,6 +434,12 @@ bool removeMechanismObject(Project& p, const std::string& id) {
     if (markers.count(f.i) || markers.count(f.j) || markers.count(f.ref)) forces.insert(f.id);
   for (const MotionDef& mo : m.motions)
     if (joints.count(mo.joint)) motions.insert(mo.id);
+  for (const ContactDef& c : m.contacts)
+    if (markers.count(c.i.marker) || markers.count(c.j.marker)) contacts.insert(c.id);
+  for (const LatchDef& l : m.latches)
+    if (markers.count(l.i) || markers.count(l.j)) latches.insert(l.id);
+  std::erase_if(m.contacts, [&](const ContactDef& c) { return contacts.count(c.id) > 0; });
+  std::erase_if(m.latches, [&](const LatchDef& l) { return latches.count(l.id) > 0; });
   std::erase_if(m.joints, [&](const JointDef& j) { return joints.count(j.id) > 0; });
   std::erase_if(m.forces, [&](const ForceDef& f) { return forces.count(f.id) > 0; });
   std::erase_if(m.motions, [&](const MotionDef& mo) { return motions.count(mo.id) > 0; });
@@ -435,7 +460,7 @@ QString renameObject(Project& p, const std::string& id, const std::string& newId
   const QString where = QString::fromStdString(id) + ".id";
   const std::string newId = QString::fromStdString(newIdIn).trimmed().toStdString();
   if (kind == ObjectKind::None || kind == ObjectKind::Component)
-    return QObject::tr("%1: only parts, markers, joints, forces and motions are renamed here").arg(where);
+    return QObject::tr("%1: only mechanism objects are renamed here").arg(where);
   // Marker references are exact; every other id also prefixes signal
   // references "<id>.<channel>".
   auto exact = [](std::string& ref, const std::string& from, const std::string& to) {
@@ -447,6 +472,8 @@ QString renameObject(Project& p, const std::string& id, const std::string& newId
   auto eachMarkerRef = [&](const auto& fn) {
     for (JointDef& j : m.joints) fn(j.i), fn(j.j);
     for (ForceDef& f : m.forces) fn(f.i), fn(f.j), fn(f.ref);
+    for (ContactDef& c : m.contacts) fn(c.i.marker), fn(c.j.marker);
+    for (LatchDef& l : m.latches) fn(l.i), fn(l.j);
     for (Component& c : p.components) {
       if (!c.data.is_object() || !c.data.contains("attach") || !c.data["attach"].is_object()) continue;
       for (const char* k : {"barrel", "rod"})
@@ -458,6 +485,7 @@ QString renameObject(Project& p, const std::string& id, const std::string& newId
     }
   };
   auto eachSignalRef = [&](const auto& fn) {
+    for (LatchDef& l : m.latches) fn(l.engage), fn(l.release);
     for (Component& c : p.components) {
       for (auto& [name, ref] : c.inputs) fn(ref);
       if (c.data.is_object() && c.data.contains("inputs") && c.data["inputs"].is_object())
@@ -508,6 +536,8 @@ QString renameObject(Project& p, const std::string& id, const std::string& newId
       break;
     case ObjectKind::Force: findForce(m, id)->id = newId; break;
     case ObjectKind::Motion: findMotion(m, id)->id = newId; break;
+    case ObjectKind::Contact: findContact(m, id)->id = newId; break;
+    case ObjectKind::Latch: findLatch(m, id)->id = newId; break;
     default: break;
   }
   eachSignalRef([&](std::string& r) { prefixed(r, id, newId); });
@@ -522,6 +552,8 @@ std::vector<EditField> editFields(const Project& p, const std::string& id) {
   const QStringList markers = markerRefs(m);
   switch (objectKind(p, id)) {
     case ObjectKind::FlexibleBody: return flexibleBodyFields(*m.flexibleBody(id));
+    case ObjectKind::Contact: return contactFields(p, *findContact(const_cast<Mechanism&>(m), id));
+    case ObjectKind::Latch: return latchFields(p, *findLatch(const_cast<Mechanism&>(m), id));
     case ObjectKind::Part: {
       const PartDef& d = *m.part(id);
       out.push_back(textField("id", "id", d.id, true));
@@ -717,20 +749,8 @@ QString applyFieldTo(Project& p, const std::string& id, const std::string& key, 
   }
   if (field.kind != EditField::Kind::Number) return QObject::tr("%1: not editable here").arg(where);
 
-  // A number in the shown unit, optionally followed by that unit.
-  QString t = text.trimmed();
-  if (!field.unit.isEmpty() && t.endsWith(field.unit)) t = t.left(t.size() - field.unit.size()).trimmed();
-  t.replace(',', '.');
   double shown = 0.0;
-  if (t == "inf" || t == "+inf") shown = INFINITY;
-  else if (t == "-inf") shown = -INFINITY;
-  else {
-    bool ok = false;
-    shown = QLocale::c().toDouble(t, &ok);
-    if (!ok || !std::isfinite(shown))
-      return QObject::tr("%1: '%2' is not a number%3")
-          .arg(where, text.trimmed(), field.unit.isEmpty() ? QString() : QObject::tr(" (in %1)").arg(field.unit));
-  }
+  if (QString err = parseFieldNumber(field, text, where, shown); !err.isEmpty()) return err;
   const double scale = [&] {
     if (field.unit == "mm") return 1e3;
     if (field.unit == "deg") return 1 / kDeg;
@@ -778,22 +798,65 @@ QString applyFieldTo(Project& p, const std::string& id, const std::string& key, 
   if (kind == ObjectKind::Force) decl = findForceType(findForce(m, id)->type), params = &findForce(m, id)->params;
   if (kind == ObjectKind::Motion)
     decl = findMotionFunction(findMotion(m, id)->function), params = &findMotion(m, id)->params;
-  const ParamDecl* pd = decl ? decl->param(name) : nullptr;
-  if (!pd || !params) return QObject::tr("%1: no such parameter").arg(where);
-  si = shown / shownUnit(resolveUnit(pd->unit, field.unit == "deg" || field.unit == "deg/s")).scale;
-  if (!pd->accepts(si))
-    return QObject::tr("%1: %2 %3 is outside %4 (SI)").arg(where, t, field.unit, QString::fromStdString(pd->rangeText()));
-  (*params)[name] = si;
-  return {};
+  if (!decl || !params) return QObject::tr("%1: no such parameter").arg(where);
+  return applyParamField(*decl, *params, name, field, text, where);
 }
 
 }  // namespace
 
+ShownUnit shownUnitOf(const std::string& si) {
+  if (si == "1") return {};
+  const Shown u = shownUnit(si);
+  return {u.unit, u.scale};
+}
+
+void appendParamFields(std::vector<EditField>& out, const MechTypeDecl& decl, const std::map<std::string, double>& params) {
+  const size_t first = out.size();
+  paramFields(out, &decl, params, false);
+  for (size_t k = first; k < out.size(); ++k)
+    if (out[k].unit == "1") out[k].unit.clear();
+}
+
+QString parseFieldNumber(const EditField& field, const QString& text, const QString& where, double& shown) {
+  QString t = text.trimmed();
+  if (!field.unit.isEmpty() && t.endsWith(field.unit)) t = t.left(t.size() - field.unit.size()).trimmed();
+  t.replace(',', '.');
+  if (t == "inf" || t == "+inf") shown = INFINITY;
+  else if (t == "-inf") shown = -INFINITY;
+  else {
+    bool ok = false;
+    shown = QLocale::c().toDouble(t, &ok);
+    if (!ok || !std::isfinite(shown))
+      return QObject::tr("%1: '%2' is not a number%3")
+          .arg(where, text.trimmed(), field.unit.isEmpty() ? QString() : QObject::tr(" (in %1)").arg(field.unit));
+  }
+  return {};
+}
+
+QString applyParamField(const MechTypeDecl& decl, std::map<std::string, double>& params, const std::string& name,
+                        const EditField& field, const QString& text, const QString& where) {
+  const ParamDecl* pd = decl.param(name);
+  if (!pd) return QObject::tr("%1: no such parameter").arg(where);
+  double shown = 0.0;
+  if (QString err = parseFieldNumber(field, text, where, shown); !err.isEmpty()) return err;
+  const double si = shown / shownUnit(resolveUnit(pd->unit, field.unit == "deg" || field.unit == "deg/s")).scale;
+  if (!pd->accepts(si)) {
+    QString t = text.trimmed();
+    if (!field.unit.isEmpty() && t.endsWith(field.unit)) t = t.left(t.size() - field.unit.size()).trimmed();
+    return QObject::tr("%1: %2 %3 is outside %4 (SI)").arg(where, t, field.unit, QString::fromStdString(pd->rangeText()));
+  }
+  params[name] = si;
+  return {};
+}
+
 QString applyField(Project& p, const std::string& id, const std::string& key, const QString& text,
                    const std::string& projectFile) {
-  if (objectKind(p, id) == ObjectKind::FlexibleBody) {
+  const ObjectKind kind = objectKind(p, id);
+  if (kind == ObjectKind::FlexibleBody || kind == ObjectKind::Contact || kind == ObjectKind::Latch) {
     Project changed = p;
-    const QString e = applyFlexibleBodyField(changed, id, key, text);
+    const QString e = kind == ObjectKind::FlexibleBody ? applyFlexibleBodyField(changed, id, key, text)
+                      : kind == ObjectKind::Contact    ? applyContactField(changed, id, key, text)
+                                                       : applyLatchField(changed, id, key, text);
     if (e.isEmpty()) p = std::move(changed);
     return e;
   }

@@ -6,6 +6,7 @@
 // each change is one undoable step.
 #pragma once
 
+#include "model/mechanism_types.h"
 #include "model/project.h"
 
 #include <QString>
@@ -16,7 +17,9 @@
 
 namespace pm::gui {
 
-enum class ObjectKind { None, Part, Marker, Joint, Force, Motion, Component, FlexibleBody };
+enum class ObjectKind { None, Part, Marker, Joint, Force, Motion, Component, FlexibleBody, Contact, Latch };
+// "part", "marker", ... as the property editor names the kind ("" for None and Component).
+QString kindName(ObjectKind kind);
 
 // Markers are named "<part>.<marker>"; every other object by its id.
 ObjectKind objectKind(const Project& p, const std::string& id);
@@ -54,14 +57,16 @@ nlohmann::json attachment(const Component& c);
 void setAttachment(Project& p, const std::string& cylinder, const std::string& barrel, const std::string& rod);
 void clearAttachment(Project& p, const std::string& cylinder);
 
-// Deletes a part (with its markers), marker, joint, force or motion, and
-// what refers to it: joints and forces on a deleted marker, motions and
-// couplers on a deleted joint, cylinder attachments to either (the cylinder
-// itself stays in the circuit, detached). Returns false for an unknown id.
+// Deletes a part (with its markers), marker, joint, force, motion, contact
+// pair or latch, and what refers to it: joints, forces, contact pairs and
+// latches on a deleted marker, motions and couplers on a deleted joint,
+// cylinder attachments to either (the cylinder itself stays in the
+// circuit, detached). Returns false for an unknown id.
 bool removeMechanismObject(Project& p, const std::string& id);
 
-// Renames a part, marker, joint, force or motion and every reference to it:
-// markers "<part>.<marker>" in joints, forces, cylinder attachments and
+// Renames a part, marker, joint, force, motion, contact pair or latch and
+// every reference to it: markers "<part>.<marker>" in joints, forces,
+// contact pairs, latches, cylinder attachments and
 // display geometry; joints in motions, couplers and attachments; signal
 // references "<id>.<channel>" in component inputs (and data.inputs of
 // scripted controllers). A marker keeps its part: `newId` is "<marker>" or
@@ -82,7 +87,26 @@ struct EditField {
   QString tip;
 };
 
-// The fields of a part, marker, joint, force or motion (empty for others).
+// How a quantity of SI unit `si` is shown: its unit ("mm" for m, "mm/s",
+// "deg", "N/mm", "N s/mm"; "" for a pure number) and the scale from SI.
+struct ShownUnit {
+  QString unit;
+  double scale = 1.0;
+};
+ShownUnit shownUnitOf(const std::string& si);
+// Declared parameters as fields "param.<name>" in their shown units (the
+// doc as the tip, "(default)" when not set).
+void appendParamFields(std::vector<EditField>& out, const MechTypeDecl& decl, const std::map<std::string, double>& params);
+// A number typed into `field` (in its shown unit, which may follow it;
+// "inf"): "" and `shown` set, else the reason naming `where`.
+QString parseFieldNumber(const EditField& field, const QString& text, const QString& where, double& shown);
+// Sets declared parameter `name` from a value typed into its field (shown
+// units), within its declared range: "" or the reason naming `where`.
+QString applyParamField(const MechTypeDecl& decl, std::map<std::string, double>& params, const std::string& name,
+                        const EditField& field, const QString& text, const QString& where);
+
+// The fields of a part, marker, joint, force, motion, flexible body,
+// contact pair or latch (empty for others).
 std::vector<EditField> editFields(const Project& p, const std::string& id);
 // Applies what the user typed into field `key` of object `id` (display units;
 // a trailing unit equal to the shown one is accepted). Key "id" renames the

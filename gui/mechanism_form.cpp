@@ -46,6 +46,13 @@ QString frameNote(const Project& p, const std::string& id) {
         return QObject::tr("Shafts along the z axes of I (%1) and J (%2); cross arms along I's x and J's y.").arg(i, j);
       return {};
     }
+    case ObjectKind::Contact:
+      return QObject::tr("Each shape sits in its marker's axes (a plane: the marker's xy-plane, z out of the solid); "
+                         "the normal force pushes J's part away from I's. Results: %1.normal_force, .friction_force, "
+                         ".penetration, .in_contact.").arg(QString::fromStdString(id));
+    case ObjectKind::Latch:
+      return QObject::tr("Engaged, the joint holds I to J where the parts are at that instant (J's frame taken at I's). "
+                         "Results: %1.engaged, .force, .energy_lost.").arg(QString::fromStdString(id));
     default: return {};
   }
 }

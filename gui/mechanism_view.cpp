@@ -117,10 +117,12 @@ void MechanismView::setProject(const Project& project, const QString& projectDir
   // Copying the result rows again is only needed when other parts are drawn.
   if (oldParts != d_->scene.partIds() || !wasBuilt) d_->track.setStore(d_->results, d_->scene.partIds());
   d_->scene.contacts().setStore(d_->results);  // the pairs were drawn anew
+  d_->scene.latches().setStore(d_->results);
   d_->time = 0.0;
   if (d_->track.rows() > 0) {
     d_->scene.applyPose(d_->track, d_->time);
     d_->scene.contacts().apply(d_->time);
+    d_->scene.latches().apply(d_->time);
   }
   // Refit for another model or when parts come or go; editing a field keeps
   // the camera where the user put it.
@@ -133,6 +135,7 @@ void MechanismView::setResults(const ResultStore* results) {
   d_->results = results;
   d_->track.setStore(results, d_->scene.partIds());
   d_->scene.contacts().setStore(results);
+  d_->scene.latches().setStore(results);
   d_->scene.setStressStore(results);
   setPose(d_->time);
 }
@@ -205,9 +208,11 @@ void MechanismView::setPose(double t) {
   d_->time = t;
   d_->track.refresh();
   d_->scene.contacts().refresh();
+  d_->scene.latches().refresh();
   if (d_->track.rows() > 0) {
     d_->scene.applyPose(d_->track, t);
     d_->scene.contacts().apply(t);
+    d_->scene.latches().apply(t);
   } else {
     d_->scene.resetPose();
   }

@@ -224,9 +224,8 @@ void PropertyEditor::showObject(const std::string& id) {
   componentPage_->hide();
   mechPage_->show();
   mechForm_->setObject(id);
-  static const char* kinds[] = {"", "part", "marker", "joint", "force", "motion", ""};
   title_->setText(QString("%1  <span style='font-weight:normal;color:#555'>%2</span>")
-                      .arg(QString::fromStdString(id), kinds[int(kind)]));
+                      .arg(QString::fromStdString(id), kindName(kind)));
   title_->setToolTip({});
 }
 

@@ -85,7 +85,8 @@ const MarkerDef* findMarker(const Mechanism& m, const std::string& ref, std::str
 
 }  // namespace
 
-void ContactLayer::build(const Mechanism& m, double scale, const PartTransform& partXf, osg::Group* world) {
+void ContactLayer::build(const Mechanism& m, double scale, const PartTransform& partXf, osg::Group* world,
+                         const AddObject& addObject) {
   scale_ = scale;
   shapes_ = 0;
   pairs_.clear();
@@ -103,6 +104,7 @@ void ContactLayer::build(const Mechanism& m, double scale, const PartTransform& 
           new osg::PolygonMode(osg::PolygonMode::FRONT_AND_BACK, osg::PolygonMode::LINE));
       at->setNodeMask(kDrawMask);  // not picked: the part under it is
       at->setName(c.id);
+      if (addObject) addObject(c.id, at.get());
       xf->addChild(at);
       ++shapes_;
     }

@@ -27,9 +27,14 @@ class ContactLayer {
  public:
   // The transform of a part by id (null if not drawn).
   using PartTransform = std::function<osg::MatrixTransform*(const std::string& part)>;
-  // Draws the pairs of `m`: shapes under their parts' transforms, arrows
-  // under `world`. `scale`: the model's characteristic length [m].
-  void build(const Mechanism& m, double scale, const PartTransform& partXf, osg::Group* world);
+  // Registers a node under an object id, for highlighting (MechanismScene::addObject).
+  using AddObject = std::function<void(const std::string& id, osg::Node* node)>;
+  // Draws the pairs of `m`: shapes under their parts' transforms (each
+  // registered under the pair's id: selecting the pair highlights them; the
+  // parts under them stay the ones picked), arrows under `world`. `scale`:
+  // the model's characteristic length [m].
+  void build(const Mechanism& m, double scale, const PartTransform& partXf, osg::Group* world,
+             const AddObject& addObject = {});
   // The channels the arrows read (null: arrows hidden).
   void setStore(const ResultStore* store);
   // Pulls rows appended since the last call; true when something changed.

@@ -244,7 +244,14 @@ void MechanismScene::build(const Project& project, const std::string& projectDir
         Part* p = partById(id);
         return p ? p->xf.get() : nullptr;
       },
-      mechanism_.get());
+      mechanism_.get(), [this](const std::string& id, osg::Node* node) { addObject(id, node); });
+  latches_.build(
+      model_, scale_,
+      [this](const std::string& id) {
+        Part* p = partById(id);
+        return p ? p->xf.get() : nullptr;
+      },
+      [this](const std::string& id, osg::Node* node) { addObject(id, node); });
   const auto partIndex = [this](const std::string& id) {
     const auto it = std::find(partIds_.begin(), partIds_.end(), id);
     return it == partIds_.end() ? -1 : static_cast<int>(it - partIds_.begin());
@@ -720,6 +727,7 @@ void MechanismScene::resetPose() {
       if (osg::Uniform* u = ss->getUniform("pm_tint")) u->set(osg::Vec4());
   beamLines_.colour([](int, osg::Vec4&) { return false; });
   contacts_.hide();
+  latches_.hide();
   updateSprings();
 }
 

@@ -9,6 +9,7 @@
 #include "scene3d_beam_display.h"
 #include "scene3d_contacts.h"
 #include "scene3d_flexible.h"
+#include "scene3d_latches.h"
 #include "scene3d_ground.h"
 #include "scene3d_shapes.h"
 
@@ -161,9 +162,13 @@ class MechanismScene {
   // The contact pairs' shapes and force arrows (scene3d_contacts.h).
   ContactLayer& contacts() { return contacts_; }
   const ContactLayer& contacts() const { return contacts_; }
+  // The latches' glyphs and their engaged state (scene3d_latches.h).
+  LatchLayer& latches() { return latches_; }
+  const LatchLayer& latches() const { return latches_; }
 
  private:
   ContactLayer contacts_;
+  LatchLayer latches_;
   GroundPlate ground_;
   std::vector<osg::BoundingBoxd> partBoxes_;  // each part's drawing in its own frame
   size_t groundRows_ = 0;                     // result rows the plate lies under

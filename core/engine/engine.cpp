@@ -10,6 +10,8 @@
 #include "io/json_limits.h"
 #include "io/mesh_file.h"
 #include "io/subcircuit_file.h"
+#include "mechanics/contact/contact_pair.h"
+#include "mechanics/contact/narrow_phase.h"
 #include "mechanics/mechanism_element.h"
 #include "pneumatics/gas.h"
 #include "user/user_component.h"
@@ -59,6 +61,70 @@ void checkOutputFile(const std::string& path) {
 }
 
 void checkJsonText(const std::string& text, const std::string& name) { checkJsonLimits(text, name); }
+
+// ---- contacts and latches
+
+const MechTypeDecl& contactParameters() { return contact::pairType(); }
+
+std::vector<std::string> contactShapes() { return {"sphere", "box", "capsule", "cylinder", "plane", "funnel"}; }
+
+std::vector<std::string> contactShapeSizes(const std::string& shape) {
+  std::vector<std::string> out;
+  const char* names = contact::shapeSizes(shape);
+  if (!names) return out;
+  const std::string all = names;
+  for (size_t p = 0; p < all.size();) {
+    const size_t e = std::min(all.find(' ', p), all.size());
+    if (e > p) out.push_back(all.substr(p, e - p));
+    p = e + 1;
+  }
+  return out;
+}
+
+bool contactPairSupported(const std::string& a, const std::string& b) {
+  contact::Shape sa, sb;
+  for (const auto& [name, shape] : {std::pair{&a, &sa}, std::pair{&b, &sb}}) {
+    ContactShapeDef d;
+    d.shape = *name;
+    for (const std::string& k : contactShapeSizes(*name)) d.size[k] = 1.0;
+    if (contact::shapeOf(d, *shape)) return false;
+  }
+  return contact::supported(sa.kind, sb.kind);
+}
+
+namespace {
+
+// `m`'s parts and flexible bodies with their markers alone (nothing else a
+// run would refuse) and `set` holding the one object: validateMechanism
+// then reports that object's problems or the parts'.
+template <class Set>
+void checkOne(const Mechanism& m, const std::string& id, const std::string& file, Set set) {
+  Mechanism t;
+  for (const PartDef& p : m.parts) {
+    PartDef q;
+    q.id = p.id;
+    q.ground = p.ground;
+    q.markers = p.markers;
+    t.parts.push_back(std::move(q));
+  }
+  t.flexible_bodies = m.flexible_bodies;
+  set(t);
+  try {
+    validateMechanism(t, file);
+  } catch (const ProjectError& e) {
+    if (e.object() == id) throw;
+  }
+}
+
+}  // namespace
+
+void checkContact(const Mechanism& m, const ContactDef& pair, const std::string& file) {
+  checkOne(m, pair.id, file, [&](Mechanism& t) { t.contacts = {pair}; });
+}
+
+void checkLatch(const Mechanism& m, const LatchDef& latch, const std::string& file) {
+  checkOne(m, latch.id, file, [&](Mechanism& t) { t.latches = {latch}; });
+}
 
 namespace {
 

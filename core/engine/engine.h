@@ -16,6 +16,7 @@
 #include "analyses/modal_analysis.h"
 #include "analyses/mode_animation.h"
 #include "model/component_type.h"
+#include "model/mechanism_types.h"
 #include "model/project.h"
 #include "model/project_error.h"
 #include "model/triangle_mesh.h"
@@ -119,6 +120,25 @@ void checkSimulationSettings(const SimulationSettings& settings, const std::stri
 // program loaded) and discards it; throws what the run would throw. False
 // when this build cannot build the type (unknown, or no builder linked).
 bool checkComponent(const Component& component);
+
+// ---- contacts and latches (issue 27) -------------------------------------
+
+// A contact pair's parameters (stiffness, exponent, damping, depth, friction,
+// ...), declared with units, defaults and ranges in core/mechanics/contact.
+const MechTypeDecl& contactParameters();
+// The contact shapes ("sphere", "box", ...) and the sizes each takes
+// ("radius", "lx", ...; none for a plane) [m].
+std::vector<std::string> contactShapes();
+std::vector<std::string> contactShapeSizes(const std::string& shape);
+// Whether the core computes contact between these two shapes.
+bool contactPairSupported(const std::string& shapeA, const std::string& shapeB);
+// Checks one contact pair (new or edited) against the parts and markers of
+// `m` as a run would: its markers, shapes, sizes, the pair and its
+// parameters. Throws the run's ProjectError, naming `file`, the pair and the
+// field. Problems of other objects are not this check's.
+void checkContact(const Mechanism& m, const ContactDef& pair, const std::string& file = {});
+// The same for a latch: type, markers, parameters and its condition.
+void checkLatch(const Mechanism& m, const LatchDef& latch, const std::string& file = {});
 
 // ---- compile -------------------------------------------------------------
 

@@ -1,0 +1,318 @@
+#include "contact_editing.h"
+
+#include "engine/engine.h"
+#include "model/orientation.h"
+#include "units.h"
+
+#include <QObject>
+#include <QStringList>
+
+#include <algorithm>
+#include <cmath>
+
+namespace pm::gui {
+
+namespace {
+
+const Vec3 kZero{0, 0, 0};
+
+QString mm(double metres) { return units::formatNumber(metres * 1e3); }
+
+double sizeOf(const Geometry& g, const char* k) {
+  auto it = g.size.find(k);
+  return it == g.size.end() ? 0.0 : it->second;
+}
+
+EditField field(const std::string& key, const QString& label, EditField::Kind kind, const QString& value,
+                const QString& unit = {}, const QString& tip = {}) {
+  EditField f;
+  f.key = key;
+  f.label = label;
+  f.kind = kind;
+  f.value = value;
+  f.unit = unit;
+  f.tip = tip;
+  return f;
+}
+
+EditField choice(const std::string& key, const QString& label, const std::string& value, QStringList choices,
+                 const QString& tip = {}) {
+  EditField f = field(key, label, EditField::Kind::Choice, QString::fromStdString(value), {}, tip);
+  if (!choices.contains(f.value)) choices.prepend(f.value);
+  f.choices = std::move(choices);
+  return f;
+}
+
+// A marker's pose in its part frame moved by `offset` along its own z.
+MarkerDef alongZ(const MarkerDef& base, double offset) {
+  MarkerDef m = base;
+  const Eigen::Vector3d z = rotationFromRpy(base.orientation).col(2);
+  for (int k = 0; k < 3; ++k) m.position[k] += offset * z[k];
+  return m;
+}
+
+// Roll, pitch, yaw of a frame whose z-axis is `z` (any x across it).
+Vec3 rpyWithZ(Eigen::Vector3d z) {
+  z.normalize();
+  Eigen::Vector3d x = std::abs(z.x()) < 0.9 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
+  x = (x - x.dot(z) * z).normalized();
+  Eigen::Matrix3d R;
+  R.col(0) = x;
+  R.col(1) = z.cross(x);
+  R.col(2) = z;
+  // R = Rz(yaw) Ry(pitch) Rx(roll)
+  const double pitch = std::asin(std::clamp(-R(2, 0), -1.0, 1.0));
+  const double roll = std::atan2(R(2, 1), R(2, 2));
+  const double yaw = std::atan2(R(1, 0), R(0, 0));
+  return {roll, pitch, yaw};
+}
+
+bool samePose(const MarkerDef& a, const MarkerDef& b) {
+  for (int k = 0; k < 3; ++k)
+    if (std::abs(a.position[k] - b.position[k]) > 1e-12) return false;
+  return (rotationFromRpy(a.orientation) - rotationFromRpy(b.orientation)).norm() < 1e-12;
+}
+
+// The sizes a contact shape takes, with small defaults [m] for a new one.
+std::map<std::string, double> defaultSizes(const std::string& shape, const std::map<std::string, double>& keep) {
+  std::map<std::string, double> out;
+  for (const std::string& k : engine::contactShapeSizes(shape)) {
+    auto it = keep.find(k);
+    const double def = k == "lx" || k == "ly" || k == "lz" ? 0.02 : k == "length" ? 0.02 : 0.01;
+    out[k] = it == keep.end() ? def : it->second;
+  }
+  if (shape == "funnel" && !keep.count("mouth_radius")) out["mouth_radius"] = 2 * out["radius"];
+  return out;
+}
+
+
+QString message(const ProjectError& e) {
+  return QString::fromStdString(e.object() + "." + e.field() + ": " + e.message());
+}
+
+}  // namespace
+
+ContactDef* findContact(Mechanism& m, const std::string& id) {
+  auto it = std::find_if(m.contacts.begin(), m.contacts.end(), [&](const ContactDef& c) { return c.id == id; });
+  return it == m.contacts.end() ? nullptr : &*it;
+}
+
+LatchDef* findLatch(Mechanism& m, const std::string& id) {
+  auto it = std::find_if(m.latches.begin(), m.latches.end(), [&](const LatchDef& l) { return l.id == id; });
+  return it == m.latches.end() ? nullptr : &*it;
+}
+
+// ----------------------------------------------------------------- shapes
+
+std::vector<ContactShapeOption> contactShapeOptions(const Mechanism& m, const std::string& partId) {
+  std::vector<ContactShapeOption> out;
+  const PartDef* part = m.part(partId);
+  if (!part) return out;
+  auto markerOf = [&](const std::string& id) -> MarkerDef {
+    for (const MarkerDef& k : part->markers)
+      if (k.id == id) return k;
+    return MarkerDef{"", kZero, kZero};  // the part frame
+  };
+  auto where = [](const Geometry& g) {
+    return g.marker.empty() ? QObject::tr("at the part frame") : QObject::tr("at %1").arg(QString::fromStdString(g.marker));
+  };
+  for (const Geometry& g : part->geometry) {
+    ContactShapeOption o;
+    const MarkerDef base = markerOf(g.marker);
+    o.at = base;
+    if (g.shape == "box") {
+      o.shape.shape = "box";
+      o.shape.size = {{"lx", sizeOf(g, "lx")}, {"ly", sizeOf(g, "ly")}, {"lz", sizeOf(g, "lz")}};
+      o.label = QObject::tr("box %1 x %2 x %3 mm %4")
+                    .arg(mm(sizeOf(g, "lx")), mm(sizeOf(g, "ly")), mm(sizeOf(g, "lz")), where(g));
+    } else if (g.shape == "sphere") {
+      o.shape.shape = "sphere";
+      o.shape.size = {{"radius", sizeOf(g, "radius")}};
+      o.label = QObject::tr("sphere r %1 mm %2").arg(mm(sizeOf(g, "radius")), where(g));
+    } else if (g.shape == "cylinder" || g.shape == "tube") {
+      // Drawn from its marker along +z; the contact cylinder is centred.
+      const double len = sizeOf(g, "length");
+      o.shape.shape = "cylinder";
+      o.shape.size = {{"radius", sizeOf(g, "radius")}, {"length", len}};
+      o.at = alongZ(base, 0.5 * len);
+      o.label = QObject::tr("cylinder r %1 x %2 mm %3").arg(mm(sizeOf(g, "radius")), mm(len), where(g));
+    } else if (g.shape == "link" && !g.marker2.empty()) {
+      // A flat bar with rounded ends between two markers: a capsule along it.
+      const MarkerDef a = markerOf(g.marker), b = markerOf(g.marker2);
+      const Eigen::Vector3d pa(a.position[0], a.position[1], a.position[2]), pb(b.position[0], b.position[1], b.position[2]);
+      const double len = (pb - pa).norm();
+      if (!(len > 0.0)) continue;
+      const Eigen::Vector3d mid = 0.5 * (pa + pb);
+      o.at = MarkerDef{"", {mid.x(), mid.y(), mid.z()}, rpyWithZ(pb - pa)};
+      o.shape.shape = "capsule";
+      o.shape.size = {{"radius", 0.5 * sizeOf(g, "width")}, {"length", len}};
+      o.label = QObject::tr("capsule r %1 x %2 mm along the link %3 - %4")
+                    .arg(mm(0.5 * sizeOf(g, "width")), mm(len), QString::fromStdString(g.marker),
+                         QString::fromStdString(g.marker2));
+    } else {
+      continue;  // a mesh: the core has no mesh contact
+    }
+    if (!(o.shape.size.begin()->second > 0.0)) continue;
+    if (!g.marker.empty() && samePose(base, o.at) && !base.id.empty()) o.shape.marker = partId + "." + g.marker;
+    for (const MarkerDef& k : part->markers)
+      if (o.shape.marker.empty() && samePose(k, o.at)) o.shape.marker = partId + "." + k.id;
+    out.push_back(o);
+  }
+  for (const MarkerDef& k : part->markers) {
+    ContactShapeOption o;
+    o.at = k;
+    o.shape.marker = partId + "." + k.id;
+    o.shape.shape = "plane";
+    o.label = QObject::tr("plane at %1 (its xy-plane, z out of the solid)").arg(QString::fromStdString(k.id));
+    out.push_back(o);
+  }
+  return out;
+}
+
+ContactShapeDef placeContactShape(Mechanism& m, const std::string& partId, const ContactShapeOption& o) {
+  ContactShapeDef s = o.shape;
+  if (!s.marker.empty()) return s;
+  PartDef* part = findPart(m, partId);
+  if (!part) return s;
+  for (const MarkerDef& k : part->markers)
+    if (samePose(k, o.at)) {
+      s.marker = partId + "." + k.id;
+      return s;
+    }
+  MarkerDef k = o.at;
+  k.id = freshMarkerId(*part, "contact");
+  part->markers.push_back(k);
+  s.marker = partId + "." + k.id;
+  return s;
+}
+
+// ----------------------------------------------------------------- checks
+
+QString checkContactPair(const Mechanism& m, const ContactDef& pair) {
+  try {
+    engine::checkContact(m, pair);
+  } catch (const ProjectError& e) {
+    return message(e);
+  }
+  return {};
+}
+
+QString checkLatchDef(const Mechanism& m, const LatchDef& latch) {
+  try {
+    engine::checkLatch(m, latch);
+  } catch (const ProjectError& e) {
+    return message(e);
+  }
+  return {};
+}
+
+// ----------------------------------------------------------------- fields
+
+std::vector<EditField> contactFields(const Project& p, const ContactDef& c) {
+  std::vector<EditField> out;
+  out.push_back(field("id", "id", EditField::Kind::Text, QString::fromStdString(c.id)));
+  const QStringList markers = markerRefs(p.mechanism);
+  QStringList shapes;
+  for (const std::string& s : engine::contactShapes()) shapes << QString::fromStdString(s);
+  for (const auto& [side, s] : {std::pair{"i", &c.i}, std::pair{"j", &c.j}}) {
+    const std::string k = std::string(side) + ".";
+    const QString who = side == std::string("i") ? "I" : "J";
+    out.push_back(choice(k + "marker", QString("%1 marker").arg(who), s->marker, markers,
+                         QObject::tr("The shape sits in this marker's axes")));
+    out.push_back(choice(k + "shape", QString("%1 shape").arg(who), s->shape, shapes,
+                         side == std::string("i") ? QObject::tr("The normal force pushes J's part away from I's")
+                                                  : QString()));
+    for (const std::string& name : engine::contactShapeSizes(s->shape)) {
+      auto it = s->size.find(name);
+      out.push_back(field(k + "size." + name, QString("  %1").arg(QString::fromStdString(name)), EditField::Kind::Number,
+                          mm(it == s->size.end() ? 0.0 : it->second), "mm"));
+    }
+  }
+  appendParamFields(out, engine::contactParameters(), c.params);
+  return out;
+}
+
+std::vector<EditField> latchFields(const Project& p, const LatchDef& l) {
+  std::vector<EditField> out;
+  out.push_back(field("id", "id", EditField::Kind::Text, QString::fromStdString(l.id)));
+  QStringList types;
+  for (const MechTypeDecl& t : jointTypes())
+    if (t.name != "coupler") types << QString::fromStdString(t.name);
+  out.push_back(choice("type", "joint when engaged", l.type, types));
+  const QStringList markers = markerRefs(p.mechanism);
+  out.push_back(choice("i", "I marker", l.i, markers));
+  out.push_back(choice("j", "J marker", l.j, markers, QObject::tr("The joint forms where the parts are when it engages")));
+  appendParamFields(out, latchType(), l.params);
+  for (EditField& f : out)
+    if (f.key == "param.engaged") {
+      f.kind = EditField::Kind::Flag;
+      f.value = f.value.toDouble() > 0.5 ? "1" : "0";
+      f.label = "engaged at the start";
+    }
+  out.push_back(field("engage", "engage signal", EditField::Kind::Text, QString::fromStdString(l.engage), {},
+                      QObject::tr("Engages while this signal is above 0.5 (with the capture radius, when both are given)")));
+  out.push_back(field("release", "release signal", EditField::Kind::Text, QString::fromStdString(l.release), {},
+                      QObject::tr("Releases when this signal is above 0.5")));
+  return out;
+}
+
+QString applyContactField(Project& p, const std::string& id, const std::string& key, const QString& text) {
+  ContactDef* c = findContact(p.mechanism, id);
+  const QString where = QString("%1.%2").arg(QString::fromStdString(id), QString::fromStdString(key));
+  if (!c) return QObject::tr("%1: no contact pair '%2'").arg(where, QString::fromStdString(id));
+  const std::vector<EditField> fields = contactFields(p, *c);
+  auto f = std::find_if(fields.begin(), fields.end(), [&](const EditField& e) { return e.key == key; });
+  if (f == fields.end()) return QObject::tr("%1: no such field").arg(where);
+  const std::string value = text.trimmed().toStdString();
+  if (key == "id") return renameObject(p, id, value);
+  if (f->kind == EditField::Kind::Choice && !f->choices.contains(text.trimmed()))
+    return QObject::tr("%1: '%2' is not one of: %3").arg(where, text.trimmed(), f->choices.join(", "));
+  ContactShapeDef* side = key.rfind("i.", 0) == 0 ? &c->i : key.rfind("j.", 0) == 0 ? &c->j : nullptr;
+  const std::string what = side ? key.substr(2) : std::string();
+  if (what == "marker") {
+    side->marker = value;
+  } else if (what == "shape") {
+    side->shape = value;
+    side->size = defaultSizes(value, side->size);
+  } else if (what.rfind("size.", 0) == 0) {
+    double shown = 0.0;
+    if (QString err = parseFieldNumber(*f, text, where, shown); !err.isEmpty()) return err;
+    side->size[what.substr(5)] = shown / 1e3;
+  } else if (key.rfind("param.", 0) == 0) {
+    if (QString err = applyParamField(engine::contactParameters(), c->params, key.substr(6), *f, text, where);
+        !err.isEmpty())
+      return err;
+  } else {
+    return QObject::tr("%1: not editable here").arg(where);
+  }
+  return checkContactPair(p.mechanism, *c);
+}
+
+QString applyLatchField(Project& p, const std::string& id, const std::string& key, const QString& text) {
+  LatchDef* l = findLatch(p.mechanism, id);
+  const QString where = QString("%1.%2").arg(QString::fromStdString(id), QString::fromStdString(key));
+  if (!l) return QObject::tr("%1: no latch '%2'").arg(where, QString::fromStdString(id));
+  const std::vector<EditField> fields = latchFields(p, *l);
+  auto f = std::find_if(fields.begin(), fields.end(), [&](const EditField& e) { return e.key == key; });
+  if (f == fields.end()) return QObject::tr("%1: no such field").arg(where);
+  const std::string value = text.trimmed().toStdString();
+  if (key == "id") return renameObject(p, id, value);
+  if (f->kind == EditField::Kind::Choice && !f->choices.contains(text.trimmed()))
+    return QObject::tr("%1: '%2' is not one of: %3").arg(where, text.trimmed(), f->choices.join(", "));
+  if (key == "type") l->type = value;
+  else if (key == "i") l->i = value;
+  else if (key == "j") l->j = value;
+  else if (key == "engage") l->engage = value;
+  else if (key == "release") l->release = value;
+  else if (key == "param.engaged") {
+    if (value == "1") l->params["engaged"] = 1.0;
+    else l->params.erase("engaged");
+  } else if (key.rfind("param.", 0) == 0) {
+    if (QString err = applyParamField(latchType(), l->params, key.substr(6), *f, text, where); !err.isEmpty()) return err;
+  } else {
+    return QObject::tr("%1: not editable here").arg(where);
+  }
+  return checkLatchDef(p.mechanism, *l);
+}
+
+}  // namespace pm::gui

@@ -1,0 +1,56 @@
+// Contact pairs and latches in the studio (issue 27), without widgets: the
+// contact shapes a part's display geometry offers, the fields the mechanism
+// form shows for a pair or a latch (display units), and applying a typed
+// value, checked as a run checks it (engine::checkContact, checkLatch: the
+// core's messages). mechanism_editing.h routes the form's calls here for
+// ObjectKind::Contact and ObjectKind::Latch.
+#pragma once
+
+#include "mechanism_editing.h"
+#include "model/project.h"
+
+#include <QString>
+
+#include <string>
+#include <vector>
+
+namespace pm::gui {
+
+ContactDef* findContact(Mechanism& m, const std::string& id);
+LatchDef* findLatch(Mechanism& m, const std::string& id);
+
+// A contact shape a part offers: one per display shape the core can collide
+// (box, sphere; cylinder and tube as a cylinder; link as a capsule), then a
+// plane at each of the part's markers. A contact shape is centred on its
+// marker (a plane: the marker's xy-plane, z out of the solid), so a display
+// shape that is not (a cylinder starts at its marker, a link runs between
+// two, a shape without a marker sits at the part frame) needs a marker at
+// `at` (pose in the part frame) of its own.
+struct ContactShapeOption {
+  QString label;          // "box 50 x 50 x 20 mm at base", "plane at floor (its xy-plane)"
+  ContactShapeDef shape;  // sizes [m]; marker "<part>.<marker>" when one is there already
+  MarkerDef at;           // the marker's pose in the part frame
+};
+std::vector<ContactShapeOption> contactShapeOptions(const Mechanism& m, const std::string& part);
+// The option's shape on `m`'s part: at its marker, or at a marker of the
+// part already at that pose, or at a new marker "contact1", ... added to
+// the part.
+ContactShapeDef placeContactShape(Mechanism& m, const std::string& part, const ContactShapeOption& option);
+
+// "" when the pair (latch) passes the run's checks against `m`'s parts and
+// markers, else the run's message naming the object and the field.
+QString checkContactPair(const Mechanism& m, const ContactDef& pair);
+QString checkLatchDef(const Mechanism& m, const LatchDef& latch);
+
+// The form's fields: id; i and j markers, shapes and sizes (mm); the
+// parameters in display units. Latch: id, joint type, markers, capture
+// radius (mm), engaged at the start, engage and release signals.
+std::vector<EditField> contactFields(const Project& p, const ContactDef& pair);
+std::vector<EditField> latchFields(const Project& p, const LatchDef& latch);
+// Applies a typed value (display units; a trailing shown unit is accepted);
+// "" on success, else the reason naming the object and field (`p` is then
+// unchanged). Key "id" renames (renameObject).
+QString applyContactField(Project& p, const std::string& id, const std::string& key, const QString& text);
+QString applyLatchField(Project& p, const std::string& id, const std::string& key, const QString& text);
+
+}  // namespace pm::gui

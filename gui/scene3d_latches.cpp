@@ -1,0 +1,141 @@
+#include "scene3d_latches.h"
+
+#include "engine/engine.h"
+#include "scene3d_shapes.h"
+
+#include <osg/Geode>
+#include <osg/ShapeDrawable>
+
+#include <algorithm>
+
+namespace pm::gui::scene3d {
+
+namespace {
+
+// Two cones tip to tip along z with a small gap: a clamp closing on the
+// marker's origin.
+osg::ref_ptr<osg::Node> clamp(double scale, const osg::Vec4& color) {
+  const double h = 0.05 * scale, r = 0.03 * scale, gap = 0.008 * scale;
+  osg::ref_ptr<osg::TessellationHints> hints = new osg::TessellationHints;
+  hints->setDetailRatio(kGlyphDetail);
+  osg::ref_ptr<osg::Geode> g = new osg::Geode;
+  for (const double dir : {1.0, -1.0}) {
+    // OSG's cone is centred a quarter of its height above its base.
+    const osg::Vec3d tip(0, 0, -dir * gap), axis(0, 0, dir);
+    auto* cone = new osg::Cone(tip - axis * (0.75 * h), static_cast<float>(r), static_cast<float>(h));
+    osg::Quat q;
+    q.makeRotate(osg::Vec3d(0, 0, 1), axis);
+    cone->setRotation(q);
+    auto* d = new osg::ShapeDrawable(cone, hints.get());
+    d->setColor(color);
+    g->addDrawable(d);
+  }
+  return g;
+}
+
+const MarkerDef* findMarker(const Mechanism& m, const std::string& ref, std::string& part) {
+  const auto dot = ref.find('.');
+  if (dot == std::string::npos) return nullptr;
+  part = ref.substr(0, dot);
+  if (const PartDef* p = m.part(part))
+    for (const MarkerDef& k : p->markers)
+      if (k.id == ref.substr(dot + 1)) return &k;
+  return nullptr;
+}
+
+}  // namespace
+
+osg::Vec4 LatchLayer::releasedColor() { return {0.95f, 0.60f, 0.10f, 1.0f}; }
+osg::Vec4 LatchLayer::engagedColor() { return {0.15f, 0.70f, 0.25f, 1.0f}; }
+
+void LatchLayer::build(const Mechanism& m, double scale, const PartTransform& partXf, const AddObject& addObject) {
+  latches_.clear();
+  glyphs_ = 0;
+  for (const LatchDef& d : m.latches) {
+    Latch l;
+    l.id = d.id;
+    const auto start = d.params.find("engaged");
+    l.atStart = start != d.params.end() && start->second > 0.5;
+    for (const std::string* ref : {&d.i, &d.j}) {
+      std::string part;
+      const MarkerDef* mk = findMarker(m, *ref, part);
+      osg::MatrixTransform* xf = mk ? partXf(part) : nullptr;
+      if (!xf) continue;
+      osg::ref_ptr<osg::MatrixTransform> at = new osg::MatrixTransform(frameMatrix(mk->position, mk->orientation));
+      osg::ref_ptr<osg::Switch> states = new osg::Switch;
+      states->addChild(clamp(scale, releasedColor()), !l.atStart);
+      states->addChild(clamp(scale, engagedColor()), l.atStart);
+      at->addChild(states);
+      xf->addChild(at);
+      addObject(d.id, at.get());
+      l.glyphs.push_back(states);
+      ++glyphs_;
+    }
+    l.engaged = l.atStart;
+    latches_.push_back(std::move(l));
+  }
+  t_.clear();
+  channelCount_ = 0;
+  refresh();
+}
+
+void LatchLayer::setStore(const ResultStore* store) {
+  store_ = store;
+  t_.clear();
+  channelCount_ = 0;
+  refresh();
+}
+
+bool LatchLayer::refresh() {
+  if (!store_ || latches_.empty()) return false;
+  const auto channels = store_->channels();
+  const size_t n = store_->rows();
+  if (channels.size() != channelCount_ || n < t_.size()) {  // a new run: start over
+    channelCount_ = channels.size();
+    t_.clear();
+    for (Latch& l : latches_) {
+      l.channel = -1;
+      l.data.clear();
+      for (size_t c = 0; c < channels.size(); ++c)
+        if (channels[c].name == l.id + ".engaged") l.channel = static_cast<int>(c);
+    }
+  }
+  if (n == t_.size()) return false;
+  std::vector<double> t;
+  std::vector<std::vector<double>> cols;
+  store_->copyRows(t_.size(), t, cols);
+  t_.insert(t_.end(), t.begin(), t.end());
+  for (Latch& l : latches_)
+    if (l.channel >= 0 && static_cast<size_t>(l.channel) < cols.size())
+      l.data.insert(l.data.end(), cols[l.channel].begin(), cols[l.channel].end());
+  return true;
+}
+
+void LatchLayer::apply(double t) {
+  if (t_.empty()) return hide();
+  // The row at or before t (a row written at an engagement holds the new state).
+  const size_t after = static_cast<size_t>(std::upper_bound(t_.begin(), t_.end(), t + 1e-12 * std::max(1.0, std::abs(t))) - t_.begin());
+  const size_t row = after > 0 ? after - 1 : 0;
+  for (Latch& l : latches_)
+    show(l, l.data.size() == t_.size() ? l.data[row] > 0.5 : l.atStart);
+}
+
+void LatchLayer::hide() {
+  for (Latch& l : latches_) show(l, l.atStart);
+}
+
+void LatchLayer::show(Latch& l, bool engaged) {
+  l.engaged = engaged;
+  for (auto& s : l.glyphs) {
+    s->setValue(0, !engaged);
+    s->setValue(1, engaged);
+  }
+}
+
+bool LatchLayer::engaged(const std::string& id) const {
+  for (const Latch& l : latches_)
+    if (l.id == id) return l.engaged;
+  return false;
+}
+
+}  // namespace pm::gui::scene3d

@@ -1,0 +1,177 @@
+// Latches in the 3D view (issue 27): a carriage drops 100 mm along a
+// vertical slide until its hook comes within the 5 mm capture radius of
+// the ground's catch (free fall: t = sqrt(2 x 0.095 m / g) = 0.139 s), where
+// the latch engages and holds it. The latch is drawn as a clamp glyph at
+// both markers; with the time cursor before the engagement it is amber
+// (released), after it green (engaged), as the run's channel catch.engaged
+// says at those times — checked on the scene graph and on the pixels drawn.
+// Clicking the glyph selects the latch in the model tree. Needs OpenGL:
+// runs under Xvfb.
+#include "main_window.h"
+#include "mechanism_view.h"
+#include "mechanism_view_controls.h"
+#include "model_tree.h"
+#include "result_buffer.h"
+#include "scene3d_scene.h"
+#include "selection_model.h"
+#include "simulation_runner.h"
+#include "engine/engine.h"
+#include "support/mechanism_builders.h"
+
+#include <QScreen>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace pm;
+using namespace pm::gui;
+
+namespace {
+
+constexpr double g0 = 9.80665;
+
+Project carriageOnSlide() {
+  Mechanism m;
+  m.parts = {test::ground({test::mk("catch", {0, 0, 0}), test::mk("rail", {0, 0, 0})}),
+             test::part("carriage", 1.0, {1e-3, 1e-3, 1e-3, 0, 0, 0}, {0, 0, 0.12},
+                        {test::mk("hook", {0, 0, -0.02}), test::mk("slide", {0, 0, 0})})};
+  Geometry box;
+  box.shape = "box";
+  box.size = {{"lx", 0.04}, {"ly", 0.04}, {"lz", 0.04}};
+  m.parts[1].geometry = {box};
+  m.joints = {test::joint("guide", "translational", "carriage.slide", "ground.rail")};
+  LatchDef l;
+  l.id = "catch";
+  l.i = "carriage.hook";
+  l.j = "ground.catch";
+  l.params = {{"capture_radius", 0.005}};
+  m.latches = {l};
+  return test::mechProject(m, 0.3, 1e-3, 1e-6);
+}
+
+void snapshot(QWidget& w, const QString& name) {
+  const QByteArray dir = qgetenv("PM_LATCH_SNAPSHOTS");
+  if (dir.isEmpty()) return;
+  QTest::qWait(50);
+  w.screen()->grabWindow(0).save(QString::fromLocal8Bit(dir) + "/" + name + ".png");
+}
+
+void waitFrame(MechanismView* v) {
+  const quint64 n = v->frameCount();
+  v->update();
+  QTRY_VERIFY(v->frameCount() > n);
+}
+
+enum class Hue { Amber, Green, Other };
+
+Hue hueOf(QColor c) {
+  if (c.red() > c.green() + 20 && c.green() > c.blue() + 20) return Hue::Amber;
+  if (c.green() > c.red() + 40 && c.green() > c.blue() + 40) return Hue::Green;
+  return Hue::Other;
+}
+
+// The glyph's pixels around the catch (the clamp's lower cone, under the
+// ground's marker), counted by hue in the view's framebuffer.
+std::pair<int, int> glyphHues(MechanismView* view, const QVector3D& at) {
+  const QImage img = view->grabFramebuffer();
+  const QPointF c = view->projectToWidget(at) * img.devicePixelRatio();
+  int amber = 0, green = 0;
+  for (int dy = -12; dy <= 12; ++dy)
+    for (int dx = -12; dx <= 12; ++dx) {
+      const QPoint q(int(c.x()) + dx, int(c.y()) + dy);
+      if (!img.rect().contains(q)) continue;
+      const Hue h = hueOf(img.pixelColor(q));
+      amber += h == Hue::Amber;
+      green += h == Hue::Green;
+    }
+  return {amber, green};
+}
+
+}  // namespace
+
+class TestGui3dLatches : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+  void glyphFollowsTheEngagedState() {
+    QTemporaryDir dir;
+    const QString file = dir.filePath("latch.pneumech.json");
+    engine::save(carriageOnSlide(), file.toStdString());
+    MainWindow w;
+    w.resize(1500, 1000);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(file));
+    MechanismView* view = w.mechanismView();
+    QVERIFY(view && view->isVisible());
+    const scene3d::LatchLayer& latches = view->scene().latches();
+    QCOMPARE(latches.glyphsDrawn(), 2);  // at the hook and at the catch
+    QVERIFY(!latches.engaged("catch"));
+    QVERIFY(w.modelTree()->itemFor("catch"));
+
+    QSignalSpy done(&w, &MainWindow::simulationFinished);
+    w.runSimulation();
+    QVERIFY(done.wait(120000));
+    QVERIFY(w.runner()->lastResult().ok());
+    const ResultBuffer* b = w.resultBuffer();
+    const int ch = b->find("catch.engaged");
+    QVERIFY(ch >= 0);
+    const std::vector<double> times = b->times();
+    const auto engaged = b->columns()[ch];
+    // Engaged where the free fall brings the hook within the radius.
+    const double tCatch = std::sqrt(2 * 0.095 / g0);
+    size_t first = 0;
+    while (first < engaged.size() && engaged[first] < 0.5) ++first;
+    QVERIFY(first > 0 && first < engaged.size());
+    QVERIFY2(std::abs(times[first] - tCatch) < 2e-3, qPrintable(QString::number(times[first], 'g', 10)));
+    QCOMPARE(engaged.back(), 1.0);
+
+    // Released before: amber, at the row the cursor shows.
+    const QVector3D below(0.0f, 0.0f, float(-0.03 * view->scene().characteristicLength()));
+    AnimationControls* a = w.animationControls();
+    const double tBefore = 0.5 * tCatch, tAfter = 0.25;
+    a->setTime(tBefore);
+    QCOMPARE(engaged[size_t(b->rowAt(view->time()))], 0.0);
+    QVERIFY(!latches.engaged("catch"));
+    waitFrame(view);
+    auto [amber, green] = glyphHues(view, below);
+    QVERIFY2(amber > 20 && green == 0, qPrintable(QString("amber %1 green %2").arg(amber).arg(green)));
+    snapshot(w, "latch_released");
+
+    // Engaged after: green.
+    a->setTime(tAfter);
+    QCOMPARE(engaged[size_t(b->rowAt(view->time()))], 1.0);
+    QVERIFY(latches.engaged("catch"));
+    waitFrame(view);
+    std::tie(amber, green) = glyphHues(view, below);
+    QVERIFY2(green > 20 && amber == 0, qPrintable(QString("amber %1 green %2").arg(amber).arg(green)));
+    snapshot(w, "latch_engaged");
+
+    // Back before the engagement: amber again (the state follows the cursor).
+    a->setTime(tBefore);
+    QVERIFY(!latches.engaged("catch"));
+
+    // A click on the glyph selects the latch everywhere.
+    const QPoint c = view->projectToWidget(below).toPoint();
+    QPoint at;
+    for (int r = 0; r < 30 && at.isNull(); r += 2)
+      for (int k = 0; k < 16 && at.isNull(); ++k) {
+        const QPoint q = c + QPoint(int(r * std::cos(k * M_PI / 8)), int(r * std::sin(k * M_PI / 8)));
+        if (view->objectAt(q) == "catch") at = q;
+      }
+    QVERIFY2(!at.isNull(), "no pixel of the latch glyph found");
+    QTest::mouseClick(view, Qt::LeftButton, {}, at);
+    QCOMPARE(w.selection()->current(), QString("catch"));
+    QCOMPARE(view->selectedId(), QString("catch"));
+    QCOMPARE(w.modelTree()->currentItem()->data(0, ModelTree::IdRole).toString(), QString("catch"));
+    waitFrame(view);
+    snapshot(w, "latch_selected");
+  }
+};
+
+QTEST_MAIN(TestGui3dLatches)
+#include "test_gui3d_latches.moc"

@@ -1,0 +1,184 @@
+// Contact pairs and latches edited in the studio (issue 27), without a 3D
+// view: the two parts clicked in the model tree are Add Contact's pair; the
+// dialog refuses what a run refuses, with the core's message (a transition
+// velocity below the stiction velocity), and stays open; the pair, once
+// added, is listed, selected and edited in the property form (a friction
+// coefficient; a negative radius refused with the core's message), deleted
+// with Delete and with the part it stands on, each one undo step. A latch
+// row shows the latch's fields; its "engaged at the start" box sets
+// params.engaged.
+#include "contact_dialog.h"
+#include "document.h"
+#include "main_window.h"
+#include "mechanism_actions.h"
+#include "mechanism_form.h"
+#include "model_tree.h"
+#include "property_editor.h"
+#include "selection_model.h"
+#include "engine/engine.h"
+#include "support/mechanism_builders.h"
+#include "support/studio_window.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+
+using namespace pm;
+using namespace pm::gui;
+
+namespace {
+
+// A ball over the ground's floor marker (no ground geometry: a plane there).
+Project ballOverFloor() {
+  Mechanism m;
+  PartDef ball = test::part("ball", 0.1, {1.6e-5, 1.6e-5, 1.6e-5, 0, 0, 0}, {0, 0, 0.03}, {test::mk("c", {0, 0, 0})});
+  Geometry sphere;
+  sphere.shape = "sphere";
+  sphere.marker = "c";
+  sphere.size = {{"radius", 0.02}};
+  ball.geometry = {sphere};
+  m.parts = {test::ground({test::mk("floor", {0, 0, 0}), test::mk("catch", {0, 0, 0.01})}), ball};
+  LatchDef l;
+  l.id = "hold";
+  l.i = "ball.c";
+  l.j = "ground.catch";
+  l.params = {{"capture_radius", 0.002}};
+  m.latches = {l};
+  return test::mechProject(m, 0.2, 1e-3, 1e-6);
+}
+
+void clickTree(MainWindow& w, const QString& id) {
+  ModelTree* tree = w.modelTree();
+  QTreeWidgetItem* item = tree->itemFor(id);
+  QVERIFY2(item, qPrintable(id));
+  tree->scrollToItem(item);
+  QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualItemRect(item).center());
+  QCOMPARE(w.selection()->current(), id);
+}
+
+void typeInto(QLineEdit* e, const QString& text) {
+  QVERIFY(e);
+  e->setFocus();
+  e->selectAll();
+  QTest::keyClicks(e, text);
+}
+
+void editField(MainWindow& w, const std::string& key, const QString& text) {
+  auto* e = qobject_cast<QLineEdit*>(w.propertyEditor()->mechanismForm()->fieldEditor(key));
+  QVERIFY2(e, key.c_str());
+  typeInto(e, text);
+  QTest::keyClick(e, Qt::Key_Return);
+}
+
+}  // namespace
+
+class TestGuiContactEditing : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+  void addEditAndDeleteAContact() {
+    QTemporaryDir dir;
+    const QString file = dir.filePath("ball.pneumech.json");
+    engine::save(ballOverFloor(), file.toStdString());
+    MainWindow w;
+    QVERIFY(test::showProject(w, file, test::kLargeWindow));
+    QUndoStack* undo = w.document()->undoStack();
+
+    // The ground, then the ball, clicked in the model tree.
+    clickTree(w, "ground");
+    clickTree(w, "ball");
+    w.mechanismActions()->addContact()->trigger();
+    ContactDialog* d = nullptr;
+    QTRY_VERIFY((d = w.findChild<ContactDialog*>("addContactDialog")));
+    QCOMPARE(d->partBox(0)->currentText(), QString("ground"));
+    QCOMPARE(d->partBox(1)->currentText(), QString("ball"));
+    QVERIFY2(d->shapeBox(0)->currentText().startsWith("plane at floor"), qPrintable(d->shapeBox(0)->currentText()));
+    QVERIFY2(d->shapeBox(1)->currentText().startsWith("sphere r 20 mm at c"), qPrintable(d->shapeBox(1)->currentText()));
+
+    // A transition velocity below the stiction velocity (0.1 mm/s): the core's refusal.
+    typeInto(d->paramEdit("mu_static"), "0.5");
+    typeInto(d->paramEdit("transition_velocity"), "0.05");
+    const int before = undo->count();
+    auto* ok = d->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+    QTest::mouseClick(ok, Qt::LeftButton);
+    QVERIFY(d->isVisible());
+    QVERIFY2(d->message().contains("params.transition_velocity: must be larger than stiction_velocity"),
+             qPrintable(d->message()));
+    QVERIFY(w.project().mechanism.contacts.empty());
+    QCOMPARE(undo->count(), before);
+    typeInto(d->paramEdit("transition_velocity"), "10");
+    QTest::mouseClick(ok, Qt::LeftButton);
+    QTRY_VERIFY(!w.findChild<ContactDialog*>("addContactDialog"));
+    QCOMPARE(undo->count(), before + 1);
+    {
+      const ContactDef& c = w.project().mechanism.contacts.at(0);
+      QCOMPARE(c.i.marker, std::string("ground.floor"));
+      QCOMPARE(c.i.shape, std::string("plane"));
+      QCOMPARE(c.j.marker, std::string("ball.c"));  // the sphere's own marker
+      QCOMPARE(c.params.at("mu_static"), 0.5);
+      QCOMPARE(c.params.at("transition_velocity"), 0.01);
+      QCOMPARE(c.params.size(), size_t(2));
+    }
+    QCOMPARE(w.project().mechanism.part("ball")->markers.size(), size_t(1));  // no marker added
+
+    // Listed and selected; its fields in the form, edited there.
+    QCOMPARE(w.modelTree()->itemFor("contact1")->text(1), QString("plane ground.floor - sphere ball.c"));
+    clickTree(w, "ground");
+    clickTree(w, "contact1");
+    MechanismForm* form = w.propertyEditor()->mechanismForm();
+    QVERIFY(form->fieldEditor("param.stiffness"));
+    editField(w, "param.mu_dynamic", "0.3");
+    QCOMPARE(w.project().mechanism.contacts.at(0).params.at("mu_dynamic"), 0.3);
+    editField(w, "param.stiffness", "2e6");
+    QCOMPARE(w.project().mechanism.contacts.at(0).params.at("stiffness"), 2e6);
+    editField(w, "j.size.radius", "25");
+    QCOMPARE(w.project().mechanism.contacts.at(0).j.size.at("radius"), 0.025);
+    const Project kept = w.project();
+    editField(w, "j.size.radius", "-1");
+    QVERIFY2(form->message().contains("j.size.radius: must be > 0 m"), qPrintable(form->message()));
+    QVERIFY(w.project() == kept);
+    // A friction coefficient outside its declared range (0 to 10) is refused.
+    editField(w, "param.mu_static", "11");
+    QVERIFY2(form->message().contains("is outside"), qPrintable(form->message()));
+    QVERIFY(w.project() == kept);
+
+    // Delete: one undo step.
+    clickTree(w, "contact1");
+    const int n = undo->count();
+    w.mechanismActions()->deleteObject()->trigger();
+    QVERIFY(w.project().mechanism.contacts.empty());
+    QVERIFY(!w.modelTree()->itemFor("contact1"));
+    QCOMPARE(undo->count(), n + 1);
+    undo->undo();
+    QCOMPARE(w.project().mechanism.contacts.size(), size_t(1));
+
+    // Deleting the ball takes its contact and its latch along.
+    clickTree(w, "ball");
+    w.mechanismActions()->deleteObject()->trigger();
+    QVERIFY(w.project().mechanism.contacts.empty());
+    QVERIFY(w.project().mechanism.latches.empty());
+    undo->undo();
+    QCOMPARE(w.project().mechanism.contacts.size(), size_t(1));
+
+    // The latch row: its form, "engaged at the start" set by its box.
+    clickTree(w, "hold");
+    auto* start = qobject_cast<QCheckBox*>(form->fieldEditor("param.engaged"));
+    QVERIFY(start);
+    QVERIFY(!start->isChecked());
+    QTest::mouseClick(start, Qt::LeftButton, {}, QPoint(2, start->height() / 2));
+    QCOMPARE(w.project().mechanism.latches.at(0).params.at("engaged"), 1.0);
+    editField(w, "param.capture_radius", "3");
+    QCOMPARE(w.project().mechanism.latches.at(0).params.at("capture_radius"), 0.003);
+  }
+};
+
+QTEST_MAIN(TestGuiContactEditing)
+#include "test_gui_contact_editing.moc"
