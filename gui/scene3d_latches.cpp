@@ -15,7 +15,7 @@ namespace {
 // Two cones tip to tip along z with a small gap: a clamp closing on the
 // marker's origin.
 osg::ref_ptr<osg::Node> clamp(double scale, const osg::Vec4& color) {
-  const double h = 0.05 * scale, r = 0.03 * scale, gap = 0.008 * scale;
+  const double h = 0.06 * scale, r = 0.04 * scale, gap = 0.01 * scale;
   osg::ref_ptr<osg::TessellationHints> hints = new osg::TessellationHints;
   hints->setDetailRatio(kGlyphDetail);
   osg::ref_ptr<osg::Geode> g = new osg::Geode;

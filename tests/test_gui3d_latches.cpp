@@ -35,12 +35,15 @@ constexpr double g0 = 9.80665;
 
 Project carriageOnSlide() {
   Mechanism m;
-  m.parts = {test::ground({test::mk("catch", {0, 0, 0}), test::mk("rail", {0, 0, 0})}),
-             test::part("carriage", 1.0, {1e-3, 1e-3, 1e-3, 0, 0, 0}, {0, 0, 0.12},
-                        {test::mk("hook", {0, 0, -0.02}), test::mk("slide", {0, 0, 0})})};
+  // Off the origin (the world axes drawn there would cross the glyph), the
+  // hook beside the carriage's box, on the side the view looks at.
+  m.parts = {test::ground({test::mk("catch", {0.105, 0, 0}), test::mk("rail", {0.06, 0, 0})}),
+             test::part("carriage", 1.0, {1e-3, 1e-3, 1e-3, 0, 0, 0}, {0.06, 0, 0.12},
+                        {test::mk("hook", {0.045, 0, -0.02}), test::mk("slide", {0, 0, 0})})};
   Geometry box;
   box.shape = "box";
   box.size = {{"lx", 0.04}, {"ly", 0.04}, {"lz", 0.04}};
+  box.color = "#4a78b0";  // not amber, not green
   m.parts[1].geometry = {box};
   m.joints = {test::joint("guide", "translational", "carriage.slide", "ground.rail")};
   LatchDef l;
@@ -77,6 +80,10 @@ Hue hueOf(QColor c) {
 // ground's marker), counted by hue in the view's framebuffer.
 std::pair<int, int> glyphHues(MechanismView* view, const QVector3D& at) {
   const QImage img = view->grabFramebuffer();
+  if (const QByteArray dir = qgetenv("PM_LATCH_SNAPSHOTS"); !dir.isEmpty()) {
+    const QPointF p = view->projectToWidget(at) * img.devicePixelRatio();
+    img.copy(int(p.x()) - 40, int(p.y()) - 40, 80, 80).scaled(320, 320).save(QString::fromLocal8Bit(dir) + "/latch_crop.png");
+  }
   const QPointF c = view->projectToWidget(at) * img.devicePixelRatio();
   int amber = 0, green = 0;
   for (int dy = -12; dy <= 12; ++dy)
@@ -131,25 +138,26 @@ class TestGui3dLatches : public QObject {
     QCOMPARE(engaged.back(), 1.0);
 
     // Released before: amber, at the row the cursor shows.
-    const QVector3D below(0.0f, 0.0f, float(-0.03 * view->scene().characteristicLength()));
+    const QVector3D below(0.105f, 0.0f, float(-0.04 * view->scene().characteristicLength()));
+    view->setMarkersVisible(false);  // their triads' green y-axes cross the glyph
     AnimationControls* a = w.animationControls();
     const double tBefore = 0.5 * tCatch, tAfter = 0.25;
     a->setTime(tBefore);
     QCOMPARE(engaged[size_t(b->rowAt(view->time()))], 0.0);
     QVERIFY(!latches.engaged("catch"));
     waitFrame(view);
+    snapshot(w, "latch_released");
     auto [amber, green] = glyphHues(view, below);
     QVERIFY2(amber > 20 && green == 0, qPrintable(QString("amber %1 green %2").arg(amber).arg(green)));
-    snapshot(w, "latch_released");
 
     // Engaged after: green.
     a->setTime(tAfter);
     QCOMPARE(engaged[size_t(b->rowAt(view->time()))], 1.0);
     QVERIFY(latches.engaged("catch"));
     waitFrame(view);
+    snapshot(w, "latch_engaged");
     std::tie(amber, green) = glyphHues(view, below);
     QVERIFY2(green > 20 && amber == 0, qPrintable(QString("amber %1 green %2").arg(amber).arg(green)));
-    snapshot(w, "latch_engaged");
 
     // Back before the engagement: amber again (the state follows the cursor).
     a->setTime(tBefore);
