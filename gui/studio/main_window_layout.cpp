@@ -30,6 +30,8 @@
 #include "selection_model.h"
 #include "simulation_settings_dialog.h"
 #include "study_dialog.h"
+#include "make_subcircuit_dialog.h"
+#include "subcircuit_editor.h"
 #include "start_page.h"
 #include "time_bar.h"
 #include "time_cursor.h"
@@ -84,7 +86,17 @@ void MainWindow::buildUi() {
   auto* el = new QVBoxLayout(editorPage);
   el->setContentsMargins(0, 0, 0, 0);
   el->setSpacing(0);
-  el->addWidget(view_, 1);
+  connect(doc_, &Document::rejected, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+  subEditor_ = new SubcircuitEditor(doc_);
+  connect(subEditor_, &SubcircuitEditor::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
+  canvas_ = new QStackedWidget;
+  canvas_->addWidget(view_);
+  canvas_->addWidget(subEditor_);
+  connect(subEditor_, &SubcircuitEditor::opened, this, [this] { canvas_->setCurrentWidget(subEditor_); });
+  connect(subEditor_, &SubcircuitEditor::closed, this, [this] { canvas_->setCurrentWidget(view_); });
+  connect(view_, &SchematicView::subcircuitOpenRequested, this,
+          [this](const QString& id) { subEditor_->open(id.toStdString()); });
+  el->addWidget(canvas_, 1);
   el->addWidget(timeBar_);
 
   start_ = new StartPage;
@@ -288,6 +300,38 @@ void MainWindow::addAnalysisMenu() {
                          "frequencies, damping, and each mode animated in the 3D view"));
 }
 
+// Edit > Make Sub-circuit... and Open Sub-circuit (issue 24), also on the
+// schematic's context menu.
+void MainWindow::addSubcircuitActions(QMenu* edit) {
+  edit->addSeparator();
+  QAction* make = edit->addAction(tr("Make Sub-&circuit..."), this, [this] {
+    const auto ids = scene_->selectedComponents();
+    if (ids.empty()) {
+      statusBar()->showMessage(tr("Select the components the sub-circuit is to hold first"), 6000);
+      return;
+    }
+    auto* dlg = new MakeSubcircuitDialog(doc_, ids, this);
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dlg, &MakeSubcircuitDialog::made, this, [this](const QString& id) {
+      scene_->selectObjects({id.toStdString()});
+      statusBar()->showMessage(tr("Sub-circuit %1 made: double-click it to edit its inside").arg(id), 6000);
+    });
+    dlg->open();
+  });
+  make->setObjectName("actionMakeSubcircuit");
+  make->setStatusTip(tr("Pack the selected components into one block of a new sub-circuit type"));
+  QAction* open = edit->addAction(tr("&Open Sub-circuit"), this, [this] {
+    const auto ids = scene_->selectedComponents();
+    if (ids.size() != 1 || !subEditor_->open(*ids.begin()))
+      statusBar()->showMessage(tr("Select one sub-circuit block to open its inside"), 6000);
+  });
+  open->setObjectName("actionOpenSubcircuit");
+  open->setStatusTip(tr("Edit the inside of the selected sub-circuit block (every block of its type follows)"));
+  view_->setContextMenuPolicy(Qt::ActionsContextMenu);
+  view_->addAction(make);
+  view_->addAction(open);
+}
+
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   actNew_ = file->addAction(tr("&New"), session_, &FileSession::newCommand);
@@ -351,6 +395,7 @@ void MainWindow::buildMenus() {
     for (QGraphicsItem* i : scene_->items())
       if (i->flags() & QGraphicsItem::ItemIsSelectable) i->setSelected(true);
   });
+  addSubcircuitActions(edit);
 
   QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
   QAction* fit = viewMenu->addAction(tr("Zoom to &Fit"), view_, &SchematicView::zoomToFit);
