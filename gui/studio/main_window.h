@@ -192,6 +192,7 @@ class MainWindow : public QMainWindow {
   QStackedWidget* canvas_ = nullptr;  // the schematic, or the inside of a sub-circuit
   SubcircuitEditor* subEditor_ = nullptr;
   void addSubcircuitActions(QMenu* edit);
+  SchematicView* shownView() const;
   LibraryPanel* library_ = nullptr;
   PropertyEditor* props_ = nullptr;
   QListWidget* messages_ = nullptr;

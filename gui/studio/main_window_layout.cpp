@@ -300,11 +300,21 @@ void MainWindow::addAnalysisMenu() {
                          "frequencies, damping, and each mode animated in the 3D view"));
 }
 
+// The schematic shown: the project's, or the inside of a sub-circuit (the
+// Edit menu's commands act on it; their keys are the view's own).
+SchematicView* MainWindow::shownView() const {
+  return subEditor_ && subEditor_->isOpen() ? subEditor_->view() : view_;
+}
+
 // Edit > Make Sub-circuit... and Open Sub-circuit (issue 24), also on the
 // schematic's context menu.
 void MainWindow::addSubcircuitActions(QMenu* edit) {
   edit->addSeparator();
   QAction* make = edit->addAction(tr("Make Sub-&circuit..."), this, [this] {
+    if (subEditor_->isOpen()) {  // a type's definition lives in the project, not in another's inside
+      statusBar()->showMessage(tr("Make Sub-circuit works on the project's circuit: go Back first"), 6000);
+      return;
+    }
     const auto ids = scene_->selectedComponents();
     if (ids.empty()) {
       statusBar()->showMessage(tr("Select the components the sub-circuit is to hold first"), 6000);
@@ -384,15 +394,15 @@ void MainWindow::buildMenus() {
     view_->addAction(a);
     return a;
   };
-  canvas(tr("&Copy"), QKeySequence::Copy, [this] { view_->copySelection(); });
-  canvas(tr("&Paste"), QKeySequence::Paste, [this] { view_->paste(); });
-  canvas(tr("D&uplicate"), QKeySequence(Qt::CTRL | Qt::Key_D), [this] { view_->duplicateSelection(); });
-  canvas(tr("&Delete"), QKeySequence::Delete, [this] { view_->deleteSelection(); });
+  canvas(tr("&Copy"), QKeySequence::Copy, [this] { shownView()->copySelection(); });
+  canvas(tr("&Paste"), QKeySequence::Paste, [this] { shownView()->paste(); });
+  canvas(tr("D&uplicate"), QKeySequence(Qt::CTRL | Qt::Key_D), [this] { shownView()->duplicateSelection(); });
+  canvas(tr("&Delete"), QKeySequence::Delete, [this] { shownView()->deleteSelection(); });
   edit->addSeparator();
-  QAction* rot = canvas(tr("&Rotate 90°"), QKeySequence(Qt::Key_R), [this] { view_->rotateSelection(); });
-  QAction* mir = canvas(tr("&Mirror"), QKeySequence(Qt::Key_M), [this] { view_->mirrorSelection(); });
+  QAction* rot = canvas(tr("&Rotate 90°"), QKeySequence(Qt::Key_R), [this] { shownView()->rotateSelection(); });
+  QAction* mir = canvas(tr("&Mirror"), QKeySequence(Qt::Key_M), [this] { shownView()->mirrorSelection(); });
   canvas(tr("Select &All"), QKeySequence::SelectAll, [this] {
-    for (QGraphicsItem* i : scene_->items())
+    for (QGraphicsItem* i : shownView()->scene()->items())
       if (i->flags() & QGraphicsItem::ItemIsSelectable) i->setSelected(true);
   });
   addSubcircuitActions(edit);
