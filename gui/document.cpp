@@ -1,5 +1,8 @@
 #include "document.h"
 
+#include "engine/subcircuits.h"
+#include "model/project_error.h"
+
 #include <QUndoCommand>
 #include <QUndoStack>
 
@@ -22,6 +25,20 @@ Document::Document(QObject* parent) : QObject(parent), undo_(new QUndoStack(this
   connect(undo_, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
 }
 
+Document::Document(Document* outer, std::string type, QObject* parent)
+    : QObject(parent), undo_(outer->undoStack()), type_(std::move(type)) {
+  // Every type's definition lives in the project's own document, nested ones too.
+  while (outer->outer_) outer = outer->outer_;
+  outer_ = outer;
+  file_ = outer->file();
+  readInside();
+  connect(outer, &Document::changed, this, [this] {
+    file_ = outer_->file();
+    readInside();
+  });
+  connect(outer, &Document::modifiedChanged, this, &Document::modifiedChanged);
+}
+
 bool Document::isModified() const { return !undo_->isClean(); }
 
 void Document::reset(Project project, const QString& file) {
@@ -29,6 +46,7 @@ void Document::reset(Project project, const QString& file) {
   undo_->clear();
   project_ = std::move(project);
   file_ = file;
+  registerSubcircuits();
   emit fileChanged(file_);
   emit changed();
   if (wasModified) emit modifiedChanged(false);
@@ -43,6 +61,7 @@ void Document::markSaved(const QString& file) {
 }
 
 bool Document::edit(const QString& text, const std::function<void(Project&)>& change) {
+  if (outer_) return editInside(text, change);
   Project after = project_;
   change(after);
   if (after == project_) return false;
@@ -52,7 +71,60 @@ bool Document::edit(const QString& text, const std::function<void(Project&)>& ch
 
 void Document::setProject(const Project& p) {
   project_ = p;
+  registerSubcircuits();
   emit changed();
+}
+
+// An undo or redo may bring back another definition of a type than the
+// registry holds (an edit of its inside, a type made or undone).
+void Document::registerSubcircuits() {
+  try {
+    engine::registerSubcircuits(project_, file_.toStdString());
+  } catch (const ProjectError& e) {
+    emit rejected(QString::fromStdString(e.what()));
+  }
+}
+
+void Document::readInside() {
+  const Project& outer = outer_->project();
+  const auto it = outer.userComponents.find(type_);
+  Project inside;
+  bool found = it != outer.userComponents.end();
+  if (found) {
+    try {
+      inside = engine::subcircuitInside(it->second, file_.toStdString());
+    } catch (const ProjectError&) {
+      found = false;
+    }
+  }
+  inside.simulation = outer.simulation;
+  project_ = std::move(inside);
+  emit changed();
+  if (!found) emit lost();
+}
+
+// The change applied to the inside read from the definition, which is then
+// rewritten with it and checked before the outer document takes it.
+bool Document::editInside(const QString& text, const std::function<void(Project&)>& change) {
+  QString refused;
+  const bool done = outer_->edit(text + tr(" (in %1)").arg(QString::fromStdString(type_)), [&](Project& p) {
+    const auto it = p.userComponents.find(type_);
+    if (it == p.userComponents.end()) return;
+    const std::string file = file_.toStdString();
+    try {
+      Project inside = engine::subcircuitInside(it->second, file);
+      inside.simulation = p.simulation;
+      change(inside);
+      nlohmann::json def = engine::withInside(it->second, inside);
+      if (def == it->second) return;
+      engine::registerSubcircuit(def, file);
+      it->second = std::move(def);
+    } catch (const ProjectError& e) {
+      refused = QString::fromStdString(e.what());
+    }
+  });
+  if (!refused.isEmpty()) emit rejected(refused);
+  return done;
 }
 
 }  // namespace pm::gui

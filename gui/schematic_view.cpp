@@ -3,6 +3,7 @@
 #include "document.h"
 #include "edit_operations.h"
 #include "engine/engine.h"
+#include "engine/subcircuits.h"
 #include "model/component_type.h"
 #include "run_animation.h"
 #include "schematic_items.h"
@@ -330,6 +331,22 @@ void SchematicView::wheelEvent(QWheelEvent* e) {
 }
 
 // ---------------------------------------------------------------- mouse
+
+void SchematicView::mouseDoubleClickEvent(QMouseEvent* e) {
+  if (e->button() == Qt::LeftButton) {
+    QGraphicsItem* item = itemAt(e->pos());
+    while (item && !qgraphicsitem_cast<ComponentItem*>(item)) item = item->parentItem();
+    if (auto* c = qgraphicsitem_cast<ComponentItem*>(item)) {
+      const Component* comp = scene_->project().find(c->id());
+      if (comp && engine::isSubcircuitType(comp->type)) {
+        emit subcircuitOpenRequested(QString::fromStdString(c->id()));
+        e->accept();
+        return;
+      }
+    }
+  }
+  QGraphicsView::mouseDoubleClickEvent(e);
+}
 
 void SchematicView::mousePressEvent(QMouseEvent* e) {
   const QPointF sp = mapToScene(e->pos());

@@ -66,12 +66,15 @@ class SchematicView : public QGraphicsView {
 
  signals:
   void statusMessage(const QString& text);
+  // A sub-circuit instance was double-clicked: its inside is to be opened.
+  void subcircuitOpenRequested(const QString& id);
 
  protected:
   void wheelEvent(QWheelEvent* e) override;
   void mousePressEvent(QMouseEvent* e) override;
   void mouseMoveEvent(QMouseEvent* e) override;
   void mouseReleaseEvent(QMouseEvent* e) override;
+  void mouseDoubleClickEvent(QMouseEvent* e) override;
   void keyPressEvent(QKeyEvent* e) override;
   void keyReleaseEvent(QKeyEvent* e) override;
   void dragEnterEvent(QDragEnterEvent* e) override;

@@ -343,6 +343,32 @@ Project readProjectFile(const std::string& path) {
   return parseProjectText(ss.str(), path);
 }
 
+json circuitSection(const Project& pr) {
+  json comps = json::array();
+  for (const Component& c : pr.components) {
+    json j = {{"id", c.id}, {"type", c.type}};
+    if (!c.label.empty()) j["label"] = c.label;
+    if (!c.part.empty()) j["part"] = c.part;
+    if (!c.params.empty()) j["params"] = c.params;
+    if (!c.inputs.empty()) j["inputs"] = c.inputs;
+    if (!c.data.is_null()) j["data"] = c.data;
+    j["placement"] = {{"x", c.placement.x}, {"y", c.placement.y}, {"rotation", c.placement.rotation},
+                      {"mirror", c.placement.mirror}};
+    comps.push_back(std::move(j));
+  }
+  json conns = json::array();
+  for (const Connection& k : pr.connections) {
+    json j = {{"id", k.id}, {"from", k.from.str()}, {"to", k.to.str()}};
+    if (!k.waypoints.empty()) {
+      json w = json::array();
+      for (const Point& p : k.waypoints) w.push_back({p.x, p.y});
+      j["waypoints"] = std::move(w);
+    }
+    conns.push_back(std::move(j));
+  }
+  return {{"components", std::move(comps)}, {"connections", std::move(conns)}};
+}
+
 std::string serializeProject(const Project& pr) {
   json root = json::object();
   root["format"] = "pneumech-project";
@@ -371,30 +397,9 @@ std::string serializeProject(const Project& pr) {
   if (s.mechanism_formulation != SimulationSettings{}.mechanism_formulation)
     root["simulation"]["mechanism_formulation"] = s.mechanism_formulation;
   if (s.wall_time_limit != SimulationSettings{}.wall_time_limit) root["simulation"]["wall_time_limit"] = s.wall_time_limit;
-  json comps = json::array();
-  for (const Component& c : pr.components) {
-    json j = {{"id", c.id}, {"type", c.type}};
-    if (!c.label.empty()) j["label"] = c.label;
-    if (!c.part.empty()) j["part"] = c.part;
-    if (!c.params.empty()) j["params"] = c.params;
-    if (!c.inputs.empty()) j["inputs"] = c.inputs;
-    if (!c.data.is_null()) j["data"] = c.data;
-    j["placement"] = {{"x", c.placement.x}, {"y", c.placement.y}, {"rotation", c.placement.rotation},
-                      {"mirror", c.placement.mirror}};
-    comps.push_back(std::move(j));
-  }
-  root["components"] = std::move(comps);
-  json conns = json::array();
-  for (const Connection& k : pr.connections) {
-    json j = {{"id", k.id}, {"from", k.from.str()}, {"to", k.to.str()}};
-    if (!k.waypoints.empty()) {
-      json w = json::array();
-      for (const Point& p : k.waypoints) w.push_back({p.x, p.y});
-      j["waypoints"] = std::move(w);
-    }
-    conns.push_back(std::move(j));
-  }
-  root["connections"] = std::move(conns);
+  const json circuit = circuitSection(pr);
+  root["components"] = circuit.at("components");
+  root["connections"] = circuit.at("connections");
   if (!pr.mechanism.empty()) root["mechanism"] = serializeMechanism(pr.mechanism);
   // The user types the project uses travel with it (a project sent to a
   // customer still opens), beside those its file already carried; so does

@@ -27,5 +27,8 @@ bool isSimulationKey(const std::string& key);
 // The `components` and `connections` of `section` (a sub-circuit's inside,
 // io/subcircuit_file.h), read as a project's; errors name `file`.
 Project parseCircuitSection(const nlohmann::json& section, const std::string& file, const std::string& text);
+// The `components` and `connections` of `project` as a project file writes
+// them (an object with those two keys): what a sub-circuit's inside holds.
+nlohmann::json circuitSection(const Project& project);
 
 }  // namespace pm

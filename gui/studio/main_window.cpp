@@ -1,4 +1,5 @@
 #include "main_window.h"
+#include "subcircuit_editor.h"
 #include "study_dialog.h"
 
 #include "document.h"
@@ -242,6 +243,7 @@ void MainWindow::onProjectReplaced(const QString& path) {
 }
 
 void MainWindow::resetViews() {
+  subEditor_->backTo(0);
   if (view3d_ && view3d_->isPickingMarker()) view3d_->cancelMarkerPick();
   selection_->clear();
   scene_->clearSelection();

@@ -65,6 +65,7 @@ class SchematicScene;
 class SchematicView;
 class SimulationRunner;
 class StartPage;
+class SubcircuitEditor;
 class TimeBar;
 class TimeCursor;
 
@@ -89,6 +90,8 @@ class MainWindow : public QMainWindow {
   Document* document() const { return doc_; }
   SchematicScene* scene() const { return scene_; }
   SchematicView* schematicView() const { return view_; }
+  // The inside of a sub-circuit, shown in the schematic's place while open.
+  SubcircuitEditor* subcircuitEditor() const { return subEditor_; }
   LibraryPanel* libraryPanel() const { return library_; }
   PropertyEditor* propertyEditor() const { return props_; }
   StartPage* startPage() const { return start_; }
@@ -190,6 +193,10 @@ class MainWindow : public QMainWindow {
   StartPage* start_ = nullptr;
   SchematicScene* scene_ = nullptr;
   SchematicView* view_ = nullptr;
+  QStackedWidget* canvas_ = nullptr;  // the schematic, or the inside of a sub-circuit
+  SubcircuitEditor* subEditor_ = nullptr;
+  void addSubcircuitActions(QMenu* edit);
+  SchematicView* shownView() const;
   LibraryPanel* library_ = nullptr;
   PropertyEditor* props_ = nullptr;
   QListWidget* messages_ = nullptr;

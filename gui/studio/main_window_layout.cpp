@@ -30,6 +30,8 @@
 #include "selection_model.h"
 #include "simulation_settings_dialog.h"
 #include "study_dialog.h"
+#include "make_subcircuit_dialog.h"
+#include "subcircuit_editor.h"
 #include "start_page.h"
 #include "time_bar.h"
 #include "time_cursor.h"
@@ -84,7 +86,17 @@ void MainWindow::buildUi() {
   auto* el = new QVBoxLayout(editorPage);
   el->setContentsMargins(0, 0, 0, 0);
   el->setSpacing(0);
-  el->addWidget(view_, 1);
+  connect(doc_, &Document::rejected, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+  subEditor_ = new SubcircuitEditor(doc_);
+  connect(subEditor_, &SubcircuitEditor::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
+  canvas_ = new QStackedWidget;
+  canvas_->addWidget(view_);
+  canvas_->addWidget(subEditor_);
+  connect(subEditor_, &SubcircuitEditor::opened, this, [this] { canvas_->setCurrentWidget(subEditor_); });
+  connect(subEditor_, &SubcircuitEditor::closed, this, [this] { canvas_->setCurrentWidget(view_); });
+  connect(view_, &SchematicView::subcircuitOpenRequested, this,
+          [this](const QString& id) { subEditor_->open(id.toStdString()); });
+  el->addWidget(canvas_, 1);
   el->addWidget(timeBar_);
 
   start_ = new StartPage;
@@ -288,6 +300,48 @@ void MainWindow::addAnalysisMenu() {
                          "frequencies, damping, and each mode animated in the 3D view"));
 }
 
+// The schematic shown: the project's, or the inside of a sub-circuit (the
+// Edit menu's commands act on it; their keys are the view's own).
+SchematicView* MainWindow::shownView() const {
+  return subEditor_ && subEditor_->isOpen() ? subEditor_->view() : view_;
+}
+
+// Edit > Make Sub-circuit... and Open Sub-circuit (issue 24), also on the
+// schematic's context menu.
+void MainWindow::addSubcircuitActions(QMenu* edit) {
+  edit->addSeparator();
+  QAction* make = edit->addAction(tr("Make Sub-&circuit..."), this, [this] {
+    if (subEditor_->isOpen()) {  // a type's definition lives in the project, not in another's inside
+      statusBar()->showMessage(tr("Make Sub-circuit works on the project's circuit: go Back first"), 6000);
+      return;
+    }
+    const auto ids = scene_->selectedComponents();
+    if (ids.empty()) {
+      statusBar()->showMessage(tr("Select the components the sub-circuit is to hold first"), 6000);
+      return;
+    }
+    auto* dlg = new MakeSubcircuitDialog(doc_, ids, this);
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dlg, &MakeSubcircuitDialog::made, this, [this](const QString& id) {
+      scene_->selectObjects({id.toStdString()});
+      statusBar()->showMessage(tr("Sub-circuit %1 made: double-click it to edit its inside").arg(id), 6000);
+    });
+    dlg->open();
+  });
+  make->setObjectName("actionMakeSubcircuit");
+  make->setStatusTip(tr("Pack the selected components into one block of a new sub-circuit type"));
+  QAction* open = edit->addAction(tr("&Open Sub-circuit"), this, [this] {
+    const auto ids = scene_->selectedComponents();
+    if (ids.size() != 1 || !subEditor_->open(*ids.begin()))
+      statusBar()->showMessage(tr("Select one sub-circuit block to open its inside"), 6000);
+  });
+  open->setObjectName("actionOpenSubcircuit");
+  open->setStatusTip(tr("Edit the inside of the selected sub-circuit block (every block of its type follows)"));
+  view_->setContextMenuPolicy(Qt::ActionsContextMenu);
+  view_->addAction(make);
+  view_->addAction(open);
+}
+
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   actNew_ = file->addAction(tr("&New"), session_, &FileSession::newCommand);
@@ -340,17 +394,18 @@ void MainWindow::buildMenus() {
     view_->addAction(a);
     return a;
   };
-  canvas(tr("&Copy"), QKeySequence::Copy, [this] { view_->copySelection(); });
-  canvas(tr("&Paste"), QKeySequence::Paste, [this] { view_->paste(); });
-  canvas(tr("D&uplicate"), QKeySequence(Qt::CTRL | Qt::Key_D), [this] { view_->duplicateSelection(); });
-  canvas(tr("&Delete"), QKeySequence::Delete, [this] { view_->deleteSelection(); });
+  canvas(tr("&Copy"), QKeySequence::Copy, [this] { shownView()->copySelection(); });
+  canvas(tr("&Paste"), QKeySequence::Paste, [this] { shownView()->paste(); });
+  canvas(tr("D&uplicate"), QKeySequence(Qt::CTRL | Qt::Key_D), [this] { shownView()->duplicateSelection(); });
+  canvas(tr("&Delete"), QKeySequence::Delete, [this] { shownView()->deleteSelection(); });
   edit->addSeparator();
-  QAction* rot = canvas(tr("&Rotate 90°"), QKeySequence(Qt::Key_R), [this] { view_->rotateSelection(); });
-  QAction* mir = canvas(tr("&Mirror"), QKeySequence(Qt::Key_M), [this] { view_->mirrorSelection(); });
+  QAction* rot = canvas(tr("&Rotate 90°"), QKeySequence(Qt::Key_R), [this] { shownView()->rotateSelection(); });
+  QAction* mir = canvas(tr("&Mirror"), QKeySequence(Qt::Key_M), [this] { shownView()->mirrorSelection(); });
   canvas(tr("Select &All"), QKeySequence::SelectAll, [this] {
-    for (QGraphicsItem* i : scene_->items())
+    for (QGraphicsItem* i : shownView()->scene()->items())
       if (i->flags() & QGraphicsItem::ItemIsSelectable) i->setSelected(true);
   });
+  addSubcircuitActions(edit);
   edit->addSeparator();
   QAction* prefs = edit->addAction(tr("Pre&ferences..."), this, &MainWindow::openPreferences);
   prefs->setObjectName("actionPreferences");
