@@ -146,11 +146,12 @@ class MechanismView : public QOpenGLWidget {
   // origin in steps of 15 degrees (Shift: freely). The axes are the world's
   // or, local, the target's own (L in the view toggles). While moving, a
   // marker of the dragged part (or the dragged marker) that comes within
-  // 12 px of another part's marker snaps onto it. The part, or the marker's
-  // triad, is drawn where the drag takes it. On release gizmoMoved (world
+  // 12 px of another part's marker snaps onto it. The part, or the marker
+  // with the joint glyphs, springs and cylinders on it, is drawn where the
+  // drag takes it (the scene's transforms). On release gizmoMoved (world
   // axes or a snap), gizmoMovedLocal or gizmoTurned; the model is the
-  // caller's to change. Escape during a drag puts the target back and emits
-  // nothing.
+  // caller's to change; a move's snap step applies to the distance moved.
+  // Escape during a drag puts the target back and emits nothing.
   bool gizmoVisible() const;
   void setGizmoLocal(bool on);
   bool gizmoLocal() const;

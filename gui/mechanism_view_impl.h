@@ -44,7 +44,6 @@ struct MechanismView::Impl {
   GizmoDrag gizmoDrag;
   QString gizmoTarget;
   osg::Matrixd gizmoStart;
-  osg::Matrixd markerStart;  // a dragged marker's triad in its part's frame
   bool gizmoLocal = false;   // the gizmo along the target's own axes
   QString snapMarker, snapOnto;
   osg::Vec3d snapOffset;
