@@ -60,6 +60,13 @@ class MechanismView : public QOpenGLWidget {
   void setResults(const ResultStore* results);
   // Pulls rows appended since the last call; true when there were new ones.
   bool refreshResults();
+  // At most one pose drawn per `ms` (0, the default: every setPose() at
+  // once): while a run streams rows the 3D view is redrawn less often than
+  // the other views (without a GPU its GL is drawn by the CPU). A pose held
+  // back is drawn when the interval is over, at the newest time given;
+  // time() is that time at once. Setting 0 draws a held-back pose now.
+  void setPoseInterval(int ms);
+  int poseInterval() const;
   double startTime() const;
   double endTime() const;
   double time() const;
@@ -219,6 +226,7 @@ class MechanismView : public QOpenGLWidget {
   void applyCamera(int w, int h);
   void drawOverlay();
   void zoomAt(const QPointF& pos, double factor);
+  void showPose();
   void finishPick(const QString& ref);
   bool beginDrag(const QPoint& pos);
   // mechanism_view_gizmo.cpp
