@@ -444,6 +444,7 @@ class TestGui3dGizmoFrames : public QObject {
         QTest::keyClick(edit, Qt::Key_A, Qt::ControlModifier);
         QTest::keyClicks(edit, mm[k]);
       }
+      snapshot(d, QString("move_dialog_axes%1").arg(axes));
       auto* box = d->findChild<QDialogButtonBox*>();
       QTest::mouseClick(box->button(QDialogButtonBox::Ok), Qt::LeftButton);
       QTRY_VERIFY(!w.findChild<QDialog*>("moveDialog"));
