@@ -22,6 +22,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace pm::gui {
@@ -38,8 +39,6 @@ QMatrix4x4 markerMatrix(const MarkerDef& m) {
   r.setColumn(3, QVector4D(float(m.position[0]), float(m.position[1]), float(m.position[2]), 1.0f));
   return r;
 }
-
-double snapped(double v, double step) { return step > 0 ? std::round(v / step) * step + 0.0 : v; }
 
 }  // namespace
 
@@ -109,8 +108,8 @@ BuildTools3d::BuildTools3d(Document* doc, SelectionModel* selection, MechanismVi
   toolBar_->addWidget(jointAtSnap_);
   move_ = toolBar_->addAction(tr("Move"));
   move_->setObjectName("actMove3d");
-  move_->setToolTip(tr("Move the selected part or marker by an offset in the world frame, snapped to the step "
-                      "(or Shift + drag a part in the view)"));
+  move_->setToolTip(tr("Move the selected part or marker by typed offsets along the world's axes or its own, "
+                      "rounded to the snap step (or Shift + drag a part in the view)"));
   connect(move_, &QAction::triggered, this, &BuildTools3d::onMove);
   localAxes_ = toolBar_->addAction(tr("Local Axes"));
   localAxes_->setObjectName("actGizmoLocal3d");
@@ -135,8 +134,7 @@ BuildTools3d::BuildTools3d(Document* doc, SelectionModel* selection, MechanismVi
   // Shift + drag in the view: the part's new position, one undo step.
   connect(view_, &MechanismView::partDragged, this, [this](const QString& id, const QVector3D& offset) {
     doc_->edit(tr("Move %1").arg(id), [&](Project& p) {
-      if (PartDef* part = findPart(p.mechanism, id.toStdString()))
-        for (int k = 0; k < 3; ++k) part->position[k] = snapped(part->position[k] + offset[k], snapStep());
+      moveObject(p, id.toStdString(), {offset.x(), offset.y(), offset.z()}, snapStep());
     });
     emit statusMessage(tr("%1 moved to %2 (world)").arg(id, mmText(doc_->project().mechanism.part(id.toStdString())->position)));
   });
@@ -272,29 +270,41 @@ void BuildTools3d::onMove() {
   d->setWindowTitle(tr("Move %1").arg(id));
   d->setAttribute(Qt::WA_DeleteOnClose);
   auto* form = new QFormLayout;
+  // The axes the offsets are along: the world's or the target's own, as
+  // the gizmo's Local Axes (L) has them when the dialog opens.
+  auto* frame = new QComboBox;
+  frame->setObjectName("move_frame");
+  frame->addItem(tr("World axes"), false);
+  frame->addItem(tr("Local axes (%1's own)").arg(id), true);
+  frame->setCurrentIndex(view_->gizmoLocal() ? 1 : 0);
+  frame->setToolTip(tr("Offsets along the world's axes, or along the selected %1's own axes")
+                        .arg(kind == ObjectKind::Part ? tr("part") : tr("marker")));
+  form->addRow(tr("Axes"), frame);
   std::array<QLineEdit*, 3> edits{};
+  std::array<QLabel*, 3> labels{};
   for (int k = 0; k < 3; ++k) {
     edits[k] = new QLineEdit("0");
     edits[k]->setObjectName(QString("move_d") + "xyz"[k]);
-    form->addRow(tr("Offset %1 [mm] (world)").arg("xyz"[k]), edits[k]);
+    labels[k] = new QLabel;
+    form->addRow(labels[k], edits[k]);
   }
-  auto* note = new QLabel(tr("Snapped to the step: %1 mm").arg(snapStep() * 1000));
+  auto label = [labels, id, frame] {
+    const bool local = frame->currentData().toBool();
+    for (int k = 0; k < 3; ++k)
+      labels[k]->setText(local ? tr("Offset along %1's own %2 [mm]").arg(id).arg("xyz"[k])
+                               : tr("Offset %1 [mm] (world)").arg("xyz"[k]));
+  };
+  label();
+  connect(frame, &QComboBox::currentIndexChanged, d, label);
+  auto* note = new QLabel(tr("The offset is rounded to the snap step: %1 mm").arg(snapStep() * 1000));
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
   connect(buttons, &QDialogButtonBox::rejected, d, &QDialog::reject);
-  connect(buttons->button(QDialogButtonBox::Ok), &QPushButton::clicked, d, [this, d, edits, id, kind] {
-    QVector3D offset;
-    for (int k = 0; k < 3; ++k) offset[k] = float(snapped(edits[k]->text().toDouble() / 1000.0, snapStep()));
+  connect(buttons->button(QDialogButtonBox::Ok), &QPushButton::clicked, d, [this, d, edits, id, frame] {
+    Vec3 offset{};
+    for (int k = 0; k < 3; ++k) offset[size_t(k)] = edits[k]->text().toDouble() / 1000.0;
+    const bool local = frame->currentData().toBool();
     doc_->edit(tr("Move %1").arg(id), [&](Project& p) {
-      if (kind == ObjectKind::Part) {
-        PartDef* part = findPart(p.mechanism, id.toStdString());
-        for (int k = 0; k < 3; ++k) part->position[k] = snapped(part->position[k] + offset[k], snapStep());
-      } else {
-        // A marker: the world offset in its part's axes.
-        const PartDef* part = p.mechanism.part(id.section('.', 0, 0).toStdString());
-        const QVector3D local = rotationFromRpy(part->orientation).transposed().mapVector(offset);
-        MarkerDef* mk = findMarker(p.mechanism, id.toStdString());
-        for (int k = 0; k < 3; ++k) mk->position[k] = snapped(mk->position[k] + local[k], snapStep());
-      }
+      local ? moveLocal(p, id.toStdString(), offset, snapStep()) : moveObject(p, id.toStdString(), offset, snapStep());
     });
     d->accept();
   });

@@ -2,14 +2,17 @@
 // the view with Add Part (a shape), Marker Here (click on a part's surface:
 // a marker there, its z axis along the outward normal), Joint (a palette of
 // joint types, then a click on the moving part's marker I and on marker J),
-// the snap step, and Move: the selected part or marker by typed offsets in
-// the world frame (mm), snapped to the step; a part also by Shift + drag in
+// the snap step, and Move: the selected part or marker by typed offsets
+// (mm) along the world's axes or its own ("Local axes", as the gizmo's
+// Local Axes has it when the dialog opens); a part also by Shift + drag in
 // the view (MechanismView::partDragged), and both by the view's gizmo
 // (arrows move, rings turn; gizmo_edits.h), along the world's axes or,
 // with Local Axes (L in the view), the target's own. A gizmo move that snapped a
 // marker onto another part's marker offers the joint: "Joint at Snap"
-// opens the joint palette for those two markers. Every command is one
-// undoable Document edit and its result becomes the shared selection.
+// opens the joint palette for those two markers. A move's snap step
+// applies to the distance moved, not to where the target ends (gizmo_edits.h).
+// Every command is one undoable Document edit and its result becomes the
+// shared selection.
 #pragma once
 
 #include <QObject>

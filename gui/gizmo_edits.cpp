@@ -87,16 +87,33 @@ bool alignFrames(Project& p, const std::string& id, const std::string& marker, c
   return true;
 }
 
+namespace {
+
+// `pos` moved by `delta`: the coordinates it changes rounded to picometres
+// (positions stay readable in the file), the others untouched.
+void shift(Vec3& pos, const Eigen::Vector3d& delta) {
+  for (int k = 0; k < 3; ++k)
+    if (delta[k] != 0.0) pos[k] = std::round((pos[k] + delta[k]) * 1e12) / 1e12 + 0.0;
+}
+
+// A rotation with the entries its rounding left near 0 set to 0.
+Eigen::Matrix3d cleaned(Eigen::Matrix3d r) {
+  for (int i = 0; i < 9; ++i)
+    if (std::abs(r(i)) < 1e-12) r(i) = 0.0;
+  return r;
+}
+
+Eigen::Vector3d roundedVec(const Vec3& v, double step) { return {rounded(v[0], step), rounded(v[1], step), rounded(v[2], step)}; }
+
+}  // namespace
+
 bool moveObject(Project& p, const std::string& id, const Vec3& offset, double step) {
   PartDef* part = nullptr;
   MarkerDef* mk = nullptr;
   if (!resolve(p, id, part, mk)) return false;
-  if (!mk) {
-    for (int k = 0; k < 3; ++k) part->position[k] = rounded(part->position[k] + offset[k], step);
-    return true;
-  }
-  const Eigen::Vector3d local = pm::rotationFromRpy(part->orientation).transpose() * eig(offset);
-  for (int k = 0; k < 3; ++k) mk->position[k] = rounded(mk->position[k] + local[k], step);
+  const Eigen::Vector3d d = roundedVec(offset, step);
+  if (!mk) shift(part->position, d);
+  else shift(mk->position, cleaned(pm::rotationFromRpy(part->orientation)).transpose() * d);  // in its part's axes
   return true;
 }
 
@@ -117,21 +134,22 @@ bool moveOnto(Project& p, const std::string& id, const std::string& marker, cons
   return true;
 }
 
-bool moveAlong(Project& p, const std::string& id, int axis, double distance, double step) {
+bool moveLocal(Project& p, const std::string& id, const Vec3& offset, double step) {
   PartDef* part = nullptr;
   MarkerDef* mk = nullptr;
-  if (!resolve(p, id, part, mk) || axis < 0 || axis > 2) return false;
-  // The axis in the frame the position is given in: the world for a part,
-  // the part's frame for a marker.
-  Eigen::Vector3d dir = pm::rotationFromRpy(mk ? mk->orientation : part->orientation).col(axis);
-  for (double& c : dir)
-    if (std::abs(c) < 1e-12) c = 0.0;
-  Vec3& pos = mk ? mk->position : part->position;
-  const bool onGrid = (dir.array().abs() == 1.0).any();
-  for (int k = 0; k < 3; ++k)
-    if (dir[k] != 0.0)
-      pos[k] = onGrid ? rounded(pos[k] + dir[k] * distance, step) : std::round((pos[k] + dir[k] * distance) * 1e12) / 1e12 + 0.0;
+  if (!resolve(p, id, part, mk)) return false;
+  // The own axes in the frame the position is given in: the world for a
+  // part, the part's frame for a marker.
+  const Eigen::Matrix3d axes = cleaned(pm::rotationFromRpy(mk ? mk->orientation : part->orientation));
+  shift(mk ? mk->position : part->position, axes * roundedVec(offset, step));
   return true;
+}
+
+bool moveAlong(Project& p, const std::string& id, int axis, double distance, double step) {
+  if (axis < 0 || axis > 2) return false;
+  Vec3 offset{0.0, 0.0, 0.0};
+  offset[size_t(axis)] = distance;
+  return moveLocal(p, id, offset, step);
 }
 
 bool turnObject(Project& p, const std::string& id, int axis, double angle, bool local) {

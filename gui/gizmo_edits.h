@@ -12,20 +12,24 @@
 
 namespace pm::gui {
 
-// Moves part or marker `id` ("<part>.<marker>") by `offset` (world) and
-// rounds the new position to `step` [m] (0: to micrometres). False when
-// `id` is neither.
+// Moves part or marker `id` ("<part>.<marker>") by `offset` (world). The
+// snap step applies to the move, not to where it ends (as in CAD tools: a
+// part at x = 13 mm moved +45 mm lands at 58 mm, as the drag showed): each
+// component of `offset` is rounded to `step` [m] (0: to micrometres), and
+// the coordinates it changes to picometres (the sum's last bits; a float
+// offset's noise). False when `id` is neither.
 bool moveObject(Project& p, const std::string& id, const Vec3& offset, double step);
 // Moves part or marker `id` so that its marker `marker` (id itself for a
 // marker) sits on marker `onto` of another part, as placed in the model.
 bool moveOnto(Project& p, const std::string& id, const std::string& marker, const std::string& onto);
-// Moves part or marker `id` by `distance` [m] (the snapped one) along its
-// own axis `axis` (0 x, 1 y, 2 z: the part's frame, or the marker's).
-// Direction components below 1e-12 (a rotation's rounding: cos 90 deg =
-// 6e-17) count as 0. A coordinate moved along a grid line (the axis on a
-// world axis, for a marker its part's) is rounded to `step` as moveObject
-// does; one moved at a slant cannot stay on the grid, and is rounded to
-// picometres (the sum's last bits).
+// Moves part or marker `id` by `offset` given along its own axes (the
+// part's frame, or the marker's): each component rounded to `step` as
+// moveObject does, the coordinates it changes to picometres. Axis
+// components below 1e-12 (a rotation's rounding: cos 90 deg = 6e-17) count
+// as 0, so a move along an axis that lies on a world axis leaves the other
+// coordinates exactly as they were.
+bool moveLocal(Project& p, const std::string& id, const Vec3& offset, double step);
+// moveLocal by `distance` [m] along own axis `axis` (0 x, 1 y, 2 z).
 bool moveAlong(Project& p, const std::string& id, int axis, double distance, double step);
 // Turns part or marker `id` by `angle` [rad] about axis `axis` (0 x, 1 y,
 // 2 z) through its origin: the world's axis, or with `local` its own.

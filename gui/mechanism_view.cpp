@@ -70,6 +70,8 @@ MechanismView::MechanismView(QWidget* parent) : QOpenGLWidget(parent), d_(std::m
   d_->manipulator->setAllowThrow(false);
   d_->manipulator->setAutoComputeHomePosition(false);
   d_->scene.root()->addChild(d_->gizmo.node());
+  d_->poseTimer.setSingleShot(true);
+  connect(&d_->poseTimer, &QTimer::timeout, this, &MechanismView::showPose);
 }
 
 MechanismView::~MechanismView() {
@@ -204,8 +206,37 @@ double MechanismView::startTime() const { return d_->track.startTime(); }
 double MechanismView::endTime() const { return d_->track.endTime(); }
 double MechanismView::time() const { return d_->time; }
 
+namespace {
+// A pose held back waits this much past its interval for the caller's next frame.
+constexpr int kPoseGraceMs = 60;
+}  // namespace
+
 void MechanismView::setPose(double t) {
   d_->time = t;
+  // Spaced out: drawn by the first call once the interval is over, so with
+  // the caller's frame (one repaint of the window); the timer draws the
+  // newest pose when no further call comes.
+  if (d_->poseInterval > 0 && d_->lastPose.isValid() && d_->lastPose.elapsed() < d_->poseInterval) {
+    if (!d_->poseTimer.isActive()) d_->poseTimer.start(int(d_->poseInterval - d_->lastPose.elapsed()) + kPoseGraceMs);
+    return;
+  }
+  showPose();
+}
+
+void MechanismView::setPoseInterval(int ms) {
+  d_->poseInterval = std::max(0, ms);
+  if (d_->poseInterval == 0 && d_->poseTimer.isActive()) {
+    d_->poseTimer.stop();
+    showPose();  // the newest pose at once
+  }
+}
+
+int MechanismView::poseInterval() const { return d_->poseInterval; }
+
+void MechanismView::showPose() {
+  d_->poseTimer.stop();
+  d_->lastPose.start();
+  const double t = d_->time;
   d_->track.refresh();
   d_->scene.contacts().refresh();
   d_->scene.latches().refresh();

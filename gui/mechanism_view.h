@@ -60,6 +60,13 @@ class MechanismView : public QOpenGLWidget {
   void setResults(const ResultStore* results);
   // Pulls rows appended since the last call; true when there were new ones.
   bool refreshResults();
+  // At most one pose drawn per `ms` (0, the default: every setPose() at
+  // once): while a run streams rows the 3D view is redrawn less often than
+  // the other views (without a GPU its GL is drawn by the CPU). A pose held
+  // back is drawn when the interval is over, at the newest time given;
+  // time() is that time at once. Setting 0 draws a held-back pose now.
+  void setPoseInterval(int ms);
+  int poseInterval() const;
   double startTime() const;
   double endTime() const;
   double time() const;
@@ -146,11 +153,12 @@ class MechanismView : public QOpenGLWidget {
   // origin in steps of 15 degrees (Shift: freely). The axes are the world's
   // or, local, the target's own (L in the view toggles). While moving, a
   // marker of the dragged part (or the dragged marker) that comes within
-  // 12 px of another part's marker snaps onto it. The part, or the marker's
-  // triad, is drawn where the drag takes it. On release gizmoMoved (world
+  // 12 px of another part's marker snaps onto it. The part, or the marker
+  // with the joint glyphs, springs and cylinders on it, is drawn where the
+  // drag takes it (the scene's transforms). On release gizmoMoved (world
   // axes or a snap), gizmoMovedLocal or gizmoTurned; the model is the
-  // caller's to change. Escape during a drag puts the target back and emits
-  // nothing.
+  // caller's to change; a move's snap step applies to the distance moved.
+  // Escape during a drag puts the target back and emits nothing.
   bool gizmoVisible() const;
   void setGizmoLocal(bool on);
   bool gizmoLocal() const;
@@ -218,6 +226,7 @@ class MechanismView : public QOpenGLWidget {
   void applyCamera(int w, int h);
   void drawOverlay();
   void zoomAt(const QPointF& pos, double factor);
+  void showPose();
   void finishPick(const QString& ref);
   bool beginDrag(const QPoint& pos);
   // mechanism_view_gizmo.cpp

@@ -117,7 +117,6 @@ bool MechanismView::gizmoPress(QMouseEvent* e) {
   d_->gizmoCancelled = false;
   size_t k = 0;
   if (!targetFrame(d_->scene, d_->selected, k, d_->gizmoStart)) return false;
-  if (d_->selected.contains('.')) d_->scene.markerFrame(d_->selected.toStdString(), d_->markerStart);
   const double r = d_->dpr(this);
   osg::Vec3d a, b;
   ray(d_->viewer.get(), e->position().x() * r, (height() - e->position().y()) * r, a, b);
@@ -200,22 +199,24 @@ bool MechanismView::gizmoMove(QMouseEvent* e) {
     if (!d_->gizmoTarget.contains('.')) {
       d_->scene.setPartMatrix(k, d_->gizmoStart * delta);
       d_->scene.updateSprings();
-    } else {  // the marker's triad where it goes, in its part's frame, as long as half the arrows
+    } else {  // the marker where it goes, in its part's frame (its triad as long as half the
+              // arrows), with the joint glyphs, springs and cylinders on it
       const double enlarge = std::max(1.0, 0.5 * d_->gizmo.length() / d_->scene.markerTriadLength());
-      d_->scene.setMarkerFrame(d_->gizmoTarget.toStdString(),
-                               d_->gizmoStart * delta * osg::Matrixd::inverse(d_->scene.partMatrix(k)), enlarge);
+      d_->scene.previewMarker(d_->gizmoTarget.toStdString(),
+                              d_->gizmoStart * delta * osg::Matrixd::inverse(d_->scene.partMatrix(k)), enlarge);
     }
   }
   update();
   return true;
 }
 
-// Puts a dragged part or marker triad back where it was drawn before the drag.
+// Puts a dragged part, or a marker and what hangs on it, back where it was
+// drawn before the drag.
 void MechanismView::restoreGizmoTarget() {
   size_t k = 0;
   osg::Matrixd m;
   if (d_->gizmoTarget.contains('.')) {
-    d_->scene.setMarkerFrame(d_->gizmoTarget.toStdString(), d_->markerStart);
+    d_->scene.endMarkerPreview();
     d_->scene.highlight(d_->selected.toStdString());
   } else if (targetFrame(d_->scene, d_->gizmoTarget, k, m)) {
     d_->scene.setPartMatrix(k, d_->gizmoStart);

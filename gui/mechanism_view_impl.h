@@ -7,6 +7,9 @@
 #include "scene3d_scene.h"
 #include "transform_gizmo.h"
 
+#include <QElapsedTimer>
+#include <QTimer>
+
 #include <osgGA/TrackballManipulator>
 #include <osgViewer/Viewer>
 
@@ -26,6 +29,11 @@ struct MechanismView::Impl {
   QPoint pressPos;
   bool pressed = false;
   double frameMs = 0.0;
+  // setPoseInterval: the least time between two poses drawn [ms] (0: none),
+  // when the last was drawn, and the timer that draws a pose held back.
+  int poseInterval = 0;
+  QElapsedTimer lastPose;
+  QTimer poseTimer;
   quint64 frames = 0;
   bool fitPending = true;
   osg::Vec3d viewDir{0.55, -1.0, 0.65};  // centre -> eye
@@ -44,7 +52,6 @@ struct MechanismView::Impl {
   GizmoDrag gizmoDrag;
   QString gizmoTarget;
   osg::Matrixd gizmoStart;
-  osg::Matrixd markerStart;  // a dragged marker's triad in its part's frame
   bool gizmoLocal = false;   // the gizmo along the target's own axes
   QString snapMarker, snapOnto;
   osg::Vec3d snapOffset;

@@ -264,10 +264,12 @@ void ResultsPanel::refresh() {
   // Each pane's refresh decimates its channels again and Qt Charts lays
   // out and strokes every series anew: during a run that is done at most
   // every kLivePlotMs (the rows in between wait for the next one; the cursor
-  // line and the other views keep their own pace).
+  // line and the other views keep their own pace). Redrawn by the first
+  // call once that is over, so with the caller's frame (one repaint of the
+  // window); the timer takes the last rows when no further call comes.
   const qint64 since = QDateTime::currentMSecsSinceEpoch() - lastPlotMs_;
   if (since >= kLivePlotMs) refreshPlots();
-  else if (!plotTimer_->isActive()) plotTimer_->start(static_cast<int>(kLivePlotMs - since));
+  else if (!plotTimer_->isActive()) plotTimer_->start(static_cast<int>(kLivePlotMs - since + kLivePlotGraceMs));
   // The step diagram during a run: twice a second is plenty.
   const qint64 now = QDateTime::currentMSecsSinceEpoch();
   if (stepView_->hasSequence() && stepView_->isVisible() && now - lastStepUpdateMs_ > 500) {

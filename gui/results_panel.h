@@ -70,8 +70,10 @@ class ResultsPanel : public QWidget {
   // over the new project's end time, no filter, the cursor at 0.
   void resetForProject(const Project& project);
   // New rows are in the buffer (called ~30/s while running): the plots are
-  // redrawn at most every kLivePlotMs, the last rows at the latest then.
+  // redrawn at most every kLivePlotMs, with the next call after it (the
+  // last rows at the latest kLivePlotGraceMs later).
   static constexpr qint64 kLivePlotMs = 200;
+  static constexpr qint64 kLivePlotGraceMs = 60;  // past it, waiting for the next rows
   void refresh();
   // The plots redrawn from the buffer now.
   void refreshPlots();

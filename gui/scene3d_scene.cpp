@@ -133,6 +133,7 @@ MechanismScene::Part* MechanismScene::partById(const std::string& id) {
 
 void MechanismScene::build(const Project& project, const std::string& projectDir) {
   highlight({});  // kept nodes must not keep the old tint
+  previewed_ = nullptr;  // drawn from the new model
   model_ = project.mechanism;
   firstNodePart_ = model_.parts.size();
   for (PartDef& node : flexibleNodeParts(model_)) model_.parts.push_back(std::move(node));
@@ -443,11 +444,12 @@ void MechanismScene::addJoint(const JointDef& def) {
   record.mj = mj ? *mj : MarkerDef{};
   const double r = 0.025 * scale_;
   auto glyph = [&](size_t part, const MarkerDef& mk, osg::ref_ptr<osg::Node> shape) {
-    osg::ref_ptr<osg::MatrixTransform> t = frameNode(frameMatrix(mk.position, mk.orientation));
+    osg::ref_ptr<osg::MatrixTransform> t = frameNode(shownFrame(mk));
     t->addChild(shape);
     addObject(def.id, t.get());
     parts_[part].xf->addChild(t);
     record.nodes.emplace_back(parts_[part].id, t);
+    record.markers.push_back(&mk == mi ? def.i : def.j);
     ++nodesBuilt_;
   };
   if (def.type == "revolute" || def.type == "cylindrical") {
@@ -496,7 +498,7 @@ bool MechanismScene::anchorOfMarker(const std::string& ref, Anchor& a) const {
   const MarkerDef* mk = marker(ref, &k);
   if (!mk) return false;
   a.part = k;
-  a.local = toOsg(mk->position);
+  a.local = shownPosition(*mk);
   return true;
 }
 
@@ -504,49 +506,18 @@ osg::Vec3d MechanismScene::anchorWorld(const Anchor& a) const { return a.local *
 
 void MechanismScene::addActuator(const Component& c) {
   if (c.type.rfind("cylinder_", 0) != 0 || !c.data.is_object() || !c.data.contains("attach")) return;
-  const auto& a = c.data["attach"];
-  if (!a.is_object()) return;
+  if (!c.data["attach"].is_object()) return;
+  Actuator act;
+  act.id = c.id;
+  act.def = c;
+  if (!placeActuator(act)) return;
   auto param = [&](const char* n, double def) {
     auto it = c.params.find(n);
     return it == c.params.end() ? def : it->second;
   };
-  const double stroke = param("stroke", 0.1), x0 = param("x0", 0.0), bore = param("bore", 0.032);
-  const double given = param("L_retracted", 0.0);
-  Actuator act;
-  act.id = c.id;
-  double d0 = 0;  // pin distance when retracted
-  if (a.contains("joint")) {
-    // Along a translational joint: x = travel of I along J's z + offset, so
-    // the rod pin is I and the barrel pin sits on J's part, d0 + x0 behind
-    // where I starts, along J's z.
-    const std::string joint = a.value("joint", "");
-    auto it = std::find_if(model_.joints.begin(), model_.joints.end(), [&](const JointDef& j) { return j.id == joint; });
-    if (it == model_.joints.end()) return;
-    size_t pj = 0;
-    const MarkerDef* mj = marker(it->j, &pj);
-    if (!mj || !anchorOfMarker(it->i, act.rod)) return;
-    const osg::Matrixd jPart = parts_[pj].xf->getMatrix();
-    const osg::Vec3d zLocal = osg::Matrixd::transform3x3(osg::Vec3d(0, 0, 1), frameMatrix(mj->position, mj->orientation));
-    const osg::Vec3d rodStartLocal = anchorWorld(act.rod) * osg::Matrixd::inverse(jPart);
-    // No pins to measure: the catalogue length, else the shortest body.
-    d0 = given > 0 ? given : stroke + 1.5 * bore;
-    act.barrel.part = pj;
-    act.barrel.local = rodStartLocal - zLocal * (d0 + x0);
-  } else {
-    if (!anchorOfMarker(a.value("barrel", ""), act.barrel) || !anchorOfMarker(a.value("rod", ""), act.rod)) return;
-    d0 = std::max(1e-3, (anchorWorld(act.rod) - anchorWorld(act.barrel)).length() - x0);
-  }
-  // The body at its size (issue 23: a catalogue choice shows): a barrel of
-  // the bore plus its wall, as long as the stroke plus a bore (end caps and
-  // piston; CylinderLength's shortest body, stroke + 1.5 bore pin to pin,
-  // leaves half a bore for the rod eye). Retracted, the piston sits half a
-  // bore from the barrel pin; the rod runs from it to the rod pin, so it
-  // stays half a bore inside the barrel at full stroke. Pins closer than
-  // the body allows (Check names them) shorten the barrel to fit.
-  act.barrelLength = std::max(0.0, std::min(stroke + bore, d0 - 0.25 * bore));
-  act.rodLength = std::max(0.0, d0 - 0.5 * bore);
   act.barrelXf = new osg::MatrixTransform;
-  act.barrelXf->addChild(makeCylinder({0, 0, 0}, {0, 0, 1}, 0.5 * bore + kBarrelWall, 1.0, {0.75f, 0.77f, 0.80f, 1}));
+  act.barrelXf->addChild(
+      makeCylinder({0, 0, 0}, {0, 0, 1}, 0.5 * param("bore", 0.032) + kBarrelWall, 1.0, {0.75f, 0.77f, 0.80f, 1}));
   act.rodXf = new osg::MatrixTransform;
   act.rodXf->addChild(makeCylinder({0, 0, 0}, {0, 0, 1}, 0.5 * param("rod", 0.012), 1.0, {0.88f, 0.88f, 0.90f, 1}));
   osg::ref_ptr<osg::Group> g = new osg::Group;
@@ -557,6 +528,51 @@ void MechanismScene::addActuator(const Component& c) {
   mechanism_->addChild(g);
   actuators_.push_back(std::move(act));
   updateActuators();
+}
+
+bool MechanismScene::placeActuator(Actuator& act) const {
+  const Component& c = act.def;
+  const auto& a = c.data["attach"];
+  auto param = [&](const char* n, double def) {
+    auto it = c.params.find(n);
+    return it == c.params.end() ? def : it->second;
+  };
+  const double stroke = param("stroke", 0.1), x0 = param("x0", 0.0), bore = param("bore", 0.032);
+  const double given = param("L_retracted", 0.0);
+  // The pins where the model places the parts (a pose of the results shown
+  // meanwhile does not change the body's length).
+  auto initialWorld = [this](const Anchor& p) { return p.local * parts_[p.part].initial; };
+  double d0 = 0;  // pin distance when retracted
+  if (a.contains("joint")) {
+    // Along a translational joint: x = travel of I along J's z + offset, so
+    // the rod pin is I and the barrel pin sits on J's part, d0 + x0 behind
+    // where I starts, along J's z.
+    const std::string joint = a.value("joint", "");
+    auto it = std::find_if(model_.joints.begin(), model_.joints.end(), [&](const JointDef& j) { return j.id == joint; });
+    if (it == model_.joints.end()) return false;
+    size_t pj = 0;
+    const MarkerDef* mj = marker(it->j, &pj);
+    if (!mj || !anchorOfMarker(it->i, act.rod)) return false;
+    const osg::Vec3d zLocal = osg::Matrixd::transform3x3(osg::Vec3d(0, 0, 1), shownFrame(*mj));
+    const osg::Vec3d rodStartLocal = initialWorld(act.rod) * osg::Matrixd::inverse(parts_[pj].initial);
+    // No pins to measure: the catalogue length, else the shortest body.
+    d0 = given > 0 ? given : stroke + 1.5 * bore;
+    act.barrel.part = pj;
+    act.barrel.local = rodStartLocal - zLocal * (d0 + x0);
+  } else {
+    if (!anchorOfMarker(a.value("barrel", ""), act.barrel) || !anchorOfMarker(a.value("rod", ""), act.rod)) return false;
+    d0 = std::max(1e-3, (initialWorld(act.rod) - initialWorld(act.barrel)).length() - x0);
+  }
+  // The body at its size (issue 23: a catalogue choice shows): a barrel of
+  // the bore plus its wall, as long as the stroke plus a bore (end caps and
+  // piston; CylinderLength's shortest body, stroke + 1.5 bore pin to pin,
+  // leaves half a bore for the rod eye). Retracted, the piston sits half a
+  // bore from the barrel pin; the rod runs from it to the rod pin, so it
+  // stays half a bore inside the barrel at full stroke. Pins closer than
+  // the body allows (Check names them) shorten the barrel to fit.
+  act.barrelLength = std::max(0.0, std::min(stroke + bore, d0 - 0.25 * bore));
+  act.rodLength = std::max(0.0, d0 - 0.5 * bore);
+  return true;
 }
 
 void MechanismScene::updateActuators() {
@@ -589,15 +605,17 @@ void MechanismScene::addSemiRotary(const Component& c) {
   if (it == model_.joints.end() || it->type != "revolute") return;
   Rotary r;
   r.id = c.id;
+  r.i = it->i;
+  r.j = it->j;
   const MarkerDef* mi = marker(it->i, &r.indicatorPart);
   const MarkerDef* mj = marker(it->j, &r.housingPart);
   if (!mi || !mj) return;
   // Sized from the joint glyph (radius rg, 3 rg long about the axis): the
   // housing sits behind it along the axis, the indicator on its face.
   const double rg = 0.025 * scale_;
-  r.housing = frameNode(frameMatrix(mj->position, mj->orientation));
+  r.housing = frameNode(shownFrame(*mj));
   r.housing->addChild(makeCylinder({0, 0, -4.6 * rg}, {0, 0, 1}, 2.6 * rg, 3.0 * rg, {0.75f, 0.77f, 0.80f, 1}));
-  r.indicator = frameNode(frameMatrix(mi->position, mi->orientation));
+  r.indicator = frameNode(shownFrame(*mi));
   r.indicator->addChild(makeBox({1.3 * rg, 0, -1.45 * rg}, {2.6 * rg, 0.6 * rg, 0.3 * rg}, {0.16f, 0.17f, 0.2f, 1}));
   addObject(c.id, r.housing.get());
   addObject(c.id, r.indicator.get());
@@ -777,22 +795,18 @@ bool MechanismScene::markerWorld(const std::string& ref, osg::Vec3d& p) const {
   size_t k = 0;
   const MarkerDef* mk = marker(ref, &k);
   if (!mk) return false;
-  p = toOsg(mk->position) * parts_[k].xf->getMatrix();
+  p = shownPosition(*mk) * parts_[k].xf->getMatrix();
   return true;
 }
 
-namespace {
-
 // The triad node of marker `m` on a part's transform (child 1 is the
 // switch of its triads, in marker order).
-osg::MatrixTransform* triadNode(const osg::MatrixTransform& part, size_t m) {
+osg::MatrixTransform* MechanismScene::triadNode(const osg::MatrixTransform& part, size_t m) {
   if (part.getNumChildren() < 2) return nullptr;
   const auto* triads = dynamic_cast<const osg::Switch*>(part.getChild(1));
   if (!triads || m >= triads->getNumChildren()) return nullptr;
   return dynamic_cast<osg::MatrixTransform*>(const_cast<osg::Node*>(triads->getChild(unsigned(m))));
 }
-
-}  // namespace
 
 bool MechanismScene::markerFrame(const std::string& ref, osg::Matrixd& local, size_t* part) const {
   size_t k = 0;
@@ -807,16 +821,6 @@ bool MechanismScene::markerFrame(const std::string& ref, osg::Matrixd& local, si
     for (int r = 0; r < 3; ++r)
       for (int c = 0; c < 3; ++c) local(r, c) /= s;
   if (part) *part = k;
-  return true;
-}
-
-bool MechanismScene::setMarkerFrame(const std::string& ref, const osg::Matrixd& local, double enlarge) {
-  size_t k = 0;
-  const MarkerDef* mk = marker(ref, &k);
-  if (!mk) return false;
-  osg::MatrixTransform* t = triadNode(*parts_[k].xf, size_t(mk - model_.parts[k].markers.data()));
-  if (!t) return false;
-  t->setMatrix(osg::Matrixd::scale(enlarge, enlarge, enlarge) * local);
   return true;
 }
 

@@ -138,11 +138,17 @@ class MechanismScene {
   // World position of a part's marker "<part>.<marker>" as drawn.
   bool markerWorld(const std::string& ref, osg::Vec3d& p) const;
   // The frame of a marker's triad in its part's frame as drawn, and the
-  // index of its part; setMarkerFrame moves the triad alone (a gizmo drag's
-  // live preview: the model, springs and joints stay where they are),
-  // drawn `enlarge` times its size.
+  // index of its part.
   bool markerFrame(const std::string& ref, osg::Matrixd& local, size_t* part = nullptr) const;
-  bool setMarkerFrame(const std::string& ref, const osg::Matrixd& local, double enlarge = 1.0);
+  // A gizmo drag's live preview (scene3d_marker_preview.cpp): marker `ref`
+  // drawn at `local` (its frame in its part's), its triad `enlarge` times
+  // its size, and what hangs on it with it: the glyphs of joints on it, the
+  // springs and cylinders attached to it (their pins and drawn lengths as
+  // a rebuild would make them). Node transforms only, nothing rebuilt; the
+  // model stays as built. endMarkerPreview() draws them from the model
+  // again (build() ends a preview too).
+  bool previewMarker(const std::string& ref, const osg::Matrixd& local, double enlarge = 1.0);
+  void endMarkerPreview();
   // The length of a marker triad's axes [m].
   double markerTriadLength() const;
   bool hasObject(const std::string& id) const { return objects_.count(id) > 0; }
@@ -196,6 +202,7 @@ class MechanismScene {
     JointDef def;
     MarkerDef mi, mj;
     std::vector<std::pair<std::string, osg::ref_ptr<osg::Node>>> nodes;
+    std::vector<std::string> markers;  // the marker each node sits on
   };
   // A pneumatic cylinder: a barrel from its pin and a rod from its pin that
   // slides out of it, both re-placed at every pose. The pins are points
@@ -208,6 +215,7 @@ class MechanismScene {
   };
   struct Actuator {
     std::string id;
+    Component def;  // what its pins and lengths are placed from
     Anchor barrel, rod;
     double barrelLength = 0, rodLength = 0;
     osg::ref_ptr<osg::MatrixTransform> barrelXf, rodXf;
@@ -217,6 +225,7 @@ class MechanismScene {
   // joint angle.
   struct Rotary {
     std::string id;
+    std::string i, j;  // the joint's markers: indicator, housing
     size_t housingPart = 0, indicatorPart = 0;
     osg::ref_ptr<osg::MatrixTransform> housing, indicator;
   };
@@ -225,6 +234,8 @@ class MechanismScene {
   bool anchorOfMarker(const std::string& ref, Anchor& a) const;
   osg::Vec3d anchorWorld(const Anchor& a) const;
   void addActuator(const Component& c);
+  // Pins and lengths from the markers as shown, the parts at their initial poses.
+  bool placeActuator(Actuator& act) const;
   void updateActuators();
   std::vector<Actuator> actuators_;
   void addPart(const PartDef& def, int index, const std::string& projectDir);
@@ -235,6 +246,16 @@ class MechanismScene {
   void addEnvironment();
   void addObject(const std::string& id, osg::Node* node);
   const MarkerDef* marker(const std::string& ref, size_t* partIndex = nullptr) const;
+  // A marker's frame in its part's, position alone, as shown: the
+  // preview's for the previewed marker, else the model's.
+  osg::Matrixd shownFrame(const MarkerDef& mk) const;
+  osg::Vec3d shownPosition(const MarkerDef& mk) const { return shownFrame(mk).getTrans(); }
+  // The joint glyphs and semi-rotary nodes sitting on marker `mk`, placed at its shown frame.
+  void placeGlyphsOn(const MarkerDef* mk);
+  static osg::MatrixTransform* triadNode(const osg::MatrixTransform& part, size_t m);
+  const MarkerDef* previewed_ = nullptr;  // the marker a gizmo drag previews (a model_ entry)
+  size_t previewPart_ = 0;                // its part's index
+  osg::Matrixd previewFrame_;
 
   // Node parts (from index firstNodePart_ on) answer to their beam's id.
   void adoptNodeParts();

@@ -13,6 +13,7 @@ TimeCursor::TimeCursor(QObject* parent) : QObject(parent), timer_(new QTimer(thi
   timer_->setSingleShot(true);
   timer_->setInterval(33);  // ~30 frames/s, fewer when the GUI thread is short of time (FramePacer)
   connect(timer_, &QTimer::timeout, this, [this] {
+    emit frameDue();
     // A stalled event loop must not make playback jump ahead by seconds.
     tick(std::min(1e-3 * double(clock_.restart()), 0.5));
     if (playing_) timer_->start(pacer_.next());

@@ -79,6 +79,10 @@ class TimeCursor : public QObject {
   void followLiveChanged(bool on);
   void loopChanged(bool on);
   void speedChanged(double factor);
+  // Playback: a frame is due and the time is about to move. A caller with
+  // new rows adds them now, so they are drawn with the frame (one repaint
+  // of the window instead of two).
+  void frameDue();
 
  private:
   double shown(double t) const;

@@ -2,7 +2,10 @@
 // World/Local axes (the toolbar's Local Axes and L in the view) move and
 // turn a part or marker along its own axes, snapped, one undo step each; a
 // dragged marker's triad is drawn where the drag takes it (the scene's node,
-// not an overlay); "Align and join" lines up the markers' x axes as well as
+// not an overlay), and so are the joint glyphs and cylinders on it, the
+// model unchanged until the release; a move's snap step applies to the
+// distance moved (a part off the grid stays off it); the Move dialog moves
+// along the world's axes or the target's own; "Align and join" lines up the markers' x axes as well as
 // their z axes, so a revolute starts at angle 0.
 //
 // PM_GIZMO_SNAPSHOTS=<folder> saves screenshots of the steps.
@@ -20,6 +23,11 @@
 #include "transform_gizmo.h"
 
 #include <QAction>
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QLineEdit>
+#include <QPushButton>
 #include <QMenu>
 #include <QScreen>
 #include <QTimer>
@@ -28,6 +36,7 @@
 #include <QUndoStack>
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace pm;
@@ -95,6 +104,26 @@ osg::Matrixd triadWorld(MechanismView* v, const std::string& ref) {
   size_t k = 0;
   if (!v->scene().markerFrame(ref, local, &k)) return {};
   return local * v->scene().partMatrix(k);
+}
+
+// The first transform named `name` under `root` (a joint's glyph carries its id).
+osg::MatrixTransform* namedTransform(osg::Node* root, const std::string& name) {
+  struct Find : osg::NodeVisitor {
+    Find() : osg::NodeVisitor(TRAVERSE_ALL_CHILDREN) {}
+    std::string name;
+    osg::MatrixTransform* found = nullptr;
+    void apply(osg::MatrixTransform& t) override {
+      if (!found && t.getName() == name) found = &t;
+      traverse(t);
+    }
+  } find;
+  find.name = name;
+  root->accept(find);
+  return find.found;
+}
+
+size_t partIndex(const scene3d::MechanismScene& s, const std::string& id) {
+  return size_t(std::find(s.partIds().begin(), s.partIds().end(), id) - s.partIds().begin());
 }
 
 // Clicks a toolbar button whose menu pops up, then `sub` in it and `item`
@@ -232,10 +261,10 @@ class TestGui3dGizmoFrames : public QObject {
     snapshot(view, "marker_triad_live_move");
     QTest::mouseRelease(view, Qt::LeftButton, {}, b);
     waitFrame(view);
-    const Vec3 c1 = findMarker(w.project().mechanism, "rocker.C")->position;
-    const Vec3 c0 = findMarker(before.mechanism, "rocker.C")->position;
-    // A world move rounds the new position to the grid (as before).
-    QVERIFY(std::abs(c1[0] - std::round((c0[0] + moved.x()) / 0.005) * 0.005) < 1e-12);
+    // Released where the drag showed it: the step applies to the move.
+    Vec3 c0{}, c1{};
+    QVERIFY(markerWorld(before.mechanism, "rocker.C", c0) && markerWorld(w.project().mechanism, "rocker.C", c1));
+    QVERIFY(near(c1, {c0[0] + moved.x(), c0[1], c0[2]}, 1e-12));
     Vec3 cw{};
     QVERIFY(markerWorld(w.project().mechanism, "rocker.C", cw));
     QVERIFY2((triadWorld(view, "rocker.C").getTrans() - osg::Vec3d(cw[0], cw[1], cw[2])).length() < 1e-6,
@@ -269,6 +298,177 @@ class TestGui3dGizmoFrames : public QObject {
     QVERIFY2(std::abs(b1.z() - b0.z() - 0.05f) < 1e-6, "crank.B lifted with the crank");
     snapshot(view, "part_markers_live_move");
     QTest::mouseRelease(view, Qt::LeftButton, {}, end);
+  }
+
+  // knuckle_press: cylinder cyl1 runs from ground.clevis (barrel pin) to
+  // upper.K (rod pin); the knee joint's glyph sits on lower.K. upper.K
+  // dragged 50 mm up (held): the rod's drawn end is at the marker as drawn
+  // (the scene's double matrices, 1e-9), the barrel still at the clevis,
+  // the model unchanged; Escape brings the rod end back. lower.K dragged:
+  // the knee's glyph goes with it, and back on Escape.
+  void markerDragCarriesItsCylinderAndJoint() {
+    MainWindow w;
+    QVERIFY(test::showProject(w, test::examplePath("knuckle_press"), QSize(1500, 950)));
+    MechanismView* view = w.mechanismView();
+    w.buildTools()->setSnapStep(0.005);
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    const Project before = w.project();
+    const scene3d::MechanismScene& scene = view->scene();
+    auto pins = [&](osg::Vec3d& barrel, osg::Vec3d& rod) {
+      osg::Matrixd b, r;
+      if (!scene.actuatorMatrices("cyl1", b, r)) return false;
+      barrel = osg::Vec3d(0, 0, 0) * b;  // the barrel's pin end
+      rod = osg::Vec3d(0, 0, 1) * r;      // the rod's pin end
+      return true;
+    };
+    w.selection()->select("upper.K");
+    waitFrame(view);
+    osg::Vec3d clevis, rod;
+    QVERIFY(pins(clevis, rod));
+    const osg::Vec3d k0 = triadWorld(view, "upper.K").getTrans();
+    QVERIFY((rod - k0).length() < 1e-9);
+
+    const QPoint b = dragHandle(view, GizmoHandle::MoveZ, QVector3D(0, 0, 0.05f), true);
+    const osg::Vec3d k1 = triadWorld(view, "upper.K").getTrans();
+    osg::Vec3d barrel1, rod1;
+    QVERIFY(pins(barrel1, rod1));
+    qInfo("held: upper.K at z = %.6f m; the rod's end %.3e m from it, the barrel's pin %.3e m from the clevis",
+          k1.z(), (rod1 - k1).length(), (barrel1 - clevis).length());
+    QVERIFY2(k1.z() - k0.z() > 0.04, "the marker moved up");
+    QVERIFY2((rod1 - k1).length() < 1e-9, "the rod's end follows the marker");
+    QVERIFY2((barrel1 - clevis).length() < 1e-9, "the barrel stays on the clevis");
+    QVERIFY2(w.project() == before, "the model waits for the release");
+    snapshot(view, "marker_drag_cylinder_live");
+    QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(view));
+    QTest::keyClick(view, Qt::Key_Escape);
+    waitFrame(view);
+    QVERIFY(pins(barrel1, rod1));
+    QVERIFY2((rod1 - k0).length() < 1e-9, "Escape: the rod's end back");
+    QTest::mouseRelease(view, Qt::LeftButton, {}, b);
+    QVERIFY(w.project() == before);
+
+    // The knee's glyph rides on lower at lower.K.
+    osg::MatrixTransform* knee = namedTransform(scene.root(), "knee");
+    QVERIFY(knee);
+    const size_t lower = partIndex(scene, "lower");
+    auto kneeWorld = [&] { return (knee->getMatrix() * scene.partMatrix(lower)).getTrans(); };
+    w.selection()->select("lower.K");
+    const osg::Vec3d g0 = kneeWorld();
+    const QPoint e = dragHandle(view, GizmoHandle::MoveZ, QVector3D(0, 0, 0.05f), true);
+    const osg::Vec3d l1 = triadWorld(view, "lower.K").getTrans();
+    qInfo("held: lower.K at z = %.6f m; the knee glyph %.3e m from it", l1.z(), (kneeWorld() - l1).length());
+    QVERIFY2(l1.z() - g0.z() > 0.04, "the marker moved up");
+    QVERIFY2((kneeWorld() - l1).length() < 1e-9, "the knee's glyph follows its marker");
+    QVERIFY(w.project() == before);
+    snapshot(view, "marker_drag_joint_live");
+    QTest::keyClick(view, Qt::Key_Escape);
+    waitFrame(view);
+    QVERIFY2((kneeWorld() - g0).length() < 1e-9, "Escape: the glyph back");
+    QTest::mouseRelease(view, Qt::LeftButton, {}, e);
+    QVERIFY(w.project() == before);
+  }
+
+  // The crank off the 5 mm grid at x = 13 mm, y = 2.1 mm: dragged 46 mm
+  // along world x it shows +45 mm (58 mm) while held and is released there,
+  // not rounded to the grid (60 mm), its y untouched. Turned 90 deg about z
+  // with Local Axes: 46 mm along its own x (world y) ends at y = 47.1 mm.
+  void moveStepIsRelativeToTheStart() {
+    MainWindow w;
+    QVERIFY(test::showProject(w, test::examplePath("four_bar"), QSize(1500, 950)));
+    MechanismView* view = w.mechanismView();
+    w.buildTools()->setSnapStep(0.005);
+    Vec3 p0{};
+    w.document()->edit("set-up", [&](Project& p) {
+      PartDef* c = findPart(p.mechanism, "crank");
+      c->position = {0.013, 0.0021, c->position[2]};
+      p0 = c->position;
+    });
+    w.selection()->select("crank");
+    const size_t k = partIndex(view->scene(), "crank");
+    const QPoint b = dragHandle(view, GizmoHandle::MoveX, QVector3D(0.046f, 0, 0), true);
+    const osg::Vec3d held = view->scene().partMatrix(k).getTrans();
+    qInfo("held at x = %.9f m", held.x());
+    QVERIFY2(std::abs(held.x() - 0.058) < 1e-9, "the drag shows +45 mm");
+    QTest::mouseRelease(view, Qt::LeftButton, {}, b);
+    const Vec3 p1 = w.project().mechanism.part("crank")->position;
+    qInfo("released at (%.15g, %.15g, %.15g) m", p1[0], p1[1], p1[2]);
+    QVERIFY2(near(p1, {0.058, p0[1], p0[2]}, 1e-12), "released where the drag showed it");
+    QCOMPARE(p1[1], p0[1]);
+    w.document()->undoStack()->undo();
+
+    w.document()->edit("turn", [](Project& p) { findPart(p.mechanism, "crank")->orientation = {0, 0, M_PI / 2}; });
+    view->setGizmoLocal(true);
+    dragHandle(view, GizmoHandle::MoveX, QVector3D(0, 0.046f, 0));
+    const Vec3 p2 = w.project().mechanism.part("crank")->position;
+    qInfo("local: released at (%.15g, %.15g, %.15g) m", p2[0], p2[1], p2[2]);
+    QVERIFY2(near(p2, {p0[0], 0.0471, p0[2]}, 1e-12), "45 mm along its own x from where it was");
+    QCOMPARE(p2[0], p0[0]);
+  }
+
+  // The toolbar's Move: "Local axes" takes the offsets along the target's
+  // own axes. The crank turned 90 deg about z, 45 mm along its own x: 45 mm
+  // along world y, one undo step. The dialog opens on the gizmo's choice
+  // (Local Axes on: local); a marker rolled 90 deg moves along its own y
+  // (its part's z).
+  void moveDialogAlongTheTargetsOwnAxes() {
+    MainWindow w;
+    QVERIFY(test::showProject(w, test::examplePath("four_bar"), QSize(1500, 950)));
+    BuildTools3d* tools = w.buildTools();
+    tools->setSnapStep(0.005);
+    w.document()->edit("set-up", [](Project& p) {
+      findPart(p.mechanism, "crank")->orientation = {0, 0, M_PI / 2};
+      findMarker(p.mechanism, "coupler.C")->orientation = {M_PI / 2, 0, 0};
+    });
+    const Project before = w.project();
+    QUndoStack* undo = w.document()->undoStack();
+    const int steps = undo->count();
+    QWidget* button = tools->toolBar()->widgetForAction(tools->move());
+    QVERIFY(button && button->isVisible());
+
+    // Fills the dialog the Move button opens: the axes (index), the offsets [mm].
+    auto move = [&](int axes, int expectedAxes, const QStringList& mm) {
+      QTest::mouseClick(button, Qt::LeftButton, {}, button->rect().center());
+      QDialog* d = nullptr;
+      QTRY_VERIFY((d = w.findChild<QDialog*>("moveDialog")) && d->isVisible());
+      auto* frame = d->findChild<QComboBox*>("move_frame");
+      QVERIFY2(frame, "the dialog offers world or local axes");
+      QCOMPARE(frame->currentIndex(), expectedAxes);
+      frame->setFocus();
+      while (frame->currentIndex() < axes) QTest::keyClick(frame, Qt::Key_Down);
+      while (frame->currentIndex() > axes) QTest::keyClick(frame, Qt::Key_Up);
+      for (int k = 0; k < 3; ++k) {
+        auto* edit = d->findChild<QLineEdit*>(QString("move_d") + "xyz"[k]);
+        QVERIFY(edit);
+        edit->setFocus();
+        QTest::keyClick(edit, Qt::Key_A, Qt::ControlModifier);
+        QTest::keyClicks(edit, mm[k]);
+      }
+      snapshot(d, QString("move_dialog_axes%1").arg(axes));
+      auto* box = d->findChild<QDialogButtonBox*>();
+      QTest::mouseClick(box->button(QDialogButtonBox::Ok), Qt::LeftButton);
+      QTRY_VERIFY(!w.findChild<QDialog*>("moveDialog"));
+    };
+
+    w.selection()->select("crank");
+    move(1, 0, {"45", "0", "0"});
+    if (QTest::currentTestFailed()) return;
+    const Vec3 p0 = before.mechanism.part("crank")->position, p1 = w.project().mechanism.part("crank")->position;
+    qInfo("crank from (%g, %g, %g) to (%.15g, %.15g, %.15g) m", p0[0], p0[1], p0[2], p1[0], p1[1], p1[2]);
+    QVERIFY2(near(p1, {p0[0], p0[1] + 0.045, p0[2]}, 1e-12), "45 mm along its own x = world y");
+    QCOMPARE(undo->count(), steps + 1);
+    QCOMPARE(undo->undoText(), QString("Move crank"));
+    undo->undo();
+    QVERIFY(w.project() == before);
+
+    w.mechanismView()->setGizmoLocal(true);
+    w.selection()->select("coupler.C");
+    move(1, 1, {"0", "30", "0"});
+    if (QTest::currentTestFailed()) return;
+    const Vec3 c0 = findMarker(before.mechanism, "coupler.C")->position;
+    const Vec3 c1 = findMarker(w.project().mechanism, "coupler.C")->position;
+    QVERIFY2(near(c1, {c0[0], c0[1], c0[2] + 0.03}, 1e-12), "30 mm along the marker's own y (its part's z)");
+    QCOMPARE(undo->count(), steps + 1);
   }
 
   // crank alone, yawed 20 deg, its B turned 10 deg about its z; a ground

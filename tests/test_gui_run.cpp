@@ -148,8 +148,9 @@ class TestGuiRun : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(w.runner()->isHeld(), 20000);
     // The last poll takes the rows written before holding; the intake
     // pauses up to 200 ms when the GUI thread is busy (FramePacer) and the
-    // plots draw new rows up to kLivePlotMs later.
-    QTest::qWait(150 + 200 + int(ResultsPanel::kLivePlotMs));
+    // plots draw new rows up to kLivePlotMs (and the grace a redraw waits
+    // for a frame) later.
+    QTest::qWait(150 + 200 + int(ResultsPanel::kLivePlotMs + ResultsPanel::kLivePlotGraceMs));
     const size_t rowsPaused = w.resultBuffer()->rows();
     const double tPaused = w.resultBuffer()->times().back();
     const int pointsPaused = seriesPoints(w);

@@ -271,10 +271,13 @@ void MainWindow::sync3d() {
   const bool has = !project().mechanism.empty();
   const bool appears = has && dock3d_->isHidden();
   dock3d_->setVisible(has);
-  if (appears) {
+  if (appears && memory_ && !memory_->dockSized()) {
     // Building in 3D needs room (issue #28): the right column, which runs
     // the window's full height, takes half its width, and the view most of
     // that column; the model tree and the properties keep enough to read.
+    // Once: after that (or in a remembered arrangement) the dock comes
+    // back at the size the user left it.
+    memory_->setDockSized(true);
     auto* model = findChild<QDockWidget*>("modelDock");
     auto* props = findChild<QDockWidget*>("propertiesDock");
     resizeDocks({dock3d_}, {width() / 2}, Qt::Horizontal);

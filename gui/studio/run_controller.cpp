@@ -34,6 +34,7 @@ RunController::RunController(Document* doc, QObject* parent)
   pace_->setSingleShot(true);
   pace_->setInterval(33);
   connect(pace_, &QTimer::timeout, this, [this] {
+    if (alignedIntake()) return;  // the cursor's next frame takes them
     if (!std::exchange(waiting_, false)) return;
     takeRows();
     pace_->start(pacer_.next());  // the busier the GUI thread, the longer the pause
@@ -79,6 +80,10 @@ void RunController::run() {
     v_.cursor->setOpenEnded(true);
     v_.cursor->play();
   }
+  // The 3D view drawn less often while rows stream: it is the dearest view
+  // to draw (in software on a machine without a GPU, on the cores the
+  // solver and the GUI thread need).
+  if (v_.view3d) v_.view3d->setPoseInterval(kRun3dFrameMs);
   runner_->start(project, doc_->file().toStdString());
   v_.status->setText(tr("Running..."));
   v_.progress->setValue(0);
@@ -109,6 +114,17 @@ void RunController::stop() {
 void RunController::setViews(const Views& views) {
   v_ = views;
   connect(v_.cursor, &TimeCursor::speedChanged, this, &RunController::updatePacing);
+  connect(v_.cursor, &TimeCursor::frameDue, this, [this] {
+    if (std::exchange(waiting_, false)) takeRows();
+  });
+  // Playback stopped with rows waiting for its frame: taken at the run's pace.
+  connect(v_.cursor, &TimeCursor::playingChanged, this, [this](bool playing) {
+    if (playing || !waiting_ || pace_->isActive()) return;
+    waiting_ = false;
+    pacer_.restart();
+    takeRows();
+    pace_->start(33);
+  });
 }
 
 void RunController::setOperator(RunOperator* op) {
@@ -137,9 +153,17 @@ void RunController::showFrame(double t) {
     v_.scene->setFrame(anim_->frame(v_.buffer->columns(), v_.buffer->rowAt(t), t));
 }
 
+// While the cursor plays, rows are taken at its frames: the views they
+// change are repainted with the frame, in one repaint of the window (each
+// repaint composes and presents the whole window, which the 3D view's
+// OpenGL makes dear). Otherwise at the run's own pace.
+bool RunController::alignedIntake() const {
+  return v_.cursor->isPlaying();
+}
+
 void RunController::onRowsReady() {
-  if (pace_->isActive()) {
-    waiting_ = true;  // taken when the pause is over
+  if (pace_->isActive() || alignedIntake()) {
+    waiting_ = true;  // taken when the pause is over, or at the next frame
     return;
   }
   pacer_.restart();
@@ -199,6 +223,7 @@ void RunController::onRunnerFinished(bool ok) {
   takeRows();  // the last rows
   v_.buffer->finish(runner_->resultsFile());  // read once the run is over
   showRows();
+  if (v_.view3d) v_.view3d->setPoseInterval(0);
   v_.progress->hide();
   v_.results->finishRun();
   v_.cursor->setOpenEnded(false);   // a playback goes on to the last row and stops there

@@ -88,8 +88,13 @@ class RunController : public QObject {
   void stateChanged();        // started, paused, resumed, finished: actions to update
   void finished(bool ok);     // after the views show the end
 
+ public:
+  // The least time between two poses of the 3D view during a run [ms].
+  static constexpr int kRun3dFrameMs = 150;
+
  private:
   void onRowsReady();
+  bool alignedIntake() const;
   void takeRows();
   void showRows();
   void updateStatus();

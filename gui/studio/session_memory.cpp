@@ -46,6 +46,7 @@ bool SessionMemory::restoreWindow() {
   if (geometry.isEmpty() || state.isEmpty()) return false;
   window_->restoreGeometry(geometry);
   if (!window_->restoreState(state)) return false;
+  dockSized_ = s.value("dock3dSized").toBool();
   if (layouts_) layouts_->resume(s.value("layout").toString(), s.value("standardState").toByteArray());
   // The results panel's splitter once the window has its size (before, its
   // stretch would share out the difference again).
@@ -63,6 +64,7 @@ void SessionMemory::saveWindow() const {
   s.setValue("speed", speedText(cursor_->speed()));
   s.setValue("geometry", window_->saveGeometry());
   s.setValue("state", window_->saveState());
+  s.setValue("dock3dSized", dockSized_);
   if (layouts_) {
     s.setValue("layout", layouts_->current());
     s.setValue("standardState", layouts_->standardState());

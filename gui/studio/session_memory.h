@@ -2,7 +2,8 @@
 // in QSettings: the playback speed ("session/speed"), the window's
 // arrangement ("session/...": geometry, docks, the layout chosen, the
 // results panel's splitter and tab) and, per project file ("plots/<hash of
-// the path>"), the plot panes, their channels and heights. Only the
+// the path>"), the plot panes, their channels and heights; whether the 3D
+// dock had its first sizing ("session/dock3dSized"). Only the
 // studio's own window remembers (MainWindow::rememberSessions); tests and
 // benchmarks start from the built-in layout unless they ask.
 #pragma once
@@ -32,6 +33,11 @@ class SessionMemory : public QObject {
   // after the first show.
   void restoreLaidOut();
   void saveWindow() const;
+  // Whether the 3D dock has had its first sizing in this window's
+  // arrangement (MainWindow::sync3d): in this session, or in the one a
+  // restored arrangement comes from. From then on it keeps the size it has.
+  bool dockSized() const { return dockSized_; }
+  void setDockSized(bool on) { dockSized_ = on; }
   // The plot selection of the project at `file` (an untitled project: none).
   void savePlots(const QString& file) const;
   bool restorePlots(const QString& file);
@@ -48,6 +54,7 @@ class SessionMemory : public QObject {
   ResultsPanel* results_;
   WindowLayouts* layouts_;
   bool keepsSpeed_ = false;
+  bool dockSized_ = false;
   QByteArray pendingPanel_;
 };
 
