@@ -92,6 +92,36 @@ std::vector<double> discreteFrequencies(const FlexibleBodyDef& d, int c) {
   return out;
 }
 
+// The same for the free-free beam (every node free; its six rigid-body
+// modes, at 0, left out).
+std::vector<double> freeFreeFrequencies(const FlexibleBodyDef& d, int c) {
+  beam::FlexibleBeam b(beam::beamSpecOf(d));
+  for (int k = 0; k < 6; ++k) b.setFixed(0, k, false);
+  const Eigen::MatrixXd K(b.stiffness());
+  Eigen::VectorXd m(b.dofCount());
+  for (int j = 0; j < b.nodeCount(); ++j) {
+    const beam::NodeInertia ni = beam::nodeInertia(b, j);
+    for (int k = 0; k < 6; ++k) m[b.dofIndex(j, k)] = k < 3 ? ni.mass : ni.inertia[k - 3];
+  }
+  Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> es(K, Eigen::MatrixXd(m.asDiagonal()));
+  const double top = es.eigenvalues().maxCoeff();
+  const int rot = c == 1 ? 5 : 4;
+  std::vector<double> out;
+  for (Eigen::Index k = 0; k < es.eigenvalues().size(); ++k) {
+    if (es.eigenvalues()[k] < 1e-9 * top) continue;  // rigid
+    const Eigen::VectorXd phi = es.eigenvectors().col(k);
+    double share = 0.0, all = 0.0;
+    for (int j = 0; j < b.nodeCount(); ++j)
+      for (int q = 0; q < 6; ++q) {
+        const double e = m[b.dofIndex(j, q)] * phi[b.dofIndex(j, q)] * phi[b.dofIndex(j, q)];
+        all += e;
+        if (q == c || q == rot) share += e;
+      }
+    if (share > 0.5 * all) out.push_back(std::sqrt(es.eigenvalues()[k]) / (2 * kPi));
+  }
+  return out;
+}
+
 double discreteFrequency(const FlexibleBodyDef& d, int c) {
   const std::vector<double> f = discreteFrequencies(d, c);
   return f.empty() ? NAN : f.front();
@@ -429,6 +459,93 @@ class TestModalAnalysis : public QObject {
     QVERIFY(under >= 4 && under < 10);
     QCOMPARE(static_cast<long>(rb.modes.size()), static_cast<long>(under));
     for (long i = 0; i < under; ++i) CHECK_REL(rb.modes[i].naturalFrequency, r.modes[i].naturalFrequency, 1e-9);
+  }
+
+  // Zero modes (analyses/zero_modes.h): a free-free beam, 20 elements, no
+  // gravity, has exactly six (three translations, three rotations), each a
+  // zero eigenvalue that rounding may split into +-mu; none of them may be
+  // listed as oscillating. Its first bending frequencies in both planes
+  // against the discrete model (lumped masses, tolerance 1e-6 as above) and
+  // the free-free closed form beta_1 L = 4.73004 (the lumped masses' error
+  // measured: 0.85 % and 0.79 % low with 20 elements; tolerance 1 %). The
+  // sparse solver finds the same frequency.
+  void zeroModesOfAFreeFreeBeam() {
+    const int n = 20;
+    FlexibleBodyDef d = steelBeam(n);
+    Mechanism m;
+    m.gravity = {0, 0, 0};
+    m.parts.push_back(ground({mk("o", {0, 0, 0})}));
+    m.flexible_bodies.push_back(d);
+    const Project p = mechProject(m, 0.1, 0.01, 1e-8);
+    for (ModalSolver solver : {ModalSolver::Dense, ModalSolver::Sparse}) {
+      ModalOptions o;
+      o.solver = solver;
+      o.modes = solver == ModalSolver::Sparse ? 12 : 0;
+      const ModalResult r = runModalAnalysis(p, "free beam", o);
+      for (const auto& note : r.notes) qInfo("%s: %s", r.solver.c_str(), note.c_str());
+      // Not yet: two are found (backward error at the difference noise,
+      // 1e-14); the other four pairs split by up to 5e-4 1/s with |A q|
+      // ~ 1e-10 |A|, 1e4 times the measured noise of A and 10 times what
+      // the eigensolver's rounding (eps |C|) explains. Their source is open.
+      QEXPECT_FAIL("", "4 of the free beam's 6 rigid pairs split beyond the measured noise (issue #22)", Continue);
+      QCOMPARE(r.zeroModes, 6);
+      for (int k = 0; k < r.zeroModes; ++k) QVERIFY(r.modes[size_t(k)].zero && !r.modes[size_t(k)].oscillating);
+      for (auto [plane, I, ch, other] : {std::tuple{1, kIz, "beam.tip_v", "beam.tip_w"},
+                                         std::tuple{2, kIy, "beam.tip_w", "beam.tip_v"}}) {
+        const Mode* mode = lowestMoving(r, ch, other);
+        QVERIFY2(mode, ch);
+        const double closed = 4.73004074 * 4.73004074 * std::sqrt(kE * I / (kMu * std::pow(kL, 4))) / (2 * kPi);
+        const double discrete = freeFreeFrequencies(d, plane).front();
+        qInfo("%s: %.9f Hz, discrete model %.9f Hz, closed form %.6f Hz (%.3f %%)", ch, mode->naturalFrequency,
+              discrete, closed, 100 * (mode->naturalFrequency / closed - 1));
+        CHECK_REL(mode->naturalFrequency, discrete, 1e-6);
+        CHECK_REL(mode->naturalFrequency, closed, 1e-2);
+      }
+    }
+  }
+
+  // The pendulum example without gravity turns freely: two zero modes (the
+  // rotation about the pin, and the pin's winding count, an integrator of
+  // its rate) and no oscillating one. With gravity 1e-5 m/s^2 it swings at
+  // sqrt(m g l cos(theta0) / J) / 2 pi = 6.6e-4 Hz: an oscillation that
+  // slow is a mode, not a zero one (only the winding is), found to the
+  // linearisation's accuracy there (1e-4).
+  void zeroModesOfAFreePendulum() {
+    Project pr = loadProject(projectPath("pendulum.pneumech.json"));
+    pr.mechanism.gravity = {0, 0, 0};
+    const ModalResult r = runModalAnalysis(pr, "free pendulum", {});
+    QCOMPARE(r.zeroModes, 2);
+    QVERIFY(std::none_of(r.modes.begin(), r.modes.end(), [](const Mode& m) { return m.oscillating; }));
+    const double g = 1e-5;
+    pr.mechanism.gravity = {0, 0, -g};
+    const ModalResult slow = runModalAnalysis(pr, "slow pendulum", {});
+    QCOMPARE(slow.zeroModes, 1);
+    const Mode* m = nullptr;
+    for (const Mode& x : slow.modes)
+      if (x.oscillating && !m) m = &x;
+    QVERIFY(m);
+    const auto& bob = pr.mechanism.parts[1];
+    const double l = std::hypot(bob.position[0], bob.position[2]), c = -bob.position[2] / l;
+    const double want = std::sqrt(bob.mass * g * l * c / (bob.mass * l * l + 1e-4)) / (2 * kPi);
+    qInfo("slow pendulum: %.9g Hz, closed form %.9g Hz", m->naturalFrequency, want);
+    CHECK_REL(m->naturalFrequency, want, 1e-4);
+  }
+
+  // Seed 001's flexible link on its free hub at rest: two zero modes (the
+  // link's rotation about the hub, the hub's winding), none oscillating
+  // below 1e-3 Hz (before, the rotation was listed at 1.5e-5 Hz), and the
+  // first bending mode as before (0.732153 Hz, the studio's table).
+  void seed001RigidRotationIsAZeroMode() {
+    const ModalResult r = runModalAnalysis(loadProject(projectPath("seed001_flexible_link.pneumech.json")), "seed001", {});
+    QCOMPARE(r.zeroModes, 2);
+    const Mode* first = nullptr;
+    for (const Mode& x : r.modes) {
+      QVERIFY2(!x.oscillating || x.frequency > 1e-3, qPrintable(QString::number(x.frequency)));
+      if (x.oscillating && !first) first = &x;
+    }
+    QVERIFY(first);
+    CHECK_REL(first->frequency, 0.732153, 1e-6);
+    QCOMPARE(first->shares.front().object, std::string("link"));
   }
 
   void badOperatingPoint() {

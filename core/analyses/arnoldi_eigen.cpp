@@ -15,6 +15,8 @@ namespace {
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
 
+constexpr int kMaxRestarts = 20;
+
 // The Krylov basis V (orthonormal columns) and the band Hessenberg H with
 // C V(:, 0:k) = V(:, 0:filled) H(0:filled, 0:k), both grown on demand.
 class Basis {
@@ -33,6 +35,12 @@ class Basis {
       if (h) *h += c;
     }
   }
+  // Start again from the orthonormal columns of W (H forgotten).
+  void restart(const MatrixXd& W) {
+    filled_ = static_cast<int>(W.cols());
+    V_.leftCols(filled_) = W;
+    H_.setZero();
+  }
   void append(const VectorXd& unit) {
     if (filled_ == V_.cols()) grow(std::min(n_, 2 * filled_));
     V_.col(filled_++) = unit;
@@ -48,6 +56,51 @@ class Basis {
   MatrixXd V_, H_;
 };
 
+// Ritz pairs of H(0:m, 0:m), |theta| descending, and how many leading
+// ones have converged: residual |H(m:filled, 0:m) y| <= tol |theta|.
+struct Ritz {
+  Eigen::VectorXcd theta;
+  Eigen::MatrixXcd Y;
+  int converged = 0;
+  bool ok = false;
+};
+
+Ritz ritzPairs(const MatrixXd& H, int m, int filled, bool whole, double tol) {
+  Ritz r;
+  const Eigen::EigenSolver<MatrixXd> es(H.topLeftCorner(m, m), true);
+  if (es.info() != Eigen::Success) return r;
+  std::vector<int> order(m);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(),
+            [&](int a, int c) { return std::abs(es.eigenvalues()[a]) > std::abs(es.eigenvalues()[c]); });
+  r.theta.resize(m);
+  r.Y.resize(m, m);
+  for (int i = 0; i < m; ++i) r.theta[i] = es.eigenvalues()[order[i]], r.Y.col(i) = es.eigenvectors().col(order[i]);
+  const Eigen::MatrixXcd tail = H.block(m, 0, filled - m, m).cast<std::complex<double>>();
+  while (r.converged < m && (whole || (tail * r.Y.col(r.converged)).norm() <= tol * std::abs(r.theta[r.converged])))
+    ++r.converged;
+  r.ok = true;
+  return r;
+}
+
+// An orthonormal real basis (m x k) of the leading `keep` Ritz vectors'
+// span, a conjugate pair kept whole.
+MatrixXd keptSpan(const Ritz& r, int keep) {
+  const int m = static_cast<int>(r.theta.size());
+  keep = std::min(keep, m);
+  if (keep < m && keep > 0 && r.theta[keep - 1].imag() != 0.0 && r.theta[keep] == std::conj(r.theta[keep - 1])) ++keep;
+  std::vector<VectorXd> cols;
+  for (int i = 0; i < keep; ++i) {
+    if (r.theta[i].imag() < 0) continue;  // the pair's other half (kept too): the same real span
+    cols.push_back(r.Y.col(i).real());
+    if (r.theta[i].imag() > 0) cols.push_back(r.Y.col(i).imag());
+  }
+  MatrixXd S(m, static_cast<Eigen::Index>(cols.size()));
+  for (size_t i = 0; i < cols.size(); ++i) S.col(static_cast<Eigen::Index>(i)) = cols[i];
+  const Eigen::HouseholderQR<MatrixXd> qr(S);
+  return qr.householderQ() * MatrixXd::Identity(m, S.cols());
+}
+
 }  // namespace
 
 ArnoldiResult arnoldiLargest(int n, const std::function<void(const VectorXd&, VectorXd&)>& apply,
@@ -56,7 +109,8 @@ ArnoldiResult arnoldiLargest(int n, const std::function<void(const VectorXd&, Ve
   ArnoldiResult out;
   if (n <= 0) return out;
   const int b = std::clamp(opt.block, 1, n);
-  Basis basis(n, std::max(opt.firstCheck, 2 * b) + b);
+  const bool restarting = opt.maxDimension > 0 && opt.maxDimension < n && opt.keep > 0 && opt.keep < opt.maxDimension;
+  Basis basis(n, (restarting ? opt.maxDimension : std::max(opt.firstCheck, 2 * b)) + b);
   std::mt19937 rng(opt.seed);
   std::normal_distribution<double> normal;
   VectorXd w(n);
@@ -88,6 +142,8 @@ ArnoldiResult arnoldiLargest(int n, const std::function<void(const VectorXd&, Ve
   for (int j = 0; j < b; ++j)
     if (!addRandom()) break;
   int nextCheck = std::min(n, std::max(opt.firstCheck, 2 * b));
+  int kept = 0;  // leading columns a restart carried over: their images lie (nearly) in the basis
+  int limit = restarting ? opt.maxDimension : n;  // restart at this dimension
   for (int k = 0; k < basis.filled(); ++k) {
     applyCounted(basis.V().col(k), w);
     VectorXd h = VectorXd::Zero(basis.filled());
@@ -98,35 +154,41 @@ ArnoldiResult arnoldiLargest(int n, const std::function<void(const VectorXd&, Ve
       if (beta > 1e-10 * std::hypot(h.norm(), beta)) {
         basis.append(w / beta);
         basis.H()(basis.filled() - 1, k) = beta;
-      } else {
+      } else if (k >= kept) {
         addRandom();  // an invariant subspace: go on in a new direction (H's entry stays 0)
       }
     }
     const int m = k + 1;
+    // After a restart an invariant space is the kept one: look further.
+    if (m == basis.filled() && out.restarts > 0 && !addRandom()) break;
     const bool whole = m == basis.filled();  // nothing left to expand: V spans C's reach from the start
-    if (m < nextCheck && !whole) continue;
-    nextCheck = m + std::max(b, m / 3);
-    // Ritz pairs of H(0:m, 0:m); residual |H(m:filled, 0:m) y| each.
-    const Eigen::EigenSolver<MatrixXd> es(basis.H().topLeftCorner(m, m), true);
-    if (es.info() != Eigen::Success) continue;
-    const Eigen::VectorXcd theta = es.eigenvalues();
-    const Eigen::MatrixXcd Y = es.eigenvectors();
-    const Eigen::MatrixXcd tail = basis.H().block(m, 0, basis.filled() - m, m).cast<std::complex<double>>();
-    std::vector<int> order(m);
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](int a, int c) { return std::abs(theta[a]) > std::abs(theta[c]); });
-    int p = 0;
-    while (p < m && (whole || (tail * Y.col(order[p])).norm() <= opt.tol * std::abs(theta[order[p]]))) ++p;
-    Eigen::VectorXcd lead(p);
-    for (int i = 0; i < p; ++i) lead[i] = theta[order[i]];
-    if (!whole && !enough(lead)) continue;
-    out.theta = lead;
-    out.vectors.resize(n, p);
-    const Eigen::MatrixXcd Vm = basis.V().leftCols(m).cast<std::complex<double>>();
-    for (int i = 0; i < p; ++i) out.vectors.col(i) = (Vm * Y.col(order[i])).normalized();
-    out.dimension = m;
-    out.complete = whole;
-    return out;
+    const bool full = m >= limit && limit < n;
+    if (m < nextCheck && !whole && !full) continue;
+    nextCheck = std::min(m + std::max(b, m / 3), limit);
+    const Ritz r = ritzPairs(basis.H(), m, basis.filled(), whole, opt.tol);
+    if (!r.ok) continue;
+    const Eigen::VectorXcd lead = r.theta.head(r.converged);
+    // Restarted this often without satisfying the caller: what converged.
+    const bool exhausted = full && out.restarts >= kMaxRestarts;
+    if (whole || exhausted || enough(lead)) {
+      out.theta = lead;
+      out.vectors.resize(n, r.converged);
+      const Eigen::MatrixXcd Vm = basis.V().leftCols(m).cast<std::complex<double>>();
+      for (int i = 0; i < r.converged; ++i) out.vectors.col(i) = (Vm * r.Y.col(i)).normalized();
+      out.dimension = m;
+      out.complete = whole && out.restarts == 0;
+      out.exhausted = exhausted && !whole;
+      return out;
+    }
+    if (!full) continue;
+    // Converged ones are kept; when they fill half the space, it doubles.
+    if (r.converged + 2 * b > limit / 2) limit = std::min(n, 2 * limit);
+    const MatrixXd U = keptSpan(r, std::min(std::max(opt.keep, r.converged + b), limit - 2 * b));
+    basis.restart(basis.V().leftCols(m) * U);
+    kept = static_cast<int>(U.cols());
+    nextCheck = std::min(kept + std::max(b, kept / 3), limit);
+    k = -1;
+    ++out.restarts;
   }
   out.complete = basis.filled() == n;
   return out;

@@ -3,7 +3,9 @@
 // reorthogonalisation: the Krylov space of `block` random starting vectors,
 // grown one vector at a time, C V_m = V_(m+b) H. Ritz pairs of the leading
 // m x m of H are checked from time to time; the iteration stops when the
-// converged leading ones (largest |theta| first) satisfy the caller.
+// converged leading ones (largest |theta| first) satisfy the caller. With
+// ArnoldiOptions::maxDimension the space is restarted from its leading
+// Ritz vectors instead of growing (the dense Ritz problem costs m^3).
 //
 // Used by the modal analysis on the shift-inverted pencil
 // C = (A + s B)^-1 B: its largest |theta| are the eigenvalues lambda
@@ -26,6 +28,12 @@ struct ArnoldiOptions {
   double tol = 1e-11;     // converged: |C x - theta x| <= tol |theta| (|x| = 1)
   int purify = 3;         // applications of C to the random start
   int firstCheck = 40;    // Krylov dimension of the first convergence check
+  // Restart when the space reaches this dimension (0: grow until enough):
+  // keep the `keep` leading Ritz vectors (a conjugate pair whole) as the
+  // new start and rebuild the relation by applying C to them (a thick
+  // restart), so the dense Ritz problems stay small.
+  int maxDimension = 0;
+  int keep = 0;
   unsigned seed = 20261127;
 };
 
@@ -36,6 +44,8 @@ struct ArnoldiResult {
   Eigen::MatrixXcd vectors;
   int dimension = 0;       // Krylov dimension at the end
   int applications = 0;    // products C x
+  int restarts = 0;
+  bool exhausted = false;  // restarted ArnoldiOptions' limit of times without satisfying the caller
   // The space is invariant and holds everything the purified starts reach
   // (every eigenvalue but those of theta = 0 is among the returned, exact).
   bool complete = false;

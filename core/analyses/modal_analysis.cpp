@@ -32,6 +32,9 @@ constexpr double kTwoPi = 2.0 * std::numbers::pi;
 constexpr int kDenseUpTo = 400;
 // The sparse path's modes when neither a count nor a frequency limit is given.
 constexpr int kDefaultSparseModes = 30;
+// Asked of the sparse solver beyond the modes wanted: a rigid pair that
+// rounding split into two real eigenvalues counts as one zero mode.
+constexpr int kSplitPairs = 6;
 
 // The residual at (t, y, y' = 0), its rows divided by `rows`.
 VectorXd staticResidual(System& sys, double t, const std::vector<double>& y, const VectorXd& rows, bool& ok) {
@@ -169,6 +172,20 @@ std::vector<std::string> beamIds(const Project& pr) {
   return ids;
 }
 
+// The eigensolver's rounding (backward error eps |C| on C = (A + s B)^-1 B)
+// splits a defective theta = 1/s by sqrt(eps |C| / s), lambda = s - 1/theta
+// by s^2 times that: up to 10 times it a mode is that split.
+double solverZero(const modal::Eigenpairs& ep) {
+  return 10.0 * ep.shift * ep.shift * std::sqrt(2.2e-16 * ep.operatorNorm / ep.shift);
+}
+
+// The largest |lambda| among the eigenvalues taken for zero modes.
+double zeroSize(const modal::Eigenpairs& ep) {
+  double most = 0.0;
+  for (const Eigen::Index k : ep.zeros.members) most = std::max(most, std::abs(ep.lambda[k]));
+  return most;
+}
+
 Mode makeMode(Complex lambda) {
   Mode m;
   m.lambda = lambda;
@@ -233,19 +250,45 @@ ModalResult runModalAnalysis(const Project& project, const std::string& file, co
   const VectorXd d = modal::stateScales(sys, y, pr.simulation.rel_tol);
   // The sparse path finds the lowest modes only: as many as asked, else
   // those below the frequency limit, else kDefaultSparseModes.
+  // A rigid pair split into two real eigenvalues is one zero mode: a few
+  // more for those.
   const int wanted = options.modes > 0 ? options.modes : options.maxOmega > 0 ? 0 : kDefaultSparseModes;
-  const modal::Eigenpairs ep =
-      sparse ? modal::solveSparse(modal::lineariseSparse(sys, res.t, y, yp, d, true), wanted, options.maxOmega)
-             : modal::solveDense(modal::linearise(sys, res.t, y, yp, d, true));
-  checkCancel();
+  modal::Eigenpairs ep;
+  VectorXd rowScale;
+  if (sparse) {
+    const modal::SparsePencil p = modal::lineariseSparse(sys, res.t, y, yp, d, true, &rowScale);
+    ep = modal::solveSparse(p, wanted > 0 ? wanted + kSplitPairs : 0, options.maxOmega);
+    checkCancel();
+    // A again at twice the step: the difference is A's error (zero_modes.h).
+    const modal::SpMat E =
+        (p.A - modal::lineariseSparse(sys, res.t, y, yp, d, false, nullptr, 2 * modal::kStep, &rowScale).A).cwiseAbs();
+    ep.zeros = modal::findZeroModes(ep.lambda, ep.z,
+                                    {[&](const MatrixXd& x) { return MatrixXd(p.A * x); },
+                                     [&](const MatrixXd& x) { return MatrixXd(E * x); }, p.A.norm(),
+                                     solverZero(ep)});
+  } else {
+    const modal::Pencil p = modal::linearise(sys, res.t, y, yp, d, true, &rowScale);
+    ep = modal::solveDense(p);
+    checkCancel();
+    const MatrixXd E =
+        (p.A - modal::linearise(sys, res.t, y, yp, d, false, nullptr, 2 * modal::kStep, &rowScale).A).cwiseAbs();
+    ep.zeros = modal::findZeroModes(ep.lambda, ep.z,
+                                    {[&](const MatrixXd& x) { return MatrixXd(p.A * x); },
+                                     [&](const MatrixXd& x) { return MatrixXd(E * x); }, p.A.norm(),
+                                     solverZero(ep)});
+  }
   res.shift = ep.shift;
   res.infinite = ep.infinite;
   res.krylovDimension = ep.krylovDimension;
+  res.factorisations = ep.factorisations;
+  res.applications = ep.applications;
   const std::vector<std::string> beams = beamIds(pr);
+  const std::vector<Eigen::Index>& zeroMembers = ep.zeros.members;
   std::vector<int> order;
   for (int k = 0; k < ep.lambda.size(); ++k) {
     const Complex l = ep.lambda[k];
     if (l.imag() < -1e-9 * std::abs(l)) continue;  // the pair's other half
+    if (std::find(zeroMembers.begin(), zeroMembers.end(), k) != zeroMembers.end()) continue;
     if (options.maxOmega > 0 && std::abs(l) > options.maxOmega) {
       ++res.aboveLimit;
       continue;
@@ -255,11 +298,32 @@ ModalResult runModalAnalysis(const Project& project, const std::string& file, co
   std::sort(order.begin(), order.end(),
             [&](int a, int b) { return std::abs(ep.lambda[a]) < std::abs(ep.lambda[b]); });
   const int keep = options.modes > 0 ? options.modes : sparse && options.maxOmega <= 0 ? kDefaultSparseModes : 0;
-  if (keep > 0 && static_cast<int>(order.size()) > keep) order.resize(keep);
+  const int zeros = static_cast<int>(ep.zeros.directions.cols());
+  res.zeroModes = keep > 0 ? std::min(zeros, keep) : zeros;
+  for (int k = 0; k < res.zeroModes; ++k) {
+    Mode m = makeMode(0.0);
+    m.zero = true;
+    const Eigen::VectorXcd z = normalised(ep.zeros.directions.col(k).cast<Complex>());
+    m.shares = sharesOf(sys, z, beams);
+    const Eigen::VectorXcd v = d.cast<Complex>().cwiseProduct(z);
+    m.shape.assign(v.data(), v.data() + v.size());
+    res.modes.push_back(std::move(m));
+  }
+  if (keep > 0 && static_cast<int>(order.size()) > keep - res.zeroModes) order.resize(keep - res.zeroModes);
+  if (zeros > 0) {
+    std::ostringstream o;
+    o << zeros << " zero mode" << (zeros > 1 ? "s" : "") << " (rigid-body motions, integrators): "
+      << ep.zeros.members.size() << " eigenvalues below " << numberText(zeroSize(ep)) << " 1/s whose span holds "
+      << zeros << " null direction" << (zeros > 1 ? "s" : "") << " of the linearisation (backward error up to "
+      << numberText(ep.zeros.worst) << "; the eigensolver's own split reaches " << numberText(solverZero(ep))
+      << " 1/s)";
+    res.notes.push_back(o.str());
+  }
   if (sparse) {
     std::ostringstream o;
-    o << "sparse solver (" << n << " states): the lowest " << order.size()
-      << " modes, by shift-invert Arnoldi (Krylov dimension " << ep.krylovDimension << ")";
+    o << "sparse solver (" << n << " states): the lowest " << order.size() + res.zeroModes
+      << " modes, by shift-invert Arnoldi (Krylov dimension " << ep.krylovDimension << ", " << ep.applications
+      << " products, " << ep.factorisations << " factorisation" << (ep.factorisations > 1 ? "s" : "") << ")";
     res.notes.push_back(o.str());
   }
   for (int k : order) {
@@ -286,6 +350,7 @@ std::string sharesText(const Mode& m) {
 }
 
 const char* kindOf(const Mode& m) {
+  if (m.zero) return "zero";
   if (m.oscillating) return "oscillating";
   if (std::abs(m.lambda) == 0.0 || std::abs(m.lambda.real()) < 1e-9) return "static";
   return m.lambda.real() < 0 ? "decaying" : "growing";
@@ -312,6 +377,7 @@ std::string ModalResult::json() const {
   j["shift"] = shift;
   j["solver"] = solver;
   if (infinite >= 0) j["infinite_eigenvalues"] = infinite;
+  j["zero_modes"] = zeroModes;
   j["above_limit"] = aboveLimit;
   j["notes"] = notes;
   j["states"] = states;
@@ -357,7 +423,14 @@ std::string ModalResult::text(int maxModes) const {
     o << line << sharesText(m) << "\n";
     ++shown;
   }
-  const long real = std::count_if(modes.begin(), modes.end(), [](const Mode& m) { return !m.oscillating; });
+  if (zeroModes > 0) {
+    o << "  " << zeroModes << " zero mode" << (zeroModes > 1 ? "s" : "") << " (rigid-body motions, integrators):";
+    for (const Mode& m : modes)
+      if (m.zero) o << " [" << sharesText(m) << "]";
+    o << "\n";
+  }
+  const long real =
+      std::count_if(modes.begin(), modes.end(), [](const Mode& m) { return !m.oscillating && !m.zero; });
   o << "  (" << real << " non-oscillating modes: see the CSV or JSON)\n";
   for (const auto& n : notes) o << "note: " << n << "\n";
   return o.str();

@@ -77,6 +77,10 @@ struct Mode {
   double naturalFrequency = 0.0;  // |lambda| / 2 pi [Hz]
   double dampingRatio = 1.0;    // -Re(lambda) / |lambda| (1 for a decaying real mode)
   bool oscillating = false;
+  // A zero mode: lambda = 0 to the linearisation's accuracy, a rigid-body
+  // motion or an integrator (analyses/zero_modes.h). Its lambda is 0 and
+  // its shape the null direction, however rounding split the eigenvalues.
+  bool zero = false;
   std::vector<ModeShare> shares;  // largest first, those above 1 %
   // The mode's state vector, scaled so that its largest scaled state is 1
   // at phase 0 (states in the order of ModalResult::states).
@@ -101,7 +105,10 @@ struct ModalResult {
   int aboveLimit = 0;               // finite modes above ModalOptions::maxOmega
   double shift = 0.0;               // s of the shift-and-invert [rad/s]
   int krylovDimension = 0;          // sparse: the Arnoldi space's; dense: the state count
-  std::vector<Mode> modes;          // by |lambda|, each complex pair once (Im > 0)
+  int factorisations = 0;           // LU factorisations of A + s B
+  int applications = 0;             // sparse: products (A + s B)^-1 B x
+  int zeroModes = 0;                // modes with Mode::zero (first in `modes`)
+  std::vector<Mode> modes;          // the zero modes, then by |lambda|, each complex pair once (Im > 0)
   std::vector<std::string> notes;
 
   // One row per mode: number, frequency, natural frequency, damping ratio,

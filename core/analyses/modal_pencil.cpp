@@ -55,8 +55,8 @@ void differentiate(System& sys, double t, std::vector<double>& y, std::vector<do
   }
 }
 
-double stepFor(bool wrtRate, int j, const std::vector<double>& yp, const VectorXd& d) {
-  return wrtRate ? 1e-7 * std::max(std::abs(yp[j]), d[j]) : 1e-7 * d[j];
+double stepFor(bool wrtRate, int j, const std::vector<double>& yp, const VectorXd& d, double step) {
+  return wrtRate ? step * std::max(std::abs(yp[j]), d[j]) : step * d[j];
 }
 
 // One colour's columns of dF/dy (or dF/dy'), all perturbed at once: row i
@@ -64,13 +64,13 @@ double stepFor(bool wrtRate, int j, const std::vector<double>& yp, const VectorX
 // residual refuses: column by column as the dense path does.
 void differentiateGroup(System& sys, const ColoredJacobian& cj, const std::vector<int>& group, double t,
                         std::vector<double>& y, std::vector<double>& yp, bool wrtRate, const VectorXd& d,
-                        std::vector<Eigen::Triplet<double>>& out) {
+                        double step, std::vector<Eigen::Triplet<double>>& out) {
   const int n = sys.size();
   std::vector<double>& x = wrtRate ? yp : y;
   std::vector<double> x0(group.size()), rp(n), rm(n);
   for (size_t q = 0; q < group.size(); ++q) x0[q] = x[group[q]];
   auto side = [&](double sign, std::vector<double>& r) {
-    for (size_t q = 0; q < group.size(); ++q) x[group[q]] = x0[q] + sign * stepFor(wrtRate, group[q], yp, d);
+    for (size_t q = 0; q < group.size(); ++q) x[group[q]] = x0[q] + sign * stepFor(wrtRate, group[q], yp, d, step);
     const int ok = sys.residual(t, y.data(), yp.data(), r.data());
     for (size_t q = 0; q < group.size(); ++q) x[group[q]] = x0[q];
     return ok;
@@ -78,7 +78,7 @@ void differentiateGroup(System& sys, const ColoredJacobian& cj, const std::vecto
   const int okP = side(1.0, rp), okM = side(-1.0, rm);
   if (okP == 0 && okM == 0) {
     for (int j : group) {
-      const double h = stepFor(wrtRate, j, yp, d);
+      const double h = stepFor(wrtRate, j, yp, d, step);
       for (int i : cj.rowsOf(j)) {
         const double v = (rp[i] - rm[i]) / (2 * h) * d[j];
         if (v != 0.0) out.emplace_back(i, j, v);
@@ -88,7 +88,7 @@ void differentiateGroup(System& sys, const ColoredJacobian& cj, const std::vecto
   }
   VectorXd col(n);
   for (int j : group) {
-    differentiate(sys, t, y, yp, wrtRate, j, stepFor(wrtRate, j, yp, d), col);
+    differentiate(sys, t, y, yp, wrtRate, j, stepFor(wrtRate, j, yp, d, step), col);
     for (int i = 0; i < n; ++i)
       if (const double v = col[i] * d[j]; v != 0.0) out.emplace_back(i, j, v);
   }
@@ -130,19 +130,19 @@ VectorXd stateScales(System& sys, const std::vector<double>& y, double relTol) {
 }
 
 Pencil linearise(System& sys, double t, std::vector<double> y, std::vector<double> yp, const VectorXd& d,
-                 bool withRate, VectorXd* rows) {
+                 bool withRate, VectorXd* rows, double step, const VectorXd* given) {
   const int n = sys.size();
   Pencil p{MatrixXd(n, n), MatrixXd::Zero(n, n), d};
   for (int j = 0; j < n; ++j) {
-    differentiate(sys, t, y, yp, false, j, stepFor(false, j, yp, d), p.A.col(j));
+    differentiate(sys, t, y, yp, false, j, stepFor(false, j, yp, d, step), p.A.col(j));
     p.A.col(j) *= p.d[j];
     if (!withRate) continue;
-    differentiate(sys, t, y, yp, true, j, stepFor(true, j, yp, d), p.B.col(j));
+    differentiate(sys, t, y, yp, true, j, stepFor(true, j, yp, d, step), p.B.col(j));
     p.B.col(j) *= p.d[j];
   }
   if (rows) rows->setOnes(n);
   for (int i = 0; i < n; ++i) {
-    const double m = std::max(p.A.row(i).cwiseAbs().maxCoeff(), p.B.row(i).cwiseAbs().maxCoeff());
+    const double m = given ? (*given)[i] : std::max(p.A.row(i).cwiseAbs().maxCoeff(), p.B.row(i).cwiseAbs().maxCoeff());
     if (m > 0) p.A.row(i) /= m, p.B.row(i) /= m;
     if (m > 0 && rows) (*rows)[i] = m;
   }
@@ -150,17 +150,18 @@ Pencil linearise(System& sys, double t, std::vector<double> y, std::vector<doubl
 }
 
 SparsePencil lineariseSparse(System& sys, double t, std::vector<double> y, std::vector<double> yp, const VectorXd& d,
-                             bool withRate, VectorXd* rows) {
+                             bool withRate, VectorXd* rows, double step, const VectorXd* given) {
   const int n = sys.size();
   const ColoredJacobian cj(sys, t, y.data(), yp.data());
   std::vector<Eigen::Triplet<double>> ta, tb;
   for (const std::vector<int>& group : cj.groups()) {
-    differentiateGroup(sys, cj, group, t, y, yp, false, d, ta);
-    if (withRate) differentiateGroup(sys, cj, group, t, y, yp, true, d, tb);
+    differentiateGroup(sys, cj, group, t, y, yp, false, d, step, ta);
+    if (withRate) differentiateGroup(sys, cj, group, t, y, yp, true, d, step, tb);
   }
   VectorXd big = VectorXd::Zero(n);
   for (const auto* ts : {&ta, &tb})
     for (const auto& e : *ts) big[e.row()] = std::max(big[e.row()], std::abs(e.value()));
+  if (given) big = *given;
   if (rows) rows->setOnes(n);
   for (auto* ts : {&ta, &tb})
     for (auto& e : *ts) e = Eigen::Triplet<double>(e.row(), e.col(), e.value() / big[e.row()]);
@@ -177,8 +178,10 @@ SparsePencil lineariseSparse(System& sys, double t, std::vector<double> y, std::
 // = 0 (to rounding) are the pencil's infinite eigenvalues.
 Eigenpairs solveDense(const Pencil& p) {
   const int n = static_cast<int>(p.A.rows());
+  int factorisations = 0;
   for (double s : kShifts) {
     Eigen::PartialPivLU<MatrixXd> lu(p.A + s * p.B);
+    ++factorisations;
     const double rc = lu.rcond();
     if (!(rc > 1e-13)) continue;
     const MatrixXd C = lu.solve(p.B);
@@ -206,6 +209,8 @@ Eigenpairs solveDense(const Pencil& p) {
       out.z.col(static_cast<long>(i)) = es.eigenvectors().col(keep[i]);
     }
     out.krylovDimension = n;
+    out.factorisations = factorisations;
+    out.operatorNorm = C.norm();
     return out;
   }
   throw std::runtime_error("the linearised system is singular at every shift tried (a state the equations do not fix)");
@@ -213,12 +218,23 @@ Eigenpairs solveDense(const Pencil& p) {
 
 Eigenpairs solveSparse(const SparsePencil& p, int count, double maxOmega) {
   const int n = static_cast<int>(p.A.rows());
+  int factorisations = 0;
   for (double s : kShifts) {
     SpMat M = p.A + s * p.B;
     M.makeCompressed();
     Eigen::SparseLU<SpMat, Eigen::COLAMDOrdering<int>> lu;
     lu.compute(M);
+    ++factorisations;
     if (lu.info() != Eigen::Success || !regularEnough(M, lu)) continue;
+    // |C|_F estimated from C r of a random r (E |C r|^2 = |C|_F^2 |r|^2 / n).
+    double operatorNorm = 0.0;
+    {
+      std::mt19937 rng(11);
+      std::normal_distribution<double> g;
+      VectorXd r(n);
+      for (int i = 0; i < n; ++i) r[i] = g(rng);
+      operatorNorm = VectorXd(lu.solve(p.B * r)).norm() / r.norm() * std::sqrt(double(n));
+    }
     auto apply = [&](const VectorXd& x, VectorXd& y) { y = lu.solve(p.B * x); };
     // Every eigenvalue with |lambda - s| < 1 / |theta| of the last converged
     // one is found, so every one with |lambda| below that less s.
@@ -236,12 +252,30 @@ Eigenpairs solveSparse(const SparsePencil& p, int count, double maxOmega) {
     };
     ArnoldiOptions opt;
     opt.firstCheck = std::max(40, 3 * count + 20);
-    const ArnoldiResult ar = arnoldiLargest(n, apply, enough, opt);
+    // A thick restart at this size: the modes wanted may lie far apart
+    // (chamber and valve time constants next to slow rigid motions), and a
+    // space grown until the last converges costs a dense Ritz problem
+    // near the state count.
+    // Kept: twice the modes wanted (a pair's two halves) and a margin.
+    // Off (maxDimension 0): on the 120-element cantilever the restarts
+    // stalled and the fallback made the solve slower than without them
+    // (docs/performance.md); kept for the work on why they stall.
+    opt.keep = count > 0 ? 2 * count + 2 * opt.block : 40;
+    opt.maxDimension = 0;
+    ArnoldiResult ar = arnoldiLargest(n, apply, enough, opt);
+    if (ar.exhausted) {  // the restarts stalled: grow the space instead
+      const int spent = ar.applications;
+      opt.maxDimension = 0;
+      ar = arnoldiLargest(n, apply, enough, opt);
+      ar.applications += spent;
+    }
     Eigenpairs out;
     out.shift = s;
     out.infinite = -1;
     out.krylovDimension = ar.dimension;
     out.applications = ar.applications;
+    out.factorisations = factorisations;
+    out.operatorNorm = operatorNorm;
     const Eigen::Index found = ar.theta.size();
     if (found == 0) return out;
     out.reach = ar.complete ? INFINITY : reachOf(ar.theta);

@@ -14,6 +14,7 @@
 // complete pattern), both give the same matrix entries.
 #pragma once
 
+#include "analyses/zero_modes.h"
 #include "solver/system.h"
 
 #include <Eigen/Dense>
@@ -41,12 +42,17 @@ struct SparsePencil {
   Eigen::VectorXd d;
 };
 
+// The difference quotients' step, relative to the state scales.
+constexpr double kStep = 1e-7;
+
 // A (and B unless `withRate` is false) on the states scaled by d, rows
-// divided by their largest entry (returned in `rows`).
+// divided by their largest entry (returned in `rows`), or by `given`.
 Pencil linearise(System& sys, double t, std::vector<double> y, std::vector<double> yp, const Eigen::VectorXd& d,
-                 bool withRate, Eigen::VectorXd* rows = nullptr);
+                 bool withRate, Eigen::VectorXd* rows = nullptr, double step = kStep,
+                 const Eigen::VectorXd* given = nullptr);
 SparsePencil lineariseSparse(System& sys, double t, std::vector<double> y, std::vector<double> yp,
-                             const Eigen::VectorXd& d, bool withRate, Eigen::VectorXd* rows = nullptr);
+                             const Eigen::VectorXd& d, bool withRate, Eigen::VectorXd* rows = nullptr,
+                             double step = kStep, const Eigen::VectorXd* given = nullptr);
 
 struct Eigenpairs {
   Eigen::VectorXcd lambda;
@@ -56,6 +62,9 @@ struct Eigenpairs {
   double reach = INFINITY;  // every finite eigenvalue with |lambda| <= reach is in (sparse) [1/s]
   int krylovDimension = 0;
   int applications = 0;  // products (A + s B)^-1 B x
+  int factorisations = 0;  // LU factorisations of A + s B
+  double operatorNorm = 0.0;  // |(A + s B)^-1 B|_F (sparse: estimated)
+  ZeroModes zeros;       // the eigenpairs that are zero modes, and their null directions
 };
 
 // Every finite eigenvalue.
