@@ -76,7 +76,7 @@ void BeamDisplay::build(const Mechanism& m, const std::function<int(const std::s
       if (kn >= 0 && kp >= 0) welds_.push_back({kp, kn});
     }
   }
-  setStore(store_);
+  setStore(track_.store());
 }
 
 void BeamDisplay::placeFrame(const Mechanism& m, const FlexibleBodyDef& d, Beam& b) {
@@ -146,52 +146,27 @@ void BeamDisplay::exaggerate(double scale, std::vector<osg::Matrixd>& world) con
 }
 
 void BeamDisplay::setStore(const ResultStore* store) {
-  store_ = store;
-  channelCount_ = 0;
-  t_.clear();
-  cols_.assign(names_.size(), {});
-  storeColumn_.assign(names_.size(), -1);
-  max_ = 0.0;
-  refresh();
+  track_.setStore(store, names_);
+  updateMax();
 }
 
 void BeamDisplay::refresh() {
-  if (!store_ || names_.empty()) return;
-  const auto channels = store_->channels();
-  const size_t n = store_->rows();
-  if (channels.size() != channelCount_ || n < t_.size()) {
-    channelCount_ = channels.size();
-    t_.clear();
-    max_ = 0.0;
-    for (size_t c = 0; c < names_.size(); ++c) {
-      cols_[c].clear();
-      storeColumn_[c] = store_->find(names_[c]);
-    }
-  }
-  if (n == t_.size()) return;
-  std::vector<double> t;
-  std::vector<std::vector<double>> cols;
-  store_->copyRows(t_.size(), t, cols);
-  t_.insert(t_.end(), t.begin(), t.end());
+  if (!names_.empty() && track_.refresh()) updateMax();
+}
+
+void BeamDisplay::updateMax() {
+  if (track_.firstNew() == 0) max_ = 0.0;  // a new run
   for (size_t c = 0; c < names_.size(); ++c) {
-    const int s = storeColumn_[c];
-    if (s < 0 || static_cast<size_t>(s) >= cols.size()) continue;
-    cols_[c].insert(cols_[c].end(), cols[static_cast<size_t>(s)].begin(), cols[static_cast<size_t>(s)].end());
-    for (double v : cols[static_cast<size_t>(s)])
-      if (std::isfinite(v)) max_ = std::max(max_, std::abs(v));
+    const std::vector<double>& v = track_.column(c);
+    for (size_t i = track_.firstNew(); i < v.size(); ++i)
+      if (std::isfinite(v[i])) max_ = std::max(max_, std::abs(v[i]));
   }
 }
 
 bool BeamDisplay::nodeStress(size_t k, double t, double& stress) const {
-  if (k >= column_.size() || column_[k] < 0 || t_.empty()) return false;
-  const std::vector<double>& v = cols_[static_cast<size_t>(column_[k])];
-  if (v.size() != t_.size()) return false;
-  size_t i1 = static_cast<size_t>(std::lower_bound(t_.begin(), t_.end(), t) - t_.begin());
-  if (i1 >= t_.size()) i1 = t_.size() - 1;
-  const size_t i0 = i1 > 0 ? i1 - 1 : 0;
-  double w = 1.0;
-  if (i1 != i0 && t_[i1] > t_[i0]) w = std::clamp((t - t_[i0]) / (t_[i1] - t_[i0]), 0.0, 1.0);
-  stress = std::abs(v[i0] * (1 - w) + v[i1] * w);
+  if (k >= column_.size() || column_[k] < 0 || track_.rows() == 0) return false;
+  if (!track_.has(static_cast<size_t>(column_[k]))) return false;
+  stress = std::abs(track_.bracket(t).at(track_.column(static_cast<size_t>(column_[k]))));
   return std::isfinite(stress);
 }
 

@@ -25,6 +25,7 @@
 #pragma once
 
 #include "model/mechanism.h"
+#include "scene3d_channel_track.h"
 
 #include <osg/Matrixd>
 #include <osg/Vec4>
@@ -77,14 +78,12 @@ class BeamDisplay {
   };
   std::vector<Beam> beams_;
   std::vector<Weld> welds_;
-  // Per scene part index: its stress column among cols_ (-1: none).
+  // The largest stress so far, from the rows the last refresh brought.
+  void updateMax();
+  // Per scene part index: its stress column among names_ (-1: none).
   std::vector<int> column_;
   std::vector<std::string> names_;  // stress channel per column
-  const ResultStore* store_ = nullptr;
-  std::vector<int> storeColumn_;  // per column: the store's channel (-1 absent)
-  size_t channelCount_ = 0;
-  std::vector<double> t_;
-  std::vector<std::vector<double>> cols_;
+  ChannelTrack track_;              // names_' channels
   double max_ = 0.0;
 };
 

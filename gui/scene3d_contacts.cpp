@@ -124,78 +124,57 @@ void ContactLayer::build(const Mechanism& m, double scale, const PartTransform& 
     world->addChild(p.arrow);
     pairs_.push_back(std::move(p));
   }
-  t_.clear();
-  channelCount_ = 0;
-  maxForce_ = 0.0;
-  refresh();
+  setStore(track_.store());
 }
 
 void ContactLayer::setStore(const ResultStore* store) {
-  store_ = store;
-  t_.clear();
-  channelCount_ = 0;
+  std::vector<std::string> names;  // 7 per pair, in pairs_' order
+  for (const Pair& p : pairs_)
+    for (const char* q : kChannels) names.push_back(p.id + "." + q);
   maxForce_ = 0.0;
-  refresh();
+  track_.setStore(store, std::move(names));
+  updateMaxForce();
 }
 
 bool ContactLayer::refresh() {
-  if (!store_ || pairs_.empty()) return false;
-  const auto channels = store_->channels();
-  const size_t n = store_->rows();
-  if (channels.size() != channelCount_ || n < t_.size()) {  // a new run: start over
-    channelCount_ = channels.size();
-    t_.clear();
-    maxForce_ = 0.0;
-    for (Pair& p : pairs_)
-      for (int q = 0; q < 7; ++q) {
-        p.channel[q] = -1;
-        p.data[q].clear();
-        const std::string name = p.id + "." + kChannels[q];
-        for (size_t c = 0; c < channels.size(); ++c)
-          if (channels[c].name == name) p.channel[q] = static_cast<int>(c);
-      }
-  }
-  if (n == t_.size()) return false;
-  std::vector<double> t;
-  std::vector<std::vector<double>> cols;
-  store_->copyRows(t_.size(), t, cols);
-  t_.insert(t_.end(), t.begin(), t.end());
-  for (Pair& p : pairs_)
-    for (int q = 0; q < 7; ++q) {
-      const int c = p.channel[q];
-      if (c < 0 || static_cast<size_t>(c) >= cols.size()) continue;
-      p.data[q].insert(p.data[q].end(), cols[c].begin(), cols[c].end());
-      if (q == 0)
-        for (double f : cols[c]) maxForce_ = std::max(maxForce_, f);
-    }
+  if (pairs_.empty() || !track_.refresh()) return false;
+  updateMaxForce();
   return true;
+}
+
+void ContactLayer::updateMaxForce() {
+  if (track_.firstNew() == 0) maxForce_ = 0.0;  // a new run
+  for (size_t k = 0; k < pairs_.size(); ++k) {
+    const std::vector<double>& f = track_.column(7 * k);
+    for (size_t i = track_.firstNew(); i < f.size(); ++i) maxForce_ = std::max(maxForce_, f[i]);
+  }
 }
 
 double ContactLayer::metresPerNewton() const { return maxForce_ > 0.0 ? 0.25 * scale_ / maxForce_ : 0.0; }
 
 void ContactLayer::apply(double t) {
-  if (t_.empty()) return hide();
-  size_t i1 = static_cast<size_t>(std::lower_bound(t_.begin(), t_.end(), t) - t_.begin());
-  if (i1 >= t_.size()) i1 = t_.size() - 1;
-  const size_t i0 = i1 > 0 ? i1 - 1 : 0;
-  double w = 1.0;
-  if (i1 != i0 && t_[i1] > t_[i0]) w = std::clamp((t - t_[i0]) / (t_[i1] - t_[i0]), 0.0, 1.0);
+  if (track_.rows() == 0) return hide();
+  const ChannelTrack::Bracket b = track_.bracket(t);
+  const size_t i0 = b.i0, i1 = b.i1;
+  const double w = b.w;
   const double mpn = metresPerNewton();
-  for (Pair& p : pairs_) {
+  for (size_t k = 0; k < pairs_.size(); ++k) {
+    Pair& p = pairs_[k];
     bool complete = true;
-    for (int q = 0; q < 7; ++q) complete = complete && p.data[q].size() == t_.size();
+    for (size_t q = 0; q < 7; ++q) complete = complete && track_.has(7 * k + q);
+    const std::vector<double>& force = track_.column(7 * k);
     // Out of contact at either neighbouring row: no arrow (the force is
     // zero there; interpolating would draw one into the gap). On a row:
     // that row's.
-    const bool on = complete && (w >= 1.0   ? p.data[0][i1] > 0.0
-                                 : w <= 0.0 ? p.data[0][i0] > 0.0
-                                            : p.data[0][i0] > 0.0 && p.data[0][i1] > 0.0);
+    const bool on = complete && (w >= 1.0   ? force[i1] > 0.0
+                                 : w <= 0.0 ? force[i0] > 0.0
+                                            : force[i0] > 0.0 && force[i1] > 0.0);
     if (!on || mpn <= 0.0) {
       p.drawn = {};
       p.arrow->setNodeMask(0);
       continue;
     }
-    auto at = [&](int q) { return p.data[q][i0] * (1 - w) + p.data[q][i1] * w; };
+    auto at = [&](size_t q) { return b.at(track_.column(7 * k + q)); };
     osg::Vec3d n(at(4), at(5), at(6));
     n.normalize();
     const double len = at(0) * mpn;

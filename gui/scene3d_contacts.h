@@ -7,6 +7,7 @@
 #pragma once
 
 #include "model/mechanism.h"
+#include "scene3d_channel_track.h"
 
 #include <osg/Group>
 #include <osg/MatrixTransform>
@@ -61,15 +62,14 @@ class ContactLayer {
   struct Pair {
     std::string id;
     osg::ref_ptr<osg::MatrixTransform> arrow;  // a unit arrow along +z, placed by apply()
-    std::array<int, 7> channel{-1, -1, -1, -1, -1, -1, -1};  // F, point xyz, normal xyz
-    std::array<std::vector<double>, 7> data;
     Arrow drawn;
   };
   void addShape(const ContactShapeDef& s, const PartTransform& partXf);
-  const ResultStore* store_ = nullptr;
+  // The largest normal force so far, from the rows the last refresh brought.
+  void updateMaxForce();
   std::vector<Pair> pairs_;
-  std::vector<double> t_;
-  size_t channelCount_ = 0;
+  // Per pair (in pairs_' order) 7 channels: F, point xyz, normal xyz.
+  ChannelTrack track_;
   double scale_ = 0.1;
   double maxForce_ = 0.0;
   int shapes_ = 0;

@@ -74,50 +74,22 @@ void LatchLayer::build(const Mechanism& m, double scale, const PartTransform& pa
     l.engaged = l.atStart;
     latches_.push_back(std::move(l));
   }
-  t_.clear();
-  channelCount_ = 0;
-  refresh();
+  setStore(track_.store());
 }
 
 void LatchLayer::setStore(const ResultStore* store) {
-  store_ = store;
-  t_.clear();
-  channelCount_ = 0;
-  refresh();
+  std::vector<std::string> names;
+  for (const Latch& l : latches_) names.push_back(l.id + ".engaged");
+  track_.setStore(store, std::move(names));
 }
 
-bool LatchLayer::refresh() {
-  if (!store_ || latches_.empty()) return false;
-  const auto channels = store_->channels();
-  const size_t n = store_->rows();
-  if (channels.size() != channelCount_ || n < t_.size()) {  // a new run: start over
-    channelCount_ = channels.size();
-    t_.clear();
-    for (Latch& l : latches_) {
-      l.channel = -1;
-      l.data.clear();
-      for (size_t c = 0; c < channels.size(); ++c)
-        if (channels[c].name == l.id + ".engaged") l.channel = static_cast<int>(c);
-    }
-  }
-  if (n == t_.size()) return false;
-  std::vector<double> t;
-  std::vector<std::vector<double>> cols;
-  store_->copyRows(t_.size(), t, cols);
-  t_.insert(t_.end(), t.begin(), t.end());
-  for (Latch& l : latches_)
-    if (l.channel >= 0 && static_cast<size_t>(l.channel) < cols.size())
-      l.data.insert(l.data.end(), cols[l.channel].begin(), cols[l.channel].end());
-  return true;
-}
+bool LatchLayer::refresh() { return !latches_.empty() && track_.refresh(); }
 
 void LatchLayer::apply(double t) {
-  if (t_.empty()) return hide();
-  // The row at or before t (a row written at an engagement holds the new state).
-  const size_t after = static_cast<size_t>(std::upper_bound(t_.begin(), t_.end(), t + 1e-12 * std::max(1.0, std::abs(t))) - t_.begin());
-  const size_t row = after > 0 ? after - 1 : 0;
-  for (Latch& l : latches_)
-    show(l, l.data.size() == t_.size() ? l.data[row] > 0.5 : l.atStart);
+  if (track_.rows() == 0) return hide();
+  const size_t row = track_.rowAtOrBefore(t);
+  for (size_t k = 0; k < latches_.size(); ++k)
+    show(latches_[k], track_.has(k) ? track_.column(k)[row] > 0.5 : latches_[k].atStart);
 }
 
 void LatchLayer::hide() {

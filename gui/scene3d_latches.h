@@ -8,6 +8,7 @@
 #pragma once
 
 #include "model/mechanism.h"
+#include "scene3d_channel_track.h"
 
 #include <osg/Group>
 #include <osg/MatrixTransform>
@@ -55,14 +56,10 @@ class LatchLayer {
     bool atStart = false;
     bool engaged = false;
     std::vector<osg::ref_ptr<osg::Switch>> glyphs;  // child 0 released, 1 engaged
-    int channel = -1;
-    std::vector<double> data;
   };
   void show(Latch& l, bool engaged);
-  const ResultStore* store_ = nullptr;
   std::vector<Latch> latches_;
-  std::vector<double> t_;
-  size_t channelCount_ = 0;
+  ChannelTrack track_;  // "<latch>.engaged" per latch, in latches_' order
   int glyphs_ = 0;
 };
 

@@ -39,74 +39,41 @@ std::pair<std::string, std::string> splitRef(const std::string& ref) {
 // ---------------------------------------------------------------- PoseTrack
 
 void PoseTrack::setStore(const ResultStore* store, const std::vector<std::string>& parts) {
-  store_ = store;
   parts_ = parts;
-  channel_.assign(parts.size(), {-1, -1, -1, -1, -1, -1});
-  data_.assign(parts.size(), {});
-  t_.clear();
-  channelCount_ = 0;
-  refresh();
+  std::vector<std::string> names;  // 6 per part, in parts' order
+  for (const std::string& part : parts)
+    for (const char* q : kQuantities) names.push_back(part + "." + q);
+  track_.setStore(store, std::move(names));
 }
 
-bool PoseTrack::refresh() {
-  if (!store_) return false;
-  const auto channels = store_->channels();
-  const size_t n = store_->rows();
-  if (channels.size() != channelCount_ || n < t_.size()) {
-    // A new run (or new channels): start over.
-    channelCount_ = channels.size();
-    t_.clear();
-    for (size_t k = 0; k < parts_.size(); ++k) {
-      for (int q = 0; q < 6; ++q) {
-        channel_[k][q] = -1;
-        data_[k][q].clear();
-        const std::string name = parts_[k] + "." + kQuantities[q];
-        for (size_t c = 0; c < channels.size(); ++c)
-          if (channels[c].name == name) channel_[k][q] = static_cast<int>(c);
-      }
-    }
-  }
-  if (n == t_.size()) return false;
-  std::vector<double> t;
-  std::vector<std::vector<double>> cols;
-  store_->copyRows(t_.size(), t, cols);
-  t_.insert(t_.end(), t.begin(), t.end());
-  for (size_t k = 0; k < parts_.size(); ++k)
-    for (int q = 0; q < 6; ++q) {
-      const int c = channel_[k][q];
-      if (c >= 0 && static_cast<size_t>(c) < cols.size())
-        data_[k][q].insert(data_[k][q].end(), cols[c].begin(), cols[c].end());
-    }
+bool PoseTrack::refresh() { return track_.refresh(); }
+
+bool PoseTrack::complete(size_t k) const {
+  if (k >= parts_.size()) return false;
+  for (size_t q = 0; q < 6; ++q)
+    if (!track_.has(6 * k + q)) return false;
   return true;
 }
 
+osg::Matrixd PoseTrack::rowMatrix(size_t k, size_t row) const {
+  auto v = [&](size_t q) { return track_.column(6 * k + q)[row]; };
+  return frameMatrix({v(0), v(1), v(2)}, {v(3), v(4), v(5)});
+}
+
 bool PoseTrack::rowPose(size_t k, size_t row, osg::Matrixd& m) const {
-  if (k >= parts_.size() || row >= t_.size()) return false;
-  const auto& d = data_[k];
-  for (int q = 0; q < 6; ++q)
-    if (channel_[k][q] < 0 || d[q].size() != t_.size()) return false;
-  m = frameMatrix({d[0][row], d[1][row], d[2][row]}, {d[3][row], d[4][row], d[5][row]});
+  if (row >= track_.rows() || !complete(k)) return false;
+  m = rowMatrix(k, row);
   return true;
 }
 
 bool PoseTrack::pose(size_t k, double t, osg::Matrixd& m) const {
-  if (k >= parts_.size() || t_.empty()) return false;
-  for (int q = 0; q < 6; ++q)
-    if (channel_[k][q] < 0 || data_[k][q].size() != t_.size()) return false;
-  size_t i1 = static_cast<size_t>(std::lower_bound(t_.begin(), t_.end(), t) - t_.begin());
-  if (i1 >= t_.size()) i1 = t_.size() - 1;
-  const size_t i0 = i1 > 0 ? i1 - 1 : 0;
-  double w = 1.0;  // t at or before the first row, or past the last: that row
-  if (i1 != i0 && t_[i1] > t_[i0]) w = std::clamp((t - t_[i0]) / (t_[i1] - t_[i0]), 0.0, 1.0);
-  auto at = [&](size_t row) {
-    const auto& d = data_[k];
-    return frameMatrix({d[0][row], d[1][row], d[2][row]}, {d[3][row], d[4][row], d[5][row]});
-  };
-  const osg::Matrixd m0 = at(i0), m1 = at(i1);
+  if (track_.rows() == 0 || !complete(k)) return false;
+  const ChannelTrack::Bracket b = track_.bracket(t);
+  const osg::Matrixd m0 = rowMatrix(k, b.i0), m1 = rowMatrix(k, b.i1);
   osg::Quat q;
-  q.slerp(w, m0.getRotate(), m1.getRotate());
+  q.slerp(b.w, m0.getRotate(), m1.getRotate());
   m.makeRotate(q);
-  m.setTrans(m0.getTrans() * (1 - w) + m1.getTrans() * w);
+  m.setTrans(m0.getTrans() * (1 - b.w) + m1.getTrans() * b.w);
   return true;
 }
 

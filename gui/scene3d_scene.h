@@ -7,6 +7,7 @@
 
 #include "model/project.h"
 #include "scene3d_beam_display.h"
+#include "scene3d_channel_track.h"
 #include "scene3d_contacts.h"
 #include "scene3d_flexible.h"
 #include "scene3d_latches.h"
@@ -38,23 +39,21 @@ class PoseTrack {
   void setStore(const ResultStore* store, const std::vector<std::string>& parts);
   // Pulls rows appended since the last call; true when something changed.
   bool refresh();
-  size_t rows() const { return t_.size(); }
-  double startTime() const { return t_.empty() ? 0.0 : t_.front(); }
-  double endTime() const { return t_.empty() ? 0.0 : t_.back(); }
+  size_t rows() const { return track_.rows(); }
+  double startTime() const { return rows() == 0 ? 0.0 : track_.times().front(); }
+  double endTime() const { return rows() == 0 ? 0.0 : track_.times().back(); }
   // World matrix of part `k` (index into `parts`) at time t; false when the
   // store has no channels for it.
   bool pose(size_t k, double t, osg::Matrixd& m) const;
   // Row `row`'s time and part k's world matrix there.
-  double time(size_t row) const { return t_[row]; }
+  double time(size_t row) const { return track_.times()[row]; }
   bool rowPose(size_t k, size_t row, osg::Matrixd& m) const;
 
  private:
-  const ResultStore* store_ = nullptr;
+  bool complete(size_t k) const;  // every pose channel of part k, every row
+  osg::Matrixd rowMatrix(size_t k, size_t row) const;
   std::vector<std::string> parts_;
-  std::vector<std::array<int, 6>> channel_;    // per part, -1 when absent
-  std::vector<std::array<std::vector<double>, 6>> data_;
-  std::vector<double> t_;
-  size_t channelCount_ = 0;
+  ChannelTrack track_;  // per part (in parts_' order) x, y, z and its three angles
 };
 
 class MechanismScene {
