@@ -134,9 +134,12 @@ double amplitude(const Mode& m, const std::string& channel) {
 }
 
 // The lowest oscillating mode in which `channel` moves more than `other`.
-const Mode* lowestMoving(const ModalResult& r, const std::string& channel, const std::string& other) {
+// `above` [Hz]: modes at or below it are passed over (the free-free beam's
+// rigid pairs that the zero-mode test still misses, split at 1e-4 Hz).
+const Mode* lowestMoving(const ModalResult& r, const std::string& channel, const std::string& other,
+                         double above = 0.0) {
   for (const Mode& m : r.modes)
-    if (m.oscillating && amplitude(m, channel) > amplitude(m, other)) return &m;
+    if (m.oscillating && m.naturalFrequency > above && amplitude(m, channel) > amplitude(m, other)) return &m;
   return nullptr;
 }
 
@@ -483,16 +486,21 @@ class TestModalAnalysis : public QObject {
       o.modes = solver == ModalSolver::Sparse ? 12 : 0;
       const ModalResult r = runModalAnalysis(p, "free beam", o);
       for (const auto& note : r.notes) qInfo("%s: %s", r.solver.c_str(), note.c_str());
-      // Not yet: two are found (backward error at the difference noise,
-      // 1e-14); the other four pairs split by up to 5e-4 1/s with |A q|
-      // ~ 1e-10 |A|, 1e4 times the measured noise of A and 10 times what
-      // the eigensolver's rounding (eps |C|) explains. Their source is open.
-      QEXPECT_FAIL("", "4 of the free beam's 6 rigid pairs split beyond the measured noise (issue #22)", Continue);
+      // Not yet with the dense solver: two are found (backward error at the
+      // difference noise, 1e-14); the other four pairs split by up to 5e-4
+      // 1/s with |A q| ~ 1e-10 |A|, 1e4 times the measured noise of A and 10
+      // times what the eigensolver's rounding (eps |C|) explains. Their
+      // source is open. The sparse solver finds all six.
+      if (solver == ModalSolver::Dense)
+        QEXPECT_FAIL("", "dense: 4 of the free beam's 6 rigid pairs split beyond the measured noise (issue #22)",
+                     Continue);
       QCOMPARE(r.zeroModes, 6);
       for (int k = 0; k < r.zeroModes; ++k) QVERIFY(r.modes[size_t(k)].zero && !r.modes[size_t(k)].oscillating);
       for (auto [plane, I, ch, other] : {std::tuple{1, kIz, "beam.tip_v", "beam.tip_w"},
                                          std::tuple{2, kIy, "beam.tip_w", "beam.tip_v"}}) {
-        const Mode* mode = lowestMoving(r, ch, other);
+        // Above 1 Hz: the four rigid pairs missed above (<= 5e-4 1/s) are not
+        // the bending mode (105 Hz).
+        const Mode* mode = lowestMoving(r, ch, other, 1.0);
         QVERIFY2(mode, ch);
         const double closed = 4.73004074 * 4.73004074 * std::sqrt(kE * I / (kMu * std::pow(kL, 4))) / (2 * kPi);
         const double discrete = freeFreeFrequencies(d, plane).front();
