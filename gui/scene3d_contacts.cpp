@@ -1,6 +1,7 @@
 #include "scene3d_contacts.h"
 
 #include "engine/engine.h"
+#include "mechanism_editing.h"
 #include "scene3d_shapes.h"
 
 #include <osg/Depth>
@@ -73,16 +74,6 @@ osg::ref_ptr<osg::Node> shapeNode(const ContactShapeDef& s, double scale) {
   return nullptr;
 }
 
-const MarkerDef* findMarker(const Mechanism& m, const std::string& ref, std::string& part) {
-  const auto dot = ref.find('.');
-  if (dot == std::string::npos) return nullptr;
-  part = ref.substr(0, dot);
-  if (const PartDef* p = m.part(part))
-    for (const MarkerDef& k : p->markers)
-      if (k.id == ref.substr(dot + 1)) return &k;
-  return nullptr;
-}
-
 }  // namespace
 
 void ContactLayer::build(const Mechanism& m, double scale, const PartTransform& partXf, osg::Group* world,
@@ -92,8 +83,8 @@ void ContactLayer::build(const Mechanism& m, double scale, const PartTransform& 
   pairs_.clear();
   for (const ContactDef& c : m.contacts) {
     for (const ContactShapeDef* s : {&c.i, &c.j}) {
-      std::string part;
-      const MarkerDef* mk = findMarker(m, s->marker, part);
+      const MarkerDef* mk = findMarker(m, s->marker);
+      const std::string part = s->marker.substr(0, s->marker.find('.'));
       osg::MatrixTransform* xf = mk ? partXf(part) : nullptr;
       osg::ref_ptr<osg::Node> shape = mk ? shapeNode(*s, scale) : nullptr;
       if (!xf || !shape) continue;

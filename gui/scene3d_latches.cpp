@@ -1,6 +1,7 @@
 #include "scene3d_latches.h"
 
 #include "engine/engine.h"
+#include "mechanism_editing.h"
 #include "scene3d_shapes.h"
 
 #include <osg/Geode>
@@ -33,16 +34,6 @@ osg::ref_ptr<osg::Node> clamp(double scale, const osg::Vec4& color) {
   return g;
 }
 
-const MarkerDef* findMarker(const Mechanism& m, const std::string& ref, std::string& part) {
-  const auto dot = ref.find('.');
-  if (dot == std::string::npos) return nullptr;
-  part = ref.substr(0, dot);
-  if (const PartDef* p = m.part(part))
-    for (const MarkerDef& k : p->markers)
-      if (k.id == ref.substr(dot + 1)) return &k;
-  return nullptr;
-}
-
 }  // namespace
 
 osg::Vec4 LatchLayer::releasedColor() { return {0.95f, 0.60f, 0.10f, 1.0f}; }
@@ -57,8 +48,8 @@ void LatchLayer::build(const Mechanism& m, double scale, const PartTransform& pa
     const auto start = d.params.find("engaged");
     l.atStart = start != d.params.end() && start->second > 0.5;
     for (const std::string* ref : {&d.i, &d.j}) {
-      std::string part;
-      const MarkerDef* mk = findMarker(m, *ref, part);
+      const MarkerDef* mk = findMarker(m, *ref);
+      const std::string part = ref->substr(0, ref->find('.'));
       osg::MatrixTransform* xf = mk ? partXf(part) : nullptr;
       if (!xf) continue;
       osg::ref_ptr<osg::MatrixTransform> at = new osg::MatrixTransform(frameMatrix(mk->position, mk->orientation));
