@@ -230,6 +230,20 @@ class TestUserComponents : public QObject {
     QVERIFY(m.find("port '3' has no flow definition") != std::string::npos);
   }
 
+  // A flag that is not true or false is refused by field, not read as false
+  // nor let out as the JSON library's own exception (found by fuzzing).
+  void flagsMustBeTrueOrFalse() {
+    const std::string def = definition("C * (p_1 - p_2) * rho_ref", "der(x) = (p_1 - x) / tau");
+    std::string bad = def;
+    bad.replace(bad.find("\"min\": 0}"), 9, "\"min\": 0, \"min_open\": \"sp\"}");
+    std::string m = libraryError(bad);
+    QVERIFY2(m.find("parameters[0].min_open") != std::string::npos && m.find("expected true or false") != std::string::npos, m.c_str());
+    bad = def;
+    bad.replace(bad.find("{\"name\": \"2\"}"), 13, "{\"name\": \"2\"}, {\"name\": \"u\", \"domain\": \"signal\", \"required\": \"yes\"}");
+    m = libraryError(bad);
+    QVERIFY2(m.find("ports[2].required") != std::string::npos && m.find("expected true or false") != std::string::npos, m.c_str());
+  }
+
   // A bad file does not keep the good ones of its folder out.
   void badFileLeavesTheOthers() {
     QTemporaryDir dir;

@@ -154,7 +154,7 @@ void Catalogue::addFile(const std::string& path) {
   } catch (const std::exception& e) {
     r.fail("", std::string("not valid JSON: ") + e.what());
   }
-  if (!d.is_object() || d.value("format", "") != "pneumech-catalogue")
+  if (!d.is_object() || !d.contains("format") || d.at("format") != "pneumech-catalogue")
     r.fail("format", "expected \"pneumech-catalogue\"");
   if (!d.contains("sources") || !d["sources"].is_array() || d["sources"].empty())
     r.fail("sources", "expected a non-empty list of where the data come from");

@@ -175,7 +175,7 @@ class Reader {
       for (auto it = u.begin(); it != u.end(); ++it) {
         json def = it.value();
         if (def.is_object() && !def.contains("name")) def["name"] = it.key();
-        if (def.is_object() && def.value("name", std::string()) != it.key())
+        if (def.is_object() && def.at("name") != it.key())
           fail("user_components", it.key(), "the definition's name differs from its key");
         user::registerComponent(def, file_, text_);
         pr.userComponents[it.key()] = it.value();

@@ -70,7 +70,8 @@ class SubcircuitReader {
     try {
       return parseCircuitSection(def, file, text);
     } catch (const ProjectError& e) {
-      const std::string owner = def.value("name", std::string("sub-circuit"));
+      const bool named = def.contains("name") && def.at("name").is_string();
+      const std::string owner = named ? def.at("name").get<std::string>() : std::string("sub-circuit");
       throw ProjectError(e.file(), owner + (e.object().empty() ? "" : "/" + e.object()), e.field(), e.message());
     }
   }

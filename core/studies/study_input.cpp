@@ -19,7 +19,7 @@ StudyInput loadStudy(const std::string& path, const std::string& name, const std
   checkJsonLimits(text.str(), path);
   nlohmann::json root = nlohmann::json::parse(text.str(), nullptr, false);
   StudyInput s;
-  if (root.is_object() && root.value("format", std::string()) == "pneumech-study") {
+  if (root.is_object() && root.contains("format") && root.at("format") == "pneumech-study") {
     if (!root.contains("project") || !root["project"].is_string())
       throw ProjectError(path, "", "project", "missing: the project file, relative to this study file");
     const std::string folder = std::filesystem::path(path).parent_path().string();

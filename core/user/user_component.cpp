@@ -139,6 +139,11 @@ class DefinitionReader {
     if (!j.at(key).is_number()) fail(field + "." + key, "", "expected a number");
     return j.at(key).get<double>();
   }
+  bool flag(const json& j, const char* key, const std::string& field, bool def) {
+    if (!j.contains(key)) return def;
+    if (!j.at(key).is_boolean()) fail(field + "." + key, "", "expected true or false");
+    return j.at(key).get<bool>();
+  }
   const json& array(const char* key) {
     static const json kEmpty = json::array();
     if (!def_.contains(key)) return kEmpty;
@@ -197,7 +202,7 @@ class DefinitionReader {
         t_.ports.push_back({n, Domain::Pneumatic, doc});
         d_->ports.push_back({n, symbol("p_" + n, parseUnit("Pa"), false, f), symbol("T_" + n, parseUnit("K"), false, f)});
       } else if (domain == "signal") {
-        const bool required = p.contains("required") ? p.at("required").is_boolean() && p.at("required").get<bool>() : true;
+        const bool required = flag(p, "required", f, true);
         t_.inputs.push_back({n, doc, required});
         const Dim dim = unit(f + ".unit", p.contains("unit") ? str(p, "unit", f + ".unit") : "1");
         d_->inputs.push_back({n, symbol(n, dim, false, f)});
@@ -230,8 +235,8 @@ class DefinitionReader {
       pd.def = num(p, "default", f, 0.0);
       pd.min = num(p, "min", f, -1e300);
       pd.max = num(p, "max", f, 1e300);
-      pd.min_open = p.value("min_open", false);
-      pd.max_open = p.value("max_open", false);
+      pd.min_open = flag(p, "min_open", f, false);
+      pd.max_open = flag(p, "max_open", f, false);
       pd.doc = p.contains("doc") ? str(p, "doc", f + ".doc") : "";
       if (!isIdentifier(pd.name)) fail(f + ".name", pd.name, "a parameter name is letters, digits and '_'");
       d_->params.push_back({pd.name, symbol(pd.name, dim, true, f + ".name")});
