@@ -50,6 +50,12 @@ void ReducedCoordinates::prepare(double t, const double* y) {
     const BodyRT& B = mb_.bodies()[bodyOf_[k]];
     const int s = slot_[k];
     const auto L = Lmat(Q4(y[s + 3], y[s + 4], y[s + 5], y[s + 6]));
+    const V3 ar(qdd[7 * k], qdd[7 * k + 1], qdd[7 * k + 2]);
+    const V3 aw = 2.0 * L * Q4(qdd[7 * k + 3], qdd[7 * k + 4], qdd[7 * k + 5], qdd[7 * k + 6]);
+    ac_.segment<3>(6 * k) = ar;
+    ac_.segment<3>(6 * k + 3) = aw;
+    // Fully driven (no freedom left): W has no columns and no storage to take blocks of.
+    if (f == 0) continue;
     auto W = W_.middleRows<6>(6 * k);
     for (int i = 0; i < f; ++i)
       if (indep_[i] / 7 == k) {
@@ -67,10 +73,6 @@ void ReducedCoordinates::prepare(double t, const double* y) {
         else W.block<3, 1>(3, i) += 2.0 * b * L.col(c - 3);
       }
     }
-    const V3 ar(qdd[7 * k], qdd[7 * k + 1], qdd[7 * k + 2]);
-    const V3 aw = 2.0 * L * Q4(qdd[7 * k + 3], qdd[7 * k + 4], qdd[7 * k + 5], qdd[7 * k + 6]);
-    ac_.segment<3>(6 * k) = ar;
-    ac_.segment<3>(6 * k + 3) = aw;
     const V3 w(y[s + 10], y[s + 11], y[s + 12]);
     const auto Wr = W.topRows<3>();
     const auto Ww = W.bottomRows<3>();
