@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace pm::gui {
 
@@ -88,6 +89,28 @@ std::map<std::string, double> defaultSizes(const std::string& shape, const std::
 
 QString message(const ProjectError& e) {
   return QString::fromStdString(e.object() + "." + e.field() + ": " + e.message());
+}
+
+// "<id>.<key>": where a typed value's message points.
+QString fieldWhere(const std::string& id, const std::string& key) {
+  return QString("%1.%2").arg(QString::fromStdString(id), QString::fromStdString(key));
+}
+
+// What applying a typed value to a contact pair or a latch has in common:
+// the field looked up among those the form shows, "id" renamed, a choice
+// checked against those offered; `set` writes any other field's value
+// (trimmed) and returns "" or the reason naming `where`.
+QString applyTypedField(
+    Project& p, const std::string& id, const std::string& key, const QString& text, const std::vector<EditField>& fields,
+    const std::function<QString(const EditField& f, const std::string& value, const QString& where)>& set) {
+  const QString where = fieldWhere(id, key);
+  auto f = std::find_if(fields.begin(), fields.end(), [&](const EditField& e) { return e.key == key; });
+  if (f == fields.end()) return QObject::tr("%1: no such field").arg(where);
+  const std::string value = text.trimmed().toStdString();
+  if (key == "id") return renameObject(p, id, value);
+  if (f->kind == EditField::Kind::Choice && !f->choices.contains(text.trimmed()))
+    return QObject::tr("%1: '%2' is not one of: %3").arg(where, text.trimmed(), f->choices.join(", "));
+  return set(*f, value, where);
 }
 
 }  // namespace
@@ -258,61 +281,51 @@ std::vector<EditField> latchFields(const Project& p, const LatchDef& l) {
 
 QString applyContactField(Project& p, const std::string& id, const std::string& key, const QString& text) {
   ContactDef* c = findContact(p.mechanism, id);
-  const QString where = QString("%1.%2").arg(QString::fromStdString(id), QString::fromStdString(key));
-  if (!c) return QObject::tr("%1: no contact pair '%2'").arg(where, QString::fromStdString(id));
-  const std::vector<EditField> fields = contactFields(p, *c);
-  auto f = std::find_if(fields.begin(), fields.end(), [&](const EditField& e) { return e.key == key; });
-  if (f == fields.end()) return QObject::tr("%1: no such field").arg(where);
-  const std::string value = text.trimmed().toStdString();
-  if (key == "id") return renameObject(p, id, value);
-  if (f->kind == EditField::Kind::Choice && !f->choices.contains(text.trimmed()))
-    return QObject::tr("%1: '%2' is not one of: %3").arg(where, text.trimmed(), f->choices.join(", "));
-  ContactShapeDef* side = key.rfind("i.", 0) == 0 ? &c->i : key.rfind("j.", 0) == 0 ? &c->j : nullptr;
-  const std::string what = side ? key.substr(2) : std::string();
-  if (what == "marker") {
-    side->marker = value;
-  } else if (what == "shape") {
-    side->shape = value;
-    side->size = defaultSizes(value, side->size);
-  } else if (what.rfind("size.", 0) == 0) {
-    double shown = 0.0;
-    if (QString err = parseFieldNumber(*f, text, where, shown); !err.isEmpty()) return err;
-    side->size[what.substr(5)] = shown / 1e3;
-  } else if (key.rfind("param.", 0) == 0) {
-    if (QString err = applyParamField(engine::contactParameters(), c->params, key.substr(6), *f, text, where);
-        !err.isEmpty())
-      return err;
-  } else {
-    return QObject::tr("%1: not editable here").arg(where);
-  }
-  return checkContactPair(p.mechanism, *c);
+  if (!c) return QObject::tr("%1: no contact pair '%2'").arg(fieldWhere(id, key), QString::fromStdString(id));
+  return applyTypedField(p, id, key, text, contactFields(p, *c), [&](const EditField& f, const std::string& value,
+                                                                     const QString& where) -> QString {
+    ContactShapeDef* side = key.rfind("i.", 0) == 0 ? &c->i : key.rfind("j.", 0) == 0 ? &c->j : nullptr;
+    const std::string what = side ? key.substr(2) : std::string();
+    if (what == "marker") {
+      side->marker = value;
+    } else if (what == "shape") {
+      side->shape = value;
+      side->size = defaultSizes(value, side->size);
+    } else if (what.rfind("size.", 0) == 0) {
+      double shown = 0.0;
+      if (QString err = parseFieldNumber(f, text, where, shown); !err.isEmpty()) return err;
+      side->size[what.substr(5)] = shown / 1e3;
+    } else if (key.rfind("param.", 0) == 0) {
+      if (QString err = applyParamField(engine::contactParameters(), c->params, key.substr(6), f, text, where);
+          !err.isEmpty())
+        return err;
+    } else {
+      return QObject::tr("%1: not editable here").arg(where);
+    }
+    return checkContactPair(p.mechanism, *c);
+  });
 }
 
 QString applyLatchField(Project& p, const std::string& id, const std::string& key, const QString& text) {
   LatchDef* l = findLatch(p.mechanism, id);
-  const QString where = QString("%1.%2").arg(QString::fromStdString(id), QString::fromStdString(key));
-  if (!l) return QObject::tr("%1: no latch '%2'").arg(where, QString::fromStdString(id));
-  const std::vector<EditField> fields = latchFields(p, *l);
-  auto f = std::find_if(fields.begin(), fields.end(), [&](const EditField& e) { return e.key == key; });
-  if (f == fields.end()) return QObject::tr("%1: no such field").arg(where);
-  const std::string value = text.trimmed().toStdString();
-  if (key == "id") return renameObject(p, id, value);
-  if (f->kind == EditField::Kind::Choice && !f->choices.contains(text.trimmed()))
-    return QObject::tr("%1: '%2' is not one of: %3").arg(where, text.trimmed(), f->choices.join(", "));
-  if (key == "type") l->type = value;
-  else if (key == "i") l->i = value;
-  else if (key == "j") l->j = value;
-  else if (key == "engage") l->engage = value;
-  else if (key == "release") l->release = value;
-  else if (key == "param.engaged") {
-    if (value == "1") l->params["engaged"] = 1.0;
-    else l->params.erase("engaged");
-  } else if (key.rfind("param.", 0) == 0) {
-    if (QString err = applyParamField(latchType(), l->params, key.substr(6), *f, text, where); !err.isEmpty()) return err;
-  } else {
-    return QObject::tr("%1: not editable here").arg(where);
-  }
-  return checkLatchDef(p.mechanism, *l);
+  if (!l) return QObject::tr("%1: no latch '%2'").arg(fieldWhere(id, key), QString::fromStdString(id));
+  return applyTypedField(p, id, key, text, latchFields(p, *l), [&](const EditField& f, const std::string& value,
+                                                                   const QString& where) -> QString {
+    if (key == "type") l->type = value;
+    else if (key == "i") l->i = value;
+    else if (key == "j") l->j = value;
+    else if (key == "engage") l->engage = value;
+    else if (key == "release") l->release = value;
+    else if (key == "param.engaged") {
+      if (value == "1") l->params["engaged"] = 1.0;
+      else l->params.erase("engaged");
+    } else if (key.rfind("param.", 0) == 0) {
+      if (QString err = applyParamField(latchType(), l->params, key.substr(6), f, text, where); !err.isEmpty()) return err;
+    } else {
+      return QObject::tr("%1: not editable here").arg(where);
+    }
+    return checkLatchDef(p.mechanism, *l);
+  });
 }
 
 }  // namespace pm::gui
