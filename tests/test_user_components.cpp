@@ -3,7 +3,9 @@
 // re-created as user components give the built-ins' results on the seed 003
 // circuit; the bond-graph R element gives the built-in orifice's; bad
 // definitions are refused naming the file, the line and the expression.
+#include "support/guided_carriage.h"
 #include "support/test_project.h"
+#include "support/user_library.h"
 
 #include "build/project_input.h"
 #include "engine/user_folder.h"
@@ -56,20 +58,6 @@ double largestDifference(const Run& a, const Run& b, std::string& where, std::ve
     }
   }
   return worst;
-}
-
-// The message loading `text` as a one-file library gives ("" when it loads).
-std::string libraryError(const std::string& text, std::string* file = nullptr) {
-  QTemporaryDir dir;
-  const std::string path = dir.path().toStdString() + "/bad_component.json";
-  std::ofstream(path) << text;
-  if (file) *file = path;
-  try {
-    user::loadLibrary(dir.path().toStdString());
-  } catch (const ProjectError& e) {
-    return e.what();
-  }
-  return {};
 }
 
 // A small valid definition with one line per field, `equation` and `flow`
@@ -460,28 +448,7 @@ class TestUserComponents : public QObject {
         CHECK_ABS(r->at("push.v", t), F0 * t / m, 1e-6);
       }
     };
-    Project attached;
-    attached.mechanism.gravity = {0, 0, 0};
-    PartDef g;
-    g.id = "ground";
-    g.ground = true;
-    const Vec3 alongX{0, std::numbers::pi / 2, 0};  // z-axis along world x
-    g.markers = {{"clevis", {0, 0, 0}, {0, 0, 0}}, {"rail", {0, 0, 0}, alongX}};
-    PartDef s;
-    s.id = "carriage";
-    s.mass = m;
-    s.inertia = {0.01, 0.01, 0.01, 0, 0, 0};
-    s.position = {0.1, 0, 0};
-    s.markers = {{"rod", {0, 0, 0}, {0, 0, 0}}, {"guide", {0, 0, 0}, alongX}};
-    attached.mechanism.parts = {g, s};
-    JointDef j;
-    j.id = "guide";
-    j.type = "translational";
-    j.i = "carriage.guide";
-    j.j = "ground.rail";
-    attached.mechanism.joints = {j};
-    attached.components.push_back(comp("push", "probe_push", {{"F0", F0}, {"m", m}}, {},
-                                       {{"attach", {{"barrel", "ground.clevis"}, {"rod", "carriage.rod"}}}}));
+    Project attached = guidedCarriage(m, comp("push", "probe_push", {{"F0", F0}, {"m", m}}));
     settings(attached, 1.0, 0.01, Tolerances{1e-9, std::nullopt, std::nullopt, 1e-10});
     check(attached, "attached");
     Project free;

@@ -4,34 +4,14 @@
 // exactly when it turns true; bad syntax is refused naming the file, the
 // type, the field, the line and what is wrong where.
 #include "support/test_project.h"
+#include "support/user_library.h"
 
-#include "model/project_error.h"
-#include "user/user_component.h"
-
-#include <QTemporaryDir>
 #include <QtTest>
-
-#include <fstream>
 
 using namespace pm;
 using namespace pm::test;
 
 namespace {
-
-// The message loading `text` as a one-file library gives ("" when it
-// loads); the file's path in `file`.
-std::string libraryError(const std::string& text, std::string* file = nullptr) {
-  QTemporaryDir dir;
-  const std::string path = dir.path().toStdString() + "/conditions.json";
-  std::ofstream(path) << text;
-  if (file) *file = path;
-  try {
-    user::loadLibrary(dir.path().toStdString());
-  } catch (const ProjectError& e) {
-    return e.what();
-  }
-  return {};
-}
 
 // A latch and a counter of type `name`, the input `s` a time switch: the
 // latch is set when "time > 0.2 and s > 0.5" turns true and reset by
@@ -59,7 +39,7 @@ std::string definition(const std::string& name, const std::string& set, const st
 // The message for a first condition `when` (a fresh type name each time).
 std::string whenError(const std::string& when, std::string* file = nullptr) {
   static int n = 0;
-  return libraryError(definition("probe_bad_when" + std::to_string(n++), when, "s < 0.5"), file);
+  return libraryError(definition("probe_bad_when" + std::to_string(n++), when, "s < 0.5"), file, "conditions.json");
 }
 
 }  // namespace
@@ -74,7 +54,8 @@ class TestUserConditions : public QObject {
   // from 0.3 s and z(1) = 1 - 0.3 = 0.7. The times come from located
   // roots: y and z are exact to the integration tolerance.
   void compoundConditionsFireWhenTheyTurnTrue() {
-    QCOMPARE(libraryError(definition("probe_cond", "time > 0.2 and s > 0.5", "(s < 0.5 && time > 0.5) || time > 0.95")),
+    QCOMPARE(libraryError(definition("probe_cond", "time > 0.2 and s > 0.5", "(s < 0.5 && time > 0.5) || time > 0.95"),
+                          nullptr, "conditions.json"),
              std::string());
     Project p;
     p.components.push_back(comp("sw", "time_switch", {{"t_on", 0.4}, {"t_off", 0.7}}));
@@ -94,7 +75,8 @@ class TestUserConditions : public QObject {
     // `and` binds tighter than `or`: "time > 0.1 or s > 0.5 and time > 0.45"
     // is time > 0.1 or (s on and time > 0.45), true from 0.1 s (grouped the
     // other way, from 0.45 s); reset at 0.8 s: y(1) = 0.8 - 0.1 = 0.7.
-    QCOMPARE(libraryError(definition("probe_cond2", "time > 0.1 or s > 0.5 and time > 0.45", "time > 0.8")),
+    QCOMPARE(libraryError(definition("probe_cond2", "time > 0.1 or s > 0.5 and time > 0.45", "time > 0.8"), nullptr,
+                          "conditions.json"),
              std::string());
     p.components[1].type = "probe_cond2";
     auto q = simulate(p, "precedence");

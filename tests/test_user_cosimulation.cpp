@@ -5,56 +5,18 @@
 // exchange interval and interpolated linearly between them. A force of x, v
 // alone is then the monolithic run's at any interval; one that reads a
 // chamber's pressure converges on it as the interval shrinks.
+#include "support/guided_carriage.h"
 #include "support/test_project.h"
+#include "support/user_library.h"
 
-#include "user/user_component.h"
-
-#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cmath>
-#include <fstream>
-#include <numbers>
 
 using namespace pm;
 using namespace pm::test;
 
 namespace {
-
-void load(const std::string& name, const std::string& def) {
-  QTemporaryDir dir;
-  std::ofstream(dir.path().toStdString() + "/" + name + ".json") << def;
-  user::loadLibrary(dir.path().toStdString());
-}
-
-// A carriage of mass m on a frictionless guide along world x, pushed by
-// `push` attached between a ground marker and the carriage's (as a
-// cylinder is); the markers start 0.1 m apart, x = 0 there.
-Project carriage(double m, Component push) {
-  Project p;
-  p.mechanism.gravity = {0, 0, 0};
-  PartDef g;
-  g.id = "ground";
-  g.ground = true;
-  const Vec3 alongX{0, std::numbers::pi / 2, 0};  // z-axis along world x
-  g.markers = {{"clevis", {0, 0, 0}, {0, 0, 0}}, {"rail", {0, 0, 0}, alongX}};
-  PartDef s;
-  s.id = "carriage";
-  s.mass = m;
-  s.inertia = {0.01, 0.01, 0.01, 0, 0, 0};
-  s.position = {0.1, 0, 0};
-  s.markers = {{"rod", {0, 0, 0}, {0, 0, 0}}, {"guide", {0, 0, 0}, alongX}};
-  p.mechanism.parts = {g, s};
-  JointDef j;
-  j.id = "guide";
-  j.type = "translational";
-  j.i = "carriage.guide";
-  j.j = "ground.rail";
-  p.mechanism.joints = {j};
-  push.data = {{"attach", {{"barrel", "ground.clevis"}, {"rod", "carriage.rod"}}}};
-  p.components.push_back(std::move(push));
-  return p;
-}
 
 Project cosimulated(Project p, double H) {
   p.simulation.coupling = "cosimulation";
@@ -93,20 +55,21 @@ class TestUserCosimulation : public QObject {
   // interval it is the monolithic run (and the hand curve) to the
   // integrators' tolerance.
   void springDamperIsTheMonolithicRun() {
-    load("cosim_spring", R"json({
+    loadOneFileLibrary(R"json({
       "name": "cosim_spring",
       "ports": [{"name": "rod", "domain": "mechanical"}],
       "parameters": [{"name": "F0", "unit": "N", "default": 100.0},
                      {"name": "k", "unit": "N/m", "default": 2000.0},
                      {"name": "c", "unit": "N s/m", "default": 40.0}],
       "forces": [{"port": "rod", "force": "F0 - k * x_rod - c * v_rod"}]
-    })json");
+    })json",
+                       "cosim_spring.json");
     const double F0 = 100.0, k = 2000.0, c = 40.0, m = 2.0;
     const double w = std::sqrt(k / m), z = c / (2.0 * std::sqrt(k * m)), wd = w * std::sqrt(1.0 - z * z);
     auto hand = [&](double t) {
       return F0 / k * (1.0 - std::exp(-z * w * t) * (std::cos(wd * t) + z / std::sqrt(1.0 - z * z) * std::sin(wd * t)));
     };
-    Project mono = carriage(m, comp("spr", "cosim_spring"));
+    Project mono = guidedCarriage(m, comp("spr", "cosim_spring"));
     settings(mono, 0.5, 0.005, Tolerances{1e-9, std::nullopt, std::nullopt, 1e-10});
     auto ref = simulate(mono, "monolithic");
     REQUIRE_OK(ref);
@@ -136,7 +99,7 @@ class TestUserCosimulation : public QObject {
   // local errors add up over 1/H intervals to a stroke deviation from the
   // monolithic run of O(H^2), measured at H = 2, 1 and 0.5 ms.
   void pneumaticPistonConvergesOnTheMonolithicRun() {
-    load("cosim_piston", R"json({
+    loadOneFileLibrary(R"json({
       "name": "cosim_piston",
       "ports": [{"name": "1"}, {"name": "rod", "domain": "mechanical"}],
       "parameters": [{"name": "A", "unit": "m2", "default": 8.0425e-4, "min": 0, "min_open": true},
@@ -146,9 +109,10 @@ class TestUserCosimulation : public QObject {
       "volumes": [{"port": "1", "volume": "V0 + A * x_rod", "volume_rate": "A * v_rod"}],
       "forces": [{"port": "rod", "force": "(p_1 - p_amb) * A - k * x_rod - c * v_rod"}],
       "outputs": [{"name": "p", "unit": "Pa", "value": "p_1"}]
-    })json");
+    })json",
+                       "cosim_piston.json");
     const double A = 8.0425e-4, k = 2000.0, pSupply = 601325.0, pAmb = 101325.0;
-    Project mono = carriage(2.0, comp("pst", "cosim_piston"));
+    Project mono = guidedCarriage(2.0, comp("pst", "cosim_piston"));
     mono.components.insert(mono.components.begin(), comp("src", "supply", {{"p", pSupply}}));
     mono.components.insert(mono.components.begin() + 1, comp("r", "restriction", {{"C", 1e-8}}));
     wire(mono, "src.1", "r.1");
