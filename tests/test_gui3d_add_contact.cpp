@@ -19,6 +19,8 @@
 #include "document.h"
 #include "engine/engine.h"
 #include "support/mechanism_builders.h"
+#include "support/mechanism_view_frames.h"
+#include "support/studio_window.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -39,6 +41,7 @@
 
 using namespace pm;
 using namespace pm::gui;
+using pm::test::waitFrame;
 
 namespace {
 
@@ -63,18 +66,7 @@ Project ballOverTable() {
   return test::mechProject(m, 1.0, 1e-3, 1e-6);
 }
 
-void snapshot(QWidget& w, const QString& name) {
-  const QByteArray dir = qgetenv("PM_CONTACT_SNAPSHOTS");
-  if (dir.isEmpty()) return;
-  QTest::qWait(50);
-  w.screen()->grabWindow(0).save(QString::fromLocal8Bit(dir) + "/" + name + ".png");
-}
-
-void waitFrame(MechanismView* v) {
-  const quint64 n = v->frameCount();
-  v->update();
-  QTRY_VERIFY(v->frameCount() > n);
-}
+void snapshot(QWidget& w, const QString& name) { test::saveScreenshot("PM_CONTACT_SNAPSHOTS", w, name); }
 
 // A pixel of object `id` near the projection of `world` (searched outwards).
 QPoint pixelOf(MechanismView* view, const QVector3D& world, const QString& id) {
@@ -103,13 +95,8 @@ class TestGui3dAddContact : public QObject {
 
   void clickTwoPartsAndAddAContact() {
     QTemporaryDir dir;
-    const QString file = dir.filePath("ball.pneumech.json");
-    engine::save(ballOverTable(), file.toStdString());
     MainWindow w;
-    w.resize(1500, 1000);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(file));
+    QVERIFY(test::showSavedProject(w, ballOverTable(), dir.filePath("ball.pneumech.json"), QSize(1500, 1000)));
     MechanismView* view = w.mechanismView();
     QVERIFY(view && view->isVisible());
     waitFrame(view);

@@ -24,6 +24,8 @@
 #include "schematic_view.h"
 #include "selection_model.h"
 #include "simulation_runner.h"
+#include "support/four_bar_crank.h"
+#include "support/mechanism_view_frames.h"
 #include "support/studio_window.h"
 #include "support/test_project.h"
 #include "gizmo_edits.h"
@@ -51,23 +53,13 @@
 
 using namespace pm;
 using namespace pm::gui;
+using pm::test::waitFrame;
 
 namespace {
 
 int actions = 0;  // the user's actions so far
 
-void snapshot(MainWindow& w, const QString& name) {
-  const QByteArray dir = qgetenv("PM_BUILD_SNAPSHOTS");
-  if (dir.isEmpty()) return;
-  QTest::qWait(50);
-  w.screen()->grabWindow(0).save(QString::fromLocal8Bit(dir) + "/" + name + ".png");
-}
-
-void waitFrame(MechanismView* v) {
-  const quint64 n = v->frameCount();
-  v->update();
-  QTRY_VERIFY(v->frameCount() > n);
-}
+void snapshot(MainWindow& w, const QString& name) { test::saveScreenshot("PM_BUILD_SNAPSHOTS", w, name); }
 
 void click(QWidget* on, QPoint at) {
   ++actions;
@@ -597,20 +589,8 @@ class TestGui3dBuildLinkage : public QObject {
   // (the mechanism cannot be assembled).
   void alignAndJoinTurnsTheMovedPart() {
     MainWindow w;
-    QVERIFY(test::showProject(w, test::examplePath("four_bar"), QSize(1500, 950)));
+    QVERIFY(test::showCrankAlone(w, [](Mechanism& m) { test::addGroundPin(m, {0.0, 0.1, 0.0437}, {M_PI / 2, 0, 0}); }));
     MechanismView* view = w.mechanismView();
-    w.buildTools()->setSnapStep(0.005);
-    w.document()->edit("set-up", [](Project& p) {
-      Mechanism& m = p.mechanism;
-      m.joints.clear();
-      m.motions.clear();
-      std::erase_if(m.parts, [](const PartDef& q) { return q.id == "coupler" || q.id == "rocker"; });
-      MarkerDef pin;
-      pin.id = "P";
-      pin.position = {0.0, 0.1, 0.0437};
-      pin.orientation = {M_PI / 2, 0, 0};
-      findPart(m, "ground")->markers.push_back(pin);
-    });
     w.selection()->select("crank");
     QSignalSpy status(w.buildTools(), &BuildTools3d::statusMessage);
     dragArrow(view, GizmoHandle::MoveZ, 0.046);

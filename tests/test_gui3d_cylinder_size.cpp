@@ -14,6 +14,7 @@
 #include "property_editor.h"
 #include "selection_model.h"
 #include "support/studio_window.h"
+#include "support/mechanism_view_frames.h"
 
 #include <QAbstractItemView>
 #include <QComboBox>
@@ -24,14 +25,9 @@
 
 using namespace pm;
 using namespace pm::gui;
+using pm::test::waitFrame;
 
 namespace {
-
-void waitFrame(MechanismView* v) {
-  const quint64 n = v->frameCount();
-  v->update();
-  QTRY_VERIFY(v->frameCount() > n);
-}
 
 // Opens `box`'s list with a click and clicks the entry whose data is `part`.
 bool clickEntry(QComboBox* box, const QString& part) {

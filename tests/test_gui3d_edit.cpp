@@ -23,6 +23,7 @@
 #include "simulation_runner.h"
 #include "engine/engine.h"
 #include "support/mechanism_builders.h"
+#include "support/mechanism_view_frames.h"
 #include "support/test_project.h"
 
 #include <QAction>
@@ -42,6 +43,7 @@
 
 using namespace pm;
 using namespace pm::gui;
+using pm::test::waitFrame;
 
 namespace {
 
@@ -117,12 +119,6 @@ void clickTree(MainWindow& w, const QString& id) {
 }
 
 // Waits until the 3D view has drawn a new frame (camera and poses current).
-void waitFrame(MechanismView* v) {
-  const quint64 n = v->frameCount();
-  v->update();
-  QTRY_VERIFY(v->frameCount() > n);
-}
-
 int highlightPixels(const QImage& img) {
   int n = 0;
   for (int y = 0; y < img.height(); y += 2)

@@ -16,6 +16,7 @@
 #include "result_buffer.h"
 #include "selection_model.h"
 #include "simulation_runner.h"
+#include "support/mechanism_view_frames.h"
 #include "support/studio_window.h"
 #include "support/test_project.h"
 
@@ -77,12 +78,7 @@ void typeField(MechanismForm* form, const std::string& key, const QString& text)
   QVERIFY2(form->message().isEmpty(), qPrintable(form->message()));
 }
 
-void snapshot(MainWindow& w, const QString& name) {
-  const QByteArray dir = qgetenv("PM_BUILD_SNAPSHOTS");
-  if (dir.isEmpty()) return;
-  QTest::qWait(100);
-  w.screen()->grabWindow(0).save(QString::fromLocal8Bit(dir) + "/" + name + ".png");
-}
+void snapshot(MainWindow& w, const QString& name) { test::saveScreenshot("PM_BUILD_SNAPSHOTS", w, name, 100); }
 
 }  // namespace
 

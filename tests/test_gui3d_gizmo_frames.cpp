@@ -19,6 +19,8 @@
 #include "model/orientation.h"
 #include "scene3d_scene.h"
 #include "selection_model.h"
+#include "support/four_bar_crank.h"
+#include "support/mechanism_view_frames.h"
 #include "support/studio_window.h"
 #include "transform_gizmo.h"
 
@@ -41,21 +43,11 @@
 
 using namespace pm;
 using namespace pm::gui;
+using pm::test::waitFrame;
 
 namespace {
 
-void snapshot(QWidget* w, const QString& name) {
-  const QByteArray dir = qgetenv("PM_GIZMO_SNAPSHOTS");
-  if (dir.isEmpty()) return;
-  QTest::qWait(50);
-  w->window()->screen()->grabWindow(0).save(QString::fromLocal8Bit(dir) + "/" + name + ".png");
-}
-
-void waitFrame(MechanismView* v) {
-  const quint64 n = v->frameCount();
-  v->update();
-  QTRY_VERIFY(v->frameCount() > n);
-}
+void snapshot(QWidget* w, const QString& name) { test::saveScreenshot("PM_GIZMO_SNAPSHOTS", *w, name); }
 
 // Presses handle `h` of the selected object's gizmo and moves the mouse so
 // that the grab point travels by `travel` (world); released unless `hold`.
@@ -479,25 +471,15 @@ class TestGui3dGizmoFrames : public QObject {
   // off); the revolute's angle starts at 0.
   void alignAndJoinLinesUpTheXAxes() {
     MainWindow w;
-    QVERIFY(test::showProject(w, test::examplePath("four_bar"), QSize(1500, 950)));
-    MechanismView* view = w.mechanismView();
-    w.buildTools()->setSnapStep(0.005);
     const double deg = M_PI / 180;
-    w.document()->edit("set-up", [&](Project& p) {
-      Mechanism& m = p.mechanism;
-      m.joints.clear();
-      m.motions.clear();
-      std::erase_if(m.parts, [](const PartDef& q) { return q.id == "coupler" || q.id == "rocker"; });
+    QVERIFY(test::showCrankAlone(w, [&](Mechanism& m) {
       findPart(m, "crank")->orientation = {0, 0, 20 * deg};
       findMarker(m, "crank.B")->orientation = {0, 0, 10 * deg};
       Vec3 b{};
       markerWorld(m, "crank.B", b);
-      MarkerDef pin;
-      pin.id = "P";
-      pin.position = {b[0], b[1], b[2] + 0.0437};
-      pin.orientation = {90 * deg, 0, 50 * deg};
-      findPart(m, "ground")->markers.push_back(pin);
-    });
+      test::addGroundPin(m, {b[0], b[1], b[2] + 0.0437}, {90 * deg, 0, 50 * deg});
+    }));
+    MechanismView* view = w.mechanismView();
     w.selection()->select("crank");
     dragHandle(view, GizmoHandle::MoveZ, QVector3D(0, 0, 0.046f));
     const Project moved = w.project();

@@ -17,6 +17,8 @@
 #include "simulation_runner.h"
 #include "engine/engine.h"
 #include "support/mechanism_builders.h"
+#include "support/mechanism_view_frames.h"
+#include "support/studio_window.h"
 
 #include <QScreen>
 #include <QSignalSpy>
@@ -28,6 +30,7 @@
 
 using namespace pm;
 using namespace pm::gui;
+using pm::test::waitFrame;
 
 namespace {
 
@@ -55,18 +58,7 @@ Project carriageOnSlide() {
   return test::mechProject(m, 0.3, 1e-3, 1e-6);
 }
 
-void snapshot(QWidget& w, const QString& name) {
-  const QByteArray dir = qgetenv("PM_LATCH_SNAPSHOTS");
-  if (dir.isEmpty()) return;
-  QTest::qWait(50);
-  w.screen()->grabWindow(0).save(QString::fromLocal8Bit(dir) + "/" + name + ".png");
-}
-
-void waitFrame(MechanismView* v) {
-  const quint64 n = v->frameCount();
-  v->update();
-  QTRY_VERIFY(v->frameCount() > n);
-}
+void snapshot(QWidget& w, const QString& name) { test::saveScreenshot("PM_LATCH_SNAPSHOTS", w, name); }
 
 enum class Hue { Amber, Green, Other };
 
@@ -106,13 +98,8 @@ class TestGui3dLatches : public QObject {
 
   void glyphFollowsTheEngagedState() {
     QTemporaryDir dir;
-    const QString file = dir.filePath("latch.pneumech.json");
-    engine::save(carriageOnSlide(), file.toStdString());
     MainWindow w;
-    w.resize(1500, 1000);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(file));
+    QVERIFY(test::showSavedProject(w, carriageOnSlide(), dir.filePath("latch.pneumech.json"), QSize(1500, 1000)));
     MechanismView* view = w.mechanismView();
     QVERIFY(view && view->isVisible());
     const scene3d::LatchLayer& latches = view->scene().latches();

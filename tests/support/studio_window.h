@@ -3,6 +3,7 @@
 // the test works, or on an example project. Header-only; GUI tests only.
 #pragma once
 
+#include "engine/engine.h"
 #include "main_window.h"
 #include "schematic_view.h"
 #include "time_cursor.h"
@@ -54,6 +55,13 @@ inline QString examplePath(const QString& stem) {
 // w shown (resized to `size` first when it is valid) with the project at `path` open.
 inline bool showProject(gui::MainWindow& w, const QString& path, QSize size = {}) {
   return showWindow(w, size) && w.openProject(path);
+}
+
+// w shown (resized to `size` first when it is valid) with `p` saved to
+// `path` and opened from there.
+inline bool showSavedProject(gui::MainWindow& w, const Project& p, const QString& path, QSize size = {}) {
+  engine::save(p, path.toStdString());
+  return showProject(w, path, size);
 }
 
 // Runs w's simulation and waits (up to `timeoutMs`) until it has finished,
