@@ -10,6 +10,7 @@
 #include "mechanics/beam/beam_bodies.h"
 #include "mechanics/spatial.h"
 #include "support/mechanism_builders.h"
+#include "support/steel_beam.h"
 #include "support/test_project.h"
 
 #include <QtTest>
@@ -23,20 +24,6 @@ using namespace pm::test;
 namespace {
 
 constexpr double kPi = std::numbers::pi;
-constexpr double kE = 210e9, kRho = 7850.0, kL = 1.0, kHy = 0.02, kBz = 0.01;
-
-FlexibleBodyDef steelBeam(int elements, double beta) {
-  FlexibleBodyDef b;
-  b.id = "beam";
-  b.length = kL;
-  b.elements = elements;
-  b.section_shape = "rectangle";
-  b.section = {{"hy", kHy}, {"bz", kBz}};  // flapping (w, about y) is the soft direction
-  b.material = {{"E", kE}, {"nu", 0.3}, {"density", kRho}};
-  if (beta > 0.0) b.damping = {{"beta", beta}};
-  b.markers = {{"root", 0, {}}, {"tip", elements, {}}};
-  return b;
-}
 
 // A hub on a revolute joint about world z, the beam welded to it along x.
 // `spin` > 0 drives the joint at that rate [rad/s] from t = 0.

@@ -20,6 +20,7 @@
 #include "model/project_error.h"
 #include "pneumatics/gas.h"
 #include "support/mechanism_builders.h"
+#include "support/steel_beam.h"
 #include "support/test_project.h"
 
 #include <QtTest>
@@ -37,95 +38,6 @@ using namespace pm::test;
 namespace {
 
 constexpr double kPi = std::numbers::pi;
-constexpr double kE = 210e9, kRho = 7850.0, kL = 1.0, kHy = 0.02, kBz = 0.01;
-constexpr double kIz = kBz * kHy * kHy * kHy / 12.0;  // bending in x-y (v)
-constexpr double kIy = kHy * kBz * kBz * kBz / 12.0;  // bending in x-z (w)
-constexpr double kMu = kRho * kHy * kBz;              // kg/m
-constexpr double kBeta1 = 1.87510407;
-
-FlexibleBodyDef steelBeam(int elements, double beta = 0.0) {
-  FlexibleBodyDef b;
-  b.id = "beam";
-  b.length = kL;
-  b.elements = elements;
-  b.section_shape = "rectangle";
-  b.section = {{"hy", kHy}, {"bz", kBz}};
-  b.material = {{"E", kE}, {"nu", 0.3}, {"density", kRho}};
-  if (beta > 0.0) b.damping = {{"beta", beta}};
-  b.markers = {{"root", 0, {}}, {"tip", elements, {}}};
-  return b;
-}
-
-Mechanism cantilever(const FlexibleBodyDef& b) {
-  Mechanism m;
-  m.gravity = {0, 0, 0};
-  m.parts.push_back(ground({mk("clamp", {0, 0, 0})}));
-  m.flexible_bodies.push_back(b);
-  m.joints.push_back(joint("weld", "fixed", "beam.root", "ground.clamp"));
-  return m;
-}
-
-// The discrete model's frequencies bending in plane `c` (1: v, 2: w),
-// lowest first [Hz].
-std::vector<double> discreteFrequencies(const FlexibleBodyDef& d, int c) {
-  const beam::FlexibleBeam b(beam::beamSpecOf(d));
-  const Eigen::MatrixXd K(b.stiffness());
-  Eigen::VectorXd m(b.dofCount());
-  for (int j = 1; j < b.nodeCount(); ++j) {
-    const beam::NodeInertia ni = beam::nodeInertia(b, j);
-    for (int k = 0; k < 6; ++k) m[b.dofIndex(j, k)] = k < 3 ? ni.mass : ni.inertia[k - 3];
-  }
-  Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> es(K, Eigen::MatrixXd(m.asDiagonal()));
-  const int rot = c == 1 ? 5 : 4;  // v pairs with theta_z, w with theta_y
-  std::vector<double> out;
-  for (Eigen::Index k = 0; k < es.eigenvalues().size(); ++k) {
-    const Eigen::VectorXd phi = es.eigenvectors().col(k);
-    double share = 0.0, all = 0.0;
-    for (int j = 1; j < b.nodeCount(); ++j)
-      for (int q = 0; q < 6; ++q) {
-        const double e = m[b.dofIndex(j, q)] * phi[b.dofIndex(j, q)] * phi[b.dofIndex(j, q)];
-        all += e;
-        if (q == c || q == rot) share += e;
-      }
-    if (share > 0.5 * all) out.push_back(std::sqrt(es.eigenvalues()[k]) / (2 * kPi));
-  }
-  return out;
-}
-
-// The same for the free-free beam (every node free; its six rigid-body
-// modes, at 0, left out).
-std::vector<double> freeFreeFrequencies(const FlexibleBodyDef& d, int c) {
-  beam::FlexibleBeam b(beam::beamSpecOf(d));
-  for (int k = 0; k < 6; ++k) b.setFixed(0, k, false);
-  const Eigen::MatrixXd K(b.stiffness());
-  Eigen::VectorXd m(b.dofCount());
-  for (int j = 0; j < b.nodeCount(); ++j) {
-    const beam::NodeInertia ni = beam::nodeInertia(b, j);
-    for (int k = 0; k < 6; ++k) m[b.dofIndex(j, k)] = k < 3 ? ni.mass : ni.inertia[k - 3];
-  }
-  Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> es(K, Eigen::MatrixXd(m.asDiagonal()));
-  const double top = es.eigenvalues().maxCoeff();
-  const int rot = c == 1 ? 5 : 4;
-  std::vector<double> out;
-  for (Eigen::Index k = 0; k < es.eigenvalues().size(); ++k) {
-    if (es.eigenvalues()[k] < 1e-9 * top) continue;  // rigid
-    const Eigen::VectorXd phi = es.eigenvectors().col(k);
-    double share = 0.0, all = 0.0;
-    for (int j = 0; j < b.nodeCount(); ++j)
-      for (int q = 0; q < 6; ++q) {
-        const double e = m[b.dofIndex(j, q)] * phi[b.dofIndex(j, q)] * phi[b.dofIndex(j, q)];
-        all += e;
-        if (q == c || q == rot) share += e;
-      }
-    if (share > 0.5 * all) out.push_back(std::sqrt(es.eigenvalues()[k]) / (2 * kPi));
-  }
-  return out;
-}
-
-double discreteFrequency(const FlexibleBodyDef& d, int c) {
-  const std::vector<double> f = discreteFrequencies(d, c);
-  return f.empty() ? NAN : f.front();
-}
 
 double amplitude(const Mode& m, const std::string& channel) {
   for (const auto& c : m.channels)
