@@ -24,6 +24,7 @@
 #include "symbol_library.h"
 #include "engine/engine.h"
 #include "support/drop_events.h"
+#include "support/property_typing.h"
 #include "support/studio_window.h"
 
 
@@ -60,6 +61,7 @@ using pm::test::showProject;
 using pm::test::showWindow;
 using pm::test::Zoom;
 using pm::test::examplePath;
+using pm::test::typeParam;
 
 namespace {
 
@@ -97,25 +99,6 @@ bool hasConnection(const Project& p, const std::string& a, const std::string& b)
   for (const Connection& k : p.connections)
     if ((k.from.str() == a && k.to.str() == b) || (k.from.str() == b && k.to.str() == a)) return true;
   return false;
-}
-
-// Types `text` into the value cell of `param` in the property editor.
-void typeParam(MainWindow& w, const std::string& param, const QString& text) {
-  QTableView* view = w.paramView();
-  auto* model = w.propertyEditor()->model();
-  const QModelIndex idx = model->index(model->rowOf(param), ParamModel::Value);
-  view->setFocus();
-  view->setCurrentIndex(idx);
-  view->edit(idx);
-  QTest::qWait(10);
-  QLineEdit* editor = nullptr;
-  for (QLineEdit* e : view->findChildren<QLineEdit*>())
-    if (e->isVisible()) editor = e;
-  QVERIFY(editor);
-  editor->selectAll();
-  QTest::keyClicks(editor, text);
-  QTest::keyClick(editor, Qt::Key_Return);
-  QTest::qWait(10);
 }
 
 double paramOr(const Project& p, const std::string& comp, const std::string& param, double def) {
@@ -234,12 +217,12 @@ class TestGuiSchematic : public QObject {
     QCOMPARE(w.propertyEditor()->componentId(), std::string("cyl1"));
     const QModelIndex boreIdx = w.propertyEditor()->model()->index(w.propertyEditor()->model()->rowOf("bore"), ParamModel::Value);
     QCOMPARE(boreIdx.data().toString(), QString("32"));
-    typeParam(w, "bore", "50");
+    typeParam(w.propertyEditor(), "bore", "50");
     QCOMPARE(paramOr(w.project(), "cyl1", "bore", 0), 0.05);
     QCOMPARE(boreIdx.data().toString(), QString("50"));
 
     // A value out of range is refused with a message, not clamped.
-    typeParam(w, "bore", "-5");
+    typeParam(w.propertyEditor(), "bore", "-5");
     QCOMPARE(paramOr(w.project(), "cyl1", "bore", 0), 0.05);
     QVERIFY(w.propertyEditor()->message().contains("outside"));
 
@@ -494,7 +477,7 @@ class TestGuiSchematic : public QObject {
     // The user makes it a hand valve in the property editor: a push-button
     // (spring return) replaces the solenoid; everything else stays.
     QVERIFY(w.selectComponent(QString::fromStdString(v)));
-    typeParam(w, "manual", "1");
+    typeParam(w.propertyEditor(), "manual", "1");
     QCOMPARE(paramOr(w.project(), v, "manual", 0), 1.0);
     QVERIFY(handOperable(*w.project().find(v)));
     QCOMPARE(item->actuator(), ComponentItem::Actuator::PushButton);
@@ -510,7 +493,7 @@ class TestGuiSchematic : public QObject {
     // Without spring return it is a detent valve: lever with detent notch,
     // and no spring on side 12.
     QVERIFY(w.selectComponent(QString::fromStdString(v)));
-    typeParam(w, "spring_return", "0");
+    typeParam(w.propertyEditor(), "spring_return", "0");
     QCOMPARE(item->actuator(), ComponentItem::Actuator::LeverDetent);
     scene->clearSelection();
     const QImage lever = region(v, side14);
@@ -798,7 +781,7 @@ class TestGuiSchematic : public QObject {
     const int row = m->rowOf("bore");
     QVERIFY(m->setData(m->index(row, ParamModel::Unit), "cm", Qt::EditRole));
     QCOMPARE(m->index(row, ParamModel::Value).data().toString(), QString("3.2"));
-    typeParam(w, "bore", "4");
+    typeParam(w.propertyEditor(), "bore", "4");
     QCOMPARE(paramOr(w.project(), "A", "bore", 0), 0.04);
     // Parameter descriptions are tooltips.
     QVERIFY(!m->index(row, ParamModel::Name).data(Qt::ToolTipRole).toString().isEmpty());

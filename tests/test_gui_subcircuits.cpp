@@ -25,6 +25,7 @@
 #include "schematic_items.h"
 #include "schematic_scene.h"
 #include "schematic_view.h"
+#include "support/property_typing.h"
 #include "support/studio_window.h"
 
 #include <QAction>
@@ -46,6 +47,7 @@
 using namespace pm;
 using namespace pm::gui;
 using nlohmann::json;
+using pm::test::typeParam;
 
 namespace {
 
@@ -64,26 +66,6 @@ void typeInto(QLineEdit* edit, const QString& text) {
   edit->selectAll();
   QTest::keyClick(edit, Qt::Key_Backspace);
   QTest::keyClicks(edit, text);
-}
-
-// Types `text` into the value cell of `param` in property editor `pe`.
-void typeParam(PropertyEditor* pe, const std::string& param, const QString& text) {
-  QTableView* view = pe->table();
-  ParamModel* model = pe->model();
-  const QModelIndex idx = model->index(model->rowOf(param), ParamModel::Value);
-  QVERIFY2(idx.isValid(), param.c_str());
-  view->setFocus();
-  view->setCurrentIndex(idx);
-  view->edit(idx);
-  QTest::qWait(10);
-  QLineEdit* editor = nullptr;
-  for (QLineEdit* e : view->findChildren<QLineEdit*>())
-    if (e->isVisible()) editor = e;
-  QVERIFY(editor);
-  editor->selectAll();
-  QTest::keyClicks(editor, text);
-  QTest::keyClick(editor, Qt::Key_Return);
-  QTest::qWait(10);
 }
 
 const CylinderResult* cylinder(const KeyResults& k, const std::string& id) {
