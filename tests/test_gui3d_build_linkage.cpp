@@ -25,6 +25,7 @@
 #include "selection_model.h"
 #include "simulation_runner.h"
 #include "support/four_bar_crank.h"
+#include "support/menu_choice.h"
 #include "support/mechanism_view_frames.h"
 #include "support/studio_window.h"
 #include "support/test_project.h"
@@ -74,37 +75,10 @@ void clickButton(QWidget* w) {
 // A toolbar button for an action (its widget).
 void clickAction(QToolBar* bar, QAction* a) { clickButton(bar->widgetForAction(a)); }
 
-// A button whose menu pops up at once (its own event loop): the menu item
-// is clicked from a timer while the menu is open. Two actions.
-void chooseFromMenu(QToolButton* button, QAction* item) {
-  QVERIFY(button && button->isEnabled() && item);
-  bool chosen = false;
-  QTimer::singleShot(100, [&] {
-    QMenu* m = button->menu();
-    for (int i = 0; i < 50 && !m->isVisible(); ++i) QTest::qWait(20);
-    click(m, m->actionGeometry(item).center());
-    chosen = true;
-  });
-  click(button, button->rect().center());
-  QTRY_VERIFY(chosen);
-}
-
-// Like chooseFromMenu, through the submenu of `sub`: three actions.
+// Chooses from a tool button's menu (submenu), counting each click as an action.
+void chooseFromMenu(QToolButton* button, QAction* item) { test::chooseFromMenu(button, item, click); }
 void chooseFromSubmenu(QToolButton* button, QAction* sub, QAction* item) {
-  QVERIFY(button && button->isEnabled() && sub && sub->isVisible() && item);
-  bool chosen = false;
-  QTimer::singleShot(100, [&] {
-    QMenu* m = button->menu();
-    for (int i = 0; i < 50 && !m->isVisible(); ++i) QTest::qWait(20);
-    click(m, m->actionGeometry(sub).center());
-    QMenu* s = sub->menu();
-    for (int i = 0; i < 50 && !s->isVisible(); ++i) QTest::qWait(20);
-    QVERIFY(s->isVisible());
-    click(s, s->actionGeometry(item).center());
-    chosen = true;
-  });
-  click(button, button->rect().center());
-  QTRY_VERIFY(chosen);
+  test::chooseFromSubmenu(button, sub, item, click);
 }
 
 void typeInto(QLineEdit* e, const QString& text) {

@@ -17,6 +17,7 @@
 #include "selection_model.h"
 #include "simulation_runner.h"
 #include "support/mechanism_view_frames.h"
+#include "support/menu_choice.h"
 #include "support/studio_window.h"
 #include "support/test_project.h"
 
@@ -38,27 +39,13 @@
 
 using namespace pm;
 using namespace pm::gui;
+using pm::test::chooseFromMenu;
 
 namespace {
 
 void clickButton(QWidget* w) {
   QVERIFY2(w && w->isVisible() && w->isEnabled(), w ? qPrintable(w->objectName()) : "no widget");
   QTest::mouseClick(w, Qt::LeftButton, {}, w->rect().center());
-}
-
-// A button whose menu pops up at once (its own event loop): the item is
-// clicked from a timer while the menu is open.
-void chooseFromMenu(QToolButton* button, QAction* item) {
-  QVERIFY(button && button->isEnabled() && item);
-  bool chosen = false;
-  QTimer::singleShot(100, [&] {
-    QMenu* m = button->menu();
-    for (int i = 0; i < 50 && !m->isVisible(); ++i) QTest::qWait(20);
-    QTest::mouseClick(m, Qt::LeftButton, {}, m->actionGeometry(item).center());
-    chosen = true;
-  });
-  QTest::mouseClick(button, Qt::LeftButton, {}, button->rect().center());
-  QTRY_VERIFY(chosen);
 }
 
 QDialog* dialog(MainWindow& w, const char* name) {

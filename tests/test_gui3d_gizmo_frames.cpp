@@ -21,6 +21,7 @@
 #include "selection_model.h"
 #include "support/four_bar_crank.h"
 #include "support/mechanism_view_frames.h"
+#include "support/menu_choice.h"
 #include "support/studio_window.h"
 #include "transform_gizmo.h"
 
@@ -43,6 +44,7 @@
 
 using namespace pm;
 using namespace pm::gui;
+using pm::test::chooseFromSubmenu;
 using pm::test::waitFrame;
 
 namespace {
@@ -116,24 +118,6 @@ osg::MatrixTransform* namedTransform(osg::Node* root, const std::string& name) {
 
 size_t partIndex(const scene3d::MechanismScene& s, const std::string& id) {
   return size_t(std::find(s.partIds().begin(), s.partIds().end(), id) - s.partIds().begin());
-}
-
-// Clicks a toolbar button whose menu pops up, then `sub` in it and `item`
-// in the submenu (each menu runs its own event loop: clicked from a timer).
-void chooseFromSubmenu(QToolButton* button, QAction* sub, QAction* item) {
-  QVERIFY(button && button->isEnabled() && sub && sub->isVisible() && item);
-  bool chosen = false;
-  QTimer::singleShot(100, [&] {
-    QMenu* m = button->menu();
-    for (int i = 0; i < 50 && !m->isVisible(); ++i) QTest::qWait(20);
-    QTest::mouseClick(m, Qt::LeftButton, {}, m->actionGeometry(sub).center());
-    QMenu* s = sub->menu();
-    for (int i = 0; i < 50 && !s->isVisible(); ++i) QTest::qWait(20);
-    QTest::mouseClick(s, Qt::LeftButton, {}, s->actionGeometry(item).center());
-    chosen = true;
-  });
-  QTest::mouseClick(button, Qt::LeftButton, {}, button->rect().center());
-  QTRY_VERIFY(chosen);
 }
 
 }  // namespace
