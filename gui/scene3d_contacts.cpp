@@ -81,6 +81,7 @@ void ContactLayer::build(const Mechanism& m, double scale, const PartTransform& 
   scale_ = scale;
   shapes_ = 0;
   pairs_.clear();
+  atMarkers_.clear();
   for (const ContactDef& c : m.contacts) {
     for (const ContactShapeDef* s : {&c.i, &c.j}) {
       const MarkerDef* mk = findMarker(m, s->marker);
@@ -97,6 +98,7 @@ void ContactLayer::build(const Mechanism& m, double scale, const PartTransform& 
       at->setName(c.id);
       if (addObject) addObject(c.id, at.get());
       xf->addChild(at);
+      atMarkers_.push_back({c.id, s == &c.i, mk, at});
       ++shapes_;
     }
     Pair p;
@@ -188,6 +190,20 @@ void ContactLayer::hide() {
     p.drawn = {};
     p.arrow->setNodeMask(0);
   }
+}
+
+void ContactLayer::placeOn(const MarkerDef* mk, const osg::Matrixd& local) {
+  for (AtMarker& a : atMarkers_)
+    if (a.marker == mk) a.at->setMatrix(local);
+}
+
+bool ContactLayer::shapeFrame(const std::string& id, bool iSide, osg::Matrixd& local) const {
+  for (const AtMarker& a : atMarkers_)
+    if (a.pair == id && a.iSide == iSide) {
+      local = a.at->getMatrix();
+      return true;
+    }
+  return false;
 }
 
 ContactLayer::Arrow ContactLayer::arrow(const std::string& pair) const {

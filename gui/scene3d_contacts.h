@@ -57,6 +57,11 @@ class ContactLayer {
   double metresPerNewton() const;
   // Shape nodes drawn by the last build().
   int shapesDrawn() const { return shapes_; }
+  // The shapes at marker `mk` (an entry of the Mechanism built from) drawn
+  // at `local` (its frame in its part's): a marker dragged with the gizmo.
+  void placeOn(const MarkerDef* mk, const osg::Matrixd& local);
+  // The frame pair `id`'s shape on side i (else j) is drawn at, in its part's frame.
+  bool shapeFrame(const std::string& id, bool iSide, osg::Matrixd& local) const;
 
  private:
   struct Pair {
@@ -64,7 +69,14 @@ class ContactLayer {
     osg::ref_ptr<osg::MatrixTransform> arrow;  // a unit arrow along +z, placed by apply()
     Arrow drawn;
   };
-  void addShape(const ContactShapeDef& s, const PartTransform& partXf);
+  // A shape's transform on its part, at its marker.
+  struct AtMarker {
+    std::string pair;
+    bool iSide = true;
+    const MarkerDef* marker = nullptr;
+    osg::ref_ptr<osg::MatrixTransform> at;
+  };
+  std::vector<AtMarker> atMarkers_;
   // The largest normal force so far, from the rows the last refresh brought.
   void updateMaxForce();
   std::vector<Pair> pairs_;

@@ -41,6 +41,7 @@ osg::Vec4 LatchLayer::engagedColor() { return {0.15f, 0.70f, 0.25f, 1.0f}; }
 
 void LatchLayer::build(const Mechanism& m, double scale, const PartTransform& partXf, const AddObject& addObject) {
   latches_.clear();
+  atMarkers_.clear();
   glyphs_ = 0;
   for (const LatchDef& d : m.latches) {
     Latch l;
@@ -58,6 +59,7 @@ void LatchLayer::build(const Mechanism& m, double scale, const PartTransform& pa
       states->addChild(clamp(scale, engagedColor()), l.atStart);
       at->addChild(states);
       xf->addChild(at);
+      atMarkers_.emplace_back(mk, at);
       addObject(d.id, at.get());
       l.glyphs.push_back(states);
       ++glyphs_;
@@ -93,6 +95,11 @@ void LatchLayer::show(Latch& l, bool engaged) {
     s->setValue(0, !engaged);
     s->setValue(1, engaged);
   }
+}
+
+void LatchLayer::placeOn(const MarkerDef* mk, const osg::Matrixd& local) {
+  for (auto& [marker, at] : atMarkers_)
+    if (marker == mk) at->setMatrix(local);
 }
 
 bool LatchLayer::engaged(const std::string& id) const {

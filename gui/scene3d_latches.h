@@ -17,6 +17,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace pm {
@@ -47,6 +48,9 @@ class LatchLayer {
   bool engaged(const std::string& id) const;
   // Glyph nodes drawn by the last build() (two per latch whose markers are drawn).
   int glyphsDrawn() const { return glyphs_; }
+  // The glyphs at marker `mk` (an entry of the Mechanism built from) drawn
+  // at `local` (its frame in its part's): a marker dragged with the gizmo.
+  void placeOn(const MarkerDef* mk, const osg::Matrixd& local);
   static osg::Vec4 releasedColor();
   static osg::Vec4 engagedColor();
 
@@ -59,6 +63,7 @@ class LatchLayer {
   };
   void show(Latch& l, bool engaged);
   std::vector<Latch> latches_;
+  std::vector<std::pair<const MarkerDef*, osg::ref_ptr<osg::MatrixTransform>>> atMarkers_;
   ChannelTrack track_;  // "<latch>.engaged" per latch, in latches_' order
   int glyphs_ = 0;
 };

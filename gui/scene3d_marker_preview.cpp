@@ -1,10 +1,11 @@
 // MechanismScene's live preview of a marker dragged with the gizmo (issue
 // #28): the marker's triad and what hangs on it (joint glyphs, springs,
-// cylinders, semi-rotary actuators) follow the drag by moving their
-// transforms; the model and every other node stay as built
-// (scene3d_scene.h).
+// cylinders, semi-rotary actuators, its part's shapes and links, contact
+// shapes, latch glyphs) follow the drag by moving their transforms; the
+// model and every other node stay as built (scene3d_scene.h).
 #include "scene3d_scene.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace pm::gui::scene3d {
@@ -24,6 +25,36 @@ void MechanismScene::placeGlyphsOn(const MarkerDef* mk) {
   }
 }
 
+void MechanismScene::placeShapes(Part& p, const PartDef& def) const {
+  auto frame = [&](const std::string& id) {
+    for (const MarkerDef& mk : def.markers)
+      if (mk.id == id) return shownFrame(mk);
+    return osg::Matrixd::identity();
+  };
+  for (PartShape& s : p.shapes) {
+    const osg::Matrixd a = frame(s.a);
+    if (s.placed) s.placed->setMatrix(a);
+    if (!s.link.node) continue;
+    const osg::Vec3d normal = s.partNormal ? osg::Vec3d(0, 0, 1) : osg::Matrixd::transform3x3(osg::Vec3d(0, 0, 1), a);
+    placeLink(s.link, a.getTrans(), s.b.empty() ? osg::Vec3d() : frame(s.b).getTrans(), normal);
+  }
+}
+
+bool MechanismScene::shapeFrames(const std::string& part, size_t g, osg::Matrixd& a, osg::Matrixd& b) const {
+  auto it = std::find_if(parts_.begin(), parts_.end(), [&](const Part& p) { return p.id == part; });
+  if (it == parts_.end() || g >= it->shapes.size()) return false;
+  const PartShape& s = it->shapes[g];
+  const osg::Matrixd& world = it->xf->getMatrix();
+  if (s.placed) {
+    a = b = s.placed->getMatrix() * world;
+    return true;
+  }
+  if (!s.link.node) return false;
+  a = s.link.endA->getMatrix() * world;
+  b = s.link.endB->getMatrix() * world;
+  return true;
+}
+
 bool MechanismScene::previewMarker(const std::string& ref, const osg::Matrixd& local, double enlarge) {
   size_t k = 0;
   const MarkerDef* mk = marker(ref, &k);
@@ -36,6 +67,9 @@ bool MechanismScene::previewMarker(const std::string& ref, const osg::Matrixd& l
   previewFrame_ = local;
   triad->setMatrix(osg::Matrixd::scale(enlarge, enlarge, enlarge) * local);
   placeGlyphsOn(mk);
+  placeShapes(parts_[k], model_.parts[k]);
+  contacts_.placeOn(mk, local);
+  latches_.placeOn(mk, local);
   // Actuators are few: each placed again, as a rebuild would (their pins
   // and the body's length follow the markers).
   for (Actuator& a : actuators_) placeActuator(a);
@@ -50,6 +84,9 @@ void MechanismScene::endMarkerPreview() {
   if (osg::MatrixTransform* triad = triadNode(*parts_[previewPart_].xf, size_t(mk - markers.data())))
     triad->setMatrix(frameMatrix(mk->position, mk->orientation));
   placeGlyphsOn(mk);
+  placeShapes(parts_[previewPart_], model_.parts[previewPart_]);
+  contacts_.placeOn(mk, frameMatrix(mk->position, mk->orientation));
+  latches_.placeOn(mk, frameMatrix(mk->position, mk->orientation));
   for (Actuator& a : actuators_) placeActuator(a);
   updateSprings();
 }

@@ -157,6 +157,7 @@ void MechanismScene::build(const Project& project, const std::string& projectDir
     part.def = def;
     part.initial = frameMatrix(def.position, def.orientation);
     part.xf->setMatrix(part.initial);
+    placeShapes(part, def);  // as the model has them, should a drag's preview have moved them
     auto* triads = dynamic_cast<osg::Switch*>(part.xf->getChild(1));
     markerSwitches_.push_back(triads);
     for (size_t m = 0; m < def.markers.size() && m < triads->getNumChildren(); ++m)
@@ -302,23 +303,18 @@ void MechanismScene::addPart(const PartDef& def, int index, const std::string& p
   part.initial = frameMatrix(def.position, def.orientation);
   part.xf = frameNode(part.initial);
   part.xf->setDataVariance(osg::Object::DYNAMIC);
-  auto markerMatrix = [&](const std::string& id) {
-    for (const MarkerDef& mk : def.markers)
-      if (mk.id == id) return frameMatrix(mk.position, mk.orientation);
-    return osg::Matrixd::identity();
-  };
-  auto markerPos = [&](const std::string& id) { return markerMatrix(id).getTrans(); };
   const osg::Vec4 fallback = def.ground ? osg::Vec4(0.55f, 0.57f, 0.6f, 1) : paletteColor(index);
   part.fallback = fallback;
   nodesBuilt_ += 2;  // shapes and triads
   osg::ref_ptr<osg::Group> shapes = new osg::Group;
   for (const Geometry& g : def.geometry) {
+    PartShape& drawn = part.shapes.emplace_back();
+    drawn.a = g.marker;
     const osg::Vec4 color = parseColor(g.color, fallback);
     auto size = [&](const char* key, double dflt) {
       auto it = g.size.find(key);
       return it == g.size.end() ? dflt : it->second;
     };
-    const osg::Matrixd frame = markerMatrix(g.marker);
     osg::ref_ptr<osg::Node> node;
     if (g.shape == "box") {
       node = makeBox({0, 0, 0}, {size("lx", 0.05), size("ly", 0.05), size("lz", 0.05)}, color);
@@ -327,11 +323,10 @@ void MechanismScene::addPart(const PartDef& def, int index, const std::string& p
     } else if (g.shape == "sphere") {
       node = makeSphere({0, 0, 0}, size("radius", 0.02), color);
     } else if (g.shape == "link") {
-      const osg::Vec3d a = markerPos(g.marker);
-      const osg::Vec3d b = g.marker2.empty() ? osg::Vec3d() : markerPos(g.marker2);
-      const osg::Vec3d normal = osg::Matrixd::transform3x3(osg::Vec3d(0, 0, 1), markerMatrix(g.marker));
-      shapes->addChild(makeLink(a, b, size("width", 0.02), normal, color));
-      continue;  // already in part coordinates
+      drawn.b = g.marker2;
+      drawn.link = makeLink(size("width", 0.02), color);
+      shapes->addChild(drawn.link.node);
+      continue;  // placed in part coordinates below
     } else if (g.shape == "mesh") {
       // Read as every file a project names: inside its folder, a regular
       // file under the size limit (a project from an untrusted sender reads
@@ -350,21 +345,27 @@ void MechanismScene::addPart(const PartDef& def, int index, const std::string& p
       node = scaled;
     }
     if (!node) continue;
-    osg::ref_ptr<osg::MatrixTransform> placed = frameNode(frame);
-    placed->addChild(node);
-    shapes->addChild(placed);
+    drawn.placed = new osg::MatrixTransform;
+    drawn.placed->addChild(node);
+    shapes->addChild(drawn.placed);
   }
   if (def.geometry.empty() && !def.ground) {
     // No display geometry: bars between the markers, else a small box at the cm.
     if (def.markers.size() >= 2) {
-      for (size_t m = 1; m < def.markers.size(); ++m)
-        shapes->addChild(makeLink(toOsg(def.markers[0].position), toOsg(def.markers[m].position), 0.03 * scale_,
-                                  {0, 0, 1}, fallback));
+      for (size_t m = 1; m < def.markers.size(); ++m) {
+        PartShape& bar = part.shapes.emplace_back();
+        bar.a = def.markers[0].id;
+        bar.b = def.markers[m].id;
+        bar.partNormal = true;
+        bar.link = makeLink(0.03 * scale_, fallback);
+        shapes->addChild(bar.link.node);
+      }
     } else {
       const double s = 0.06 * scale_;
       shapes->addChild(makeBox(toOsg(def.cm), {s, s, s}, fallback));
     }
   }
+  placeShapes(part, def);
   part.xf->addChild(shapes);
 
   osg::ref_ptr<osg::Switch> triads = new osg::Switch;

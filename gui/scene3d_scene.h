@@ -143,7 +143,9 @@ class MechanismScene {
   // drawn at `local` (its frame in its part's), its triad `enlarge` times
   // its size, and what hangs on it with it: the glyphs of joints on it, the
   // springs and cylinders attached to it (their pins and drawn lengths as
-  // a rebuild would make them). Node transforms only, nothing rebuilt; the
+  // a rebuild would make them), its part's shapes placed at it or drawn to
+  // it (links), the contact shapes and latch glyphs at it. Node transforms
+  // only, nothing rebuilt; the
   // model stays as built. endMarkerPreview() draws them from the model
   // again (build() ends a preview too).
   bool previewMarker(const std::string& ref, const osg::Matrixd& local, double enlarge = 1.0);
@@ -164,6 +166,11 @@ class MechanismScene {
   // The outer radii of a cylinder's barrel and rod as drawn (their
   // geometry's width across the axis); false for anything else.
   bool actuatorRadii(const std::string& id, double& barrel, double& rod) const;
+  // World frames of part `part`'s shape g as drawn (g: its entry in the
+  // part's geometry, or for a part without geometry the bar to its marker
+  // g + 1): a solid's frame twice, or a link's two ends (origin at the end,
+  // x along the bar, z through its thickness). False if g is not drawn.
+  bool shapeFrames(const std::string& part, size_t g, osg::Matrixd& a, osg::Matrixd& b) const;
   // The contact pairs' shapes and force arrows (scene3d_contacts.h).
   ContactLayer& contacts() { return contacts_; }
   const ContactLayer& contacts() const { return contacts_; }
@@ -179,6 +186,17 @@ class MechanismScene {
   size_t groundRows_ = 0;                     // result rows the plate lies under
   void placeGround();
   void fitGround(const PoseTrack& track);
+  // A shape of a part placed from its markers (ids on the part; none or
+  // an unknown one: the part's frame): a solid in marker a's frame, or a
+  // link from a to b whose thickness lies along a's z (`partNormal`: the
+  // part's z, for the bars drawn between the markers of a part without
+  // geometry). Placed by transforms alone (placeShapes).
+  struct PartShape {
+    std::string a, b;
+    osg::ref_ptr<osg::MatrixTransform> placed;  // a solid (null: a link, or nothing drawn)
+    Link link;                                  // a link (null node: a solid)
+    bool partNormal = false;
+  };
   // A part's transform holds its shapes and marker triads (children 0 and
   // 1), then the glyphs of the joints and actuators riding on it.
   struct Part {
@@ -187,6 +205,8 @@ class MechanismScene {
     osg::Matrixd initial;
     PartDef def;          // what the shapes and triads were drawn from
     osg::Vec4 fallback;   // colour of shapes without one (palette by index)
+    // Per entry of def.geometry (in its order), then the bars of a part without geometry.
+    std::vector<PartShape> shapes;
   };
   struct Spring {
     std::string id;
@@ -251,6 +271,8 @@ class MechanismScene {
   osg::Vec3d shownPosition(const MarkerDef& mk) const { return shownFrame(mk).getTrans(); }
   // The joint glyphs and semi-rotary nodes sitting on marker `mk`, placed at its shown frame.
   void placeGlyphsOn(const MarkerDef* mk);
+  // Part p's shapes placed at its markers' shown frames (`def`: p's entry of model_).
+  void placeShapes(Part& p, const PartDef& def) const;
   static osg::MatrixTransform* triadNode(const osg::MatrixTransform& part, size_t m);
   const MarkerDef* previewed_ = nullptr;  // the marker a gizmo drag previews (a model_ entry)
   size_t previewPart_ = 0;                // its part's index

@@ -229,36 +229,54 @@ osg::ref_ptr<osg::Node> makeSphere(const osg::Vec3d& c, double r, const osg::Vec
   return solid(new osg::Sphere(c, r), color, detail);
 }
 
-osg::ref_ptr<osg::Node> makeLink(const osg::Vec3d& a, const osg::Vec3d& b, double width, osg::Vec3d normal,
-                                 const osg::Vec4& color) {
+Link makeLink(double width, const osg::Vec4& color) {
+  const double t = 0.5 * width;  // thickness
+  auto geode = [&](osg::Shape* shape) {
+    osg::ref_ptr<osg::ShapeDrawable> d = new osg::ShapeDrawable(shape, hints());
+    d->setColor(color);
+    osg::ref_ptr<osg::Geode> g = new osg::Geode;
+    g->addDrawable(d);
+    cullBackFaces(g.get());
+    return g;
+  };
+  Link l;
+  l.node = new osg::Group;
+  l.bar = new osg::MatrixTransform;
+  l.endA = new osg::MatrixTransform;
+  l.endB = new osg::MatrixTransform;
+  // Box axes: x along the bar (unit length, stretched), y across, z through
+  // the thickness; the ends are discs about z, one geode under both.
+  l.bar->addChild(geode(new osg::Box({0.5f, 0, 0}, 1.0f, float(width), float(t))));
+  osg::ref_ptr<osg::Geode> disc = geode(new osg::Cylinder({0, 0, 0}, float(width / 2), float(t)));
+  l.endA->addChild(disc);
+  l.endB->addChild(disc);
+  for (osg::MatrixTransform* x : {l.bar.get(), l.endA.get(), l.endB.get()}) {
+    x->setDataVariance(osg::Object::DYNAMIC);
+    l.node->addChild(x);
+  }
+  return l;
+}
+
+void placeLink(Link& link, const osg::Vec3d& a, const osg::Vec3d& b, osg::Vec3d normal) {
   osg::Vec3d d = b - a;
   const double len = d.length();
-  osg::ref_ptr<osg::Geode> g = new osg::Geode;
-  const double t = 0.5 * width;  // thickness
-  if (len < 1e-12) {
-    g->addDrawable(new osg::ShapeDrawable(new osg::Cylinder(a, width / 2, t), hints()));
+  if (len < 1e-12) {  // the ends meet: one disc, no bar
+    d = std::abs(normal.x()) < 0.9 ? osg::Vec3d(1, 0, 0) : osg::Vec3d(0, 1, 0);
+    if (normal.length() < 1e-12) normal = {0, 0, 1};
   } else {
     d /= len;
-    normal -= d * (normal * d);
-    if (normal.length() < 1e-6) normal = std::abs(d.z()) < 0.9 ? d ^ osg::Vec3d(0, 0, 1) : d ^ osg::Vec3d(1, 0, 0);
-    normal.normalize();
-    const osg::Vec3d side = normal ^ d;
-    // Box axes: x along the bar, y across, z through the thickness.
-    osg::Matrixd m(d.x(), d.y(), d.z(), 0, side.x(), side.y(), side.z(), 0, normal.x(), normal.y(), normal.z(), 0,
-                   0, 0, 0, 1);
-    auto* box = new osg::Box((a + b) * 0.5, len, width, t);
-    box->setRotation(m.getRotate());
-    g->addDrawable(new osg::ShapeDrawable(box, hints()));
-    for (const osg::Vec3d& end : {a, b}) {
-      auto* c = new osg::Cylinder(end, width / 2, t);
-      c->setRotation(zTo(normal));
-      g->addDrawable(new osg::ShapeDrawable(c, hints()));
-    }
   }
-  for (unsigned i = 0; i < g->getNumDrawables(); ++i)
-    static_cast<osg::ShapeDrawable*>(g->getDrawable(i))->setColor(color);
-  cullBackFaces(g.get());
-  return g;
+  normal -= d * (normal * d);
+  if (normal.length() < 1e-6) normal = std::abs(d.z()) < 0.9 ? d ^ osg::Vec3d(0, 0, 1) : d ^ osg::Vec3d(1, 0, 0);
+  normal.normalize();
+  const osg::Vec3d side = normal ^ d;
+  // Rows: where the end frame's x, y, z go (OSG's row vectors).
+  const osg::Matrixd turn(d.x(), d.y(), d.z(), 0, side.x(), side.y(), side.z(), 0, normal.x(), normal.y(), normal.z(),
+                          0, 0, 0, 0, 1);
+  link.endA->setMatrix(turn * osg::Matrixd::translate(a));
+  link.endB->setMatrix(turn * osg::Matrixd::translate(b));
+  link.bar->setNodeMask(len < 1e-12 ? 0u : ~0u);
+  if (len >= 1e-12) link.bar->setMatrix(osg::Matrixd::scale(len, 1, 1) * turn * osg::Matrixd::translate(a));
 }
 
 osg::ref_ptr<osg::Node> makeArrow(const osg::Vec3d& base, const osg::Vec3d& dir, double r, const osg::Vec4& color) {

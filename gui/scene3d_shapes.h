@@ -55,10 +55,19 @@ osg::ref_ptr<osg::Node> makeCylinder(const osg::Vec3d& base, const osg::Vec3d& a
                                      const osg::Vec4& color, float detail = kPartDetail);
 osg::ref_ptr<osg::Node> makeSphere(const osg::Vec3d& center, double radius, const osg::Vec4& color,
                                    float detail = kPartDetail);
-// A flat bar with rounded ends from a to b; `normal` is the bar's thickness
-// direction (made perpendicular to a-b; any perpendicular when degenerate).
-osg::ref_ptr<osg::Node> makeLink(const osg::Vec3d& a, const osg::Vec3d& b, double width, osg::Vec3d normal,
-                                 const osg::Vec4& color);
+// A flat bar with rounded ends, built once and placed between two points
+// by placeLink(), which only sets its transforms (a marker dragged with the
+// gizmo carries the links drawn to it without rebuilding them): a unit bar
+// stretched along its length and two end discs.
+struct Link {
+  osg::ref_ptr<osg::Group> node;
+  osg::ref_ptr<osg::MatrixTransform> bar, endA, endB;
+};
+Link makeLink(double width, const osg::Vec4& color);
+// From a to b; `normal` is the bar's thickness direction (made
+// perpendicular to a-b; any perpendicular when degenerate). The ends'
+// frames: origin at a (b), x along the bar, z along the normal.
+void placeLink(Link& link, const osg::Vec3d& a, const osg::Vec3d& b, osg::Vec3d normal);
 // An arrow from `base` along `dir` (its length is the arrow's).
 osg::ref_ptr<osg::Node> makeArrow(const osg::Vec3d& base, const osg::Vec3d& dir, double radius,
                                   const osg::Vec4& color);

@@ -2,8 +2,9 @@
 // World/Local axes (the toolbar's Local Axes and L in the view) move and
 // turn a part or marker along its own axes, snapped, one undo step each; a
 // dragged marker's triad is drawn where the drag takes it (the scene's node,
-// not an overlay), and so are the joint glyphs and cylinders on it, the
-// model unchanged until the release; a move's snap step applies to the
+// not an overlay), and so are the joint glyphs, cylinders, part shapes and
+// links, contact shapes and latch glyphs on it, the model unchanged until
+// the release; a move's snap step applies to the
 // distance moved (a part off the grid stays off it); the Move dialog moves
 // along the world's axes or the target's own; "Align and join" lines up the markers' x axes as well as
 // their z axes, so a revolute starts at angle 0.
@@ -24,6 +25,8 @@
 #include "support/menu_choice.h"
 #include "support/studio_window.h"
 #include "transform_gizmo.h"
+
+#include <osg/ComputeBoundsVisitor>
 
 #include <QAction>
 #include <QComboBox>
@@ -343,6 +346,106 @@ class TestGui3dGizmoFrames : public QObject {
     QVERIFY2((kneeWorld() - g0).length() < 1e-9, "Escape: the glyph back");
     QTest::mouseRelease(view, Qt::LeftButton, {}, e);
     QVERIFY(w.project() == before);
+  }
+
+  // knuckle_press's upper link is drawn from upper.T to upper.K: while K is
+  // held 50 mm up, the link's end is drawn at K and its thickness reaches
+  // up to it, T's end stays. contact_pusher's rod.tip carries a cylinder of
+  // the rod, the contact pair "push"'s shape and (added here) latch
+  // "grab"'s glyph: all drawn at the held marker. Escape puts everything
+  // back; the model waits for the release.
+  void markerDragCarriesItsShapesAndContacts() {
+    MainWindow w;
+    QVERIFY(test::showProject(w, test::examplePath("knuckle_press"), QSize(1500, 950)));
+    MechanismView* view = w.mechanismView();
+    w.buildTools()->setSnapStep(0.005);
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    const Project before = w.project();
+    const scene3d::MechanismScene& scene = view->scene();
+    osg::Matrixd t0, k0, t1, k1;
+    QVERIFY(scene.shapeFrames("upper", 0, t0, k0));
+    QVERIFY((k0.getTrans() - triadWorld(view, "upper.K").getTrans()).length() < 1e-9);
+    // The link's drawn vertices, in upper's frame (turned about z only:
+    // heights are the world's): half its thickness above z = 0.
+    osg::MatrixTransform* upper = namedTransform(scene.root(), "upper");
+    QVERIFY(upper && upper->getNumChildren() > 0);
+    auto top = [&] {
+      osg::ComputeBoundsVisitor cbv;
+      upper->getChild(0)->accept(cbv);
+      return double(cbv.getBoundingBox().zMax());
+    };
+    const double width = 0.03, r = width / 2, half = width / 4;  // the link's size: 30 mm wide, 15 mm thick
+    QVERIFY(std::abs(top() - half) < 1e-6);
+    w.selection()->select("upper.K");
+    const QPoint b = dragHandle(view, GizmoHandle::MoveZ, QVector3D(0, 0, 0.05f), true);
+    const osg::Vec3d held = triadWorld(view, "upper.K").getTrans();
+    const double dz = held.z() - k0.getTrans().z();
+    QVERIFY(scene.shapeFrames("upper", 0, t1, k1));
+    // The link from T (0, 0, 0) to K (0.2, 0, dz) in upper's frame: its end
+    // disc (radius r, thickness 2 half) tilted by dz / L reaches up to
+    // dz + r dz / L + half 0.2 / L.
+    const double L = std::hypot(0.2, dz), expected = dz + r * dz / L + half * 0.2 / L;
+    qInfo("held: upper.K %.4f m up; the link's end %.3e m from it, its top at %.6f m (%.6f by hand), T's end moved %.3e m",
+          dz, (k1.getTrans() - held).length(), top(), expected, (t1.getTrans() - t0.getTrans()).length());
+    QVERIFY2(dz > 0.04, "the marker moved up");
+    QVERIFY2((k1.getTrans() - held).length() < 1e-9, "the link's end follows the marker");
+    QVERIFY2((t1.getTrans() - t0.getTrans()).length() < 1e-12, "the other end stays");
+    QVERIFY2(std::abs(top() - expected) < 1e-6, "the link is drawn up to the marker");
+    QVERIFY(w.project() == before);
+    snapshot(view, "marker_drag_link_live");
+    QTest::keyClick(view, Qt::Key_Escape);
+    waitFrame(view);
+    QVERIFY(scene.shapeFrames("upper", 0, t1, k1));
+    QVERIFY2((k1.getTrans() - k0.getTrans()).length() < 1e-12, "Escape: the link's end back");
+    QVERIFY2(std::abs(top() - half) < 1e-6, "Escape: the link flat again");
+    QTest::mouseRelease(view, Qt::LeftButton, {}, b);
+    QVERIFY(w.project() == before);
+
+    QVERIFY(test::showProject(w, test::examplePath("contact_pusher"), QSize(1500, 950)));
+    w.document()->edit("set-up", [](Project& p) {
+      LatchDef l;
+      l.id = "grab";
+      l.i = "rod.tip";
+      l.j = "box.c";
+      l.params = {{"capture_radius", 0.005}};
+      p.mechanism.latches = {l};
+    });
+    const Project pusher = w.project();
+    const size_t rod = partIndex(scene, "rod");
+    osg::MatrixTransform* latch = nullptr;  // rod's: rod is drawn before box
+    QTRY_VERIFY((latch = namedTransform(scene.root(), "grab")) != nullptr);
+    auto drawn = [&](osg::Vec3d& cylinder, osg::Vec3d& contact, osg::Vec3d& glyph) {
+      osg::Matrixd a, b2, c;
+      if (!scene.shapeFrames("rod", 0, a, b2) || !scene.contacts().shapeFrame("push", true, c)) return false;
+      cylinder = a.getTrans();
+      contact = (c * scene.partMatrix(rod)).getTrans();
+      glyph = (latch->getMatrix() * scene.partMatrix(rod)).getTrans();
+      return true;
+    };
+    osg::Vec3d cyl0, con0, gl0, cyl1, con1, gl1;
+    QVERIFY(drawn(cyl0, con0, gl0));
+    const osg::Vec3d tip0 = triadWorld(view, "rod.tip").getTrans();
+    QVERIFY((cyl0 - tip0).length() < 1e-9 && (con0 - tip0).length() < 1e-9 && (gl0 - tip0).length() < 1e-9);
+    w.selection()->select("rod.tip");
+    const QPoint e = dragHandle(view, GizmoHandle::MoveZ, QVector3D(0, 0, 0.05f), true);
+    const osg::Vec3d tip1 = triadWorld(view, "rod.tip").getTrans();
+    QVERIFY(drawn(cyl1, con1, gl1));
+    qInfo("held: rod.tip %.4f m up; its cylinder %.3e m, the contact shape %.3e m, the latch glyph %.3e m from it",
+          tip1.z() - tip0.z(), (cyl1 - tip1).length(), (con1 - tip1).length(), (gl1 - tip1).length());
+    QVERIFY2(tip1.z() - tip0.z() > 0.04, "the marker moved up");
+    QVERIFY2((cyl1 - tip1).length() < 1e-9, "the rod's cylinder follows the marker");
+    QVERIFY2((con1 - tip1).length() < 1e-9, "the contact shape follows the marker");
+    QVERIFY2((gl1 - tip1).length() < 1e-9, "the latch glyph follows the marker");
+    QVERIFY(w.project() == pusher);
+    snapshot(view, "marker_drag_contact_live");
+    QTest::keyClick(view, Qt::Key_Escape);
+    waitFrame(view);
+    QVERIFY(drawn(cyl1, con1, gl1));
+    QVERIFY2((cyl1 - tip0).length() < 1e-12 && (con1 - tip0).length() < 1e-12 && (gl1 - tip0).length() < 1e-12,
+             "Escape: all back at the marker");
+    QTest::mouseRelease(view, Qt::LeftButton, {}, e);
+    QVERIFY(w.project() == pusher);
   }
 
   // The crank off the 5 mm grid at x = 13 mm, y = 2.1 mm: dragged 46 mm
