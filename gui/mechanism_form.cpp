@@ -2,6 +2,7 @@
 
 #include "document.h"
 #include "mechanism_editing.h"
+#include "undo_keys.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -148,6 +149,7 @@ void MechanismForm::rebuild() {
       case EditField::Kind::Text: {
         auto* e = new QLineEdit(f.value);
         e->setReadOnly(!f.editable);
+        passUndoToDocument(e);  // Ctrl+Z undoes the last edit while the field has the focus
         connect(e, &QLineEdit::editingFinished, this, [this, e, key] {
           if (e->isModified()) commit(key, e->text());
           e->setModified(false);

@@ -9,6 +9,7 @@
 #include "mechanism_editing.h"
 #include "mechanism_form.h"
 #include "param_model.h"
+#include "undo_keys.h"
 #include "units.h"
 
 #include <QComboBox>
@@ -110,6 +111,7 @@ PropertyEditor::PropertyEditor(Document* doc, QWidget* parent) : QWidget(parent)
   code_->setObjectName("codeEdit");
   code_->setPlaceholderText(tr("ISO 1219-2 code, e.g. 1A1"));
   code_->setEnabled(false);
+  passUndoToDocument(code_);
 
   model_ = new ParamModel(this);
   model_->setCommit([this](const std::string& id, const std::string& param, double si) {

@@ -3,6 +3,8 @@
 // save and reload.
 #include "library_panel.h"
 #include "main_window.h"
+#include "mechanism_form.h"
+#include "selection_model.h"
 #include "document.h"
 #include "model_tree.h"
 #include "param_model.h"
@@ -34,6 +36,7 @@
 #include <QUndoStack>
 #include <QtTest>
 #include <QSlider>
+#include <QToolBar>
 #include <QToolButton>
 
 #include <cmath>
@@ -232,6 +235,81 @@ class TestGuiMainWindow : public QObject {
     QVERIFY(w2.selectComponent("tank"));
     auto* m2 = qobject_cast<ParamModel*>(w2.paramView()->model());
     QCOMPARE(m2->index(m2->rowOf("V"), ParamModel::Value).data().toString(), QString("2.5"));
+  }
+
+  // Issue 28, point 7: the main toolbar's buttons stay where they are when
+  // an edit makes the Undo action's text longer ("Undo <the edit's name>").
+  void toolbarStaysPutAfterAnEdit() {
+    const QString path = dir_.filePath("toolbar.pneumech.json");
+    {
+      QFile f(path);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(kProject);
+    }
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(path));
+    auto* bar = w.findChild<QToolBar*>("mainToolBar");
+    QVERIFY(bar);
+    auto places = [&] {
+      std::vector<QRect> r;
+      for (QAction* a : bar->actions())
+        if (QWidget* b = bar->widgetForAction(a)) r.push_back(b->geometry());
+      return r;
+    };
+    QTest::qWait(20);
+    const std::vector<QRect> before = places();
+    QVERIFY(before.size() > 8);
+    w.document()->edit("Set the restriction's flow coefficient to a value with a long name",
+                       [](Project& p) { p.find("r1")->params["C"] = 2e-7; });
+    QTest::qWait(20);
+    QVERIFY(w.document()->undoStack()->undoText().startsWith("Set the restriction"));
+    QVERIFY(places() == before);
+    w.document()->undoStack()->undo();
+    QTest::qWait(20);
+    QVERIFY(places() == before);
+  }
+
+  // Issue 28, point 4: Ctrl+Z while a property field has the focus undoes
+  // the last edit (a committed mass), and Ctrl+Shift+Z redoes it; typing not
+  // yet committed is undone in the field first, the model untouched.
+  void undoKeysWhileAFieldHasFocus() {
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(QString(PM_SOURCE_DIR) + "/projects/pendulum.pneumech.json"));
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    w.selection()->select("bob");
+    QTRY_VERIFY(w.propertyEditor()->mechanismForm()->fieldEditor("mass"));
+    auto* mass = qobject_cast<QLineEdit*>(w.propertyEditor()->mechanismForm()->fieldEditor("mass"));
+    QVERIFY(mass);
+    QTRY_VERIFY(mass->isVisible());
+    const QString shown = mass->text();
+    auto bob = [&] { return w.project().mechanism.part("bob")->mass; };
+    QCOMPARE(bob(), 1.0);
+    QTest::mouseClick(mass, Qt::LeftButton);
+    QTRY_VERIFY(mass->hasFocus());
+    mass->selectAll();
+    QTest::keyClicks(mass, "3");
+    QTest::keyClick(mass, Qt::Key_Return);
+    QCOMPARE(bob(), 3.0);
+    QVERIFY(mass->hasFocus());
+    QTest::keyClick(mass, Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(bob(), 1.0);
+    QCOMPARE(mass->text(), shown);
+    QTest::keyClick(mass, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(bob(), 3.0);
+    // Typing not committed: the field's own undo, the model as it was.
+    const QString three = mass->text();
+    QTest::keyClicks(mass, "7");
+    QCOMPARE(mass->text(), three + "7");
+    QTest::keyClick(mass, Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(bob(), 3.0);
+    QCOMPARE(mass->text(), three);
   }
 
   void stopCancels() {

@@ -382,6 +382,10 @@ void MainWindow::buildMenus() {
   QList<QKeySequence> redoKeys = QKeySequence::keyBindings(QKeySequence::Redo);
   if (!redoKeys.contains(QKeySequence(Qt::CTRL | Qt::Key_Y))) redoKeys << QKeySequence(Qt::CTRL | Qt::Key_Y);
   redo->setShortcuts(redoKeys);
+  // The menu says what is undone ("Undo Move lever"); the toolbar's buttons
+  // keep their short names so the buttons after them do not shift.
+  undo->setIconText(tr("Undo"));
+  redo->setIconText(tr("Redo"));
   edit->addAction(undo);
   edit->addAction(redo);
   edit->addSeparator();
