@@ -555,6 +555,36 @@ class TestGui3dBuildLinkage : public QObject {
     QCOMPARE(undo->count(), steps + 1);
   }
 
+  // "Add joint" by picking two markers (issue 28, point 4): four_bar without
+  // its joint jC; the 3D toolbar's Joint palette, revolute, then a click on
+  // rocker.C and one on coupler.C (they coincide: each click offers the
+  // markers there in a list) add jC's joint back, one undo step.
+  void jointByPickingTwoMarkers() {
+    MainWindow w;
+    QVERIFY(test::showProject(w, test::examplePath("four_bar"), QSize(1500, 950)));
+    MechanismView* view = w.mechanismView();
+    const JointDef jC = w.project().mechanism.joints.at(2);
+    QCOMPARE(jC.id, std::string("jC"));
+    w.document()->edit("set-up", [](Project& p) { p.mechanism.joints.erase(p.mechanism.joints.begin() + 2); });
+    QUndoStack* undo = w.document()->undoStack();
+    const int steps = undo->count();
+    auto* button = w.buildTools()->toolBar()->findChild<QToolButton*>("buildJoint3d");
+    chooseFromMenu(button, w.buildTools()->jointAction("revolute"));
+    QTRY_VERIFY(view->isPickingMarker());
+    clickMarker(view, "rocker.C");
+    QVERIFY2(view->isPickingMarker(), "marker J next");
+    clickMarker(view, "coupler.C");
+    QCOMPARE(w.project().mechanism.joints.size(), size_t(4));
+    const JointDef& j = w.project().mechanism.joints.back();
+    QCOMPARE(j.type, jC.type);
+    QCOMPARE(j.i, jC.i);
+    QCOMPARE(j.j, jC.j);
+    QCOMPARE(undo->count(), steps + 1);
+    QVERIFY(!view->isPickingMarker());
+    undo->undo();
+    QCOMPARE(w.project().mechanism.joints.size(), size_t(3));
+  }
+
   // The crank alone (its joints, the coupler and the rocker gone), a ground
   // pin P whose z axis lies along -y (roll 90 deg): the crank's B snaps onto
   // P with z axes 90 deg apart. "Align and join" turns the crank about B so
