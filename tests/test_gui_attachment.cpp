@@ -6,6 +6,7 @@
 #include "document.h"
 #include "param_model.h"
 #include "property_editor.h"
+#include "scene3d_scene.h"
 #include "support/lever_project.h"
 
 #include <QLabel>
@@ -86,6 +87,21 @@ class TestGuiAttachment : public QObject {
     const QString problem = ed.attachmentBox()->problemLabel()->toolTip();
     QVERIFY2(problem.startsWith("markers 'ground.clevis' (barrel) and 'lever.P' (rod) are 50 mm apart"), qPrintable(problem));
     QVERIFY(ed.attachmentBox()->problemLabel()->isVisible());
+  }
+
+  // Mounting markers on one point (0 mm apart, refused naming them): the
+  // 3D view draws no cylinder rather than a stray one at the origin; 300 mm
+  // apart it is drawn between them (clevis (150, -300, 0), rod end (150, 0,
+  // 0) mm: its middle at y = -150 mm, within the barrel's 20 mm radius).
+  void coincidentMarkersDrawNoStrayCylinder() {
+    scene3d::MechanismScene scene;
+    scene.build(test::leverProject({0.15, 0, 0}));
+    QVERIFY(scene.hasObject("cyl1"));
+    QVERIFY2(!scene.objectBounds("cyl1").valid(), "nothing drawn");
+    scene.build(test::leverProject({0.15, -0.3, 0}));
+    const osg::BoundingSphere b = scene.objectBounds("cyl1");
+    QVERIFY(b.valid());
+    QVERIFY2(std::abs(b.center().x() - 0.15) < 1e-6 && std::abs(b.center().y() + 0.15) < 0.02, "between the markers");
   }
 };
 
