@@ -29,6 +29,7 @@
 #include <osg/ComputeBoundsVisitor>
 #include <osg/Uniform>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace pm;
@@ -229,6 +230,42 @@ class TestGui3dCamera : public QObject {
     const QVector3D a = rig.view->cameraCenter();
     rig.view->setPose(t2);
     QVERIFY((rig.view->cameraCenter() - a).length() > 1e-4f);
+  }
+
+  // Orbit and pan with the mouse (issue 28, point 3): a left drag on empty
+  // space turns the camera about the point it looks at (that point and the
+  // distance kept), a middle drag moves both along the view plane (the
+  // direction and distance kept).
+  void orbitAndPanWithTheMouse() {
+    Rig rig;
+    QVERIFY(rig.open("slider_crank.pneumech.json"));
+    rig.paint();
+    const QVector3D c0 = rig.view->cameraCenter(), d0 = rig.lookDir();
+    const float r0 = (rig.view->cameraCenter() - rig.view->cameraEye()).length();
+    auto drag = [&](Qt::MouseButton b, QPoint from, QPoint by) {
+      QTest::mousePress(rig.view, b, {}, from);
+      for (int k = 1; k <= 8; ++k) QTest::mouseMove(rig.view, from + by * k / 8);
+      QTest::mouseRelease(rig.view, b, {}, from + by);
+      rig.paint();
+    };
+    const QPoint corner(40, rig.view->height() - 40);  // empty space, no part under it
+    drag(Qt::LeftButton, corner, QPoint(240, 0));
+    const QVector3D c1 = rig.view->cameraCenter(), d1 = rig.lookDir();
+    const float r1 = (c1 - rig.view->cameraEye()).length();
+    const double turned = std::acos(std::clamp(double(QVector3D::dotProduct(d0, d1)), -1.0, 1.0)) * 180 / M_PI;
+    qInfo("orbit: turned %.2f deg, centre moved %.3g m, distance %.6g -> %.6g m", turned, (c1 - c0).length(), r0, r1);
+    QVERIFY2(turned > 5, "the camera turned");
+    QVERIFY2((c1 - c0).length() < 1e-6f * r0, "about the point it looks at");
+    QVERIFY2(std::abs(r1 - r0) < 1e-4f * r0, "at the same distance");
+    QVERIFY(rig.view->selectedId().isEmpty());
+    drag(Qt::MiddleButton, corner, QPoint(0, -80));
+    const QVector3D c2 = rig.view->cameraCenter(), d2 = rig.lookDir();
+    const float r2 = (c2 - rig.view->cameraEye()).length();
+    qInfo("pan: centre moved %.4g m, direction changed %.3g, distance %.6g m", (c2 - c1).length(), (d2 - d1).length(), r2);
+    QVERIFY2((c2 - c1).length() > 0.01f * r0, "panned");
+    QVERIFY2(std::abs(QVector3D::dotProduct(c2 - c1, d1)) < 1e-4f * r0, "across the view, not along it");
+    QVERIFY2((d2 - d1).length() < 1e-5f, "looking the same way");
+    QVERIFY2(std::abs(r2 - r1) < 1e-4f * r0, "at the same distance");
   }
 
   void gridAtWorldZeroWithWorldAxes() {
