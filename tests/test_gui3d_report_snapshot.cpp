@@ -7,6 +7,7 @@
 #include "report_export.h"
 
 #include "engine/engine.h"
+#include "support/test_meshes.h"
 #include "support/test_project.h"
 
 #include <QGuiApplication>
@@ -84,6 +85,46 @@ class TestGui3dReportSnapshot : public QObject {
     pt.start("pdftotext", {pdf, "-"});
     QVERIFY(pt.waitForFinished(30000));
     QVERIFY(QString::fromUtf8(pt.readAllStandardOutput()).contains("The mechanism (4 parts, 4 joints) at t = "));
+  }
+
+  // A part drawn from a CAD mesh (issue 28, point 5: the geometry in the
+  // report's snapshot): a magenta 200 x 100 x 50 mm box read from an OBJ
+  // file in the project's folder fills the picture's middle with magenta
+  // (no other drawing has that colour); from another folder the file is not
+  // read and no magenta is drawn.
+  void snapshotDrawsAMeshPart() {
+    QTemporaryDir dir, elsewhere;
+    test::writeFile(dir.filePath("block.obj").toStdString(), test::objText(test::boxMesh(0.2, 0.1, 0.05)));
+    Project p;
+    PartDef ground;
+    ground.id = "ground";
+    ground.ground = true;
+    PartDef block;
+    block.id = "block";
+    block.markers = {MarkerDef{"c", {0, 0, 0}, {0, 0, 0}}};
+    Geometry mesh;
+    mesh.shape = "mesh";
+    mesh.file = "block.obj";
+    mesh.color = "#ff00ff";
+    block.geometry = {mesh};
+    p.mechanism.parts = {ground, block};
+    auto magenta = [](const QImage& img) {
+      int n = 0;
+      for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+          const QRgb c = img.pixel(x, y);
+          n += qRed(c) > 120 && qBlue(c) > 120 && qGreen(c) < 90;
+        }
+      return n;
+    };
+    QString why;
+    const QImage drawn = renderMechanismSnapshot(p, nullptr, 0.0, 320, 200, dir.path(), &why);
+    QVERIFY2(!drawn.isNull(), qPrintable(why));
+    const QImage missing = renderMechanismSnapshot(p, nullptr, 0.0, 320, 200, elsewhere.path(), &why);
+    QVERIFY(!missing.isNull());
+    qInfo("magenta pixels: %d with the mesh read, %d without", magenta(drawn), magenta(missing));
+    QVERIFY2(magenta(drawn) > 320 * 200 / 20, "the mesh drawn");
+    QCOMPARE(magenta(missing), 0);
   }
 };
 
