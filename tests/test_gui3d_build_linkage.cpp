@@ -17,7 +17,9 @@
 #include "marker_placement.h"
 #include "mechanism_editing.h"
 #include "mechanism_actions.h"
+#include "mechanism_form.h"
 #include "mechanism_view.h"
+#include "property_editor.h"
 #include "result_buffer.h"
 #include "schematic_items.h"
 #include "schematic_scene.h"
@@ -46,6 +48,7 @@
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
+#include <QElapsedTimer>
 #include <QToolButton>
 #include <QUndoStack>
 #include <QtTest/QtTest>
@@ -581,6 +584,13 @@ class TestGui3dBuildLinkage : public QObject {
     QCOMPARE(j.j, jC.j);
     QCOMPARE(undo->count(), steps + 1);
     QVERIFY(!view->isPickingMarker());
+    // The new joint selected, its form filled in.
+    QCOMPARE(w.selection()->current(), QString::fromStdString(j.id));
+    MechanismForm* form = w.propertyEditor()->mechanismForm();
+    QElapsedTimer shown;
+    shown.start();
+    QTRY_VERIFY(form->fieldEditor("type") && form->fieldEditor("type")->isVisible());
+    qInfo("form shown after %lld ms", shown.elapsed());
     undo->undo();
     QCOMPARE(w.project().mechanism.joints.size(), size_t(3));
   }
