@@ -2,6 +2,7 @@
 
 #include "engine/subcircuits.h"
 #include "model/project_error.h"
+#include "model/user_types.h"
 
 #include <QUndoCommand>
 #include <QUndoStack>
@@ -39,11 +40,25 @@ Document::Document(Document* outer, std::string type, QObject* parent)
   connect(outer, &Document::modifiedChanged, this, &Document::modifiedChanged);
 }
 
+Document::~Document() {
+  for (const std::string& name : carried_) withdrawUserType(name, origins_);
+}
+
 bool Document::isModified() const { return !undo_->isClean(); }
 
 void Document::reset(Project project, const QString& file) {
   const bool wasModified = isModified();
   undo_->clear();
+  // The old project's types leave the registry: those the new one does not
+  // carry, and the old copies of those it carries (its own, read with it,
+  // stay), so none comes back when the new one drops its copy.
+  const std::string origin = engine::projectOrigin(file.toStdString());
+  std::set<std::string> others = origins_;
+  others.erase(origin);
+  for (const std::string& name : carried_)
+    withdrawUserType(name, project.userComponents.count(name) ? others : origins_);
+  carried_.clear();
+  origins_ = {origin};
   project_ = std::move(project);
   file_ = file;
   registerSubcircuits();
@@ -55,6 +70,7 @@ void Document::reset(Project project, const QString& file) {
 void Document::markSaved(const QString& file) {
   if (file != file_) {
     file_ = file;
+    origins_.insert(engine::projectOrigin(file_.toStdString()));
     emit fileChanged(file_);
   }
   undo_->setClean();
@@ -78,11 +94,25 @@ void Document::setProject(const Project& p) {
 // An undo or redo may bring back another definition of a type than the
 // registry holds (an edit of its inside, a type made or undone).
 void Document::registerSubcircuits() {
+  origins_.insert(engine::projectOrigin(file_.toStdString()));
   try {
     engine::registerSubcircuits(project_, file_.toStdString());
   } catch (const ProjectError& e) {
     emit rejected(QString::fromStdString(e.what()));
   }
+  withdrawTypesGone();
+}
+
+// A type the project carried and carries no more (its making undone,
+// another project opened) leaves the registry, as registered from this
+// project's files; a library type of its name comes back. Before the
+// views re-read: none of them then draws an instance of it.
+void Document::withdrawTypesGone() {
+  std::set<std::string> now;
+  for (const auto& [name, def] : project_.userComponents) now.insert(name);
+  for (const std::string& name : carried_)
+    if (!now.count(name)) withdrawUserType(name, origins_);
+  carried_ = std::move(now);
 }
 
 void Document::readInside() {

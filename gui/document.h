@@ -17,6 +17,7 @@
 #include <QString>
 
 #include <functional>
+#include <set>
 #include <string>
 
 class QUndoStack;
@@ -30,6 +31,8 @@ class Document : public QObject {
   // The inside of sub-circuit type `type` of `outer`'s project; it follows
   // the outer project (changed(), or lost() once the type is gone).
   Document(Document* outer, std::string type, QObject* parent = nullptr);
+  // The project's own types leave the registry with it.
+  ~Document() override;
 
   // The document whose type this one is the inside of (null: the project's own).
   Document* outer() const { return outer_; }
@@ -63,6 +66,7 @@ class Document : public QObject {
   friend class ProjectEditCommand;
   void setProject(const Project& p);
   void registerSubcircuits();
+  void withdrawTypesGone();
   void readInside();
   bool editInside(const QString& text, const std::function<void(Project&)>& change);
 
@@ -71,6 +75,10 @@ class Document : public QObject {
   QUndoStack* undo_ = nullptr;
   Document* outer_ = nullptr;
   std::string type_;
+  // The user types the project carried (its own definitions) and the files
+  // they were registered under: one it no longer carries (a made type
+  // undone, another project opened) is withdrawn from the registry.
+  std::set<std::string> carried_, origins_;
 };
 
 }  // namespace pm::gui

@@ -101,7 +101,20 @@ LibraryPanel::LibraryPanel(QWidget* parent) : QWidget(parent) {
   });
 }
 
+// The user types as an entry shows them (name, origin, category, description).
+static std::string userTypesListed() {
+  std::string s;
+  for (const ComponentType* t : Registry::instance().all())
+    if (!t->origin.empty()) s += t->name + '\n' + t->origin + '\n' + t->category + '\n' + t->description + '\n';
+  return s;
+}
+
+void LibraryPanel::refresh() {
+  if (userTypesListed() != listed_) rebuild();
+}
+
 void LibraryPanel::rebuild() {
+  listed_ = userTypesListed();
   tree_->clear();
   std::map<std::string, QTreeWidgetItem*> categories;
   std::vector<const ComponentType*> types = Registry::instance().all();

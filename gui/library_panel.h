@@ -9,6 +9,8 @@
 
 #include <QWidget>
 
+#include <string>
+
 class QLineEdit;
 class QTreeWidget;
 class QTreeWidgetItem;
@@ -28,6 +30,9 @@ class LibraryPanel : public QWidget {
   QStringList matches() const;
   // Lists the registry again (a project or a library brought user types).
   void rebuild();
+  // Lists it again when its user types changed since (a type made, undone,
+  // or brought by a project).
+  void refresh();
 
  signals:
   void activated(const QString& type);  // double-click: place at the view centre
@@ -37,6 +42,7 @@ class LibraryPanel : public QWidget {
 
   QLineEdit* search_;
   QTreeWidget* tree_;
+  std::string listed_;  // the user types listed (userTypesListed)
 };
 
 }  // namespace pm::gui

@@ -4,8 +4,10 @@
 #include "flexible_body_editing.h"
 
 #include "engine/engine.h"
+#include "engine/subcircuits.h"
 #include "model/mass_properties.h"
 #include "model/mechanism_types.h"
+#include "model/project_error.h"
 #include "units.h"
 
 #include <QLocale>
@@ -469,24 +471,41 @@ QString renameObject(Project& p, const std::string& id, const std::string& newId
   auto prefixed = [](std::string& ref, const std::string& from, const std::string& to) {
     if (ref.size() > from.size() && ref.compare(0, from.size() + 1, from + ".") == 0) ref = to + ref.substr(from.size());
   };
+  // The components inside the project's sub-circuit types attach to the
+  // mechanism and read it too: renamed with the drawn ones, written back after.
+  std::vector<std::pair<nlohmann::json*, Project>> insides;
+  for (auto& [type, def] : p.userComponents)
+    if (def.is_object() && def.value("format", "") == "pneumech-subcircuit") try {
+        insides.emplace_back(&def, engine::subcircuitInside(def, {}));
+      } catch (const ProjectError&) {  // a bad one is refused when it is registered
+      }
+  const auto eachComponent = [&](const auto& fn) {
+    for (Component& c : p.components) fn(c);
+    for (auto& [def, inside] : insides)
+      for (Component& c : inside.components) fn(c);
+  };
+  const auto writeInsides = [&] {
+    for (auto& [def, inside] : insides)
+      if (inside.components != engine::subcircuitInside(*def, {}).components) *def = engine::withInside(*def, inside);
+  };
   auto eachMarkerRef = [&](const auto& fn) {
     for (JointDef& j : m.joints) fn(j.i), fn(j.j);
     for (ForceDef& f : m.forces) fn(f.i), fn(f.j), fn(f.ref);
     for (ContactDef& c : m.contacts) fn(c.i.marker), fn(c.j.marker);
     for (LatchDef& l : m.latches) fn(l.i), fn(l.j);
-    for (Component& c : p.components) {
-      if (!c.data.is_object() || !c.data.contains("attach") || !c.data["attach"].is_object()) continue;
+    eachComponent([&](Component& c) {
+      if (!c.data.is_object() || !c.data.contains("attach") || !c.data["attach"].is_object()) return;
       for (const char* k : {"barrel", "rod"})
         if (c.data["attach"].contains(k) && c.data["attach"][k].is_string()) {
           std::string r = c.data["attach"][k];
           fn(r);
           c.data["attach"][k] = r;
         }
-    }
+    });
   };
   auto eachSignalRef = [&](const auto& fn) {
     for (LatchDef& l : m.latches) fn(l.engage), fn(l.release);
-    for (Component& c : p.components) {
+    eachComponent([&](Component& c) {
       for (auto& [name, ref] : c.inputs) fn(ref);
       if (c.data.is_object() && c.data.contains("inputs") && c.data["inputs"].is_object())
         for (auto& v : c.data["inputs"])
@@ -495,7 +514,7 @@ QString renameObject(Project& p, const std::string& id, const std::string& newId
             fn(r);
             v = r;
           }
-    }
+    });
   };
 
   if (kind == ObjectKind::Marker) {
@@ -514,6 +533,7 @@ QString renameObject(Project& p, const std::string& id, const std::string& newId
     findById(part->markers, oldMarker)->id = marker;
     for (Geometry& g : part->geometry) exact(g.marker, oldMarker, marker), exact(g.marker2, oldMarker, marker);
     eachMarkerRef([&](std::string& r) { exact(r, id, to); });
+    writeInsides();
     return {};
   }
   if (renamed) *renamed = newId;
@@ -529,10 +549,11 @@ QString renameObject(Project& p, const std::string& id, const std::string& newId
       for (JointDef& j : m.joints)
         for (std::string& q : j.joints) exact(q, id, newId);
       for (MotionDef& mo : m.motions) exact(mo.joint, id, newId);
-      for (Component& c : p.components)
+      eachComponent([&](Component& c) {
         if (c.data.is_object() && c.data.contains("attach") && c.data["attach"].is_object() &&
             c.data["attach"].value("joint", "") == id)
           c.data["attach"]["joint"] = newId;
+      });
       break;
     case ObjectKind::Force: findForce(m, id)->id = newId; break;
     case ObjectKind::Motion: findMotion(m, id)->id = newId; break;
@@ -541,6 +562,7 @@ QString renameObject(Project& p, const std::string& id, const std::string& newId
     default: break;
   }
   eachSignalRef([&](std::string& r) { prefixed(r, id, newId); });
+  writeInsides();
   return {};
 }
 

@@ -1,6 +1,7 @@
 #include "scene3d_scene.h"
 
 #include "engine/engine.h"
+#include "engine/expanded_view.h"
 
 #include <osg/ComputeBoundsVisitor>
 #include <osg/Geode>
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 
 namespace pm::gui::scene3d {
 
@@ -203,7 +205,10 @@ void MechanismScene::build(const Project& project, const std::string& projectDir
   }
   // Actuators are few and hang on several parts' poses: always redrawn.
   rotaries_.clear();
-  for (const Component& c : project.components) {
+  // An actuator inside a sub-circuit block is drawn too, under its expanded
+  // id, whose channels the run names it by.
+  std::optional<Project> expanded;
+  for (const Component& c : engine::expandedView(project, expanded).components) {
     addActuator(c);
     addSemiRotary(c);
   }

@@ -5,6 +5,7 @@
 #include "property_editor.h"
 #include "schematic_scene.h"
 #include "schematic_view.h"
+#include "subcircuit_interface_panel.h"
 
 #include <QAction>
 #include <QFileInfo>
@@ -63,6 +64,9 @@ Document* SubcircuitEditor::document() const { return levels_.empty() ? nullptr 
 SchematicScene* SubcircuitEditor::scene() const { return levels_.empty() ? nullptr : levels_.back().scene; }
 SchematicView* SubcircuitEditor::view() const { return levels_.empty() ? nullptr : levels_.back().view; }
 PropertyEditor* SubcircuitEditor::propertyEditor() const { return levels_.empty() ? nullptr : levels_.back().props; }
+SubcircuitInterfacePanel* SubcircuitEditor::interfacePanel() const {
+  return levels_.empty() ? nullptr : levels_.back().iface;
+}
 
 bool SubcircuitEditor::open(const std::string& id) {
   Document* outer = levels_.empty() ? project_ : levels_.back().doc;
@@ -86,9 +90,15 @@ SubcircuitEditor::Level SubcircuitEditor::makeLevel(Document* outer, const std::
   l.view->setObjectName("subcircuitView");
   l.props = new PropertyEditor(l.doc);
   l.props->setObjectName("subcircuitProperties");
+  l.iface = new SubcircuitInterfacePanel(l.doc);
+  auto* side = new QSplitter(Qt::Vertical);
+  side->addWidget(l.props);
+  side->addWidget(l.iface);
+  side->setStretchFactor(0, 3);
+  side->setStretchFactor(1, 2);
   auto* split = static_cast<QSplitter*>(l.page);
   split->addWidget(l.view);
-  split->addWidget(l.props);
+  split->addWidget(side);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 1);
   split->setSizes({700, 340});
@@ -104,6 +114,7 @@ SubcircuitEditor::Level SubcircuitEditor::makeLevel(Document* outer, const std::
   connect(l.view, &SchematicView::statusMessage, this, &SubcircuitEditor::statusMessage);
   connect(l.props, &PropertyEditor::rejected, this, &SubcircuitEditor::statusMessage);
   connect(l.doc, &Document::rejected, this, &SubcircuitEditor::statusMessage);
+  connect(l.iface, &SubcircuitInterfacePanel::statusMessage, this, &SubcircuitEditor::statusMessage);
   connect(l.view, &SchematicView::subcircuitOpenRequested, this, [this](const QString& id) { open(id.toStdString()); });
   // The type gone (its making undone, another project opened): back out.
   const int depth = int(levels_.size());

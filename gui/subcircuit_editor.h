@@ -22,6 +22,7 @@ class Document;
 class PropertyEditor;
 class SchematicScene;
 class SchematicView;
+class SubcircuitInterfacePanel;
 
 class SubcircuitEditor : public QWidget {
   Q_OBJECT
@@ -42,6 +43,8 @@ class SubcircuitEditor : public QWidget {
   SchematicScene* scene() const;
   SchematicView* view() const;
   PropertyEditor* propertyEditor() const;
+  // The shown type's external ports and exposed parameters (null when closed).
+  SubcircuitInterfacePanel* interfacePanel() const;
   QLabel* breadcrumb() const { return crumbs_; }
   QPushButton* backButton() const { return back_; }
   // The breadcrumb as plain text: "seed003 › vfc (meter_out_valve)".
@@ -59,6 +62,7 @@ class SubcircuitEditor : public QWidget {
     SchematicScene* scene = nullptr;
     SchematicView* view = nullptr;
     PropertyEditor* props = nullptr;
+    SubcircuitInterfacePanel* iface = nullptr;
     QWidget* page = nullptr;
   };
   Level makeLevel(Document* outer, const std::string& instance, const std::string& type);

@@ -184,12 +184,21 @@ std::string makeSubcircuit(Project& p, const std::set<std::string>& ids, const s
   // What outside read from inside now reads the inner component under its expanded id.
   std::map<std::string, std::string> rename;
   for (const std::string& id : ids) rename[id] = instance + "." + id;
+  const auto outerRef = [&](std::string& ref) {
+    if (ids.count(refId(ref))) ref = instance + "." + ref;
+  };
   for (Component& c : p.components) {
     if (c.id == instance) continue;
-    for (auto& [input, ref] : c.inputs)
-      if (ids.count(refId(ref))) ref = instance + "." + ref;
+    for (auto& [input, ref] : c.inputs) outerRef(ref);
     if (!c.data.is_null()) renameDataReferences(c.data, rename);
   }
+  // So do the mechanism's latches switched by an inner signal, and the
+  // channels the report and the plots name.
+  for (LatchDef& l : p.mechanism.latches) {
+    outerRef(l.engage);
+    outerRef(l.release);
+  }
+  renameDataReferences(p.extra, rename);
   std::vector<Connection> conns;
   for (Connection& k : p.connections) {
     const bool from = ids.count(k.from.component) > 0, to = ids.count(k.to.component) > 0;

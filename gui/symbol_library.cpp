@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <optional>
 
 namespace pm::gui {
@@ -197,9 +198,34 @@ void SymbolLibrary::reload() {
   dir_ = findSymbolDir();
 }
 
+// What a user type's symbol is drawn from: its own SVG, else the generated
+// box of its ports and inputs; "" for a built-in type (its files) or none.
+static std::string userKey(const std::string& type) {
+  const ComponentType* t = Registry::instance().find(type);
+  if (!t || t->origin.empty()) return {};
+  std::string key = t->origin + '\n' + t->category + '\n' + std::to_string(std::hash<std::string>{}(t->symbol_svg));
+  for (const PortDecl& p : t->ports) key += '\n' + p.name + ':' + std::to_string(int(p.domain));
+  for (const InputDecl& in : t->inputs) key += '\n' + in.name;
+  return key;
+}
+
 const Symbol& SymbolLibrary::symbol(const std::string& type) {
   auto it = cache_.find(type);
-  if (it == cache_.end()) it = cache_.emplace(type, std::make_unique<Symbol>(load(type))).first;
+  if (it != cache_.end()) {
+    const auto k = userKeys_.find(type);
+    if (userKey(type) != (k == userKeys_.end() ? std::string() : k->second)) {
+      retired_.push_back(std::move(it->second));
+      cache_.erase(it);
+      it = cache_.end();
+    }
+  }
+  if (it == cache_.end()) {
+    it = cache_.emplace(type, std::make_unique<Symbol>(load(type))).first;
+    if (std::string key = userKey(type); key.empty())
+      userKeys_.erase(type);
+    else
+      userKeys_[type] = std::move(key);
+  }
   return *it->second;
 }
 

@@ -110,6 +110,12 @@ class SymbolLibrary {
 
   QString dir_;
   std::map<std::string, std::unique_ptr<Symbol>> cache_;
+  // A user type changes under its name (a sub-circuit's ports edited, a
+  // type withdrawn): its symbol is made again when what it is drawn from
+  // (userKey) changed. The old one lives on, since a drawn item points at
+  // its symbol until it re-reads the component.
+  std::map<std::string, std::string> userKeys_;
+  std::vector<std::unique_ptr<Symbol>> retired_;
 };
 
 }  // namespace pm::gui

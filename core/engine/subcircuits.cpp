@@ -11,11 +11,11 @@
 
 namespace pm::engine {
 
-namespace {
-
 // A registered sub-circuit's origin must not be empty (isSubcircuit reads it).
-std::string origin(const std::string& file) { return file.empty() ? std::string("untitled project") : file; }
+std::string projectOrigin(const std::string& file) { return file.empty() ? std::string("untitled project") : file; }
 
+namespace {
+std::string origin(const std::string& file) { return projectOrigin(file); }
 }  // namespace
 
 bool isSubcircuitType(const std::string& type) {

@@ -12,6 +12,10 @@
 
 namespace pm::engine {
 
+// The origin a type a project carries is registered under: its file, or
+// "untitled project".
+std::string projectOrigin(const std::string& file);
+
 // Whether `type` is a registered sub-circuit type.
 bool isSubcircuitType(const std::string& type);
 

@@ -1,11 +1,15 @@
 #include "model/component_type.h"
 
 #include "model/project.h"
+#include "model/user_types.h"
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 namespace pm {
 
@@ -44,6 +48,43 @@ const InputDecl* ComponentType::input(const std::string& n) const { return byNam
 Registry& Registry::instance() {
   static Registry r;
   return r;
+}
+
+namespace {
+// User types withdrawn (model/user_types.h): kept in the registry's map,
+// not found. And the user types another file's type of their name
+// replaced (the library's, under a project's copy), oldest first.
+std::set<std::string>& withdrawn() {
+  static std::set<std::string> s;
+  return s;
+}
+std::map<std::string, std::vector<ComponentType>>& shadowed() {
+  static std::map<std::string, std::vector<ComponentType>> s;
+  return s;
+}
+}  // namespace
+
+void withdrawUserType(const std::string& name, const std::set<std::string>& origins) {
+  Registry& r = Registry::instance();
+  const ComponentType* t = r.find(name);
+  if (!t || t->origin.empty()) return;
+  const bool current = origins.count(t->origin) > 0;
+  auto sh = shadowed().find(name);
+  if (sh != shadowed().end()) {
+    std::erase_if(sh->second, [&](const ComponentType& s) { return origins.count(s.origin) > 0; });
+    if (sh->second.empty()) shadowed().erase(sh);
+  }
+  if (!current) return;
+  sh = shadowed().find(name);
+  if (sh == shadowed().end()) {
+    withdrawn().insert(name);
+    return;
+  }
+  ComponentType back = std::move(sh->second.back());
+  sh->second.pop_back();
+  if (sh->second.empty()) shadowed().erase(sh);
+  withdrawn().insert(name);  // so the copy withdrawn is not kept below the one back
+  r.addUser(std::move(back));
 }
 
 ParamDecl plausible(ParamDecl d) {
@@ -91,20 +132,30 @@ void Registry::addUser(ComponentType type) {
     if (!p.accepts(p.def))
       throw std::invalid_argument("parameter '" + p.name + "': default outside the range " + p.rangeText());
   }
-  if (it != types_.end())
-    it->second = std::move(type);  // in place: pointers to the entry stay valid
-  else
+  const bool hidden = withdrawn().erase(type.name) > 0;
+  if (it == types_.end()) {
     types_.emplace(type.name, std::move(type));
+    return;
+  }
+  // Another file's type of the name is kept, to come back when this one is
+  // withdrawn; the same file's earlier version (an edit) is not.
+  if (!hidden && it->second.origin != type.origin) {
+    std::vector<ComponentType>& below = shadowed()[type.name];
+    std::erase_if(below, [&](const ComponentType& s) { return s.origin == type.origin; });
+    below.push_back(std::move(it->second));
+  }
+  it->second = std::move(type);  // in place: pointers to the entry stay valid
 }
 
 const ComponentType* Registry::find(const std::string& name) const {
   auto it = types_.find(name);
-  return it == types_.end() ? nullptr : &it->second;
+  return it == types_.end() || withdrawn().count(name) ? nullptr : &it->second;
 }
 
 std::vector<const ComponentType*> Registry::all() const {
   std::vector<const ComponentType*> v;
-  for (const auto& [n, t] : types_) v.push_back(&t);
+  for (const auto& [n, t] : types_)
+    if (!withdrawn().count(n)) v.push_back(&t);
   std::sort(v.begin(), v.end(), [](auto a, auto b) {
     return std::tie(a->category, a->name) < std::tie(b->category, b->name);
   });

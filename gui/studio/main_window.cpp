@@ -337,6 +337,7 @@ void MainWindow::onDocumentChanged() {
   units::UnitSettings::instance().setAmbient(project().simulation.ambient_pressure);
   scene_->sync();
   sync3d();
+  library_->refresh();  // a sub-circuit type made, undone or edited
   results_->setProject(project());
   // Results of an earlier state no longer match the drawing.
   if (scene_->frame().active) {

@@ -196,6 +196,7 @@ class MainWindow : public QMainWindow {
   QStackedWidget* canvas_ = nullptr;  // the schematic, or the inside of a sub-circuit
   SubcircuitEditor* subEditor_ = nullptr;
   void addSubcircuitActions(QMenu* edit);
+  void storeTypeInLibrary();  // Edit > Store Sub-circuit in Library
   SchematicView* shownView() const;
   LibraryPanel* library_ = nullptr;
   PropertyEditor* props_ = nullptr;

@@ -30,6 +30,7 @@
 #include "selection_model.h"
 #include "simulation_settings_dialog.h"
 #include "study_dialog.h"
+#include "library_folder.h"
 #include "make_subcircuit_dialog.h"
 #include "subcircuit_editor.h"
 #include "start_page.h"
@@ -38,8 +39,12 @@
 #include "units.h"
 #include "window_layouts.h"
 
+#include "engine/user_folder.h"
+#include "model/project_error.h"
+
 #include <QAction>
 #include <QActionGroup>
+#include <QDir>
 #include <QDockWidget>
 #include <QGraphicsItem>
 #include <QLabel>
@@ -337,9 +342,44 @@ void MainWindow::addSubcircuitActions(QMenu* edit) {
   });
   open->setObjectName("actionOpenSubcircuit");
   open->setStatusTip(tr("Edit the inside of the selected sub-circuit block (every block of its type follows)"));
+  QAction* store = edit->addAction(tr("Store Sub-circuit in &Library"), this, [this] { storeTypeInLibrary(); });
+  store->setObjectName("actionStoreInLibrary");
+  store->setStatusTip(tr("Write the type of the selected block (or of the inside shown) into the user library "
+                         "folder (Edit > Preferences), so every project can use it"));
   view_->setContextMenuPolicy(Qt::ActionsContextMenu);
   view_->addAction(make);
   view_->addAction(open);
+  view_->addAction(store);
+}
+
+// The selected block's type, or the type whose inside is shown, written to
+// the library folder: the library lists it from there at every start.
+void MainWindow::storeTypeInLibrary() {
+  std::string type;
+  if (subEditor_->isOpen()) {
+    type = subEditor_->document()->subcircuitType();
+  } else if (const auto ids = scene_->selectedComponents(); ids.size() == 1) {
+    if (const Component* c = project().find(*ids.begin())) type = c->type;
+  }
+  const auto it = project().userComponents.find(type);
+  if (it == project().userComponents.end()) {
+    statusBar()->showMessage(tr("Select one sub-circuit block (or open one) to store its type in the library"), 6000);
+    return;
+  }
+  const QString folder = library_folder::current();
+  if (folder.isEmpty() || !QDir().mkpath(folder)) {
+    showWarning(tr("Store in Library"), tr("The library folder '%1' cannot be made: choose one in Edit > Preferences")
+                                            .arg(folder));
+    return;
+  }
+  try {
+    const std::string path = engine::storeInFolder(it->second, folder.toStdString());
+    library_->refresh();
+    statusBar()->showMessage(tr("Stored %1 in the library: %2").arg(QString::fromStdString(type),
+                                                                  QString::fromStdString(path)), 8000);
+  } catch (const ProjectError& e) {
+    showWarning(tr("Store in Library"), QString::fromStdString(e.what()));
+  }
 }
 
 void MainWindow::buildMenus() {
