@@ -94,8 +94,8 @@ SubcircuitEditor::Level SubcircuitEditor::makeLevel(Document* outer, const std::
   auto* side = new QSplitter(Qt::Vertical);
   side->addWidget(l.props);
   side->addWidget(l.iface);
-  side->setStretchFactor(0, 3);
-  side->setStretchFactor(1, 2);
+  side->setStretchFactor(0, 1);
+  side->setStretchFactor(1, 1);
   auto* split = static_cast<QSplitter*>(l.page);
   split->addWidget(l.view);
   split->addWidget(side);

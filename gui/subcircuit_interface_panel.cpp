@@ -21,6 +21,7 @@ QTableWidget* table(const char* name, const QStringList& headers) {
   t->setObjectName(name);
   t->setHorizontalHeaderLabels(headers);
   t->verticalHeader()->hide();
+  t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6);
   t->horizontalHeader()->setStretchLastSection(true);
   t->setSelectionBehavior(QAbstractItemView::SelectRows);
   t->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -75,9 +76,10 @@ SubcircuitInterfacePanel::SubcircuitInterfacePanel(Document* inside, QWidget* pa
     auto* head = new QLabel("<b>" + title + "</b>");
     lay->addWidget(head);
     lay->addWidget(t, 1);
+    name->setMinimumWidth(90);
     auto* row = new QHBoxLayout;
-    row->addWidget(choice, 2);
-    row->addWidget(name, 1);
+    row->addWidget(choice, 3);
+    row->addWidget(name, 2);
     row->addWidget(expose);
     row->addWidget(remove);
     lay->addLayout(row);
