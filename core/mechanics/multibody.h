@@ -492,14 +492,15 @@ class MultibodySystem {
       rates[i] = (k[mj.body].A * mj.A.col(2)).dot(k[mi.body].ww - k[mj.body].ww);
     }
   }
-  // solveAccelerations' dense scratch: a row's blocks of C and M^-1 C^T.
+  // solveAccelerations' dense scratch: a row's blocks of C and M^-1 C^T on
+  // one part (grouped by part, from accOnStart_), and per row its entries.
   struct AccEntry {
-    int body;
+    int row, body;
     V3 r, p, mr, mp;
   };
-  std::vector<std::array<AccEntry, 4>> accEnt_;
+  std::vector<AccEntry> accEnt_;
+  std::vector<std::array<int, 4>> accRowEnt_;
   std::vector<int> accCnt_, accOnStart_, accOnFill_;
-  std::vector<std::pair<int, int>> accOn_;
   std::vector<int> accNz_, accNzStart_;  // the Cholesky factor's nonzeros per column
   // solveAccelerations' scratch kept across calls (it runs at every output row).
   std::vector<int> accMoving_, accCol_;

@@ -266,13 +266,14 @@ void MultibodySystem::solveMultipliersDense(const std::vector<int>& col, const E
                                             const Eigen::VectorXd& gamma, Eigen::VectorXd& lam, Eigen::VectorXd* acc) {
   const std::vector<Row>& rows = rowsScratch_;
   const int m = static_cast<int>(lam.size());
-  // Scratch kept across calls (this runs at every output row): entries of
-  // C and M^-1 C^T row by row, and per part its (row, entry) pairs in
-  // increasing row order, flat.
+  // Scratch kept across calls (this runs at every output row): the entries
+  // of C and M^-1 C^T part by part, each part's in increasing row order
+  // (flat), and per row where its entries are.
   using Entry = AccEntry;
-  auto& ent = accEnt_;
+  std::vector<Entry>& ent = accEnt_;
+  auto& of = accRowEnt_;
   auto& cnt = accCnt_;
-  ent.resize(m);
+  of.resize(m);
   cnt.assign(m, 0);
   const size_t nb = bodies_.size();
   accOnStart_.assign(nb + 1, 0);
@@ -282,16 +283,18 @@ void MultibodySystem::solveMultipliersDense(const std::vector<int>& col, const E
         if (col[rows[ri].b[q]] >= 0) ++accOnStart_[rows[ri].b[q] + 1];
   for (size_t b = 0; b < nb; ++b) accOnStart_[b + 1] += accOnStart_[b];
   accOnFill_.assign(accOnStart_.begin(), accOnStart_.end() - 1);
-  accOn_.resize(accOnStart_[nb]);
+  ent.resize(accOnStart_[nb]);
   int i = 0;
   for (size_t ri = 0; ri < rows.size(); ++ri) {
     if (!rowInfo_[ri].active) continue;
     const Row& r = rows[ri];
     for (int q = 0; q < r.n; ++q) {
-      if (col[r.b[q]] < 0) continue;
-      const BodyRT& B = bodies_[r.b[q]];
-      accOn_[accOnFill_[r.b[q]]++] = {i, cnt[i]};
-      ent[i][cnt[i]++] = {r.b[q], r.r[q], r.p[q], r.r[q] / B.m, B.Jinv * r.p[q]};
+      const int b = r.b[q];
+      if (col[b] < 0) continue;
+      const BodyRT& B = bodies_[b];
+      const int x = accOnFill_[b]++;
+      of[i][cnt[i]++] = x;
+      ent[x] = {i, b, r.r[q], r.p[q], r.r[q] / B.m, B.Jinv * r.p[q]};
     }
     ++i;
   }
@@ -302,12 +305,9 @@ void MultibodySystem::solveMultipliersDense(const std::vector<int>& col, const E
   for (size_t b = 0; b < nb; ++b) {
     const int first = accOnStart_[b], last = accOnStart_[b + 1];
     for (int x = first; x < last; ++x) {
-      const auto [j, qb] = accOn_[x];
-      const Entry& ej = ent[j][qb];
-      for (int w = x; w < last; ++w) {
-        const auto [i2, qa] = accOn_[w];
-        S(i2, j) += ent[i2][qa].r.dot(ej.mr) + ent[i2][qa].p.dot(ej.mp);
-      }
+      const Entry& ej = ent[x];
+      double* Sj = S.data() + static_cast<size_t>(ej.row) * m;
+      for (int w = x; w < last; ++w) Sj[ent[w].row] += ent[w].r.dot(ej.mr) + ent[w].p.dot(ej.mp);
     }
   }
   S.diagonal().array() += compliance_;  // the DAE's regularisation: finite where a loop loses rank
@@ -315,7 +315,10 @@ void MultibodySystem::solveMultipliersDense(const std::vector<int>& col, const E
   auto a0Ang = [&](int b) { return a0.segment<3>(col[b] + 3); };
   for (int i2 = 0; i2 < m; ++i2) {  // C a0 - gamma
     double v = 0.0;
-    for (int q = 0; q < cnt[i2]; ++q) v += ent[i2][q].r.dot(a0Lin(ent[i2][q].body)) + ent[i2][q].p.dot(a0Ang(ent[i2][q].body));
+    for (int q = 0; q < cnt[i2]; ++q) {
+      const Entry& e = ent[of[i2][q]];
+      v += e.r.dot(a0Lin(e.body)) + e.p.dot(a0Ang(e.body));
+    }
     lam[i2] = v - gamma[i2];
   }
   if (!choleskySolve(accS_.data(), m, lam, accNz_, accNzStart_))
@@ -323,7 +326,7 @@ void MultibodySystem::solveMultipliersDense(const std::vector<int>& col, const E
   if (!acc) return;
   for (int i2 = 0; i2 < m; ++i2)  // a = a0 - M^-1 C^T lambda
     for (int q = 0; q < cnt[i2]; ++q) {
-      const Entry& e = ent[i2][q];
+      const Entry& e = ent[of[i2][q]];
       acc->segment<3>(col[e.body]) -= e.mr * lam[i2];
       acc->segment<3>(col[e.body] + 3) -= e.mp * lam[i2];
     }
