@@ -345,6 +345,7 @@ void MechanismElement::publishSignals(SystemBuilder& b) {
 }
 
 void MechanismElement::evaluate(Eval& e) {
+  forcesOf_ = {};
   if (!rc_) {
     // Root checks read the mechanism's quantities from the states (its
     // signals and roots compute them on demand): its residual is not needed.
@@ -376,6 +377,7 @@ void MechanismElement::evaluate(Eval& e) {
   }
   cur_ = nullptr;
   rc_->accelerations(e.t, y, F_, N_, zdd.data());
+  forcesOf_ = {&e, e.t, e.y};
   for (int i = 0; i < f; ++i) {
     res[i] = rp[i] - r[f + i];
     res[f + i] = rp[f + i] - zdd[i];
@@ -449,8 +451,12 @@ void MechanismElement::output(const Eval& e, double* channels) {
     if (zdd_.size() != static_cast<size_t>(rc_->dof())) zdd_.resize(rc_->dof());
     cur_ = &e;
     try {
-      mb_->appliedForces(e.t, y, F_, N_);
-      rc_->accelerations(e.t, y, F_, N_, zdd_.data());
+      // System::outputs evaluates first: the forces and accelerations of
+      // that evaluation are these.
+      if (!(forcesOf_.eval == &e && forcesOf_.t == e.t && forcesOf_.y == e.y)) {
+        mb_->appliedForces(e.t, y, F_, N_);
+        rc_->accelerations(e.t, y, F_, N_, zdd_.data());
+      }
       std::copy(y, y + mb_->size(), work_.begin());
       std::fill(workp_.begin(), workp_.end(), 0.0);
       rc_->partAccelerations(e.t, y, zdd_.data(), workp_.data());

@@ -115,6 +115,12 @@ class MechanismElement : public Element {
   mutable bool keyValid_ = false;
   std::vector<mb::V3> F_, N_;
   std::vector<double> zdd_, rates_;  // evaluate()'s and output()'s scratch
+  // The evaluation F_, N_ and zdd_ are of (reduced: output() reuses them).
+  struct ForcesOf {
+    const Eval* eval = nullptr;
+    double t = 0.0;
+    const double* y = nullptr;
+  } forcesOf_;
   void setupReduced(SystemBuilder& b, const std::vector<mb::MultibodySystem::StateDecl>& decls);
   void setupAbsolute(SystemBuilder& b, const std::vector<mb::MultibodySystem::StateDecl>& decls);
   void publishSignals(SystemBuilder& b);

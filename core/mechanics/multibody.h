@@ -238,6 +238,9 @@ class MultibodySystem {
   std::string constraintBreach(double t, const double* y) const;
   double kineticEnergy(const double* y) const;
   double potentialEnergy(double t, const double* y);
+  // The same from the kinematics k of y.
+  double kineticEnergyOf(const std::vector<Kin>& k) const;
+  double potentialEnergyOf(double t, const double* y, const std::vector<Kin>& k) const;
 
   // For the reduced-coordinate formulation (reduced_coordinates.h): the
   // kinematics and every constraint row (active or not, in rows() order) at
@@ -412,7 +415,7 @@ class MultibodySystem {
   void freeAccelerations(double t, const double* y, const std::vector<int>& moving, const std::vector<V3>* F,
                          const std::vector<V3>* N, Eigen::VectorXd& a0, std::vector<double>& yv);
   // gamma = C a of the accelerations in yp (active rows of rowsScratch_).
-  Eigen::VectorXd accelerationsTimesRows(const double* yp) const;
+  void accelerationsTimesRows(const double* yp, Eigen::VectorXd& gamma) const;
   // S lambda = C a0 - gamma with S = C M^-1 C^T + compliance; with `acc`,
   // also a = a0 - M^-1 C^T lambda. Dense for small models, else sparse.
   void solveMultipliersDense(const std::vector<int>& col, const Eigen::VectorXd& a0, const Eigen::VectorXd& gamma,
@@ -425,7 +428,8 @@ class MultibodySystem {
   // by central differences along the motion (truncation error ~1e-10 relative).
   Eigen::VectorXd accelerationRhs(double t, const std::vector<double>& yNoMultipliers);
   void setPositions(std::vector<double>& y, const Eigen::VectorXd& dx, double scale = 1.0) const;
-  void writeKinematicDerivatives(double* y, double* yp) const;
+  // k: the kinematics of y, when at hand (the windings' rates read them).
+  void writeKinematicDerivatives(double* y, double* yp, const std::vector<Kin>* k = nullptr) const;
   // Outputs' pieces (multibody_outputs.cpp): a lumped weld's reaction (its
   // leaf's Newton-Euler balance) and a joint's reaction on I's part, at the
   // I marker, world axes.
@@ -488,14 +492,20 @@ class MultibodySystem {
       rates[i] = (k[mj.body].A * mj.A.col(2)).dot(k[mi.body].ww - k[mj.body].ww);
     }
   }
-  // solveAccelerations' dense scratch: a row's blocks of C and M^-1 C^T.
+  // solveAccelerations' dense scratch: a row's blocks of C and M^-1 C^T on
+  // one part (grouped by part, from accOnStart_), and per row its entries.
   struct AccEntry {
-    int body;
+    int row, body;
     V3 r, p, mr, mp;
   };
-  std::vector<std::array<AccEntry, 4>> accEnt_;
+  std::vector<AccEntry> accEnt_;
+  std::vector<std::array<int, 4>> accRowEnt_;
   std::vector<int> accCnt_, accOnStart_, accOnFill_;
-  std::vector<std::pair<int, int>> accOn_;
+  std::vector<int> accNz_, accNzStart_;  // the Cholesky factor's nonzeros per column
+  // solveAccelerations' scratch kept across calls (it runs at every output row).
+  std::vector<int> accMoving_, accCol_;
+  Eigen::VectorXd accA0_, accGamma_, accLam_;
+  mutable std::vector<double> windingRates_;  // writeKinematicDerivatives'
   Eigen::MatrixXd accS_;
 };
 

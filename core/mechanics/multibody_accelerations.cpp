@@ -19,35 +19,47 @@ namespace {
 constexpr int kDenseAccelerationsUpTo = 120;
 
 // Cholesky in place (lower triangle, right-looking by columns so the
-// inner loops run down contiguous columns and skip the zeros: two rows
-// meet only on a part they share), then the two triangular solves, the
-// right-hand side lam overwritten with the solution. Eigen's blocked LLT
-// costs more on so few rows. False at a pivot that is not positive.
-bool choleskySolve(double* A, int m, Eigen::VectorXd& lam) {
+// inner loops run down contiguous columns), then the two triangular
+// solves, the right-hand side lam overwritten with the solution. Each
+// column's update runs over its nonzeros below the diagonal alone (listed
+// in nz as the column is scaled; two rows meet only on a part they share):
+// a zero's product would leave every entry as it is (none is -0), so the
+// result is the dense loops' to the bit. Eigen's blocked LLT costs more on
+// so few rows. False at a pivot that is not positive.
+bool choleskySolve(double* A, int m, Eigen::VectorXd& lam, std::vector<int>& nz, std::vector<int>& nzStart) {
+  nz.clear();
+  nzStart.resize(static_cast<size_t>(m) + 1);
   for (int k = 0; k < m; ++k) {
     double* colK = A + static_cast<size_t>(k) * m;
     if (!(colK[k] > 0.0)) return false;
     const double d = std::sqrt(colK[k]);
     colK[k] = d;
-    for (int i = k + 1; i < m; ++i) colK[i] /= d;
-    for (int j = k + 1; j < m; ++j) {
+    const size_t first = nz.size();
+    nzStart[k] = static_cast<int>(first);
+    for (int i = k + 1; i < m; ++i) {
+      colK[i] /= d;
+      if (colK[i] != 0.0) nz.push_back(i);
+    }
+    const size_t last = nz.size();
+    for (size_t a = first; a < last; ++a) {
+      const int j = nz[a];
       const double ljk = colK[j];
-      if (ljk == 0.0) continue;
       double* __restrict colJ = A + static_cast<size_t>(j) * m;
-      for (int i = j; i < m; ++i) colJ[i] -= ljk * colK[i];
+      for (size_t b = a; b < last; ++b) colJ[nz[b]] -= ljk * colK[nz[b]];
     }
   }
+  nzStart[m] = static_cast<int>(nz.size());
   for (int k = 0; k < m; ++k) {  // L z = b
     const double* colK = A + static_cast<size_t>(k) * m;
     lam[k] /= colK[k];
     const double zk = lam[k];
     if (zk != 0.0)
-      for (int i = k + 1; i < m; ++i) lam[i] -= colK[i] * zk;
+      for (int a = nzStart[k]; a < nzStart[k + 1]; ++a) lam[nz[a]] -= colK[nz[a]] * zk;
   }
   for (int k = m - 1; k >= 0; --k) {  // L^T x = z
     const double* colK = A + static_cast<size_t>(k) * m;
     double v = lam[k];
-    for (int i = k + 1; i < m; ++i) v -= colK[i] * lam[i];
+    for (int a = nzStart[k]; a < nzStart[k + 1]; ++a) v -= colK[nz[a]] * lam[nz[a]];
     lam[k] = v / colK[k];
   }
   return true;
@@ -55,7 +67,7 @@ bool choleskySolve(double* A, int m, Eigen::VectorXd& lam) {
 
 }  // namespace
 
-void MultibodySystem::writeKinematicDerivatives(double* y, double* yp) const {
+void MultibodySystem::writeKinematicDerivatives(double* y, double* yp, const std::vector<Kin>* k) const {
   for (const BodyRT& b : bodies_) {
     if (b.ground) continue;
     const int s = b.slot;
@@ -69,8 +81,10 @@ void MultibodySystem::writeKinematicDerivatives(double* y, double* yp) const {
   for (const RowInfo& r : rowInfo_)
     if (r.mu >= 0) y[r.mu] = 0.0;
   if (!windings_.empty()) {
-    std::vector<double> rates(windings_.size());
-    windingRates(y, rates.data());
+    std::vector<double>& rates = windingRates_;
+    rates.resize(windings_.size());
+    if (k) windingRatesOf(*k, rates.data());
+    else windingRates(y, rates.data());
     for (size_t i = 0; i < windings_.size(); ++i) yp[windings_[i].state] = rates[i];
   }
   writeStickRates(y, yp);
@@ -170,12 +184,12 @@ void MultibodySystem::freeAccelerations(double t, const double* y, const std::ve
   }
 }
 
-Eigen::VectorXd MultibodySystem::accelerationsTimesRows(const double* yp) const {
+void MultibodySystem::accelerationsTimesRows(const double* yp, Eigen::VectorXd& gamma) const {
   const std::vector<Row>& rows = rowsScratch_;
   int m = 0;
   for (size_t i = 0; i < rows.size(); ++i)
     if (rowInfo_[i].active) ++m;
-  Eigen::VectorXd gamma(m);
+  gamma.resize(m);
   int i = 0;
   for (size_t ri = 0; ri < rows.size(); ++ri) {
     if (!rowInfo_[ri].active) continue;
@@ -189,18 +203,20 @@ Eigen::VectorXd MultibodySystem::accelerationsTimesRows(const double* yp) const 
     }
     gamma[i++] = v;
   }
-  return gamma;
 }
 
 void MultibodySystem::solveAccelerations(double t, double* y, double* yp, const std::vector<V3>* F,
                                          const std::vector<V3>* Nb) {
   requireMass();
   const bool knownAcc = F != nullptr;
-  std::vector<int> moving, col;
+  std::vector<int>& moving = accMoving_;
+  std::vector<int>& col = accCol_;
+  moving.clear();
   movingColumns(moving, col);
   const int n6 = 6 * static_cast<int>(moving.size());
   // Unconstrained accelerations from the applied forces (lambda = 0).
-  Eigen::VectorXd a0(n6);
+  Eigen::VectorXd& a0 = accA0_;
+  a0.resize(n6);
   std::vector<double> yv;
   freeAccelerations(t, y, moving, F, Nb, a0, yv);
   // The rows at these positions (built by the residual, or above).
@@ -208,8 +224,11 @@ void MultibodySystem::solveAccelerations(double t, double* y, double* yp, const 
   for (size_t i = 0; i < rowsScratch_.size(); ++i)
     if (rowInfo_[i].active) ++m;
   // C a of the given accelerations, or -d/dt (C v + Phi_t).
-  const Eigen::VectorXd gamma = knownAcc ? accelerationsTimesRows(yp) : accelerationRhs(t, yv);
-  Eigen::VectorXd lam = Eigen::VectorXd::Zero(m);
+  Eigen::VectorXd& gamma = accGamma_;
+  if (knownAcc) accelerationsTimesRows(yp, gamma);
+  else gamma = accelerationRhs(t, yv);
+  Eigen::VectorXd& lam = accLam_;
+  lam.setZero(m);
   Eigen::VectorXd acc;  // a0 - M^-1 C^T lambda (with given accelerations: not needed)
   if (!knownAcc) acc = a0;
   // Small mechanisms: a dense S = C M^-1 C^T (a sparse factorisation's
@@ -233,7 +252,7 @@ void MultibodySystem::solveAccelerations(double t, double* y, double* yp, const 
         yp[s + 10 + a] = acc[6 * q + 3 + a];
       }
     }
-  writeKinematicDerivatives(y, yp);
+  writeKinematicDerivatives(y, yp, &kin_);  // kin_: y's positions, from the residual or freeAccelerations
 }
 
 void MultibodySystem::makeConsistent(double t, double* y, double* yp) { solveAccelerations(t, y, yp); }
@@ -247,13 +266,14 @@ void MultibodySystem::solveMultipliersDense(const std::vector<int>& col, const E
                                             const Eigen::VectorXd& gamma, Eigen::VectorXd& lam, Eigen::VectorXd* acc) {
   const std::vector<Row>& rows = rowsScratch_;
   const int m = static_cast<int>(lam.size());
-  // Scratch kept across calls (this runs at every output row): entries of
-  // C and M^-1 C^T row by row, and per part its (row, entry) pairs in
-  // increasing row order, flat.
+  // Scratch kept across calls (this runs at every output row): the entries
+  // of C and M^-1 C^T part by part, each part's in increasing row order
+  // (flat), and per row where its entries are.
   using Entry = AccEntry;
-  auto& ent = accEnt_;
+  std::vector<Entry>& ent = accEnt_;
+  auto& of = accRowEnt_;
   auto& cnt = accCnt_;
-  ent.resize(m);
+  of.resize(m);
   cnt.assign(m, 0);
   const size_t nb = bodies_.size();
   accOnStart_.assign(nb + 1, 0);
@@ -263,16 +283,18 @@ void MultibodySystem::solveMultipliersDense(const std::vector<int>& col, const E
         if (col[rows[ri].b[q]] >= 0) ++accOnStart_[rows[ri].b[q] + 1];
   for (size_t b = 0; b < nb; ++b) accOnStart_[b + 1] += accOnStart_[b];
   accOnFill_.assign(accOnStart_.begin(), accOnStart_.end() - 1);
-  accOn_.resize(accOnStart_[nb]);
+  ent.resize(accOnStart_[nb]);
   int i = 0;
   for (size_t ri = 0; ri < rows.size(); ++ri) {
     if (!rowInfo_[ri].active) continue;
     const Row& r = rows[ri];
     for (int q = 0; q < r.n; ++q) {
-      if (col[r.b[q]] < 0) continue;
-      const BodyRT& B = bodies_[r.b[q]];
-      accOn_[accOnFill_[r.b[q]]++] = {i, cnt[i]};
-      ent[i][cnt[i]++] = {r.b[q], r.r[q], r.p[q], r.r[q] / B.m, B.Jinv * r.p[q]};
+      const int b = r.b[q];
+      if (col[b] < 0) continue;
+      const BodyRT& B = bodies_[b];
+      const int x = accOnFill_[b]++;
+      of[i][cnt[i]++] = x;
+      ent[x] = {i, b, r.r[q], r.p[q], r.r[q] / B.m, B.Jinv * r.p[q]};
     }
     ++i;
   }
@@ -283,12 +305,9 @@ void MultibodySystem::solveMultipliersDense(const std::vector<int>& col, const E
   for (size_t b = 0; b < nb; ++b) {
     const int first = accOnStart_[b], last = accOnStart_[b + 1];
     for (int x = first; x < last; ++x) {
-      const auto [j, qb] = accOn_[x];
-      const Entry& ej = ent[j][qb];
-      for (int w = x; w < last; ++w) {
-        const auto [i2, qa] = accOn_[w];
-        S(i2, j) += ent[i2][qa].r.dot(ej.mr) + ent[i2][qa].p.dot(ej.mp);
-      }
+      const Entry& ej = ent[x];
+      double* Sj = S.data() + static_cast<size_t>(ej.row) * m;
+      for (int w = x; w < last; ++w) Sj[ent[w].row] += ent[w].r.dot(ej.mr) + ent[w].p.dot(ej.mp);
     }
   }
   S.diagonal().array() += compliance_;  // the DAE's regularisation: finite where a loop loses rank
@@ -296,15 +315,18 @@ void MultibodySystem::solveMultipliersDense(const std::vector<int>& col, const E
   auto a0Ang = [&](int b) { return a0.segment<3>(col[b] + 3); };
   for (int i2 = 0; i2 < m; ++i2) {  // C a0 - gamma
     double v = 0.0;
-    for (int q = 0; q < cnt[i2]; ++q) v += ent[i2][q].r.dot(a0Lin(ent[i2][q].body)) + ent[i2][q].p.dot(a0Ang(ent[i2][q].body));
+    for (int q = 0; q < cnt[i2]; ++q) {
+      const Entry& e = ent[of[i2][q]];
+      v += e.r.dot(a0Lin(e.body)) + e.p.dot(a0Ang(e.body));
+    }
     lam[i2] = v - gamma[i2];
   }
-  if (!choleskySolve(accS_.data(), m, lam))
+  if (!choleskySolve(accS_.data(), m, lam, accNz_, accNzStart_))
     fail("mechanism", "", "singular constraint set (a joint fixes what another already fixes?)");
   if (!acc) return;
   for (int i2 = 0; i2 < m; ++i2)  // a = a0 - M^-1 C^T lambda
     for (int q = 0; q < cnt[i2]; ++q) {
-      const Entry& e = ent[i2][q];
+      const Entry& e = ent[of[i2][q]];
       acc->segment<3>(col[e.body]) -= e.mr * lam[i2];
       acc->segment<3>(col[e.body] + 3) -= e.mp * lam[i2];
     }

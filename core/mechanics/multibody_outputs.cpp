@@ -153,15 +153,24 @@ std::string MultibodySystem::constraintBreach(double t, const double* y) const {
 double MultibodySystem::kineticEnergy(const double* y) const {
   std::vector<Kin> k;
   kinematics(y, k);
+  return kineticEnergyOf(k);
+}
+
+double MultibodySystem::kineticEnergyOf(const std::vector<Kin>& k) const {
   double e = 0.0;
   for (size_t b = 0; b < bodies_.size(); ++b)
     if (!bodies_[b].ground) e += 0.5 * bodies_[b].m * k[b].v.squaredNorm() + 0.5 * k[b].w.dot(bodies_[b].J * k[b].w);
   return e;
 }
 
-double MultibodySystem::potentialEnergy(double /*t: springs have no time tables*/, const double* y) {
+double MultibodySystem::potentialEnergy(double t, const double* y) {
   std::vector<Kin> k;
   kinematics(y, k);
+  return potentialEnergyOf(t, y, k);
+}
+
+double MultibodySystem::potentialEnergyOf(double /*t: springs have no time tables*/, const double* y,
+                                          const std::vector<Kin>& k) const {
   double e = 0.0;
   for (size_t b = 0; b < bodies_.size(); ++b)
     if (!bodies_[b].ground) e -= bodies_[b].m * g_.dot(k[b].r);
@@ -261,7 +270,7 @@ void MultibodySystem::outputs(double t, const double* y, const double* yp, doubl
   }
   for (double v : fv) row[c++] = v;
   latchValues(y, row, c);
-  const double ek = kineticEnergy(y), ep = potentialEnergy(t, y);
+  const double ek = kineticEnergyOf(kin_), ep = potentialEnergyOf(t, y, kin_);  // kin_ is y's
   row[c++] = ek;
   row[c++] = ep;
   row[c++] = ek + ep;
