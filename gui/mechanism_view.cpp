@@ -256,6 +256,8 @@ void MechanismView::showPose() {
     d_->manipulator->setTransformation(eye + shift, center + shift, up);
   }
   update();
+  ++d_->poses;
+  emit poseShown(t);
 }
 
 void MechanismView::setFollow(bool on) {
@@ -506,6 +508,7 @@ bool MechanismView::surfaceAt(const QPoint& pos, QString* part, QVector3D* world
 double MechanismView::lastFrameMs() const { return d_->frameMs; }
 int MechanismView::nodesBuiltByLastEdit() const { return d_->scene.nodesBuilt(); }
 quint64 MechanismView::frameCount() const { return d_->frames; }
+quint64 MechanismView::poseCount() const { return d_->poses; }
 
 void MechanismView::initializeGL() {
   connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &MechanismView::cleanupGL, Qt::UniqueConnection);

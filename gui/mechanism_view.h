@@ -180,6 +180,9 @@ class MechanismView : public QOpenGLWidget {
   // Object nodes the last setProject() created (the others were kept).
   int nodesBuiltByLastEdit() const;
   quint64 frameCount() const;
+  // Poses applied so far (each emits poseShown): tests count them against
+  // the pose interval.
+  quint64 poseCount() const;
 
  public slots:
   void setPose(double time);
@@ -204,6 +207,8 @@ class MechanismView : public QOpenGLWidget {
   // its origin: the world's, or with `local` its own.
   void gizmoTurned(const QString& id, int axis, double angle, bool local);
   void gizmoLocalChanged(bool local);
+  // The scene was posed at time t (its repaint is scheduled).
+  void poseShown(double t);
 
  protected:
   void initializeGL() override;

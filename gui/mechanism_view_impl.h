@@ -35,6 +35,7 @@ struct MechanismView::Impl {
   QElapsedTimer lastPose;
   QTimer poseTimer;
   quint64 frames = 0;
+  quint64 poses = 0;
   bool fitPending = true;
   osg::Vec3d viewDir{0.55, -1.0, 0.65};  // centre -> eye
   osg::Quat appliedUp;                    // the scene's up rotation the view directions follow

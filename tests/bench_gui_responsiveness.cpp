@@ -9,7 +9,9 @@
 // its start) and "as fast as possible" (the views show the newest row).
 // Prints the figures; asserts nothing (the machine is shared). A benchmark
 // executable, not registered with CTest:
-//   xvfb-run -a -s '-screen 0 1600x1000x24' build/bin/pneumech-bench-responsiveness [t_end]
+//   xvfb-run -a -s '-screen 0 1600x1000x24' build/bin/pneumech-bench-responsiveness [t_end] [--run-only]
+// --run-only: the run at 1x alone, without the baselines, the playing on
+// and the frame costs (for a profiler: valgrind --tool=callgrind).
 #include "main_window.h"
 #include "mechanism_view.h"
 #include "plot_pane.h"
@@ -202,19 +204,20 @@ void frameCost(gui::MainWindow& w) {
 
 // The project at `file` in a new window at playback `speed`: idle, during
 // the run, and (at a finite speed) while the views play on after it.
-void measure(const QString& file, double speed, const char* what) {
+void measure(const QString& file, double speed, const char* what, bool runOnly = false) {
   gui::MainWindow w;
   w.resize(1500, 1000);
   w.show();
   w.openProject(file);
   w.timeCursor()->setSpeed(speed);
   std::printf("%s\n", what);
-  {
+  if (runOnly) waitMs(1000);  // the window shown and laid out
+  if (!runOnly) {
     Probe idle;
     waitMs(3000);
     idle.report("idle, project open (baseline)");
   }
-  {
+  if (!runOnly) {
     // The scheduler alone: two threads of this process spinning, as the
     // solver and its output thread do, and the GUI thread doing nothing.
     std::atomic<bool> stop{false};
@@ -231,6 +234,9 @@ void measure(const QString& file, double speed, const char* what) {
     for (auto& t : spin) t.join();
   }
   QSignalSpy done(&w, &gui::MainWindow::simulationFinished);
+  QSignalSpy frames(w.timeCursor(), &gui::TimeCursor::frameDue);
+  gui::MechanismView* v3d = w.mechanismView();
+  const quint64 poses0 = v3d ? v3d->poseCount() : 0, paints0 = v3d ? v3d->frameCount() : 0;
   {
     Probe run;
     w.runSimulation();
@@ -238,8 +244,13 @@ void measure(const QString& file, double speed, const char* what) {
     run.report("during the run");
   }
   const RunStats& s = w.runner()->lastResult().stats;
-  std::printf("  run: t = %.1f s, solver real-time factor %.2f; the cursor at %.2f s when it ended\n", s.tReached,
-              s.realTimeFactor(), w.timeCursor()->time());
+  std::printf("  run: t = %.1f s, solver real-time factor %.2f; the cursor at %.2f s when it ended; "
+              "%d playback frames, 3D %llu poses, %llu paints\n",
+              s.tReached, s.realTimeFactor(), w.timeCursor()->time(), int(frames.count()),
+              (unsigned long long)(v3d ? v3d->poseCount() - poses0 : 0),
+              (unsigned long long)(v3d ? v3d->frameCount() - paints0 : 0));
+  std::fflush(stdout);
+  if (runOnly) return;
   if (w.timeCursor()->isPlaying()) {
     Probe play;
     waitMs(5000);
@@ -253,13 +264,14 @@ void measure(const QString& file, double speed, const char* what) {
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
   const double tEnd = argc > 1 ? std::atof(argv[1]) : 90.0;
+  const bool runOnly = argc > 2 && std::string(argv[2]) == "--run-only";
   Project p = engine::load(std::string(PM_SOURCE_DIR) + "/projects/torx_open_loop.pneumech.json");
   p.simulation.t_end = tEnd;
   QTemporaryDir dir;
   const QString file = dir.filePath("torx.pneumech.json");
   engine::save(p, file.toStdString());
   std::printf("TORX open loop, t_end %g s, platform %s\n", tEnd, qPrintable(QGuiApplication::platformName()));
-  measure(file, 1.0, "Playback 1x (the default):");
-  measure(file, gui::TimeCursor::asFastAsPossible(), "Playback as fast as possible:");
+  measure(file, 1.0, "Playback 1x (the default):", runOnly);
+  if (!runOnly) measure(file, gui::TimeCursor::asFastAsPossible(), "Playback as fast as possible:");
   return 0;
 }
