@@ -120,6 +120,9 @@ PlotPane::PlotPane(ResultBuffer* data, QWidget* parent) : QChartView(parent), da
   connect(chart_, &QChart::plotAreaChanged, this, [this] {
     if (!titling_) QTimer::singleShot(0, this, [this] { updateAxisTitles(); });
     if (!exporting_) emit plotAreaMoved();
+    // Wider: decimated again for the new pixel columns.
+    if (!exporting_ && !updating_ && bucketCount() > decimatedFor_)
+      QTimer::singleShot(0, this, [this] { refresh(); });
   });
   // A zoom or pan changes what is visible: decimate again for that window.
   connect(axisX_, &QValueAxis::rangeChanged, this, [this] {
@@ -314,6 +317,8 @@ void PlotPane::refresh() {
   if (i0 > 0) --i0;
   if (i1 < n) ++i1;
   std::map<QValueAxis*, std::pair<double, double>> span;
+  const size_t buckets = bucketCount();
+  if (!exporting_) decimatedFor_ = buckets;
   for (Shown& s : shown_) {
     const ResultBuffer::Channel& c = data_->channels()[static_cast<size_t>(s.channel)];
     const units::DisplayUnit du = units::forChannel(c.name, c.unit);
@@ -326,13 +331,13 @@ void PlotPane::refresh() {
       pts.append(QPointF(t[r], v));
       if (std::isfinite(v) && t[r] >= x0 && t[r] <= x1) lo = std::min(lo, v), hi = std::max(hi, v);
     };
-    if (m > i0 && m - i0 <= 2 * kMaxBuckets) {
+    if (m > i0 && m - i0 <= 2 * buckets) {
       pts.reserve(static_cast<qsizetype>(m - i0));
       for (size_t r = i0; r < m; ++r) add(r);
     } else if (m > i0) {
       // Min and max of each bucket, in time order: the envelope survives.
-      const size_t b = (m - i0 + kMaxBuckets - 1) / kMaxBuckets;
-      pts.reserve(static_cast<qsizetype>(2 * kMaxBuckets + 2));
+      const size_t b = (m - i0 + buckets - 1) / buckets;
+      pts.reserve(static_cast<qsizetype>(2 * buckets + 2));
       add(i0);
       for (size_t a0 = i0 + 1; a0 < m - 1; a0 += b) {
         const size_t a1 = std::min(m - 1, a0 + b);
@@ -370,6 +375,16 @@ void PlotPane::refresh() {
   // instead of stroking every curve again.
   cacheItems(true);
   viewport()->update();
+}
+
+// One bucket (its min and max) per pixel column of the plot area draws the
+// curve every row would: Qt Charts strokes each series point by point, at
+// every replace() for its shape and at every paint, so points beyond that
+// cost without showing. Exports (other sizes, SVG) take kMaxBuckets.
+size_t PlotPane::bucketCount() const {
+  const double px = std::ceil(chart_->plotArea().width() * devicePixelRatioF());
+  if (exporting_ || !(px >= double(kMinBuckets))) return kMaxBuckets;
+  return std::min(kMaxBuckets, static_cast<size_t>(px));
 }
 
 void PlotPane::cacheItems(bool on) {
@@ -652,14 +667,15 @@ bool PlotPane::render(QPainter& p, const QSize& size) {
     chart_->setGeometry(QRectF(onScreen.topLeft(), QSizeF(size)));
     if (chart_->layout()) chart_->layout()->activate();
   }
+  refresh();  // decimated for the export, not for the screen's pixels
   cacheItems(false);  // drawn, not copied from screen pixmaps (SVG keeps vectors and text)
   scene()->render(&p, QRectF(QPointF(0, 0), QSizeF(size)), chart_->sceneBoundingRect());
-  cacheItems(true);
   if (relayout) {
     chart_->setGeometry(onScreen);
     if (chart_->layout()) chart_->layout()->activate();
   }
   exporting_ = false;
+  refresh();  // and for the screen again (caches the items)
   return true;
 }
 

@@ -14,7 +14,8 @@
 //
 // Series are rebuilt from the ResultBuffer's SI columns on refresh() with
 // one replace() per series, decimated to min/max pairs per bucket over the
-// visible time range (at most kMaxBuckets buckets), so long runs stay cheap.
+// visible time range (a bucket per pixel column of the plot area, at most
+// kMaxBuckets), so long runs stay cheap.
 #pragma once
 
 #include <QChartView>
@@ -40,6 +41,7 @@ class PlotPane : public QChartView {
   Q_OBJECT
  public:
   static constexpr size_t kMaxBuckets = 2000;
+  static constexpr size_t kMinBuckets = 100;  // below it (not laid out yet): kMaxBuckets
 
   explicit PlotPane(ResultBuffer* data, QWidget* parent = nullptr);
 
@@ -129,6 +131,9 @@ class PlotPane : public QChartView {
   QRect cursorStrip(double t) const;
   // Items painted from device-coordinate pixmaps (on screen) or drawn (exports).
   void cacheItems(bool on);
+  // Buckets a refresh decimates to now, and what the screen's series were decimated for.
+  size_t bucketCount() const;
+  size_t decimatedFor_ = 0;
   struct Shown {
     int channel;
     QLineSeries* series;

@@ -11,7 +11,8 @@
 // executable, not registered with CTest:
 //   xvfb-run -a -s '-screen 0 1600x1000x24' build/bin/pneumech-bench-responsiveness [t_end] [--run-only]
 // --run-only: the run at 1x alone, without the baselines, the playing on
-// and the frame costs (for a profiler: valgrind --tool=callgrind).
+// and the frame costs (for a profiler: valgrind --tool=callgrind
+// --collect-atstart=no --fair-sched=yes collects the run alone).
 #include "main_window.h"
 #include "mechanism_view.h"
 #include "plot_pane.h"
@@ -42,6 +43,11 @@
 #include <sstream>
 #include <string>
 #include <unistd.h>
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#else
+#define CALLGRIND_TOGGLE_COLLECT
+#endif
 #include <sys/resource.h>
 #include <thread>
 #include <vector>
@@ -239,8 +245,10 @@ void measure(const QString& file, double speed, const char* what, bool runOnly =
   const quint64 poses0 = v3d ? v3d->poseCount() : 0, paints0 = v3d ? v3d->frameCount() : 0;
   {
     Probe run;
+    CALLGRIND_TOGGLE_COLLECT;  // under callgrind --collect-atstart=no: the run alone
     w.runSimulation();
     done.wait(1800000);
+    CALLGRIND_TOGGLE_COLLECT;
     run.report("during the run");
   }
   const RunStats& s = w.runner()->lastResult().stats;

@@ -10,20 +10,19 @@ DecimatedRows::DecimatedRows(size_t targetRows) : target_(std::max<size_t>(targe
 void DecimatedRows::setChannels(size_t channels) {
   stride_ = 1;
   seen_ = 0;
+  newestPins_ = 0;
   ++generation_;
+  // Room for the most rows ever kept (compact() runs past it), reserved
+  // once: the columns never move while a run grows.
+  const size_t most = 2 * target_ + 2 * channels + 2;
   t_.clear();
+  t_.reserve(most);
   g_.clear();
+  g_.reserve(most);
   cols_.assign(channels, {});
+  for (auto& c : cols_) c.reserve(most);
   min_.assign(channels, {});
   max_.assign(channels, {});
-  pins_.clear();
-}
-
-void DecimatedRows::pin(Extreme& e, size_t g, double v) {
-  if (e.row != kNone)
-    if (auto it = pins_.find(e.row); it != pins_.end() && --it->second == 0) pins_.erase(it);
-  e = {g, v};
-  ++pins_[g];
 }
 
 void DecimatedRows::popBack() {
@@ -34,17 +33,27 @@ void DecimatedRows::popBack() {
 
 void DecimatedRows::append(double t, const double* row) {
   const size_t g = seen_++;
+  // Extremes are counted only at the newest kept row (whether it may be
+  // replaced) and at this one; compact() finds the others from min_/max_.
+  const size_t newest = g_.empty() ? kNone : g_.back();
+  size_t here = 0;
+  auto pin = [&](Extreme& e, double v) {
+    if (e.row != kNone && e.row == newest) --newestPins_;
+    e = {g, v};
+    ++here;
+  };
   for (size_t c = 0; c < cols_.size(); ++c) {
     const double v = row[c];
     if (std::isnan(v)) continue;
-    if (min_[c].row == kNone || v < min_[c].value) pin(min_[c], g, v);
-    if (max_[c].row == kNone || v > max_[c].value) pin(max_[c], g, v);
+    if (min_[c].row == kNone || v < min_[c].value) pin(min_[c], v);
+    if (max_[c].row == kNone || v > max_[c].value) pin(max_[c], v);
   }
   // The newest row so far was kept for being the newest alone: this one
   // takes its place.
-  if (!g_.empty() && g_.back() == g - 1 && (g - 1) % stride_ != 0 && !pinned(g - 1)) popBack();
+  if (newest != kNone && newest == g - 1 && (g - 1) % stride_ != 0 && newestPins_ == 0) popBack();
   t_.push_back(t);
   g_.push_back(g);
+  newestPins_ = here;
   for (size_t c = 0; c < cols_.size(); ++c) cols_[c].push_back(row[c]);
   if (t_.size() > 2 * target_ + 2 * cols_.size() + 1) compact();
 }
@@ -53,10 +62,19 @@ void DecimatedRows::append(double t, const double* row) {
 // the rows kept for an extreme that has since moved on.
 void DecimatedRows::compact() {
   while ((seen_ + stride_ - 1) / stride_ > target_) stride_ *= 2;
+  std::vector<size_t> pinned;  // the rows extremes are held at, ascending
+  pinned.reserve(2 * cols_.size());
+  for (const auto* side : {&min_, &max_})
+    for (const Extreme& e : *side)
+      if (e.row != kNone) pinned.push_back(e.row);
+  std::sort(pinned.begin(), pinned.end());
+  auto p = pinned.begin();
   size_t k = 0;
   for (size_t i = 0; i < g_.size(); ++i) {
     const size_t g = g_[i];
-    if (g % stride_ != 0 && !pinned(g) && g + 1 != seen_) continue;
+    while (p != pinned.end() && *p < g) ++p;
+    const bool held = p != pinned.end() && *p == g;
+    if (g % stride_ != 0 && !held && g + 1 != seen_) continue;
     t_[k] = t_[i];
     g_[k] = g;
     for (auto& c : cols_) c[k] = c[i];
@@ -64,10 +82,7 @@ void DecimatedRows::compact() {
   }
   t_.resize(k);
   g_.resize(k);
-  for (auto& c : cols_) {
-    c.resize(k);
-    c.shrink_to_fit();  // the columns' capacity doubled on the way up
-  }
+  for (auto& c : cols_) c.resize(k);  // the capacity stays: reserved for the most rows
   ++generation_;
 }
 

@@ -16,7 +16,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 namespace pm {
@@ -49,8 +48,6 @@ class DecimatedRows {
   };
   static constexpr size_t kNone = static_cast<size_t>(-1);
 
-  bool pinned(size_t g) const { return pins_.count(g) > 0; }
-  void pin(Extreme& e, size_t g, double v);
   void popBack();
   void compact();
 
@@ -62,7 +59,7 @@ class DecimatedRows {
   std::vector<std::vector<double>> cols_;
   std::vector<size_t> g_;                    // run row index of each kept row
   std::vector<Extreme> min_, max_;           // per channel
-  std::unordered_map<size_t, int> pins_;     // run row -> extremes held there (> 0)
+  size_t newestPins_ = 0;                    // extremes held at the newest kept row
 };
 
 }  // namespace pm

@@ -210,7 +210,13 @@ void RunController::updateStatus() {
   const double wall = runner_->wallSecondsSinceStart();
   const QString rtf = QString::number(wall > 0 ? tNow / wall : 0.0, 'g', 3);
   const int permille = tEnd_ > 0 ? static_cast<int>(std::lround(1000.0 * std::clamp(tNow / tEnd_, 0.0, 1.0))) : 0;
+  // QProgressBar::setValue repaints at once: with the 3D view's OpenGL that
+  // composes and presents the whole window a second time in the frame. With
+  // updates off it only stores the value; turning them on again schedules
+  // the repaint, which goes out with the frame's.
+  v_.progress->setUpdatesEnabled(false);
   v_.progress->setValue(permille);
+  v_.progress->setUpdatesEnabled(true);
   const QString what = runner_->isPaused() ? tr("Paused at t = %1 s of %2 s (%3 %), real-time factor %4")
                                            : tr("Running... t = %1 s of %2 s (%3 %), real-time factor %4");
   v_.status->setText(
