@@ -331,7 +331,7 @@ void PlotPane::refresh() {
       pts.append(QPointF(t[r], v));
       if (std::isfinite(v) && t[r] >= x0 && t[r] <= x1) lo = std::min(lo, v), hi = std::max(hi, v);
     };
-    if (m > i0 && m - i0 <= 2 * buckets) {
+    if (m > i0 && m - i0 <= 2 * kMaxBuckets) {  // few rows: each of them
       pts.reserve(static_cast<qsizetype>(m - i0));
       for (size_t r = i0; r < m; ++r) add(r);
     } else if (m > i0) {

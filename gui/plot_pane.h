@@ -14,8 +14,8 @@
 //
 // Series are rebuilt from the ResultBuffer's SI columns on refresh() with
 // one replace() per series, decimated to min/max pairs per bucket over the
-// visible time range (a bucket per pixel column of the plot area, at most
-// kMaxBuckets), so long runs stay cheap.
+// visible time range (more than 2 kMaxBuckets rows there: a bucket per
+// pixel column of the plot area, at most kMaxBuckets), so long runs stay cheap.
 #pragma once
 
 #include <QChartView>
