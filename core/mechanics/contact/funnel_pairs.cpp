@@ -240,10 +240,12 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
   // by a rim (closer to the face's plane than to the wall's, or the
   // reverse) is the wall's (the face's) when the other plane has no
   // contact there: an extended body's deepest point is not a point body.
+  // (Never one face for the other: the plane of a face far away bounds a
+  // deep, false penetration.)
   bool counts[3];
   for (int f = 0; f < 3; ++f) counts[f] = cands[f].valid;
   for (int f = 0; f < 3; ++f)
-    if (!counts[f] && cands[f].wayOut >= 0 && !counts[cands[f].wayOut]) cands[f].valid = true;
+    if (const int w = cands[f].wayOut; !counts[f] && w >= 0 && (f == 0) != (w == 0) && !counts[w]) cands[f].valid = true;
   // The most penetrating; on a tie (to rounding) the wall or a face, met
   // first, whose points hold a body lying across a rim at both its ends.
   const Candidate* best = nullptr;
