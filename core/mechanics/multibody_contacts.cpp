@@ -5,8 +5,9 @@
 // channels of contact::channelDecls(). A pair with a stick state
 // (contact::hasStickState) owns contact::kStickStates differential states,
 // its bristle z and twist s, and a couple about the normal. The
-// static analysis anchors the pairs (anchorContacts) and checks the friction
-// cone after (frictionConeBreach). The geometry and force laws are
+// static analysis anchors the pairs (anchorContacts: their slip and, with a
+// torsion_radius, their turn about the normal) and checks the friction limit
+// after (frictionConeBreach: force and couple within the stick state's ellipse). The geometry and force laws are
 // mechanics/contact's.
 #include "mechanics/multibody.h"
 

@@ -106,6 +106,34 @@ struct Candidate {
   int wayOut = -1;
 };
 
+// The candidate that gives the contact: cands are the wall, the base and
+// mouth faces, then the base and mouth rims; len the generator's length.
+const Candidate* chosen(std::vector<Candidate>& cands, double len) {
+  // The wall and faces (cands 0 to 2) first: a point in the solid's corner
+  // by a rim (closer to the face's plane than to the wall's, or the
+  // reverse) is the wall's (the face's) when the other plane has no
+  // contact there: an extended body's deepest point is not a point body.
+  // (Never one face for the other: the plane of a face far away bounds a
+  // deep, false penetration.)
+  bool counts[3];
+  for (int f = 0; f < 3; ++f) counts[f] = cands[f].valid;
+  for (int f = 0; f < 3; ++f)
+    if (const int w = cands[f].wayOut; !counts[f] && w >= 0 && (f == 0) != (w == 0) && !counts[w]) cands[f].valid = true;
+  // The most penetrating; on a tie (to rounding) the wall or a face, met
+  // first, whose points hold a body lying across a rim at both its ends.
+  const Candidate* best = nullptr;
+  for (const Candidate& k : cands)
+    if (k.valid && (!best || k.distance < best->distance - 1e-12 * len)) best = &k;
+  // None counts (the body's deepest point near a rim, closer to the face's
+  // plane than to the wall's, while the rim's normal is still the wall's
+  // side): the candidate nearest to touching, the shortest way out (a
+  // plane's extension past its feature gives deep, false penetrations).
+  if (!best)
+    for (const Candidate& k : cands)
+      if (!best || std::abs(k.distance) < std::abs(best->distance)) best = &k;
+  return best;
+}
+
 }  // namespace
 
 Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame& fb) {
@@ -236,28 +264,7 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
     if (k.distance < 0.0) k.points.push_back({x + 0.5 * k.distance * k.normal, -k.distance});
     cands.push_back(k);
   }
-  // The wall and faces (cands 0 to 2) first: a point in the solid's corner
-  // by a rim (closer to the face's plane than to the wall's, or the
-  // reverse) is the wall's (the face's) when the other plane has no
-  // contact there: an extended body's deepest point is not a point body.
-  // (Never one face for the other: the plane of a face far away bounds a
-  // deep, false penetration.)
-  bool counts[3];
-  for (int f = 0; f < 3; ++f) counts[f] = cands[f].valid;
-  for (int f = 0; f < 3; ++f)
-    if (const int w = cands[f].wayOut; !counts[f] && w >= 0 && (f == 0) != (w == 0) && !counts[w]) cands[f].valid = true;
-  // The most penetrating; on a tie (to rounding) the wall or a face, met
-  // first, whose points hold a body lying across a rim at both its ends.
-  const Candidate* best = nullptr;
-  for (const Candidate& k : cands)
-    if (k.valid && (!best || k.distance < best->distance - 1e-12 * len)) best = &k;
-  // None counts (the body's deepest point near a rim, closer to the face's
-  // plane than to the wall's, while the rim's normal is still the wall's
-  // side): the candidate nearest to touching, the shortest way out (a
-  // plane's extension past its feature gives deep, false penetrations).
-  if (!best)
-    for (const Candidate& k : cands)
-      if (!best || std::abs(k.distance) < std::abs(best->distance)) best = &k;
+  const Candidate* best = chosen(cands, len);
   Contact c;
   c.distance = best->distance;
   c.normal = fa.R * best->normal;
