@@ -1,12 +1,15 @@
 // The contact examples of issue 27 against numbers worked by hand:
 // projects/contact_pick_drop (a gripper sequence: close, lift, open, the
 // part falls) and projects/contact_pusher (a cylinder pushes a box along a
-// conveyor's surface; it slides on until friction stops it).
+// conveyor's surface; it slides on until friction stops it) and
+// projects/contact_tilting_chute (a pin held by friction on a tilting
+// chute's floor until the friction angle).
 #include "build/project_input.h"
 #include "support/test_project.h"
 
 #include <QtTest/QtTest>
 
+#include <chrono>
 #include <cmath>
 
 using namespace pm;
@@ -143,6 +146,44 @@ class TestContactExamples : public QObject {
     QVERIFY2(v0 > 2.0, "the unthrottled rod hits faster than 2 m/s");
     QVERIFY2(run->t[i1] - run->t[i0] < 0.005, "the impact is over within 5 ms");
     QVERIFY2(std::abs(vb[i1] - vHand) < 0.02 * vHand, qPrintable(QString("box %1 m/s, by hand %2 m/s").arg(vb[i1]).arg(vHand)));
+  }
+
+  // projects/contact_tilting_chute: a pin (63 g) on the floor of a conical
+  // chute (a funnel-cylinder pair with a stick state, delta = 1 um) that
+  // tilts from 0.1 to 0.4 rad. With the chute's floor at the tilt phi, the
+  // pin's travel along it is s = x cos(phi) - z sin(phi) (the pivot through
+  // its centre). Held while tan(phi) < mu_s = 0.3: from the settled start
+  // (0.05 s) to 0.3 s (phi 0.25 rad) it moves by less than 2 delta = 2 um
+  // (the bristle's deflection tan(phi) / sigma0 grows by 0.52 um, the rest
+  // is the pin's pitch on its two end springs); there the friction is m g sin(phi)
+  // and the normal force m g cos(phi) (to 1e-3 m g). It breaks away at
+  // phi = atan(mu_s) = 0.29146 rad: the first sample 10 um further down
+  // lies within 0.015 rad after it (about 5 ms to slide 10 um at
+  // g cos(phi) (mu_s - mu_d), plus the 5 ms between samples, at 0.87 rad/s).
+  void chuteHoldsUntilTheFrictionAngle() {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto run = runExample("contact_tilting_chute");
+    const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    QVERIFY2(run->ok(), run->message().c_str());
+    const double m = 0.063, muS = 0.3, phiBreak = std::atan(muS);
+    const auto phi = run->col("tilt_axis.angle"), x = run->col("pin.x"), z = run->col("pin.z");
+    auto travel = [&](size_t i) { return x[i] * std::cos(phi[i]) - z[i] * std::sin(phi[i]); };
+    const size_t settled = run->indexAt(0.05), held = run->indexAt(0.3);
+    double creep = 0.0;
+    for (size_t i = settled; i <= held; ++i) creep = std::max(creep, std::abs(travel(i) - travel(settled)));
+    const double Ft = run->col("floor.friction_force")[held], N = run->col("floor.normal_force")[held];
+    const size_t slid = firstWhere(*run, held, [&](size_t i) { return travel(i) - travel(settled) > 1e-5; });
+    QVERIFY2(slid < run->t.size(), "the pin slides");
+    qInfo("%.2f s wall; creep %.3g m to 0.3 s (phi %.6g); friction %.8g N (m g sin %.8g), normal %.8g N "
+          "(m g cos %.8g); 10 um down at %.4g s, phi %.6g (atan(mu_s) %.6g); travelled %.4g m by %.3g s",
+          sec, creep, phi[held], Ft, m * g0 * std::sin(phi[held]), N, m * g0 * std::cos(phi[held]), run->t[slid],
+          phi[slid], phiBreak, travel(run->t.size() - 1) - travel(settled), run->t.back());
+    QVERIFY2(creep < 2e-6, qPrintable(QString("creep %1 m").arg(creep)));
+    QVERIFY2(std::abs(Ft - m * g0 * std::sin(phi[held])) < 1e-3 * m * g0, qPrintable(QString("friction %1").arg(Ft)));
+    QVERIFY2(std::abs(N - m * g0 * std::cos(phi[held])) < 1e-3 * m * g0, qPrintable(QString("normal %1").arg(N)));
+    QVERIFY2(phi[slid] >= phiBreak && phi[slid] < phiBreak + 0.015,
+             qPrintable(QString("breaks away at %1 rad").arg(phi[slid], 0, 'g', 8)));
+    QVERIFY(travel(run->t.size() - 1) - travel(settled) > 0.01);
   }
 };
 

@@ -69,6 +69,20 @@ double crossing(const Run& r, const std::string& ch, Crossing dir, double after 
   return r.crossing(ch, 0.0, after, dir);
 }
 
+// The pair's twist_torque channel (the couple on j's part about the
+// normal, +z here): -T while a torque T is held (at 1 s, to 1e-9 of T), and
+// -mu_d N rho while turning fast (at 0.6 s, rho w_z far above
+// transition_velocity: the sliding level, to 1e-9 of it).
+void checkTwistChannel(const Run& held, const Run& turns, const std::string& pair, double T, double rho) {
+  const double heldT = held.at(pair + ".twist_torque", 1.0);
+  const double slipT = turns.at(pair + ".twist_torque", 0.6), N = turns.at(pair + ".normal_force", 0.6);
+  qInfo("%s.twist_torque: held %.12g N m (applied %.12g), turning %.12g N m (-mu_d N rho %.12g)", pair.c_str(), heldT,
+        T, slipT, -0.4 * N * rho);
+  QVERIFY2(std::abs(heldT + T) < 1e-9 * T, qPrintable(QString("held %1 vs %2").arg(heldT, 0, 'g', 14).arg(-T)));
+  QVERIFY2(std::abs(slipT + 0.4 * N * rho) < 1e-9 * 0.4 * N * rho,
+           qPrintable(QString("turning %1 vs %2").arg(slipT, 0, 'g', 14).arg(-0.4 * N * rho, 0, 'g', 14)));
+}
+
 }  // namespace
 
 class TestContactMechanism : public QObject {
@@ -454,6 +468,7 @@ class TestContactMechanism : public QObject {
     QVERIFY2(std::abs(all) < delta / r && std::abs(late) < 1e-9,
              qPrintable(QString("held: yaw %1, late %2").arg(all).arg(late)));
     QVERIFY2(std::abs(alpha - expect) < 1e-3 * expect, qPrintable(QString("alpha %1 vs %2").arg(alpha).arg(expect)));
+    checkTwistChannel(*held, *turns, "slope", 0.5 * Tmax, r);
   }
 
   // A single contact point (a ball on a plane) has no arm of its own: the
@@ -487,6 +502,71 @@ class TestContactMechanism : public QObject {
     QVERIFY2(std::abs(all) < delta / rho && std::abs(late) < 1e-9,
              qPrintable(QString("held: yaw %1, late %2").arg(all).arg(late)));
     QVERIFY2(std::abs(alpha - expect) < 1e-3 * expect, qPrintable(QString("alpha %1 vs %2").arg(alpha).arg(expect)));
+    checkTwistChannel(*held, *turns, "hit", 0.5 * Tmax, rho);
+  }
+
+  // The static analysis holds each pair where it starts: a tangential spring
+  // per point (sigma0 = mu_s / delta, delta 1 um without a stick state) and,
+  // with a torsion_radius rho, a twisting spring sigma0 N rho^2 per radian.
+  // A ball (0.1 kg, rho 2 mm, T_max = mu_s m g rho) on a spindle under
+  // 0.5 T_max turns by
+  // T / (sigma0 N rho^2) = 0.5 delta / rho = 2.5e-4 rad; the 40 mm cube on
+  // its four corners at r = a / sqrt(2) (T_max = mu_s m g r) by
+  // T / (sigma0 N r^2) = 0.5 delta / r (to 1e-6 of it: Newton's tolerance).
+  // At 1.5 T_max neither holds: the analysis refuses, naming the couple
+  // (the cube's summed friction force is zero under a pure torque).
+  void staticTwistHeld() {
+    const double g = g0, delta = 1e-6, mu = 0.5;
+    const std::map<std::string, double> law{{"stiffness", 1e8}, {"damping", 200.0}, {"depth", 1e-5},
+                                            {"mu_static", mu}, {"mu_dynamic", 0.4}};
+    struct Case {
+      const char* pair;
+      const char* body;
+      Mechanism mech;
+      double Tmax, arm;
+    };
+    std::vector<Case> cases;
+    {
+      const double m = 0.1, r = 0.02, rho = 2e-3, d = std::pow(m * g / 1e8, 1 / 1.5);
+      std::map<std::string, double> p = law;
+      p["torsion_radius"] = rho;
+      // On a vertical spindle (a cylindrical joint: it may sink and turn,
+      // not roll, which nothing resists on a plane), the pair's couple alone
+      // holds its turning.
+      Mechanism mech = ballOnPlane(m, r, r - d, 0.0, -g, p);
+      mech.parts[0].markers.push_back(mk("axis", {0, 0, 0}));
+      mech.joints.push_back(joint("spindle", "cylindrical", "ball.c", "ground.axis"));
+      cases.push_back({"hit", "ball", mech, mu * m * g * rho, rho});
+    }
+    {
+      const double a = 0.04, r = a / std::sqrt(2.0);
+      Mechanism mech = blockOnSlope({{"mu_static", mu}, {"mu_dynamic", 0.4}});
+      mech.gravity = {0, 0, -g};
+      mech.parts[1].position = {0, 0, a / 2 - std::pow(g / 4 / 1e8, 1 / 1.5)};
+      cases.push_back({"slope", "block", mech, mu * 1.0 * g * r, r});
+    }
+    for (Case& c : cases) {
+      auto run = [&](double T) {
+        Mechanism mech = c.mech;
+        mech.forces.push_back(force("twist", "vtorque", std::string(c.body) + ".c", "", {{"tz", T}}));
+        return analyse(mechProject(mech, 1.0, 0.1, 1e-9), MechanismAnalysis::Static);
+      };
+      const double T = 0.5 * c.Tmax;
+      auto held = run(T);
+      QVERIFY2(held->error.empty(), held->error.c_str());
+      const double yaw = held->col(std::string(c.body) + ".yaw").back(), want = 0.5 * delta / c.arm;
+      auto slips = run(1.5 * c.Tmax);
+      qInfo("%s: 0.5 T_max (%.6g N m): yaw %.10g rad (hand %.10g); 1.5 T_max: %s", c.pair, T, yaw, want,
+            slips->error.c_str());
+      QVERIFY2(std::abs(yaw - want) < 1e-6 * want, qPrintable(QString("yaw %1 vs %2").arg(yaw, 0, 'g', 12).arg(want)));
+      QVERIFY2(slips->error.find(c.pair) != std::string::npos &&
+                   slips->error.find("no static equilibrium") != std::string::npos &&
+                   slips->error.find("twisting couple") != std::string::npos,
+               slips->error.c_str());
+      // The pair's couple on the part about the normal (+z) balances T.
+      const double couple = held->col(std::string(c.pair) + ".twist_torque").back();
+      QVERIFY2(std::abs(couple + T) < 1e-9 * T, qPrintable(QString("twist_torque %1 vs %2").arg(couple, 0, 'g', 14).arg(-T)));
+    }
   }
 
   // A contact pair with a bad size or parameter is refused naming the

@@ -37,7 +37,7 @@ const std::vector<std::string> kExamples = {
     "sequence_a_b_b_a", "servo_axis",       "slider_crank",      "spring_lever",   "tool_changer",
     "torx_open_loop",  "torx_servo",       "two_axis_handling", "two_axis_servo",    "flexible_swing_arm",
     "sizing_lift",     "seed001_flexible_link", "contact_pick_drop", "contact_pusher", "seed001_sliding_link",
-    "seed001_two_link",
+    "seed001_two_link", "contact_tilting_chute",
 };
 
 constexpr const char* kSuffix = ".pneumech.json";

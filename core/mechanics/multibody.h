@@ -326,8 +326,9 @@ class MultibodySystem {
   void anchorContacts(const double* y);
   // The anchors' tangential forces on B at each contact point of pair i.
   void anchorForces(int pair, const std::vector<Kin>& k, contact::PairResult& r) const;
-  // "" when every anchored pair's friction lies within mu_static times its
-  // normal force at y; else what slides, with the numbers.
+  // "" when every anchored pair's friction force F and couple T about the
+  // normal lie within (F / (mu_s N))^2 + (T / (mu_s N rho))^2 <= 1 at y
+  // (rho: contact::twistArm); else what slides or turns, with the numbers.
   std::string frictionConeBreach(const double* y) const;
   // Latches: built after the couplers (their rows come last, from
   // firstLatchRow_); channels after the contacts'.

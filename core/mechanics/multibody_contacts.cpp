@@ -5,14 +5,16 @@
 // channels of contact::channelDecls(). A pair with a stick state
 // (contact::hasStickState) owns contact::kStickStates differential states,
 // its bristle z and twist s, and a couple about the normal. The
-// static analysis anchors the pairs (anchorContacts) and checks the friction
-// cone after (frictionConeBreach). The geometry and force laws are
+// static analysis anchors the pairs (anchorContacts: their slip and, with a
+// torsion_radius, their turn about the normal) and checks the friction limit
+// after (frictionConeBreach: force and couple within the stick state's ellipse). The geometry and force laws are
 // mechanics/contact's.
 #include "mechanics/multibody.h"
 
 #include "model/message_text.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace pm::mb {
 
@@ -129,6 +131,15 @@ void MultibodySystem::anchorForces(int pair, const std::vector<Kin>& k, contact:
     f.force = f.normal * n + f.friction;
     r.friction += f.friction;
   }
+  // A point's own patch (torsion_radius rho_0) resists B's turn about n
+  // since the anchor, as the stick state's twist does: sigma N rho_0^2 per
+  // radian (the points' spread already resists it through their springs).
+  const double r0 = p.friction.torsionRadius;
+  if (r0 > 0.0 && r.normal > 0.0) {
+    const Eigen::AngleAxisd turn(ka.A.transpose() * kb.A * an.R.transpose());  // in A's axes
+    const double theta = n.dot(ka.A * (turn.angle() * turn.axis()));
+    r.torque = -sigma * r.normal * r0 * r0 * theta * n;
+  }
 }
 
 std::string MultibodySystem::frictionConeBreach(const double* y) const {
@@ -140,7 +151,25 @@ std::string MultibodySystem::frictionConeBreach(const double* y) const {
     contact::PairResult r = contactOf(p, y, k);
     anchorForces(static_cast<int>(i), k, r);
     const double need = r.friction.norm(), allowed = p.friction.muStatic * r.normal;
-    if (need > allowed * (1.0 + 1e-9))
+    // The couple about n against the pair's torsional arm: force and couple
+    // must lie within the stick state's ellipse,
+    // (F / (mu_s N))^2 + (T / (mu_s N rho))^2 <= 1.
+    const double T = std::abs(contact::twistTorque(r));
+    std::vector<double> normals;
+    for (const contact::PointForce& f : r.forces) normals.push_back(f.normal);
+    const double rho = r.forces.empty() ? 0.0
+                                        : contact::twistArm(r.geometry.points, normals, r.geometry.normal,
+                                                            p.friction.torsionRadius).arm;
+    const double twistShare = rho > 0.0 && allowed > 0.0 ? T / (allowed * rho) : 0.0;
+    const bool twists = twistShare > 1e-6;  // below, its share of the ellipse is rounding
+    if (twists && std::hypot(need / allowed, twistShare) > 1.0 + 1e-9)
+      return "contact " + p.id + ": no static equilibrium: holding the parts at rest needs a friction force of " +
+             numberText(need) + " N and a twisting couple of " + numberText(T) + " N m against a normal force of " +
+             numberText(r.normal) + " N and a torsional arm of " + numberText(rho) +
+             " m: (F / (mu_static N))^2 + (T / (mu_static N arm))^2 = " +
+             numberText(std::pow(need / allowed, 2) + twistShare * twistShare) +
+             " above 1 with mu_static = " + numberText(p.friction.muStatic) + " (the part slips: run a dynamic analysis)";
+    if (!twists && need > allowed * (1.0 + 1e-9))
       return "contact " + p.id + ": no static equilibrium: holding the parts at rest needs a friction force of " +
              numberText(need) + " N against a normal force of " + numberText(r.normal) + " N, a ratio of " +
              numberText(need / r.normal) + " above mu_static = " + numberText(p.friction.muStatic) +

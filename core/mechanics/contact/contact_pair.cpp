@@ -136,26 +136,15 @@ PairResult evaluate(const PairRT& p, const Frame& fa, const BodyMotion& ma, cons
     const double s = stick[3];
     const double relax = p.friction.stictionVelocity / p.friction.stictionDeformation;
     if (c.touching()) {
-      // The slip at the points' centre, weighted by their normal forces
-      // (depths alone when none pushes yet).
+      // The slip at the points' centre, weighted by their normal forces.
       std::vector<double> f;
-      V3 centre = V3::Zero();
-      double w = 0.0;
       for (const ContactPoint& cp : c.points) {
         const V3 vRel = mb.velocityAt(cp.point) - ma.velocityAt(cp.point);
         f.push_back(bristlePointForce(cp, n, vRel, p.impact, Bristle{}).normal);
-        centre += f.back() * cp.point;
-        w += f.back();
       }
-      if (w > 0.0) centre /= w;
-      else centre = c.points.front().point;
-      // The torsional arm: each point's distance from the centre across n,
-      // with its own patch's rho_0, weighted by its normal force.
-      const double r0 = p.friction.torsionRadius;
-      for (size_t q = 0; q < c.points.size(); ++q) {
-        const V3 d = c.points[q].point - centre, dt = d - n.dot(d) * n;
-        arm += (w > 0.0 ? f[q] / w : 1.0 / c.points.size()) * std::sqrt(dt.squaredNorm() + r0 * r0);
-      }
+      const TwistArm ta = twistArm(c.points, f, n, p.friction.torsionRadius);
+      const V3& centre = ta.centre;
+      arm = ta.arm;
       const V3 vRel = mb.velocityAt(centre) - ma.velocityAt(centre), vt = vRel - n.dot(vRel) * n;
       pairSlip = vt.norm();
       bristle = bristleFriction(z - zn, vt, p.friction, s, arm * n.dot(mb.w - ma.w));
@@ -190,11 +179,39 @@ PairResult evaluate(const PairRT& p, const Frame& fa, const BodyMotion& ma, cons
   return r;
 }
 
+TwistArm twistArm(const std::vector<ContactPoint>& points, const std::vector<double>& normals, const V3& n,
+                  double torsionRadius) {
+  TwistArm t;
+  double w = 0.0;
+  for (size_t q = 0; q < points.size(); ++q) {
+    t.centre += normals[q] * points[q].point;
+    w += normals[q];
+  }
+  if (w > 0.0) t.centre /= w;
+  else t.centre = points.front().point;
+  // Each point's distance from the centre across n, with its own patch's
+  // rho_0, weighted by its normal force.
+  const double r0 = torsionRadius;
+  for (size_t q = 0; q < points.size(); ++q) {
+    const V3 d = points[q].point - t.centre, dt = d - n.dot(d) * n;
+    t.arm += (w > 0.0 ? normals[q] / w : 1.0 / points.size()) * std::sqrt(dt.squaredNorm() + r0 * r0);
+  }
+  return t;
+}
+
+double twistTorque(const PairResult& r) {
+  const V3& n = r.geometry.normal;
+  V3 m = r.torque;
+  for (size_t q = 0; q < r.forces.size(); ++q) m += (r.geometry.points[q].point - r.point).cross(r.forces[q].force);
+  return n.dot(m);
+}
+
 const std::vector<ChannelDecl>& channelDecls() {
   static const std::vector<ChannelDecl> d = {
       {"in_contact", "1"},       {"distance", "m"}, {"normal_force", "N"}, {"friction_force", "N"},
       {"penetration", "m"},      {"slip_speed", "m/s"}, {"point_x", "m"}, {"point_y", "m"},
-      {"point_z", "m"},          {"normal_x", "1"}, {"normal_y", "1"}, {"normal_z", "1"}};
+      {"point_z", "m"},          {"normal_x", "1"}, {"normal_y", "1"}, {"normal_z", "1"},
+      {"twist_torque", "N m"}};
   return d;
 }
 
@@ -207,6 +224,7 @@ void channelValues(const PairResult& r, std::vector<double>& out) {
   out.push_back(r.slip);
   for (int a = 0; a < 3; ++a) out.push_back(r.point[a]);
   for (int a = 0; a < 3; ++a) out.push_back(r.geometry.normal[a]);  // the force on j's part is along it
+  out.push_back(twistTorque(r));
 }
 
 }  // namespace pm::contact

@@ -83,6 +83,21 @@ struct PairResult {
 PairResult evaluate(const PairRT& p, const Frame& fa, const BodyMotion& ma, const Frame& fb, const BodyMotion& mb,
                     const double* stick = nullptr, StickRate* stickRate = nullptr);
 
+// The points' centre weighted by their normal forces (the first point when
+// none pushes) and the torsional arm about it,
+// rho = sum N_i sqrt(|p_i - c|_t^2 + rho_0^2) / N (equal weights when none pushes).
+struct TwistArm {
+  V3 centre = V3::Zero();
+  double arm = 0.0;  // [m]
+};
+TwistArm twistArm(const std::vector<ContactPoint>& points, const std::vector<double>& normals, const V3& n,
+                  double torsionRadius);
+
+// The couple on B about the normal n through r.point from the points'
+// friction and the stick state's (or a static anchor's) couple, signed
+// right-handed about n [N m].
+double twistTorque(const PairResult& r);
+
 // The result channels of a pair, in the order `channelValues` writes them.
 struct ChannelDecl {
   const char* name;

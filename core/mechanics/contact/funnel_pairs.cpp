@@ -53,8 +53,10 @@ struct Body {
 };
 
 // The azimuth in [0, 2 pi) where f is largest: the best of 64 samples, then
-// bisection on the sign of its derivative df to rounding (f is smooth there
-// or has a kink where df changes sign). Flat (no sign change): the sample.
+// the zero of its derivative df bracketed there, to rounding (1e-15 rad),
+// by regula falsi with the Illinois rule, bisecting whenever a step fails to
+// halve the bracket (f is smooth there or has a kink where df changes sign).
+// Flat (no sign change): the sample.
 double argMax(const std::function<double(double)>& f, const std::function<double(double)>& df) {
   constexpr int N = 64;
   const double h = 2.0 * std::numbers::pi / N;
@@ -62,18 +64,32 @@ double argMax(const std::function<double(double)>& f, const std::function<double
   double best = -std::numeric_limits<double>::infinity();
   for (int i = 0; i < N; ++i)
     if (const double v = f(i * h); v > best) best = v, k = i;
-  double lo = (k - 1) * h, hi = (k + 1) * h;
-  if (!(df(lo) > 0.0 && df(hi) < 0.0)) {
+  double lo = (k - 1) * h, hi = (k + 1) * h, dlo = df(lo), dhi = df(hi);
+  if (!(dlo > 0.0 && dhi < 0.0)) {
     // The maximum in one half: bracket it there, else keep the sample.
     const double d = df(k * h);
-    if (d > 0.0 && df(hi) < 0.0) lo = k * h;
-    else if (d < 0.0 && df(lo) > 0.0) hi = k * h;
+    if (d > 0.0 && dhi < 0.0) lo = k * h, dlo = d;
+    else if (d < 0.0 && dlo > 0.0) hi = k * h, dhi = d;
     else return k * h;
   }
-  for (int i = 0; i < 200; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    if (mid <= lo || mid >= hi) break;
-    (df(mid) > 0.0 ? lo : hi) = mid;
+  int kept = 0;  // +1: lo moved last (hi kept), -1: hi moved last
+  bool bisect = false;
+  for (int i = 0; i < 200 && hi - lo > 1e-15; ++i) {
+    const double w = hi - lo;
+    double x = bisect ? 0.5 * (lo + hi) : lo + w * dlo / (dlo - dhi);
+    if (!(x > lo && x < hi)) x = 0.5 * (lo + hi);
+    if (x <= lo || x >= hi) break;
+    const double v = df(x);
+    if (v > 0.0) {
+      if (kept > 0) dhi *= 0.5;
+      lo = x, dlo = v, kept = 1;
+    } else if (v < 0.0) {
+      if (kept < 0) dlo *= 0.5;
+      hi = x, dhi = v, kept = -1;
+    } else {
+      return x;
+    }
+    bisect = hi - lo > 0.5 * w;
   }
   return 0.5 * (lo + hi);
 }
@@ -83,7 +99,40 @@ struct Candidate {
   V3 normal = V3::UnitZ();  // funnel to body, funnel frame
   std::vector<ContactPoint> points;  // funnel frame
   bool valid = false;
+  // A face's or the wall's deepest point (penetrating) whose foot lies on
+  // the feature but whose shortest way out of the solid is `wayOut`, another
+  // plane feature (0 wall, 1 base face, 2 mouth face): it counts when that
+  // one does not.
+  int wayOut = -1;
 };
+
+// The candidate that gives the contact: cands are the wall, the base and
+// mouth faces, then the base and mouth rims; len the generator's length.
+const Candidate* chosen(std::vector<Candidate>& cands, double len) {
+  // The wall and faces (cands 0 to 2) first: a point in the solid's corner
+  // by a rim (closer to the face's plane than to the wall's, or the
+  // reverse) is the wall's (the face's) when the other plane has no
+  // contact there: an extended body's deepest point is not a point body.
+  // (Never one face for the other: the plane of a face far away bounds a
+  // deep, false penetration.)
+  bool counts[3];
+  for (int f = 0; f < 3; ++f) counts[f] = cands[f].valid;
+  for (int f = 0; f < 3; ++f)
+    if (const int w = cands[f].wayOut; !counts[f] && w >= 0 && (f == 0) != (w == 0) && !counts[w]) cands[f].valid = true;
+  // The most penetrating; on a tie (to rounding) the wall or a face, met
+  // first, whose points hold a body lying across a rim at both its ends.
+  const Candidate* best = nullptr;
+  for (const Candidate& k : cands)
+    if (k.valid && (!best || k.distance < best->distance - 1e-12 * len)) best = &k;
+  // None counts (the body's deepest point near a rim, closer to the face's
+  // plane than to the wall's, while the rim's normal is still the wall's
+  // side): the candidate nearest to touching, the shortest way out (a
+  // plane's extension past its feature gives deep, false penetrations).
+  if (!best)
+    for (const Candidate& k : cands)
+      if (!best || std::abs(k.distance) < std::abs(best->distance)) best = &k;
+  return best;
+}
 
 }  // namespace
 
@@ -117,26 +166,57 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
   // depth, pushed back along -d; the other end's point when it is beyond too.
   auto planar = [&](const V3& d, double h, int feature, const std::function<bool(const V3&)>& onFeature) {
     Candidate k;
-    const double e = b.endOf(d);
-    const V3 x = b.supportEnd(d, e);
-    const double depth = x.dot(d) - h;
+    double e = b.endOf(d);
+    V3 x = b.supportEnd(d, e);
+    double depth = x.dot(d) - h;
+    // The deeper end past the feature's rim while the other end presses on
+    // the feature: the other end leads (the stretch between them still on
+    // the feature keeps its support, below).
+    if (b.hl > 0.0 && depth > 0.0 && !onFeature(x - depth * d)) {
+      const V3 x2 = b.supportEnd(d, -e);
+      const double d2 = x2.dot(d) - h;
+      if (d2 > 0.0 && onFeature(x2 - d2 * d)) e = -e, x = x2, depth = d2;
+    }
     k.distance = -depth;
     k.normal = -d;
     // Penetrating, the deepest point must be in the solid with this
     // feature its shortest way out: each plane bounds more than its feature.
-    k.valid = onFeature(x - depth * d) && (depth <= 0.0 || wayOut(x) == feature);
+    const bool onIt = onFeature(x - depth * d);
+    k.valid = onIt && (depth <= 0.0 || wayOut(x) == feature);
+    if (onIt && !k.valid && wayOut(x) >= 0) k.wayOut = wayOut(x);
     if (depth > 0.0) {
       k.points.push_back({x - 0.5 * depth * d, depth});
+      // The body's support line from x to the other end's support point
+      // x2 (its depth linear along it): a second point at x2 or, when x2 is
+      // past the feature's rim, at the last of the line still on the
+      // feature, so the point follows the end across the rim.
       const V3 x2 = b.supportEnd(d, -e);
       const double d2 = x2.dot(d) - h;
-      if (b.hl > 0.0 && d2 > 0.0 && onFeature(x2 - d2 * d) && wayOut(x2) == feature) k.points.push_back({x2 - 0.5 * d2 * d, d2});
+      if (b.hl > 0.0 && d2 > 0.0 && onIt) {
+        double lam = 1.0;
+        if (!onFeature(x2 - d2 * d)) {
+          double lo = 0.0, hi = 1.0;
+          for (int i = 0; i < 60; ++i) {
+            const double mid = 0.5 * (lo + hi);
+            (onFeature(x + mid * (x2 - x) - (depth + mid * (d2 - depth)) * d) ? lo : hi) = mid;
+          }
+          lam = lo;
+        }
+        const V3 X = x + lam * (x2 - x);
+        const double D = depth + lam * (d2 - depth);
+        if (lam > 0.0 && D > 0.0) k.points.push_back({X - 0.5 * D * d, D});
+        k.distance = -std::max(depth, D);
+      }
     }
     return k;
   };
   std::vector<Candidate> cands;
   // Inner wall: the foot between the ends.
   {
-    const double p = argMax([&](double q) { return b.support(wallN(q)).dot(wallN(q)); },
+    const double p = argMax([&](double q) {
+                              const V3 m = wallN(q);
+                              return b.support(m).dot(m);
+                            },
                             [&](double q) { return b.support(wallN(q)).dot(wallN1(q)); });
     cands.push_back(planar(wallN(p), tz * rb, 0, [&](const V3& foot) {
       const double u = along(foot);
@@ -146,14 +226,20 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
   auto outsideCone = [&](const V3& foot) { return inside(foot) <= 1e-12 * len; };
   // Base face (below it is free): the foot outside the cone.
   {
-    const double p = argMax([&](double q) { return b.support(gen(q)).dot(gen(q)); },
+    const double p = argMax([&](double q) {
+                              const V3 t = gen(q);
+                              return b.support(t).dot(t);
+                            },
                             [&](double q) { return b.support(gen(q)).dot(gen1(q)); });
     cands.push_back(planar(gen(p), tr * rb, 1, outsideCone));
   }
   // Mouth face (the solid below it is convex): the plane that separates
   // most, max over psi of min over the body of x . t(psi).
   {
-    const double p = argMax([&](double q) { return b.support(-gen(q)).dot(gen(q)); },
+    const double p = argMax([&](double q) {
+                              const V3 t = gen(q);
+                              return b.support(-t).dot(t);
+                            },
                             [&](double q) { return b.support(-gen(q)).dot(gen1(q)); });
     cands.push_back(planar(-gen(p), -(tr * rm + tz * L), 2, outsideCone));
   }
@@ -178,10 +264,7 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
     if (k.distance < 0.0) k.points.push_back({x + 0.5 * k.distance * k.normal, -k.distance});
     cands.push_back(k);
   }
-  const Candidate* best = nullptr;
-  for (int pass = 0; pass < 2 && !best; ++pass)
-    for (const Candidate& k : cands)
-      if ((k.valid || pass == 1) && (!best || k.distance < best->distance)) best = &k;
+  const Candidate* best = chosen(cands, len);
   Contact c;
   c.distance = best->distance;
   c.normal = fa.R * best->normal;
