@@ -48,6 +48,17 @@ QString sharesText(const Mode& m) {
   return parts.join(", ");
 }
 
+QString stageText(ModalStage s) {
+  switch (s) {
+    case ModalStage::Run: return ModesPanel::tr("running to the operating point");
+    case ModalStage::StaticEquilibrium: return ModesPanel::tr("finding the static equilibrium");
+    case ModalStage::Linearise: return ModesPanel::tr("linearising");
+    case ModalStage::Eigensolve: return ModesPanel::tr("solving the eigenproblem");
+    case ModalStage::Modes: return ModesPanel::tr("sorting the modes");
+  }
+  return {};
+}
+
 QTableWidgetItem* cell(const QString& text, bool number) {
   auto* it = new QTableWidgetItem(text);
   it->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
@@ -165,7 +176,7 @@ ModesPanel::~ModesPanel() {
   // The view must not keep reading rows this panel owns.
   if (animating_ >= 0 && view3d_) view3d_->setResults(nullptr);
   // No worker may outlive the panel it posts to: give every one up and wait
-  // (the run stops at its next step; an eigensolution in progress runs out).
+  // (it stops at its next look at the flag, analyses/modal_analysis.h).
   for (const auto& j : jobs_) j->cancel = true;
   for (const auto& j : jobs_) j->thread.join();
 }
@@ -185,11 +196,20 @@ void ModesPanel::compute() {
   o.staticEquilibrium = static_->isChecked();
   auto job = std::make_shared<Job>();
   o.cancel = &job->cancel;
+  const QString where =
+      o.staticEquilibrium ? tr("the static equilibrium from t = %1 s").arg(o.at) : tr("t = %1 s").arg(o.at);
+  // The worker says where it is; a computation given up says nothing more.
+  o.onStage = [this, job, where](ModalStage s) {
+    QMetaObject::invokeMethod(
+        this, [this, job, where, s] {
+          if (job == job_) setStatus(tr("Computing the modes at %1: %2...").arg(where, stageText(s)));
+        },
+        Qt::QueuedConnection);
+  };
   job_ = job;
   jobs_.push_back(job);
   setComputing(true);
-  setStatus(tr("Computing the modes at %1...").arg(o.staticEquilibrium ? tr("the static equilibrium from t = %1 s").arg(o.at)
-                                                                          : tr("t = %1 s").arg(o.at)));
+  setStatus(tr("Computing the modes at %1...").arg(where));
   // The worker reads its own copy of the project; it posts finish() to this
   // panel, which joins it before it goes (~ModesPanel).
   job->thread = std::thread([this, job, o, project = doc_->project(), file = doc_->file().toStdString()] {

@@ -7,7 +7,8 @@
 //    whose tip node moves), Stop ends it;
 //  - Compute works on a worker thread: the event loop runs meanwhile, Cancel
 //    and a new project give it up, closing the window while it computes is
-//    safe;
+//    safe; the status names the stage, and Cancel during the eigensolution
+//    ends the worker long before the eigensolution would have;
 //  - the schematic plays a mode: in the swing arm's mode with the largest
 //    pressure swing in the cylinder's A line, that line's colour is the
 //    playback's colour of the operating point's pressure plus the scaled
@@ -42,9 +43,14 @@
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QtTest>
+
+#include <time.h>
 
 #include <algorithm>
 #include <cmath>
@@ -262,6 +268,70 @@ class TestGuiModes : public QObject {
     QVERIFY(!w->modesPanel()->result());
     delete w;  // the worker is given up and joined; its posted result is dropped
     QTest::qWait(200);
+  }
+
+  // Cancel interrupts the eigensolution itself: on the swing arm with its
+  // arm in 40 elements (over 400 states: the sparse solver) the status
+  // names the stage; Cancel
+  // clicked while it says "solving the eigenproblem" ends the worker
+  // (closing the window joins it) well before the eigensolution would have
+  // ended, timed here in full by engine::modal with the same stages. CPU
+  // time of the process (the machine may be shared; the GUI thread idles).
+  void cancelStopsTheEigensolution() {
+    auto cpu = [] {
+      timespec ts{};
+      clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+      return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+    };
+    QFile example(examplePath("flexible_swing_arm"));
+    QVERIFY(example.open(QIODevice::ReadOnly));
+    QJsonObject root = QJsonDocument::fromJson(example.readAll()).object();
+    QJsonObject mech = root["mechanism"].toObject();
+    QJsonArray beams = mech["flexible_bodies"].toArray();
+    QJsonObject arm = beams[0].toObject();
+    QCOMPARE(arm["elements"].toInt(), 10);
+    arm["elements"] = 40;
+    QJsonArray markers = arm["markers"].toArray();
+    for (qsizetype k = 0; k < markers.size(); ++k) {  // the same places along the arm
+      QJsonObject m = markers[k].toObject();
+      m["node"] = 4 * m["node"].toInt();
+      markers[k] = m;
+    }
+    arm["markers"] = markers;
+    beams[0] = arm;
+    mech["flexible_bodies"] = beams;
+    root["mechanism"] = mech;
+    QTemporaryDir dir;
+    const QString file = dir.filePath("fine_swing_arm.pneumech.json");
+    QFile out(file);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(QJsonDocument(root).toJson());
+    out.close();
+    auto* w = new MainWindow;
+    QVERIFY(showProject(*w, file, QSize(1400, 900)));
+    ModalOptions o;
+    double solveStart = 0.0, solveEnd = 0.0;
+    o.onStage = [&](ModalStage s) {
+      if (s == ModalStage::Eigensolve) solveStart = cpu();
+      if (s == ModalStage::Modes) solveEnd = cpu();
+    };
+    QCOMPARE(engine::modal(w->project(), file.toStdString(), o).solver, std::string("sparse"));
+    const double full = solveEnd - solveStart;
+
+    action(*w, "actionModes")->trigger();
+    ModesPanel* panel = w->modesPanel();
+    auto* status = child<QLabel>(panel, "modesStatus");
+    QTest::mouseClick(child<QPushButton>(panel, "computeModes"), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(status->text().contains("solving the eigenproblem"), 120000);
+    const double clicked = cpu();
+    QTest::mouseClick(child<QPushButton>(panel, "cancelModes"), Qt::LeftButton);
+    QVERIFY2(status->text().contains("Cancelled"), qPrintable(status->text()));
+    QVERIFY(!panel->result());
+    delete w;  // joins the worker: it must have stopped
+    const double after = cpu() - clicked;
+    qInfo("the eigensolution takes %.3f s CPU in full; cancelled in it, the worker ended %.3f s CPU after the click",
+          full, after);
+    QVERIFY2(after < full / 4, qPrintable(QString("%1 s CPU of %2").arg(after).arg(full)));
   }
 
   void schematicPlaysThePressures() {

@@ -114,6 +114,10 @@ ArnoldiResult arnoldiLargest(int n, const std::function<void(const VectorXd&, Ve
   std::mt19937 rng(opt.seed);
   std::normal_distribution<double> normal;
   VectorXd w(n);
+  auto stopped = [&] {
+    if (opt.cancel && opt.cancel->load(std::memory_order_relaxed)) out.cancelled = true;
+    return out.cancelled;
+  };
   auto applyCounted = [&](const VectorXd& x, VectorXd& y) {
     apply(x, y);
     ++out.applications;
@@ -125,6 +129,7 @@ ArnoldiResult arnoldiLargest(int n, const std::function<void(const VectorXd&, Ve
       VectorXd r(n);
       for (int i = 0; i < n; ++i) r[i] = normal(rng);
       for (int p = 0; p < opt.purify; ++p) {
+        if (stopped()) return false;
         applyCounted(r, w);
         const double size = w.norm();
         if (!(size > 0) || !std::isfinite(size)) return false;
@@ -141,10 +146,12 @@ ArnoldiResult arnoldiLargest(int n, const std::function<void(const VectorXd&, Ve
   };
   for (int j = 0; j < b; ++j)
     if (!addRandom()) break;
+  if (stopped()) return out;
   int nextCheck = std::min(n, std::max(opt.firstCheck, 2 * b));
   int kept = 0;  // leading columns a restart carried over: their images lie (nearly) in the basis
   int limit = restarting ? opt.maxDimension : n;  // restart at this dimension
   for (int k = 0; k < basis.filled(); ++k) {
+    if (stopped()) return out;
     applyCounted(basis.V().col(k), w);
     VectorXd h = VectorXd::Zero(basis.filled());
     basis.orthogonalise(w, &h);
@@ -165,7 +172,9 @@ ArnoldiResult arnoldiLargest(int n, const std::function<void(const VectorXd&, Ve
     const bool full = m >= limit && limit < n;
     if (m < nextCheck && !whole && !full) continue;
     nextCheck = std::min(m + std::max(b, m / 3), limit);
+    if (stopped()) return out;
     const Ritz r = ritzPairs(basis.H(), m, basis.filled(), whole, opt.tol);
+    if (stopped()) return out;
     if (!r.ok) continue;
     const Eigen::VectorXcd lead = r.theta.head(r.converged);
     // Restarted this often without satisfying the caller: what converged.
@@ -190,6 +199,7 @@ ArnoldiResult arnoldiLargest(int n, const std::function<void(const VectorXd&, Ve
     k = -1;
     ++out.restarts;
   }
+  if (stopped()) return out;
   out.complete = basis.filled() == n;
   return out;
 }

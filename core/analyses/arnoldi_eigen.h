@@ -19,6 +19,7 @@
 
 #include <Eigen/Dense>
 
+#include <atomic>
 #include <functional>
 
 namespace pm {
@@ -35,6 +36,9 @@ struct ArnoldiOptions {
   int maxDimension = 0;
   int keep = 0;
   unsigned seed = 20261127;
+  // Polled before every product and Ritz problem: once set (from another
+  // thread), the iteration returns at once with `cancelled` and no pairs.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct ArnoldiResult {
@@ -49,6 +53,7 @@ struct ArnoldiResult {
   // The space is invariant and holds everything the purified starts reach
   // (every eigenvalue but those of theta = 0 is among the returned, exact).
   bool complete = false;
+  bool cancelled = false;  // ArnoldiOptions::cancel was set: theta and vectors are empty
 };
 
 // `apply(x, y)` sets y = C x. `enough(theta)` is asked with the converged

@@ -59,7 +59,7 @@ int sparseRank(const modal::SpMat& A) {
 // until the scaled residual falls. Sparse: the step by a sparse LU where
 // the Jacobian is regular, else the sparse QR's minimum norm.
 std::vector<double> staticEquilibrium(System& sys, double t, std::vector<double> y, double relTol, bool sparse,
-                                      std::vector<std::string>& notes) {
+                                      std::vector<std::string>& notes, const std::atomic<bool>* cancel) {
   const int n = sys.size();
   const std::vector<double> zero(n, 0.0);
   double worst = INFINITY;
@@ -68,8 +68,8 @@ std::vector<double> staticEquilibrium(System& sys, double t, std::vector<double>
     const VectorXd d = modal::stateScales(sys, y, relTol);
     modal::Pencil dense;
     modal::SparsePencil thin;
-    if (sparse) thin = modal::lineariseSparse(sys, t, y, zero, d, false, &rows);
-    else dense = modal::linearise(sys, t, y, zero, d, false, &rows);
+    if (sparse) thin = modal::lineariseSparse(sys, t, y, zero, d, false, &rows, modal::kStep, nullptr, cancel);
+    else dense = modal::linearise(sys, t, y, zero, d, false, &rows, modal::kStep, nullptr, cancel);
     bool ok = false;
     const VectorXd f = staticResidual(sys, t, y, rows, ok);
     if (!ok) throw std::runtime_error("the residual cannot be evaluated on the way to the static equilibrium");
@@ -221,10 +221,14 @@ ModalResult runModalAnalysis(const Project& project, const std::string& file, co
   sim.setEndTime(options.at);
   sim.setOutputRows(OutputRows::Solver);
   ResultStore rows;
-  auto checkCancel = [&] {
-    if (options.cancel && options.cancel->load()) throw ModalCancelled();
+  const std::atomic<bool>* cancel = options.cancel;
+  auto checkCancel = [&] { modal::throwIfCancelled(cancel); };
+  auto stage = [&](ModalStage s) {
+    checkCancel();
+    if (options.onStage) options.onStage(s);
   };
-  const RunResult run = sim.run(rows, options.cancel);
+  stage(ModalStage::Run);
+  const RunResult run = sim.run(rows, cancel);
   checkCancel();
   if (!run.ok() || run.yEnd.empty())
     throw std::runtime_error("the run to the operating point (t = " + numberText(options.at) +
@@ -238,10 +242,10 @@ ModalResult runModalAnalysis(const Project& project, const std::string& file, co
   res.solver = sparse ? "sparse" : "dense";
   std::vector<double> y = run.yEnd, yp = run.ypEnd;
   if (options.staticEquilibrium) {
-    y = staticEquilibrium(sys, res.t, y, pr.simulation.rel_tol, sparse, res.notes);
+    stage(ModalStage::StaticEquilibrium);
+    y = staticEquilibrium(sys, res.t, y, pr.simulation.rel_tol, sparse, res.notes, cancel);
     yp.assign(yp.size(), 0.0);
     res.staticEquilibrium = true;
-    checkCancel();
   }
   res.y = y;
   res.channels = sys.channels();
@@ -256,22 +260,28 @@ ModalResult runModalAnalysis(const Project& project, const std::string& file, co
   modal::Eigenpairs ep;
   VectorXd rowScale;
   if (sparse) {
-    const modal::SparsePencil p = modal::lineariseSparse(sys, res.t, y, yp, d, true, &rowScale);
-    ep = modal::solveSparse(p, wanted > 0 ? wanted + kSplitPairs : 0, options.maxOmega);
-    checkCancel();
+    stage(ModalStage::Linearise);
+    const modal::SparsePencil p = modal::lineariseSparse(sys, res.t, y, yp, d, true, &rowScale, modal::kStep, nullptr, cancel);
+    stage(ModalStage::Eigensolve);
+    ep = modal::solveSparse(p, wanted > 0 ? wanted + kSplitPairs : 0, options.maxOmega, cancel);
+    stage(ModalStage::Modes);
     // A again at twice the step: the difference is A's error (zero_modes.h).
     const modal::SpMat E =
-        (p.A - modal::lineariseSparse(sys, res.t, y, yp, d, false, nullptr, 2 * modal::kStep, &rowScale).A).cwiseAbs();
+        (p.A - modal::lineariseSparse(sys, res.t, y, yp, d, false, nullptr, 2 * modal::kStep, &rowScale, cancel).A)
+            .cwiseAbs();
     ep.zeros = modal::findZeroModes(ep.lambda, ep.z,
                                     {[&](const MatrixXd& x) { return MatrixXd(p.A * x); },
                                      [&](const MatrixXd& x) { return MatrixXd(E * x); }, p.A.norm(),
                                      solverZero(ep)});
   } else {
-    const modal::Pencil p = modal::linearise(sys, res.t, y, yp, d, true, &rowScale);
-    ep = modal::solveDense(p);
-    checkCancel();
+    stage(ModalStage::Linearise);
+    const modal::Pencil p = modal::linearise(sys, res.t, y, yp, d, true, &rowScale, modal::kStep, nullptr, cancel);
+    stage(ModalStage::Eigensolve);
+    ep = modal::solveDense(p, cancel);
+    stage(ModalStage::Modes);
     const MatrixXd E =
-        (p.A - modal::linearise(sys, res.t, y, yp, d, false, nullptr, 2 * modal::kStep, &rowScale).A).cwiseAbs();
+        (p.A - modal::linearise(sys, res.t, y, yp, d, false, nullptr, 2 * modal::kStep, &rowScale, cancel).A)
+            .cwiseAbs();
     ep.zeros = modal::findZeroModes(ep.lambda, ep.z,
                                     {[&](const MatrixXd& x) { return MatrixXd(p.A * x); },
                                      [&](const MatrixXd& x) { return MatrixXd(E * x); }, p.A.norm(),
@@ -327,6 +337,7 @@ ModalResult runModalAnalysis(const Project& project, const std::string& file, co
     res.notes.push_back(o.str());
   }
   for (int k : order) {
+    checkCancel();
     Mode m = makeMode(ep.lambda[k]);
     const Eigen::VectorXcd z = normalised(ep.z.col(k));
     m.shares = sharesOf(sys, z, beams);

@@ -22,6 +22,7 @@
 
 #include <atomic>
 #include <complex>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -34,6 +35,9 @@ struct BuildOptions;
 // shift-invert Arnoldi iteration on the sparse linearisation
 // (analyses/modal_pencil.h). Auto: dense up to 400 states.
 enum class ModalSolver { Auto, Dense, Sparse };
+
+// The analysis's stages in their order (ModalOptions::onStage).
+enum class ModalStage { Run, StaticEquilibrium, Linearise, Eigensolve, Modes };
 
 struct ModalOptions {
   double at = 0.0;  // the operating point: the run's state at this time [s]
@@ -49,10 +53,15 @@ struct ModalOptions {
   // (dense), or those below maxOmega, else 30 (sparse).
   int modes = 0;
   ModalSolver solver = ModalSolver::Auto;
-  // Set from another thread to give up (the studio's Cancel): the run to the
-  // operating point stops at its next step, and the analysis throws
-  // ModalCancelled between its stages (the eigensolution itself runs out).
+  // Set from another thread to give up (the studio's Cancel): the analysis
+  // throws ModalCancelled at its next look, and returns no result. It looks
+  // at every step of the run to the operating point, every Newton step of
+  // the static equilibrium, every differenced column, every product of the
+  // sparse (Arnoldi) eigensolver, and between the dense eigensolver's
+  // factorisation and eigensolution (an n^3 step that runs out).
   const std::atomic<bool>* cancel = nullptr;
+  // Told, on the analysis's thread, as each stage begins (the studio shows it).
+  std::function<void(ModalStage)> onStage;
 };
 
 struct ModalCancelled : std::runtime_error {

@@ -1,6 +1,7 @@
 #include "analyses/modal_pencil.h"
 
 #include "analyses/arnoldi_eigen.h"
+#include "analyses/modal_analysis.h"
 #include "solver/colored_jacobian.h"
 
 #include <Eigen/Eigenvalues>
@@ -120,6 +121,10 @@ bool upperHalf(Complex l) { return l.imag() >= -1e-9 * std::abs(l); }
 
 }  // namespace
 
+void throwIfCancelled(const std::atomic<bool>* cancel) {
+  if (cancel && cancel->load(std::memory_order_relaxed)) throw ModalCancelled();
+}
+
 VectorXd stateScales(System& sys, const std::vector<double>& y, double relTol) {
   VectorXd d(sys.size());
   for (int j = 0; j < sys.size(); ++j) {
@@ -130,10 +135,12 @@ VectorXd stateScales(System& sys, const std::vector<double>& y, double relTol) {
 }
 
 Pencil linearise(System& sys, double t, std::vector<double> y, std::vector<double> yp, const VectorXd& d,
-                 bool withRate, VectorXd* rows, double step, const VectorXd* given) {
+                 bool withRate, VectorXd* rows, double step, const VectorXd* given,
+                 const std::atomic<bool>* cancel) {
   const int n = sys.size();
   Pencil p{MatrixXd(n, n), MatrixXd::Zero(n, n), d};
   for (int j = 0; j < n; ++j) {
+    throwIfCancelled(cancel);
     differentiate(sys, t, y, yp, false, j, stepFor(false, j, yp, d, step), p.A.col(j));
     p.A.col(j) *= p.d[j];
     if (!withRate) continue;
@@ -150,11 +157,13 @@ Pencil linearise(System& sys, double t, std::vector<double> y, std::vector<doubl
 }
 
 SparsePencil lineariseSparse(System& sys, double t, std::vector<double> y, std::vector<double> yp, const VectorXd& d,
-                             bool withRate, VectorXd* rows, double step, const VectorXd* given) {
+                             bool withRate, VectorXd* rows, double step, const VectorXd* given,
+                             const std::atomic<bool>* cancel) {
   const int n = sys.size();
   const ColoredJacobian cj(sys, t, y.data(), yp.data());
   std::vector<Eigen::Triplet<double>> ta, tb;
   for (const std::vector<int>& group : cj.groups()) {
+    throwIfCancelled(cancel);
     differentiateGroup(sys, cj, group, t, y, yp, false, d, step, ta);
     if (withRate) differentiateGroup(sys, cj, group, t, y, yp, true, d, step, tb);
   }
@@ -176,16 +185,19 @@ SparsePencil lineariseSparse(System& sys, double t, std::vector<double> y, std::
 
 // Shift and invert: (A + s B)^-1 B z = theta z, lambda = s - 1/theta; theta
 // = 0 (to rounding) are the pencil's infinite eigenvalues.
-Eigenpairs solveDense(const Pencil& p) {
+Eigenpairs solveDense(const Pencil& p, const std::atomic<bool>* cancel) {
   const int n = static_cast<int>(p.A.rows());
   int factorisations = 0;
   for (double s : kShifts) {
+    throwIfCancelled(cancel);
     Eigen::PartialPivLU<MatrixXd> lu(p.A + s * p.B);
     ++factorisations;
     const double rc = lu.rcond();
     if (!(rc > 1e-13)) continue;
     const MatrixXd C = lu.solve(p.B);
+    throwIfCancelled(cancel);
     Eigen::EigenSolver<MatrixXd> es(C, true);
+    throwIfCancelled(cancel);
     if (es.info() != Eigen::Success) throw std::runtime_error("the eigenvalue solver did not converge");
     const Eigen::VectorXcd theta = es.eigenvalues();
     const double big = theta.cwiseAbs().maxCoeff();
@@ -216,10 +228,11 @@ Eigenpairs solveDense(const Pencil& p) {
   throw std::runtime_error("the linearised system is singular at every shift tried (a state the equations do not fix)");
 }
 
-Eigenpairs solveSparse(const SparsePencil& p, int count, double maxOmega) {
+Eigenpairs solveSparse(const SparsePencil& p, int count, double maxOmega, const std::atomic<bool>* cancel) {
   const int n = static_cast<int>(p.A.rows());
   int factorisations = 0;
   for (double s : kShifts) {
+    throwIfCancelled(cancel);
     SpMat M = p.A + s * p.B;
     M.makeCompressed();
     Eigen::SparseLU<SpMat, Eigen::COLAMDOrdering<int>> lu;
@@ -262,13 +275,15 @@ Eigenpairs solveSparse(const SparsePencil& p, int count, double maxOmega) {
     // (docs/performance.md); kept for the work on why they stall.
     opt.keep = count > 0 ? 2 * count + 2 * opt.block : 40;
     opt.maxDimension = 0;
+    opt.cancel = cancel;
     ArnoldiResult ar = arnoldiLargest(n, apply, enough, opt);
-    if (ar.exhausted) {  // the restarts stalled: grow the space instead
+    if (ar.exhausted && !ar.cancelled) {  // the restarts stalled: grow the space instead
       const int spent = ar.applications;
       opt.maxDimension = 0;
       ar = arnoldiLargest(n, apply, enough, opt);
       ar.applications += spent;
     }
+    if (ar.cancelled) throw ModalCancelled();
     Eigenpairs out;
     out.shift = s;
     out.infinite = -1;

@@ -20,6 +20,7 @@
 #include <Eigen/Dense>
 #include <Eigen/SparseCore>
 
+#include <atomic>
 #include <cmath>
 #include <complex>
 #include <string>
@@ -45,14 +46,20 @@ struct SparsePencil {
 // The difference quotients' step, relative to the state scales.
 constexpr double kStep = 1e-7;
 
+// The functions below throw ModalCancelled (analyses/modal_analysis.h) once
+// `cancel` is set: the linearisations look at it after every column (or
+// colour group), the sparse solver before every Arnoldi product, the dense
+// one between its factorisations and the eigensolution (which runs out).
+
 // A (and B unless `withRate` is false) on the states scaled by d, rows
 // divided by their largest entry (returned in `rows`), or by `given`.
 Pencil linearise(System& sys, double t, std::vector<double> y, std::vector<double> yp, const Eigen::VectorXd& d,
                  bool withRate, Eigen::VectorXd* rows = nullptr, double step = kStep,
-                 const Eigen::VectorXd* given = nullptr);
+                 const Eigen::VectorXd* given = nullptr, const std::atomic<bool>* cancel = nullptr);
 SparsePencil lineariseSparse(System& sys, double t, std::vector<double> y, std::vector<double> yp,
                              const Eigen::VectorXd& d, bool withRate, Eigen::VectorXd* rows = nullptr,
-                             double step = kStep, const Eigen::VectorXd* given = nullptr);
+                             double step = kStep, const Eigen::VectorXd* given = nullptr,
+                             const std::atomic<bool>* cancel = nullptr);
 
 struct Eigenpairs {
   Eigen::VectorXcd lambda;
@@ -68,10 +75,13 @@ struct Eigenpairs {
 };
 
 // Every finite eigenvalue.
-Eigenpairs solveDense(const Pencil& p);
+Eigenpairs solveDense(const Pencil& p, const std::atomic<bool>* cancel = nullptr);
 // The finite eigenvalues of smallest |lambda|: until `count` modes (a
 // complex pair counted once) lie within the reach, or the reach passes
 // `maxOmega` (whichever comes first of those asked for: > 0).
-Eigenpairs solveSparse(const SparsePencil& p, int count, double maxOmega);
+Eigenpairs solveSparse(const SparsePencil& p, int count, double maxOmega, const std::atomic<bool>* cancel = nullptr);
+
+// Throws ModalCancelled if `cancel` is set.
+void throwIfCancelled(const std::atomic<bool>* cancel);
 
 }  // namespace pm::modal

@@ -18,6 +18,8 @@ using Eigen::MatrixXd;
 // eigenvector's condition, with margin.
 constexpr double kVectorError = 1e-12;
 constexpr double kSplitGap = 1e-6;
+// Modes in a row that add no null direction before the search ends.
+constexpr int kMisses = 4;
 
 bool isReal(Complex l) { return std::abs(l.imag()) <= 1e-9 * std::abs(l); }
 
@@ -50,6 +52,7 @@ MatrixXd orthonormal(const MatrixXd& S) {
 // The directions q of S's span with |A q| <= kNoiseMargin |E| |q|, and
 // the largest |A q| / (|E| |q|) among them (in `worst`).
 MatrixXd nullDirections(const MatrixXd& S, const PencilProducts& A, double& worst, double floor = kVectorError) {
+  if (S.cols() == 0) return MatrixXd(S.rows(), 0);
   const MatrixXd Q = orthonormal(S);
   if (Q.cols() == 0) return MatrixXd(S.rows(), 0);
   const Eigen::JacobiSVD<MatrixXd> svd(A.times(Q), Eigen::ComputeThinV);
@@ -71,55 +74,76 @@ MatrixXd nullDirections(const MatrixXd& S, const PencilProducts& A, double& wors
 
 }  // namespace
 
+namespace {
+
+MatrixXd spanOf(const std::vector<Index>& modes, const Eigen::VectorXcd& lambda, const Eigen::MatrixXcd& z) {
+  MatrixXd all(z.rows(), 0);
+  for (const Index k : modes) {
+    const MatrixXd s = realSpan(z.col(k), lambda[k]);
+    all.conservativeResize(Eigen::NoChange, all.cols() + s.cols());
+    all.rightCols(s.cols()) = s;
+  }
+  return all;
+}
+
+Index nullCount(const std::vector<Index>& modes, const Eigen::VectorXcd& lambda, const Eigen::MatrixXcd& z,
+                const PencilProducts& A) {
+  double ignored = 0.0;
+  return nullDirections(spanOf(modes, lambda, z), A, ignored).cols();
+}
+
+}  // namespace
+
 ZeroModes findZeroModes(const Eigen::VectorXcd& lambda, const Eigen::MatrixXcd& z, const PencilProducts& A) {
   std::vector<Index> order;
   for (Index k = 0; k < lambda.size(); ++k)
     if (lambda[k].imag() >= -1e-9 * std::abs(lambda[k])) order.push_back(k);
   std::sort(order.begin(), order.end(), [&](Index a, Index b) { return std::abs(lambda[a]) < std::abs(lambda[b]); });
   ZeroModes out;
-  // From the smallest |lambda| up, each mode alone, then a real one with an
-  // earlier real one of opposite sign (a rigid pair split into +-mu); the
-  // search ends after four modes in a row with no null direction.
-  std::vector<Index> pending;
+  // From the smallest |lambda| up, the span of the modes so far grows; a
+  // mode whose coming raises the count of null directions in it ends a
+  // run of members (with those before it). Why the span of all together:
+  // several rigid motions share the defective eigenvalue 0, and rounding
+  // mixes their Jordan chains, so one computed eigenvector (or a +-mu pair)
+  // holds parts of several chains and no null direction of its own; the
+  // cluster's eigenvectors together hold them all. The search ends after
+  // kMisses modes in a row that add none.
+  std::vector<Index> seen, forced;
+  Index count = 0;
+  size_t members = 0;
   int misses = 0;
-  double ignored = 0.0;
   for (const Index k : order) {
-    if (misses >= 4) break;
-    const MatrixXd span = realSpan(z.col(k), lambda[k]);
-    if (std::abs(lambda[k]) <= A.solverZero || nullDirections(span, A, ignored).cols() > 0) {
-      out.members.push_back(k);
+    if (misses >= kMisses) break;
+    seen.push_back(k);
+    // Below the eigensolver's own split a mode is zero whatever its vector.
+    if (std::abs(lambda[k]) <= A.solverZero) forced.push_back(k);
+    const Index c = nullCount(seen, lambda, z, A);
+    if (c > count || std::abs(lambda[k]) <= A.solverZero) {
+      count = std::max(count, c);
+      members = seen.size();
       misses = 0;
-      continue;
+    } else {
+      ++misses;
     }
-    bool paired = false;
-    if (isReal(lambda[k])) {
-      for (size_t i = 0; i < pending.size() && !paired; ++i) {
-        const Index p = pending[i];
-        if ((lambda[p].real() > 0) == (lambda[k].real() > 0)) continue;
-        MatrixXd both(span.rows(), 2);
-        both << realSpan(z.col(p), lambda[p]), span;
-        if (nullDirections(both, A, ignored).cols() == 0) continue;
-        out.members.push_back(p);
-        out.members.push_back(k);
-        pending.erase(pending.begin() + static_cast<long>(i));
-        paired = true;
-      }
-      if (!paired) pending.push_back(k);
-    }
-    misses = paired ? 0 : misses + 1;
+  }
+  out.members.assign(seen.begin(), seen.begin() + static_cast<long>(members));
+  // A mode that lies among the members by |lambda| but holds no part of a
+  // null direction (a slow oscillation between split rigid ones): the
+  // others keep every null direction without it.
+  for (size_t i = out.members.size(); i-- > 0;) {
+    const Index k = out.members[i];
+    if (std::find(forced.begin(), forced.end(), k) != forced.end()) continue;
+    std::vector<Index> without = out.members;
+    without.erase(without.begin() + static_cast<long>(i));
+    if (nullCount(without, lambda, z, A) >= count) out.members = without;
   }
   if (out.members.empty()) return out;
   // The null directions of all the members' span together: their count is
   // the number of zero modes, however rounding split the eigenvalues.
-  MatrixXd all(z.rows(), 0);
-  for (const Index k : out.members) {
-    const MatrixXd s = realSpan(z.col(k), lambda[k]);
-    all.conservativeResize(Eigen::NoChange, all.cols() + s.cols());
-    all.rightCols(s.cols()) = s;
-  }
   // Members the solver's rounding split: their null directions stand as
   // far below the rest of A q (|A w| = |B z0| ~ 1e-2 |A|) as that split.
-  out.directions = nullDirections(all, A, out.worst, A.solverZero > 0 ? kSplitGap : kVectorError);
+  out.directions = nullDirections(spanOf(out.members, lambda, z), A, out.worst,
+                                  A.solverZero > 0 ? kSplitGap : kVectorError);
   return out;
 }
 

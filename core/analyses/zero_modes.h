@@ -20,6 +20,16 @@
 // bending of the 120-element cantilever (8.4 Hz; its rows carry the axial
 // element stiffness, so |A q| is 1.4e-11 of them) a zero mode, while the
 // error of these linearisations is 1e-16 to 1e-13 of the row scale.
+//
+// Which eigenpairs: the span of the modes from the smallest |lambda| up,
+// all together, for as long as a further mode adds a null direction; then
+// a mode without whom the rest still hold them all (a slow oscillation
+// among split rigid ones) is left out. Not each mode or +-mu pair alone:
+// several rigid motions share the defective eigenvalue 0, and the
+// eigensolver's rounding mixes their Jordan chains. On a free-free beam the
+// dense solver's six lowest eigenvalues (3e-4 to 8e-4 i 1/s) hold null
+// directions alone only to 1e4 to 1e6 times the noise, the six together
+// hold six to 0.15 of it.
 #pragma once
 
 #include <Eigen/Dense>
