@@ -97,28 +97,31 @@ std::string innerType(const Project& inside, const PortRef& inner, const Compone
 
 }  // namespace
 
-std::vector<InterfaceCandidate> portCandidates(const Project& p, const std::string& type) {
+namespace {
+
+// Inner ports (or parameters) of `type` not yet on its interface, each with a free outer name.
+template <class Decl>
+std::vector<InterfaceCandidate> candidates(const Project& p, const std::string& type, const char* section,
+                                           std::vector<Decl> ComponentType::*decls) {
   std::vector<InterfaceCandidate> out;
   const json* def = definition(p, type);
   if (!def) return out;
-  const std::set<std::string> used = innerRefs(*def, "ports");
+  const std::set<std::string> used = innerRefs(*def, section);
   for (const Component& c : engine::subcircuitInside(*def, {}).components)
     if (const ComponentType* t = Registry::instance().find(c.type))
-      for (const PortDecl& d : t->ports)
+      for (const Decl& d : t->*decls)
         if (PortRef r{c.id, d.name}; !used.count(r.str())) out.push_back({r, freeName(*def, r)});
   return out;
 }
 
+}  // namespace
+
+std::vector<InterfaceCandidate> portCandidates(const Project& p, const std::string& type) {
+  return candidates(p, type, "ports", &ComponentType::ports);
+}
+
 std::vector<InterfaceCandidate> parameterCandidates(const Project& p, const std::string& type) {
-  std::vector<InterfaceCandidate> out;
-  const json* def = definition(p, type);
-  if (!def) return out;
-  const std::set<std::string> used = innerRefs(*def, "parameters");
-  for (const Component& c : engine::subcircuitInside(*def, {}).components)
-    if (const ComponentType* t = Registry::instance().find(c.type))
-      for (const ParamDecl& d : t->params)
-        if (PortRef r{c.id, d.name}; !used.count(r.str())) out.push_back({r, freeName(*def, r)});
-  return out;
+  return candidates(p, type, "parameters", &ComponentType::params);
 }
 
 std::string exposePort(Project& p, const std::string& type, const std::string& name, const PortRef& inner,
