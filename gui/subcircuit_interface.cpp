@@ -114,6 +114,23 @@ std::vector<InterfaceCandidate> candidates(const Project& p, const std::string& 
   return out;
 }
 
+// The checks exposing `name` for `inner` starts with: the type's definition and
+// the inner component's type, or why not.
+std::string exposable(const Project& p, const std::string& type, const std::string& name, const PortRef& inner,
+                      const std::string& file, const json*& old, const ComponentType*& t) {
+  old = definition(p, type);
+  if (!old) return "no sub-circuit type '" + type + "' in the project";
+  if (std::string why = checkName(*old, name); !why.empty()) return why;
+  return innerType(engine::subcircuitInside(*old, file), inner, t);
+}
+
+// `def` becomes the type's definition if it registers; or why not.
+std::string replaceDefinition(Project& p, const std::string& type, json def, const std::string& file) {
+  if (std::string why = registered(def, file); !why.empty()) return why;
+  p.userComponents[type] = std::move(def);
+  return {};
+}
+
 }  // namespace
 
 std::vector<InterfaceCandidate> portCandidates(const Project& p, const std::string& type) {
@@ -126,18 +143,14 @@ std::vector<InterfaceCandidate> parameterCandidates(const Project& p, const std:
 
 std::string exposePort(Project& p, const std::string& type, const std::string& name, const PortRef& inner,
                        const std::string& file) {
-  const json* old = definition(p, type);
-  if (!old) return "no sub-circuit type '" + type + "' in the project";
-  if (std::string why = checkName(*old, name); !why.empty()) return why;
+  const json* old = nullptr;
   const ComponentType* t = nullptr;
-  if (std::string why = innerType(engine::subcircuitInside(*old, file), inner, t); !why.empty()) return why;
+  if (std::string why = exposable(p, type, name, inner, file, old, t); !why.empty()) return why;
   if (!t->port(inner.port)) return "'" + inner.component + "' has no port '" + inner.port + "'";
   if (innerRefs(*old, "ports").count(inner.str())) return inner.str() + " is an external port already";
   json def = *old;
   def["ports"].push_back({{"name", name}, {"connect", inner.str()}});
-  if (std::string why = registered(def, file); !why.empty()) return why;
-  p.userComponents[type] = std::move(def);
-  return {};
+  return replaceDefinition(p, type, std::move(def), file);
 }
 
 std::string removePort(Project& p, const std::string& type, const std::string& name, const std::string& file) {
@@ -157,8 +170,7 @@ std::string removePort(Project& p, const std::string& type, const std::string& n
   }
   json def = *old;
   def["ports"] = without(def["ports"], name);
-  if (std::string why = registered(def, file); !why.empty()) return why;
-  p.userComponents[type] = std::move(def);
+  if (std::string why = replaceDefinition(p, type, std::move(def), file); !why.empty()) return why;
   eachCircuit(p, type, file, [&](std::vector<Component>& comps, std::vector<Connection>& conns) {
     std::set<std::string> blocks;
     for (const Component& c : comps)
@@ -172,19 +184,15 @@ std::string removePort(Project& p, const std::string& type, const std::string& n
 
 std::string exposeParameter(Project& p, const std::string& type, const std::string& name, const PortRef& inner,
                             const std::string& file) {
-  const json* old = definition(p, type);
-  if (!old) return "no sub-circuit type '" + type + "' in the project";
-  if (std::string why = checkName(*old, name); !why.empty()) return why;
+  const json* old = nullptr;
   const ComponentType* t = nullptr;
-  if (std::string why = innerType(engine::subcircuitInside(*old, file), inner, t); !why.empty()) return why;
+  if (std::string why = exposable(p, type, name, inner, file, old, t); !why.empty()) return why;
   if (!t->param(inner.port)) return "'" + inner.component + "' has no parameter '" + inner.port + "'";
   if (innerRefs(*old, "parameters").count(inner.str())) return inner.str() + " is set by an exposed parameter already";
   json def = *old;
   // Its default is the inner value (subcircuit_file.h): the runs stay as they were.
   def["parameters"].push_back({{"name", name}, {"targets", json::array({inner.str()})}});
-  if (std::string why = registered(def, file); !why.empty()) return why;
-  p.userComponents[type] = std::move(def);
-  return {};
+  return replaceDefinition(p, type, std::move(def), file);
 }
 
 std::string removeParameter(Project& p, const std::string& type, const std::string& name, const std::string& file) {
@@ -193,8 +201,7 @@ std::string removeParameter(Project& p, const std::string& type, const std::stri
   json def = *old;
   def["parameters"] = without(def["parameters"], name);
   if (def["parameters"].empty()) def.erase("parameters");
-  if (std::string why = registered(def, file); !why.empty()) return why;
-  p.userComponents[type] = std::move(def);
+  if (std::string why = replaceDefinition(p, type, std::move(def), file); !why.empty()) return why;
   eachCircuit(p, type, file, [&](std::vector<Component>& comps, std::vector<Connection>&) {
     for (Component& c : comps)
       if (c.type == type) c.params.erase(name);
