@@ -243,8 +243,9 @@ class TestKeyResults : public QObject {
   }
 
   void incompleteAndOpen() {
-    // Out to 60 % and back home: one incomplete extension; then out again,
-    // still moving when the run ends.
+    // Out to 60 % and back home: an incomplete extension, then an incomplete
+    // retraction from the turn (#25); then out again, still moving when the
+    // run ends.
     auto x = [](double t) {
       if (t < 0.2) return 0.0;
       if (t < 0.5) return 0.4 * (t - 0.2);        // up to 0.12 m
@@ -259,13 +260,52 @@ class TestKeyResults : public QObject {
     const KeyResults kr = computeKeyResults(cylinderProject(), rs);
     qInfo("%s", kr.toText().c_str());
     const auto& s = kr.cylinders[0].strokes;
-    QCOMPARE(s.size(), size_t(2));
+    QCOMPARE(s.size(), size_t(3));
     QVERIFY(s[0].extend && !s[0].complete);
     CHECK_ABS(s[0].tStart, 0.205, 1e-9);
-    CHECK_ABS(s[0].tEnd, 0.795, 1e-9);  // back in the zone it left
-    QVERIFY(s[1].extend && !s[1].complete);
+    CHECK_ABS(s[0].tEnd, 0.495, 1e-9);  // within 1 % (2 mm) of the turn at 0.12 m
+    QVERIFY(!s[1].extend && !s[1].complete);
+    CHECK_ABS(s[1].tStart, 0.505, 1e-9);  // 2 mm back from the turn
+    CHECK_ABS(s[1].tEnd, 0.795, 1e-9);    // back in the zone it left
+    QVERIFY(s[2].extend && !s[2].complete);
+    CHECK_ABS(s[2].tStart, 1.02, 1e-9);
     QVERIFY(!kr.hasCycle && !kr.cycleClosed);
     QVERIFY(kr.cylinders[0].firstStroke(true) == nullptr);
+  }
+
+  void stopMidStrokeThenRetract() {
+    // #25: out at 0.5 m/s from 0.1 s to 60 % of the 0.2 m stroke (0.12 m at
+    // 0.34 s), stopped there until 1.0 s, back at 0.4 m/s (home at 1.3 s).
+    // End zones 2 mm. By hand: an incomplete extension from 0.104 s (2 mm)
+    // to 0.336 s (0.118 m, within 2 mm of the stop), then an incomplete
+    // retraction from 1.005 s (leaving 0.118 m) to 1.295 s (2 mm); no full
+    // stroke, so no stroke time and no cycle time.
+    auto x = [](double t) {
+      if (t <= 0.1) return 0.0;
+      if (t <= 0.34) return 0.5 * (t - 0.1);
+      if (t <= 1.0) return 0.12;
+      if (t <= 1.3) return 0.12 - 0.4 * (t - 1.0);
+      return 0.0;
+    };
+    auto v = [](double t) { return t > 0.1 && t < 0.34 ? 0.5 : t > 1.0 && t < 1.3 ? -0.4 : 0.0; };
+    ResultStore rs;
+    synthetic(rs, 2.0, 1e-3, kCylChannels,
+              {x, v, [](double) { return 1e5; }, [](double) { return 1e5; }, [](double) { return 0.0; },
+               [](double) { return 0.0; }});
+    const KeyResults kr = computeKeyResults(cylinderProject(), rs);
+    const auto& s = kr.cylinders[0].strokes;
+    QCOMPARE(s.size(), size_t(2));
+    QVERIFY(s[0].extend && !s[0].complete);
+    CHECK_ABS(s[0].tStart, 0.104, 1e-9);
+    CHECK_ABS(s[0].tEnd, 0.336, 1e-9);
+    CHECK_ABS(s[0].vMax, 0.5, 1e-12);
+    QVERIFY(!s[1].extend && !s[1].complete);
+    CHECK_ABS(s[1].tStart, 1.005, 1e-9);
+    CHECK_ABS(s[1].tEnd, 1.295, 1e-9);
+    CHECK_ABS(s[1].vMax, 0.4, 1e-12);
+    QVERIFY(kr.cylinders[0].firstStroke(true) == nullptr && kr.cylinders[0].firstStroke(false) == nullptr);
+    QVERIFY(!kr.hasCycle);
+    QVERIFY(kr.toText().find("retract") != std::string::npos);
   }
 
   void jointReactions() {

@@ -86,6 +86,75 @@ void findSignals(const Project& project, const Component& c, const ResultStore& 
   }
 }
 
+// Splits an incomplete stroke that turned round (went out, then came back by
+// more than an end zone's width, lo) at its extreme: an incomplete stroke out
+// to there, then an incomplete stroke back, each in the direction the piston
+// actually moved. Wobbles inside a stroke and a rebound off an end stop that
+// barely leaves its zone (less than lo beyond it) do not split it.
+void splitAtTurn(const std::vector<double>& t, const std::vector<double>& x, double lo, double hi,
+                 std::vector<StrokeSpan>& spans) {
+  for (size_t k = 0; k < spans.size(); ++k) {
+    const StrokeResult& r = spans[k].r;
+    if (r.complete) continue;
+    const double dir = r.extend ? 1.0 : -1.0;
+    const size_t last = std::min(spans[k].iEnd, x.size() - 1);
+    size_t iExt = spans[k].iStart;
+    for (size_t i = spans[k].iStart; i <= last; ++i)
+      if (dir * (x[i] - x[iExt]) > 0.0) iExt = i;
+    const double edge = r.extend ? lo : hi;
+    if (dir * (x[iExt] - edge) <= lo || dir * (x[iExt] - x[last]) <= lo) continue;
+    // A turn zone of width lo at the extreme, as at the end stops: the stroke
+    // out ends entering it, the stroke back starts leaving it (after a dwell).
+    const double level = x[iExt] - dir * lo;
+    size_t iIn = spans[k].iStart, iOut = iExt + 1;
+    while (dir * (x[iIn] - level) < 0.0) ++iIn;
+    while (dir * (x[iOut] - level) >= 0.0) ++iOut;
+    StrokeSpan back = spans[k];
+    back.r.extend = !r.extend;
+    back.r.tStart = crossAt(t, x, iOut, level);
+    back.iStart = iOut;
+    spans[k].r.tEnd = iIn > spans[k].iStart ? crossAt(t, x, iIn, level) : t[iIn];
+    spans[k].iEnd = iIn;
+    spans.insert(spans.begin() + static_cast<std::ptrdiff_t>(k) + 1, back);
+    ++k;
+  }
+}
+
+// The strokes of position trace x (see key_results.h).
+std::vector<StrokeSpan> findSpans(const std::vector<double>& t, const std::vector<double>& x, double lo, double hi) {
+  auto zone = [&](double xi) { return xi <= lo ? Zone::Retracted : xi >= hi ? Zone::Extended : Zone::Mid; };
+  std::vector<StrokeSpan> spans;
+  const size_t n = x.size();
+  bool open = false;
+  Zone from = Zone::Mid;
+  for (size_t i = 1; i < n; ++i) {
+    const Zone zp = zone(x[i - 1]), z = zone(x[i]);
+    if (zp != Zone::Mid && z != zp) {  // leaves an end zone
+      StrokeSpan s;
+      s.r.extend = zp == Zone::Retracted;
+      s.r.tStart = crossAt(t, x, i, s.r.extend ? lo : hi);
+      s.iStart = i;
+      spans.push_back(s);
+      open = true;
+      from = zp;
+    }
+    if (z != Zone::Mid && z != zp && open) {  // enters an end zone
+      StrokeSpan& s = spans.back();
+      s.r.tEnd = crossAt(t, x, i, z == Zone::Extended ? hi : lo);
+      s.r.complete = z != from;
+      s.iEnd = i;
+      open = false;
+    }
+  }
+  if (open) {
+    spans.back().r.complete = false;
+    spans.back().r.tEnd = t.back();
+    spans.back().iEnd = n;
+  }
+  splitAtTurn(t, x, lo, hi, spans);
+  return spans;
+}
+
 CylinderResult analyseCylinder(const Project& project, const Component& c, const ComponentType& type,
                                const ResultStore& rs, const std::vector<double>& t, double endZone, Zone* initial,
                                Zone* final) {
@@ -121,33 +190,7 @@ CylinderResult analyseCylinder(const Project& project, const Component& c, const
   *initial = *final = n ? zone(x[0]) : Zone::Mid;
   if (n < 2 || L <= 0) return cr;
 
-  std::vector<StrokeSpan> spans;
-  bool open = false;
-  Zone from = Zone::Mid;
-  for (size_t i = 1; i < n; ++i) {
-    const Zone zp = zone(x[i - 1]), z = zone(x[i]);
-    if (zp != Zone::Mid && z != zp) {  // leaves an end zone
-      StrokeSpan s;
-      s.r.extend = zp == Zone::Retracted;
-      s.r.tStart = crossAt(t, x, i, s.r.extend ? lo : hi);
-      s.iStart = i;
-      spans.push_back(s);
-      open = true;
-      from = zp;
-    }
-    if (z != Zone::Mid && z != zp && open) {  // enters an end zone
-      StrokeSpan& s = spans.back();
-      s.r.tEnd = crossAt(t, x, i, z == Zone::Extended ? hi : lo);
-      s.r.complete = z != from;
-      s.iEnd = i;
-      open = false;
-    }
-  }
-  if (open) {
-    spans.back().r.complete = false;
-    spans.back().r.tEnd = t.back();
-    spans.back().iEnd = n;
-  }
+  std::vector<StrokeSpan> spans = findSpans(t, x, lo, hi);
 
   for (size_t k = 0; k < spans.size(); ++k) {
     StrokeSpan& s = spans[k];

@@ -11,6 +11,15 @@
 //   is end - start. A motion that leaves an end zone and returns to it, or
 //   is still under way when the run ends, is listed as incomplete. Its
 //   movement time is end - start.
+// - Direction is the actual motion: an incomplete stroke that turns round
+//   (x back from its farthest point by more than an end zone's width, 1 % of
+//   the stroke, and that point more than that beyond the end zone it left)
+//   is split there: an incomplete stroke out, ending where it comes within
+//   1 % of the stroke of the turn, then an incomplete stroke back (it did not
+//   start from an end zone), starting where it leaves that band again (after
+//   a dwell at the turn, say). Wobbles inside
+//   a stroke and a rebound that barely leaves the end stop's zone do not
+//   split a stroke.
 // - Stroke time from signal (total stroke time, as vendors' sizing tools
 //   quote it: switching time + dead time + movement time): from the signal
 //   instant to the stroke's end. The signal instant is when the command of
@@ -68,8 +77,8 @@ namespace pm {
 struct StrokeResult {
   bool extend = true;      // direction: true = extension (x increasing)
   bool complete = true;    // reached the other end zone within the run
-  double tStart = 0.0;     // s, left the end zone
-  double tEnd = 0.0;       // s, entered the other end zone (run end if incomplete)
+  double tStart = 0.0;     // s, left the end zone (or turned round mid-stroke)
+  double tEnd = 0.0;       // s, entered an end zone (or turned round, or the run's end)
   double vMax = 0.0;       // m/s, largest |v| during the stroke
   double tContact = -1.0;  // s, touched the end stop (-1: not within the run)
   double vArrival = 0.0;   // m/s, |v| at arrival (see the definitions above)
