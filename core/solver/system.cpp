@@ -290,21 +290,44 @@ void System::listJunctions() {
   junctionsListed_ = true;
 }
 
-// The elements whose flows reach junction j, in element order: its mass
-// balance is theirs alone (an element flows only into the nodes of its
-// footprint), summed in the same order as by all elements. Empty (evaluate
-// all) when one of them reads a signal that is not a function of t, y and
-// discrete states alone: that could hold what another element's evaluation
-// of the same state left.
+// The elements whose evaluations junction j's mass balance reads, in
+// element order: those whose flows reach it (an element flows only into the
+// nodes of its footprint), and the publishers of every signal they read that
+// is not a function of t, y and discrete states alone (its value is what the
+// publisher's evaluation left), theirs in turn. Evaluated alone, they give
+// the balance of an evaluation of all, bit for bit: the same flows, summed
+// in the same order. Empty (evaluate all) where a publisher is not known
+// (a signal of the co-simulation's other side, or one whose name does not
+// start with an element's id).
 std::vector<Element*> System::elementsAt(int j) const {
-  std::vector<Element*> at;
-  if (footprints_.size() != elements_.size()) return at;
+  if (footprints_.size() != elements_.size()) return {};
+  std::vector<char> in(elements_.size(), 0);
+  std::vector<size_t> todo;
   for (size_t k = 0; k < elements_.size(); ++k) {
     const std::vector<int>& n = footprints_[k].nodes;
-    if (std::find(n.begin(), n.end(), j) != n.end()) at.push_back(elements_[k].get());
+    if (std::find(n.begin(), n.end(), j) != n.end()) in[k] = 1, todo.push_back(k);
   }
-  for (const auto& [el, in] : inputs_)
-    if (in->connected() && !in->readsStatesOnly && std::find(at.begin(), at.end(), el) != at.end()) return {};
+  while (!todo.empty()) {
+    const Element* reader = elements_[todo.back()].get();
+    todo.pop_back();
+    for (const auto& [el, input] : inputs_) {
+      if (el != reader || !input->connected() || input->readsStatesOnly) continue;
+      // "<id>.<name>" (SystemBuilder::publish): the element with the
+      // longest id that prefixes the reference.
+      size_t k = elements_.size(), longest = 0;
+      for (size_t e = 0; e < elements_.size(); ++e) {
+        const std::string& id = elements_[e]->id();
+        if (id.size() > longest && input->ref.size() > id.size() && input->ref[id.size()] == '.' &&
+            input->ref.compare(0, id.size(), id) == 0)
+          k = e, longest = id.size();
+      }
+      if (k == elements_.size() || !signals_.count(input->ref)) return {};
+      if (!in[k]) in[k] = 1, todo.push_back(k);
+    }
+  }
+  std::vector<Element*> at;
+  for (size_t k = 0; k < elements_.size(); ++k)
+    if (in[k]) at.push_back(elements_[k].get());
   return at;
 }
 
@@ -316,7 +339,8 @@ void System::presolveJunctions(double t, double* y, const double* yp) {
     for (int j : junctions) bisectionElements_.push_back(elementsAt(j));
   scratch_.resize(states_.size());
   // The bisection needs only the mass balance, which the energy hand-off
-  // does not touch, and only of junction k (bisectionElements_); the mixing
+  // does not touch, and only of junction k (bisectionElements_: a fraction
+  // of the cost where a mechanism is evaluated with the circuit); the mixing
   // temperature needs every element and the hand-off (a neighbouring
   // junction's share). The other elements' evaluations at the bisection's
   // states are not read: the full evaluation after it makes theirs again.
