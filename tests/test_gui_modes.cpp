@@ -167,7 +167,13 @@ class TestGuiModes : public QObject {
     amp->setFocus();
     QTest::keyClick(amp, Qt::Key_PageUp);
     QCOMPARE(amp->value(), 20);
-    QVERIFY(std::abs(swing(panel->animationRows()->column(side)) - 2 * before) < 1e-9 * before);
+    // Twice to first order: each node moves by the rigid motion of its
+    // twist, whose sideways reach grows as sin, so the swing at 20 % falls
+    // short of twice that at 10 % by about turn^2 / 8 relative (the tip
+    // turns ~0.2 rad at 20 %: 5e-3).
+    const double after = swing(panel->animationRows()->column(side));
+    qInfo("tip swings %.9g m at 20 %%: %.9g times that at 10 %%", after, after / before);
+    QVERIFY(std::abs(after / (2 * before) - 1) < 1e-2);
     QTest::mouseClick(child<QPushButton>(panel, "stopModeAnimation"), Qt::LeftButton);
     QCOMPARE(panel->animatedMode(), -1);
     QVERIFY(!panel->animationRows());
