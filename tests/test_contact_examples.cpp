@@ -3,18 +3,24 @@
 // part falls) and projects/contact_pusher (a cylinder pushes a box along a
 // conveyor's surface; it slides on until friction stops it) and
 // projects/contact_tilting_chute (a pin held by friction on a tilting
-// chute's floor until the friction angle) and projects/contact_clamp_docking
-// (seed 004's satellite docking with four spring-loaded clamps).
+// chute's floor until the friction angle); projects/seed004_boom_docking
+// (seed 004 sec. 4.1: a boom's tip guided by a funnel into a latch in space,
+// or, too fast, the target spinning away) and projects/contact_clamp_docking
+// (seed 004 sec. 4.2: satellite docking with four spring-loaded clamps).
 #include "build/project_input.h"
 #include "model/orientation.h"
+#include "studies/study_definition.h"
+#include "studies/study_runner.h"
 #include "support/test_project.h"
 
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
 #include <numbers>
+#include <vector>
 
 using namespace pm;
 using namespace pm::test;
@@ -35,7 +41,6 @@ size_t firstWhere(const Run& r, size_t from, P pred) {
     if (pred(i)) return i;
   return r.t.size();
 }
-
 
 // projects/contact_clamp_docking's design (seed 004, sec. 4.2): handles
 // (knobs of radius kKnob) at kPattern from the chaser's axis, 0.45 m below
@@ -114,6 +119,28 @@ double handleDistance(const Run& r, int c, size_t i) {
       positionAt(r, "chaser", i) +
       rotationAt(r, "chaser", i) * Eigen::Vector3d(kPattern * std::cos(phi), kPattern * std::sin(phi), -0.45);
   return (knob - positionAt(r, "claw_" + kClaws[c], i)).norm();
+}
+
+// Linear momentum (x, y) and angular momentum about the world z axis of the
+// free parts at sample i, for a mechanism moving in the xy-plane (each part
+// turns about z only, so its world Izz is its part-axes Izz; part frames at
+// the centres of mass).
+struct PlanarMomentum {
+  double px = 0, py = 0, Lz = 0;
+};
+std::vector<PlanarMomentum> planarMomentum(const Project& p, const Run& r) {
+  std::vector<PlanarMomentum> m(r.t.size());
+  for (const PartDef& part : p.mechanism.parts) {
+    if (part.ground) continue;
+    const auto x = r.col(part.id + ".x"), y = r.col(part.id + ".y"), vx = r.col(part.id + ".vx"),
+               vy = r.col(part.id + ".vy"), wz = r.col(part.id + ".wz");
+    for (size_t i = 0; i < m.size(); ++i) {
+      m[i].px += part.mass * vx[i];
+      m[i].py += part.mass * vy[i];
+      m[i].Lz += part.mass * (x[i] * vy[i] - y[i] * vx[i]) + part.inertia[2] * wz[i];
+    }
+  }
+  return m;
 }
 
 }  // namespace
@@ -269,7 +296,6 @@ class TestContactExamples : public QObject {
              qPrintable(QString("breaks away at %1 rad").arg(phi[slid], 0, 'g', 8)));
     QVERIFY(travel(run->t.size() - 1) - travel(settled) > 0.01);
   }
-
   // projects/contact_clamp_docking, seed 004 sec. 4.2 (Figs. 8-12): the
   // chaser (150 kg) drifts at 0.1 m/s towards the target (300 kg) from
   // 150 mm, misaligned (5 mm, 0.02 rad). Each handle that comes within
@@ -371,6 +397,105 @@ class TestContactExamples : public QObject {
     const double Eleft = 4 * perClaw + p0.squaredNorm() / (2 * mTotal);
     qInfo("energy left %.8g J, by hand %.8g J", E.back(), Eleft);
     QVERIFY2(std::abs(E.back() - Eleft) < 1e-5 * Eleft, "the energy left in the clamps");
+  }
+
+  // projects/seed004_boom_docking, seed 004 sec. 4.1 (figs. 3-7, and the
+  // parametric finding that "the velocity with which the chaser satellite
+  // approached the target was too high. This caused the target to spin
+  // away when the funnel was impacted by the boom"). No gravity and no part
+  // tied to ground: cylinder, contact and latch forces are internal, so the
+  // momentum of chaser + boom + target stays zero, at every sample, to
+  // 1e-9 kg m/s (the boom alone carries up to 13 kg m/s) and 2e-4 kg m^2/s
+  // (the spinning target alone up to 6 kg m^2/s; at rel_tol 1e-6 a free
+  // body's spin drifts by about 9e-6 of itself per second, 6e-10 at 1e-8).
+  // Slow (throttle opening 0.05) the tip meets the funnel at under 0.5 m/s,
+  // the latch engages,
+  // the boom retracts, and the docked pair ends at rest (zero momentum in one
+  // rigid body: |v| < 1e-6 m/s, |w| < 1e-6 rad/s). Fast (opening 1.0, over
+  // 1 m/s) it never latches and the target spins away free: over the last
+  // second its velocity constant to 1e-9 m/s and its spin to 2e-5 of itself,
+  // at least 3 times the slow run's largest spin, the gap to the chaser growing. The project's
+  // study approach_speed gives the same two outcomes.
+  void boomDockingSlowLatchesFastSpinsAway() {
+    const std::string path = projectPath("seed004_boom_docking.pneumech.json");
+    const Project slowP = loadProject(path);
+    Project fastP = slowP;
+    for (auto& c : fastP.components)
+      if (c.id == "fc1") c.params["opening"] = 1.0;
+    auto slow = simulate(slowP, path), fast = simulate(fastP, path);
+    QVERIFY2(slow->ok(), slow->message().c_str());
+    QVERIFY2(fast->ok(), fast->message().c_str());
+    for (const auto* r : {slow.get(), fast.get()}) {
+      double worstP = 0, worstL = 0;
+      for (const PlanarMomentum& m : planarMomentum(slowP, *r)) {
+        worstP = std::max(worstP, std::hypot(m.px, m.py));
+        worstL = std::max(worstL, std::abs(m.Lz));
+      }
+      qInfo("%s: largest |p| %.3g kg m/s, |L_z| %.3g kg m2/s", r == slow.get() ? "slow" : "fast", worstP, worstL);
+      QVERIFY2(worstP < 1e-9, qPrintable(QString("momentum %1 kg m/s").arg(worstP)));
+      QVERIFY2(worstL < 2e-4, qPrintable(QString("angular momentum %1 kg m2/s").arg(worstL)));
+    }
+    auto approach = [](const Run& r) {  // the boom's speed at the first contact with the funnel
+      const auto touch = r.col("dock.in_contact");
+      const size_t i = firstWhere(r, 0, [&](size_t k) { return touch[k] > 0.5; });
+      return i < r.t.size() ? r.col("boom.vx")[i - 1] - r.col("chaser.vx")[i - 1] : 0.0;
+    };
+    // Slow: latched, retracted, at rest.
+    const auto eng = slow->col("catch.engaged");
+    const size_t iLatch = firstWhere(*slow, 0, [&](size_t k) { return eng[k] > 0.5; });
+    QVERIFY2(iLatch < eng.size(), "the slow approach latches");
+    QVERIFY(std::all_of(eng.begin() + iLatch, eng.end(), [](double e) { return e > 0.5; }));
+    const auto wSlow = slow->col("target.wz");
+    double spinBefore = 0;
+    for (size_t i = 0; i < iLatch; ++i) spinBefore = std::max(spinBefore, std::abs(wSlow[i]));
+    double restV = 0, restW = 0;
+    for (const char* part : {"chaser", "boom", "target"}) {
+      const std::string id = part;
+      restV = std::max({restV, std::abs(slow->col(id + ".vx").back()), std::abs(slow->col(id + ".vy").back())});
+      restW = std::max(restW, std::abs(slow->col(id + ".wz").back()));
+    }
+    const double gap0 = slow->col("target.x")[0] - slow->col("chaser.x")[0];
+    const double gapSlow = slow->col("target.x").back() - slow->col("chaser.x").back();
+    qInfo("slow: %.3g m/s at the funnel, latched at %.4g s (energy lost %.4g J), spin before %.3g rad/s; "
+          "at the end cyl1.x %.3g m, gap %.4g m (from %.4g), |v| %.3g m/s, |w| %.3g rad/s",
+          approach(*slow), slow->t[iLatch], slow->col("catch.energy_lost").back(), spinBefore, slow->col("cyl1.x").back(),
+          gapSlow, gap0, restV, restW);
+    QVERIFY(approach(*slow) > 0.05 && approach(*slow) < 0.5);
+    QVERIFY2(slow->col("cyl1.x").back() < 1e-3, "the boom retracted");
+    QVERIFY2(gapSlow < gap0 - 0.1, "the boom pulled the target in");
+    QVERIFY2(restV < 1e-6 && restW < 1e-6, qPrintable(QString("docked pair at %1 m/s, %2 rad/s").arg(restV).arg(restW)));
+    // Fast: never latched; the target spins away as a free body.
+    const auto engF = fast->col("catch.engaged"), touchF = fast->col("dock.in_contact");
+    QVERIFY2(std::all_of(engF.begin(), engF.end(), [](double e) { return e < 0.5; }), "the fast approach latched");
+    const size_t last = fast->t.size() - 1, lastS = fast->indexAt(fast->t.back() - 1.0);
+    QVERIFY(std::all_of(touchF.begin() + lastS, touchF.end(), [](double e) { return e < 0.5; }));
+    const double w = fast->col("target.wz")[last];
+    const double dw = std::abs(w - fast->col("target.wz")[lastS]);
+    double drift = 0;
+    for (const char* q : {"target.vx", "target.vy"})
+      drift = std::max(drift, std::abs(fast->col(q)[last] - fast->col(q)[lastS]));
+    const double gapFast = fast->col("target.x")[last] - fast->col("chaser.x")[last];
+    const double opening = fast->col("target.vx")[last] - fast->col("chaser.vx")[last];
+    qInfo("fast: %.3g m/s at the funnel; the target spins at %.4g rad/s (%.3g times the slow run's), change over "
+          "the last second %.3g rad/s, of its velocity %.3g m/s; gap %.4g m, opening at %.3g m/s",
+          approach(*fast), w, std::abs(w) / spinBefore, dw, drift, gapFast, opening);
+    QVERIFY(approach(*fast) > 1.0);
+    QVERIFY2(std::abs(w) > 3 * spinBefore, qPrintable(QString("target spin %1 rad/s").arg(w)));
+    QVERIFY2(drift < 1e-9, qPrintable(QString("free target's velocity changed by %1 m/s").arg(drift)));
+    QVERIFY2(dw < 2e-5 * std::abs(w), qPrintable(QString("free target's spin changed by %1 rad/s").arg(dw)));
+    QVERIFY2(gapFast > gap0 && opening > 0.0, "the target drifts away");
+    // The study: the same two outcomes, row by row.
+    const studies::StudySetup setup = studies::prepareStudy(slowP, path, studies::projectStudies(slowP, path).at(0));
+    const auto points = studies::studyVariants(setup.study);
+    QCOMPARE(points.size(), size_t(2));
+    const auto rows = studies::evaluateLocally(setup, points, 1);
+    const auto latched = [&](size_t i) { return studies::variantValue(setup, points[i], rows[i], "final(catch.engaged)"); };
+    const auto spin = [&](size_t i) { return studies::variantValue(setup, points[i], rows[i], "final(target.wz)"); };
+    QVERIFY2(rows[0].ok && rows[1].ok, (rows[0].message + rows[1].message).c_str());
+    QCOMPARE(latched(0), 1.0);
+    QCOMPARE(latched(1), 0.0);
+    QCOMPARE(spin(0), slow->col("target.wz").back());
+    QCOMPARE(spin(1), w);
   }
 };
 
