@@ -257,6 +257,63 @@ bool rimOnRim(const Body& b, double q, const V3& X, const V3& wallOut, const V3&
   return true;
 }
 
+// The base and mouth rims' candidates (appended to cands, after the wall
+// and the faces), and a cylinder's rim-on-rim contact when one is across.
+void addRims(const Body& b, double rb, double rm, double L, std::vector<Candidate>& cands, Candidate& across) {
+  const double len = std::hypot(rm - rb, L), tr = (rm - rb) / len, tz = L / len;
+  // Rims: the body's signed distance at the circle's nearest point, when
+  // the normal lies between the wall's and the face's. A rim point inside
+  // a cylinder leaves it by its side or its end: of those in the rim's
+  // normal cone the shallower (the other way out is blocked by the funnel).
+  // A cylinder's end rim across the rim is its own feature (rimOnRim).
+  for (const bool mouth : {false, true}) {
+    const double Rr = mouth ? rm : rb, zr = mouth ? L : 0.0;
+    auto P = [&](double q) { return V3(Rr * std::cos(q), Rr * std::sin(q), zr); };
+    auto inCone = [&](const V3& n, const V3& x) {
+      const double nr = n.dot(V3(x.x(), x.y(), 0.0)) / Rr, nz = n.z();
+      return -tz * nr + tr * nz >= -1e-12 && (mouth ? 1.0 : -1.0) * (tr * nr + tz * nz) >= -1e-12;
+    };
+    // The body's signed distance at rim point x, inside a cylinder by the
+    // way out in the cone. The rim point is chosen by it plus kappa times
+    // the other way's depth: along a stretch of the rim under a cylinder's
+    // end (or side) the first is flat, and the deepest under both is the
+    // corner's (the middle of the stretch, not any point of it).
+    auto rimSdf = [&](const V3& x, V3& g, double kappa) {
+      const double sd = b.sdf(x, g);
+      if (!b.cylinder || sd >= 0.0) return sd;
+      Axis side, end;
+      V3 corner;
+      cylinderAxes(b, x, side, end, corner);
+      const bool si = inCone(side.nu, x), ei = inCone(end.nu, x);
+      if (!si && !ei) return sd;
+      const bool bySide = si && ei ? side.depth <= end.depth : si;
+      const Axis &a = bySide ? side : end, &o = bySide ? end : side;
+      g = -(a.nu + kappa * o.nu);
+      return -(a.depth + kappa * o.depth);
+    };
+    V3 g;
+    const double q = argMax([&](double t) { return -rimSdf(P(t), g, 1e-6); },
+                            [&](double t) {
+                              rimSdf(P(t), g, 1e-6);
+                              return -g.dot(V3(-Rr * std::sin(t), Rr * std::cos(t), 0.0));
+                            });
+    const V3 x = P(q);
+    Candidate k;
+    k.distance = rimSdf(x, g, 0.0);
+    k.normal = -g;
+    k.valid = inCone(k.normal, x);
+    if (b.cylinder && k.distance < 0.0) {
+      const V3 faceOut = (mouth ? 1.0 : -1.0) * V3(tr * std::cos(q), tr * std::sin(q), tz);
+      Candidate r;
+      if (rimOnRim(b, q, x, -V3(tz * std::cos(q), tz * std::sin(q), -tr), faceOut, cands[0], cands[mouth ? 2 : 1], 1e-12 * len, r) &&
+          (!across.valid || r.distance < across.distance))
+        across = r;
+    }
+    if (k.distance < 0.0) k.points.push_back({x + 0.5 * k.distance * k.normal, -k.distance});
+    cands.push_back(k);
+  }
+}
+
 }  // namespace
 
 Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame& fb) {
@@ -372,58 +429,8 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
                             [&](double q) { return b.support(-gen(q)).dot(gen1(q)); });
     cands.push_back(planar(-gen(p), -(tr * rm + tz * L), 2, outsideCone));
   }
-  // Rims: the body's signed distance at the circle's nearest point, when
-  // the normal lies between the wall's and the face's. A rim point inside
-  // a cylinder leaves it by its side or its end: of those in the rim's
-  // normal cone the shallower (the other way out is blocked by the funnel).
-  // A cylinder's end rim across the rim is its own feature (rimOnRim).
   Candidate across;
-  for (const bool mouth : {false, true}) {
-    const double Rr = mouth ? rm : rb, zr = mouth ? L : 0.0;
-    auto P = [&](double q) { return V3(Rr * std::cos(q), Rr * std::sin(q), zr); };
-    auto inCone = [&](const V3& n, const V3& x) {
-      const double nr = n.dot(V3(x.x(), x.y(), 0.0)) / Rr, nz = n.z();
-      return -tz * nr + tr * nz >= -1e-12 && (mouth ? 1.0 : -1.0) * (tr * nr + tz * nz) >= -1e-12;
-    };
-    // The body's signed distance at rim point x, inside a cylinder by the
-    // way out in the cone. The rim point is chosen by it plus kappa times
-    // the other way's depth: along a stretch of the rim under a cylinder's
-    // end (or side) the first is flat, and the deepest under both is the
-    // corner's (the middle of the stretch, not any point of it).
-    auto rimSdf = [&](const V3& x, V3& g, double kappa) {
-      const double sd = b.sdf(x, g);
-      if (!b.cylinder || sd >= 0.0) return sd;
-      Axis side, end;
-      V3 corner;
-      cylinderAxes(b, x, side, end, corner);
-      const bool si = inCone(side.nu, x), ei = inCone(end.nu, x);
-      if (!si && !ei) return sd;
-      const bool bySide = si && ei ? side.depth <= end.depth : si;
-      const Axis &a = bySide ? side : end, &o = bySide ? end : side;
-      g = -(a.nu + kappa * o.nu);
-      return -(a.depth + kappa * o.depth);
-    };
-    V3 g;
-    const double q = argMax([&](double t) { return -rimSdf(P(t), g, 1e-6); },
-                            [&](double t) {
-                              rimSdf(P(t), g, 1e-6);
-                              return -g.dot(V3(-Rr * std::sin(t), Rr * std::cos(t), 0.0));
-                            });
-    const V3 x = P(q);
-    Candidate k;
-    k.distance = rimSdf(x, g, 0.0);
-    k.normal = -g;
-    k.valid = inCone(k.normal, x);
-    if (b.cylinder && k.distance < 0.0) {
-      const V3 faceOut = (mouth ? 1.0 : -1.0) * gen(q);
-      Candidate r;
-      if (rimOnRim(b, q, x, -wallN(q), faceOut, cands[0], cands[mouth ? 2 : 1], 1e-12 * len, r) &&
-          (!across.valid || r.distance < across.distance))
-        across = r;
-    }
-    if (k.distance < 0.0) k.points.push_back({x + 0.5 * k.distance * k.normal, -k.distance});
-    cands.push_back(k);
-  }
+  addRims(b, rb, rm, L, cands, across);
   const Candidate* best = across.valid ? &across : chosen(cands, len);
   Contact c;
   c.distance = best->distance;
