@@ -321,6 +321,7 @@ void ModesPanel::rebuildRows() {
     std::vector<double> t;
     rows_->copyRows(0, t, columns_);
     showSchematic();
+    emit schematicColoured(colours_->scaleLow(), colours_->scaleHigh());
   }
   if (moving > 0)
     setStatus(tr("Mode %1: %2 Hz, damping ratio %3 (%4), shown slowed to one period in %5 s.")

@@ -12,7 +12,8 @@
 // nets' pressures oscillating in the mode about the operating point (the
 // time playback's colouring, the same scale factor as the motion), rods
 // move with the cylinders. A mode that moves no part swings its largest
-// pressure by the amplitude slider's % of the colour scale.
+// pressure by the amplitude slider's % of the colour scale. The window
+// shows the schematic's colour legend meanwhile (schematicColoured).
 //
 // Compute runs the analysis on a worker thread (a copy of the project), the
 // window answering meanwhile; Cancel (or an edit of the project, or closing
@@ -77,6 +78,9 @@ class ModesPanel : public QWidget {
 
  signals:
   void animationStopped();
+  // The schematic's lines take the mode's pressure colours on this scale
+  // [Pa absolute] (the window shows the colour legend, run or no run).
+  void schematicColoured(double pLow, double pHigh);
   // A computation ended: true when its modes are listed, false when it
   // failed (the panel says why). Not emitted for one given up.
   void computed(bool ok);

@@ -1,11 +1,13 @@
 #include "scene3d_beam_display.h"
 
 #include "engine/engine.h"
+#include "model/ground_paths.h"
 
 #include <osg/Math>
 
 #include <algorithm>
 #include <array>
+#include <set>
 #include <utility>
 #include <cmath>
 
@@ -80,7 +82,10 @@ void BeamDisplay::build(const Mechanism& m, const std::function<int(const std::s
 }
 
 void BeamDisplay::placeFrame(const Mechanism& m, const FlexibleBodyDef& d, Beam& b) {
-  // The nodes a joint holds to the ground, and whether the root is clamped.
+  // The nodes a joint holds to a body that reaches the ground without
+  // passing through this beam (the ground, a bracket on it, a crank), and
+  // whether the root is clamped.
+  const std::set<std::string> heldBy = bodiesReachingGround(m, d.id);
   std::vector<int> held;
   bool clamped = false;
   for (const JointDef& j : m.joints)
@@ -88,8 +93,7 @@ void BeamDisplay::placeFrame(const Mechanism& m, const FlexibleBodyDef& d, Beam&
       const auto [beam, node] = beamNodeOfMarker(m, nodeRef);
       if (beam != &d || node < 0) continue;
       if (node == 0 && j.type == "fixed") clamped = true;
-      const PartDef* other = m.part(partOfMarker(otherRef));
-      if (other && other->ground) held.push_back(node);
+      if (heldBy.count(partOfMarker(otherRef))) held.push_back(node);
     }
   b.from = 0;
   b.to = -1;

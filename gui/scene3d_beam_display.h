@@ -8,11 +8,14 @@
 // motions, so that the rest is the elastic deflection.
 //  - By default the root is clamped in the frame: the root node's frame
 //    (a cantilever on a hub, the tip deflection channels' frame).
-//  - A beam held to the ground by joints at two or more nodes and not
-//    clamped at its root (pinned at both ends, on two supports): the frame
+//  - A beam held by joints at two or more nodes and not clamped at its
+//    root (pinned at both ends, on two supports): the frame
 //    in which the outermost two of those nodes, `from` and `to`, stay on
 //    the x axis (v = w = 0 there, as the model fixes a pinned end): origin
 //    and twist from node `from`, x along the chord from it to node `to`.
+//    A node is held by a joint to a body that reaches the ground without
+//    passing through the beam (model/ground_paths.h): the ground, a
+//    bracket fixed to it, a crank; not a payload hanging on the beam.
 // Node j is drawn at r_j + s (p_j - r_j), r_j being its undeformed place
 // x_j along the frame's x, and turned by s times its turn relative to the
 // frame's axes. So the supports stay where they are and the factor scales

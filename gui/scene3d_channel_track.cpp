@@ -7,6 +7,10 @@
 
 namespace pm::gui::scene3d {
 
+namespace {
+constexpr size_t kKeptScratchRows = 8192;
+}  // namespace
+
 void ChannelTrack::setStore(const ResultStore* store, std::vector<std::string> names) {
   store_ = store;
   names_ = std::move(names);
@@ -31,8 +35,8 @@ bool ChannelTrack::refresh() {
     }
   }
   if (n == t_.size()) return false;
-  std::vector<double> t;
-  std::vector<std::vector<double>> cols;
+  std::vector<double>& t = newT_;
+  std::vector<std::vector<double>>& cols = newCols_;
   store_->copyRows(t_.size(), t, cols);
   firstNew_ = t_.size();
   t_.insert(t_.end(), t.begin(), t.end());
@@ -40,6 +44,11 @@ bool ChannelTrack::refresh() {
     const int c = channel_[k];
     if (c >= 0 && static_cast<size_t>(c) < cols.size())
       data_[k].insert(data_[k].end(), cols[static_cast<size_t>(c)].begin(), cols[static_cast<size_t>(c)].end());
+  }
+  // A start-over's copy of every row is not kept (it can be tens of MB).
+  if (t.size() > kKeptScratchRows) {
+    newT_ = {};
+    newCols_ = {};
   }
   return true;
 }

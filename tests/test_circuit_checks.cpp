@@ -120,6 +120,13 @@ class TestCircuitChecks : public QObject {
     seq.components.push_back(comp("seq", "step_sequence", {}, {}, nlohmann::json::parse(R"(
         {"outputs": ["Y1"], "steps": [{"set": {"Y1": 1}, "when": ["s1.out"]}]})")));
     QCOMPARE(countOn(checkCircuit(seq), "s1", ""), 0);
+    // Or a latch lets go on it (projects/contact_clamp_docking's sears).
+    Project latched = p;
+    LatchDef sear;
+    sear.id = "sear";
+    sear.release = "s1.out";
+    latched.mechanism.latches.push_back(sear);
+    QCOMPARE(countOn(checkCircuit(latched), "s1", ""), 0);
   }
 
   void noSupplyBlocks() {

@@ -5,8 +5,10 @@
 // projects/contact_tilting_chute (a pin held by friction on a tilting
 // chute's floor until the friction angle); projects/seed004_boom_docking
 // (seed 004 sec. 4.1: a boom's tip guided by a funnel into a latch in space,
-// or, too fast, the target spinning away).
+// or, too fast, the target spinning away) and projects/contact_clamp_docking
+// (seed 004 sec. 4.2: satellite docking with four spring-loaded clamps).
 #include "build/project_input.h"
+#include "model/orientation.h"
 #include "studies/study_definition.h"
 #include "studies/study_runner.h"
 #include "support/test_project.h"
@@ -14,8 +16,10 @@
 #include <QtTest/QtTest>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
+#include <numbers>
 #include <vector>
 
 using namespace pm;
@@ -36,6 +40,85 @@ size_t firstWhere(const Run& r, size_t from, P pred) {
   for (size_t i = from; i < r.t.size(); ++i)
     if (pred(i)) return i;
   return r.t.size();
+}
+
+// projects/contact_clamp_docking's design (seed 004, sec. 4.2): handles
+// (knobs of radius kKnob) at kPattern from the chaser's axis, 0.45 m below
+// its centre; claws (bases kBase above the target's face, which is 0.5 m
+// above its centre) on the same pattern. A knob clamped in its claw sits in
+// a 90 deg V-groove (two faces at 45 deg) under the hook of a lever on a
+// pivot at (kPivotX, kPivotZ) in the claw's frame, its hook's bottom face
+// kHookHalf below the lever's axis at kArm from the pivot; a linear
+// torsional spring (kSpring, free angle kFreeAngle) closes the lever.
+constexpr double kPattern = 0.35, kBase = 0.02, kKnob = 0.015, kTrigger = 0.070;
+constexpr double kArm = 0.06, kHookHalf = 0.005, kPivotX = 0.06;
+constexpr double kSpring = 12.0, kFreeAngle = -1.0, kOpen = 1.5;
+constexpr double kContactK = 1e7, kContactE = 1.5, kFeelerK = 10.0, kMount = 2e5, kMountTilt = 1000.0;
+const double kPivotZ = kKnob * std::numbers::sqrt2 + kKnob + kHookHalf;
+const std::array<std::string, 4> kClaws = {"px", "py", "mx", "my"};
+
+// The clamped equilibrium of one knob, frictionless and at rest (the
+// four-fold symmetry centres every knob in its groove, x = y = 0 in the
+// claw's frame): the hook pushes with Fh along its bottom face's normal n,
+// each groove face with N at 45 deg, the trigger's feeler (a soft sphere of
+// radius 70 mm - r about the claw's base) with kFeelerK (70 mm - h) along
+// the groove's axis; the lever balances the spring's torque
+// kSpring (theta - kFreeAngle) with Fh's moment about the pivot; each
+// contact's penetration is (force / k)^(1/e). The hook's face, tilted by
+// theta, also pushes the knob outwards with H = Fh sin(-theta): the claw
+// takes -H at the contact point, height zQ above its base, on its elastic
+// mount (kMount, kMountTilt), so in the claw's frame the knob sits
+// x = H / kMount + h H zQ / kMountTilt outwards. Solved by fixed-point
+// iteration (the penetrations are 0.7 mm at most).
+struct Clamp {
+  double h = 0, theta = 0, Fh = 0, N = 0, x = 0;
+};
+Clamp clampedByHand() {
+  Clamp c;
+  c.h = kKnob * std::numbers::sqrt2;
+  auto face = [&](double th, double& nx, double& nz, double& qx, double& qz) {
+    nx = -std::sin(th), nz = -std::cos(th);  // outward normal of the hook's bottom face
+    const double px = kPivotX - kArm * std::cos(th) - kHookHalf * std::sin(th);
+    const double pz = kPivotZ + kArm * std::sin(th) - kHookHalf * std::cos(th);
+    const double gap = (c.x - px) * nx + (c.h - pz) * nz;  // knob centre's distance from the face
+    qx = c.x - gap * nx - kPivotX, qz = c.h - gap * nz - kPivotZ;  // the contact point from the pivot
+    return gap;
+  };
+  for (int it = 0; it < 200; ++it) {
+    double nx, nz, qx, qz;
+    const double want = kKnob - std::pow(c.Fh / kContactK, 1 / kContactE);
+    double lo = -0.1, hi = 0.1;  // the face's gap grows with the angle
+    for (int b = 0; b < 100; ++b) {
+      const double mid = 0.5 * (lo + hi);
+      (face(mid, nx, nz, qx, qz) < want ? lo : hi) = mid;
+    }
+    c.theta = 0.5 * (lo + hi);
+    face(c.theta, nx, nz, qx, qz);
+    c.Fh = kSpring * (c.theta - kFreeAngle) / (qz * -nx - qx * -nz);
+    c.N = (-c.Fh * nz - kFeelerK * (kTrigger - c.h)) / std::numbers::sqrt2;
+    c.h = std::numbers::sqrt2 * (kKnob - std::pow(c.N / kContactK, 1 / kContactE));
+    const double H = c.Fh * nx;
+    c.x = H / kMount + c.h * H * (qz + kPivotZ) / kMountTilt;
+  }
+  return c;
+}
+
+Eigen::Matrix3d rotationAt(const Run& r, const std::string& part, size_t i) {
+  return rotationFromRpy(
+      Vec3{r.col(part + ".roll")[i], r.col(part + ".pitch")[i], r.col(part + ".yaw")[i]});
+}
+Eigen::Vector3d positionAt(const Run& r, const std::string& part, size_t i) {
+  return {r.col(part + ".x")[i], r.col(part + ".y")[i], r.col(part + ".z")[i]};
+}
+
+// Distance from claw c's base to its handle's centre at sample i, from the
+// parts' poses.
+double handleDistance(const Run& r, int c, size_t i) {
+  const double phi = c * std::numbers::pi / 2;
+  const Eigen::Vector3d knob =
+      positionAt(r, "chaser", i) +
+      rotationAt(r, "chaser", i) * Eigen::Vector3d(kPattern * std::cos(phi), kPattern * std::sin(phi), -0.45);
+  return (knob - positionAt(r, "claw_" + kClaws[c], i)).norm();
 }
 
 // Linear momentum (x, y) and angular momentum about the world z axis of the
@@ -213,6 +296,109 @@ class TestContactExamples : public QObject {
              qPrintable(QString("breaks away at %1 rad").arg(phi[slid], 0, 'g', 8)));
     QVERIFY(travel(run->t.size() - 1) - travel(settled) > 0.01);
   }
+  // projects/contact_clamp_docking, seed 004 sec. 4.2 (Figs. 8-12): the
+  // chaser (150 kg) drifts at 0.1 m/s towards the target (300 kg) from
+  // 150 mm, misaligned (5 mm, 0.02 rad). Each handle that comes within
+  // 70 mm of its claw's base touches the claw's trigger; the trigger valve
+  // lets air into a pin cylinder that pulls the sear (a latch holding the
+  // lever open), and the torsional spring drives the lever, whose hook pulls
+  // the handle into the claw. Checked: the trigger fires within 70 mm (the
+  // distance from the parts' poses, from above 70 mm at the sample before to
+  // at most 70 mm at its sample); each lever held open until its sear lets
+  // go (within 30 ms of the trigger); all four clamped; the chaser's pose
+  // relative to the target the clamped equilibrium by hand (clampedByHand)
+  // to 1 um and 1e-6 rad, the hooks' force to 2e-4 and the levers' angle to
+  // 1e-5 rad (0.6 um at the hook); linear momentum (-15 N s along z) kept
+  // to 1e-6 of it, the two satellites moving on together at
+  // 15 N s / 458.8 kg (to 1e-5 m/s); the mechanical energy never above its
+  // start (springs, contacts and dampers only store or dissipate it) and at
+  // the end what the clamped springs and contacts hold plus the drift's
+  // kinetic energy, to 1e-5.
+  void clampDockingCapturesAllFour() {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto run = runExample("contact_clamp_docking");
+    const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    QVERIFY2(run->ok(), run->message().c_str());
+    const size_t last = run->t.size() - 1;
+    std::array<double, 4> tTrigger{};
+    for (int c = 0; c < 4; ++c) {
+      const std::string n = kClaws[c];
+      const auto in = run->col("trigger_" + n + ".in_contact"), sear = run->col("sear_" + n + ".engaged");
+      const auto angle = run->col("hinge_" + n + ".angle");
+      const size_t i = firstWhere(*run, 0, [&](size_t k) { return in[k] > 0.5; });
+      QVERIFY2(i > 0 && i < run->t.size(), qPrintable(QString::fromStdString("trigger " + n + " never fires")));
+      const double before = handleDistance(*run, c, i - 1), at = handleDistance(*run, c, i);
+      const size_t free = firstWhere(*run, 0, [&](size_t k) { return sear[k] < 0.5; });
+      QVERIFY(free < run->t.size());
+      double held = 0.0;
+      for (size_t k = 0; k < free; ++k) held = std::max(held, std::abs(angle[k] - kOpen));
+      tTrigger[c] = run->t[i];
+      qInfo("claw %s: trigger at %.4g s, handle %.6g mm before, %.6g mm at it; sear lets go at %.4g s; "
+            "lever open to %.3g rad until then",
+            n.c_str(), run->t[i], 1e3 * before, 1e3 * at, run->t[free], held);
+      QVERIFY2(before > kTrigger && at <= kTrigger, qPrintable(QString("trigger %1 at %2 m").arg(n.c_str()).arg(at)));
+      QVERIFY2(run->t[free] > run->t[i] && run->t[free] < run->t[i] + 0.03, "the sear lets go after the trigger");
+      QVERIFY2(held < 1e-6, "the sear holds the lever open until it lets go");
+      QCOMPARE(run->col("hook_" + n + ".in_contact").back(), 1.0);
+      QCOMPARE(run->col("seat_" + n + "_left.in_contact").back(), 1.0);
+      QCOMPARE(run->col("seat_" + n + "_right.in_contact").back(), 1.0);
+    }
+    // Misaligned, one handle arrives first.
+    QVERIFY(*std::min_element(tTrigger.begin(), tTrigger.end()) < *std::max_element(tTrigger.begin(), tTrigger.end()));
+    // The clamped pose, relative to the target.
+    const Clamp hand = clampedByHand();
+    const Eigen::Matrix3d Rt = rotationAt(*run, "target", last);
+    const Eigen::Vector3d rel = Rt.transpose() * (positionAt(*run, "chaser", last) - positionAt(*run, "target", last));
+    const Eigen::Matrix3d Rrel = Rt.transpose() * rotationAt(*run, "chaser", last);
+    const double turn = Eigen::AngleAxisd(Rrel).angle();
+    const double zHand = 0.5 + kBase + hand.h + 0.45;
+    qInfo("%.2f s wall; clamped: chaser at (%.3g, %.3g, %.9g) m from the target, by hand (0, 0, %.9g); turned %.3g rad; "
+          "hook force %.8g N (by hand %.8g), lever at %.7g rad (%.7g)",
+          sec, rel.x(), rel.y(), rel.z(), zHand, turn, run->col("hook_px.normal_force").back(), hand.Fh,
+          run->col("hinge_px.angle").back(), hand.theta);
+    QVERIFY2(std::abs(rel.x()) < 1e-6 && std::abs(rel.y()) < 1e-6 && std::abs(rel.z() - zHand) < 1e-6,
+             "the chaser's clamped position");
+    QVERIFY2(turn < 1e-6, "the chaser's clamped orientation");
+    for (const std::string& n : kClaws) {
+      QVERIFY2(std::abs(run->col("hook_" + n + ".normal_force").back() - hand.Fh) < 2e-4 * hand.Fh, n.c_str());
+      QVERIFY2(std::abs(run->col("hinge_" + n + ".angle").back() - hand.theta) < 1e-5, n.c_str());
+    }
+    // Momentum kept; the pair moves on at the common speed; no energy made.
+    const std::vector<std::pair<std::string, double>> masses = {
+        {"target", 300.0}, {"chaser", 150.0}, {"claw_px", 2.0}, {"claw_py", 2.0}, {"claw_mx", 2.0},
+        {"claw_my", 2.0}, {"lever_px", 0.2}, {"lever_py", 0.2}, {"lever_mx", 0.2}, {"lever_my", 0.2}};
+    const Eigen::Vector3d p0(0, 0, 150.0 * -0.1);
+    double drift = 0.0, mTotal = 0.0;
+    for (const auto& [part, m] : masses) mTotal += m;
+    for (size_t i = 0; i <= last; ++i) {
+      Eigen::Vector3d p = Eigen::Vector3d::Zero();
+      for (const auto& [part, m] : masses)
+        p += m * Eigen::Vector3d(run->col(part + ".vx")[i], run->col(part + ".vy")[i], run->col(part + ".vz")[i]);
+      drift = std::max(drift, (p - p0).norm());
+    }
+    const auto E = run->col("mechanism.E_total");
+    const double Emax = *std::max_element(E.begin(), E.end());
+    qInfo("momentum off by %.3g N s at most; chaser and target at %.9g and %.9g m/s, common speed %.9g m/s; "
+          "energy %.6g J at the start, at most %.6g J, %.6g J at the end",
+          drift, run->col("chaser.vz").back(), run->col("target.vz").back(), p0.z() / mTotal, E.front(), Emax, E.back());
+    QVERIFY2(drift < 1e-6 * p0.norm(), "linear momentum kept");
+    QVERIFY(std::abs(run->col("chaser.vz").back() - p0.z() / mTotal) < 1e-5);
+    QVERIFY(std::abs(run->col("target.vz").back() - p0.z() / mTotal) < 1e-5);
+    QVERIFY2(Emax <= E.front() * (1 + 1e-6), "no energy made");
+    // What is left at rest: per claw the torsional spring, the contacts'
+    // elastic energy k d^(e+1) / (e+1) (two seat faces, the hook; the
+    // feeler's k d^2 / 2) and the mount's (H / kMount, tilt H zQ /
+    // kMountTilt), and the pair's drift, p0^2 / (2 M).
+    auto elastic = [](double F) { return kContactK * std::pow(F / kContactK, (kContactE + 1) / kContactE) / (kContactE + 1); };
+    const double H = hand.Fh * std::sin(-hand.theta), zQ = hand.h + kKnob;
+    const double perClaw = 0.5 * kSpring * std::pow(hand.theta - kFreeAngle, 2) + 2 * elastic(hand.N) + elastic(hand.Fh) +
+                           0.5 * kFeelerK * std::pow(kTrigger - hand.h, 2) + 0.5 * H * H / kMount +
+                           0.5 * std::pow(H * zQ, 2) / kMountTilt;
+    const double Eleft = 4 * perClaw + p0.squaredNorm() / (2 * mTotal);
+    qInfo("energy left %.8g J, by hand %.8g J", E.back(), Eleft);
+    QVERIFY2(std::abs(E.back() - Eleft) < 1e-5 * Eleft, "the energy left in the clamps");
+  }
+
   // projects/seed004_boom_docking, seed 004 sec. 4.1 (figs. 3-7, and the
   // parametric finding that "the velocity with which the chaser satellite
   // approached the target was too high. This caused the target to spin

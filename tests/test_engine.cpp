@@ -33,8 +33,9 @@ Project tankFill(double tEnd) {
   return p;
 }
 
-// Records what the run pushes: the channels, then every row (with the
-// thread it came on); asks the run to stop once `stopAfter` rows came.
+// Records what the run pushes: the rows it announces, the channels, then
+// every row (with the thread it came on); asks the run to stop once
+// `stopAfter` rows came.
 struct Recorder : RowConsumer {
   std::vector<ChannelInfo> channels;
   int channelCalls = 0;
@@ -42,6 +43,8 @@ struct Recorder : RowConsumer {
   std::vector<std::thread::id> threads;
   RunControl* control = nullptr;
   size_t stopAfter = 0;
+  size_t expected = 0;  // the run's expectRows hint
+  void expectRows(size_t n) override { expected = n; }
   void setChannels(std::vector<ChannelInfo> c) override {
     channels = std::move(c);
     ++channelCalls;
@@ -79,6 +82,7 @@ class TestEngine : public QObject {
     QCOMPARE(rec.channelCalls, 1);
     QCOMPARE(rec.channels.size(), plain.channels().size());
     QCOMPARE(rec.times.size(), size_t(2001));
+    QCOMPARE(rec.expected, size_t(2001));  // told before the first row: stores reserve it once
     QVERIFY(rec.times == plain.times());  // each row once, in order
     // The consumer is handed the numbers a plain run stores, bit for bit.
     const int tank = plain.find("tank.p");

@@ -8,12 +8,16 @@
 //    stiffness) and against 1.87510^2 sqrt(E I / (mu L^4)) / (2 pi);
 //  - a very stiff beam swinging as a pendulum against one rigid part with
 //    the same mass distribution;
-//  - bad definitions are refused naming the file, the body and the field.
+//  - bad definitions are refused naming the file, the body and the field;
+//  - a beam's supports: the bodies that reach the ground through joints
+//    without passing through the beam (a bracket, a crank, another beam),
+//    not a payload that hangs on it.
 #include "mechanics/beam/beam_bodies.h"
 #include "mechanics/beam/beam_modes.h"
 #include "build/project_input.h"
 #include "build/validation.h"
 #include "io/project_file.h"
+#include "model/ground_paths.h"
 #include "model/project_error.h"
 #include "support/mechanism_builders.h"
 #include "support/steel_beam.h"
@@ -196,6 +200,48 @@ class TestFlexibleBody : public QObject {
     }
     QVERIFY2(worst[1] < 1e-5 * kL, qPrintable(QString::number(worst[1])));
     QVERIFY2(worst[0] > 5.0 * worst[1], qPrintable(QString("%1 vs %2").arg(worst[0]).arg(worst[1])));
+  }
+
+  // Ground -weld- bracket -pin- beam -weld- payload -pin- arm; ground -pin-
+  // crank -pin- beam; ground -pin- other beam. Around the beam, the payload
+  // and the arm hang on it only; through it, they reach the ground too.
+  void supportsReachTheGroundAroundTheBeam() {
+    Mechanism m;
+    for (const char* id : {"base", "bracket", "payload", "arm", "crank", "loose"}) {
+      PartDef p;
+      p.id = id;
+      p.ground = p.id == "base";
+      m.parts.push_back(p);
+    }
+    for (const char* id : {"beam", "other"}) {
+      FlexibleBodyDef d;
+      d.id = id;
+      m.flexible_bodies.push_back(d);
+    }
+    auto join = [&](const char* type, const std::string& i, const std::string& j) {
+      JointDef d;
+      d.id = i + "-" + j;
+      d.type = type;
+      d.i = i + ".m";
+      d.j = j + ".m";
+      m.joints.push_back(d);
+    };
+    join("fixed", "bracket", "base");
+    join("revolute", "beam", "bracket");
+    join("fixed", "payload", "beam");
+    join("revolute", "arm", "payload");
+    join("revolute", "crank", "base");
+    join("revolute", "beam", "crank");
+    join("revolute", "base", "other");
+    JointDef gear;
+    gear.id = "gear";
+    gear.type = "coupler";
+    gear.joints = {"beam-crank", "arm-payload"};
+    m.joints.push_back(gear);
+    using Ids = std::set<std::string>;
+    QCOMPARE(bodiesReachingGround(m, "beam"), (Ids{"base", "bracket", "crank", "other"}));
+    QCOMPARE(bodiesReachingGround(m), (Ids{"base", "bracket", "crank", "other", "beam", "payload", "arm"}));
+    QCOMPARE(bodiesReachingGround(m, "bracket"), (Ids{"base", "crank", "other", "beam", "payload", "arm"}));
   }
 
   // The example's flexible body survives saving and loading unchanged.

@@ -15,7 +15,15 @@
 //    roll-pitch-yaw (0.3, -0.4, 0.6) whose mode turns it about the world
 //    axis (1, 2, -0.5), at 50 % of a 1 m mechanism (0.5 rad), has in every
 //    row the rotation exp(s cos(2 pi t) [phi]x) R0 to 1e-12, orthonormal to
-//    1e-12 (adding the angles is off by ~1e-2 there).
+//    1e-12 (adding the angles is off by ~1e-2 there), and its origin
+//    moved by the same rigid motion: exp of the twist (the turn, the
+//    origin's displacement) as the 4 x 4 matrix exponential gives it, 1e-12;
+//  - a pure rotation about a pin at a large amplitude (up to 1.5 rad) is
+//    rigid: every marker keeps its distance to the pin and the part's
+//    point on the pin stays there, 1e-9 m (the linear positions carried
+//    the part along the tangent, off by ~0.1 m); the example pendulum
+//    swung 1.2 rad keeps its pivot marker on the ground's pivot and its
+//    bob l from it (to the mode's accuracy, 1e-6 of the swing).
 #include "analyses/mode_animation.h"
 #include "engine/engine.h"
 #include "model/orientation.h"
@@ -24,6 +32,7 @@
 #include <QtTest>
 
 #include <Eigen/Geometry>
+#include <unsupported/Eigen/MatrixFunctions>
 
 #include <cmath>
 #include <numbers>
@@ -185,11 +194,93 @@ class TestModeAnimation : public QObject {
       // The old way, the angles added, for the record.
       const Eigen::Vector3d added = Eigen::Vector3d(rpy0[0], rpy0[1], rpy0[2]) + s * c * rates;
       worstAdded = std::max(worstAdded, (rotationFromRpy({added[0], added[1], added[2]}) - want).norm());
-      // Positions stay the linear oscillation.
-      QVERIFY(std::abs(value(rows, "arm.x", i) - (0.2 + s * 0.1 * c)) < 1e-15);
+      // The origin: the twist's exponential, [[theta]x, v; 0, 0] with v the
+      // velocity of the point at the world origin (u - theta x p0).
+      const Eigen::Vector3d theta = s * c * phi, u(s * 0.1 * c, 0, 0), p0(0.2, -0.1, 0.4);
+      Eigen::Matrix4d xi = Eigen::Matrix4d::Zero();
+      xi.topLeftCorner<3, 3>() << 0, -theta.z(), theta.y(), theta.z(), 0, -theta.x(), -theta.y(), theta.x(), 0;
+      xi.topRightCorner<3, 1>() = u - theta.cross(p0);
+      const Eigen::Matrix4d g = xi.exp();
+      const Eigen::Vector3d origin = g.topLeftCorner<3, 3>() * p0 + g.topRightCorner<3, 1>();
+      const Eigen::Vector3d row(value(rows, "arm.x", i), value(rows, "arm.y", i), value(rows, "arm.z", i));
+      QVERIFY2((row - origin).norm() < 1e-12, qPrintable(QString("row %1: origin off by %2").arg(i).arg((row - origin).norm())));
+      QVERIFY((g.topLeftCorner<3, 3>() * R0 - want).norm() < 1e-12);  // the same turn
+      QVERIFY((modeOrigin(r, 0, "arm", s, t) - origin).norm() < 1e-12);
     }
     qInfo("angles added instead: off by up to %.3g", worstAdded);
     QVERIFY_THROWS_EXCEPTION(std::out_of_range, modeOrientation(r, 0, "nothing", s, 0.0));
+  }
+
+  void pureRotationIsRigid() {
+    const Vec3 rpy0{0.3, -0.4, 0.6};
+    const Eigen::Matrix3d R0 = rotationFromRpy(rpy0);
+    const Eigen::Vector3d p0(0.2, -0.1, 0.4), pin(0.5, 0.3, -0.2);
+    const Eigen::Vector3d phi = Eigen::Vector3d(1, 2, -0.5).normalized();
+    const Eigen::Matrix3d Rz = Eigen::AngleAxisd(rpy0[2], Eigen::Vector3d::UnitZ()).toRotationMatrix();
+    const Eigen::Matrix3d Ry = Eigen::AngleAxisd(rpy0[1], Eigen::Vector3d::UnitY()).toRotationMatrix();
+    Eigen::Matrix3d E;
+    E << Rz * Ry * Eigen::Vector3d::UnitX(), Rz * Eigen::Vector3d::UnitY(), Eigen::Vector3d::UnitZ();
+    // The linearised mode of a turn phi about the pin: angle rates E^-1 phi,
+    // the origin's displacement phi x (p0 - pin), all in one phase.
+    const Eigen::Vector3d rates = E.inverse() * phi, u = phi.cross(p0 - pin);
+    ModalResult r;
+    r.channels = {{"crank.x", "m"}, {"crank.y", "m"}, {"crank.z", "m"}, {"crank.roll", "rad"}, {"crank.pitch", "rad"}, {"crank.yaw", "rad"}};
+    r.outputs = {p0.x(), p0.y(), p0.z(), rpy0[0], rpy0[1], rpy0[2]};
+    Mode m;
+    m.lambda = {-0.3, 2 * std::numbers::pi};
+    m.frequency = 1.0;
+    m.oscillating = true;
+    const double phase = 0.7;
+    auto amplitude = [&](const char* channel, const char* unit, double v) {
+      m.channels.push_back({channel, unit, std::abs(v), phase + (v < 0 ? std::numbers::pi : 0.0)});
+    };
+    const char* names[6] = {"crank.x", "crank.y", "crank.z", "crank.roll", "crank.pitch", "crank.yaw"};
+    for (int a = 0; a < 3; ++a) amplitude(names[a], "m", u[a]);
+    for (int a = 0; a < 3; ++a) amplitude(names[3 + a], "rad", rates[a]);
+    r.modes = {m};
+    const double s = 1.5;  // turns of up to 1.5 rad
+    // Markers in the crank's axes, and its point on the pin.
+    const std::vector<Eigen::Vector3d> markers{{0.1, 0.05, -0.2}, {-0.3, 0.2, 0.1}, R0.transpose() * (pin - p0)};
+    ResultStore rows;
+    modeAnimation(r, 0, s, 40, rows);
+    double worst = 0, worstLinear = 0;
+    for (size_t i = 0; i <= 40; ++i) {
+      const Eigen::Vector3d p(value(rows, "crank.x", i), value(rows, "crank.y", i), value(rows, "crank.z", i));
+      const Eigen::Matrix3d R = rotationFromRpy({value(rows, "crank.roll", i), value(rows, "crank.pitch", i), value(rows, "crank.yaw", i)});
+      const Eigen::Vector3d linear = p0 + s * std::cos(2 * std::numbers::pi * i / 40.0 + phase) * u;
+      for (const Eigen::Vector3d& k : markers) {
+        const double rest = (p0 + R0 * k - pin).norm();
+        worst = std::max(worst, std::abs((p + R * k - pin).norm() - rest));
+        worstLinear = std::max(worstLinear, std::abs((linear + R * k - pin).norm() - rest));
+      }
+      worst = std::max(worst, (p + R * markers[2] - pin).norm());
+    }
+    qInfo("distances to the pin kept to %.3g m (the linear positions: off by %.3g m)", worst, worstLinear);
+    QVERIFY(worst < 1e-9);
+    QVERIFY(worstLinear > 1e-2);
+  }
+
+  void pendulumSwingKeepsThePivot() {
+    const Project p = engine::load(projectPath("pendulum.pneumech.json"));
+    const PartDef* bob = p.mechanism.part("bob");
+    QVERIFY(bob && bob->markers.size() == 1);
+    const Eigen::Vector3d pivot(bob->markers[0].position[0], bob->markers[0].position[1], bob->markers[0].position[2]);
+    // Swung 1.2 rad: bob.pitch's amplitude is the turn.
+    const double s = 1.2 / amplitudeOf(r_.modes[k_], "bob.pitch")->amplitude;
+    ResultStore rows;
+    modeAnimation(r_, k_, s, 40, rows);
+    double worstPivot = 0, worstArm = 0, widest = 0;
+    for (size_t i = 0; i <= 40; ++i) {
+      const Eigen::Vector3d o(value(rows, "bob.x", i), value(rows, "bob.y", i), value(rows, "bob.z", i));
+      const Eigen::Matrix3d R = rotationFromRpy({value(rows, "bob.roll", i), value(rows, "bob.pitch", i), value(rows, "bob.yaw", i)});
+      worstPivot = std::max(worstPivot, (o + R * pivot).norm());  // the ground's pivot is the world origin
+      worstArm = std::max(worstArm, std::abs(o.norm() - kL));
+      widest = std::max(widest, std::abs(o.x()));
+    }
+    qInfo("swung to x = %.6g m: pivot off by %.3g m, arm length by %.3g m", widest, worstPivot, worstArm);
+    QVERIFY(std::abs(widest - kL * std::sin(1.2)) < 1e-6);
+    QVERIFY(worstPivot < 1e-6 * 1.2);
+    QVERIFY(worstArm < 1e-6 * 1.2);
   }
 
   void badArguments() {

@@ -130,6 +130,8 @@ std::vector<CircuitFinding> checkCircuit(const Project& p) {
     referencedIds(c.data, read);
   }
   referencedIds(p.extra, read);
+  for (const LatchDef& l : p.mechanism.latches)  // a latch engages or lets go on a sensor's signal
+    for (const std::string* ref : {&l.engage, &l.release}) referencedIds(*ref, read);
 
   bool supply = false, pneumatic = false;
   for (const Component& c : p.components) {
@@ -145,7 +147,7 @@ std::vector<CircuitFinding> checkCircuit(const Project& p) {
     if (t->category == "Actuators" && hasLines && !circuit.reachesValve(c))
       out.push_back({c.id, name(c) + ": no directional valve controls it (its lines reach none)"});
     if (t->category == "Sensors" && !read.count(c.id))
-      out.push_back({c.id, name(c) + ": nothing reads this sensor (no input, sequence, script or plot names " + c.id +
+      out.push_back({c.id, name(c) + ": nothing reads this sensor (no input, latch, sequence, script or plot names " + c.id +
                                "." + (t->channels.empty() ? std::string("out") : t->channels.front().quantity) + ")"});
   }
   if (!supply && pneumatic)

@@ -38,14 +38,35 @@ int channelIndex(const ModalResult& r, const std::string& name) {
   return it == r.channels.end() ? -1 : static_cast<int>(it - r.channels.begin());
 }
 
-// A part's orientation in a mode: its rest rotation and the mode's rotation
-// vector in world axes (complex: amplitude and phase per axis).
+// A part's pose in a mode: its rest pose and the mode's twist, a rotation
+// vector in world axes and its origin's displacement (complex: amplitude
+// and phase per axis).
 struct Turning {
   std::string part;
   int column[3] = {-1, -1, -1};  // roll, pitch, yaw
+  int at[3] = {-1, -1, -1};      // x, y, z (-1: no such channel)
   Eigen::Matrix3d R0 = Eigen::Matrix3d::Identity();
+  Eigen::Vector3d p0 = Eigen::Vector3d::Zero();
   CVec3 phi = CVec3::Zero();
+  CVec3 d = CVec3::Zero();
 };
+
+// The part's origin channels and the mode's displacement of it; false when
+// one of the three is missing (its position then stays linear).
+bool originOf(const ModalResult& r, const Mode& mode, Turning& turn) {
+  static const char* kAxes[3] = {".x", ".y", ".z"};
+  for (int a = 0; a < 3; ++a) {
+    turn.at[a] = channelIndex(r, turn.part + kAxes[a]);
+    if (turn.at[a] < 0 || static_cast<std::size_t>(turn.at[a]) >= r.outputs.size()) {
+      turn.at[0] = -1;
+      return false;
+    }
+    turn.p0[a] = r.outputs[static_cast<std::size_t>(turn.at[a])];
+    for (const ChannelAmplitude& c : mode.channels)
+      if (c.channel == turn.part + kAxes[a]) turn.d[a] = std::polar(c.amplitude, c.phase);
+  }
+  return true;
+}
 
 // The turning of `part` in `mode`; false when it lacks one of the three
 // angle channels, or its pitch is +-90 degrees (the angles' rates do not
@@ -73,15 +94,44 @@ bool turningOf(const ModalResult& r, const Mode& mode, const std::string& part, 
   E.col(1) = Rz * Eigen::Vector3d::UnitY();
   E.col(2) = Eigen::Vector3d::UnitZ();
   out.phi = E.cast<Complex>() * rates;
+  originOf(r, mode, out);
   return true;
 }
 
-Eigen::Matrix3d orientationAt(const Turning& turn, double scale, double t) {
+// The twist's rotation vector theta and origin displacement u at the
+// fraction t of the period.
+void twistAt(const Turning& turn, double scale, double t, Eigen::Vector3d& theta, Eigen::Vector3d& u) {
   const Complex e = std::polar(1.0, 2.0 * std::numbers::pi * t);
-  const Eigen::Vector3d theta = scale * (turn.phi * e).real();
+  theta = scale * (turn.phi * e).real();
+  u = scale * (turn.d * e).real();
+}
+
+Eigen::Matrix3d orientationAt(const Turning& turn, double scale, double t) {
+  Eigen::Vector3d theta, u;
+  twistAt(turn, scale, t, theta, u);
   const double angle = theta.norm();
   if (angle == 0.0) return turn.R0;
   return Eigen::AngleAxisd(angle, theta / angle).toRotationMatrix() * turn.R0;
+}
+
+// The origin moved by the twist's exponential (a rigid motion, so every
+// point of the part keeps its distances to every point the mode leaves
+// still): with the velocity of the point at the world origin
+// v = u - theta x p0, p = exp(theta) p0 + V v,
+// V = I + (1 - cos a) / a^2 [theta]x + (a - sin a) / a^3 [theta]x^2, a = |theta|.
+// To first order p0 + u, the linear oscillation.
+Eigen::Vector3d originAt(const Turning& turn, double scale, double t) {
+  Eigen::Vector3d theta, u;
+  twistAt(turn, scale, t, theta, u);
+  const double a = theta.norm();
+  if (a == 0.0) return turn.p0 + u;
+  const Eigen::Vector3d v = u - theta.cross(turn.p0);
+  const Eigen::Vector3d tv = theta.cross(v);
+  // (1 - cos a) / a^2 and (a - sin a) / a^3 without cancellation at small a.
+  const double a2 = a * a;
+  const double c1 = a < 1e-2 ? 0.5 - a2 / 24 + a2 * a2 / 720 : (1 - std::cos(a)) / a2;
+  const double c2 = a < 1e-2 ? 1.0 / 6 - a2 / 120 + a2 * a2 / 5040 : (a - std::sin(a)) / (a2 * a);
+  return Eigen::AngleAxisd(a, theta / a) * turn.p0 + v + c1 * tv + c2 * theta.cross(tv);
 }
 
 // Every part with the three angle channels (a name "<part>.roll" with the unit rad).
@@ -106,6 +156,13 @@ Eigen::Matrix3d modeOrientation(const ModalResult& result, std::size_t k, const 
   if (!turningOf(result, modeAt(result, k), part, turn))
     throw std::out_of_range("no orientation channels " + part + ".roll/pitch/yaw");
   return orientationAt(turn, scale, t);
+}
+
+Eigen::Vector3d modeOrigin(const ModalResult& result, std::size_t k, const std::string& part, double scale, double t) {
+  Turning turn;
+  if (!turningOf(result, modeAt(result, k), part, turn) || turn.at[0] < 0)
+    throw std::out_of_range("no pose channels " + part + ".x/y/z/roll/pitch/yaw");
+  return originAt(turn, scale, t);
 }
 
 ModeMotion modeMotion(const ModalResult& result, std::size_t k) {
@@ -168,6 +225,9 @@ void modeAnimation(const ModalResult& result, std::size_t k, double scale, int f
       }
       const Eigen::Vector3d& pick = (best[0] - linear).norm() <= (best[1] - linear).norm() ? best[0] : best[1];
       for (int a = 0; a < 3; ++a) row[static_cast<std::size_t>(turn.column[a])] = pick[a];
+      if (turn.at[0] < 0) continue;
+      const Eigen::Vector3d p = originAt(turn, scale, t);
+      for (int a = 0; a < 3; ++a) row[static_cast<std::size_t>(turn.at[a])] = p[a];
     }
     out.append(t, row.data());
   }

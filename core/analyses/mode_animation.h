@@ -9,7 +9,12 @@
 // mode's axis): the mode's turn is a rotation vector phi in world axes (the
 // angles' amplitudes mapped by the roll-pitch-yaw rates), applied by the
 // exponential map, R(t) = exp(scale Re(phi e^(2 pi i t)) x) R0, and the
-// rows hold the angles of R(t). Positions are the linear oscillation.
+// rows hold the angles of R(t). Its origin moves by the same rigid motion:
+// the mode's twist (that turn and the origin's displacement u) applied by
+// the exponential map of SE(3), so that a part turning about a pin keeps
+// its markers' distances to the pin at any amplitude (the linear
+// oscillation p0 + u would carry it along the tangent). To first order
+// both are the linear oscillation.
 #pragma once
 
 #include "analyses/modal_analysis.h"
@@ -41,7 +46,8 @@ double modeScale(const ModalResult& result, std::size_t k, double size, double l
 // still keep their operating-point value). Stresses ("<id>.stress",
 // "<id>.max_stress": magnitudes) stay non-negative.
 // The orientations ("<part>.roll/pitch/yaw") follow R(t) above (the angles
-// nearest the linear ones). Throws std::out_of_range for a mode k that does
+// nearest the linear ones), the origins ("<part>.x/y/z") the twist's rigid
+// motion. Throws std::out_of_range for a mode k that does
 // not exist, std::invalid_argument for frames < 1.
 void modeAnimation(const ModalResult& result, std::size_t k, double scale, int frames, ResultStore& out);
 
@@ -50,5 +56,9 @@ void modeAnimation(const ModalResult& result, std::size_t k, double scale, int f
 // part (without the three channels) that does not exist.
 Eigen::Matrix3d modeOrientation(const ModalResult& result, std::size_t k, const std::string& part, double scale,
                                 double t);
+// The origin of `part` in mode k at the fraction t of the period (the
+// twist's rigid motion above). Throws std::out_of_range as modeOrientation
+// does, and for a part without the "<part>.x", ".y", ".z" channels.
+Eigen::Vector3d modeOrigin(const ModalResult& result, std::size_t k, const std::string& part, double scale, double t);
 
 }  // namespace pm

@@ -21,8 +21,10 @@ void DecimatedRows::setChannels(size_t channels) {
   g_.reserve(most);
   cols_.assign(channels, {});
   for (auto& c : cols_) c.reserve(most);
-  min_.assign(channels, {});
-  max_.assign(channels, {});
+  // An extreme no row has set yet holds +-inf: every value but NaN passes
+  // it, so the scan in append() sends that row to the pins.
+  min_.assign(channels, {kNone, INFINITY});
+  max_.assign(channels, {kNone, -INFINITY});
 }
 
 void DecimatedRows::popBack() {
@@ -37,12 +39,16 @@ void DecimatedRows::append(double t, const double* row) {
   // replaced) and at this one; compact() finds the others from min_/max_.
   const size_t newest = g_.empty() ? kNone : g_.back();
   size_t here = 0;
+  // Most rows set no new extreme: one pass of comparisons (NaN compares
+  // false) says so without touching the pins.
+  bool beyond = false;
+  for (size_t c = 0; c < cols_.size(); ++c) beyond |= (row[c] < min_[c].value) | (row[c] > max_[c].value);
   auto pin = [&](Extreme& e, double v) {
     if (e.row != kNone && e.row == newest) --newestPins_;
     e = {g, v};
     ++here;
   };
-  for (size_t c = 0; c < cols_.size(); ++c) {
+  for (size_t c = 0; beyond && c < cols_.size(); ++c) {
     const double v = row[c];
     if (std::isnan(v)) continue;
     if (min_[c].row == kNone || v < min_[c].value) pin(min_[c], v);

@@ -336,6 +336,7 @@ RunResult CoSimulation::run(RowConsumer& out, const std::atomic<bool>* cancel, R
   for (const ChannelInfo& c : mech_->channels()) mechColumn.push_back(byName.at(c.name));
   const int hColumn = static_cast<int>(channels.size()) - 1;
   out.setChannels(channels);
+  out.expectRows(outputRowCount(settings_.t_end, settings_.output_interval));
   std::vector<double> row(channels.size()), pRow(pneu_->channels().size()), mRow(mech_->channels().size());
   auto merge = [&](double t) {
     std::copy(pRow.begin(), pRow.end(), row.begin());

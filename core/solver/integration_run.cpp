@@ -225,6 +225,7 @@ IntegrationRun::~IntegrationRun() = default;
 
 RunResult IntegrationRun::run() {
   out_.setChannels(sys_.channels());
+  out_.expectRows(outputRowCount(tEnd_, dt_));
   row_.assign(sys_.channels().size(), 0.0);
   ida_->cb.sys = &sys_;
   ida_->cb.stop = cancel_;

@@ -59,6 +59,17 @@ void ResultStore::append(double t, const double* row) {
   for (size_t i = 0; i < data_.size(); ++i) data_[i].push_back(row[source_[i]]);
 }
 
+void ResultStore::expectRows(size_t rows) {
+  std::lock_guard lock(m_);
+  // Beyond the run's output-size limit (2e8 values, build/validation.cpp)
+  // the columns grow as rows come instead: a run that was not checked
+  // against it reserves nothing it may never fill.
+  constexpr double kMaxReserved = 2e8;
+  if (rows <= t_.capacity() || static_cast<double>(rows) * static_cast<double>(data_.size() + 1) > kMaxReserved) return;
+  t_.reserve(rows);
+  for (auto& c : data_) c.reserve(rows);
+}
+
 size_t ResultStore::rows() const {
   std::lock_guard lock(m_);
   return t_.size();

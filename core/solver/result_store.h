@@ -28,6 +28,9 @@ class ResultStore : public RowConsumer {
   int find(const std::string& name) const;  // -1 when absent
 
   void append(double t, const double* row) override;
+  // Reserves every held column for `rows` (growing by doubling would copy
+  // each column about once more and hold up to twice its size meanwhile).
+  void expectRows(size_t rows) override;
   size_t rows() const;
   std::vector<double> times() const;
   std::vector<double> column(int channel) const;

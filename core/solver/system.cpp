@@ -75,11 +75,13 @@ void positiveParts(double q, double& plus, double& minus) {
 
 void System::handOffJunctionSurplus() {
   if (links_.empty()) return;
+  listJunctions();
+  Node* nodes = nodes_.data();
   for (JunctionLink& l : links_) {
     // out of `from` into `to`, and back
     positiveParts(l.q, l.weight, l.weightBack);
-    if (nodes_[l.from].kind == NodeKind::Junction) nodes_[l.from].sumOut += l.weight;
-    if (nodes_[l.to].kind == NodeKind::Junction) nodes_[l.to].sumOut += l.weightBack;
+    if (nodes[l.from].kind == NodeKind::Junction) nodes[l.from].sumOut += l.weight;
+    if (nodes[l.to].kind == NodeKind::Junction) nodes[l.to].sumOut += l.weightBack;
   }
   // Per junction, before any hand-off: what its mixing equation balances,
   // minus what the flows carried in, T_j (sum w + eps) - sum w T_far - eps T_amb
@@ -88,28 +90,26 @@ void System::handOffJunctionSurplus() {
   // the junction; it is zero at rest, where w = eps_mix / 2 each and T_j is
   // its neighbours' mean. Handed on, energy is conserved to the solver's
   // tolerance on the junction's own equations, as with the old form.
-  // Only junctions' entries are read below: each is written here, so the
-  // vector is not cleared at every evaluation.
-  if (surplus_.size() != nodes_.size()) surplus_.resize(nodes_.size());
-  for (size_t i = 0; i < nodes_.size(); ++i) {
-    const Node& n = nodes_[i];
-    if (n.kind != NodeKind::Junction) continue;
+  // Only junctions' entries of surplus_ are read below, and each is
+  // written here, so the vector is not cleared at every evaluation.
+  for (int j : junctions_) {
+    const Node& n = nodes_[j];
     if (!(n.sumOut > 0.0)) {
-      surplus_[i] = 0.0;
+      surplus_[j] = 0.0;
       continue;
     }
     const double G = n.T * (n.sumQin + kJunctionEps) - n.sumQinT - kJunctionEps * TAmb_ + n.sumQT - n.T * n.sumQ;
-    surplus_[i] = G / n.sumOut;
+    surplus_[j] = G / n.sumOut;
   }
   // A neighbouring junction takes its share into its mixing equation (H_in):
   // it moves that junction's temperature, and so leaves with its outflows.
   auto give = [&](int k, double share) {
-    Node& n = nodes_[k];
+    Node& n = nodes[k];
     (n.kind == NodeKind::Junction ? n.sumQinT : n.sumQT) += share;
   };
   for (const JunctionLink& l : links_) {
-    if (nodes_[l.from].kind == NodeKind::Junction) give(l.to, surplus_[l.from] * l.weight);
-    if (nodes_[l.to].kind == NodeKind::Junction) give(l.from, surplus_[l.to] * l.weightBack);
+    if (nodes[l.from].kind == NodeKind::Junction) give(l.to, surplus_[l.from] * l.weight);
+    if (nodes[l.to].kind == NodeKind::Junction) give(l.from, surplus_[l.to] * l.weightBack);
   }
 }
 
@@ -181,7 +181,7 @@ int System::roots(double t, const double* y, const double* yp, double* g) {
   e.res = scratch_.data();
   e.forRoots = true;
   e.stopsAtTimeEvents = stopsAtTimeEvents_;
-  if (rootsNeedEvaluation_) evaluateAll(e);
+  if (rootsNeedEvaluation_) evaluateAll(e, false);  // roots read no energy sums
   for (auto [el, first] : rootOwners_) el->roots(e, g + first);
   return 0;
 }
@@ -253,7 +253,7 @@ void System::outputs(double t, const double* y, const double* yp, double* row) {
   e.y = y;
   e.yp = yp;
   e.res = scratch_.data();
-  evaluateAll(e);
+  evaluateAll(e, false);  // a row reads p, T and the mass sums, not the hand-off's
   for (size_t i = 0; i < elements_.size(); ++i)
     if (elementChannels_[i].second > 0) elements_[i]->output(e, row + elementChannels_[i].first);
   int c = firstNodeChannel_;
@@ -282,24 +282,83 @@ void System::outputs(double t, const double* y, const double* yp, double* row) {
   }
 }
 
-void System::presolveJunctions(double t, double* y, const double* yp) {
-  std::vector<int> junctions;
+void System::listJunctions() {
+  if (junctionsListed_) return;  // the nodes' kinds are final once a run evaluates
   for (size_t i = 0; i < nodes_.size(); ++i)
-    if (nodes_[i].kind == NodeKind::Junction) junctions.push_back(static_cast<int>(i));
+    if (nodes_[i].kind == NodeKind::Junction) junctions_.push_back(static_cast<int>(i));
+  surplus_.assign(nodes_.size(), 0.0);
+  junctionsListed_ = true;
+}
+
+// The elements whose evaluations junction j's mass balance reads, in
+// element order: those whose flows reach it (an element flows only into the
+// nodes of its footprint), and the publishers of every signal they read that
+// is not a function of t, y and discrete states alone (its value is what the
+// publisher's evaluation left), theirs in turn. Evaluated alone, they give
+// the balance of an evaluation of all, bit for bit: the same flows, summed
+// in the same order. Empty (evaluate all) where a publisher is not known
+// (a signal of the co-simulation's other side, or one whose name does not
+// start with an element's id).
+std::vector<Element*> System::elementsAt(int j) const {
+  if (footprints_.size() != elements_.size()) return {};
+  std::vector<char> in(elements_.size(), 0);
+  std::vector<size_t> todo;
+  for (size_t k = 0; k < elements_.size(); ++k) {
+    const std::vector<int>& n = footprints_[k].nodes;
+    if (std::find(n.begin(), n.end(), j) != n.end()) in[k] = 1, todo.push_back(k);
+  }
+  while (!todo.empty()) {
+    const Element* reader = elements_[todo.back()].get();
+    todo.pop_back();
+    for (const auto& [el, input] : inputs_) {
+      if (el != reader || !input->connected() || input->readsStatesOnly) continue;
+      // "<id>.<name>" (SystemBuilder::publish): the element with the
+      // longest id that prefixes the reference.
+      size_t k = elements_.size(), longest = 0;
+      for (size_t e = 0; e < elements_.size(); ++e) {
+        const std::string& id = elements_[e]->id();
+        if (id.size() > longest && input->ref.size() > id.size() && input->ref[id.size()] == '.' &&
+            input->ref.compare(0, id.size(), id) == 0)
+          k = e, longest = id.size();
+      }
+      if (k == elements_.size() || !signals_.count(input->ref)) return {};
+      if (!in[k]) in[k] = 1, todo.push_back(k);
+    }
+  }
+  std::vector<Element*> at;
+  for (size_t k = 0; k < elements_.size(); ++k)
+    if (in[k]) at.push_back(elements_[k].get());
+  return at;
+}
+
+void System::presolveJunctions(double t, double* y, const double* yp) {
+  listJunctions();
+  const std::vector<int>& junctions = junctions_;
   if (junctions.empty()) return;
+  if (bisectionElements_.size() != junctions.size())
+    for (int j : junctions) bisectionElements_.push_back(elementsAt(j));
   scratch_.resize(states_.size());
   // The bisection needs only the mass balance, which the energy hand-off
-  // does not touch; the mixing temperature needs it (a neighbouring
-  // junction's share).
-  auto balance = [&](int j, double& sumQ, double& Tmix, bool handOff) {
+  // does not touch, and only of junction k (bisectionElements_: a fraction
+  // of the cost where a mechanism is evaluated with the circuit); the mixing
+  // temperature needs every element and the hand-off (a neighbouring
+  // junction's share). The other elements' evaluations at the bisection's
+  // states are not read: the full evaluation after it makes theirs again.
+  auto balance = [&](size_t k, double& sumQ, double& Tmix, bool handOff) {
     if (!fillNodes(t, y)) return false;
     Eval e;
     e.t = t;
     e.y = y;
     e.yp = yp;
     e.res = scratch_.data();
-    evaluateAll(e, handOff);
-    const Node& n = nodes_[j];
+    const std::vector<Element*>& only = bisectionElements_[k];
+    if (handOff || only.empty()) {
+      evaluateAll(e, handOff);
+    } else {
+      e.nodes_ = nodes_.data();
+      for (Element* el : only) el->evaluate(e);
+    }
+    const Node& n = nodes_[junctions[k]];
     sumQ = n.sumQ;
     Tmix = (n.sumQinT + kJunctionEps * TAmb_) / (n.sumQin + kJunctionEps);
     return true;
@@ -311,17 +370,17 @@ void System::presolveJunctions(double t, double* y, const double* yp) {
     if (n.kind != NodeKind::Junction) lo = std::min(lo, n.p), hi = std::max(hi, n.p);
   for (int sweep = 0; sweep < 30; ++sweep) {
     double change = 0.0;
-    for (int j : junctions) {
-      Node& n = nodes_[j];
+    for (size_t k = 0; k < junctions.size(); ++k) {
+      Node& n = nodes_[junctions[k]];
       double a = lo, b = hi, q = 0.0, Tm = TAmb_;
       const double before = y[n.slotP];
       for (int it = 0; it < 60 && b - a > 1e-10 * hi; ++it) {
         y[n.slotP] = 0.5 * (a + b);
-        if (!balance(j, q, Tm, false)) break;
+        if (!balance(k, q, Tm, false)) break;
         (q > 0.0 ? a : b) = y[n.slotP];
       }
       y[n.slotP] = 0.5 * (a + b);
-      if (balance(j, q, Tm, true)) y[n.slotT] = Tm;
+      if (balance(k, q, Tm, true)) y[n.slotT] = Tm;
       change = std::max(change, std::abs(y[n.slotP] - before) / hi);
     }
     if (change < 1e-9) break;

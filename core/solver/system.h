@@ -153,7 +153,8 @@ class System final : public Evaluator {
   friend class SystemBuilder;
   friend class Compiler;
   bool fillNodes(double t, const double* y);
-  // handOff: false skips handOffJunctionSurplus (only the mass balances are wanted).
+  // handOff: false skips handOffJunctionSurplus, where only p, T and the
+  // mass sums are read (root functions, result rows, the junction bisection).
   void evaluateAll(Eval& e, bool handOff = true);
   // A junction has no volume: the energy its mixing weights leave unbalanced
   // against the carried enthalpy (zero at rest) goes to its neighbours, in
@@ -188,6 +189,13 @@ class System final : public Evaluator {
   std::vector<double> scratch_;
   std::vector<JunctionLink> links_;  // per evaluation (Eval::flow)
   std::vector<double> surplus_;      // per node, handOffJunctionSurplus
+  std::vector<int> junctions_;       // the junction nodes, listed on first use
+  bool junctionsListed_ = false;
+  void listJunctions();
+  std::vector<Element*> elementsAt(int junction) const;
+  std::vector<std::vector<Element*>> bisectionElements_;  // per junctions_ entry (presolveJunctions)
+  // Every bound signal input and the element it belongs to (SystemBuilder::input).
+  std::vector<std::pair<const Element*, const SignalInput*>> inputs_;
   bool initializing_ = false;
   bool highIndex_ = false;
   std::vector<Element*> setUp_;  // in the order of their setup (see SystemBuilder::elementsSetUp)

@@ -99,6 +99,7 @@ void SystemBuilder::input(SignalInput& in, const std::string& name, const std::s
   in.ref = ref;
   in.read = nullptr;
   if (!ref.empty() && pending_) pending_->push_back(&in);
+  sys_.inputs_.emplace_back(&el_, &in);
 }
 
 void SystemBuilder::highIndex() { sys_.highIndex_ = true; }

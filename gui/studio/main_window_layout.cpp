@@ -285,8 +285,11 @@ void MainWindow::addAnalysisMenu() {
   tabifyDockWidget(plotDock_, modesDock_);
   modesDock_->hide();
   plotDock_->raise();
+  connect(modes_, &ModesPanel::schematicColoured, this,
+          [this](double pLow, double pHigh) { view_->setLegendVisible(true, pLow, pHigh); });
   connect(modes_, &ModesPanel::animationStopped, this, [this] {
     run_->showFrame(cursor_->time());  // the schematic's colours of the run, if any
+    run_->showLegend();
     if (!view3d_) return;
     view3d_->setResults(run_->shown3d());
     view3d_->setPose(cursor_->time());

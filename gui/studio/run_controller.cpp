@@ -153,6 +153,10 @@ void RunController::showFrame(double t) {
     v_.scene->setFrame(anim_->frame(v_.buffer->columns(), v_.buffer->rowAt(t), t));
 }
 
+void RunController::showLegend() {
+  v_.view->setLegendVisible(v_.scene->frame().active && anim_->ready(), anim_->scaleLow(), anim_->scaleHigh());
+}
+
 // While the cursor plays, rows are taken at its frames: the views they
 // change are repainted with the frame, in one repaint of the window (each
 // repaint composes and presents the whole window, which the 3D view's

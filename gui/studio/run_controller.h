@@ -82,6 +82,9 @@ class RunController : public QObject {
   void clearResults();
   // The schematic's picture at the cursor's time t.
   void showFrame(double t);
+  // The schematic's colour legend on the run's scale while its picture
+  // shows a run (after a mode animation ends), else none.
+  void showLegend();
 
  signals:
   void checksFailed();        // the window shows its messages

@@ -2,6 +2,7 @@
 
 #include "mechanics/contact/segment_geometry.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -104,6 +105,7 @@ struct Candidate {
   // plane feature (0 wall, 1 base face, 2 mouth face): it counts when that
   // one does not.
   int wayOut = -1;
+  V3 at = V3::Zero();  // a plane feature's deepest point of the body
 };
 
 // The candidate that gives the contact: cands are the wall, the base and
@@ -115,6 +117,19 @@ const Candidate* chosen(std::vector<Candidate>& cands, double len) {
   // contact there: an extended body's deepest point is not a point body.
   // (Never one face for the other: the plane of a face far away bounds a
   // deep, false penetration.)
+  // A cylinder's end rim point in the solid's corner by a rim, the deepest
+  // point of both the wall and a face, its shortest way out through one of
+  // them: the body goes on past the corner, so both planes' overlaps are
+  // true separations and the smaller one is the contact (the point's own
+  // shortest way out picks the face's, deeper by the body's extent).
+  for (int f = 1; f < 3; ++f) {
+    Candidate &w = cands[0], &k = cands[f];
+    const bool pair = (!w.valid && k.valid && w.wayOut == f) || (w.valid && !k.valid && k.wayOut == 0);
+    if (!pair || w.distance >= 0.0 || k.distance >= 0.0 || (w.at - k.at).norm() > 1e-12 * len) continue;
+    w.valid = w.distance >= k.distance;
+    k.valid = !w.valid;
+    w.wayOut = k.wayOut = -1;
+  }
   bool counts[3];
   for (int f = 0; f < 3; ++f) counts[f] = cands[f].valid;
   for (int f = 0; f < 3; ++f)
@@ -132,6 +147,171 @@ const Candidate* chosen(std::vector<Candidate>& cands, double len) {
     for (const Candidate& k : cands)
       if (!best || std::abs(k.distance) < std::abs(best->distance)) best = &k;
   return best;
+}
+
+
+// A cylinder's faces at a point X inside it, as axes pushing the body out:
+// its side (depth R - rho, normal -e_r) and its nearer end (depth hl - |z|).
+struct Axis {
+  V3 nu = V3::UnitZ();  // funnel to body
+  double depth = 0.0;   // overlap along nu
+};
+void cylinderAxes(const Body& b, const V3& X, Axis& side, Axis& end, V3& corner) {
+  const double z = b.a.dot(X - b.c), sz = z >= 0.0 ? 1.0 : -1.0;
+  const V3 r = X - b.c - z * b.a;
+  const double rho = r.norm();
+  const V3 er = rho > 0.0 ? V3(r / rho) : V3(b.a.unitOrthogonal());
+  side = {-er, b.R - rho};
+  end = {-sz * b.a, b.hl - std::abs(z)};
+  corner = b.c + sz * b.hl * b.a + b.R * er;  // the end rim's point nearest X
+}
+
+// Angle of v in the funnel's meridian plane at azimuth q (radial, z).
+double meridianAngle(const V3& v, double q) {
+  return std::atan2(v.z(), v.x() * std::cos(q) + v.y() * std::sin(q));
+}
+double wrapAngle(double a) { return std::remainder(a, 2.0 * std::numbers::pi); }
+// True when angle t lies on the arc from a0 to a1 (shorter than pi).
+bool onArc(double t, double a0, double a1) {
+  const double half = 0.5 * wrapAngle(a1 - a0), mid = a0 + half;
+  return std::abs(wrapAngle(t - mid)) <= std::abs(half) + 1e-9;
+}
+
+// Rim on rim: a cylinder's end rim across one of the funnel's rims, each
+// solid's corner (C, the body's end rim point nearest X; X, the funnel's rim
+// point deepest in the body) inside the other. Locally two wedges: their
+// overlap along an axis nu is nu . (X - C), and the separating axes are the
+// two ends of the arc shared by the funnel rim's normal cone (wall, face)
+// and the body corner's (side, end), in the funnel's meridian plane at X.
+// The exact penetration, the smaller of the two overlaps, turns the normal
+// at once where they tie (by the angle between the axes, at full depth):
+// here the two axes' contacts are blended over |lambda_a - lambda_b| <
+// eps, eps half the smallest of the four overlaps, so the blend vanishes
+// where the configuration ends (one overlap zero) and the contact there is
+// the single feature's. An axis of the funnel is its plane candidate (wall
+// or face: the same corner, and a lying body's second point), one of the
+// body the rim point X pushed out along it. Returns false when not across.
+bool rimOnRim(const Body& b, double q, const V3& X, const V3& wallOut, const V3& faceOut,
+              const Candidate& wall, const Candidate& face, double tol, Candidate& out) {
+  Axis side, end;
+  V3 C;
+  cylinderAxes(b, X, side, end, C);
+  struct Ax {
+    V3 nu;
+    double lam, th;
+    const Candidate* plane;  // the funnel's candidate, else null
+  };
+  const Ax ax[4] = {{wallOut, wallOut.dot(X - C), meridianAngle(wallOut, q), &wall},
+                    {faceOut, faceOut.dot(X - C), meridianAngle(faceOut, q), &face},
+                    {side.nu, side.depth, meridianAngle(side.nu, q), nullptr},
+                    {end.nu, end.depth, meridianAngle(end.nu, q), nullptr}};
+  double lamMin = std::numeric_limits<double>::infinity();
+  for (const Ax& a : ax) lamMin = std::min(lamMin, a.lam);
+  if (!(lamMin >= -tol)) return false;  // the plane features' own tolerance
+  // The shared arc's ends: the funnel's axes in the body's arc, then the
+  // body's in the funnel's (one that coincides with a funnel axis is that axis).
+  const Ax* ends[4];
+  int n = 0;
+  for (int i = 0; i < 4; ++i) {
+    const Ax& a = ax[i];
+    const bool inOther = i < 2 ? onArc(a.th, ax[2].th, ax[3].th) : onArc(a.th, ax[0].th, ax[1].th);
+    bool dup = false;
+    for (int j = 0; j < n; ++j) dup = dup || std::abs(wrapAngle(a.th - ends[j]->th)) < 1e-9;
+    if (inOther && !dup) ends[n++] = &a;
+  }
+  if (n != 2) return false;
+  // A funnel axis: its plane candidate when that one's deepest point is C
+  // (a lying body's second point with it), else C pushed out along it.
+  auto asCandidate = [&](const Ax& a) {
+    if (a.plane && (a.plane->at - C).norm() <= tol) return *a.plane;
+    Candidate k;
+    const double lam = std::max(a.lam, 0.0);
+    k.distance = -lam;
+    k.normal = a.nu;
+    k.points.push_back({a.plane ? V3(C + 0.5 * lam * a.nu) : V3(X - 0.5 * lam * a.nu), lam});
+    k.valid = true;
+    return k;
+  };
+  // The blend's weight of ends[0]: linear in the overlaps' gap over eps,
+  // half the shallower end's overlap but no more than the gap plus half
+  // the other two overlaps: exactly the sharp choice where the
+  // configuration ends (one of those zero).
+  double other = std::numeric_limits<double>::infinity();
+  for (const Ax& a : ax)
+    if (&a != ends[0] && &a != ends[1]) other = std::min(other, a.lam);
+  const double gap = ends[1]->lam - ends[0]->lam;
+  const double eps = std::max(std::min(0.5 * std::min(ends[0]->lam, ends[1]->lam), std::abs(gap) + 0.5 * other), 0.0);
+  const double w = eps > 0.0 ? std::clamp(0.5 + gap / (2.0 * eps), 0.0, 1.0) : (gap >= 0.0 ? 1.0 : 0.0);
+  if (w == 1.0 || w == 0.0) {
+    out = asCandidate(*ends[w == 1.0 ? 0 : 1]);
+  } else {
+    // The force sum depth_i n moves linearly from one axis's to the other's.
+    const Candidate ka = asCandidate(*ends[0]), kb = asCandidate(*ends[1]);
+    out = Candidate{};
+    out.normal = (w * ka.normal + (1.0 - w) * kb.normal).normalized();
+    out.distance = w * ka.distance + (1.0 - w) * kb.distance;
+    for (const ContactPoint& p : ka.points) out.points.push_back({p.point, w * p.depth});
+    for (const ContactPoint& p : kb.points) out.points.push_back({p.point, (1.0 - w) * p.depth});
+  }
+  out.valid = true;
+  return true;
+}
+
+// The base and mouth rims' candidates (appended to cands, after the wall
+// and the faces), and a cylinder's rim-on-rim contact when one is across.
+void addRims(const Body& b, double rb, double rm, double L, std::vector<Candidate>& cands, Candidate& across) {
+  const double len = std::hypot(rm - rb, L), tr = (rm - rb) / len, tz = L / len;
+  // Rims: the body's signed distance at the circle's nearest point, when
+  // the normal lies between the wall's and the face's. A rim point inside
+  // a cylinder leaves it by its side or its end: of those in the rim's
+  // normal cone the shallower (the other way out is blocked by the funnel).
+  // A cylinder's end rim across the rim is its own feature (rimOnRim).
+  for (const bool mouth : {false, true}) {
+    const double Rr = mouth ? rm : rb, zr = mouth ? L : 0.0;
+    auto P = [&](double q) { return V3(Rr * std::cos(q), Rr * std::sin(q), zr); };
+    auto inCone = [&](const V3& n, const V3& x) {
+      const double nr = n.dot(V3(x.x(), x.y(), 0.0)) / Rr, nz = n.z();
+      return -tz * nr + tr * nz >= -1e-12 && (mouth ? 1.0 : -1.0) * (tr * nr + tz * nz) >= -1e-12;
+    };
+    // The body's signed distance at rim point x, inside a cylinder by the
+    // way out in the cone. The rim point is chosen by it plus kappa times
+    // the other way's depth: along a stretch of the rim under a cylinder's
+    // end (or side) the first is flat, and the deepest under both is the
+    // corner's (the middle of the stretch, not any point of it).
+    auto rimSdf = [&](const V3& x, V3& g, double kappa) {
+      const double sd = b.sdf(x, g);
+      if (!b.cylinder || sd >= 0.0) return sd;
+      Axis side, end;
+      V3 corner;
+      cylinderAxes(b, x, side, end, corner);
+      const bool si = inCone(side.nu, x), ei = inCone(end.nu, x);
+      if (!si && !ei) return sd;
+      const bool bySide = si && ei ? side.depth <= end.depth : si;
+      const Axis &a = bySide ? side : end, &o = bySide ? end : side;
+      g = -(a.nu + kappa * o.nu);
+      return -(a.depth + kappa * o.depth);
+    };
+    V3 g;
+    const double q = argMax([&](double t) { return -rimSdf(P(t), g, 1e-6); },
+                            [&](double t) {
+                              rimSdf(P(t), g, 1e-6);
+                              return -g.dot(V3(-Rr * std::sin(t), Rr * std::cos(t), 0.0));
+                            });
+    const V3 x = P(q);
+    Candidate k;
+    k.distance = rimSdf(x, g, 0.0);
+    k.normal = -g;
+    k.valid = inCone(k.normal, x);
+    if (b.cylinder && k.distance < 0.0) {
+      const V3 faceOut = (mouth ? 1.0 : -1.0) * V3(tr * std::cos(q), tr * std::sin(q), tz);
+      Candidate r;
+      if (rimOnRim(b, q, x, -V3(tz * std::cos(q), tz * std::sin(q), -tr), faceOut, cands[0], cands[mouth ? 2 : 1], 1e-12 * len, r) &&
+          (!across.valid || r.distance < across.distance))
+        across = r;
+    }
+    if (k.distance < 0.0) k.points.push_back({x + 0.5 * k.distance * k.normal, -k.distance});
+    cands.push_back(k);
+  }
 }
 
 }  // namespace
@@ -179,6 +359,7 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
     }
     k.distance = -depth;
     k.normal = -d;
+    k.at = x;
     // Penetrating, the deepest point must be in the solid with this
     // feature its shortest way out: each plane bounds more than its feature.
     const bool onIt = onFeature(x - depth * d);
@@ -204,7 +385,12 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
         }
         const V3 X = x + lam * (x2 - x);
         const double D = depth + lam * (d2 - depth);
-        if (lam > 0.0 && D > 0.0) k.points.push_back({X - 0.5 * D * d, D});
+        // A stretch cut by the rim and shorter than the body's radius is
+        // becoming the point contact of the rim (one point): its cut end's
+        // point carries the share length / radius of its depth, so the
+        // force does not halve when the stretch vanishes.
+        const double share = lam < 1.0 ? std::min(1.0, lam * (x2 - x).norm() / b.R) : 1.0;
+        if (lam > 0.0 && D > 0.0) k.points.push_back({X - 0.5 * D * d, share * D});
         k.distance = -std::max(depth, D);
       }
     }
@@ -243,28 +429,9 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
                             [&](double q) { return b.support(-gen(q)).dot(gen1(q)); });
     cands.push_back(planar(-gen(p), -(tr * rm + tz * L), 2, outsideCone));
   }
-  // Rims: the body's signed distance at the circle's nearest point, when
-  // the normal lies between the wall's and the face's.
-  for (const bool mouth : {false, true}) {
-    const double Rr = mouth ? rm : rb, zr = mouth ? L : 0.0;
-    auto P = [&](double q) { return V3(Rr * std::cos(q), Rr * std::sin(q), zr); };
-    V3 g;
-    const double q = argMax([&](double t) { return -b.sdf(P(t), g); },
-                            [&](double t) {
-                              b.sdf(P(t), g);
-                              return -g.dot(V3(-Rr * std::sin(t), Rr * std::cos(t), 0.0));
-                            });
-    Candidate k;
-    const V3 x = P(q);
-    k.distance = b.sdf(x, g);
-    k.normal = -g;
-    const double nr = k.normal.dot(V3(std::cos(q), std::sin(q), 0.0)), nz = k.normal.z();
-    const double face = (mouth ? 1.0 : -1.0) * (tr * nr + tz * nz);
-    k.valid = -tz * nr + tr * nz >= -1e-12 && face >= -1e-12;
-    if (k.distance < 0.0) k.points.push_back({x + 0.5 * k.distance * k.normal, -k.distance});
-    cands.push_back(k);
-  }
-  const Candidate* best = chosen(cands, len);
+  Candidate across;
+  addRims(b, rb, rm, L, cands, across);
+  const Candidate* best = across.valid ? &across : chosen(cands, len);
   Contact c;
   c.distance = best->distance;
   c.normal = fa.R * best->normal;

@@ -26,8 +26,15 @@ namespace pm::contact {
 // normal and its deepest point. On the wall and the faces the body's other
 // end (capsule) or end rim (cylinder) is a second point when it too lies
 // beyond the feature's plane at that azimuth: a peg lying along the wall
-// rests on both ends. One normal per pair: a peg pressed against two
-// sides of the funnel at once is held by the deeper side only.
+// rests on both ends; a stretch cut by a rim and shorter than the body's
+// radius gives its cut end's point the share length / radius of its depth
+// (it becomes the rim's point contact, so the force does not halve). A
+// cylinder's end rim across a funnel rim, each corner inside the other
+// solid, is the rim-on-rim feature: the overlaps X - C along the two axes
+// both corners' normal cones share, blended near their tie so the normal
+// turns over a distance of the order of the depth rather than at once.
+// One normal per pair: a peg pressed against two sides of the funnel at
+// once is held by the deeper side only.
 Contact funnelBody(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb);
 
 }  // namespace pm::contact
