@@ -3,6 +3,7 @@
 #include "analyses/modal_analysis.h"
 #include "analyses/simulation.h"
 #include "build/project_input.h"
+#include "results/report_settings.h"
 #include "support/test_project.h"
 
 #include "mechanics/beam/beam_bodies.h"
@@ -159,6 +160,15 @@ class TestExamples : public QObject {
                              .arg(QString::fromStdString(channels[c].name))
                              .arg(*bad)
                              .arg(r->t[bad - v.begin()])));
+    }
+    // The report's plots name channels the run has (the key results and the
+    // PDF report refuse the project otherwise).
+    std::vector<std::string> names;
+    for (const auto& ch : channels) names.push_back(ch.name);
+    try {
+      checkPlotChannels(reportSettings(project, file), names, file);
+    } catch (const std::exception& e) {
+      QFAIL(e.what());
     }
   }
 
