@@ -200,13 +200,23 @@ bool rimOnRim(const Body& b, double q, const V3& X, const V3& wallOut, const V3&
     V3 nu;
     double lam, th;
     const Candidate* plane;  // the funnel's candidate, else null
+    double local;            // the wedges' overlap (lam: the whole body's)
+    bool whole = false;      // lam is the plane candidate's overlap
   };
-  const Ax ax[4] = {{wallOut, wallOut.dot(X - C), meridianAngle(wallOut, q), &wall},
-                    {faceOut, faceOut.dot(X - C), meridianAngle(faceOut, q), &face},
-                    {side.nu, side.depth, meridianAngle(side.nu, q), nullptr},
-                    {end.nu, end.depth, meridianAngle(end.nu, q), nullptr}};
+  // A funnel axis's overlap: C's along it, or its plane candidate's when
+  // another point of the body, in the solid, lies deeper past the plane
+  // (the overlap along an axis is the whole body's: the candidate is the
+  // contact chosen when the body leaves the rim).
+  auto funnelAx = [&](const V3& nu, const Candidate& k) {
+    const double lam = nu.dot(X - C);
+    const bool whole = (k.valid || k.wayOut >= 0) && (k.at - C).norm() > tol && -k.distance > lam;
+    return Ax{nu, whole ? -k.distance : lam, meridianAngle(nu, q), &k, lam, whole};
+  };
+  const Ax ax[4] = {funnelAx(wallOut, wall), funnelAx(faceOut, face),
+                    {side.nu, side.depth, meridianAngle(side.nu, q), nullptr, side.depth},
+                    {end.nu, end.depth, meridianAngle(end.nu, q), nullptr, end.depth}};
   double lamMin = std::numeric_limits<double>::infinity();
-  for (const Ax& a : ax) lamMin = std::min(lamMin, a.lam);
+  for (const Ax& a : ax) lamMin = std::min(lamMin, a.local);
   if (!(lamMin >= -tol)) return false;  // the plane features' own tolerance
   // The shared arc's ends: the funnel's axes in the body's arc, then the
   // body's in the funnel's (one that coincides with a funnel axis is that axis).
@@ -221,9 +231,10 @@ bool rimOnRim(const Body& b, double q, const V3& X, const V3& wallOut, const V3&
   }
   if (n != 2) return false;
   // A funnel axis: its plane candidate when that one's deepest point is C
-  // (a lying body's second point with it), else C pushed out along it.
+  // (a lying body's second point with it) or its overlap is the axis's,
+  // else C pushed out along it.
   auto asCandidate = [&](const Ax& a) {
-    if (a.plane && (a.plane->at - C).norm() <= tol) return *a.plane;
+    if (a.plane && (a.whole || (a.plane->at - C).norm() <= tol)) return *a.plane;
     Candidate k;
     const double lam = std::max(a.lam, 0.0);
     k.distance = -lam;
@@ -238,9 +249,9 @@ bool rimOnRim(const Body& b, double q, const V3& X, const V3& wallOut, const V3&
   // configuration ends (one of those zero).
   double other = std::numeric_limits<double>::infinity();
   for (const Ax& a : ax)
-    if (&a != ends[0] && &a != ends[1]) other = std::min(other, a.lam);
+    if (&a != ends[0] && &a != ends[1]) other = std::min(other, a.local);
   const double gap = ends[1]->lam - ends[0]->lam;
-  const double eps = std::max(std::min(0.5 * std::min(ends[0]->lam, ends[1]->lam), std::abs(gap) + 0.5 * other), 0.0);
+  const double eps = std::max(std::min(0.5 * std::min(ends[0]->local, ends[1]->local), std::abs(gap) + 0.5 * other), 0.0);
   const double w = eps > 0.0 ? std::clamp(0.5 + gap / (2.0 * eps), 0.0, 1.0) : (gap >= 0.0 ? 1.0 : 0.0);
   if (w == 1.0 || w == 0.0) {
     out = asCandidate(*ends[w == 1.0 ? 0 : 1]);
