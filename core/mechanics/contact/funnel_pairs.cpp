@@ -231,12 +231,12 @@ bool rimOnRim(const Body& b, double q, const V3& X, const V3& wallOut, const V3&
   for (const Ax& a : ax) lamMin = std::min(lamMin, a.local);
   if (!(lamMin >= -tol)) return false;  // the plane features' own tolerance
   // Two wedges only while X is near the corner: deeper than half the
-  // radius (half the half-length) into the body, the side's (end's) normal
-  // turns round the axis (mid-plane) and flips where X crosses it. Between
-  // 1/2 and 3/4 of the way in, the contact hands over to the other
-  // features' choice (a deep body pushed out by the wall or a face).
-  auto keep = [](double f) { return std::clamp(3.0 - 4.0 * f, 0.0, 1.0); };
-  const double share = keep(side.depth / b.R) * keep(end.depth / b.hl);
+  // radius into the body, the side's normal -e_r turns round the axis and
+  // flips where X crosses it. Between 1/2 and 3/4 of the radius in, the
+  // contact hands over to the other features' choice (a deep body pushed
+  // out by the wall or a face). (The same by the end's depth, where X
+  // crosses the mid-plane, made more paths jump than it mended.)
+  const double share = std::clamp(3.0 - 4.0 * side.depth / b.R, 0.0, 1.0);
   if (share == 0.0) return false;
   // The shared arc's ends: the funnel's axes in the body's arc, then the
   // body's in the funnel's (one that coincides with a funnel axis is that axis).
