@@ -61,8 +61,8 @@ class Eval {
  private:
   friend class System;
   Node* nodes_ = nullptr;
-  // Only the mass sums are read (root functions, result rows, the junction
-  // bisection): flow() leaves the energy and mixing sums alone.
+  // Only the mass sums are read (System::evaluateAll(e, false): root
+  // functions, result rows, ...): flow() leaves the energy sums alone.
   bool massOnly_ = false;
   std::vector<JunctionLink>* links_ = nullptr;  // recorded for System::handOffJunctionSurplus
 };

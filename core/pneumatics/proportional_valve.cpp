@@ -300,7 +300,7 @@ class ProportionalValve : public Element {
     const Segment& s = last_.seg;
     if (t != last_.t || s.t != seg_.t || s.x != seg_.x || s.v != seg_.v || s.u != seg_.u)
       last_ = {t, seg_, spool(t)};
-    return last_.spool;
+    return last_.value;
   }
   // The exact solution on the current segment (held command, see the top).
   Spool spool(double t) const {
@@ -354,12 +354,12 @@ class ProportionalValve : public Element {
   int xs_ = -1, vs_ = -1;
   bool exact_ = false;  // held command: the spool is solved exactly, no states
   Segment seg_{0.0, 0.0, 0.0, 0.0};
-  struct Asked {
+  struct SpoolAt {
     double t;
     Segment seg;
-    Spool spool;
+    Spool value;
   };
-  mutable Asked last_{std::numeric_limits<double>::quiet_NaN(), {}, {}};
+  mutable SpoolAt last_{std::numeric_limits<double>::quiet_NaN(), {}, {}};
 };
 
 }  // namespace
