@@ -73,7 +73,7 @@ size_t ResultBuffer::append(const std::vector<double>& rows, size_t count) {
   if (!store_) return 0;  // begin() first
   const size_t width = channels_.size() + 1;
   if (count == 0 || rows.size() < count * width) return 0;
-  for (size_t r = 0; r < count; ++r) rows_.append(rows[r * width], rows.data() + r * width + 1);
+  rows_.append(rows.data(), count, width);
   syncStore(rows_.rows() - 1);  // the newest row may yet be replaced
   emit appended();
   return count;
@@ -94,11 +94,11 @@ void ResultBuffer::syncStore(size_t upTo) {
     store_->setChannels(store_->channels());
     have = 0;
   }
-  std::vector<double> row(channels_.size());
-  for (size_t r = have; r < upTo; ++r) {
-    for (size_t c = 0; c < row.size(); ++c) row[c] = rows_.columns()[c][r];
-    store_->append(rows_.times()[r], row.data());
-  }
+  if (upTo <= have) return;
+  // The new rows in one go: one lock, one copy per column.
+  std::vector<const double*> cols(channels_.size());
+  for (size_t c = 0; c < cols.size(); ++c) cols[c] = rows_.columns()[c].data() + have;
+  store_->appendColumns(rows_.times().data() + have, cols, upTo - have);
 }
 
 void ResultBuffer::writeCsv(const std::string& path, const std::vector<std::string>& channels) const {

@@ -7,10 +7,6 @@
 
 namespace pm::gui::scene3d {
 
-namespace {
-constexpr size_t kKeptScratchRows = 8192;
-}  // namespace
-
 void ChannelTrack::setStore(const ResultStore* store, std::vector<std::string> names) {
   store_ = store;
   names_ = std::move(names);
@@ -24,10 +20,10 @@ void ChannelTrack::setStore(const ResultStore* store, std::vector<std::string> n
 
 bool ChannelTrack::refresh() {
   if (!store_) return false;
-  const auto channels = store_->channels();
+  const size_t channels = store_->channelCount();
   const size_t n = store_->rows();
-  if (channels.size() != channelCount_ || n < t_.size()) {  // a new run: start over
-    channelCount_ = channels.size();
+  if (channels != channelCount_ || n < t_.size()) {  // a new run: start over
+    channelCount_ = channels;
     t_.clear();
     for (size_t k = 0; k < names_.size(); ++k) {
       data_[k].clear();
@@ -35,21 +31,9 @@ bool ChannelTrack::refresh() {
     }
   }
   if (n == t_.size()) return false;
-  std::vector<double>& t = newT_;
-  std::vector<std::vector<double>>& cols = newCols_;
-  store_->copyRows(t_.size(), t, cols);
+  // Only the named channels of the new rows, straight onto the columns.
   firstNew_ = t_.size();
-  t_.insert(t_.end(), t.begin(), t.end());
-  for (size_t k = 0; k < names_.size(); ++k) {
-    const int c = channel_[k];
-    if (c >= 0 && static_cast<size_t>(c) < cols.size())
-      data_[k].insert(data_[k].end(), cols[static_cast<size_t>(c)].begin(), cols[static_cast<size_t>(c)].end());
-  }
-  // A start-over's copy of every row is not kept (it can be tens of MB).
-  if (t.size() > kKeptScratchRows) {
-    newT_ = {};
-    newCols_ = {};
-  }
+  store_->appendRowsTo(t_.size(), t_, data_, channel_);
   return true;
 }
 

@@ -54,11 +54,6 @@ class ChannelTrack {
   std::vector<int> channel_;  // per name: the store's channel (-1 absent)
   std::vector<std::vector<double>> data_;
   std::vector<double> t_;
-  // The store's new rows of every channel, kept between calls: a run's
-  // rows come ~7 times a second, and fresh vectors each time cost the GUI
-  // thread page faults and allocations.
-  std::vector<double> newT_;
-  std::vector<std::vector<double>> newCols_;
   size_t channelCount_ = 0, firstNew_ = 0;
 };
 

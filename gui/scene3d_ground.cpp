@@ -22,6 +22,14 @@ void GroundPlate::reset(const osg::Quat& up, double scale) {
 
 void GroundPlate::include(const osg::Vec3d& world) { extent_.expandBy(down_ * world); }
 
+bool GroundPlate::holds(const osg::Vec3d& world, double radius) const {
+  if (!extent_.valid()) return false;
+  const osg::Vec3d q = down_ * world;
+  const double r = radius * (1.0 + 1e-9) + 1e-12 * scale_;
+  return q.x() - r > extent_.xMin() && q.x() + r < extent_.xMax() && q.y() - r > extent_.yMin() &&
+         q.y() + r < extent_.yMax() && q.z() - r > extent_.zMin() && q.z() + r < extent_.zMax();
+}
+
 bool GroundPlate::update() {
   if (!extent_.valid()) return false;
   const double gap = this->gap();

@@ -21,6 +21,9 @@ class GroundPlate {
   void reset(const osg::Quat& up, double scale);
   // Widens the extent by a point given in world coordinates.
   void include(const osg::Vec3d& world);
+  // The ball of `radius` around a world point lies inside the extent (with a
+  // hair to spare for rounding): including points of it changes nothing.
+  bool holds(const osg::Vec3d& world, double radius) const;
   // Redraws the plate when the extent left it; true when it did.
   bool update();
 

@@ -62,6 +62,12 @@ osg::Matrixd PoseTrack::rowMatrix(size_t k, size_t row) const {
   return frameMatrix({v(0), v(1), v(2)}, {v(3), v(4), v(5)});
 }
 
+bool PoseTrack::rowPosition(size_t k, size_t row, osg::Vec3d& p) const {
+  if (row >= track_.rows() || !complete(k)) return false;
+  p.set(track_.column(6 * k)[row], track_.column(6 * k + 1)[row], track_.column(6 * k + 2)[row]);
+  return true;
+}
+
 bool PoseTrack::rowPose(size_t k, size_t row, osg::Matrixd& m) const {
   if (row >= track_.rows() || !complete(k)) return false;
   m = rowMatrix(k, row);
@@ -248,6 +254,7 @@ void MechanismScene::placeGround() {
   ground_.reset(up_, scale_);
   groundRows_ = 0;
   partBoxes_.clear();
+  partReach_.clear();
   for (const Part& p : parts_) {
     // Shapes and the glyphs riding on the part; not its marker triads (child 1).
     osg::ComputeBoundsVisitor cbv;
@@ -256,6 +263,10 @@ void MechanismScene::placeGround() {
     osg::BoundingBoxd box;
     if (cbv.getBoundingBox().valid()) box.set(cbv.getBoundingBox()._min, cbv.getBoundingBox()._max);
     partBoxes_.push_back(box);
+    double reach = 0.0;
+    if (box.valid())
+      for (unsigned c = 0; c < 8; ++c) reach = std::max(reach, box.corner(c).length());
+    partReach_.push_back(reach);
   }
   osg::ComputeBoundsVisitor all;
   mechanism_->accept(all);
@@ -268,9 +279,15 @@ void MechanismScene::placeGround() {
 void MechanismScene::fitGround(const PoseTrack& track) {
   if (track.rows() < groundRows_) groundRows_ = 0;  // another run
   osg::Matrixd m;
+  osg::Vec3d origin;
   for (size_t r = groundRows_; r < track.rows(); ++r)
     for (size_t k = 0; k < parts_.size() && k < partBoxes_.size(); ++k) {
-      if (!partBoxes_[k].valid() || !track.rowPose(k, r, m)) continue;
+      if (!partBoxes_[k].valid() || !track.rowPosition(k, r, origin)) continue;
+      // Every corner lies within the part's reach of its origin: when that
+      // ball is inside the extent, no corner widens it (most rows, once the
+      // plate fits), and the pose's rotation need not be built.
+      if (ground_.holds(origin, partReach_[k])) continue;
+      if (!track.rowPose(k, r, m)) continue;
       for (unsigned c = 0; c < 8; ++c) ground_.include(partBoxes_[k].corner(c) * m);
     }
   groundRows_ = track.rows();

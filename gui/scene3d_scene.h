@@ -48,6 +48,8 @@ class PoseTrack {
   // Row `row`'s time and part k's world matrix there.
   double time(size_t row) const { return track_.times()[row]; }
   bool rowPose(size_t k, size_t row, osg::Matrixd& m) const;
+  // Part k's origin at row `row` (the translation of rowPose's matrix).
+  bool rowPosition(size_t k, size_t row, osg::Vec3d& p) const;
 
  private:
   bool complete(size_t k) const;  // every pose channel of part k, every row
@@ -183,6 +185,7 @@ class MechanismScene {
   LatchLayer latches_;
   GroundPlate ground_;
   std::vector<osg::BoundingBoxd> partBoxes_;  // each part's drawing in its own frame
+  std::vector<double> partReach_;             // the farthest corner of its box from the part's origin
   size_t groundRows_ = 0;                     // result rows the plate lies under
   void placeGround();
   void fitGround(const PoseTrack& track);

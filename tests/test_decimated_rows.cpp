@@ -103,6 +103,51 @@ class TestDecimatedRows : public QObject {
     QCOMPARE(d.columns()[0].back(), 99999.0);
     QCOMPARE(d.columns()[0].front(), 0.0);
   }
+
+  void batchesKeepWhatRowByRowKeeps() {
+    // The studio appends the rows of an intake at once (a row the next one
+    // replaces is never copied in): after every batch the copy must be the
+    // one appending row by row gives, row for row, with the same generation
+    // and stride. Spikes, NaNs, a rising and a falling channel, a constant
+    // one, over many compactions; batches of 1 to 700 rows.
+    const size_t channels = 9, target = 300;
+    DecimatedRows one(target), batch(target);
+    one.setChannels(channels);
+    batch.setChannels(channels);
+    std::mt19937 rng(11), sizes(3);
+    std::uniform_int_distribution<size_t> size(1, 700);
+    const size_t width = channels + 1;
+    size_t i = 0, batches = 0;
+    while (i < 150000) {
+      const size_t n = size(sizes);
+      std::vector<double> rows;
+      for (size_t r = 0; r < n; ++r, ++i) {
+        auto v = rowAt(i, channels - 3, rng);
+        v.push_back(double(i));          // rising: every row a new maximum
+        v.push_back(-0.5 * double(i));   // falling: every row a new minimum
+        v.push_back(1.0);                // constant
+        rows.push_back(1e-3 * double(i));
+        rows.insert(rows.end(), v.begin(), v.end());
+        one.append(rows[rows.size() - width], rows.data() + rows.size() - width + 1);
+      }
+      batch.append(rows.data(), n, width);
+      ++batches;
+      QCOMPARE(batch.rowsSeen(), one.rowsSeen());
+      QCOMPARE(batch.rows(), one.rows());
+      QCOMPARE(batch.generation(), one.generation());
+      QCOMPARE(batch.stride(), one.stride());
+      for (size_t k = 0; k < one.rows(); ++k) {
+        QCOMPARE(batch.index(k), one.index(k));
+        QCOMPARE(batch.times()[k], one.times()[k]);
+        for (size_t c = 0; c < channels; ++c) {
+          const double a = batch.columns()[c][k], b = one.columns()[c][k];
+          QVERIFY2(a == b || (std::isnan(a) && std::isnan(b)), qPrintable(QString("row %1 channel %2").arg(k).arg(c)));
+        }
+      }
+    }
+    QVERIFY2(one.stride() >= 128 && one.generation() >= 5,  // the case was a long one
+             qPrintable(QString("stride %1, generation %2").arg(one.stride()).arg(one.generation())));
+  }
 };
 
 QTEST_GUILESS_MAIN(TestDecimatedRows)

@@ -5,20 +5,24 @@
 // CSV, the bytes `pneumech simulate -o` writes, and the key results of the
 // whole run, not of the copy.
 #include "main_window.h"
+#include "plot_pane.h"
 #include "result_buffer.h"
 #include "results_panel.h"
 #include "simulation_runner.h"
 #include "support/studio_window.h"
+#include "units.h"
 
 #include "engine/engine.h"
 
 #include <QAction>
 #include <QFile>
+#include <QLineSeries>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QToolBar>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -119,6 +123,32 @@ class TestGuiRunResults : public QObject {
     }
     // The same copy as a store, for the 3D view and the report.
     QCOMPARE(data->store()->rows(), data->rows());
+    // What the plots draw of it (#25: the rows come in batches, a row that
+    // the next replaces is never copied; each pixel column keeps its min
+    // and max): every plotted curve reaches the run's true extremes, in
+    // display units, and ends at its last value.
+    int curves = 0;
+    for (int i = 0; i < w.resultsPanel()->paneCount(); ++i) {
+      PlotPane* pane = w.resultsPanel()->pane(i);
+      pane->refresh();
+      for (const std::string& name : pane->channelNames()) {
+        const int c = data->find(name);
+        QLineSeries* series = pane->series(name);
+        if (c < 0 || !series) continue;
+        const auto du = units::forChannel(name, data->channels()[size_t(c)].unit);
+        const auto [lo, hi] = std::minmax_element(full[size_t(c)].begin(), full[size_t(c)].end());
+        double plo = INFINITY, phi = -INFINITY;
+        for (const QPointF& q : series->points()) plo = std::min(plo, q.y()), phi = std::max(phi, q.y());
+        auto same = [](double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b)); };
+        QVERIFY2(same(plo, du.toDisplay(*lo)) && same(phi, du.toDisplay(*hi)),
+                 qPrintable(QString("%1: plotted %2..%3, the run %4..%5").arg(QString::fromStdString(name))
+                                .arg(plo).arg(phi).arg(du.toDisplay(*lo)).arg(du.toDisplay(*hi))));
+        QVERIFY(same(series->points().back().y(), du.toDisplay(full[size_t(c)].back())));
+        QCOMPARE(series->points().back().x(), 20.0);
+        ++curves;
+      }
+    }
+    QVERIFY2(curves >= 2, "the default plots show no curve");
 
     // Every row is on disk: the results file's CSV and the panel's export are the CLI's bytes.
     QVERIFY(w.runner()->resultsFile());

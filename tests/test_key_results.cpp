@@ -65,6 +65,13 @@ double vCycle(double t) {
 const std::vector<std::pair<std::string, std::string>> kCylChannels = {
     {"cyl1.x", "m"}, {"cyl1.v", "m/s"}, {"cyl1.pA", "Pa"}, {"cyl1.pB", "Pa"}, {"cyl1.F_pressure", "N"}, {"src.m_delivered", "kg"}};
 
+// The words of stroke k's line (from 1) in the text key results, or none.
+QStringList strokeLine(const KeyResults& kr, int k) {
+  for (const QString& line : QString::fromStdString(kr.toText()).split('\n'))
+    if (line.startsWith(QString("  %1 ").arg(k, -2))) return line.simplified().split(' ');
+  return {};
+}
+
 }  // namespace
 
 class TestKeyResults : public QObject {
@@ -269,6 +276,12 @@ class TestKeyResults : public QObject {
     CHECK_ABS(s[1].tEnd, 0.795, 1e-9);    // back in the zone it left
     QVERIFY(s[2].extend && !s[2].complete);
     CHECK_ABS(s[2].tStart, 1.02, 1e-9);
+    // Printed with their ends (#25); the last one ends with the run at 2 s.
+    QCOMPARE(strokeLine(kr, 1), QString("1 extend - 0.2050 0.4950 0.2900 - 0.000 - - (incomplete)").split(' '));
+    QCOMPARE(strokeLine(kr, 2), QString("2 retract - 0.5050 0.7950 0.2900 - 0.000 - - (incomplete)").split(' '));
+    QCOMPARE(strokeLine(kr, 3),
+             QString("3 extend - 1.0200 2.0000 0.9800 - 0.000 - - (incomplete, under way when the run ended)").split(' '));
+    QVERIFY(kr.toJson()["cylinders"][0]["strokes"][2]["under_way_at_end"].get<bool>());
     QVERIFY(!kr.hasCycle && !kr.cycleClosed);
     QVERIFY(kr.cylinders[0].firstStroke(true) == nullptr);
   }
@@ -305,7 +318,15 @@ class TestKeyResults : public QObject {
     CHECK_ABS(s[1].vMax, 0.4, 1e-12);
     QVERIFY(kr.cylinders[0].firstStroke(true) == nullptr && kr.cylinders[0].firstStroke(false) == nullptr);
     QVERIFY(!kr.hasCycle);
-    QVERIFY(kr.toText().find("retract") != std::string::npos);
+    // Printed as complete strokes are, with their end and movement time
+    // (#25: they showed "-"): # stroke signal start end movement from-signal
+    // v-max v-arrival E-arrival, then the mark.
+    QCOMPARE(strokeLine(kr, 1), QString("1 extend - 0.1040 0.3360 0.2320 - 0.500 - - (incomplete)").split(' '));
+    QCOMPARE(strokeLine(kr, 2), QString("2 retract - 1.0050 1.2950 0.2900 - 0.400 - - (incomplete)").split(' '));
+    const auto js = kr.toJson()["cylinders"][0]["strokes"];
+    CHECK_ABS(js[1]["t_end_s"].get<double>(), 1.295, 1e-9);
+    CHECK_ABS(js[1]["movement_time_s"].get<double>(), 0.29, 1e-9);
+    QVERIFY(!js[1]["under_way_at_end"].get<bool>() && !js[1].contains("v_arrival_m_s"));
   }
 
   void jointReactions() {

@@ -27,6 +27,11 @@ class DecimatedRows {
   // Forgets every row; rows then have `channels` values.
   void setChannels(size_t channels);
   void append(double t, const double* row);
+  // `count` rows at once, row after row as [t, value per channel] (`width`
+  // doubles apart): the same rows kept as appending them one by one, but a
+  // row that the next one would drop at once (off the stride, its extremes
+  // all moved on) is never copied in.
+  void append(const double* rows, size_t count, size_t width);
 
   size_t channels() const { return cols_.size(); }
   size_t rows() const { return t_.size(); }
@@ -48,8 +53,11 @@ class DecimatedRows {
   };
   static constexpr size_t kNone = static_cast<size_t>(-1);
 
+  void step(double t, const double* row, bool mayDefer);
+  void pushBack(size_t g, double t, const double* row);
   void popBack();
   void compact();
+  size_t most() const { return 2 * target_ + 2 * cols_.size() + 1; }  // rows before compact()
 
   size_t target_;
   size_t stride_ = 1;
@@ -60,6 +68,10 @@ class DecimatedRows {
   std::vector<size_t> g_;                    // run row index of each kept row
   std::vector<Extreme> min_, max_;           // per channel
   size_t newestPins_ = 0;                    // extremes held at the newest kept row
+  // Within a batch: the newest row, not copied in yet (the next row of the
+  // batch decides whether it stays); null otherwise.
+  const double* deferred_ = nullptr;
+  double deferredT_ = 0.0;
 };
 
 }  // namespace pm

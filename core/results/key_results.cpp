@@ -381,16 +381,23 @@ std::string KeyResults::toText() const {
         ++k;
         const std::string signal = r.hasSignal() ? fmt("%-10.4f", r.tSignal) : std::string("-         ");
         if (!r.valve.empty() && valves.find(r.valve) == std::string::npos) valves += (valves.empty() ? "" : ", ") + r.valve;
+        const std::string fromSignal = r.hasSignal() ? fmt("%.4f", r.fromSignal()) : std::string("-");
+        const std::string times = fmt("  %-2d %-8s  %s  %-9.4f  %-8.4f  %-12.4f  %-15s  %-11.3f  ", k,
+                                      r.extend ? "extend" : "retract", signal.c_str(), r.tStart, r.tEnd, r.duration(),
+                                      fromSignal.c_str(), r.vMax);
+        // An incomplete stroke ends where it turned, came back or the run
+        // ended; it never arrived, so it has no arrival speed or energy.
         if (r.complete)
-          s += fmt("  %-2d %-8s  %s  %-9.4f  %-8.4f  %-12.4f  %-15s  %-11.3f  %-15.3f  %.3f%s\n", k,
-                   r.extend ? "extend" : "retract", signal.c_str(), r.tStart, r.tEnd, r.duration(),
-                   r.hasSignal() ? fmt("%.4f", r.fromSignal()).c_str() : "-", r.vMax, r.vArrival, r.eArrival,
-                   r.exceedsCushioning ? "  EXCEEDS the allowed cushioning energy" : "");
+          s += times + fmt("%-15.3f  %.3f%s\n", r.vArrival, r.eArrival,
+                           r.exceedsCushioning ? "  EXCEEDS the allowed cushioning energy" : "");
         else
-          s += fmt("  %-2d %-8s  %s  %-9.4f  -         -             -                %-11.3f  (incomplete)\n", k,
-                   r.extend ? "extend" : "retract", signal.c_str(), r.tStart, r.vMax);
+          s += times + fmt("%-15s  %-13s  (incomplete%s)\n", "-", "-",
+                           r.tEnd >= tEnd ? ", under way when the run ended" : "");
       }
       s += "  movement time: start to end (leaving one end zone, 1 % of the stroke, to entering the other)\n";
+      if (std::any_of(c.strokes.begin(), c.strokes.end(), [](const StrokeResult& r) { return !r.complete; }))
+        s += "  incomplete: did not go from one end zone to the other; it ends where it turned, came back or the run"
+             " ended\n";
       s += valves.empty() ? std::string("  stroke time from signal: no on/off valve drives this cylinder\n")
                           : "  stroke time from signal: the valve signal (" + valves +
                                 ") to the end = switching + dead time + movement time\n";
@@ -443,16 +450,16 @@ nlohmann::json KeyResults::toJson() const {
     jc["strokes"] = json::array();
     for (const auto& r : c.strokes) {
       json js{{"direction", r.extend ? "extend" : "retract"}, {"complete", r.complete}, {"t_start_s", r.tStart},
-              {"v_max_m_s", r.vMax}};
+              {"t_end_s", r.tEnd}, {"movement_time_s", r.duration()}, {"v_max_m_s", r.vMax}};
+      if (r.hasSignal()) js["time_from_signal_s"] = r.fromSignal();
       if (r.complete) {
-        js["t_end_s"] = r.tEnd;
         js["time_s"] = r.duration();
         js["v_arrival_m_s"] = r.vArrival;
         js["E_arrival_J"] = r.eArrival;
         if (c.eCushionMax > 0) js["exceeds_cushioning"] = r.exceedsCushioning;
         if (r.tContact >= 0) js["t_contact_s"] = r.tContact;
-        js["movement_time_s"] = r.duration();
-        if (r.hasSignal()) js["time_from_signal_s"] = r.fromSignal();
+      } else {
+        js["under_way_at_end"] = r.tEnd >= tEnd;
       }
       if (r.hasSignal()) {
         js["t_signal_s"] = r.tSignal;

@@ -46,6 +46,11 @@ std::vector<ChannelInfo> ResultStore::channels() const {
   return channels_;
 }
 
+size_t ResultStore::channelCount() const {
+  std::lock_guard lock(m_);
+  return channels_.size();
+}
+
 int ResultStore::find(const std::string& name) const {
   std::lock_guard lock(m_);
   for (size_t i = 0; i < channels_.size(); ++i)
@@ -57,6 +62,15 @@ void ResultStore::append(double t, const double* row) {
   std::lock_guard lock(m_);
   t_.push_back(t);
   for (size_t i = 0; i < data_.size(); ++i) data_[i].push_back(row[source_[i]]);
+}
+
+void ResultStore::appendColumns(const double* t, const std::vector<const double*>& columns, size_t count) {
+  std::lock_guard lock(m_);
+  t_.insert(t_.end(), t, t + count);
+  for (size_t i = 0; i < data_.size(); ++i) {
+    const double* c = columns[static_cast<size_t>(source_[i])];
+    data_[i].insert(data_[i].end(), c, c + count);
+  }
 }
 
 void ResultStore::expectRows(size_t rows) {
@@ -103,6 +117,21 @@ size_t ResultStore::copyRows(size_t from, std::vector<double>& t, std::vector<st
   t.assign(t_.begin() + std::min(from, n), t_.end());
   cols.resize(data_.size());
   for (size_t i = 0; i < data_.size(); ++i) cols[i].assign(data_[i].begin() + std::min(from, n), data_[i].end());
+  return n;
+}
+
+size_t ResultStore::appendRowsTo(size_t from, std::vector<double>& t, std::vector<std::vector<double>>& cols,
+                                 const std::vector<int>& channels) const {
+  std::lock_guard lock(m_);
+  const size_t n = t_.size(), first = std::min(from, n);
+  t.insert(t.end(), t_.begin() + first, t_.end());
+  cols.resize(std::max(cols.size(), channels.size()));
+  for (size_t k = 0; k < channels.size(); ++k) {
+    const int c = channels[k];
+    if (c < 0 || static_cast<size_t>(c) >= data_.size()) continue;
+    const auto& d = data_[static_cast<size_t>(c)];
+    cols[k].insert(cols[k].end(), d.begin() + first, d.end());
+  }
   return n;
 }
 

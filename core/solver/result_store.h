@@ -25,9 +25,13 @@ class ResultStore : public RowConsumer {
 
   void setChannels(std::vector<ChannelInfo> channels) override;
   std::vector<ChannelInfo> channels() const;  // the held ones
+  size_t channelCount() const;
   int find(const std::string& name) const;  // -1 when absent
 
   void append(double t, const double* row) override;
+  // `count` rows under one lock, given column by column: times t[0..count)
+  // and, per channel of the run (as append()'s row), columns[j][0..count).
+  void appendColumns(const double* t, const std::vector<const double*>& columns, size_t count);
   // Reserves every held column for `rows` (growing by doubling would copy
   // each column about once more and hold up to twice its size meanwhile).
   void expectRows(size_t rows) override;
@@ -37,6 +41,11 @@ class ResultStore : public RowConsumer {
   std::vector<double> column(const std::string& name) const;  // throws when absent
   // Row count and copy since `from` (for streaming to plots).
   size_t copyRows(size_t from, std::vector<double>& t, std::vector<std::vector<double>>& cols) const;
+  // The same for some channels: appends the rows since `from` to `t` and of
+  // held channel `channels[k]` to `cols[k]` (left alone for -1); returns the
+  // row count.
+  size_t appendRowsTo(size_t from, std::vector<double>& t, std::vector<std::vector<double>>& cols,
+                      const std::vector<int>& channels) const;
   double last(const std::string& name) const;
 
   // Writes "time [s]" then the selected channels (all when empty), atomically; path "-" is stdout.

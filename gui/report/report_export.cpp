@@ -331,20 +331,24 @@ void keyResultsSection(ReportPage& pg, const Inputs& in) {
       const QString dir = s.extend ? "extend" : "retract";
       const QString signal = s.hasSignal() ? num(s.tSignal, 3) : QStringLiteral("—");
       if (!s.valve.empty() && !valves.contains(QString::fromStdString(s.valve))) valves << QString::fromStdString(s.valve);
-      if (s.complete)
-        t.rows.push_back({QString::number(k), dir, signal, num(s.tStart, 3), num(s.tEnd, 3), num(s.duration(), 3),
-                          s.hasSignal() ? num(s.fromSignal(), 3) : QStringLiteral("—"), num(s.vMax, 3),
-                          num(s.vArrival, 3), num(s.eArrival, 3) + (s.exceedsCushioning ? " (too high)" : "")});
-      else
-        t.rows.push_back({QString::number(k), dir + " (incomplete)", signal, num(s.tStart, 3), "—", "—", "—",
-                          num(s.vMax, 3), "—", "—"});
+      // An incomplete stroke's end: where it turned, came back or the run ended; it did not arrive.
+      const bool open = !s.complete && s.tEnd >= kr.tEnd;
+      t.rows.push_back({QString::number(k), s.complete ? dir : dir + (open ? " (incomplete, run ended)" : " (incomplete)"),
+                        signal, num(s.tStart, 3), num(s.tEnd, 3), num(s.duration(), 3),
+                        s.hasSignal() ? num(s.fromSignal(), 3) : QStringLiteral("—"), num(s.vMax, 3),
+                        s.complete ? num(s.vArrival, 3) : QStringLiteral("—"),
+                        s.complete ? num(s.eArrival, 3) + (s.exceedsCushioning ? " (too high)" : "") : QStringLiteral("—")});
     }
     if (t.rows.empty()) t.rows.push_back({"", "no stroke in the run", "", "", "", "", "", "", "", ""});
     pg.table(t);
-    if (!c.strokes.empty())
-      pg.paragraph(valves.isEmpty() ? QStringLiteral("No on/off valve drives this cylinder: no time from signal.")
-                                    : QStringLiteral("Signal: the command of valve %1.").arg(valves.join(", ")),
-                   8, kMuted);
+    if (!c.strokes.empty()) {
+      QString note = valves.isEmpty() ? QStringLiteral("No on/off valve drives this cylinder: no time from signal.")
+                                      : QStringLiteral("Signal: the command of valve %1.").arg(valves.join(", "));
+      if (std::any_of(c.strokes.begin(), c.strokes.end(), [](const StrokeResult& s) { return !s.complete; }))
+        note += QStringLiteral(" An incomplete stroke did not go from one end position to the other: it ends where it "
+                               "turned, came back or the run ended, and has no impact.");
+      pg.paragraph(note, 8, kMuted);
+    }
   }
 
   if (!kr.cylinders.empty()) {
