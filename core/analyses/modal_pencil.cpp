@@ -292,11 +292,15 @@ Eigenpairs solveSparse(const SparsePencil& p, int count, double maxOmega, const 
     };
     ArnoldiOptions opt;
     opt.firstCheck = std::max(40, 3 * count + 20);
-    // A Krylov-Schur restart at twice the kept size, so the dense Ritz
-    // problems stay small: kept are twice the modes wanted (a pair's two
-    // halves) and a margin (docs/performance.md).
+    // A Krylov-Schur restart at twice the kept size would keep the dense
+    // Ritz problems small (kept: twice the modes wanted, a pair's two
+    // halves, and a margin), but with the shift at 1 rad/s the wanted
+    // chamber and valve time constants converge so slowly that the
+    // restarted iteration costs 3-4 times the growing one (swing arm, 80
+    // elements: 26 s against 7.6 s dense; docs/performance.md, session 20):
+    // off (maxDimension 0) until the shift is chosen from the spectrum.
     opt.keep = count > 0 ? 2 * count + 2 * opt.block : 40;
-    opt.maxDimension = 2 * opt.keep;
+    opt.maxDimension = 0;
     opt.cancel = cancel;
     ArnoldiResult ar = arnoldiLargest(n, apply, enough, opt);
     if (ar.exhausted && !ar.cancelled) {  // the restarts stalled: grow the space instead
