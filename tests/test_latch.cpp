@@ -119,6 +119,21 @@ Project carriageProject() {
   return p;
 }
 
+// A 2 kg body drifting along x at 0.5 m/s (no gravity, no joint) through a
+// latch zone of radius 10 mm around a catch on the ground at x = 0.1 m: its
+// tip (at its centre) enters at t = 0.09 / 0.5 = 0.18 s and, not caught,
+// leaves at 0.22 s (L / v = 0.02 / 0.5 = 0.04 s inside).
+Project driftThroughZone(double closingTime) {
+  Mechanism m;
+  m.gravity = {0, 0, 0};
+  PartDef a = part("a", 2.0, 0.01, {0, 0, 0}, {mk("tip", {0, 0, 0})});
+  a.velocity = {0.5, 0, 0};
+  m.parts = {ground({mk("catch", {0.1, 0, 0})}), a};
+  m.latches = {latch("hold", "fixed", "a.tip", "ground.catch", 0.01)};
+  m.latches[0].params["closing_time"] = closingTime;
+  return mechProject(m, 0.3, 1e-3, 1e-10);
+}
+
 }  // namespace
 
 class TestLatch : public QObject {
@@ -293,6 +308,72 @@ class TestLatch : public QObject {
     QVERIFY_THROWS_EXCEPTION(ProjectError, validateMechanism(p.mechanism, "f.json"));
   }
 
+  // A closing time (issue 27, seed 004's too slow latch): it engages once
+  // its condition has held that long. Through the zone above, with
+  // closing_time 0.03 s < L / v = 0.04 s it engages at 0.18 + 0.03 = 0.21 s
+  // and holds the body 5 mm past the zone's edge, x = 0.09 + 0.5 x 0.03 =
+  // 0.105 m, all of 1/2 m v^2 = 0.25 J lost; with 0.05 s > L / v the body
+  // leaves at 0.22 s before it closes and drifts on, never caught. Onset and
+  // engagement are events: the times to 1e-9 s (the roots land within
+  // ~1e-13 s; the engagement's test allows 1e-9 s of the end).
+  void closingTimeThroughAZone() {
+    auto fast = simulate(driftThroughZone(0.03));
+    REQUIRE_OK(fast);
+    CHECK_ABS(fast->col("hold.condition_time").back(), 0.18, 1e-9);
+    CHECK_ABS(fast->col("hold.engage_time").back(), 0.21, 1e-9);
+    QCOMPARE(fast->col("hold.engage_time").front(), -1.0);
+    QCOMPARE(fast->at("hold.closing", 0.17), 0.0);
+    QCOMPARE(fast->at("hold.closing", 0.2), 1.0);
+    QCOMPARE(fast->at("hold.engaged", 0.2), 0.0);
+    QCOMPARE(fast->at("hold.closing", 0.22), 0.0);
+    QCOMPARE(fast->col("hold.engaged").back(), 1.0);
+    CHECK_ABS(fast->col("a.x").back(), 0.105, 1e-9);
+    CHECK_ABS(fast->col("a.vx").back(), 0.0, 1e-12);
+    CHECK_REL(fast->col("hold.energy_lost").back(), 0.25, 1e-9);
+    auto slow = simulate(driftThroughZone(0.05));
+    REQUIRE_OK(slow);
+    QCOMPARE(slow->maxAbs("hold.engaged", 0.0, 0.3), 0.0);
+    CHECK_ABS(slow->col("hold.condition_time").back(), 0.18, 1e-9);
+    QCOMPARE(slow->col("hold.engage_time").back(), -1.0);
+    QCOMPARE(slow->at("hold.closing", 0.2), 1.0);
+    QCOMPARE(slow->at("hold.closing", 0.221), 0.0);
+    CHECK_ABS(slow->col("a.vx").back(), 0.5, 1e-12);
+    CHECK_ABS(slow->col("a.x").back(), 0.15, 1e-9);
+    // Without a closing time it engages at the edge, 0.18 s (no new columns).
+    auto instant = simulate(driftThroughZone(0.0));
+    REQUIRE_OK(instant);
+    CHECK_ABS(instant->col("a.x").back(), 0.09, 1e-9);
+    QVERIFY(instant->out.find("hold.closing") < 0);
+  }
+
+  // A condition that drops before the time is up starts it again: engaged
+  // by a signal, sin(2 pi 10 t) > 0.5, on for 1/30 s from 1/120 s in every
+  // 0.1 s. With 0.03 s it engages at 1/120 + 0.03 s; with 0.11 s (whose end,
+  // 0.1183 s, falls in the second on-stretch) never: no stretch is that long.
+  void closingTimeRestartsWhenTheConditionDrops() {
+    for (const double ct : {0.03, 0.11}) {
+      Mechanism m;
+      m.gravity = {0, 0, 0};
+      PartDef a = part("a", 2.0, 0.01, {0, 0, 0}, {mk("tip", {0, 0, 0})});
+      a.velocity = {0.5, 0, 0};
+      m.parts = {ground({mk("catch", {0.1, 0, 0})}), a};
+      m.latches = {latch("hold", "fixed", "a.tip", "ground.catch", 0.0, "arm.out")};
+      m.latches[0].params["closing_time"] = ct;
+      Project p = mechProject(m, 0.3, 1e-3, 1e-10);
+      p.components.push_back(comp("arm", "sine", {{"amplitude", 1.0}, {"frequency", 10.0}}));
+      auto run = simulate(p);
+      REQUIRE_OK(run);
+      if (ct < 0.05) {
+        CHECK_ABS(run->col("hold.engage_time").back(), 1.0 / 120 + 0.03, 1e-9);
+        CHECK_ABS(run->col("a.x").back(), 0.5 * (1.0 / 120 + 0.03), 1e-9);
+      } else {
+        QCOMPARE(run->col("hold.engage_time").back(), -1.0);
+        QCOMPARE(run->col("hold.engaged").back(), 0.0);
+        CHECK_ABS(run->col("hold.condition_time").back(), 0.2 + 1.0 / 120, 1e-9);
+      }
+    }
+  }
+
   // Bad input names the file, the latch and the field; the reduced
   // formulation refuses latches (its coordinates are fixed at the start).
   void refusesBadLatches() {
@@ -307,6 +388,17 @@ class TestLatch : public QObject {
     }
     m = tumblingPair("coupler");
     QVERIFY_THROWS_EXCEPTION(ProjectError, validateMechanism(m, "f.json"));
+    for (const double bad : {-0.01, std::numeric_limits<double>::infinity(), std::nan("")}) {
+      m = tumblingPair("fixed");
+      m.latches[0].params["closing_time"] = bad;
+      try {
+        validateMechanism(m, "f.json");
+        QFAIL("a bad closing time was accepted");
+      } catch (const ProjectError& e) {
+        for (const char* word : {"f.json", "hold", "params.closing_time"})
+          QVERIFY2(std::string(e.what()).find(word) != std::string::npos, e.what());
+      }
+    }
     Project p = mechProject(tumblingPair("fixed"), 0.01, 1e-3, 1e-8);
     p.simulation.mechanism_formulation = "reduced";
     auto run = runProject(p, "reduced", OutputRows::Solver);

@@ -61,6 +61,9 @@ class Eval {
  private:
   friend class System;
   Node* nodes_ = nullptr;
+  // Only the mass sums are read (System::evaluateAll(e, false): root
+  // functions, result rows, ...): flow() leaves the energy sums alone.
+  bool massOnly_ = false;
   std::vector<JunctionLink>* links_ = nullptr;  // recorded for System::handOffJunctionSurplus
 };
 
@@ -77,23 +80,25 @@ inline void Eval::flow(int from, int to, double q) {
   if (from < 0 || to < 0 || from == to) return;
   Node& a = nodes_[from];
   Node& b = nodes_[to];
+  a.sumQ -= q;
+  b.sumQ += q;
+  if (massOnly_) return;
   // Enthalpy (decision 0003): q T*, T* = s T_a + (1 - s) T_b with the C2
   // switch s = 1/2 + x (15 - 10 x^2 + 3 x^4) / 16, x = q / eps in (-1, 1):
   // seed 000's upstream temperature for |q| >= eps, differentiable through
   // q = 0 (a kink there stalls IDA's Newton iteration), and exactly zero at
-  // q = 0, so resting neighbours exchange no heat.
-  const double x = q / kMixEps;
-  double qs = q;  // q s
-  if (x <= -1.0) {
-    qs = 0.0;
-  } else if (x < 1.0) {
-    const double x2 = x * x;
+  // q = 0, so resting neighbours exchange no heat. The limits are tested on
+  // q itself: a flow outside (-eps, eps) needs no division (x is +-1 or
+  // beyond exactly there, and the polynomial is exactly 0 or 1 at x = +-1).
+  double qs = 0.0;  // q s
+  if (q >= kMixEps) {
+    qs = q;
+  } else if (q > -kMixEps) {
+    const double x = q / kMixEps, x2 = x * x;
     qs = q * (0.5 + x * (15.0 + x2 * (3.0 * x2 - 10.0)) * (1.0 / 16.0));
   }
   const double H = qs * a.T + (q - qs) * b.T;  // [kg K/s], times cp gives W
-  a.sumQ -= q;
   a.sumQT -= H;
-  b.sumQ += q;
   b.sumQT += H;
   // A junction (no volume) mixes its inflows with the smooth positive parts
   // wb, wa of q and -q (wb - wa = q), positive and eps / 2 at rest, so its
@@ -113,8 +118,14 @@ inline void Eval::flow(int from, int to, double q) {
     a.sumQinT += wa * b.T;
   }
   // Recorded for System::handOffJunctionSurplus, which hands a junction's
-  // energy surplus on to where its gas goes.
-  if (links_) links_->push_back({from, to, q});
+  // energy surplus on to where its gas goes: in proportion to the
+  // junction's outflows, whose sums are taken here, in the same pass.
+  if (!links_) return;
+  JunctionLink l{from, to, q};
+  handOffWeights(q, l.weight, l.weightBack);
+  if (aJ) a.sumOut += l.weight;
+  if (bJ) b.sumOut += l.weightBack;
+  links_->push_back(l);
 }
 
 // What an element may ask of the System it is part of, outside its own

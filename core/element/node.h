@@ -4,6 +4,7 @@
 // several times per element in every residual.
 #pragma once
 
+#include <cmath>
 #include <functional>
 #include <string>
 #include <vector>
@@ -38,7 +39,7 @@ struct Node {
   double p = 0.0, T = 0.0;
   double sumQ = 0.0, sumQT = 0.0, sumQin = 0.0, sumQinT = 0.0;
   double V = 0.0, dVdt = 0.0, Q = 0.0;
-  double sumOut = 0.0;  // Junction: sum of its smoothed outflows (System::handOffJunctionSurplus)
+  double sumOut = 0.0;  // Junction: sum of its smoothed outflows (handOffWeights, in Eval::flow)
 };
 
 // A flow q from node `from` to node `to`, one of them a junction, recorded
@@ -46,9 +47,30 @@ struct Node {
 struct JunctionLink {
   int from = -1, to = -1;
   double q = 0.0;
-  // The System's: smooth positive parts of q and -q, the shares of the
+  // Smooth positive parts of q and -q (handOffWeights), the shares of the
   // surplus of `from` and of `to` that go across this flow.
   double weight = 0.0, weightBack = 0.0;
 };
+
+// A junction's surplus goes where the gas goes: in proportion to the
+// positive parts of its outflows, smoothed over this width, far below any
+// leakage, so that a resting neighbour takes next to nothing while a leak
+// passes the junction (decision 0003). The share is a fraction of the
+// surplus, so its derivative stays bounded however sharp the fraction.
+constexpr double kHandOffEps = 1e-14;  // kg/s
+
+// Smooth positive parts of q and -q, formed without cancellation (their
+// product is eps^2 / 4), so that neither is ever exactly zero.
+inline void handOffWeights(double q, double& plus, double& minus) {
+  constexpr double e2 = kHandOffEps * kHandOffEps;
+  const double r = std::sqrt(q * q + e2);
+  if (q >= 0.0) {
+    plus = 0.5 * (q + r);
+    minus = 0.25 * e2 / plus;
+  } else {
+    minus = 0.5 * (r - q);
+    plus = 0.25 * e2 / minus;
+  }
+}
 
 }  // namespace pm

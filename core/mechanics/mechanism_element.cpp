@@ -328,6 +328,10 @@ void MechanismElement::publishSignals(SystemBuilder& b) {
     b.publishNamed(
         mb_->latches()[l].id + ".engaged", [this, i](const Eval&) { return mb_->latches()[i].engaged ? 1.0 : 0.0; }, true);
     b.publishNamed(mb_->latches()[l].id + ".force", [this, i](const Eval& e) { return latchForce(local(e), i); });
+    if (mb_->latches()[l].closingTime > 0.0)
+      b.publishNamed(
+          mb_->latches()[l].id + ".closing", [this, i](const Eval&) { return mb_->latches()[i].closing ? 1.0 : 0.0; },
+          true);
   }
   // Contact pairs: "part present" (in_contact, 1 or 0) and the forces, for
   // sequences and controllers.

@@ -145,6 +145,9 @@ class MechanismElement : public Element {
   double latchForce(const double* y, int l) const;
   void latchRoots(const Eval& e, double* g) const;
   bool updateLatches(const Eval& e);
+  // Latch i with a closing time at an event: starts closing where its
+  // condition comes, stops where it no longer holds, engages when the time is up.
+  bool closeLatch(int i, double t, const double* y, bool condition, bool holds);
   void latchDiscrete(DiscreteState& s);
   void applyLatchImpulses(double t, double* y);
   const Eval* cur_ = nullptr;  // the evaluation in progress, for the attachments' forces

@@ -4,10 +4,15 @@
 // update, and the roots that make the integrator stop where they change:
 // the capture distance (distance - capture_radius) and the engage and
 // release signals that change between events (signal - 0.5). A signal that
-// changes only at events (a sequence's step) needs no root.
+// changes only at events (a sequence's step) needs no root. A latch with a
+// closing time (the seed 004 boom's latch, too slow to catch a tip that
+// bounces out) starts closing where its condition comes and engages where
+// it has held for that time: one more root, t - (onset + closing time).
 #include "mechanics/mechanism_element.h"
 
 #include "element/system_builder.h"
+
+#include <algorithm>
 
 namespace pm {
 
@@ -28,6 +33,7 @@ void MechanismElement::setupLatches(SystemBuilder& b) {
     in.engageRoot = !defs[l].engage.empty() && !b.held(defs[l].engage);
     in.releaseRoot = !defs[l].release.empty() && !b.held(defs[l].release);
     latchRoots_ += (mb_->latches()[l].capture > 0.0) + in.engageRoot + in.releaseRoot;
+    latchRoots_ += mb_->latches()[l].closingTime > 0.0;
   }
 }
 
@@ -80,6 +86,7 @@ void MechanismElement::latchRoots(const Eval& e, double* g) const {
       g[n++] = L.engaged ? -L.capture : mb_->latchDistance(y, static_cast<int>(l), nullptr) - L.capture;
     if (latchIn_[l].engageRoot) g[n++] = latchIn_[l].engage(e) - kOn;
     if (latchIn_[l].releaseRoot) g[n++] = latchIn_[l].release(e) - kOn;
+    if (L.closingTime > 0.0) g[n++] = L.closing ? e.t - (L.conditionTime + L.closingTime) : 1.0;
   }
 }
 
@@ -101,13 +108,25 @@ bool MechanismElement::updateLatches(const Eval& e) {
     }
     // Each condition given must hold. At the capture root the distance is
     // at the radius to the root finder's accuracy: a relative 1e-9 slack.
-    bool condition = true;
+    // Closing, the condition holds on while the distance stays inside the
+    // radius whichever way it moves; it drops where the distance's root
+    // finds it at the radius and opening.
+    bool condition = true, holds = true;
     if (L.capture > 0.0) {
       double rate = 0.0;
       const double d = mb_->latchDistance(y, i, &rate);
       condition = d <= L.capture * (1.0 + 1e-9) && rate <= 0.0;
+      holds = condition || d < L.capture * (1.0 - 1e-9);
     }
-    if (in.engage.connected()) condition = condition && in.engage(e) > kOn;
+    if (in.engage.connected()) {
+      const bool on = in.engage(e) > kOn;
+      condition = condition && on;
+      holds = holds && on;
+    }
+    if (L.closingTime > 0.0) {
+      changed = closeLatch(i, e.t, y, condition, holds && !release) || changed;
+      continue;
+    }
     if (!condition) {
       mb_->setLatchArmed(i, true);
       continue;
@@ -118,6 +137,29 @@ bool MechanismElement::updateLatches(const Eval& e) {
     changed = true;
   }
   return changed;
+}
+
+bool MechanismElement::closeLatch(int i, double t, const double* y, bool condition, bool holds) {
+  const mb::LatchRT& L = mb_->latches()[i];
+  if (L.closing) {
+    if (!holds) {
+      mb_->setLatchClosing(i, false, t);  // dropped before the time was up: it starts again
+      if (!condition) mb_->setLatchArmed(i, true);
+      return true;
+    }
+    // The time's root lands within the root finder's accuracy of its end.
+    if (t < L.conditionTime + L.closingTime - 1e-9 * std::max(1.0, t)) return false;
+    mb_->engageLatch(i, t, y);
+    latchImpulse_[i] = 1;
+    return true;
+  }
+  if (!condition || !holds) {
+    if (!condition) mb_->setLatchArmed(i, true);
+    return false;
+  }
+  if (!L.armed) return false;
+  mb_->setLatchClosing(i, true, t);
+  return true;
 }
 
 void MechanismElement::latchDiscrete(DiscreteState& s) {

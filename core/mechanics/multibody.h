@@ -204,6 +204,11 @@ class MultibodySystem {
   void latchImpulse(int latch, double t, double* y);
   void releaseLatch(int latch);
   void setLatchArmed(int latch, bool armed) { latches_[latch].armed = armed; }
+  // A latch with a closing time: its condition came at t (closing) or dropped.
+  void setLatchClosing(int latch, bool closing, double t) {
+    latches_[latch].closing = closing;
+    if (closing) latches_[latch].conditionTime = t;
+  }
   // The latches' discrete state (engaged, armed, anchors, rows, records).
   void latchDiscrete(DiscreteState& s);
 

@@ -257,6 +257,7 @@ void MultibodySystem::addLatches(const Mechanism& m) {
     l.joint.J = static_cast<int>(markers_.size());
     markers_.push_back(anchor);
     l.capture = param(d.params, "capture_radius", 0.0);
+    l.closingTime = param(d.params, "closing_time", 0.0);
     l.joint.firstRow = static_cast<int>(rowInfo_.size());
     l.joint.nRows = static_cast<int>(eqs.size());
     addRows(d.id, l.joint.nRows, true, eqs);

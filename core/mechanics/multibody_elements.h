@@ -135,8 +135,12 @@ struct LatchRT {
   JointRT joint;     // I: the user's i marker; J: the anchor
   int userJ = -1;    // the user's j marker (the capture distance is to it)
   double capture = 0.0;  // m; 0: no distance condition
+  double closingTime = 0.0;  // s; engages once its condition has held this long (0: at once)
   bool engaged = false;
   bool armed = true;  // may engage: its condition was false since it was released
+  bool closing = false;  // its condition holds and the closing time runs
+  // When its condition last came and when it last engaged (-1: not yet).
+  double conditionTime = -1.0, engageTime = -1.0;
   // At the last engagement: kinetic energy lost (summed over engagements),
   // jump of I's velocity relative to j's part at I's origin, and the
   // linear impulse of the latch on I's part.

@@ -66,6 +66,8 @@ void MultibodySystem::engageLatch(int l, double t, const double* y) {
     Q.col(Q.cols() - 1) = u;
   }
   L.engaged = true;
+  L.closing = false;
+  L.engageTime = t;
 }
 
 void MultibodySystem::latchImpulse(int l, double t, double* y) {
@@ -136,7 +138,7 @@ void MultibodySystem::releaseLatch(int l) {
 void MultibodySystem::latchDiscrete(DiscreteState& s) {
   for (LatchRT& L : latches_) {
     MarkerRT& a = markers_[L.joint.J];
-    s(L.engaged, L.armed, L.energyLost, L.velocityJump, L.impulse);
+    s(L.engaged, L.armed, L.energyLost, L.velocityJump, L.impulse, L.closing, L.conditionTime, L.engageTime);
     for (int i = 0; i < 3; ++i) s(a.s[i]);
     for (int i = 0; i < 9; ++i) s(a.A.data()[i]);
     for (int r = L.joint.firstRow; r < L.joint.firstRow + L.joint.nRows; ++r) s(rowInfo_[r].active);
@@ -152,6 +154,12 @@ void MultibodySystem::declareLatchChannels() {
     channels_.push_back({L.id + ".velocity_jump", "m/s"});
     channels_.push_back({L.id + ".energy_lost", "J"});
     channels_.push_back({L.id + ".impulse", "N s"});
+    // Only with a closing time, so a latch without one keeps its columns.
+    if (L.closingTime > 0.0) {
+      channels_.push_back({L.id + ".closing", "1"});
+      channels_.push_back({L.id + ".condition_time", "s"});
+      channels_.push_back({L.id + ".engage_time", "s"});
+    }
   }
 }
 
@@ -167,6 +175,11 @@ void MultibodySystem::latchValues(const double* y, double* row, int& c) const {
     row[c++] = L.velocityJump;
     row[c++] = L.energyLost;
     row[c++] = L.impulse;
+    if (L.closingTime > 0.0) {
+      row[c++] = L.closing ? 1.0 : 0.0;
+      row[c++] = L.conditionTime;
+      row[c++] = L.engageTime;
+    }
   }
 }
 

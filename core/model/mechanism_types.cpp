@@ -140,7 +140,9 @@ const MechTypeDecl& latchType() {
       "latch", "A joint switched on when the markers come within the capture radius or a signal says so", 2, false,
       {P("capture_radius", "m", 0, 0, inf,
          "engages when the distance between I and J is at most this and not opening (0: no distance condition)"),
-       P("engaged", "1", 0, 0, 1, "1: engaged from the start, where the parts are assembled; 0: engages on its condition")}};
+       P("engaged", "1", 0, 0, 1, "1: engaged from the start, where the parts are assembled; 0: engages on its condition"),
+       P("closing_time", "s", 0, 0, inf,
+         "engages once its condition has held this long without a break (0: at once); a condition that drops resets it")}};
   return t;
 }
 const MechTypeDecl* findJointType(const std::string& n) { return findIn(jointTypes(), n); }

@@ -68,8 +68,13 @@ class Supply : public Element {
   }
 
   void setup(SystemBuilder& b) override {
+    if (t_.empty()) {  // constant: the boundary holds the values, no lookup per evaluation
+      const double p0 = p_, T0 = T_;
+      b.boundary(b.port("1"), [p0, T0](double, double& p, double& T) { p = p0; T = T0; });
+      return;
+    }
     b.boundary(b.port("1"), [this](double t, double& p, double& T) { at(t, p, T); });
-    if (!t_.empty()) b.roots(1);
+    b.roots(1);
   }
   void evaluate(Eval&) override {}
   void output(const Eval&, double*) override {}

@@ -51,6 +51,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <stdexcept>
 
@@ -292,7 +293,15 @@ class ProportionalValve : public Element {
     double x, v;
   };
   double command(const Eval& e) const { return std::clamp(u_(e), -1.0, 1.0); }
-  Spool state(const Eval& e) const { return exact_ ? spool(e.t) : Spool{e.y[xs_], e.y[vs_]}; }
+  Spool state(const Eval& e) const { return exact_ ? spoolAt(e.t) : Spool{e.y[xs_], e.y[vs_]}; }
+  // spool(t), kept for the last instant and segment asked: a step's Newton
+  // iterations, its Jacobian and its root check all ask at the same t.
+  Spool spoolAt(double t) const {
+    const Segment& s = last_.seg;
+    if (t != last_.t || s.t != seg_.t || s.x != seg_.x || s.v != seg_.v || s.u != seg_.u)
+      last_ = {t, seg_, spool(t)};
+    return last_.value;
+  }
   // The exact solution on the current segment (held command, see the top).
   Spool spool(double t) const {
     const double tau = t - seg_.t;
@@ -345,6 +354,12 @@ class ProportionalValve : public Element {
   int xs_ = -1, vs_ = -1;
   bool exact_ = false;  // held command: the spool is solved exactly, no states
   Segment seg_{0.0, 0.0, 0.0, 0.0};
+  struct SpoolAt {
+    double t;
+    Segment seg;
+    Spool value;
+  };
+  mutable SpoolAt last_{std::numeric_limits<double>::quiet_NaN(), {}, {}};
 };
 
 }  // namespace

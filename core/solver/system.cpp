@@ -27,7 +27,7 @@ std::vector<double> System::initialState() const {
   return y;
 }
 
-bool System::fillNodes(double t, const double* y) {
+bool System::fillNodes(double t, const double* y, bool clearSums) {
   for (Node& n : nodes_) {
     if (n.kind == NodeKind::Boundary) {
       n.boundary(t, n.p, n.T);
@@ -36,53 +36,28 @@ bool System::fillNodes(double t, const double* y) {
       n.T = y[n.slotT];
       if (!(n.p > 0.0) || !(n.T > 0.0)) return false;
     }
+    if (!clearSums) continue;
     n.sumQ = n.sumQT = n.sumQin = n.sumQinT = n.sumOut = 0.0;
     n.V = n.dVdt = n.Q = 0.0;
   }
-  links_.clear();
+  if (clearSums) links_.clear();
   return true;
 }
 
-void System::evaluateAll(Eval& e, bool handOff) {
+void System::evaluateAll(Eval& e, bool energy) {
   e.nodes_ = nodes_.data();
-  e.links_ = handOff ? &links_ : nullptr;
+  e.massOnly_ = !energy;
+  e.links_ = energy ? &links_ : nullptr;
   for (auto& el : elements_) el->evaluate(e);
-  if (handOff) handOffJunctionSurplus();
+  if (energy) handOffJunctionSurplus();
 }
 
-namespace {
-// The surplus goes where the gas goes: in proportion to the positive parts
-// of the junction's outflows, smoothed over this width, far below any
-// leakage, so that a resting neighbour takes next to nothing while a leak
-// passes the junction (decision 0003). The share is a fraction of the
-// surplus, so its derivative stays bounded however sharp the fraction.
-constexpr double kHandOffEps = 1e-14;  // kg/s
-
-// Smooth positive parts of q and -q, formed without cancellation
-// (their product is eps^2 / 4), so that neither is ever exactly zero.
-void positiveParts(double q, double& plus, double& minus) {
-  constexpr double e2 = kHandOffEps * kHandOffEps;
-  const double r = std::sqrt(q * q + e2);
-  if (q >= 0.0) {
-    plus = 0.5 * (q + r);
-    minus = 0.25 * e2 / plus;
-  } else {
-    minus = 0.5 * (r - q);
-    plus = 0.25 * e2 / minus;
-  }
-}
-}  // namespace
-
+// Eval::flow has recorded the flows touching a junction, with their
+// hand-off weights, and summed each junction's outflow weights (sumOut).
 void System::handOffJunctionSurplus() {
   if (links_.empty()) return;
   listJunctions();
   Node* nodes = nodes_.data();
-  for (JunctionLink& l : links_) {
-    // out of `from` into `to`, and back
-    positiveParts(l.q, l.weight, l.weightBack);
-    if (nodes[l.from].kind == NodeKind::Junction) nodes[l.from].sumOut += l.weight;
-    if (nodes[l.to].kind == NodeKind::Junction) nodes[l.to].sumOut += l.weightBack;
-  }
   // Per junction, before any hand-off: what its mixing equation balances,
   // minus what the flows carried in, T_j (sum w + eps) - sum w T_far - eps T_amb
   // + sum q T* - T_j sum q (= sum (w - q s)(T_j - T_far) + eps (T_j - T_amb)).
@@ -166,12 +141,13 @@ int System::nodeResiduals(const double* yp, double* res) const {
 
 int System::roots(double t, const double* y, const double* yp, double* g) {
   if (numRoots_ == 0) return 0;
-  if (!fillNodes(t, y)) return 1;
   if (rootsNeedEvaluation_ < 0) {
     rootsNeedEvaluation_ = 0;
     for (auto [el, first] : rootOwners_)
       if (!el->rootsReadStatesOnly()) rootsNeedEvaluation_ = 1;
   }
+  // Unevaluated, the roots read node pressures and temperatures, no sums.
+  if (!fillNodes(t, y, rootsNeedEvaluation_ == 1)) return 1;
   scratch_.resize(states_.size());
   Eval e;
   e.nodes_ = nodes_.data();
@@ -189,6 +165,7 @@ int System::roots(double t, const double* y, const double* yp, double* g) {
 bool System::updateDiscrete(double t, const double* y, const double* yp, bool initializing, EventResiduals* r) {
   ++discreteVersion_;
   scratch_.resize(states_.size());
+  listJunctions();
   bool any = false;
   for (int pass = 0; pass < 100; ++pass) {
     if (!fillNodes(t, y)) throw std::runtime_error("non-physical state at an event");
@@ -198,8 +175,10 @@ bool System::updateDiscrete(double t, const double* y, const double* yp, bool in
     e.yp = yp;
     e.res = scratch_.data();
     e.initializing = initializing;
-    evaluateAll(e);
     const bool wanted = r && ((pass == 0 && r->before) || r->after);
+    // Of the rows an event compares (the algebraic ones), only a junction's
+    // temperature reads energy sums.
+    evaluateAll(e, wanted && !junctions_.empty());
     const bool ok = wanted && nodeResiduals(yp, scratch_.data()) == 0;
     if (pass == 0 && r && r->before) {
       r->beforeOk = ok;
@@ -253,7 +232,7 @@ void System::outputs(double t, const double* y, const double* yp, double* row) {
   e.y = y;
   e.yp = yp;
   e.res = scratch_.data();
-  evaluateAll(e, false);  // a row reads p, T and the mass sums, not the hand-off's
+  evaluateAll(e, false);  // a row reads p, T, volumes and the mass sums, no energy sums
   for (size_t i = 0; i < elements_.size(); ++i)
     if (elementChannels_[i].second > 0) elements_[i]->output(e, row + elementChannels_[i].first);
   int c = firstNodeChannel_;
@@ -338,13 +317,13 @@ void System::presolveJunctions(double t, double* y, const double* yp) {
   if (bisectionElements_.size() != junctions.size())
     for (int j : junctions) bisectionElements_.push_back(elementsAt(j));
   scratch_.resize(states_.size());
-  // The bisection needs only the mass balance, which the energy hand-off
-  // does not touch, and only of junction k (bisectionElements_: a fraction
+  // The bisection needs only the mass balance (no energy sums, no
+  // hand-off), and only of junction k (bisectionElements_: a fraction
   // of the cost where a mechanism is evaluated with the circuit); the mixing
   // temperature needs every element and the hand-off (a neighbouring
   // junction's share). The other elements' evaluations at the bisection's
   // states are not read: the full evaluation after it makes theirs again.
-  auto balance = [&](size_t k, double& sumQ, double& Tmix, bool handOff) {
+  auto balance = [&](size_t k, double& sumQ, double& Tmix, bool energy) {
     if (!fillNodes(t, y)) return false;
     Eval e;
     e.t = t;
@@ -352,15 +331,16 @@ void System::presolveJunctions(double t, double* y, const double* yp) {
     e.yp = yp;
     e.res = scratch_.data();
     const std::vector<Element*>& only = bisectionElements_[k];
-    if (handOff || only.empty()) {
-      evaluateAll(e, handOff);
+    if (energy || only.empty()) {
+      evaluateAll(e, energy);
     } else {
       e.nodes_ = nodes_.data();
+      e.massOnly_ = true;
       for (Element* el : only) el->evaluate(e);
     }
     const Node& n = nodes_[junctions[k]];
     sumQ = n.sumQ;
-    Tmix = (n.sumQinT + kJunctionEps * TAmb_) / (n.sumQin + kJunctionEps);
+    if (energy) Tmix = (n.sumQinT + kJunctionEps * TAmb_) / (n.sumQin + kJunctionEps);
     return true;
   };
   // Bracket: no junction can sit outside the range of the imposed and stored pressures.
@@ -388,9 +368,17 @@ void System::presolveJunctions(double t, double* y, const double* yp) {
 }
 
 void System::checkStates(double t, const double* y, const double* yp) {
-  withEval(t, y, yp, [&](Eval& e) {
-    for (const auto& el : elements_) el->checkState(e);
-  });
+  // Nothing evaluates here (a check reads states and node values): the
+  // nodes' sums are not read, so not cleared either.
+  scratch_.resize(states_.size());
+  fillNodes(t, y, false);
+  Eval e;
+  e.nodes_ = nodes_.data();
+  e.t = t;
+  e.y = y;
+  e.yp = yp;
+  e.res = scratch_.data();
+  for (const auto& el : elements_) el->checkState(e);
 }
 
 void System::withEval(double t, const double* y, const double* yp, const std::function<void(Eval&)>& f) {

@@ -75,8 +75,9 @@ class System final : public Evaluator {
   int roots(double t, const double* y, const double* yp, double* g);
   // Discrete updates to a fixed point; true when anything changed. Each
   // pass evaluates every element, so the residuals before the updates and
-  // after them come for free, as residual() would give them (an event
-  // between two steps compares the two).
+  // after them come for free: their algebraic rows as residual() would give
+  // them (an event between two steps compares those). The volumes' rows
+  // lack the energy sums when no junction needs them.
   struct EventResiduals {
     double* before = nullptr;  // where to write them (either may be null)
     double* after = nullptr;
@@ -152,10 +153,13 @@ class System final : public Evaluator {
   int nodeResiduals(const double* yp, double* res) const;
   friend class SystemBuilder;
   friend class Compiler;
-  bool fillNodes(double t, const double* y);
-  // handOff: false skips handOffJunctionSurplus, where only p, T and the
-  // mass sums are read (root functions, result rows, the junction bisection).
-  void evaluateAll(Eval& e, bool handOff = true);
+  // Node pressures and temperatures from y (false: not physical); with
+  // clearSums, the per-evaluation sums start again from zero.
+  bool fillNodes(double t, const double* y, bool clearSums = true);
+  // energy: false sums only the mass flows (no energy sums, no
+  // handOffJunctionSurplus), where only p, T, volumes and the mass sums are
+  // read (root functions, result rows, the junction bisection).
+  void evaluateAll(Eval& e, bool energy = true);
   // A junction has no volume: the energy its mixing weights leave unbalanced
   // against the carried enthalpy (zero at rest) goes to its neighbours, in
   // proportion to their mixing weights of it (decision 0003).
