@@ -13,6 +13,8 @@
 // every decomposition dense for N >= 32, the models above the dense limit).
 // Then user components against built-ins (issue 24; --user-only runs only these).
 // --flexible-only: the flexible swing arm with 10, 20, 40 and 80 elements (issue 22).
+// --modal-only [S]: its modal analysis at 10 to 200 elements, dense (up to S
+// states, default 1300) and sparse, CPU seconds per stage (issue 22).
 // --no-lump keeps parts welded by fixed joints as bodies of their own (the
 // reference for the lumping's gain: engine::Tuning::lumpFixedJoints).
 //
@@ -24,6 +26,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <exception>
 #include <filesystem>
 #include <limits>
@@ -44,7 +47,7 @@ bool serialOutput = false;  // --serial-output
 pm::engine::Tuning tuning;  // --no-lump: lumpFixedJoints off
 
 int usage() {
-  std::fprintf(stderr, "usage: pneumech-bench [-n N] [--no-lump] [--serial-output] [--scaling-only [--dense] | --coupling-only | --user-only | --flexible-only] [file.pneumech.json ...]\n"
+  std::fprintf(stderr, "usage: pneumech-bench [-n N] [--no-lump] [--serial-output] [--scaling-only [--dense] | --coupling-only | --user-only | --flexible-only | --modal-only [S]] [file.pneumech.json ...]\n"
                        "  default files: %s/projects/*.pneumech.json, N = 5\n", PM_SOURCE_DIR);
   return 2;
 }
@@ -387,6 +390,55 @@ void flexible(int repeats) {
   }
 }
 
+// This thread's CPU time [s]: the modal analysis runs on it alone (no
+// cancel flag, so nothing is handed to another thread), and CPU time means
+// something on a shared machine where wall time does not.
+double threadCpu() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+}
+
+// Issue #22: the modal analysis of the flexible swing arm against its
+// element count, at its start (t = 0), with the dense and the sparse
+// solver (the lowest 30 modes): CPU seconds of its stages and the sparse
+// iteration's size. The dense solver is skipped above `denseUpTo` states.
+void modal(int denseUpTo) {
+  const std::string path = std::string(PM_SOURCE_DIR) + "/projects/flexible_swing_arm.pneumech.json";
+  std::printf("\nModal analysis of the flexible swing arm against the element count, at t = 0, CPU seconds:\n");
+  std::printf("%-9s %7s %-7s %10s %11s %10s %9s %9s %9s %14s\n", "elements", "states", "solver", "linearise",
+              "eigensolve", "modes", "total", "Krylov", "products", "30th |lambda|");
+  for (int n : {10, 20, 40, 80, 120, 200}) {
+    pm::Project pr = pm::engine::load(path);
+    for (pm::FlexibleBodyDef& b : pr.mechanism.flexible_bodies) {
+      for (pm::BeamMarkerDef& m : b.markers) m.node = static_cast<int>(std::lround(double(m.node) * n / b.elements));
+      b.elements = n;
+    }
+    for (pm::ModalSolver solver : {pm::ModalSolver::Dense, pm::ModalSolver::Sparse}) {
+      const bool dense = solver == pm::ModalSolver::Dense;
+      pm::ModalOptions o;
+      o.solver = solver;
+      o.modes = 30;
+      double at[5] = {0, 0, 0, 0, 0};
+      o.onStage = [&](pm::ModalStage s) { at[static_cast<int>(s)] = threadCpu(); };
+      try {
+        if (dense && pm::engine::CompiledProject(pr, path, tuning).states() > denseUpTo) continue;
+        const pm::ModalResult r = pm::engine::modal(pr, path, o);
+        const double end = threadCpu();
+        const int lin = static_cast<int>(pm::ModalStage::Linearise), eig = static_cast<int>(pm::ModalStage::Eigensolve),
+                  mod = static_cast<int>(pm::ModalStage::Modes);
+        const double last = r.modes.empty() ? 0.0 : std::abs(r.modes.back().lambda);
+        std::printf("%-9d %7zu %-7s %10.3f %11.3f %10.3f %9.3f %9d %9d %14.9g\n", n, r.states.size(),
+                    dense ? "dense" : "sparse", at[eig] - at[lin], at[mod] - at[eig], end - at[mod], end - at[lin],
+                    r.krylovDimension, r.applications, last);
+      } catch (const std::exception& e) {
+        std::printf("%-9d FAILED: %s\n", n, e.what());
+      }
+      std::fflush(stdout);
+    }
+  }
+}
+
 bool endsWith(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
@@ -414,6 +466,9 @@ int main(int argc, char** argv) {
       return 0;
     } else if (!std::strcmp(argv[i], "--flexible-only")) {
       flexible(std::min(repeats, 2));
+      return 0;
+    } else if (!std::strcmp(argv[i], "--modal-only")) {
+      modal(i + 1 < argc ? std::atoi(argv[i + 1]) : 1300);
       return 0;
     } else if (!std::strcmp(argv[i], "--coupling-only")) {
       coupling(std::min(repeats, 3));

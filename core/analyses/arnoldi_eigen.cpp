@@ -1,10 +1,13 @@
 #include "analyses/arnoldi_eigen.h"
 
+#include "analyses/abandonable.h"
+
 #include <Eigen/Eigenvalues>
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -14,6 +17,7 @@ namespace {
 
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
+using Complex = std::complex<double>;
 
 constexpr int kMaxRestarts = 20;
 
@@ -35,11 +39,23 @@ class Basis {
       if (h) *h += c;
     }
   }
-  // Start again from the orthonormal columns of W (H forgotten).
-  void restart(const MatrixXd& W) {
-    filled_ = static_cast<int>(W.cols());
-    V_.leftCols(filled_) = W;
+  // A Krylov-Schur restart from the first m columns: the span of V_m U
+  // (U orthonormal, H_m U = U S), then the columns after m unchanged. The
+  // relation C V_m = V_m H_m + V_rest T becomes
+  // C (V_m U) = (V_m U) S + V_rest (T U), exact up to rounding, so nothing
+  // is applied again. Returns the kept count (U's columns).
+  int restart(int m, const MatrixXd& U) {
+    const int k = static_cast<int>(U.cols()), rest = filled_ - m;
+    const MatrixXd S = U.transpose() * H_.topLeftCorner(m, m) * U;
+    const MatrixXd TU = H_.block(m, 0, rest, m) * U;
+    const MatrixXd extra = V_.middleCols(m, rest);
+    V_.leftCols(k) = V_.leftCols(m) * U;
+    V_.middleCols(k, rest) = extra;
     H_.setZero();
+    H_.topLeftCorner(k, k) = S;
+    H_.block(k, 0, rest, k) = TU;
+    filled_ = k + rest;
+    return k;
   }
   void append(const VectorXd& unit) {
     if (filled_ == V_.cols()) grow(std::min(n_, 2 * filled_));
@@ -83,22 +99,59 @@ Ritz ritzPairs(const MatrixXd& H, int m, int filled, bool whole, double tol) {
   return r;
 }
 
-// An orthonormal real basis (m x k) of the leading `keep` Ritz vectors'
-// span, a conjugate pair kept whole.
-MatrixXd keptSpan(const Ritz& r, int keep) {
-  const int m = static_cast<int>(r.theta.size());
-  keep = std::min(keep, m);
-  if (keep < m && keep > 0 && r.theta[keep - 1].imag() != 0.0 && r.theta[keep] == std::conj(r.theta[keep - 1])) ++keep;
-  std::vector<VectorXd> cols;
-  for (int i = 0; i < keep; ++i) {
-    if (r.theta[i].imag() < 0) continue;  // the pair's other half (kept too): the same real span
-    cols.push_back(r.Y.col(i).real());
-    if (r.theta[i].imag() > 0) cols.push_back(r.Y.col(i).imag());
+// Moves the diagonal entry of the upper triangular T at j up to i < j by
+// swaps of neighbours, each a Givens rotation whose first column is the
+// 2 x 2 block's eigenvector of the lower entry (LAPACK's ztrexc); the
+// Schur vectors Q follow.
+void moveUp(Eigen::MatrixXcd& T, Eigen::MatrixXcd& Q, int j, int i) {
+  for (int k = j - 1; k >= i; --k) {
+    const Complex a = T(k, k), c = T(k + 1, k + 1);
+    Eigen::JacobiRotation<Complex> G;
+    G.makeGivens(T(k, k + 1), c - a);
+    T.applyOnTheLeft(k, k + 1, G.adjoint());
+    T.applyOnTheRight(k, k + 1, G);
+    Q.applyOnTheRight(k, k + 1, G);
+    T(k + 1, k) = 0.0;
   }
-  MatrixXd S(m, static_cast<Eigen::Index>(cols.size()));
-  for (size_t i = 0; i < cols.size(); ++i) S.col(static_cast<Eigen::Index>(i)) = cols[i];
-  const Eigen::HouseholderQR<MatrixXd> qr(S);
-  return qr.householderQ() * MatrixXd::Identity(m, S.cols());
+}
+
+// An orthonormal real basis U (m x k) of the invariant subspace of H_m
+// (m x m) that belongs to its `keep` eigenvalues of largest modulus, the
+// conjugate of each complex one with it: H_m U = U S to rounding. From the
+// complex Schur form reordered so that they lead (Schur vectors stay
+// orthonormal where eigenvectors of a non-normal H_m need not), then the
+// real span of those Schur vectors (closed under conjugation: dimension k).
+MatrixXd wantedSpan(const MatrixXd& Hm, int keep) {
+  const int m = static_cast<int>(Hm.rows());
+  const Eigen::ComplexSchur<MatrixXd> schur(Hm, true);
+  if (schur.info() != Eigen::Success) return MatrixXd(m, 0);
+  Eigen::MatrixXcd T = schur.matrixT(), Q = schur.matrixU();
+  std::vector<int> order(m);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return std::abs(T(a, a)) > std::abs(T(b, b)); });
+  std::vector<bool> chosen(m, false);
+  keep = std::clamp(keep, 0, m);
+  for (int i = 0; i < keep; ++i) chosen[order[i]] = true;
+  // A complex one's conjugate (the nearest eigenvalue to it) joins it.
+  for (int i = 0; i < keep; ++i) {
+    const Complex l = T(order[i], order[i]);
+    if (std::abs(l.imag()) <= 1e-12 * std::abs(l)) continue;
+    int partner = -1;
+    for (int j = 0; j < m; ++j)
+      if (j != order[i] && (partner < 0 || std::abs(T(j, j) - std::conj(l)) < std::abs(T(partner, partner) - std::conj(l))))
+        partner = j;
+    if (partner >= 0) chosen[partner] = true;
+  }
+  int k = 0;
+  for (int j = 0; j < m; ++j) {
+    if (!chosen[j]) continue;
+    moveUp(T, Q, j, k++);
+  }
+  MatrixXd S(m, 2 * k);
+  S.leftCols(k) = Q.leftCols(k).real();
+  S.rightCols(k) = Q.leftCols(k).imag();
+  const Eigen::ColPivHouseholderQR<MatrixXd> qr(S);
+  return qr.householderQ() * MatrixXd::Identity(m, k);
 }
 
 }  // namespace
@@ -148,7 +201,6 @@ ArnoldiResult arnoldiLargest(int n, const std::function<void(const VectorXd&, Ve
     if (!addRandom()) break;
   if (stopped()) return out;
   int nextCheck = std::min(n, std::max(opt.firstCheck, 2 * b));
-  int kept = 0;  // leading columns a restart carried over: their images lie (nearly) in the basis
   int limit = restarting ? opt.maxDimension : n;  // restart at this dimension
   for (int k = 0; k < basis.filled(); ++k) {
     if (stopped()) return out;
@@ -161,7 +213,7 @@ ArnoldiResult arnoldiLargest(int n, const std::function<void(const VectorXd&, Ve
       if (beta > 1e-10 * std::hypot(h.norm(), beta)) {
         basis.append(w / beta);
         basis.H()(basis.filled() - 1, k) = beta;
-      } else if (k >= kept) {
+      } else {
         addRandom();  // an invariant subspace: go on in a new direction (H's entry stays 0)
       }
     }
@@ -172,9 +224,17 @@ ArnoldiResult arnoldiLargest(int n, const std::function<void(const VectorXd&, Ve
     const bool full = m >= limit && limit < n;
     if (m < nextCheck && !whole && !full) continue;
     nextCheck = std::min(m + std::max(b, m / 3), limit);
-    if (stopped()) return out;
-    const Ritz r = ritzPairs(basis.H(), m, basis.filled(), whole, opt.tol);
-    if (stopped()) return out;
+    // The dense Ritz problem (m^3) on a thread a cancel can leave behind.
+    std::optional<Ritz> ritz = runAbandonable(
+        [H = MatrixXd(basis.H().topLeftCorner(basis.filled(), m)), m, filled = basis.filled(), whole, tol = opt.tol] {
+          return ritzPairs(H, m, filled, whole, tol);
+        },
+        opt.cancel);
+    if (!ritz || stopped()) {
+      out.cancelled = true;
+      return out;
+    }
+    const Ritz& r = *ritz;
     if (!r.ok) continue;
     const Eigen::VectorXcd lead = r.theta.head(r.converged);
     // Restarted this often without satisfying the caller: what converged.
@@ -192,11 +252,20 @@ ArnoldiResult arnoldiLargest(int n, const std::function<void(const VectorXd&, Ve
     if (!full) continue;
     // Converged ones are kept; when they fill half the space, it doubles.
     if (r.converged + 2 * b > limit / 2) limit = std::min(n, 2 * limit);
-    const MatrixXd U = keptSpan(r, std::min(std::max(opt.keep, r.converged + b), limit - 2 * b));
-    basis.restart(basis.V().leftCols(m) * U);
-    kept = static_cast<int>(U.cols());
+    const int keep = std::min(std::max(opt.keep, r.converged + b), limit - 2 * b);
+    std::optional<MatrixXd> U = runAbandonable(
+        [Hm = MatrixXd(basis.H().topLeftCorner(m, m)), keep] { return wantedSpan(Hm, keep); }, opt.cancel);
+    if (!U || stopped()) {
+      out.cancelled = true;
+      return out;
+    }
+    if (U->cols() == 0) {  // no Schur form: grow instead
+      limit = std::min(n, 2 * limit);
+      continue;
+    }
+    const int kept = basis.restart(m, *U);
     nextCheck = std::min(kept + std::max(b, kept / 3), limit);
-    k = -1;
+    k = kept - 1;  // the kept columns' images are in H: go on with the first column after them
     ++out.restarts;
   }
   if (stopped()) return out;

@@ -4,8 +4,10 @@
 // grown one vector at a time, C V_m = V_(m+b) H. Ritz pairs of the leading
 // m x m of H are checked from time to time; the iteration stops when the
 // converged leading ones (largest |theta| first) satisfy the caller. With
-// ArnoldiOptions::maxDimension the space is restarted from its leading
-// Ritz vectors instead of growing (the dense Ritz problem costs m^3).
+// ArnoldiOptions::maxDimension the space is restarted instead of growing
+// (the dense Ritz problem costs m^3): a Krylov-Schur restart keeps the
+// invariant subspace of H's leading Ritz values and the Arnoldi relation
+// with it, so the iteration goes on where it was.
 //
 // Used by the modal analysis on the shift-inverted pencil
 // C = (A + s B)^-1 B: its largest |theta| are the eigenvalues lambda
@@ -30,14 +32,16 @@ struct ArnoldiOptions {
   int purify = 3;         // applications of C to the random start
   int firstCheck = 40;    // Krylov dimension of the first convergence check
   // Restart when the space reaches this dimension (0: grow until enough):
-  // keep the `keep` leading Ritz vectors (a conjugate pair whole) as the
-  // new start and rebuild the relation by applying C to them (a thick
-  // restart), so the dense Ritz problems stay small.
+  // keep the span of the `keep` leading Ritz vectors (a conjugate pair
+  // whole; from H's reordered Schur form) and the vectors that extend it,
+  // so the dense Ritz problems stay small.
   int maxDimension = 0;
   int keep = 0;
   unsigned seed = 20261127;
-  // Polled before every product and Ritz problem: once set (from another
-  // thread), the iteration returns at once with `cancelled` and no pairs.
+  // Polled before every product, and while a Ritz problem or a restart's
+  // Schur form is computed (on a thread left behind when it is set,
+  // analyses/abandonable.h): once set (from another thread), the iteration
+  // returns at once with `cancelled` and no pairs.
   const std::atomic<bool>* cancel = nullptr;
 };
 

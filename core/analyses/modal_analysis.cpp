@@ -75,14 +75,18 @@ std::vector<double> staticEquilibrium(System& sys, double t, std::vector<double>
     if (!ok) throw std::runtime_error("the residual cannot be evaluated on the way to the static equilibrium");
     worst = f.cwiseAbs().maxCoeff();
     if (worst < 1e-11) {
-      const int rank = sparse ? sparseRank(thin.A) : static_cast<int>(dense.A.completeOrthogonalDecomposition().rank());
+      // Rank and step: factorisations (dense: n^3) a cancel need not wait for.
+      const int rank = sparse ? modal::leavable([A = thin.A] { return sparseRank(A); }, cancel)
+                              : modal::leavable([A = dense.A] { return int(A.completeOrthogonalDecomposition().rank()); }, cancel);
       if (rank < n)
         notes.push_back("the static equilibrium is not unique (" + std::to_string(n - rank) +
                         " free directions: a free part, a closed chamber's gas): the one nearest the start is used");
       notes.push_back("static equilibrium after " + std::to_string(it) + " Newton steps");
       return y;
     }
-    const VectorXd dz = sparse ? mb::minimumNormSquare(thin.A, -f) : VectorXd(dense.A.completeOrthogonalDecomposition().solve(-f));
+    const VectorXd dz =
+        sparse ? modal::leavable([A = thin.A, f] { return mb::minimumNormSquare(A, -f); }, cancel)
+               : modal::leavable([A = dense.A, f] { return VectorXd(A.completeOrthogonalDecomposition().solve(-f)); }, cancel);
     double step = 1.0;
     std::vector<double> trial(n);
     for (; step > 1e-4; step /= 2) {

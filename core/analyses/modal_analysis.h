@@ -55,10 +55,12 @@ struct ModalOptions {
   ModalSolver solver = ModalSolver::Auto;
   // Set from another thread to give up (the studio's Cancel): the analysis
   // throws ModalCancelled at its next look, and returns no result. It looks
-  // at every step of the run to the operating point, every Newton step of
-  // the static equilibrium, every differenced column, every product of the
-  // sparse (Arnoldi) eigensolver, and between the dense eigensolver's
-  // factorisation and eigensolution (an n^3 step that runs out).
+  // at every step of the run to the operating point, every differenced
+  // column, every product of the sparse (Arnoldi) eigensolver and every
+  // mode; the steps it cannot look inside (dense LU, QR and eigensolution,
+  // the Arnoldi iteration's Ritz problems: Eigen's, n^3) run on a thread it
+  // leaves behind when cancelled (analyses/abandonable.h), so it returns
+  // within milliseconds wherever it is.
   const std::atomic<bool>* cancel = nullptr;
   // Told, on the analysis's thread, as each stage begins (the studio shows it).
   std::function<void(ModalStage)> onStage;

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <random>
 #include <stdexcept>
 
@@ -183,23 +184,49 @@ SparsePencil lineariseSparse(System& sys, double t, std::vector<double> y, std::
   return p;
 }
 
+namespace {
+
+// One shift's dense eigenproblem: (A + s B)^-1 B and its eigenpairs, or
+// `regular` false when A + s B is too near singular.
+struct DenseShift {
+  bool regular = false;
+  Eigen::VectorXcd theta;
+  Eigen::MatrixXcd vectors;
+  double operatorNorm = 0.0;
+};
+
+DenseShift denseShift(const MatrixXd& A, const MatrixXd& B, double s) {
+  DenseShift out;
+  const Eigen::PartialPivLU<MatrixXd> lu(A + s * B);
+  if (!(lu.rcond() > 1e-13)) return out;
+  const MatrixXd C = lu.solve(B);
+  const Eigen::EigenSolver<MatrixXd> es(C, true);
+  if (es.info() != Eigen::Success) throw std::runtime_error("the eigenvalue solver did not converge");
+  out.regular = true;
+  out.theta = es.eigenvalues();
+  out.vectors = es.eigenvectors();
+  out.operatorNorm = C.norm();
+  return out;
+}
+
+}  // namespace
+
 // Shift and invert: (A + s B)^-1 B z = theta z, lambda = s - 1/theta; theta
-// = 0 (to rounding) are the pencil's infinite eigenvalues.
+// = 0 (to rounding) are the pencil's infinite eigenvalues. The LU and the
+// eigensolution (n^3, no place to look at `cancel` inside) run on a thread
+// a cancel leaves behind (analyses/abandonable.h), with their own copy of
+// the pencil.
 Eigenpairs solveDense(const Pencil& p, const std::atomic<bool>* cancel) {
   const int n = static_cast<int>(p.A.rows());
   int factorisations = 0;
+  const auto pencil = std::make_shared<const std::pair<MatrixXd, MatrixXd>>(p.A, p.B);
   for (double s : kShifts) {
     throwIfCancelled(cancel);
-    Eigen::PartialPivLU<MatrixXd> lu(p.A + s * p.B);
+    const DenseShift solved =
+        leavable([pencil, s] { return denseShift(pencil->first, pencil->second, s); }, cancel);
     ++factorisations;
-    const double rc = lu.rcond();
-    if (!(rc > 1e-13)) continue;
-    const MatrixXd C = lu.solve(p.B);
-    throwIfCancelled(cancel);
-    Eigen::EigenSolver<MatrixXd> es(C, true);
-    throwIfCancelled(cancel);
-    if (es.info() != Eigen::Success) throw std::runtime_error("the eigenvalue solver did not converge");
-    const Eigen::VectorXcd theta = es.eigenvalues();
+    if (!solved.regular) continue;
+    const Eigen::VectorXcd& theta = solved.theta;
     const double big = theta.cwiseAbs().maxCoeff();
     Eigenpairs out;
     out.shift = s;
@@ -218,11 +245,11 @@ Eigenpairs solveDense(const Pencil& p, const std::atomic<bool>* cancel) {
     out.z.resize(n, static_cast<long>(keep.size()));
     for (size_t i = 0; i < keep.size(); ++i) {
       out.lambda[static_cast<long>(i)] = s - 1.0 / theta[keep[i]];
-      out.z.col(static_cast<long>(i)) = es.eigenvectors().col(keep[i]);
+      out.z.col(static_cast<long>(i)) = solved.vectors.col(keep[i]);
     }
     out.krylovDimension = n;
     out.factorisations = factorisations;
-    out.operatorNorm = C.norm();
+    out.operatorNorm = solved.operatorNorm;
     return out;
   }
   throw std::runtime_error("the linearised system is singular at every shift tried (a state the equations do not fix)");
@@ -265,14 +292,13 @@ Eigenpairs solveSparse(const SparsePencil& p, int count, double maxOmega, const 
     };
     ArnoldiOptions opt;
     opt.firstCheck = std::max(40, 3 * count + 20);
-    // A thick restart at this size: the modes wanted may lie far apart
-    // (chamber and valve time constants next to slow rigid motions), and a
-    // space grown until the last converges costs a dense Ritz problem
-    // near the state count.
-    // Kept: twice the modes wanted (a pair's two halves) and a margin.
-    // Off (maxDimension 0): on the 120-element cantilever the restarts
-    // stalled and the fallback made the solve slower than without them
-    // (docs/performance.md); kept for the work on why they stall.
+    // A Krylov-Schur restart at twice the kept size would keep the dense
+    // Ritz problems small (kept: twice the modes wanted, a pair's two
+    // halves, and a margin), but with the shift at 1 rad/s the wanted
+    // chamber and valve time constants converge so slowly that the
+    // restarted iteration costs 3-4 times the growing one (swing arm, 80
+    // elements: 26 s against 7.6 s dense; docs/performance.md, session 20):
+    // off (maxDimension 0) until the shift is chosen from the spectrum.
     opt.keep = count > 0 ? 2 * count + 2 * opt.block : 40;
     opt.maxDimension = 0;
     opt.cancel = cancel;

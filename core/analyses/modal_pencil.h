@@ -14,6 +14,7 @@
 // complete pattern), both give the same matrix entries.
 #pragma once
 
+#include "analyses/abandonable.h"
 #include "analyses/zero_modes.h"
 #include "solver/system.h"
 
@@ -48,8 +49,9 @@ constexpr double kStep = 1e-7;
 
 // The functions below throw ModalCancelled (analyses/modal_analysis.h) once
 // `cancel` is set: the linearisations look at it after every column (or
-// colour group), the sparse solver before every Arnoldi product, the dense
-// one between its factorisations and the eigensolution (which runs out).
+// colour group), the sparse solver before every Arnoldi product; the dense
+// solver's LU and eigensolution and the sparse one's Ritz problems run on a
+// thread the cancel leaves behind (leavable, below).
 
 // A (and B unless `withRate` is false) on the states scaled by d, rows
 // divided by their largest entry (returned in `rows`), or by `given`.
@@ -83,5 +85,14 @@ Eigenpairs solveSparse(const SparsePencil& p, int count, double maxOmega, const 
 
 // Throws ModalCancelled if `cancel` is set.
 void throwIfCancelled(const std::atomic<bool>* cancel);
+
+// work() (which owns what it reads) on a thread a cancel leaves behind
+// (analyses/abandonable.h); throws ModalCancelled once `cancel` is set.
+template <class Work>
+auto leavable(Work work, const std::atomic<bool>* cancel) {
+  auto result = runAbandonable(std::move(work), cancel);
+  if (!result) throwIfCancelled(cancel);
+  return std::move(*result);
+}
 
 }  // namespace pm::modal
