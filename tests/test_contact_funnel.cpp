@@ -55,6 +55,7 @@ struct Sweep {
   double worst = 0.0;  // largest |dF| / h over the steps
   double at = 0.0;     // path parameter there
   double maxF = 0.0;   // largest |F| (the deepest, with one point)
+  std::string from, to;  // the features before and after the worst step
   std::set<std::string> seen;
   std::vector<std::string> order;  // the features in the order met
 };
@@ -64,14 +65,16 @@ Sweep sweep(const Shape& body, const M3& R, const std::function<V3(double)>& p, 
   Sweep out;
   const double h = (p(1.0) - p(0.0)).norm() / n;  // the paths are straight
   V3 prev = V3::Zero();
+  std::string last;
   for (int i = 0; i <= n; ++i) {
     const double s = double(i) / n;
     const Contact c = collide(kFunnel, kFunnelAt, body, {kFunnelAt.toWorld(p(s)), kFunnelAt.R * R});
     const V3 F = force(c);
-    if (i > 0 && (F - prev).norm() / h > out.worst) out.worst = (F - prev).norm() / h, out.at = s;
+    const std::string f = feature(c);
+    if (i > 0 && (F - prev).norm() / h > out.worst) out.worst = (F - prev).norm() / h, out.at = s, out.from = last, out.to = f;
     out.maxF = std::max(out.maxF, F.norm());
     prev = F;
-    const std::string f = feature(c);
+    last = f;
     if (out.order.empty() || out.order.back() != f) out.order.push_back(f);
     out.seen.insert(f);
   }
@@ -208,18 +211,33 @@ class TestContactFunnel : public QObject {
   // 150 cylinders (radius 0.02, half-length 0.05) at random tilts moved on
   // random straight paths (5 cm at most, 300 steps: h up to 290 um) in and
   // around the funnel (seed 5, libstdc++'s distribution). On a path that
-  // stays shallower than 10 mm the force changes per step by at most the
-  // number of points (depth 1-Lipschitz) plus the normal's turn times the
-  // depth: |dF| / h at most 10. Path 191 (5 to 11 mm deep, its end rim
-  // across the mouth rim while another point of its end lies deeper past
-  // the wall) alternated between the wall's contact and the rim-on-rim
-  // wall axis at its corner, 3 mm shallower: |dF| / h = 17 at these steps
-  // (110 at 2,000 steps). Now the axis's overlap is the whole body's.
+  // stays shallower than 100 mm (five body radii; deeper, the body is
+  // buried in the funnel's material) the force changes per step by at most
+  // the number of points (depth 1-Lipschitz, up to three) plus the normal's
+  // turn times the depth (the wall's normal turns by 1 / 0.1 m per metre
+  // round the axis at the base, times 0.1 m): |dF| / h at most 10.
+  //  - Path 191 (5 to 11 mm deep, its end rim across the mouth rim while
+  //    another point of its end lies deeper past the wall) alternated
+  //    between the wall's contact and the rim-on-rim wall axis at its
+  //    corner, 3 mm shallower: |dF| / h = 17 at these steps (110 at 2,000).
+  //    Now the axis's overlap is the whole body's.
+  //  - Path 299 (50 mm deep, its lower end across the base rim) took the
+  //    rim-on-rim side axis, pushing the rim point out of the cylinder's
+  //    side, while that point neared the cylinder's axis; where it crossed
+  //    it the side's normal flipped and the contact fell to the wall:
+  //    |dF| / h = 86 here (571 at 2,000 steps). Now rim on rim hands over
+  //    to the other features' choice between 1/2 and 3/4 of the radius deep.
+  //  - Paths 145, 221, 279 (59 to 94 mm deep): the deepest point of the
+  //    body crosses the solid's corner between the wall and the base face
+  //    (its shortest way out changes), so one feature hands over to another
+  //    at a different depth: one normal per pair (funnel_pairs.h). Their
+  //    largest step must be that switch, not a jump within one feature.
   void randomPathsWithoutJumps() {
     std::mt19937 rng(5);
     std::uniform_real_distribution<double> u(-1.0, 1.0);
     const Shape cyl = Shape::cylinder(0.02, 0.05);
-    int shallow = 0;
+    const std::set<int> oneNormal = {145, 221, 279};
+    int shallow = 0, deep = 0;
     for (int path = 0; path < 300; ++path) {
       const V3 axis = V3(u(rng), u(rng), u(rng)).normalized();
       const M3 R = Eigen::AngleAxisd(3.0 * u(rng), axis).toRotationMatrix();
@@ -227,13 +245,16 @@ class TestContactFunnel : public QObject {
       const V3 p1 = p0 + 0.05 * V3(u(rng), u(rng), u(rng));
       if (path % 2 == 0) continue;  // the capsules' paths of the scratch sweep
       const Sweep sw = sweep(cyl, R, [&](double s) { return V3(p0 + s * (p1 - p0)); }, 300);
-      if (sw.maxF >= 0.01) continue;
-      ++shallow;
-      QVERIFY2(sw.worst <= 10.0, qPrintable(QString("path %1 (at most %2 mm deep): |dF| / h = %3 at s = %4")
-                                                .arg(path).arg(1e3 * sw.maxF).arg(sw.worst).arg(sw.at)));
+      if (sw.maxF >= 0.1) continue;
+      ++(sw.maxF < 0.01 ? shallow : deep);
+      const QString what = QString("path %1 (at most %2 mm deep): |dF| / h = %3 at s = %4, %5 > %6")
+                               .arg(path).arg(1e3 * sw.maxF).arg(sw.worst).arg(sw.at)
+                               .arg(sw.from.c_str(), sw.to.c_str());
+      if (oneNormal.count(path)) QVERIFY2(sw.worst <= 10.0 || sw.from != sw.to, qPrintable(what));
+      else QVERIFY2(sw.worst <= 10.0, qPrintable(what));
     }
-    qInfo("%d shallow cylinder paths", shallow);
-    QVERIFY(shallow > 50);
+    qInfo("%d shallow and %d deep cylinder paths", shallow, deep);
+    QVERIFY(shallow > 50 && deep > 25);
   }
 
   // The cost of one evaluation of each pair (CPU time) at random poses in

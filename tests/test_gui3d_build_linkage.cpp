@@ -26,6 +26,7 @@
 #include "schematic_view.h"
 #include "selection_model.h"
 #include "simulation_runner.h"
+#include "support/build_studio.h"
 #include "support/four_bar_crank.h"
 #include "support/menu_choice.h"
 #include "support/mechanism_view_frames.h"
@@ -367,10 +368,8 @@ class TestGui3dBuildLinkage : public QObject {
   // marker's offset goes into its part's axes.
   void moveByTypedOffsetsSnapped() {
     MainWindow w;
-    QVERIFY(test::showProject(w, test::examplePath("four_bar"), QSize(1500, 950)));
+    QVERIFY(test::showExampleToBuild(w, "four_bar"));
     BuildTools3d* tools = w.buildTools();
-    QVERIFY(tools);
-    tools->setSnapStep(0.005);
     QVERIFY(!tools->move()->isEnabled());
     w.selection()->select("crank");
     QVERIFY(tools->move()->isEnabled());
@@ -410,9 +409,8 @@ class TestGui3dBuildLinkage : public QObject {
   // camera stays; one undo step.
   void shiftDragMovesAPart() {
     MainWindow w;
-    QVERIFY(test::showProject(w, test::examplePath("four_bar"), QSize(1500, 950)));
+    QVERIFY(test::showExampleToBuild(w, "four_bar"));
     MechanismView* view = w.mechanismView();
-    w.buildTools()->setSnapStep(0.005);
     const Project before = w.project();
     const Vec3 p0 = before.mechanism.part("crank")->position;
     // four_bar's gravity is -y: the plane across up is y = const.
@@ -474,9 +472,8 @@ class TestGui3dBuildLinkage : public QObject {
   // (the crank's joints) are no offer.
   void gizmoMoveSnapsMarkerOntoMarker() {
     MainWindow w;
-    QVERIFY(test::showProject(w, test::examplePath("four_bar"), QSize(1500, 950)));
+    QVERIFY(test::showExampleToBuild(w, "four_bar"));
     MechanismView* view = w.mechanismView();
-    w.buildTools()->setSnapStep(0.005);
     w.document()->edit("set-up", [](Project& p) {
       MarkerDef pin;
       pin.id = "P";
@@ -512,12 +509,9 @@ class TestGui3dBuildLinkage : public QObject {
   // the release changes nothing, no undo step; the camera stays.
   void escapeCancelsAGizmoDrag() {
     MainWindow w;
-    QVERIFY(test::showProject(w, test::examplePath("four_bar"), QSize(1500, 950)));
-    MechanismView* view = w.mechanismView();
-    w.buildTools()->setSnapStep(0.005);
     // Keys go to the active window's focus widget.
-    w.activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QVERIFY(test::showExampleToBuild(w, "four_bar", true));
+    MechanismView* view = w.mechanismView();
     QUndoStack* undo = w.document()->undoStack();
     const int steps = undo->count();
     const Project before = w.project();

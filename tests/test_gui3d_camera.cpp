@@ -18,6 +18,7 @@
 #include "property_editor.h"
 #include "scene3d_scene.h"
 #include "engine/engine.h"
+#include "support/studio_window.h"
 #include "support/test_project.h"
 
 #include <QAction>
@@ -319,10 +320,7 @@ class TestGui3dCamera : public QObject {
 
   void markerSelectedInTreeIsHighlighted() {
     MainWindow w;
-    w.resize(1500, 950);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(QString::fromStdString(test::projectPath("slider_crank.pneumech.json"))));
+    QVERIFY(test::showProject(w, QString::fromStdString(test::projectPath("slider_crank.pneumech.json")), QSize(1500, 950)));
     MechanismView* view = w.mechanismView();
     QVERIFY(view && view->isVisible());
     QVERIFY(w.findChild<MechanismViewToolBar*>());

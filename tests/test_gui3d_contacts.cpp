@@ -12,6 +12,7 @@
 #include "simulation_runner.h"
 #include "engine/engine.h"
 #include "support/mechanism_builders.h"
+#include "support/studio_window.h"
 
 #include <QDir>
 #include <QSignalSpy>
@@ -57,10 +58,7 @@ class TestGui3dContacts : public QObject {
     const QString file = dir.filePath("ball.pneumech.json");
     engine::save(ballOnFloor(), file.toStdString());
     MainWindow w;
-    w.resize(1500, 1000);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(file));
+    QVERIFY(test::showProject(w, file, QSize(1500, 1000)));
     const MechanismView* view = w.mechanismView();
     QVERIFY(view);
     QCOMPARE(view->scene().contacts().shapesDrawn(), 2);  // the plane and the sphere

@@ -24,6 +24,7 @@
 #include "engine/engine.h"
 #include "support/mechanism_builders.h"
 #include "support/mechanism_view_frames.h"
+#include "support/studio_window.h"
 #include "support/test_project.h"
 
 #include <QAction>
@@ -67,11 +68,7 @@ QVector3D initialMarker(const Project& p, const std::string& part, const std::st
 
 // The studio at the size the pixel checks assume, shown and exposed, with
 // `file` open.
-bool showStudio(MainWindow& w, const QString& file) {
-  w.resize(1500, 950);
-  w.show();
-  return QTest::qWaitForWindowExposed(&w) && w.openProject(file);
-}
+bool showStudio(MainWindow& w, const QString& file) { return test::showProject(w, file, QSize(1500, 950)); }
 
 QString toolChanger() { return QString::fromStdString(test::projectPath("tool_changer.pneumech.json")); }
 
@@ -141,9 +138,7 @@ class TestGui3dEdit : public QObject {
 
   void createPartMarkersAndRevoluteJoint() {
     MainWindow w;
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    w.newProject();
+    QVERIFY(test::showNewCircuit(w));
     MechanismActions* act = w.mechanismActions();
     QVERIFY(!act->addJoint()->isEnabled());  // no markers yet
 
@@ -649,9 +644,7 @@ class TestGui3dEdit : public QObject {
 
   void rodFollowsResultAfterPlaying() {
     MainWindow w;
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(QString::fromStdString(test::projectPath("tool_changer.pneumech.json"))));
+    QVERIFY(test::showProject(w, QString::fromStdString(test::projectPath("tool_changer.pneumech.json"))));
     const Project& p = w.project();
     // Run from the studio: the 3D view follows the document's time cursor,
     // whose instants are the run's rows.

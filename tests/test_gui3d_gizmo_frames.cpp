@@ -20,6 +20,7 @@
 #include "model/orientation.h"
 #include "scene3d_scene.h"
 #include "selection_model.h"
+#include "support/build_studio.h"
 #include "support/four_bar_crank.h"
 #include "support/mechanism_view_frames.h"
 #include "support/menu_choice.h"
@@ -140,10 +141,9 @@ class TestGui3dGizmoFrames : public QObject {
   // about its own x: R = Rz(90) Rx(45). A marker moves along its own y.
   void localAxesMoveAndTurnAlongTheTargetsOwn() {
     MainWindow w;
-    QVERIFY(test::showProject(w, test::examplePath("four_bar"), QSize(1500, 950)));
+    QVERIFY(test::showExampleToBuild(w, "four_bar"));
     MechanismView* view = w.mechanismView();
     BuildTools3d* tools = w.buildTools();
-    tools->setSnapStep(0.005);
     w.document()->edit("set-up", [](Project& p) {
       findPart(p.mechanism, "crank")->orientation = {0, 0, M_PI / 2};
       findMarker(p.mechanism, "coupler.C")->orientation = {M_PI / 2, 0, 0};
@@ -217,11 +217,8 @@ class TestGui3dGizmoFrames : public QObject {
   // Escape puts it back; the model changes only on release.
   void draggedMarkersTriadIsDrawnLive() {
     MainWindow w;
-    QVERIFY(test::showProject(w, test::examplePath("four_bar"), QSize(1500, 950)));
+    QVERIFY(test::showExampleToBuild(w, "four_bar", true));
     MechanismView* view = w.mechanismView();
-    w.buildTools()->setSnapStep(0.005);
-    w.activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(&w));
     w.selection()->select("rocker.C");
     const Project before = w.project();
     waitFrame(view);
@@ -287,11 +284,8 @@ class TestGui3dGizmoFrames : public QObject {
   // the knee's glyph goes with it, and back on Escape.
   void markerDragCarriesItsCylinderAndJoint() {
     MainWindow w;
-    QVERIFY(test::showProject(w, test::examplePath("knuckle_press"), QSize(1500, 950)));
+    QVERIFY(test::showExampleToBuild(w, "knuckle_press", true));
     MechanismView* view = w.mechanismView();
-    w.buildTools()->setSnapStep(0.005);
-    w.activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(&w));
     const Project before = w.project();
     const scene3d::MechanismScene& scene = view->scene();
     auto pins = [&](osg::Vec3d& barrel, osg::Vec3d& rod) {
@@ -356,11 +350,8 @@ class TestGui3dGizmoFrames : public QObject {
   // back; the model waits for the release.
   void markerDragCarriesItsShapesAndContacts() {
     MainWindow w;
-    QVERIFY(test::showProject(w, test::examplePath("knuckle_press"), QSize(1500, 950)));
+    QVERIFY(test::showExampleToBuild(w, "knuckle_press", true));
     MechanismView* view = w.mechanismView();
-    w.buildTools()->setSnapStep(0.005);
-    w.activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(&w));
     const Project before = w.project();
     const scene3d::MechanismScene& scene = view->scene();
     osg::Matrixd t0, k0, t1, k1;
@@ -454,9 +445,8 @@ class TestGui3dGizmoFrames : public QObject {
   // with Local Axes: 46 mm along its own x (world y) ends at y = 47.1 mm.
   void moveStepIsRelativeToTheStart() {
     MainWindow w;
-    QVERIFY(test::showProject(w, test::examplePath("four_bar"), QSize(1500, 950)));
+    QVERIFY(test::showExampleToBuild(w, "four_bar"));
     MechanismView* view = w.mechanismView();
-    w.buildTools()->setSnapStep(0.005);
     Vec3 p0{};
     w.document()->edit("set-up", [&](Project& p) {
       PartDef* c = findPart(p.mechanism, "crank");
@@ -492,9 +482,8 @@ class TestGui3dGizmoFrames : public QObject {
   // (its part's z).
   void moveDialogAlongTheTargetsOwnAxes() {
     MainWindow w;
-    QVERIFY(test::showProject(w, test::examplePath("four_bar"), QSize(1500, 950)));
+    QVERIFY(test::showExampleToBuild(w, "four_bar"));
     BuildTools3d* tools = w.buildTools();
-    tools->setSnapStep(0.005);
     w.document()->edit("set-up", [](Project& p) {
       findPart(p.mechanism, "crank")->orientation = {0, 0, M_PI / 2};
       findMarker(p.mechanism, "coupler.C")->orientation = {M_PI / 2, 0, 0};

@@ -11,6 +11,7 @@
 #include "mechanism_view.h"
 #include "run_controller.h"
 #include "simulation_runner.h"
+#include "support/studio_window.h"
 #include "support/test_project.h"
 #include "time_cursor.h"
 
@@ -74,9 +75,7 @@ void expectSpacedPoses(const std::vector<double>& at, double runMs) {
 }
 
 bool showStudio(MainWindow& w, const QString& file) {
-  w.resize(1500, 1000);
-  w.show();
-  return QTest::qWaitForWindowExposed(&w) && w.openProject(file) && w.mechanismView();
+  return test::showProject(w, file, QSize(1500, 1000)) && w.mechanismView();
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "results_panel.h"
 #include "schematic_scene.h"
 #include "simulation_runner.h"
+#include "support/studio_window.h"
 #include "support/test_project.h"
 #include "time_bar.h"
 #include "time_cursor.h"
@@ -52,11 +53,7 @@ QRect sliderHandle(QSlider* s) {
   return s->style()->subControlRect(QStyle::CC_Slider, &o, QStyle::SC_SliderHandle, s);
 }
 
-bool showStudio(MainWindow& w, const char* file) {
-  w.resize(1500, 1000);
-  w.show();
-  return QTest::qWaitForWindowExposed(&w) && w.openProject(example(file));
-}
+bool showStudio(MainWindow& w, const char* file) { return test::showProject(w, example(file), QSize(1500, 1000)); }
 
 // Runs to the end with the views at the last row when it ends: playback
 // "as fast as possible" (by default a run plays at real speed and the views

@@ -3,13 +3,10 @@
 // tests (issue 28). Header-only; GUI tests only.
 #pragma once
 
-#include "build_tools_3d.h"
 #include "document.h"
 #include "main_window.h"
 #include "model/mechanism.h"
-#include "support/studio_window.h"
-
-#include <QSize>
+#include "support/build_studio.h"
 
 #include <algorithm>
 #include <functional>
@@ -20,8 +17,7 @@ namespace pm::test {
 // ("set-up") the crank left alone (the joints and motions gone, and the
 // coupler and the rocker) and `more` applied to the mechanism.
 inline bool showCrankAlone(gui::MainWindow& w, const std::function<void(Mechanism&)>& more) {
-  if (!showProject(w, examplePath("four_bar"), QSize(1500, 950))) return false;
-  w.buildTools()->setSnapStep(0.005);
+  if (!showExampleToBuild(w, "four_bar")) return false;
   w.document()->edit("set-up", [&](Project& p) {
     Mechanism& m = p.mechanism;
     m.joints.clear();

@@ -106,7 +106,19 @@ struct Candidate {
   // one does not.
   int wayOut = -1;
   V3 at = V3::Zero();  // a plane feature's deepest point of the body
+  double share = 1.0;  // rim on rim: its weight against the other features' choice
 };
+
+// w a + (1 - w) b: the force sum depth_i n moves linearly from b's to a's.
+Candidate blended(const Candidate& a, const Candidate& b, double w) {
+  Candidate out;
+  out.normal = (w * a.normal + (1.0 - w) * b.normal).normalized();
+  out.distance = w * a.distance + (1.0 - w) * b.distance;
+  for (const ContactPoint& p : a.points) out.points.push_back({p.point, w * p.depth});
+  for (const ContactPoint& p : b.points) out.points.push_back({p.point, (1.0 - w) * p.depth});
+  out.valid = true;
+  return out;
+}
 
 // The candidate that gives the contact: cands are the wall, the base and
 // mouth faces, then the base and mouth rims; len the generator's length.
@@ -218,6 +230,14 @@ bool rimOnRim(const Body& b, double q, const V3& X, const V3& wallOut, const V3&
   double lamMin = std::numeric_limits<double>::infinity();
   for (const Ax& a : ax) lamMin = std::min(lamMin, a.local);
   if (!(lamMin >= -tol)) return false;  // the plane features' own tolerance
+  // Two wedges only while X is near the corner: deeper than half the
+  // radius into the body, the side's normal -e_r turns round the axis and
+  // flips where X crosses it. Between 1/2 and 3/4 of the radius in, the
+  // contact hands over to the other features' choice (a deep body pushed
+  // out by the wall or a face). (The same by the end's depth, where X
+  // crosses the mid-plane, made more paths jump than it mended.)
+  const double share = std::clamp(3.0 - 4.0 * side.depth / b.R, 0.0, 1.0);
+  if (share == 0.0) return false;
   // The shared arc's ends: the funnel's axes in the body's arc, then the
   // body's in the funnel's (one that coincides with a funnel axis is that axis).
   const Ax* ends[4];
@@ -253,18 +273,9 @@ bool rimOnRim(const Body& b, double q, const V3& X, const V3& wallOut, const V3&
   const double gap = ends[1]->lam - ends[0]->lam;
   const double eps = std::max(std::min(0.5 * std::min(ends[0]->local, ends[1]->local), std::abs(gap) + 0.5 * other), 0.0);
   const double w = eps > 0.0 ? std::clamp(0.5 + gap / (2.0 * eps), 0.0, 1.0) : (gap >= 0.0 ? 1.0 : 0.0);
-  if (w == 1.0 || w == 0.0) {
-    out = asCandidate(*ends[w == 1.0 ? 0 : 1]);
-  } else {
-    // The force sum depth_i n moves linearly from one axis's to the other's.
-    const Candidate ka = asCandidate(*ends[0]), kb = asCandidate(*ends[1]);
-    out = Candidate{};
-    out.normal = (w * ka.normal + (1.0 - w) * kb.normal).normalized();
-    out.distance = w * ka.distance + (1.0 - w) * kb.distance;
-    for (const ContactPoint& p : ka.points) out.points.push_back({p.point, w * p.depth});
-    for (const ContactPoint& p : kb.points) out.points.push_back({p.point, (1.0 - w) * p.depth});
-  }
+  out = w == 1.0 || w == 0.0 ? asCandidate(*ends[w == 1.0 ? 0 : 1]) : blended(asCandidate(*ends[0]), asCandidate(*ends[1]), w);
   out.valid = true;
+  out.share = share;
   return true;
 }
 
@@ -442,7 +453,9 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
   }
   Candidate across;
   addRims(b, rb, rm, L, cands, across);
-  const Candidate* best = across.valid ? &across : chosen(cands, len);
+  Candidate mixed;
+  const Candidate* best = across.valid && across.share == 1.0 ? &across : chosen(cands, len);
+  if (across.valid && across.share < 1.0) best = &(mixed = blended(across, *best, across.share));
   Contact c;
   c.distance = best->distance;
   c.normal = fa.R * best->normal;

@@ -32,7 +32,11 @@ namespace pm::contact {
 // cylinder's end rim across a funnel rim, each corner inside the other
 // solid, is the rim-on-rim feature: the overlaps X - C along the two axes
 // both corners' normal cones share, blended near their tie so the normal
-// turns over a distance of the order of the depth rather than at once.
+// turns over a distance of the order of the depth rather than at once; it
+// is a corner's model, so where the funnel's rim point lies deeper in the
+// body than half its radius it hands over to the other features' choice,
+// done at 3/4 (the side's normal would flip where the point crosses the
+// body's axis).
 // One normal per pair: a peg pressed against two sides of the funnel at
 // once is held by the deeper side only.
 Contact funnelBody(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb);
