@@ -11,7 +11,15 @@ namespace {
 
 V3 vec(const std::array<double, 3>& a) { return V3(a[0], a[1], a[2]); }
 
-std::string edgeText(int a, int b) { return "(" + std::to_string(a) + ", " + std::to_string(b) + ")"; }
+// Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "(" + std::to_string(a).
+std::string edgeText(int a, int b) {
+  std::string s("(");
+  s += std::to_string(a);
+  s += ", ";
+  s += std::to_string(b);
+  s += ")";
+  return s;
+}
 
 }  // namespace
 
