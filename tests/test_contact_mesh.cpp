@@ -432,7 +432,8 @@ class TestContactMesh : public QObject {
              "facet normal 0 0 1\nouter loop\nvertex 1000 0 0\nvertex 1000 1000 0\nvertex 0 1000 0\nendloop\nendfacet\nendsolid t\n";
     }
     auto text = [](const std::string& side) {
-      return std::string(R"({"format": "pneumech-project", "schema_version": 1, "mechanism": {"parts": [
+      return std::string(R"({"format": "pneumech-project", "schema_version": 1, "components": [], "connections": [],
+        "mechanism": {"parts": [
         {"id": "ground", "ground": true, "markers": [{"id": "f"}]},
         {"id": "ball", "mass": 0.1, "position": [0.5, 0.5, 0.02], "markers": [{"id": "c"}]}],
         "contacts": [{"id": "hit", "i": )") + side + R"(, "j": {"marker": "ball.c", "shape": "sphere", "size": {"radius": 0.01}}}]}})";
