@@ -71,6 +71,15 @@ osg::ref_ptr<osg::Node> shapeNode(const ContactShapeDef& s, double scale) {
     return makeBox({0, 0, -t / 2}, {2 * scale, 2 * scale, t}, kShapeColor);
   }
   if (s.shape == "funnel") return makeFunnel(r, size(s, "mouth_radius"), len, kShapeColor);
+  if (s.shape == "mesh") {  // its triangles; an index out of range (refused by a run) is left out
+    TriangleMesh t;
+    t.vertices = s.vertices;
+    const int n = static_cast<int>(s.vertices.size());
+    for (const auto& c : s.triangles)
+      if (std::all_of(c.begin(), c.end(), [n](int i) { return i >= 0 && i < n; }))
+        t.triangles.push_back({std::uint32_t(c[0]), std::uint32_t(c[1]), std::uint32_t(c[2])});
+    return t.triangles.empty() ? nullptr : makeMesh(t, kShapeColor);
+  }
   return nullptr;
 }
 

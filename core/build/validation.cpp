@@ -47,6 +47,44 @@ std::string referencedId(const std::string& ref, const std::set<std::string>& id
   return found;
 }
 
+// The parts that cannot move: ground parts and those welded to them by a
+// chain of fixed joints.
+std::set<std::string> partsFixedToGround(const Mechanism& m) {
+  std::set<std::string> fixed;
+  for (const PartDef& p : m.parts)
+    if (p.ground) fixed.insert(p.id);
+  auto partOf = [](const std::string& marker) { return marker.substr(0, marker.find('.')); };
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const JointDef& j : m.joints) {
+      if (j.type != "fixed") continue;
+      const std::string a = partOf(j.i), b = partOf(j.j);
+      if (!m.part(a) || !m.part(b) || fixed.count(a) == fixed.count(b)) continue;
+      fixed.insert(fixed.count(a) ? b : a);
+      grew = true;
+    }
+  }
+  return fixed;
+}
+
+// A mesh (issue 27) only on a part that cannot move, against a sphere or a capsule.
+void checkMeshSide(const Mechanism& m, const ContactDef& c, const contact::Shape& sa, const contact::Shape& sb,
+                   const std::string& file) {
+  const bool meshI = sa.kind == contact::ShapeKind::Mesh, meshJ = sb.kind == contact::ShapeKind::Mesh;
+  if (!meshI && !meshJ) return;
+  const ContactShapeDef& mesh = meshI ? c.i : c.j;
+  const ContactShapeDef& other = meshI ? c.j : c.i;
+  const std::string side = meshI ? "i." : "j.", otherSide = meshI ? "j." : "i.";
+  if (!contact::supported(sa.kind, sb.kind))
+    throw ProjectError(file, c.id, otherSide + "shape",
+                       "a mesh touches only a sphere or a capsule, not a " + other.shape);
+  const std::string part = mesh.marker.substr(0, mesh.marker.find('.'));
+  if (!partsFixedToGround(m).count(part))
+    throw ProjectError(file, c.id, side + "marker",
+                       "a mesh must be on the ground or on a part welded to it by fixed joints; '" + part +
+                           "' can move (put the mesh on the fixed side of the pair)");
+}
+
 // mechanism.contacts and .latches (issue 27), with validateMechanism's
 // checks of ids, markers and parameters.
 template <class NewId, class MarkerCheck, class ParamCheck>
@@ -60,6 +98,7 @@ void checkContactsAndLatches(const Mechanism& m, const std::string& file, NewId&
       if (auto e = contact::shapeOf(*s, side == std::string("i.") ? sa : sb))
         throw ProjectError(file, c.id, side + e->field, e->message);
     }
+    checkMeshSide(m, c, sa, sb, file);
     if (!contact::supported(sa.kind, sb.kind))
       throw ProjectError(file, c.id, "j.shape",
                          "no contact between a " + c.i.shape + " and a " + c.j.shape +

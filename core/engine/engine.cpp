@@ -87,6 +87,10 @@ bool contactPairSupported(const std::string& a, const std::string& b) {
     ContactShapeDef d;
     d.shape = *name;
     for (const std::string& k : contactShapeSizes(*name)) d.size[k] = 1.0;
+    if (*name == "mesh") {  // one triangle stands for any
+      d.vertices = {Vec3{0, 0, 0}, Vec3{1, 0, 0}, Vec3{0, 1, 0}};
+      d.triangles = {{0, 1, 2}};
+    }
     if (contact::shapeOf(d, *shape)) return false;
   }
   return contact::supported(sa.kind, sb.kind);

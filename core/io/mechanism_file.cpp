@@ -355,7 +355,7 @@ class MReader {
     const json& s = j.at(side);
     const std::string pre = std::string(side) + ".";
     if (!s.is_object()) fail(o, side, "expected an object {\"marker\", \"shape\", \"size\"}");
-    only(s, {"marker", "shape", "size"}, o, pre);
+    only(s, {"marker", "shape", "size", "vertices", "triangles", "file"}, o, pre);
     ContactShapeDef d;
     for (const char* k : {"marker", "shape"}) {
       if (!s.contains(k)) fail(o, pre + k, "missing field");
@@ -368,7 +368,57 @@ class MReader {
       for (auto it = s.at("size").begin(); it != s.at("size").end(); ++it)
         d.size[it.key()] = num(s.at("size"), it.key().c_str(), o, 0.0, pre + "size.");
     }
+    contactMesh(s, pre, o, d);
     return d;
+  }
+  // A mesh shape's vertices and triangles, or its file (read here, scaled by
+  // size.scale); the contents are checked in build/validation.
+  void contactMesh(const json& s, const std::string& pre, const std::string& o, ContactShapeDef& d) const {
+    if (s.contains("vertices")) {
+      const json& a = s.at("vertices");
+      if (!a.is_array()) fail(o, pre + "vertices", "expected an array of [x, y, z] in m");
+      for (size_t i = 0; i < a.size(); ++i) {
+        const std::string f = pre + "vertices[" + std::to_string(i) + "]";
+        if (!a[i].is_array() || a[i].size() != 3) fail(o, f, "expected [x, y, z] in m");
+        Vec3 v{};
+        for (int k = 0; k < 3; ++k) {
+          if (!a[i][k].is_number() || !std::isfinite(a[i][k].get<double>())) fail(o, f, "expected finite numbers [x, y, z]");
+          v[k] = a[i][k].get<double>();
+        }
+        d.vertices.push_back(v);
+      }
+    }
+    if (s.contains("triangles")) {
+      const json& a = s.at("triangles");
+      if (!a.is_array()) fail(o, pre + "triangles", "expected an array of [i, j, k] vertex indices");
+      for (size_t i = 0; i < a.size(); ++i) {
+        const std::string f = pre + "triangles[" + std::to_string(i) + "]";
+        if (!a[i].is_array() || a[i].size() != 3) fail(o, f, "expected [i, j, k] vertex indices");
+        std::array<int, 3> t{};
+        for (int k = 0; k < 3; ++k) {
+          if (!a[i][k].is_number_integer()) fail(o, f, "expected three integer vertex indices (from 0)");
+          const long long x = a[i][k].get<long long>();
+          if (x < 0 || x > 2147483647LL) fail(o, f, "vertex index " + std::to_string(x) + " is out of range");
+          t[k] = static_cast<int>(x);
+        }
+        d.triangles.push_back(t);
+      }
+    }
+    if (!s.contains("file")) return;
+    if (!s.at("file").is_string()) fail(o, pre + "file", "expected a string (an STL or OBJ file relative to the project)");
+    d.file = s.at("file").get<std::string>();
+    if (!d.vertices.empty() || !d.triangles.empty())
+      fail(o, pre + "file", "give either a file or vertices and triangles, not both");
+    const auto sc = d.size.find("scale");
+    const double scale = sc == d.size.end() ? 1.0 : sc->second;
+    TriangleMesh m;
+    try {
+      m = meshReaderFor(file_)(d.file);
+    } catch (const std::exception& e) {
+      fail(o, pre + "file", e.what());
+    }
+    for (const Vec3& v : m.vertices) d.vertices.push_back({scale * v[0], scale * v[1], scale * v[2]});
+    for (const auto& t : m.triangles) d.triangles.push_back({int(t[0]), int(t[1]), int(t[2])});
   }
 
  private:
@@ -504,6 +554,11 @@ json serializeMechanism(const Mechanism& m) {
     auto side = [](const ContactShapeDef& s) {
       json j = {{"marker", s.marker}, {"shape", s.shape}};
       if (!s.size.empty()) j["size"] = s.size;
+      if (!s.file.empty()) j["file"] = s.file;  // the vertices are the file's
+      else if (!s.vertices.empty() || !s.triangles.empty()) {
+        j["vertices"] = s.vertices;
+        j["triangles"] = s.triangles;
+      }
       return j;
     };
     for (const ContactDef& d : m.contacts) {

@@ -117,13 +117,13 @@ void MultibodySystem::anchorForces(int pair, const std::vector<Kin>& k, contact:
   const contact::PairRT& p = contacts_[pair];
   const StickAnchor& an = anchors_[pair];
   const Kin &ka = k[markers_[p.I].body], &kb = k[markers_[p.J].body];
-  const V3& n = r.geometry.normal;
   const double sigma = anchorStiffness(p.friction);
   r.friction = V3::Zero();
   for (size_t q = 0; q < r.forces.size(); ++q) {
     // B's material point at the contact point, and where it would be had B
     // kept its pose relative to A: the difference across n is the slip.
     const V3& P = r.geometry.points[q].point;
+    const V3& n = r.geometry.points[q].normal;
     const V3 xb = kb.A.transpose() * (P - kb.r);
     const V3 u = P - (ka.r + ka.A * (an.t + an.R * xb)), ut = u - n.dot(u) * n;
     contact::PointForce& f = r.forces[q];
@@ -137,6 +137,7 @@ void MultibodySystem::anchorForces(int pair, const std::vector<Kin>& k, contact:
   const double r0 = p.friction.torsionRadius;
   if (r0 > 0.0 && r.normal > 0.0) {
     const Eigen::AngleAxisd turn(ka.A.transpose() * kb.A * an.R.transpose());  // in A's axes
+    const V3& n = r.geometry.normal;
     const double theta = n.dot(ka.A * (turn.angle() * turn.axis()));
     r.torque = -sigma * r.normal * r0 * r0 * theta * n;
   }

@@ -120,11 +120,17 @@ struct ForceDef {
 // A contact shape at a marker (issue 27): sphere (radius), box (lx ly lz),
 // capsule (radius, length of the core segment along z), cylinder (radius,
 // length along z), plane (the half-space z <= 0 of the marker), funnel
-// (radius at its base z = 0, mouth_radius at z = length).
+// (radius at its base z = 0, mouth_radius at z = length), mesh (triangles
+// over `vertices` in the marker's frame [m], counter-clockwise seen from
+// the side the other shape touches; or read from the STL/OBJ `file`, whose
+// coordinates are multiplied by size.scale, default 1).
 struct ContactShapeDef {
   std::string marker;  // "<part>.<marker>"
   std::string shape;
   std::map<std::string, double> size;
+  std::vector<Vec3> vertices = {};                // mesh
+  std::vector<std::array<int, 3>> triangles = {};  // mesh: vertex indices
+  std::string file = {};                          // mesh: relative to the project file; fills vertices and triangles
   bool operator==(const ContactShapeDef&) const = default;
 };
 

@@ -1,5 +1,6 @@
 #include "mechanics/contact/contact_pair.h"
 
+#include "mechanics/contact/mesh_shape.h"
 #include "mechanics/impact_force.h"
 
 #include <algorithm>
@@ -66,12 +67,34 @@ const char* shapeSizes(const std::string& shape) {
   if (shape == "capsule" || shape == "cylinder") return "radius length";
   if (shape == "plane") return "";
   if (shape == "funnel") return "radius mouth_radius length";
+  if (shape == "mesh") return "";  // its vertices; size.scale only scales its file (io)
   return nullptr;
 }
 
+namespace {
+
+std::optional<ShapeError> meshOf(const ContactShapeDef& d, Shape& out) {
+  for (const auto& [k, v] : d.size) {
+    if (k != "scale" || d.file.empty())
+      return ShapeError{"size." + k, d.file.empty() ? "a mesh given by its vertices takes no size"
+                                                    : "a mesh takes only size.scale (its file's unit in m)"};
+    if (!(v > 0.0)) return ShapeError{"size.scale", "must be > 0"};
+  }
+  if (auto p = MeshShape::check(d.vertices, d.triangles))
+    return ShapeError{p->field, (d.file.empty() ? "" : "(from " + d.file + ") ") + p->message};
+  out = Shape::triangles(std::make_shared<const MeshShape>(d.vertices, d.triangles));
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<ShapeError> shapeOf(const ContactShapeDef& d, Shape& out) {
   const char* names = shapeSizes(d.shape);
-  if (!names) return ShapeError{"shape", "unknown shape '" + d.shape + "' (sphere, box, capsule, cylinder, plane, funnel)"};
+  if (!names)
+    return ShapeError{"shape", "unknown shape '" + d.shape + "' (sphere, box, capsule, cylinder, plane, funnel, mesh)"};
+  if (d.shape == "mesh") return meshOf(d, out);
+  if (!d.vertices.empty() || !d.triangles.empty() || !d.file.empty())
+    return ShapeError{d.file.empty() ? "vertices" : "file", "only a mesh has vertices, triangles or a file"};
   std::set<std::string> allowed;
   std::string all = names;
   for (size_t p = 0; p < all.size();) {
@@ -140,7 +163,7 @@ PairResult evaluate(const PairRT& p, const Frame& fa, const BodyMotion& ma, cons
       std::vector<double> f;
       for (const ContactPoint& cp : c.points) {
         const V3 vRel = mb.velocityAt(cp.point) - ma.velocityAt(cp.point);
-        f.push_back(bristlePointForce(cp, n, vRel, p.impact, Bristle{}).normal);
+        f.push_back(bristlePointForce(cp, cp.normal, vRel, p.impact, Bristle{}).normal);
       }
       const TwistArm ta = twistArm(c.points, f, n, p.friction.torsionRadius);
       const V3& centre = ta.centre;
@@ -159,8 +182,8 @@ PairResult evaluate(const PairRT& p, const Frame& fa, const BodyMotion& ma, cons
   V3 weighted = V3::Zero();
   for (const ContactPoint& cp : c.points) {
     const V3 vRel = mb.velocityAt(cp.point) - ma.velocityAt(cp.point);
-    const PointForce f =
-        stick ? bristlePointForce(cp, n, vRel, p.impact, bristle) : pointForce(cp, n, vRel, p.impact, p.friction);
+    const PointForce f = stick ? bristlePointForce(cp, cp.normal, vRel, p.impact, bristle)
+                               : pointForce(cp, cp.normal, vRel, p.impact, p.friction);
     r.forces.push_back(f);
     r.normal += f.normal;
     r.friction += f.friction;

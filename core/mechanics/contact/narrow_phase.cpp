@@ -4,6 +4,7 @@
 #include "mechanics/contact/cylinder_box.h"
 #include "mechanics/contact/cylinder_cylinder.h"
 #include "mechanics/contact/funnel_pairs.h"
+#include "mechanics/contact/mesh_pairs.h"
 #include "mechanics/contact/segment_geometry.h"
 
 #include <algorithm>
@@ -379,6 +380,7 @@ Pair lookup(ShapeKind a, ShapeKind b) {
   if (a == K::Cylinder && b == K::Cylinder) return cylinderCylinder;
   if (a == K::Funnel && b == K::Sphere) return funnelSphere;
   if (a == K::Funnel && (b == K::Capsule || b == K::Cylinder)) return funnelBody;
+  if (a == K::Mesh && (b == K::Sphere || b == K::Capsule)) return meshBody;
   return nullptr;
 }
 
@@ -400,12 +402,14 @@ bool supported(ShapeKind a, ShapeKind b) { return lookup(a, b) || lookup(b, a); 
 
 Contact collide(const Shape& a, const Frame& fa0, const Shape& b, const Frame& fb0) {
   const Frame fa = orthonormal(fa0), fb = orthonormal(fb0);
-  if (Pair f = lookup(a.kind, b.kind)) return f(a, fa, b, fb);
-  if (Pair f = lookup(b.kind, a.kind)) {
-    Contact c = f(b, fb, a, fa);
-    c.normal = -c.normal;
+  // Points without a normal of their own take the pair's.
+  auto own = [](Contact c, bool swapped) {
+    if (swapped) c.normal = -c.normal;
+    for (ContactPoint& p : c.points) p.normal = p.normal.isZero() ? c.normal : V3(swapped ? -p.normal : p.normal);
     return c;
-  }
+  };
+  if (Pair f = lookup(a.kind, b.kind)) return own(f(a, fa, b, fb), false);
+  if (Pair f = lookup(b.kind, a.kind)) return own(f(b, fb, a, fa), true);
   throw std::invalid_argument(std::string("contact between a ") + kindName(a.kind) + " and a " + kindName(b.kind) +
                               " is not supported");
 }

@@ -11,7 +11,8 @@
 // cylinder (per end disc its lowest rim point; four rim points when flat); box
 // with box, capsule and cylinder (cylinder_box.h); capsule with capsule;
 // cylinder with capsule and cylinder (cylinder_cylinder.h); funnel with
-// capsule and cylinder (funnel_pairs.h). Others throw,
+// capsule and cylinder (funnel_pairs.h); mesh with sphere and capsule
+// (mesh_pairs.h). Others throw,
 // naming the pair.
 #pragma once
 
@@ -24,6 +25,9 @@ namespace pm::contact {
 struct ContactPoint {
   V3 point = V3::Zero();  // world, midway between the surfaces
   double depth = 0.0;     // > 0: penetration along the normal at this point
+  // Unit, from A towards B at this point: the pair's normal, except for a
+  // mesh, whose points each have their feature's (a sphere in a groove).
+  V3 normal = V3::Zero();
 };
 
 struct Contact {

@@ -1,5 +1,7 @@
 #include "mechanics/contact/shape.h"
 
+#include "mechanics/contact/mesh_shape.h"
+
 #include <limits>
 
 namespace pm::contact {
@@ -12,6 +14,7 @@ const char* kindName(ShapeKind k) {
     case ShapeKind::Cylinder: return "cylinder";
     case ShapeKind::Plane: return "plane";
     case ShapeKind::Funnel: return "funnel";
+    case ShapeKind::Mesh: return "mesh";
   }
   return "?";
 }
@@ -28,6 +31,12 @@ Aabb bounds(const Shape& s, const Frame& f, double margin) {
       const V3 disc = (V3::Ones() - a.cwiseProduct(a)).cwiseMax(0.0).cwiseSqrt() * s.radius;
       half = s.halfLength * a.cwiseAbs() + disc;
       break;
+    }
+    case ShapeKind::Mesh: {
+      const V3 c = 0.5 * (s.mesh->lo() + s.mesh->hi());
+      half = f.R.cwiseAbs() * (0.5 * (s.mesh->hi() - s.mesh->lo()));
+      half.array() += margin;
+      return {f.toWorld(c) - half, f.toWorld(c) + half};
     }
     case ShapeKind::Plane:
     case ShapeKind::Funnel: {

@@ -10,7 +10,11 @@
 
 #include <Eigen/Dense>
 
+#include <memory>
+
 namespace pm::contact {
+
+class MeshShape;
 
 using V3 = Eigen::Vector3d;
 using M3 = Eigen::Matrix3d;
@@ -23,7 +27,7 @@ struct Frame {
   V3 toLocal(const V3& world) const { return R.transpose() * (world - p); }
 };
 
-enum class ShapeKind { Sphere, Box, Capsule, Cylinder, Plane, Funnel };
+enum class ShapeKind { Sphere, Box, Capsule, Cylinder, Plane, Funnel, Mesh };
 
 struct Shape {
   ShapeKind kind = ShapeKind::Sphere;
@@ -32,6 +36,7 @@ struct Shape {
   V3 halfExtents = V3::Zero();     // box
   double mouthRadius = 0.0;        // funnel (its base radius is `radius`)
   double length = 0.0;             // funnel
+  std::shared_ptr<const MeshShape> mesh = nullptr;  // mesh (mesh_shape.h), in the marker's frame
 
   static Shape sphere(double r) { return {ShapeKind::Sphere, r, 0.0, V3::Zero()}; }
   static Shape box(const V3& half) { return {ShapeKind::Box, 0.0, 0.0, half}; }
@@ -41,9 +46,17 @@ struct Shape {
   static Shape funnel(double baseR, double mouthR, double len) {
     return {ShapeKind::Funnel, baseR, 0.0, V3::Zero(), mouthR, len};
   }
+  static Shape triangles(std::shared_ptr<const MeshShape> m) {
+    return {ShapeKind::Mesh, 0.0, 0.0, V3::Zero(), 0.0, 0.0, std::move(m)};
+  }
 };
 
 const char* kindName(ShapeKind k);
+
+// A sphere, box, capsule or cylinder: what a mesh may touch.
+inline bool convex(ShapeKind k) {
+  return k == ShapeKind::Sphere || k == ShapeKind::Box || k == ShapeKind::Capsule || k == ShapeKind::Cylinder;
+}
 
 // World-axis-aligned bounding box; a plane's and a funnel's (solid outside) are unbounded.
 struct Aabb {

@@ -1,0 +1,28 @@
+// A triangle mesh A against a sphere or a capsule B (issue 27): the body's
+// core (a point, or the capsule's segment) against the mesh's closest
+// features (mesh_shape.h), exactly:
+//  - a face: each end of the core that projects inside it (inclusive), at
+//    its signed height h over the face's plane (normal: the face's), as the
+//    plane shape does, so a body on a flat mesh gets the plane's points;
+//    ends deeper than the radius behind a face are not its contacts;
+//  - a sharp edge (boundary, or convex by more than MeshShape::kFlatAngle):
+//    the closest pair of the core and the edge, when the edge's point lies
+//    within it and the direction to the core is in the edge's normal cone;
+//  - a vertex: the core's point nearest it, when the direction lies in the
+//    vertex's normal cone (every edge from it leads away from the core).
+// Every such local minimum closer than the radius is a contact point with
+// its own normal (ContactPoint::normal); points equal to 1e-8 (a body over
+// a shared edge or vertex seen from both sides) are kept once. A sphere in a
+// groove touches both faces. The pair's distance is the smallest of them
+// (the nearest feature's, exact up to the radius, capped there beyond); the
+// pair's normal is the depth-weighted mean of the points' (apart: the
+// nearest feature's).
+#pragma once
+
+#include "mechanics/contact/narrow_phase.h"
+
+namespace pm::contact {
+
+Contact meshBody(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb);
+
+}  // namespace pm::contact

@@ -1,0 +1,473 @@
+// The mesh contact shape (issue 27, mechanics/contact/mesh_shape and
+// mesh_pairs): a sphere or a capsule on a triangle mesh equals the same body
+// on the plane shape where the mesh is flat; a sphere moved across shared
+// edges and vertices (coplanar and convex) sees its force change without
+// jumps and never doubled; a ball settles in a V groove and in a three-sided
+// pit where the hand statics put it; the hierarchy's cost grows like log n;
+// bad meshes are refused naming the file, the object and the field.
+#include "build/validation.h"
+#include "io/project_file.h"
+#include "mechanics/contact/contact_pair.h"
+#include "mechanics/contact/mesh_shape.h"
+#include "mechanics/contact/narrow_phase.h"
+#include "model/project_error.h"
+#include "support/mechanism_builders.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <numbers>
+
+using namespace pm;
+using namespace pm::test;
+using contact::Contact;
+using contact::Frame;
+using contact::M3;
+using contact::Shape;
+using contact::V3;
+
+namespace {
+
+constexpr double g0 = 9.80665;
+
+using Verts = std::vector<Vec3>;
+using Tris = std::vector<std::array<int, 3>>;
+
+Shape meshShape(const Verts& v, const Tris& t) {
+  if (auto p = contact::MeshShape::check(v, t)) throw std::runtime_error(p->field + ": " + p->message);
+  return Shape::triangles(std::make_shared<const contact::MeshShape>(v, t));
+}
+
+// The square [-a, a]^2 in z = 0 as two triangles sharing the diagonal (-a, -a)-(a, a).
+const Verts kSquare = {{-1, -1, 0}, {1, -1, 0}, {1, 1, 0}, {-1, 1, 0}};
+const Tris kSquareTris = {{0, 1, 2}, {0, 2, 3}};
+
+// A roof: the ridge along y at z = 0, the two faces falling away at `slope` to x = +-1.
+Verts roof(double slope) {
+  const double z = -std::tan(slope);
+  return {{0, -1, 0}, {0, 1, 0}, {1, -1, z}, {1, 1, z}, {-1, -1, z}, {-1, 1, z}};
+}
+const Tris kRoofTris = {{0, 2, 3}, {0, 3, 1}, {0, 1, 5}, {0, 5, 4}};
+
+// A fan of 8 triangles about the centre vertex (0, 0, h) to a square's
+// corners and mid-sides at z = 0: flat for h = 0, a low pyramid's apex for h > 0.
+Verts fan(double h) {
+  Verts v = {{0, 0, h}};
+  for (int k = 0; k < 8; ++k) {
+    const double a = k * std::numbers::pi / 4;
+    const double s = (k % 2) ? std::sqrt(2.0) : 1.0;
+    v.push_back({s * std::cos(a), s * std::sin(a), 0});
+  }
+  return v;
+}
+Tris fanTris() {
+  Tris t;
+  for (int k = 0; k < 8; ++k) t.push_back({0, 1 + k, 1 + (k + 1) % 8});
+  return t;
+}
+
+M3 rot(double a, const V3& axis) { return Eigen::AngleAxisd(a, axis.normalized()).toRotationMatrix(); }
+
+// A linear spring per point (1 N/m): F = sum d_i n_i. Moved by h, it may
+// change by about (points) h plus the normal's turn times the depth; a jump
+// or a doubled point shows as a step far above that.
+V3 springForce(const Contact& c) {
+  V3 F = V3::Zero();
+  for (const contact::ContactPoint& p : c.points) F += p.depth * p.normal;
+  return F;
+}
+
+struct Sweep {
+  double worst = 0.0;  // largest |dF| / h
+  size_t maxPoints = 0;
+  double minF = 1e300, maxF = 0.0;
+};
+
+// The sphere's centre moved along path(s), s in [0, 1], in n steps.
+Sweep sweep(const Shape& mesh, const Frame& fm, double r, const std::function<V3(double)>& path, int n) {
+  Sweep w;
+  const double len = (path(1.0) - path(0.0)).norm();
+  V3 prev = V3::Zero();
+  for (int k = 0; k <= n; ++k) {
+    const V3 c = path(double(k) / n);
+    const Contact ct = contact::collide(mesh, fm, Shape::sphere(r), Frame{c, M3::Identity()});
+    const V3 F = springForce(ct);
+    if (k > 0) w.worst = std::max(w.worst, (F - prev).norm() / (len / n));
+    w.maxPoints = std::max(w.maxPoints, ct.points.size());
+    w.minF = std::min(w.minF, F.norm());
+    w.maxF = std::max(w.maxF, F.norm());
+    prev = F;
+  }
+  return w;
+}
+
+ContactShapeDef meshDef(const std::string& marker, Verts v, Tris t) {
+  ContactShapeDef d;
+  d.marker = marker;
+  d.shape = "mesh";
+  d.vertices = std::move(v);
+  d.triangles = std::move(t);
+  return d;
+}
+
+ContactShapeDef sized(const std::string& marker, const std::string& shape, std::map<std::string, double> size) {
+  ContactShapeDef d;
+  d.marker = marker;
+  d.shape = shape;
+  d.size = std::move(size);
+  return d;
+}
+
+const std::map<std::string, double> kLaw = {{"stiffness", 1e7}, {"exponent", 1.5}, {"damping", 30.0}, {"depth", 1e-5}};
+
+// A ball (m, r) starting at `start` over the ground's shape `floor` (at ground.f).
+Mechanism ballOn(ContactShapeDef floor, double m, double r, Vec3 start, bool meshOnJ = false) {
+  Mechanism mech;
+  mech.gravity = {0, 0, -g0};
+  mech.parts = {ground({mk("f", {0, 0, 0})}), part("ball", m, 0.4 * m * r * r, start, {mk("c", {0, 0, 0})})};
+  floor.marker = "ground.f";
+  ContactDef c;
+  c.id = "hit";
+  c.i = meshOnJ ? sized("ball.c", "sphere", {{"radius", r}}) : floor;
+  c.j = meshOnJ ? floor : sized("ball.c", "sphere", {{"radius", r}});
+  c.params = kLaw;
+  mech.contacts = {c};
+  return mech;
+}
+
+std::string errorOf(const Project& p) {
+  try {
+    validateProject(p, "mesh.pneumech.json");
+  } catch (const ProjectError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+class TestContactMesh : public QObject {
+  Q_OBJECT
+ private slots:
+  // A sphere on the two-triangle square, anywhere over it (on the shared
+  // diagonal too) and under a rigid motion of the scene, gives the plane
+  // shape's distance, normal, point and depth (to 1e-12 m) and its normal
+  // force (to 1e-9 of it).
+  void sphereOnTwoTrianglesIsThePlane() {
+    const Shape mesh = meshShape(kSquare, kSquareTris);
+    const double r = 0.05;
+    const contact::PairRT law = contact::makePair(ContactDef{"p", {}, {}, kLaw}, 0, 1);
+    for (const M3& R : {M3(M3::Identity()), M3(rot(0.7, V3(1, -2, 0.5)))}) {
+      const V3 t = R == M3::Identity() ? V3::Zero() : V3(0.3, -1.2, 2.0);
+      const Frame fm{t, R};
+      for (const V3& xy : {V3(0.3, -0.2, 0), V3(0.25, 0.25, 0), V3(0, 0, 0), V3(-0.6, 0.1, 0)})
+        for (double d : {-1e-3, 1e-6, 1e-4, 3e-3}) {
+          const Frame fb{fm.toWorld(xy + V3(0, 0, r - d)), R * rot(0.3, V3(0, 1, 1))};
+          const Contact m = contact::collide(mesh, fm, Shape::sphere(r), fb);
+          const Contact p = contact::collide(Shape::plane(), fm, Shape::sphere(r), fb);
+          QVERIFY2(std::abs(m.distance - p.distance) <= 1e-12, qPrintable(QString::number(m.distance - p.distance)));
+          QVERIFY((m.normal - p.normal).norm() <= 1e-12);
+          QCOMPARE(m.points.size(), p.points.size());
+          for (size_t k = 0; k < m.points.size(); ++k) {
+            QVERIFY((m.points[k].point - p.points[k].point).norm() <= 1e-12);
+            QVERIFY(std::abs(m.points[k].depth - p.points[k].depth) <= 1e-12);
+            QVERIFY((m.points[k].normal - p.points[k].normal).norm() <= 1e-12);
+          }
+          contact::PairRT pm = law, pp = law;
+          pm.a = mesh;
+          pm.b = pp.b = Shape::sphere(r);
+          pp.a = Shape::plane();
+          const contact::BodyMotion rest, rolls{fb.p, V3(0.1, 0.2, -0.01), V3(1, -2, 0.5)};
+          const double Fm = contact::evaluate(pm, fm, rest, fb, rolls).normal;
+          const double Fp = contact::evaluate(pp, fm, rest, fb, rolls).normal;
+          QVERIFY2(std::abs(Fm - Fp) <= 1e-9 * std::max(Fp, 1.0), qPrintable(QString("%1 vs %2").arg(Fm).arg(Fp)));
+        }
+    }
+  }
+
+  // The same in a run: a 0.1 kg ball dropped on the mesh floor and on the
+  // plane comes to rest with m g = k d^1.5 on both (force and penetration
+  // to 1e-6 of the hand values: the integrator's tolerance is 1e-9), and the
+  // two runs' heights agree at every sample to 1e-8 m.
+  void ballRestsOnTheMeshAsOnThePlane() {
+    const double m = 0.1, r = 0.01, d = std::pow(m * g0 / 1e7, 1 / 1.5);
+    std::unique_ptr<Run> runs[2];
+    for (int k = 0; k < 2; ++k) {
+      const ContactShapeDef floor = k ? sized("", "plane", {}) : meshDef("", kSquare, kSquareTris);
+      runs[k] = simulate(mechProject(ballOn(floor, m, r, {0.2, 0.2, r + 2e-3}), 0.5, 1e-3, 1e-9));
+      REQUIRE_OK(runs[k]);
+      const double F = runs[k]->at("hit.normal_force", 0.5), pen = runs[k]->at("hit.penetration", 0.5);
+      qInfo("%s: force %.12g N (m g %.12g), penetration %.12g m (hand %.12g)", k ? "plane" : "mesh", F, m * g0, pen, d);
+      QVERIFY(std::abs(F - m * g0) <= 1e-6 * m * g0);
+      QVERIFY(std::abs(pen - d) <= 1e-6 * d);
+    }
+    const auto a = runs[0]->col("ball.z"), b = runs[1]->col("ball.z");
+    QCOMPARE(a.size(), b.size());
+    double worst = 0.0;
+    for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::abs(a[i] - b[i]));
+    qInfo("largest height difference mesh - plane %.3g m", worst);
+    QVERIFY(worst <= 1e-8);
+  }
+
+  // A sphere moved across the shared diagonal of two coplanar triangles, over
+  // a convex ridge (two faces at 10 degrees), through the centre vertex of a
+  // flat fan of 8 triangles and over a low pyramid's apex: one contact point
+  // at every step, and |dF|/h within 1.5 for the linear spring (hand bound:
+  // the depth changes at most by h, the normal turns by at most h / (r - d),
+  // so |dF|/h <= 1 + d / (r - d); a doubled or dropped point is a step of d / h = 100).
+  void sphereCrossesSharedEdgesAndVertices() {
+    const double r = 0.05, d = 1e-3, h = 1e-5;
+    const Frame fm{V3(0.2, -0.1, 0.3), rot(0.4, V3(1, 1, 0))};
+    auto at = [&](V3 a, V3 b) { return [=](double s) { return fm.toWorld(a + s * (b - a)); }; };
+    const int n = int(0.4 / h);
+    struct Case {
+      const char* name;
+      Shape mesh;
+      std::function<V3(double)> path;
+      double Fmin;  // the spring force never drops below (hand): d on the flat, the ridge's least depth
+    };
+    const double slope = 10.0 * std::numbers::pi / 180.0;
+    const std::vector<Case> cases = {
+        {"coplanar diagonal", meshShape(kSquare, kSquareTris), at(V3(-0.1, 0.3, r - d), V3(0.3, -0.1, r - d)), d},
+        {"coplanar along", meshShape(kSquare, kSquareTris), at(V3(-0.2, -0.2 + 1e-9, r - d), V3(0.2, 0.2, r - d)), d},
+        {"convex ridge", meshShape(roof(slope), kRoofTris), at(V3(-0.2, 0.1, r - d), V3(0.2, 0.1, r - d)), 0.0},
+        {"flat fan vertex", meshShape(fan(0.0), fanTris()), at(V3(-0.2, 0.0, r - d), V3(0.2, 0.0, r - d)), d},
+        {"flat fan vertex, skew", meshShape(fan(0.0), fanTris()), at(V3(-0.2, -0.1, r - d), V3(0.2, 0.1, r - d)), d},
+        {"pyramid apex", meshShape(fan(0.01), fanTris()), at(V3(-0.2, -0.05, r - d + 0.01), V3(0.2, 0.05, r - d + 0.01)), 0.0},
+        {"pyramid apex, straight", meshShape(fan(0.01), fanTris()), at(V3(-0.2, 0, r - d + 0.01), V3(0.2, 0, r - d + 0.01)), 0.0},
+    };
+    for (const Case& c : cases) {
+      const Sweep w = sweep(c.mesh, fm, r, c.path, n);
+      qInfo("%-24s |dF|/h %.4g, points <= %zu, |F| %.6g .. %.6g", c.name, w.worst, w.maxPoints, w.minF, w.maxF);
+      QVERIFY2(w.worst <= 1.5, c.name);
+      QVERIFY2(w.maxPoints == 1, c.name);
+      QVERIFY2(w.minF >= c.Fmin * (1 - 1e-9) && w.maxF <= d * (1 + 1e-9) + 1e-12, c.name);
+    }
+  }
+
+  // A 0.1 kg ball dropped off-centre into a 90-degree V groove (faces at
+  // +-45 degrees about the y-axis, frictionless): at rest each face carries
+  // m g / (2 cos 45) = k d^1.5 and the centre sits at x = 0,
+  // z = (r - d) / cos 45 (to 1e-7 m, the force to 1e-6; 2 s with contact damping).
+  void ballSettlesInAVGroove() {
+    const double m = 0.1, r = 0.01, c45 = std::cos(std::numbers::pi / 4);
+    const double d = std::pow(m * g0 / (2 * c45) / 1e7, 1 / 1.5);
+    const Verts v = {{-0.05, -0.05, 0.05}, {-0.05, 0.05, 0.05}, {0, -0.05, 0}, {0, 0.05, 0}, {0.05, -0.05, 0.05}, {0.05, 0.05, 0.05}};
+    const Tris t = {{0, 2, 3}, {0, 3, 1}, {2, 4, 5}, {2, 5, 3}};
+    auto run = simulate(mechProject(ballOn(meshDef("", v, t), m, r, {0.004, 0.01, r / c45 + 0.003}), 2.0, 1e-3, 1e-9));
+    REQUIRE_OK(run);
+    const double x = run->at("ball.x", 2.0), z = run->at("ball.z", 2.0), F = run->at("hit.normal_force", 2.0);
+    qInfo("x %.3g m, z %.12g m (hand %.12g), force %.10g N (hand %.10g)", x, z, (r - d) / c45, F, m * g0 / c45);
+    QVERIFY(std::abs(x) <= 1e-7);
+    QVERIFY(std::abs(z - (r - d) / c45) <= 1e-7);
+    QVERIFY(std::abs(F - m * g0 / c45) <= 1e-6 * m * g0);
+  }
+
+  // The ball in a three-sided pit (an inverted pyramid, faces at 30 degrees
+  // to the horizontal, the mesh on the pair's j side): at rest on the axis,
+  // each face carrying m g / (3 cos 30) = k d^1.5, the centre at
+  // z = apex + (r - d) / cos 30 (to 1e-7 m, the force to 1e-6).
+  void ballSettlesInATetrahedralPit() {
+    const double m = 0.1, r = 0.01, tilt = std::numbers::pi / 6, ct = std::cos(tilt);
+    const double d = std::pow(m * g0 / (3 * ct) / 1e7, 1 / 1.5);
+    // Rim corners at radius R_c about the axis: a face's inner distance (its
+    // foot) is R_c / 2, so the rim sits at z = tan(tilt) R_c / 2.
+    const double Rc = 0.06, zr = std::tan(tilt) * Rc / 2;
+    Verts v = {{0, 0, 0}};
+    for (int k = 0; k < 3; ++k) {
+      const double a = 2 * std::numbers::pi * k / 3;
+      v.push_back({Rc * std::cos(a), Rc * std::sin(a), zr});
+    }
+    const Tris t = {{0, 1, 2}, {0, 2, 3}, {0, 3, 1}};
+    auto run = simulate(mechProject(ballOn(meshDef("", v, t), m, r, {0.003, -0.002, r / ct + 0.004}, true), 2.0, 1e-3, 1e-9));
+    REQUIRE_OK(run);
+    const double x = run->at("ball.x", 2.0), y = run->at("ball.y", 2.0), z = run->at("ball.z", 2.0);
+    const double F = run->at("hit.normal_force", 2.0);
+    qInfo("x %.3g, y %.3g m, z %.12g m (hand %.12g), force %.10g N (hand %.10g)", x, y, z, (r - d) / ct, F, m * g0 / ct);
+    QVERIFY(std::hypot(x, y) <= 1e-7);
+    QVERIFY(std::abs(z - (r - d) / ct) <= 1e-7);
+    QVERIFY(std::abs(F - m * g0 / ct) <= 1e-6 * m * g0);
+  }
+
+  // A capsule lying on the mesh floor across the shared diagonal (tilted a
+  // little, so its two ends sink unequally) gives the plane's two points,
+  // depths (to 1e-12 m); a run of a capsule dropped on both comes to rest
+  // at the total force m g (to 1e-6) on both.
+  void capsuleOnAMeshFloorIsThePlane() {
+    const Shape mesh = meshShape(kSquare, kSquareTris);
+    const double r = 0.01, L = 0.1;
+    const Shape cap = Shape::capsule(r, L / 2);
+    for (double tilt : {0.0, 0.002, -0.003}) {
+      const Frame fb{V3(0.05, 0.02, r - 2e-4), rot(0.8, V3(0, 0, 1)) * rot(std::numbers::pi / 2 + tilt, V3(1, 0, 0))};
+      const Contact cm = contact::collide(mesh, Frame{}, cap, fb), cp = contact::collide(Shape::plane(), Frame{}, cap, fb);
+      QCOMPARE(cm.points.size(), cp.points.size());
+      QCOMPARE(cm.points.size(), size_t(2));
+      for (const contact::ContactPoint& want : cp.points) {  // as a set: the mesh lists them by triangle
+        const auto it = std::find_if(cm.points.begin(), cm.points.end(), [&](const contact::ContactPoint& got) {
+          return (got.point - want.point).norm() <= 1e-12;
+        });
+        QVERIFY(it != cm.points.end());
+        QVERIFY(std::abs(it->depth - want.depth) <= 1e-12);
+      }
+    }
+    const double m = 0.2;
+    double F[2];
+    for (int k = 0; k < 2; ++k) {
+      Mechanism mech;
+      mech.gravity = {0, 0, -g0};
+      PartDef c = part("cap", m, 2e-4, {0.05, 0.02, r + 1e-3}, {mk("c", {0, 0, 0})});
+      c.orientation = {std::numbers::pi / 2, 0, 0.8};
+      mech.parts = {ground({mk("f", {0, 0, 0})}), c};
+      ContactDef pr;
+      pr.id = "hit";
+      pr.i = k ? sized("ground.f", "plane", {}) : meshDef("ground.f", kSquare, kSquareTris);
+      pr.j = sized("cap.c", "capsule", {{"radius", r}, {"length", L}});
+      pr.params = kLaw;
+      mech.contacts = {pr};
+      auto run = simulate(mechProject(mech, 0.5, 1e-3, 1e-9));
+      REQUIRE_OK(run);
+      F[k] = run->at("hit.normal_force", 0.5);
+    }
+    qInfo("capsule at rest: mesh %.12g N, plane %.12g N, m g %.12g N", F[0], F[1], m * g0);
+    QVERIFY(std::abs(F[0] - m * g0) <= 1e-6 * m * g0);
+    QVERIFY(std::abs(F[1] - m * g0) <= 1e-6 * m * g0);
+  }
+
+  // The hierarchy: a sphere (radius half a cell) on a grid floor of
+  // n = 2 N^2 triangles visits ~log n nodes (at most 8 log2 n here), and
+  // finds the one contact at its depth.
+  void hierarchyCostGrowsLikeLogN() {
+    for (int N : {4, 32, 256}) {
+      const double r = 1.0 / N;  // the query covers a few cells at every n
+      Verts v;
+      Tris t;
+      for (int i = 0; i <= N; ++i)
+        for (int j = 0; j <= N; ++j) v.push_back({-1 + 2.0 * i / N, -1 + 2.0 * j / N, 0});
+      for (int i = 0; i < N; ++i)
+        for (int j = 0; j < N; ++j) {
+          const int a = i * (N + 1) + j, b = a + N + 1;
+          t.push_back({a, b, b + 1});
+          t.push_back({a, b + 1, a + 1});
+        }
+      const Shape mesh = meshShape(v, t);
+      long long worst = 0;
+      for (int k = 0; k < 50; ++k) {
+        const V3 c(-0.9 + 0.036 * k, 0.7 - 0.029 * k, r - 1e-4);
+        const Contact ct = contact::collide(mesh, Frame{}, Shape::sphere(r), Frame{c, M3::Identity()});
+        worst = std::max(worst, contact::MeshShape::visits());
+        QCOMPARE(ct.points.size(), size_t(1));
+        QVERIFY(std::abs(ct.points[0].depth - 1e-4) <= 1e-12);
+      }
+      const double n = 2.0 * N * N;
+      qInfo("%.0f triangles: at most %lld nodes visited per query (8 log2 n = %.0f)", n, worst, 8 * std::log2(n));
+      QVERIFY(worst <= 8 * std::log2(n));
+    }
+  }
+
+  // Bad meshes: refused naming the file, the contact and the field.
+  void badMeshesAreRefused() {
+    auto project = [](ContactShapeDef mesh, ContactShapeDef other, bool ground = true) {
+      Project p;
+      p.mechanism.parts = {ground ? pm::test::ground({mk("f", {0, 0, 0})}) : part("plate", 1, 1e-3, {0, 0, 0}, {mk("f", {0, 0, 0})}),
+                           part("ball", 0.1, 1e-5, {0, 0, 1}, {mk("c", {0, 0, 0})})};
+      if (!ground) p.mechanism.parts.insert(p.mechanism.parts.begin(), pm::test::ground({mk("o", {0, 0, 0})}));
+      ContactDef c;
+      c.id = "floor_contact";
+      c.i = std::move(mesh);
+      c.j = std::move(other);
+      p.mechanism.contacts = {c};
+      return p;
+    };
+    const ContactShapeDef ball = sized("ball.c", "sphere", {{"radius", 0.01}});
+    const std::string head = "mesh.pneumech.json: object 'floor_contact', field ";
+    struct Bad {
+      Project p;
+      std::string want;
+    };
+    const std::vector<Bad> bad = {
+        {project(meshDef("ground.f", {}, {}), ball), head + "'i.vertices': the mesh is empty: no vertices"},
+        {project(meshDef("ground.f", kSquare, {}), ball), head + "'i.triangles': the mesh is empty: no triangles"},
+        {project(meshDef("ground.f", kSquare, {{0, 1, 2}, {0, 2, 4}}), ball),
+         head + "'i.triangles[1]': vertex index 4 is out of range (the mesh has 4 vertices, 0 to 3)"},
+        {project(meshDef("ground.f", {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}}, {{0, 1, 2}}), ball),
+         head + "'i.triangles[0]': is degenerate: its corners are collinear (zero area)"},
+        {project(meshDef("ground.f", {{0, 0, 0}, {1, 0, 0}, {0, NAN, 0}}, {{0, 1, 2}}), ball),
+         head + "'i.vertices[2]': not a finite number"},
+        {project(meshDef("ground.f", kSquare, {{0, 1, 2}, {0, 3, 2}}), ball),
+         head + "'i.triangles[1]': is wound against triangles[0]: both run their shared edge (2, 0) the same way, so "
+                "their normals disagree (list every triangle counter-clockwise seen from the side that is touched)"},
+        {project(meshDef("ground.f", kSquare, {{0, 1, 1}}), ball), head + "'i.triangles[0]': repeats a vertex (a triangle needs three)"},
+        {project(meshDef("plate.f", kSquare, kSquareTris), ball, false),
+         head + "'i.marker': a mesh must be on the ground or on a part welded to it by fixed joints; 'plate' can move "
+                "(put the mesh on the fixed side of the pair)"},
+        {project(meshDef("ground.f", kSquare, kSquareTris), sized("ball.c", "box", {{"lx", 0.1}, {"ly", 0.1}, {"lz", 0.1}})),
+         head + "'j.shape': a mesh touches only a sphere or a capsule, not a box"},
+        {project(meshDef("ground.f", kSquare, kSquareTris), meshDef("ball.c", kSquare, kSquareTris)),
+         head + "'j.shape': a mesh touches only a sphere or a capsule, not a mesh"},
+    };
+    for (const Bad& b : bad) {
+      const std::string got = errorOf(b.p);
+      QVERIFY2(got == b.want, qPrintable(QString::fromStdString("got  '" + got + "'\nwant '" + b.want + "'")));
+    }
+    // Welded to the ground by a fixed joint, the plate may carry a mesh.
+    Project welded = project(meshDef("plate.f", kSquare, kSquareTris), ball, false);
+    welded.mechanism.joints = {joint("weld", "fixed", "plate.f", "ground.o")};
+    QCOMPARE(errorOf(welded), std::string());
+  }
+
+  // In the file: vertices and triangles round-trip; an STL file (ASCII)
+  // relative to the project is read and scaled by size.scale; a missing file
+  // and a bad index are refused naming the field.
+  void meshInTheProjectFile() {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "pm_test_contact_mesh";
+    std::filesystem::create_directories(dir);
+    {
+      std::ofstream stl(dir / "tri.stl");
+      stl << "solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1000 0 0\nvertex 0 1000 0\nendloop\nendfacet\n"
+             "facet normal 0 0 1\nouter loop\nvertex 1000 0 0\nvertex 1000 1000 0\nvertex 0 1000 0\nendloop\nendfacet\nendsolid t\n";
+    }
+    auto text = [](const std::string& side) {
+      return std::string(R"({"format": "pneumech-project", "schema_version": 1, "components": [], "connections": [],
+        "mechanism": {"parts": [
+        {"id": "ground", "ground": true, "markers": [{"id": "f"}]},
+        {"id": "ball", "mass": 0.1, "position": [0.5, 0.5, 0.02], "markers": [{"id": "c"}]}],
+        "contacts": [{"id": "hit", "i": )") + side + R"(, "j": {"marker": "ball.c", "shape": "sphere", "size": {"radius": 0.01}}}]}})";
+    };
+    const std::string file = (dir / "m.pneumech.json").string();
+    Project p = parseProjectText(text(R"({"marker": "ground.f", "shape": "mesh", "file": "tri.stl", "size": {"scale": 0.001}})"), file);
+    const ContactShapeDef& s = p.mechanism.contacts.at(0).i;
+    QCOMPARE(s.triangles.size(), size_t(2));
+    QCOMPARE(s.vertices.size(), size_t(4));
+    QCOMPARE(s.vertices[1][0], 1.0);
+    validateProject(p, file);
+    Project q = parseProjectText(text(R"({"marker": "ground.f", "shape": "mesh", "vertices": [[0,0,0],[1,0,0],[0,1,0]], "triangles": [[0,1,2]]})"), file);
+    QCOMPARE(q.mechanism.contacts.at(0).i.triangles.size(), size_t(1));
+    const Project back = parseProjectText(serializeProject(q), file);
+    QVERIFY(back.mechanism.contacts == q.mechanism.contacts);
+    const std::vector<std::pair<std::string, std::string>> bad = {
+        {R"({"marker": "ground.f", "shape": "mesh", "file": "none.stl"})", "field 'i.file'"},
+        {R"({"marker": "ground.f", "shape": "mesh", "vertices": [[0,0,0]], "triangles": [[0,1.5,2]]})",
+         "field 'i.triangles[0]': expected three integer vertex indices (from 0)"},
+        {R"({"marker": "ground.f", "shape": "mesh", "vertices": [[0,0]], "triangles": [[0,1,2]]})",
+         "field 'i.vertices[0]': expected [x, y, z] in m"},
+    };
+    for (const auto& [side, want] : bad) {
+      std::string got;
+      try {
+        parseProjectText(text(side), file);
+      } catch (const ProjectError& e) {
+        got = e.what();
+      }
+      QVERIFY2(got.find("object 'hit', " + want) != std::string::npos, qPrintable(QString::fromStdString(got)));
+    }
+    std::filesystem::remove_all(dir);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestContactMesh)
+#include "test_contact_mesh.moc"
