@@ -219,7 +219,11 @@ void edgeEdges(const MeshShape& m, const std::vector<int>& ids, const BoxInMesh&
         // edge is the far side's, beyond the box from the mesh edge).
         const V3 local = bx.R.transpose() * (cm - bx.p);
         if (dist < 0.0 && (local.cwiseAbs() - bx.e).maxCoeff() > 1e-12 * bx.e.norm()) continue;
-        out.push_back({cm, cb, n, dist});
+        // Within `fade` of the box edge's end its depth grows from zero: a
+        // ridge entering a face through a corner (whose own point already
+        // pushes there) adds its crossings without a step.
+        const double fade = bx.e.minCoeff(), w = std::min(1.0, std::min(tb, 1.0 - tb) * db.norm() / fade);
+        out.push_back({cm, cb, n, dist < 0.0 ? w * dist : dist});
       }
     }
   }

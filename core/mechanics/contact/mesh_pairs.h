@@ -33,9 +33,11 @@
 //    whose normal (turned) lies in the vertex's normal cone.
 // Apart, the same features and the corners' nearest sharp edges and
 // vertices give the distance (capped at the box's smallest half extent).
-// Known step (tests/test_contact_mesh.cpp boxSlidesAcrossSharedEdges): a
-// ridge entering a box's face through a corner starts its two crossings at
-// their full depth (a point contact has no patch to grow).
+// A crossing's depth grows from zero over the box's smallest half extent
+// from the box edge's ends, so a ridge entering a face through a corner
+// adds no step. Known step (tests/test_contact_mesh.cpp
+// boxSlidesAcrossSharedEdges): a corner pressed into a ridge turns from one
+// face's normal to the other's where it passes under the ridge.
 #pragma once
 
 #include "mechanics/contact/narrow_phase.h"
