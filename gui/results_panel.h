@@ -109,6 +109,9 @@ class ResultsPanel : public QWidget {
  private:
   void onReset();
   void chooseDefaultChannels();
+  std::vector<std::vector<std::string>> defaultPlotGroups() const;
+  std::vector<std::vector<std::string>> mechanismPlotGroups() const;
+  void keepReportPlots(const Project& project);
   void exportPaneDialog(bool svg);
   void scheduleAlign();
 
@@ -119,6 +122,9 @@ class ResultsPanel : public QWidget {
   QSplitter* paneSplitter_;
   QSplitter* split_;
   DisplacementStepView* stepView_;
+  // The project's own "report" plots (channel lists), the default panes
+  // of a project without pressures.
+  std::vector<std::vector<std::string>> reportPlots_;
   std::vector<PlotPane*> panes_;
   PlotPane* current_ = nullptr;
   QAction* maximise_ = nullptr;
