@@ -4,9 +4,12 @@
 #include "document.h"
 #include "engine/engine.h"
 #include "mechanism_editing.h"
+#include "mesh_import.h"
 #include "selection_model.h"
 
 #include <QComboBox>
+#include <QFileInfo>
+#include <QHBoxLayout>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -36,7 +39,7 @@ ContactDialog::ContactDialog(Document* doc, SelectionModel* selection, const QSt
   QStringList parts;
   for (const PartDef& q : p.mechanism.parts) parts << QString::fromStdString(q.id);
 
-  auto* form = new QFormLayout;
+  auto* form = form_ = new QFormLayout;
   id_ = new QLineEdit(QString::fromStdString(freshObjectId(p, "contact")));
   id_->setObjectName("dlg_id");
   form->addRow(tr("Id"), id_);
@@ -53,8 +56,29 @@ ContactDialog::ContactDialog(Document* doc, SelectionModel* selection, const QSt
     form->addRow(side == 0 ? tr("I part") : tr("J part"), part_[side]);
     form->addRow(side == 0 ? tr("I shape") : tr("J shape"), shape_[side]);
     connect(part_[side], &QComboBox::currentIndexChanged, this, [this, side] { fillShapes(side); });
-    connect(shape_[side], &QComboBox::currentIndexChanged, this, [this] { markUnsupported(); });
+    connect(shape_[side], &QComboBox::currentIndexChanged, this, [this] {
+      markUnsupported();
+      showMeshRow();
+    });
   }
+  // The mesh's file and units (shown when a side takes a mesh).
+  meshRow_ = new QWidget;
+  auto* meshLay = new QHBoxLayout(meshRow_);
+  meshLay->setContentsMargins(0, 0, 0, 0);
+  meshFile_ = new QLineEdit;
+  meshFile_->setObjectName("dlg_mesh_file");
+  meshFile_->setPlaceholderText(tr("STL or OBJ, in the project's folder"));
+  auto* browse = new QPushButton(tr("Browse..."));
+  browse->setObjectName("dlg_mesh_browse");
+  connect(browse, &QPushButton::clicked, this, &ContactDialog::browseMesh);
+  meshUnit_ = new QComboBox;
+  meshUnit_->setObjectName("dlg_mesh_unit");
+  meshUnit_->addItem(tr("file in mm"), 0.001);
+  meshUnit_->addItem(tr("file in m"), 1.0);
+  meshLay->addWidget(meshFile_, 1);
+  meshLay->addWidget(browse);
+  meshLay->addWidget(meshUnit_);
+  form->addRow(tr("Mesh file"), meshRow_);
   auto* note = new QLabel(tr("The normal force pushes J's part away from I's. A shape sits on a marker of its part "
                              "(one is added where the drawn shape has none at its centre)."));
   note->setWordWrap(true);
@@ -96,6 +120,7 @@ ContactDialog::ContactDialog(Document* doc, SelectionModel* selection, const QSt
   lay->addWidget(buttons);
   fillShapes(0);
   fillShapes(1);
+  showMeshRow();
 }
 
 QLineEdit* ContactDialog::paramEdit(const std::string& name) const {
@@ -111,6 +136,9 @@ void ContactDialog::fillShapes(int side) {
   c->clear();
   const auto options = contactShapeOptions(doc_->project().mechanism, part_[side]->currentText().toStdString());
   for (const ContactShapeOption& o : options) c->addItem(o.label, QString::fromStdString(o.shape.shape));
+  // The core takes a mesh on a part that cannot move only.
+  const std::string part = part_[side]->currentText().toStdString();
+  if (partCannotMove(doc_->project().mechanism, part)) c->addItem(tr("Mesh from STL/OBJ file..."), kMeshChoice);
   // I: the first shape; J: the first one the core can pair with I's.
   c->setCurrentIndex(c->count() > 0 ? 0 : -1);
   if (side == 1)
@@ -132,6 +160,20 @@ void ContactDialog::markUnsupported() {
     model->item(k)->setEnabled(engine::contactPairSupported(a, shape_[1]->itemData(k).toString().toStdString()));
 }
 
+void ContactDialog::showMeshRow() {
+  const bool mesh = shape_[0]->currentData() == kMeshChoice || shape_[1]->currentData() == kMeshChoice;
+  meshRow_->setEnabled(mesh);
+  form_->setRowVisible(meshRow_, mesh);
+}
+
+void ContactDialog::browseMesh() {
+  QString err;
+  const QString rel = chooseProjectMesh(this, doc_->file(), &err);
+  message_->setText(err);
+  message_->setVisible(!err.isEmpty());
+  if (!rel.isEmpty()) meshFile_->setText(rel);
+}
+
 QString ContactDialog::add() {
   Project changed = doc_->project();
   ContactDef c;
@@ -141,6 +183,17 @@ QString ContactDialog::add() {
   for (int side = 0; side < 2; ++side) parts[side] = part_[side]->currentText().toStdString();
   if (parts[0] == parts[1]) return tr("I and J are the same part: a contact is between two parts");
   for (int side = 0; side < 2; ++side) {
+    if (shape_[side]->currentData() == kMeshChoice) {
+      if (doc_->file().isEmpty()) return tr("Save the project first: a mesh file is read from its folder");
+      ContactShapeDef& s = side == 0 ? c.i : c.j;
+      const QString folder = QFileInfo(doc_->file()).absolutePath();
+      if (QString err = placeMeshShape(changed.mechanism, parts[side], folder.toStdString(),
+                                       meshFile_->text().trimmed().toStdString(), meshUnit_->currentData().toDouble(),
+                                       kSide[side], &s);
+          !err.isEmpty())
+        return err;
+      continue;
+    }
     const auto options = contactShapeOptions(changed.mechanism, parts[side]);
     const int k = shape_[side]->currentIndex();
     if (k < 0 || k >= int(options.size()))

@@ -5,6 +5,9 @@
 // their declared defaults. OK checks the pair as a run does (the core's
 // message shown in the dialog, which stays open) and adds it, with a marker
 // a shape needs, as one undoable edit; the pair becomes the selection.
+// A part that cannot move also offers "Mesh from STL/OBJ file...": a file
+// in the project's folder (Browse copies one from elsewhere into it), in
+// mm or m, at the part's frame.
 #pragma once
 
 #include <QDialog>
@@ -14,6 +17,7 @@
 #include <string>
 
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 
@@ -33,11 +37,17 @@ class ContactDialog : public QDialog {
   QComboBox* partBox(int side) const { return part_[side]; }
   QComboBox* shapeBox(int side) const { return shape_[side]; }
   QLineEdit* paramEdit(const std::string& name) const;
+  // The mesh's file (relative to the project's folder) and its units.
+  QLineEdit* meshFileEdit() const { return meshFile_; }
+  QComboBox* meshUnitBox() const { return meshUnit_; }
+  static constexpr const char* kMeshChoice = "mesh";  // the shape boxes' item data
   QString message() const;
 
  private:
   void fillShapes(int side);
   void markUnsupported();
+  void showMeshRow();
+  void browseMesh();
   // "" when the pair was added, else the reason (shown).
   QString add();
 
@@ -49,6 +59,10 @@ class ContactDialog : public QDialog {
   std::map<std::string, QLineEdit*> params_;
   std::map<std::string, QString> initial_;  // the parameters' texts as first shown
   QLabel* message_;
+  QFormLayout* form_;
+  QWidget* meshRow_;
+  QLineEdit* meshFile_;
+  QComboBox* meshUnit_;
 };
 
 }  // namespace pm::gui

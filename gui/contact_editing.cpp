@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <set>
 
 namespace pm::gui {
 
@@ -207,6 +208,45 @@ ContactShapeDef placeContactShape(Mechanism& m, const std::string& partId, const
   part->markers.push_back(k);
   s.marker = partId + "." + k.id;
   return s;
+}
+
+bool partCannotMove(const Mechanism& m, const std::string& partId) {
+  std::set<std::string> fixed;
+  for (const PartDef& q : m.parts)
+    if (q.ground) fixed.insert(q.id);
+  auto partOf = [](const std::string& marker) { return marker.substr(0, marker.find('.')); };
+  // Welds spread from the ground until nothing changes.
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const JointDef& j : m.joints) {
+      if (j.type != "fixed") continue;
+      const std::string a = partOf(j.i), b = partOf(j.j);
+      if (fixed.count(a) != fixed.count(b)) grew = fixed.insert(fixed.count(a) ? b : a).second || grew;
+    }
+  }
+  return fixed.count(partId) > 0;
+}
+
+QString placeMeshShape(Mechanism& m, const std::string& partId, const std::string& folder, const std::string& file,
+                       double scale, const std::string& side, ContactShapeDef* out) {
+  const QString field = QString::fromStdString(side + ".file");
+  if (file.empty()) return QObject::tr("%1: choose an STL or OBJ file in the project's folder").arg(field);
+  if (!(scale > 0.0)) return QObject::tr("%1: the scale must be positive").arg(QString::fromStdString(side + ".size.scale"));
+  TriangleMesh mesh;
+  try {
+    mesh = engine::readMesh(folder, file);
+  } catch (const std::exception& e) {
+    return QObject::tr("%1: %2").arg(field, QString::fromStdString(e.what()));
+  }
+  ContactShapeOption o;
+  o.at = MarkerDef{"", kZero, kZero};  // the file's axes are the part frame's
+  o.shape.shape = "mesh";
+  o.shape.file = file;
+  o.shape.size = {{"scale", scale}};
+  for (const Vec3& v : mesh.vertices) o.shape.vertices.push_back({scale * v[0], scale * v[1], scale * v[2]});
+  for (const auto& t : mesh.triangles) o.shape.triangles.push_back({int(t[0]), int(t[1]), int(t[2])});
+  *out = placeContactShape(m, partId, o);
+  return {};
 }
 
 // ----------------------------------------------------------------- checks

@@ -37,6 +37,17 @@ std::vector<ContactShapeOption> contactShapeOptions(const Mechanism& m, const st
 // the part.
 ContactShapeDef placeContactShape(Mechanism& m, const std::string& part, const ContactShapeOption& option);
 
+// A part that cannot move: the ground, or a part welded to it by fixed
+// joints (the only side a mesh may be on).
+bool partCannotMove(const Mechanism& m, const std::string& part);
+// A mesh shape read from `file` (relative to the project's folder `folder`,
+// confined to it as the loader does; `scale` from file units to m), at the
+// part's frame (a marker there, or a new one): its file and scale as the
+// file format writes them, its vertices and triangles as the loader fills
+// them. "" or the reason, naming `side` ("i"/"j") and the field.
+QString placeMeshShape(Mechanism& m, const std::string& part, const std::string& folder, const std::string& file,
+                       double scale, const std::string& side, ContactShapeDef* out);
+
 // "" when the pair (latch) passes the run's checks against `m`'s parts and
 // markers, else the run's message naming the object and the field.
 QString checkContactPair(const Mechanism& m, const ContactDef& pair);

@@ -3,13 +3,13 @@
 #include "engine/engine.h"
 #include "model/mass_properties.h"
 #include "mechanism_editing.h"
+#include "mesh_import.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -226,27 +226,15 @@ void PartShapeDialog::refresh() {
           .arg(in.shape == "none" ? tr(" (as typed: no shape)") : QString()));
 }
 
-// A mesh outside the project's folder is copied into it: projects read
-// files from their own folder only.
+// A mesh outside the project's folder is copied into it (mesh_import.h).
 void PartShapeDialog::browseMesh() {
-  if (projectFile_.isEmpty()) {
-    message_->setText(tr("Save the project first: imported meshes are kept in its folder."));
+  QString err;
+  const QString rel = chooseProjectMesh(this, projectFile_, &err);
+  if (!err.isEmpty()) {
+    message_->setText(err);
     message_->show();
-    return;
   }
-  const QDir folder = QFileInfo(projectFile_).absoluteDir();
-  const QString f = QFileDialog::getOpenFileName(this, tr("Import mesh"), folder.path(), tr("Meshes (*.stl *.STL *.obj *.OBJ)"));
-  if (f.isEmpty()) return;
-  QString rel = folder.relativeFilePath(f);
-  if (rel.startsWith("..")) {
-    rel = QFileInfo(f).fileName();
-    if (!QFile::exists(folder.filePath(rel)) && !QFile::copy(f, folder.filePath(rel))) {
-      message_->setText(tr("Could not copy %1 into the project's folder").arg(f));
-      message_->show();
-      return;
-    }
-  }
-  file_->setText(rel);
+  if (!rel.isEmpty()) file_->setText(rel);
 }
 
 }  // namespace pm::gui

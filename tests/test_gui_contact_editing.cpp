@@ -22,6 +22,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -177,6 +178,66 @@ class TestGuiContactEditing : public QObject {
     QCOMPARE(w.project().mechanism.latches.at(0).params.at("engaged"), 1.0);
     editField(w, "param.capture_radius", "3");
     QCOMPARE(w.project().mechanism.latches.at(0).params.at("capture_radius"), 0.003);
+  }
+
+  // The ground offers a mesh from a file (the ball, which moves, does not):
+  // the file typed relative to the project's folder, in mm; the pair keeps
+  // the file and the scale, and its triangles are the file's, scaled, as
+  // the loader reads them back.
+  void addAMeshContactFromAFile() {
+    QTemporaryDir dir;
+    QVERIFY(QFile::copy(QString(PM_SOURCE_DIR) + "/projects/contact_vblock_chute.stl", dir.filePath("chute.stl")));
+    const QString file = dir.filePath("ball.pneumech.json");
+    engine::save(ballOverFloor(), file.toStdString());
+    MainWindow w;
+    QVERIFY(test::showProject(w, file, test::kLargeWindow));
+    clickTree(w, "ground");
+    clickTree(w, "ball");
+    w.mechanismActions()->addContact()->trigger();
+    ContactDialog* d = nullptr;
+    QTRY_VERIFY((d = w.findChild<ContactDialog*>("addContactDialog")));
+    QCOMPARE(d->shapeBox(1)->findData(ContactDialog::kMeshChoice), -1);
+    const int mesh = d->shapeBox(0)->findData(ContactDialog::kMeshChoice);
+    QVERIFY(mesh >= 0);
+    QCOMPARE(d->shapeBox(0)->itemText(mesh), QString("Mesh from STL/OBJ file..."));
+    QVERIFY(!d->meshFileEdit()->isVisible());
+    d->shapeBox(0)->setFocus();
+    while (d->shapeBox(0)->currentIndex() != mesh) {
+      const int at = d->shapeBox(0)->currentIndex();
+      QTest::keyClick(d->shapeBox(0), Qt::Key_Down);
+      QVERIFY(d->shapeBox(0)->currentIndex() != at);
+    }
+    QVERIFY(d->meshFileEdit()->isVisible());
+    QVERIFY(d->shapeBox(1)->currentText().startsWith("sphere r 20 mm at c"));
+
+    // No file yet: refused, naming the field; the dialog stays.
+    auto* ok = d->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+    QTest::mouseClick(ok, Qt::LeftButton);
+    QVERIFY(d->isVisible());
+    QVERIFY2(d->message().startsWith("i.file:"), qPrintable(d->message()));
+    QVERIFY(w.project().mechanism.contacts.empty());
+
+    typeInto(d->meshFileEdit(), "chute.stl");
+    QCOMPARE(d->meshUnitBox()->currentText(), QString("file in mm"));
+    QTest::mouseClick(ok, Qt::LeftButton);
+    QTRY_VERIFY(!w.findChild<ContactDialog*>("addContactDialog"));
+    const ContactDef c = w.project().mechanism.contacts.at(0);
+    QCOMPARE(c.i.shape, std::string("mesh"));
+    QCOMPARE(c.i.file, std::string("chute.stl"));
+    QCOMPARE(c.i.size.at("scale"), 0.001);
+    QCOMPARE(c.i.marker, std::string("ground.floor"));  // the marker at the ground's frame
+    QCOMPARE(c.j.shape, std::string("sphere"));
+    const TriangleMesh raw = engine::readMesh(dir.path().toStdString(), "chute.stl");
+    QCOMPARE(c.i.vertices.size(), raw.vertices.size());
+    QCOMPARE(c.i.triangles.size(), raw.triangles.size());
+    for (size_t k = 0; k < raw.vertices.size(); ++k)
+      for (int a = 0; a < 3; ++a) QCOMPARE(c.i.vertices[k][a], 0.001 * raw.vertices[k][a]);
+
+    // Saved and read back: the same pair (the file and scale written, the
+    // vertices read from the file).
+    const QString saved = dir.filePath("saved.pneumech.json");
+    engine::save(w.project(), saved.toStdString());
+    QCOMPARE(engine::load(saved.toStdString()).mechanism.contacts.at(0), c);
   }
 };
 
