@@ -372,7 +372,10 @@ void PlotPane::refresh() {
   updating_ = false;
   // The cursor line moving over the plot repaints a strip 30 times a
   // second: from each item's pixmap (redrawn only when the item changes)
-  // instead of stroking every curve again.
+  // instead of stroking every curve again. The pixmaps are dropped first:
+  // an axis's labels (new range, new margins) are not always redrawn into
+  // them otherwise, and a pane would keep an earlier run's labels or none.
+  cacheItems(false);
   cacheItems(true);
   viewport()->update();
 }
@@ -439,6 +442,7 @@ void PlotPane::setTimeAxisInsets(double left, double right) {
   insetLeft_ = left;
   insetRight_ = right;
   chart_->setMargins(QMargins(2 + int(std::lround(left)), 2, 6 + int(std::lround(right)), 2));
+  cacheItems(false);  // laid out anew: drawn afresh (refresh() caches again)
 }
 
 QRectF PlotPane::plotAreaIn(const QWidget* ancestor) const {

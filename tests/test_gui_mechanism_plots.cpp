@@ -11,7 +11,11 @@
 
 #include "engine/engine.h"
 
+#include <QChart>
 #include <QFile>
+#include <QImage>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -49,6 +53,26 @@ bool runAndCheckPanes(MainWindow& w, const QString& path, const Panes& expected)
     pane->refresh();
     if (pane->channelNames().empty()) {
       qWarning("pane %d is empty: %s", i + 1, qPrintable(describe(shown)));
+      return false;
+    }
+    // One curve and one legend entry a channel.
+    const auto curves = pane->chart()->series().size();
+    const auto entries = pane->chart()->legend()->markers().size();
+    if (curves != qsizetype(pane->channelNames().size()) || entries != curves) {
+      qWarning("pane %d: %d channels, %d curves, %d legend entries", i + 1, int(pane->channelNames().size()),
+               int(curves), int(entries));
+      return false;
+    }
+    // The y axis is drawn: its labels and title left of the plot area,
+    // as the pane shows it (its items' cached pixmaps).
+    QTest::qWait(100);
+    const QImage shot = pane->grab().toImage();
+    const QRect plot = pane->plotAreaIn(pane).toRect();
+    int ink = 0;
+    for (int y = plot.top(); y < plot.bottom() && y < shot.height(); ++y)
+      for (int x = 0; x < plot.left() - 3; ++x) ink += qGray(shot.pixel(x, y)) < 128;
+    if (ink < 100) {
+      qWarning("pane %d: no y axis drawn (%d dark pixels left of the plot)", i + 1, ink);
       return false;
     }
     for (const std::string& n : pane->channelNames())
