@@ -120,6 +120,14 @@ PlotPane::PlotPane(ResultBuffer* data, QWidget* parent) : QChartView(parent), da
   connect(chart_, &QChart::plotAreaChanged, this, [this] {
     if (!titling_) QTimer::singleShot(0, this, [this] { updateAxisTitles(); });
     if (!exporting_) emit plotAreaMoved();
+    // Laid out anew: every item drawn afresh into its cache and the whole
+    // plot repainted (a cursor strip drawn from pixmaps of the earlier
+    // layout left pieces of old labels and lines behind).
+    if (!exporting_) {
+      cacheItems(false);
+      cacheItems(true);
+      viewport()->update();
+    }
     // Wider: decimated again for the new pixel columns.
     if (!exporting_ && !updating_ && bucketCount() > decimatedFor_)
       QTimer::singleShot(0, this, [this] { refresh(); });
