@@ -46,5 +46,6 @@ namespace pm::contact {
 
 Contact meshBody(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb);
 Contact meshBox(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb);
+Contact meshCylinder(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb);
 
 }  // namespace pm::contact
