@@ -614,7 +614,8 @@ class TestContactMesh : public QObject {
   // falling at 10 degrees), turned psi = 0.3 rad about the vertical, its
   // centre at x = 10 mm and d below touching: one contact where the ridge
   // passes under the axis, (0, -10 mm tan psi), d deep along +z, midway at
-  // z = -d / 2 (its rims are above the faces). Standing on the ridge, its
+  // z = -d / 2 (its rims are above the faces). Lying along the ridge: the
+  // ends of the ridge's stretch under it, y = y0 +- h. Standing on the ridge, its
   // centre at x = 8 mm: the two points where the ridge leaves the bottom
   // cap, y = +-sqrt(r^2 - x^2), each d deep along +z. Apart by d: distance d.
   void cylinderAcrossARidge() {
@@ -624,8 +625,10 @@ class TestContactMesh : public QObject {
     for (double d : {1e-4, 1e-3, -1e-3}) {
       const Frame lying{fm.toWorld(V3(0.01, 0, r - d)), fm.R * rot(psi, V3(0, 0, 1)) * rot(std::numbers::pi / 2, V3(0, 1, 0))};
       const Frame standing{fm.toWorld(V3(0.008, 0, h - d)), fm.R};
+      const Frame along{fm.toWorld(V3(0, 0.1, r - d)), fm.R * rot(std::numbers::pi / 2, V3(1, 0, 0))};
       const std::vector<std::pair<Frame, std::vector<V3>>> cases = {
           {lying, {V3(0, -0.01 * std::tan(psi), -d / 2)}},
+          {along, {V3(0, 0.1 - h, -d / 2), V3(0, 0.1 + h, -d / 2)}},
           {standing, {V3(0, std::sqrt(r * r - 0.008 * 0.008), -d / 2), V3(0, -std::sqrt(r * r - 0.008 * 0.008), -d / 2)}}};
       for (const auto& [fb, want] : cases) {
         const Contact c = contact::collide(mesh, fm, Shape::cylinder(r, h), fb);
@@ -683,6 +686,50 @@ class TestContactMesh : public QObject {
       qInfo("cylinder %-7s across the coplanar diagonal: |dF|/h %.4g, points %zu .. %zu", c.name, worst, least, most);
       QVERIFY2(worst <= 1e-6, c.name);
       QVERIFY2(least == c.pts && most == c.pts, c.name);
+    }
+  }
+
+  // Known steps (measured): a cylinder (d = 1 mm below the ridge's top)
+  // slid 0.2 m across a 10-degree ridge standing (the ridge crosses its
+  // bottom cap; near the rim the side becomes the nearer way out, and the
+  // normal turns by 90 degrees there) and lying along x, slid along its
+  // axis off the ridge (the ridge leaves through the cap's rim). Where the
+  // way out turns, the nearer one's points grow from zero depth over its own
+  // depth, so that turn adds O(1) to |dF|/h (without the growth, standing:
+  // 199.8). What is left is the box's known step: a rim point
+  // pressed into the ridge is pushed by the nearer face, so passing under
+  // the ridge its normal flips by 20 degrees (|dF| = 2 d sin 10 deg); the
+  // standing cylinder's two quarter-turn rim points pass under it at once:
+  // |dF|/h within 4 d sin 10 deg / h = 69.5 (68.3 seen); lying, its end
+  // disc's lowest rim point passes over the ridge: within 34.7 (34.2 seen).
+  void cylinderCrossesARidge() {
+    const double d = 1e-3, h = 1e-5, r = 0.02, L = 0.05;
+    const Shape mesh = meshShape(roof(10.0 * std::numbers::pi / 180.0), kRoofTris), cyl = Shape::cylinder(r, L);
+    const int n = int(0.2 / h);  // 0.2 m in steps of h
+    struct Case {
+      const char* name;
+      M3 turn;
+      V3 from, to;
+      double bound;
+    };
+    const double flip = 2 * d * std::sin(10.0 * std::numbers::pi / 180.0) / h;
+    const std::vector<Case> cases = {
+        {"standing", M3::Identity(), V3(-0.1, 0.1, L - d), V3(0.1, 0.1, L - d), 2 * flip},
+        {"lying off", rot(std::numbers::pi / 2, V3(0, 1, 0)), V3(0, 0.1, r - d), V3(0.2, 0.1, r - d), flip}};
+    for (const Case& c : cases) {
+      double worst = 0.0;
+      size_t most = 0;
+      V3 prev = V3::Zero();
+      for (int k = 0; k <= n; ++k) {
+        const V3 p = c.from + (c.to - c.from) * (double(k) / n);
+        const Contact ct = contact::collide(mesh, Frame{}, cyl, Frame{p, c.turn});
+        const V3 F = springForce(ct);
+        if (k > 0) worst = std::max(worst, (F - prev).norm() / h);
+        most = std::max(most, ct.points.size());
+        prev = F;
+      }
+      qInfo("cylinder %-9s across a ridge: |dF|/h %.4g, points <= %zu", c.name, worst, most);
+      QVERIFY2(worst <= c.bound, c.name);
     }
   }
 

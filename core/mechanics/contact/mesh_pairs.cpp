@@ -339,14 +339,20 @@ void edgeCylinder(const MeshShape& m, const std::vector<int>& ids, const CylInMe
     const double tl = -A.head<2>().dot(D.head<2>()) / dd, t = std::clamp(tl, 0.0, 1.0);
     const V3 x = A + t * D;
     const double rho = x.head<2>().norm(), z = x.z();
-    if (cy.r - rho < cy.h - std::abs(z)) {  // the side is the nearer way out
+    // The depths out through the side and the cap there: where they are
+    // equal the way out turns (the normal by 90 degrees), so the nearer
+    // one's points grow from zero depth there, over the nearer's own depth.
+    const double side = cy.r - rho, cap = cy.h - std::abs(z);
+    if (side < cap) {  // the side is the nearer way out
       if (t <= 0.0 || t >= 1.0 || !(rho > 0.0)) continue;  // an end: the vertex's
       const V3 er(x.x() / rho, x.y() / rho, 0.0), n = cy.R * V3(-er);
       if (!inEdgeCone(e, n)) continue;
       const double dr = rho - cy.r, dz = std::abs(z) - cy.h;
       // Inside, the nearer of side and cap: the depth falls to zero where the edge leaves through a rim.
       const double dist = (dr > 0.0 || dz > 0.0) ? std::hypot(std::max(dr, 0.0), std::max(dz, 0.0)) : std::max(dr, dz);
-      out.push_back({cy.world(x), cy.world(V3(cy.r * er.x(), cy.r * er.y(), std::clamp(z, -cy.h, cy.h))), n, dist});
+      const double w = side > 0.0 ? std::min(1.0, (cap - side) / side) : 1.0;
+      out.push_back({cy.world(x), cy.world(V3(cy.r * er.x(), cy.r * er.y(), std::clamp(z, -cy.h, cy.h))), n,
+                     dist < 0.0 ? w * dist : dist});
       continue;
     }
     // A cap: the points where the edge leaves the cap's disc (a ridge under
@@ -356,12 +362,12 @@ void edgeCylinder(const MeshShape& m, const std::vector<int>& ids, const CylInMe
     const V3 xl = A + tl * D;
     const double half2 = cy.r * cy.r - xl.head<2>().squaredNorm();
     if (half2 < 0.0 || !inEdgeCone(e, n)) continue;
-    const double dt = std::sqrt(half2 / dd);
+    const double dt = std::sqrt(half2 / dd), w = cap > 0.0 ? std::min(1.0, (side - cap) / cap) : 1.0;
     for (double s : {tl - dt, tl + dt}) {
       if (s <= 0.0 || s >= 1.0) continue;  // past the edge's end: the vertex's
       const V3 p = A + s * D;
       const double gap = sg * p.z() - cy.h;
-      out.push_back({cy.world(p), cy.world(V3(p.x(), p.y(), sg * cy.h)), n, gap});
+      out.push_back({cy.world(p), cy.world(V3(p.x(), p.y(), sg * cy.h)), n, gap < 0.0 ? w * gap : gap});
     }
   }
 }
