@@ -40,7 +40,7 @@ void ResultBuffer::clear() {
   complete_ = false;
   channels_.clear();
   rows_.setChannels(0);
-  generation_ = rows_.generation();
+  generation_ = generation();
   emit reset();
 }
 
@@ -60,9 +60,11 @@ void ResultBuffer::begin(const std::vector<ChannelInfo>& ch) {
                          QString::fromStdString(cut < n.size() ? n.substr(cut + 1) : n)});
   }
   const size_t n = std::max<size_t>(ch.size(), 1);
-  rows_ = DecimatedRows(std::clamp<size_t>(valueBudget_ / n, kMinRows, kMaxRows));
+  targetRows_ = std::clamp<size_t>(valueBudget_ / n, kMinRows, kMaxRows);
+  generationBase_ = generation() + 1;  // a view of the old rows starts over
+  rows_ = DecimatedRows(targetRows_);
   rows_.setChannels(ch.size());
-  generation_ = rows_.generation();
+  generation_ = generation();
   complete_ = false;
   store_ = std::make_shared<ResultStore>();
   store_->setChannels(ch);
@@ -79,18 +81,43 @@ size_t ResultBuffer::append(const std::vector<double>& rows, size_t count) {
   return count;
 }
 
-void ResultBuffer::finish(std::shared_ptr<const RawResultFile> resultsFile) {
+void ResultBuffer::finish(std::shared_ptr<const RawResultFile> resultsFile, bool rowsLeftOut) {
   file_ = std::move(resultsFile);
   complete_ = true;
+  if (rowsLeftOut && file_ && store_) reloadFromFile();
   if (store_) syncStore(rows_.rows());
+}
+
+// The copy made again from every row of the run, as append() would have
+// made it had it been given them all.
+void ResultBuffer::reloadFromFile() {
+  const size_t n = channels_.size(), width = n + 1, batchRows = 4096;
+  DecimatedRows fresh(targetRows_);
+  fresh.setChannels(n);
+  std::vector<int> all(n);
+  for (size_t c = 0; c < n; ++c) all[c] = int(c);
+  std::vector<double> batch;
+  batch.reserve(width * batchRows);
+  file_->forEachRow(all, [&](double t, const double* v) {
+    batch.push_back(t);
+    batch.insert(batch.end(), v, v + n);
+    if (batch.size() < width * batchRows) return;
+    fresh.append(batch.data(), batchRows, width);
+    batch.clear();
+  });
+  if (!batch.empty()) fresh.append(batch.data(), batch.size() / width, width);
+  if (fresh.rows() == 0) return;  // the file has nothing: keep what came
+  generationBase_ = generation() + 1;  // every view copying rows starts over
+  rows_ = std::move(fresh);
+  emit appended();
 }
 
 // The store holds the first `upTo` kept rows; a compaction starts it over.
 void ResultBuffer::syncStore(size_t upTo) {
   if (!store_) return;
   size_t have = store_->rows();
-  if (rows_.generation() != generation_ || have > upTo) {
-    generation_ = rows_.generation();
+  if (generation() != generation_ || have > upTo) {
+    generation_ = generation();
     store_->setChannels(store_->channels());
     have = 0;
   }

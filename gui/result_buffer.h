@@ -42,14 +42,16 @@ class ResultBuffer : public QObject {
   size_t append(const std::vector<double>& rows, size_t count);
   // The run has ended: store() holds every row kept, and writeCsv(),
   // forEachRow() and fullRows() read `resultsFile` (every row of the run;
-  // the kept rows when null).
-  void finish(std::shared_ptr<const RawResultFile> resultsFile);
+  // the kept rows when null). `rowsLeftOut`: append() was not given every
+  // row (the GUI fell behind, SimulationRunner::rowsThinned): the copy is
+  // made again from the file, so the plots show every channel's extremes.
+  void finish(std::shared_ptr<const RawResultFile> resultsFile, bool rowsLeftOut = false);
   // Values (rows x channels) the copy aims to stay within, for runs begun
   // after the call.
   void setValueBudget(size_t values) { valueBudget_ = values; }
   // Changes when rows kept before were dropped (the copy thinned out): a
   // view copying rows incrementally starts over.
-  uint64_t generation() const { return rows_.generation(); }
+  uint64_t generation() const { return generationBase_ + rows_.generation(); }
   // Every `stride()` rows of the run one is kept (1: all of them).
   size_t stride() const { return rows_.stride(); }
 
@@ -92,13 +94,16 @@ class ResultBuffer : public QObject {
 
  private:
   void syncStore(size_t upTo);
+  void reloadFromFile();
 
   static constexpr size_t kMinRows = 2000, kMaxRows = 100000;  // DecimatedRows' target
   size_t valueBudget_ = 2000000;  // doubles; the rows kept: at most 2x that + 2 rows per channel
   std::shared_ptr<ResultStore> store_;
   std::vector<Channel> channels_;
+  size_t targetRows_ = kMinRows;  // rows_' target
   DecimatedRows rows_;
-  uint64_t generation_ = 0;  // of rows_, when store_ was last rebuilt
+  uint64_t generationBase_ = 0;  // rows_ made again from the file: its count goes on from here
+  uint64_t generation_ = 0;      // generation() when store_ was last rebuilt
   std::shared_ptr<const RawResultFile> file_;
   bool complete_ = false;
 };

@@ -231,7 +231,9 @@ void RunController::onRunnerFinished(bool ok) {
   pace_->stop();
   waiting_ = false;
   takeRows();  // the last rows
-  v_.buffer->finish(runner_->resultsFile());  // read once the run is over
+  // Read once the run is over; the plotted copy made again from it when the
+  // GUI fell behind and was given every k-th row.
+  v_.buffer->finish(runner_->resultsFile(), runner_->rowsThinned());
   showRows();
   if (v_.view3d) v_.view3d->setPoseInterval(0);
   v_.progress->hide();
