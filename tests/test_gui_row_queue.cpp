@@ -2,13 +2,14 @@
 // GUI falls behind, it is given every k-th row and the newest instead of a
 // growing backlog (RowQueue), so the time it shows stays within a bound of
 // the engine's and the run's last row is shown; after such a run the plotted
-// copy is made again from the results file (ResultBuffer::finish), so the
-// plots still show every channel's extremes.
+// copy is made again from the results file (ResultBuffer::finish, on a
+// thread of its own), so the plots still show every channel's extremes.
 #include "result_buffer.h"
 #include "row_queue.h"
 
 #include "solver/raw_result_file.h"
 
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -165,7 +166,10 @@ class TestGuiRowQueue : public QObject {
     QVERIFY(*std::max_element(pA.begin(), pA.end()) <= 2e5 + 1e3);  // the spike was left out
     const uint64_t generation = thinned.generation();
     auto shared = std::shared_ptr<const RawResultFile>(&file, [](const RawResultFile*) {});
-    thinned.finish(shared, true);
+    QSignalSpy replaced(&thinned, &ResultBuffer::rowsReplaced);
+    thinned.finish(shared, true);  // made again on a thread of its own
+    QVERIFY(replaced.wait(30000));
+    QVERIFY(!thinned.reloading());
     QVERIFY(thinned.generation() != generation);  // views copying rows start over
     all.finish(shared, false);
     QCOMPARE(thinned.times(), all.times());
