@@ -7,7 +7,7 @@
 #include "result_buffer.h"
 #include "row_queue.h"
 
-#include "solver/raw_result_file.h"
+#include "engine/engine.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
