@@ -65,7 +65,7 @@ class TestModalCancel : public QObject {
       y = x.cwiseQuotient(Eigen::VectorXd::LinSpaced(n, 1.0, double(n)));
       if (++products == 10) cancel = true;
     };
-    auto enough = [](const Eigen::VectorXcd& theta) { return theta.size() >= 20; };
+    auto enough = [](const RitzValues& r) { return r.leading >= 20; };
     ArnoldiOptions o;
     o.block = 2;
     o.cancel = &cancel;
