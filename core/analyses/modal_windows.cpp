@@ -214,7 +214,6 @@ void WindowedSolve::iterate(Window& w, bool mayStall) {
   w.lambda.clear();
   for (Eigen::Index k = 0; k < w.ar.theta.size(); ++k) w.lambda.push_back(w.shift - 1.0 / w.ar.theta[k]);
 }
-}
 
 // The first window's unconverged Ritz value that no later window accounts
 // for (by its disk, or as the accumulation it sits in), with the least
