@@ -15,14 +15,20 @@
 // dozen products.
 //
 // The first window (shift near 0) runs until it has the wanted modes, or
-// until its converged leading Ritz values stop growing while the first
-// unconverged one is (nearly) real: that is where a further window opens,
-// at its real part. Every eigenvalue with |lambda| <= R is found, where R is
-// the least of: the |lambda| of a first-window Ritz value that neither
-// converged nor lies in a later window's disk, and |s_j| + rho_j of the
-// later windows (beyond a window's disk the accumulation it sits in is not
-// resolved). Each eigenvalue is taken from the first window whose disk
-// holds it (the later windows before the first), so none is counted twice.
+// until its converged leading Ritz values stop growing while the next one
+// is (nearly) real. There a further window opens. Its Ritz values place an
+// accumulation only roughly (22 1/s off once), so a window that finds
+// nothing (a probe) takes its leading Ritz value for the nearest
+// eigenvalue, its disk to 0.9 of that distance for empty, and the next one
+// opens a tenth of the way back from the estimate: each ten times nearer,
+// until one is nearer the members than they are to each other. Every
+// eigenvalue with |lambda| <= R is found, where R is the least of: |s_j| +
+// rho_j of the later windows that found some (beyond, the accumulation is
+// not resolved), the lower edge of such a disk where no other disk holds
+// it, and the |lambda| of a first-window Ritz value that neither converged
+// nor is accounted for by a later window. Each eigenvalue is taken from the
+// first window whose disk holds it (the later windows before the first),
+// so none is counted twice.
 #pragma once
 
 #include "analyses/modal_pencil.h"
