@@ -31,6 +31,10 @@ grep -qE '^\./usr/lib/[^ ]*libpneumech_script\.so$' <<<"$contents" || fail "$deb
 examples=$(grep -c '^\./usr/share/pneumech/projects/.*\.pneumech\.json$' <<<"$contents" || true)
 sources=$(find "$(dirname "$0")"/../projects -name '*.pneumech.json' | wc -l)
 [ "$examples" -eq "$sources" ] || fail "$deb has $examples examples, projects/ has $sources"
+# The meshes (STL, OBJ) the examples' geometry and contacts read.
+meshes=$(grep -cE '^\./usr/share/pneumech/projects/.*\.(stl|obj)$' <<<"$contents" || true)
+mesh_sources=$(find "$(dirname "$0")"/../projects \( -name '*.stl' -o -name '*.obj' \) | wc -l)
+[ "$meshes" -eq "$mesh_sources" ] || fail "$deb has $meshes mesh files, projects/ has $mesh_sources"
 
 # The desktop entry opens the project file type the MIME package declares.
 tmp=$(mktemp -d)

@@ -3,7 +3,9 @@
 // part falls) and projects/contact_pusher (a cylinder pushes a box along a
 // conveyor's surface; it slides on until friction stops it) and
 // projects/contact_tilting_chute (a pin held by friction on a tilting
-// chute's floor until the friction angle); projects/seed004_boom_docking
+// chute's floor until the friction angle); projects/contact_vblock_chute (a
+// ball rolling down a V groove given as a triangle mesh from an STL file);
+// projects/seed004_boom_docking
 // (seed 004 sec. 4.1: a boom's tip guided by a funnel into a latch in space,
 // or, too fast, the target spinning away) and projects/contact_clamp_docking
 // (seed 004 sec. 4.2: satellite docking with four spring-loaded clamps,
@@ -364,6 +366,71 @@ class TestContactExamples : public QObject {
              qPrintable(QString("breaks away at %1 rad").arg(phi[slid], 0, 'g', 8)));
     QVERIFY(travel(run->t.size() - 1) - travel(settled) > 0.01);
   }
+  // projects/contact_vblock_chute: a steel ball (r = 10 mm, m = 32.88 g,
+  // I = 2/5 m r^2) rolls down a V groove tilted by theta = 5 deg, a
+  // triangle mesh from an STL file. By hand: each flank makes the groove's
+  // half-angle beta = 45 deg with the groove's plane of symmetry, so its
+  // normal through the ball's centre meets the ball r sin(beta) below the
+  // centre (across the groove). Rolling without slip on both flanks, the
+  // ball turns about the line through the two contact points, at the
+  // rolling radius rho = r sin(beta) from the centre: v = omega rho, and
+  // along the chute m a = m g sin(theta) - F, I omega' = F rho, so
+  //   a = g sin(theta) / (1 + I / (m rho^2)) = g sin(theta) / (1 + (2/5) / sin^2(beta))
+  //     = (5/9) g sin(theta) = 0.474837 m/s^2 at beta = 45 deg.
+  // Two effects of the model, by hand too: (1) the contact points lie
+  // midway in the penetration d of each flank, where 2 N sin(beta) =
+  // m g cos(theta) and N = k d^1.5 (d = 8.02 um), so rho = (r - d/2) sin(beta)
+  // and a = 0.474667 m/s^2, 3.6e-4 below 5/9 g sin; (2) the friction is the
+  // velocity law without a stick state (mu(s) = STEP(s, -v_s, -mu_s, v_s,
+  // mu_s) below v_s), so the ball slips at the constant s where mu(s) 2 N =
+  // m (g sin(theta) - a) (0.0612 mm/s): a constant slip keeps v' = rho omega',
+  // so the acceleration is the rolling one (the slip settles within ~0.1 ms
+  // of the landing: F' = -mu'(s) 2N (1/m + rho^2/I) s'). Checked: the
+  // acceleration from the speed along the chute at 0.1 s and 1.0 s (after
+  // the 0.5 mm drop, before the end face at ~1.07 s) to 1e-6 of the
+  // corrected hand value (the integrator's rel_tol; 3e-8 seen), so the bare
+  // 5/9 g sin (3.6e-4 away) fails; the normal force 2 N at every sample
+  // between to 1e-6; the mean slip speed to 2e-3 of the hand s (a sample is
+  // v - rho omega, resolved to the integrator's 1e-6 of v: 1-2 % noise); and
+  // the ball hits the end face, bouncing back up the chute.
+  void vblockChuteRollsAtFiveNinthsGSin() {
+    auto run = runExample("contact_vblock_chute");
+    QVERIFY2(run->ok(), run->message().c_str());
+    const double theta = 5.0 * std::numbers::pi / 180.0, beta = std::numbers::pi / 4;
+    const double r = 0.01, m = 4.0 / 3.0 * std::numbers::pi * r * r * r * 7850.0, I = 0.4 * m * r * r;
+    const double k = 1e7, e = 1.5, muS = 0.3, vS = 1e-3;
+    const double N = m * g0 * std::cos(theta) / (2 * std::sin(beta)), d = std::pow(N / k, 1 / e);
+    const double rho = (r - d / 2) * std::sin(beta);
+    const double aHand = g0 * std::sin(theta) / (1 + I / (m * rho * rho)), aBare = 5.0 / 9.0 * g0 * std::sin(theta);
+    // mu(s) = F / (2 N) on the velocity law's cubic STEP, by bisection.
+    const double mu = m * (g0 * std::sin(theta) - aHand) / (2 * N);
+    double lo = 0.0, hi = vS;
+    for (int i = 0; i < 200; ++i) {
+      const double s = 0.5 * (lo + hi), u = (s + vS) / (2 * vS);
+      (-muS + 2 * muS * u * u * (3 - 2 * u) < mu ? lo : hi) = s;
+    }
+    const double slipHand = 0.5 * (lo + hi);
+    const auto vx = run->col("ball.vx"), vz = run->col("ball.vz"), Nrun = run->col("chute_contact.normal_force");
+    const auto slip = run->col("chute_contact.slip_speed");
+    auto along = [&](size_t i) { return vx[i] * std::cos(theta) - vz[i] * std::sin(theta); };
+    const size_t i0 = run->indexAt(0.1), i1 = run->indexAt(1.0);
+    const double a = (along(i1) - along(i0)) / (run->t[i1] - run->t[i0]);
+    double worstN = 0.0, slipMean = 0.0;
+    for (size_t i = i0; i <= i1; ++i) {
+      worstN = std::max(worstN, std::abs(Nrun[i] - 2 * N));
+      slipMean += slip[i] / double(i1 - i0 + 1);
+    }
+    const size_t hit = firstWhere(*run, i1, [&](size_t i) { return along(i) < 0.0; });
+    qInfo("a %.9f m/s^2, by hand %.9f (%.2g), bare 5/9 g sin %.9f (%.2g); normal force off by %.3g N of %.6g; "
+          "slip %.6g m/s, by hand %.6g (%.2g); moving back up from %.3g s",
+          a, aHand, a / aHand - 1, aBare, a / aBare - 1, worstN, 2 * N, slipMean, slipHand, slipMean / slipHand - 1,
+          hit < run->t.size() ? run->t[hit] : -1.0);
+    QVERIFY2(std::abs(a - aHand) <= 1e-6 * aHand, qPrintable(QString("a %1, by hand %2").arg(a, 0, 'g', 10).arg(aHand, 0, 'g', 10)));
+    QVERIFY(worstN <= 1e-6 * 2 * N);
+    QVERIFY2(std::abs(slipMean - slipHand) <= 2e-3 * slipHand, qPrintable(QString("slip %1").arg(slipMean)));
+    QVERIFY2(hit < run->t.size() && run->t[hit] > 1.0 && run->t[hit] < 1.1, "the ball hits the end face at ~1.07 s");
+  }
+
   // projects/contact_clamp_docking, seed 004 sec. 4.2 (Figs. 8-12): the
   // chaser (150 kg) drifts at 0.1 m/s towards the target (300 kg) from
   // 150 mm, misaligned (5 mm, 0.02 rad). Each handle that comes within

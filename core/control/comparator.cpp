@@ -47,7 +47,7 @@ class Comparator : public Element {
     b.roots(1);
     b.channel("out", "1");
     b.channel("state", "1");
-    b.publish("out", [this](const Eval&) { return on_ ? high_ : low_; });
+    b.publish("out", [this](const Eval&) { return on_ ? high_ : low_; }, true);
   }
   void evaluate(Eval&) override {}
   void roots(const Eval& e, double* g) override { g[0] = d(e) - (on_ ? -half_ : half_); }

@@ -41,8 +41,8 @@ class Counter : public Element {
     b.roots(2);
     b.channel("count", "1");
     b.channel("out", "1");
-    b.publish("count", [this](const Eval&) { return count_; });
-    b.publish("out", [this](const Eval&) { return done(); });
+    b.publish("count", [this](const Eval&) { return count_; }, true);
+    b.publish("out", [this](const Eval&) { return done(); }, true);
   }
   void evaluate(Eval&) override {}
   void roots(const Eval& e, double* g) override {

@@ -38,8 +38,8 @@ class SrFlipFlop : public Element {
     b.roots(2);
     b.channel("q", "1");
     b.channel("nq", "1");
-    b.publish("q", [this](const Eval&) { return q_ ? 1.0 : 0.0; });
-    b.publish("nq", [this](const Eval&) { return q_ ? 0.0 : 1.0; });
+    b.publish("q", [this](const Eval&) { return q_ ? 1.0 : 0.0; }, true);
+    b.publish("nq", [this](const Eval&) { return q_ ? 0.0 : 1.0; }, true);
   }
   void evaluate(Eval&) override {}
   void roots(const Eval& e, double* g) override {

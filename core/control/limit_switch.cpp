@@ -38,9 +38,10 @@ class LimitSwitch : public Element {
     b.input(pos_, "inputs.position", ref_);
     b.roots(2);
     b.channel("out", "1");
-    b.publish("out", [this](const Eval&) { return on_ ? 1.0 : 0.0; });
+    b.publish("out", [this](const Eval&) { return on_ ? 1.0 : 0.0; }, true);
   }
   void evaluate(Eval&) override {}
+  bool rootsReadStatesOnly() const override { return !pos_.connected() || pos_.readsStatesOnly; }
   void roots(const Eval& e, double* g) override {
     const double x = pos_(e);
     g[0] = x - lo_;

@@ -50,7 +50,7 @@ class LogicGate : public Element {
     for (size_t i = 0; i < refs_.size(); ++i) b.input(in_[i].in, "inputs." + names_[i], refs_[i]);
     b.roots(static_cast<int>(in_.size()));
     b.channel("out", "1");
-    b.publish("out", [this](const Eval&) { return out_ ? 1.0 : 0.0; });
+    b.publish("out", [this](const Eval&) { return out_ ? 1.0 : 0.0; }, true);
   }
   void evaluate(Eval&) override {}
   void roots(const Eval& e, double* g) override {

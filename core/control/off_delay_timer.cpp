@@ -34,7 +34,7 @@ class OffDelayTimer : public Element {
     b.roots(2);
     b.channel("out", "1");
     b.channel("elapsed", "s");
-    b.publish("out", [this](const Eval&) { return out_ ? 1.0 : 0.0; });
+    b.publish("out", [this](const Eval&) { return out_ ? 1.0 : 0.0; }, true);
   }
   void evaluate(Eval&) override {}
   void roots(const Eval& e, double* g) override {

@@ -35,7 +35,7 @@ class PressureSwitch : public Element {
     b.roots(1);
     b.channel("out", "1");
     b.channel("p_gauge", "Pa");
-    b.publish("out", [this](const Eval&) { return on_ ? 1.0 : 0.0; });
+    b.publish("out", [this](const Eval&) { return on_ ? 1.0 : 0.0; }, true);
   }
   void evaluate(Eval&) override {}
   void roots(const Eval& e, double* g) override { g[0] = gauge(e) - (on_ ? pOff_ : pOn_); }

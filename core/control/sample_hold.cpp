@@ -39,7 +39,7 @@ class SampleHold : public Element {
     b.input(trigger_.in, "inputs.trigger", triggerRef_);
     b.roots(2);
     b.channel("out", "1");
-    b.publish("out", [this](const Eval&) { return held_; });
+    b.publish("out", [this](const Eval&) { return held_; }, true);
   }
   void evaluate(Eval&) override {}
   double nextTimeEvent() const override { return clock_.next(); }

@@ -36,7 +36,7 @@ class SelectorSwitch : public Element {
   }
   void setup(SystemBuilder& b) override {
     b.channel("out", "1");
-    b.publish("out", [this](const Eval&) { return double(pos_); });
+    b.publish("out", [this](const Eval&) { return double(pos_); }, true);
   }
   void evaluate(Eval&) override {}
   void output(const Eval&, double* ch) override { ch[0] = pos_; }

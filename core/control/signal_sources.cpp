@@ -39,7 +39,7 @@ class ConstantSource : public Element {
   }
   void setup(SystemBuilder& b) override {
     b.channel("out", "1");
-    b.publish("out", [this](const Eval&) { return value_; });
+    b.publish("out", [this](const Eval&) { return value_; }, true);
   }
   void evaluate(Eval&) override {}
   void output(const Eval&, double* ch) override { ch[0] = value_; }
@@ -67,7 +67,7 @@ class StepSource : public Element {
   void setup(SystemBuilder& b) override {
     b.roots(1);
     b.channel("out", "1");
-    b.publish("out", [this](const Eval&) { return value(); });
+    b.publish("out", [this](const Eval&) { return value(); }, true);
   }
   void evaluate(Eval&) override {}
   bool rootsReadStatesOnly() const override { return true; }
@@ -113,7 +113,7 @@ class RampSource : public Element {
   void setup(SystemBuilder& b) override {
     b.roots(2);
     b.channel("out", "1");
-    b.publish("out", [this](const Eval& e) { return value(e.t); });
+    b.publish("out", [this](const Eval& e) { return value(e.t); }, true);
   }
   void evaluate(Eval&) override {}
   bool rootsReadStatesOnly() const override { return true; }
@@ -169,7 +169,7 @@ class SineSource : public Element {
   }
   void setup(SystemBuilder& b) override {
     b.channel("out", "1");
-    b.publish("out", [this](const Eval& e) { return value(e.t); });
+    b.publish("out", [this](const Eval& e) { return value(e.t); }, true);
   }
   void evaluate(Eval&) override {}
   void output(const Eval& e, double* ch) override { ch[0] = value(e.t); }

@@ -200,13 +200,18 @@ class StepSequence : public Element {
     b.channel("step", "1");
     b.channel("running", "1");
     for (const std::string& o : outputs_) b.channel(o, "1");
-    b.publish("step", [this](const Eval&) { return static_cast<double>(active_); });
-    b.publish("running", [this](const Eval&) { return running_ ? 1.0 : 0.0; });
+    b.publish("step", [this](const Eval&) { return static_cast<double>(active_); }, true);
+    b.publish("running", [this](const Eval&) { return running_ ? 1.0 : 0.0; }, true);
     for (size_t i = 0; i < outputs_.size(); ++i)
-      b.publish(outputs_[i], [this, i](const Eval&) { return values_[i]; });
+      b.publish(outputs_[i], [this, i](const Eval&) { return values_[i]; }, true);
   }
 
   void evaluate(Eval&) override {}
+
+  bool rootsReadStatesOnly() const override {
+    auto plain = [](const SignalInput& in) { return !in.connected() || in.readsStatesOnly; };
+    return std::all_of(conds_.begin(), conds_.end(), plain) && plain(start_.in) && plain(stop_.in) && plain(reset_.in);
+  }
 
   void roots(const Eval& e, double* g) override {
     g[1] = start_.root(e);

@@ -371,39 +371,40 @@ class MReader {
     contactMesh(s, pre, o, d);
     return d;
   }
+  // Calls row(value, field) for each row of s[key], an array of three-element rows.
+  template <class F>
+  void eachTriple(const json& s, const char* key, const std::string& pre, const std::string& o, const std::string& what,
+                  F&& row) const {
+    if (!s.contains(key)) return;
+    const json& a = s.at(key);
+    if (!a.is_array()) fail(o, pre + key, "expected an array of " + what);
+    for (size_t i = 0; i < a.size(); ++i) {
+      const std::string f = pre + key + "[" + std::to_string(i) + "]";
+      if (!a[i].is_array() || a[i].size() != 3) fail(o, f, "expected " + what);
+      row(a[i], f);
+    }
+  }
   // A mesh shape's vertices and triangles, or its file (read here, scaled by
   // size.scale); the contents are checked in build/validation.
   void contactMesh(const json& s, const std::string& pre, const std::string& o, ContactShapeDef& d) const {
-    if (s.contains("vertices")) {
-      const json& a = s.at("vertices");
-      if (!a.is_array()) fail(o, pre + "vertices", "expected an array of [x, y, z] in m");
-      for (size_t i = 0; i < a.size(); ++i) {
-        const std::string f = pre + "vertices[" + std::to_string(i) + "]";
-        if (!a[i].is_array() || a[i].size() != 3) fail(o, f, "expected [x, y, z] in m");
-        Vec3 v{};
-        for (int k = 0; k < 3; ++k) {
-          if (!a[i][k].is_number() || !std::isfinite(a[i][k].get<double>())) fail(o, f, "expected finite numbers [x, y, z]");
-          v[k] = a[i][k].get<double>();
-        }
-        d.vertices.push_back(v);
+    eachTriple(s, "vertices", pre, o, "[x, y, z] in m", [&](const json& r, const std::string& f) {
+      Vec3 v{};
+      for (int k = 0; k < 3; ++k) {
+        if (!r[k].is_number() || !std::isfinite(r[k].get<double>())) fail(o, f, "expected finite numbers [x, y, z]");
+        v[k] = r[k].get<double>();
       }
-    }
-    if (s.contains("triangles")) {
-      const json& a = s.at("triangles");
-      if (!a.is_array()) fail(o, pre + "triangles", "expected an array of [i, j, k] vertex indices");
-      for (size_t i = 0; i < a.size(); ++i) {
-        const std::string f = pre + "triangles[" + std::to_string(i) + "]";
-        if (!a[i].is_array() || a[i].size() != 3) fail(o, f, "expected [i, j, k] vertex indices");
-        std::array<int, 3> t{};
-        for (int k = 0; k < 3; ++k) {
-          if (!a[i][k].is_number_integer()) fail(o, f, "expected three integer vertex indices (from 0)");
-          const long long x = a[i][k].get<long long>();
-          if (x < 0 || x > 2147483647LL) fail(o, f, "vertex index " + std::to_string(x) + " is out of range");
-          t[k] = static_cast<int>(x);
-        }
-        d.triangles.push_back(t);
+      d.vertices.push_back(v);
+    });
+    eachTriple(s, "triangles", pre, o, "[i, j, k] vertex indices", [&](const json& r, const std::string& f) {
+      std::array<int, 3> t{};
+      for (int k = 0; k < 3; ++k) {
+        if (!r[k].is_number_integer()) fail(o, f, "expected three integer vertex indices (from 0)");
+        const long long x = r[k].get<long long>();
+        if (x < 0 || x > 2147483647LL) fail(o, f, "vertex index " + std::to_string(x) + " is out of range");
+        t[k] = static_cast<int>(x);
       }
-    }
+      d.triangles.push_back(t);
+    });
     if (!s.contains("file")) return;
     if (!s.at("file").is_string()) fail(o, pre + "file", "expected a string (an STL or OBJ file relative to the project)");
     d.file = s.at("file").get<std::string>();

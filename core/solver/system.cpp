@@ -90,11 +90,7 @@ void System::handOffJunctionSurplus() {
 
 int System::residual(double t, const double* y, const double* yp, double* res) {
   if (!fillNodes(t, y)) return 1;
-  Eval e;
-  e.t = t;
-  e.y = y;
-  e.yp = yp;
-  e.res = res;
+  Eval e = makeEval(t, y, yp, res);
   try {
     evaluateAll(e);
   } catch (const RecoverableError& x) {
@@ -149,12 +145,7 @@ int System::roots(double t, const double* y, const double* yp, double* g) {
   // Unevaluated, the roots read node pressures and temperatures, no sums.
   if (!fillNodes(t, y, rootsNeedEvaluation_ == 1)) return 1;
   scratch_.resize(states_.size());
-  Eval e;
-  e.nodes_ = nodes_.data();
-  e.t = t;
-  e.y = y;
-  e.yp = yp;
-  e.res = scratch_.data();
+  Eval e = makeEval(t, y, yp, scratch_.data());
   e.forRoots = true;
   e.stopsAtTimeEvents = stopsAtTimeEvents_;
   if (rootsNeedEvaluation_) evaluateAll(e, false);  // roots read no energy sums
@@ -169,11 +160,7 @@ bool System::updateDiscrete(double t, const double* y, const double* yp, bool in
   bool any = false;
   for (int pass = 0; pass < 100; ++pass) {
     if (!fillNodes(t, y)) throw std::runtime_error("non-physical state at an event");
-    Eval e;
-    e.t = t;
-    e.y = y;
-    e.yp = yp;
-    e.res = scratch_.data();
+    Eval e = makeEval(t, y, yp, scratch_.data());
     e.initializing = initializing;
     const bool wanted = r && ((pass == 0 && r->before) || r->after);
     // Of the rows an event compares (the algebraic ones), only a junction's
@@ -227,11 +214,7 @@ double System::nextTimeEvent() const {
 void System::outputs(double t, const double* y, const double* yp, double* row) {
   scratch_.resize(states_.size());
   fillNodes(t, y);
-  Eval e;
-  e.t = t;
-  e.y = y;
-  e.yp = yp;
-  e.res = scratch_.data();
+  Eval e = makeEval(t, y, yp, scratch_.data());
   evaluateAll(e, false);  // a row reads p, T, volumes and the mass sums, no energy sums
   for (size_t i = 0; i < elements_.size(); ++i)
     if (elementChannels_[i].second > 0) elements_[i]->output(e, row + elementChannels_[i].first);
@@ -325,11 +308,7 @@ void System::presolveJunctions(double t, double* y, const double* yp) {
   // states are not read: the full evaluation after it makes theirs again.
   auto balance = [&](size_t k, double& sumQ, double& Tmix, bool energy) {
     if (!fillNodes(t, y)) return false;
-    Eval e;
-    e.t = t;
-    e.y = y;
-    e.yp = yp;
-    e.res = scratch_.data();
+    Eval e = makeEval(t, y, yp, scratch_.data());
     const std::vector<Element*>& only = bisectionElements_[k];
     if (energy || only.empty()) {
       evaluateAll(e, energy);
@@ -372,24 +351,14 @@ void System::checkStates(double t, const double* y, const double* yp) {
   // nodes' sums are not read, so not cleared either.
   scratch_.resize(states_.size());
   fillNodes(t, y, false);
-  Eval e;
-  e.nodes_ = nodes_.data();
-  e.t = t;
-  e.y = y;
-  e.yp = yp;
-  e.res = scratch_.data();
+  Eval e = makeEval(t, y, yp, scratch_.data());
   for (const auto& el : elements_) el->checkState(e);
 }
 
 void System::withEval(double t, const double* y, const double* yp, const std::function<void(Eval&)>& f) {
   scratch_.resize(states_.size());
   fillNodes(t, y);
-  Eval e;
-  e.nodes_ = nodes_.data();
-  e.t = t;
-  e.y = y;
-  e.yp = yp;
-  e.res = scratch_.data();
+  Eval e = makeEval(t, y, yp, scratch_.data());
   f(e);
 }
 

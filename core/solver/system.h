@@ -191,6 +191,16 @@ class System final : public Evaluator {
   double atolPosition_ = 1e-8;
   double relTol_ = 1e-6;
   std::vector<double> scratch_;
+  // An evaluation at (t, y, yp) writing its rows to res; nodes filled by the caller.
+  Eval makeEval(double t, const double* y, const double* yp, double* res) {
+    Eval e;
+    e.nodes_ = nodes_.data();
+    e.t = t;
+    e.y = y;
+    e.yp = yp;
+    e.res = res;
+    return e;
+  }
   std::vector<JunctionLink> links_;  // per evaluation (Eval::flow)
   std::vector<double> surplus_;      // per node, handOffJunctionSurplus
   std::vector<int> junctions_;       // the junction nodes, listed on first use

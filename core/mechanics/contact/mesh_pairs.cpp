@@ -82,12 +82,10 @@ void vertices(const MeshShape& m, const std::vector<int>& ids, const V3& p0, con
   }
 }
 
-// The local minima of the distance from the core p0-p1 to the mesh within
-// `reach` of it (mesh coordinates).
-std::vector<Feature> features(const MeshShape& m, const V3& p0, const V3& p1, double r, double reach) {
-  std::vector<int> tris;
-  m.query(p0.cwiseMin(p1).array() - reach, p0.cwiseMax(p1).array() + reach, tris);
-  std::vector<int> edgeIds, vertexIds;
+// The triangles within the box [lo, hi] (mesh coordinates), and their edges and vertices (each once).
+void neighbourhood(const MeshShape& m, const V3& lo, const V3& hi, std::vector<int>& tris, std::vector<int>& edgeIds,
+                   std::vector<int>& vertexIds) {
+  m.query(lo, hi, tris);
   for (int t : tris)
     for (int k = 0; k < 3; ++k) {
       edgeIds.push_back(m.triangleEdges(t)[k]);
@@ -97,6 +95,13 @@ std::vector<Feature> features(const MeshShape& m, const V3& p0, const V3& p1, do
     std::sort(v->begin(), v->end());
     v->erase(std::unique(v->begin(), v->end()), v->end());
   }
+}
+
+// The local minima of the distance from the core p0-p1 to the mesh within
+// `reach` of it (mesh coordinates).
+std::vector<Feature> features(const MeshShape& m, const V3& p0, const V3& p1, double r, double reach) {
+  std::vector<int> tris, edgeIds, vertexIds;
+  neighbourhood(m, p0.cwiseMin(p1).array() - reach, p0.cwiseMax(p1).array() + reach, tris, edgeIds, vertexIds);
   std::vector<Feature> out;
   const V3 ends[2] = {p0, p1};
   faces(m, tris, ends, p0 == p1 ? 1 : 2, r, out);
@@ -105,18 +110,13 @@ std::vector<Feature> features(const MeshShape& m, const V3& p0, const V3& p1, do
   return out;
 }
 
-}  // namespace
-
-Contact meshBody(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb) {
-  const MeshShape& m = *a.mesh;
-  const double r = b.radius;
-  const V3 p0 = fa.toLocal(fb.toWorld(V3(0, 0, -b.halfLength))), p1 = fa.toLocal(fb.toWorld(V3(0, 0, b.halfLength)));
-  const double reach = 2.0 * r;  // the distance is exact up to r beyond the surface
-  const std::vector<Feature> found = features(m, p0, p1, r, reach);
+// The features closer than the radius r as contact points (the same point
+// found twice kept once), the distance the smallest (capped at reach - r),
+// the pair's normal the depth-weighted mean (apart: the nearest feature's).
+Contact gather(const std::vector<Feature>& found, const Frame& fa, double r, double reach, double tol) {
   Contact c;
   c.distance = reach - r;
   V3 nearestNormal = V3::UnitZ(), weighted = V3::Zero();
-  const double tol = 1e-8 * (r + (p1 - p0).norm());
   std::vector<const Feature*> kept;
   for (const Feature& f : found) {
     if (f.dist - r < c.distance) {
@@ -138,6 +138,161 @@ Contact meshBody(const Shape& a, const Frame& fa, const Shape& b, const Frame& f
   }
   c.normal = fa.R * (weighted.norm() > 0.0 ? V3(weighted.normalized()) : nearestNormal);
   return c;
+}
+
+// The box B in the mesh's coordinates: centre, axes (columns), half extents.
+struct BoxInMesh {
+  V3 p;
+  M3 R;
+  V3 e;
+  V3 corner(int i) const {
+    return p + R * V3((i & 1) ? e.x() : -e.x(), (i & 2) ? e.y() : -e.y(), (i & 4) ? e.z() : -e.z());
+  }
+};
+
+// Corner x, at height h over triangle t's plane, is the face's: behind it,
+// its projection lies inside t or past concave edges only, and t is the
+// nearer way out than each convex neighbour (ties: the lower index); apart,
+// its projection lies inside t.
+bool faceOwnsCorner(const MeshShape& m, int t, const V3& x, double h) {
+  const auto& c = m.triangles()[t];
+  const V3& n = m.normals()[t];
+  for (int k = 0; k < 3; ++k) {
+    const V3& p = m.vertices()[c[k]];
+    const V3& q = m.vertices()[c[(k + 1) % 3]];
+    const MeshEdge& e = m.edges()[m.triangleEdges(t)[k]];
+    const int other = e.tri[0] == t ? e.tri[1] : e.tri[0];
+    const bool concave = other >= 0 && m.normals()[e.tri[0]].dot(e.inward[1]) > MeshShape::kFlatAngle;
+    if ((q - p).cross(x - p).dot(n) < 0.0) {
+      if (h < 0.0 && concave) continue;
+      return false;
+    }
+    if (h < 0.0 && other >= 0 && e.sharp) {
+      const double hu = m.normals()[other].dot(x - p);
+      if (hu > h || (hu == h && other < t)) return false;
+    }
+  }
+  return true;
+}
+
+void cornerFaces(const MeshShape& m, const std::vector<int>& tris, const BoxInMesh& bx, std::vector<Feature>& out) {
+  const double limit = bx.e.minCoeff();
+  for (int t : tris) {
+    const V3& n = m.normals()[t];
+    const V3& a = m.vertices()[m.triangles()[t][0]];
+    for (int i = 0; i < 8; ++i) {
+      const V3 x = bx.corner(i);
+      const double h = n.dot(x - a);
+      if (h <= -limit || !faceOwnsCorner(m, t, x, h)) continue;
+      out.push_back({x - h * n, x, n, h});
+    }
+  }
+}
+
+// Sharp mesh edges against the box's 12 edges, crossing (see mesh_pairs.h).
+void edgeEdges(const MeshShape& m, const std::vector<int>& ids, const BoxInMesh& bx, std::vector<Feature>& out) {
+  for (int id : ids) {
+    const MeshEdge& me = m.edges()[id];
+    if (!me.sharp) continue;
+    const V3 &a = m.vertices()[me.a], &b = m.vertices()[me.b], dm = b - a;
+    for (int i = 0; i < 3; ++i) {
+      const int j = (i + 1) % 3, k = (i + 2) % 3;
+      const V3 db = 2.0 * bx.e[i] * bx.R.col(i);
+      V3 N = dm.cross(db);
+      const double len = N.norm();
+      if (!(len > 1e-9 * dm.norm() * db.norm())) continue;  // parallel: the corners' and vertices' case
+      N /= len;
+      for (int s = 0; s < 4; ++s) {
+        const V3 mj = ((s & 1) ? 1.0 : -1.0) * bx.R.col(j), mk = ((s & 2) ? 1.0 : -1.0) * bx.R.col(k);
+        const V3 p0 = bx.p + bx.e[j] * mj + bx.e[k] * mk - 0.5 * db;
+        // N from the mesh towards the box: against the box edge's outward faces.
+        const V3 n = N.dot(mj + mk) > 0.0 ? V3(-N) : N;
+        const double slack = 1e-9;
+        if (n.dot(mj) > slack || n.dot(mk) > slack) continue;  // the box edge is not the box's nearest to the mesh edge
+        if (n.dot(me.inward[0]) > slack || (me.tri[1] >= 0 && n.dot(me.inward[1]) > slack)) continue;
+        V3 cm, cb;
+        closestSegments(a, b, p0, p0 + db, cm, cb);
+        const double tm = dm.dot(cm - a) / dm.squaredNorm(), tb = db.dot(cb - p0) / db.squaredNorm();
+        if (tm <= 0.0 || tm >= 1.0 || tb <= 0.0 || tb >= 1.0) continue;  // an end: a vertex's or a corner's
+        const double dist = n.dot(cb - cm);
+        // Overlapping, the mesh edge's point lies in the box (else the box
+        // edge is the far side's, beyond the box from the mesh edge).
+        const V3 local = bx.R.transpose() * (cm - bx.p);
+        if (dist < 0.0 && (local.cwiseAbs() - bx.e).maxCoeff() > 1e-12 * bx.e.norm()) continue;
+        // Within `fade` of the box edge's end its depth grows from zero: a
+        // ridge entering a face through a corner (whose own point already
+        // pushes there) adds its crossings without a step.
+        const double fade = bx.e.minCoeff(), w = std::min(1.0, std::min(tb, 1.0 - tb) * db.norm() / fade);
+        out.push_back({cm, cb, n, dist < 0.0 ? w * dist : dist});
+      }
+    }
+  }
+}
+
+// The direction d from sharp vertex i lies in its normal cone (widened by kFlatAngle).
+bool inVertexCone(const MeshShape& m, int i, const V3& d) {
+  const V3& v = m.vertices()[i];
+  return std::all_of(m.neighbours(i).begin(), m.neighbours(i).end(), [&](int w) {
+    const V3 u = m.vertices()[w] - v;
+    return d.dot(u) <= MeshShape::kFlatAngle * u.norm();
+  });
+}
+
+// Sharp mesh vertices against the box: outside, towards its nearest point;
+// inside, out through the nearest face whose turned normal lies in the cone.
+void vertexBox(const MeshShape& m, const std::vector<int>& ids, const BoxInMesh& bx, std::vector<Feature>& out) {
+  for (int i : ids) {
+    if (!m.sharpVertex(i)) continue;
+    const V3& v = m.vertices()[i];
+    const V3 x = bx.R.transpose() * (v - bx.p), q = x.cwiseMax(-bx.e).cwiseMin(bx.e);
+    if (q != x) {
+      const V3 w = bx.p + bx.R * q, u = w - v;
+      const double L = u.norm();
+      if (L > 0.0 && inVertexCone(m, i, u / L)) out.push_back({v, w, u / L, L});
+      continue;
+    }
+    double best = std::numeric_limits<double>::infinity();
+    V3 nf = V3::Zero();
+    for (int k = 0; k < 3; ++k)
+      for (double sg : {1.0, -1.0}) {
+        const double depth = bx.e[k] - sg * x[k];
+        const V3 outward = sg * bx.R.col(k);
+        if (depth < best && inVertexCone(m, i, -outward)) {
+          best = depth;
+          nf = outward;
+        }
+      }
+    if (std::isfinite(best)) out.push_back({v, v + best * nf, -nf, -best});
+  }
+}
+
+}  // namespace
+
+Contact meshBody(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb) {
+  const MeshShape& m = *a.mesh;
+  const double r = b.radius;
+  const V3 p0 = fa.toLocal(fb.toWorld(V3(0, 0, -b.halfLength))), p1 = fa.toLocal(fb.toWorld(V3(0, 0, b.halfLength)));
+  const double reach = 2.0 * r;  // the distance is exact up to r beyond the surface
+  return gather(features(m, p0, p1, r, reach), fa, r, reach, 1e-8 * (r + (p1 - p0).norm()));
+}
+
+Contact meshBox(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb) {
+  const MeshShape& m = *a.mesh;
+  const BoxInMesh bx{fa.toLocal(fb.p), fa.R.transpose() * fb.R, b.halfExtents};
+  const double reach = bx.e.minCoeff();
+  const V3 half = bx.R.cwiseAbs() * bx.e + V3::Constant(reach);
+  std::vector<int> tris, edgeIds, vertexIds;
+  neighbourhood(m, bx.p - half, bx.p + half, tris, edgeIds, vertexIds);
+  std::vector<Feature> found;
+  cornerFaces(m, tris, bx, found);
+  for (int i = 0; i < 8; ++i) {  // apart: a corner's nearest edge or vertex (never a contact: behind, a face's)
+    const V3 x = bx.corner(i);
+    edges(m, edgeIds, x, x, found);
+    vertices(m, vertexIds, x, x, found);
+  }
+  edgeEdges(m, edgeIds, bx, found);
+  vertexBox(m, vertexIds, bx, found);
+  return gather(found, fa, 0.0, reach, 1e-8 * bx.e.norm());
 }
 
 }  // namespace pm::contact

@@ -17,6 +17,27 @@
 // (the nearest feature's, exact up to the radius, capped there beyond); the
 // pair's normal is the depth-weighted mean of the points' (apart: the
 // nearest feature's).
+//
+// A mesh A against a box B (the box's sharp corners, edges and faces, so a
+// box on a flat mesh gets the plane's points):
+//  - a box corner behind a face (by less than the box's smallest half
+//    extent) that projects inside it, or past one of its concave edges (a
+//    corner pressed into a crease pushes on both faces), and for which the
+//    face is the nearer way out than any convex neighbour (the bisector of
+//    the edge: under a ridge a corner is pushed by one face, never both);
+//  - a sharp mesh edge crossing a box edge (the closest points inside both),
+//    the box edge reaching past it along their common normal, which lies in
+//    the mesh edge's normal cone and the box edge's (a ridge under a box's
+//    face: the two points where it leaves the face);
+//  - a sharp mesh vertex inside the box: out through the nearest box face
+//    whose normal (turned) lies in the vertex's normal cone.
+// Apart, the same features and the corners' nearest sharp edges and
+// vertices give the distance (capped at the box's smallest half extent).
+// A crossing's depth grows from zero over the box's smallest half extent
+// from the box edge's ends, so a ridge entering a face through a corner
+// adds no step. Known step (tests/test_contact_mesh.cpp
+// boxSlidesAcrossSharedEdges): a corner pressed into a ridge turns from one
+// face's normal to the other's where it passes under the ridge.
 #pragma once
 
 #include "mechanics/contact/narrow_phase.h"
@@ -24,5 +45,6 @@
 namespace pm::contact {
 
 Contact meshBody(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb);
+Contact meshBox(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb);
 
 }  // namespace pm::contact

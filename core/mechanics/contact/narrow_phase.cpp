@@ -381,6 +381,7 @@ Pair lookup(ShapeKind a, ShapeKind b) {
   if (a == K::Funnel && b == K::Sphere) return funnelSphere;
   if (a == K::Funnel && (b == K::Capsule || b == K::Cylinder)) return funnelBody;
   if (a == K::Mesh && (b == K::Sphere || b == K::Capsule)) return meshBody;
+  if (a == K::Mesh && b == K::Box) return meshBox;
   return nullptr;
 }
 
