@@ -651,6 +651,35 @@ class TestContactMesh : public QObject {
     }
   }
 
+  // A pyramid's apex poking d into the bottom cap of a cylinder (r 50 mm,
+  // 100 mm long) tilted by 0.2 rad, 10 mm off its axis: one contact, d deep
+  // along the cap's inward normal (the cylinder's axis: it is pushed off the
+  // apex), midway, d / 2 below the apex along it. Lying on the apex, 3 mm
+  // deep into its side: out through the side (radially, up), 3 mm deep.
+  void pyramidApexIntoACylinder() {
+    const Shape mesh = meshShape(fan(0.5), fanTris());
+    const double r = 0.05, L = 0.05;
+    const V3 apex(0, 0, 0.5);
+    const M3 Rb = rot(0.2, V3(1, 0.5, 0)) * rot(0.3, V3(0, 0, 1));
+    for (double d : {1e-4, 2e-3}) {
+      const Frame fb{apex - Rb * V3(-0.01, 0.0, -L + d), Rb};
+      const Contact c = contact::collide(mesh, Frame{}, Shape::cylinder(r, L), fb);
+      QCOMPARE(c.points.size(), size_t(1));
+      const V3 up = Rb.col(2);
+      QVERIFY(std::abs(c.points[0].depth - d) <= 1e-12);
+      QVERIFY((c.points[0].normal - up).norm() <= 1e-12);
+      QVERIFY((c.points[0].point - (apex - 0.5 * d * up)).norm() <= 1e-12);
+      QVERIFY(std::abs(c.distance + d) <= 1e-12);
+    }
+    // Lying, the apex 3 mm inside the side, midway between the caps.
+    const M3 Rs = rot(std::numbers::pi / 2, V3(0, 1, 0));  // the axis along x, the side facing down
+    const Frame fs{apex - Rs * V3(r - 0.003, 0.0, 0.0), Rs};
+    const Contact c = contact::collide(mesh, Frame{}, Shape::cylinder(r, L), fs);
+    QCOMPARE(c.points.size(), size_t(1));
+    QVERIFY(std::abs(c.points[0].depth - 0.003) <= 1e-12);
+    QVERIFY((c.points[0].normal - V3(0, 0, 1)).norm() <= 1e-12);
+  }
+
   // A cylinder (d = 1 mm below the surface's top; springForce's linear
   // spring per point) slid 0.4 m across the shared diagonal of two coplanar
   // triangles, lying (turned 0.4 rad about the vertical) and tilted 0.3 rad:
