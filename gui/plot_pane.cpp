@@ -398,10 +398,17 @@ size_t PlotPane::bucketCount() const {
   return std::min(kMaxBuckets, static_cast<size_t>(px));
 }
 
+// Only the series' items are cached: they are what the cursor strip's
+// repaint would stroke again. Qt Charts' axis labels and titles (text items
+// it re-texts and moves at each layout) came out blank from such caches,
+// on the offscreen platform and under Xvfb alike (test_gui_plot_labels).
 void PlotPane::cacheItems(bool on) {
-  const auto mode = on ? QGraphicsItem::DeviceCoordinateCache : QGraphicsItem::NoCache;
-  for (QGraphicsItem* i : scene()->items())
+  for (QGraphicsItem* i : scene()->items()) {
+    const QGraphicsObject* o = i->toGraphicsObject();
+    const bool series = o && o->inherits("ChartItem");
+    const auto mode = on && series ? QGraphicsItem::DeviceCoordinateCache : QGraphicsItem::NoCache;
     if (i->cacheMode() != mode) i->setCacheMode(mode);
+  }
 }
 
 void PlotPane::setCursorTime(double t) {

@@ -129,7 +129,7 @@ class PlotPane : public QChartView {
 
  private:
   QRect cursorStrip(double t) const;
-  // Items painted from device-coordinate pixmaps (on screen) or drawn (exports).
+  // The series painted from device-coordinate pixmaps (on screen) or drawn (exports).
   void cacheItems(bool on);
   // Buckets a refresh decimates to now, and what the screen's series were decimated for.
   size_t bucketCount() const;

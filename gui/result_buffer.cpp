@@ -2,6 +2,8 @@
 
 #include "units.h"
 
+#include <QMetaObject>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -28,6 +30,10 @@ ResultBuffer::ResultBuffer(QObject* parent) : QObject(parent) {
   connect(&units::UnitSettings::instance(), &units::UnitSettings::changed, this, &ResultBuffer::relabel);
 }
 
+ResultBuffer::~ResultBuffer() {
+  if (reload_.joinable()) reload_.join();
+}
+
 void ResultBuffer::relabel() {
   std::map<std::string, int> seen;
   for (Channel& c : channels_) c.label = uniqueLabel(c.name, c.unit, ++seen[c.name]);
@@ -35,16 +41,18 @@ void ResultBuffer::relabel() {
 }
 
 void ResultBuffer::clear() {
+  waitReload();  // the last run's views finish before they are emptied
   store_.reset();
   file_.reset();
   complete_ = false;
   channels_.clear();
   rows_.setChannels(0);
-  generation_ = rows_.generation();
+  generation_ = generation();
   emit reset();
 }
 
 void ResultBuffer::begin(const std::vector<ChannelInfo>& ch) {
+  waitReload();
   channels_.clear();
   // A name given twice by the engine (an element channel and a node channel
   // of the same id) gets " (2)" so both stay distinguishable.
@@ -60,9 +68,11 @@ void ResultBuffer::begin(const std::vector<ChannelInfo>& ch) {
                          QString::fromStdString(cut < n.size() ? n.substr(cut + 1) : n)});
   }
   const size_t n = std::max<size_t>(ch.size(), 1);
-  rows_ = DecimatedRows(std::clamp<size_t>(valueBudget_ / n, kMinRows, kMaxRows));
+  targetRows_ = std::clamp<size_t>(valueBudget_ / n, kMinRows, kMaxRows);
+  generationBase_ = generation() + 1;  // a view of the old rows starts over
+  rows_ = DecimatedRows(targetRows_);
   rows_.setChannels(ch.size());
-  generation_ = rows_.generation();
+  generation_ = generation();
   complete_ = false;
   store_ = std::make_shared<ResultStore>();
   store_->setChannels(ch);
@@ -79,18 +89,63 @@ size_t ResultBuffer::append(const std::vector<double>& rows, size_t count) {
   return count;
 }
 
-void ResultBuffer::finish(std::shared_ptr<const RawResultFile> resultsFile) {
+void ResultBuffer::finish(std::shared_ptr<const RawResultFile> resultsFile, bool rowsLeftOut) {
   file_ = std::move(resultsFile);
   complete_ = true;
   if (store_) syncStore(rows_.rows());
+  if (rowsLeftOut && file_ && store_) startReload();
+}
+
+// The copy made again from every row of the run, as append() would have
+// made it had it been given them all: on a thread of its own, handed over
+// in the GUI thread (applyReload). `this` outlives the thread (the
+// destructor joins it); a call still queued when it is gone is dropped.
+void ResultBuffer::startReload() {
+  remade_ = std::make_shared<DecimatedRows>(targetRows_);
+  reload_ = std::thread([this, file = file_, rows = remade_, n = channels_.size()] {
+    const size_t width = n + 1, batchRows = 4096;
+    rows->setChannels(n);
+    std::vector<int> all(n);
+    for (size_t c = 0; c < n; ++c) all[c] = int(c);
+    std::vector<double> batch;
+    batch.reserve(width * batchRows);
+    try {
+      file->forEachRow(all, [&](double t, const double* v) {
+        batch.push_back(t);
+        batch.insert(batch.end(), v, v + n);
+        if (batch.size() < width * batchRows) return;
+        rows->append(batch.data(), batchRows, width);
+        batch.clear();
+      });
+      if (!batch.empty()) rows->append(batch.data(), batch.size() / width, width);
+    } catch (const std::exception&) {
+      rows->setChannels(n);  // unreadable: the rows that came stay
+    }
+    QMetaObject::invokeMethod(this, [this] { applyReload(); }, Qt::QueuedConnection);
+  });
+}
+
+void ResultBuffer::waitReload() { applyReload(); }
+
+void ResultBuffer::applyReload() {
+  if (!reload_.joinable()) return;  // done already (waitReload() came first)
+  reload_.join();
+  const std::shared_ptr<DecimatedRows> remade = std::move(remade_);
+  if (remade->rows() > 0) {
+    generationBase_ = generation() + 1;  // every view copying rows starts over
+    rows_ = std::move(*remade);
+    syncStore(rows_.rows());
+    emit appended();
+  }
+  emit rowsReplaced();
 }
 
 // The store holds the first `upTo` kept rows; a compaction starts it over.
 void ResultBuffer::syncStore(size_t upTo) {
   if (!store_) return;
   size_t have = store_->rows();
-  if (rows_.generation() != generation_ || have > upTo) {
-    generation_ = rows_.generation();
+  if (generation() != generation_ || have > upTo) {
+    generation_ = generation();
     store_->setChannels(store_->channels());
     have = 0;
   }

@@ -17,6 +17,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace pm::gui {
@@ -32,6 +33,7 @@ class ResultBuffer : public QObject {
   };
 
   explicit ResultBuffer(QObject* parent = nullptr);
+  ~ResultBuffer() override;  // waits for a copy being made from the file
 
   // Forgets everything (a new run starts); emits reset().
   void clear();
@@ -42,14 +44,22 @@ class ResultBuffer : public QObject {
   size_t append(const std::vector<double>& rows, size_t count);
   // The run has ended: store() holds every row kept, and writeCsv(),
   // forEachRow() and fullRows() read `resultsFile` (every row of the run;
-  // the kept rows when null).
-  void finish(std::shared_ptr<const RawResultFile> resultsFile);
+  // the kept rows when null). `rowsLeftOut`: append() was not given every
+  // row (the GUI fell behind, SimulationRunner::rowsThinned): the copy is
+  // made again from the file, so the plots show every channel's extremes,
+  // on a thread of its own (a quarter of a second for TORX's 90 s); the
+  // copy is replaced in the GUI thread when it is done (rowsReplaced()).
+  void finish(std::shared_ptr<const RawResultFile> resultsFile, bool rowsLeftOut = false);
+  // The copy is being made again from the results file.
+  bool reloading() const { return reload_.joinable(); }
+  // Waits for that copy and puts it in place now (emits rowsReplaced()).
+  void waitReload();
   // Values (rows x channels) the copy aims to stay within, for runs begun
   // after the call.
   void setValueBudget(size_t values) { valueBudget_ = values; }
   // Changes when rows kept before were dropped (the copy thinned out): a
   // view copying rows incrementally starts over.
-  uint64_t generation() const { return rows_.generation(); }
+  uint64_t generation() const { return generationBase_ + rows_.generation(); }
   // Every `stride()` rows of the run one is kept (1: all of them).
   size_t stride() const { return rows_.stride(); }
 
@@ -89,18 +99,25 @@ class ResultBuffer : public QObject {
   void reset();
   void appended();
   void relabelled();  // same channels and rows, labels and display units changed
+  void rowsReplaced();  // the copy made again from the results file is in place
 
  private:
   void syncStore(size_t upTo);
+  void startReload();
+  void applyReload();
 
   static constexpr size_t kMinRows = 2000, kMaxRows = 100000;  // DecimatedRows' target
   size_t valueBudget_ = 2000000;  // doubles; the rows kept: at most 2x that + 2 rows per channel
   std::shared_ptr<ResultStore> store_;
   std::vector<Channel> channels_;
+  size_t targetRows_ = kMinRows;  // rows_' target
   DecimatedRows rows_;
-  uint64_t generation_ = 0;  // of rows_, when store_ was last rebuilt
+  uint64_t generationBase_ = 0;  // rows_ made again from the file: its count goes on from here
+  uint64_t generation_ = 0;      // generation() when store_ was last rebuilt
   std::shared_ptr<const RawResultFile> file_;
   bool complete_ = false;
+  std::thread reload_;                     // making the copy again from file_
+  std::shared_ptr<DecimatedRows> remade_;  // what it makes (read once it is joined)
 };
 
 // "tank.p [bar (g)]" (display unit), or the bare name for dimensionless channels.

@@ -1,5 +1,7 @@
 #include "simulation_runner.h"
 
+#include "row_queue.h"
+
 #include <QDir>
 #include <QMetaObject>
 
@@ -22,7 +24,7 @@ class SimulationRunner::Recorder : public RowConsumer {
     if (check_) checked_->setChannels(channels);
     {
       std::lock_guard lock(m_);
-      width_ = channels.size();
+      queue_.setWidth(channels.size() + 1);
       channels_ = std::move(channels);
       newChannels_ = true;
     }
@@ -32,24 +34,21 @@ class SimulationRunner::Recorder : public RowConsumer {
   void append(double t, const double* row) override {
     if (file_) file_->append(t, row);
     if (check_) checked_->append(t, row);
-    {
-      std::lock_guard lock(m_);
-      pending_.push_back(t);
-      pending_.insert(pending_.end(), row, row + width_);
-      ++count_;
-    }
+    queue_.push(t, row);
     post();
   }
 
   size_t take(std::vector<double>& rows, std::vector<ChannelInfo>* channels) {
+    posted_.store(false);  // a row pushed after this posts again
+    // Rows first: rows of the run's width come after its channels were set.
+    const size_t n = queue_.take(rows);
     std::lock_guard lock(m_);
-    rows.clear();
-    rows.swap(pending_);
     if (newChannels_ && channels) *channels = channels_;
     newChannels_ = false;
-    posted_.store(false);  // the next row posts again
-    return std::exchange(count_, 0);
+    return n;
   }
+
+  bool thinned() const { return queue_.thinned(); }
 
   // Every row goes whole to the results file on disk (the plotted copy is
   // decimated), so the output-size limit is about that file.
@@ -75,9 +74,9 @@ class SimulationRunner::Recorder : public RowConsumer {
   std::mutex m_;
   std::vector<ChannelInfo> channels_;
   bool newChannels_ = false;
-  size_t width_ = 0;
-  std::vector<double> pending_;
-  size_t count_ = 0;
+  // At most kIntakeRows rows wait for the GUI thread: a GUI falling behind
+  // gets every k-th row and the newest (RowQueue), not a growing backlog.
+  RowQueue queue_{kIntakeRows};
   std::atomic<bool> posted_{false};
 };
 
@@ -140,6 +139,8 @@ bool SimulationRunner::start(const Project& project, const std::string& file) {
   });
   return true;
 }
+
+bool SimulationRunner::rowsThinned() const { return recorder_ && recorder_->thinned(); }
 
 size_t SimulationRunner::takeRows(std::vector<double>& rows, std::vector<ChannelInfo>* channels) {
   if (!recorder_) {

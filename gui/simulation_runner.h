@@ -5,6 +5,8 @@
 // of the channels the after-run checks read, and queues the row for the GUI
 // thread, posting rowsReady() there once per batch (the next post waits
 // until takeRows() has taken the batch, so a busy window is never flooded).
+// The queue is bounded (RowQueue): a GUI thread slower than the rows gets
+// every k-th row and the newest at each intake, so it never lags behind.
 // finished() is emitted in the GUI thread when the worker has ended.
 // stop(), pause() and resume() act through the run's RunControl, which the
 // solver polls between output steps (so they take effect within one output
@@ -50,6 +52,12 @@ class SimulationRunner : public QObject {
   // run's channels came with them (a new run's first rows). Returns the
   // number of rows.
   size_t takeRows(std::vector<double>& rows, std::vector<ChannelInfo>* channels);
+  // At most this many rows wait between two takeRows(): a GUI thread that
+  // falls behind gets every k-th row and the newest (RowQueue).
+  static constexpr size_t kIntakeRows = 2048;
+  // Rows of the current (or last) run were left out of takeRows() (the GUI
+  // fell behind); every row is in resultsFile().
+  bool rowsThinned() const;
 
   // The current (or last) run's every row of the channels the checks after
   // a run read (engine::deadPointChannels); never null after start().

@@ -253,10 +253,10 @@ void measure(const QString& file, double speed, const char* what, bool runOnly =
   }
   const RunStats& s = w.runner()->lastResult().stats;
   std::printf("  run: t = %.1f s, solver real-time factor %.2f; the cursor at %.2f s when it ended; "
-              "%d playback frames, 3D %llu poses, %llu paints\n",
+              "%d playback frames, 3D %llu poses, %llu paints; rows thinned for the GUI: %s\n",
               s.tReached, s.realTimeFactor(), w.timeCursor()->time(), int(frames.count()),
               (unsigned long long)(v3d ? v3d->poseCount() - poses0 : 0),
-              (unsigned long long)(v3d ? v3d->frameCount() - paints0 : 0));
+              (unsigned long long)(v3d ? v3d->frameCount() - paints0 : 0), w.runner()->rowsThinned() ? "yes" : "no");
   std::fflush(stdout);
   if (runOnly) return;
   if (w.timeCursor()->isPlaying()) {

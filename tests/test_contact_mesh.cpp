@@ -6,7 +6,10 @@
 // pit where the hand statics put it; a box on the mesh equals the box on
 // the plane, meets a ridge at its crossings and an apex through its face,
 // and settles in a V groove where the hand statics put it (its known step
-// measured); the hierarchy's cost grows like log n;
+// measured); a cylinder on the mesh equals the cylinder on the plane, meets a
+// ridge under its side and under its cap, slides across a shared edge
+// without a step and settles in a V groove where the hand statics put it;
+// the hierarchy's cost grows like log n;
 // bad meshes are refused naming the file, the object and the field.
 //
 // The runs' tolerances: a body that has come to rest (the contact damping
@@ -553,6 +556,247 @@ class TestContactMesh : public QObject {
     QVERIFY(std::abs(F - m * g0 / c45) <= 1e-9 * m * g0);
   }
 
+  // A cylinder (r 30 mm, 100 mm long) on the two-triangle square, upright,
+  // nearly upright (its end disc's rim sinking unequally), tilted, lying and
+  // lying turned about the vertical; over a triangle and over the shared
+  // diagonal; under a rigid motion of the scene; apart and pressed in: the
+  // plane shape's distance and normal, and the same rim points and depths
+  // (as a set, to 1e-12 m), and its normal force (to 1e-9 of it).
+  void cylinderOnTwoTrianglesIsThePlane() {
+    const Shape mesh = meshShape(kSquare, kSquareTris);
+    const Shape cyl = Shape::cylinder(0.03, 0.05);
+    const contact::PairRT law = contact::makePair(ContactDef{"p", {}, {}, kLaw}, 0, 1);
+    const double half = std::numbers::pi / 2;
+    int touching = 0;
+    size_t most = 0;
+    for (const M3& R : {M3(M3::Identity()), M3(rot(0.7, V3(1, -2, 0.5)))}) {
+      const V3 t = R == M3::Identity() ? V3::Zero() : V3(0.3, -1.2, 2.0);
+      const Frame fm{t, R};
+      const std::vector<M3> poses = {M3::Identity(), rot(0.01, V3(1, 1, 0)), rot(0.4, V3(1, 2, 0.3)),
+                                     rot(half, V3(1, 0, 0)), rot(0.3, V3(0, 0, 1)) * rot(half, V3(0, 1, 0))};
+      for (const M3& tilt : poses)
+        for (const V3& xy : {V3(0.3, -0.2, 0), V3(0.25, 0.25, 0), V3(0, 0, 0), V3(-0.6, 0.1, 0)})
+          for (double d : {-1e-3, 1e-6, 1e-4, 3e-3}) {
+            // The cylinder's lowest rim point d below the surface.
+            const double az = tilt.col(2).z();
+            const double low = 0.05 * std::abs(az) + 0.03 * std::sqrt(std::max(0.0, 1.0 - az * az));
+            const Frame fb{fm.toWorld(xy + V3(0, 0, low - d)), R * tilt};
+            const Contact m = contact::collide(mesh, fm, cyl, fb);
+            const Contact p = contact::collide(Shape::plane(), fm, cyl, fb);
+            QVERIFY2(std::abs(m.distance - p.distance) <= 1e-12, qPrintable(QString::number(m.distance - p.distance)));
+            QVERIFY((m.normal - p.normal).norm() <= 1e-12);
+            QCOMPARE(m.points.size(), p.points.size());
+            for (const contact::ContactPoint& want : p.points) {
+              const auto it = std::find_if(m.points.begin(), m.points.end(), [&](const contact::ContactPoint& got) {
+                return (got.point - want.point).norm() <= 1e-12;
+              });
+              QVERIFY(it != m.points.end());
+              QVERIFY(std::abs(it->depth - want.depth) <= 1e-12);
+              QVERIFY((it->normal - want.normal).norm() <= 1e-12);
+            }
+            touching += m.touching();
+            most = std::max(most, m.points.size());
+            contact::PairRT pm = law, pp = law;
+            pm.a = mesh;
+            pp.a = Shape::plane();
+            pm.b = pp.b = cyl;
+            const contact::BodyMotion rest, moves{fb.p, V3(0.1, 0.2, -0.01), V3(1, -2, 0.5)};
+            const double Fm = contact::evaluate(pm, fm, rest, fb, moves).normal;
+            const double Fp = contact::evaluate(pp, fm, rest, fb, moves).normal;
+            QVERIFY2(std::abs(Fm - Fp) <= 1e-9 * std::max(Fp, 1.0), qPrintable(QString("%1 vs %2").arg(Fm).arg(Fp)));
+          }
+    }
+    QCOMPARE(touching, 2 * 5 * 4 * 3);
+    QCOMPARE(most, size_t(4));  // upright: the end disc's four rim points
+  }
+
+  // A cylinder (r 20 mm, 100 mm long) lying across a convex ridge (faces
+  // falling at 10 degrees), turned psi = 0.3 rad about the vertical, its
+  // centre at x = 10 mm and d below touching: one contact where the ridge
+  // passes under the axis, (0, -10 mm tan psi), d deep along +z, midway at
+  // z = -d / 2 (its rims are above the faces). Lying along the ridge: the
+  // ends of the ridge's stretch under it, y = y0 +- h. Standing on the ridge, its
+  // centre at x = 8 mm: the two points where the ridge leaves the bottom
+  // cap, y = +-sqrt(r^2 - x^2), each d deep along +z. Apart by d: distance d.
+  void cylinderAcrossARidge() {
+    const Shape mesh = meshShape(roof(10.0 * std::numbers::pi / 180.0), kRoofTris);
+    const double r = 0.02, h = 0.05, psi = 0.3;
+    const Frame fm{V3(0.2, -0.1, 0.3), rot(0.4, V3(1, 1, 0))};
+    for (double d : {1e-4, 1e-3, -1e-3}) {
+      const Frame lying{fm.toWorld(V3(0.01, 0, r - d)), fm.R * rot(psi, V3(0, 0, 1)) * rot(std::numbers::pi / 2, V3(0, 1, 0))};
+      const Frame standing{fm.toWorld(V3(0.008, 0, h - d)), fm.R};
+      const Frame along{fm.toWorld(V3(0, 0.1, r - d)), fm.R * rot(std::numbers::pi / 2, V3(1, 0, 0))};
+      const std::vector<std::pair<Frame, std::vector<V3>>> cases = {
+          {lying, {V3(0, -0.01 * std::tan(psi), -d / 2)}},
+          {along, {V3(0, 0.1 - h, -d / 2), V3(0, 0.1 + h, -d / 2)}},
+          {standing, {V3(0, std::sqrt(r * r - 0.008 * 0.008), -d / 2), V3(0, -std::sqrt(r * r - 0.008 * 0.008), -d / 2)}}};
+      for (const auto& [fb, want] : cases) {
+        const Contact c = contact::collide(mesh, fm, Shape::cylinder(r, h), fb);
+        QVERIFY2(std::abs(c.distance + d) <= 1e-12, qPrintable(QString::number(c.distance + d)));
+        QVERIFY((c.normal - fm.R.col(2)).norm() <= 1e-12);
+        if (d < 0) {
+          QVERIFY(!c.touching());
+          continue;
+        }
+        QCOMPARE(c.points.size(), want.size());
+        for (const V3& w : want) {
+          const auto it = std::find_if(c.points.begin(), c.points.end(), [&](const contact::ContactPoint& got) {
+            return (got.point - fm.toWorld(w)).norm() <= 1e-12;
+          });
+          QVERIFY2(it != c.points.end(), qPrintable(QString("no point at y = %1").arg(w.y())));
+          QVERIFY(std::abs(it->depth - d) <= 1e-12);
+          QVERIFY((it->normal - fm.R.col(2)).norm() <= 1e-12);
+        }
+      }
+    }
+  }
+
+  // A pyramid's apex poking d into the bottom cap of a cylinder (r 50 mm,
+  // 100 mm long) tilted by 0.2 rad, 10 mm off its axis: one contact, d deep
+  // along the cap's inward normal (the cylinder's axis: it is pushed off the
+  // apex), midway, d / 2 below the apex along it. Lying on the apex, 3 mm
+  // deep into its side: out through the side (radially, up), 3 mm deep.
+  void pyramidApexIntoACylinder() {
+    const Shape mesh = meshShape(fan(0.5), fanTris());
+    const double r = 0.05, L = 0.05;
+    const V3 apex(0, 0, 0.5);
+    const M3 Rb = rot(0.2, V3(1, 0.5, 0)) * rot(0.3, V3(0, 0, 1));
+    for (double d : {1e-4, 2e-3}) {
+      const Frame fb{apex - Rb * V3(-0.01, 0.0, -L + d), Rb};
+      const Contact c = contact::collide(mesh, Frame{}, Shape::cylinder(r, L), fb);
+      QCOMPARE(c.points.size(), size_t(1));
+      const V3 up = Rb.col(2);
+      QVERIFY(std::abs(c.points[0].depth - d) <= 1e-12);
+      QVERIFY((c.points[0].normal - up).norm() <= 1e-12);
+      QVERIFY((c.points[0].point - (apex - 0.5 * d * up)).norm() <= 1e-12);
+      QVERIFY(std::abs(c.distance + d) <= 1e-12);
+    }
+    // Lying, the apex 3 mm inside the side, midway between the caps.
+    const M3 Rs = rot(std::numbers::pi / 2, V3(0, 1, 0));  // the axis along x, the side facing down
+    const Frame fs{apex - Rs * V3(r - 0.003, 0.0, 0.0), Rs};
+    const Contact c = contact::collide(mesh, Frame{}, Shape::cylinder(r, L), fs);
+    QCOMPARE(c.points.size(), size_t(1));
+    QVERIFY(std::abs(c.points[0].depth - 0.003) <= 1e-12);
+    QVERIFY((c.points[0].normal - V3(0, 0, 1)).norm() <= 1e-12);
+  }
+
+  // A cylinder (d = 1 mm below the surface's top; springForce's linear
+  // spring per point) slid 0.4 m across the shared diagonal of two coplanar
+  // triangles, lying (turned 0.4 rad about the vertical) and tilted 0.3 rad:
+  // the plane's points all along and no change of force at all (a rim point
+  // handed from one triangle to the other keeps its depth and normal; the
+  // bound, 1e-6, is the box's; a doubled or dropped point would be d / h = 100).
+  void cylinderSlidesAcrossSharedEdges() {
+    const double d = 1e-3, h = 1e-5, r = 0.02, L = 0.05;
+    const Shape mesh = meshShape(kSquare, kSquareTris), cyl = Shape::cylinder(r, L);
+    const int n = int(0.4 / h);
+    struct Case {
+      const char* name;
+      M3 turn;
+      size_t pts;
+    };
+    const std::vector<Case> cases = {{"lying", rot(0.4, V3(0, 0, 1)) * rot(std::numbers::pi / 2, V3(1, 0, 0)), 2},
+                                     {"tilted", rot(0.3, V3(1, 0, 0)), 1}};
+    for (const Case& c : cases) {
+      const double az = c.turn.col(2).z();
+      const double low = L * std::abs(az) + r * std::sqrt(std::max(0.0, 1.0 - az * az));
+      double worst = 0.0;
+      size_t most = 0, least = 100;
+      V3 prev = V3::Zero();
+      for (int k = 0; k <= n; ++k) {
+        const V3 p(-0.2 + 0.4 * k / n, 0.05, low - d);
+        const Contact ct = contact::collide(mesh, Frame{}, cyl, Frame{p, c.turn});
+        const V3 F = springForce(ct);
+        if (k > 0) worst = std::max(worst, (F - prev).norm() / h);
+        most = std::max(most, ct.points.size());
+        least = std::min(least, ct.points.size());
+        prev = F;
+      }
+      qInfo("cylinder %-7s across the coplanar diagonal: |dF|/h %.4g, points %zu .. %zu", c.name, worst, least, most);
+      QVERIFY2(worst <= 1e-6, c.name);
+      QVERIFY2(least == c.pts && most == c.pts, c.name);
+    }
+  }
+
+  // Known steps (measured): a cylinder (d = 1 mm below the ridge's top)
+  // slid 0.2 m across a 10-degree ridge standing (the ridge crosses its
+  // bottom cap; near the rim the side becomes the nearer way out, and the
+  // normal turns by 90 degrees there) and lying along x, slid along its
+  // axis off the ridge (the ridge leaves through the cap's rim). Where the
+  // way out turns, the nearer one's points grow from zero depth over its own
+  // depth, so that turn adds O(1) to |dF|/h (without the growth, standing:
+  // 199.8). What is left is the box's known step: a rim point
+  // pressed into the ridge is pushed by the nearer face, so passing under
+  // the ridge its normal flips by 20 degrees (|dF| = 2 d sin 10 deg); the
+  // standing cylinder's two quarter-turn rim points pass under it at once:
+  // |dF|/h within 4 d sin 10 deg / h = 69.5 (68.3 seen); lying, its end
+  // disc's lowest rim point passes over the ridge: within 34.7 (34.2 seen).
+  void cylinderCrossesARidge() {
+    const double d = 1e-3, h = 1e-5, r = 0.02, L = 0.05;
+    const Shape mesh = meshShape(roof(10.0 * std::numbers::pi / 180.0), kRoofTris), cyl = Shape::cylinder(r, L);
+    const int n = int(0.2 / h);  // 0.2 m in steps of h
+    struct Case {
+      const char* name;
+      M3 turn;
+      V3 from, to;
+      double bound;
+    };
+    const double flip = 2 * d * std::sin(10.0 * std::numbers::pi / 180.0) / h;
+    const std::vector<Case> cases = {
+        {"standing", M3::Identity(), V3(-0.1, 0.1, L - d), V3(0.1, 0.1, L - d), 2 * flip},
+        {"lying off", rot(std::numbers::pi / 2, V3(0, 1, 0)), V3(0, 0.1, r - d), V3(0.2, 0.1, r - d), flip}};
+    for (const Case& c : cases) {
+      double worst = 0.0;
+      size_t most = 0;
+      V3 prev = V3::Zero();
+      for (int k = 0; k <= n; ++k) {
+        const V3 p = c.from + (c.to - c.from) * (double(k) / n);
+        const Contact ct = contact::collide(mesh, Frame{}, cyl, Frame{p, c.turn});
+        const V3 F = springForce(ct);
+        if (k > 0) worst = std::max(worst, (F - prev).norm() / h);
+        most = std::max(most, ct.points.size());
+        prev = F;
+      }
+      qInfo("cylinder %-9s across a ridge: |dF|/h %.4g, points <= %zu", c.name, worst, most);
+      QVERIFY2(worst <= c.bound, c.name);
+    }
+  }
+
+  // A cylinder (r = 20 mm, 60 mm long, 0.2 kg, frictionless) lying along the
+  // 90-degree V groove, dropped off-centre: at rest it rests on each flank at
+  // the lowest rim points of its two end discs, each with
+  // m g / (4 cos 45) = k d^1.5 (the four points' vertical parts carry m g);
+  // its axis is r - d from each flank, its centre at x = 0,
+  // z = sqrt(2) (r - d) (to 1e-12 m: at rest the state is the equilibrium
+  // to the Newton iteration's rounding), the normal force sqrt(2) m g (to
+  // 1e-9 of it). Refused before cylinder-mesh contact existed.
+  void cylinderSettlesInAVGroove() {
+    const double m = 0.2, r = 0.02, len = 0.06, c45 = std::cos(std::numbers::pi / 4);
+    const double d = std::pow(m * g0 / (4 * c45) / 1e7, 1 / 1.5);
+    const Verts v = {{-0.05, -0.05, 0.05}, {-0.05, 0.05, 0.05}, {0, -0.05, 0}, {0, 0.05, 0}, {0.05, -0.05, 0.05}, {0.05, 0.05, 0.05}};
+    const Tris t = {{0, 2, 3}, {0, 3, 1}, {2, 4, 5}, {2, 5, 3}};
+    Mechanism mech;
+    mech.gravity = {0, 0, -g0};
+    PartDef b = part("roll", m, 1e-4, {0.0005, 0.0, std::sqrt(2.0) * r + 0.001}, {mk("c", {0, 0, 0})});
+    b.orientation = {std::numbers::pi / 2, 0, 0};  // the axis (marker z) along the groove (y)
+    mech.parts = {ground({mk("f", {0, 0, 0})}), b};
+    ContactDef c;
+    c.id = "hit";
+    c.i = meshDef("ground.f", v, t);
+    c.j = sized("roll.c", "cylinder", {{"radius", r}, {"length", len}});
+    c.params = kLaw;
+    mech.contacts = {c};
+    auto run = simulate(mechProject(mech, 2.0, 1e-3, 1e-9));
+    REQUIRE_OK(run);
+    const double x = run->at("roll.x", 2.0), z = run->at("roll.z", 2.0);
+    const double F = run->at("hit.normal_force", 2.0), zHand = std::sqrt(2.0) * (r - d);
+    qInfo("x %.3g m, z %.12g m (hand %.12g, off by %.3g m), force %.10g N (hand %.10g, off by %.3g of it)", x, z, zHand,
+          z - zHand, F, m * g0 / c45, F / (m * g0 / c45) - 1);
+    QVERIFY(std::abs(x) <= 1e-12);
+    QVERIFY(std::abs(z - zHand) <= 1e-12);
+    QVERIFY(std::abs(F - m * g0 / c45) <= 1e-9 * m * g0);
+  }
+
   // The hierarchy: a sphere (radius half a cell) on a grid floor of
   // n = 2 N^2 triangles visits ~log n nodes (at most 8 log2 n here), and
   // finds the one contact at its depth.
@@ -620,10 +864,10 @@ class TestContactMesh : public QObject {
         {project(meshDef("plate.f", kSquare, kSquareTris), ball, false),
          head + "'i.marker': a mesh must be on the ground or on a part welded to it by fixed joints; 'plate' can move "
                 "(put the mesh on the fixed side of the pair)"},
-        {project(meshDef("ground.f", kSquare, kSquareTris), sized("ball.c", "cylinder", {{"radius", 0.1}, {"length", 0.1}})),
-         head + "'j.shape': a mesh touches only a sphere, a capsule or a box, not a cylinder"},
+        {project(meshDef("ground.f", kSquare, kSquareTris), sized("ball.c", "plane", {})),
+         head + "'j.shape': a mesh touches only a sphere, a capsule, a box or a cylinder, not a plane"},
         {project(meshDef("ground.f", kSquare, kSquareTris), meshDef("ball.c", kSquare, kSquareTris)),
-         head + "'j.shape': a mesh touches only a sphere, a capsule or a box, not a mesh"},
+         head + "'j.shape': a mesh touches only a sphere, a capsule, a box or a cylinder, not a mesh"},
     };
     for (const Bad& b : bad) {
       const std::string got = errorOf(b.p);

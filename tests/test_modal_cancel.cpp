@@ -65,7 +65,7 @@ class TestModalCancel : public QObject {
       y = x.cwiseQuotient(Eigen::VectorXd::LinSpaced(n, 1.0, double(n)));
       if (++products == 10) cancel = true;
     };
-    auto enough = [](const Eigen::VectorXcd& theta) { return theta.size() >= 20; };
+    auto enough = [](const RitzValues& r) { return r.leading >= 20; };
     ArnoldiOptions o;
     o.block = 2;
     o.cancel = &cancel;
@@ -98,29 +98,35 @@ class TestModalCancel : public QObject {
   // residual evaluations, so a cancel that waited for either would take
   // far longer than the bound (before the change the dense eigensolution
   // ran out once begun). The largest example (flexible_boom_lift, 486
-  // states) is cancelled in every stage with both solvers.
+  // states) is cancelled in every stage with both solvers. Its sparse
+  // linearisation, cancelled as it begins, within 0.2 s: the Jacobian
+  // pattern's sampling (solver/colored_jacobian.h) looks at the flag
+  // before each sample and colour group (10 ms measured at load 3; 0.31 s
+  // at load 15 when it did not look until the pattern was complete).
   void cancelIsPrompt_data() {
     QTest::addColumn<QString>("model");
     QTest::addColumn<int>("solver");
     QTest::addColumn<int>("stage");
     QTest::addColumn<double>("delay");
+    QTest::addColumn<double>("bound");  // [s] of wall time
     const int dense = int(ModalSolver::Dense), sparse = int(ModalSolver::Sparse);
     const int lin = int(ModalStage::Linearise), eig = int(ModalStage::Eigensolve), modes = int(ModalStage::Modes);
-    QTest::newRow("cantilever 120, dense, linearisation") << "cantilever" << dense << lin << 0.2;
-    QTest::newRow("cantilever 120, dense, eigensolution") << "cantilever" << dense << eig << 0.2;
-    QTest::newRow("cantilever 120, sparse, eigensolution") << "cantilever" << sparse << eig << 0.01;
-    QTest::newRow("boom lift, run to the operating point") << "boom" << sparse << int(ModalStage::Run) << 0.1;
-    QTest::newRow("boom lift, dense, eigensolution") << "boom" << dense << eig << 0.05;
-    QTest::newRow("boom lift, dense, modes") << "boom" << dense << modes << 0.0;
-    QTest::newRow("boom lift, sparse, linearisation") << "boom" << sparse << lin << 0.0;
-    QTest::newRow("boom lift, sparse, eigensolution") << "boom" << sparse << eig << 0.0;
-    QTest::newRow("boom lift, static equilibrium") << "boom static" << dense << int(ModalStage::StaticEquilibrium) << 0.05;
+    QTest::newRow("cantilever 120, dense, linearisation") << "cantilever" << dense << lin << 0.2 << 2.0;
+    QTest::newRow("cantilever 120, dense, eigensolution") << "cantilever" << dense << eig << 0.2 << 2.0;
+    QTest::newRow("cantilever 120, sparse, eigensolution") << "cantilever" << sparse << eig << 0.01 << 2.0;
+    QTest::newRow("boom lift, run to the operating point") << "boom" << sparse << int(ModalStage::Run) << 0.1 << 2.0;
+    QTest::newRow("boom lift, dense, eigensolution") << "boom" << dense << eig << 0.05 << 2.0;
+    QTest::newRow("boom lift, dense, modes") << "boom" << dense << modes << 0.0 << 2.0;
+    QTest::newRow("boom lift, sparse, linearisation") << "boom" << sparse << lin << 0.0 << 0.2;
+    QTest::newRow("boom lift, sparse, eigensolution") << "boom" << sparse << eig << 0.0 << 2.0;
+    QTest::newRow("boom lift, static equilibrium") << "boom static" << dense << int(ModalStage::StaticEquilibrium) << 0.05 << 2.0;
   }
   void cancelIsPrompt() {
     QFETCH(QString, model);
     QFETCH(int, solver);
     QFETCH(int, stage);
     QFETCH(double, delay);
+    QFETCH(double, bound);
     const bool boom = model.startsWith("boom");
     const Project p = boom ? loadProject(projectPath("flexible_boom_lift.pneumech.json")) : cantileverProject(120);
     ModalOptions o;
@@ -160,7 +166,7 @@ class TestModalCancel : public QObject {
     qInfo("%s: returned %.4f s (wall) after the cancel", qPrintable(QString(QTest::currentDataTag())), latency);
     QVERIFY(threw);
     QCOMPARE(int(seen.back()), stage);  // no later stage began
-    QVERIFY2(latency < 2.0, qPrintable(QString("%1 s after the cancel").arg(latency)));
+    QVERIFY2(latency < bound, qPrintable(QString("%1 s after the cancel").arg(latency)));
   }
 
   // Either solver: cancelled as the eigensolution begins, the analysis

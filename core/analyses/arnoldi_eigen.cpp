@@ -72,13 +72,15 @@ class Basis {
   MatrixXd V_, H_;
 };
 
-// Ritz pairs of H(0:m, 0:m), |theta| descending, and how many leading
-// ones have converged: residual |H(m:filled, 0:m) y| <= tol |theta|.
+// Ritz pairs of H(0:m, 0:m), |theta| descending, which have converged
+// (residual |H(m:filled, 0:m) y| <= tol |theta|) and how many of them lead.
 struct Ritz {
   Eigen::VectorXcd theta;
   Eigen::MatrixXcd Y;
+  std::vector<char> ok;
+  VectorXd residual;
   int converged = 0;
-  bool ok = false;
+  bool solved = false;
 };
 
 Ritz ritzPairs(const MatrixXd& H, int m, int filled, bool whole, double tol) {
@@ -93,9 +95,14 @@ Ritz ritzPairs(const MatrixXd& H, int m, int filled, bool whole, double tol) {
   r.Y.resize(m, m);
   for (int i = 0; i < m; ++i) r.theta[i] = es.eigenvalues()[order[i]], r.Y.col(i) = es.eigenvectors().col(order[i]);
   const Eigen::MatrixXcd tail = H.block(m, 0, filled - m, m).cast<std::complex<double>>();
-  while (r.converged < m && (whole || (tail * r.Y.col(r.converged)).norm() <= tol * std::abs(r.theta[r.converged])))
-    ++r.converged;
-  r.ok = true;
+  r.ok.resize(m);
+  r.residual = VectorXd::Zero(m);
+  for (int i = 0; i < m; ++i) {
+    if (!whole) r.residual[i] = (tail * r.Y.col(i)).norm();
+    r.ok[i] = r.residual[i] <= tol * std::abs(r.theta[i]);
+  }
+  while (r.converged < m && r.ok[r.converged]) ++r.converged;
+  r.solved = true;
   return r;
 }
 
@@ -157,7 +164,7 @@ MatrixXd wantedSpan(const MatrixXd& Hm, int keep) {
 }  // namespace
 
 ArnoldiResult arnoldiLargest(int n, const std::function<void(const VectorXd&, VectorXd&)>& apply,
-                             const std::function<bool(const Eigen::VectorXcd&)>& enough,
+                             const std::function<bool(const RitzValues&)>& enough,
                              const ArnoldiOptions& opt) {
   ArnoldiResult out;
   if (n <= 0) return out;
@@ -235,15 +242,23 @@ ArnoldiResult arnoldiLargest(int n, const std::function<void(const VectorXd&, Ve
       return out;
     }
     const Ritz& r = *ritz;
-    if (!r.ok) continue;
-    const Eigen::VectorXcd lead = r.theta.head(r.converged);
+    if (!r.solved) continue;
+    RitzValues view{r.theta, r.ok, r.residual, r.converged, m};
     // Restarted this often without satisfying the caller: what converged.
     const bool exhausted = full && out.restarts >= kMaxRestarts;
-    if (whole || exhausted || enough(lead)) {
-      out.theta = lead;
-      out.vectors.resize(n, r.converged);
+    if (whole || exhausted || enough(view)) {
+      std::vector<int> done;
+      for (int i = 0; i < m; ++i)
+        if (r.ok[i]) done.push_back(i);
+      out.theta.resize(static_cast<long>(done.size()));
+      out.vectors.resize(n, static_cast<long>(done.size()));
       const Eigen::MatrixXcd Vm = basis.V().leftCols(m).cast<std::complex<double>>();
-      for (int i = 0; i < r.converged; ++i) out.vectors.col(i) = (Vm * r.Y.col(i)).normalized();
+      for (size_t i = 0; i < done.size(); ++i) {
+        out.theta[static_cast<long>(i)] = r.theta[done[i]];
+        out.vectors.col(static_cast<long>(i)) = (Vm * r.Y.col(done[i])).normalized();
+      }
+      out.leading = r.converged;
+      out.ritz = std::move(view);
       out.dimension = m;
       out.complete = whole && out.restarts == 0;
       out.exhausted = exhausted && !whole;

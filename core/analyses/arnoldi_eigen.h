@@ -23,6 +23,7 @@
 
 #include <atomic>
 #include <functional>
+#include <vector>
 
 namespace pm {
 
@@ -45,11 +46,24 @@ struct ArnoldiOptions {
   const std::atomic<bool>* cancel = nullptr;
 };
 
+// The Ritz values at a convergence check, |theta| descending, each with
+// whether it has converged (|C x - theta x| <= tol |theta|).
+struct RitzValues {
+  Eigen::VectorXcd theta;
+  std::vector<char> converged;
+  Eigen::VectorXd residual;  // |C x - theta x| of each (|x| = 1)
+  int leading = 0;    // how many lead converged without a gap
+  int dimension = 0;  // the Krylov space's
+};
+
 struct ArnoldiResult {
-  // The converged leading Ritz values, |theta| descending, and their Ritz
-  // vectors (unit norm, columns). Conjugate pairs appear as both halves.
+  // The converged Ritz values, |theta| descending (the `leading` ones first,
+  // then those converged behind an unconverged one), and their Ritz vectors
+  // (unit norm, columns). Conjugate pairs appear as both halves.
   Eigen::VectorXcd theta;
   Eigen::MatrixXcd vectors;
+  int leading = 0;
+  RitzValues ritz;         // every Ritz value at the end (the caller's view of what did not converge)
   int dimension = 0;       // Krylov dimension at the end
   int applications = 0;    // products C x
   int restarts = 0;
@@ -60,11 +74,11 @@ struct ArnoldiResult {
   bool cancelled = false;  // ArnoldiOptions::cancel was set: theta and vectors are empty
 };
 
-// `apply(x, y)` sets y = C x. `enough(theta)` is asked with the converged
-// leading Ritz values; the iteration ends when it says yes, or when the
-// Krylov space is the whole space (then every Ritz pair is returned).
+// `apply(x, y)` sets y = C x. `enough(ritz)` is asked with the Ritz values
+// at each check; the iteration ends when it says yes, or when the Krylov
+// space is the whole space (then every Ritz pair is returned).
 ArnoldiResult arnoldiLargest(int n, const std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)>& apply,
-                             const std::function<bool(const Eigen::VectorXcd&)>& enough,
+                             const std::function<bool(const RitzValues&)>& enough,
                              const ArnoldiOptions& options = {});
 
 }  // namespace pm

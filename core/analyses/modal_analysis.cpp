@@ -1,6 +1,7 @@
 #include "analyses/modal_analysis.h"
 
 #include "analyses/modal_pencil.h"
+#include "analyses/modal_windows.h"
 #include "analyses/simulation.h"
 #include "mechanics/minimum_norm.h"
 #include "solver/result_store.h"
@@ -337,7 +338,10 @@ ModalResult runModalAnalysis(const Project& project, const std::string& file, co
     std::ostringstream o;
     o << "sparse solver (" << n << " states): the lowest " << order.size() + res.zeroModes
       << " modes, by shift-invert Arnoldi (Krylov dimension " << ep.krylovDimension << ", " << ep.applications
-      << " products, " << ep.factorisations << " factorisation" << (ep.factorisations > 1 ? "s" : "") << ")";
+      << " products, " << ep.factorisations << " factorisation" << (ep.factorisations > 1 ? "s" : "") << "; "
+      << ep.windows.size() << " window" << (ep.windows.size() > 1 ? "s" : "") << " at shifts";
+    for (double s : ep.windows) o << " " << numberText(s);
+    o << " 1/s)";
     res.notes.push_back(o.str());
   }
   for (int k : order) {

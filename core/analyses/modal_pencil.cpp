@@ -1,12 +1,10 @@
 #include "analyses/modal_pencil.h"
 
-#include "analyses/arnoldi_eigen.h"
 #include "analyses/modal_analysis.h"
 #include "solver/colored_jacobian.h"
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/OrderingMethods>
-#include <Eigen/SparseLU>
 
 #include <algorithm>
 #include <cmath>
@@ -22,11 +20,6 @@ using Complex = std::complex<double>;
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
 
-// |theta| below this times the largest is an infinite eigenvalue (above
-// 1e6 |s|-scaled rad/s, 160 kHz at the shift 1 rad/s).
-constexpr double kInfinite = 1e-6;
-// The shifts tried in turn until A + s B is regular enough [rad/s].
-constexpr double kShifts[] = {1.0, 7.3, 0.137, 53.0};
 
 // Central differences, one column at a time; a side the residual refuses
 // (a non-physical state) falls back to the one-sided quotient.
@@ -96,30 +89,6 @@ void differentiateGroup(System& sys, const ColoredJacobian& cj, const std::vecto
   }
 }
 
-// Whether the factorised A + s B is regular enough: |M| |M^-1 r| / |r| for
-// two random r, a lower bound of the condition number, below 1e13 (the
-// dense path's reciprocal condition 1e-13).
-bool regularEnough(const SpMat& M, const Eigen::SparseLU<SpMat, Eigen::COLAMDOrdering<int>>& lu) {
-  double norm = 0.0;
-  for (int j = 0; j < M.outerSize(); ++j) {
-    double column = 0.0;
-    for (SpMat::InnerIterator it(M, j); it; ++it) column += std::abs(it.value());
-    norm = std::max(norm, column);
-  }
-  std::mt19937 rng(7);
-  std::normal_distribution<double> g;
-  for (int k = 0; k < 2; ++k) {
-    VectorXd r(M.rows());
-    for (Eigen::Index i = 0; i < r.size(); ++i) r[i] = g(rng);
-    const VectorXd x = lu.solve(r);
-    if (!x.allFinite() || x.lpNorm<1>() * norm > 1e13 * r.lpNorm<1>()) return false;
-  }
-  return true;
-}
-
-// Each complex pair once (Im >= 0), as the analysis counts modes.
-bool upperHalf(Complex l) { return l.imag() >= -1e-9 * std::abs(l); }
-
 }  // namespace
 
 void throwIfCancelled(const std::atomic<bool>* cancel) {
@@ -161,7 +130,8 @@ SparsePencil lineariseSparse(System& sys, double t, std::vector<double> y, std::
                              bool withRate, VectorXd* rows, double step, const VectorXd* given,
                              const std::atomic<bool>* cancel) {
   const int n = sys.size();
-  const ColoredJacobian cj(sys, t, y.data(), yp.data());
+  const ColoredJacobian cj(sys, t, y.data(), yp.data(), cancel);
+  throwIfCancelled(cancel);  // the pattern's sampling stopped half way
   std::vector<Eigen::Triplet<double>> ta, tb;
   for (const std::vector<int>& group : cj.groups()) {
     throwIfCancelled(cancel);
@@ -250,93 +220,6 @@ Eigenpairs solveDense(const Pencil& p, const std::atomic<bool>* cancel) {
     out.krylovDimension = n;
     out.factorisations = factorisations;
     out.operatorNorm = solved.operatorNorm;
-    return out;
-  }
-  throw std::runtime_error("the linearised system is singular at every shift tried (a state the equations do not fix)");
-}
-
-Eigenpairs solveSparse(const SparsePencil& p, int count, double maxOmega, const std::atomic<bool>* cancel) {
-  const int n = static_cast<int>(p.A.rows());
-  int factorisations = 0;
-  for (double s : kShifts) {
-    throwIfCancelled(cancel);
-    SpMat M = p.A + s * p.B;
-    M.makeCompressed();
-    Eigen::SparseLU<SpMat, Eigen::COLAMDOrdering<int>> lu;
-    lu.compute(M);
-    ++factorisations;
-    if (lu.info() != Eigen::Success || !regularEnough(M, lu)) continue;
-    // |C|_F estimated from C r of a random r (E |C r|^2 = |C|_F^2 |r|^2 / n).
-    double operatorNorm = 0.0;
-    {
-      std::mt19937 rng(11);
-      std::normal_distribution<double> g;
-      VectorXd r(n);
-      for (int i = 0; i < n; ++i) r[i] = g(rng);
-      operatorNorm = VectorXd(lu.solve(p.B * r)).norm() / r.norm() * std::sqrt(double(n));
-    }
-    auto apply = [&](const VectorXd& x, VectorXd& y) { y = lu.solve(p.B * x); };
-    // Every eigenvalue with |lambda - s| < 1 / |theta| of the last converged
-    // one is found, so every one with |lambda| below that less s.
-    auto reachOf = [&](const Eigen::VectorXcd& th) { return 1.0 / std::abs(th[th.size() - 1]) - s; };
-    double infiniteBelow = 0.0;  // |theta| of an infinite eigenvalue
-    auto enough = [&](const Eigen::VectorXcd& th) {
-      if (th.size() == 0) return false;
-      infiniteBelow = kInfinite * std::max(std::abs(th[0]), 1.0 / s);
-      const double reach = reachOf(th);
-      int modes = 0;
-      for (Eigen::Index k = 0; k < th.size(); ++k)
-        if (std::abs(th[k]) > infiniteBelow && upperHalf(s - 1.0 / th[k]) && std::abs(s - 1.0 / th[k]) <= reach)
-          ++modes;
-      return (count > 0 && modes >= count) || (maxOmega > 0 && reach >= maxOmega);
-    };
-    ArnoldiOptions opt;
-    opt.firstCheck = std::max(40, 3 * count + 20);
-    // A Krylov-Schur restart at twice the kept size would keep the dense
-    // Ritz problems small (kept: twice the modes wanted, a pair's two
-    // halves, and a margin), but with the shift at 1 rad/s the wanted
-    // chamber and valve time constants converge so slowly that the
-    // restarted iteration costs 3-4 times the growing one (swing arm, 80
-    // elements: 26 s against 7.6 s dense; docs/performance.md, session 20):
-    // off (maxDimension 0) until the shift is chosen from the spectrum.
-    opt.keep = count > 0 ? 2 * count + 2 * opt.block : 40;
-    opt.maxDimension = 0;
-    opt.cancel = cancel;
-    ArnoldiResult ar = arnoldiLargest(n, apply, enough, opt);
-    if (ar.exhausted && !ar.cancelled) {  // the restarts stalled: grow the space instead
-      const int spent = ar.applications;
-      opt.maxDimension = 0;
-      ar = arnoldiLargest(n, apply, enough, opt);
-      ar.applications += spent;
-    }
-    if (ar.cancelled) throw ModalCancelled();
-    Eigenpairs out;
-    out.shift = s;
-    out.infinite = -1;
-    out.krylovDimension = ar.dimension;
-    out.applications = ar.applications;
-    out.factorisations = factorisations;
-    out.operatorNorm = operatorNorm;
-    const Eigen::Index found = ar.theta.size();
-    if (found == 0) return out;
-    out.reach = ar.complete ? INFINITY : reachOf(ar.theta);
-    infiniteBelow = kInfinite * std::max(std::abs(ar.theta[0]), 1.0 / s);
-    std::vector<Eigen::Index> keep;
-    for (Eigen::Index k = 0; k < found; ++k)
-      if (std::abs(ar.theta[k]) > infiniteBelow && std::abs(s - 1.0 / ar.theta[k]) <= out.reach) keep.push_back(k);
-    out.lambda.resize(static_cast<long>(keep.size()));
-    out.z.resize(n, static_cast<long>(keep.size()));
-    VectorXd re(n), im(n);
-    for (size_t i = 0; i < keep.size(); ++i) {
-      const Complex th = ar.theta[keep[i]];
-      out.lambda[static_cast<long>(i)] = s - 1.0 / th;
-      // One more product purifies the Ritz vector of what rounding left of
-      // the infinite eigenvalues' directions.
-      const Eigen::VectorXcd& x = ar.vectors.col(keep[i]);
-      apply(x.real(), re);
-      apply(x.imag(), im);
-      out.z.col(static_cast<long>(i)) = (re.cast<Complex>() + Complex(0, 1) * im.cast<Complex>()) / th;
-    }
     return out;
   }
   throw std::runtime_error("the linearised system is singular at every shift tried (a state the equations do not fix)");

@@ -9,7 +9,8 @@
 //  - sparse: columns differenced by colour groups of the Jacobian's pattern
 //    (solver/colored_jacobian.h), A + s B factorised by a sparse LU and the
 //    eigenvalues nearest the shift found by a band Arnoldi iteration
-//    (analyses/arnoldi_eigen.h): the lowest modes only, for large models.
+//    (analyses/arnoldi_eigen.h), in shifted windows
+//    (analyses/modal_windows.h): the lowest modes only, for large models.
 // Where the residual is the same function of each column's state alone (a
 // complete pattern), both give the same matrix entries.
 #pragma once
@@ -72,16 +73,19 @@ struct Eigenpairs {
   int krylovDimension = 0;
   int applications = 0;  // products (A + s B)^-1 B x
   int factorisations = 0;  // LU factorisations of A + s B
+  std::vector<double> windows;  // sparse: the shifts of the windows used (analyses/modal_windows.h) [1/s]
   double operatorNorm = 0.0;  // |(A + s B)^-1 B|_F (sparse: estimated)
   ZeroModes zeros;       // the eigenpairs that are zero modes, and their null directions
 };
 
-// Every finite eigenvalue.
+// Every finite eigenvalue. (The sparse solver: analyses/modal_windows.h.)
 Eigenpairs solveDense(const Pencil& p, const std::atomic<bool>* cancel = nullptr);
-// The finite eigenvalues of smallest |lambda|: until `count` modes (a
-// complex pair counted once) lie within the reach, or the reach passes
-// `maxOmega` (whichever comes first of those asked for: > 0).
-Eigenpairs solveSparse(const SparsePencil& p, int count, double maxOmega, const std::atomic<bool>* cancel = nullptr);
+
+// |theta| below this times the largest is an infinite eigenvalue (above
+// 1e6 |s|-scaled rad/s, 160 kHz at the shift 1 rad/s).
+constexpr double kInfinite = 1e-6;
+// The shifts tried in turn until A + s B is regular enough [rad/s].
+constexpr double kShifts[] = {1.0, 7.3, 0.137, 53.0};
 
 // Throws ModalCancelled if `cancel` is set.
 void throwIfCancelled(const std::atomic<bool>* cancel);

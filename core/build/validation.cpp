@@ -67,7 +67,7 @@ std::set<std::string> partsFixedToGround(const Mechanism& m) {
   return fixed;
 }
 
-// A mesh (issue 27) only on a part that cannot move, against a sphere, a capsule or a box.
+// A mesh (issue 27) only on a part that cannot move, against a sphere, a capsule, a box or a cylinder.
 void checkMeshSide(const Mechanism& m, const ContactDef& c, const contact::Shape& sa, const contact::Shape& sb,
                    const std::string& file) {
   const bool meshI = sa.kind == contact::ShapeKind::Mesh, meshJ = sb.kind == contact::ShapeKind::Mesh;
@@ -77,7 +77,7 @@ void checkMeshSide(const Mechanism& m, const ContactDef& c, const contact::Shape
   const std::string side = meshI ? "i." : "j.", otherSide = meshI ? "j." : "i.";
   if (!contact::supported(sa.kind, sb.kind))
     throw ProjectError(file, c.id, otherSide + "shape",
-                       "a mesh touches only a sphere, a capsule or a box, not a " + other.shape);
+                       "a mesh touches only a sphere, a capsule, a box or a cylinder, not a " + other.shape);
   const std::string part = mesh.marker.substr(0, mesh.marker.find('.'));
   if (!partsFixedToGround(m).count(part))
     throw ProjectError(file, c.id, side + "marker",

@@ -46,6 +46,7 @@ void ColoredJacobian::sampleGrouped(double t, std::vector<double>& y, std::vecto
   const auto groups = greedyColours(cols, n_);
   std::vector<int> owner(n_, -1);
   for (const auto& group : groups) {
+    if (stopRequested()) return;
     for (int which = 0; which < 2; ++which) {
       auto& v = which == 0 ? y : yp;
       std::vector<double> save(group.size());
@@ -105,8 +106,14 @@ void addJunctionHandOff(const System& sys, std::vector<std::set<int>>& cols) {
 }
 }  // namespace
 
-ColoredJacobian::ColoredJacobian(System& sys, double t, const double* y0, const double* yp0)
-    : sys_(sys), n_(sys.size()), colRows_(n_), y_(n_), yp_(n_), r1_(n_) {
+bool ColoredJacobian::stopRequested() {
+  if (stop_ && stop_->load(std::memory_order_relaxed)) stopped_ = true;
+  return stopped_;
+}
+
+ColoredJacobian::ColoredJacobian(System& sys, double t, const double* y0, const double* yp0,
+                                 const std::atomic<bool>* stop)
+    : sys_(sys), stop_(stop), n_(sys.size()), colRows_(n_), y_(n_), yp_(n_), r1_(n_) {
   std::vector<std::set<int>> cols(n_);
   for (int j = 0; j < n_; ++j) cols[j].insert(j);  // the diagonal always
   // Structure first: each element couples everything in its footprint.
@@ -154,6 +161,7 @@ ColoredJacobian::ColoredJacobian(System& sys, double t, const double* y0, const 
   for (int i = 0; i < n_; ++i)
     if (const Element* el = sys.elementOf(i)) move[i] = el->integrationNeeds().samplingMove;
   for (int sample = 0; sample < 5; ++sample) {
+    if (stopRequested()) return;
     if (sample > 0) {
       for (int i = 0; i < n_; ++i) {
         const StateInfo& s = sys.states()[i];

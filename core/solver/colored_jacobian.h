@@ -15,6 +15,7 @@
 
 #include "solver/system.h"
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <set>
@@ -25,7 +26,13 @@ namespace pm {
 
 class ColoredJacobian {
  public:
-  ColoredJacobian(System& sys, double t, const double* y, const double* yp);
+  // `stop`, when given, is looked at before each sample of the pattern and
+  // each colour group sampled: once set (from another thread: a modal
+  // analysis's Cancel) the construction ends at once, and stopped() says
+  // the pattern is incomplete and must not be used.
+  ColoredJacobian(System& sys, double t, const double* y, const double* yp,
+                  const std::atomic<bool>* stop = nullptr);
+  bool stopped() const { return stopped_; }
 
   int colors() const { return static_cast<int>(groups_.size()); }
   // The columns of each colour (no two share a row of the pattern).
@@ -75,7 +82,10 @@ class ColoredJacobian {
   int difference(double t, double cj, const double* y, const double* yp, const double* r, const double* ewt, double h,
                  Store store, bool perturbY = true);
   void layout();
+  bool stopRequested();
   System& sys_;
+  const std::atomic<bool>* stop_ = nullptr;
+  bool stopped_ = false;
   int n_;
   std::vector<std::vector<int>> colRows_;  // rows of each column
   std::vector<std::vector<int>> groups_;   // columns of each colour

@@ -46,7 +46,7 @@ RunController::~RunController() {
   runner_->stop();
 }
 
-bool RunController::isRunning() const { return runner_->isRunning(); }
+bool RunController::isRunning() const { return runner_->isRunning() || finishPending_; }
 bool RunController::isPaused() const { return runner_->isPaused(); }
 
 void RunController::clearResults() {
@@ -113,6 +113,9 @@ void RunController::stop() {
 
 void RunController::setViews(const Views& views) {
   v_ = views;
+  connect(v_.buffer, &ResultBuffer::rowsReplaced, this, [this] {
+    if (std::exchange(finishPending_, false)) finishViews(finishedOk_);
+  });
   connect(v_.cursor, &TimeCursor::speedChanged, this, &RunController::updatePacing);
   connect(v_.cursor, &TimeCursor::frameDue, this, [this] {
     if (std::exchange(waiting_, false)) takeRows();
@@ -231,7 +234,19 @@ void RunController::onRunnerFinished(bool ok) {
   pace_->stop();
   waiting_ = false;
   takeRows();  // the last rows
-  v_.buffer->finish(runner_->resultsFile());  // read once the run is over
+  // Read once the run is over; the plotted copy made again from it when the
+  // GUI fell behind and was given every k-th row.
+  v_.buffer->finish(runner_->resultsFile(), runner_->rowsThinned());
+  if (v_.buffer->reloading()) {
+    finishPending_ = true;  // the views end the run when the copy is in place
+    finishedOk_ = ok;
+    return;
+  }
+  finishViews(ok);
+}
+
+// The run's end in every view, with the rows kept in place.
+void RunController::finishViews(bool ok) {
   showRows();
   if (v_.view3d) v_.view3d->setPoseInterval(0);
   v_.progress->hide();

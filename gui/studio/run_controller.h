@@ -64,6 +64,8 @@ class RunController : public QObject {
   void setChecks(std::function<std::vector<CheckMessage>()> checks) { checks_ = std::move(checks); }
 
   SimulationRunner* runner() const { return runner_; }
+  // Running, or ended and its views not yet showing the end (the copy made
+  // again from the results file).
   bool isRunning() const;
   bool isPaused() const;
   // The store the 3D view shows the run from (null before a run).
@@ -102,6 +104,7 @@ class RunController : public QObject {
   void showRows();
   void updateStatus();
   void onRunnerFinished(bool ok);
+  void finishViews(bool ok);
   void updatePacing();
 
   Document* doc_;
@@ -118,6 +121,10 @@ class RunController : public QObject {
   double tEnd_ = 0.0;  // of the run shown
   RunOperator* operator_ = nullptr;
   bool interactive_ = false;
+  // The run ended and the buffer makes its copy again from the results
+  // file (the GUI fell behind): the views end the run when it is in place.
+  bool finishPending_ = false;
+  bool finishedOk_ = false;
 };
 
 }  // namespace pm::gui

@@ -266,6 +266,144 @@ void vertexBox(const MeshShape& m, const std::vector<int>& ids, const BoxInMesh&
   }
 }
 
+// The cylinder B in the mesh's coordinates: centre, axes (columns; the axis
+// is the third), radius, half-length.
+struct CylInMesh {
+  V3 c;
+  M3 R;
+  double r, h;
+  V3 world(const V3& local) const { return c + R * local; }
+};
+
+// Per face, the rim points the plane shape takes (per end disc the lowest
+// one along the face's normal and those a quarter, a half and three quarters
+// of a turn from it), owned by the face as the box's corners are.
+void rimFaces(const MeshShape& m, const std::vector<int>& tris, const CylInMesh& cy, std::vector<Feature>& out) {
+  const double limit = std::min(cy.r, cy.h);
+  const V3 a = cy.R.col(2);
+  for (int t : tris) {
+    const V3& n = m.normals()[t];
+    const V3& a0 = m.vertices()[m.triangles()[t][0]];
+    V3 u = n - n.dot(a) * a;
+    u = u.norm() > 1e-12 ? V3(u.normalized()) : V3(cy.R.col(0));
+    const V3 w = a.cross(u);
+    for (double end : {-1.0, 1.0})
+      for (const V3& d : {V3(-u), V3(u), w, V3(-w)}) {
+        const V3 x = cy.c + end * cy.h * a + cy.r * d;
+        const double hgt = n.dot(x - a0);
+        if (hgt <= -limit || !faceOwnsCorner(m, t, x, hgt)) continue;
+        out.push_back({x - hgt * n, x, n, hgt});
+      }
+  }
+}
+
+// The direction d (mesh coordinates, unit) lies in sharp edge e's normal cone.
+bool inEdgeCone(const MeshEdge& e, const V3& d) {
+  const double slack = 1e-9;
+  return !(d.dot(e.inward[0]) > slack || (e.tri[1] >= 0 && d.dot(e.inward[1]) > slack));
+}
+
+// A sharp mesh edge parallel to the axis (cylinder-local A + t D): the two
+// ends of its stretch between the cap planes, against the side.
+void edgeAlongSide(const MeshEdge& e, const CylInMesh& cy, const V3& A, const V3& D, std::vector<Feature>& out) {
+  const double rho = A.head<2>().norm();
+  if (!(rho > 0.0)) return;
+  const V3 er(A.x() / rho, A.y() / rho, 0.0), n = cy.R * V3(-er);
+  if (!inEdgeCone(e, n)) return;
+  double t0 = 0.0, t1 = 1.0;
+  if (D.z() != 0.0) {
+    double ta = (-cy.h - A.z()) / D.z(), tb = (cy.h - A.z()) / D.z();
+    if (ta > tb) std::swap(ta, tb);
+    t0 = std::max(t0, ta);
+    t1 = std::min(t1, tb);
+  }
+  for (double s : {t0, t1}) {
+    if (t0 > t1 || s <= 0.0 || s >= 1.0 || (s == t1 && t1 == t0)) continue;  // an end: the vertex's
+    const V3 x = A + s * D;
+    out.push_back({cy.world(x), cy.world(V3(cy.r * er.x(), cy.r * er.y(), x.z())), n, rho - cy.r});
+  }
+}
+
+// A sharp mesh edge against the cylinder's side or a cap (see mesh_pairs.h).
+void edgeCylinder(const MeshShape& m, const std::vector<int>& ids, const CylInMesh& cy, std::vector<Feature>& out) {
+  for (int id : ids) {
+    const MeshEdge& e = m.edges()[id];
+    if (!e.sharp) continue;
+    const V3 A = cy.R.transpose() * (m.vertices()[e.a] - cy.c), D = cy.R.transpose() * (m.vertices()[e.b] - m.vertices()[e.a]);
+    const double dd = D.head<2>().squaredNorm();
+    if (dd <= 1e-24 * D.squaredNorm()) {
+      edgeAlongSide(e, cy, A, D, out);
+      continue;
+    }
+    // The edge's line is nearest the axis at tl; its point on the edge at t.
+    const double tl = -A.head<2>().dot(D.head<2>()) / dd, t = std::clamp(tl, 0.0, 1.0);
+    const V3 x = A + t * D;
+    const double rho = x.head<2>().norm(), z = x.z();
+    // The depths out through the side and the cap there: where they are
+    // equal the way out turns (the normal by 90 degrees), so the nearer
+    // one's points grow from zero depth there, over the nearer's own depth.
+    const double side = cy.r - rho, cap = cy.h - std::abs(z);
+    if (side < cap) {  // the side is the nearer way out
+      if (t <= 0.0 || t >= 1.0 || !(rho > 0.0)) continue;  // an end: the vertex's
+      const V3 er(x.x() / rho, x.y() / rho, 0.0), n = cy.R * V3(-er);
+      if (!inEdgeCone(e, n)) continue;
+      const double dr = rho - cy.r, dz = std::abs(z) - cy.h;
+      // Inside, the nearer of side and cap: the depth falls to zero where the edge leaves through a rim.
+      const double dist = (dr > 0.0 || dz > 0.0) ? std::hypot(std::max(dr, 0.0), std::max(dz, 0.0)) : std::max(dr, dz);
+      const double w = side > 0.0 ? std::min(1.0, (cap - side) / side) : 1.0;
+      out.push_back({cy.world(x), cy.world(V3(cy.r * er.x(), cy.r * er.y(), std::clamp(z, -cy.h, cy.h))), n,
+                     dist < 0.0 ? w * dist : dist});
+      continue;
+    }
+    // A cap: the points where the edge leaves the cap's disc (a ridge under
+    // a standing cylinder), each at its depth below the cap.
+    const double sg = z >= 0.0 ? 1.0 : -1.0;
+    const V3 n = cy.R * V3(0, 0, -sg);
+    const V3 xl = A + tl * D;
+    const double half2 = cy.r * cy.r - xl.head<2>().squaredNorm();
+    if (half2 < 0.0 || !inEdgeCone(e, n)) continue;
+    const double dt = std::sqrt(half2 / dd), w = cap > 0.0 ? std::min(1.0, (side - cap) / cap) : 1.0;
+    for (double s : {tl - dt, tl + dt}) {
+      if (s <= 0.0 || s >= 1.0) continue;  // past the edge's end: the vertex's
+      const V3 p = A + s * D;
+      const double gap = sg * p.z() - cy.h;
+      out.push_back({cy.world(p), cy.world(V3(p.x(), p.y(), sg * cy.h)), n, gap < 0.0 ? w * gap : gap});
+    }
+  }
+}
+
+// Sharp mesh vertices against the cylinder: outside, towards its nearest
+// point; inside, out through the nearest of side and caps whose normal
+// (turned) lies in the vertex's normal cone.
+void vertexCylinder(const MeshShape& m, const std::vector<int>& ids, const CylInMesh& cy, std::vector<Feature>& out) {
+  for (int i : ids) {
+    if (!m.sharpVertex(i)) continue;
+    const V3& v = m.vertices()[i];
+    const V3 x = cy.R.transpose() * (v - cy.c);
+    const double rho = x.head<2>().norm();
+    const V3 er = rho > 0.0 ? V3(x.x() / rho, x.y() / rho, 0.0) : V3::UnitX();
+    if (rho > cy.r || std::abs(x.z()) > cy.h) {
+      const V3 q = cy.world(V3(std::min(rho, cy.r) * er.x(), std::min(rho, cy.r) * er.y(), std::clamp(x.z(), -cy.h, cy.h)));
+      const V3 u = q - v;
+      const double L = u.norm();
+      if (L > 0.0 && inVertexCone(m, i, u / L)) out.push_back({v, q, u / L, L});
+      continue;
+    }
+    double best = std::numeric_limits<double>::infinity();
+    V3 nf = V3::Zero();
+    auto consider = [&](double depth, const V3& outward) {
+      if (depth < best && inVertexCone(m, i, -outward)) {
+        best = depth;
+        nf = outward;
+      }
+    };
+    if (rho > 0.0) consider(cy.r - rho, cy.R * er);
+    consider(cy.h - x.z(), cy.R.col(2));
+    consider(cy.h + x.z(), V3(-cy.R.col(2)));
+    if (std::isfinite(best)) out.push_back({v, v + best * nf, -nf, -best});
+  }
+}
+
 }  // namespace
 
 Contact meshBody(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb) {
@@ -293,6 +431,22 @@ Contact meshBox(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb
   edgeEdges(m, edgeIds, bx, found);
   vertexBox(m, vertexIds, bx, found);
   return gather(found, fa, 0.0, reach, 1e-8 * bx.e.norm());
+}
+
+Contact meshCylinder(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb) {
+  const MeshShape& m = *a.mesh;
+  const CylInMesh cy{fa.toLocal(fb.p), fa.R.transpose() * fb.R, b.radius, b.halfLength};
+  const double reach = std::min(cy.r, cy.h);
+  const V3 ax = cy.R.col(2);
+  V3 half;
+  for (int k = 0; k < 3; ++k) half[k] = cy.h * std::abs(ax[k]) + cy.r * std::sqrt(std::max(0.0, 1.0 - ax[k] * ax[k])) + reach;
+  std::vector<int> tris, edgeIds, vertexIds;
+  neighbourhood(m, cy.c - half, cy.c + half, tris, edgeIds, vertexIds);
+  std::vector<Feature> found;
+  rimFaces(m, tris, cy, found);
+  edgeCylinder(m, edgeIds, cy, found);
+  vertexCylinder(m, vertexIds, cy, found);
+  return gather(found, fa, 0.0, reach, 1e-8 * (cy.r + cy.h));
 }
 
 }  // namespace pm::contact

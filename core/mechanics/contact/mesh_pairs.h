@@ -38,6 +38,24 @@
 // adds no step. Known step (tests/test_contact_mesh.cpp
 // boxSlidesAcrossSharedEdges): a corner pressed into a ridge turns from one
 // face's normal to the other's where it passes under the ridge.
+//
+// A mesh A against a cylinder B (its rims, side and caps, so a cylinder on
+// a flat mesh gets the plane's points):
+//  - per face, the rim points the plane shape takes (per end disc the lowest
+//    along the face's normal and those a quarter, a half and three quarters
+//    of a turn from it), each owned by the face as a box's corner is;
+//  - a sharp mesh edge, where its line passes nearest the axis, out through
+//    the nearer of the side and the cap there: the side's point (across a
+//    lying cylinder: one; parallel to the axis: the two ends of its stretch
+//    between the cap planes), or the cap's: the two points where the edge
+//    leaves the cap's disc, each at its depth below the cap. Where the two
+//    ways out are equally deep the normal turns by 90 degrees, so the
+//    nearer one's points grow from zero depth over their own depth;
+//  - a sharp mesh vertex inside the cylinder: out through the nearest of
+//    side and caps whose normal (turned) lies in the vertex's normal cone.
+// Apart, the same features give the distance (capped at min(r, h)). Known
+// step, the box's (tests/test_contact_mesh.cpp cylinderCrossesARidge): a rim
+// point pressed into a ridge turns from one face's normal to the other's.
 #pragma once
 
 #include "mechanics/contact/narrow_phase.h"
@@ -46,5 +64,6 @@ namespace pm::contact {
 
 Contact meshBody(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb);
 Contact meshBox(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb);
+Contact meshCylinder(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb);
 
 }  // namespace pm::contact

@@ -382,6 +382,7 @@ Pair lookup(ShapeKind a, ShapeKind b) {
   if (a == K::Funnel && (b == K::Capsule || b == K::Cylinder)) return funnelBody;
   if (a == K::Mesh && (b == K::Sphere || b == K::Capsule)) return meshBody;
   if (a == K::Mesh && b == K::Box) return meshBox;
+  if (a == K::Mesh && b == K::Cylinder) return meshCylinder;
   return nullptr;
 }
 

@@ -11,8 +11,8 @@
 // cylinder (per end disc its lowest rim point; four rim points when flat); box
 // with box, capsule and cylinder (cylinder_box.h); capsule with capsule;
 // cylinder with capsule and cylinder (cylinder_cylinder.h); funnel with
-// capsule and cylinder (funnel_pairs.h); mesh with sphere, capsule and box
-// (mesh_pairs.h). Others throw, naming the pair.
+// capsule and cylinder (funnel_pairs.h); mesh with sphere, capsule, box and
+// cylinder (mesh_pairs.h). Others throw, naming the pair.
 #pragma once
 
 #include "mechanics/contact/shape.h"
