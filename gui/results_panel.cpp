@@ -7,7 +7,7 @@
 #include "results_tree.h"
 #include "units.h"
 
-#include "results/report_settings.h"
+#include "engine/engine.h"  // reportSettings: the project's report plots
 
 #include <QDataStream>
 #include <QDateTime>
