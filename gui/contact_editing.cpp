@@ -1,6 +1,7 @@
 #include "contact_editing.h"
 
 #include "engine/engine.h"
+#include "model/fixed_parts.h"
 #include "model/orientation.h"
 #include "units.h"
 
@@ -210,22 +211,7 @@ ContactShapeDef placeContactShape(Mechanism& m, const std::string& partId, const
   return s;
 }
 
-bool partCannotMove(const Mechanism& m, const std::string& partId) {
-  std::set<std::string> fixed;
-  for (const PartDef& q : m.parts)
-    if (q.ground) fixed.insert(q.id);
-  auto partOf = [](const std::string& marker) { return marker.substr(0, marker.find('.')); };
-  // Welds spread from the ground until nothing changes.
-  for (bool grew = true; grew;) {
-    grew = false;
-    for (const JointDef& j : m.joints) {
-      if (j.type != "fixed") continue;
-      const std::string a = partOf(j.i), b = partOf(j.j);
-      if (fixed.count(a) != fixed.count(b)) grew = fixed.insert(fixed.count(a) ? b : a).second || grew;
-    }
-  }
-  return fixed.count(partId) > 0;
-}
+bool partCannotMove(const Mechanism& m, const std::string& partId) { return partsFixedToGround(m).count(partId) > 0; }
 
 QString placeMeshShape(Mechanism& m, const std::string& partId, const std::string& folder, const std::string& file,
                        double scale, const std::string& side, ContactShapeDef* out) {

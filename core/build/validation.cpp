@@ -8,6 +8,7 @@
 #include "mechanics/beam/beam_bodies.h"
 #include "mechanics/contact/contact_pair.h"
 #include "model/component_type.h"
+#include "model/fixed_parts.h"
 #include "model/mechanism_types.h"
 #include "model/message_text.h"
 #include "model/project_error.h"
@@ -45,26 +46,6 @@ std::string referencedId(const std::string& ref, const std::set<std::string>& id
   for (size_t dot = ref.find('.'); dot != std::string::npos; dot = ref.find('.', dot + 1))
     if (ids.count(ref.substr(0, dot))) found = ref.substr(0, dot);
   return found;
-}
-
-// The parts that cannot move: ground parts and those welded to them by a
-// chain of fixed joints.
-std::set<std::string> partsFixedToGround(const Mechanism& m) {
-  std::set<std::string> fixed;
-  for (const PartDef& p : m.parts)
-    if (p.ground) fixed.insert(p.id);
-  auto partOf = [](const std::string& marker) { return marker.substr(0, marker.find('.')); };
-  for (bool grew = true; grew;) {
-    grew = false;
-    for (const JointDef& j : m.joints) {
-      if (j.type != "fixed") continue;
-      const std::string a = partOf(j.i), b = partOf(j.j);
-      if (!m.part(a) || !m.part(b) || fixed.count(a) == fixed.count(b)) continue;
-      fixed.insert(fixed.count(a) ? b : a);
-      grew = true;
-    }
-  }
-  return fixed;
 }
 
 // A mesh (issue 27) only on a part that cannot move, against a sphere, a capsule, a box or a cylinder.
