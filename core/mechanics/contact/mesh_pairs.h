@@ -48,15 +48,17 @@
 //    of a turn from it), each owned by the face as a box's corner is (and
 //    blended with a convex neighbour's under a ridge, as a corner is);
 //  - a sharp mesh edge, where its line passes nearest the axis, out through
-//    the nearer of the side and the cap there: the side's point (across a
-//    lying cylinder: one; parallel to the axis: the two ends of its stretch
-//    between the cap planes), or the cap's: the two points where the edge
-//    leaves the cap's disc, each at its depth below the cap. Where the two
-//    ways out are nearly equally deep (within the corners' band) both give
-//    their points, sharing the force (ContactPoint::share: half and half
-//    where equal, C1 in between), and report the shared distance: the
-//    normal turns by 90 degrees there, and the force hands over without
-//    a dip;
+//    the nearer of the side and the cap there whose normal lies in the
+//    edge's cone: the side's point (across a lying cylinder: one; parallel
+//    to the axis: the two ends of its stretch between the cap planes), no
+//    deeper than the edge below the cap, or the cap's: the two points where
+//    the edge leaves the cap's disc, each at its depth below the cap but no
+//    deeper than the edge below the side (each falls to zero where the edge
+//    leaves through the rim). Where the two ways out are nearly equally
+//    deep (within the corners' band) both give their points, sharing the
+//    force (ContactPoint::share: half and half where equal, C1 in between),
+//    and report the shared distance: the normal turns by 90 degrees there,
+//    and the force hands over without a dip;
 //  - a sharp mesh vertex inside the cylinder: out through the nearest of
 //    side and caps whose normal (turned) lies in the vertex's normal cone.
 // Apart, the same features give the distance (capped at min(r, h)).
