@@ -171,15 +171,15 @@ double farShare(double near, double far) {
 // Corner x, at height h over triangle t's plane, is the face's: behind it,
 // its projection lies inside t or past concave edges only, and t is the
 // nearer way out than each convex neighbour (ties: the lower index); apart,
-// its projection lies inside t. Its feature: behind, t's normal and depth
-// blended with each convex neighbour's by farShare (so a corner passing
-// under a ridge turns from one face's normal to the other's smoothly), else
-// t's.
-bool faceOwnsCorner(const MeshShape& m, int t, const V3& x, double h, Feature& out) {
+// its projection lies inside t. Behind, `normal` and `depth` (t's on entry)
+// become t's blended with each convex neighbour's by farShare, so a corner
+// passing under a ridge turns from one face's normal to the other's
+// smoothly.
+bool faceOwnsCorner(const MeshShape& m, int t, const V3& x, double h, V3& normal, double& depth) {
   const auto& c = m.triangles()[t];
   const V3& n = m.normals()[t];
-  double share = 1.0, depth = 0.0;
-  V3 normal = V3::Zero();
+  double share = 1.0, others = 0.0;
+  V3 turn = V3::Zero();
   for (int k = 0; k < 3; ++k) {
     const V3& p = m.vertices()[c[k]];
     const V3& q = m.vertices()[c[(k + 1) % 3]];
@@ -194,19 +194,18 @@ bool faceOwnsCorner(const MeshShape& m, int t, const V3& x, double h, Feature& o
       const double hu = m.normals()[other].dot(x - p);
       if (hu > h || (hu == h && other < t)) return false;
       const double w = farShare(-h, -hu);
-      share -= w;
-      depth -= w * hu;
-      normal += w * m.normals()[other];
+      if (w > 0.0) {
+        share -= w;
+        others -= w * hu;
+        turn += w * m.normals()[other];
+      }
     }
   }
-  if (h >= 0.0 || share == 1.0) {
-    out = {x - h * n, x, n, h};
-    return true;
+  if (share < 1.0) {
+    share = std::max(share, 0.0);
+    depth = others + share * depth;
+    normal = (turn + share * normal).normalized();
   }
-  share = std::max(share, 0.0);
-  depth -= share * h;
-  normal = (normal + share * n).normalized();
-  out = {x + depth * normal, x, normal, -depth};
   return true;
 }
 
@@ -218,9 +217,10 @@ void cornerFaces(const MeshShape& m, const std::vector<int>& tris, const BoxInMe
     for (int i = 0; i < 8; ++i) {
       const V3 x = bx.corner(i);
       const double h = n.dot(x - a);
-      Feature f;
-      if (h <= -limit || !faceOwnsCorner(m, t, x, h, f)) continue;
-      out.push_back(f);
+      V3 normal = n;
+      double depth = -h;
+      if (h <= -limit || !faceOwnsCorner(m, t, x, h, normal, depth)) continue;
+      out.push_back({x + depth * normal, x, normal, -depth});
     }
   }
 }
@@ -327,9 +327,10 @@ void rimFaces(const MeshShape& m, const std::vector<int>& tris, const CylInMesh&
       for (const V3& d : {V3(-u), V3(u), w, V3(-w)}) {
         const V3 x = cy.c + end * cy.h * a + cy.r * d;
         const double hgt = n.dot(x - a0);
-        Feature f;
-        if (hgt <= -limit || !faceOwnsCorner(m, t, x, hgt, f)) continue;
-        out.push_back(f);
+        V3 normal = n;
+        double depth = -hgt;
+        if (hgt <= -limit || !faceOwnsCorner(m, t, x, hgt, normal, depth)) continue;
+        out.push_back({x + depth * normal, x, normal, -depth});
       }
   }
 }
@@ -407,6 +408,7 @@ bool edgeOutOfCap(const MeshEdge& e, const CylInMesh& cy, const V3& A, const V3&
 // the shared distance, so the force turns from one to the other without a
 // dip.
 void edgeCylinder(const MeshShape& m, const std::vector<int>& ids, const CylInMesh& cy, std::vector<Feature>& out) {
+  const double reach = std::min(cy.r, cy.h);
   for (int id : ids) {
     const MeshEdge& e = m.edges()[id];
     if (!e.sharp) continue;
@@ -420,11 +422,16 @@ void edgeCylinder(const MeshShape& m, const std::vector<int>& ids, const CylInMe
     const double tl = -A.head<2>().dot(D.head<2>()) / dd, t = std::clamp(tl, 0.0, 1.0);
     const V3 x = A + t * D;
     const double side = cy.r - x.head<2>().norm(), cap = cy.h - std::abs(x.z());
+    if (-side > reach) continue;  // every point of it farther than the distance's cap
+    // The band's share, then only the ways it needs (the other one too
+    // where the first has its normal outside the cone).
+    const double band = side < cap ? farShare(side, cap) : 1.0 - farShare(cap, side);
     Feature sf;
-    const bool bySide = edgeOutOfSide(e, cy, x, t, sf);
     const size_t first = out.size();
-    const bool byCap = edgeOutOfCap(e, cy, A, D, dd, tl, x.z(), side, out);
-    const double capShare = !bySide ? 1.0 : !byCap ? 0.0 : side < cap ? farShare(side, cap) : 1.0 - farShare(cap, side);
+    bool bySide = band < 1.0 && edgeOutOfSide(e, cy, x, t, sf);
+    const bool byCap = (band > 0.0 || !bySide) && edgeOutOfCap(e, cy, A, D, dd, tl, x.z(), side, out);
+    if (band == 1.0 && !byCap) bySide = edgeOutOfSide(e, cy, x, t, sf);
+    const double capShare = !bySide ? 1.0 : !byCap ? 0.0 : band;
     if (capShare == 1.0) continue;
     if (capShare == 0.0) {
       out.resize(first);
