@@ -413,6 +413,8 @@ void edgeCylinder(const MeshShape& m, const std::vector<int>& ids, const CylInMe
     const MeshEdge& e = m.edges()[id];
     if (!e.sharp) continue;
     const V3 A = cy.R.transpose() * (m.vertices()[e.a] - cy.c), D = cy.R.transpose() * (m.vertices()[e.b] - m.vertices()[e.a]);
+    // Wholly beyond a cap plane by more than the distance's cap: no feature of it counts.
+    if (std::min(A.z(), A.z() + D.z()) > cy.h + reach || std::max(A.z(), A.z() + D.z()) < -cy.h - reach) continue;
     const double dd = D.head<2>().squaredNorm();
     if (dd <= 1e-24 * D.squaredNorm()) {
       edgeAlongSide(e, cy, A, D, out);
@@ -422,7 +424,7 @@ void edgeCylinder(const MeshShape& m, const std::vector<int>& ids, const CylInMe
     const double tl = -A.head<2>().dot(D.head<2>()) / dd, t = std::clamp(tl, 0.0, 1.0);
     const V3 x = A + t * D;
     const double side = cy.r - x.head<2>().norm(), cap = cy.h - std::abs(x.z());
-    if (-side > reach) continue;  // every point of it farther than the distance's cap
+    if (-side > reach) continue;  // every point of it farther from the axis than r + the distance's cap
     // The band's share, then only the ways it needs (the other one too
     // where the first has its normal outside the cone).
     const double band = side < cap ? farShare(side, cap) : 1.0 - farShare(cap, side);
