@@ -161,7 +161,8 @@ DefaultPlotModel defaultPlotModel(const Project& project) {
 }
 
 // The circuit's pressures (up to four; components' own channels "cyl1.pA",
-// the nets' copies only when there are fewer than two) and, in a second
+// the nets' copies only when there are fewer than two; a flexible body's
+// stresses are Pa too, but not pressures) and, in a second
 // pane, what moves: the actuators' strokes and each part along its axis of
 // largest motion (a lift's height, not its reach). A mechanism without
 // pressures shows what an ADAMS user plots first (mechanismPlotGroups).
@@ -171,7 +172,7 @@ std::vector<std::vector<std::string>> defaultPlotGroups(const ResultBuffer& data
   std::vector<std::string> pressures;
   for (int pass = 0; pass < 2 && pressures.size() < 2; ++pass)
     for (const auto& c : ch)
-      if (c.unit == "Pa" && (pass == 1 || own(c.name)) && pressures.size() < 4 &&
+      if (c.unit == "Pa" && !c.quantity.contains("stress") && (pass == 1 || own(c.name)) && pressures.size() < 4 &&
           std::find(pressures.begin(), pressures.end(), c.name) == pressures.end())
         pressures.push_back(c.name);
   if (pressures.empty()) return mechanismPlotGroups(data, model);
