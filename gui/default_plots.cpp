@@ -2,9 +2,9 @@
 
 #include "result_buffer.h"
 
+#include "engine/engine.h"  // reportSettings: the project's report plots
 #include "model/fixed_parts.h"
 #include "model/orientation.h"
-#include "results/report_settings.h"
 
 #include <algorithm>
 #include <cmath>
