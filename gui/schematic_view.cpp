@@ -653,7 +653,7 @@ void SchematicView::drawLegendHint(QPainter* p, const QString& text) {
   p->setFont(f);
   const QFontMetrics fm(f);
   const QRect vr = viewport()->rect();
-  const int w = std::max(40, std::min(fm.horizontalAdvance(text), vr.width() - 40));
+  const int w = std::max(40, std::min(fm.horizontalAdvance(text) + 2, vr.width() - 40));  // +2: no wrap by rounding
   const QRect r = fm.boundingRect(QRect(0, 0, w, 10 * fm.height()), Qt::TextWordWrap, text);
   const QRect box(vr.right() - r.width() - 22, vr.bottom() - 30 - r.height(), r.width() + 12, r.height() + 8);
   p->fillRect(box, QColor(255, 255, 255, 225));
