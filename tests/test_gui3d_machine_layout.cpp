@@ -228,7 +228,7 @@ class TestGui3dMachineLayout : public QObject {
     // The last pose is the one drawn with the run's fit.
     const auto moved = std::count_if(plates.begin(), plates.end() - 1, [&](const osg::BoundingBoxd& b) { return !(b == before); });
     qInfo("%zu poses drawn during the run, the plate changed before %ld of them", plates.size() - 1, long(moved));
-    QVERIFY(plates.size() >= 10);
+    QVERIFY(plates.size() >= 5);  // ~15 at 2x on a quiet machine
     QCOMPARE(moved, 0);
     QCOMPARE(s.groundFits(), fits + 1);
     const osg::BoundingBoxd after = g.box();
