@@ -1,5 +1,6 @@
 #include "analyses/modal_analysis.h"
 
+#include "analyses/modal_oscillating.h"
 #include "analyses/modal_pencil.h"
 #include "analyses/modal_windows.h"
 #include "analyses/simulation.h"
@@ -268,7 +269,8 @@ ModalResult runModalAnalysis(const Project& project, const std::string& file, co
     stage(ModalStage::Linearise);
     const modal::SparsePencil p = modal::lineariseSparse(sys, res.t, y, yp, d, true, &rowScale, modal::kStep, nullptr, cancel);
     stage(ModalStage::Eigensolve);
-    ep = modal::solveSparse(p, wanted > 0 ? wanted + kSplitPairs : 0, options.maxOmega, cancel);
+    ep = options.oscillatingOnly ? modal::solveOscillating(p, wanted, options.maxOmega, cancel)
+                                 : modal::solveSparse(p, wanted > 0 ? wanted + kSplitPairs : 0, options.maxOmega, cancel);
     stage(ModalStage::Modes);
     // A again at twice the step: the difference is A's error (zero_modes.h).
     const modal::SpMat E =
@@ -304,6 +306,7 @@ ModalResult runModalAnalysis(const Project& project, const std::string& file, co
     const Complex l = ep.lambda[k];
     if (l.imag() < -1e-9 * std::abs(l)) continue;  // the pair's other half
     if (std::find(zeroMembers.begin(), zeroMembers.end(), k) != zeroMembers.end()) continue;
+    if (options.oscillatingOnly && !makeMode(l).oscillating) continue;
     if (options.maxOmega > 0 && std::abs(l) > options.maxOmega) {
       ++res.aboveLimit;
       continue;
@@ -313,7 +316,7 @@ ModalResult runModalAnalysis(const Project& project, const std::string& file, co
   std::sort(order.begin(), order.end(),
             [&](int a, int b) { return std::abs(ep.lambda[a]) < std::abs(ep.lambda[b]); });
   const int keep = options.modes > 0 ? options.modes : sparse && options.maxOmega <= 0 ? kDefaultSparseModes : 0;
-  const int zeros = static_cast<int>(ep.zeros.directions.cols());
+  const int zeros = options.oscillatingOnly ? 0 : static_cast<int>(ep.zeros.directions.cols());
   res.zeroModes = keep > 0 ? std::min(zeros, keep) : zeros;
   for (int k = 0; k < res.zeroModes; ++k) {
     Mode m = makeMode(0.0);
@@ -334,7 +337,15 @@ ModalResult runModalAnalysis(const Project& project, const std::string& file, co
       << " 1/s)";
     res.notes.push_back(o.str());
   }
-  if (sparse) {
+  if (sparse && options.oscillatingOnly) {
+    std::ostringstream o;
+    o << "sparse solver (" << n << " states), oscillating modes only: every one with damping ratio up to "
+      << modal::kCoveredZeta << " between " << numberText(modal::kLowestOmega / std::sqrt(2.0) / kTwoPi) << " and "
+      << numberText(ep.reach / kTwoPi) << " Hz, by shift-invert Arnoldi at " << ep.windows.size()
+      << " shifts on the imaginary axis (" << ep.applications << " products, Krylov dimension up to "
+      << ep.krylovDimension << ")";
+    res.notes.push_back(o.str());
+  } else if (sparse) {
     std::ostringstream o;
     o << "sparse solver (" << n << " states): the lowest " << order.size() + res.zeroModes
       << " modes, by shift-invert Arnoldi (Krylov dimension " << ep.krylovDimension << ", " << ep.applications
