@@ -192,6 +192,26 @@ double zeroSize(const modal::Eigenpairs& ep) {
   return most;
 }
 
+// What the sparse solver did, for the result's notes.
+std::string sparseNote(const modal::Eigenpairs& ep, int n, bool oscillatingOnly, size_t modes) {
+  std::ostringstream o;
+  if (oscillatingOnly) {
+    o << "sparse solver (" << n << " states), oscillating modes only: every one with damping ratio up to "
+      << modal::kCoveredZeta << " between " << numberText(modal::kLowestOmega / std::sqrt(2.0) / kTwoPi) << " and "
+      << numberText(ep.reach / kTwoPi) << " Hz, by shift-invert Arnoldi at " << ep.windows.size()
+      << " shifts on the imaginary axis (" << ep.applications << " products, Krylov dimension up to "
+      << ep.krylovDimension << ")";
+    return o.str();
+  }
+  o << "sparse solver (" << n << " states): the lowest " << modes << " modes, by shift-invert Arnoldi (Krylov dimension "
+    << ep.krylovDimension << ", " << ep.applications << " products, " << ep.factorisations << " factorisation"
+    << (ep.factorisations > 1 ? "s" : "") << "; " << ep.windows.size() << " window" << (ep.windows.size() > 1 ? "s" : "")
+    << " at shifts";
+  for (double s : ep.windows) o << " " << numberText(s);
+  o << " 1/s)";
+  return o.str();
+}
+
 Mode makeMode(Complex lambda) {
   Mode m;
   m.lambda = lambda;
@@ -337,24 +357,7 @@ ModalResult runModalAnalysis(const Project& project, const std::string& file, co
       << " 1/s)";
     res.notes.push_back(o.str());
   }
-  if (sparse && options.oscillatingOnly) {
-    std::ostringstream o;
-    o << "sparse solver (" << n << " states), oscillating modes only: every one with damping ratio up to "
-      << modal::kCoveredZeta << " between " << numberText(modal::kLowestOmega / std::sqrt(2.0) / kTwoPi) << " and "
-      << numberText(ep.reach / kTwoPi) << " Hz, by shift-invert Arnoldi at " << ep.windows.size()
-      << " shifts on the imaginary axis (" << ep.applications << " products, Krylov dimension up to "
-      << ep.krylovDimension << ")";
-    res.notes.push_back(o.str());
-  } else if (sparse) {
-    std::ostringstream o;
-    o << "sparse solver (" << n << " states): the lowest " << order.size() + res.zeroModes
-      << " modes, by shift-invert Arnoldi (Krylov dimension " << ep.krylovDimension << ", " << ep.applications
-      << " products, " << ep.factorisations << " factorisation" << (ep.factorisations > 1 ? "s" : "") << "; "
-      << ep.windows.size() << " window" << (ep.windows.size() > 1 ? "s" : "") << " at shifts";
-    for (double s : ep.windows) o << " " << numberText(s);
-    o << " 1/s)";
-    res.notes.push_back(o.str());
-  }
+  if (sparse) res.notes.push_back(sparseNote(ep, n, options.oscillatingOnly, order.size() + res.zeroModes));
   for (int k : order) {
     checkCancel();
     Mode m = makeMode(ep.lambda[k]);
