@@ -24,7 +24,8 @@ Symbols symbols() {
 }
 
 double eval(const std::string& text) {
-  const Where w{"probe.json", 3, "value"};
+  Where w;
+  w.file = "probe.json", w.line = 3, w.field = "value";
   return compileExpression(text, w, symbols(), nullptr).run(v, 0.25);
 }
 
