@@ -38,6 +38,9 @@ std::string divisionError(const std::string& text) {
   return "";
 }
 
+// Bit for bit (QCOMPARE's doubles compare fuzzily).
+#define SAME(text, value) QVERIFY2(eval(text) == (value), text)
+
 }  // namespace
 
 class TestUserExpression : public QObject {
@@ -48,10 +51,10 @@ class TestUserExpression : public QObject {
   // order of operations: the same bits as the C++ expression.
   void fusedArithmeticKeepsTheBits() {
     const double a = v[0], b = v[1], c = v[2];
-    QCOMPARE(eval("a + b - c * a / b"), a + b - c * a / b);
-    QCOMPARE(eval("a + 0.1 - 3 * b / 7 + c"), a + 0.1 - 3 * b / 7 + c);
-    QCOMPARE(eval("(a - 2) * 0.3 / (c + 1)"), (a - 2) * 0.3 / (c + 1));
-    QCOMPARE(eval("2 / a * b"), 2 / a * b);
+    SAME("a + b - c * a / b", a + b - c * a / b);
+    SAME("a + 0.1 - 3 * b / 7 + c", a + 0.1 - 3 * b / 7 + c);
+    SAME("(a - 2) * 0.3 / (c + 1)", (a - 2) * 0.3 / (c + 1));
+    SAME("2 / a * b", 2 / a * b);
   }
 
   // The if() branches end where the operation after them starts: that
@@ -59,13 +62,13 @@ class TestUserExpression : public QObject {
   // there; a jump to a fused pair does both halves.
   void branchesJumpPastAndIntoFusedPairs() {
     const double a = v[0], b = v[1], c = v[2];
-    QCOMPARE(eval("a - if(c > 0, b, c)"), a - b);
-    QCOMPARE(eval("a - if(b > 0, b, c)"), a - c);
-    QCOMPARE(eval("a * if(c > 0, b, c) / if(b > 0, a, c + 1)"), a * b / (c + 1));
-    QCOMPARE(eval("if(c > 0, b, c) + 2"), b + 2);
-    QCOMPARE(eval("if(b > 0, b, c) * a"), c * a);
-    QCOMPARE(eval("if(c > 0 && b < 0, a - 1, b + 2) - c"), a - 1 - c);
-    QCOMPARE(eval("if(c < 0 || b > 0, a - 1, b + 2) - c"), b + 2 - c);
+    SAME("a - if(c > 0, b, c)", a - b);
+    SAME("a - if(b > 0, b, c)", a - c);
+    SAME("a * if(c > 0, b, c) / if(b > 0, a, c + 1)", a * b / (c + 1));
+    SAME("if(c > 0, b, c) + 2", b + 2);
+    SAME("if(b > 0, b, c) * a", c * a);
+    SAME("if(c > 0 && b < 0, a - 1, b + 2) - c", a - 1 - c);
+    SAME("if(c < 0 || b > 0, a - 1, b + 2) - c", b + 2 - c);
   }
 
   // A zero divisor, loaded or written, stops the run with the message.
