@@ -44,12 +44,13 @@ struct Found {
 class OscillatingSolve {
  public:
   OscillatingSolve(const SparsePencil& p, const std::atomic<bool>* cancel)
-      : p_(p), n_(static_cast<int>(p.A.rows())), normA_(frobenius(p.A)), normB_(frobenius(p.B)), cancel_(cancel) {}
+      : p_(p), A_(p.A.cast<Complex>()), B_(p.B.cast<Complex>()), n_(static_cast<int>(p.A.rows())),
+        normA_(frobenius(p.A)), normB_(frobenius(p.B)), cancel_(cancel) {}
 
   // The window at i omega: its converged pairs added to found_.
   void window(double omega, Eigenpairs& out) {
     throwIfCancelled(cancel_);
-    CMat M = p_.A.cast<Complex>() + Complex(0.0, omega) * p_.B.cast<Complex>();
+    CMat M = A_ + Complex(0.0, omega) * B_;
     M.makeCompressed();
     CLU lu;
     lu.compute(M);
@@ -85,10 +86,10 @@ class OscillatingSolve {
   // One product with (A + sigma B)^-1 B purifies the Ritz vector (the
   // infinite eigenvalues' directions); its Rayleigh quotient is lambda.
   void take(const CLU& lu, const Eigen::VectorXcd& x) {
-    Eigen::VectorXcd z = lu.solve(Eigen::VectorXcd(p_.B.cast<Complex>() * x));
+    Eigen::VectorXcd z = lu.solve(Eigen::VectorXcd(B_ * x));
     if (!(z.norm() > 0.0) || !z.allFinite()) return;
     z.normalize();
-    const Eigen::VectorXcd az = p_.A.cast<Complex>() * z, bz = p_.B.cast<Complex>() * z;
+    const Eigen::VectorXcd az = A_ * z, bz = B_ * z;
     if (!(bz.norm() > 0.0)) return;
     const Complex lambda = -bz.dot(az) / bz.squaredNorm();
     if (!(lambda.imag() > 0.045 * std::abs(lambda))) return;  // real, or the pair's lower half (Mode::oscillating)
@@ -115,6 +116,7 @@ class OscillatingSolve {
   }
 
   const SparsePencil& p_;
+  const CMat A_, B_;  // the pencil made complex once, not per window and Ritz vector
   int n_;
   double normA_, normB_;
   const std::atomic<bool>* cancel_;
