@@ -9,7 +9,10 @@
 //  - a ball striking a free-floating beam: linear and angular momentum of
 //    ball and beam kept through the impact, energy kept by an undamped,
 //    frictionless contact, the impulse the ball gives up found in the
-//    beam's centre-of-mass velocity.
+//    beam's centre-of-mass velocity;
+//  - projects/contact_spring_finger: a cylinder lowers a spring-steel
+//    finger onto a part; the finger's bending sets the pressing force.
+#include "build/project_input.h"
 #include "mechanics/beam/beam_bodies.h"
 #include "model/orientation.h"
 #include "support/mechanism_builders.h"
@@ -40,10 +43,11 @@ ContactDef sphereOn(const std::string& id, const std::string& a, const std::stri
 // nodal loads). Bending in x-z takes Iy.
 double freeTipDeflection(const FlexibleBodyDef& d) {
   const beam::FlexibleBeam b(beam::beamSpecOf(d));
+  const double L = b.spec().length, EI = b.spec().material.E * b.spec().section.Iy;
   double w = 0.0;
   for (int j = 1; j < b.nodeCount(); ++j) {
     const double a = b.nodeX(j), P = beam::nodeInertia(b, j).mass * g0;
-    w += P * a * a * (3 * kL - a) / (6 * kE * kIy);
+    w += P * a * a * (3 * L - a) / (6 * EI);
   }
   return w;
 }
@@ -200,6 +204,60 @@ class TestContactFlexible : public QObject {
     QVERIFY2(lOff < 1e-9 * mb * v0 * kL, "angular momentum kept");
     QVERIFY2(eOff < 1e-7 * E.front(), "energy kept by the undamped contact");
     CHECK_REL(beamVz, -mb * (ballVz + v0), 1e-9);
+  }
+
+  // projects/contact_spring_finger: a cylinder (16 mm bore, 6 bar) lowers a
+  // carriage with a spring-steel finger (100 mm, 20 x 1 mm, 5 elements;
+  // tip stiffness k = 3 E I / L^3 = 1050 N/m) until the piston sits on its
+  // end stop, 4 mm after the finger's pad met the part. At rest (0.85 s,
+  // the button still pressed): the pad's force F against the linear
+  // finger, k (w + w_g) (w the tip's deflection relative to the clamped
+  // root, w_g the sag under the finger's own weight, lumped as the engine
+  // does), to 5e-3: the bending's second order, (w/L)^2 = 1.6e-3
+  // (measured 1.7e-3); the same F exactly from statics, the root's bending
+  // moment against F and the nodes' weights on their arms from the root
+  // (1e-6); the table carrying F + m g (1e-6); and the force set by the
+  // finger, not the supply: at 4 bar instead of 6 the piston pushes 40 N
+  // less onto its end stop, which gives 4 um back, and F drops by 0.1 %:
+  // by k times that change of the stroke, to 2 % (the bent finger's
+  // tangent stiffness and the contacts in series). Released, the pad lifts
+  // off and the part has not moved (1e-6 m).
+  void springFingerExample() {
+    const std::string path = projectPath("contact_spring_finger.pneumech.json");
+    const Project pr = loadProject(path);
+    Project lowSupply = pr;
+    for (Component& c : lowSupply.components)
+      if (c.id == "src") c.params["p"] = 401325.0;
+    auto r = simulate(pr, path), low = simulate(lowSupply, path);
+    QVERIFY2(r->ok(), r->message().c_str());
+    QVERIFY2(low->ok(), low->message().c_str());
+    const FlexibleBodyDef& d = pr.mechanism.flexible_bodies.at(0);
+    const beam::FlexibleBeam b(beam::beamSpecOf(d));
+    const double L = b.spec().length, EI = b.spec().material.E * b.spec().section.Iy, k = 3 * EI / (L * L * L);
+    const size_t i = r->indexAt(0.85), last = r->t.size() - 1;
+    const double F = r->col("press.normal_force")[i], w = r->col("finger.tip_w")[i], wg = freeTipDeflection(d);
+    const size_t iLow = low->indexAt(0.85);
+    const double Flow = low->col("press.normal_force")[iLow];
+    const double dStroke = r->col("cyl.x")[i] - low->col("cyl.x")[iLow];
+    // Statics of the finger about its root node: F on the tip's arm, the
+    // weights of nodes 1..n on theirs.
+    const int n = b.nodeCount() - 1;
+    auto nodeX = [&](int j) { return r->col("finger_n" + std::to_string(j) + ".x")[i]; };
+    double moment = F * (nodeX(n) - nodeX(0));
+    for (int j = 1; j <= n; ++j) moment -= beam::nodeInertia(b, j).mass * g0 * (nodeX(j) - nodeX(0));
+    const double mPart = pr.mechanism.part("part")->mass;
+    qInfo("pad force %.8g N; linear finger %.8g N (tip %.6g mm, own sag %.4g mm); root moment %.8g N m, by statics "
+          "%.8g; table %.8g N (F + m g %.8g); at 4 bar %.8g N, the stroke %.4g um shorter",
+          F, k * (w + wg), 1e3 * w, 1e3 * wg, r->col("finger_e0.My")[i], moment, r->col("seat.normal_force")[i],
+          F + mPart * g0, Flow, 1e6 * dStroke);
+    QCOMPARE(r->col("press.in_contact")[i], 1.0);
+    CHECK_REL(F, k * (w + wg), 5e-3);
+    CHECK_REL(std::abs(r->col("finger_e0.My")[i]), std::abs(moment), 1e-6);
+    CHECK_REL(r->col("seat.normal_force")[i], F + mPart * g0, 1e-6);
+    QVERIFY2(std::abs(Flow - F) < 2e-3 * F, "the force set by the finger");
+    CHECK_REL(F - Flow, k * dStroke, 2e-2);
+    QCOMPARE(r->col("press.in_contact")[last], 0.0);
+    QVERIFY(std::abs(r->col("part.x")[last] - r->col("part.x")[0]) < 1e-6);
   }
 };
 
