@@ -148,10 +148,9 @@ class TestContactFlexible : public QObject {
   // impulse and starts vibrating). Checked: the total linear momentum
   // (ball and the eleven node bodies) stays at the ball's 0.05 kg m/s to
   // 1e-12 of it (measured 1e-14), the angular momentum about the beam's
-  // centre to 1e-9 (measured 1.5e-10: the integrator's rotations); the
-  // mechanical energy (kinetic, the beam's strain energy, the contact's)
-  // at its start, 25 mJ, to 1e-7 at rel_tol 1e-8 (measured 3e-8); the
-  // ball's momentum lost equals the
+  // centre to 1e-9 (measured 1.5e-10); the mechanical energy (kinetic,
+  // the beam's strain energy, the contact's) at its start, 25 mJ, to 1e-7
+  // at rel_tol 1e-8 (measured 3e-8); the ball's momentum lost equals the
   // beam's centre-of-mass momentum gained, and the ball is free again by
   // the end.
   void ballStrikesAFreeBeam() {
@@ -206,7 +205,7 @@ class TestContactFlexible : public QObject {
     CHECK_REL(beamVz, -mb * (ballVz + v0), 1e-9);
   }
 
-  // projects/contact_spring_finger: a cylinder (16 mm bore, 6 bar) lowers a
+  // projects/contact_spring_finger: a cylinder (16 mm bore, 5 bar) lowers a
   // carriage with a spring-steel finger (100 mm, 20 x 1 mm, 5 elements;
   // tip stiffness k = 3 E I / L^3 = 1050 N/m) until the piston sits on its
   // end stop, 4 mm after the finger's pad met the part. At rest (0.85 s,
@@ -217,8 +216,8 @@ class TestContactFlexible : public QObject {
   // (measured 1.7e-3); the same F exactly from statics, the root's bending
   // moment against F and the nodes' weights on their arms from the root
   // (1e-6); the table carrying F + m g (1e-6); and the force set by the
-  // finger, not the supply: at 4 bar instead of 6 the piston pushes 40 N
-  // less onto its end stop, which gives 4 um back, and F drops by 0.1 %:
+  // finger, not the supply: at 3 bar (gauge) instead of 5 the piston pushes
+  // 40 N less onto its end stop, which gives 4 um back, and F drops 0.1 %:
   // by k times that change of the stroke, to 2 % (the bent finger's
   // tangent stiffness and the contacts in series). Released, the pad lifts
   // off and the part has not moved (1e-6 m).
@@ -247,7 +246,7 @@ class TestContactFlexible : public QObject {
     for (int j = 1; j <= n; ++j) moment -= beam::nodeInertia(b, j).mass * g0 * (nodeX(j) - nodeX(0));
     const double mPart = pr.mechanism.part("part")->mass;
     qInfo("pad force %.8g N; linear finger %.8g N (tip %.6g mm, own sag %.4g mm); root moment %.8g N m, by statics "
-          "%.8g; table %.8g N (F + m g %.8g); at 4 bar %.8g N, the stroke %.4g um shorter",
+          "%.8g; table %.8g N (F + m g %.8g); at 3 bar %.8g N, the stroke %.4g um shorter",
           F, k * (w + wg), 1e3 * w, 1e3 * wg, r->col("finger_e0.My")[i], moment, r->col("seat.normal_force")[i],
           F + mPart * g0, Flow, 1e6 * dStroke);
     QCOMPARE(r->col("press.in_contact")[i], 1.0);
