@@ -559,6 +559,71 @@ class TestContactMesh : public QObject {
     }
   }
 
+  // A steep pyramid's apex (fan(3): its normal cone reaches 72 degrees from
+  // +z) inside a box turned 45 degrees about y, near its lowest edge: the
+  // +x face (outward o1 = (c, 0, -c), c = cos 45) dA deep, the -z face
+  // (o2 = (-c, 0, -c)) dB deep, both ways out in the apex's cone. Within
+  // the band (mesh_pairs.cpp blendWays, kBand = 1/2) the two blend:
+  // near = min, far = max, s = (far - near) / (far / 2), the far way's
+  // weight w = (1 - s)^2 / 2, depth (1 - w) near + w far, normal -(the
+  // normalised (1 - w) o_near + w o_far). By hand, to 1e-12: equal depths
+  // (w = 1/2): depth dA along +z; dA = 3/4 dB (w = 1/8); at and beyond the
+  // band's edge (dA = dB / 2, dB / 3): the +x face alone. The contact point
+  // midway, depth / 2 from the apex along -normal. Main flipped the normal
+  // by 90 degrees where dA = dB. Then a sweep of the box along x (h = 0.5
+  // um, 10 mm) through dA = dB = 2 mm: d1' = -c, d2' = +c per m; with
+  // w' <= (1 - s) |s'|, |s'| <= (2 / kBand + 1) c / far, (far - near) =
+  // s kBand far: |dD| <= c + (2 + kBand) c / 4 + 2 c w <= 2.625 c;
+  // |d normal| <= |w'| |o2 - o1| / |blend| <= 5 c / far 2 sin 45 / cos 45,
+  // times D <= far: 10 c. |dF|/h <= 12.625 c = 8.93 (5.65 seen; main
+  // 5656). The same hand values for a cylinder (r 50 mm, 100 mm long, its
+  // axis turned 45 degrees about y) with the apex near its bottom rim in
+  // the plane of the axis: the side (outward (c, 0, -c)) and the bottom
+  // cap (outward (-c, 0, -c)).
+  void apexBetweenTwoFacesTurnsWithinTheBand() {
+    const Shape mesh = meshShape(fan(3.0), fanTris());
+    const V3 apex(0, 0, 3.0), e(0.05, 0.04, 0.05);
+    const double c = std::cos(std::numbers::pi / 4), r = 0.05, L = 0.05;
+    const M3 R = rot(std::numbers::pi / 4, V3(0, 1, 0));
+    const V3 o1 = R.col(0), o2 = -R.col(2);
+    const double dB = 2e-3;
+    for (double dA : {dB, 0.75 * dB, 0.5 * dB, dB / 3.0, 1.5 * dB}) {
+      const double near = std::min(dA, dB), far = std::max(dA, dB), sb = (far - near) / (0.5 * far);
+      const double w = sb >= 1.0 ? 0.0 : 0.5 * (1 - sb) * (1 - sb);
+      const V3 oNear = dA <= dB ? o1 : o2, oFar = dA <= dB ? o2 : o1;
+      const double depth = (1 - w) * near + w * far;
+      const V3 n = -((1 - w) * oNear + w * oFar).normalized();
+      const std::vector<std::pair<const char*, Contact>> bodies = {
+          {"box", contact::collide(mesh, Frame{}, Shape::box(e), Frame{apex - R * V3(e.x() - dA, 0.01, -e.z() + dB), R})},
+          {"cylinder", contact::collide(mesh, Frame{}, Shape::cylinder(r, L), Frame{apex - R * V3(r - dA, 0.0, -L + dB), R})}};
+      for (const auto& [name, got] : bodies) {
+        const V3 mid = apex - 0.5 * depth * n;
+        const auto it = std::find_if(got.points.begin(), got.points.end(),
+                                     [&](const contact::ContactPoint& p) { return (p.point - mid).norm() <= 1e-12; });
+        QVERIFY2(it != got.points.end(), qPrintable(QString("%1, dA = %2: no point at the apex").arg(name).arg(dA)));
+        qInfo("%-8s dA/dB %.4f: depth off by %.3g m, normal off by %.3g", name, dA / dB, it->depth - depth, (it->normal - n).norm());
+        QVERIFY(std::abs(it->depth - depth) <= 1e-12);
+        QVERIFY((it->normal - n).norm() <= 1e-12);
+      }
+    }
+    const double h = 5e-7;
+    const int steps = int(std::round(0.01 / h));
+    double worst = 0.0;
+    size_t most = 0;
+    V3 prev = V3::Zero();
+    for (int k = 0; k <= steps; ++k) {
+      const V3 shift(-0.005 + 0.01 * k / steps, 0, 0);
+      const Contact ct = contact::collide(mesh, Frame{}, Shape::box(e), Frame{apex - R * V3(e.x() - dB, 0.01, -e.z() + dB) + shift, R});
+      const V3 F = springForce(ct);
+      if (k > 0) worst = std::max(worst, (F - prev).norm() / h);
+      most = std::max(most, ct.points.size());
+      prev = F;
+    }
+    qInfo("apex through a box's diagonal plane: |dF|/h %.4g (hand bound %.4g), points <= %zu", worst, 12.625 * c, most);
+    QVERIFY2(worst <= 12.625 * c, qPrintable(QString::number(worst)));
+    QCOMPARE(most, size_t(1));
+  }
+
   // A box (40 x 40 mm across, 60 mm long, 0.2 kg, frictionless) dropped
   // off-centre into the 90-degree V groove turned 45 degrees about the
   // groove, so two faces lie on the flanks: at rest each face rests on its

@@ -274,8 +274,41 @@ bool inVertexCone(const MeshShape& m, int i, const V3& d) {
   });
 }
 
+// The ways out of a point inside the body (each a depth and the body's
+// outward normal there) blended: weights g_k / sum g with
+// g_k = f_k / (1 - f_k), f_k = farShare(nearest depth, d_k) (1 for the
+// nearest ways: f = 1/2), so two ways give the nearer 1 - farShare and the
+// farther farShare, as a corner under a ridge does; the weights depend on
+// the depths alone (not on which way is the nearest), so they are
+// continuous where the nearest way changes. depth = sum w_k d_k, outward =
+// the normalised sum w_k n_k: the single way's beyond the band, half and
+// half where two are equal.
+struct Way {
+  double depth;
+  V3 outward;
+};
+void blendWays(const Way* ways, int n, double& depth, V3& outward) {
+  int k0 = 0;
+  for (int k = 1; k < n; ++k)
+    if (ways[k].depth < ways[k0].depth) k0 = k;
+  double sum = 0.0, d = 0.0;
+  V3 o = V3::Zero();
+  for (int k = 0; k < n; ++k) {
+    const double f = k == k0 ? 0.5 : farShare(ways[k0].depth, ways[k].depth), g = f / (1.0 - f);
+    sum += g;
+    d += g * ways[k].depth;
+    o += g * ways[k].outward;
+  }
+  // Opposite ways equally deep (a thin sheet's corner amid a box): the nearest alone.
+  const bool opposed = o.norm() <= 1e-9 * sum;
+  depth = opposed ? ways[k0].depth : d / sum;
+  outward = opposed ? ways[k0].outward : V3(o.normalized());
+}
+
 // Sharp mesh vertices against the box: outside, towards its nearest point;
-// inside, out through the nearest face whose turned normal lies in the cone.
+// inside, out through the faces whose turned normals lie in the cone,
+// blended (blendWays), so a vertex crossing the box's diagonal plane between
+// two faces turns from one's normal to the other's without a step.
 void vertexBox(const MeshShape& m, const std::vector<int>& ids, const BoxInMesh& bx, std::vector<Feature>& out) {
   for (int i : ids) {
     if (!m.sharpVertex(i)) continue;
@@ -287,18 +320,18 @@ void vertexBox(const MeshShape& m, const std::vector<int>& ids, const BoxInMesh&
       if (L > 0.0 && inVertexCone(m, i, u / L)) out.push_back({v, w, u / L, L});
       continue;
     }
-    double best = std::numeric_limits<double>::infinity();
-    V3 nf = V3::Zero();
+    Way ways[6];
+    int n = 0;
     for (int k = 0; k < 3; ++k)
       for (double sg : {1.0, -1.0}) {
-        const double depth = bx.e[k] - sg * x[k];
         const V3 outward = sg * bx.R.col(k);
-        if (depth < best && inVertexCone(m, i, -outward)) {
-          best = depth;
-          nf = outward;
-        }
+        if (inVertexCone(m, i, -outward)) ways[n++] = {bx.e[k] - sg * x[k], outward};
       }
-    if (std::isfinite(best)) out.push_back({v, v + best * nf, -nf, -best});
+    if (n == 0) continue;
+    double depth;
+    V3 nf;
+    blendWays(ways, n, depth, nf);
+    out.push_back({v, v + depth * nf, -nf, -depth});
   }
 }
 
@@ -454,8 +487,10 @@ void edgeCylinder(const MeshShape& m, const std::vector<int>& ids, const CylInMe
 }
 
 // Sharp mesh vertices against the cylinder: outside, towards its nearest
-// point; inside, out through the nearest of side and caps whose normal
-// (turned) lies in the vertex's normal cone.
+// point; inside, out through those of side and caps whose normals (turned)
+// lie in the vertex's normal cone, blended (blendWays). On the axis the side
+// has no normal and is left out (a step there only where the side's depth,
+// r, is within the band of a cap's).
 void vertexCylinder(const MeshShape& m, const std::vector<int>& ids, const CylInMesh& cy, std::vector<Feature>& out) {
   for (int i : ids) {
     if (!m.sharpVertex(i)) continue;
@@ -470,18 +505,19 @@ void vertexCylinder(const MeshShape& m, const std::vector<int>& ids, const CylIn
       if (L > 0.0 && inVertexCone(m, i, u / L)) out.push_back({v, q, u / L, L});
       continue;
     }
-    double best = std::numeric_limits<double>::infinity();
-    V3 nf = V3::Zero();
+    Way ways[3];
+    int n = 0;
     auto consider = [&](double depth, const V3& outward) {
-      if (depth < best && inVertexCone(m, i, -outward)) {
-        best = depth;
-        nf = outward;
-      }
+      if (inVertexCone(m, i, -outward)) ways[n++] = {depth, outward};
     };
     if (rho > 0.0) consider(cy.r - rho, cy.R * er);
     consider(cy.h - x.z(), cy.R.col(2));
     consider(cy.h + x.z(), V3(-cy.R.col(2)));
-    if (std::isfinite(best)) out.push_back({v, v + best * nf, -nf, -best});
+    if (n == 0) continue;
+    double depth;
+    V3 nf;
+    blendWays(ways, n, depth, nf);
+    out.push_back({v, v + depth * nf, -nf, -depth});
   }
 }
 

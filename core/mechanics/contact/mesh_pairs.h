@@ -33,8 +33,11 @@
 //    the box edge reaching past it along their common normal, which lies in
 //    the mesh edge's normal cone and the box edge's (a ridge under a box's
 //    face: the two points where it leaves the face);
-//  - a sharp mesh vertex inside the box: out through the nearest box face
-//    whose normal (turned) lies in the vertex's normal cone.
+//  - a sharp mesh vertex inside the box: out through the box faces whose
+//    normals (turned) lie in the vertex's normal cone, the nearest one's
+//    normal and depth blended with those nearly as near (within the
+//    corners' band: half and half where two are equal), so a vertex
+//    crossing the box's diagonal plane turns without a step.
 // Apart, the same features and the corners' nearest sharp edges and
 // vertices give the distance (capped at the box's smallest half extent).
 // A crossing's depth grows from zero over the box's smallest half extent
@@ -59,11 +62,11 @@
 //    force (ContactPoint::share: half and half where equal, C1 in between),
 //    and report the shared distance: the normal turns by 90 degrees there,
 //    and the force hands over without a dip;
-//  - a sharp mesh vertex inside the cylinder: out through the nearest of
-//    side and caps whose normal (turned) lies in the vertex's normal cone.
+//  - a sharp mesh vertex inside the cylinder: out through those of side and
+//    caps whose normals (turned) lie in the vertex's normal cone, blended
+//    as in the box.
 // Apart, the same features give the distance (capped at min(r, h)).
-// Not blended (steps left): a sharp mesh vertex inside a box or cylinder
-// switching the face it leaves through; a corner under a ridge near one of
+// Not blended (steps left): a corner under a ridge near one of
 // the ridge's vertices, over a triangle that meets the ridge there only;
 // a tilted cylinder's rim points, chosen per face, differ between the two
 // faces of a ridge, so the hand-over moves the point.
