@@ -941,6 +941,72 @@ class TestContactMesh : public QObject {
     QVERIFY2(worst <= 12.5, qPrintable(QString::number(worst)));
   }
 
+  // A cylinder (r 20 mm, 100 mm long) lying along a table's edge (the step
+  // of cylinderSideAndCapShareAnEdge: top z = 0 for x < 0, wall x = 0), its
+  // lowest line d = 1 mm below the top at x_c. Each end's lowest rim point
+  // p is d below the top and a_W = -x_c behind the wall; for x_c < 0 the
+  // edge cuts the side's lowest strip and pushes along +z, as deep as the
+  // side reaches below it, delta = sqrt(r^2 - x_c^2) - (r - d), for the
+  // share of p's force the top hands to the wall, 1 - farShare(a_W, d)
+  // (mesh_pairs.cpp edgeAlongSide). By hand, to 1e-12 (points at the cap
+  // planes y +- L): x_c = -d/4: the edge's share 1, delta along +z, and p
+  // the wall's (d/4 along +x); x_c = -3d/4: share 7/8; x_c = -2d: no edge
+  // point, p the top's (d along +z); x_c = 0: the edge's, d along +z. Main
+  // dropped the edge for x_c < 0 and p went to the wall, d/4 deep: the table
+  // let the cylinder sink near its edge and the force stepped by 2d at
+  // x_c = 0. Slid from x_c = -8 mm to 3 mm (h = 1e-5 m), per end (hand): p's
+  // blend (depths' rates 0 and 1 per m; |s'| <= 3 / far, kBand = 1/2) turns
+  // its depth by at most 1 + 3/8 + 1/2 and its normal (90 degrees, the
+  // blend at least 1 / sqrt 2 long) by 6 / far, times depth <= far: 7.875;
+  // the edge's share by 3 / far times delta <= d: 3, delta by
+  // |x_c| / (r - d) <= 2d / (r - d) (its share is zero beyond 2d); over the
+  // edge (x_c > 0) its point turns with the axis, 1 + d / (r - d). |dF|/h
+  // within 2 (10.875 + 2d / (r - d)) = 21.96 (5.49 seen; main 200).
+  void cylinderLyingAlongATableEdge() {
+    const double d = 1e-3, r = 0.02, L = 0.05, y = 0.1;
+    const Verts v = {{-1, -1, 0}, {0, -1, 0}, {0, 1, 0}, {-1, 1, 0}, {0, -1, -1}, {0, 1, -1}};
+    const Tris t = {{0, 1, 2}, {0, 2, 3}, {1, 4, 5}, {1, 5, 2}};
+    const Shape mesh = meshShape(v, t), cyl = Shape::cylinder(r, L);
+    const M3 lying = rot(std::numbers::pi / 2, V3(1, 0, 0));
+    auto at = [&](double xc) { return contact::collide(mesh, Frame{}, cyl, Frame{V3(xc, y, r - d), lying}); };
+    struct Want {
+      V3 p, n;
+      double depth, share;
+    };
+    for (double xc : {-0.25 * d, -0.75 * d, -2.0 * d, 0.0}) {
+      const double aW = -xc, delta = std::sqrt(r * r - xc * xc) - (r - d);
+      const double sb = (d - aW) / (0.5 * d), edgeShare = xc == 0.0 ? 1.0 : sb >= 1.0 ? 1.0 : 1.0 - 0.5 * (1 - sb) * (1 - sb);
+      std::vector<Want> want;
+      for (double end : {-L, L}) {
+        if (xc > -2.0 * d) want.push_back({V3(0, y + end, -delta / 2), V3::UnitZ(), delta, edgeShare});
+        if (xc == -0.25 * d) want.push_back({V3(xc / 2, y + end, -d), V3::UnitX(), aW, 1.0});
+        if (xc == -2.0 * d) want.push_back({V3(xc, y + end, -d / 2), V3::UnitZ(), d, 1.0});
+      }
+      const Contact c = at(xc);
+      if (xc != -0.75 * d) QCOMPARE(c.points.size(), want.size());
+      for (const Want& w : want) {
+        const auto it = std::find_if(c.points.begin(), c.points.end(),
+                                     [&](const contact::ContactPoint& got) { return (got.point - w.p).norm() <= 1e-12; });
+        QVERIFY2(it != c.points.end(), qPrintable(QString("x_c = %1: no point at (%2, %3, %4)").arg(xc).arg(w.p.x()).arg(w.p.y()).arg(w.p.z())));
+        QVERIFY2(std::abs(it->depth - w.depth) <= 1e-12, qPrintable(QString("x_c = %1: depth %2").arg(xc).arg(it->depth)));
+        QVERIFY((it->normal - w.n).norm() <= 1e-12);
+        QVERIFY2(std::abs(it->share - w.share) <= 1e-12, qPrintable(QString("x_c = %1: share %2").arg(xc).arg(it->share)));
+      }
+    }
+    const double h = 1e-5, from = -0.008, to = 0.003;
+    const int n = int(std::round((to - from) / h));
+    double worst = 0.0;
+    V3 prev = V3::Zero();
+    for (int k = 0; k <= n; ++k) {
+      const V3 F = springForce(at(from + (to - from) * k / n));
+      if (k > 0) worst = std::max(worst, (F - prev).norm() / h);
+      prev = F;
+    }
+    const double bound = 2 * (10.875 + 2 * d / (r - d));
+    qInfo("lying along a table's edge: |dF|/h %.4g (hand bound %.4g)", worst, bound);
+    QVERIFY2(worst <= bound, qPrintable(QString::number(worst)));
+  }
+
 
   // A cylinder (r = 20 mm, 60 mm long, 0.2 kg, frictionless) lying along the
   // 90-degree V groove, dropped off-centre: at rest it rests on each flank at

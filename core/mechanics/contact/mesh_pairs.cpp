@@ -375,12 +375,36 @@ bool inEdgeCone(const MeshEdge& e, const V3& d) {
 }
 
 // A sharp mesh edge parallel to the axis (cylinder-local A + t D): the two
-// ends of its stretch between the cap planes, against the side.
-void edgeAlongSide(const MeshEdge& e, const CylInMesh& cy, const V3& A, const V3& D, std::vector<Feature>& out) {
+// ends of its stretch between the cap planes, against the side. Where the
+// side's normal there (towards the axis) lies outside the edge's cone, past
+// one face's normal nT (the axis beyond a table's edge, over the table:
+// the edge cuts the side's lowest strip), the edge still pushes along nT, as
+// deep as the side reaches below it along nT, for the share of the force
+// that the face's lowest rim point p (the line the side rests on) hands to
+// the other face W (faceOwnsCorner's farShare of p's depths behind nT and
+// W): all of it where the axis is over the edge (p's depth behind W is
+// zero there and the side's normal is nT), none once p is the face's alone.
+// So a cylinder lying along a table's edge is held by the table up to the
+// edge and by the edge beyond, without a step.
+void edgeAlongSide(const MeshShape& m, const MeshEdge& e, const CylInMesh& cy, const V3& A, const V3& D,
+                   std::vector<Feature>& out) {
   const double rho = A.head<2>().norm();
   if (!(rho > 0.0)) return;
-  const V3 er(A.x() / rho, A.y() / rho, 0.0), n = cy.R * V3(-er);
-  if (!inEdgeCone(e, n)) return;
+  const V3 er(A.x() / rho, A.y() / rho, 0.0);
+  V3 n = cy.R * V3(-er);
+  double depth = cy.r - rho, share = 1.0;
+  if (!inEdgeCone(e, n)) {
+    if (e.tri[1] < 0 || !(rho < cy.r)) return;
+    const int k = m.normals()[e.tri[0]].dot(n) >= m.normals()[e.tri[1]].dot(n) ? 0 : 1;
+    const V3 nT = m.normals()[e.tri[k]], nW = m.normals()[e.tri[1 - k]];
+    const V3 nl = cy.R.transpose() * nT, ml = cy.R.transpose() * nW;
+    const V3 E(A.x(), A.y(), 0.0);  // the edge from the axis, across it
+    const double aT = cy.r + nl.dot(E), aW = ml.dot(E) + cy.r * ml.dot(nl);  // p's depths behind nT and W
+    share = aW < aT ? 1.0 - farShare(std::max(aW, 0.0), aT) : farShare(aT, aW);
+    if (share <= 0.0) return;
+    n = nT;
+    depth = nl.dot(E) + std::sqrt(std::max(0.0, nl.dot(E) * nl.dot(E) - rho * rho + cy.r * cy.r));
+  }
   double t0 = 0.0, t1 = 1.0;
   if (D.z() != 0.0) {
     double ta = (-cy.h - A.z()) / D.z(), tb = (cy.h - A.z()) / D.z();
@@ -391,7 +415,7 @@ void edgeAlongSide(const MeshEdge& e, const CylInMesh& cy, const V3& A, const V3
   for (double s : {t0, t1}) {
     if (t0 > t1 || s <= 0.0 || s >= 1.0 || (s == t1 && t1 == t0)) continue;  // an end: the vertex's
     const V3 x = A + s * D;
-    out.push_back({cy.world(x), cy.world(V3(cy.r * er.x(), cy.r * er.y(), x.z())), n, rho - cy.r});
+    out.push_back({cy.world(x), cy.world(x) - depth * n, n, -depth, share});
   }
 }
 
@@ -450,7 +474,7 @@ void edgeCylinder(const MeshShape& m, const std::vector<int>& ids, const CylInMe
     if (std::min(A.z(), A.z() + D.z()) > cy.h + reach || std::max(A.z(), A.z() + D.z()) < -cy.h - reach) continue;
     const double dd = D.head<2>().squaredNorm();
     if (dd <= 1e-24 * D.squaredNorm()) {
-      edgeAlongSide(e, cy, A, D, out);
+      edgeAlongSide(m, e, cy, A, D, out);
       continue;
     }
     // The edge's line is nearest the axis at tl; its point on the edge at t.

@@ -53,7 +53,12 @@
 //  - a sharp mesh edge, where its line passes nearest the axis, out through
 //    the nearer of the side and the cap there whose normal lies in the
 //    edge's cone: the side's point (across a lying cylinder: one; parallel
-//    to the axis: the two ends of its stretch between the cap planes), no
+//    to the axis: the two ends of its stretch between the cap planes; a
+//    parallel edge whose side normal lies just past one face's, as under a
+//    cylinder lying along a table's edge with its axis over the table,
+//    pushes along that face's normal, as deep as the side reaches below it,
+//    for the share the face's lowest rim point hands to the other face, so
+//    the table holds it up to the edge), no
 //    deeper than the edge below the cap, or the cap's: the two points where
 //    the edge leaves the cap's disc, each at its depth below the cap but no
 //    deeper than the edge below the side (each falls to zero where the edge
