@@ -538,6 +538,46 @@ class TestContactMesh : public QObject {
     }
   }
 
+  // The same corner near the ridge's end vertex (0, -1, 0), y = -1 + 0.5 mm:
+  // for x > 0.25 mm it lies over the triangle (0,-1,0)-(1,-1,z)-(1,1,z),
+  // which meets the ridge only at that vertex (its neighbour across the flat
+  // diagonal holds the ridge). Within the band it blends the two faces as
+  // along the ridge's interior: near = min(d_R, d_L), far = max, s =
+  // (far - near) / (far / 2), the far face's weight w = (1 - s)^2 / 2,
+  // depth (1 - w) near + w far, normal the normalised (1 - w) n_near +
+  // w n_far (hand, to 1e-12), at x = +-xb / 2, 3 xb / 4 and the band's edge.
+  // Main gave the near face alone there (the blend acted only over the
+  // triangles that hold the ridge).
+  void cornerNearARidgesEndTurnsWithinTheBand() {
+    const double a = 10.0 * std::numbers::pi / 180.0, dz = 1e-3;
+    const Shape mesh = meshShape(roof(a), kRoofTris);
+    const V3 e(0.04, 0.03, 0.02), nR(std::sin(a), 0, std::cos(a)), nL(-std::sin(a), 0, std::cos(a));
+    const M3 tilt = rot(0.9, V3(1, 2, 0.3));
+    V3 low = V3::Zero();
+    for (int i = 0; i < 8; ++i) {
+      const V3 s((i & 1) ? 1.0 : -1.0, (i & 2) ? 1.0 : -1.0, (i & 4) ? 1.0 : -1.0);
+      if ((tilt * s.cwiseProduct(e)).z() < low.z()) low = tilt * s.cwiseProduct(e);
+    }
+    const double xb = dz / 3.0 / std::tan(a);
+    for (double x : {0.5 * xb, -0.5 * xb, 0.75 * xb, 1.0001 * xb}) {
+      const V3 corner(x, -1.0 + 5e-4, -dz);
+      const Contact c = contact::collide(mesh, Frame{}, Shape::box(e), Frame{corner - low, tilt});
+      const double dR = dz * std::cos(a) - x * std::sin(a), dL = dz * std::cos(a) + x * std::sin(a);
+      const double near = std::min(dR, dL), far = std::max(dR, dL), sb = (far - near) / (0.5 * far);
+      const double w = sb >= 1.0 ? 0.0 : 0.5 * (1 - sb) * (1 - sb);
+      const V3 nNear = x > 0.0 ? nR : nL, nFar = x > 0.0 ? nL : nR;
+      const double depth = (1 - w) * near + w * far;
+      const V3 n = ((1 - w) * nNear + w * nFar).normalized();
+      const V3 mid = corner + 0.5 * depth * n;
+      const auto it = std::find_if(c.points.begin(), c.points.end(),
+                                   [&](const contact::ContactPoint& got) { return (got.point - mid).norm() <= 1e-12; });
+      QVERIFY2(it != c.points.end(), qPrintable(QString("x = %1: no point at the corner").arg(x)));
+      qInfo("x %+.4f mm: depth off by %.3g m, normal off by %.3g", 1e3 * x, it->depth - depth, (it->normal - n).norm());
+      QVERIFY(std::abs(it->depth - depth) <= 1e-12);
+      QVERIFY((it->normal - n).norm() <= 1e-12);
+    }
+  }
+
   // A pyramid's apex (faces at 27-35 degrees) poking d into the bottom face
   // of a box tilted by 0.2 rad: one contact, d deep along the bottom face's
   // inward normal (the box is pushed off the apex), midway, d / 2 below the

@@ -201,6 +201,34 @@ bool faceOwnsCorner(const MeshShape& m, int t, const V3& x, double h, V3& normal
       }
     }
   }
+  // A ridge that meets t only at a vertex, with a face coplanar with t on
+  // one side (a flat stretch split into triangles up to the ridge's end):
+  // its far face is t's convex neighbour too, where the corner lies along
+  // the ridge's span.
+  for (int k = 0; h < 0.0 && k < 3; ++k)
+    for (int id : m.ridgesAt(c[k])) {
+      const MeshEdge& e = m.edges()[id];
+      if (e.tri[0] == t || e.tri[1] == t) continue;
+      const int s = (m.normals()[e.tri[0]] - n).norm() <= MeshShape::kFlatAngle ? 0
+                    : (m.normals()[e.tri[1]] - n).norm() <= MeshShape::kFlatAngle ? 1 : -1;
+      if (s < 0) continue;
+      const int other = e.tri[1 - s];
+      const auto& te = m.triangleEdges(t);
+      if (std::any_of(te.begin(), te.end(), [&](int j) { return m.edges()[j].tri[0] == other || m.edges()[j].tri[1] == other; }))
+        continue;  // already a neighbour across one of t's own edges
+      const V3& p = m.vertices()[e.a];
+      const V3 d = m.vertices()[e.b] - p;
+      const double u = d.dot(x - p) / d.squaredNorm();
+      if (u < 0.0 || u > 1.0) continue;
+      const double hu = m.normals()[other].dot(x - p);
+      if (hu > h || (hu == h && other < t)) return false;
+      const double w = farShare(-h, -hu);
+      if (w > 0.0) {
+        share -= w;
+        others -= w * hu;
+        turn += w * m.normals()[other];
+      }
+    }
   if (share < 1.0) {
     share = std::max(share, 0.0);
     depth = others + share * depth;

@@ -71,9 +71,10 @@
 //    caps whose normals (turned) lie in the vertex's normal cone, blended
 //    as in the box.
 // Apart, the same features give the distance (capped at min(r, h)).
-// Not blended (steps left): a corner under a ridge near one of
-// the ridge's vertices, over a triangle that meets the ridge there only;
-// a tilted cylinder's rim points, chosen per face, differ between the two
+// A ridge that meets a face's triangle only at a vertex (a flat stretch
+// split into triangles up to the ridge's end) blends the same way along
+// the ridge's span. Not blended (steps left): past a ridge's end inside a
+// mesh; a tilted cylinder's rim points, chosen per face, differ between the two
 // faces of a ridge, so the hand-over moves the point.
 #pragma once
 
