@@ -205,6 +205,40 @@ class TestContactFlexible : public QObject {
     CHECK_REL(beamVz, -mb * (ballVz + v0), 1e-9);
   }
 
+  // The static analysis of the cantilever under its own weight (no
+  // contact), 10 and 40 elements, against freeTipDeflection (the lumped
+  // weights' linear closed form, 5.52 mm). The full Newton step misses a
+  // bending beam's axial shortening: its stiff axial elements made the
+  // residual 260 times the start's and the line search crawl ("did not
+  // converge in 200 Newton iterations"). At g the deformation's second
+  // order moves the tip by the order of the slope squared (8e-3: 6e-5;
+  // measured 2.4e-5), so 5e-5; at g / 1000 that is 1e6 times smaller, and
+  // the tip must match to 1e-9 (measured 4e-11). The root's bending moment
+  // equals the weights' moments on their deformed arms (1e-9).
+  void staticCantileverSagsByItsWeight() {
+    for (int n : {10, 40})
+      for (double gScale : {1.0, 1e-3}) {
+        FlexibleBodyDef beam = steelBeam(n);
+        Mechanism m = cantilever(beam);
+        m.gravity = {0, 0, -g0 * gScale};
+        auto r = analyse(mechProject(m, 1.0, 0.1, 1e-8), MechanismAnalysis::Static);
+        QVERIFY2(r->ok(), r->message().c_str());
+        const double w = gScale * freeTipDeflection(beam), tipZ = r->col("beam_n" + std::to_string(n) + ".z").back();
+        const double tipW = r->col("beam.tip_w").back();
+        const beam::FlexibleBeam b(beam::beamSpecOf(beam));
+        double weightMoment = 0.0;
+        for (int j = 1; j < b.nodeCount(); ++j)
+          weightMoment += beam::nodeInertia(b, j).mass * g0 * gScale * r->col("beam_n" + std::to_string(j) + ".x").back();
+        qInfo("%d elements, g x %g: tip at z = %.12g m, tip_w %.12g m, by hand -%.12g m (%.3g); root My %.12g N m "
+              "(weights %.12g)",
+              n, gScale, tipZ, tipW, w, (tipZ + w) / w, r->col("beam_e0.My").back(), weightMoment);
+        const double tol = gScale == 1.0 ? 5e-5 : 1e-9;
+        CHECK_REL(-tipZ, w, tol);
+        CHECK_REL(-tipW, w, tol);
+        CHECK_REL(std::abs(r->col("beam_e0.My").back()), weightMoment, 1e-9);
+      }
+  }
+
   // projects/contact_spring_finger: a cylinder (16 mm bore, 5 bar) lowers a
   // carriage with a spring-steel finger (100 mm, 20 x 1 mm, 5 elements;
   // tip stiffness k = 3 E I / L^3 = 1050 N/m) until the piston sits on its

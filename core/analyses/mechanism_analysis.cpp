@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <numbers>
 #include <sstream>
@@ -90,7 +91,7 @@ class StaticEquilibrium {
       // lpNorm<Infinity>: 0 for the empty block when no constraint row is
       // active (parts held by forces alone); maxCoeff() would read past it.
       if (dz.head(n6_).lpNorm<Eigen::Infinity>() * s < 1e-12 && g.tail(m_).lpNorm<Eigen::Infinity>() < 1e-11 &&
-          g.head(n6_).lpNorm<Eigen::Infinity>() < 1e-9 * scaleF_)
+          g.head(n6_).lpNorm<Eigen::Infinity>() < forceTolerance())
         break;
       if (it == 199) fail("mechanism", "", "static equilibrium did not converge in 200 Newton iterations");
     }
@@ -108,6 +109,7 @@ class StaticEquilibrium {
   bool dense_ = true;
   std::vector<std::vector<int>> colRows_, groups_;  // sparse: rows of each column of G's Jacobian, column groups
   double scaleF_ = 1.0;
+  double stiffMax_ = 0.0;  // largest |dF/dq| in G's Jacobian seen [N/m, N m/rad]
   std::vector<Kin> k_;
   std::vector<Row> rows_;
 
@@ -124,6 +126,15 @@ class StaticEquilibrium {
   }
   double norm(const Eigen::VectorXd& g) const {
     return std::sqrt(g.head(n6_).squaredNorm() / (scaleF_ * scaleF_) + 1e6 * g.tail(m_).squaredNorm());
+  }
+  // 1e-9 of the largest weight, or where stiff elements make G's rounding
+  // larger (a steel beam's axial 4e8 N/m on positions rounded to 2e-16 m:
+  // 4e-8 N), 16 times that rounding.
+  double forceTolerance() const {
+    double r = 1.0;
+    for (int b : moving_)
+      for (int a = 0; a < 3; ++a) r = std::max(r, std::abs(y_[s_.bodies_[b].slot + a]));
+    return std::max(1e-9 * scaleF_, 16 * std::numeric_limits<double>::epsilon() * stiffMax_ * r);
   }
   void apply(std::vector<double>& yy, const Eigen::VectorXd& dz, double s) const {
     s_.setPositions(yy, dz.head(n6_), s);
@@ -234,7 +245,9 @@ class StaticEquilibrium {
     g = G(y_);
   }
 
-  Eigen::VectorXd denseStep(const Eigen::VectorXd& g) {
+  // Newton's step from y_ (G there: g); where the Jacobian is singular, the
+  // error, or with `quiet` an empty step.
+  Eigen::VectorXd denseStep(const Eigen::VectorXd& g, bool quiet = false) {
     Eigen::MatrixXd Jm(n_, n_);
     for (int c = 0; c < n_; ++c) {
       std::vector<double> yy = y_;
@@ -244,12 +257,16 @@ class StaticEquilibrium {
       apply(yy, e, 1.0);
       Jm.col(c) = (G(yy) - g) / h;
     }
+    stiffMax_ = std::max(stiffMax_, Jm.topLeftCorner(n6_, n6_).cwiseAbs().maxCoeff());
     Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(Jm);
-    if (qr.rank() < n_) noUniqueEquilibrium(qr.rank());
+    if (qr.rank() < n_) {
+      if (quiet) return {};
+      noUniqueEquilibrium(qr.rank());
+    }
     return qr.solve(-g);
   }
 
-  Eigen::VectorXd sparseStep(const Eigen::VectorXd& g) {
+  Eigen::VectorXd sparseStep(const Eigen::VectorXd& g, bool quiet = false) {
     std::vector<Eigen::Triplet<double>> tr;
     for (const std::vector<int>& grp : groups_) {
       std::vector<double> yy = y_;
@@ -258,7 +275,10 @@ class StaticEquilibrium {
       apply(yy, e, 1.0);
       const Eigen::VectorXd d = G(yy) - g;
       for (int c : grp)
-        for (int r : colRows_[c]) tr.emplace_back(r, c, d[r] / e[c]);
+        for (int r : colRows_[c]) {
+          tr.emplace_back(r, c, d[r] / e[c]);
+          if (r < n6_ && c < n6_) stiffMax_ = std::max(stiffMax_, std::abs(d[r] / e[c]));
+        }
     }
     SpMat Js(n_, n_);
     Js.setFromTriplets(tr.begin(), tr.end());
@@ -267,6 +287,7 @@ class StaticEquilibrium {
     // sparse QR is not rank-revealing: it found 63 of a free chain's 64),
     // up to 4000 unknowns (128 MB); above, the sparse QR's count.
     Eigen::SparseLU<SpMat, Eigen::COLAMDOrdering<int>> lu(Js);
+    if (lu.info() != Eigen::Success && quiet) return {};
     if (lu.info() != Eigen::Success) {
       Eigen::Index rank = n_ - 1;
       if (n_ <= 4000) {
@@ -281,8 +302,36 @@ class StaticEquilibrium {
     return lu.solve(Eigen::VectorXd(-g));
   }
 
-  // Moves y along dz, halving the step until the weighted norm of G falls;
-  // returns the step taken (g: G there).
+  // Where the first trial point yy (G there: g1, the step s dz) raised the
+  // norm of G from n0: Newton's step from yy, with the Jacobian there. Kept
+  // (yy, g1 moved on) when it is a small correction, a quarter of the first
+  // step at most (inside Newton's contraction, not a jump to another
+  // equilibrium), and the norm over the two steps falls. A bending beam's
+  // full step stretches its stiff axial elements to second order (decision
+  // 0017: node bodies and element forces), a residual hundreds of times the
+  // start's that Newton at yy removes, where halving the step crawled.
+  bool corrected(std::vector<double>& yy, Eigen::VectorXd& g1, const Eigen::VectorXd& dz, double s, double n0) {
+    const std::vector<double> y0 = y_;
+    y_ = yy;
+    const Eigen::VectorXd dc = dense_ ? denseStep(g1, true) : sparseStep(g1, true);
+    bool ok = dc.size() == n_ && dc.allFinite() &&
+              dc.head(n6_).lpNorm<Eigen::Infinity>() <= 0.25 * s * dz.head(n6_).lpNorm<Eigen::Infinity>();
+    std::vector<double> y2 = yy;
+    Eigen::VectorXd g2;
+    if (ok) {
+      apply(y2, dc, 1.0);
+      s_.projectPositions(t_, y2);
+      g2 = G(y2);
+      ok = norm(g2) < n0;
+    }
+    y_ = y0;
+    if (ok) yy = std::move(y2), g1 = std::move(g2);
+    return ok;
+  }
+
+  // Moves y along dz, halving the step until the weighted norm of G falls
+  // (or, where the first trial raised it, with a Newton correction from
+  // there: corrected); returns the step taken (g: G there).
   double lineSearch(const Eigen::VectorXd& dz, Eigen::VectorXd& g) {
     // At most a tenth of a turn per step: where the stiffness of a
     // direction vanishes (a pendulum held level) Newton's step is huge, and
@@ -303,6 +352,7 @@ class StaticEquilibrium {
       s_.projectPositions(t_, yy);
       g1 = G(yy);
       if (norm(g1) < n0 || ls == 29) break;
+      if (ls == 0 && corrected(yy, g1, dz, s, n0)) break;
     }
     y_ = yy;
     g = g1;
