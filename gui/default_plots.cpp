@@ -37,7 +37,7 @@ std::string jointAxes(const Mechanism& m, const std::string& part, const std::se
   for (const JointDef& j : m.joints)
     if (partOf(j.i) == part || partOf(j.j) == part) only = &j, ++joints;
   for (const LatchDef& l : m.latches) joints += partOf(l.i) == part || partOf(l.j) == part;
-  if (joints != 1) return "xyz";
+  if (joints != 1 || !only) return "xyz";  // one latch and no joint: free until it engages
   const std::string& other = partOf(only->i) == part ? only->j : only->i;
   const int a = fixed.count(partOf(other)) ? worldAxisOf(m, other) : -1;
   if (a < 0) return "xyz";
