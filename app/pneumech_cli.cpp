@@ -172,7 +172,8 @@ int analyse(const std::string& path, MechanismAnalysis kind, const std::string& 
 // `pneumech modal`: the table on standard output (or -o FILE: .json gives
 // everything with the mode shapes, else the CSV table).
 int modal(const std::string& path, const std::vector<std::string>& sets, double at, bool atStatic,
-          double maxFrequency, int modes, const std::string& solver, const std::string& out, bool json) {
+          double maxFrequency, int modes, const std::string& solver, bool oscillating, const std::string& out,
+          bool json) {
   Project pr = loadWithOverrides(path, sets);
   if (!out.empty()) engine::checkOutputFile(out);
   ModalOptions opt;
@@ -180,6 +181,7 @@ int modal(const std::string& path, const std::vector<std::string>& sets, double 
   opt.staticEquilibrium = atStatic;
   opt.maxOmega = maxFrequency > 0 ? 2 * M_PI * maxFrequency : 0.0;
   opt.modes = modes;
+  opt.oscillatingOnly = oscillating;
   opt.solver = solver == "dense" ? ModalSolver::Dense : solver == "sparse" ? ModalSolver::Sparse : ModalSolver::Auto;
   ModalResult r;
   try {
@@ -325,7 +327,7 @@ int main(int argc, char** argv) {
   double modAt = 0.0, modMaxF = 0.0;
   int modModes = 0;
   std::string modSolver = "auto";
-  bool modJson = false, modStatic = false;
+  bool modJson = false, modStatic = false, modOscillating = false;
   auto* mod = app.add_subcommand("modal", "modes of the whole machine (mechanism, flexible bodies, chambers, controllers) "
                                           "linearised at the state a run reaches at --at T (default 0: the start), "
                                           "or with --static at the static equilibrium");
@@ -342,6 +344,9 @@ int main(int argc, char** argv) {
   mod->add_option("--solver", modSolver, "dense (every mode, cost ~ states^3), sparse (the lowest modes by "
                                          "shift-invert Arnoldi) or auto (dense up to 400 states; default)")
       ->check(CLI::IsMember({"auto", "dense", "sparse"}));
+  mod->add_flag("--oscillating", modOscillating,
+                "report the oscillating modes only (the sparse solver then finds them alone, by shifts on the "
+                "imaginary axis, without the real roots: every one with damping ratio up to 0.6 above 0.11 Hz)");
   mod->add_option("--out,-o", modOut, "file to write: the CSV table, or JSON with the mode shapes when the name "
                                        "ends in .json (\"-\": standard output)");
   mod->add_flag("--json", modJson, "JSON instead of CSV for -o");
@@ -400,7 +405,8 @@ int main(int argc, char** argv) {
       return analyse(stProject, throughTime ? MechanismAnalysis::QuasiStatic : MechanismAnalysis::Static, stOut, stSets, quiet);
     if (res->parsed()) return keyResults(resProject, resSets, cpm, resJson);
     if (chk->parsed()) return check(chkProject, chkSets);
-    if (mod->parsed()) return modal(modProject, modSets, modAt, modStatic, modMaxF, modModes, modSolver, modOut, modJson);
+    if (mod->parsed()) return modal(modProject, modSets, modAt, modStatic, modMaxF, modModes, modSolver, modOscillating, modOut,
+                                      modJson);
     if (kin->parsed()) return analyse(kinProject, MechanismAnalysis::Kinematic, kinOut, kinSets, quiet);
     return types();
   } catch (const ProjectError& e) {

@@ -52,13 +52,9 @@ class SchematicView : public QGraphicsView {
 
   double zoom() const;
   // The colour scale of the line pressures, from pLow (blue) to pHigh (red),
-  // both absolute [Pa]; labelled in the studio's pressure units. Drawn only
-  // while the sheet has lines to colour; without, a short hint says so
-  // (legendHint) where the scale would be.
+  // both absolute [Pa]; labelled in the studio's pressure units.
   void setLegendVisible(bool on, double pLow = 0.0, double pHigh = 0.0);
-  bool legendVisible() const;
-  // The text shown instead of the scale ("" when the scale or nothing is shown).
-  QString legendHint() const;
+  bool legendVisible() const { return legend_; }
   // The scale's unit ("bar (g)") and tick texts, bottom to top, as drawn.
   QString legendUnit() const;
   QStringList legendTicks() const;
@@ -92,7 +88,6 @@ class SchematicView : public QGraphicsView {
   void commitMoves();
   void zoomBy(double factor, const QPoint& anchor);
   void endConnect(const QPointF& scenePos);
-  void drawLegendHint(QPainter* p, const QString& text);
 
   SchematicScene* scene_;
   Mode mode_ = Mode::None;

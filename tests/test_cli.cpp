@@ -397,6 +397,28 @@ class TestCli : public QObject {
     QVERIFY(r.out.contains("Jacobian sparsity"));
   }
 
+  // --oscillating drops the decaying and zero modes and keeps the oscillating
+  // ones as the full table has them (the swing arm: 8 of 97, dense solver).
+  void modalOscillatingKeepsOnlyTheOscillatingModes() {
+    const QString arm = QString::fromStdString(projectPath("flexible_swing_arm.pneumech.json"));
+    const Result all = run({"modal", arm, "-o", "-"});
+    const Result osc = run({"modal", arm, "--oscillating", "-o", "-"});
+    QCOMPARE(all.code, 0);
+    QCOMPARE(osc.code, 0);
+    auto rows = [](const QString& csv, bool oscillatingOnly) {
+      QStringList kept;
+      for (const QString& line : csv.split('\n', Qt::SkipEmptyParts).mid(1)) {
+        const QStringList f = line.split(',');
+        if (!oscillatingOnly || f.value(6) == "oscillating") kept << f.mid(1, 6).join(',');
+      }
+      return kept;
+    };
+    const QStringList expected = rows(all.out, true);
+    QCOMPARE(expected.size(), 8);
+    QVERIFY(rows(all.out, false).size() > expected.size());
+    QCOMPARE(rows(osc.out, false), expected);
+  }
+
   void resultsAndReport() {
     const Result r = run({"results", example()});
     QCOMPARE(r.code, 0);

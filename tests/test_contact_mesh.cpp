@@ -89,12 +89,12 @@ Tris fanTris() {
 
 M3 rot(double a, const V3& axis) { return Eigen::AngleAxisd(a, axis.normalized()).toRotationMatrix(); }
 
-// A linear spring per point (1 N/m): F = sum d_i n_i. Moved by h, it may
-// change by about (points) h plus the normal's turn times the depth; a jump
-// or a doubled point shows as a step far above that.
+// A linear spring per point (1 N/m) times the point's share: F = sum s_i d_i
+// n_i. Moved by h, it may change by about (points) h plus the normal's turn
+// times the depth; a jump or a doubled point shows as a step far above that.
 V3 springForce(const Contact& c) {
   V3 F = V3::Zero();
-  for (const contact::ContactPoint& p : c.points) F += p.depth * p.normal;
+  for (const contact::ContactPoint& p : c.points) F += p.share * p.depth * p.normal;
   return F;
 }
 
@@ -452,17 +452,22 @@ class TestContactMesh : public QObject {
   // triangle to the other keeps its depth and normal). Slid at a constant
   // height across a 10-degree ridge, turned psi = 0.3 rad about the
   // vertical: a corner within d / tan 10 deg of the ridge is pushed by the
-  // nearer face, so at the ridge its normal flips by 20 degrees (a
-  // penetrating point's nearest face changes there: |dF| = d 2 sin 10 deg);
-  // when the ridge enters the bottom face through that corner, its
-  // crossings with the two edges from the corner grow from zero depth over
-  // the fade length e_min = 10 mm along each edge (they move along the edges
-  // at 1 / sin(psi) of the sweep's speed): |dF|/h within
-  // 2 d sin 10 deg / h + 2 (d / e_min) / sin(psi) = 35.4 at h = 1e-5 m (34.2
-  // seen; without the fade the crossings started at their full depth d:
-  // 203), never more than three points.
+  // nearer face, blended with the farther one's where its depth is within
+  // kBand = 1/2 of the farther's (mesh_pairs.cpp): the two depths part at
+  // 2 sin 10 deg per m, so a share turns at most 2 sin 10 / (kBand d_far)
+  // per m; the corner's depth changes by sin 10 (its own) + 2 sin 10 (its
+  // shares', over depths at most kBand d_far apart) per m, its normal (the
+  // faces' 2 sin 10 apart, the blend at least cos 10 long) by
+  // (2 sin 10)^2 / (kBand cos 10 d_far); when the ridge enters the bottom
+  // face through that corner, its crossings with the two edges from the
+  // corner grow from zero depth over the fade length e_min = 10 mm along
+  // each edge (they move along the edges at 1 / sin(psi) of the sweep's
+  // speed): 2 (d / e_min) / sin(psi). |dF|/h within their sum, 1.44 (0.503
+  // seen; main flipped the corner's normal by 20 degrees at the ridge,
+  // |dF| = d 2 sin 10 deg: 34.2; without the crossings' fade 203), never
+  // more than three points.
   void boxSlidesAcrossSharedEdges() {
-    const double d = 1e-3, h = 1e-5;
+    const double d = 1e-3, h = 1e-5, s10 = std::sin(10.0 * std::numbers::pi / 180.0);
     const V3 e(0.03, 0.02, 0.01);
     const int n = int(0.4 / h);
     struct Case {
@@ -475,7 +480,8 @@ class TestContactMesh : public QObject {
     const std::vector<Case> cases = {
         {"coplanar diagonal", meshShape(kSquare, kSquareTris), rot(0.4, V3(0, 0, 1)), 1e-6, 4, 4},
         {"convex ridge", meshShape(roof(10.0 * std::numbers::pi / 180.0), kRoofTris), rot(0.3, V3(0, 0, 1)),
-         2 * d * std::sin(10.0 * std::numbers::pi / 180.0) / h + 2 * (d / e.minCoeff()) / std::sin(0.3), 0, 3},
+         3 * s10 + 4 * s10 * s10 / (0.5 * std::cos(10.0 * std::numbers::pi / 180.0)) + 2 * (d / e.minCoeff()) / std::sin(0.3),
+         0, 3},
     };
     for (const Case& c : cases) {
       double worst = 0.0;
@@ -493,6 +499,42 @@ class TestContactMesh : public QObject {
       qInfo("box across the %-18s |dF|/h %.4g, points %zu .. %zu", c.name, worst, least, most);
       QVERIFY2(worst <= c.bound, c.name);
       QVERIFY2(least == c.fewest && most == c.most, c.name);
+    }
+  }
+
+  // A box's lowest corner (the box tilted 0.9 rad) dz = 1 mm below a
+  // 10-degree ridge (faces at +-10 degrees about y, normals n_R, n_L), x
+  // across it: its depths below the faces are d_R = dz cos 10 - x sin 10 and
+  // d_L = dz cos 10 + x sin 10. On the ridge's bisector (x = 0) the faces
+  // share it equally: depth dz cos 10 along +z. From |x| = (dz / 3) cot 10
+  // on (the nearer face's depth half the farther's, mesh_pairs.cpp kBand)
+  // it is the nearer face's alone: its depth and normal (to 1e-12). Main's
+  // corner flipped from n_L to n_R at x = 0.
+  void cornerUnderARidgeTurnsWithinTheBand() {
+    const double a = 10.0 * std::numbers::pi / 180.0, dz = 1e-3;
+    const Shape mesh = meshShape(roof(a), kRoofTris);
+    const V3 e(0.04, 0.03, 0.02), nR(std::sin(a), 0, std::cos(a)), nL(-std::sin(a), 0, std::cos(a));
+    const M3 tilt = rot(0.9, V3(1, 2, 0.3));
+    V3 low = V3::Zero();
+    for (int i = 0; i < 8; ++i) {
+      const V3 s((i & 1) ? 1.0 : -1.0, (i & 2) ? 1.0 : -1.0, (i & 4) ? 1.0 : -1.0);
+      if ((tilt * s.cwiseProduct(e)).z() < low.z()) low = tilt * s.cwiseProduct(e);
+    }
+    const double xb = dz / 3.0 / std::tan(a);
+    for (double x : {0.0, 1.0001 * xb, -1.0001 * xb, 1.5 * xb, -3.0 * xb}) {
+      const V3 corner(x, 0.1, -dz);
+      const Contact c = contact::collide(mesh, Frame{}, Shape::box(e), Frame{corner - low, tilt});
+      const double dR = dz * std::cos(a) - x * std::sin(a), dL = dz * std::cos(a) + x * std::sin(a);
+      const double depth = std::min(dR, dL);
+      const V3 n = x == 0.0 ? V3(V3::UnitZ()) : x > 0.0 ? nR : nL;
+      const V3 mid = corner + 0.5 * depth * n;
+      const auto it = std::find_if(c.points.begin(), c.points.end(),
+                                   [&](const contact::ContactPoint& got) { return (got.point - mid).norm() <= 1e-12; });
+      QVERIFY2(it != c.points.end(), qPrintable(QString("x = %1: no point at the corner").arg(x)));
+      qInfo("x %+.4f mm: depth off by %.3g m, normal off by %.3g", 1e3 * x, it->depth - depth, (it->normal - n).norm());
+      QVERIFY(std::abs(it->depth - depth) <= 1e-12);
+      QVERIFY((it->normal - n).norm() <= 1e-12);
+      QCOMPARE(it->share, 1.0);
     }
   }
 
@@ -718,19 +760,22 @@ class TestContactMesh : public QObject {
     }
   }
 
-  // Known steps (measured): a cylinder (d = 1 mm below the ridge's top)
-  // slid 0.2 m across a 10-degree ridge standing (the ridge crosses its
-  // bottom cap; near the rim the side becomes the nearer way out, and the
-  // normal turns by 90 degrees there) and lying along x, slid along its
-  // axis off the ridge (the ridge leaves through the cap's rim). Where the
-  // way out turns, the nearer one's points grow from zero depth over its own
-  // depth, so that turn adds O(1) to |dF|/h (without the growth, standing:
-  // 199.8). What is left is the box's known step: a rim point
-  // pressed into the ridge is pushed by the nearer face, so passing under
-  // the ridge its normal flips by 20 degrees (|dF| = 2 d sin 10 deg); the
-  // standing cylinder's two quarter-turn rim points pass under it at once:
-  // |dF|/h within 4 d sin 10 deg / h = 69.5 (68.3 seen); lying, its end
-  // disc's lowest rim point passes over the ridge: within 34.7 (34.2 seen).
+  // A cylinder (d = 1 mm below the ridge's top) slid 0.2 m across a
+  // 10-degree ridge standing (the ridge crosses its bottom cap; the side,
+  // horizontal, is outside the ridge's normal cone, so the cap is its way
+  // out up to the rim, its two points no deeper than the side's depth
+  // r - |x_c|: each changes by at most 1 per m) and lying along x, slid along
+  // its axis off the ridge (the ridge under its side, no deeper than the cap
+  // left: 1 per m; the cap, horizontal, is outside the cone). A rim point
+  // passing under the ridge blends the two faces as a box's corner does
+  // (boxSlidesAcrossSharedEdges): at most rho = 3 sin 10 + 4 sin^2 10 /
+  // (kBand cos 10) = 0.766 per m. Standing, two quarter-turn rim points
+  // pass under it at once while the cap's two points shrink (at the rim):
+  // |dF|/h within 2 rho + 2 = 3.53 (2.01 seen); lying, its end disc's lowest
+  // rim point passes over the ridge as the side's point shrinks: within
+  // rho + 1 = 1.77 (1.03 seen). Main: 68.3 and 34.2 (the rim points' normals
+  // flipped by 20 degrees at the ridge; without its fade of the side and
+  // cap, standing: 199.8).
   void cylinderCrossesARidge() {
     const double d = 1e-3, h = 1e-5, r = 0.02, L = 0.05;
     const Shape mesh = meshShape(roof(10.0 * std::numbers::pi / 180.0), kRoofTris), cyl = Shape::cylinder(r, L);
@@ -741,10 +786,11 @@ class TestContactMesh : public QObject {
       V3 from, to;
       double bound;
     };
-    const double flip = 2 * d * std::sin(10.0 * std::numbers::pi / 180.0) / h;
+    const double a = 10.0 * std::numbers::pi / 180.0;
+    const double rho = 3 * std::sin(a) + 4 * std::sin(a) * std::sin(a) / (0.5 * std::cos(a));
     const std::vector<Case> cases = {
-        {"standing", M3::Identity(), V3(-0.1, 0.1, L - d), V3(0.1, 0.1, L - d), 2 * flip},
-        {"lying off", rot(std::numbers::pi / 2, V3(0, 1, 0)), V3(0, 0.1, r - d), V3(0.2, 0.1, r - d), flip}};
+        {"standing", M3::Identity(), V3(-0.1, 0.1, L - d), V3(0.1, 0.1, L - d), 2 * rho + 2},
+        {"lying off", rot(std::numbers::pi / 2, V3(0, 1, 0)), V3(0, 0.1, r - d), V3(0.2, 0.1, r - d), rho + 1}};
     for (const Case& c : cases) {
       double worst = 0.0;
       size_t most = 0;
@@ -761,6 +807,75 @@ class TestContactMesh : public QObject {
       QVERIFY2(worst <= c.bound, c.name);
     }
   }
+
+  // A standing cylinder (r 20 mm, 100 mm long) over a step's edge (a top
+  // face z = 0 for x < 0, a wall x = 0 below it: a 90-degree edge along y),
+  // its bottom cap d = 1 mm below the top, its axis x_c beyond the edge:
+  // the edge leaves through the bottom cap (depth d) or the side (depth
+  // r - x_c), whichever is nearer, and the rim point over the top, x_c - r,
+  // through the top (d) or the wall (r - x_c). Where they are equal
+  // (x_c = r - d) each pair of ways shares half and half (hand): the rim
+  // point d deep along (1, 0, 1) / sqrt 2; the side's point (-d/2, y, 0),
+  // d deep along +x, and the cap's two where the edge leaves the disc,
+  // (0, y +- sqrt(r^2 - x_c^2), -d/2), d deep along +z, each with share
+  // 1/2; the distance -d. Slid from x_c = 2 mm to r - 0.3 mm (h = 1e-5 m):
+  // every normal lies between +x and +z, each depth is at least
+  // p = min(r - x_c, d), and the edge's shared pair gives at least
+  // min over w of sqrt(w^2 + 4 (1 - w)^2) = 0.894 of p, so the linear
+  // spring's |F| >= (1 + 0.894) / sqrt 2 p = 1.339 p (hand; 1.926 seen).
+  // Slope (hand): a share turns at most 1 / (kBand d_far) = 2 / d_far per m
+  // where the ways' depths part at 1 per m; the rim point's depth changes
+  // by at most 1 + 1 (its own, its shares') and its normal by 2 sqrt 2
+  // sqrt 2 / d_far per m (90 degrees apart, the blend at least 1 / sqrt 2
+  // long): 6; the edge's sum by 2 sqrt 5 (its two ways' forces p (1, 0, -2)
+  // apart) plus 2 (p's own change): 6.47; |dF|/h within 12.5 (8.98 seen).
+  // Main's edge points faded to zero where its ways were equal (|F| = p
+  // there) and its rim point turned by 90 degrees at once
+  // (|dF|/h = sqrt 2 d / h = 141).
+  void cylinderSideAndCapShareAnEdge() {
+    const double d = 1e-3, r = 0.02, L = 0.05, y = 0.1;
+    const Verts v = {{-1, -1, 0}, {0, -1, 0}, {0, 1, 0}, {-1, 1, 0}, {0, -1, -1}, {0, 1, -1}};
+    const Tris t = {{0, 1, 2}, {0, 2, 3}, {1, 4, 5}, {1, 5, 2}};
+    const Shape mesh = meshShape(v, t), cyl = Shape::cylinder(r, L);
+    {
+      const double xc = r - d, half = std::sqrt(r * r - xc * xc);
+      const Contact c = contact::collide(mesh, Frame{}, cyl, Frame{V3(xc, y, L - d), M3::Identity()});
+      QVERIFY2(std::abs(c.distance + d) <= 1e-12, qPrintable(QString::number(c.distance + d)));
+      QCOMPARE(c.points.size(), size_t(4));
+      const V3 rimN = V3(1, 0, 1).normalized();
+      struct Want {
+        V3 p, n;
+        double share;
+      };
+      const std::vector<Want> want = {{V3(-d, y, -d) + 0.5 * d * rimN, rimN, 1.0},
+                                      {V3(-d / 2, y, 0), V3::UnitX(), 0.5},
+                                      {V3(0, y + half, -d / 2), V3::UnitZ(), 0.5},
+                                      {V3(0, y - half, -d / 2), V3::UnitZ(), 0.5}};
+      for (const Want& w : want) {
+        const auto it = std::find_if(c.points.begin(), c.points.end(),
+                                     [&](const contact::ContactPoint& got) { return (got.point - w.p).norm() <= 1e-12; });
+        QVERIFY2(it != c.points.end(), qPrintable(QString("no point at (%1, %2, %3)").arg(w.p.x()).arg(w.p.y()).arg(w.p.z())));
+        QVERIFY(std::abs(it->depth - d) <= 1e-12);
+        QVERIFY((it->normal - w.n).norm() <= 1e-12);
+        QVERIFY(std::abs(it->share - w.share) <= 1e-12);
+      }
+    }
+    const double h = 1e-5, from = 0.002, to = r - 3e-4;
+    const int n = int(std::round((to - from) / h));
+    double worst = 0.0, lowest = 1e300;
+    V3 prev = V3::Zero();
+    for (int k = 0; k <= n; ++k) {
+      const double xc = from + (to - from) * k / n;
+      const V3 F = springForce(contact::collide(mesh, Frame{}, cyl, Frame{V3(xc, y, L - d), M3::Identity()}));
+      if (k > 0) worst = std::max(worst, (F - prev).norm() / h);
+      lowest = std::min(lowest, F.norm() / std::min(r - xc, d));
+      prev = F;
+    }
+    qInfo("over a step's edge to the rim: |dF|/h %.4g, |F| / min(side, cap) >= %.4g (hand bound 1.339)", worst, lowest);
+    QVERIFY2(lowest >= 1.339, qPrintable(QString::number(lowest)));
+    QVERIFY2(worst <= 12.5, qPrintable(QString::number(worst)));
+  }
+
 
   // A cylinder (r = 20 mm, 60 mm long, 0.2 kg, frictionless) lying along the
   // 90-degree V groove, dropped off-centre: at rest it rests on each flank at

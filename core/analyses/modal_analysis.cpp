@@ -1,5 +1,6 @@
 #include "analyses/modal_analysis.h"
 
+#include "analyses/modal_oscillating.h"
 #include "analyses/modal_pencil.h"
 #include "analyses/modal_windows.h"
 #include "analyses/simulation.h"
@@ -191,6 +192,26 @@ double zeroSize(const modal::Eigenpairs& ep) {
   return most;
 }
 
+// What the sparse solver did, for the result's notes.
+std::string sparseNote(const modal::Eigenpairs& ep, int n, bool oscillatingOnly, size_t modes) {
+  std::ostringstream o;
+  if (oscillatingOnly) {
+    o << "sparse solver (" << n << " states), oscillating modes only: every one with damping ratio up to "
+      << modal::kCoveredZeta << " between " << numberText(modal::kLowestOmega / std::sqrt(2.0) / kTwoPi) << " and "
+      << numberText(ep.reach / kTwoPi) << " Hz, by shift-invert Arnoldi at " << ep.windows.size()
+      << " shifts on the imaginary axis (" << ep.applications << " products, Krylov dimension up to "
+      << ep.krylovDimension << ")";
+    return o.str();
+  }
+  o << "sparse solver (" << n << " states): the lowest " << modes << " modes, by shift-invert Arnoldi (Krylov dimension "
+    << ep.krylovDimension << ", " << ep.applications << " products, " << ep.factorisations << " factorisation"
+    << (ep.factorisations > 1 ? "s" : "") << "; " << ep.windows.size() << " window" << (ep.windows.size() > 1 ? "s" : "")
+    << " at shifts";
+  for (double s : ep.windows) o << " " << numberText(s);
+  o << " 1/s)";
+  return o.str();
+}
+
 Mode makeMode(Complex lambda) {
   Mode m;
   m.lambda = lambda;
@@ -268,7 +289,8 @@ ModalResult runModalAnalysis(const Project& project, const std::string& file, co
     stage(ModalStage::Linearise);
     const modal::SparsePencil p = modal::lineariseSparse(sys, res.t, y, yp, d, true, &rowScale, modal::kStep, nullptr, cancel);
     stage(ModalStage::Eigensolve);
-    ep = modal::solveSparse(p, wanted > 0 ? wanted + kSplitPairs : 0, options.maxOmega, cancel);
+    ep = options.oscillatingOnly ? modal::solveOscillating(p, wanted, options.maxOmega, cancel)
+                                 : modal::solveSparse(p, wanted > 0 ? wanted + kSplitPairs : 0, options.maxOmega, cancel);
     stage(ModalStage::Modes);
     // A again at twice the step: the difference is A's error (zero_modes.h).
     const modal::SpMat E =
@@ -304,6 +326,7 @@ ModalResult runModalAnalysis(const Project& project, const std::string& file, co
     const Complex l = ep.lambda[k];
     if (l.imag() < -1e-9 * std::abs(l)) continue;  // the pair's other half
     if (std::find(zeroMembers.begin(), zeroMembers.end(), k) != zeroMembers.end()) continue;
+    if (options.oscillatingOnly && !makeMode(l).oscillating) continue;
     if (options.maxOmega > 0 && std::abs(l) > options.maxOmega) {
       ++res.aboveLimit;
       continue;
@@ -313,7 +336,7 @@ ModalResult runModalAnalysis(const Project& project, const std::string& file, co
   std::sort(order.begin(), order.end(),
             [&](int a, int b) { return std::abs(ep.lambda[a]) < std::abs(ep.lambda[b]); });
   const int keep = options.modes > 0 ? options.modes : sparse && options.maxOmega <= 0 ? kDefaultSparseModes : 0;
-  const int zeros = static_cast<int>(ep.zeros.directions.cols());
+  const int zeros = options.oscillatingOnly ? 0 : static_cast<int>(ep.zeros.directions.cols());
   res.zeroModes = keep > 0 ? std::min(zeros, keep) : zeros;
   for (int k = 0; k < res.zeroModes; ++k) {
     Mode m = makeMode(0.0);
@@ -334,16 +357,7 @@ ModalResult runModalAnalysis(const Project& project, const std::string& file, co
       << " 1/s)";
     res.notes.push_back(o.str());
   }
-  if (sparse) {
-    std::ostringstream o;
-    o << "sparse solver (" << n << " states): the lowest " << order.size() + res.zeroModes
-      << " modes, by shift-invert Arnoldi (Krylov dimension " << ep.krylovDimension << ", " << ep.applications
-      << " products, " << ep.factorisations << " factorisation" << (ep.factorisations > 1 ? "s" : "") << "; "
-      << ep.windows.size() << " window" << (ep.windows.size() > 1 ? "s" : "") << " at shifts";
-    for (double s : ep.windows) o << " " << numberText(s);
-    o << " 1/s)";
-    res.notes.push_back(o.str());
-  }
+  if (sparse) res.notes.push_back(sparseNote(ep, n, options.oscillatingOnly, order.size() + res.zeroModes));
   for (int k : order) {
     checkCancel();
     Mode m = makeMode(ep.lambda[k]);

@@ -53,6 +53,12 @@ struct ModalOptions {
   // (dense), or those below maxOmega, else 30 (sparse).
   int modes = 0;
   ModalSolver solver = ModalSolver::Auto;
+  // Report the oscillating modes alone (no zero or real ones). The sparse
+  // solver then looks for them alone, by windows on the imaginary axis
+  // (analyses/modal_oscillating.h: damping ratio up to 0.6, from 0.11 Hz),
+  // never computing the real roots in between; the dense one leaves the
+  // others out of its every mode.
+  bool oscillatingOnly = false;
   // Set from another thread to give up (the studio's Cancel): the analysis
   // throws ModalCancelled at its next look, and returns no result. It looks
   // at every step of the run to the operating point, every differenced

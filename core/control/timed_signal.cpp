@@ -45,7 +45,7 @@ class TimedSignal : public Element {
     // evaluation. A time switch feeds valves, whose roots read only states
     // anyway; flagged, it would shrink the junction bisection's element set
     // (System::elementsAt), which leaves a mechanism's expansion anchor
-    // behind: measured +0.6 % instructions on tool_changer.
+    // behind and costs a mechanism more work (see docs/performance.md).
     b.publish("out", [this](const Eval&) { return on_ ? 1.0 : 0.0; }, button_);
   }
   void evaluate(Eval&) override {}

@@ -396,10 +396,10 @@ class Compiler {
 double Program::run(const double* v, double t) const {
   double st[kMaxDepth];
   int sp = 0;
-  const Instr* code = code_.data();
-  const size_t n = code_.size();
-  for (size_t pc = 0; pc < n; ++pc) {
-    const Instr& I = code[pc];
+  const Instr* const code = code_.data();
+  const Instr* const end = code + code_.size();
+  for (const Instr* ip = code; ip != end; ++ip) {
+    const Instr& I = *ip;
     switch (I.op) {
       case Const: st[sp++] = I.value; break;
       case Load: st[sp++] = v[I.arg]; break;
@@ -421,14 +421,66 @@ double Program::run(const double* v, double t) const {
       case Ne: --sp, st[sp - 1] = st[sp - 1] != st[sp] ? 1.0 : 0.0; break;
       case Not: st[sp - 1] = st[sp - 1] == 0.0 ? 1.0 : 0.0; break;
       case JumpIfZero:
-        if (st[--sp] == 0.0) pc = static_cast<size_t>(I.arg) - 1;
+        if (st[--sp] == 0.0) ip = code + I.arg - 1;
         break;
-      case Jump: pc = static_cast<size_t>(I.arg) - 1; break;
+      case Jump: ip = code + I.arg - 1; break;
       case Call1: st[sp - 1] = fn1(I.arg, st[sp - 1]); break;
       case Call2: --sp, st[sp - 1] = fn2(I.arg, st[sp - 1], st[sp]); break;
+      case AddL: st[sp - 1] = st[sp - 1] + v[I.arg]; break;
+      case SubL: st[sp - 1] = st[sp - 1] - v[I.arg]; break;
+      case MulL: st[sp - 1] = st[sp - 1] * v[I.arg]; break;
+      case DivL:
+        if (v[I.arg] == 0.0) divisionByZero(t);
+        st[sp - 1] = st[sp - 1] / v[I.arg];
+        break;
+      case AddC: st[sp - 1] = st[sp - 1] + I.value; break;
+      case SubC: st[sp - 1] = st[sp - 1] - I.value; break;
+      case MulC: st[sp - 1] = st[sp - 1] * I.value; break;
+      case DivC:
+        if (I.value == 0.0) divisionByZero(t);
+        st[sp - 1] = st[sp - 1] / I.value;
+        break;
+      default: __builtin_unreachable();
     }
   }
   return st[0];
+}
+
+// Fuses an operand's Load or Const with the arithmetic that follows it,
+// unless a jump lands on that arithmetic (a jump to the Load or Const
+// lands on the fused instruction, which does both). Jump targets are
+// renumbered.
+void Program::fuse() {
+  const size_t n = code_.size();
+  std::vector<char> target(n + 1, 0);
+  for (const Instr& I : code_)
+    if (I.op == Jump || I.op == JumpIfZero) target[static_cast<size_t>(I.arg)] = 1;
+  auto fused = [](Op operand, Op op) -> int {
+    const int base = operand == Load ? AddL : AddC;
+    switch (op) {
+      case Add: return base;
+      case Sub: return base + 1;
+      case Mul: return base + 2;
+      case Div: return base + 3;
+      default: return -1;
+    }
+  };
+  std::vector<int> at(n + 1);
+  std::vector<Instr> out;
+  out.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    at[i] = static_cast<int>(out.size());
+    const Instr& I = code_[i];
+    const int f = (I.op == Load || I.op == Const) && i + 1 < n && !target[i + 1] ? fused(I.op, code_[i + 1].op) : -1;
+    out.push_back(I);
+    if (f < 0) continue;
+    out.back().op = static_cast<Op>(f);
+    at[++i] = static_cast<int>(out.size()) - 1;
+  }
+  at[n] = static_cast<int>(out.size());
+  for (Instr& I : out)
+    if (I.op == Jump || I.op == JumpIfZero) I.arg = at[static_cast<size_t>(I.arg)];
+  code_ = std::move(out);
 }
 
 void Program::divisionByZero(double t) const {
@@ -445,6 +497,7 @@ Program compileExpression(const std::string& text, const Where& where, const Sym
   p.where_ = where;
   const Node tree = Parser(text, where).parseAll();
   const Dim d = Compiler(text, where, symbols, p).emit(tree);
+  p.fuse();
   std::sort(p.reads_.begin(), p.reads_.end());
   p.reads_.erase(std::unique(p.reads_.begin(), p.reads_.end()), p.reads_.end());
   if (dim) *dim = d;

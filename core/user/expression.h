@@ -63,7 +63,10 @@ class Program {
   friend Program compileEquation(const std::string&, const Where&, const Symbols&);
   enum Op : unsigned char {
     Const, Load, Add, Sub, Mul, Div, Neg, Pow, Lt, Le, Gt, Ge, Eq, Ne, Not,
-    JumpIfZero, Jump, Call1, Call2
+    JumpIfZero, Jump, Call1, Call2,
+    // "Load s; op" and "Const c; op" fused (fuse()): the same operation on
+    // the same operands, one dispatch fewer.
+    AddL, SubL, MulL, DivL, AddC, SubC, MulC, DivC
   };
   struct Instr {
     Op op;
@@ -71,6 +74,7 @@ class Program {
     double value = 0;  // constant
   };
   [[noreturn]] void divisionByZero(double t) const;
+  void fuse();
   std::vector<Instr> code_;
   std::vector<int> reads_;
   std::string text_;

@@ -189,7 +189,7 @@ PairResult evaluate(const PairRT& p, const Frame& fa, const BodyMotion& ma, cons
     r.friction += f.friction;
     weighted += f.normal * cp.point;
     const double e = p.impact.exponent;
-    r.elasticEnergy += p.impact.stiffness * std::pow(cp.depth, e + 1.0) / (e + 1.0);
+    r.elasticEnergy += cp.share * p.impact.stiffness * std::pow(cp.depth, e + 1.0) / (e + 1.0);
     if (cp.depth > deepest) {
       deepest = cp.depth;
       r.penetration = cp.depth;

@@ -41,7 +41,7 @@ Bristle bristleFriction(const V3& z, const V3& vt, const FrictionParams& f, doub
 PointForce bristlePointForce(const ContactPoint& p, const V3& n, const V3& vRel, const ImpactParams& ip, const Bristle& stick) {
   PointForce out;
   const double vn = n.dot(vRel);
-  out.normal = mb::contact(p.depth, -vn, ip.stiffness, ip.exponent, ip.damping, ip.depth);
+  out.normal = p.share * mb::contact(p.depth, -vn, ip.stiffness, ip.exponent, ip.damping, ip.depth);
   out.slip = (vRel - vn * n).norm();
   const V3 c = stick.coefficient - n.dot(stick.coefficient) * n;
   out.friction = out.normal * c;
@@ -53,7 +53,7 @@ PointForce pointForce(const ContactPoint& p, const V3& n, const V3& vRel, const 
                       const FrictionParams& fp) {
   PointForce out;
   const double vn = n.dot(vRel);  // separating speed: the penetration rate is -vn
-  out.normal = mb::contact(p.depth, -vn, ip.stiffness, ip.exponent, ip.damping, ip.depth);
+  out.normal = p.share * mb::contact(p.depth, -vn, ip.stiffness, ip.exponent, ip.damping, ip.depth);
   const V3 vt = vRel - vn * n;
   out.slip = vt.norm();
   if (out.slip > 0.0 && out.normal > 0.0)

@@ -15,6 +15,8 @@ namespace {
 struct Feature {
   V3 onMesh, onCore, normal;
   double dist = 0.0;  // signed for a face (the core's height over it), else |onCore - onMesh|
+  double share = 1.0;  // of its contact point's force (ContactPoint::share)
+  double gap = std::numeric_limits<double>::quiet_NaN();  // the pair's distance it reports, if not dist
 };
 
 // Point x lies over triangle t (its projection inside, edges included).
@@ -112,15 +114,17 @@ std::vector<Feature> features(const MeshShape& m, const V3& p0, const V3& p1, do
 
 // The features closer than the radius r as contact points (the same point
 // found twice kept once), the distance the smallest (capped at reach - r),
-// the pair's normal the depth-weighted mean (apart: the nearest feature's).
+// the pair's normal the mean weighted by depth and share (apart: the nearest
+// feature's).
 Contact gather(const std::vector<Feature>& found, const Frame& fa, double r, double reach, double tol) {
   Contact c;
   c.distance = reach - r;
   V3 nearestNormal = V3::UnitZ(), weighted = V3::Zero();
   std::vector<const Feature*> kept;
   for (const Feature& f : found) {
-    if (f.dist - r < c.distance) {
-      c.distance = f.dist - r;
+    const double gap = std::isnan(f.gap) ? f.dist : f.gap;
+    if (gap - r < c.distance) {
+      c.distance = gap - r;
       nearestNormal = f.normal;
     }
     if (f.dist >= r) continue;
@@ -131,10 +135,9 @@ Contact gather(const std::vector<Feature>& found, const Frame& fa, double r, dou
     kept.push_back(&f);
     const double depth = r - f.dist;
     const V3 mid = 0.5 * (f.onMesh + f.onCore - r * f.normal);
-    ContactPoint cp{fa.toWorld(mid), depth};
-    cp.normal = fa.R * f.normal;
+    ContactPoint cp{fa.toWorld(mid), depth, fa.R * f.normal, f.share};
     c.points.push_back(cp);
-    weighted += depth * f.normal;
+    weighted += f.share * depth * f.normal;
   }
   c.normal = fa.R * (weighted.norm() > 0.0 ? V3(weighted.normalized()) : nearestNormal);
   return c;
@@ -150,13 +153,33 @@ struct BoxInMesh {
   }
 };
 
+// Where a point may leave through two ways (a corner under a convex ridge:
+// either face; an edge inside a cylinder: its side or a cap), the farther
+// way's share of its contact (the nearer way has the rest), for depths
+// near <= far along them: one half where they are equal (where the other
+// way becomes the nearer, by the same rule), falling smoothly (C1) to zero
+// where far - near reaches kBand of the far depth. So the force hands over
+// continuously, its slope across the band independent of the depth, and it
+// is the single way's beyond the band.
+constexpr double kBand = 0.5;
+double farShare(double near, double far) {
+  if (!(far > 0.0)) return 0.0;
+  const double s = (far - near) / (kBand * far);
+  return s >= 1.0 ? 0.0 : 0.5 * (1.0 - s) * (1.0 - s);
+}
+
 // Corner x, at height h over triangle t's plane, is the face's: behind it,
 // its projection lies inside t or past concave edges only, and t is the
 // nearer way out than each convex neighbour (ties: the lower index); apart,
-// its projection lies inside t.
-bool faceOwnsCorner(const MeshShape& m, int t, const V3& x, double h) {
+// its projection lies inside t. Behind, `normal` and `depth` (t's on entry)
+// become t's blended with each convex neighbour's by farShare, so a corner
+// passing under a ridge turns from one face's normal to the other's
+// smoothly.
+bool faceOwnsCorner(const MeshShape& m, int t, const V3& x, double h, V3& normal, double& depth) {
   const auto& c = m.triangles()[t];
   const V3& n = m.normals()[t];
+  double share = 1.0, others = 0.0;
+  V3 turn = V3::Zero();
   for (int k = 0; k < 3; ++k) {
     const V3& p = m.vertices()[c[k]];
     const V3& q = m.vertices()[c[(k + 1) % 3]];
@@ -170,7 +193,18 @@ bool faceOwnsCorner(const MeshShape& m, int t, const V3& x, double h) {
     if (h < 0.0 && other >= 0 && e.sharp) {
       const double hu = m.normals()[other].dot(x - p);
       if (hu > h || (hu == h && other < t)) return false;
+      const double w = farShare(-h, -hu);
+      if (w > 0.0) {
+        share -= w;
+        others -= w * hu;
+        turn += w * m.normals()[other];
+      }
     }
+  }
+  if (share < 1.0) {
+    share = std::max(share, 0.0);
+    depth = others + share * depth;
+    normal = (turn + share * normal).normalized();
   }
   return true;
 }
@@ -183,8 +217,10 @@ void cornerFaces(const MeshShape& m, const std::vector<int>& tris, const BoxInMe
     for (int i = 0; i < 8; ++i) {
       const V3 x = bx.corner(i);
       const double h = n.dot(x - a);
-      if (h <= -limit || !faceOwnsCorner(m, t, x, h)) continue;
-      out.push_back({x - h * n, x, n, h});
+      V3 normal = n;
+      double depth = -h;
+      if (h <= -limit || !faceOwnsCorner(m, t, x, h, normal, depth)) continue;
+      out.push_back({x + depth * normal, x, normal, -depth});
     }
   }
 }
@@ -291,8 +327,10 @@ void rimFaces(const MeshShape& m, const std::vector<int>& tris, const CylInMesh&
       for (const V3& d : {V3(-u), V3(u), w, V3(-w)}) {
         const V3 x = cy.c + end * cy.h * a + cy.r * d;
         const double hgt = n.dot(x - a0);
-        if (hgt <= -limit || !faceOwnsCorner(m, t, x, hgt)) continue;
-        out.push_back({x - hgt * n, x, n, hgt});
+        V3 normal = n;
+        double depth = -hgt;
+        if (hgt <= -limit || !faceOwnsCorner(m, t, x, hgt, normal, depth)) continue;
+        out.push_back({x + depth * normal, x, normal, -depth});
       }
   }
 }
@@ -324,12 +362,59 @@ void edgeAlongSide(const MeshEdge& e, const CylInMesh& cy, const V3& A, const V3
   }
 }
 
-// A sharp mesh edge against the cylinder's side or a cap (see mesh_pairs.h).
+// A sharp mesh edge out through the side, at its point x nearest the axis
+// (cylinder-local; t: its parameter on the edge): false when x is an end of
+// the edge (the vertex's) or the side's normal there lies outside the
+// edge's cone. Inside, its depth is the nearer of side and cap: it falls to
+// zero where the edge leaves through a rim.
+bool edgeOutOfSide(const MeshEdge& e, const CylInMesh& cy, const V3& x, double t, Feature& f) {
+  const double rho = x.head<2>().norm(), z = x.z();
+  if (t <= 0.0 || t >= 1.0 || !(rho > 0.0)) return false;
+  const V3 er(x.x() / rho, x.y() / rho, 0.0), n = cy.R * V3(-er);
+  if (!inEdgeCone(e, n)) return false;
+  const double dr = rho - cy.r, dz = std::abs(z) - cy.h;
+  const double dist = (dr > 0.0 || dz > 0.0) ? std::hypot(std::max(dr, 0.0), std::max(dz, 0.0)) : std::max(dr, dz);
+  f = {cy.world(x), cy.world(V3(cy.r * er.x(), cy.r * er.y(), std::clamp(z, -cy.h, cy.h))), n, dist};
+  return true;
+}
+
+// The same edge (cylinder-local A + s D; its line nearest the axis at tl;
+// dd = |D across the axis|^2) out through the cap on its point's side (z):
+// the points where it leaves the cap's disc (a ridge under a standing
+// cylinder), each at its depth below the cap but no deeper than `side`, the
+// edge's depth below the side (so they too fall to zero where it leaves
+// through the rim). False when the cap's normal lies outside the edge's cone.
+bool edgeOutOfCap(const MeshEdge& e, const CylInMesh& cy, const V3& A, const V3& D, double dd, double tl, double z,
+                  double side, std::vector<Feature>& out) {
+  const double sg = z >= 0.0 ? 1.0 : -1.0;
+  const V3 n = cy.R * V3(0, 0, -sg);
+  if (!inEdgeCone(e, n)) return false;
+  const double half2 = cy.r * cy.r - (A + tl * D).head<2>().squaredNorm();
+  if (half2 < 0.0) return true;
+  const double dt = std::sqrt(half2 / dd);
+  for (double s : {tl - dt, tl + dt}) {
+    if (s <= 0.0 || s >= 1.0) continue;  // past the edge's end: the vertex's
+    const V3 p = A + s * D;
+    const double gap = sg * p.z() - cy.h;
+    out.push_back({cy.world(p), cy.world(V3(p.x(), p.y(), sg * cy.h)), n, gap < 0.0 ? std::max(gap, -side) : gap});
+  }
+  return true;
+}
+
+// A sharp mesh edge against the cylinder's side or a cap (see mesh_pairs.h):
+// out through the nearer of them whose normal lies in the edge's cone.
+// Where both do and its point nearest the axis is about as deep below the
+// side as below the cap, the two share its contact (farShare) and report
+// the shared distance, so the force turns from one to the other without a
+// dip.
 void edgeCylinder(const MeshShape& m, const std::vector<int>& ids, const CylInMesh& cy, std::vector<Feature>& out) {
+  const double reach = std::min(cy.r, cy.h);
   for (int id : ids) {
     const MeshEdge& e = m.edges()[id];
     if (!e.sharp) continue;
     const V3 A = cy.R.transpose() * (m.vertices()[e.a] - cy.c), D = cy.R.transpose() * (m.vertices()[e.b] - m.vertices()[e.a]);
+    // Wholly beyond a cap plane by more than the distance's cap: no feature of it counts.
+    if (std::min(A.z(), A.z() + D.z()) > cy.h + reach || std::max(A.z(), A.z() + D.z()) < -cy.h - reach) continue;
     const double dd = D.head<2>().squaredNorm();
     if (dd <= 1e-24 * D.squaredNorm()) {
       edgeAlongSide(e, cy, A, D, out);
@@ -338,37 +423,33 @@ void edgeCylinder(const MeshShape& m, const std::vector<int>& ids, const CylInMe
     // The edge's line is nearest the axis at tl; its point on the edge at t.
     const double tl = -A.head<2>().dot(D.head<2>()) / dd, t = std::clamp(tl, 0.0, 1.0);
     const V3 x = A + t * D;
-    const double rho = x.head<2>().norm(), z = x.z();
-    // The depths out through the side and the cap there: where they are
-    // equal the way out turns (the normal by 90 degrees), so the nearer
-    // one's points grow from zero depth there, over the nearer's own depth.
-    const double side = cy.r - rho, cap = cy.h - std::abs(z);
-    if (side < cap) {  // the side is the nearer way out
-      if (t <= 0.0 || t >= 1.0 || !(rho > 0.0)) continue;  // an end: the vertex's
-      const V3 er(x.x() / rho, x.y() / rho, 0.0), n = cy.R * V3(-er);
-      if (!inEdgeCone(e, n)) continue;
-      const double dr = rho - cy.r, dz = std::abs(z) - cy.h;
-      // Inside, the nearer of side and cap: the depth falls to zero where the edge leaves through a rim.
-      const double dist = (dr > 0.0 || dz > 0.0) ? std::hypot(std::max(dr, 0.0), std::max(dz, 0.0)) : std::max(dr, dz);
-      const double w = side > 0.0 ? std::min(1.0, (cap - side) / side) : 1.0;
-      out.push_back({cy.world(x), cy.world(V3(cy.r * er.x(), cy.r * er.y(), std::clamp(z, -cy.h, cy.h))), n,
-                     dist < 0.0 ? w * dist : dist});
+    const double side = cy.r - x.head<2>().norm(), cap = cy.h - std::abs(x.z());
+    if (-side > reach) continue;  // every point of it farther from the axis than r + the distance's cap
+    // The band's share, then only the ways it needs (the other one too
+    // where the first has its normal outside the cone).
+    const double band = side < cap ? farShare(side, cap) : 1.0 - farShare(cap, side);
+    Feature sf;
+    const size_t first = out.size();
+    bool bySide = band < 1.0 && edgeOutOfSide(e, cy, x, t, sf);
+    const bool byCap = (band > 0.0 || !bySide) && edgeOutOfCap(e, cy, A, D, dd, tl, x.z(), side, out);
+    if (band == 1.0 && !byCap) bySide = edgeOutOfSide(e, cy, x, t, sf);
+    const double capShare = !bySide ? 1.0 : !byCap ? 0.0 : band;
+    if (capShare == 1.0) continue;
+    if (capShare == 0.0) {
+      out.resize(first);
+      out.push_back(sf);
       continue;
     }
-    // A cap: the points where the edge leaves the cap's disc (a ridge under
-    // a standing cylinder), each at its depth below the cap.
-    const double sg = z >= 0.0 ? 1.0 : -1.0;
-    const V3 n = cy.R * V3(0, 0, -sg);
-    const V3 xl = A + tl * D;
-    const double half2 = cy.r * cy.r - xl.head<2>().squaredNorm();
-    if (half2 < 0.0 || !inEdgeCone(e, n)) continue;
-    const double dt = std::sqrt(half2 / dd), w = cap > 0.0 ? std::min(1.0, (side - cap) / cap) : 1.0;
-    for (double s : {tl - dt, tl + dt}) {
-      if (s <= 0.0 || s >= 1.0) continue;  // past the edge's end: the vertex's
-      const V3 p = A + s * D;
-      const double gap = sg * p.z() - cy.h;
-      out.push_back({cy.world(p), cy.world(V3(p.x(), p.y(), sg * cy.h)), n, gap < 0.0 ? w * gap : gap});
+    // Shared: each reports the share-weighted distance of the side's point
+    // and the deeper cap point, which is the single way's at the band's ends.
+    double capDist = -std::min(side, cap);
+    for (size_t k = first; k < out.size(); ++k) {
+      capDist = k == first ? out[k].dist : std::min(capDist, out[k].dist);
+      out[k].share = capShare;
     }
+    sf.share = 1.0 - capShare;
+    out.push_back(sf);
+    for (size_t k = first; k < out.size(); ++k) out[k].gap = sf.share * sf.dist + capShare * capDist;
   }
 }
 

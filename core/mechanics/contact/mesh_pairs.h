@@ -24,7 +24,11 @@
 //    extent) that projects inside it, or past one of its concave edges (a
 //    corner pressed into a crease pushes on both faces), and for which the
 //    face is the nearer way out than any convex neighbour (the bisector of
-//    the edge: under a ridge a corner is pushed by one face, never both);
+//    the edge: under a ridge a corner is one point, never two). Where the
+//    neighbour is nearly as near (its depth within a band of half its own
+//    depth), the corner's normal and depth blend the two faces' (half and
+//    half on the bisector, C1 in between), so passing under a ridge the
+//    corner turns from one face's normal to the other's without a step;
 //  - a sharp mesh edge crossing a box edge (the closest points inside both),
 //    the box edge reaching past it along their common normal, which lies in
 //    the mesh edge's normal cone and the box edge's (a ridge under a box's
@@ -35,27 +39,34 @@
 // vertices give the distance (capped at the box's smallest half extent).
 // A crossing's depth grows from zero over the box's smallest half extent
 // from the box edge's ends, so a ridge entering a face through a corner
-// adds no step. Known step (tests/test_contact_mesh.cpp
-// boxSlidesAcrossSharedEdges): a corner pressed into a ridge turns from one
-// face's normal to the other's where it passes under the ridge.
+// adds no step.
 //
 // A mesh A against a cylinder B (its rims, side and caps, so a cylinder on
 // a flat mesh gets the plane's points):
 //  - per face, the rim points the plane shape takes (per end disc the lowest
 //    along the face's normal and those a quarter, a half and three quarters
-//    of a turn from it), each owned by the face as a box's corner is;
+//    of a turn from it), each owned by the face as a box's corner is (and
+//    blended with a convex neighbour's under a ridge, as a corner is);
 //  - a sharp mesh edge, where its line passes nearest the axis, out through
-//    the nearer of the side and the cap there: the side's point (across a
-//    lying cylinder: one; parallel to the axis: the two ends of its stretch
-//    between the cap planes), or the cap's: the two points where the edge
-//    leaves the cap's disc, each at its depth below the cap. Where the two
-//    ways out are equally deep the normal turns by 90 degrees, so the
-//    nearer one's points grow from zero depth over their own depth;
+//    the nearer of the side and the cap there whose normal lies in the
+//    edge's cone: the side's point (across a lying cylinder: one; parallel
+//    to the axis: the two ends of its stretch between the cap planes), no
+//    deeper than the edge below the cap, or the cap's: the two points where
+//    the edge leaves the cap's disc, each at its depth below the cap but no
+//    deeper than the edge below the side (each falls to zero where the edge
+//    leaves through the rim). Where the two ways out are nearly equally
+//    deep (within the corners' band) both give their points, sharing the
+//    force (ContactPoint::share: half and half where equal, C1 in between),
+//    and report the shared distance: the normal turns by 90 degrees there,
+//    and the force hands over without a dip;
 //  - a sharp mesh vertex inside the cylinder: out through the nearest of
 //    side and caps whose normal (turned) lies in the vertex's normal cone.
-// Apart, the same features give the distance (capped at min(r, h)). Known
-// step, the box's (tests/test_contact_mesh.cpp cylinderCrossesARidge): a rim
-// point pressed into a ridge turns from one face's normal to the other's.
+// Apart, the same features give the distance (capped at min(r, h)).
+// Not blended (steps left): a sharp mesh vertex inside a box or cylinder
+// switching the face it leaves through; a corner under a ridge near one of
+// the ridge's vertices, over a triangle that meets the ridge there only;
+// a tilted cylinder's rim points, chosen per face, differ between the two
+// faces of a ridge, so the hand-over moves the point.
 #pragma once
 
 #include "mechanics/contact/narrow_phase.h"

@@ -27,6 +27,10 @@ struct ContactPoint {
   // Unit, from A towards B at this point: the pair's normal, except for a
   // mesh, whose points each have their feature's (a sphere in a groove).
   V3 normal = V3::Zero();
+  // The part of the force law's force that acts here: 1, except for a mesh
+  // contact handing over between two ways out of an edge (a cylinder's side
+  // and cap, mesh_pairs.h), whose two sets of points share it.
+  double share = 1.0;
 };
 
 struct Contact {
