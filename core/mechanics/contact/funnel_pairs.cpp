@@ -107,7 +107,24 @@ struct Candidate {
   int wayOut = -1;
   V3 at = V3::Zero();  // a plane feature's deepest point of the body
   double share = 1.0;  // rim on rim: its weight against the other features' choice
+  // A plane feature's deepest point in the solid near the bisector of two
+  // ways out: the share of this feature as its way out, in (0, 1), and the
+  // other way (1 or 0 elsewhere: the sharp choice holds).
+  double way = 1.0;
+  int other = -1;
 };
+
+// Where two choices hand over (two ways out of the solid, two features'
+// depths), the farther (deeper) one's share for depths near <= far: one
+// half where they are equal, falling smoothly (C1) to zero where far - near
+// reaches kBand of far, the same rule as the mesh's ridges (mesh_pairs.cpp):
+// the force hands over within the band, and beyond it is the sharp choice's.
+constexpr double kBand = 0.5;
+double farShare(double near, double far) {
+  if (!(far > 0.0)) return 0.0;
+  const double s = (far - near) / (kBand * far);
+  return s >= 1.0 ? 0.0 : 0.5 * (1.0 - s) * (1.0 - s);
+}
 
 // w a + (1 - w) b: the force sum depth_i n moves linearly from b's to a's.
 Candidate blended(const Candidate& a, const Candidate& b, double w) {
@@ -122,7 +139,9 @@ Candidate blended(const Candidate& a, const Candidate& b, double w) {
 
 // The candidate that gives the contact: cands are the wall, the base and
 // mouth faces, then the base and mouth rims; len the generator's length.
-const Candidate* chosen(std::vector<Candidate>& cands, double len) {
+// Each sharp choice between the wall and a face (the pair's shallower, the
+// most penetrating) is blended with the other within the band of farShare.
+Candidate chosen(std::vector<Candidate> cands, double len) {
   // The wall and faces (cands 0 to 2) first: a point in the solid's corner
   // by a rim (closer to the face's plane than to the wall's, or the
   // reverse) is the wall's (the face's) when the other plane has no
@@ -138,9 +157,17 @@ const Candidate* chosen(std::vector<Candidate>& cands, double len) {
     Candidate &w = cands[0], &k = cands[f];
     const bool pair = (!w.valid && k.valid && w.wayOut == f) || (w.valid && !k.valid && k.wayOut == 0);
     if (!pair || w.distance >= 0.0 || k.distance >= 0.0 || (w.at - k.at).norm() > 1e-12 * len) continue;
+    w.wayOut = k.wayOut = -1;
+    const double deeper = farShare(-std::max(w.distance, k.distance), -std::min(w.distance, k.distance));
+    if (deeper > 0.0) {
+      std::vector<Candidate> byWall = cands, byFace = cands;
+      byWall[0].valid = byFace[f].valid = true;
+      byWall[f].valid = byFace[0].valid = false;
+      const double wallShare = w.distance >= k.distance ? 1.0 - deeper : deeper;
+      return blended(chosen(byWall, len), chosen(byFace, len), wallShare);
+    }
     w.valid = w.distance >= k.distance;
     k.valid = !w.valid;
-    w.wayOut = k.wayOut = -1;
   }
   bool counts[3];
   for (int f = 0; f < 3; ++f) counts[f] = cands[f].valid;
@@ -158,7 +185,39 @@ const Candidate* chosen(std::vector<Candidate>& cands, double len) {
   if (!best)
     for (const Candidate& k : cands)
       if (!best || std::abs(k.distance) < std::abs(best->distance)) best = &k;
-  return best;
+  // The wall and a face both counting and penetrating: the shallower's
+  // share by depth, so the normal turns as their depths cross.
+  const Candidate* second = nullptr;
+  if (best - cands.data() < 3 && best->distance < 0.0)
+    for (int f = 0; f < 3; ++f)
+      if (&cands[f] != best && cands[f].valid && cands[f].distance < 0.0 && (!second || cands[f].distance < second->distance))
+        second = &cands[f];
+  const double minor = second ? farShare(-second->distance, -best->distance) : 0.0;
+  return minor > 0.0 ? blended(*best, *second, 1.0 - minor) : *best;
+}
+
+// chosen, with each plane feature whose deepest point lies near the
+// bisector of two ways out (way in (0, 1)) counted by its share: the
+// choices with it counting (its way out) and not (the other) blended.
+Candidate chosenByWays(const std::vector<Candidate>& cands, double len, int from = 0) {
+  for (int f = from; f < 3; ++f) {
+    const double s = cands[f].way;
+    if (!(s > 0.0 && s < 1.0)) continue;
+    // The wall's and a face's deepest point the same: chosen's pair rule
+    // decides between them by their overlaps, not by the point's way out.
+    bool pair = false;
+    for (int g = 0; g < 3; ++g)
+      pair = pair || (g != f && cands[g].distance < 0.0 && (cands[g].at - cands[f].at).norm() <= 1e-12 * len);
+    if (pair) continue;
+    std::vector<Candidate> counting = cands, not_ = cands;
+    counting[f].valid = true;
+    counting[f].wayOut = -1;
+    not_[f].valid = false;
+    not_[f].wayOut = cands[f].other;
+    counting[f].way = not_[f].way = 1.0;
+    return blended(chosenByWays(counting, len, f + 1), chosenByWays(not_, len, f + 1), s);
+  }
+  return chosen(cands, len);
 }
 
 
@@ -359,6 +418,15 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
     if (w <= std::min(base, mouth) + tol) return 0;
     return base <= mouth ? 1 : 2;
   };
+  // Feature f's share as the way out of x in the solid (its distance
+  // against the nearer of the other two ways'), and that other way.
+  auto wayShare = [&](const V3& x, int f, int& other) {
+    const double u = along(x), ways[3] = {-inside(x), u * len, (1.0 - u) * len};
+    const int o1 = f == 0 ? 1 : 0, o2 = f == 2 ? 1 : 2;
+    other = ways[o1] <= ways[o2] ? o1 : o2;
+    const double mine = ways[f], theirs = ways[other];
+    return mine <= theirs ? 1.0 - farShare(mine, theirs) : farShare(theirs, mine);
+  };
   auto wallN = [&](double p) { return V3(tz * std::cos(p), tz * std::sin(p), -tr); };
   auto wallN1 = [&](double p) { return V3(-tz * std::sin(p), tz * std::cos(p), 0.0); };
   auto gen = [&](double p) { return V3(tr * std::cos(p), tr * std::sin(p), tz); };
@@ -387,6 +455,7 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
     const bool onIt = onFeature(x - depth * d);
     k.valid = onIt && (depth <= 0.0 || wayOut(x) == feature);
     if (onIt && !k.valid && wayOut(x) >= 0) k.wayOut = wayOut(x);
+    if (onIt && depth > 0.0 && wayOut(x) >= 0) k.way = wayShare(x, feature, k.other);
     if (depth > 0.0) {
       k.points.push_back({x - 0.5 * depth * d, depth});
       // The body's support line from x to the other end's support point
@@ -453,14 +522,13 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
   }
   Candidate across;
   addRims(b, rb, rm, L, cands, across);
-  Candidate mixed;
-  const Candidate* best = across.valid && across.share == 1.0 ? &across : chosen(cands, len);
-  if (across.valid && across.share < 1.0) best = &(mixed = blended(across, *best, across.share));
+  Candidate best = across.valid && across.share == 1.0 ? across : chosenByWays(cands, len);
+  if (across.valid && across.share < 1.0) best = blended(across, best, across.share);
   Contact c;
-  c.distance = best->distance;
-  c.normal = fa.R * best->normal;
+  c.distance = best.distance;
+  c.normal = fa.R * best.normal;
   if (c.distance < 0.0)
-    for (const ContactPoint& p : best->points) c.points.push_back({fa.toWorld(p.point), p.depth});
+    for (const ContactPoint& p : best.points) c.points.push_back({fa.toWorld(p.point), p.depth});
   return c;
 }
 
