@@ -7,6 +7,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <ctime>
 #include <cmath>
 #include <functional>
@@ -298,16 +299,25 @@ class TestContactFunnel : public QObject {
   //    it the side's normal flipped and the contact fell to the wall:
   //    |dF| / h = 86 here (571 at 2,000 steps). Now rim on rim hands over
   //    to the other features' choice between 1/2 and 3/4 of the radius deep.
-  //  - Paths 145, 221, 279 (59 to 94 mm deep): the deepest point of the
-  //    body crosses the solid's corner between the wall and the base face
-  //    (its shortest way out changes), so one feature hands over to another
-  //    at a different depth: one normal per pair (funnel_pairs.h). Their
-  //    largest step must be that switch, not a jump within one feature.
+  //  - The wall/face hand-over of deep bodies (the deepest point's shortest
+  //    way out changing between the wall and a face; before, path 279 had
+  //    |dF| / h = 552 there) is blended (deepEndHandsOverBetweenWallAndBaseFace).
+  //  - Paths 145, 221, 279 (59 to 70 mm deep) still jump where a rim is
+  //    involved, within these stretches of s (the same steps before):
+  //    145 at 0.577 (the wall's deepest end changes, the base rim takes
+  //    over); 221 along the path (the base rim's point jumping between two
+  //    azimuths, |dF| / h 12-17, and at 0.623 the base face's foot crossing
+  //    its rim 19 mm deeper than the rim's contact); 279 at 0.47 (the
+  //    wall's second point vanishing) and from 0.813 (a cylinder's end rim
+  //    across the base rim switching on and off while the rim's point
+  //    jumps).
+  //    Every other step of these paths keeps the bound.
   void randomPathsWithoutJumps() {
     std::mt19937 rng(5);
     std::uniform_real_distribution<double> u(-1.0, 1.0);
     const Shape cyl = Shape::cylinder(0.02, 0.05);
-    const std::map<int, std::pair<double, double>> rimJumps = {{145, {0.57, 0.58}}, {221, {0.0, 1.0}}, {279, {0.4, 1.0}}};
+    const std::map<int, std::vector<std::pair<double, double>>> rimJumps = {
+        {145, {{0.576, 0.577}}}, {221, {{0.0, 1.0}}}, {279, {{0.469, 0.471}, {0.81, 1.0}}}};
     int shallow = 0, deep = 0;
     // Three draws in a fixed order, the last first: the paths gcc made from
     // V3(u(rng), u(rng), u(rng)), whose arguments clang draws in the other
@@ -330,7 +340,8 @@ class TestContactFunnel : public QObject {
                                .arg(sw.from.c_str(), sw.to.c_str());
       if (const auto k = rimJumps.find(path); k != rimJumps.end()) {
         for (const double s : sw.jumps) {
-          QVERIFY2(s >= k->second.first && s <= k->second.second, qPrintable(QString("%1; a jump at s = %2").arg(what).arg(s)));
+          const bool known = std::any_of(k->second.begin(), k->second.end(), [&](const auto& w) { return s >= w.first && s <= w.second; });
+          QVERIFY2(known, qPrintable(QString("%1; a jump at s = %2").arg(what).arg(s)));
         }
       } else {
         QVERIFY2(sw.worst <= 10.0, qPrintable(what));

@@ -3,6 +3,7 @@
 #include "mechanics/contact/segment_geometry.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -53,22 +54,40 @@ struct Body {
   }
 };
 
-// The azimuth in [0, 2 pi) where f is largest: the best of 64 samples, then
+// An azimuth with its cosine and sine, computed once per angle and, for the
+// samples, once per process (they were 60 % of a funnel pair's
+// instructions; the values are the same).
+struct Azimuth {
+  double q, c, s;
+};
+Azimuth azimuth(double q) { return {q, std::cos(q), std::sin(q)}; }
+constexpr int kSamples = 64;
+const std::array<Azimuth, kSamples>& sampleAzimuths() {
+  static const std::array<Azimuth, kSamples> table = [] {
+    std::array<Azimuth, kSamples> t;
+    for (int i = 0; i < kSamples; ++i) t[i] = azimuth(i * (2.0 * std::numbers::pi / kSamples));
+    return t;
+  }();
+  return table;
+}
+// The azimuth in [0, 2 pi) where f is largest (f and df take an Azimuth): the best of 64 samples, then
 // the zero of its derivative df bracketed there, to rounding (1e-15 rad),
 // by regula falsi with the Illinois rule, bisecting whenever a step fails to
 // halve the bracket (f is smooth there or has a kink where df changes sign).
 // Flat (no sign change): the sample.
-double argMax(const std::function<double(double)>& f, const std::function<double(double)>& df) {
-  constexpr int N = 64;
+template <class F, class D>
+double argMax(const F& f, const D& df) {
+  constexpr int N = kSamples;
   const double h = 2.0 * std::numbers::pi / N;
+  const auto& samples = sampleAzimuths();
   int k = 0;
   double best = -std::numeric_limits<double>::infinity();
   for (int i = 0; i < N; ++i)
-    if (const double v = f(i * h); v > best) best = v, k = i;
-  double lo = (k - 1) * h, hi = (k + 1) * h, dlo = df(lo), dhi = df(hi);
+    if (const double v = f(samples[i]); v > best) best = v, k = i;
+  double lo = (k - 1) * h, hi = (k + 1) * h, dlo = df(azimuth(lo)), dhi = df(azimuth(hi));
   if (!(dlo > 0.0 && dhi < 0.0)) {
     // The maximum in one half: bracket it there, else keep the sample.
-    const double d = df(k * h);
+    const double d = df(samples[k]);
     if (d > 0.0 && dhi < 0.0) lo = k * h, dlo = d;
     else if (d < 0.0 && dlo > 0.0) hi = k * h, dhi = d;
     else return k * h;
@@ -80,7 +99,7 @@ double argMax(const std::function<double(double)>& f, const std::function<double
     double x = bisect ? 0.5 * (lo + hi) : lo + w * dlo / (dlo - dhi);
     if (!(x > lo && x < hi)) x = 0.5 * (lo + hi);
     if (x <= lo || x >= hi) break;
-    const double v = df(x);
+    const double v = df(azimuth(x));
     if (v > 0.0) {
       if (kept > 0) dhi *= 0.5;
       lo = x, dlo = v, kept = 1;
@@ -349,7 +368,7 @@ void addRims(const Body& b, double rb, double rm, double L, std::vector<Candidat
   // A cylinder's end rim across the rim is its own feature (rimOnRim).
   for (const bool mouth : {false, true}) {
     const double Rr = mouth ? rm : rb, zr = mouth ? L : 0.0;
-    auto P = [&](double q) { return V3(Rr * std::cos(q), Rr * std::sin(q), zr); };
+    auto P = [&](const Azimuth& a) { return V3(Rr * a.c, Rr * a.s, zr); };
     auto inCone = [&](const V3& n, const V3& x) {
       const double nr = n.dot(V3(x.x(), x.y(), 0.0)) / Rr, nz = n.z();
       return -tz * nr + tr * nz >= -1e-12 && (mouth ? 1.0 : -1.0) * (tr * nr + tz * nz) >= -1e-12;
@@ -373,12 +392,12 @@ void addRims(const Body& b, double rb, double rm, double L, std::vector<Candidat
       return -(a.depth + kappa * o.depth);
     };
     V3 g;
-    const double q = argMax([&](double t) { return -rimSdf(P(t), g, 1e-6); },
-                            [&](double t) {
+    const double q = argMax([&](const Azimuth& t) { return -rimSdf(P(t), g, 1e-6); },
+                            [&](const Azimuth& t) {
                               rimSdf(P(t), g, 1e-6);
-                              return -g.dot(V3(-Rr * std::sin(t), Rr * std::cos(t), 0.0));
+                              return -g.dot(V3(-Rr * t.s, Rr * t.c, 0.0));
                             });
-    const V3 x = P(q);
+    const V3 x = P(azimuth(q));
     Candidate k;
     k.distance = rimSdf(x, g, 0.0);
     k.normal = -g;
@@ -427,10 +446,10 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
     const double mine = ways[f], theirs = ways[other];
     return mine <= theirs ? 1.0 - farShare(mine, theirs) : farShare(theirs, mine);
   };
-  auto wallN = [&](double p) { return V3(tz * std::cos(p), tz * std::sin(p), -tr); };
-  auto wallN1 = [&](double p) { return V3(-tz * std::sin(p), tz * std::cos(p), 0.0); };
-  auto gen = [&](double p) { return V3(tr * std::cos(p), tr * std::sin(p), tz); };
-  auto gen1 = [&](double p) { return V3(-tr * std::sin(p), tr * std::cos(p), 0.0); };
+  auto wallN = [&](const Azimuth& p) { return V3(tz * p.c, tz * p.s, -tr); };
+  auto wallN1 = [&](const Azimuth& p) { return V3(-tz * p.s, tz * p.c, 0.0); };
+  auto gen = [&](const Azimuth& p) { return V3(tr * p.c, tr * p.s, tz); };
+  auto gen1 = [&](const Azimuth& p) { return V3(-tr * p.s, tr * p.c, 0.0); };
 
   // A plane family's candidate: the body beyond the plane {x . d = h} by
   // depth, pushed back along -d; the other end's point when it is beyond too.
@@ -490,12 +509,12 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
   std::vector<Candidate> cands;
   // Inner wall: the foot between the ends.
   {
-    const double p = argMax([&](double q) {
+    const double p = argMax([&](const Azimuth& q) {
                               const V3 m = wallN(q);
                               return b.support(m).dot(m);
                             },
-                            [&](double q) { return b.support(wallN(q)).dot(wallN1(q)); });
-    cands.push_back(planar(wallN(p), tz * rb, 0, [&](const V3& foot) {
+                            [&](const Azimuth& q) { return b.support(wallN(q)).dot(wallN1(q)); });
+    cands.push_back(planar(wallN(azimuth(p)), tz * rb, 0, [&](const V3& foot) {
       const double u = along(foot);
       return u >= 0.0 && u <= 1.0;
     }));
@@ -503,22 +522,22 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
   auto outsideCone = [&](const V3& foot) { return inside(foot) <= 1e-12 * len; };
   // Base face (below it is free): the foot outside the cone.
   {
-    const double p = argMax([&](double q) {
+    const double p = argMax([&](const Azimuth& q) {
                               const V3 t = gen(q);
                               return b.support(t).dot(t);
                             },
-                            [&](double q) { return b.support(gen(q)).dot(gen1(q)); });
-    cands.push_back(planar(gen(p), tr * rb, 1, outsideCone));
+                            [&](const Azimuth& q) { return b.support(gen(q)).dot(gen1(q)); });
+    cands.push_back(planar(gen(azimuth(p)), tr * rb, 1, outsideCone));
   }
   // Mouth face (the solid below it is convex): the plane that separates
   // most, max over psi of min over the body of x . t(psi).
   {
-    const double p = argMax([&](double q) {
+    const double p = argMax([&](const Azimuth& q) {
                               const V3 t = gen(q);
                               return b.support(-t).dot(t);
                             },
-                            [&](double q) { return b.support(-gen(q)).dot(gen1(q)); });
-    cands.push_back(planar(-gen(p), -(tr * rm + tz * L), 2, outsideCone));
+                            [&](const Azimuth& q) { return b.support(-gen(q)).dot(gen1(q)); });
+    cands.push_back(planar(-gen(azimuth(p)), -(tr * rm + tz * L), 2, outsideCone));
   }
   Candidate across;
   addRims(b, rb, rm, L, cands, across);
