@@ -4,6 +4,7 @@
 #include "document.h"
 #include "engine/engine.h"
 #include "mechanism_editing.h"
+#include "mechanism_view.h"
 #include "mesh_import.h"
 #include "selection_model.h"
 
@@ -29,15 +30,16 @@ const char* kSide[2] = {"i", "j"};
 
 }  // namespace
 
-ContactDialog::ContactDialog(Document* doc, SelectionModel* selection, const QString& partI, const QString& partJ,
-                             QWidget* parent)
-    : QDialog(parent), doc_(doc), selection_(selection) {
+ContactDialog::ContactDialog(Document* doc, SelectionModel* selection, MechanismView* view, const QString& partI,
+                             const QString& partJ, QWidget* parent)
+    : QDialog(parent), doc_(doc), selection_(selection), view_(view) {
   setObjectName("addContactDialog");
   setWindowTitle(tr("Add Contact"));
   setAttribute(Qt::WA_DeleteOnClose);
   const Project& p = doc_->project();
-  QStringList parts;
-  for (const PartDef& q : p.mechanism.parts) parts << QString::fromStdString(q.id);
+  QStringList bodies;
+  for (const PartDef& q : p.mechanism.parts) bodies << QString::fromStdString(q.id);
+  for (const FlexibleBodyDef& b : p.mechanism.flexible_bodies) bodies << QString::fromStdString(b.id);
 
   auto* form = form_ = new QFormLayout;
   id_ = new QLineEdit(QString::fromStdString(freshObjectId(p, "contact")));
@@ -47,19 +49,36 @@ ContactDialog::ContactDialog(Document* doc, SelectionModel* selection, const QSt
   for (int side = 0; side < 2; ++side) {
     part_[side] = new QComboBox;
     part_[side]->setObjectName(QString("dlg_%1_part").arg(kSide[side]));
-    part_[side]->addItems(parts);
-    const int at = int(parts.indexOf(wanted[side]));
-    part_[side]->setCurrentIndex(at >= 0 ? at : std::min(side, int(parts.size()) - 1));
+    part_[side]->addItems(bodies);
+    const int at = int(bodies.indexOf(wanted[side]));
+    part_[side]->setCurrentIndex(at >= 0 ? at : std::min(side, int(bodies.size()) - 1));
+    pick_[side] = new QPushButton(tr("Pick in 3D"));
+    pick_[side]->setObjectName(QString("dlg_%1_pick").arg(kSide[side]));
+    pick_[side]->setToolTip(tr("Click a marker (or a part) in the 3D view for this side"));
+    pick_[side]->setEnabled(view_ != nullptr);
+    connect(pick_[side], &QPushButton::clicked, this, [this, side] { startPick(side); });
+    auto* partRow = new QHBoxLayout;
+    partRow->addWidget(part_[side], 1);
+    partRow->addWidget(pick_[side]);
     shape_[side] = new QComboBox;
     shape_[side]->setObjectName(QString("dlg_%1_shape").arg(kSide[side]));
     shape_[side]->setMinimumContentsLength(28);
-    form->addRow(side == 0 ? tr("I part") : tr("J part"), part_[side]);
+    marker_[side] = new QComboBox;
+    marker_[side]->setObjectName(QString("dlg_%1_marker").arg(kSide[side]));
+    marker_[side]->setToolTip(tr("The marker the shape sits on: the shape is centred in its axes"));
+    form->addRow(side == 0 ? tr("I part") : tr("J part"), partRow);
     form->addRow(side == 0 ? tr("I shape") : tr("J shape"), shape_[side]);
+    form->addRow(side == 0 ? tr("I marker") : tr("J marker"), marker_[side]);
     connect(part_[side], &QComboBox::currentIndexChanged, this, [this, side] { fillShapes(side); });
-    connect(shape_[side], &QComboBox::currentIndexChanged, this, [this] {
+    connect(shape_[side], &QComboBox::currentIndexChanged, this, [this, side] {
       markUnsupported();
       showMeshRow();
+      fillMarkers(side);
     });
+  }
+  if (view_) {
+    connect(view_, &MechanismView::markerPicked, this, &ContactDialog::onPicked);
+    connect(view_, &MechanismView::markerPickCancelled, this, &ContactDialog::onPickCancelled);
   }
   // The mesh's file and units (shown when a side takes a mesh).
   meshRow_ = new QWidget;
@@ -79,8 +98,9 @@ ContactDialog::ContactDialog(Document* doc, SelectionModel* selection, const QSt
   meshLay->addWidget(browse);
   meshLay->addWidget(meshUnit_);
   form->addRow(tr("Mesh file"), meshRow_);
-  auto* note = new QLabel(tr("The normal force pushes J's part away from I's. A shape sits on a marker of its part "
-                             "(one is added where the drawn shape has none at its centre)."));
+  auto* note = new QLabel(tr("The normal force pushes J's part away from I's. A shape sits in the axes of the marker "
+                             "chosen (\"at the shape\": the one at the drawn shape's centre, added where there is "
+                             "none). Pick in 3D: click a marker or a part in the 3D view."));
   note->setWordWrap(true);
   note->setStyleSheet("QLabel { color: #3a4a5c; }");
   form->addRow(note);
@@ -130,25 +150,59 @@ QLineEdit* ContactDialog::paramEdit(const std::string& name) const {
 
 QString ContactDialog::message() const { return message_->text(); }
 
+bool ContactDialog::flexible(int side) const {
+  return doc_->project().mechanism.flexibleBody(part_[side]->currentText().toStdString()) != nullptr;
+}
+
 void ContactDialog::fillShapes(int side) {
   QComboBox* c = shape_[side];
+  {
+    const QSignalBlocker blockMarkers(marker_[side]);
+    marker_[side]->clear();  // another body: its own markers, "at the shape" first
+    const QSignalBlocker block(c);
+    c->clear();
+    const Mechanism& m = doc_->project().mechanism;
+    const std::string part = part_[side]->currentText().toStdString();
+    options_[side] = flexible(side) ? flexibleShapeOptions(m, part) : contactShapeOptions(m, part);
+    for (const ContactShapeOption& o : options_[side]) c->addItem(o.label, QString::fromStdString(o.shape.shape));
+    // The core takes a mesh on a part that cannot move only.
+    if (partCannotMove(m, part)) c->addItem(tr("Mesh from STL/OBJ file..."), kMeshChoice);
+    // I: the first shape; J: the first one the core can pair with I's.
+    c->setCurrentIndex(c->count() > 0 ? 0 : -1);
+    if (side == 1)
+      for (int k = 0; k < c->count(); ++k)
+        if (engine::contactPairSupported(shape_[0]->currentData().toString().toStdString(),
+                                         c->itemData(k).toString().toStdString())) {
+          c->setCurrentIndex(k);
+          break;
+        }
+  }
+  markUnsupported();
+  showMeshRow();
+  fillMarkers(side);
+}
+
+// The body's markers; on a part, first "at the shape": the marker the
+// option names, or one placed at the drawn shape's centre (a mesh: at the
+// part frame). The marker chosen stays while it is offered.
+void ContactDialog::fillMarkers(int side) {
+  QComboBox* c = marker_[side];
+  const QString kept = c->currentIndex() >= 0 ? c->currentData().toString() : QString();
   const QSignalBlocker block(c);
   c->clear();
-  const auto options = contactShapeOptions(doc_->project().mechanism, part_[side]->currentText().toStdString());
-  for (const ContactShapeOption& o : options) c->addItem(o.label, QString::fromStdString(o.shape.shape));
-  // The core takes a mesh on a part that cannot move only.
+  const Mechanism& m = doc_->project().mechanism;
   const std::string part = part_[side]->currentText().toStdString();
-  if (partCannotMove(doc_->project().mechanism, part)) c->addItem(tr("Mesh from STL/OBJ file..."), kMeshChoice);
-  // I: the first shape; J: the first one the core can pair with I's.
-  c->setCurrentIndex(c->count() > 0 ? 0 : -1);
-  if (side == 1)
-    for (int k = 0; k < c->count(); ++k)
-      if (engine::contactPairSupported(shape_[0]->currentData().toString().toStdString(),
-                                       c->itemData(k).toString().toStdString())) {
-        c->setCurrentIndex(k);
-        break;
-      }
-  markUnsupported();
+  if (!flexible(side)) {
+    const int k = shape_[side]->currentIndex();
+    QString where = tr("a new marker at its centre");
+    if (shape_[side]->currentData() == kMeshChoice) where = tr("the part frame");
+    else if (k >= 0 && k < int(options_[side].size()) && !options_[side][size_t(k)].shape.marker.empty())
+      where = QString::fromStdString(options_[side][size_t(k)].shape.marker).section('.', 1);
+    c->addItem(tr("at the shape (%1)").arg(where), QString());
+  }
+  for (const QString& id : bodyMarkers(m, part)) c->addItem(id, id);
+  const int at = c->findData(kept);
+  c->setCurrentIndex(at >= 0 ? at : (c->count() > 0 ? 0 : -1));
 }
 
 // J's shapes the core cannot pair with I's are greyed out.
@@ -174,6 +228,49 @@ void ContactDialog::browseMesh() {
   if (!rel.isEmpty()) meshFile_->setText(rel);
 }
 
+void ContactDialog::startPick(int side) {
+  if (!view_) return;
+  picking_ = side;
+  hide();
+  view_->beginMarkerPick(tr("Add Contact: click the %1 side's marker or part (Esc: back to the dialog)")
+                             .arg(side == 0 ? "I" : "J"),
+                         this, true);
+}
+
+void ContactDialog::onPicked(const QString& ref) {
+  if (picking_ < 0) return;
+  const int side = picking_;
+  picking_ = -1;
+  if (view_->pickOwner() == this) takePick(side, ref.section('.', 0, 0), ref.contains('.') ? ref.section('.', 1) : QString());
+  show();
+  raise();
+  activateWindow();
+}
+
+void ContactDialog::onPickCancelled() {
+  if (picking_ < 0) return;
+  picking_ = -1;
+  show();
+}
+
+void ContactDialog::takePick(int side, const QString& body, const QString& marker) {
+  const int at = part_[side]->findText(body);
+  if (at < 0) return;
+  if (part_[side]->currentIndex() != at) part_[side]->setCurrentIndex(at);  // refills the shapes
+  if (marker.isEmpty()) return;
+  // A shape centred on the marker, when the body has one (J's: one the core
+  // pairs with I's); else the shape chosen moves onto it.
+  const std::string ref = (body + "." + marker).toStdString();
+  for (size_t k = 0; k < options_[side].size(); ++k)
+    if (options_[side][k].shape.marker == ref &&
+        (side == 0 || engine::contactPairSupported(shape_[0]->currentData().toString().toStdString(),
+                                                   options_[side][k].shape.shape))) {
+      shape_[side]->setCurrentIndex(int(k));
+      break;
+    }
+  marker_[side]->setCurrentIndex(marker_[side]->findData(marker));
+}
+
 QString ContactDialog::add() {
   Project changed = doc_->project();
   ContactDef c;
@@ -183,23 +280,26 @@ QString ContactDialog::add() {
   for (int side = 0; side < 2; ++side) parts[side] = part_[side]->currentText().toStdString();
   if (parts[0] == parts[1]) return tr("I and J are the same part: a contact is between two parts");
   for (int side = 0; side < 2; ++side) {
+    const std::string marker = marker_[side]->currentData().toString().toStdString();
     if (shape_[side]->currentData() == kMeshChoice) {
       if (doc_->file().isEmpty()) return tr("Save the project first: a mesh file is read from its folder");
       ContactShapeDef& s = side == 0 ? c.i : c.j;
       const QString folder = QFileInfo(doc_->file()).absolutePath();
       if (QString err = placeMeshShape(changed.mechanism, parts[side], folder.toStdString(),
                                        meshFile_->text().trimmed().toStdString(), meshUnit_->currentData().toDouble(),
-                                       kSide[side], &s);
+                                       kSide[side], &s, marker);
           !err.isEmpty())
         return err;
       continue;
     }
-    const auto options = contactShapeOptions(changed.mechanism, parts[side]);
     const int k = shape_[side]->currentIndex();
-    if (k < 0 || k >= int(options.size()))
+    if (k < 0 || k >= int(options_[side].size()))
       return tr("part %1 has no shape for a contact: give it display geometry or a marker")
           .arg(QString::fromStdString(parts[side]));
-    (side == 0 ? c.i : c.j) = placeContactShape(changed.mechanism, parts[side], options[size_t(k)]);
+    if (flexible(side) && marker.empty())
+      return tr("%1.marker: flexible body %2 has no marker: add one in its form")
+          .arg(kSide[side], QString::fromStdString(parts[side]));
+    (side == 0 ? c.i : c.j) = placeContactShape(changed.mechanism, parts[side], options_[side][size_t(k)], marker);
   }
   // The parameters typed (those left at their defaults stay unset), then
   // the pair as a whole.

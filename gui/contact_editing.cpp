@@ -1,6 +1,7 @@
 #include "contact_editing.h"
 
 #include "engine/engine.h"
+#include "flexible_body_editing.h"
 #include "model/fixed_parts.h"
 #include "model/orientation.h"
 #include "units.h"
@@ -194,8 +195,39 @@ std::vector<ContactShapeOption> contactShapeOptions(const Mechanism& m, const st
   return out;
 }
 
-ContactShapeDef placeContactShape(Mechanism& m, const std::string& partId, const ContactShapeOption& o) {
+std::vector<ContactShapeOption> flexibleShapeOptions(const Mechanism& m, const std::string& bodyId) {
+  std::vector<ContactShapeOption> out;
+  const FlexibleBodyDef* d = m.flexibleBody(bodyId);
+  if (!d) return out;
+  const auto [hy, bz] = beamSectionSize(*d);
+  const double r = 0.5 * std::max(hy, bz), l = d->length / std::max(1, d->elements);
+  ContactShapeOption sphere;
+  sphere.shape.shape = "sphere";
+  sphere.shape.size = {{"radius", r}};
+  sphere.label = QObject::tr("sphere r %1 mm (the section's size) at a marker").arg(mm(r));
+  ContactShapeOption box;
+  box.shape.shape = "box";
+  box.shape.size = {{"lx", l}, {"ly", hy}, {"lz", bz}};
+  box.label = QObject::tr("box %1 x %2 x %3 mm (an element) at a marker").arg(mm(l), mm(hy), mm(bz));
+  ContactShapeOption plane;
+  plane.shape.shape = "plane";
+  plane.label = QObject::tr("plane at a marker (its xy-plane, z out of the solid)");
+  return {sphere, box, plane};
+}
+
+QStringList bodyMarkers(const Mechanism& m, const std::string& body) {
+  QStringList out;
+  if (const PartDef* p = m.part(body))
+    for (const MarkerDef& k : p->markers) out << QString::fromStdString(k.id);
+  if (const FlexibleBodyDef* d = m.flexibleBody(body))
+    for (const BeamMarkerDef& k : d->markers) out << QString::fromStdString(k.id);
+  return out;
+}
+
+ContactShapeDef placeContactShape(Mechanism& m, const std::string& partId, const ContactShapeOption& o,
+                                  const std::string& marker) {
   ContactShapeDef s = o.shape;
+  if (!marker.empty()) s.marker = partId + "." + marker;
   if (!s.marker.empty()) return s;
   PartDef* part = findPart(m, partId);
   if (!part) return s;
@@ -214,7 +246,7 @@ ContactShapeDef placeContactShape(Mechanism& m, const std::string& partId, const
 bool partCannotMove(const Mechanism& m, const std::string& partId) { return partsFixedToGround(m).count(partId) > 0; }
 
 QString placeMeshShape(Mechanism& m, const std::string& partId, const std::string& folder, const std::string& file,
-                       double scale, const std::string& side, ContactShapeDef* out) {
+                       double scale, const std::string& side, ContactShapeDef* out, const std::string& marker) {
   const QString field = QString::fromStdString(side + ".file");
   if (file.empty()) return QObject::tr("%1: choose an STL or OBJ file in the project's folder").arg(field);
   if (!(scale > 0.0)) return QObject::tr("%1: the scale must be positive").arg(QString::fromStdString(side + ".size.scale"));
@@ -231,7 +263,7 @@ QString placeMeshShape(Mechanism& m, const std::string& partId, const std::strin
   o.shape.size = {{"scale", scale}};
   for (const Vec3& v : mesh.vertices) o.shape.vertices.push_back({scale * v[0], scale * v[1], scale * v[2]});
   for (const auto& t : mesh.triangles) o.shape.triangles.push_back({int(t[0]), int(t[1]), int(t[2])});
-  *out = placeContactShape(m, partId, o);
+  *out = placeContactShape(m, partId, o, marker);
   return {};
 }
 

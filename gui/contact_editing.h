@@ -32,21 +32,31 @@ struct ContactShapeOption {
   MarkerDef at;           // the marker's pose in the part frame
 };
 std::vector<ContactShapeOption> contactShapeOptions(const Mechanism& m, const std::string& part);
-// The option's shape on `m`'s part: at its marker, or at a marker of the
-// part already at that pose, or at a new marker "contact1", ... added to
-// the part.
-ContactShapeDef placeContactShape(Mechanism& m, const std::string& part, const ContactShapeOption& option);
+// The shapes a flexible body offers on one of its markers (it has no display
+// geometry; the marker is the caller's choice, so shape.marker is empty): a
+// sphere as thick as its section, a box of one element's length and its
+// section (x along the beam), a plane.
+std::vector<ContactShapeOption> flexibleShapeOptions(const Mechanism& m, const std::string& body);
+// The markers a part or a flexible body has (their ids, without the body's).
+QStringList bodyMarkers(const Mechanism& m, const std::string& body);
+// The option's shape on `m`'s part (or flexible body): at `marker` when one
+// is given (an id of the body's: the shape sits in its axes); else at the
+// option's marker, or at a marker of the part already at that pose, or at a
+// new marker "contact1", ... added to the part.
+ContactShapeDef placeContactShape(Mechanism& m, const std::string& part, const ContactShapeOption& option,
+                                  const std::string& marker = {});
 
 // A part that cannot move: the ground, or a part welded to it by fixed
 // joints (the only side a mesh may be on).
 bool partCannotMove(const Mechanism& m, const std::string& part);
 // A mesh shape read from `file` (relative to the project's folder `folder`,
-// confined to it as the loader does; `scale` from file units to m), at the
+// confined to it as the loader does; `scale` from file units to m), the
+// file's axes those of `marker` (an id of the part's) or, without one, the
 // part's frame (a marker there, or a new one): its file and scale as the
 // file format writes them, its vertices and triangles as the loader fills
 // them. "" or the reason, naming `side` ("i"/"j") and the field.
 QString placeMeshShape(Mechanism& m, const std::string& part, const std::string& folder, const std::string& file,
-                       double scale, const std::string& side, ContactShapeDef* out);
+                       double scale, const std::string& side, ContactShapeDef* out, const std::string& marker = {});
 
 // "" when the pair (latch) passes the run's checks against `m`'s parts and
 // markers, else the run's message naming the object and the field.

@@ -65,6 +65,17 @@ FlexibleBodyDef* findFlexibleBody(Mechanism& m, const std::string& id) {
   return nullptr;
 }
 
+std::pair<double, double> beamSectionSize(const FlexibleBodyDef& d) {
+  auto get = [&](const char* k, double dflt) {
+    auto it = d.section.find(k);
+    return it == d.section.end() ? dflt : it->second;
+  };
+  if (d.section_shape == "rectangle") return {get("hy", 0.02), get("bz", 0.01)};
+  if (d.section_shape == "round" || d.section_shape == "tube") return {get("d", 0.02), get("d", 0.02)};
+  const double a = std::sqrt(std::max(get("A", 4e-4), 1e-12));
+  return {a, a};
+}
+
 std::vector<EditField> flexibleBodyFields(const FlexibleBodyDef& d) {
   std::vector<EditField> out;
   EditField id;

@@ -11,6 +11,7 @@
 #include <QString>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace pm::gui {
@@ -18,6 +19,9 @@ namespace pm::gui {
 FlexibleBodyDef* findFlexibleBody(Mechanism& m, const std::string& id);
 
 std::vector<EditField> flexibleBodyFields(const FlexibleBodyDef& d);
+// The section's size as drawn: its height (along the beam's y) and width
+// (along z) [m]; a section given by its numbers alone, the square of its area.
+std::pair<double, double> beamSectionSize(const FlexibleBodyDef& d);
 // "" on success, else a message naming the body and field (`p` unchanged then).
 QString applyFlexibleBodyField(Project& p, const std::string& id, const std::string& key, const QString& text);
 

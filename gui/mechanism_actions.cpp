@@ -133,8 +133,9 @@ MechanismActions::MechanismActions(Document* doc, SelectionModel* selection, Mec
                       "radius or a signal says so, or from the start"),
                    &MechanismActions::onAddLatch);
   addContact_ = make(tr("Add Contact..."), "actAddContact",
-                     tr("Add a contact between two parts: select the first part, then the second (in the 3D view or "
-                        "the model tree), then Add Contact; their shapes come from the parts' display geometry"),
+                     tr("Add a contact between two parts or flexible bodies: select the first, then the second (in the "
+                        "3D view or the model tree), then Add Contact, or pick them in the 3D view from its dialog; "
+                        "the shapes come from the parts' display geometry, on the marker you choose"),
                      &MechanismActions::onAddContact);
   addMotion_ = make(tr("Add Motion..."), "actAddMotion", tr("Drive a joint with a prescribed motion"),
                     &MechanismActions::onAddMotion);
@@ -193,7 +194,7 @@ void MechanismActions::updateEnabled() {
   addMarker_->setEnabled(!p.mechanism.parts.empty());
   addJoint_->setEnabled(markers >= 2);
   addLatch_->setEnabled(markers >= 2);
-  addContact_->setEnabled(p.mechanism.parts.size() >= 2);
+  addContact_->setEnabled(p.mechanism.parts.size() + p.mechanism.flexible_bodies.size() >= 2);
   addForce_->setEnabled(markers >= 1);
   addMotion_->setEnabled(!drivableJoints(p.mechanism, false).isEmpty());
   delete_->setEnabled(kind != ObjectKind::None && kind != ObjectKind::Component);
@@ -384,13 +385,16 @@ void MechanismActions::onAddLatch() {
   d->open();
 }
 
-// A part, or the part of a marker, joins the two remembered for Add Contact.
+// A part or a flexible body, or the body of a marker ("<body>.<marker>"),
+// joins the two remembered for Add Contact.
 void MechanismActions::notePart(const QString& id) {
   const Project& p = doc_->project();
   const ObjectKind kind = objectKind(p, id.toStdString());
-  if (kind != ObjectKind::Part && kind != ObjectKind::Marker) return;
+  if (kind != ObjectKind::Part && kind != ObjectKind::FlexibleBody && kind != ObjectKind::Marker &&
+      !(kind == ObjectKind::None && id.contains('.')))
+    return;
   const QString part = id.section('.', 0, 0);
-  if (!p.mechanism.part(part.toStdString())) return;  // a flexible body's marker
+  if (!p.mechanism.part(part.toStdString()) && !p.mechanism.flexibleBody(part.toStdString())) return;
   recentParts_.removeAll(part);
   recentParts_.append(part);
   while (recentParts_.size() > 2) recentParts_.removeFirst();
@@ -398,15 +402,16 @@ void MechanismActions::notePart(const QString& id) {
 
 void MechanismActions::onAddContact() {
   const Mechanism& m = doc_->project().mechanism;
-  if (m.parts.size() < 2) return;
+  if (m.parts.size() + m.flexible_bodies.size() < 2) return;
   QStringList parts;
   for (const QString& q : recentParts_)
-    if (m.part(q.toStdString())) parts << q;
+    if (m.part(q.toStdString()) || m.flexibleBody(q.toStdString())) parts << q;
   // One part selected: it is J (the moving one), the ground I.
   if (parts.size() == 1)
     for (const PartDef& q : m.parts)
       if (q.ground && QString::fromStdString(q.id) != parts.front()) parts.prepend(QString::fromStdString(q.id));
-  auto* d = new ContactDialog(doc_, selection_, parts.value(0), parts.value(1), parent_);
+  auto* d = new ContactDialog(doc_, selection_, view_ && view_->isVisible() ? view_ : nullptr, parts.value(0),
+                              parts.value(1), parent_);
   d->open();
 }
 

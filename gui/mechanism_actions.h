@@ -6,7 +6,8 @@
 // then the rod-end marker, by clicking in the 3D view (a dialog with two
 // lists where there is no 3D view). Add Contact pairs the two parts selected
 // last (clicked in the 3D view or the model tree, in that order: I, then J)
-// in its dialog (contact_dialog.h). Each command is one undoable Document
+// in its dialog (contact_dialog.h; flexible bodies too, and its Pick in 3D
+// buttons click them in the view). Each command is one undoable Document
 // edit and the new object becomes the shared selection.
 #pragma once
 

@@ -1,6 +1,7 @@
 #include "mechanism_view.h"
 
 #include "model/project.h"
+#include "scene3d_flexible.h"
 #include "scene3d_shapes.h"
 #include "scene3d_scene.h"
 #include "mechanism_view_impl.h"
@@ -33,6 +34,13 @@ namespace pm::gui {
 namespace {
 
 constexpr double kFovY = 30.0;  // degrees; a long lens reads like a CAD view
+
+// A marker of the scene's part `p` as the file names it: a flexible body's
+// marker sits on a node part ("<beam>_n<j>") but is "<beam>.<marker>".
+QString fileMarkerRef(const Mechanism& m, const PartDef& p, const MarkerDef& mk) {
+  const std::string beam = scene3d::beamOfNodePart(m, p.id);
+  return QString::fromStdString((beam.empty() ? p.id : beam) + "." + mk.id);
+}
 
 int osgButton(Qt::MouseButton b) {
   switch (b) {
@@ -400,7 +408,7 @@ QString MechanismView::markerAt(const QPointF& pos, double radius) const {
   const Mechanism& m = d_->scene.model();
   for (const PartDef& p : m.parts)
     for (const MarkerDef& mk : p.markers) {
-      const QString ref = QString::fromStdString(p.id + "." + mk.id);
+      const QString ref = fileMarkerRef(m, p, mk);
       QVector3D w;
       if (!markerPosition(ref, w)) continue;
       const double dist = QLineF(projectToWidget(w), pos).length();
@@ -417,7 +425,7 @@ QStringList MechanismView::markersAt(const QPointF& pos, double radius) const {
   const QPointF at = projectToWidget(w);
   for (const PartDef& p : d_->scene.model().parts)
     for (const MarkerDef& mk : p.markers) {
-      const QString ref = QString::fromStdString(p.id + "." + mk.id);
+      const QString ref = fileMarkerRef(d_->scene.model(), p, mk);
       if (markerPosition(ref, w) && QLineF(projectToWidget(w), at).length() < 2.0) refs << ref;
     }
   return refs;
@@ -457,9 +465,10 @@ QVector3D MechanismView::cameraCenter() const {
 
 const QObject* MechanismView::pickOwner() const { return d_->pickOwner; }
 
-void MechanismView::beginMarkerPick(const QString& prompt, const QObject* owner) {
+void MechanismView::beginMarkerPick(const QString& prompt, const QObject* owner, bool partsToo) {
   d_->pickOwner = owner;
   d_->surfacePicking = false;
+  d_->pickParts = partsToo;
   if (!d_->picking) d_->markersBeforePick = d_->scene.markersVisible();
   d_->picking = true;
   d_->pickPrompt = prompt;
@@ -854,6 +863,11 @@ void MechanismView::mouseReleaseEvent(QMouseEvent* e) {
       for (const QString& r : refs) menu->addAction(r);
       connect(menu, &QMenu::triggered, this, [this](QAction* a) { finishPick(a->text()); });
       menu->popup(mapToGlobal(e->position().toPoint()));
+    } else if (d_->pickParts) {
+      // Away from the markers: the part (or flexible body) under the cursor.
+      const QString id = objectAt(e->position().toPoint());
+      const Mechanism& m = d_->scene.model();
+      if (!id.isEmpty() && (m.part(id.toStdString()) || m.flexibleBody(id.toStdString()))) finishPick(id);
     }
   } else if (click) {
     select(objectAt(e->position().toPoint()));

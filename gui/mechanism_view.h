@@ -136,7 +136,10 @@ class MechanismView : public QOpenGLWidget {
   // top, and the next left click on (or near) a marker emits markerPicked
   // and ends the mode; Escape emits markerPickCancelled. `owner` names who
   // asked (several commands pick markers): pickOwner() until the next pick.
-  void beginMarkerPick(const QString& prompt, const QObject* owner = nullptr);
+  // With `partsToo`, a click on a part or flexible body away from its
+  // markers picks that body: markerPicked gets its id (no '.'). A flexible
+  // body's marker is picked as "<body>.<marker>", as the file names it.
+  void beginMarkerPick(const QString& prompt, const QObject* owner = nullptr, bool partsToo = false);
   const QObject* pickOwner() const;
   void cancelMarkerPick();
   bool isPickingMarker() const;

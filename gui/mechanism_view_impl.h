@@ -49,6 +49,7 @@ struct MechanismView::Impl {
   QString hovered;       // marker under the cursor (labelled)
   bool picking = false;  // marker-pick mode
   bool surfacePicking = false;  // with picking: a part surface, not a marker
+  bool pickParts = false;       // with picking: a click on a part away from its markers picks the part
   const QObject* pickOwner = nullptr;
   PartDrag drag;
   // The move/rotate gizmo (mechanism_view_gizmo.cpp): the drag, its target

@@ -2,6 +2,7 @@
 
 #include "engine/engine.h"
 #include "mechanism_editing.h"
+#include "scene3d_flexible.h"
 #include "scene3d_shapes.h"
 
 #include <osg/Depth>
@@ -93,8 +94,10 @@ void ContactLayer::build(const Mechanism& m, double scale, const PartTransform& 
   atMarkers_.clear();
   for (const ContactDef& c : m.contacts) {
     for (const ContactShapeDef* s : {&c.i, &c.j}) {
-      const MarkerDef* mk = findMarker(m, s->marker);
-      const std::string part = s->marker.substr(0, s->marker.find('.'));
+      // A flexible body's marker rides on its node part, deformed with it.
+      const std::string ref = nodeMarkerRef(m, s->marker);
+      const MarkerDef* mk = findMarker(m, ref);
+      const std::string part = ref.substr(0, ref.find('.'));
       osg::MatrixTransform* xf = mk ? partXf(part) : nullptr;
       osg::ref_ptr<osg::Node> shape = mk ? shapeNode(*s, scale) : nullptr;
       if (!xf || !shape) continue;

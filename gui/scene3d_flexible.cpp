@@ -1,5 +1,6 @@
 #include "scene3d_flexible.h"
 
+#include "flexible_body_editing.h"
 #include "scene3d_shapes.h"
 
 #include <osg/Geode>
@@ -19,19 +20,6 @@ const osg::Vec4 kLineColor(0.95f, 0.35f, 0.1f, 1.0f);
 
 std::string nodePartId(const std::string& beam, int j) { return beam + "_n" + std::to_string(j); }
 
-// The section's drawn height (along y) and width (along z) [m].
-std::pair<double, double> sectionSize(const FlexibleBodyDef& d) {
-  auto get = [&](const char* k, double dflt) {
-    auto it = d.section.find(k);
-    return it == d.section.end() ? dflt : it->second;
-  };
-  if (d.section_shape == "rectangle") return {get("hy", 0.02), get("bz", 0.01)};
-  if (d.section_shape == "round" || d.section_shape == "tube") return {get("d", 0.02), get("d", 0.02)};
-  // A direct section: the square of its area.
-  const double a = std::sqrt(std::max(get("A", 4e-4), 1e-12));
-  return {a, a};
-}
-
 }  // namespace
 
 std::vector<PartDef> flexibleNodeParts(const Mechanism& m) {
@@ -39,7 +27,7 @@ std::vector<PartDef> flexibleNodeParts(const Mechanism& m) {
   for (const FlexibleBodyDef& d : m.flexible_bodies) {
     const int n = std::max(1, d.elements);
     const double l = d.length / n;
-    const auto [hy, bz] = sectionSize(d);
+    const auto [hy, bz] = beamSectionSize(d);
     const osg::Matrixd root = frameMatrix(d.position, d.orientation);
     for (int j = 0; j <= n; ++j) {
       PartDef p;

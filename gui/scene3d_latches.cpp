@@ -2,6 +2,7 @@
 
 #include "engine/engine.h"
 #include "mechanism_editing.h"
+#include "scene3d_flexible.h"
 #include "scene3d_shapes.h"
 
 #include <osg/Geode>
@@ -48,9 +49,11 @@ void LatchLayer::build(const Mechanism& m, double scale, const PartTransform& pa
     l.id = d.id;
     const auto start = d.params.find("engaged");
     l.atStart = start != d.params.end() && start->second > 0.5;
-    for (const std::string* ref : {&d.i, &d.j}) {
-      const MarkerDef* mk = findMarker(m, *ref);
-      const std::string part = ref->substr(0, ref->find('.'));
+    for (const std::string* fileRef : {&d.i, &d.j}) {
+      // A flexible body's marker rides on its node part, deformed with it.
+      const std::string ref = nodeMarkerRef(m, *fileRef);
+      const MarkerDef* mk = findMarker(m, ref);
+      const std::string part = ref.substr(0, ref.find('.'));
       osg::MatrixTransform* xf = mk ? partXf(part) : nullptr;
       if (!xf) continue;
       osg::ref_ptr<osg::MatrixTransform> at = new osg::MatrixTransform(frameMatrix(mk->position, mk->orientation));
@@ -100,6 +103,17 @@ void LatchLayer::show(Latch& l, bool engaged) {
 void LatchLayer::placeOn(const MarkerDef* mk, const osg::Matrixd& local) {
   for (auto& [marker, at] : atMarkers_)
     if (marker == mk) at->setMatrix(local);
+}
+
+std::vector<osg::Vec3d> LatchLayer::glyphOrigins(const std::string& id) const {
+  std::vector<osg::Vec3d> out;
+  for (const Latch& l : latches_)
+    if (l.id == id)
+      for (const auto& s : l.glyphs) {
+        const osg::MatrixList world = s->getWorldMatrices();
+        if (!world.empty()) out.push_back(osg::Vec3d() * world.front());
+      }
+  return out;
 }
 
 bool LatchLayer::engaged(const std::string& id) const {

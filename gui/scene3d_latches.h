@@ -4,7 +4,9 @@
 // coloured by its state: amber while released, green while engaged. During
 // playback the state is the result channel "<id>.engaged" at the row at or
 // before the time shown (it changes at events: no interpolation); without
-// results, the state at the start (params.engaged).
+// results, the state at the start (params.engaged). A marker of a flexible
+// body rides on its node part, so its glyph follows the node's deformed
+// pose (as drawn: with the view's deformation scale).
 #pragma once
 
 #include "model/mechanism.h"
@@ -48,6 +50,8 @@ class LatchLayer {
   bool engaged(const std::string& id) const;
   // Glyph nodes drawn by the last build() (two per latch whose markers are drawn).
   int glyphsDrawn() const { return glyphs_; }
+  // Where latch `id`'s glyphs are drawn now (world; I's first): their markers' origins.
+  std::vector<osg::Vec3d> glyphOrigins(const std::string& id) const;
   // The glyphs at marker `mk` (an entry of the Mechanism built from) drawn
   // at `local` (its frame in its part's): a marker dragged with the gizmo.
   void placeOn(const MarkerDef* mk, const osg::Matrixd& local);

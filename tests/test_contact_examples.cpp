@@ -45,6 +45,13 @@ size_t firstWhere(const Run& r, size_t from, P pred) {
   return r.t.size();
 }
 
+// The first sample at which the clamp docking's sequence `cycle` is in
+// step k or later (steps: 0 approach, 1 locked, 2 undock, 3 re-cocked).
+size_t stepStart(const Run& r, double k) {
+  const auto step = r.col("cycle.step");
+  return firstWhere(r, 0, [&](size_t i) { return step[i] >= k; });
+}
+
 // projects/contact_clamp_docking's design (seed 004, sec. 4.2): handles
 // (knobs of radius kKnob) at kPattern from the chaser's axis, 0.45 m below
 // its centre; claws (bases kBase above the target's face, which is 0.5 m
@@ -59,10 +66,11 @@ constexpr double kSpring = 12.0, kFreeAngle = -1.0, kOpen = 1.5;
 constexpr double kContactK = 1e7, kContactE = 1.5, kFeelerK = 10.0, kMount = 2e5, kMountTilt = 1000.0;
 const double kPivotZ = kKnob * std::numbers::sqrt2 + kKnob + kHookHalf;
 const std::array<std::string, 4> kClaws = {"px", "py", "mx", "my"};
-// The release's timer (the project's `undock`); the linear momentum, the
-// chaser's 150 kg at 0.1 m/s; all the mass: target 300 kg, chaser 150 kg,
-// four claws of 2 kg and four levers of 0.2 kg.
-constexpr double kUndock = 1.6, kTotalMass = 458.8;
+// The sequence's delays (the project's `settled` and `hold_time`): locked
+// once all four hooks have held their handles for kSettle, released after
+// kHold; the linear momentum, the chaser's 150 kg at 0.1 m/s; all the mass:
+// target 300 kg, chaser 150 kg, four claws of 2 kg and four levers of 0.2 kg.
+constexpr double kSettle = 0.6, kHold = 0.5, kTotalMass = 458.8;
 const Eigen::Vector3d kMomentum(0, 0, 150.0 * -0.1);
 
 // The clamped equilibrium of one knob, frictionless and at rest (the
@@ -440,22 +448,23 @@ class TestContactExamples : public QObject {
   // the handle into the claw. Checked: the trigger fires within 70 mm (the
   // distance from the parts' poses, from above 70 mm at the sample before to
   // at most 70 mm at its sample); each lever held open until its sear lets
-  // go (within 30 ms of the trigger); all four clamped; at kUndock, before
-  // the release, the chaser's pose relative to the target the clamped
-  // equilibrium by hand (clampedByHand) to 1 um and 1e-6 rad, the hooks'
-  // force to 2e-4 and the levers' angle to 1e-5 rad (0.6 um at the hook);
+  // go (within 30 ms of the trigger); all four clamped; at the last sample
+  // before the sequence locks the levers (the springs alone hold them), the
+  // chaser's pose relative to the target the clamped equilibrium by hand
+  // (clampedByHand) to 1 um and 1e-6 rad, the hooks' force to 2e-4 and the
+  // levers' angle to 1e-5 rad (0.6 um at the hook);
   // linear momentum (-15 N s along z) kept to 1e-6 of it over the whole
   // run (the release's actuators act inside the target too), the two
   // satellites moving on together at 15 N s / 458.8 kg (to 1e-5 m/s); the
   // mechanical energy up to the release never above its start (springs,
-  // contacts and dampers only store or dissipate it) and at kUndock what
+  // contacts and dampers only store or dissipate it) and before the lock what
   // the clamped springs and contacts hold plus the drift's kinetic energy,
   // to 1e-5.
   void clampDockingCapturesAllFour() {
     const Run& run = clampRun();
     QVERIFY2(run.ok(), run.message().c_str());
-    const size_t clamped = run.indexAt(kUndock);
-    QVERIFY(clamped < run.t.size());
+    const size_t clamped = stepStart(run, 1) - 1;
+    QVERIFY(clamped + 1 < run.t.size());
     std::array<double, 4> tTrigger{};
     for (int c = 0; c < 4; ++c) {
       const std::string n = kClaws[c];
@@ -526,6 +535,61 @@ class TestContactExamples : public QObject {
     QVERIFY2(std::abs(E[clamped] - Eleft) < 1e-5 * Eleft, "the energy left in the clamps");
   }
 
+  // The same run's sequence `cycle` (approach, locked, undock, re-cocked):
+  // once all four hooks hold their handles (captured, every hook in
+  // contact) without a break for kSettle (the timer `settled`), the step
+  // "locked" engages the four locks (latches lock_*, fixing each lever on
+  // its hinge); kHold later (the timer `hold_time`) the step "undock"
+  // releases them (their `release` is the sequence's output `open`) and
+  // opens the release valves; with all four sears caught again, the last
+  // step. Checked: the steps come in order at the times the timers give,
+  // each found from a timer's elapsed time at the sample before (exact to
+  // 1e-9 s) and lying between that sample and the next (the output
+  // interval, 1 ms); every lock engaged at exactly the samples of the
+  // locked step; the levers held still while locked (1e-9 rad) and the
+  // locks' engagement costing under 1 uJ (the clamp had settled); after
+  // the release the levers open and the chaser leaves the target: their
+  // gap along z grows by more than 50 mm by the end.
+  void clampDockingLocksHoldsAndReleasesBySequence() {
+    const Run& run = clampRun();
+    QVERIFY2(run.ok(), run.message().c_str());
+    const size_t iLock = stepStart(run, 1), iUndock = stepStart(run, 2), iCocked = stepStart(run, 3);
+    const size_t last = run.t.size() - 1;
+    QVERIFY2(0 < iLock && iLock < iUndock && iUndock < iCocked && iCocked < last, "the steps in order");
+    QCOMPARE(run.col("cycle.step")[last], 3.0);
+    // Locked kSettle after the capture's last onset.
+    const auto captured = run.col("captured.out");
+    const double tCapture = run.t[iLock - 1] - run.col("settled.elapsed")[iLock - 1];
+    const double tLock = tCapture + kSettle;
+    for (size_t i = run.indexAt(tCapture + 1e-9); i < iLock; ++i) QCOMPARE(captured[i], 1.0);
+    QVERIFY2(run.t[iLock - 1] < tLock && tLock <= run.t[iLock] + 1e-12, "locked kSettle after the capture");
+    // Released kHold after the lock.
+    const double tHoldFrom = run.t[iUndock - 1] - run.col("hold_time.elapsed")[iUndock - 1];
+    const double tUndock = tLock + kHold;
+    qInfo("captured at %.9g s, locked at %.9g s (hold timer from %.9g s), released at %.9g s; re-cocked at %.4g s",
+          tCapture, tLock, tHoldFrom, tUndock, run.t[iCocked]);
+    QVERIFY2(std::abs(tHoldFrom - tLock) < 1e-9, "the hold starts at the lock step");
+    QVERIFY2(run.t[iUndock - 1] < tUndock && tUndock <= run.t[iUndock] + 1e-12, "released kHold after the lock");
+    for (const std::string& n : kClaws) {
+      const auto lock = run.col("lock_" + n + ".engaged"), angle = run.col("hinge_" + n + ".angle");
+      for (size_t i = 0; i <= last; ++i)
+        QVERIFY2(lock[i] == ((i >= iLock && i < iUndock) ? 1.0 : 0.0),
+                 qPrintable(QString("lock_%1 at %2 s").arg(n.c_str()).arg(run.t[i])));
+      double turned = 0.0;
+      for (size_t i = iLock; i < iUndock; ++i) turned = std::max(turned, std::abs(angle[i] - angle[iLock]));
+      const double lost = run.col("lock_" + n + ".energy_lost")[iLock];
+      qInfo("lock_%s: lever turned %.3g rad while locked; the engagement cost %.3g J; lever at %.6g rad at the end",
+            n.c_str(), turned, lost, angle[last]);
+      QVERIFY2(turned < 1e-9, "the lever held still while locked");
+      QVERIFY2(lost >= 0.0 && lost < 1e-6, "locked at rest");
+      QVERIFY2(angle[last] > kOpen - 0.005, "the lever open again");
+    }
+    // The chaser leaves the target.
+    auto gap = [&](size_t i) { return run.col("chaser.z")[i] - run.col("target.z")[i]; };
+    qInfo("gap along z: %.6g m locked, %.6g m at the end", gap(iUndock - 1), gap(last));
+    QVERIFY2(gap(last) - gap(iUndock - 1) > 0.05, "the chaser leaves the target");
+  }
+
   // The same run's angular momentum about the world origin (no gravity,
   // nothing tied to ground: contact, latch, spring, mount and actuator
   // forces all act between parts) stays at its start, (0.045, 0.075, 0)
@@ -564,14 +628,16 @@ class TestContactExamples : public QObject {
     QVERIFY2(off > bound, "a stray torque shows");
   }
 
-  // The same run's undocking: at kUndock a timer opens the four release
+  // The same run's undocking: at the sequence's undock step (its output
+  // `open`) the locks let go and the four release
   // valves, each filling (metered in) a semi-rotary actuator on a lever's
   // hinge that turns the lever back open against its spring, up to its end
   // stop at the cocked angle. The hooks let go; the feelers (10 N/m, no
   // damping) push the handles out of the grooves and the chaser off. Once
   // a handle is past 70 mm its trigger valve closes, the pin returns, and
   // the sear (engaged by the lever at 1.49 rad or more) catches the lever
-  // again: re-cocked; with all four caught, the release valves vent.
+  // again: re-cocked; with all four caught, the sequence's last step vents
+  // the release valves.
   // Checked: every hook, seat and trigger free of its handle at the end,
   // every sear engaged with its lever within 0.005 rad of cocked, the
   // valves closed and the actuators at ambient pressure; the separation
@@ -589,9 +655,9 @@ class TestContactExamples : public QObject {
   void clampDockingUndocksAndDriftsApart() {
     const Run& run = clampRun();
     QVERIFY2(run.ok(), run.message().c_str());
-    const size_t last = run.t.size() - 1, from = run.indexAt(kUndock);
-    const auto release = run.col("release.out");
-    QVERIFY2(release[from - 1] < 0.5 && release[from] > 0.5, "the release starts at kUndock");
+    const size_t last = run.t.size() - 1, from = stepStart(run, 2);
+    const auto release = run.col("cycle.open");
+    QVERIFY2(from < last && release[from - 1] < 0.5 && release[from] > 0.5, "the release starts at the undock step");
     QCOMPARE(release[last], 0.0);
     std::vector<std::vector<double>> touching;
     size_t freeOfTriggers = 0;

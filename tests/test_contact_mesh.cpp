@@ -538,6 +538,46 @@ class TestContactMesh : public QObject {
     }
   }
 
+  // The same corner near the ridge's end vertex (0, -1, 0), y = -1 + 0.5 mm:
+  // for x > 0.25 mm it lies over the triangle (0,-1,0)-(1,-1,z)-(1,1,z),
+  // which meets the ridge only at that vertex (its neighbour across the flat
+  // diagonal holds the ridge). Within the band it blends the two faces as
+  // along the ridge's interior: near = min(d_R, d_L), far = max, s =
+  // (far - near) / (far / 2), the far face's weight w = (1 - s)^2 / 2,
+  // depth (1 - w) near + w far, normal the normalised (1 - w) n_near +
+  // w n_far (hand, to 1e-12), at x = +-xb / 2, 3 xb / 4 and the band's edge.
+  // Main gave the near face alone there (the blend acted only over the
+  // triangles that hold the ridge).
+  void cornerNearARidgesEndTurnsWithinTheBand() {
+    const double a = 10.0 * std::numbers::pi / 180.0, dz = 1e-3;
+    const Shape mesh = meshShape(roof(a), kRoofTris);
+    const V3 e(0.04, 0.03, 0.02), nR(std::sin(a), 0, std::cos(a)), nL(-std::sin(a), 0, std::cos(a));
+    const M3 tilt = rot(0.9, V3(1, 2, 0.3));
+    V3 low = V3::Zero();
+    for (int i = 0; i < 8; ++i) {
+      const V3 s((i & 1) ? 1.0 : -1.0, (i & 2) ? 1.0 : -1.0, (i & 4) ? 1.0 : -1.0);
+      if ((tilt * s.cwiseProduct(e)).z() < low.z()) low = tilt * s.cwiseProduct(e);
+    }
+    const double xb = dz / 3.0 / std::tan(a);
+    for (double x : {0.5 * xb, -0.5 * xb, 0.75 * xb, 1.0001 * xb}) {
+      const V3 corner(x, -1.0 + 5e-4, -dz);
+      const Contact c = contact::collide(mesh, Frame{}, Shape::box(e), Frame{corner - low, tilt});
+      const double dR = dz * std::cos(a) - x * std::sin(a), dL = dz * std::cos(a) + x * std::sin(a);
+      const double near = std::min(dR, dL), far = std::max(dR, dL), sb = (far - near) / (0.5 * far);
+      const double w = sb >= 1.0 ? 0.0 : 0.5 * (1 - sb) * (1 - sb);
+      const V3 nNear = x > 0.0 ? nR : nL, nFar = x > 0.0 ? nL : nR;
+      const double depth = (1 - w) * near + w * far;
+      const V3 n = ((1 - w) * nNear + w * nFar).normalized();
+      const V3 mid = corner + 0.5 * depth * n;
+      const auto it = std::find_if(c.points.begin(), c.points.end(),
+                                   [&](const contact::ContactPoint& got) { return (got.point - mid).norm() <= 1e-12; });
+      QVERIFY2(it != c.points.end(), qPrintable(QString("x = %1: no point at the corner").arg(x)));
+      qInfo("x %+.4f mm: depth off by %.3g m, normal off by %.3g", 1e3 * x, it->depth - depth, (it->normal - n).norm());
+      QVERIFY(std::abs(it->depth - depth) <= 1e-12);
+      QVERIFY((it->normal - n).norm() <= 1e-12);
+    }
+  }
+
   // A pyramid's apex (faces at 27-35 degrees) poking d into the bottom face
   // of a box tilted by 0.2 rad: one contact, d deep along the bottom face's
   // inward normal (the box is pushed off the apex), midway, d / 2 below the
@@ -557,6 +597,71 @@ class TestContactMesh : public QObject {
       QVERIFY((c.points[0].point - (apex - 0.5 * d * up)).norm() <= 1e-12);
       QVERIFY(std::abs(c.distance + d) <= 1e-12);
     }
+  }
+
+  // A steep pyramid's apex (fan(3): its normal cone reaches 72 degrees from
+  // +z) inside a box turned 45 degrees about y, near its lowest edge: the
+  // +x face (outward o1 = (c, 0, -c), c = cos 45) dA deep, the -z face
+  // (o2 = (-c, 0, -c)) dB deep, both ways out in the apex's cone. Within
+  // the band (mesh_pairs.cpp blendWays, kBand = 1/2) the two blend:
+  // near = min, far = max, s = (far - near) / (far / 2), the far way's
+  // weight w = (1 - s)^2 / 2, depth (1 - w) near + w far, normal -(the
+  // normalised (1 - w) o_near + w o_far). By hand, to 1e-12: equal depths
+  // (w = 1/2): depth dA along +z; dA = 3/4 dB (w = 1/8); at and beyond the
+  // band's edge (dA = dB / 2, dB / 3): the +x face alone. The contact point
+  // midway, depth / 2 from the apex along -normal. Main flipped the normal
+  // by 90 degrees where dA = dB. Then a sweep of the box along x (h = 0.5
+  // um, 10 mm) through dA = dB = 2 mm: d1' = -c, d2' = +c per m; with
+  // w' <= (1 - s) |s'|, |s'| <= (2 / kBand + 1) c / far, (far - near) =
+  // s kBand far: |dD| <= c + (2 + kBand) c / 4 + 2 c w <= 2.625 c;
+  // |d normal| <= |w'| |o2 - o1| / |blend| <= 5 c / far 2 sin 45 / cos 45,
+  // times D <= far: 10 c. |dF|/h <= 12.625 c = 8.93 (5.65 seen; main
+  // 5656). The same hand values for a cylinder (r 50 mm, 100 mm long, its
+  // axis turned 45 degrees about y) with the apex near its bottom rim in
+  // the plane of the axis: the side (outward (c, 0, -c)) and the bottom
+  // cap (outward (-c, 0, -c)).
+  void apexBetweenTwoFacesTurnsWithinTheBand() {
+    const Shape mesh = meshShape(fan(3.0), fanTris());
+    const V3 apex(0, 0, 3.0), e(0.05, 0.04, 0.05);
+    const double c = std::cos(std::numbers::pi / 4), r = 0.05, L = 0.05;
+    const M3 R = rot(std::numbers::pi / 4, V3(0, 1, 0));
+    const V3 o1 = R.col(0), o2 = -R.col(2);
+    const double dB = 2e-3;
+    for (double dA : {dB, 0.75 * dB, 0.5 * dB, dB / 3.0, 1.5 * dB}) {
+      const double near = std::min(dA, dB), far = std::max(dA, dB), sb = (far - near) / (0.5 * far);
+      const double w = sb >= 1.0 ? 0.0 : 0.5 * (1 - sb) * (1 - sb);
+      const V3 oNear = dA <= dB ? o1 : o2, oFar = dA <= dB ? o2 : o1;
+      const double depth = (1 - w) * near + w * far;
+      const V3 n = -((1 - w) * oNear + w * oFar).normalized();
+      const std::vector<std::pair<const char*, Contact>> bodies = {
+          {"box", contact::collide(mesh, Frame{}, Shape::box(e), Frame{apex - R * V3(e.x() - dA, 0.01, -e.z() + dB), R})},
+          {"cylinder", contact::collide(mesh, Frame{}, Shape::cylinder(r, L), Frame{apex - R * V3(r - dA, 0.0, -L + dB), R})}};
+      for (const auto& [name, got] : bodies) {
+        const V3 mid = apex - 0.5 * depth * n;
+        const auto it = std::find_if(got.points.begin(), got.points.end(),
+                                     [&](const contact::ContactPoint& p) { return (p.point - mid).norm() <= 1e-12; });
+        QVERIFY2(it != got.points.end(), qPrintable(QString("%1, dA = %2: no point at the apex").arg(name).arg(dA)));
+        qInfo("%-8s dA/dB %.4f: depth off by %.3g m, normal off by %.3g", name, dA / dB, it->depth - depth, (it->normal - n).norm());
+        QVERIFY(std::abs(it->depth - depth) <= 1e-12);
+        QVERIFY((it->normal - n).norm() <= 1e-12);
+      }
+    }
+    const double h = 5e-7;
+    const int steps = int(std::round(0.01 / h));
+    double worst = 0.0;
+    size_t most = 0;
+    V3 prev = V3::Zero();
+    for (int k = 0; k <= steps; ++k) {
+      const V3 shift(-0.005 + 0.01 * k / steps, 0, 0);
+      const Contact ct = contact::collide(mesh, Frame{}, Shape::box(e), Frame{apex - R * V3(e.x() - dB, 0.01, -e.z() + dB) + shift, R});
+      const V3 F = springForce(ct);
+      if (k > 0) worst = std::max(worst, (F - prev).norm() / h);
+      most = std::max(most, ct.points.size());
+      prev = F;
+    }
+    qInfo("apex through a box's diagonal plane: |dF|/h %.4g (hand bound %.4g), points <= %zu", worst, 12.625 * c, most);
+    QVERIFY2(worst <= 12.625 * c, qPrintable(QString::number(worst)));
+    QCOMPARE(most, size_t(1));
   }
 
   // A box (40 x 40 mm across, 60 mm long, 0.2 kg, frictionless) dropped
@@ -874,6 +979,72 @@ class TestContactMesh : public QObject {
     qInfo("over a step's edge to the rim: |dF|/h %.4g, |F| / min(side, cap) >= %.4g (hand bound 1.339)", worst, lowest);
     QVERIFY2(lowest >= 1.339, qPrintable(QString::number(lowest)));
     QVERIFY2(worst <= 12.5, qPrintable(QString::number(worst)));
+  }
+
+  // A cylinder (r 20 mm, 100 mm long) lying along a table's edge (the step
+  // of cylinderSideAndCapShareAnEdge: top z = 0 for x < 0, wall x = 0), its
+  // lowest line d = 1 mm below the top at x_c. Each end's lowest rim point
+  // p is d below the top and a_W = -x_c behind the wall; for x_c < 0 the
+  // edge cuts the side's lowest strip and pushes along +z, as deep as the
+  // side reaches below it, delta = sqrt(r^2 - x_c^2) - (r - d), for the
+  // share of p's force the top hands to the wall, 1 - farShare(a_W, d)
+  // (mesh_pairs.cpp edgeAlongSide). By hand, to 1e-12 (points at the cap
+  // planes y +- L): x_c = -d/4: the edge's share 1, delta along +z, and p
+  // the wall's (d/4 along +x); x_c = -3d/4: share 7/8; x_c = -2d: no edge
+  // point, p the top's (d along +z); x_c = 0: the edge's, d along +z. Main
+  // dropped the edge for x_c < 0 and p went to the wall, d/4 deep: the table
+  // let the cylinder sink near its edge and the force stepped by 2d at
+  // x_c = 0. Slid from x_c = -8 mm to 3 mm (h = 1e-5 m), per end (hand): p's
+  // blend (depths' rates 0 and 1 per m; |s'| <= 3 / far, kBand = 1/2) turns
+  // its depth by at most 1 + 3/8 + 1/2 and its normal (90 degrees, the
+  // blend at least 1 / sqrt 2 long) by 6 / far, times depth <= far: 7.875;
+  // the edge's share by 3 / far times delta <= d: 3, delta by
+  // |x_c| / (r - d) <= 2d / (r - d) (its share is zero beyond 2d); over the
+  // edge (x_c > 0) its point turns with the axis, 1 + d / (r - d). |dF|/h
+  // within 2 (10.875 + 2d / (r - d)) = 21.96 (5.49 seen; main 200).
+  void cylinderLyingAlongATableEdge() {
+    const double d = 1e-3, r = 0.02, L = 0.05, y = 0.1;
+    const Verts v = {{-1, -1, 0}, {0, -1, 0}, {0, 1, 0}, {-1, 1, 0}, {0, -1, -1}, {0, 1, -1}};
+    const Tris t = {{0, 1, 2}, {0, 2, 3}, {1, 4, 5}, {1, 5, 2}};
+    const Shape mesh = meshShape(v, t), cyl = Shape::cylinder(r, L);
+    const M3 lying = rot(std::numbers::pi / 2, V3(1, 0, 0));
+    auto at = [&](double xc) { return contact::collide(mesh, Frame{}, cyl, Frame{V3(xc, y, r - d), lying}); };
+    struct Want {
+      V3 p, n;
+      double depth, share;
+    };
+    for (double xc : {-0.25 * d, -0.75 * d, -2.0 * d, 0.0}) {
+      const double aW = -xc, delta = std::sqrt(r * r - xc * xc) - (r - d);
+      const double sb = (d - aW) / (0.5 * d), edgeShare = xc == 0.0 ? 1.0 : sb >= 1.0 ? 1.0 : 1.0 - 0.5 * (1 - sb) * (1 - sb);
+      std::vector<Want> want;
+      for (double end : {-L, L}) {
+        if (xc > -2.0 * d) want.push_back({V3(0, y + end, -delta / 2), V3::UnitZ(), delta, edgeShare});
+        if (xc == -0.25 * d) want.push_back({V3(xc / 2, y + end, -d), V3::UnitX(), aW, 1.0});
+        if (xc == -2.0 * d) want.push_back({V3(xc, y + end, -d / 2), V3::UnitZ(), d, 1.0});
+      }
+      const Contact c = at(xc);
+      if (xc != -0.75 * d) QCOMPARE(c.points.size(), want.size());
+      for (const Want& w : want) {
+        const auto it = std::find_if(c.points.begin(), c.points.end(),
+                                     [&](const contact::ContactPoint& got) { return (got.point - w.p).norm() <= 1e-12; });
+        QVERIFY2(it != c.points.end(), qPrintable(QString("x_c = %1: no point at (%2, %3, %4)").arg(xc).arg(w.p.x()).arg(w.p.y()).arg(w.p.z())));
+        QVERIFY2(std::abs(it->depth - w.depth) <= 1e-12, qPrintable(QString("x_c = %1: depth %2").arg(xc).arg(it->depth)));
+        QVERIFY((it->normal - w.n).norm() <= 1e-12);
+        QVERIFY2(std::abs(it->share - w.share) <= 1e-12, qPrintable(QString("x_c = %1: share %2").arg(xc).arg(it->share)));
+      }
+    }
+    const double h = 1e-5, from = -0.008, to = 0.003;
+    const int n = int(std::round((to - from) / h));
+    double worst = 0.0;
+    V3 prev = V3::Zero();
+    for (int k = 0; k <= n; ++k) {
+      const V3 F = springForce(at(from + (to - from) * k / n));
+      if (k > 0) worst = std::max(worst, (F - prev).norm() / h);
+      prev = F;
+    }
+    const double bound = 2 * (10.875 + 2 * d / (r - d));
+    qInfo("lying along a table's edge: |dF|/h %.4g (hand bound %.4g)", worst, bound);
+    QVERIFY2(worst <= bound, qPrintable(QString::number(worst)));
   }
 
 

@@ -40,7 +40,7 @@ const std::vector<std::string> kExamples = {
     "sizing_lift",     "seed001_flexible_link", "contact_pick_drop", "contact_pusher", "seed001_sliding_link",
     "seed001_two_link", "contact_tilting_chute",
     "seed004_boom_docking",
-    "contact_clamp_docking", "flexible_boom_lift", "contact_vblock_chute",
+    "contact_clamp_docking", "flexible_boom_lift", "contact_vblock_chute", "contact_spring_finger",
 };
 
 constexpr const char* kSuffix = ".pneumech.json";

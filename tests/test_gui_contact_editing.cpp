@@ -239,6 +239,57 @@ class TestGuiContactEditing : public QObject {
     engine::save(w.project(), saved.toStdString());
     QCOMPARE(engine::load(saved.toStdString()).mechanism.contacts.at(0), c);
   }
+
+  // Each side's marker is the user's choice, for a mesh too: the ground's
+  // mesh on marker "catch" (the file's axes those of the marker), the
+  // ball's sphere on a marker "top" instead of the one at its centre. Each
+  // chosen from the marker box with the keyboard; no marker is added.
+  void chooseTheMarkerOfEveryShape() {
+    QTemporaryDir dir;
+    QVERIFY(QFile::copy(QString(PM_SOURCE_DIR) + "/projects/contact_vblock_chute.stl", dir.filePath("chute.stl")));
+    Project p = ballOverFloor();
+    p.mechanism.parts[1].markers.push_back(test::mk("top", {0, 0, 0.02}));
+    const QString file = dir.filePath("ball.pneumech.json");
+    engine::save(p, file.toStdString());
+    MainWindow w;
+    QVERIFY(test::showProject(w, file, test::kLargeWindow));
+    clickTree(w, "ground");
+    clickTree(w, "ball");
+    w.mechanismActions()->addContact()->trigger();
+    ContactDialog* d = nullptr;
+    QTRY_VERIFY((d = w.findChild<ContactDialog*>("addContactDialog")));
+    auto choose = [](QComboBox* box, int index) {
+      box->setFocus();
+      while (box->currentIndex() != index) {
+        const int at = box->currentIndex();
+        QTest::keyClick(box, index > at ? Qt::Key_Down : Qt::Key_Up);
+        QVERIFY(box->currentIndex() != at);
+      }
+    };
+    // I: the mesh; its marker box offers the part frame first, then the ground's markers.
+    choose(d->shapeBox(0), d->shapeBox(0)->findData(ContactDialog::kMeshChoice));
+    QCOMPARE(d->markerBox(0)->itemText(0), QString("at the shape (the part frame)"));
+    QCOMPARE(d->markerBox(0)->findData("floor"), 1);
+    choose(d->markerBox(0), d->markerBox(0)->findData("catch"));
+    typeInto(d->meshFileEdit(), "chute.stl");
+    // J: the sphere at c, moved onto "top".
+    QVERIFY(d->shapeBox(1)->currentText().startsWith("sphere r 20 mm at c"));
+    QCOMPARE(d->markerBox(1)->itemText(0), QString("at the shape (c)"));
+    choose(d->markerBox(1), d->markerBox(1)->findData("top"));
+    QTest::mouseClick(d->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+    QTRY_VERIFY(!w.findChild<ContactDialog*>("addContactDialog"));
+    const ContactDef c = w.project().mechanism.contacts.at(0);
+    QCOMPARE(c.i.shape, std::string("mesh"));
+    QCOMPARE(c.i.marker, std::string("ground.catch"));
+    const TriangleMesh raw = engine::readMesh(dir.path().toStdString(), "chute.stl");
+    QCOMPARE(c.i.vertices.size(), raw.vertices.size());
+    QCOMPARE(c.i.vertices[0][2], 0.001 * raw.vertices[0][2]);  // in the marker's axes, as the file has them
+    QCOMPARE(c.j.shape, std::string("sphere"));
+    QCOMPARE(c.j.marker, std::string("ball.top"));
+    QCOMPARE(c.j.size.at("radius"), 0.02);
+    QCOMPARE(w.project().mechanism.part("ground")->markers.size(), size_t(2));
+    QCOMPARE(w.project().mechanism.part("ball")->markers.size(), size_t(2));
+  }
 };
 
 QTEST_MAIN(TestGuiContactEditing)

@@ -30,6 +30,22 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The wall-time bounds are for optimised code. Under AddressSanitizer the
+// same work runs 30-200 times slower (docs/testing.md, "The full set"): the
+// bound is scaled by the low end, so a cancel that waits for its stage to
+// end still fails there (2.9 s measured against a 2 s bound at 8160f44).
+#if defined(__SANITIZE_ADDRESS__)
+constexpr double kSlowdown = 30.0;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr double kSlowdown = 30.0;
+#else
+constexpr double kSlowdown = 1.0;
+#endif
+#else
+constexpr double kSlowdown = 1.0;
+#endif
+
 // A steel cantilever of `elements` node bodies, clamped to the ground.
 Project cantileverProject(int elements) {
   FlexibleBodyDef b;
@@ -166,7 +182,7 @@ class TestModalCancel : public QObject {
     qInfo("%s: returned %.4f s (wall) after the cancel", qPrintable(QString(QTest::currentDataTag())), latency);
     QVERIFY(threw);
     QCOMPARE(int(seen.back()), stage);  // no later stage began
-    QVERIFY2(latency < bound, qPrintable(QString("%1 s after the cancel").arg(latency)));
+    QVERIFY2(latency < bound * kSlowdown, qPrintable(QString("%1 s after the cancel").arg(latency)));
   }
 
   // Either solver: cancelled as the eigensolution begins, the analysis

@@ -201,6 +201,34 @@ bool faceOwnsCorner(const MeshShape& m, int t, const V3& x, double h, V3& normal
       }
     }
   }
+  // A ridge that meets t only at a vertex, with a face coplanar with t on
+  // one side (a flat stretch split into triangles up to the ridge's end):
+  // its far face is t's convex neighbour too, where the corner lies along
+  // the ridge's span.
+  for (int k = 0; h < 0.0 && k < 3; ++k)
+    for (int id : m.ridgesAt(c[k])) {
+      const MeshEdge& e = m.edges()[id];
+      if (e.tri[0] == t || e.tri[1] == t) continue;
+      const int s = (m.normals()[e.tri[0]] - n).norm() <= MeshShape::kFlatAngle ? 0
+                    : (m.normals()[e.tri[1]] - n).norm() <= MeshShape::kFlatAngle ? 1 : -1;
+      if (s < 0) continue;
+      const int other = e.tri[1 - s];
+      const auto& te = m.triangleEdges(t);
+      if (std::any_of(te.begin(), te.end(), [&](int j) { return m.edges()[j].tri[0] == other || m.edges()[j].tri[1] == other; }))
+        continue;  // already a neighbour across one of t's own edges
+      const V3& p = m.vertices()[e.a];
+      const V3 d = m.vertices()[e.b] - p;
+      const double u = d.dot(x - p) / d.squaredNorm();
+      if (u < 0.0 || u > 1.0) continue;
+      const double hu = m.normals()[other].dot(x - p);
+      if (hu > h || (hu == h && other < t)) return false;
+      const double w = farShare(-h, -hu);
+      if (w > 0.0) {
+        share -= w;
+        others -= w * hu;
+        turn += w * m.normals()[other];
+      }
+    }
   if (share < 1.0) {
     share = std::max(share, 0.0);
     depth = others + share * depth;
@@ -274,8 +302,41 @@ bool inVertexCone(const MeshShape& m, int i, const V3& d) {
   });
 }
 
+// The ways out of a point inside the body (each a depth and the body's
+// outward normal there) blended: weights g_k / sum g with
+// g_k = f_k / (1 - f_k), f_k = farShare(nearest depth, d_k) (1 for the
+// nearest ways: f = 1/2), so two ways give the nearer 1 - farShare and the
+// farther farShare, as a corner under a ridge does; the weights depend on
+// the depths alone (not on which way is the nearest), so they are
+// continuous where the nearest way changes. depth = sum w_k d_k, outward =
+// the normalised sum w_k n_k: the single way's beyond the band, half and
+// half where two are equal.
+struct Way {
+  double depth;
+  V3 outward;
+};
+void blendWays(const Way* ways, int n, double& depth, V3& outward) {
+  int k0 = 0;
+  for (int k = 1; k < n; ++k)
+    if (ways[k].depth < ways[k0].depth) k0 = k;
+  double sum = 0.0, d = 0.0;
+  V3 o = V3::Zero();
+  for (int k = 0; k < n; ++k) {
+    const double f = k == k0 ? 0.5 : farShare(ways[k0].depth, ways[k].depth), g = f / (1.0 - f);
+    sum += g;
+    d += g * ways[k].depth;
+    o += g * ways[k].outward;
+  }
+  // Opposite ways equally deep (a thin sheet's corner amid a box): the nearest alone.
+  const bool opposed = o.norm() <= 1e-9 * sum;
+  depth = opposed ? ways[k0].depth : d / sum;
+  outward = opposed ? ways[k0].outward : V3(o.normalized());
+}
+
 // Sharp mesh vertices against the box: outside, towards its nearest point;
-// inside, out through the nearest face whose turned normal lies in the cone.
+// inside, out through the faces whose turned normals lie in the cone,
+// blended (blendWays), so a vertex crossing the box's diagonal plane between
+// two faces turns from one's normal to the other's without a step.
 void vertexBox(const MeshShape& m, const std::vector<int>& ids, const BoxInMesh& bx, std::vector<Feature>& out) {
   for (int i : ids) {
     if (!m.sharpVertex(i)) continue;
@@ -287,18 +348,18 @@ void vertexBox(const MeshShape& m, const std::vector<int>& ids, const BoxInMesh&
       if (L > 0.0 && inVertexCone(m, i, u / L)) out.push_back({v, w, u / L, L});
       continue;
     }
-    double best = std::numeric_limits<double>::infinity();
-    V3 nf = V3::Zero();
+    Way ways[6];
+    int n = 0;
     for (int k = 0; k < 3; ++k)
       for (double sg : {1.0, -1.0}) {
-        const double depth = bx.e[k] - sg * x[k];
         const V3 outward = sg * bx.R.col(k);
-        if (depth < best && inVertexCone(m, i, -outward)) {
-          best = depth;
-          nf = outward;
-        }
+        if (inVertexCone(m, i, -outward)) ways[n++] = {bx.e[k] - sg * x[k], outward};
       }
-    if (std::isfinite(best)) out.push_back({v, v + best * nf, -nf, -best});
+    if (n == 0) continue;
+    double depth;
+    V3 nf;
+    blendWays(ways, n, depth, nf);
+    out.push_back({v, v + depth * nf, -nf, -depth});
   }
 }
 
@@ -313,8 +374,9 @@ struct CylInMesh {
 
 // Per face, the rim points the plane shape takes (per end disc the lowest
 // one along the face's normal and those a quarter, a half and three quarters
-// of a turn from it), owned by the face as the box's corners are.
-void rimFaces(const MeshShape& m, const std::vector<int>& tris, const CylInMesh& cy, std::vector<Feature>& out) {
+// of a turn from it), owned by the face as the box's corners are. Inlined:
+// out of line it cost the cylinder pair 4 % more (docs/performance.md).
+[[gnu::always_inline]] inline void rimFaces(const MeshShape& m, const std::vector<int>& tris, const CylInMesh& cy, std::vector<Feature>& out) {
   const double limit = std::min(cy.r, cy.h);
   const V3 a = cy.R.col(2);
   for (int t : tris) {
@@ -342,12 +404,36 @@ bool inEdgeCone(const MeshEdge& e, const V3& d) {
 }
 
 // A sharp mesh edge parallel to the axis (cylinder-local A + t D): the two
-// ends of its stretch between the cap planes, against the side.
-void edgeAlongSide(const MeshEdge& e, const CylInMesh& cy, const V3& A, const V3& D, std::vector<Feature>& out) {
+// ends of its stretch between the cap planes, against the side. Where the
+// side's normal there (towards the axis) lies outside the edge's cone, past
+// one face's normal nT (the axis beyond a table's edge, over the table:
+// the edge cuts the side's lowest strip), the edge still pushes along nT, as
+// deep as the side reaches below it along nT, for the share of the force
+// that the face's lowest rim point p (the line the side rests on) hands to
+// the other face W (faceOwnsCorner's farShare of p's depths behind nT and
+// W): all of it where the axis is over the edge (p's depth behind W is
+// zero there and the side's normal is nT), none once p is the face's alone.
+// So a cylinder lying along a table's edge is held by the table up to the
+// edge and by the edge beyond, without a step.
+void edgeAlongSide(const MeshShape& m, const MeshEdge& e, const CylInMesh& cy, const V3& A, const V3& D,
+                   std::vector<Feature>& out) {
   const double rho = A.head<2>().norm();
   if (!(rho > 0.0)) return;
-  const V3 er(A.x() / rho, A.y() / rho, 0.0), n = cy.R * V3(-er);
-  if (!inEdgeCone(e, n)) return;
+  const V3 er(A.x() / rho, A.y() / rho, 0.0);
+  V3 n = cy.R * V3(-er);
+  double depth = cy.r - rho, share = 1.0;
+  if (!inEdgeCone(e, n)) {
+    if (e.tri[1] < 0 || !(rho < cy.r)) return;
+    const int k = m.normals()[e.tri[0]].dot(n) >= m.normals()[e.tri[1]].dot(n) ? 0 : 1;
+    const V3 nT = m.normals()[e.tri[k]], nW = m.normals()[e.tri[1 - k]];
+    const V3 nl = cy.R.transpose() * nT, ml = cy.R.transpose() * nW;
+    const V3 E(A.x(), A.y(), 0.0);  // the edge from the axis, across it
+    const double aT = cy.r + nl.dot(E), aW = ml.dot(E) + cy.r * ml.dot(nl);  // p's depths behind nT and W
+    share = aW < aT ? 1.0 - farShare(std::max(aW, 0.0), aT) : farShare(aT, aW);
+    if (share <= 0.0) return;
+    n = nT;
+    depth = nl.dot(E) + std::sqrt(std::max(0.0, nl.dot(E) * nl.dot(E) - rho * rho + cy.r * cy.r));
+  }
   double t0 = 0.0, t1 = 1.0;
   if (D.z() != 0.0) {
     double ta = (-cy.h - A.z()) / D.z(), tb = (cy.h - A.z()) / D.z();
@@ -358,7 +444,7 @@ void edgeAlongSide(const MeshEdge& e, const CylInMesh& cy, const V3& A, const V3
   for (double s : {t0, t1}) {
     if (t0 > t1 || s <= 0.0 || s >= 1.0 || (s == t1 && t1 == t0)) continue;  // an end: the vertex's
     const V3 x = A + s * D;
-    out.push_back({cy.world(x), cy.world(V3(cy.r * er.x(), cy.r * er.y(), x.z())), n, rho - cy.r});
+    out.push_back({cy.world(x), cy.world(x) - depth * n, n, -depth, share});
   }
 }
 
@@ -417,7 +503,7 @@ void edgeCylinder(const MeshShape& m, const std::vector<int>& ids, const CylInMe
     if (std::min(A.z(), A.z() + D.z()) > cy.h + reach || std::max(A.z(), A.z() + D.z()) < -cy.h - reach) continue;
     const double dd = D.head<2>().squaredNorm();
     if (dd <= 1e-24 * D.squaredNorm()) {
-      edgeAlongSide(e, cy, A, D, out);
+      edgeAlongSide(m, e, cy, A, D, out);
       continue;
     }
     // The edge's line is nearest the axis at tl; its point on the edge at t.
@@ -454,8 +540,10 @@ void edgeCylinder(const MeshShape& m, const std::vector<int>& ids, const CylInMe
 }
 
 // Sharp mesh vertices against the cylinder: outside, towards its nearest
-// point; inside, out through the nearest of side and caps whose normal
-// (turned) lies in the vertex's normal cone.
+// point; inside, out through those of side and caps whose normals (turned)
+// lie in the vertex's normal cone, blended (blendWays). On the axis the side
+// has no normal and is left out (a step there only where the side's depth,
+// r, is within the band of a cap's).
 void vertexCylinder(const MeshShape& m, const std::vector<int>& ids, const CylInMesh& cy, std::vector<Feature>& out) {
   for (int i : ids) {
     if (!m.sharpVertex(i)) continue;
@@ -470,18 +558,19 @@ void vertexCylinder(const MeshShape& m, const std::vector<int>& ids, const CylIn
       if (L > 0.0 && inVertexCone(m, i, u / L)) out.push_back({v, q, u / L, L});
       continue;
     }
-    double best = std::numeric_limits<double>::infinity();
-    V3 nf = V3::Zero();
+    Way ways[3];
+    int n = 0;
     auto consider = [&](double depth, const V3& outward) {
-      if (depth < best && inVertexCone(m, i, -outward)) {
-        best = depth;
-        nf = outward;
-      }
+      if (inVertexCone(m, i, -outward)) ways[n++] = {depth, outward};
     };
     if (rho > 0.0) consider(cy.r - rho, cy.R * er);
     consider(cy.h - x.z(), cy.R.col(2));
     consider(cy.h + x.z(), V3(-cy.R.col(2)));
-    if (std::isfinite(best)) out.push_back({v, v + best * nf, -nf, -best});
+    if (n == 0) continue;
+    double depth;
+    V3 nf;
+    blendWays(ways, n, depth, nf);
+    out.push_back({v, v + depth * nf, -nf, -depth});
   }
 }
 

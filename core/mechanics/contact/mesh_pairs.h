@@ -33,8 +33,11 @@
 //    the box edge reaching past it along their common normal, which lies in
 //    the mesh edge's normal cone and the box edge's (a ridge under a box's
 //    face: the two points where it leaves the face);
-//  - a sharp mesh vertex inside the box: out through the nearest box face
-//    whose normal (turned) lies in the vertex's normal cone.
+//  - a sharp mesh vertex inside the box: out through the box faces whose
+//    normals (turned) lie in the vertex's normal cone, the nearest one's
+//    normal and depth blended with those nearly as near (within the
+//    corners' band: half and half where two are equal), so a vertex
+//    crossing the box's diagonal plane turns without a step.
 // Apart, the same features and the corners' nearest sharp edges and
 // vertices give the distance (capped at the box's smallest half extent).
 // A crossing's depth grows from zero over the box's smallest half extent
@@ -50,7 +53,12 @@
 //  - a sharp mesh edge, where its line passes nearest the axis, out through
 //    the nearer of the side and the cap there whose normal lies in the
 //    edge's cone: the side's point (across a lying cylinder: one; parallel
-//    to the axis: the two ends of its stretch between the cap planes), no
+//    to the axis: the two ends of its stretch between the cap planes; a
+//    parallel edge whose side normal lies just past one face's, as under a
+//    cylinder lying along a table's edge with its axis over the table,
+//    pushes along that face's normal, as deep as the side reaches below it,
+//    for the share the face's lowest rim point hands to the other face, so
+//    the table holds it up to the edge), no
 //    deeper than the edge below the cap, or the cap's: the two points where
 //    the edge leaves the cap's disc, each at its depth below the cap but no
 //    deeper than the edge below the side (each falls to zero where the edge
@@ -59,13 +67,14 @@
 //    force (ContactPoint::share: half and half where equal, C1 in between),
 //    and report the shared distance: the normal turns by 90 degrees there,
 //    and the force hands over without a dip;
-//  - a sharp mesh vertex inside the cylinder: out through the nearest of
-//    side and caps whose normal (turned) lies in the vertex's normal cone.
+//  - a sharp mesh vertex inside the cylinder: out through those of side and
+//    caps whose normals (turned) lie in the vertex's normal cone, blended
+//    as in the box.
 // Apart, the same features give the distance (capped at min(r, h)).
-// Not blended (steps left): a sharp mesh vertex inside a box or cylinder
-// switching the face it leaves through; a corner under a ridge near one of
-// the ridge's vertices, over a triangle that meets the ridge there only;
-// a tilted cylinder's rim points, chosen per face, differ between the two
+// A ridge that meets a face's triangle only at a vertex (a flat stretch
+// split into triangles up to the ridge's end) blends the same way along
+// the ridge's span. Not blended (steps left): past a ridge's end inside a
+// mesh; a tilted cylinder's rim points, chosen per face, differ between the two
 // faces of a ridge, so the hand-over moves the point.
 #pragma once
 

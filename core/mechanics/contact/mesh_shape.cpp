@@ -93,9 +93,13 @@ MeshShape::MeshShape(const std::vector<std::array<double, 3>>& vertices, const s
     }
   }
   sharpV_.assign(v_.size(), 0);
-  for (MeshEdge& e : e_) {
+  ridges_.resize(v_.size());
+  for (size_t i = 0; i < e_.size(); ++i) {
+    MeshEdge& e = e_[i];
     e.sharp = e.tri[1] < 0 || n_[e.tri[0]].dot(e.inward[1]) < -kFlatAngle;
     if (e.sharp) sharpV_[e.a] = sharpV_[e.b] = 1;
+    if (e.sharp && e.tri[1] >= 0)
+      for (int v : {e.a, e.b}) ridges_[v].push_back(static_cast<int>(i));
   }
   order_.resize(t_.size());
   for (size_t t = 0; t < t_.size(); ++t) order_[t] = static_cast<int>(t);

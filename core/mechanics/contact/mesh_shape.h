@@ -63,6 +63,8 @@ class MeshShape {
   // Vertex i ends a sharp edge (else it lies inside a flat or concave stretch:
   // never a contact feature of its own).
   bool sharpVertex(int i) const { return sharpV_[i] != 0; }
+  // The sharp edges with a triangle on either side (ridges) that end at vertex i.
+  const std::vector<int>& ridgesAt(int i) const { return ridges_[i]; }
   V3 lo() const { return nodes_.front().lo; }
   V3 hi() const { return nodes_.front().hi; }
 
@@ -81,6 +83,7 @@ class MeshShape {
   std::vector<std::array<int, 3>> te_;  // per triangle: its edges (opposite corners 2, 0, 1: edge k runs from corner k to k + 1)
   std::vector<std::vector<int>> nb_;
   std::vector<char> sharpV_;
+  std::vector<std::vector<int>> ridges_;
   std::vector<V3> tlo_, thi_;           // per triangle bounds
   std::vector<int> order_;
   std::vector<MeshNode> nodes_;
