@@ -129,6 +129,7 @@ void MechanismView::setProject(const Project& project, const QString& projectDir
   d_->scene.contacts().setStore(d_->results);  // the pairs were drawn anew
   d_->scene.latches().setStore(d_->results);
   d_->time = 0.0;
+  d_->fitGround();  // the new drawing's base, under the poses shown
   if (d_->track.rows() > 0) {
     d_->scene.applyPose(d_->track, d_->time);
     d_->scene.contacts().apply(d_->time);
@@ -141,12 +142,20 @@ void MechanismView::setProject(const Project& project, const QString& projectDir
   emit flexibleBodiesShown(d_->scene.hasBeams());
 }
 
-void MechanismView::setResults(const ResultStore* results) {
+void MechanismView::setResults(const ResultStore* results, bool complete) {
   d_->results = results;
+  d_->complete = results && complete;
   d_->track.setStore(results, d_->scene.partIds());
   d_->scene.contacts().setStore(results);
   d_->scene.latches().setStore(results);
   d_->scene.setStressStore(results);
+  d_->fitGround();
+  setPose(d_->time);
+}
+
+void MechanismView::resultsComplete() {
+  d_->complete = d_->results != nullptr;
+  d_->fitGround();
   setPose(d_->time);
 }
 

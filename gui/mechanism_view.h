@@ -57,7 +57,11 @@ class MechanismView : public QOpenGLWidget {
   void setProject(const Project& project, const QString& projectDir = {});
   // The store is read, never owned; pass nullptr before deleting it. Rows
   // appended later (a running simulation) are picked up by refreshResults().
-  void setResults(const ResultStore* results);
+  // Complete results get the machine base fitted under all their poses at
+  // once; a running simulation's (complete false) when resultsComplete()
+  // says its rows are all there: the base keeps its size while they come.
+  void setResults(const ResultStore* results, bool complete = true);
+  void resultsComplete();
   // Pulls rows appended since the last call; true when there were new ones.
   bool refreshResults();
   // At most one pose drawn per `ms` (0, the default: every setPose() at

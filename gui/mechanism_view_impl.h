@@ -19,6 +19,11 @@ struct MechanismView::Impl {
   scene3d::MechanismScene scene;
   scene3d::PoseTrack track;
   const ResultStore* results = nullptr;
+  bool complete = false;  // every row of `results` is there: the ground lies under them
+  void fitGround() {
+    track.refresh();
+    if (complete && track.rows() > 0) scene.fitGround(track);
+  }
   double time = 0.0;
   bool orthographic = false;
   bool built = false;

@@ -7,8 +7,6 @@
 #include "results_tree.h"
 #include "units.h"
 
-#include "engine/engine.h"  // reportSettings: the project's report plots
-
 #include <QDataStream>
 #include <QDateTime>
 #include <QFileDialog>
@@ -175,17 +173,8 @@ void ResultsPanel::alignTimeAxes() {
 }
 
 void ResultsPanel::setProject(const Project& project) {
-  keepReportPlots(project);
+  plotModel_ = defaultPlotModel(project);
   stepView_->setProject(project);
-}
-
-void ResultsPanel::keepReportPlots(const Project& project) {
-  reportPlots_.clear();
-  try {
-    for (const ReportPlot& p : reportSettings(project).plots) reportPlots_.push_back(p.channels);
-  } catch (const std::exception&) {
-    // A bad "report" section is the Check's and the report's to name; the plots fall back.
-  }
 }
 
 void ResultsPanel::resetForProject(const Project& project) {
@@ -198,7 +187,8 @@ void ResultsPanel::resetForProject(const Project& project) {
   }
   filter_->clear();
   setTimeCursor(0.0);
-  keepReportPlots(project);
+  defaults_.clear();
+  plotModel_ = defaultPlotModel(project);
   stepView_->setProject(project);
 }
 
@@ -242,7 +232,7 @@ void ResultsPanel::startRun(const Project& project) {
     p->setTimeEnd(tEnd_);
     p->setAutoRange(true);
   }
-  keepReportPlots(project);
+  plotModel_ = defaultPlotModel(project);
   stepView_->setProject(project);
 }
 
@@ -252,71 +242,27 @@ void ResultsPanel::onReset() {
   chooseDefaultChannels();
 }
 
-// The first run shows the circuit's pressures (up to four; components' own
-// channels "cyl1.pA", the nets' copies only when there are fewer than two)
-// and, in a second pane, the actuator positions. A mechanism without
-// pressures shows what an ADAMS user plots first (mechanismPlotGroups).
-// Every pane shown gets channels; later runs keep what the user chose.
+// The first run's panes show what moves (default_plots.h); every pane shown
+// gets channels. While the panes hold that choice untouched, it follows the
+// rows: an axis that turns out not to move leaves, one that starts moving
+// comes. Once the user changed them, later runs keep the user's choice.
 void ResultsPanel::chooseDefaultChannels() {
-  for (PlotPane* p : panes_)
-    for (const std::string& n : p->channelNames())
-      if (data_->find(n) >= 0) return;
-  const auto groups = defaultPlotGroups();
-  for (size_t i = 0; i < groups.size(); ++i) {
-    if (panes_.size() <= i) addPane();
-    for (const auto& n : groups[i]) panes_[i]->addChannel(n);
+  const std::vector<std::vector<std::string>> now = plotSelection().channels;
+  bool shown = false;
+  for (const auto& pane : now)
+    for (const std::string& n : pane) shown = shown || data_->find(n) >= 0;
+  if (shown && now != defaults_) return;
+  const auto groups = defaultPlotGroups(*data_, plotModel_);
+  if (groups.empty() || groups == now) return;
+  while (panes_.size() < groups.size()) addPane();
+  if (shown) {  // the panes are the last choice's: made to match the new one
+    while (panes_.size() > groups.size()) removePane(panes_.back());
+    for (size_t i = 0; i < groups.size(); ++i) panes_[i]->setChannelNames(groups[i]);
+  } else {
+    for (size_t i = 0; i < groups.size(); ++i)
+      for (const auto& n : groups[i]) panes_[i]->addChannel(n);
   }
-}
-
-std::vector<std::vector<std::string>> ResultsPanel::defaultPlotGroups() const {
-  const auto& ch = data_->channels();
-  auto own = [](const std::string& n) { return n.rfind("n:", 0) != 0 && std::count(n.begin(), n.end(), '.') == 1; };
-  std::vector<std::string> pressures, positions;
-  for (int pass = 0; pass < 2 && pressures.size() < 2; ++pass)
-    for (const auto& c : ch)
-      if (c.unit == "Pa" && (pass == 1 || own(c.name)) && pressures.size() < 4 &&
-          std::find(pressures.begin(), pressures.end(), c.name) == pressures.end())
-        pressures.push_back(c.name);
-  if (pressures.empty()) return mechanismPlotGroups();
-  for (const auto& c : ch)
-    if (c.unit == "m" && own(c.name) && c.quantity == "x" && positions.size() < 4) positions.push_back(c.name);
-  std::vector<std::vector<std::string>> groups{pressures};
-  if (!positions.empty()) groups.push_back(positions);
-  return groups;
-}
-
-// Without a circuit: the project's report plots when it names them (its
-// author's choice, every channel present), else the moving parts'
-// positions, their velocities and the contacts' normal forces, each pane
-// with up to four channels and no pane without one.
-std::vector<std::vector<std::string>> ResultsPanel::mechanismPlotGroups() const {
-  std::vector<std::vector<std::string>> groups;
-  for (const auto& plot : reportPlots_) {
-    std::vector<std::string> present;
-    for (const auto& n : plot)
-      if (data_->find(n) >= 0) present.push_back(n);
-    if (!present.empty()) groups.push_back(std::move(present));
-  }
-  if (!groups.empty()) return groups;
-  // A part's channels: "<part>.x" (m) is followed by y and z, "<part>.vx" by vy and vz.
-  std::vector<std::string> positions, velocities, forces;
-  const auto& ch = data_->channels();
-  for (const auto& c : ch) {
-    const std::string object = c.name.substr(0, c.name.rfind('.'));
-    const auto add = [&](std::vector<std::string>& to, const char* q) {
-      const std::string n = object + "." + q;
-      if (to.size() < 4 && data_->find(n) >= 0) to.push_back(n);
-    };
-    if (c.quantity == "x" && c.unit == "m" && data_->find(object + ".vx") >= 0)
-      for (const char* q : {"x", "y", "z"}) add(positions, q);
-    else if (c.quantity == "vx" && c.unit == "m/s")
-      for (const char* q : {"vx", "vy", "vz"}) add(velocities, q);
-    else if (c.quantity == "normal_force" && forces.size() < 4)
-      forces.push_back(c.name);
-  }
-  for (auto* g : {&positions, &velocities, &forces})
-    if (!g->empty()) groups.push_back(std::move(*g));
-  return groups;
+  defaults_ = plotSelection().channels;
 }
 
 void ResultsPanel::refresh() {
@@ -340,6 +286,7 @@ void ResultsPanel::refresh() {
 void ResultsPanel::refreshPlots() {
   plotTimer_->stop();
   lastPlotMs_ = QDateTime::currentMSecsSinceEpoch();
+  if (data_->rows() > 0) chooseDefaultChannels();
   for (PlotPane* p : panes_) p->refresh();
 }
 

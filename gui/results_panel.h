@@ -5,6 +5,7 @@
 #pragma once
 
 #include "csv_export_dialog.h"
+#include "default_plots.h"
 #include "model/project.h"
 
 #include <QByteArray>
@@ -109,9 +110,6 @@ class ResultsPanel : public QWidget {
  private:
   void onReset();
   void chooseDefaultChannels();
-  std::vector<std::vector<std::string>> defaultPlotGroups() const;
-  std::vector<std::vector<std::string>> mechanismPlotGroups() const;
-  void keepReportPlots(const Project& project);
   void exportPaneDialog(bool svg);
   void scheduleAlign();
 
@@ -122,9 +120,11 @@ class ResultsPanel : public QWidget {
   QSplitter* paneSplitter_;
   QSplitter* split_;
   DisplacementStepView* stepView_;
-  // The project's own "report" plots (channel lists), the default panes
-  // of a project without pressures.
-  std::vector<std::vector<std::string>> reportPlots_;
+  // What the default panes are chosen from (the project's report plots,
+  // the axes its parts can move along), and the panes' channels as last
+  // chosen (while the panes show them, the choice follows the rows).
+  DefaultPlotModel plotModel_;
+  std::vector<std::vector<std::string>> defaults_;
   std::vector<PlotPane*> panes_;
   PlotPane* current_ = nullptr;
   QAction* maximise_ = nullptr;

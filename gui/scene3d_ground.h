@@ -21,11 +21,18 @@ class GroundPlate {
   void reset(const osg::Quat& up, double scale);
   // Widens the extent by a point given in world coordinates.
   void include(const osg::Vec3d& world);
+  // The extent so far is the drawing's as built; fromBuild() goes back to
+  // it, for a fit to the poses of other results.
+  void keepAsBuilt() { built_ = extent_; }
+  void fromBuild() { extent_ = built_; }
   // The ball of `radius` around a world point lies inside the extent (with a
   // hair to spare for rounding): including points of it changes nothing.
   bool holds(const osg::Vec3d& world, double radius) const;
-  // Redraws the plate when the extent left it; true when it did.
-  bool update();
+  // Redraws the plate when the extent left it, or (tight) whenever it is
+  // not the plate the extent gives; true when it did.
+  bool update(bool tight = false);
+  // How many times the plate was drawn since the last reset().
+  int redraws() const { return redraws_; }
 
   osg::MatrixTransform* node() const { return node_.get(); }
   // In the up frame: what the plate must lie under, and the plate itself
@@ -38,7 +45,8 @@ class GroundPlate {
   osg::ref_ptr<osg::MatrixTransform> node_;
   osg::Quat down_;
   double scale_ = 0.1;
-  osg::BoundingBoxd extent_, plate_;
+  osg::BoundingBoxd extent_, plate_, built_;
+  int redraws_ = 0;
 };
 
 }  // namespace pm::gui::scene3d

@@ -252,7 +252,6 @@ void MechanismScene::build(const Project& project, const std::string& projectDir
 void MechanismScene::placeGround() {
   if (ground_.node()->getNumParents() == 0) root_->addChild(ground_.node());
   ground_.reset(up_, scale_);
-  groundRows_ = 0;
   partBoxes_.clear();
   partReach_.clear();
   for (const Part& p : parts_) {
@@ -273,14 +272,15 @@ void MechanismScene::placeGround() {
   const osg::BoundingBox& box = all.getBoundingBox();
   if (box.valid())
     for (unsigned c = 0; c < 8; ++c) ground_.include(box.corner(c));
+  ground_.keepAsBuilt();
   ground_.update();
 }
 
 void MechanismScene::fitGround(const PoseTrack& track) {
-  if (track.rows() < groundRows_) groundRows_ = 0;  // another run
+  ground_.fromBuild();
   osg::Matrixd m;
   osg::Vec3d origin;
-  for (size_t r = groundRows_; r < track.rows(); ++r)
+  for (size_t r = 0; r < track.rows(); ++r)
     for (size_t k = 0; k < parts_.size() && k < partBoxes_.size(); ++k) {
       if (!partBoxes_[k].valid() || !track.rowPosition(k, r, origin)) continue;
       // Every corner lies within the part's reach of its origin: when that
@@ -290,8 +290,8 @@ void MechanismScene::fitGround(const PoseTrack& track) {
       if (!track.rowPose(k, r, m)) continue;
       for (unsigned c = 0; c < 8; ++c) ground_.include(partBoxes_[k].corner(c) * m);
     }
-  groundRows_ = track.rows();
-  ground_.update();
+  ground_.update(true);
+  ++groundFits_;
 }
 
 void MechanismScene::adoptNodeParts() {
@@ -747,7 +747,6 @@ void MechanismScene::applyPose(const PoseTrack& track, double t) {
   for (size_t k = 0; k < parts_.size(); ++k) parts_[k].xf->setMatrix(world[k]);
   applyStressColours(t);
   updateSprings();
-  fitGround(track);
 }
 
 void MechanismScene::applyStressColours(double t) {

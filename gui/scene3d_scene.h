@@ -100,9 +100,14 @@ class MechanismScene {
   // World matrix of part k as drawn.
   osg::Matrixd partMatrix(size_t k) const;
   void setPartMatrix(size_t k, const osg::Matrixd& m);
-  // The machine base under the mechanism: under its initial pose and every
-  // pose of the results applyPose() was given.
+  // The machine base under the mechanism: under its initial pose as built
+  // and, once fitGround() was given results, under every pose of them.
   const GroundPlate& ground() const { return ground_; }
+  // Lays the base under the initial pose and every row of `track`: once a
+  // run's rows are all there, or the model changed (build() lays it under
+  // the initial pose alone), not on each pose drawn. How many times it did.
+  void fitGround(const PoseTrack& track);
+  int groundFits() const { return groundFits_; }
   // Resets to the initial pose of the model.
   void resetPose();
   // Moves every part to time t of `track` (parts without channels keep their
@@ -186,9 +191,8 @@ class MechanismScene {
   GroundPlate ground_;
   std::vector<osg::BoundingBoxd> partBoxes_;  // each part's drawing in its own frame
   std::vector<double> partReach_;             // the farthest corner of its box from the part's origin
-  size_t groundRows_ = 0;                     // result rows the plate lies under
+  int groundFits_ = 0;
   void placeGround();
-  void fitGround(const PoseTrack& track);
   // A shape of a part placed from its markers (ids on the part; none or
   // an unknown one: the part's frame): a solid in marker a's frame, or a
   // link from a to b whose thickness lies along a's z (`partNormal`: the

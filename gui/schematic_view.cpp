@@ -595,6 +595,16 @@ void SchematicView::setLegendVisible(bool on, double pLow, double pHigh) {
   viewport()->update();
 }
 
+// A run or a mode colours the lines of the circuit: a sheet without lines
+// (a mechanism alone, symbols not yet connected) has nothing a scale explains.
+bool SchematicView::legendVisible() const { return legend_ && !document()->project().connections.empty(); }
+
+QString SchematicView::legendHint() const {
+  if (!legend_ || legendVisible()) return {};
+  return document()->project().components.empty() ? tr("No circuit: pressures are shown on the lines of a circuit")
+                                                  : tr("No lines to colour: connect the ports");
+}
+
 QString SchematicView::legendUnit() const { return units::pressureUnit().unit; }
 
 QStringList SchematicView::legendTicks() const {
@@ -606,7 +616,9 @@ QStringList SchematicView::legendTicks() const {
 }
 
 void SchematicView::drawForeground(QPainter* p, const QRectF&) {
-  if (!legend_) return;
+  const QString hint = legendHint();
+  if (!hint.isEmpty()) drawLegendHint(p, hint);
+  if (!legendVisible()) return;
   p->save();
   p->resetTransform();
   const QRect vr = viewport()->rect();
@@ -629,6 +641,24 @@ void SchematicView::drawForeground(QPainter* p, const QRectF&) {
     p->drawLine(bar.right(), y, bar.right() + 4, y);
     p->drawText(QPoint(bar.right() + 7, y + 4), ticks[i]);
   }
+  p->restore();
+}
+
+// In the scale's corner, in its panel and font: grey text that reads as a note.
+void SchematicView::drawLegendHint(QPainter* p, const QString& text) {
+  p->save();
+  p->resetTransform();
+  QFont f = font();
+  f.setPointSizeF(8);
+  p->setFont(f);
+  const QFontMetrics fm(f);
+  const QRect vr = viewport()->rect();
+  const int w = std::max(40, std::min(fm.horizontalAdvance(text) + 2, vr.width() - 40));  // +2: no wrap by rounding
+  const QRect r = fm.boundingRect(QRect(0, 0, w, 10 * fm.height()), Qt::TextWordWrap, text);
+  const QRect box(vr.right() - r.width() - 22, vr.bottom() - 30 - r.height(), r.width() + 12, r.height() + 8);
+  p->fillRect(box, QColor(255, 255, 255, 225));
+  p->setPen(QColor(110, 110, 110));
+  p->drawText(box.adjusted(6, 4, -6, -4), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, text);
   p->restore();
 }
 

@@ -52,9 +52,13 @@ class SchematicView : public QGraphicsView {
 
   double zoom() const;
   // The colour scale of the line pressures, from pLow (blue) to pHigh (red),
-  // both absolute [Pa]; labelled in the studio's pressure units.
+  // both absolute [Pa]; labelled in the studio's pressure units. Drawn only
+  // while the sheet has lines to colour; without, a short hint says so
+  // (legendHint) where the scale would be.
   void setLegendVisible(bool on, double pLow = 0.0, double pHigh = 0.0);
-  bool legendVisible() const { return legend_; }
+  bool legendVisible() const;
+  // The text shown instead of the scale ("" when the scale or nothing is shown).
+  QString legendHint() const;
   // The scale's unit ("bar (g)") and tick texts, bottom to top, as drawn.
   QString legendUnit() const;
   QStringList legendTicks() const;
@@ -88,6 +92,7 @@ class SchematicView : public QGraphicsView {
   void commitMoves();
   void zoomBy(double factor, const QPoint& anchor);
   void endConnect(const QPointF& scenePos);
+  void drawLegendHint(QPainter* p, const QString& text);
 
   SchematicScene* scene_;
   Mode mode_ = Mode::None;

@@ -4,6 +4,7 @@
 // from View > Layout; and a machine base lies under the mechanism (its top
 // just under the lowest point, under every pose of a run, as wide as the
 // mechanism), so parts do not float.
+#include "document.h"
 #include "main_window.h"
 #include "mechanism_view.h"
 #include "result_buffer.h"
@@ -198,7 +199,77 @@ class TestGui3dMachineLayout : public QObject {
     w.mechanismView()->grabFramebuffer().save(QDir::current().filePath("ground_plate.png"));
   }
 
+  // The plate is laid once per run, not at each pose: while a run's rows
+  // come it keeps its size (it does not creep under the user's eyes as the
+  // bob swings lower), when the run is over it is fitted once under all of
+  // them, playing the run back draws it no more, a second run fits it once
+  // more to the same plate, and an edit of the model lays it anew under the
+  // poses shown.
+  void groundFittedOncePerRun() {
+    MainWindow w;
+    QVERIFY(showProject(w, examplePath("pendulum"), QSize(1500, 1000)));
+    MechanismView* v3 = w.mechanismView();
+    const scene3d::MechanismScene& s = v3->scene();
+    const scene3d::GroundPlate& g = s.ground();
+    const osg::BoundingBoxd before = g.box();
+    const int fits = s.groundFits();
+    // Interactive at 2x: the run takes 2.5 s and its poses are drawn as its rows come.
+    QComboBox* speed = w.timeBar()->speedBox();
+    speed->setCurrentIndex(speed->findText("2x"));
+    clickToolbar(w, w.findChild<QAction*>("actionInteractive"));
+    QSignalSpy done(&w, &MainWindow::simulationFinished);
+    std::vector<osg::BoundingBoxd> plates;  // at each pose drawn until the run is over
+    connect(v3, &MechanismView::poseShown, this, [&] {
+      if (done.isEmpty()) plates.push_back(g.box());
+    });
+    w.runSimulation();
+    QVERIFY(done.wait(60000));
+    QVERIFY(w.runner()->lastResult().ok());
+    // The last pose is the one drawn with the run's fit.
+    const auto moved = std::count_if(plates.begin(), plates.end() - 1, [&](const osg::BoundingBoxd& b) { return !(b == before); });
+    qInfo("%zu poses drawn during the run, the plate changed before %ld of them", plates.size() - 1, long(moved));
+    QVERIFY(plates.size() >= 5);  // ~15 at 2x on a quiet machine
+    QCOMPARE(moved, 0);
+    QCOMPARE(s.groundFits(), fits + 1);
+    const osg::BoundingBoxd after = g.box();
+    QVERIFY(after.zMax() < before.zMax() - 0.005);  // the swing goes ~1 cm under the start
+    const int redraws = g.redraws();
+    QVERIFY(plateUnderEveryPose(w));
+    QCOMPARE(g.redraws(), redraws);
+    QCOMPARE(s.groundFits(), fits + 1);
+
+    // Again, as fast as possible: fitted once more, to the same plate.
+    clickToolbar(w, w.findChild<QAction*>("actionInteractive"));
+    QVERIFY(runToEnd(w));
+    QCOMPARE(s.groundFits(), fits + 2);
+    QVERIFY(g.box() == after);
+
+    // The bob twice as large: the plate is laid under the larger bob's poses.
+    QVERIFY(w.document()->edit("Bob radius", [](Project& p) { p.mechanism.parts[1].geometry[0].size["radius"] = 0.08; }));
+    QTest::qWait(50);
+    QCOMPARE(s.groundFits(), fits + 3);
+    QVERIFY2(g.box().zMax() < after.zMax() - 0.035, qPrintable(QString::number(g.box().zMax() - after.zMax())));
+    QVERIFY(plateUnderEveryPose(w));
+  }
+
  private:
+  // The run's poses (every row's time, up to 200 of them) all lie on the
+  // plate and within its extent across gravity.
+  static bool plateUnderEveryPose(MainWindow& w) {
+    const scene3d::MechanismScene& s = w.mechanismView()->scene();
+    const scene3d::GroundPlate& g = s.ground();
+    const ResultBuffer* b = w.resultBuffer();
+    for (size_t r = 0; r < b->rows(); r += std::max<size_t>(1, b->rows() / 200)) {
+      w.timeCursor()->seek(b->times()[r]);
+      const osg::BoundingBox now = drawnUp(s);
+      if (now.zMin() < g.box().zMax() || now.xMin() < g.box().xMin() || now.xMax() > g.box().xMax()) {
+        qWarning("t = %g s: the mechanism leaves the plate", b->times()[r]);
+        return false;
+      }
+    }
+    return true;
+  }
+
   static void chooseMaxSpeed(MainWindow& w) {
     QComboBox* speed = w.timeBar()->speedBox();
     speed->setCurrentIndex(speed->findText("As fast as possible"));

@@ -2,10 +2,17 @@
 // issue 27's contact examples): after its first run every plot pane shows
 // channels. The V-block chute names its plots in its "report" section and
 // gets them; without that section it gets what an ADAMS user plots first:
-// the moving part's position, its velocity and the contact's normal force.
+// the moving part's position, its velocity and the contact's normal force,
+// along the axes that move (the ball rolls in x and z; y stays 0). Before
+// anything moves the model says which axes can: a pendulum's bob swings in
+// the plane its pin allows. A lift plots its load's height, not its reach.
+// With no circuit the schematic shows no pressure scale, but a hint.
 #include "main_window.h"
 #include "plot_pane.h"
+#include "result_buffer.h"
 #include "results_panel.h"
+#include "schematic_scene.h"
+#include "schematic_view.h"
 #include "simulation_runner.h"
 #include "support/studio_window.h"
 
@@ -88,6 +95,17 @@ bool runAndCheckPanes(MainWindow& w, const QString& path, const Panes& expected)
   return true;
 }
 
+// Pixels of the schematic's viewport in a saturated colour (the pressure
+// scale's and the coloured lines'; the sheet and symbols are grey and black).
+int colouredPixels(SchematicView* view) {
+  QTest::qWait(50);
+  const QImage shot = view->viewport()->grab().toImage();
+  int n = 0;
+  for (int y = 0; y < shot.height(); ++y)
+    for (int x = 0; x < shot.width(); ++x) n += QColor(shot.pixel(x, y)).hsvSaturation() > 120;
+  return n;
+}
+
 }  // namespace
 
 class TestGuiMechanismPlots : public QObject {
@@ -113,9 +131,64 @@ class TestGuiMechanismPlots : public QObject {
     engine::save(p, path.toStdString());
     MainWindow w;
     QVERIFY(runAndCheckPanes(w, path,
-                             {{"ball.x", "ball.y", "ball.z"},
-                              {"ball.vx", "ball.vy", "ball.vz"},
-                              {"chute_contact.normal_force"}}));
+                             {{"ball.x", "ball.z"}, {"ball.vx", "ball.vz"}, {"chute_contact.normal_force"}}));
+  }
+
+  // No circuit: nothing for the pressure scale to explain, a hint instead.
+  void noPressureScaleWithoutACircuit() {
+    MainWindow w;
+    QVERIFY(test::showProject(w, test::examplePath("contact_vblock_chute"), QSize(1400, 1000)));
+    QVERIFY(test::runToEnd(w));
+    SchematicView* view = w.schematicView();
+    QVERIFY(w.scene()->frame().active);
+    QVERIFY(!view->legendVisible());
+    QCOMPARE(view->legendHint(), QString("No circuit: pressures are shown on the lines of a circuit"));
+    QCOMPARE(colouredPixels(view), 0);
+  }
+
+  // The scale and no hint where there are lines to colour.
+  void pressureScaleOfACircuit() {
+    MainWindow w;
+    QVERIFY(test::showProject(w, test::examplePath("seed003_meter_out"), QSize(1400, 1000)));
+    QVERIFY(test::runToEnd(w));
+    SchematicView* view = w.schematicView();
+    QVERIFY(view->legendVisible());
+    QVERIFY(view->legendHint().isEmpty());
+    QVERIFY(colouredPixels(view) > 500);
+  }
+
+  // The panes as chosen when the run's channels come, before any row: the
+  // pin (about y) lets the bob move in x and z only; after the run the
+  // same, now because those are the axes that moved.
+  void modelAxesBeforeTheRowsCome() {
+    MainWindow w;
+    QVERIFY(test::showProject(w, test::examplePath("pendulum"), QSize(1400, 1000)));
+    Panes atStart;
+    size_t rowsAtStart = 1;
+    connect(w.resultBuffer(), &ResultBuffer::reset, this, [&] {
+      if (!atStart.empty() || w.resultBuffer()->channels().empty()) return;  // a clear, not the run's channels
+      atStart = panesOf(w.resultsPanel());
+      rowsAtStart = w.resultBuffer()->rows();
+    });
+    QVERIFY(test::runToEnd(w));
+    QCOMPARE(rowsAtStart, size_t(0));
+    const Panes want{{"bob.x", "bob.z"}, {"bob.vx", "bob.vz"}};
+    QVERIFY2(atStart == want, qPrintable(describe(atStart)));
+    QVERIFY2(panesOf(w.resultsPanel()) == want, qPrintable(describe(panesOf(w.resultsPanel()))));
+  }
+
+  // The boom lift: the cylinder's pressures (the beam's stresses are Pa
+  // too, but no pressures), then the camera's height z (it rises 1.23 m
+  // while its x changes 0.24 m and y not at all) and the cylinder's stroke;
+  // the beam's node parts are the solver's, not plotted.
+  void liftPlotsHeight() {
+    MainWindow w;
+    QVERIFY(test::showProject(w, test::examplePath("flexible_boom_lift"), QSize(1400, 1000)));
+    QVERIFY(test::runToEnd(w));
+    const Panes shown = panesOf(w.resultsPanel());
+    QVERIFY2(shown.size() == 2 && shown[1] == std::vector<std::string>({"camera.z", "cyl.x"}), qPrintable(describe(shown)));
+    QVERIFY2(std::find(shown[0].begin(), shown[0].end(), "cyl.pA") != shown[0].end(), qPrintable(describe(shown)));
+    for (const std::string& n : shown[0]) QVERIFY2(n.find("stress") == std::string::npos, n.c_str());
   }
 
  private:

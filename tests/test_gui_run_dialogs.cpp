@@ -75,6 +75,22 @@ void retype(QLineEdit* e, const QString& text) {
   QTest::keyClicks(e, text);
 }
 
+// Event-loop rounds until every plot pane's plot area stayed the same for
+// five of them in a row; false when they still move after 200.
+bool settleLayouts(MainWindow& w) {
+  std::vector<QRectF> last;
+  for (int round = 0, still = 0; round < 200; ++round) {
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents();
+    std::vector<QRectF> now;
+    for (PlotPane* p : w.resultsPanel()->findChildren<PlotPane*>()) now.push_back(p->chart()->plotArea());
+    still = now == last ? still + 1 : 0;
+    if (still == 5) return true;
+    last = std::move(now);
+  }
+  return false;
+}
+
 }  // namespace
 
 class TestGuiRunDialogs : public QObject {
@@ -324,7 +340,13 @@ class TestGuiRunDialogs : public QObject {
     QVERIFY(runToEnd(w));
     PlotPane* pane = w.resultsPanel()->currentPane();
     QVERIFY(pane && !pane->channelNames().empty());
-    QTest::qWait(50);
+    // The run's end lays the panes out anew in a chain of posted events
+    // (axis ranges and titles, then the time axes' insets, each a layout
+    // request): the on-screen layout is the one they settle on. A wait of
+    // 50 ms was one event-loop round on a loaded machine, which took a
+    // layout in transit (insets set, not yet laid out; 5 runs in 10 on
+    // main's code too). Rounds until the plot areas hold still.
+    QVERIFY(settleLayouts(w));
     const QSize onScreen = pane->chart()->size().toSize();
     const QRectF plotOnScreen = pane->chart()->plotArea();
 

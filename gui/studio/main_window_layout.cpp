@@ -291,7 +291,7 @@ void MainWindow::addAnalysisMenu() {
     run_->showFrame(cursor_->time());  // the schematic's colours of the run, if any
     run_->showLegend();
     if (!view3d_) return;
-    view3d_->setResults(run_->shown3d());
+    view3d_->setResults(run_->shown3d(), !run_->isRunning());
     view3d_->setPose(cursor_->time());
   });
   connect(run_, &RunController::stateChanged, modes_, [this] {

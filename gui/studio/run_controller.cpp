@@ -201,7 +201,7 @@ void RunController::showRows() {
       (v_.buffer->store().get() != shown3d_ || v_.buffer->generation() != generation3d_)) {
     shown3d_ = v_.buffer->store().get();
     generation3d_ = v_.buffer->generation();
-    v_.view3d->setResults(shown3d_);
+    v_.view3d->setResults(shown3d_, false);  // the base is fitted once the run is over
   }
   if (v_.buffer->rows() == 0) return;
   v_.results->refresh();
@@ -248,7 +248,10 @@ void RunController::onRunnerFinished(bool ok) {
 // The run's end in every view, with the rows kept in place.
 void RunController::finishViews(bool ok) {
   showRows();
-  if (v_.view3d) v_.view3d->setPoseInterval(0);
+  if (v_.view3d) {
+    v_.view3d->setPoseInterval(0);
+    v_.view3d->resultsComplete();
+  }
   v_.progress->hide();
   v_.results->finishRun();
   v_.cursor->setOpenEnded(false);   // a playback goes on to the last row and stops there

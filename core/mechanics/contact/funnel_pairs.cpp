@@ -3,6 +3,7 @@
 #include "mechanics/contact/segment_geometry.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -53,22 +54,40 @@ struct Body {
   }
 };
 
-// The azimuth in [0, 2 pi) where f is largest: the best of 64 samples, then
+// An azimuth with its cosine and sine, computed once per angle and, for the
+// samples, once per process (they were 60 % of a funnel pair's
+// instructions; the values are the same).
+struct Azimuth {
+  double q, c, s;
+};
+Azimuth azimuth(double q) { return {q, std::cos(q), std::sin(q)}; }
+constexpr int kSamples = 64;
+const std::array<Azimuth, kSamples>& sampleAzimuths() {
+  static const std::array<Azimuth, kSamples> table = [] {
+    std::array<Azimuth, kSamples> t;
+    for (int i = 0; i < kSamples; ++i) t[i] = azimuth(i * (2.0 * std::numbers::pi / kSamples));
+    return t;
+  }();
+  return table;
+}
+// The azimuth in [0, 2 pi) where f is largest (f and df take an Azimuth): the best of 64 samples, then
 // the zero of its derivative df bracketed there, to rounding (1e-15 rad),
 // by regula falsi with the Illinois rule, bisecting whenever a step fails to
 // halve the bracket (f is smooth there or has a kink where df changes sign).
 // Flat (no sign change): the sample.
-double argMax(const std::function<double(double)>& f, const std::function<double(double)>& df) {
-  constexpr int N = 64;
+template <class F, class D>
+double argMax(const F& f, const D& df) {
+  constexpr int N = kSamples;
   const double h = 2.0 * std::numbers::pi / N;
+  const auto& samples = sampleAzimuths();
   int k = 0;
   double best = -std::numeric_limits<double>::infinity();
   for (int i = 0; i < N; ++i)
-    if (const double v = f(i * h); v > best) best = v, k = i;
-  double lo = (k - 1) * h, hi = (k + 1) * h, dlo = df(lo), dhi = df(hi);
+    if (const double v = f(samples[i]); v > best) best = v, k = i;
+  double lo = (k - 1) * h, hi = (k + 1) * h, dlo = df(azimuth(lo)), dhi = df(azimuth(hi));
   if (!(dlo > 0.0 && dhi < 0.0)) {
     // The maximum in one half: bracket it there, else keep the sample.
-    const double d = df(k * h);
+    const double d = df(samples[k]);
     if (d > 0.0 && dhi < 0.0) lo = k * h, dlo = d;
     else if (d < 0.0 && dlo > 0.0) hi = k * h, dhi = d;
     else return k * h;
@@ -80,7 +99,7 @@ double argMax(const std::function<double(double)>& f, const std::function<double
     double x = bisect ? 0.5 * (lo + hi) : lo + w * dlo / (dlo - dhi);
     if (!(x > lo && x < hi)) x = 0.5 * (lo + hi);
     if (x <= lo || x >= hi) break;
-    const double v = df(x);
+    const double v = df(azimuth(x));
     if (v > 0.0) {
       if (kept > 0) dhi *= 0.5;
       lo = x, dlo = v, kept = 1;
@@ -107,7 +126,24 @@ struct Candidate {
   int wayOut = -1;
   V3 at = V3::Zero();  // a plane feature's deepest point of the body
   double share = 1.0;  // rim on rim: its weight against the other features' choice
+  // A plane feature's deepest point in the solid near the bisector of two
+  // ways out: the share of this feature as its way out, in (0, 1), and the
+  // other way (1 or 0 elsewhere: the sharp choice holds).
+  double way = 1.0;
+  int other = -1;
 };
+
+// Where two choices hand over (two ways out of the solid, two features'
+// depths), the farther (deeper) one's share for depths near <= far: one
+// half where they are equal, falling smoothly (C1) to zero where far - near
+// reaches kBand of far, the same rule as the mesh's ridges (mesh_pairs.cpp):
+// the force hands over within the band, and beyond it is the sharp choice's.
+constexpr double kBand = 0.5;
+double farShare(double near, double far) {
+  if (!(far > 0.0)) return 0.0;
+  const double s = (far - near) / (kBand * far);
+  return s >= 1.0 ? 0.0 : 0.5 * (1.0 - s) * (1.0 - s);
+}
 
 // w a + (1 - w) b: the force sum depth_i n moves linearly from b's to a's.
 Candidate blended(const Candidate& a, const Candidate& b, double w) {
@@ -122,7 +158,9 @@ Candidate blended(const Candidate& a, const Candidate& b, double w) {
 
 // The candidate that gives the contact: cands are the wall, the base and
 // mouth faces, then the base and mouth rims; len the generator's length.
-const Candidate* chosen(std::vector<Candidate>& cands, double len) {
+// Each sharp choice between the wall and a face (the pair's shallower, the
+// most penetrating) is blended with the other within the band of farShare.
+Candidate chosen(std::vector<Candidate> cands, double len) {
   // The wall and faces (cands 0 to 2) first: a point in the solid's corner
   // by a rim (closer to the face's plane than to the wall's, or the
   // reverse) is the wall's (the face's) when the other plane has no
@@ -138,9 +176,17 @@ const Candidate* chosen(std::vector<Candidate>& cands, double len) {
     Candidate &w = cands[0], &k = cands[f];
     const bool pair = (!w.valid && k.valid && w.wayOut == f) || (w.valid && !k.valid && k.wayOut == 0);
     if (!pair || w.distance >= 0.0 || k.distance >= 0.0 || (w.at - k.at).norm() > 1e-12 * len) continue;
+    w.wayOut = k.wayOut = -1;
+    const double deeper = farShare(-std::max(w.distance, k.distance), -std::min(w.distance, k.distance));
+    if (deeper > 0.0) {
+      std::vector<Candidate> byWall = cands, byFace = cands;
+      byWall[0].valid = byFace[f].valid = true;
+      byWall[f].valid = byFace[0].valid = false;
+      const double wallShare = w.distance >= k.distance ? 1.0 - deeper : deeper;
+      return blended(chosen(byWall, len), chosen(byFace, len), wallShare);
+    }
     w.valid = w.distance >= k.distance;
     k.valid = !w.valid;
-    w.wayOut = k.wayOut = -1;
   }
   bool counts[3];
   for (int f = 0; f < 3; ++f) counts[f] = cands[f].valid;
@@ -158,7 +204,39 @@ const Candidate* chosen(std::vector<Candidate>& cands, double len) {
   if (!best)
     for (const Candidate& k : cands)
       if (!best || std::abs(k.distance) < std::abs(best->distance)) best = &k;
-  return best;
+  // The wall and a face both counting and penetrating: the shallower's
+  // share by depth, so the normal turns as their depths cross.
+  const Candidate* second = nullptr;
+  if (best - cands.data() < 3 && best->distance < 0.0)
+    for (int f = 0; f < 3; ++f)
+      if (&cands[f] != best && cands[f].valid && cands[f].distance < 0.0 && (!second || cands[f].distance < second->distance))
+        second = &cands[f];
+  const double minor = second ? farShare(-second->distance, -best->distance) : 0.0;
+  return minor > 0.0 ? blended(*best, *second, 1.0 - minor) : *best;
+}
+
+// chosen, with each plane feature whose deepest point lies near the
+// bisector of two ways out (way in (0, 1)) counted by its share: the
+// choices with it counting (its way out) and not (the other) blended.
+Candidate chosenByWays(const std::vector<Candidate>& cands, double len, int from = 0) {
+  for (int f = from; f < 3; ++f) {
+    const double s = cands[f].way;
+    if (!(s > 0.0 && s < 1.0)) continue;
+    // The wall's and a face's deepest point the same: chosen's pair rule
+    // decides between them by their overlaps, not by the point's way out.
+    bool pair = false;
+    for (int g = 0; g < 3; ++g)
+      pair = pair || (g != f && cands[g].distance < 0.0 && (cands[g].at - cands[f].at).norm() <= 1e-12 * len);
+    if (pair) continue;
+    std::vector<Candidate> counting = cands, not_ = cands;
+    counting[f].valid = true;
+    counting[f].wayOut = -1;
+    not_[f].valid = false;
+    not_[f].wayOut = cands[f].other;
+    counting[f].way = not_[f].way = 1.0;
+    return blended(chosenByWays(counting, len, f + 1), chosenByWays(not_, len, f + 1), s);
+  }
+  return chosen(cands, len);
 }
 
 
@@ -290,7 +368,7 @@ void addRims(const Body& b, double rb, double rm, double L, std::vector<Candidat
   // A cylinder's end rim across the rim is its own feature (rimOnRim).
   for (const bool mouth : {false, true}) {
     const double Rr = mouth ? rm : rb, zr = mouth ? L : 0.0;
-    auto P = [&](double q) { return V3(Rr * std::cos(q), Rr * std::sin(q), zr); };
+    auto P = [&](const Azimuth& a) { return V3(Rr * a.c, Rr * a.s, zr); };
     auto inCone = [&](const V3& n, const V3& x) {
       const double nr = n.dot(V3(x.x(), x.y(), 0.0)) / Rr, nz = n.z();
       return -tz * nr + tr * nz >= -1e-12 && (mouth ? 1.0 : -1.0) * (tr * nr + tz * nz) >= -1e-12;
@@ -314,12 +392,12 @@ void addRims(const Body& b, double rb, double rm, double L, std::vector<Candidat
       return -(a.depth + kappa * o.depth);
     };
     V3 g;
-    const double q = argMax([&](double t) { return -rimSdf(P(t), g, 1e-6); },
-                            [&](double t) {
+    const double q = argMax([&](const Azimuth& t) { return -rimSdf(P(t), g, 1e-6); },
+                            [&](const Azimuth& t) {
                               rimSdf(P(t), g, 1e-6);
-                              return -g.dot(V3(-Rr * std::sin(t), Rr * std::cos(t), 0.0));
+                              return -g.dot(V3(-Rr * t.s, Rr * t.c, 0.0));
                             });
-    const V3 x = P(q);
+    const V3 x = P(azimuth(q));
     Candidate k;
     k.distance = rimSdf(x, g, 0.0);
     k.normal = -g;
@@ -359,10 +437,19 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
     if (w <= std::min(base, mouth) + tol) return 0;
     return base <= mouth ? 1 : 2;
   };
-  auto wallN = [&](double p) { return V3(tz * std::cos(p), tz * std::sin(p), -tr); };
-  auto wallN1 = [&](double p) { return V3(-tz * std::sin(p), tz * std::cos(p), 0.0); };
-  auto gen = [&](double p) { return V3(tr * std::cos(p), tr * std::sin(p), tz); };
-  auto gen1 = [&](double p) { return V3(-tr * std::sin(p), tr * std::cos(p), 0.0); };
+  // Feature f's share as the way out of x in the solid (its distance
+  // against the nearer of the other two ways'), and that other way.
+  auto wayShare = [&](const V3& x, int f, int& other) {
+    const double u = along(x), ways[3] = {-inside(x), u * len, (1.0 - u) * len};
+    const int o1 = f == 0 ? 1 : 0, o2 = f == 2 ? 1 : 2;
+    other = ways[o1] <= ways[o2] ? o1 : o2;
+    const double mine = ways[f], theirs = ways[other];
+    return mine <= theirs ? 1.0 - farShare(mine, theirs) : farShare(theirs, mine);
+  };
+  auto wallN = [&](const Azimuth& p) { return V3(tz * p.c, tz * p.s, -tr); };
+  auto wallN1 = [&](const Azimuth& p) { return V3(-tz * p.s, tz * p.c, 0.0); };
+  auto gen = [&](const Azimuth& p) { return V3(tr * p.c, tr * p.s, tz); };
+  auto gen1 = [&](const Azimuth& p) { return V3(-tr * p.s, tr * p.c, 0.0); };
 
   // A plane family's candidate: the body beyond the plane {x . d = h} by
   // depth, pushed back along -d; the other end's point when it is beyond too.
@@ -387,6 +474,7 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
     const bool onIt = onFeature(x - depth * d);
     k.valid = onIt && (depth <= 0.0 || wayOut(x) == feature);
     if (onIt && !k.valid && wayOut(x) >= 0) k.wayOut = wayOut(x);
+    if (onIt && depth > 0.0 && wayOut(x) >= 0) k.way = wayShare(x, feature, k.other);
     if (depth > 0.0) {
       k.points.push_back({x - 0.5 * depth * d, depth});
       // The body's support line from x to the other end's support point
@@ -421,12 +509,12 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
   std::vector<Candidate> cands;
   // Inner wall: the foot between the ends.
   {
-    const double p = argMax([&](double q) {
+    const double p = argMax([&](const Azimuth& q) {
                               const V3 m = wallN(q);
                               return b.support(m).dot(m);
                             },
-                            [&](double q) { return b.support(wallN(q)).dot(wallN1(q)); });
-    cands.push_back(planar(wallN(p), tz * rb, 0, [&](const V3& foot) {
+                            [&](const Azimuth& q) { return b.support(wallN(q)).dot(wallN1(q)); });
+    cands.push_back(planar(wallN(azimuth(p)), tz * rb, 0, [&](const V3& foot) {
       const double u = along(foot);
       return u >= 0.0 && u <= 1.0;
     }));
@@ -434,33 +522,32 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
   auto outsideCone = [&](const V3& foot) { return inside(foot) <= 1e-12 * len; };
   // Base face (below it is free): the foot outside the cone.
   {
-    const double p = argMax([&](double q) {
+    const double p = argMax([&](const Azimuth& q) {
                               const V3 t = gen(q);
                               return b.support(t).dot(t);
                             },
-                            [&](double q) { return b.support(gen(q)).dot(gen1(q)); });
-    cands.push_back(planar(gen(p), tr * rb, 1, outsideCone));
+                            [&](const Azimuth& q) { return b.support(gen(q)).dot(gen1(q)); });
+    cands.push_back(planar(gen(azimuth(p)), tr * rb, 1, outsideCone));
   }
   // Mouth face (the solid below it is convex): the plane that separates
   // most, max over psi of min over the body of x . t(psi).
   {
-    const double p = argMax([&](double q) {
+    const double p = argMax([&](const Azimuth& q) {
                               const V3 t = gen(q);
                               return b.support(-t).dot(t);
                             },
-                            [&](double q) { return b.support(-gen(q)).dot(gen1(q)); });
-    cands.push_back(planar(-gen(p), -(tr * rm + tz * L), 2, outsideCone));
+                            [&](const Azimuth& q) { return b.support(-gen(q)).dot(gen1(q)); });
+    cands.push_back(planar(-gen(azimuth(p)), -(tr * rm + tz * L), 2, outsideCone));
   }
   Candidate across;
   addRims(b, rb, rm, L, cands, across);
-  Candidate mixed;
-  const Candidate* best = across.valid && across.share == 1.0 ? &across : chosen(cands, len);
-  if (across.valid && across.share < 1.0) best = &(mixed = blended(across, *best, across.share));
+  Candidate best = across.valid && across.share == 1.0 ? across : chosenByWays(cands, len);
+  if (across.valid && across.share < 1.0) best = blended(across, best, across.share);
   Contact c;
-  c.distance = best->distance;
-  c.normal = fa.R * best->normal;
+  c.distance = best.distance;
+  c.normal = fa.R * best.normal;
   if (c.distance < 0.0)
-    for (const ContactPoint& p : best->points) c.points.push_back({fa.toWorld(p.point), p.depth});
+    for (const ContactPoint& p : best.points) c.points.push_back({fa.toWorld(p.point), p.depth});
   return c;
 }
 
