@@ -180,6 +180,19 @@ bool faceOwnsCorner(const MeshShape& m, int t, const V3& x, double h, V3& normal
   const V3& n = m.normals()[t];
   double share = 1.0, others = 0.0;
   V3 turn = V3::Zero();
+  // Convex neighbour `other` whose plane is at hu over x: false when it is
+  // the nearer way out, else its share of the blend taken.
+  auto blendWith = [&](int other, const V3& p) {
+    const double hu = m.normals()[other].dot(x - p);
+    if (hu > h || (hu == h && other < t)) return false;
+    const double w = farShare(-h, -hu);
+    if (w > 0.0) {
+      share -= w;
+      others -= w * hu;
+      turn += w * m.normals()[other];
+    }
+    return true;
+  };
   for (int k = 0; k < 3; ++k) {
     const V3& p = m.vertices()[c[k]];
     const V3& q = m.vertices()[c[(k + 1) % 3]];
@@ -190,16 +203,7 @@ bool faceOwnsCorner(const MeshShape& m, int t, const V3& x, double h, V3& normal
       if (h < 0.0 && concave) continue;
       return false;
     }
-    if (h < 0.0 && other >= 0 && e.sharp) {
-      const double hu = m.normals()[other].dot(x - p);
-      if (hu > h || (hu == h && other < t)) return false;
-      const double w = farShare(-h, -hu);
-      if (w > 0.0) {
-        share -= w;
-        others -= w * hu;
-        turn += w * m.normals()[other];
-      }
-    }
+    if (h < 0.0 && other >= 0 && e.sharp && !blendWith(other, p)) return false;
   }
   // A ridge that meets t only at a vertex, with a face coplanar with t on
   // one side (a flat stretch split into triangles up to the ridge's end):
@@ -220,14 +224,7 @@ bool faceOwnsCorner(const MeshShape& m, int t, const V3& x, double h, V3& normal
       const V3 d = m.vertices()[e.b] - p;
       const double u = d.dot(x - p) / d.squaredNorm();
       if (u < 0.0 || u > 1.0) continue;
-      const double hu = m.normals()[other].dot(x - p);
-      if (hu > h || (hu == h && other < t)) return false;
-      const double w = farShare(-h, -hu);
-      if (w > 0.0) {
-        share -= w;
-        others -= w * hu;
-        turn += w * m.normals()[other];
-      }
+      if (!blendWith(other, p)) return false;
     }
   if (share < 1.0) {
     share = std::max(share, 0.0);
