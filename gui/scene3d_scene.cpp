@@ -745,8 +745,23 @@ void MechanismScene::applyPose(const PoseTrack& track, double t) {
     if (!track.pose(k, t, world[k])) world[k] = parts_[k].initial;
   beamDisplay_.exaggerate(deformationScale_, world);
   for (size_t k = 0; k < parts_.size(); ++k) parts_[k].xf->setMatrix(world[k]);
+  growGround(world);
   applyStressColours(t);
   updateSprings();
+}
+
+// A pose drawn before the run's fit (a live run) may go below or beside the
+// plate: the extent takes that part's corners and the plate is redrawn only
+// when the extent left it, so it grows in a few steps and parts never pass
+// through it. Most poses are held by the extent and cost one test a part.
+void MechanismScene::growGround(const std::vector<osg::Matrixd>& world) {
+  bool wider = false;
+  for (size_t k = 0; k < parts_.size() && k < partBoxes_.size(); ++k) {
+    if (!partBoxes_[k].valid() || ground_.holds(world[k].getTrans(), partReach_[k])) continue;
+    for (unsigned c = 0; c < 8; ++c) ground_.include(partBoxes_[k].corner(c) * world[k]);
+    wider = true;
+  }
+  if (wider) ground_.update();
 }
 
 void MechanismScene::applyStressColours(double t) {

@@ -106,6 +106,8 @@ class MechanismScene {
   // Lays the base under the initial pose and every row of `track`: once a
   // run's rows are all there, or the model changed (build() lays it under
   // the initial pose alone), not on each pose drawn. How many times it did.
+  // Between fits, applyPose() only widens and lowers the plate when a pose
+  // leaves it (a live run going below its start), never shrinks it.
   void fitGround(const PoseTrack& track);
   int groundFits() const { return groundFits_; }
   // Resets to the initial pose of the model.
@@ -192,6 +194,7 @@ class MechanismScene {
   std::vector<osg::BoundingBoxd> partBoxes_;  // each part's drawing in its own frame
   std::vector<double> partReach_;             // the farthest corner of its box from the part's origin
   int groundFits_ = 0;
+  void growGround(const std::vector<osg::Matrixd>& world);
   void placeGround();
   // A shape of a part placed from its markers (ids on the part; none or
   // an unknown one: the part's frame): a solid in marker a's frame, or a
