@@ -18,6 +18,7 @@
 #include "simulation_runner.h"
 #include "document.h"
 #include "engine/engine.h"
+#include "support/property_typing.h"
 #include "support/mechanism_builders.h"
 #include "support/mechanism_view_frames.h"
 #include "support/studio_window.h"
@@ -79,13 +80,6 @@ QPoint pixelOf(MechanismView* view, const QVector3D& world, const QString& id) {
   return {};
 }
 
-void typeInto(QLineEdit* e, const QString& text) {
-  QVERIFY(e);
-  e->setFocus();
-  e->selectAll();
-  QTest::keyClicks(e, text);
-}
-
 }  // namespace
 
 class TestGui3dAddContact : public QObject {
@@ -136,10 +130,10 @@ class TestGui3dAddContact : public QObject {
     const int undo = w.document()->undoStack()->count();
 
     // Stiffness and exponent in SI, damping in N s/mm, depth in mm.
-    typeInto(d->paramEdit("stiffness"), "1e5");
-    typeInto(d->paramEdit("exponent"), "1");
-    typeInto(d->paramEdit("damping"), "0.04");
-    typeInto(d->paramEdit("depth"), "0.01");
+    test::typeInto(d->paramEdit("stiffness"), "1e5");
+    test::typeInto(d->paramEdit("exponent"), "1");
+    test::typeInto(d->paramEdit("damping"), "0.04");
+    test::typeInto(d->paramEdit("depth"), "0.01");
     snapshot(w, "add_contact_dialog");
     QTest::mouseClick(d->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok), Qt::LeftButton);
     QTRY_VERIFY(!w.findChild<ContactDialog*>("addContactDialog"));

@@ -23,6 +23,7 @@
 #include "selection_model.h"
 #include "simulation_runner.h"
 #include "engine/engine.h"
+#include "support/property_typing.h"
 #include "support/mechanism_builders.h"
 #include "support/mechanism_view_frames.h"
 #include "support/studio_window.h"
@@ -115,13 +116,6 @@ QPoint markerPixel(MechanismView* view, const QString& ref) {
   return view->projectToWidget(world).toPoint();
 }
 
-void typeInto(QLineEdit* e, const QString& text) {
-  QVERIFY(e);
-  e->setFocus();
-  e->selectAll();
-  QTest::keyClicks(e, text);
-}
-
 }  // namespace
 
 class TestGui3dContactPick : public QObject {
@@ -175,10 +169,10 @@ class TestGui3dContactPick : public QObject {
     QTRY_VERIFY(d->isVisible());
     QCOMPARE(d->markerBox(0)->currentData().toString(), QString("floor"));
 
-    typeInto(d->paramEdit("stiffness"), "1e8");
-    typeInto(d->paramEdit("exponent"), "1");
-    typeInto(d->paramEdit("damping"), "1");  // N s/mm
-    typeInto(d->paramEdit("depth"), "0.01");
+    test::typeInto(d->paramEdit("stiffness"), "1e8");
+    test::typeInto(d->paramEdit("exponent"), "1");
+    test::typeInto(d->paramEdit("damping"), "1");  // N s/mm
+    test::typeInto(d->paramEdit("depth"), "0.01");
     snapshot(w, "contact_pick_dialog");
     QTest::mouseClick(d->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok), Qt::LeftButton);
     QTRY_VERIFY(!w.findChild<ContactDialog*>("addContactDialog"));

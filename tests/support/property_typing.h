@@ -35,4 +35,12 @@ inline void typeParam(gui::PropertyEditor* pe, const std::string& param, const Q
   QTest::qWait(10);
 }
 
+// Types `text` over what line edit `e` holds, as a user does.
+inline void typeInto(QLineEdit* e, const QString& text) {
+  QVERIFY(e);
+  e->setFocus();
+  e->selectAll();
+  QTest::keyClicks(e, text);
+}
+
 }  // namespace pm::test
