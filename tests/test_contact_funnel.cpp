@@ -313,6 +313,52 @@ class TestContactFunnel : public QObject {
     }
   }
 
+  // The mouth face's false depth (issue 27): the capsule of
+  // deepEndHandsOverBetweenWallAndBaseFace (axis along (m + t) / sqrt 2),
+  // its end sphere's centre at rim0 + alpha m + beta t. Its lowest point
+  // along t lies in the solid by the base rim, 0.5 m below the mouth
+  // face's plane; where neither the wall nor the base face counts by its own
+  // deepest point's way out, the mouth face counted for want of the wall
+  // (0.5 m deep). Now a face never counts so for a point nearer the other
+  // face's plane. By hand at alpha = 0.01, beta = 0.03:
+  //  - the wall: x_w = centre + R m, 0.03 past its plane and 0.03 from the
+  //    base's: on the bisector, its way share 1/2 (the base the other way);
+  //  - the base face: x_b = centre + R t, 0.05 past it and 0.01 from the
+  //    wall: the wall its way out beyond the band (share 0); its support line
+  //    towards the other end leaves the face at the rim after 0.01 sqrt 2
+  //    (lam = 0.1 sqrt 2), 0.04 deep there, the other end 0.1 / sqrt 2 - 0.05
+  //    clear of the plane: second point 0.04 (lam 0.1 / R) (1 - (0.1 /
+  //    sqrt 2 - 0.05) / 0.025) = 0.06 sqrt 2 - 0.08;
+  //  - with the wall counting: the wall alone (0.03 along -m); without:
+  //    wall and base both count for want of each other's way, the base
+  //    deeper, the wall's share farShare(0.03, 0.05) = 0.02, so normal
+  //    0.98 (-t) + 0.02 (-m) (normalised), depth 0.98 (0.05 + p2) + 0.02 0.03;
+  //    the two halves blended half and half.
+  // Force to 1e-12 m (before: 0.437 m). And along beta from 0 to 0.08 the
+  // force stays below 0.06 m (before: 0.51 m from beta = 0.035 on).
+  void mouthFaceNeverCountsFromTheBaseCorner() {
+    const double R = 0.02, hl = 0.05;
+    const V3 m(0.8, 0, -0.6), t(0.6, 0, 0.8), rim0(0.1, 0, 0);
+    const M3 axis = rotY(std::atan2(1.4, 0.2));
+    const Shape peg = Shape::capsule(R, hl);
+    auto at = [&](double alpha, double beta) {
+      const V3 centre = rim0 + alpha * m + beta * t - hl * (axis * V3::UnitZ());
+      return collide(kFunnel, kFunnelAt, peg, {kFunnelAt.toWorld(centre), kFunnelAt.R * axis});
+    };
+    const double p2 = 0.06 * std::sqrt(2.0) - 0.08;
+    const V3 nNot = (0.98 * -t + 0.02 * -m).normalized();
+    const double dNot = 0.98 * (0.05 + p2) + 0.02 * 0.03;
+    const V3 expected = kFunnelAt.R * (0.5 * -m + 0.5 * nNot).normalized() * (0.5 * 0.03 + 0.5 * dNot);
+    const Contact c = at(0.01, 0.03);
+    qInfo("alpha 0.01, beta 0.03: |F| %.12g against %.12g, off by %.3g m", force(c).norm(), expected.norm(),
+          (force(c) - expected).norm());
+    QVERIFY2((force(c) - expected).norm() < 1e-12, qPrintable(QString("off by %1 m").arg((force(c) - expected).norm())));
+    double largest = 0.0;
+    for (int i = 0; i <= 320; ++i) largest = std::max(largest, force(at(0.015, 0.08 * i / 320)).norm());
+    qInfo("alpha 0.015, beta 0 to 0.08: largest |F| %.6g m", largest);
+    QVERIFY2(largest < 0.06, qPrintable(QString("|F| up to %1 m").arg(largest)));
+  }
+
   // 150 cylinders (radius 0.02, half-length 0.05) at random tilts moved on
   // random straight paths (5 cm at most, 300 steps: h up to 290 um) in and
   // around the funnel (seed 5, libstdc++'s distribution). On a path that

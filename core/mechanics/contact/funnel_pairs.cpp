@@ -131,6 +131,9 @@ struct Candidate {
   // other way (1 or 0 elsewhere: the sharp choice holds).
   double way = 1.0;
   int other = -1;
+  // A face whose deepest point lies nearer the other face's plane than its
+  // own (in the corner by the other face's rim, the whole generator away).
+  bool farFace = false;
 };
 
 // Where two choices hand over (two ways out of the solid, two features'
@@ -165,8 +168,9 @@ Candidate chosen(std::vector<Candidate> cands, double len) {
   // by a rim (closer to the face's plane than to the wall's, or the
   // reverse) is the wall's (the face's) when the other plane has no
   // contact there: an extended body's deepest point is not a point body.
-  // (Never one face for the other: the plane of a face far away bounds a
-  // deep, false penetration.)
+  // (Never one face for the other, nor a face for the wall at a point
+  // nearer the other face's plane: the plane of a face far away bounds a
+  // deep, false penetration, up to the generator's length.)
   // A cylinder's end rim point in the solid's corner by a rim, the deepest
   // point of both the wall and a face, its shortest way out through one of
   // them: the body goes on past the corner, so both planes' overlaps are
@@ -191,7 +195,8 @@ Candidate chosen(std::vector<Candidate> cands, double len) {
   bool counts[3];
   for (int f = 0; f < 3; ++f) counts[f] = cands[f].valid;
   for (int f = 0; f < 3; ++f)
-    if (const int w = cands[f].wayOut; !counts[f] && w >= 0 && (f == 0) != (w == 0) && !counts[w]) cands[f].valid = true;
+    if (const int w = cands[f].wayOut; !counts[f] && w >= 0 && (f == 0) != (w == 0) && !counts[w] && !cands[f].farFace)
+      cands[f].valid = true;
   // The most penetrating; on a tie (to rounding) the wall or a face, met
   // first, whose points hold a body lying across a rim at both its ends.
   const Candidate* best = nullptr;
@@ -475,6 +480,7 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
     k.valid = onIt && (depth <= 0.0 || wayOut(x) == feature);
     if (onIt && !k.valid && wayOut(x) >= 0) k.wayOut = wayOut(x);
     if (onIt && depth > 0.0 && wayOut(x) >= 0) k.way = wayShare(x, feature, k.other);
+    if (feature > 0) k.farFace = (feature == 1) == (along(x) > 0.5);
     if (depth > 0.0) {
       k.points.push_back({x - 0.5 * depth * d, depth});
       // The body's support line from x to the other end's support point
