@@ -338,6 +338,9 @@ class TestGuiContactEditing : public QObject {
     choose(d->shapeBox(0), funnel);
     QCOMPARE(sizeFieldCount(d, "i"), 3);
     QVERIFY(sizeField(d, "i.size.length")->isVisible());  // at once, ready for the keys
+    d->markerBox(0)->setFocus();  // Tab: from the marker to the sizes
+    QTest::keyClick(d->markerBox(0), Qt::Key_Tab);
+    QCOMPARE(d->focusWidget(), sizeField(d, "i.size.radius"));
     QCOMPARE(sizeField(d, "i.size.radius")->text(), QString("10"));  // the defaults
     QCOMPARE(sizeField(d, "i.size.mouth_radius")->text(), QString("20"));
     QCOMPARE(sizeField(d, "i.size.length")->text(), QString("20"));
