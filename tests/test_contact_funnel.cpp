@@ -313,6 +313,40 @@ class TestContactFunnel : public QObject {
     }
   }
 
+  // A hand bound on |dF| / h for the wall/face blend (issue 27), swept
+  // through the stretch of deepEndHandsOverBetweenWallAndBaseFace where both
+  // count (alpha = 0.015, beta from 0.01 to 0.0174, steps h = 1e-5 m). With
+  // unit springs the blend's force is |F| n^ with |F| = (1 - w) far + w
+  // near and n^ the normalised (1 - w) n_far + w n_near (n_far, n_near
+  // orthogonal: -m and -t), w = farShare = (1 - s)^2 / 2, s = 2 (1 - r),
+  // r = near / far in [1/2, 1]. One depth moves with the body at rate 1
+  // (beta + R), the other stands (0.035), so |r'| <= 1 / far and |w'| =
+  // 2 (1 - s) |r'| <= 2 (2 r - 1) / far. Then
+  //  - the size: |d|F|/dx| <= |w'| (far - near) + 1 <= 2 (2r - 1)(1 - r) + 1
+  //    <= 1.25 (the product at most 1/8);
+  //  - the turn: n^ turns by w' / ((1 - w)^2 + w^2) <= 2 |w'|, times |F| <=
+  //    far: <= 4 (2 r - 1) <= 4, the stiffness times the share's slope.
+  // So |dF| / h <= 5.25 (a 90 degree flip at the tie was 0.035 sqrt 2 / h).
+  void wallFaceBlendKeepsItsHandBound() {
+    const double R = 0.02, hl = 0.05, alpha = 0.015, h = 1e-5;
+    const V3 m(0.8, 0, -0.6), t(0.6, 0, 0.8), rim0(0.1, 0, 0);
+    const M3 axis = rotY(std::atan2(1.4, 0.2));
+    const Shape peg = Shape::capsule(R, hl);
+    auto F = [&](double beta) {
+      const V3 centre = rim0 + alpha * m + beta * t - hl * (axis * V3::UnitZ());
+      return force(collide(kFunnel, kFunnelAt, peg, {kFunnelAt.toWorld(centre), kFunnelAt.R * axis}));
+    };
+    double worst = 0.0, at = 0.0;
+    V3 prev = F(0.01);
+    for (int i = 1; i <= 740; ++i) {
+      const V3 f = F(0.01 + i * h);
+      if ((f - prev).norm() / h > worst) worst = (f - prev).norm() / h, at = 0.01 + i * h;
+      prev = f;
+    }
+    qInfo("wall/base face blend: largest |dF| / h %.6g at beta = %.5f (hand bound 5.25)", worst, at);
+    QVERIFY2(worst <= 5.25, qPrintable(QString("|dF| / h = %1 at beta = %2").arg(worst).arg(at)));
+  }
+
   // The mouth face's false depth (issue 27): the capsule of
   // deepEndHandsOverBetweenWallAndBaseFace (axis along (m + t) / sqrt 2),
   // its end sphere's centre at rim0 + alpha m + beta t. Its lowest point
