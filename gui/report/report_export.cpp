@@ -227,21 +227,31 @@ void circuitSection(ReportPage& pg, const Inputs& in) {
     pg.paragraph(QStringLiteral("The project has no components."));
     return;
   }
+  const QString caption = QStringLiteral("Figure 1: pneumatic circuit to ISO 1219-1, components identified to "
+                                         "ISO 1219-2; valves in their rest position, cylinders retracted.");
   const double w = pg.content().width();
-  const double h = std::min({pg.remaining() - mm(14), w * b.height() / b.width(), mm(185)});
-  pg.block(h, [&](QPainter& p, const QRectF& r) {
-    p.setPen(QPen(kRule, mm(0.25)));
-    p.drawRect(r);
-    paintCircuit(p, in.project, r.adjusted(mm(6), mm(6), -mm(6), -mm(6)));
-  });
-  pg.paragraph(QStringLiteral("Figure 1: pneumatic circuit to ISO 1219-1, components identified to ISO 1219-2; "
-                              "valves in their rest position, cylinders retracted."),
-               8, kMuted);
+  const double h = std::min({pg.remaining() - pg.captionHeight(caption), w * b.height() / b.width(), mm(185)});
+  pg.figure(
+      h, h,
+      [&](QPainter& p, const QRectF& r) {
+        p.setPen(QPen(kRule, mm(0.25)));
+        p.drawRect(r);
+        paintCircuit(p, in.project, r.adjusted(mm(6), mm(6), -mm(6), -mm(6)));
+      },
+      caption);
 }
 
 void mechanismSection(ReportPage& pg, const Inputs& in) {
   if (in.project.mechanism.empty()) return;
-  pg.heading(QStringLiteral("Mechanism"));
+  const QSizeF s = in.snapshot.size();
+  const double w = pg.content().width();
+  // The picture at full width, or down to 70 % of it to end the page.
+  const double h = in.snapshot.isNull() ? 0.0 : w * s.height() / s.width(), minH = 0.7 * h;
+  const QString caption = QStringLiteral("The mechanism (%1 parts, %2 joints) at t = %3 s, the end of the run.")
+                              .arg(in.project.mechanism.parts.size())
+                              .arg(in.project.mechanism.joints.size())
+                              .arg(num(in.snapshotTime, 3));
+  pg.heading(QStringLiteral("Mechanism"), in.snapshot.isNull() ? 0.0 : minH + pg.captionHeight(caption));
   if (in.snapshot.isNull()) {
     pg.paragraph(QStringLiteral("No 3D view in this report: ") + in.snapshotNote +
                      QStringLiteral(". Export the report from the studio, or run `pneumech report` with a display "
@@ -249,28 +259,22 @@ void mechanismSection(ReportPage& pg, const Inputs& in) {
                  9, kMuted);
     return;
   }
-  const QSizeF s = in.snapshot.size();
-  const double w = pg.content().width();
-  const double h = std::min(pg.remaining() - mm(14), w * s.height() / s.width());
-  pg.block(h, [&](QPainter& p, const QRectF& r) {
-    QSizeF fit = s;
-    fit.scale(r.size(), Qt::KeepAspectRatio);
-    const QRectF img(QPointF(r.center().x() - fit.width() / 2, r.top()), fit);
-    p.drawImage(img, in.snapshot);
-    p.setPen(QPen(kRule, mm(0.25)));
-    p.drawRect(img);
-  });
-  pg.paragraph(QStringLiteral("The mechanism (%1 parts, %2 joints) at t = %3 s, the end of the run.")
-                   .arg(in.project.mechanism.parts.size())
-                   .arg(in.project.mechanism.joints.size())
-                   .arg(num(in.snapshotTime, 3)),
-               8, kMuted);
+  pg.figure(
+      h, minH,
+      [&](QPainter& p, const QRectF& r) {
+        QSizeF fit = s;
+        fit.scale(r.size(), Qt::KeepAspectRatio);
+        const QRectF img(QPointF(r.center().x() - fit.width() / 2, r.top()), fit);
+        p.drawImage(img, in.snapshot);
+        p.setPen(QPen(kRule, mm(0.25)));
+        p.drawRect(img);
+      },
+      caption);
 }
 
 // Does the machine do what the customer asked: cycle time, cushioning, and
 // why a chamber's pressure exceeds the supply's (core/results/conclusion.h).
 void conclusionSection(ReportPage& pg, const Inputs& in) {
-  pg.newPage();
   pg.heading(QStringLiteral("Conclusion"));
   QStringList items, notes;
   for (const Verdict& v : in.verdicts)
@@ -391,8 +395,9 @@ void keyResultsSection(ReportPage& pg, const Inputs& in) {
 void plotsSection(ReportPage& pg, const Inputs& in) {
   const auto plots = reportPlots(in.project, in.settings);
   if (plots.empty()) return;
-  pg.newPage();
-  pg.heading(QStringLiteral("Time histories"));
+  // Plots are 66 mm high, down to 50 mm to end a page.
+  constexpr double kPlotH = 66, kPlotMinH = 50;
+  pg.heading(QStringLiteral("Time histories"), mm(kPlotMinH));
   int n = 0;
   for (const ReportPlot& plot : plots) {
     auto series = plotSeries(in.results, plot.channels, in.kr.ambientPressure);
@@ -404,7 +409,7 @@ void plotsSection(ReportPage& pg, const Inputs& in) {
     }
     if (!plot.title.empty()) title = q(plot.title);
     title = QStringLiteral("Figure %1: %2").arg(2 + n++).arg(title);
-    pg.block(mm(66), [&](QPainter& p, const QRectF& r) { paintPlot(p, r, mm(1), title, series); });
+    pg.figure(mm(kPlotH), mm(kPlotMinH), [&](QPainter& p, const QRectF& r) { paintPlot(p, r, mm(1), title, series); });
     pg.skip(mm(3));
   }
 }
@@ -413,22 +418,28 @@ void plotsSection(ReportPage& pg, const Inputs& in) {
 void displacementStepSection(ReportPage& pg, const Inputs& in) {
   const std::string seq = firstSequence(in.project);
   if (seq.empty()) return;
-  pg.newPage();
-  pg.heading(QStringLiteral("Displacement-step diagram"));
   DisplacementStepDiagram d;
+  QString error;
   try {
     d = displacementStepDiagram(in.project, in.results, seq);
   } catch (const std::exception& e) {
-    pg.paragraph(QStringLiteral("Not available: ") + q(e.what()));
+    error = q(e.what());
+  }
+  const QString caption =
+      QStringLiteral("Displacement-step diagram to VDI 3260 of the sequence %1: the steps in the order the sequence "
+                     "entered them (with the time each was entered), each actuator's position between retracted (0) "
+                     "and extended (1), taken at the first output sample of each step.")
+          .arg(name(in.project.find(seq) ? in.project.find(seq)->label : std::string(), seq));
+  // 30 mm per actuator (at most a page), down to 75 % of it to end a page.
+  const double h = std::min(pg.content().height() - mm(40) - pg.captionHeight(caption),
+                            mm(14) + mm(30) * double(std::max<size_t>(1, d.actuators.size())));
+  pg.heading(QStringLiteral("Displacement-step diagram"), error.isEmpty() ? 0.75 * h + pg.captionHeight(caption) : 0.0);
+  if (!error.isEmpty()) {
+    pg.paragraph(QStringLiteral("Not available: ") + error);
     return;
   }
-  const double h = std::min(pg.remaining() - mm(24), mm(14) + mm(30) * double(std::max<size_t>(1, d.actuators.size())));
-  pg.block(h, [&](QPainter& p, const QRectF& r) { paintDisplacementStep(p, r, mm(1), d, in.project); });
-  pg.paragraph(QStringLiteral("Displacement-step diagram to VDI 3260 of the sequence %1: the steps in the order the "
-                              "sequence entered them (with the time each was entered), each actuator's position "
-                              "between retracted (0) and extended (1), taken at the first output sample of each step.")
-                   .arg(name(in.project.find(seq) ? in.project.find(seq)->label : std::string(), seq)),
-               8, kMuted);
+  pg.figure(h, 0.75 * h, [&](QPainter& p, const QRectF& r) { paintDisplacementStep(p, r, mm(1), d, in.project); },
+            caption);
 }
 
 void billOfMaterialsSection(ReportPage& pg, const Inputs& in) {
@@ -540,7 +551,7 @@ QImage reportLogo(const Project& project, const ReportSettings& settings, const 
 // Paints `in` with `composer` into `pdfPath` (atomically): a first pass
 // counts the pages for "page n of N".
 bool writePdf(const Inputs& in, const ReportSettings& settings, void (*composer)(ReportPage&, const Inputs&),
-              const QString& pdfPath, QString* error, int* pages) {
+              const QString& pdfPath, QString* error, int* pages, ReportLayout* layout = nullptr) {
   auto fail = [&](const QString& m) {
     if (error) *error = m;
     return false;
@@ -562,6 +573,7 @@ bool writePdf(const Inputs& in, const ReportSettings& settings, void (*composer)
   {
     ReportPage pg(&out, title, right, foot, total);
     composer(pg, in);
+    if (layout) *layout = pg.layout();
   }
   if (!out.commit()) return fail("cannot write " + pdfPath + ": " + out.errorString());
   if (pages) *pages = total;
@@ -593,7 +605,8 @@ void composeStudy(ReportPage& pg, const Inputs& in) {
 }  // namespace
 
 bool exportReport(const Project& project, const ResultStore& results, const QString& pdfPath, QString* error,
-                  const QString& projectFile, int* pages, const StudySummary* study, const ResultStore* keyRows) {
+                  const QString& projectFile, int* pages, const StudySummary* study, const ResultStore* keyRows,
+                  ReportLayout* layout) {
   try {
     const std::string file = projectFile.toStdString();
     const ReportSettings settings = reportSettings(project, file);
@@ -624,7 +637,7 @@ bool exportReport(const Project& project, const ResultStore& results, const QStr
         in.modesError = QString::fromStdString(e.what());  // the section says so; the rest of the report stands
       }
     }
-    return writePdf(in, settings, compose, pdfPath, error, pages);
+    return writePdf(in, settings, compose, pdfPath, error, pages, layout);
   } catch (const std::exception& e) {
     if (error) *error = QString::fromStdString(e.what());
     return false;

@@ -13,6 +13,7 @@
 namespace pm::gui {
 
 struct StudySummary;
+struct ReportLayout;  // report_page.h
 
 // Writes the report of a finished run to `pdfPath` (atomically). Report
 // settings come from project.extra["report"] (see core/results/report_settings.h);
@@ -23,9 +24,11 @@ struct StudySummary;
 // given, holds every row of the channels key results read
 // (engine::keyResultChannels): the key results and conclusions come from it,
 // the plots and pictures from `results` (the studio's plotting copy).
+// `layout`, when given, receives how full each page is and where each figure
+// and its caption went.
 bool exportReport(const Project& project, const ResultStore& results, const QString& pdfPath, QString* error,
                   const QString& projectFile = {}, int* pages = nullptr, const StudySummary* study = nullptr,
-                  const ResultStore* keyRows = nullptr);
+                  const ResultStore* keyRows = nullptr, ReportLayout* layout = nullptr);
 
 // Writes the report of a study alone (`pneumech report --study`): title
 // page with the study at a glance, the circuit, the study section (its

@@ -80,6 +80,8 @@ void ReportPage::decorate() {
 
 void ReportPage::newPage() {
   decorate();
+  layout_.fill.push_back((std::max(fill_, content_.top()) - content_.top()) / content_.height());
+  fill_ = 0.0;
   writer_->newPage();
   ++page_;
   header_ = true;
@@ -96,19 +98,26 @@ double ReportPage::textHeight(const QString& text, const QFont& f, double w) con
   return fm.boundingRect(QRectF(0, 0, w, 1e9), Qt::TextWordWrap, text).height();
 }
 
-void ReportPage::heading(const QString& text) {
-  ensureSpace(mm(40));
-  if (y_ > content_.top()) y_ += mm(5);
-  ++section_;
+ReportLayout ReportPage::layout() const {
+  ReportLayout l = layout_;
+  l.fill.push_back((std::max(fill_, content_.top()) - content_.top()) / content_.height());
+  return l;
+}
+
+void ReportPage::heading(const QString& text, double keepWith) {
   QPainter& p = painter_;
   p.setFont(font(14, true));
-  p.setPen(kAccent);
-  const QString t = QStringLiteral("%1  %2").arg(section_).arg(text);
+  const QString t = QStringLiteral("%1  %2").arg(section_ + 1).arg(text);
   const double h = textHeight(t, p.font(), content_.width());
+  ensureSpace(std::max(mm(40), mm(5) + h + mm(5.2) + keepWith));
+  if (y_ > content_.top()) y_ += mm(5);
+  ++section_;
+  p.setPen(kAccent);
   p.drawText(QRectF(content_.left(), y_, content_.width(), h), Qt::TextWordWrap, t);
   y_ += h + mm(1.2);
   p.setPen(QPen(kAccent, mm(0.4)));
   p.drawLine(QPointF(content_.left(), y_), QPointF(content_.right(), y_));
+  used();
   y_ += mm(4);
 }
 
@@ -120,7 +129,9 @@ void ReportPage::subheading(const QString& text) {
   p.setPen(kInk);
   const double h = textHeight(text, p.font(), content_.width());
   p.drawText(QRectF(content_.left(), y_, content_.width(), h), Qt::TextWordWrap, text);
-  y_ += h + mm(2);
+  y_ += h;
+  used();
+  y_ += mm(2);
 }
 
 void ReportPage::paragraph(const QString& text, double pt, const QColor& color) {
@@ -130,7 +141,9 @@ void ReportPage::paragraph(const QString& text, double pt, const QColor& color) 
   ensureSpace(h);
   p.setPen(color);
   p.drawText(QRectF(content_.left(), y_, content_.width(), h), Qt::TextWordWrap, text);
-  y_ += h + mm(2.5);
+  y_ += h;
+  used();
+  y_ += mm(2.5);
 }
 
 void ReportPage::bullets(const QStringList& items, double pt) {
@@ -144,7 +157,9 @@ void ReportPage::bullets(const QStringList& items, double pt) {
     p.setPen(kInk);
     p.drawText(QRectF(content_.left(), y_, indent, h), Qt::AlignLeft | Qt::AlignTop, QStringLiteral("•"));
     p.drawText(QRectF(content_.left() + indent, y_, content_.width() - indent, h), Qt::TextWordWrap, it);
-    y_ += h + mm(1.5);
+    y_ += h;
+    used();
+    y_ += mm(1.5);
   }
   y_ += mm(1.5);
 }
@@ -179,6 +194,7 @@ void ReportPage::table(const ReportTable& t, double pt) {
       p.drawText(QRectF(x[c] + pad, y_ + pad, w[c] - 2 * pad, h - 2 * pad),
                  Qt::TextWordWrap | (right(c) ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter, t.header[int(c)]);
     y_ += h;
+    used();
     p.setPen(QPen(kAccent, mm(0.3)));
     p.drawLine(QPointF(content_.left(), y_), QPointF(content_.right(), y_));
   };
@@ -204,9 +220,11 @@ void ReportPage::table(const ReportTable& t, double pt) {
       p.drawText(QRectF(x[c] + pad, y_ + pad, w[c] - 2 * pad, h - 2 * pad),
                  Qt::TextWordWrap | (right(c) ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop, t.rows[r][int(c)]);
     y_ += h;
+    used();
   }
   p.setPen(QPen(kRule, mm(0.25)));
   p.drawLine(QPointF(content_.left(), y_), QPointF(content_.right(), y_));
+  used();
   y_ += mm(5);
 }
 
@@ -215,7 +233,36 @@ void ReportPage::block(double h, const std::function<void(QPainter&, const QRect
   painter_.save();
   draw(painter_, QRectF(content_.left(), y_, content_.width(), h));
   painter_.restore();
-  y_ += h + mm(3);
+  y_ += h;
+  used();
+  y_ += mm(3);
+}
+
+double ReportPage::captionHeight(const QString& caption) const {
+  return caption.isEmpty() ? 0.0 : mm(3) + textHeight(caption, font(8), content_.width());
+}
+
+void ReportPage::figure(double h, double minH, const std::function<void(QPainter&, const QRectF&)>& draw,
+                        const QString& caption) {
+  const double cap = captionHeight(caption);
+  const double room = remaining() - cap;
+  // Shrink to end this page when the figure nearly fits; a new page otherwise.
+  const double drawn = y_ > content_.top() && h > room && room >= minH ? room : h;
+  ensureSpace(drawn + cap);
+  layout_.figures.push_back({caption, page_, page_, drawn / h});
+  block(drawn, draw);
+  if (!caption.isEmpty()) {
+    // (the caption's own height was reserved above: no break between them)
+    QPainter& p = painter_;
+    p.setFont(font(8));
+    p.setPen(kMuted);
+    const double ch = cap - mm(3);
+    p.drawText(QRectF(content_.left(), y_, content_.width(), ch), Qt::TextWordWrap, caption);
+    y_ += ch;
+    used();
+    layout_.figures.back().captionPage = page_;
+    y_ += mm(2.5);
+  }
 }
 
 }  // namespace pm::gui

@@ -11,6 +11,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -25,6 +26,19 @@ struct ReportTable {
   std::vector<QStringList> rows;
   std::vector<bool> rightAligned;  // per column (numbers)
   QString caption;                 // drawn above the table, bold
+};
+
+// What the layout did, page by page: for checking that no page is left
+// mostly empty and no figure is parted from its caption.
+struct ReportLayout {
+  struct Figure {
+    QString caption;
+    int page = 0;         // where the drawing is
+    int captionPage = 0;  // where its caption is
+    double scale = 1.0;   // drawn height / wanted height (< 1: shrunk to fit)
+  };
+  std::vector<double> fill;  // per page: the used fraction of the printable height (1 = full)
+  std::vector<Figure> figures;
 };
 
 class ReportPage {
@@ -54,18 +68,28 @@ class ReportPage {
   void setHeaderOnThisPage(bool on) { header_ = on; }
 
   QFont font(double pt, bool bold = false, bool italic = false) const;
-  void heading(const QString& text);     // numbered section heading, keeps 40 mm with what follows
+  // Numbered section heading; keeps 40 mm with what follows, or `keepWith`
+  // (the first block's height) when more.
+  void heading(const QString& text, double keepWith = 0.0);
   void subheading(const QString& text);
   void paragraph(const QString& text, double pt = 9.5, const QColor& color = QColor(30, 30, 30));
   void bullets(const QStringList& items, double pt = 9.5);
   void table(const ReportTable& t, double pt = 8.5);
   // A block of height h drawn by `draw` into the given rectangle (full width).
   void block(double h, const std::function<void(QPainter&, const QRectF&)>& draw);
+  // A figure and its caption below it, always on one page: `h` high, shrunk
+  // down to `minH` to end the current page rather than leave its rest empty.
+  // An empty caption: `draw` labels the figure itself (plots).
+  void figure(double h, double minH, const std::function<void(QPainter&, const QRectF&)>& draw,
+              const QString& caption = {});
+  // The height a figure's caption takes (with its gap), for keepWith.
+  double captionHeight(const QString& caption) const;
   // Height of wrapped text at width w.
   double textHeight(const QString& text, const QFont& f, double w) const;
 
  private:
   void decorate();  // header and footer of the current page
+  void used() { fill_ = std::max(fill_, y_); }  // marks the cursor as drawn down to
 
   std::unique_ptr<QPdfWriter> writer_;
   QPainter painter_;
@@ -77,6 +101,12 @@ class ReportPage {
   bool decorated_ = false;
   QRectF content_;
   double y_ = 0.0;
+  double fill_ = 0.0;  // lowest drawn point of the current page
+  ReportLayout layout_;
+
+ public:
+  // The layout so far, the current page included.
+  ReportLayout layout() const;
 };
 
 // Colours of the report (one accent, greys).

@@ -8,7 +8,6 @@ using namespace report_colors;
 
 void studySection(ReportPage& pg, const StudySummary& s) {
   if (s.rows.empty()) return;
-  pg.newPage();
   pg.heading(QStringLiteral("Parameter study"));
   pg.paragraph(s.description.isEmpty() ? QStringLiteral("A parameter study of this project.") : s.description + ".");
   if (!s.constraints.isEmpty()) pg.bullets(QStringList{QStringLiteral("Constraints: ") + s.constraints.join("; ")});
@@ -16,22 +15,25 @@ void studySection(ReportPage& pg, const StudySummary& s) {
   const double mm1 = ReportPage::mm(1.0);
   // One screen pixel of the dialog's plot is 1/96 inch here.
   const double px = ReportPage::kDpi / 96.0;
-  pg.block(ReportPage::mm(80), [&](QPainter& p, const QRectF& r) {
-    p.save();
-    p.setFont(pg.font(8));
-    p.setPen(QPen(kInk, 0.25 * mm1));
-    drawStudyPlot(p, r.adjusted(0, mm1, 0, -mm1), s.plot, px);
-    p.restore();
-  });
-  pg.paragraph(s.plot.heatMap
-                   ? QStringLiteral("Heat map: one cell per variant of the grid, coloured by %1; crossed cells did not "
-                                    "meet the constraints, grey ones failed or were not run.")
-                         .arg(s.plot.zLabel)
-                   : QStringLiteral("Each finished variant: %1 against %2; filled points met the constraints.%3")
-                         .arg(s.plot.yLabel, s.plot.xLabel,
-                              s.plot.pareto ? QStringLiteral(" The red line joins the Pareto front (both minimised).")
-                                            : QString()),
-               8, kMuted);
+  const QString caption =
+      s.plot.heatMap ? QStringLiteral("Heat map: one cell per variant of the grid, coloured by %1; crossed cells did not "
+                                      "meet the constraints, grey ones failed or were not run.")
+                           .arg(s.plot.zLabel)
+                     : QStringLiteral("Each finished variant: %1 against %2; filled points met the constraints.%3")
+                           .arg(s.plot.yLabel, s.plot.xLabel,
+                                s.plot.pareto ? QStringLiteral(" The red line joins the Pareto front (both minimised).")
+                                              : QString());
+  // 80 mm high, down to 60 mm to end a page.
+  pg.figure(
+      ReportPage::mm(80), ReportPage::mm(60),
+      [&](QPainter& p, const QRectF& r) {
+        p.save();
+        p.setFont(pg.font(8));
+        p.setPen(QPen(kInk, 0.25 * mm1));
+        drawStudyPlot(p, r.adjusted(0, mm1, 0, -mm1), s.plot, px);
+        p.restore();
+      },
+      caption);
   ReportTable t;
   t.caption = QStringLiteral("Study table");
   t.header = s.header;
