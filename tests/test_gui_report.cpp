@@ -139,7 +139,7 @@ class TestGuiReport : public QObject {
   // sections follow on, a figure that nearly fits is shrunk to end its page),
   // and every figure is on the page of its caption, at 70 % of its height or more.
   // (The old layout started the conclusion, the plots and the
-  // displacement-step diagram on new pages: its page 5 held one plot, 31 % full.)
+  // displacement-step diagram on new pages: its page 2 was 53 % full, its page 5 held one plot, 27 % full.)
   void sequenceReportLeavesNoPageMostlyEmpty() {
     const QString file = QString::fromStdString(projectPath("sequence_a_b.pneumech.json"));
     const Project pr = engine::load(file.toStdString());
