@@ -163,6 +163,7 @@ class TestGuiReport : public QObject {
     for (const auto& f : layout.figures) {
       qInfo("figure on page %d, caption on page %d, scale %.2f: %s", f.page, f.captionPage, f.scale,
             qPrintable(f.caption.left(40)));
+      QVERIFY(!f.caption.isEmpty());
       QCOMPARE(f.captionPage, f.page);
       QVERIFY(f.scale >= 0.7 - 1e-9 && f.scale <= 1.0 + 1e-9);
     }

@@ -409,7 +409,9 @@ void plotsSection(ReportPage& pg, const Inputs& in) {
     }
     if (!plot.title.empty()) title = q(plot.title);
     title = QStringLiteral("Figure %1: %2").arg(2 + n++).arg(title);
-    pg.figure(mm(kPlotH), mm(kPlotMinH), [&](QPainter& p, const QRectF& r) { paintPlot(p, r, mm(1), title, series); });
+    pg.figure(
+        mm(kPlotH), mm(kPlotMinH), [&](QPainter& p, const QRectF& r) { paintPlot(p, r, mm(1), title, series); }, title,
+        true);
     pg.skip(mm(3));
   }
 }

@@ -243,15 +243,15 @@ double ReportPage::captionHeight(const QString& caption) const {
 }
 
 void ReportPage::figure(double h, double minH, const std::function<void(QPainter&, const QRectF&)>& draw,
-                        const QString& caption) {
-  const double cap = captionHeight(caption);
+                        const QString& caption, bool captionInside) {
+  const double cap = captionInside ? 0.0 : captionHeight(caption);
   const double room = remaining() - cap;
   // Shrink to end this page when the figure nearly fits; a new page otherwise.
   const double drawn = y_ > content_.top() && h > room && room >= minH ? room : h;
   ensureSpace(drawn + cap);
   layout_.figures.push_back({caption, page_, page_, drawn / h});
   block(drawn, draw);
-  if (!caption.isEmpty()) {
+  if (cap > 0) {
     // (the caption's own height was reserved above: no break between them)
     QPainter& p = painter_;
     p.setFont(font(8));

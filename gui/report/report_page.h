@@ -79,9 +79,9 @@ class ReportPage {
   void block(double h, const std::function<void(QPainter&, const QRectF&)>& draw);
   // A figure and its caption below it, always on one page: `h` high, shrunk
   // down to `minH` to end the current page rather than leave its rest empty.
-  // An empty caption: `draw` labels the figure itself (plots).
+  // `captionInside`: `draw` writes the caption itself (plots, titled at the top).
   void figure(double h, double minH, const std::function<void(QPainter&, const QRectF&)>& draw,
-              const QString& caption = {});
+              const QString& caption, bool captionInside = false);
   // The height a figure's caption takes (with its gap), for keepWith.
   double captionHeight(const QString& caption) const;
   // Height of wrapped text at width w.
