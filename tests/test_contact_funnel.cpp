@@ -431,8 +431,8 @@ class TestContactFunnel : public QObject {
   //    rim's point jumping between two azimuths, |dF| / h 12-17, and at
   //    0.623 the base face's foot crossing its rim 19 mm deeper than the
   //    rim's contact); 279 from 0.80 (a cylinder's end rim across the base
-  //    rim switching on and off while the rim's point jumps; from 0.813
-  //    before the wedge moved the rim's deepest azimuth, two steps earlier).
+  //    rim switching on and off while the rim's point jumps; its first jump
+  //    at 0.803, three steps before 0.813 as the wedge moved the rim's point).
   //    Rim on rim off with the wedge everywhere inside the body mends 279
   //    (branch h1-rim-wedge-wip) but fails rimOnRimByHand.
   //    Every other step of these paths keeps the bound.
