@@ -5,6 +5,9 @@
 // clear error and no file.
 #include "report_export.h"
 #include "report_page.h"
+#include "study_summary.h"
+#include "studies/study_input.h"
+#include "studies/study_runner.h"
 #include "engine/engine.h"
 #include "support/pack_subcircuit.h"
 #include "support/test_project.h"
@@ -168,6 +171,47 @@ class TestGuiReport : public QObject {
       QVERIFY(f.scale >= 0.7 - 1e-9 && f.scale <= 1.0 + 1e-9);
     }
     QCOMPARE(pages, 6);
+  }
+
+  // The report of seed 004's study (pneumech report --study approach_speed):
+  // every column header of the study table (variant, fc1.opening, six results
+  // with units as "max(dock.normal_force) [N]", feasible, status) is read in
+  // full: as the table's painter lays it out in its cell, it is no wider and
+  // no higher than the cell, on at most three lines. (Before, columns were
+  // sized by character counts and headers wrapped at spaces only: ten
+  // columns on 172 mm cut "max(dock.normal_force)" to "ck.normal_force)",
+  // "variant" to "iant", "status" to "stat".)
+  void studyTableHeadersFitTheirCells() {
+    const std::string file = projectPath("seed004_boom_docking.pneumech.json");
+    const studies::StudyInput in = studies::loadStudy(file, "approach_speed");
+    const studies::StudySetup setup = studies::prepareStudy(in.project, in.projectFile, in.study);
+    studies::LocalEvaluator evaluator(setup, 1);
+    const auto points = studies::studyVariants(setup.study);
+    const auto results = evaluator.evaluate(points);
+    const gui::StudySummary summary = gui::summarizeStudy(setup, points, results);
+    QCOMPARE(summary.header.size(), qsizetype(10));
+    QString error;
+    gui::ReportLayout layout;
+    QVERIFY2(gui::exportStudyReport(in.project, summary, dir_.path() + "/study.pdf", &error,
+                                    QString::fromStdString(in.projectFile), nullptr, &layout),
+             qPrintable(error));
+    QFile::remove("/tmp/h3_study_report.pdf");
+    QFile::copy(dir_.path() + "/study.pdf", "/tmp/h3_study_report.pdf");
+    QCOMPARE(layout.headers.size(), size_t(10));  // the study table only; two rows, one page
+    for (int c = 0; c < 10; ++c) {
+      const auto& h = layout.headers[size_t(c)];
+      QCOMPARE(h.text, summary.header[c]);
+      qInfo("%-28s cell %5.1f mm, text %5.1f mm wide, %d line(s)", qPrintable(h.text), h.cellWidth * 25.4 / 600,
+            h.textWidth * 25.4 / 600, h.lines);
+      QVERIFY2(h.textWidth <= h.cellWidth + 1e-6 && h.textHeight <= h.cellHeight + 1e-6,
+               qPrintable(QStringLiteral("%1: text %2 x %3 px in a %4 x %5 px cell")
+                              .arg(h.text)
+                              .arg(h.textWidth)
+                              .arg(h.textHeight)
+                              .arg(h.cellWidth)
+                              .arg(h.cellHeight)));
+      QVERIFY2(h.lines <= 3, qPrintable(h.text));
+    }
   }
 
   void logoIsReadRelativeToTheProject() {

@@ -647,7 +647,7 @@ bool exportReport(const Project& project, const ResultStore& results, const QStr
 }
 
 bool exportStudyReport(const Project& project, const StudySummary& study, const QString& pdfPath, QString* error,
-                       const QString& projectFile, int* pages) {
+                       const QString& projectFile, int* pages, ReportLayout* layout) {
   try {
     const std::string file = projectFile.toStdString();
     const ReportSettings settings = reportSettings(project, file);
@@ -657,7 +657,7 @@ bool exportStudyReport(const Project& project, const StudySummary& study, const 
     Inputs in{project, none, kr, settings, QImage(), QLocale::c().toString(QDate::currentDate(), "d MMMM yyyy"),
               QImage(), QString(), 0.0, {}, &study, true, std::nullopt, QString()};
     in.logo = reportLogo(project, settings, projectFile);
-    return writePdf(in, settings, composeStudy, pdfPath, error, pages);
+    return writePdf(in, settings, composeStudy, pdfPath, error, pages, layout);
   } catch (const std::exception& e) {
     if (error) *error = QString::fromStdString(e.what());
     return false;

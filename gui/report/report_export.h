@@ -33,8 +33,8 @@ bool exportReport(const Project& project, const ResultStore& results, const QStr
 // Writes the report of a study alone (`pneumech report --study`): title
 // page with the study at a glance, the circuit, the study section (its
 // description, constraints, plot, table and chosen design) and how the
-// variants were computed. Same settings, logo and errors as exportReport.
+// variants were computed. Same settings, logo, errors and layout as exportReport.
 bool exportStudyReport(const Project& project, const StudySummary& study, const QString& pdfPath, QString* error,
-                       const QString& projectFile = {}, int* pages = nullptr);
+                       const QString& projectFile = {}, int* pages = nullptr, ReportLayout* layout = nullptr);
 
 }  // namespace pm::gui

@@ -13,6 +13,39 @@ using namespace report_colors;
 namespace {
 constexpr double kMarginLeft = 20, kMarginRight = 18, kMarginTop = 16, kMarginBottom = 16;  // mm
 constexpr double kHeaderH = 10, kFooterH = 10;                                                 // mm
+
+// A column header in pieces a line may end after: spaces, "(", "_", and a
+// "." before a letter, so "max(dock.normal_force) [N]" can stand on three
+// lines ("max(dock.", "normal_force)", "[N]") instead of being cut.
+QStringList headerPieces(const QString& text) {
+  QStringList pieces{QString()};
+  for (qsizetype i = 0; i < text.size(); ++i) {
+    const QChar c = text[i];
+    pieces.back() += c;
+    const bool dotWord = c == '.' && i + 1 < text.size() && text[i + 1].isLetter();
+    if ((c == ' ' || c == '(' || c == '_' || dotWord) && i + 1 < text.size()) pieces << QString();
+  }
+  return pieces;
+}
+
+// `text` on as few lines as fit `w` (greedy), joined by newlines.
+QString wrapHeader(const QString& text, const QFontMetricsF& fm, double w) {
+  QStringList lines{QString()};
+  for (const QString& piece : headerPieces(text)) {
+    const QString joined = lines.back() + piece;
+    if (!lines.back().isEmpty() && fm.horizontalAdvance(joined.trimmed()) > w) lines << piece;
+    else lines.back() = joined;
+  }
+  for (QString& l : lines) l = l.trimmed();
+  return lines.join('\n');
+}
+
+// The widest piece a line cannot be broken inside.
+double widestPiece(const QStringList& pieces, const QFontMetricsF& fm) {
+  double m = 0;
+  for (const QString& piece : pieces) m = std::max(m, fm.horizontalAdvance(piece.trimmed()));
+  return m;
+}
 }  // namespace
 
 ReportPage::ReportPage(QIODevice* out, const QString& title, const QString& headerRight, const QString& footerLeft,
@@ -164,20 +197,57 @@ void ReportPage::bullets(const QStringList& items, double pt) {
   y_ += mm(1.5);
 }
 
+std::vector<double> ReportPage::columnWidths(const ReportTable& t, const QFont& body, const QFont& head,
+                                             double pad) const {
+  const QFontMetricsF fb(body, writer_.get()), fh(head, writer_.get());
+  const size_t nc = t.header.size();
+  const double W = content_.width();
+  // least: no word and no header piece cut; want: every cell and header on one line.
+  std::vector<double> least(nc), want(nc), w(nc);
+  for (size_t c = 0; c < nc; ++c) {
+    least[c] = widestPiece(headerPieces(t.header[int(c)]), fh);
+    want[c] = fh.horizontalAdvance(t.header[int(c)]);
+    for (const QStringList& row : t.rows)
+      if (c < size_t(row.size())) {
+        least[c] = std::max(least[c], widestPiece(row[int(c)].split(' '), fb));
+        want[c] = std::max(want[c], fb.horizontalAdvance(row[int(c)]));
+      }
+    least[c] += 2 * pad + 1, want[c] += 2 * pad + 1;
+  }
+  double sumLeast = 0, sumWant = 0, sumGiven = 0;
+  for (size_t c = 0; c < nc; ++c)
+    sumLeast += least[c], sumWant += want[c], sumGiven += c < t.widths.size() ? t.widths[c] : 1.0;
+  for (size_t c = 0; c < nc; ++c) {
+    if (sumLeast >= W) w[c] = W * least[c] / sumLeast;  // too many columns: cut evenly (the layout records it)
+    else if (!t.widths.empty()) w[c] = W * t.widths[std::min(c, t.widths.size() - 1)] / sumGiven;
+    else if (sumWant <= W) w[c] = want[c] * W / sumWant;
+    else w[c] = least[c] + (W - sumLeast) * (want[c] - least[c]) / (sumWant - sumLeast);
+  }
+  if (t.widths.empty() || sumLeast >= W) return w;
+  // Given widths: a column narrower than its least takes it from those with room to spare.
+  double deficit = 0, spare = 0;
+  for (size_t c = 0; c < nc; ++c) deficit += std::max(0.0, least[c] - w[c]), spare += std::max(0.0, w[c] - least[c]);
+  if (deficit <= 0) return w;
+  for (size_t c = 0; c < nc; ++c)
+    w[c] = w[c] < least[c] ? least[c] : w[c] - (w[c] - least[c]) * deficit / spare;
+  return w;
+}
+
 void ReportPage::table(const ReportTable& t, double pt) {
   QPainter& p = painter_;
   const QFont body = font(pt), head = font(pt, true);
   const size_t nc = t.header.size();
-  double sum = 0;
-  for (size_t c = 0; c < nc; ++c) sum += c < t.widths.size() ? t.widths[c] : 1.0;
-  std::vector<double> w(nc), x(nc);
+  const double pad = mm(1.4);
+  const std::vector<double> w = columnWidths(t, body, head, pad);
+  std::vector<double> x(nc);
   double acc = content_.left();
   for (size_t c = 0; c < nc; ++c) {
-    w[c] = content_.width() * (c < t.widths.size() ? t.widths[c] : 1.0) / sum;
     x[c] = acc;
     acc += w[c];
   }
-  const double pad = mm(1.4);
+  const QFontMetricsF fh(head, writer_.get());
+  QStringList header;
+  for (size_t c = 0; c < nc; ++c) header << wrapHeader(t.header[int(c)], fh, w[c] - 2 * pad);
   auto rowHeight = [&](const QStringList& cells, const QFont& f) {
     double h = 0;
     for (size_t c = 0; c < nc && c < size_t(cells.size()); ++c)
@@ -186,20 +256,25 @@ void ReportPage::table(const ReportTable& t, double pt) {
   };
   auto right = [&](size_t c) { return c < t.rightAligned.size() && t.rightAligned[c]; };
   auto drawHeader = [&]() {
-    const double h = rowHeight(t.header, head);
+    const double h = rowHeight(header, head);
     p.fillRect(QRectF(content_.left(), y_, content_.width(), h), kHeaderFill);
     p.setFont(head);
     p.setPen(kInk);
-    for (size_t c = 0; c < nc; ++c)
-      p.drawText(QRectF(x[c] + pad, y_ + pad, w[c] - 2 * pad, h - 2 * pad),
-                 Qt::TextWordWrap | (right(c) ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter, t.header[int(c)]);
+    for (size_t c = 0; c < nc; ++c) {
+      const QRectF cell(x[c] + pad, y_ + pad, w[c] - 2 * pad, h - 2 * pad);
+      const int flags = Qt::TextWordWrap | (right(c) ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter;
+      p.drawText(cell, flags, header[int(c)]);
+      const QRectF laid = fh.boundingRect(QRectF(0, 0, cell.width(), 1e9), flags & ~Qt::AlignVCenter, header[int(c)]);
+      layout_.headers.push_back({t.header[int(c)], page_, cell.width(), cell.height(), laid.width(), laid.height(),
+                                 int(header[int(c)].count('\n')) + 1});
+    }
     y_ += h;
     used();
     p.setPen(QPen(kAccent, mm(0.3)));
     p.drawLine(QPointF(content_.left(), y_), QPointF(content_.right(), y_));
   };
   const double capH = t.caption.isEmpty() ? 0 : textHeight(t.caption, font(pt + 1, true), content_.width()) + mm(1.5);
-  ensureSpace(capH + rowHeight(t.header, head) + (t.rows.empty() ? 0 : rowHeight(t.rows.front(), body)));
+  ensureSpace(capH + rowHeight(header, head) + (t.rows.empty() ? 0 : rowHeight(t.rows.front(), body)));
   if (!t.caption.isEmpty()) {
     p.setFont(font(pt + 1, true));
     p.setPen(kInk);

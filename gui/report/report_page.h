@@ -22,7 +22,7 @@ namespace pm::gui {
 
 struct ReportTable {
   QStringList header;
-  std::vector<double> widths;  // relative column widths
+  std::vector<double> widths;  // relative column widths; empty: as wide as the cells and headers measure
   std::vector<QStringList> rows;
   std::vector<bool> rightAligned;  // per column (numbers)
   QString caption;                 // drawn above the table, bold
@@ -37,8 +37,18 @@ struct ReportLayout {
     int captionPage = 0;  // where its caption is
     double scale = 1.0;   // drawn height / wanted height (< 1: shrunk to fit)
   };
+  // A table's header cell as drawn (each time the header is, repeats too):
+  // its text's measured extent against the cell's, for checking none is cut.
+  struct HeaderCell {
+    QString text;
+    int page = 0;
+    double cellWidth = 0.0, cellHeight = 0.0;  // inside the padding
+    double textWidth = 0.0, textHeight = 0.0;  // as the painter lays it out in the cell
+    int lines = 0;
+  };
   std::vector<double> fill;  // per page: the used fraction of the printable height (1 = full)
   std::vector<Figure> figures;
+  std::vector<HeaderCell> headers;
 };
 
 class ReportPage {
@@ -90,6 +100,7 @@ class ReportPage {
  private:
   void decorate();  // header and footer of the current page
   void used() { fill_ = std::max(fill_, y_); }  // marks the cursor as drawn down to
+  std::vector<double> columnWidths(const ReportTable& t, const QFont& body, const QFont& head, double pad) const;
 
   std::unique_ptr<QPdfWriter> writer_;
   QPainter painter_;

@@ -1,7 +1,5 @@
 #include "report_study.h"
 
-#include <algorithm>
-
 namespace pm::gui {
 
 using namespace report_colors;
@@ -37,19 +35,7 @@ void studySection(ReportPage& pg, const StudySummary& s) {
   ReportTable t;
   t.caption = QStringLiteral("Study table");
   t.header = s.header;
-  // A column is as wide as its header's longest word (headers wrap at
-  // spaces, "cyl1.extend_time [s]") or its longest cell, so none is cut.
-  auto longestWord = [](const QString& text) {
-    qsizetype n = 0;
-    for (const QString& w : text.split(' ')) n = std::max(n, w.size());
-    return n;
-  };
-  for (int c = 0; c < s.header.size(); ++c) {
-    qsizetype longest = longestWord(s.header[c]);
-    for (const QStringList& row : s.rows)
-      if (c < row.size()) longest = std::max(longest, longestWord(row[c]));
-    t.widths.push_back(std::max(1.0, longest / 6.5));
-  }
+  // (no widths: columns as wide as their cells and headers measure, headers wrapped)
   t.rightAligned.assign(size_t(s.header.size()), true);
   if (!t.rightAligned.empty()) t.rightAligned.back() = false;
   for (size_t i = 0; i < s.rows.size() && i < kReportStudyRows; ++i) {
