@@ -168,6 +168,35 @@ double farShare(double near, double far) {
   return s >= 1.0 ? 0.0 : 0.5 * (1.0 - s) * (1.0 - s);
 }
 
+// A ridge that meets triangle t only at a vertex, with a face coplanar with
+// t on one side (a flat stretch split into triangles up to the ridge's
+// end): its far face is t's convex neighbour too, where x lies along the
+// ridge's span. f(other, p) for each such face (p: a point of its plane);
+// false as soon as f is.
+template <class F>
+bool ridgeEndNeighbours(const MeshShape& m, int t, const V3& x, F&& f) {
+  const auto& c = m.triangles()[t];
+  const V3& n = m.normals()[t];
+  for (int k = 0; k < 3; ++k)
+    for (int id : m.ridgesAt(c[k])) {
+      const MeshEdge& e = m.edges()[id];
+      if (e.tri[0] == t || e.tri[1] == t) continue;
+      const int s = (m.normals()[e.tri[0]] - n).norm() <= MeshShape::kFlatAngle ? 0
+                    : (m.normals()[e.tri[1]] - n).norm() <= MeshShape::kFlatAngle ? 1 : -1;
+      if (s < 0) continue;
+      const int other = e.tri[1 - s];
+      const auto& te = m.triangleEdges(t);
+      if (std::any_of(te.begin(), te.end(), [&](int j) { return m.edges()[j].tri[0] == other || m.edges()[j].tri[1] == other; }))
+        continue;  // already a neighbour across one of t's own edges
+      const V3& p = m.vertices()[e.a];
+      const V3 d = m.vertices()[e.b] - p;
+      const double u = d.dot(x - p) / d.squaredNorm();
+      if (u < 0.0 || u > 1.0) continue;
+      if (!f(other, p)) return false;
+    }
+  return true;
+}
+
 // Corner x, at height h over triangle t's plane, is the face's: behind it,
 // its projection lies inside t or past concave edges only, and t is the
 // nearer way out than each convex neighbour (ties: the lower index); apart,
@@ -199,33 +228,17 @@ bool faceOwnsCorner(const MeshShape& m, int t, const V3& x, double h, V3& normal
     const MeshEdge& e = m.edges()[m.triangleEdges(t)[k]];
     const int other = e.tri[0] == t ? e.tri[1] : e.tri[0];
     const bool concave = other >= 0 && m.normals()[e.tri[0]].dot(e.inward[1]) > MeshShape::kFlatAngle;
-    if ((q - p).cross(x - p).dot(n) < 0.0) {
+    // Across a flat edge the test is widened by the rounding (1e-12 of the
+    // edge): a point riding along it (a rim point under an apex) is then
+    // both triangles', the same point kept once (gather), never neither's.
+    const double slack = e.sharp || concave ? 0.0 : 1e-12 * (q - p).squaredNorm();
+    if ((q - p).cross(x - p).dot(n) < -slack) {
       if (h < 0.0 && concave) continue;
       return false;
     }
     if (h < 0.0 && other >= 0 && e.sharp && !blendWith(other, p)) return false;
   }
-  // A ridge that meets t only at a vertex, with a face coplanar with t on
-  // one side (a flat stretch split into triangles up to the ridge's end):
-  // its far face is t's convex neighbour too, where the corner lies along
-  // the ridge's span.
-  for (int k = 0; h < 0.0 && k < 3; ++k)
-    for (int id : m.ridgesAt(c[k])) {
-      const MeshEdge& e = m.edges()[id];
-      if (e.tri[0] == t || e.tri[1] == t) continue;
-      const int s = (m.normals()[e.tri[0]] - n).norm() <= MeshShape::kFlatAngle ? 0
-                    : (m.normals()[e.tri[1]] - n).norm() <= MeshShape::kFlatAngle ? 1 : -1;
-      if (s < 0) continue;
-      const int other = e.tri[1 - s];
-      const auto& te = m.triangleEdges(t);
-      if (std::any_of(te.begin(), te.end(), [&](int j) { return m.edges()[j].tri[0] == other || m.edges()[j].tri[1] == other; }))
-        continue;  // already a neighbour across one of t's own edges
-      const V3& p = m.vertices()[e.a];
-      const V3 d = m.vertices()[e.b] - p;
-      const double u = d.dot(x - p) / d.squaredNorm();
-      if (u < 0.0 || u > 1.0) continue;
-      if (!blendWith(other, p)) return false;
-    }
+  if (h < 0.0 && !ridgeEndNeighbours(m, t, x, blendWith)) return false;
   if (share < 1.0) {
     share = std::max(share, 0.0);
     depth = others + share * depth;
@@ -369,20 +382,53 @@ struct CylInMesh {
   V3 world(const V3& local) const { return c + R * local; }
 };
 
+// The normal that picks an end disc's rim points (centre `centre`, axis a,
+// radius r) for triangle t: t's own, blended (blendWays) with the faces of
+// every ridge at t's corners (each plane once) by the disc's deepest depths
+// behind their planes, D_k = r sqrt(1 - (n_k . a)^2) - n_k . (centre - p_k).
+// So under a ridge or around an apex every face picks the same points (the
+// faces' own lowest points differ once the axis leans along the ridge),
+// turning from one face's to the other's within the band, and each face its
+// own beyond it.
+V3 rimNormal(const MeshShape& m, int t, const V3& centre, const V3& a, double r) {
+  constexpr int kMost = 8;
+  Way ways[kMost];
+  int n = 0;
+  auto add = [&](int f, const V3& p) {
+    const V3& nf = m.normals()[f];
+    for (int k = 0; k < n; ++k)
+      if ((ways[k].outward - nf).norm() <= MeshShape::kFlatAngle) return;
+    const double na = nf.dot(a);
+    if (n < kMost) ways[n++] = {r * std::sqrt(std::max(0.0, 1.0 - na * na)) - nf.dot(centre - p), nf};
+  };
+  const auto& c = m.triangles()[t];
+  add(t, m.vertices()[c[0]]);
+  for (int k = 0; k < 3; ++k)
+    for (int id : m.ridgesAt(c[k]))
+      for (int f : m.edges()[id].tri) add(f, m.vertices()[c[k]]);
+  if (n == 1) return m.normals()[t];
+  double depth;
+  V3 normal;
+  blendWays(ways, n, depth, normal);
+  return normal;
+}
+
 // Per face, the rim points the plane shape takes (per end disc the lowest
-// one along the face's normal and those a quarter, a half and three quarters
-// of a turn from it), owned by the face as the box's corners are. Inlined:
-// out of line it cost the cylinder pair 4 % more (docs/performance.md).
+// one along the face's normal, rimNormal near a ridge, and those a quarter,
+// a half and three quarters of a turn from it), owned by the face as the
+// box's corners are. Inlined: out of line it cost the cylinder pair 4 %
+// more (docs/performance.md).
 [[gnu::always_inline]] inline void rimFaces(const MeshShape& m, const std::vector<int>& tris, const CylInMesh& cy, std::vector<Feature>& out) {
   const double limit = std::min(cy.r, cy.h);
   const V3 a = cy.R.col(2);
   for (int t : tris) {
     const V3& n = m.normals()[t];
     const V3& a0 = m.vertices()[m.triangles()[t][0]];
-    V3 u = n - n.dot(a) * a;
-    u = u.norm() > 1e-12 ? V3(u.normalized()) : V3(cy.R.col(0));
-    const V3 w = a.cross(u);
-    for (double end : {-1.0, 1.0})
+    for (double end : {-1.0, 1.0}) {
+      const V3 ns = rimNormal(m, t, cy.c + end * cy.h * a, a, cy.r);
+      V3 u = ns - ns.dot(a) * a;
+      u = u.norm() > 1e-12 ? V3(u.normalized()) : V3(cy.R.col(0));
+      const V3 w = a.cross(u);
       for (const V3& d : {V3(-u), V3(u), w, V3(-w)}) {
         const V3 x = cy.c + end * cy.h * a + cy.r * d;
         const double hgt = n.dot(x - a0);
@@ -391,6 +437,7 @@ struct CylInMesh {
         if (hgt <= -limit || !faceOwnsCorner(m, t, x, hgt, normal, depth)) continue;
         out.push_back({x + depth * normal, x, normal, -depth});
       }
+    }
   }
 }
 
