@@ -1201,6 +1201,60 @@ class TestContactMesh : public QObject {
     QVERIFY2(worst[1] <= 1.1 * worst[0], qPrintable(QString("%1 against %2").arg(worst[1]).arg(worst[0])));
   }
 
+  // The steep pyramid's apex (fan(3)) inside a cylinder (r 20 mm, 100 mm
+  // long) turned 45 degrees about y, dB = 12 mm above the bottom cap,
+  // moved across the axis along the cylinder's x (local (x, 0, -L + dB)).
+  // Its ways out: the bottom cap (depth dB, outward -a, a the axis), in the
+  // apex's cone; the side (depth r - |x|, outward R e_x sign x), in the cone
+  // for x > 0 only; r - |x| is within the band of dB near the axis. The
+  // side's weight fades to zero at the axis (x / (kBand r) within kBand r
+  // of it; mesh_pairs.cpp vertexCylinder), so by hand (blendWays, to 1e-12):
+  // on the axis and for x < 0 the cap alone, dB deep along a; at x = r / 4
+  // and 0.35 r the side's g = fade f / (1 - f), f = farShare(dB, r - x),
+  // fade 1/2 and 0.7, depth (dB + g (r - x)) / (1 + g), normal a - g R e_x
+  // normalised. Main left the side out on the axis only: just off it the
+  // side's way switched in or out of the cone with its full weight (g =
+  // 0.22 at once), and the sweep (x in [-5, 5] mm) stepped: |dF|/h 3,790 at
+  // h = 1 um growing to 15,160 at h / 4. Now the largest slope stays as h
+  // shrinks (within 10 %).
+  void vertexCrossesACylindersAxis() {
+    const Shape mesh = meshShape(fan(3.0), fanTris());
+    const V3 apex(0, 0, 3.0);
+    const double r = 0.02, L = 0.05, dB = 0.012;
+    const M3 R = rot(std::numbers::pi / 4, V3(0, 1, 0));
+    const V3 a = R.col(2), ex = R.col(0);
+    auto at = [&](double x) { return contact::collide(mesh, Frame{}, Shape::cylinder(r, L), Frame{apex - R * V3(x, 0, -L + dB), R}); };
+    for (double x : {0.0, -0.25 * r, 0.25 * r, 0.35 * r}) {
+      double g = 0.0;
+      if (x > 0.0) {
+        const double side = r - x, sb = (side - dB) / (0.5 * side), f = sb >= 1.0 ? 0.0 : 0.5 * (1 - sb) * (1 - sb);
+        g = std::min(1.0, x / (0.5 * r)) * f / (1 - f);
+      }
+      const double depth = (dB + g * (r - x)) / (1 + g);
+      const V3 n = (a - g * ex).normalized(), mid = apex - 0.5 * depth * n;
+      const Contact c = at(x);
+      const auto it = std::find_if(c.points.begin(), c.points.end(),
+                                   [&](const contact::ContactPoint& p) { return (p.point - mid).norm() <= 1e-12; });
+      QVERIFY2(it != c.points.end(), qPrintable(QString("x = %1: no point at the apex").arg(x)));
+      qInfo("x %+.1f mm: side's g %.6f, depth off by %.3g m, normal off by %.3g", 1e3 * x, g, it->depth - depth, (it->normal - n).norm());
+      QVERIFY(std::abs(it->depth - depth) <= 1e-12);
+      QVERIFY((it->normal - n).norm() <= 1e-12);
+    }
+    double worst[2] = {0.0, 0.0};
+    for (int pass = 0; pass < 2; ++pass) {
+      const double h = pass == 0 ? 1e-6 : 2.5e-7;
+      const int n = int(std::round(0.01 / h));
+      V3 prev = V3::Zero();
+      for (int k = 0; k <= n; ++k) {
+        const V3 F = springForce(at(-0.005 + 0.01 * k / n));
+        if (k > 0) worst[pass] = std::max(worst[pass], (F - prev).norm() / h);
+        prev = F;
+      }
+    }
+    qInfo("across the axis: |dF|/h %.4g at h = 1 um, %.4g at h = 0.25 um", worst[0], worst[1]);
+    QVERIFY2(worst[1] <= 1.1 * worst[0], qPrintable(QString("%1 against %2").arg(worst[1]).arg(worst[0])));
+  }
+
   // A cylinder (r = 20 mm, 60 mm long, 0.2 kg, frictionless) lying along the
   // 90-degree V groove, dropped off-centre: at rest it rests on each flank at
   // the lowest rim points of its two end discs, each with

@@ -324,6 +324,7 @@ bool inVertexCone(const MeshShape& m, int i, const V3& d) {
 struct Way {
   double depth;
   V3 outward;
+  double weight = 1.0;  // of its g_k: below 1 where its normal fades (a cylinder's side near the axis)
 };
 void blendWays(const Way* ways, int n, double& depth, V3& outward) {
   int k0 = 0;
@@ -332,7 +333,7 @@ void blendWays(const Way* ways, int n, double& depth, V3& outward) {
   double sum = 0.0, d = 0.0;
   V3 o = V3::Zero();
   for (int k = 0; k < n; ++k) {
-    const double f = k == k0 ? 0.5 : farShare(ways[k0].depth, ways[k].depth), g = f / (1.0 - f);
+    const double f = k == k0 ? 0.5 : farShare(ways[k0].depth, ways[k].depth), g = ways[k].weight * f / (1.0 - f);
     sum += g;
     d += g * ways[k].depth;
     o += g * ways[k].outward;
@@ -585,9 +586,10 @@ void edgeCylinder(const MeshShape& m, const std::vector<int>& ids, const CylInMe
 
 // Sharp mesh vertices against the cylinder: outside, towards its nearest
 // point; inside, out through those of side and caps whose normals (turned)
-// lie in the vertex's normal cone, blended (blendWays). On the axis the side
-// has no normal and is left out (a step there only where the side's depth,
-// r, is within the band of a cap's).
+// lie in the vertex's normal cone, blended (blendWays). The side's weight
+// fades to zero at the axis, where it has no normal (else a vertex crossing
+// the axis turned the side's way by 180 degrees, or out of the cone, at once
+// where its depth, about r, is within the band of a cap's).
 void vertexCylinder(const MeshShape& m, const std::vector<int>& ids, const CylInMesh& cy, std::vector<Feature>& out) {
   for (int i : ids) {
     if (!m.sharpVertex(i)) continue;
@@ -604,12 +606,14 @@ void vertexCylinder(const MeshShape& m, const std::vector<int>& ids, const CylIn
     }
     Way ways[3];
     int n = 0;
-    auto consider = [&](double depth, const V3& outward) {
-      if (inVertexCone(m, i, -outward)) ways[n++] = {depth, outward};
+    auto consider = [&](double depth, const V3& outward, double weight) {
+      if (inVertexCone(m, i, -outward)) ways[n++] = {depth, outward, weight};
     };
-    if (rho > 0.0) consider(cy.r - rho, cy.R * er);
-    consider(cy.h - x.z(), cy.R.col(2));
-    consider(cy.h + x.z(), V3(-cy.R.col(2)));
+    // The side's normal turns by 1 / rho per m and has no direction on the
+    // axis: its weight fades to zero there (linearly within kBand r of it).
+    if (rho > 0.0) consider(cy.r - rho, cy.R * er, std::min(1.0, rho / (kBand * cy.r)));
+    consider(cy.h - x.z(), cy.R.col(2), 1.0);
+    consider(cy.h + x.z(), V3(-cy.R.col(2)), 1.0);
     if (n == 0) continue;
     double depth;
     V3 nf;
