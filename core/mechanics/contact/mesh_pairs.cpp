@@ -231,8 +231,8 @@ bool faceOwnsCorner(const MeshShape& m, int t, const V3& x, double h, V3& normal
     // Across a flat edge the test is widened by the rounding (1e-12 of the
     // edge): a point riding along it (a rim point under an apex) is then
     // both triangles', the same point kept once (gather), never neither's.
-    const double slack = e.sharp || concave ? 0.0 : 1e-12 * (q - p).squaredNorm();
-    if ((q - p).cross(x - p).dot(n) < -slack) {
+    const double side = (q - p).cross(x - p).dot(n);
+    if (side < 0.0 && (e.sharp || concave || side < -1e-12 * (q - p).squaredNorm())) {
       if (h < 0.0 && concave) continue;
       return false;
     }
@@ -386,28 +386,26 @@ struct CylInMesh {
 // The normal that picks an end disc's rim points (centre `centre`, axis a,
 // radius r) for triangle t: t's own, blended (blendWays) with the faces of
 // every ridge at t's corners (each plane once) by the disc's deepest depths
-// behind their planes, D_k = r sqrt(1 - (n_k . a)^2) - n_k . (centre - p_k).
+// behind their planes, D_k = r sqrt(1 - (n_k . a)^2) - n_k . (centre - p_k)
+// (MeshShape::ridgeFaces).
 // So under a ridge or around an apex every face picks the same points (the
 // faces' own lowest points differ once the axis leans along the ridge),
 // turning from one face's to the other's within the band, and each face its
 // own beyond it.
 V3 rimNormal(const MeshShape& m, int t, const V3& centre, const V3& a, double r) {
+  const std::vector<int>& faces = m.ridgeFaces(t);
+  if (faces.empty()) return m.normals()[t];
   constexpr int kMost = 8;
   Way ways[kMost];
   int n = 0;
-  auto add = [&](int f, const V3& p) {
+  auto add = [&](int f) {
     const V3& nf = m.normals()[f];
-    for (int k = 0; k < n; ++k)
-      if ((ways[k].outward - nf).norm() <= MeshShape::kFlatAngle) return;
     const double na = nf.dot(a);
-    if (n < kMost) ways[n++] = {r * std::sqrt(std::max(0.0, 1.0 - na * na)) - nf.dot(centre - p), nf};
+    ways[n++] = {r * std::sqrt(std::max(0.0, 1.0 - na * na)) - nf.dot(centre - m.vertices()[m.triangles()[f][0]]), nf};
   };
-  const auto& c = m.triangles()[t];
-  add(t, m.vertices()[c[0]]);
-  for (int k = 0; k < 3; ++k)
-    for (int id : m.ridgesAt(c[k]))
-      for (int f : m.edges()[id].tri) add(f, m.vertices()[c[k]]);
-  if (n == 1) return m.normals()[t];
+  add(t);
+  for (int f : faces)
+    if (n < kMost) add(f);
   double depth;
   V3 normal;
   blendWays(ways, n, depth, normal);

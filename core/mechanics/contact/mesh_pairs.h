@@ -49,7 +49,11 @@
 //  - per face, the rim points the plane shape takes (per end disc the lowest
 //    along the face's normal and those a quarter, a half and three quarters
 //    of a turn from it), each owned by the face as a box's corner is (and
-//    blended with a convex neighbour's under a ridge, as a corner is);
+//    blended with a convex neighbour's under a ridge, as a corner is). Near
+//    a ridge or an apex the points are picked along a normal blended over
+//    the faces of the ridges at the face's corners (by the disc's deepest
+//    depths behind their planes), so the faces there take the same points
+//    and hand them over as a box's corners; beyond the band, the face's own;
 //  - a sharp mesh edge, where its line passes nearest the axis, out through
 //    the nearer of the side and the cap there whose normal lies in the
 //    edge's cone: the side's point (across a lying cylinder: one; parallel
@@ -69,13 +73,16 @@
 //    and the force hands over without a dip;
 //  - a sharp mesh vertex inside the cylinder: out through those of side and
 //    caps whose normals (turned) lie in the vertex's normal cone, blended
-//    as in the box.
+//    as in the box; the side's weight fades to zero at the axis, where it
+//    has no normal.
 // Apart, the same features give the distance (capped at min(r, h)).
 // A ridge that meets a face's triangle only at a vertex (a flat stretch
 // split into triangles up to the ridge's end) blends the same way along
 // the ridge's span. Not blended (steps left): past a ridge's end inside a
-// mesh; a tilted cylinder's rim points, chosen per face, differ between the two
-// faces of a ridge, so the hand-over moves the point.
+// mesh; a sharp vertex entering the cylinder where no nearby way out lies in
+// its cone (it enters as deep as the cone's nearest way). Where a lying
+// cylinder's lowest rim points sit on a ridge along it, the rim points and
+// the ridge's stretch ends both push there.
 #pragma once
 
 #include "mechanics/contact/narrow_phase.h"

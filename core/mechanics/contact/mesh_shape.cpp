@@ -101,6 +101,15 @@ MeshShape::MeshShape(const std::vector<std::array<double, 3>>& vertices, const s
     if (e.sharp && e.tri[1] >= 0)
       for (int v : {e.a, e.b}) ridges_[v].push_back(static_cast<int>(i));
   }
+  ridgeFaces_.resize(t_.size());
+  for (size_t t = 0; t < t_.size(); ++t)
+    for (int k = 0; k < 3; ++k)
+      for (int id : ridges_[t_[t][k]])
+        for (int f : e_[id].tri) {
+          auto samePlane = [&](int g) { return (n_[g] - n_[f]).norm() <= kFlatAngle; };
+          std::vector<int>& faces = ridgeFaces_[t];
+          if (!samePlane(static_cast<int>(t)) && std::none_of(faces.begin(), faces.end(), samePlane)) faces.push_back(f);
+        }
   order_.resize(t_.size());
   for (size_t t = 0; t < t_.size(); ++t) order_[t] = static_cast<int>(t);
   nodes_.reserve(2 * t_.size());

@@ -65,6 +65,10 @@ class MeshShape {
   bool sharpVertex(int i) const { return sharpV_[i] != 0; }
   // The sharp edges with a triangle on either side (ridges) that end at vertex i.
   const std::vector<int>& ridgesAt(int i) const { return ridges_[i]; }
+  // The faces of the ridges at triangle t's corners, one per plane, t's own
+  // plane left out: the planes a cylinder's rim points are picked over
+  // (mesh_pairs.cpp rimNormal).
+  const std::vector<int>& ridgeFaces(int t) const { return ridgeFaces_[t]; }
   V3 lo() const { return nodes_.front().lo; }
   V3 hi() const { return nodes_.front().hi; }
 
@@ -84,6 +88,7 @@ class MeshShape {
   std::vector<std::vector<int>> nb_;
   std::vector<char> sharpV_;
   std::vector<std::vector<int>> ridges_;
+  std::vector<std::vector<int>> ridgeFaces_;
   std::vector<V3> tlo_, thi_;           // per triangle bounds
   std::vector<int> order_;
   std::vector<MeshNode> nodes_;
