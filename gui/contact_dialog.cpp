@@ -69,11 +69,17 @@ ContactDialog::ContactDialog(Document* doc, SelectionModel* selection, Mechanism
     form->addRow(side == 0 ? tr("I part") : tr("J part"), partRow);
     form->addRow(side == 0 ? tr("I shape") : tr("J shape"), shape_[side]);
     form->addRow(side == 0 ? tr("I marker") : tr("J marker"), marker_[side]);
+    sizeRow_[side] = new QWidget;
+    sizeRow_[side]->setObjectName(QString("dlg_%1_sizes").arg(kSide[side]));
+    new QHBoxLayout(sizeRow_[side]);
+    sizeRow_[side]->layout()->setContentsMargins(0, 0, 0, 0);
+    form->addRow(side == 0 ? tr("I size") : tr("J size"), sizeRow_[side]);
     connect(part_[side], &QComboBox::currentIndexChanged, this, [this, side] { fillShapes(side); });
     connect(shape_[side], &QComboBox::currentIndexChanged, this, [this, side] {
       markUnsupported();
       showMeshRow();
       fillMarkers(side);
+      fillSizes(side);
     });
   }
   if (view_) {
@@ -148,6 +154,11 @@ QLineEdit* ContactDialog::paramEdit(const std::string& name) const {
   return it == params_.end() ? nullptr : it->second;
 }
 
+QLineEdit* ContactDialog::sizeEdit(int side, const std::string& name) const {
+  auto it = sizes_[side].find(name);
+  return it == sizes_[side].end() ? nullptr : it->second;
+}
+
 QString ContactDialog::message() const { return message_->text(); }
 
 bool ContactDialog::flexible(int side) const {
@@ -180,6 +191,7 @@ void ContactDialog::fillShapes(int side) {
   markUnsupported();
   showMeshRow();
   fillMarkers(side);
+  fillSizes(side);
 }
 
 // The body's markers; on a part, first "at the shape": the marker the
@@ -196,6 +208,7 @@ void ContactDialog::fillMarkers(int side) {
     const int k = shape_[side]->currentIndex();
     QString where = tr("a new marker at its centre");
     if (shape_[side]->currentData() == kMeshChoice) where = tr("the part frame");
+    else if (k >= 0 && k < int(options_[side].size()) && !options_[side][size_t(k)].drawn) where = tr("the part frame");
     else if (k >= 0 && k < int(options_[side].size()) && !options_[side][size_t(k)].shape.marker.empty())
       where = QString::fromStdString(options_[side][size_t(k)].shape.marker).section('.', 1);
     c->addItem(tr("at the shape (%1)").arg(where), QString());
@@ -203,6 +216,44 @@ void ContactDialog::fillMarkers(int side) {
   for (const QString& id : bodyMarkers(m, part)) c->addItem(id, id);
   const int at = c->findData(kept);
   c->setCurrentIndex(at >= 0 ? at : (c->count() > 0 ? 0 : -1));
+}
+
+// The fields of the sizes the shape chosen takes, valued from its option
+// (a mesh's come from its file; a plane has none), after the marker box in
+// the tab order.
+void ContactDialog::fillSizes(int side) {
+  QWidget* row = sizeRow_[side];
+  qDeleteAll(row->findChildren<QWidget*>(Qt::FindDirectChildrenOnly));
+  sizes_[side].clear();
+  sizeFields_[side].clear();
+  const int k = shape_[side]->currentIndex();
+  const bool sized = shape_[side]->currentData() != kMeshChoice && k >= 0 && k < int(options_[side].size());
+  if (sized) sizeFields_[side] = contactSizeFields(kSide[side], options_[side][size_t(k)].shape);
+  auto* lay = static_cast<QHBoxLayout*>(row->layout());
+  QWidget* previous = marker_[side];
+  for (const EditField& f : sizeFields_[side]) {
+    auto* label = new QLabel(QString("%1 [%2]").arg(f.label, f.unit), row);
+    auto* e = new QLineEdit(f.value, row);
+    e->setObjectName(QString::fromStdString("dlg_" + f.key));
+    e->setMinimumWidth(e->fontMetrics().horizontalAdvance("0000.000 mm"));
+    label->setToolTip(f.tip);
+    e->setToolTip(f.tip);
+    label->setBuddy(e);
+    lay->addWidget(label);
+    lay->addWidget(e, 1);
+    sizes_[side][f.key.substr(f.key.rfind('.') + 1)] = e;
+    setTabOrder(previous, e);
+    previous = e;
+  }
+  if (sized && sizeFields_[side].empty())
+    lay->addWidget(new QLabel(tr("none: a plane is the half-space below its marker's xy-plane"), row));
+  // Shown now, not at the layout's queued show: typed into at once.
+  for (QWidget* w : row->findChildren<QWidget*>(Qt::FindDirectChildrenOnly)) w->show();
+  form_->setRowVisible(row, sized);
+  if (isVisible()) {  // room for the fields (and the wrapped note) at once
+    layout()->activate();
+    resize(size().expandedTo(sizeHint()));
+  }
 }
 
 // J's shapes the core cannot pair with I's are greyed out.
@@ -299,7 +350,15 @@ QString ContactDialog::add() {
     if (flexible(side) && marker.empty())
       return tr("%1.marker: flexible body %2 has no marker: add one in its form")
           .arg(kSide[side], QString::fromStdString(parts[side]));
-    (side == 0 ? c.i : c.j) = placeContactShape(changed.mechanism, parts[side], options_[side][size_t(k)], marker);
+    ContactShapeDef& s = side == 0 ? c.i : c.j;
+    s = placeContactShape(changed.mechanism, parts[side], options_[side][size_t(k)], marker);
+    // The sizes typed (those left as shown keep the option's exact value).
+    for (const EditField& f : sizeFields_[side]) {
+      const QString text = sizes_[side].at(f.key.substr(f.key.rfind('.') + 1))->text().trimmed();
+      if (text == f.value) continue;
+      if (QString err = applyContactSize(s, f, text, QString::fromStdString(c.id + "." + f.key)); !err.isEmpty())
+        return err;
+    }
   }
   // The parameters typed (those left at their defaults stay unset), then
   // the pair as a whole.

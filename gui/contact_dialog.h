@@ -13,6 +13,12 @@
 // added there) or any marker of the body. Flexible bodies are offered
 // beside the parts, with a sphere, a box or a plane on one of their
 // markers (the engine keeps the names "<body>.<marker>" on its node bodies).
+// Each side's sizes are typed in the dialog (mm; SI in the model): the
+// fields are those the core declares for the shape chosen
+// (contactSizeFields), valued from the drawn shape, the flexible body's
+// section or the default; one not > 0 is refused, naming its field. Every
+// shape the core has is offered on a part, the ones not drawn at default
+// sizes.
 // "Pick in 3D" hides the dialog while the user clicks a marker or a part
 // in the 3D view (MechanismView's marker pick, parts too): the side takes
 // that body, and that marker with the shape centred on it when there is one.
@@ -56,6 +62,9 @@ class ContactDialog : public QDialog {
   // The side being picked in the 3D view (-1: none).
   int picking() const { return picking_; }
   QLineEdit* paramEdit(const std::string& name) const;
+  // Side `side`'s field for size `name` ("radius", "lx", ...) of the shape
+  // chosen (null: the shape has no such size).
+  QLineEdit* sizeEdit(int side, const std::string& name) const;
   // The mesh's file (relative to the project's folder) and its units.
   QLineEdit* meshFileEdit() const { return meshFile_; }
   QComboBox* meshUnitBox() const { return meshUnit_; }
@@ -65,6 +74,7 @@ class ContactDialog : public QDialog {
  private:
   void fillShapes(int side);
   void fillMarkers(int side);
+  void fillSizes(int side);
   void markUnsupported();
   void startPick(int side);
   void onPicked(const QString& ref);
@@ -89,6 +99,9 @@ class ContactDialog : public QDialog {
   int picking_ = -1;
   std::map<std::string, QLineEdit*> params_;
   std::map<std::string, QString> initial_;  // the parameters' texts as first shown
+  QWidget* sizeRow_[2];
+  std::vector<EditField> sizeFields_[2];  // the shape's sizes, their texts as first shown
+  std::map<std::string, QLineEdit*> sizes_[2];
   QLabel* message_;
   QFormLayout* form_;
   QWidget* meshRow_;

@@ -89,6 +89,23 @@ std::map<std::string, double> defaultSizes(const std::string& shape, const std::
   return out;
 }
 
+// What size `name` of a `shape` measures, in the marker's axes (the core's
+// meaning: core/mechanics/contact/shape.h).
+QString sizeTip(const std::string& shape, const std::string& name) {
+  if (name == "lx" || name == "ly" || name == "lz")
+    return QObject::tr("The box's full length along the marker's %1, centred on the marker")
+        .arg(QString::fromStdString(name.substr(1)));
+  if (shape == "funnel") {
+    if (name == "radius") return QObject::tr("The funnel's base radius, at the marker (z = 0)");
+    if (name == "mouth_radius") return QObject::tr("The funnel's mouth radius, at z = length");
+    if (name == "length") return QObject::tr("From the base to the mouth, along the marker's z");
+  }
+  if (shape == "capsule" && name == "length")
+    return QObject::tr("The straight part along the marker's z, centred on it (a cap of the radius at each end)");
+  if (name == "length") return QObject::tr("The full length along the marker's z, centred on the marker");
+  if (name == "radius") return QObject::tr("The %1's radius").arg(QString::fromStdString(shape));
+  return {};
+}
 
 QString message(const ProjectError& e) {
   return QString::fromStdString(e.object() + "." + e.field() + ": " + e.message());
@@ -192,6 +209,16 @@ std::vector<ContactShapeOption> contactShapeOptions(const Mechanism& m, const st
     o.label = QObject::tr("plane at %1 (its xy-plane, z out of the solid)").arg(QString::fromStdString(k.id));
     out.push_back(o);
   }
+  for (const std::string& shape : engine::contactShapes()) {
+    if (shape == "plane") continue;  // at each marker above
+    ContactShapeOption o;
+    o.at = MarkerDef{"", kZero, kZero};
+    o.drawn = false;
+    o.shape.shape = shape;
+    o.shape.size = defaultSizes(shape, {});
+    o.label = QObject::tr("%1, sizes typed below").arg(QString::fromStdString(shape));
+    out.push_back(o);
+  }
   return out;
 }
 
@@ -289,6 +316,27 @@ QString checkLatchDef(const Mechanism& m, const LatchDef& latch) {
 
 // ----------------------------------------------------------------- fields
 
+std::vector<EditField> contactSizeFields(const std::string& side, const ContactShapeDef& s) {
+  std::vector<EditField> out;
+  const ShownUnit u = shownUnitOf("m");  // the core's sizes are lengths in m
+  for (const std::string& name : engine::contactShapeSizes(s.shape)) {
+    auto it = s.size.find(name);
+    out.push_back(field(side + ".size." + name, QString::fromStdString(name), EditField::Kind::Number,
+                        units::formatNumber(u.scale * (it == s.size.end() ? 0.0 : it->second)), u.unit,
+                        sizeTip(s.shape, name)));
+  }
+  return out;
+}
+
+QString applyContactSize(ContactShapeDef& s, const EditField& f, const QString& text, const QString& where) {
+  double shown = 0.0;
+  if (QString err = parseFieldNumber(f, text, where, shown); !err.isEmpty()) return err;
+  if (!(shown > 0.0) || !std::isfinite(shown))
+    return QObject::tr("%1: %2 %3 is not a size: it must be > 0").arg(where, units::formatNumber(shown), f.unit);
+  s.size[f.key.substr(f.key.find(".size.") + 6)] = shown / shownUnitOf("m").scale;
+  return {};
+}
+
 std::vector<EditField> contactFields(const Project& p, const ContactDef& c) {
   std::vector<EditField> out;
   out.push_back(field("id", "id", EditField::Kind::Text, QString::fromStdString(c.id)));
@@ -303,10 +351,9 @@ std::vector<EditField> contactFields(const Project& p, const ContactDef& c) {
     out.push_back(choice(k + "shape", QString("%1 shape").arg(who), s->shape, shapes,
                          side == std::string("i") ? QObject::tr("The normal force pushes J's part away from I's")
                                                   : QString()));
-    for (const std::string& name : engine::contactShapeSizes(s->shape)) {
-      auto it = s->size.find(name);
-      out.push_back(field(k + "size." + name, QString("  %1").arg(QString::fromStdString(name)), EditField::Kind::Number,
-                          mm(it == s->size.end() ? 0.0 : it->second), "mm"));
+    for (EditField f : contactSizeFields(side, *s)) {
+      f.label = "  " + f.label;
+      out.push_back(f);
     }
   }
   appendParamFields(out, engine::contactParameters(), c.params);
@@ -350,9 +397,7 @@ QString applyContactField(Project& p, const std::string& id, const std::string& 
       side->shape = value;
       side->size = defaultSizes(value, side->size);
     } else if (what.rfind("size.", 0) == 0) {
-      double shown = 0.0;
-      if (QString err = parseFieldNumber(f, text, where, shown); !err.isEmpty()) return err;
-      side->size[what.substr(5)] = shown / 1e3;
+      if (QString err = applyContactSize(*side, f, text, where); !err.isEmpty()) return err;
     } else if (key.rfind("param.", 0) == 0) {
       if (QString err = applyParamField(engine::contactParameters(), c->params, key.substr(6), f, text, where);
           !err.isEmpty())

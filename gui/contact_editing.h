@@ -26,10 +26,13 @@ LatchDef* findLatch(Mechanism& m, const std::string& id);
 // shape that is not (a cylinder starts at its marker, a link runs between
 // two, a shape without a marker sits at the part frame) needs a marker at
 // `at` (pose in the part frame) of its own.
+// After those, every other shape the core has (engine::contactShapes) at
+// default sizes for the user to type, at the part frame or a marker chosen.
 struct ContactShapeOption {
   QString label;          // "box 50 x 50 x 20 mm at base", "plane at floor (its xy-plane)"
   ContactShapeDef shape;  // sizes [m]; marker "<part>.<marker>" when one is there already
   MarkerDef at;           // the marker's pose in the part frame
+  bool drawn = true;      // false: not a display shape, default sizes at the part frame
 };
 std::vector<ContactShapeOption> contactShapeOptions(const Mechanism& m, const std::string& part);
 // The shapes a flexible body offers on one of its markers (it has no display
@@ -62,6 +65,15 @@ QString placeMeshShape(Mechanism& m, const std::string& part, const std::string&
 // markers, else the run's message naming the object and the field.
 QString checkContactPair(const Mechanism& m, const ContactDef& pair);
 QString checkLatchDef(const Mechanism& m, const LatchDef& latch);
+
+// The sizes shape `s` takes as the core declares them (engine::contactShapeSizes,
+// lengths in m), as fields "<side>.size.<name>" in the shown length unit
+// (mm), valued from `s`, each with a tip saying what it measures.
+std::vector<EditField> contactSizeFields(const std::string& side, const ContactShapeDef& s);
+// A length typed into one of those fields (its unit may follow) set in `s`
+// in SI: "" or the reason naming `where`: not a number, or not a finite
+// size > 0 (refused, never clamped).
+QString applyContactSize(ContactShapeDef& s, const EditField& f, const QString& text, const QString& where);
 
 // The form's fields: id; i and j markers, shapes and sizes (mm); the
 // parameters in display units. Latch: id, joint type, markers, capture

@@ -30,6 +30,7 @@
 #include "support/four_bar_crank.h"
 #include "support/menu_choice.h"
 #include "support/mechanism_view_frames.h"
+#include "support/property_typing.h"
 #include "support/studio_window.h"
 #include "support/test_project.h"
 #include "gizmo_edits.h"
@@ -85,11 +86,11 @@ void chooseFromSubmenu(QToolButton* button, QAction* sub, QAction* item) {
   test::chooseFromSubmenu(button, sub, item, click);
 }
 
-void typeInto(QLineEdit* e, const QString& text) {
-  ++actions;
-  QTest::mouseClick(e, Qt::LeftButton);
-  e->selectAll();
-  QTest::keyClicks(e, text);
+// Clicks a field (one action), then types `text` over what it holds.
+void clickAndType(QLineEdit* e, const QString& text) {
+  QVERIFY(e);
+  click(e, e->rect().center());
+  test::typeInto(e, text);
 }
 
 void pressOk(QDialog* d) { clickButton(d->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)); }
@@ -378,8 +379,8 @@ class TestGui3dBuildLinkage : public QObject {
     clickAction(tools->toolBar(), tools->move());
     QDialog* d = dialog(w, "moveDialog");
     QVERIFY(d);
-    typeInto(d->findChild<QLineEdit*>("move_dx"), "12");   // -> 10 mm
-    typeInto(d->findChild<QLineEdit*>("move_dz"), "-3.2"); // -> -5 mm
+    clickAndType(d->findChild<QLineEdit*>("move_dx"), "12");   // -> 10 mm
+    clickAndType(d->findChild<QLineEdit*>("move_dz"), "-3.2"); // -> -5 mm
     pressOk(d);
     const Vec3 p1 = w.project().mechanism.part("crank")->position;
     QVERIFY(std::abs(p1[0] - (p0[0] + 0.01)) < 1e-12);
@@ -395,7 +396,7 @@ class TestGui3dBuildLinkage : public QObject {
     clickAction(tools->toolBar(), tools->move());
     d = dialog(w, "moveDialog");
     QVERIFY(d);
-    typeInto(d->findChild<QLineEdit*>("move_dy"), "50");
+    clickAndType(d->findChild<QLineEdit*>("move_dy"), "50");
     pressOk(d);
     const QVector3D local = gui::rotationFromRpy(crank->orientation).transposed().mapVector(QVector3D(0, 0.05f, 0));
     const Vec3 m0 = crank->markers[0].position, m1 = findMarker(w.project().mechanism, ref.toStdString())->position;

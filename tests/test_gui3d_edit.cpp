@@ -24,6 +24,7 @@
 #include "engine/engine.h"
 #include "support/mechanism_builders.h"
 #include "support/mechanism_view_frames.h"
+#include "support/property_typing.h"
 #include "support/studio_window.h"
 #include "support/test_project.h"
 
@@ -77,18 +78,6 @@ QDialog* openDialog(MainWindow& w, QAction* action, const char* name) {
   auto* d = w.findChild<QDialog*>(name);
   if (d && !QTest::qWaitForWindowExposed(d)) return nullptr;
   return d;
-}
-
-void typeInto(QWidget* field, const QString& text) {
-  if (auto* e = qobject_cast<QLineEdit*>(field)) {
-    e->setFocus();
-    e->selectAll();
-    QTest::keyClicks(e, text);
-  } else if (auto* c = qobject_cast<QComboBox*>(field)) {
-    // Keyboard search picks the item; a new search after the input interval.
-    QTest::qWait(QApplication::keyboardInputInterval() + 50);
-    QTest::keyClicks(c, text);
-  }
 }
 
 void pressOk(QDialog* d) {
@@ -145,7 +134,7 @@ class TestGui3dEdit : public QObject {
     // Ground part (the first part is offered as ground).
     QDialog* d = openDialog(w, act->addPart(), "addPartDialog");
     QVERIFY(d);
-    typeInto(d->findChild<QWidget*>("dlg_id"), "base");
+    test::typeInto(d->findChild<QWidget*>("dlg_id"), "base");
     QVERIFY(d->findChild<QCheckBox*>("dlg_ground")->isChecked());
     pressOk(d);
     QTRY_VERIFY(!w.findChild<QDialog*>("addPartDialog"));
@@ -156,14 +145,14 @@ class TestGui3dEdit : public QObject {
     // A moving part at x = 100 mm with 2.5 kg; a taken id is refused in the dialog.
     d = openDialog(w, act->addPart(), "addPartDialog");
     QVERIFY(!d->findChild<QCheckBox*>("dlg_ground")->isChecked());  // there is a ground already
-    typeInto(d->findChild<QWidget*>("dlg_id"), "base");
+    test::typeInto(d->findChild<QWidget*>("dlg_id"), "base");
     pressOk(d);
     QVERIFY(d->isVisible());
     QVERIFY(d->findChild<QLabel*>("dlg_message")->text().contains("taken"));
-    typeInto(d->findChild<QWidget*>("dlg_id"), "arm");
-    typeInto(d->findChild<QWidget*>("dlg_shape"), "none");  // a point mass typed in, not a shape
-    typeInto(d->findChild<QWidget*>("dlg_mass"), "2.5");
-    typeInto(d->findChild<QWidget*>("dlg_position.x"), "100");
+    test::typeInto(d->findChild<QWidget*>("dlg_id"), "arm");
+    test::typeInto(d->findChild<QWidget*>("dlg_shape"), "none");  // a point mass typed in, not a shape
+    test::typeInto(d->findChild<QWidget*>("dlg_mass"), "2.5");
+    test::typeInto(d->findChild<QWidget*>("dlg_position.x"), "100");
     pressOk(d);
     QTRY_VERIFY(!w.findChild<QDialog*>("addPartDialog"));
     const PartDef* arm = w.project().mechanism.part("arm");
@@ -176,9 +165,9 @@ class TestGui3dEdit : public QObject {
     QCOMPARE(w.selection()->current(), QString("arm"));
     d = openDialog(w, act->addMarker(), "addMarkerDialog");
     QCOMPARE(d->findChild<QComboBox*>("dlg_part")->currentText(), QString("arm"));
-    typeInto(d->findChild<QWidget*>("dlg_id"), "pivot");
-    typeInto(d->findChild<QWidget*>("dlg_position.x"), "-50");
-    typeInto(d->findChild<QWidget*>("dlg_orientation.yaw"), "90");
+    test::typeInto(d->findChild<QWidget*>("dlg_id"), "pivot");
+    test::typeInto(d->findChild<QWidget*>("dlg_position.x"), "-50");
+    test::typeInto(d->findChild<QWidget*>("dlg_orientation.yaw"), "90");
     pressOk(d);
     QTRY_VERIFY(!w.findChild<QDialog*>("addMarkerDialog"));
     arm = w.project().mechanism.part("arm");
@@ -192,8 +181,8 @@ class TestGui3dEdit : public QObject {
     QCOMPARE(w.selection()->current(), QString("base"));
     d = openDialog(w, act->addMarker(), "addMarkerDialog");
     QCOMPARE(d->findChild<QComboBox*>("dlg_part")->currentText(), QString("base"));
-    typeInto(d->findChild<QWidget*>("dlg_id"), "O");
-    typeInto(d->findChild<QWidget*>("dlg_position.x"), "50");
+    test::typeInto(d->findChild<QWidget*>("dlg_id"), "O");
+    test::typeInto(d->findChild<QWidget*>("dlg_position.x"), "50");
     pressOk(d);
     QTRY_VERIFY(!w.findChild<QDialog*>("addMarkerDialog"));
     QCOMPARE(w.project().mechanism.part("base")->markers.size(), size_t(1));
@@ -201,11 +190,11 @@ class TestGui3dEdit : public QObject {
     // Revolute joint: I = arm.pivot, J = base.O.
     QVERIFY(act->addJoint()->isEnabled());
     d = openDialog(w, act->addJoint(), "addJointDialog");
-    typeInto(d->findChild<QWidget*>("dlg_id"), "hinge");
-    typeInto(d->findChild<QWidget*>("dlg_type"), "rev");
+    test::typeInto(d->findChild<QWidget*>("dlg_id"), "hinge");
+    test::typeInto(d->findChild<QWidget*>("dlg_type"), "rev");
     QCOMPARE(d->findChild<QComboBox*>("dlg_type")->currentText(), QString("revolute"));
-    typeInto(d->findChild<QWidget*>("dlg_i"), "arm.p");
-    typeInto(d->findChild<QWidget*>("dlg_j"), "base.O");
+    test::typeInto(d->findChild<QWidget*>("dlg_i"), "arm.p");
+    test::typeInto(d->findChild<QWidget*>("dlg_j"), "base.O");
     QCOMPARE(d->findChild<QComboBox*>("dlg_i")->currentText(), QString("arm.pivot"));
     QCOMPARE(d->findChild<QComboBox*>("dlg_j")->currentText(), QString("base.O"));
     pressOk(d);
@@ -480,14 +469,14 @@ class TestGui3dEdit : public QObject {
     editField(w, "geometry.0.color", "#d02020");
     QCOMPARE(holder()->geometry[0].color, std::string("#d02020"));
     // Box to sphere: its sizes become a radius.
-    typeInto(form->fieldEditor("geometry.0.shape"), "sph");
+    test::typeInto(form->fieldEditor("geometry.0.shape"), "sph");
     QCOMPARE(holder()->geometry[0].shape, std::string("sphere"));
     QVERIFY(holder()->geometry[0].size.count("radius") && !holder()->geometry[0].size.count("lx"));
     QTRY_VERIFY(form->fieldEditor("geometry.0.radius"));
     editField(w, "geometry.0.radius", "30");
     QVERIFY(std::abs(holder()->geometry[0].size.at("radius") - 0.03) < 1e-15);
     // A second shape, a mesh with its file and scale; then removed again.
-    typeInto(form->fieldEditor("geometry.add"), "me");
+    test::typeInto(form->fieldEditor("geometry.add"), "me");
     QCOMPARE(holder()->geometry.size(), size_t(2));
     QCOMPARE(holder()->geometry[1].shape, std::string("mesh"));
     QTRY_VERIFY(form->fieldEditor("geometry.1.file"));
@@ -495,7 +484,7 @@ class TestGui3dEdit : public QObject {
     editField(w, "geometry.1.scale", "0.001");
     QCOMPARE(holder()->geometry[1].file, std::string("meshes/gripper.stl"));
     QCOMPARE(holder()->geometry[1].size.at("scale"), 0.001);
-    typeInto(form->fieldEditor("geometry.1.shape"), "(");
+    test::typeInto(form->fieldEditor("geometry.1.shape"), "(");
     QCOMPARE(holder()->geometry.size(), size_t(1));
     // Drawn: the red sphere on holder.mount is what a click there picks.
     waitFrame(view);
@@ -521,17 +510,17 @@ class TestGui3dEdit : public QObject {
     MechanismActions* act = w.mechanismActions();
     QDialog* d = openDialog(w, act->addJoint(), "addJointDialog");
     QVERIFY(d);
-    typeInto(d->findChild<QWidget*>("dlg_id"), "gear");
-    typeInto(d->findChild<QWidget*>("dlg_type"), "cou");
+    test::typeInto(d->findChild<QWidget*>("dlg_id"), "gear");
+    test::typeInto(d->findChild<QWidget*>("dlg_type"), "cou");
     QCOMPARE(d->findChild<QComboBox*>("dlg_type")->currentText(), QString("coupler"));
     QVERIFY(!d->findChild<QComboBox*>("dlg_i")->isEnabled());
     QVERIFY(d->findChild<QComboBox*>("dlg_joint1")->isEnabled());
-    typeInto(d->findChild<QWidget*>("dlg_joint1"), "crank_");
-    typeInto(d->findChild<QWidget*>("dlg_joint2"), "crank_");
+    test::typeInto(d->findChild<QWidget*>("dlg_joint1"), "crank_");
+    test::typeInto(d->findChild<QWidget*>("dlg_joint2"), "crank_");
     pressOk(d);
     QVERIFY(d->isVisible());  // the same joint twice
     QVERIFY(d->findChild<QLabel*>("dlg_message")->text().contains("two different joints"));
-    typeInto(d->findChild<QWidget*>("dlg_joint2"), "arm_");
+    test::typeInto(d->findChild<QWidget*>("dlg_joint2"), "arm_");
     pressOk(d);
     QTRY_VERIFY(!w.findChild<QDialog*>("addJointDialog"));
     const JointDef* gear = findJoint(const_cast<Mechanism&>(w.project().mechanism), "gear");
@@ -547,15 +536,15 @@ class TestGui3dEdit : public QObject {
     // A displacement table on the crank's hinge, in degrees.
     d = openDialog(w, act->addMotion(), "addMotionDialog");
     QVERIFY(d);
-    typeInto(d->findChild<QWidget*>("dlg_id"), "drive");
-    typeInto(d->findChild<QWidget*>("dlg_joint"), "crank_");
-    typeInto(d->findChild<QWidget*>("dlg_function"), "tab");
+    test::typeInto(d->findChild<QWidget*>("dlg_id"), "drive");
+    test::typeInto(d->findChild<QWidget*>("dlg_joint"), "crank_");
+    test::typeInto(d->findChild<QWidget*>("dlg_function"), "tab");
     QCOMPARE(d->findChild<QComboBox*>("dlg_function")->currentText(), QString("table"));
-    typeInto(d->findChild<QWidget*>("dlg_table"), "0 0; 0 30");
+    test::typeInto(d->findChild<QWidget*>("dlg_table"), "0 0; 0 30");
     pressOk(d);
     QVERIFY(d->isVisible());
     QVERIFY(d->findChild<QLabel*>("dlg_message")->text().contains("times must increase"));
-    typeInto(d->findChild<QWidget*>("dlg_table"), "0 0; 0.5 30; 1 45");
+    test::typeInto(d->findChild<QWidget*>("dlg_table"), "0 0; 0.5 30; 1 45");
     pressOk(d);
     QTRY_VERIFY(!w.findChild<QDialog*>("addMotionDialog"));
     const MotionDef* drive = findMotion(const_cast<Mechanism&>(w.project().mechanism), "drive");

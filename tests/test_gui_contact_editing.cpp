@@ -17,6 +17,7 @@
 #include "selection_model.h"
 #include "engine/engine.h"
 #include "support/mechanism_builders.h"
+#include "support/property_typing.h"
 #include "support/studio_window.h"
 
 #include <QCheckBox>
@@ -64,18 +65,32 @@ void clickTree(MainWindow& w, const QString& id) {
   QCOMPARE(w.selection()->current(), id);
 }
 
-void typeInto(QLineEdit* e, const QString& text) {
-  QVERIFY(e);
-  e->setFocus();
-  e->selectAll();
-  QTest::keyClicks(e, text);
-}
-
 void editField(MainWindow& w, const std::string& key, const QString& text) {
   auto* e = qobject_cast<QLineEdit*>(w.propertyEditor()->mechanismForm()->fieldEditor(key));
   QVERIFY2(e, key.c_str());
-  typeInto(e, text);
+  test::typeInto(e, text);
   QTest::keyClick(e, Qt::Key_Return);
+}
+
+// Chooses item `index` of `box` with the arrow keys, as a user does.
+void choose(QComboBox* box, int index) {
+  QVERIFY(index >= 0);
+  box->setFocus();
+  while (box->currentIndex() != index) {
+    const int at = box->currentIndex();
+    QTest::keyClick(box, index > at ? Qt::Key_Down : Qt::Key_Up);
+    QVERIFY(box->currentIndex() != at);
+  }
+}
+
+QLineEdit* sizeField(ContactDialog* d, const char* key) {
+  return d->findChild<QLineEdit*>(QString("dlg_%1").arg(key));
+}
+
+// The size fields side `side` ("i", "j") shows (-1: no row of sizes).
+int sizeFieldCount(ContactDialog* d, const char* side) {
+  auto* row = d->findChild<QWidget*>(QString("dlg_%1_sizes").arg(side));
+  return row ? int(row->findChildren<QLineEdit*>().size()) : -1;
 }
 
 }  // namespace
@@ -105,8 +120,8 @@ class TestGuiContactEditing : public QObject {
     QVERIFY2(d->shapeBox(1)->currentText().startsWith("sphere r 20 mm at c"), qPrintable(d->shapeBox(1)->currentText()));
 
     // A transition velocity below the stiction velocity (0.1 mm/s): the core's refusal.
-    typeInto(d->paramEdit("mu_static"), "0.5");
-    typeInto(d->paramEdit("transition_velocity"), "0.05");
+    test::typeInto(d->paramEdit("mu_static"), "0.5");
+    test::typeInto(d->paramEdit("transition_velocity"), "0.05");
     const int before = undo->count();
     auto* ok = d->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
     QTest::mouseClick(ok, Qt::LeftButton);
@@ -115,7 +130,7 @@ class TestGuiContactEditing : public QObject {
              qPrintable(d->message()));
     QVERIFY(w.project().mechanism.contacts.empty());
     QCOMPARE(undo->count(), before);
-    typeInto(d->paramEdit("transition_velocity"), "10");
+    test::typeInto(d->paramEdit("transition_velocity"), "10");
     QTest::mouseClick(ok, Qt::LeftButton);
     QTRY_VERIFY(!w.findChild<ContactDialog*>("addContactDialog"));
     QCOMPARE(undo->count(), before + 1);
@@ -144,7 +159,8 @@ class TestGuiContactEditing : public QObject {
     QCOMPARE(w.project().mechanism.contacts.at(0).j.size.at("radius"), 0.025);
     const Project kept = w.project();
     editField(w, "j.size.radius", "-1");
-    QVERIFY2(form->message().contains("j.size.radius: must be > 0 m"), qPrintable(form->message()));
+    QVERIFY2(form->message().contains("contact1.j.size.radius: -1 mm is not a size: it must be > 0"),
+             qPrintable(form->message()));
     QVERIFY(w.project() == kept);
     // A friction coefficient outside its declared range (0 to 10) is refused.
     editField(w, "param.mu_static", "11");
@@ -217,7 +233,7 @@ class TestGuiContactEditing : public QObject {
     QVERIFY2(d->message().startsWith("i.file:"), qPrintable(d->message()));
     QVERIFY(w.project().mechanism.contacts.empty());
 
-    typeInto(d->meshFileEdit(), "chute.stl");
+    test::typeInto(d->meshFileEdit(), "chute.stl");
     QCOMPARE(d->meshUnitBox()->currentText(), QString("file in mm"));
     QTest::mouseClick(ok, Qt::LeftButton);
     QTRY_VERIFY(!w.findChild<ContactDialog*>("addContactDialog"));
@@ -258,20 +274,12 @@ class TestGuiContactEditing : public QObject {
     w.mechanismActions()->addContact()->trigger();
     ContactDialog* d = nullptr;
     QTRY_VERIFY((d = w.findChild<ContactDialog*>("addContactDialog")));
-    auto choose = [](QComboBox* box, int index) {
-      box->setFocus();
-      while (box->currentIndex() != index) {
-        const int at = box->currentIndex();
-        QTest::keyClick(box, index > at ? Qt::Key_Down : Qt::Key_Up);
-        QVERIFY(box->currentIndex() != at);
-      }
-    };
     // I: the mesh; its marker box offers the part frame first, then the ground's markers.
     choose(d->shapeBox(0), d->shapeBox(0)->findData(ContactDialog::kMeshChoice));
     QCOMPARE(d->markerBox(0)->itemText(0), QString("at the shape (the part frame)"));
     QCOMPARE(d->markerBox(0)->findData("floor"), 1);
     choose(d->markerBox(0), d->markerBox(0)->findData("catch"));
-    typeInto(d->meshFileEdit(), "chute.stl");
+    test::typeInto(d->meshFileEdit(), "chute.stl");
     // J: the sphere at c, moved onto "top".
     QVERIFY(d->shapeBox(1)->currentText().startsWith("sphere r 20 mm at c"));
     QCOMPARE(d->markerBox(1)->itemText(0), QString("at the shape (c)"));
@@ -289,6 +297,111 @@ class TestGuiContactEditing : public QObject {
     QCOMPARE(c.j.size.at("radius"), 0.02);
     QCOMPARE(w.project().mechanism.part("ground")->markers.size(), size_t(2));
     QCOMPARE(w.project().mechanism.part("ball")->markers.size(), size_t(2));
+  }
+
+  // Each side's sizes typed in the dialog, in mm: the fields are those the
+  // core declares for the shape chosen (a funnel's three, a cylinder's two,
+  // none for a plane), valued from the drawn shape or the defaults. I: a
+  // funnel (not drawn) on the ground's marker "catch"; J: a cylinder (not
+  // drawn) at the ball's frame, where a marker is added. A negative size is
+  // refused naming its field, the project unchanged; then the pair is added
+  // with exactly the sizes typed (SI) and a friction coefficient, and one
+  // undo step takes the pair and the marker away.
+  void typeEachSidesSizes() {
+    QTemporaryDir dir;
+    Project p = ballOverFloor();
+    p.mechanism.parts[1].markers[0].position = {0, 0, 0.005};  // no marker at the ball's frame
+    const QString file = dir.filePath("ball.pneumech.json");
+    engine::save(p, file.toStdString());
+    MainWindow w;
+    QVERIFY(test::showProject(w, file, test::kLargeWindow));
+    QUndoStack* undo = w.document()->undoStack();
+    clickTree(w, "ground");
+    clickTree(w, "ball");
+    w.mechanismActions()->addContact()->trigger();
+    ContactDialog* d = nullptr;
+    QTRY_VERIFY((d = w.findChild<ContactDialog*>("addContactDialog")));
+    QVERIFY(QTest::qWaitForWindowExposed(d));
+
+    // As offered: I the plane at floor (no size), J the drawn sphere (20 mm).
+    QVERIFY(d->shapeBox(0)->currentText().startsWith("plane at floor"));
+    QVERIFY(!sizeField(d, "i.size.radius"));
+    QCOMPARE(sizeFieldCount(d, "i"), 0);
+    QVERIFY(d->shapeBox(1)->currentText().startsWith("sphere r 20 mm at c"));
+    QVERIFY(sizeField(d, "j.size.radius") && sizeField(d, "j.size.radius")->isVisible());
+    QCOMPARE(sizeField(d, "j.size.radius")->text(), QString("20"));
+
+    // I: the funnel, its base radius, mouth radius and length typed.
+    const int funnel = d->shapeBox(0)->findData("funnel");
+    QVERIFY(funnel >= 0);
+    QCOMPARE(d->shapeBox(0)->itemText(funnel), QString("funnel, sizes typed below"));
+    choose(d->shapeBox(0), funnel);
+    QCOMPARE(sizeFieldCount(d, "i"), 3);
+    QVERIFY(sizeField(d, "i.size.length")->isVisible());  // at once, ready for the keys
+    d->markerBox(0)->setFocus();  // Tab: from the marker to the sizes
+    QTest::keyClick(d->markerBox(0), Qt::Key_Tab);
+    QCOMPARE(d->focusWidget(), sizeField(d, "i.size.radius"));
+    QCOMPARE(sizeField(d, "i.size.radius")->text(), QString("10"));  // the defaults
+    QCOMPARE(sizeField(d, "i.size.mouth_radius")->text(), QString("20"));
+    QCOMPARE(sizeField(d, "i.size.length")->text(), QString("20"));
+    const QList<QLabel*> labels = d->findChild<QWidget*>("dlg_i_sizes")->findChildren<QLabel*>();
+    QCOMPARE(labels.size(), qsizetype(3));
+    QCOMPARE(labels[1]->text(), QString("mouth_radius [mm]"));
+    QCOMPARE(labels[1]->buddy(), sizeField(d, "i.size.mouth_radius"));
+    choose(d->markerBox(0), d->markerBox(0)->findData("catch"));
+    test::typeInto(sizeField(d, "i.size.radius"), "30");
+    test::typeInto(sizeField(d, "i.size.mouth_radius"), "62.5");
+    test::typeInto(sizeField(d, "i.size.length"), "40 mm");  // the unit may follow
+
+    // J: the cylinder at the ball's frame; a negative radius first.
+    const int cylinder = d->shapeBox(1)->findData("cylinder");
+    QVERIFY(cylinder >= 0);
+    choose(d->shapeBox(1), cylinder);
+    QCOMPARE(d->markerBox(1)->itemText(0), QString("at the shape (the part frame)"));
+    QVERIFY(!sizeField(d, "i.size.lx"));
+    test::typeInto(sizeField(d, "j.size.radius"), "-8");
+    test::typeInto(sizeField(d, "j.size.length"), "35");
+    test::typeInto(d->paramEdit("mu_static"), "0.4");
+    const Project before = w.project();
+    const int steps = undo->count();
+    auto* ok = d->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+    QTest::mouseClick(ok, Qt::LeftButton);
+    QVERIFY(d->isVisible());
+    QCOMPARE(d->message(), QString("contact1.j.size.radius: -8 mm is not a size: it must be > 0"));
+    QVERIFY(d->findChild<QLabel*>("dlg_message")->isVisible());
+    QVERIFY(w.project() == before);
+    QCOMPARE(undo->count(), steps);
+    test::typeInto(sizeField(d, "j.size.radius"), "0");
+    QTest::mouseClick(ok, Qt::LeftButton);
+    QVERIFY(d->isVisible());
+    QCOMPARE(d->message(), QString("contact1.j.size.radius: 0 mm is not a size: it must be > 0"));
+    QVERIFY(w.project() == before);
+    if (const QByteArray shots = qgetenv("PM_CONTACT_SNAPSHOTS"); !shots.isEmpty()) {
+      QTest::qWait(100);
+      QVERIFY(d->grab().save(QString::fromLocal8Bit(shots) + "/add_contact_sizes.png"));
+    }
+    test::typeInto(sizeField(d, "j.size.radius"), "8.5");
+    QTest::mouseClick(ok, Qt::LeftButton);
+    QTRY_VERIFY(!w.findChild<ContactDialog*>("addContactDialog"));
+
+    const Mechanism& m = w.project().mechanism;
+    QCOMPARE(m.contacts.size(), size_t(1));
+    const ContactDef& c = m.contacts[0];
+    QCOMPARE(c.i.shape, std::string("funnel"));
+    QCOMPARE(c.i.marker, std::string("ground.catch"));
+    QVERIFY(c.i.size == (std::map<std::string, double>{{"radius", 0.03}, {"mouth_radius", 0.0625}, {"length", 0.04}}));
+    QCOMPARE(c.j.shape, std::string("cylinder"));
+    QCOMPARE(c.j.marker, std::string("ball.contact1"));
+    QVERIFY(c.j.size == (std::map<std::string, double>{{"radius", 0.0085}, {"length", 0.035}}));
+    QCOMPARE(c.params, (std::map<std::string, double>{{"mu_static", 0.4}}));
+    const PartDef* ball = m.part("ball");
+    QCOMPARE(ball->markers.size(), size_t(2));
+    QCOMPARE(ball->markers[1].position, (Vec3{0, 0, 0}));
+    QCOMPARE(undo->count(), steps + 1);
+
+    // One undo step: the pair and the marker gone.
+    undo->undo();
+    QVERIFY(w.project() == before);
   }
 };
 

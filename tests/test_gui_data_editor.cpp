@@ -12,6 +12,7 @@
 #include "property_editor.h"
 #include "schematic_scene.h"
 #include "schematic_view.h"
+#include "support/property_typing.h"
 
 #include <QCheckBox>
 #include <QDir>
@@ -67,9 +68,7 @@ void typeIntoCell(QTableWidget* t, int row, int col, const QString& text) {
   for (QLineEdit* e : t->viewport()->findChildren<QLineEdit*>())
     if (e->isVisible()) le = e;
   QVERIFY2(le, "a cell editor is open");
-  le->setFocus();
-  le->selectAll();
-  QTest::keyClicks(le, text);
+  test::typeInto(le, text);
   QTest::keyClick(le, Qt::Key_Return);
   QCoreApplication::processEvents();  // the delegate commits on Return through a queued call
   QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);  // the closed editor goes

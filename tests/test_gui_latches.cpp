@@ -6,9 +6,9 @@
 #include "mechanism_actions.h"
 #include "model_tree.h"
 #include "selection_model.h"
+#include "support/property_typing.h"
 
 #include <QAction>
-#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialog>
@@ -44,17 +44,6 @@ Project carriage() {
   return p;
 }
 
-void typeInto(QWidget* field, const QString& text) {
-  if (auto* e = qobject_cast<QLineEdit*>(field)) {
-    e->setFocus();
-    e->selectAll();
-    QTest::keyClicks(e, text);
-  } else if (auto* c = qobject_cast<QComboBox*>(field)) {
-    QTest::qWait(QApplication::keyboardInputInterval() + 50);
-    QTest::keyClicks(c, text);
-  }
-}
-
 }  // namespace
 
 class TestGuiLatches : public QObject {
@@ -79,9 +68,9 @@ class TestGuiLatches : public QObject {
     auto* d = host.findChild<QDialog*>("addLatchDialog");
     QVERIFY(d);
     QVERIFY(QTest::qWaitForWindowExposed(d));
-    typeInto(d->findChild<QWidget*>("dlg_id"), "catch");
-    typeInto(d->findChild<QWidget*>("dlg_i"), "carriage.h");
-    typeInto(d->findChild<QWidget*>("dlg_j"), "ground.c");
+    test::typeInto(d->findChild<QWidget*>("dlg_id"), "catch");
+    test::typeInto(d->findChild<QWidget*>("dlg_i"), "carriage.h");
+    test::typeInto(d->findChild<QWidget*>("dlg_j"), "ground.c");
     QCOMPARE(d->findChild<QComboBox*>("dlg_i")->currentText(), QString("carriage.hook"));
     QCOMPARE(d->findChild<QComboBox*>("dlg_j")->currentText(), QString("ground.catch"));
     QCOMPARE(d->findChild<QComboBox*>("dlg_type")->currentText(), QString("fixed"));
@@ -93,7 +82,7 @@ class TestGuiLatches : public QObject {
     QVERIFY(doc.project().mechanism.latches.empty());
 
     // A 5 mm capture radius, engaged at the start: one undoable edit.
-    typeInto(d->findChild<QWidget*>("dlg_capture_radius"), "5");
+    test::typeInto(d->findChild<QWidget*>("dlg_capture_radius"), "5");
     auto* start = d->findChild<QCheckBox*>("dlg_engaged");
     QTest::mouseClick(start, Qt::LeftButton, {}, QPoint(2, start->height() / 2));
     QVERIFY(start->isChecked());
@@ -118,8 +107,8 @@ class TestGuiLatches : public QObject {
     d = host.findChild<QDialog*>("addLatchDialog");
     QVERIFY(d);
     QCOMPARE(d->findChild<QLineEdit*>("dlg_id")->text(), QString("latch1"));
-    typeInto(d->findChild<QWidget*>("dlg_id"), "rest");
-    typeInto(d->findChild<QWidget*>("dlg_engage"), "arm.out");
+    test::typeInto(d->findChild<QWidget*>("dlg_id"), "rest");
+    test::typeInto(d->findChild<QWidget*>("dlg_engage"), "arm.out");
     QTest::mouseClick(d->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok), Qt::LeftButton);
     QVERIFY(d->findChild<QLabel*>("dlg_message")->text().contains("taken"));
     d->reject();

@@ -11,6 +11,7 @@
 #include "engine/engine.h"
 #include "study_dialog.h"
 #include "study_plot.h"
+#include "support/property_typing.h"
 #include "support/test_project.h"
 
 #include <QAbstractItemView>
@@ -46,12 +47,12 @@ void clickItem(QComboBox* box, int index) {
 }
 
 // Types `text` into line edit `name` of `dlg`, replacing what it held.
-void typeInto(QWidget& dlg, const char* name, const QString& text) {
+// Clicks field `name` of `dlg`, then types `text` over what it holds.
+void clickAndType(QWidget& dlg, const char* name, const QString& text) {
   auto* e = dlg.findChild<QLineEdit*>(name);
   QVERIFY2(e, name);
   QTest::mouseClick(e, Qt::LeftButton);
-  e->selectAll();
-  QTest::keyClicks(e, text);
+  test::typeInto(e, text);
 }
 
 // Fills parameter row `row`: path, from, to, points.
@@ -61,9 +62,9 @@ void parameterRow(StudyDialog& dlg, int row, const QString& path, const QString&
   QVERIFY(box);
   QTest::mouseClick(box->lineEdit(), Qt::LeftButton);
   QTest::keyClicks(box->lineEdit(), path);
-  typeInto(dlg, qPrintable(QString("studyCell%1_1").arg(row)), from);
-  typeInto(dlg, qPrintable(QString("studyCell%1_2").arg(row)), to);
-  typeInto(dlg, qPrintable(QString("studyCell%1_3").arg(row)), count);
+  clickAndType(dlg, qPrintable(QString("studyCell%1_1").arg(row)), from);
+  clickAndType(dlg, qPrintable(QString("studyCell%1_2").arg(row)), to);
+  clickAndType(dlg, qPrintable(QString("studyCell%1_3").arg(row)), count);
 }
 
 int rowsWithStatus(QTableWidget* t, const QString& status) {
@@ -250,8 +251,8 @@ class TestGuiStudy : public QObject {
     parameterRow(dlg, 0, "cyl1.bore", "0.03", "0.04", "2");
     QTest::mouseClick(dlg.findChild<QPushButton*>("studyAddParameter"), Qt::LeftButton);
     parameterRow(dlg, 1, "src.p", "501325", "701325", "2");
-    typeInto(dlg, "studyResults", "cyl1.extend_time, air_per_cycle");
-    typeInto(dlg, "studyConstraints", "cyl1.extend_time <= 10");
+    clickAndType(dlg, "studyResults", "cyl1.extend_time, air_per_cycle");
+    clickAndType(dlg, "studyConstraints", "cyl1.extend_time <= 10");
     QTest::mouseClick(dlg.findChild<QPushButton*>("studyRun"), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(dlg.isFinished(), 180000);
     auto* heat = dlg.findChild<QCheckBox*>("studyHeatMap");

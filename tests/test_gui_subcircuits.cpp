@@ -85,13 +85,6 @@ void clickComponent(SchematicView* view, const std::string& id, Qt::KeyboardModi
 }
 
 // Replaces the text of `edit` by typing `text`.
-void typeInto(QLineEdit* edit, const QString& text) {
-  edit->setFocus();
-  edit->selectAll();
-  QTest::keyClick(edit, Qt::Key_Backspace);
-  QTest::keyClicks(edit, text);
-}
-
 const CylinderResult* cylinder(const KeyResults& k, const std::string& id) {
   for (const CylinderResult& c : k.cylinders)
     if (c.id == id) return &c;
@@ -216,8 +209,8 @@ class TestGuiSubcircuits : public QObject {
     QStringList names;
     for (int r = 0; r < 4; ++r) names << ports->item(r, 0)->text();
     QCOMPARE(names, (QStringList{"1", "4", "2", "sol14"}));
-    typeInto(dlg->findChild<QLineEdit*>("subcircuitType"), "meter_out_valve");
-    typeInto(dlg->findChild<QLineEdit*>("subcircuitInstance"), "vfc");
+    test::typeInto(dlg->findChild<QLineEdit*>("subcircuitType"), "meter_out_valve");
+    test::typeInto(dlg->findChild<QLineEdit*>("subcircuitInstance"), "vfc");
     // The cap-side port renamed by typing in its cell.
     ports->setFocus();
     ports->setCurrentCell(1, 0);
@@ -456,7 +449,7 @@ class TestGuiSubcircuits : public QObject {
     const auto def = [&] { return w.project().userComponents.at("meter_out_valve"); };
 
     pick(panel->findChild<QComboBox*>("interfaceParameterChoice"), "v1.t_switch");
-    typeInto(panel->findChild<QLineEdit*>("interfaceParameterName"), "t_valve");
+    test::typeInto(panel->findChild<QLineEdit*>("interfaceParameterName"), "t_valve");
     QTest::mouseClick(buttonNamed(panel, "interfaceExposeParameter"), Qt::LeftButton);
     QCOMPARE(undo->count(), start + 1);
     QCOMPARE(def().at("parameters").back(), json::parse(R"({"name": "t_valve", "targets": ["v1.t_switch"]})"));
@@ -468,13 +461,13 @@ class TestGuiSubcircuits : public QObject {
 
     // A name the type has already is refused, nothing pushed.
     pick(panel->findChild<QComboBox*>("interfaceParameterChoice"), "fc1.C_max");
-    typeInto(panel->findChild<QLineEdit*>("interfaceParameterName"), "opening");
+    test::typeInto(panel->findChild<QLineEdit*>("interfaceParameterName"), "opening");
     QTest::mouseClick(buttonNamed(panel, "interfaceExposeParameter"), Qt::LeftButton);
     QCOMPARE(undo->count(), start + 1);
     QVERIFY(w.statusBar()->currentMessage().contains("named 'opening' already"));
 
     pick(panel->findChild<QComboBox*>("interfacePortChoice"), "v1.3");
-    typeInto(panel->findChild<QLineEdit*>("interfacePortName"), "exh");
+    test::typeInto(panel->findChild<QLineEdit*>("interfacePortName"), "exh");
     QTest::mouseClick(buttonNamed(panel, "interfaceExposePort"), Qt::LeftButton);
     QCOMPARE(undo->count(), start + 2);
     QCOMPARE(def().at("ports").back(), json::parse(R"({"name": "exh", "connect": "v1.3"})"));

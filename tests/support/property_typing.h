@@ -1,11 +1,13 @@
-// Typing a parameter's value into the studio's property editor as a user
-// does: the value cell opened for editing, the text typed over what is
-// there, Return. Header-only; GUI tests only.
+// Typing as a user does: a parameter's value into the studio's property
+// editor (the value cell opened for editing, the text typed over what is
+// there, Return), or text into a dialog's field. Header-only; GUI tests only.
 #pragma once
 
 #include "param_model.h"
 #include "property_editor.h"
 
+#include <QApplication>
+#include <QComboBox>
 #include <QLineEdit>
 #include <QString>
 #include <QTableView>
@@ -41,6 +43,21 @@ inline void typeInto(QLineEdit* e, const QString& text) {
   e->setFocus();
   e->selectAll();
   QTest::keyClicks(e, text);
+}
+
+// Types `text` into combo box `c`: its keyboard search picks the item (a
+// new search once the input interval has passed since the last keys).
+inline void typeInto(QComboBox* c, const QString& text) {
+  QVERIFY(c);
+  QTest::qWait(QApplication::keyboardInputInterval() + 50);
+  QTest::keyClicks(c, text);
+}
+
+// A dialog's field found by name: a line edit or a combo box.
+inline void typeInto(QWidget* field, const QString& text) {
+  if (auto* e = qobject_cast<QLineEdit*>(field)) typeInto(e, text);
+  else if (auto* c = qobject_cast<QComboBox*>(field)) typeInto(c, text);
+  else QFAIL("typeInto: no line edit or combo box");
 }
 
 }  // namespace pm::test
