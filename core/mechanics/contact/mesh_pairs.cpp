@@ -384,31 +384,43 @@ struct CylInMesh {
 };
 
 // The normal that picks an end disc's rim points (centre `centre`, axis a,
-// radius r) for triangle t: t's own, blended (blendWays) with the faces of
-// every ridge at t's corners (each plane once) by the disc's deepest depths
-// behind their planes, D_k = r sqrt(1 - (n_k . a)^2) - n_k . (centre - p_k)
-// (MeshShape::ridgeFaces).
-// So under a ridge or around an apex every face picks the same points (the
-// faces' own lowest points differ once the axis leans along the ridge),
-// turning from one face's to the other's within the band, and each face its
-// own beyond it.
-V3 rimNormal(const MeshShape& m, int t, const V3& centre, const V3& a, double r) {
-  const std::vector<int>& faces = m.ridgeFaces(t);
-  if (faces.empty()) return m.normals()[t];
-  constexpr int kMost = 8;
-  Way ways[kMost];
+// radius r) for triangle t (rimNormal): t's own, blended (blendWays) with
+// the faces of the ridges near the body that touch t's flat patch (each
+// plane once, at most 8: rimPlanes) by the disc's deepest depths behind
+// their planes,
+// D_k = r sqrt(1 - (n_k . a)^2) - n_k . (centre - p_k). So under a ridge or
+// around an apex every face picks the same points, however finely it is
+// split into triangles (the faces' own lowest points differ once the axis
+// leans along the ridge), turning from one face's to the other's within the
+// band, and each face its own beyond it.
+struct RimPlanes {
+  static constexpr int kMost = 8;
+  int face[kMost];
   int n = 0;
-  auto add = [&](int f) {
-    const V3& nf = m.normals()[f];
+};
+RimPlanes rimPlanes(const MeshShape& m, int t, const std::vector<int>& ridges) {
+  RimPlanes p;
+  p.face[p.n++] = t;
+  for (int id : ridges)
+    if (m.ridgeTouches(id, m.patch(t)))
+      for (int f : m.edges()[id].tri) {
+        const V3& nf = m.normals()[f];
+        const bool seen = std::any_of(p.face, p.face + p.n, [&](int g) { return (m.normals()[g] - nf).norm() <= MeshShape::kFlatAngle; });
+        if (!seen && p.n < RimPlanes::kMost) p.face[p.n++] = f;
+      }
+  return p;
+}
+V3 rimNormal(const MeshShape& m, const RimPlanes& p, const V3& centre, const V3& a, double r) {
+  if (p.n == 1) return m.normals()[p.face[0]];
+  Way ways[RimPlanes::kMost];
+  for (int k = 0; k < p.n; ++k) {
+    const V3& nf = m.normals()[p.face[k]];
     const double na = nf.dot(a);
-    ways[n++] = {r * std::sqrt(std::max(0.0, 1.0 - na * na)) - nf.dot(centre - m.vertices()[m.triangles()[f][0]]), nf};
-  };
-  add(t);
-  for (int f : faces)
-    if (n < kMost) add(f);
+    ways[k] = {r * std::sqrt(std::max(0.0, 1.0 - na * na)) - nf.dot(centre - m.vertices()[m.triangles()[p.face[k]][0]]), nf};
+  }
   double depth;
   V3 normal;
-  blendWays(ways, n, depth, normal);
+  blendWays(ways, p.n, depth, normal);
   return normal;
 }
 
@@ -417,14 +429,22 @@ V3 rimNormal(const MeshShape& m, int t, const V3& centre, const V3& a, double r)
 // a half and three quarters of a turn from it), owned by the face as the
 // box's corners are. Inlined: out of line it cost the cylinder pair 4 %
 // more (docs/performance.md).
-[[gnu::always_inline]] inline void rimFaces(const MeshShape& m, const std::vector<int>& tris, const CylInMesh& cy, std::vector<Feature>& out) {
+[[gnu::always_inline]] inline void rimFaces(const MeshShape& m, const std::vector<int>& tris, const std::vector<int>& edgeIds,
+                                            const CylInMesh& cy, std::vector<Feature>& out) {
   const double limit = std::min(cy.r, cy.h);
   const V3 a = cy.R.col(2);
+  thread_local std::vector<int> ridges;  // near the body (kept: no allocation per call)
+  ridges.clear();
+  for (int id : edgeIds)
+    if (m.edges()[id].sharp && m.edges()[id].tri[1] >= 0) ridges.push_back(id);
   for (int t : tris) {
     const V3& n = m.normals()[t];
     const V3& a0 = m.vertices()[m.triangles()[t][0]];
+    RimPlanes planes;
+    planes.face[planes.n++] = t;
+    if (!ridges.empty()) planes = rimPlanes(m, t, ridges);
     for (double end : {-1.0, 1.0}) {
-      const V3 ns = rimNormal(m, t, cy.c + end * cy.h * a, a, cy.r);
+      const V3 ns = rimNormal(m, planes, cy.c + end * cy.h * a, a, cy.r);
       V3 u = ns - ns.dot(a) * a;
       u = u.norm() > 1e-12 ? V3(u.normalized()) : V3(cy.R.col(0));
       const V3 w = a.cross(u);
@@ -659,7 +679,7 @@ Contact meshCylinder(const Shape& a, const Frame& fa, const Shape& b, const Fram
   std::vector<int> tris, edgeIds, vertexIds;
   neighbourhood(m, cy.c - half, cy.c + half, tris, edgeIds, vertexIds);
   std::vector<Feature> found;
-  rimFaces(m, tris, cy, found);
+  rimFaces(m, tris, edgeIds, cy, found);
   edgeCylinder(m, edgeIds, cy, found);
   vertexCylinder(m, vertexIds, cy, found);
   return gather(found, fa, 0.0, reach, 1e-8 * (cy.r + cy.h));

@@ -51,9 +51,10 @@
 //    of a turn from it), each owned by the face as a box's corner is (and
 //    blended with a convex neighbour's under a ridge, as a corner is). Near
 //    a ridge or an apex the points are picked along a normal blended over
-//    the faces of the ridges at the face's corners (by the disc's deepest
-//    depths behind their planes), so the faces there take the same points
-//    and hand them over as a box's corners; beyond the band, the face's own;
+//    the faces of the ridges near the body that touch the face's flat patch
+//    (by the disc's deepest depths behind their planes), so the faces there
+//    take the same points, however finely split into triangles, and hand
+//    them over as a box's corners; beyond the band, the face's own;
 //  - a sharp mesh edge, where its line passes nearest the axis, out through
 //    the nearer of the side and the cap there whose normal lies in the
 //    edge's cone: the side's point (across a lying cylinder: one; parallel
