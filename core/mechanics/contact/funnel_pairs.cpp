@@ -131,6 +131,9 @@ struct Candidate {
   // other way (1 or 0 elsewhere: the sharp choice holds).
   double way = 1.0;
   int other = -1;
+  // A face whose deepest point lies nearer the other face's plane than its
+  // own (in the corner by the other face's rim, the whole generator away).
+  bool farFace = false;
 };
 
 // Where two choices hand over (two ways out of the solid, two features'
@@ -165,8 +168,9 @@ Candidate chosen(std::vector<Candidate> cands, double len) {
   // by a rim (closer to the face's plane than to the wall's, or the
   // reverse) is the wall's (the face's) when the other plane has no
   // contact there: an extended body's deepest point is not a point body.
-  // (Never one face for the other: the plane of a face far away bounds a
-  // deep, false penetration.)
+  // (Never one face for the other, nor a face for the wall at a point
+  // nearer the other face's plane: the plane of a face far away bounds a
+  // deep, false penetration, up to the generator's length.)
   // A cylinder's end rim point in the solid's corner by a rim, the deepest
   // point of both the wall and a face, its shortest way out through one of
   // them: the body goes on past the corner, so both planes' overlaps are
@@ -191,7 +195,8 @@ Candidate chosen(std::vector<Candidate> cands, double len) {
   bool counts[3];
   for (int f = 0; f < 3; ++f) counts[f] = cands[f].valid;
   for (int f = 0; f < 3; ++f)
-    if (const int w = cands[f].wayOut; !counts[f] && w >= 0 && (f == 0) != (w == 0) && !counts[w]) cands[f].valid = true;
+    if (const int w = cands[f].wayOut; !counts[f] && w >= 0 && (f == 0) != (w == 0) && !counts[w] && !cands[f].farFace)
+      cands[f].valid = true;
   // The most penetrating; on a tie (to rounding) the wall or a face, met
   // first, whose points hold a body lying across a rim at both its ends.
   const Candidate* best = nullptr;
@@ -475,23 +480,31 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
     k.valid = onIt && (depth <= 0.0 || wayOut(x) == feature);
     if (onIt && !k.valid && wayOut(x) >= 0) k.wayOut = wayOut(x);
     if (onIt && depth > 0.0 && wayOut(x) >= 0) k.way = wayShare(x, feature, k.other);
+    if (feature > 0) k.farFace = (feature == 1) == (along(x) > 0.5);
     if (depth > 0.0) {
       k.points.push_back({x - 0.5 * depth * d, depth});
       // The body's support line from x to the other end's support point
-      // x2 (its depth linear along it): a second point at x2 or, when x2 is
-      // past the feature's rim, at the last of the line still on the
-      // feature, so the point follows the end across the rim.
+      // x2 (its depth linear along it), up to where it leaves the plane
+      // (lamPlane): a second point at x2 or, when the line is past the
+      // feature's rim before that, at the last of the line still on the
+      // feature, so the point follows the end across the rim. With x2 clear
+      // of the plane (d2 < 0) the cut point fades out over the band,
+      // d2 from 0 to -kBand depth, rather than vanishing where d2 = 0.
       const V3 x2 = b.supportEnd(d, -e);
       const double d2 = x2.dot(d) - h;
-      if (b.hl > 0.0 && d2 > 0.0 && onIt) {
+      const double lamPlane = d2 >= 0.0 ? 1.0 : depth / (depth - d2);
+      auto footAt = [&](double l) { return V3(x + l * (x2 - x) - (depth + l * (d2 - depth)) * d); };
+      if (b.hl > 0.0 && lamPlane > 0.0 && onIt) {
         double lam = 1.0;
-        if (!onFeature(x2 - d2 * d)) {
-          double lo = 0.0, hi = 1.0;
+        if (!onFeature(footAt(lamPlane))) {
+          double lo = 0.0, hi = lamPlane;
           for (int i = 0; i < 60; ++i) {
             const double mid = 0.5 * (lo + hi);
-            (onFeature(x + mid * (x2 - x) - (depth + mid * (d2 - depth)) * d) ? lo : hi) = mid;
+            (onFeature(footAt(mid)) ? lo : hi) = mid;
           }
           lam = lo;
+        } else if (d2 < 0.0) {
+          lam = 0.0;  // the line ends in the plane on the feature: no second point
         }
         const V3 X = x + lam * (x2 - x);
         const double D = depth + lam * (d2 - depth);
@@ -499,8 +512,9 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
         // becoming the point contact of the rim (one point): its cut end's
         // point carries the share length / radius of its depth, so the
         // force does not halve when the stretch vanishes.
-        const double share = lam < 1.0 ? std::min(1.0, lam * (x2 - x).norm() / b.R) : 1.0;
-        if (lam > 0.0 && D > 0.0) k.points.push_back({X - 0.5 * D * d, share * D});
+        const double fade = d2 >= 0.0 ? 1.0 : std::max(0.0, 1.0 + d2 / (kBand * depth));
+        const double share = fade * (lam < 1.0 ? std::min(1.0, lam * (x2 - x).norm() / b.R) : 1.0);
+        if (lam > 0.0 && D > 0.0 && share > 0.0) k.points.push_back({X - 0.5 * D * d, share * D});
         k.distance = -std::max(depth, D);
       }
     }

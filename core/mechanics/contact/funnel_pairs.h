@@ -28,7 +28,11 @@ namespace pm::contact {
 // beyond the feature's plane at that azimuth: a peg lying along the wall
 // rests on both ends; a stretch cut by a rim and shorter than the body's
 // radius gives its cut end's point the share length / radius of its depth
-// (it becomes the rim's point contact, so the force does not halve). A
+// (it becomes the rim's point contact, so the force does not halve), and
+// with the other end clear of the plane that point fades out over the band
+// (the other end's clearance from 0 to half the depth). A face counts for
+// want of the wall's way out only at points nearer its own plane than the
+// other face's (a face's plane far away bounds a false depth). A
 // cylinder's end rim across a funnel rim, each corner inside the other
 // solid, is the rim-on-rim feature: the overlaps X - C along the two axes
 // both corners' normal cones share, blended near their tie so the normal
