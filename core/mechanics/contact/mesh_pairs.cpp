@@ -17,6 +17,14 @@ struct Feature {
   double dist = 0.0;  // signed for a face (the core's height over it), else |onCore - onMesh|
   double share = 1.0;  // of its contact point's force (ContactPoint::share)
   double gap = std::numeric_limits<double>::quiet_NaN();  // the pair's distance it reports, if not dist
+  // A cylinder's: its end disc (-1, 1) for a disc's lowest rim point (and
+  // its face) or for a mesh edge along the side at that disc's plane (and
+  // its faces, and the share `yield` the disc's lowest rim points on them
+  // give up to it: edgeAlongSide); 0 for any other.
+  int disc = 0;
+  int face[2] = {-1, -1};
+  double yield = 0.0;
+  bool rim = false;  // a disc's lowest rim point
 };
 
 // Point x lies over triangle t (its projection inside, edges included).
@@ -162,6 +170,9 @@ struct BoxInMesh {
 // continuously, its slope across the band independent of the depth, and it
 // is the single way's beyond the band.
 constexpr double kBand = 0.5;
+// A mesh edge whose faces' normals are within 45 degrees (n_T . n_W >=
+// kRidge) is a ridge: its faces and the edge push a body the same way.
+constexpr double kRidge = 0.70710678118654752;
 double farShare(double near, double far) {
   if (!(far > 0.0)) return 0.0;
   const double s = (far - near) / (kBand * far);
@@ -455,6 +466,11 @@ V3 rimNormal(const MeshShape& m, const RimPlanes& p, const V3& centre, const V3&
         double depth = -hgt;
         if (hgt <= -limit || !faceOwnsCorner(m, t, x, hgt, normal, depth)) continue;
         out.push_back({x + depth * normal, x, normal, -depth});
+        if (d == -u) {
+          out.back().disc = int(end);
+          out.back().face[0] = t;
+          out.back().rim = true;
+        }
       }
     }
   }
@@ -477,25 +493,40 @@ bool inEdgeCone(const MeshEdge& e, const V3& d) {
 // W): all of it where the axis is over the edge (p's depth behind W is
 // zero there and the side's normal is nT), none once p is the face's alone.
 // So a cylinder lying along a table's edge is held by the table up to the
-// edge and by the edge beyond, without a step.
+// edge and by the edge beyond, without a step. In the cone the edge's share
+// is the same one (1 there but within the band of p's depths, where the
+// cone's border is near), so it is continuous at the border.
 void edgeAlongSide(const MeshShape& m, const MeshEdge& e, const CylInMesh& cy, const V3& A, const V3& D,
                    std::vector<Feature>& out) {
   const double rho = A.head<2>().norm();
   if (!(rho > 0.0)) return;
   const V3 er(A.x() / rho, A.y() / rho, 0.0);
   V3 n = cy.R * V3(-er);
-  double depth = cy.r - rho, share = 1.0;
-  if (!inEdgeCone(e, n)) {
-    if (e.tri[1] < 0 || !(rho < cy.r)) return;
+  double depth = cy.r - rho, share = 1.0, yield = 0.0;
+  const bool inCone = inEdgeCone(e, n);
+  if (!inCone && (e.tri[1] < 0 || !(rho < cy.r))) return;
+  if (e.tri[1] >= 0) {
     const int k = m.normals()[e.tri[0]].dot(n) >= m.normals()[e.tri[1]].dot(n) ? 0 : 1;
     const V3 nT = m.normals()[e.tri[k]], nW = m.normals()[e.tri[1 - k]];
     const V3 nl = cy.R.transpose() * nT, ml = cy.R.transpose() * nW;
     const V3 E(A.x(), A.y(), 0.0);  // the edge from the axis, across it
     const double aT = cy.r + nl.dot(E), aW = ml.dot(E) + cy.r * ml.dot(nl);  // p's depths behind nT and W
-    share = aW < aT ? 1.0 - farShare(std::max(aW, 0.0), aT) : farShare(aT, aW);
-    if (share <= 0.0) return;
-    n = nT;
-    depth = nl.dot(E) + std::sqrt(std::max(0.0, nl.dot(E) * nl.dot(E) - rho * rho + cy.r * cy.r));
+    const double s = aW < aT ? 1.0 - farShare(std::max(aW, 0.0), aT) : farShare(aT, aW);
+    // Across a ridge (faces within 45 degrees) the disc's lowest rim points
+    // on its faces describe the edge's contact too: they give up the edge's
+    // share, in the cone as beyond it, so the two sum to one. Across a
+    // sharper edge (a table's) they are another contact (the wall's):
+    // they keep theirs; in between, in proportion (kRidge).
+    const double ridge = std::clamp(nT.dot(nW) / kRidge, 0.0, 1.0);
+    yield = ridge * s;
+    if (!inCone) {
+      share = s;
+      if (share <= 0.0) return;
+      n = nT;
+      depth = nl.dot(E) + std::sqrt(std::max(0.0, nl.dot(E) * nl.dot(E) - rho * rho + cy.r * cy.r));
+    } else if (ridge > 0.0) {
+      share = s;
+    }
   }
   double t0 = 0.0, t1 = 1.0;
   if (D.z() != 0.0) {
@@ -508,6 +539,10 @@ void edgeAlongSide(const MeshShape& m, const MeshEdge& e, const CylInMesh& cy, c
     if (t0 > t1 || s <= 0.0 || s >= 1.0 || (s == t1 && t1 == t0)) continue;  // an end: the vertex's
     const V3 x = A + s * D;
     out.push_back({cy.world(x), cy.world(x) - depth * n, n, -depth, share});
+    out.back().disc = x.z() > 0.0 ? 1 : -1;
+    out.back().face[0] = e.tri[0];
+    out.back().face[1] = e.tri[1];
+    out.back().yield = yield;
   }
 }
 
@@ -602,6 +637,27 @@ void edgeCylinder(const MeshShape& m, const std::vector<int>& ids, const CylInMe
   }
 }
 
+// An end disc's lowest rim points on the faces of a mesh edge along the
+// side at that disc's plane (faces coplanar with them too) give up the
+// share `yield` the edge takes of their contact (edgeAlongSide); those left
+// with none are dropped.
+void yieldToEdgesAlong(const MeshShape& m, std::vector<Feature>& found) {
+  bool any = false;
+  for (const Feature& e : found) {
+    if (!(e.yield > 0.0)) continue;
+    any = true;
+    for (Feature& f : found) {
+      if (!f.rim || f.disc != e.disc) continue;
+      const V3& nf = m.normals()[f.face[0]];
+      if ((nf - m.normals()[e.face[0]]).norm() <= MeshShape::kFlatAngle || (nf - m.normals()[e.face[1]]).norm() <= MeshShape::kFlatAngle)
+        f.share *= 1.0 - e.yield;
+    }
+  }
+  if (!any) return;
+  found.erase(std::remove_if(found.begin(), found.end(), [](const Feature& f) { return f.rim && !(f.share > 0.0); }),
+              found.end());
+}
+
 // Sharp mesh vertices against the cylinder: outside, towards its nearest
 // point; inside, out through those of side and caps whose normals (turned)
 // lie in the vertex's normal cone, blended (blendWays). The side's weight
@@ -681,6 +737,7 @@ Contact meshCylinder(const Shape& a, const Frame& fa, const Shape& b, const Fram
   std::vector<Feature> found;
   rimFaces(m, tris, edgeIds, cy, found);
   edgeCylinder(m, edgeIds, cy, found);
+  yieldToEdgesAlong(m, found);
   vertexCylinder(m, vertexIds, cy, found);
   return gather(found, fa, 0.0, reach, 1e-8 * (cy.r + cy.h));
 }

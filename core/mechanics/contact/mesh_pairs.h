@@ -63,7 +63,12 @@
 //    cylinder lying along a table's edge with its axis over the table,
 //    pushes along that face's normal, as deep as the side reaches below it,
 //    for the share the face's lowest rim point hands to the other face, so
-//    the table holds it up to the edge), no
+//    the table holds it up to the edge; in the cone too its share is that
+//    one, 1 but within the band. Across a ridge (faces within 45 degrees)
+//    the end discs' lowest rim points on its faces describe the same
+//    contact: they give that share up, so the two sum to one (a rod lying
+//    along a roof's ridge gets the line contact's two points, not four);
+//    across a table's edge they are the wall's own, and keep theirs), no
 //    deeper than the edge below the cap, or the cap's: the two points where
 //    the edge leaves the cap's disc, each at its depth below the cap but no
 //    deeper than the edge below the side (each falls to zero where the edge
@@ -81,9 +86,7 @@
 // split into triangles up to the ridge's end) blends the same way along
 // the ridge's span. Not blended (steps left): past a ridge's end inside a
 // mesh; a sharp vertex entering the cylinder where no nearby way out lies in
-// its cone (it enters as deep as the cone's nearest way). Where a lying
-// cylinder's lowest rim points sit on a ridge along it, the rim points and
-// the ridge's stretch ends both push there.
+// its cone (it enters as deep as the cone's nearest way).
 #pragma once
 
 #include "mechanics/contact/narrow_phase.h"
