@@ -134,6 +134,17 @@ struct Candidate {
   // A face whose deepest point lies nearer the other face's plane than its
   // own (in the corner by the other face's rim, the whole generator away).
   bool farFace = false;
+  // The feature's weight when its deepest point is a rim's cut point and
+  // the stretch's other end nears the plane (depth / (kBand D)), so it hands
+  // over to the other features as the stretch vanishes into the rim (1: the
+  // sharp choice holds).
+  double fade = 1.0;
+  // Faded out (chosenByWays' second choice): no contact, but still the way
+  // out of its overlap (fadedDistance): a feature deeper than that never
+  // counts for want of it (the vanishing stretch hands over to the rim,
+  // not to a plane's false deep penetration).
+  bool faded = false;
+  double fadedDistance = 0.0;
 };
 
 // Where two choices hand over (two ways out of the solid, two features'
@@ -195,7 +206,8 @@ Candidate chosen(std::vector<Candidate> cands, double len) {
   bool counts[3];
   for (int f = 0; f < 3; ++f) counts[f] = cands[f].valid;
   for (int f = 0; f < 3; ++f)
-    if (const int w = cands[f].wayOut; !counts[f] && w >= 0 && (f == 0) != (w == 0) && !counts[w] && !cands[f].farFace)
+    if (const int w = cands[f].wayOut; !counts[f] && w >= 0 && (f == 0) != (w == 0) && !counts[w] && !cands[f].farFace &&
+                                       !(cands[w].faded && cands[f].distance < cands[w].fadedDistance))
       cands[f].valid = true;
   // The most penetrating; on a tie (to rounding) the wall or a face, met
   // first, whose points hold a body lying across a rim at both its ends.
@@ -225,6 +237,15 @@ Candidate chosen(std::vector<Candidate> cands, double len) {
 // choices with it counting (its way out) and not (the other) blended.
 Candidate chosenByWays(const std::vector<Candidate>& cands, double len, int from = 0) {
   for (int f = from; f < 3; ++f) {
+    if (const double fade = cands[f].fade; fade < 1.0) {
+      std::vector<Candidate> whole = cands, none = cands;
+      whole[f].fade = 1.0;
+      none[f] = Candidate();  // no contact, never the nearest
+      none[f].faded = true;
+      none[f].fadedDistance = cands[f].distance;
+      return fade > 0.0 ? blended(chosenByWays(whole, len, f), chosenByWays(none, len, f + 1), fade)
+                        : chosenByWays(none, len, f + 1);
+    }
     const double s = cands[f].way;
     if (!(s > 0.0 && s < 1.0)) continue;
     // The wall's and a face's deepest point the same: chosen's pair rule
@@ -362,6 +383,41 @@ bool rimOnRim(const Body& b, double q, const V3& X, const V3& wallOut, const V3&
   return true;
 }
 
+// A rim point x inside a cylinder with neither of its ways out (side, end)
+// in the rim's normal cone: the local wedge's exact overlap, the smallest
+// over the push directions n(th) = cos th n0 + sin th n1 (th in [0, pi/2],
+// the meridian arc from the wall's normal to the face's) of
+// lambda(n) = (x - s(-n)) . n, s the body's support point; at the arc's ends
+// the wall's and the face's plane overlaps at this azimuth. Where a way out
+// enters the cone its lambda is that way's depth, the old choice's. Sets n
+// and the overlap's rate along the rim (dx, dn0, dn1: the derivatives of x,
+// n0, n1 by the azimuth; the minimum's own th moves nothing to first order).
+double rimWedge(const Body& b, const V3& x, const V3& n0, const V3& n1, const V3& dx, const V3& dn0,
+                const V3& dn1, V3& n, double& rate) {
+  auto lam = [&](double th) {
+    const V3 m = std::cos(th) * n0 + std::sin(th) * n1;
+    return (x - b.support(-m)).dot(m);
+  };
+  // Samples, then golden section about the smallest.
+  constexpr int kArc = 8;
+  const double step = 0.5 * std::numbers::pi / kArc, gr = 0.5 * (std::sqrt(5.0) - 1.0);
+  int k = 0;
+  double vk = lam(0.0);
+  for (int i = 1; i <= kArc; ++i)
+    if (const double v = lam(i * step); v < vk) vk = v, k = i;
+  double lo = std::max(0, k - 1) * step, hi = std::min(kArc, k + 1) * step;
+  double a = hi - gr * (hi - lo), c = lo + gr * (hi - lo), fa = lam(a), fc = lam(c);
+  for (int j = 0; j < 60 && hi - lo > 1e-13; ++j) {
+    if (fa <= fc) hi = c, c = a, fc = fa, a = hi - gr * (hi - lo), fa = lam(a);
+    else lo = a, a = c, fa = fc, c = lo + gr * (hi - lo), fc = lam(c);
+  }
+  double th = 0.5 * (lo + hi), v = lam(th);
+  if (vk < v) v = vk, th = k * step;
+  n = std::cos(th) * n0 + std::sin(th) * n1;
+  rate = dx.dot(n) + (x - b.support(-n)).dot(std::cos(th) * dn0 + std::sin(th) * dn1);
+  return v;
+}
+
 // The base and mouth rims' candidates (appended to cands, after the wall
 // and the faces), and a cylinder's rim-on-rim contact when one is across.
 void addRims(const Body& b, double rb, double rm, double L, std::vector<Candidate>& cands, Candidate& across) {
@@ -369,7 +425,8 @@ void addRims(const Body& b, double rb, double rm, double L, std::vector<Candidat
   // Rims: the body's signed distance at the circle's nearest point, when
   // the normal lies between the wall's and the face's. A rim point inside
   // a cylinder leaves it by its side or its end: of those in the rim's
-  // normal cone the shallower (the other way out is blocked by the funnel).
+  // normal cone the shallower (the other way out is blocked by the funnel;
+  // neither in the cone: the local wedge's overlap, rimWedge).
   // A cylinder's end rim across the rim is its own feature (rimOnRim).
   for (const bool mouth : {false, true}) {
     const double Rr = mouth ? rm : rb, zr = mouth ? L : 0.0;
@@ -383,28 +440,41 @@ void addRims(const Body& b, double rb, double rm, double L, std::vector<Candidat
     // the other way's depth: along a stretch of the rim under a cylinder's
     // end (or side) the first is flat, and the deepest under both is the
     // corner's (the middle of the stretch, not any point of it).
-    auto rimSdf = [&](const V3& x, V3& g, double kappa) {
+    // rate: the distance's rate along the rim (by the azimuth).
+    auto rimSdf = [&](const V3& x, V3& g, double kappa, double& rate) {
+      const V3 dx(-x.y(), x.x(), 0.0);
       const double sd = b.sdf(x, g);
+      rate = g.dot(dx);
       if (!b.cylinder || sd >= 0.0) return sd;
       Axis side, end;
       V3 corner;
       cylinderAxes(b, x, side, end, corner);
       const bool si = inCone(side.nu, x), ei = inCone(end.nu, x);
-      if (!si && !ei) return sd;
+      if (!si && !ei) {
+        const double c = x.x() / Rr, s = x.y() / Rr, sg = mouth ? 1.0 : -1.0;
+        V3 n;
+        const double v = rimWedge(b, x, V3(-tz * c, -tz * s, tr), sg * V3(tr * c, tr * s, tz), dx, V3(tz * s, -tz * c, 0.0),
+                                  sg * V3(-tr * s, tr * c, 0.0), n, rate);
+        g = -n;
+        rate = -rate - kappa * (side.nu + end.nu).dot(dx);
+        return -(v + kappa * (side.depth + end.depth));
+      }
       const bool bySide = si && ei ? side.depth <= end.depth : si;
       const Axis &a = bySide ? side : end, &o = bySide ? end : side;
       g = -(a.nu + kappa * o.nu);
+      rate = g.dot(dx);
       return -(a.depth + kappa * o.depth);
     };
     V3 g;
-    const double q = argMax([&](const Azimuth& t) { return -rimSdf(P(t), g, 1e-6); },
+    double rate;
+    const double q = argMax([&](const Azimuth& t) { return -rimSdf(P(t), g, 1e-6, rate); },
                             [&](const Azimuth& t) {
-                              rimSdf(P(t), g, 1e-6);
-                              return -g.dot(V3(-Rr * t.s, Rr * t.c, 0.0));
+                              rimSdf(P(t), g, 1e-6, rate);
+                              return -rate;
                             });
     const V3 x = P(azimuth(q));
     Candidate k;
-    k.distance = rimSdf(x, g, 0.0);
+    k.distance = rimSdf(x, g, 0.0, rate);
     k.normal = -g;
     k.valid = inCone(k.normal, x);
     if (b.cylinder && k.distance < 0.0) {
@@ -516,6 +586,9 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
         const double share = fade * (lam < 1.0 ? std::min(1.0, lam * (x2 - x).norm() / b.R) : 1.0);
         if (lam > 0.0 && D > 0.0 && share > 0.0) k.points.push_back({X - 0.5 * D * d, share * D});
         k.distance = -std::max(depth, D);
+        // The cut point deepest: the feature fades as the stretch's start
+        // (x) leaves the plane, where the stretch vanishes into the rim.
+        if (lam < 1.0 && D > depth) k.fade = std::clamp(depth / (kBand * D), 0.0, 1.0);
       }
     }
     return k;
@@ -555,6 +628,8 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
   }
   Candidate across;
   addRims(b, rb, rm, L, cands, across);
+  if (std::getenv("FUNNEL_NOACROSS")) across.valid = false;
+  if (std::getenv("FUNNEL_NOFADE")) for (Candidate& k : cands) k.fade = 1.0;
   Candidate best = across.valid && across.share == 1.0 ? across : chosenByWays(cands, len);
   if (across.valid && across.share < 1.0) best = blended(across, best, across.share);
   Contact c;

@@ -30,9 +30,16 @@ namespace pm::contact {
 // radius gives its cut end's point the share length / radius of its depth
 // (it becomes the rim's point contact, so the force does not halve), and
 // with the other end clear of the plane that point fades out over the band
-// (the other end's clearance from 0 to half the depth). A face counts for
+// (the other end's clearance from 0 to half the depth). When that cut
+// point is the deepest, the feature itself fades out (weight depth /
+// (half the cut point's depth)) as the stretch's start leaves the plane,
+// blended with the choice without it; there no feature deeper than the
+// faded one counts for want of its way out. A face counts for
 // want of the wall's way out only at points nearer its own plane than the
-// other face's (a face's plane far away bounds a false depth). A
+// other face's (a face's plane far away bounds a false depth). A rim point
+// inside a cylinder leaves it by its side or end when one's normal lies in
+// the rim's cone; with neither, by the local wedge's exact overlap (the
+// smallest over the cone of the body's overlap along each direction). A
 // cylinder's end rim across a funnel rim, each corner inside the other
 // solid, is the rim-on-rim feature: the overlaps X - C along the two axes
 // both corners' normal cones share, blended near their tie so the normal
