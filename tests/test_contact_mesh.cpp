@@ -762,7 +762,9 @@ class TestContactMesh : public QObject {
   // centre at x = 10 mm and d below touching: one contact where the ridge
   // passes under the axis, (0, -10 mm tan psi), d deep along +z, midway at
   // z = -d / 2 (its rims are above the faces). Lying along the ridge: the
-  // ends of the ridge's stretch under it, y = y0 +- h. Standing on the ridge, its
+  // ends of the ridge's stretch under it, y = y0 +- h, d deep along +z (the
+  // end discs' lowest rim points there, on the ridge, give their share up
+  // to the edge's: cylinderLyingAlongARidge). Standing on the ridge, its
   // centre at x = 8 mm: the two points where the ridge leaves the bottom
   // cap, y = +-sqrt(r^2 - x^2), each d deep along +z. Apart by d: distance d.
   void cylinderAcrossARidge() {
@@ -773,10 +775,10 @@ class TestContactMesh : public QObject {
       const Frame lying{fm.toWorld(V3(0.01, 0, r - d)), fm.R * rot(psi, V3(0, 0, 1)) * rot(std::numbers::pi / 2, V3(0, 1, 0))};
       const Frame standing{fm.toWorld(V3(0.008, 0, h - d)), fm.R};
       const Frame along{fm.toWorld(V3(0, 0.1, r - d)), fm.R * rot(std::numbers::pi / 2, V3(1, 0, 0))};
-      const std::vector<std::pair<Frame, std::vector<V3>>> cases = {
-          {lying, {V3(0, -0.01 * std::tan(psi), -d / 2)}},
-          {along, {V3(0, 0.1 - h, -d / 2), V3(0, 0.1 + h, -d / 2)}},
-          {standing, {V3(0, std::sqrt(r * r - 0.008 * 0.008), -d / 2), V3(0, -std::sqrt(r * r - 0.008 * 0.008), -d / 2)}}};
+      const std::vector<std::pair<Frame, std::vector<std::pair<V3, double>>>> cases = {
+          {lying, {{V3(0, -0.01 * std::tan(psi), -d / 2), d}}},
+          {along, {{V3(0, 0.1 - h, -d / 2), d}, {V3(0, 0.1 + h, -d / 2), d}}},
+          {standing, {{V3(0, std::sqrt(r * r - 0.008 * 0.008), -d / 2), d}, {V3(0, -std::sqrt(r * r - 0.008 * 0.008), -d / 2), d}}}};
       for (const auto& [fb, want] : cases) {
         const Contact c = contact::collide(mesh, fm, Shape::cylinder(r, h), fb);
         QVERIFY2(std::abs(c.distance + d) <= 1e-12, qPrintable(QString::number(c.distance + d)));
@@ -786,15 +788,103 @@ class TestContactMesh : public QObject {
           continue;
         }
         QCOMPARE(c.points.size(), want.size());
-        for (const V3& w : want) {
+        for (const auto& [w, depth] : want) {
           const auto it = std::find_if(c.points.begin(), c.points.end(), [&](const contact::ContactPoint& got) {
             return (got.point - fm.toWorld(w)).norm() <= 1e-12;
           });
           QVERIFY2(it != c.points.end(), qPrintable(QString("no point at y = %1").arg(w.y())));
-          QVERIFY(std::abs(it->depth - d) <= 1e-12);
+          QVERIFY(std::abs(it->depth - depth) <= 1e-12);
           QVERIFY((it->normal - fm.R.col(2)).norm() <= 1e-12);
         }
       }
+    }
+  }
+
+  // A cylinder (r 20 mm, 100 mm long) lying along the 10-degree ridge
+  // (s = sin 10, c = cos 10), its axis x_c across it, z_c = r - d over the
+  // ridge's top, under a rigid motion of the scene. While the direction from
+  // the ridge to the axis lies in the ridge's cone (|x_c| <= x_b =
+  // z_c tan 10), the ridge runs d_e = r - rho deep inside the side along its
+  // whole length, rho = sqrt(x_c^2 + z_c^2): the line contact, whose point
+  // set (as the plane's for a lying cylinder) is one point per end disc's
+  // plane, y0 +- L, on the ridge, d_e deep along (x_c, 0, z_c) / rho. By
+  // hand (x_c = 0 and 1 mm, d = 0.1 and 1 mm), with the law's k d_e^1.5
+  // per point at rest: the total force 2 k d_e^1.5 along that normal and
+  // its moment about the scene's origin, to 1e-9 of them. The end discs'
+  // lowest rim points, on the ridge's faces, describe the same contact:
+  // they give up the edge's share sigma (mesh_pairs.cpp edgeAlongSide; 1
+  // here: p, the lowest along the nearer face's normal n_T, is at most half
+  // as deep behind the other face, a_W <= a_T / 2). h2 at 3bfdac7 added
+  // them too, d c deep along +z: 1.985 times the force at x_c = 0.
+  // Slid over x_c in [-8, 8] mm (h = 1e-5 m) with the linear spring per
+  // point, per end: the rim point moves at most rho_c (1 + 2 V) per m
+  // (tiltedCylinderRimCrossesARidge at theta = 90 degrees: rho_c = 0.766,
+  // V = 8 r s^2 / (c K), K = r - c z_c), the edge's point 1 + d / (r - d);
+  // the share sigma = farShare of p's depths a_T = r - s |x_c| - c z_c,
+  // a_W = s |x_c| - c z_c + r cos 20 (each changing by s per m) turns by at
+  // most 4 s / f (f the farther, at least a_T at the band's far end,
+  // |x_c| = (2 r - c z_c - r cos 20) / (3 s): 0.457 mm) times the two
+  // points' difference, at most twice the disc's deepest depth behind
+  // either plane there, D = r + s |x_c| - c z_c: |dF|/h within twice the
+  // sum (28.2; 0.43 seen; h2 at 3bfdac7: 55.8, its edge point's share
+  // stepping from 1 to 1/2 where it left the cone, at x_b, beside the full
+  // rim point). Around +-x_b at h = 0.1 um and h / 4: a step grows by 4, a
+  // continuous change keeps its largest slope (within 10 %).
+  void cylinderLyingAlongARidge() {
+    const double al = 10.0 * std::numbers::pi / 180.0, s = std::sin(al), c = std::cos(al);
+    const double r = 0.02, L = 0.05, y0 = 0.1;
+    const Shape mesh = meshShape(roof(al), kRoofTris), cyl = Shape::cylinder(r, L);
+    const M3 along = rot(std::numbers::pi / 2, V3(1, 0, 0));
+    const contact::PairRT law = contact::makePair(ContactDef{"p", {}, {}, kLaw}, 0, 1);
+    const double k = kLaw.at("stiffness"), e = kLaw.at("exponent");
+    const Frame fm{V3(0.2, -0.1, 0.3), rot(0.4, V3(1, 1, 0))};
+    for (double d : {1e-4, 1e-3})
+      for (double xc : {0.0, 1e-3}) {
+        const double zc = r - d, rho = std::hypot(xc, zc), de = r - rho;
+        const V3 n(xc / rho, 0, zc / rho);
+        const Frame fb{fm.toWorld(V3(xc, y0, zc)), fm.R * along};
+        contact::PairRT p = law;
+        p.a = mesh;
+        p.b = cyl;
+        const contact::BodyMotion rest;
+        const contact::PairResult res = contact::evaluate(p, fm, rest, fb, rest);
+        V3 F = V3::Zero(), M = V3::Zero();
+        for (size_t q = 0; q < res.forces.size(); ++q) {
+          F += res.forces[q].force;
+          M += (res.geometry.points[q].point - fm.p).cross(res.forces[q].force);
+        }
+        const double f = k * std::pow(de, e);
+        V3 Mhand = V3::Zero();
+        for (double y : {y0 - L, y0 + L}) Mhand += V3(0, y, 0).cross(f * n) + (-0.5 * de * n).cross(f * n);
+        const V3 Fw = fm.R * (2.0 * f * n), Mw = fm.R * Mhand;
+        qInfo("lying along the ridge, d %.0e, x_c %.0e: %zu points, |F| %.10g N (hand %.10g), moment off by %.3g N m", d, xc,
+              res.geometry.points.size(), F.norm(), Fw.norm(), (M - Mw).norm());
+        QVERIFY2((F - Fw).norm() <= 1e-9 * Fw.norm(), qPrintable(QString("%1 vs %2").arg(F.norm()).arg(Fw.norm())));
+        QVERIFY2((M - Mw).norm() <= 1e-9 * Mw.norm(), qPrintable(QString("%1 vs %2").arg(M.norm()).arg(Mw.norm())));
+      }
+    const double d = 1e-3, zc = r - d, xb = zc * std::tan(al);
+    auto force = [&](double xc) { return springForce(contact::collide(mesh, Frame{}, cyl, Frame{V3(xc, y0, zc), along})); };
+    auto slope = [&](double from, double to, double h) {
+      const int n = int(std::round((to - from) / h));
+      double worst = 0.0;
+      V3 prev = V3::Zero();
+      for (int i = 0; i <= n; ++i) {
+        const V3 F = force(from + (to - from) * i / n);
+        if (i > 0) worst = std::max(worst, (F - prev).norm() / ((to - from) / n));
+        prev = F;
+      }
+      return worst;
+    };
+    const double rhoC = 3 * s + 4 * s * s / (0.5 * c), K = r - c * zc, V = 8 * r * s * s / (c * K);
+    const double xf = (2 * r - c * zc - r * std::cos(2 * al)) / (3 * s), fMin = r - s * xf - c * zc, D = r + s * xf - c * zc;
+    const double bound = 2 * (rhoC * (1 + 2 * V) + 1 + d / (r - d) + 4 * s / fMin * 2 * D);
+    const double worst = slope(-0.008, 0.008, 1e-5);
+    qInfo("lying along the ridge, x_c in [-8, 8] mm: |dF|/h %.4g (hand bound %.4g)", worst, bound);
+    QVERIFY2(worst <= bound, qPrintable(QString::number(worst)));
+    for (double at : {-xb, xb}) {
+      const double w0 = slope(at - 5e-5, at + 5e-5, 1e-7), w1 = slope(at - 5e-5, at + 5e-5, 2.5e-8);
+      qInfo("through x_c = %+.4g mm: |dF|/h %.4g at h = 0.1 um, %.4g at h / 4", at * 1e3, w0, w1);
+      QVERIFY2(w1 <= 1.1 * w0, qPrintable(QString("%1 against %2").arg(w1).arg(w0)));
     }
   }
 
@@ -1047,6 +1137,223 @@ class TestContactMesh : public QObject {
     QVERIFY2(worst <= bound, qPrintable(QString::number(worst)));
   }
 
+  // A cylinder (r 20 mm, 100 mm long) tilted by theta = 0.3 and 0.6 rad
+  // about x, so its axis a = (0, -sin theta, cos theta) leans along the
+  // 10-degree ridge (faces n_R = (s, 0, c), n_L = (-s, 0, c), s = sin 10,
+  // c = cos 10), its lowest rim point d = 1 mm below the ridge's top, x_c
+  // across it. The two faces' own lowest rim points differ (the one lowest
+  // along n_R lies on the left face's side and the other way round), so
+  // main's faces each took their own and dropped it past the bisector: at
+  // x_c = 0 no rim point at all, |dF|/h 16.1 and 47.7. Now both faces pick
+  // the lower disc's points along a normal blended by the disc's deepest
+  // depths behind the two planes, D_R,L = K -+ s x_c, K = r sqrt(1 - c^2
+  // cos^2 theta) - c (r sin theta - d) (mesh_pairs.cpp rimNormal): weight
+  // w = farShare(D_near, D_far), normal n = (1 - w) n_near + w n_far
+  // normalised, n_R's own from x_b = K / (3 s) on. On the bisector (x_c = 0)
+  // n = +z and the point is the disc's lowest, (0, y_0, -d), on the ridge,
+  // d c deep behind either face: shared half and half, d c deep along +z
+  // (hand, to 1e-12). At +-x_b / 2, x_b and 2 x_b: the point lowest along
+  // n, its depths behind both planes blended as a corner's (by hand from
+  // the formulas above, to 1e-12). Slid over x_c in [-0.1, 0.1] (h = 1e-5):
+  // one rim point at most touches (and the ridge under the cap, whose point
+  // changes by at most 1 per m, cylinderCrossesARidge). The point moves
+  // with the body (1 per m along x) and around the rim as n turns:
+  // |w'| <= |sigma'| = 2 s (D_R + D_L) / D_far^2 <= 4 s / K, |n'| <= |w'|
+  // |n_R - n_L| / c <= 8 s^2 / (c K), and the point's direction across the
+  // axis turns by |n'| / sin theta at most (n's part across the axis is at
+  // least sin theta long): V = 8 r s^2 / (c K sin theta) per m. Moving along
+  // the rim (w = a x u, n . w = 0) its depths change by at most
+  // |n_k - n| <= 2 s per m, against s per m along x, so a metre of x_c
+  // costs at most rho (1 + 2 V), rho = 0.766 the corner's rate under this
+  // ridge (cylinderCrossesARidge): |dF|/h within rho (1 + 2 V) + 1
+  // (14.84 at 0.3 rad, 10.54 at 0.6 rad; 1.77 and 1.13 seen; at 0.3 rad
+  // the rim point touches only near x_c = 0). The same on the roof split
+  // into strips 2 mm wide (the faces' triangles away from the ridge pick
+  // over its planes too: the first version, with the ridges at a triangle's
+  // corners only, stepped there, 62.8 and 57.5)..
+  void tiltedCylinderRimCrossesARidge() {
+    const double al = 10.0 * std::numbers::pi / 180.0, s = std::sin(al), c = std::cos(al);
+    const double d = 1e-3, r = 0.02, L = 0.05, y = 0.1;
+    const Shape mesh = meshShape(roof(al), kRoofTris), cyl = Shape::cylinder(r, L);
+    // The same roof in strips 2 mm wide along the ridge (finer than the band).
+    Verts sv;
+    Tris st;
+    for (int i = 0; i <= 1000; ++i)
+      for (double yy : {-1.0, 1.0}) sv.push_back({-1 + 0.002 * i, yy, -std::tan(al) * std::abs(-1 + 0.002 * i)});
+    for (int i = 0; i < 1000; ++i) {
+      st.push_back({2 * i, 2 * i + 2, 2 * i + 3});
+      st.push_back({2 * i, 2 * i + 3, 2 * i + 1});
+    }
+    const Shape strips = meshShape(sv, st);
+    const V3 nR(s, 0, c), nL(-s, 0, c);
+    auto farShare = [](double near, double far) {
+      if (!(far > 0.0)) return 0.0;
+      const double sb = (far - near) / (0.5 * far);
+      return sb >= 1.0 ? 0.0 : 0.5 * (1 - sb) * (1 - sb);
+    };
+    for (double th : {0.3, 0.6}) {
+      const M3 R = rot(th, V3(1, 0, 0));
+      const V3 a = R.col(2);
+      const double zc = L * std::cos(th) + r * std::sin(th) - d;
+      const double K = r * std::sqrt(1 - c * c * std::cos(th) * std::cos(th)) - c * (r * std::sin(th) - d), xb = K / (3 * s);
+      auto at = [&](double xc) { return contact::collide(mesh, Frame{}, cyl, Frame{V3(xc, y, zc), R}); };
+      // The rim points: normals across the ridge (the cap's edge point leans along y).
+      auto rim = [](const Contact& ct) {
+        std::vector<contact::ContactPoint> out;
+        for (const auto& p : ct.points)
+          if (std::abs(p.normal.y()) <= 1e-12) out.push_back(p);
+        return out;
+      };
+      {
+        const std::vector<contact::ContactPoint> got = rim(at(0.0));
+        const V3 p0 = V3(0, y, zc) - L * a - r * (V3::UnitZ() - a.z() * a).normalized();
+        QCOMPARE(got.size(), size_t(1));
+        qInfo("tilt %.1f, x_c = 0: lowest point (%.3g, %.6f, %.3g), depth off by %.3g m", th, p0.x(), p0.y(), p0.z(), got[0].depth - d * c);
+        QVERIFY(std::abs(p0.x()) <= 1e-15 && std::abs(p0.z() + d) <= 1e-12);
+        QVERIFY((got[0].point - (p0 + 0.5 * d * c * V3::UnitZ())).norm() <= 1e-12);
+        QVERIFY(std::abs(got[0].depth - d * c) <= 1e-12);
+        QVERIFY((got[0].normal - V3::UnitZ()).norm() <= 1e-12);
+        QCOMPARE(got[0].share, 1.0);
+      }
+      for (double xc : {0.5 * xb, -0.5 * xb, xb, 2.0 * xb}) {
+        const double DR = K - s * xc, DL = K + s * xc, wd = farShare(std::min(DR, DL), std::max(DR, DL));
+        const V3 n = ((1 - wd) * (DR <= DL ? nR : nL) + wd * (DR <= DL ? nL : nR)).normalized();
+        const V3 p = V3(xc, y, zc) - L * a - r * (n - n.dot(a) * a).normalized();
+        const double dR = -nR.dot(p), dL = -nL.dot(p), near = std::min(dR, dL), far = std::max(dR, dL);
+        const std::vector<contact::ContactPoint> got = rim(at(xc));
+        if (!(near > 0.0)) {
+          QCOMPARE(got.size(), size_t(0));
+          continue;
+        }
+        const double w = farShare(near, far), depth = (1 - w) * near + w * far;
+        const V3 normal = ((1 - w) * (dR <= dL ? nR : nL) + w * (dR <= dL ? nL : nR)).normalized();
+        QCOMPARE(got.size(), size_t(1));
+        qInfo("tilt %.1f, x_c = %+.4f x_b: depth %.6g m off by %.3g, normal off by %.3g", th, xc / xb, depth, got[0].depth - depth,
+              (got[0].normal - normal).norm());
+        QVERIFY((got[0].point - (p + 0.5 * depth * normal)).norm() <= 1e-12);
+        QVERIFY(std::abs(got[0].depth - depth) <= 1e-12);
+        QVERIFY((got[0].normal - normal).norm() <= 1e-12);
+      }
+      const double h = 1e-5;
+      const int n = int(std::round(0.2 / h));
+      const double rho = 3 * s + 4 * s * s / (0.5 * c), V = 8 * r * s * s / (c * K * std::sin(th)), bound = rho * (1 + 2 * V) + 1;
+      for (const auto& [name, surface] : {std::pair{"roof", mesh}, std::pair{"2 mm strips", strips}}) {
+        double worst = 0.0;
+        size_t mostRim = 0;
+        V3 prev = V3::Zero();
+        for (int k = 0; k <= n; ++k) {
+          const Contact ct = contact::collide(surface, Frame{}, cyl, Frame{V3(-0.1 + 0.2 * k / n, y, zc), R});
+          const V3 F = springForce(ct);
+          if (k > 0) worst = std::max(worst, (F - prev).norm() / h);
+          mostRim = std::max(mostRim, rim(ct).size());
+          prev = F;
+        }
+        qInfo("tilt %.1f along the ridge, %s: |dF|/h %.4g (hand bound %.4g), rim points <= %zu", th, name, worst, bound, mostRim);
+        QVERIFY(mostRim <= 1);
+        QVERIFY2(worst <= bound, qPrintable(QString("%1: %2").arg(name).arg(worst)));
+      }
+    }
+  }
+
+  // The steep pyramid (fan(3): four faces, normals (+-3, 0, 1) / sqrt 10 and
+  // (0, +-3, 1) / sqrt 10, each split into two coplanar triangles) inside the
+  // cylinder of apexBetweenTwoFacesTurnsWithinTheBand (turned 45 degrees
+  // about y), dA = dB = 5 mm, moved along y through the plane of the axis.
+  // The bottom disc's rim point lowest along the -x face's normal, local
+  // (r, 0, -L), lies sqrt 2 dA straight below the apex, on the pyramid's
+  // axis, equally deep behind all four faces: sqrt 2 dA / sqrt 10. On y = 0
+  // it rides along the flat edge between the -x face's two triangles; off
+  // it, the +-y face is its nearer way out. At y = 0 (hand, to 1e-12): the
+  // point there, sqrt 2 dA / sqrt 10 deep along +z (the ties blend opposite
+  // faces half and half). Main lost it both ways: off y = 0 the +-y face's
+  // triangles never looked at it (each face took its own rim points), on
+  // y = 0 rounding put it outside both flat triangles: |dF|/h 2,236 at
+  // h = 1e-6, the lone point of y = 0. The sweep (y in [-5, 5] mm) at h and
+  // h / 4: a step of the force shows as |dF|/h growing by 4; a continuous
+  // one keeps its largest slope (within 10 %).
+  void rimPointUnderASteepApex() {
+    const Shape mesh = meshShape(fan(3.0), fanTris());
+    const V3 apex(0, 0, 3.0);
+    const double r = 0.05, L = 0.05, dA = 5e-3;
+    const M3 R = rot(std::numbers::pi / 4, V3(0, 1, 0));
+    auto at = [&](double y) { return contact::collide(mesh, Frame{}, Shape::cylinder(r, L), Frame{apex - R * V3(r - dA, y, -L + dA), R}); };
+    const double depth = std::sqrt(2.0) * dA / std::sqrt(10.0);
+    const V3 mid = apex - V3(0, 0, std::sqrt(2.0) * dA) + 0.5 * depth * V3::UnitZ();
+    const Contact c0 = at(0.0);
+    const auto it = std::find_if(c0.points.begin(), c0.points.end(),
+                                 [&](const contact::ContactPoint& p) { return (p.point - mid).norm() <= 1e-12; });
+    QVERIFY2(it != c0.points.end(), "no point under the apex");
+    qInfo("rim point under the apex: depth off by %.3g m, normal off by %.3g", it->depth - depth, (it->normal - V3::UnitZ()).norm());
+    QVERIFY(std::abs(it->depth - depth) <= 1e-12);
+    QVERIFY((it->normal - V3::UnitZ()).norm() <= 1e-12);
+    double worst[2] = {0.0, 0.0};
+    for (int pass = 0; pass < 2; ++pass) {
+      const double h = pass == 0 ? 1e-6 : 2.5e-7;
+      const int n = int(std::round(0.01 / h));
+      V3 prev = V3::Zero();
+      for (int k = 0; k <= n; ++k) {
+        const V3 F = springForce(at(-0.005 + 0.01 * k / n));
+        if (k > 0) worst[pass] = std::max(worst[pass], (F - prev).norm() / h);
+        prev = F;
+      }
+    }
+    qInfo("through the apex's plane: |dF|/h %.4g at h = 1 um, %.4g at h = 0.25 um", worst[0], worst[1]);
+    QVERIFY2(worst[1] <= 1.1 * worst[0], qPrintable(QString("%1 against %2").arg(worst[1]).arg(worst[0])));
+  }
+
+  // The steep pyramid's apex (fan(3)) inside a cylinder (r 20 mm, 100 mm
+  // long) turned 45 degrees about y, dB = 12 mm above the bottom cap,
+  // moved across the axis along the cylinder's x (local (x, 0, -L + dB)).
+  // Its ways out: the bottom cap (depth dB, outward -a, a the axis), in the
+  // apex's cone; the side (depth r - |x|, outward R e_x sign x), in the cone
+  // for x > 0 only; r - |x| is within the band of dB near the axis. The
+  // side's weight fades to zero at the axis (x / (kBand r) within kBand r
+  // of it; mesh_pairs.cpp vertexCylinder), so by hand (blendWays, to 1e-12):
+  // on the axis and for x < 0 the cap alone, dB deep along a; at x = r / 4
+  // and 0.35 r the side's g = fade f / (1 - f), f = farShare(dB, r - x),
+  // fade 1/2 and 0.7, depth (dB + g (r - x)) / (1 + g), normal a - g R e_x
+  // normalised. Main left the side out on the axis only: just off it the
+  // side's way switched in or out of the cone with its full weight (g =
+  // 0.22 at once), and the sweep (x in [-5, 5] mm) stepped: |dF|/h 3,790 at
+  // h = 1 um growing to 15,160 at h / 4. Now the largest slope stays as h
+  // shrinks (within 10 %).
+  void vertexCrossesACylindersAxis() {
+    const Shape mesh = meshShape(fan(3.0), fanTris());
+    const V3 apex(0, 0, 3.0);
+    const double r = 0.02, L = 0.05, dB = 0.012;
+    const M3 R = rot(std::numbers::pi / 4, V3(0, 1, 0));
+    const V3 a = R.col(2), ex = R.col(0);
+    auto at = [&](double x) { return contact::collide(mesh, Frame{}, Shape::cylinder(r, L), Frame{apex - R * V3(x, 0, -L + dB), R}); };
+    for (double x : {0.0, -0.25 * r, 0.25 * r, 0.35 * r}) {
+      double g = 0.0;
+      if (x > 0.0) {
+        const double side = r - x, sb = (side - dB) / (0.5 * side), f = sb >= 1.0 ? 0.0 : 0.5 * (1 - sb) * (1 - sb);
+        g = std::min(1.0, x / (0.5 * r)) * f / (1 - f);
+      }
+      const double depth = (dB + g * (r - x)) / (1 + g);
+      const V3 n = (a - g * ex).normalized(), mid = apex - 0.5 * depth * n;
+      const Contact c = at(x);
+      const auto it = std::find_if(c.points.begin(), c.points.end(),
+                                   [&](const contact::ContactPoint& p) { return (p.point - mid).norm() <= 1e-12; });
+      QVERIFY2(it != c.points.end(), qPrintable(QString("x = %1: no point at the apex").arg(x)));
+      qInfo("x %+.1f mm: side's g %.6f, depth off by %.3g m, normal off by %.3g", 1e3 * x, g, it->depth - depth, (it->normal - n).norm());
+      QVERIFY(std::abs(it->depth - depth) <= 1e-12);
+      QVERIFY((it->normal - n).norm() <= 1e-12);
+    }
+    double worst[2] = {0.0, 0.0};
+    for (int pass = 0; pass < 2; ++pass) {
+      const double h = pass == 0 ? 1e-6 : 2.5e-7;
+      const int n = int(std::round(0.01 / h));
+      V3 prev = V3::Zero();
+      for (int k = 0; k <= n; ++k) {
+        const V3 F = springForce(at(-0.005 + 0.01 * k / n));
+        if (k > 0) worst[pass] = std::max(worst[pass], (F - prev).norm() / h);
+        prev = F;
+      }
+    }
+    qInfo("across the axis: |dF|/h %.4g at h = 1 um, %.4g at h = 0.25 um", worst[0], worst[1]);
+    QVERIFY2(worst[1] <= 1.1 * worst[0], qPrintable(QString("%1 against %2").arg(worst[1]).arg(worst[0])));
+  }
 
   // A cylinder (r = 20 mm, 60 mm long, 0.2 kg, frictionless) lying along the
   // 90-degree V groove, dropped off-centre: at rest it rests on each flank at

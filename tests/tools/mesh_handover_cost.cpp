@@ -2,8 +2,11 @@
 // contact: the ridge and side/cap hand-overs"): a box (turned 0.3 rad) and a
 // cylinder (standing, and lying along its slide) 1 mm deep, slid across a
 // 10-degree ridge and a flat two-triangle square, 20,001 poses each (the
-// sweeps of tests/test_contact_mesh.cpp). Built against the core library:
-//   g++ -std=c++20 -O2 -Icore -isystem /usr/include/eigen3 tests/tools/mesh_handover_cost.cpp \
+// sweeps of tests/test_contact_mesh.cpp). Built with the mesh sources
+// compiled in (their definitions take the core library's place, so two
+// versions of them are compared in the same build):
+//   g++ -std=c++20 -O3 -DNDEBUG -Icore -isystem /usr/include/eigen3 tests/tools/mesh_handover_cost.cpp \
+//       core/mechanics/contact/mesh_pairs.cpp core/mechanics/contact/mesh_shape.cpp \
 //       -o /tmp/drv -Lbuild/lib -lpneumech_core -Wl,-rpath,$PWD/build/lib
 //   valgrind --tool=callgrind --toggle-collect='pm::contact::mesh*' /tmp/drv
 #include "mechanics/contact/mesh_shape.h"

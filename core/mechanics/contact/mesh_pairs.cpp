@@ -17,6 +17,14 @@ struct Feature {
   double dist = 0.0;  // signed for a face (the core's height over it), else |onCore - onMesh|
   double share = 1.0;  // of its contact point's force (ContactPoint::share)
   double gap = std::numeric_limits<double>::quiet_NaN();  // the pair's distance it reports, if not dist
+  // A cylinder's: its end disc (-1, 1) for a disc's lowest rim point (and
+  // its face) or for a mesh edge along the side at that disc's plane (and
+  // its faces, and the share `yield` the disc's lowest rim points on them
+  // give up to it: edgeAlongSide); 0 for any other.
+  int disc = 0;
+  int face[2] = {-1, -1};
+  double yield = 0.0;
+  bool rim = false;  // a disc's lowest rim point
 };
 
 // Point x lies over triangle t (its projection inside, edges included).
@@ -162,10 +170,42 @@ struct BoxInMesh {
 // continuously, its slope across the band independent of the depth, and it
 // is the single way's beyond the band.
 constexpr double kBand = 0.5;
+// A mesh edge whose faces' normals are within 45 degrees (n_T . n_W >=
+// kRidge) is a ridge: its faces and the edge push a body the same way.
+constexpr double kRidge = 0.70710678118654752;
 double farShare(double near, double far) {
   if (!(far > 0.0)) return 0.0;
   const double s = (far - near) / (kBand * far);
   return s >= 1.0 ? 0.0 : 0.5 * (1.0 - s) * (1.0 - s);
+}
+
+// A ridge that meets triangle t only at a vertex, with a face coplanar with
+// t on one side (a flat stretch split into triangles up to the ridge's
+// end): its far face is t's convex neighbour too, where x lies along the
+// ridge's span. f(other, p) for each such face (p: a point of its plane);
+// false as soon as f is.
+template <class F>
+bool ridgeEndNeighbours(const MeshShape& m, int t, const V3& x, F&& f) {
+  const auto& c = m.triangles()[t];
+  const V3& n = m.normals()[t];
+  for (int k = 0; k < 3; ++k)
+    for (int id : m.ridgesAt(c[k])) {
+      const MeshEdge& e = m.edges()[id];
+      if (e.tri[0] == t || e.tri[1] == t) continue;
+      const int s = (m.normals()[e.tri[0]] - n).norm() <= MeshShape::kFlatAngle ? 0
+                    : (m.normals()[e.tri[1]] - n).norm() <= MeshShape::kFlatAngle ? 1 : -1;
+      if (s < 0) continue;
+      const int other = e.tri[1 - s];
+      const auto& te = m.triangleEdges(t);
+      if (std::any_of(te.begin(), te.end(), [&](int j) { return m.edges()[j].tri[0] == other || m.edges()[j].tri[1] == other; }))
+        continue;  // already a neighbour across one of t's own edges
+      const V3& p = m.vertices()[e.a];
+      const V3 d = m.vertices()[e.b] - p;
+      const double u = d.dot(x - p) / d.squaredNorm();
+      if (u < 0.0 || u > 1.0) continue;
+      if (!f(other, p)) return false;
+    }
+  return true;
 }
 
 // Corner x, at height h over triangle t's plane, is the face's: behind it,
@@ -199,33 +239,17 @@ bool faceOwnsCorner(const MeshShape& m, int t, const V3& x, double h, V3& normal
     const MeshEdge& e = m.edges()[m.triangleEdges(t)[k]];
     const int other = e.tri[0] == t ? e.tri[1] : e.tri[0];
     const bool concave = other >= 0 && m.normals()[e.tri[0]].dot(e.inward[1]) > MeshShape::kFlatAngle;
-    if ((q - p).cross(x - p).dot(n) < 0.0) {
+    // Across a flat edge the test is widened by the rounding (1e-12 of the
+    // edge): a point riding along it (a rim point under an apex) is then
+    // both triangles', the same point kept once (gather), never neither's.
+    const double side = (q - p).cross(x - p).dot(n);
+    if (side < 0.0 && (e.sharp || concave || side < -1e-12 * (q - p).squaredNorm())) {
       if (h < 0.0 && concave) continue;
       return false;
     }
     if (h < 0.0 && other >= 0 && e.sharp && !blendWith(other, p)) return false;
   }
-  // A ridge that meets t only at a vertex, with a face coplanar with t on
-  // one side (a flat stretch split into triangles up to the ridge's end):
-  // its far face is t's convex neighbour too, where the corner lies along
-  // the ridge's span.
-  for (int k = 0; h < 0.0 && k < 3; ++k)
-    for (int id : m.ridgesAt(c[k])) {
-      const MeshEdge& e = m.edges()[id];
-      if (e.tri[0] == t || e.tri[1] == t) continue;
-      const int s = (m.normals()[e.tri[0]] - n).norm() <= MeshShape::kFlatAngle ? 0
-                    : (m.normals()[e.tri[1]] - n).norm() <= MeshShape::kFlatAngle ? 1 : -1;
-      if (s < 0) continue;
-      const int other = e.tri[1 - s];
-      const auto& te = m.triangleEdges(t);
-      if (std::any_of(te.begin(), te.end(), [&](int j) { return m.edges()[j].tri[0] == other || m.edges()[j].tri[1] == other; }))
-        continue;  // already a neighbour across one of t's own edges
-      const V3& p = m.vertices()[e.a];
-      const V3 d = m.vertices()[e.b] - p;
-      const double u = d.dot(x - p) / d.squaredNorm();
-      if (u < 0.0 || u > 1.0) continue;
-      if (!blendWith(other, p)) return false;
-    }
+  if (h < 0.0 && !ridgeEndNeighbours(m, t, x, blendWith)) return false;
   if (share < 1.0) {
     share = std::max(share, 0.0);
     depth = others + share * depth;
@@ -311,6 +335,7 @@ bool inVertexCone(const MeshShape& m, int i, const V3& d) {
 struct Way {
   double depth;
   V3 outward;
+  double weight = 1.0;  // of its g_k: below 1 where its normal fades (a cylinder's side near the axis)
 };
 void blendWays(const Way* ways, int n, double& depth, V3& outward) {
   int k0 = 0;
@@ -319,7 +344,7 @@ void blendWays(const Way* ways, int n, double& depth, V3& outward) {
   double sum = 0.0, d = 0.0;
   V3 o = V3::Zero();
   for (int k = 0; k < n; ++k) {
-    const double f = k == k0 ? 0.5 : farShare(ways[k0].depth, ways[k].depth), g = f / (1.0 - f);
+    const double f = k == k0 ? 0.5 : farShare(ways[k0].depth, ways[k].depth), g = ways[k].weight * f / (1.0 - f);
     sum += g;
     d += g * ways[k].depth;
     o += g * ways[k].outward;
@@ -369,20 +394,71 @@ struct CylInMesh {
   V3 world(const V3& local) const { return c + R * local; }
 };
 
+// The normal that picks an end disc's rim points (centre `centre`, axis a,
+// radius r) for triangle t (rimNormal): t's own, blended (blendWays) with
+// the faces of the ridges near the body that touch t's flat patch (each
+// plane once, at most 8: rimPlanes) by the disc's deepest depths behind
+// their planes,
+// D_k = r sqrt(1 - (n_k . a)^2) - n_k . (centre - p_k). So under a ridge or
+// around an apex every face picks the same points, however finely it is
+// split into triangles (the faces' own lowest points differ once the axis
+// leans along the ridge), turning from one face's to the other's within the
+// band, and each face its own beyond it.
+struct RimPlanes {
+  static constexpr int kMost = 8;
+  int face[kMost];
+  int n = 0;
+};
+RimPlanes rimPlanes(const MeshShape& m, int t, const std::vector<int>& ridges) {
+  RimPlanes p;
+  p.face[p.n++] = t;
+  for (int id : ridges)
+    if (m.ridgeTouches(id, m.patch(t)))
+      for (int f : m.edges()[id].tri) {
+        const V3& nf = m.normals()[f];
+        const bool seen = std::any_of(p.face, p.face + p.n, [&](int g) { return (m.normals()[g] - nf).norm() <= MeshShape::kFlatAngle; });
+        if (!seen && p.n < RimPlanes::kMost) p.face[p.n++] = f;
+      }
+  return p;
+}
+V3 rimNormal(const MeshShape& m, const RimPlanes& p, const V3& centre, const V3& a, double r) {
+  if (p.n == 1) return m.normals()[p.face[0]];
+  Way ways[RimPlanes::kMost];
+  for (int k = 0; k < p.n; ++k) {
+    const V3& nf = m.normals()[p.face[k]];
+    const double na = nf.dot(a);
+    ways[k] = {r * std::sqrt(std::max(0.0, 1.0 - na * na)) - nf.dot(centre - m.vertices()[m.triangles()[p.face[k]][0]]), nf};
+  }
+  double depth;
+  V3 normal;
+  blendWays(ways, p.n, depth, normal);
+  return normal;
+}
+
 // Per face, the rim points the plane shape takes (per end disc the lowest
-// one along the face's normal and those a quarter, a half and three quarters
-// of a turn from it), owned by the face as the box's corners are. Inlined:
-// out of line it cost the cylinder pair 4 % more (docs/performance.md).
-[[gnu::always_inline]] inline void rimFaces(const MeshShape& m, const std::vector<int>& tris, const CylInMesh& cy, std::vector<Feature>& out) {
+// one along the face's normal, rimNormal near a ridge, and those a quarter,
+// a half and three quarters of a turn from it), owned by the face as the
+// box's corners are. Inlined: out of line it cost the cylinder pair 4 %
+// more (docs/performance.md).
+[[gnu::always_inline]] inline void rimFaces(const MeshShape& m, const std::vector<int>& tris, const std::vector<int>& edgeIds,
+                                            const CylInMesh& cy, std::vector<Feature>& out) {
   const double limit = std::min(cy.r, cy.h);
   const V3 a = cy.R.col(2);
+  thread_local std::vector<int> ridges;  // near the body (kept: no allocation per call)
+  ridges.clear();
+  for (int id : edgeIds)
+    if (m.edges()[id].sharp && m.edges()[id].tri[1] >= 0) ridges.push_back(id);
   for (int t : tris) {
     const V3& n = m.normals()[t];
     const V3& a0 = m.vertices()[m.triangles()[t][0]];
-    V3 u = n - n.dot(a) * a;
-    u = u.norm() > 1e-12 ? V3(u.normalized()) : V3(cy.R.col(0));
-    const V3 w = a.cross(u);
-    for (double end : {-1.0, 1.0})
+    RimPlanes planes;
+    planes.face[planes.n++] = t;
+    if (!ridges.empty()) planes = rimPlanes(m, t, ridges);
+    for (double end : {-1.0, 1.0}) {
+      const V3 ns = rimNormal(m, planes, cy.c + end * cy.h * a, a, cy.r);
+      V3 u = ns - ns.dot(a) * a;
+      u = u.norm() > 1e-12 ? V3(u.normalized()) : V3(cy.R.col(0));
+      const V3 w = a.cross(u);
       for (const V3& d : {V3(-u), V3(u), w, V3(-w)}) {
         const V3 x = cy.c + end * cy.h * a + cy.r * d;
         const double hgt = n.dot(x - a0);
@@ -390,7 +466,13 @@ struct CylInMesh {
         double depth = -hgt;
         if (hgt <= -limit || !faceOwnsCorner(m, t, x, hgt, normal, depth)) continue;
         out.push_back({x + depth * normal, x, normal, -depth});
+        if (d == -u) {
+          out.back().disc = int(end);
+          out.back().face[0] = t;
+          out.back().rim = true;
+        }
       }
+    }
   }
 }
 
@@ -411,25 +493,40 @@ bool inEdgeCone(const MeshEdge& e, const V3& d) {
 // W): all of it where the axis is over the edge (p's depth behind W is
 // zero there and the side's normal is nT), none once p is the face's alone.
 // So a cylinder lying along a table's edge is held by the table up to the
-// edge and by the edge beyond, without a step.
+// edge and by the edge beyond, without a step. In the cone the edge's share
+// is the same one (1 there but within the band of p's depths, where the
+// cone's border is near), so it is continuous at the border.
 void edgeAlongSide(const MeshShape& m, const MeshEdge& e, const CylInMesh& cy, const V3& A, const V3& D,
                    std::vector<Feature>& out) {
   const double rho = A.head<2>().norm();
   if (!(rho > 0.0)) return;
   const V3 er(A.x() / rho, A.y() / rho, 0.0);
   V3 n = cy.R * V3(-er);
-  double depth = cy.r - rho, share = 1.0;
-  if (!inEdgeCone(e, n)) {
-    if (e.tri[1] < 0 || !(rho < cy.r)) return;
+  double depth = cy.r - rho, share = 1.0, yield = 0.0;
+  const bool inCone = inEdgeCone(e, n);
+  if (!inCone && (e.tri[1] < 0 || !(rho < cy.r))) return;
+  if (e.tri[1] >= 0) {
     const int k = m.normals()[e.tri[0]].dot(n) >= m.normals()[e.tri[1]].dot(n) ? 0 : 1;
     const V3 nT = m.normals()[e.tri[k]], nW = m.normals()[e.tri[1 - k]];
     const V3 nl = cy.R.transpose() * nT, ml = cy.R.transpose() * nW;
     const V3 E(A.x(), A.y(), 0.0);  // the edge from the axis, across it
     const double aT = cy.r + nl.dot(E), aW = ml.dot(E) + cy.r * ml.dot(nl);  // p's depths behind nT and W
-    share = aW < aT ? 1.0 - farShare(std::max(aW, 0.0), aT) : farShare(aT, aW);
-    if (share <= 0.0) return;
-    n = nT;
-    depth = nl.dot(E) + std::sqrt(std::max(0.0, nl.dot(E) * nl.dot(E) - rho * rho + cy.r * cy.r));
+    const double s = aW < aT ? 1.0 - farShare(std::max(aW, 0.0), aT) : farShare(aT, aW);
+    // Across a ridge (faces within 45 degrees) the disc's lowest rim points
+    // on its faces describe the edge's contact too: they give up the edge's
+    // share, in the cone as beyond it, so the two sum to one. Across a
+    // sharper edge (a table's) they are another contact (the wall's):
+    // they keep theirs; in between, in proportion (kRidge).
+    const double ridge = std::clamp(nT.dot(nW) / kRidge, 0.0, 1.0);
+    yield = ridge * s;
+    if (!inCone) {
+      share = s;
+      if (share <= 0.0) return;
+      n = nT;
+      depth = nl.dot(E) + std::sqrt(std::max(0.0, nl.dot(E) * nl.dot(E) - rho * rho + cy.r * cy.r));
+    } else if (ridge > 0.0) {
+      share = s;
+    }
   }
   double t0 = 0.0, t1 = 1.0;
   if (D.z() != 0.0) {
@@ -442,6 +539,10 @@ void edgeAlongSide(const MeshShape& m, const MeshEdge& e, const CylInMesh& cy, c
     if (t0 > t1 || s <= 0.0 || s >= 1.0 || (s == t1 && t1 == t0)) continue;  // an end: the vertex's
     const V3 x = A + s * D;
     out.push_back({cy.world(x), cy.world(x) - depth * n, n, -depth, share});
+    out.back().disc = x.z() > 0.0 ? 1 : -1;
+    out.back().face[0] = e.tri[0];
+    out.back().face[1] = e.tri[1];
+    out.back().yield = yield;
   }
 }
 
@@ -536,11 +637,33 @@ void edgeCylinder(const MeshShape& m, const std::vector<int>& ids, const CylInMe
   }
 }
 
+// An end disc's lowest rim points on the faces of a mesh edge along the
+// side at that disc's plane (faces coplanar with them too) give up the
+// share `yield` the edge takes of their contact (edgeAlongSide); those left
+// with none are dropped.
+void yieldToEdgesAlong(const MeshShape& m, std::vector<Feature>& found) {
+  bool any = false;
+  for (const Feature& e : found) {
+    if (!(e.yield > 0.0)) continue;
+    any = true;
+    for (Feature& f : found) {
+      if (!f.rim || f.disc != e.disc) continue;
+      const V3& nf = m.normals()[f.face[0]];
+      if ((nf - m.normals()[e.face[0]]).norm() <= MeshShape::kFlatAngle || (nf - m.normals()[e.face[1]]).norm() <= MeshShape::kFlatAngle)
+        f.share *= 1.0 - e.yield;
+    }
+  }
+  if (!any) return;
+  found.erase(std::remove_if(found.begin(), found.end(), [](const Feature& f) { return f.rim && !(f.share > 0.0); }),
+              found.end());
+}
+
 // Sharp mesh vertices against the cylinder: outside, towards its nearest
 // point; inside, out through those of side and caps whose normals (turned)
-// lie in the vertex's normal cone, blended (blendWays). On the axis the side
-// has no normal and is left out (a step there only where the side's depth,
-// r, is within the band of a cap's).
+// lie in the vertex's normal cone, blended (blendWays). The side's weight
+// fades to zero at the axis, where it has no normal (else a vertex crossing
+// the axis turned the side's way by 180 degrees, or out of the cone, at once
+// where its depth, about r, is within the band of a cap's).
 void vertexCylinder(const MeshShape& m, const std::vector<int>& ids, const CylInMesh& cy, std::vector<Feature>& out) {
   for (int i : ids) {
     if (!m.sharpVertex(i)) continue;
@@ -557,12 +680,14 @@ void vertexCylinder(const MeshShape& m, const std::vector<int>& ids, const CylIn
     }
     Way ways[3];
     int n = 0;
-    auto consider = [&](double depth, const V3& outward) {
-      if (inVertexCone(m, i, -outward)) ways[n++] = {depth, outward};
+    auto consider = [&](double depth, const V3& outward, double weight) {
+      if (inVertexCone(m, i, -outward)) ways[n++] = {depth, outward, weight};
     };
-    if (rho > 0.0) consider(cy.r - rho, cy.R * er);
-    consider(cy.h - x.z(), cy.R.col(2));
-    consider(cy.h + x.z(), V3(-cy.R.col(2)));
+    // The side's normal turns by 1 / rho per m and has no direction on the
+    // axis: its weight fades to zero there (linearly within kBand r of it).
+    if (rho > 0.0) consider(cy.r - rho, cy.R * er, std::min(1.0, rho / (kBand * cy.r)));
+    consider(cy.h - x.z(), cy.R.col(2), 1.0);
+    consider(cy.h + x.z(), V3(-cy.R.col(2)), 1.0);
     if (n == 0) continue;
     double depth;
     V3 nf;
@@ -610,8 +735,9 @@ Contact meshCylinder(const Shape& a, const Frame& fa, const Shape& b, const Fram
   std::vector<int> tris, edgeIds, vertexIds;
   neighbourhood(m, cy.c - half, cy.c + half, tris, edgeIds, vertexIds);
   std::vector<Feature> found;
-  rimFaces(m, tris, cy, found);
+  rimFaces(m, tris, edgeIds, cy, found);
   edgeCylinder(m, edgeIds, cy, found);
+  yieldToEdgesAlong(m, found);
   vertexCylinder(m, vertexIds, cy, found);
   return gather(found, fa, 0.0, reach, 1e-8 * (cy.r + cy.h));
 }

@@ -49,7 +49,12 @@
 //  - per face, the rim points the plane shape takes (per end disc the lowest
 //    along the face's normal and those a quarter, a half and three quarters
 //    of a turn from it), each owned by the face as a box's corner is (and
-//    blended with a convex neighbour's under a ridge, as a corner is);
+//    blended with a convex neighbour's under a ridge, as a corner is). Near
+//    a ridge or an apex the points are picked along a normal blended over
+//    the faces of the ridges near the body that touch the face's flat patch
+//    (by the disc's deepest depths behind their planes), so the faces there
+//    take the same points, however finely split into triangles, and hand
+//    them over as a box's corners; beyond the band, the face's own;
 //  - a sharp mesh edge, where its line passes nearest the axis, out through
 //    the nearer of the side and the cap there whose normal lies in the
 //    edge's cone: the side's point (across a lying cylinder: one; parallel
@@ -58,7 +63,12 @@
 //    cylinder lying along a table's edge with its axis over the table,
 //    pushes along that face's normal, as deep as the side reaches below it,
 //    for the share the face's lowest rim point hands to the other face, so
-//    the table holds it up to the edge), no
+//    the table holds it up to the edge; in the cone too its share is that
+//    one, 1 but within the band. Across a ridge (faces within 45 degrees)
+//    the end discs' lowest rim points on its faces describe the same
+//    contact: they give that share up, so the two sum to one (a rod lying
+//    along a roof's ridge gets the line contact's two points, not four);
+//    across a table's edge they are the wall's own, and keep theirs), no
 //    deeper than the edge below the cap, or the cap's: the two points where
 //    the edge leaves the cap's disc, each at its depth below the cap but no
 //    deeper than the edge below the side (each falls to zero where the edge
@@ -69,13 +79,14 @@
 //    and the force hands over without a dip;
 //  - a sharp mesh vertex inside the cylinder: out through those of side and
 //    caps whose normals (turned) lie in the vertex's normal cone, blended
-//    as in the box.
+//    as in the box; the side's weight fades to zero at the axis, where it
+//    has no normal.
 // Apart, the same features give the distance (capped at min(r, h)).
 // A ridge that meets a face's triangle only at a vertex (a flat stretch
 // split into triangles up to the ridge's end) blends the same way along
 // the ridge's span. Not blended (steps left): past a ridge's end inside a
-// mesh; a tilted cylinder's rim points, chosen per face, differ between the two
-// faces of a ridge, so the hand-over moves the point.
+// mesh; a sharp vertex entering the cylinder where no nearby way out lies in
+// its cone (it enters as deep as the cone's nearest way).
 #pragma once
 
 #include "mechanics/contact/narrow_phase.h"

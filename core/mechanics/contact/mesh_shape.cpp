@@ -101,10 +101,49 @@ MeshShape::MeshShape(const std::vector<std::array<double, 3>>& vertices, const s
     if (e.sharp && e.tri[1] >= 0)
       for (int v : {e.a, e.b}) ridges_[v].push_back(static_cast<int>(i));
   }
+  patches();
   order_.resize(t_.size());
   for (size_t t = 0; t < t_.size(); ++t) order_[t] = static_cast<int>(t);
   nodes_.reserve(2 * t_.size());
   build(0, static_cast<int>(t_.size()), 0);
+}
+
+// Flat patches (flood fill across flat edges), then per ridge the patches
+// of the triangles at its end vertices.
+void MeshShape::patches() {
+  patch_.assign(t_.size(), -1);
+  int next = 0;
+  std::vector<int> stack;
+  for (size_t t0 = 0; t0 < t_.size(); ++t0) {
+    if (patch_[t0] >= 0) continue;
+    patch_[t0] = next;
+    stack.assign(1, static_cast<int>(t0));
+    while (!stack.empty()) {
+      const int t = stack.back();
+      stack.pop_back();
+      for (int id : te_[t]) {
+        const MeshEdge& e = e_[id];
+        const int other = e.tri[0] == t ? e.tri[1] : e.tri[0];
+        const bool flat = other >= 0 && (n_[other] - n_[t]).norm() <= kFlatAngle;
+        if (flat && patch_[other] < 0) {
+          patch_[other] = next;
+          stack.push_back(other);
+        }
+      }
+    }
+    ++next;
+  }
+  std::vector<std::vector<int>> at(v_.size());  // per vertex: the patches of its triangles
+  for (size_t t = 0; t < t_.size(); ++t)
+    for (int k = 0; k < 3; ++k) at[t_[t][k]].push_back(patch_[t]);
+  ridgePatches_.resize(e_.size());
+  for (size_t i = 0; i < e_.size(); ++i) {
+    if (!e_[i].sharp || e_[i].tri[1] < 0) continue;
+    std::vector<int>& p = ridgePatches_[i];
+    for (int v : {e_[i].a, e_[i].b}) p.insert(p.end(), at[v].begin(), at[v].end());
+    std::sort(p.begin(), p.end());
+    p.erase(std::unique(p.begin(), p.end()), p.end());
+  }
 }
 
 int MeshShape::build(int first, int count, int depth) {

@@ -15,6 +15,7 @@
 
 #include "mechanics/contact/shape.h"
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <string>
@@ -65,6 +66,11 @@ class MeshShape {
   bool sharpVertex(int i) const { return sharpV_[i] != 0; }
   // The sharp edges with a triangle on either side (ridges) that end at vertex i.
   const std::vector<int>& ridgesAt(int i) const { return ridges_[i]; }
+  // The flat patch triangle t lies in (triangles joined by flat edges share one).
+  int patch(int t) const { return patch_[t]; }
+  // Ridge e has an end vertex on patch p (a cylinder's rim points over p are
+  // picked over the ridge's planes too, mesh_pairs.cpp rimNormal).
+  bool ridgeTouches(int e, int p) const { return std::binary_search(ridgePatches_[e].begin(), ridgePatches_[e].end(), p); }
   V3 lo() const { return nodes_.front().lo; }
   V3 hi() const { return nodes_.front().hi; }
 
@@ -75,6 +81,7 @@ class MeshShape {
 
  private:
   int build(int first, int count, int depth);
+  void patches();
 
   std::vector<V3> v_;
   std::vector<std::array<int, 3>> t_;
@@ -84,6 +91,8 @@ class MeshShape {
   std::vector<std::vector<int>> nb_;
   std::vector<char> sharpV_;
   std::vector<std::vector<int>> ridges_;
+  std::vector<int> patch_;
+  std::vector<std::vector<int>> ridgePatches_;  // per edge (ridges only): the patches at its end vertices, sorted
   std::vector<V3> tlo_, thi_;           // per triangle bounds
   std::vector<int> order_;
   std::vector<MeshNode> nodes_;
