@@ -393,6 +393,60 @@ class TestContactFunnel : public QObject {
     QVERIFY2(largest < 0.06, qPrintable(QString("|F| up to %1 m").arg(largest)));
   }
 
+  // The rim's local wedge (issue 27, rimWedge): a cylinder (R = 0.02,
+  // half-length 0.05) with its axis in the meridian plane y = 0 along
+  // w = (t - m) / sqrt 2, across the base rim's point x = (0.1, 0, 0), its
+  // axis passing at rho from x: centre x - rho n*, n* = -(m + t) / sqrt 2
+  // the rim's bisector (m = (0.8, 0, -0.6) the wall's outward normal into
+  // the solid, t = (0.6, 0, 0.8) the generator). The rim's normal cone is
+  // the arc n(th) = cos th (-m) + sin th (-t), th in [0, pi/2]; n* at
+  // th = pi/4, w normal to it. x is mid-length (the ends 0.05 away, ways out
+  // +-w: 90 degrees from n*, outside the cone), its side way out is -e_r =
+  // -sign(rho) n*. The overlap of the body with the wedge along n(th), th
+  // = pi/4 + phi, is lambda = (x - s(-n)) . n = rho cos phi + hl |sin phi| +
+  // R cos phi (the cylinder's support along -n), smallest at phi = 0 (a kink:
+  // rising on both sides, the slope at least (hl - R - rho) / sqrt 2 > 0):
+  // depth R + rho along n*, one point.
+  //  - rho > 0 (the axis in the solid's corner, the side way out -n*
+  //    outside the cone): the wedge's overlap. rho = 4 mm: 0.024 m, 2 mm:
+  //    0.022 m, 0.1 mm: 0.0201 m (before: at 4 mm 0.016 m along -n*, the
+  //    side's way out R - rho, out of the rim's cone into the solid).
+  //  - rho < 0 (the side way out +n* in the cone): the side's depth
+  //    R - |rho|, the same formula: rho = -2 mm, 0.018 m.
+  //  - Where the wedge takes over (rho = 0, x on the axis) both give R
+  //    along n*: at rho = +-1e-10 the depths differ by 2e-10 (to 1e-12 m),
+  //    and at rho = +-0.1 mm both normals are n* (to 1e-12 rad; nearer the
+  //    axis the side's e_r, from coordinates of 0.1 m, is off by rounding /
+  //    rho: 5e-8 rad at 1e-10, while the wedge's stays exact).
+  // The wall's and the base face's deepest points lie past their rims (the
+  // lower end below the base, the upper in the cone): the rim's contact is
+  // the pair's. Depth to 1e-12 m, normal to 1e-12 rad.
+  void rimWedgeByHand() {
+    const double R = 0.02, hl = 0.05;
+    const V3 m(0.8, 0, -0.6), t(0.6, 0, 0.8), rim0(0.1, 0, 0);
+    const V3 nStar = -(m + t) / std::sqrt(2.0), w = (t - m) / std::sqrt(2.0);
+    const Shape peg = Shape::cylinder(R, hl);
+    const M3 axis = Eigen::Quaterniond::FromTwoVectors(V3::UnitZ(), w).toRotationMatrix();
+    auto at = [&](double rho) {
+      return collide(kFunnel, kFunnelAt, peg, {kFunnelAt.toWorld(V3(rim0 - rho * nStar)), kFunnelAt.R * axis});
+    };
+    auto angle = [](const V3& a, const V3& b) { return std::atan2(a.cross(b).norm(), a.dot(b)); };
+    for (const double rho : {0.004, 0.002, 1e-4, -1e-4, -0.002}) {
+      const Contact c = at(rho);
+      const V3 n = kFunnelAt.R.transpose() * c.normal;
+      const double dd = std::abs(-c.distance - (R + rho)), dn = angle(n, nStar);
+      qInfo("rho %g: depth %.15g (hand %.15g, off %.3g m), normal off %.3g rad, %zu point(s)", rho, -c.distance, R + rho, dd,
+            dn, c.points.size());
+      QCOMPARE(int(c.points.size()), 1);
+      QVERIFY2(dd < 1e-12 && dn < 1e-12, qPrintable(QString("rho = %1: depth off %2 m, normal off %3 rad").arg(rho).arg(dd).arg(dn)));
+      QVERIFY2(std::abs(c.points.front().depth - (R + rho)) < 1e-12, qPrintable(QString("rho = %1: point depth").arg(rho)));
+    }
+    const Contact above = at(1e-10), below = at(-1e-10);
+    const double step = std::abs((below.distance - above.distance) - 2e-10);
+    qInfo("at the switch (rho = +-1e-10): the depths differ by 2e-10 %+.3g m", step);
+    QVERIFY2(step < 1e-12, qPrintable(QString("switch: depth step %1 m").arg(step)));
+  }
+
   // 150 cylinders (radius 0.02, half-length 0.05) at random tilts moved on
   // random straight paths (5 cm at most, 300 steps: h up to 290 um) in and
   // around the funnel (seed 5, libstdc++'s distribution). On a path that
