@@ -628,8 +628,6 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
   }
   Candidate across;
   addRims(b, rb, rm, L, cands, across);
-  if (std::getenv("FUNNEL_NOACROSS")) across.valid = false;
-  if (std::getenv("FUNNEL_NOFADE")) for (Candidate& k : cands) k.fade = 1.0;
   Candidate best = across.valid && across.share == 1.0 ? across : chosenByWays(cands, len);
   if (across.valid && across.share < 1.0) best = blended(across, best, across.share);
   Contact c;
