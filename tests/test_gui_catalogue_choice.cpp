@@ -93,7 +93,6 @@ class TestGuiCatalogueChoice : public QObject {
     QCOMPARE(c->params.at("stroke"), 0.2);  // the ISO part gives no stroke range: the stroke stays
     QCOMPARE(doc.undoStack()->count(), steps + 1);
     QCOMPARE(box->currentData().toString(), QString("ISO15552-50"));
-    ed.grab().save("/tmp/h8_catalogue_choice.png");
     // The table shows the new bore (in mm).
     ParamModel* m = ed.model();
     QCOMPARE(m->index(m->rowOf("bore"), ParamModel::Value).data(Qt::UserRole).toDouble(), 0.05);
