@@ -65,6 +65,17 @@ void clickTree(MainWindow& w, const QString& id) {
   QCOMPARE(w.selection()->current(), id);
 }
 
+// The ground, then the ball, clicked in the model tree, then Mechanism > Add
+// Contact: the dialog it opens (nullptr if none opened within 5 s).
+ContactDialog* addContactOnGroundAndBall(MainWindow& w) {
+  clickTree(w, "ground");
+  clickTree(w, "ball");
+  w.mechanismActions()->addContact()->trigger();
+  ContactDialog* d = nullptr;
+  QTest::qWaitFor([&] { return (d = w.findChild<ContactDialog*>("addContactDialog")) != nullptr; });
+  return d;
+}
+
 void editField(MainWindow& w, const std::string& key, const QString& text) {
   auto* e = qobject_cast<QLineEdit*>(w.propertyEditor()->mechanismForm()->fieldEditor(key));
   QVERIFY2(e, key.c_str());
@@ -108,12 +119,8 @@ class TestGuiContactEditing : public QObject {
     QVERIFY(test::showProject(w, file, test::kLargeWindow));
     QUndoStack* undo = w.document()->undoStack();
 
-    // The ground, then the ball, clicked in the model tree.
-    clickTree(w, "ground");
-    clickTree(w, "ball");
-    w.mechanismActions()->addContact()->trigger();
-    ContactDialog* d = nullptr;
-    QTRY_VERIFY((d = w.findChild<ContactDialog*>("addContactDialog")));
+    ContactDialog* d = addContactOnGroundAndBall(w);
+    QVERIFY(d);
     QCOMPARE(d->partBox(0)->currentText(), QString("ground"));
     QCOMPARE(d->partBox(1)->currentText(), QString("ball"));
     QVERIFY2(d->shapeBox(0)->currentText().startsWith("plane at floor"), qPrintable(d->shapeBox(0)->currentText()));
@@ -207,11 +214,8 @@ class TestGuiContactEditing : public QObject {
     engine::save(ballOverFloor(), file.toStdString());
     MainWindow w;
     QVERIFY(test::showProject(w, file, test::kLargeWindow));
-    clickTree(w, "ground");
-    clickTree(w, "ball");
-    w.mechanismActions()->addContact()->trigger();
-    ContactDialog* d = nullptr;
-    QTRY_VERIFY((d = w.findChild<ContactDialog*>("addContactDialog")));
+    ContactDialog* d = addContactOnGroundAndBall(w);
+    QVERIFY(d);
     QCOMPARE(d->shapeBox(1)->findData(ContactDialog::kMeshChoice), -1);
     const int mesh = d->shapeBox(0)->findData(ContactDialog::kMeshChoice);
     QVERIFY(mesh >= 0);
@@ -269,11 +273,8 @@ class TestGuiContactEditing : public QObject {
     engine::save(p, file.toStdString());
     MainWindow w;
     QVERIFY(test::showProject(w, file, test::kLargeWindow));
-    clickTree(w, "ground");
-    clickTree(w, "ball");
-    w.mechanismActions()->addContact()->trigger();
-    ContactDialog* d = nullptr;
-    QTRY_VERIFY((d = w.findChild<ContactDialog*>("addContactDialog")));
+    ContactDialog* d = addContactOnGroundAndBall(w);
+    QVERIFY(d);
     // I: the mesh; its marker box offers the part frame first, then the ground's markers.
     choose(d->shapeBox(0), d->shapeBox(0)->findData(ContactDialog::kMeshChoice));
     QCOMPARE(d->markerBox(0)->itemText(0), QString("at the shape (the part frame)"));
@@ -316,11 +317,8 @@ class TestGuiContactEditing : public QObject {
     MainWindow w;
     QVERIFY(test::showProject(w, file, test::kLargeWindow));
     QUndoStack* undo = w.document()->undoStack();
-    clickTree(w, "ground");
-    clickTree(w, "ball");
-    w.mechanismActions()->addContact()->trigger();
-    ContactDialog* d = nullptr;
-    QTRY_VERIFY((d = w.findChild<ContactDialog*>("addContactDialog")));
+    ContactDialog* d = addContactOnGroundAndBall(w);
+    QVERIFY(d);
     QVERIFY(QTest::qWaitForWindowExposed(d));
 
     // As offered: I the plane at floor (no size), J the drawn sphere (20 mm).
