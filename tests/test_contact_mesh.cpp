@@ -788,7 +788,8 @@ class TestContactMesh : public QObject {
           continue;
         }
         QCOMPARE(c.points.size(), want.size());
-        for (const auto& [w, depth] : want) {
+        for (const auto& [wBound, depth] : want) {
+          const V3 w = wBound;  // clang 14 refuses a lambda capturing a structured binding
           const auto it = std::find_if(c.points.begin(), c.points.end(), [&](const contact::ContactPoint& got) {
             return (got.point - fm.toWorld(w)).norm() <= 1e-12;
           });
