@@ -889,6 +889,58 @@ class TestContactMesh : public QObject {
     }
   }
 
+  // The cylinder of cylinderLyingAlongARidge at x_c = 0, d = 1 mm (springForce's
+  // linear spring per point), turned about the vertical through its centre
+  // by psi from 0 to 0.05 rad (h = 1e-5 rad). An edge within kAlong = 0.01
+  // (sin psi) of the axis is held by both models (mesh_pairs.cpp
+  // edgeCylinder): the along-side one's stretch-end points (and the rim
+  // points' yield) with w = (1 - sin psi / kAlong)^2, the nearest point
+  // with 1 - w. By hand: every point is at most d deep (the lowest side
+  // line stays at -d, the roof below it); the w-terms change the force by
+  // at most |w'| (2 end points + 2 rim points' yield + 1 nearest point) d,
+  // |w'| <= 2 / kAlong; each end disc moves at most L per rad, so the rest
+  // is L times cylinderLyingAlongARidge's bound per m (28.2): |dF|/dpsi
+  // within 1000 d + 28.2 L = 2.41. h2 at f63ecbb: an edge off the axis by
+  // 1e-6 rad lost the along-side model at once (3 points, 2.97e-3 N
+  // against 2.000e-3 N at psi = 0). Around psi = 0 and the band's edge at
+  // h = 1 urad and h / 4: a step grows by 4, a continuous change keeps its
+  // largest slope (within 10 %).
+  void cylinderTurnedOnARidge() {
+    const double al = 10.0 * std::numbers::pi / 180.0, s = std::sin(al), c = std::cos(al);
+    const double r = 0.02, L = 0.05, y0 = 0.1, d = 1e-3, zc = r - d;
+    const Shape mesh = meshShape(roof(al), kRoofTris), cyl = Shape::cylinder(r, L);
+    const M3 along = rot(std::numbers::pi / 2, V3(1, 0, 0));
+    auto force = [&](double psi) {
+      return springForce(contact::collide(mesh, Frame{}, cyl, Frame{V3(0, y0, zc), rot(psi, V3(0, 0, 1)) * along}));
+    };
+    auto slope = [&](double from, double to, double h) {
+      const int n = int(std::round((to - from) / h));
+      double worst = 0.0;
+      V3 prev = V3::Zero();
+      for (int i = 0; i <= n; ++i) {
+        const V3 F = force(from + (to - from) * i / n);
+        if (i > 0) worst = std::max(worst, (F - prev).norm() / ((to - from) / n));
+        prev = F;
+      }
+      return worst;
+    };
+    const double rhoC = 3 * s + 4 * s * s / (0.5 * c), K = r - c * zc, V = 8 * r * s * s / (c * K);
+    const double xf = (2 * r - c * zc - r * std::cos(2 * al)) / (3 * s), fMin = r - s * xf - c * zc, D = r + s * xf - c * zc;
+    const double perM = 2 * (rhoC * (1 + 2 * V) + 1 + d / (r - d) + 4 * s / fMin * 2 * D);
+    const double bound = 2 / 0.01 * 5 * d + L * perM;
+    for (double psi : {0.0, 1e-9, 1e-6, 1e-3, 0.01, 0.05})
+      qInfo("turned on the ridge by %.0e rad: F_z %.6g N", psi, force(psi).z());
+    const double worst = slope(0.0, 0.05, 1e-5);
+    qInfo("turned on the ridge, psi in [0, 0.05]: |dF|/dpsi %.4g (hand bound %.4g)", worst, bound);
+    QVERIFY2(worst <= bound, qPrintable(QString::number(worst)));
+    for (double at : {0.0, std::asin(0.01)}) {
+      const double from = std::max(0.0, at - 5e-5);
+      const double w0 = slope(from, at + 5e-5, 1e-6), w1 = slope(from, at + 5e-5, 2.5e-7);
+      qInfo("through psi = %.4g: |dF|/dpsi %.4g at h = 1 urad, %.4g at h / 4", at, w0, w1);
+      QVERIFY2(w1 <= 1.1 * w0, qPrintable(QString("%1 against %2").arg(w1).arg(w0)));
+    }
+  }
+
   // A pyramid's apex poking d into the bottom cap of a cylinder (r 50 mm,
   // 100 mm long) tilted by 0.2 rad, 10 mm off its axis: one contact, d deep
   // along the cap's inward normal (the cylinder's axis: it is pushed off the

@@ -173,6 +173,11 @@ constexpr double kBand = 0.5;
 // A mesh edge whose faces' normals are within 45 degrees (n_T . n_W >=
 // kRidge) is a ridge: its faces and the edge push a body the same way.
 constexpr double kRidge = 0.70710678118654752;
+// A sharp edge within this angle (its sine) of a cylinder's axis is held by
+// the model of an edge along the side as well as its nearest point's
+// (edgeCylinder): 0.01 rad, so the side's end points move off it by 1 % of
+// the length.
+constexpr double kAlong = 0.01;
 double farShare(double near, double far) {
   if (!(far > 0.0)) return 0.0;
   const double s = (far - near) / (kBand * far);
@@ -496,11 +501,16 @@ bool inEdgeCone(const MeshEdge& e, const V3& d) {
 // edge and by the edge beyond, without a step. In the cone the edge's share
 // is the same one (1 there but within the band of p's depths, where the
 // cone's border is near), so it is continuous at the border.
-void edgeAlongSide(const MeshShape& m, const MeshEdge& e, const CylInMesh& cy, const V3& A, const V3& D,
-                   std::vector<Feature>& out) {
-  const double rho = A.head<2>().norm();
+// (Turned slightly off the axis, by the angle q = |D across| / |D| < kAlong,
+// each end its own: the model then holds the weight w of its contact, the
+// nearest-point model 1 - w: edgeCylinder.)
+// x: the point, across the axis at (c.x, c.y) (an edge along the axis: all
+// of it at its first end's, exactly as far from the axis at both ends).
+void alongSidePoint(const MeshShape& m, const MeshEdge& e, const CylInMesh& cy, const V3& x, const V3& c, double w,
+                    std::vector<Feature>& out) {
+  const double rho = c.head<2>().norm();
   if (!(rho > 0.0)) return;
-  const V3 er(A.x() / rho, A.y() / rho, 0.0);
+  const V3 er(c.x() / rho, c.y() / rho, 0.0);
   V3 n = cy.R * V3(-er);
   double depth = cy.r - rho, share = 1.0, yield = 0.0;
   const bool inCone = inEdgeCone(e, n);
@@ -509,7 +519,7 @@ void edgeAlongSide(const MeshShape& m, const MeshEdge& e, const CylInMesh& cy, c
     const int k = m.normals()[e.tri[0]].dot(n) >= m.normals()[e.tri[1]].dot(n) ? 0 : 1;
     const V3 nT = m.normals()[e.tri[k]], nW = m.normals()[e.tri[1 - k]];
     const V3 nl = cy.R.transpose() * nT, ml = cy.R.transpose() * nW;
-    const V3 E(A.x(), A.y(), 0.0);  // the edge from the axis, across it
+    const V3 E(c.x(), c.y(), 0.0);  // the edge from the axis, across it
     const double aT = cy.r + nl.dot(E), aW = ml.dot(E) + cy.r * ml.dot(nl);  // p's depths behind nT and W
     const double s = aW < aT ? 1.0 - farShare(std::max(aW, 0.0), aT) : farShare(aT, aW);
     // Across a ridge (faces within 45 degrees) the disc's lowest rim points
@@ -528,6 +538,14 @@ void edgeAlongSide(const MeshShape& m, const MeshEdge& e, const CylInMesh& cy, c
       share = s;
     }
   }
+  out.push_back({cy.world(x), cy.world(x) - depth * n, n, -depth, w * share});
+  out.back().disc = x.z() > 0.0 ? 1 : -1;
+  out.back().face[0] = e.tri[0];
+  out.back().face[1] = e.tri[1];
+  out.back().yield = w * yield;
+}
+void edgeAlongSide(const MeshShape& m, const MeshEdge& e, const CylInMesh& cy, const V3& A, const V3& D, double w,
+                   std::vector<Feature>& out) {
   double t0 = 0.0, t1 = 1.0;
   if (D.z() != 0.0) {
     double ta = (-cy.h - A.z()) / D.z(), tb = (cy.h - A.z()) / D.z();
@@ -537,12 +555,7 @@ void edgeAlongSide(const MeshShape& m, const MeshEdge& e, const CylInMesh& cy, c
   }
   for (double s : {t0, t1}) {
     if (t0 > t1 || s <= 0.0 || s >= 1.0 || (s == t1 && t1 == t0)) continue;  // an end: the vertex's
-    const V3 x = A + s * D;
-    out.push_back({cy.world(x), cy.world(x) - depth * n, n, -depth, share});
-    out.back().disc = x.z() > 0.0 ? 1 : -1;
-    out.back().face[0] = e.tri[0];
-    out.back().face[1] = e.tri[1];
-    out.back().yield = yield;
+    alongSidePoint(m, e, cy, A + s * D, w < 1.0 ? V3(A + s * D) : A, w, out);
   }
 }
 
@@ -591,6 +604,42 @@ bool edgeOutOfCap(const MeshEdge& e, const CylInMesh& cy, const V3& A, const V3&
 // side as below the cap, the two share its contact (farShare) and report
 // the shared distance, so the force turns from one to the other without a
 // dip.
+void edgeNearest(const MeshEdge& e, const CylInMesh& cy, const V3& A, const V3& D, double dd, double reach,
+                 std::vector<Feature>& out) {
+  // The edge's line is nearest the axis at tl; its point on the edge at t.
+  const double tl = -A.head<2>().dot(D.head<2>()) / dd, t = std::clamp(tl, 0.0, 1.0);
+  const V3 x = A + t * D;
+  const double side = cy.r - x.head<2>().norm(), cap = cy.h - std::abs(x.z());
+  if (-side > reach) return;  // every point of it farther from the axis than r + the distance's cap
+  // The band's share, then only the ways it needs (the other one too
+  // where the first has its normal outside the cone).
+  const double band = side < cap ? farShare(side, cap) : 1.0 - farShare(cap, side);
+  Feature sf;
+  const size_t first = out.size();
+  bool bySide = band < 1.0 && edgeOutOfSide(e, cy, x, t, sf);
+  const bool byCap = (band > 0.0 || !bySide) && edgeOutOfCap(e, cy, A, D, dd, tl, x.z(), side, out);
+  if (band == 1.0 && !byCap) bySide = edgeOutOfSide(e, cy, x, t, sf);
+  const double capShare = !bySide ? 1.0 : !byCap ? 0.0 : band;
+  if (capShare == 1.0) return;
+  if (capShare == 0.0) {
+    out.resize(first);
+    out.push_back(sf);
+    return;
+  }
+  // Shared: each reports the share-weighted distance of the side's point
+  // and the deeper cap point, which is the single way's at the band's ends.
+  double capDist = -std::min(side, cap);
+  for (size_t k = first; k < out.size(); ++k) {
+    capDist = k == first ? out[k].dist : std::min(capDist, out[k].dist);
+    out[k].share = capShare;
+  }
+  sf.share = 1.0 - capShare;
+  out.push_back(sf);
+  for (size_t k = first; k < out.size(); ++k) out[k].gap = sf.share * sf.dist + capShare * capDist;
+}
+
+// Each sharp edge near the cylinder: along the axis, edgeAlongSide; else
+// its nearest point (edgeNearest), blended with edgeAlongSide within kAlong.
 void edgeCylinder(const MeshShape& m, const std::vector<int>& ids, const CylInMesh& cy, std::vector<Feature>& out) {
   const double reach = std::min(cy.r, cy.h);
   for (int id : ids) {
@@ -601,39 +650,19 @@ void edgeCylinder(const MeshShape& m, const std::vector<int>& ids, const CylInMe
     if (std::min(A.z(), A.z() + D.z()) > cy.h + reach || std::max(A.z(), A.z() + D.z()) < -cy.h - reach) continue;
     const double dd = D.head<2>().squaredNorm();
     if (dd <= 1e-24 * D.squaredNorm()) {
-      edgeAlongSide(m, e, cy, A, D, out);
+      edgeAlongSide(m, e, cy, A, D, 1.0, out);
       continue;
     }
-    // The edge's line is nearest the axis at tl; its point on the edge at t.
-    const double tl = -A.head<2>().dot(D.head<2>()) / dd, t = std::clamp(tl, 0.0, 1.0);
-    const V3 x = A + t * D;
-    const double side = cy.r - x.head<2>().norm(), cap = cy.h - std::abs(x.z());
-    if (-side > reach) continue;  // every point of it farther from the axis than r + the distance's cap
-    // The band's share, then only the ways it needs (the other one too
-    // where the first has its normal outside the cone).
-    const double band = side < cap ? farShare(side, cap) : 1.0 - farShare(cap, side);
-    Feature sf;
+    // Turned off the axis by q < kAlong: the along-side model's points keep
+    // the weight w = (1 - q / kAlong)^2 (1 on the axis, at the band's edge 0
+    // with zero slope), the nearest point's 1 - w; so the force turns from
+    // one to the other without a step.
     const size_t first = out.size();
-    bool bySide = band < 1.0 && edgeOutOfSide(e, cy, x, t, sf);
-    const bool byCap = (band > 0.0 || !bySide) && edgeOutOfCap(e, cy, A, D, dd, tl, x.z(), side, out);
-    if (band == 1.0 && !byCap) bySide = edgeOutOfSide(e, cy, x, t, sf);
-    const double capShare = !bySide ? 1.0 : !byCap ? 0.0 : band;
-    if (capShare == 1.0) continue;
-    if (capShare == 0.0) {
-      out.resize(first);
-      out.push_back(sf);
-      continue;
-    }
-    // Shared: each reports the share-weighted distance of the side's point
-    // and the deeper cap point, which is the single way's at the band's ends.
-    double capDist = -std::min(side, cap);
-    for (size_t k = first; k < out.size(); ++k) {
-      capDist = k == first ? out[k].dist : std::min(capDist, out[k].dist);
-      out[k].share = capShare;
-    }
-    sf.share = 1.0 - capShare;
-    out.push_back(sf);
-    for (size_t k = first; k < out.size(); ++k) out[k].gap = sf.share * sf.dist + capShare * capDist;
+    edgeNearest(e, cy, A, D, dd, reach, out);
+    if (!(dd < kAlong * kAlong * D.squaredNorm())) continue;
+    const double q = std::sqrt(dd / D.squaredNorm()), w = (1.0 - q / kAlong) * (1.0 - q / kAlong);
+    for (size_t k = first; k < out.size(); ++k) out[k].share *= 1.0 - w;
+    edgeAlongSide(m, e, cy, A, D, w, out);
   }
 }
 

@@ -68,7 +68,10 @@
 //    the end discs' lowest rim points on its faces describe the same
 //    contact: they give that share up, so the two sum to one (a rod lying
 //    along a roof's ridge gets the line contact's two points, not four);
-//    across a table's edge they are the wall's own, and keep theirs), no
+//    across a table's edge they are the wall's own, and keep theirs; an
+//    edge within 0.01 rad of the axis is held by both, the stretch's ends
+//    with weight w = (1 - sin(angle) / 0.01)^2 and its nearest point with
+//    1 - w, so turning the body off the edge changes the force smoothly), no
 //    deeper than the edge below the cap, or the cap's: the two points where
 //    the edge leaves the cap's disc, each at its depth below the cap but no
 //    deeper than the edge below the side (each falls to zero where the edge
