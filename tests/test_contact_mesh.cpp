@@ -32,6 +32,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -120,6 +121,37 @@ Sweep sweep(const Shape& mesh, const Frame& fm, double r, const std::function<V3
     prev = F;
   }
   return w;
+}
+
+// The largest |F(x + h) - F(x)| / h over [from, to] in steps of about h.
+double largestSlope(const std::function<V3(double)>& force, double from, double to, double h) {
+  const int n = int(std::round((to - from) / h));
+  double worst = 0.0;
+  V3 prev = V3::Zero();
+  for (int i = 0; i <= n; ++i) {
+    const V3 F = force(from + (to - from) * i / n);
+    if (i > 0) worst = std::max(worst, (F - prev).norm() / ((to - from) / n));
+    prev = F;
+  }
+  return worst;
+}
+
+// cylinderLyingAlongARidge's hand bound on |dF|/h (per m of x_c) for a
+// cylinder of radius r, d deep, lying along the roof of slope al (the
+// derivation is that test's comment).
+double lyingAlongRidgeBound(double al, double r, double d) {
+  const double s = std::sin(al), c = std::cos(al), zc = r - d;
+  const double rhoC = 3 * s + 4 * s * s / (0.5 * c), K = r - c * zc, V = 8 * r * s * s / (c * K);
+  const double xf = (2 * r - c * zc - r * std::cos(2 * al)) / (3 * s), fMin = r - s * xf - c * zc, D = r + s * xf - c * zc;
+  return 2 * (rhoC * (1 + 2 * V) + 1 + d / (r - d) + 4 * s / fMin * 2 * D);
+}
+
+// The largest |dF|/h of at(x) for x in [-5, 5] mm, at h = 1 um and at h / 4:
+// a step in the force makes the second four times the first, a slope leaves
+// it as it is.
+std::array<double, 2> slopeAtTwoSteps(const std::function<Contact(double)>& at) {
+  const auto force = [&](double x) { return springForce(at(x)); };
+  return {largestSlope(force, -0.005, 0.005, 1e-6), largestSlope(force, -0.005, 0.005, 2.5e-7)};
 }
 
 ContactShapeDef meshDef(const std::string& marker, Verts v, Tris t) {
@@ -832,7 +864,7 @@ class TestContactMesh : public QObject {
   // rim point). Around +-x_b at h = 0.1 um and h / 4: a step grows by 4, a
   // continuous change keeps its largest slope (within 10 %).
   void cylinderLyingAlongARidge() {
-    const double al = 10.0 * std::numbers::pi / 180.0, s = std::sin(al), c = std::cos(al);
+    const double al = 10.0 * std::numbers::pi / 180.0;
     const double r = 0.02, L = 0.05, y0 = 0.1;
     const Shape mesh = meshShape(roof(al), kRoofTris), cyl = Shape::cylinder(r, L);
     const M3 along = rot(std::numbers::pi / 2, V3(1, 0, 0));
@@ -865,20 +897,8 @@ class TestContactMesh : public QObject {
       }
     const double d = 1e-3, zc = r - d, xb = zc * std::tan(al);
     auto force = [&](double xc) { return springForce(contact::collide(mesh, Frame{}, cyl, Frame{V3(xc, y0, zc), along})); };
-    auto slope = [&](double from, double to, double h) {
-      const int n = int(std::round((to - from) / h));
-      double worst = 0.0;
-      V3 prev = V3::Zero();
-      for (int i = 0; i <= n; ++i) {
-        const V3 F = force(from + (to - from) * i / n);
-        if (i > 0) worst = std::max(worst, (F - prev).norm() / ((to - from) / n));
-        prev = F;
-      }
-      return worst;
-    };
-    const double rhoC = 3 * s + 4 * s * s / (0.5 * c), K = r - c * zc, V = 8 * r * s * s / (c * K);
-    const double xf = (2 * r - c * zc - r * std::cos(2 * al)) / (3 * s), fMin = r - s * xf - c * zc, D = r + s * xf - c * zc;
-    const double bound = 2 * (rhoC * (1 + 2 * V) + 1 + d / (r - d) + 4 * s / fMin * 2 * D);
+    auto slope = [&](double from, double to, double h) { return largestSlope(force, from, to, h); };
+    const double bound = lyingAlongRidgeBound(al, r, d);
     const double worst = slope(-0.008, 0.008, 1e-5);
     qInfo("lying along the ridge, x_c in [-8, 8] mm: |dF|/h %.4g (hand bound %.4g)", worst, bound);
     QVERIFY2(worst <= bound, qPrintable(QString::number(worst)));
@@ -906,27 +926,15 @@ class TestContactMesh : public QObject {
   // h = 1 urad and h / 4: a step grows by 4, a continuous change keeps its
   // largest slope (within 10 %).
   void cylinderTurnedOnARidge() {
-    const double al = 10.0 * std::numbers::pi / 180.0, s = std::sin(al), c = std::cos(al);
+    const double al = 10.0 * std::numbers::pi / 180.0;
     const double r = 0.02, L = 0.05, y0 = 0.1, d = 1e-3, zc = r - d;
     const Shape mesh = meshShape(roof(al), kRoofTris), cyl = Shape::cylinder(r, L);
     const M3 along = rot(std::numbers::pi / 2, V3(1, 0, 0));
     auto force = [&](double psi) {
       return springForce(contact::collide(mesh, Frame{}, cyl, Frame{V3(0, y0, zc), rot(psi, V3(0, 0, 1)) * along}));
     };
-    auto slope = [&](double from, double to, double h) {
-      const int n = int(std::round((to - from) / h));
-      double worst = 0.0;
-      V3 prev = V3::Zero();
-      for (int i = 0; i <= n; ++i) {
-        const V3 F = force(from + (to - from) * i / n);
-        if (i > 0) worst = std::max(worst, (F - prev).norm() / ((to - from) / n));
-        prev = F;
-      }
-      return worst;
-    };
-    const double rhoC = 3 * s + 4 * s * s / (0.5 * c), K = r - c * zc, V = 8 * r * s * s / (c * K);
-    const double xf = (2 * r - c * zc - r * std::cos(2 * al)) / (3 * s), fMin = r - s * xf - c * zc, D = r + s * xf - c * zc;
-    const double perM = 2 * (rhoC * (1 + 2 * V) + 1 + d / (r - d) + 4 * s / fMin * 2 * D);
+    auto slope = [&](double from, double to, double h) { return largestSlope(force, from, to, h); };
+    const double perM = lyingAlongRidgeBound(al, r, d);
     const double bound = 2 / 0.01 * 5 * d + L * perM;
     for (double psi : {0.0, 1e-9, 1e-6, 1e-3, 0.01, 0.05})
       qInfo("turned on the ridge by %.0e rad: F_z %.6g N", psi, force(psi).z());
@@ -1339,17 +1347,7 @@ class TestContactMesh : public QObject {
     qInfo("rim point under the apex: depth off by %.3g m, normal off by %.3g", it->depth - depth, (it->normal - V3::UnitZ()).norm());
     QVERIFY(std::abs(it->depth - depth) <= 1e-12);
     QVERIFY((it->normal - V3::UnitZ()).norm() <= 1e-12);
-    double worst[2] = {0.0, 0.0};
-    for (int pass = 0; pass < 2; ++pass) {
-      const double h = pass == 0 ? 1e-6 : 2.5e-7;
-      const int n = int(std::round(0.01 / h));
-      V3 prev = V3::Zero();
-      for (int k = 0; k <= n; ++k) {
-        const V3 F = springForce(at(-0.005 + 0.01 * k / n));
-        if (k > 0) worst[pass] = std::max(worst[pass], (F - prev).norm() / h);
-        prev = F;
-      }
-    }
+    const std::array<double, 2> worst = slopeAtTwoSteps(at);
     qInfo("through the apex's plane: |dF|/h %.4g at h = 1 um, %.4g at h = 0.25 um", worst[0], worst[1]);
     QVERIFY2(worst[1] <= 1.1 * worst[0], qPrintable(QString("%1 against %2").arg(worst[1]).arg(worst[0])));
   }
@@ -1393,17 +1391,7 @@ class TestContactMesh : public QObject {
       QVERIFY(std::abs(it->depth - depth) <= 1e-12);
       QVERIFY((it->normal - n).norm() <= 1e-12);
     }
-    double worst[2] = {0.0, 0.0};
-    for (int pass = 0; pass < 2; ++pass) {
-      const double h = pass == 0 ? 1e-6 : 2.5e-7;
-      const int n = int(std::round(0.01 / h));
-      V3 prev = V3::Zero();
-      for (int k = 0; k <= n; ++k) {
-        const V3 F = springForce(at(-0.005 + 0.01 * k / n));
-        if (k > 0) worst[pass] = std::max(worst[pass], (F - prev).norm() / h);
-        prev = F;
-      }
-    }
+    const std::array<double, 2> worst = slopeAtTwoSteps(at);
     qInfo("across the axis: |dF|/h %.4g at h = 1 um, %.4g at h = 0.25 um", worst[0], worst[1]);
     QVERIFY2(worst[1] <= 1.1 * worst[0], qPrintable(QString("%1 against %2").arg(worst[1]).arg(worst[0])));
   }

@@ -72,8 +72,7 @@ ContactDialog* addContactOnGroundAndBall(MainWindow& w) {
   clickTree(w, "ball");
   w.mechanismActions()->addContact()->trigger();
   ContactDialog* d = nullptr;
-  QTest::qWaitFor([&] { return (d = w.findChild<ContactDialog*>("addContactDialog")) != nullptr; });
-  return d;
+  return QTest::qWaitFor([&] { return (d = w.findChild<ContactDialog*>("addContactDialog")) != nullptr; }) ? d : nullptr;
 }
 
 void editField(MainWindow& w, const std::string& key, const QString& text) {
