@@ -1198,6 +1198,58 @@ class TestContactMesh : public QObject {
     QVERIFY2(worst <= bound, qPrintable(QString::number(worst)));
   }
 
+  // The cylinder of cylinderLyingAlongATableEdge, its lowest line d = 1 mm
+  // below the top, at x_c = 0 (the axis over the edge) and x_c = -d/4 (the
+  // side over the edge, its end rim points the wall's), turned about the
+  // vertical through its centre by psi from 0 to 0.05 rad (h = 1e-5 rad).
+  // Within kAlong = 0.01 (sin psi) of the axis the edge is held by both
+  // models (mesh_pairs.cpp edgeCylinder): the along-side one's two end
+  // points with w = (1 - sin psi / kAlong)^2, the nearest-point model's
+  // (a side point, or two cap points blended with it) with 1 - w; across a
+  // table's edge (90 degrees, ridge 0) the rim points yield nothing. By
+  // hand: the lowest side line stays d below the top, so the edge's points
+  // are at most d deep; the w-terms change the force by at most
+  // |w'| (2 + 2) d, |w'| <= 2 / kAlong. Off the axis (x_c < 0) the edge
+  // crosses under it |x_c| / tan psi from the centre: from psi_c =
+  // atan(|x_c| / L) on inside the cap, and the nearest point's depth there,
+  // the nearer of cap and side, grows at L^2 / |x_c| per rad (at psi_c)
+  // till the side's caps it; its weight 1 - w <= 2 q / kAlong (q = sin psi
+  // = |x_c| / L there) makes that at most 2 L / kAlong per rad, whatever
+  // x_c (L / kAlong past the band). Each end disc moves at most L per rad,
+  // so the rest is L times cylinderLyingAlongATableEdge's bound per m
+  // (21.96): |dF|/dpsi within 800 d + 2 L / kAlong + 21.96 L = 11.90 (x_c = 0:
+  // 0.207 seen; x_c = -d/4: 7.29, at psi_c, (1 - w) L^2 / |x_c| = 7.5 by
+  // hand). Around psi = 0, psi_c and the band's edge at h = 1 urad and
+  // h / 4: a step grows by 4, a continuous change keeps its largest slope
+  // (within 10 %).
+  void cylinderTurnedOnATableEdge() {
+    const double d = 1e-3, r = 0.02, L = 0.05, y = 0.1;
+    const Verts v = {{-1, -1, 0}, {0, -1, 0}, {0, 1, 0}, {-1, 1, 0}, {0, -1, -1}, {0, 1, -1}};
+    const Tris t = {{0, 1, 2}, {0, 2, 3}, {1, 4, 5}, {1, 5, 2}};
+    const Shape mesh = meshShape(v, t), cyl = Shape::cylinder(r, L);
+    const M3 lying = rot(std::numbers::pi / 2, V3(1, 0, 0));
+    const double bound = 2 / 0.01 * 4 * d + 2 * L / 0.01 + L * 2 * (10.875 + 2 * d / (r - d));
+    for (double xc : {0.0, -0.25 * d}) {
+      auto force = [&](double psi) {
+        return springForce(contact::collide(mesh, Frame{}, cyl, Frame{V3(xc, y, r - d), rot(psi, V3(0, 0, 1)) * lying}));
+      };
+      auto slope = [&](double from, double to, double h) { return largestSlope(force, from, to, h); };
+      for (double psi : {0.0, 1e-9, 1e-6, 1e-3, 0.01, 0.05})
+        qInfo("x_c %+.2g mm, turned on a table's edge by %.0e rad: F (%.6g, %.6g, %.6g) N", xc * 1e3, psi, force(psi).x(),
+              force(psi).y(), force(psi).z());
+      const double worst = slope(0.0, 0.05, 1e-5);
+      qInfo("x_c %+.2g mm, turned on a table's edge, psi in [0, 0.05]: |dF|/dpsi %.4g (hand bound %.4g)", xc * 1e3, worst,
+            bound);
+      QVERIFY2(worst <= bound, qPrintable(QString::number(worst)));
+      for (double at : {0.0, std::atan(-xc / L), std::asin(0.01)}) {
+        const double from = std::max(0.0, at - 5e-5);
+        const double w0 = slope(from, at + 5e-5, 1e-6), w1 = slope(from, at + 5e-5, 2.5e-7);
+        qInfo("x_c %+.2g mm, through psi = %.4g: |dF|/dpsi %.4g at h = 1 urad, %.4g at h / 4", xc * 1e3, at, w0, w1);
+        QVERIFY2(w1 <= 1.1 * w0, qPrintable(QString("%1 against %2").arg(w1).arg(w0)));
+      }
+    }
+  }
+
   // A cylinder (r 20 mm, 100 mm long) tilted by theta = 0.3 and 0.6 rad
   // about x, so its axis a = (0, -sin theta, cos theta) leans along the
   // 10-degree ridge (faces n_R = (s, 0, c), n_L = (-s, 0, c), s = sin 10,
