@@ -253,8 +253,10 @@ void ContactDialog::fillSizes(int side) {
     setTabOrder(previous, e);
     previous = e;
   }
-  if (sized && sizeFields_[side].empty())
-    lay->addWidget(new QLabel(tr("none: a plane is the half-space below its marker's xy-plane"), row));
+  if (sized && sizeFields_[side].empty())  // a plane: what it is, as the core declares it
+    if (const engine::ContactShapeDecl* d = engine::contactShapeDecl(options_[side][size_t(k)].shape.shape))
+      lay->addWidget(new QLabel(
+          tr("none: a %1 is %2").arg(QString::fromStdString(d->name), QString::fromStdString(d->description)), row));
   // Shown now, not at the layout's queued show: typed into at once.
   for (QWidget* w : row->findChildren<QWidget*>(Qt::FindDirectChildrenOnly)) w->show();
   form_->setRowVisible(row, sized);

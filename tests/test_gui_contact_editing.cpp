@@ -29,6 +29,8 @@
 #include <QPushButton>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QScreen>
+#include <QToolTip>
 #include <QUndoStack>
 #include <QtTest>
 
@@ -441,6 +443,11 @@ class TestGuiContactEditing : public QObject {
     if (const QByteArray shots = qgetenv("PM_CONTACT_SNAPSHOTS"); !shots.isEmpty()) {
       QTest::qWait(100);
       QVERIFY(d->grab().save(QString::fromLocal8Bit(shots) + "/add_contact_kept_sizes.png"));
+      QLineEdit* radius = sizeField(d, "j.size.radius");
+      QToolTip::showText(radius->mapToGlobal(radius->rect().center()), radius->toolTip(), radius);
+      QTest::qWait(300);
+      QVERIFY(QGuiApplication::primaryScreen()->grabWindow(0).save(QString::fromLocal8Bit(shots) +
+                                                                    "/add_contact_tooltip.png"));
     }
 
     QTest::mouseClick(d->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok), Qt::LeftButton);
