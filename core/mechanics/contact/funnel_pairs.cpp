@@ -340,7 +340,7 @@ bool rimOnRim(const Body& b, double q, const V3& X, const V3& wallOut, const V3&
   // contact hands over to the other features' choice (a deep body pushed
   // out by the wall or a face). (The same by the end's depth, where X
   // crosses the mid-plane, made more paths jump than it mended.)
-  const double share = std::clamp(3.0 - 4.0 * side.depth / b.R, 0.0, 1.0);
+  const double share = std::min(std::clamp(3.0 - 4.0 * side.depth / b.R, 0.0, 1.0), std::clamp(3.0 - 4.0 * end.depth / b.hl, 0.0, 1.0));
   if (share == 0.0) return false;
   // The shared arc's ends: the funnel's axes in the body's arc, then the
   // body's in the funnel's (one that coincides with a funnel axis is that axis).
@@ -428,6 +428,13 @@ double rimWedge(const Body& b, const V3& x, const V3& n0, const V3& n1, const V3
 // rather than flips where a way leaves the cone or the depths cross.
 // The weights are symmetric in the two ways at a tie (w = 1/2).
 constexpr double kCone = 0.25;
+// The end's share by |z|, the rim point's distance from the mid-plane: 0
+// on it, rising smoothly (C1) to 1 at kMid hl.
+constexpr double kMid = 0.25;
+double midShare(double z, double hl) {
+  const double s = std::min(1.0, z / (kMid * hl));
+  return s <= 0.0 ? 0.0 : s * s * (3.0 - 2.0 * s);
+}
 struct RimWays {
   double shallow, deep, wedge;
 };
@@ -479,7 +486,12 @@ void addRims(const Body& b, double rb, double rm, double L, std::vector<Candidat
       cylinderAxes(b, x, side, end, corner);
       const bool bySide = side.depth <= end.depth;
       const Axis &a = bySide ? side : end, &o = bySide ? end : side;
-      const RimWays c = rimWays(coneShare(a.nu, x), coneShare(o.nu, x), farShare(a.depth, o.depth));
+      // The end's normal flips where x crosses the mid-plane (hl deep):
+      // the end counts less as x nears it.
+      auto share = [&](const Axis& w) {
+        return &w == &end ? midShare(b.hl - end.depth, b.hl) * coneShare(w.nu, x) : coneShare(w.nu, x);
+      };
+      const RimWays c = rimWays(share(a), share(o), farShare(a.depth, o.depth));
       V3 n = c.shallow * a.nu + c.deep * o.nu;
       double depth = c.shallow * a.depth + c.deep * o.depth, r = n.dot(dx);
       if (c.wedge > 0.0) {
