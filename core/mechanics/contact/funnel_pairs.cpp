@@ -428,11 +428,12 @@ double rimWedge(const Body& b, const V3& x, const V3& n0, const V3& n1, const V3
 // rather than flips where a way leaves the cone or the depths cross.
 // The weights are symmetric in the two ways at a tie (w = 1/2).
 constexpr double kCone = 0.25;
-// The end's share by |z|, the rim point's distance from the mid-plane: 0
-// on it, rising smoothly (C1) to 1 at kMid hl.
-constexpr double kMid = 0.25;
-double midShare(double z, double hl) {
-  const double s = std::min(1.0, z / (kMid * hl));
+// A way's share by the rim point's distance from where its normal flips
+// (|z| from the mid-plane for the end, rho from the axis for the side): 0
+// there, rising smoothly (C1) to 1 at kNear of the half-length (radius).
+constexpr double kNear = 0.25;
+double nearShare(double z, double size) {
+  const double s = std::min(1.0, z / (kNear * size));
   return s <= 0.0 ? 0.0 : s * s * (3.0 - 2.0 * s);
 }
 struct RimWays {
@@ -486,10 +487,13 @@ void addRims(const Body& b, double rb, double rm, double L, std::vector<Candidat
       cylinderAxes(b, x, side, end, corner);
       const bool bySide = side.depth <= end.depth;
       const Axis &a = bySide ? side : end, &o = bySide ? end : side;
-      // The end's normal flips where x crosses the mid-plane (hl deep):
-      // the end counts less as x nears it.
+      // The end's normal flips where x crosses the mid-plane (hl deep),
+      // the side's -e_r where it crosses the axis (R deep): each counts
+      // less as x nears them, the end in the search too, the side in the
+      // contact only (the search by its depth R - rho, exact there).
       auto share = [&](const Axis& w) {
-        return &w == &end ? midShare(b.hl - end.depth, b.hl) * coneShare(w.nu, x) : coneShare(w.nu, x);
+        const double near = &w == &end ? nearShare(b.hl - end.depth, b.hl) : kappa > 0.0 ? 1.0 : nearShare(b.R - side.depth, b.R);
+        return near * coneShare(w.nu, x);
       };
       const RimWays c = rimWays(share(a), share(o), farShare(a.depth, o.depth));
       V3 n = c.shallow * a.nu + c.deep * o.nu;
