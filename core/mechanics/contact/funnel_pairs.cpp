@@ -336,11 +336,15 @@ bool rimOnRim(const Body& b, double q, const V3& X, const V3& wallOut, const V3&
   if (!(lamMin >= -tol)) return false;  // the plane features' own tolerance
   // Two wedges only while X is near the corner: deeper than half the
   // radius into the body, the side's normal -e_r turns round the axis and
-  // flips where X crosses it. Between 1/2 and 3/4 of the radius in, the
+  // flips where X crosses it; deeper than half the half-length, the end's
+  // flips where X crosses the mid-plane (path 279 switched rim on rim on
+  // and off there at full weight). Between 1/2 and 3/4 of the way in, the
   // contact hands over to the other features' choice (a deep body pushed
-  // out by the wall or a face). (The same by the end's depth, where X
-  // crosses the mid-plane, made more paths jump than it mended.)
-  const double share = std::min(std::clamp(3.0 - 4.0 * side.depth / b.R, 0.0, 1.0), std::clamp(3.0 - 4.0 * end.depth / b.hl, 0.0, 1.0));
+  // out by the wall or a face). (The end's hand-over made more paths jump
+  // than it mended while the rim's own end way still flipped there: now
+  // that way fades near the mid-plane, rimWays.)
+  const double share =
+      std::min(std::clamp(3.0 - 4.0 * side.depth / b.R, 0.0, 1.0), std::clamp(3.0 - 4.0 * end.depth / b.hl, 0.0, 1.0));
   if (share == 0.0) return false;
   // The shared arc's ends: the funnel's axes in the body's arc, then the
   // body's in the funnel's (one that coincides with a funnel axis is that axis).
@@ -426,7 +430,10 @@ double rimWedge(const Body& b, const V3& x, const V3& n0, const V3& n1, const V3
 // deepest point under both lies on the corner's bisector) the deeper's
 // farShare w blends them, as the wall and a face: so the normal turns
 // rather than flips where a way leaves the cone or the depths cross.
-// The weights are symmetric in the two ways at a tie (w = 1/2).
+// With fa, fo the shallower's and the deeper's shares, the weights are
+// fa (1 - w fo), fo (1 - fa + fa w) and the wedge's (1 - fa)(1 - fo):
+// the sharp choice where the shares are 0 or 1 and w = 0, and the same
+// when the two ways swap at their tie (w = 1/2).
 constexpr double kCone = 0.25;
 // A way's share by the rim point's distance from where its normal flips
 // (|z| from the mid-plane for the end, rho from the axis for the side): 0
@@ -449,9 +456,10 @@ void addRims(const Body& b, double rb, double rm, double L, std::vector<Candidat
   const double len = std::hypot(rm - rb, L), tr = (rm - rb) / len, tz = L / len;
   // Rims: the body's signed distance at the circle's nearest point, when
   // the normal lies between the wall's and the face's. A rim point inside
-  // a cylinder leaves it by its side or its end: of those in the rim's
-  // normal cone the shallower (the other way out is blocked by the funnel;
-  // neither in the cone: the local wedge's overlap, rimWedge).
+  // a cylinder leaves it by its side or its end as rimWays weighs them (a
+  // way out of the rim's normal cone is blocked by the funnel; neither in
+  // it: the local wedge's overlap, rimWedge); its normal is then always
+  // in the cone (a blend within kCone of it: the rim counts).
   // A cylinder's end rim across the rim is its own feature (rimOnRim).
   for (const bool mouth : {false, true}) {
     const double Rr = mouth ? rm : rb, zr = mouth ? L : 0.0;
