@@ -506,15 +506,31 @@ class TestContactFunnel : public QObject {
   //    at s = 0.563), and a rim point inside the cylinder with neither way
   //    out in the rim's cone takes the local wedge's overlap (before, its
   //    normal pointed out of the cone: 185 at s = 0.54). Now 4.1.
-  //  - Paths 221 and 279 (59 to 85 mm deep) still jump where a rim is
-  //    involved, within these stretches of s: 221 along the path (the base
-  //    rim's point jumping between two azimuths, |dF| / h 12-17, and at
-  //    0.623 the base face's foot crossing its rim 19 mm deeper than the
-  //    rim's contact); 279 from 0.80 (a cylinder's end rim across the base
-  //    rim switching on and off while the rim's point jumps; its first jump
-  //    at 0.803, three steps before 0.813 as the wedge moved the rim's point).
-  //    Rim on rim off with the wedge everywhere inside the body mends 279
-  //    (branch h1-rim-wedge-wip) but fails rimOnRimByHand.
+  //  - Path 279 from s = 0.80 (85 mm deep: a cylinder's end rim across the
+  //    base rim, rim on rim switching on and off at full weight while its
+  //    end axis and the rim point's end way flipped at the body's mid-plane:
+  //    560) is mended: rim on rim hands over by the end's depth as by the
+  //    side's, and the rim point's ways count by shares (rimWays). Now 9.5.
+  //  - Path 221 (59 mm deep) along s = 0.22 to 0.61 (the base rim's point
+  //    on its corner's bisector, its normal flipping between the side's and
+  //    the end's: 144; a way leaving the rim's cone: 150; -e_r turning round
+  //    the axis: 167) is mended the same way (rimHandOversHoldAtFinerSteps).
+  //  - Path 221 is still exempt at s = 0.623 (161): the base face's deepest
+  //    point, a cylinder end rim point 30 mm above the base plane, crosses
+  //    the cone's surface into the solid there, so its foot crosses the base
+  //    rim onto the face and the face counts for want of the wall (whose own
+  //    deepest point lies below the base): 37.7 mm past the base plane
+  //    against the rim's 31.0 mm. Fading the face in by its foot's distance
+  //    from the rim (0.1 to 0.25 of its depth) leaves the face faded for the
+  //    rest of the path (its foot stays within a few mm of the rim) and the
+  //    rim's deepest point then jumps between two azimuths 0.02 rad apart
+  //    (149 at 0.673), and paths 111 and 187 jump (48 to 238); the rim's
+  //    depth as the wedge's overlap (whose arc end is the face's overlap)
+  //    everywhere in the body would join them (branch h1-rim-wedge-wip, 3x
+  //    the cost). Also on 221, at s = 0.5650 to 0.5652 (between the sweep's
+  //    steps, seen at h/16), the base rim's point flips to an azimuth 0.1 rad
+  //    away and back (a step of 9 mm): the search by the side's depth R - rho
+  //    has two maxima there while the contact fades the side near the axis.
   //    Every other step of these paths keeps the bound.
   void randomPathsWithoutJumps() {
     const Shape cyl = Shape::cylinder(0.02, 0.05);
