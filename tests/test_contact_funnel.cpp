@@ -440,10 +440,13 @@ class TestContactFunnel : public QObject {
   //  - rho < 0 (the side way out +n* in the cone): the side's depth
   //    R - |rho|, the same formula: rho = -2 mm, 0.018 m.
   //  - Where the wedge takes over (rho = 0, x on the axis) both give R
-  //    along n*: at rho = +-1e-10 the depths differ by 2e-10 (to 1e-12 m),
-  //    and at rho = +-0.1 mm both normals are n* (to 1e-12 rad; nearer the
-  //    axis the side's e_r, from coordinates of 0.1 m, is off by rounding /
-  //    rho: 5e-8 rad at 1e-10, while the wedge's stays exact).
+  //    along n*: at rho = +-1e-10 the depths differ by 2e-10 (to 1e-12 m).
+  //  - On the axis and near it (rho = 0, +-1e-12, +-1e-10) the normal is
+  //    n* too, to 1e-12 rad: there the side's e_r, from coordinates of
+  //    0.1 m, is off by rounding / rho (4e-6 rad at rho = -1e-12, 5e-8 at
+  //    -1e-10; arbitrary at 0), so the side's way counts less within R / 4
+  //    of the axis (rimWays) and the wedge's exact normal takes over, with
+  //    the same depth R + rho along n* (issue 27).
   // The wall's and the base face's deepest points lie past their rims (the
   // lower end below the base, the upper in the cone): the rim's contact is
   // the pair's. Depth to 1e-12 m, normal to 1e-12 rad.
@@ -457,7 +460,7 @@ class TestContactFunnel : public QObject {
       return collide(kFunnel, kFunnelAt, peg, {kFunnelAt.toWorld(V3(rim0 - rho * nStar)), kFunnelAt.R * axis});
     };
     auto angle = [](const V3& a, const V3& b) { return std::atan2(a.cross(b).norm(), a.dot(b)); };
-    for (const double rho : {0.004, 0.002, 1e-4, -1e-4, -0.002}) {
+    for (const double rho : {0.004, 0.002, 1e-4, -1e-4, -0.002, 1e-10, -1e-10, 1e-12, -1e-12, 0.0}) {
       const Contact c = at(rho);
       const V3 n = kFunnelAt.R.transpose() * c.normal;
       const double dd = std::abs(-c.distance - (R + rho)), dn = angle(n, nStar);
