@@ -6,7 +6,9 @@
 // coefficient; a negative radius refused with the core's message), deleted
 // with Delete and with the part it stands on, each one undo step. A latch
 // row shows the latch's fields; its "engaged at the start" box sets
-// params.engaged.
+// params.engaged. Add Contact's sizes are typed per side, the fields and
+// tips those the core declares, and what is typed stays by size name when
+// the shape changes.
 #include "contact_dialog.h"
 #include "document.h"
 #include "main_window.h"
