@@ -178,6 +178,7 @@ QString contactShapeLabel(const ContactShapeOption& o, const std::map<std::strin
     auto it = size.find(k);
     return mm(it == size.end() ? 0.0 : it->second);
   };
+  if (!o.drawn) return o.label;  // "sphere, sizes typed below": no drawn sizes to tell apart
   const std::string& shape = o.shape.shape;
   QString sizes;
   if (shape == "box") sizes = QObject::tr("%1 x %2 x %3 mm").arg(at("lx"), at("ly"), at("lz"));

@@ -41,8 +41,8 @@ struct ContactShapeOption {
 };
 // An option's label with sizes `size` [m]: "sphere r 20 mm at c"; with
 // `typed`, "sphere r 25 mm (typed) at c" (the sizes the user typed, not
-// the drawn ones). A plane's, or a shape's whose sizes are typed below, is
-// its label as it is.
+// the drawn ones). A plane's, or a shape's not drawn (its sizes typed
+// below), is its label as it is.
 QString contactShapeLabel(const ContactShapeOption& o, const std::map<std::string, double>& size, bool typed = false);
 std::vector<ContactShapeOption> contactShapeOptions(const Mechanism& m, const std::string& part);
 // The shapes a flexible body offers on one of its markers (it has no display

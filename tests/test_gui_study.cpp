@@ -165,6 +165,8 @@ class TestGuiStudy : public QObject {
     QTest::mouseClick(dlg.findChild<QCheckBox*>("studyPareto"), Qt::LeftButton, {}, QPoint(5, 5));
     QCOMPARE(dlg.plot()->front(), (std::vector<size_t>{0}));
     QCOMPARE(dlg.plot()->data().yLabel, QString("air_per_cycle [Nl]"));
+    if (const QByteArray shots = qgetenv("PM_STUDY_SNAPSHOTS"); !shots.isEmpty())
+      QVERIFY(dlg.grab().save(QString::fromLocal8Bit(shots) + "/study_scatter.png"));
     // Parameter against result: no Pareto line unless asked.
     QTest::mouseClick(dlg.findChild<QCheckBox*>("studyPareto"), Qt::LeftButton, {}, QPoint(5, 5));
     QVERIFY(dlg.plot()->front().empty());
@@ -308,6 +310,8 @@ class TestGuiStudy : public QObject {
     const QColor cHi = img.pixelColor(dlg.plot()->cellCentre(hi / 2, hi % 2).toPoint());
     QCOMPARE(cLo, heatColor(0.0));
     QCOMPARE(cHi, heatColor(1.0));
+    if (const QByteArray shots = qgetenv("PM_STUDY_SNAPSHOTS"); !shots.isEmpty())
+      QVERIFY(dlg.grab().save(QString::fromLocal8Bit(shots) + "/study_heat_map.png"));
 
     // The report: a study section with the table, the heat map and the chosen design.
     t->selectRow(int(lo));
