@@ -1448,6 +1448,53 @@ class TestContactMesh : public QObject {
     QVERIFY2(worst[1] <= 1.1 * worst[0], qPrintable(QString("%1 against %2").arg(worst[1]).arg(worst[0])));
   }
 
+  // A less steep pyramid (fan(1.5): faces at slope 1.5, its cone reaching
+  // 56 degrees from +z along the faces, 47 along the ridges) inside the
+  // cylinder of vertexCrossesACylindersAxis (r 20 mm, 100 mm long, turned
+  // 45 degrees about y), its apex at local (r - dA, y, -L + dB), dA = dB =
+  // 12 mm, moved along y in [-5, 5] mm. At y = -2.828 mm the point of the
+  // ridge towards (-1, 1, 0) nearest the axis reaches the apex (the side's
+  // direction there turns normal to the ridge) and the side's way out
+  // passes from the ridge's point to the apex's (whose cone it enters just
+  // then): main dropped the one and blended the other in at full weight,
+  // |dF|/h 5,066 at h = 1 um growing to 20,270 at h / 4. Now both fade by
+  // coneFade of the same cone margin mu (zero there; kCone = 0.1;
+  // mesh_pairs.cpp vertexCylinder, sideNearEnds). Hand bound (springForce's
+  // linear spring per point; at most 5 points: the vertex's, two ridges'
+  // out through the cap, one ridge's out through the side, the disc's
+  // lowest rim point; each at most D = dB = 12 mm deep, the apex's cap
+  // depth): per point, depth 1-Lipschitz (1), the normal's turn times the
+  // depth, the side's radial direction turning by 1 / rho <= 1 / (r - D)
+  // per m (D / (r - D) = 1.5), a blend of two ways 90 degrees apart turning
+  // by at most 10 / far times D <= far (apexBetweenTwoFacesTurnsWithinTheBand):
+  // 5 (1 + 1.5 + 10) = 62.5; the fades: mu changes by at most 1 / rho per m
+  // (rho >= r - dA = 8 mm, the apex's distance from the axis), so coneFade
+  // by 1 / (kCone rho) = 1,250 per m: the vertex's blend with and without
+  // the way, each at most D deep with normals at most 90 degrees apart,
+  // differ by at most D + 2 D, 45; the side's ridge point (of two, at most
+  // D deep) 2 x 15; the side's axis fade (1 / (kBand r) = 100 per m) on
+  // the vertex and the two ridges, 3 x 1.2; the ridge's chi (the apex's
+  // depth below the side over the point's) 2 x 2: |dF|/h within 145.1
+  // (6.38 seen). At h = 1 um and h / 4 the largest slope stays (within
+  // 10 %).
+  void lowPyramidApexHandsTheSideToItsRidge() {
+    const Shape mesh = meshShape(fan(1.5), fanTris());
+    const V3 apex(0, 0, 1.5);
+    const double r = 0.02, L = 0.05, dA = 0.012, dB = 0.012, D = dB;
+    const M3 R = rot(std::numbers::pi / 4, V3(0, 1, 0));
+    auto at = [&](double y) { return contact::collide(mesh, Frame{}, Shape::cylinder(r, L), Frame{apex - R * V3(r - dA, y, -L + dB), R}); };
+    const double fade = 1 / (0.1 * (r - dA));
+    const double bound = 5 * (1 + D / (r - D) + 10) + fade * 3 * D + 2 * fade * D + 3 * D / (0.5 * r) + 2 * 2;
+    size_t most = 0;
+    for (int k = 0; k <= 100; ++k) most = std::max(most, at(-0.005 + 0.01 * k / 100).points.size());
+    const std::array<double, 2> worst = slopeAtTwoSteps(at);
+    qInfo("low pyramid's apex, y in [-5, 5] mm: |dF|/h %.4g at h = 1 um, %.4g at h / 4 (hand bound %.4g), points <= %zu", worst[0],
+          worst[1], bound, most);
+    QVERIFY(most <= 5);
+    QVERIFY2(worst[0] <= bound, qPrintable(QString::number(worst[0])));
+    QVERIFY2(worst[1] <= 1.1 * worst[0], qPrintable(QString("%1 against %2").arg(worst[1]).arg(worst[0])));
+  }
+
   // A cylinder (r = 20 mm, 60 mm long, 0.2 kg, frictionless) lying along the
   // 90-degree V groove, dropped off-centre: at rest it rests on each flank at
   // the lowest rim points of its two end discs, each with

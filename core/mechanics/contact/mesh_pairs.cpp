@@ -327,6 +327,28 @@ bool inVertexCone(const MeshShape& m, int i, const V3& d) {
     return d.dot(u) <= MeshShape::kFlatAngle * u.norm();
   });
 }
+// How far the unit direction d from sharp vertex i lies inside its normal
+// cone: the least -d . u / |u| over its edges u (the sine of d's angle to
+// the nearest face of the cone; < 0 outside).
+double vertexConeMargin(const MeshShape& m, int i, const V3& d) {
+  const V3& v = m.vertices()[i];
+  double least = 1.0;
+  for (int w : m.neighbours(i)) {
+    const V3 u = m.vertices()[w] - v;
+    least = std::min(least, -d.dot(u) / u.norm());
+  }
+  return least;
+}
+// A way out of a cylinder for a sharp vertex inside it weighs
+// min(1, margin / kCone) of its own (vertexCylinder), and a sharp edge's
+// way out through the side fades the same way as its point nears an end
+// vertex inside the body (edgeNearest): so where the side's way passes
+// from the edge's point to its end vertex (the side's normal crossing the
+// face of the vertex's cone that is normal to the edge) both weigh zero,
+// and the force hands over without a step. 0.1: the ways of the tests'
+// pyramids lie 0.17-0.45 inside their cones.
+constexpr double kCone = 0.1;
+double coneFade(double margin) { return std::clamp(margin / kCone, 0.0, 1.0); }
 
 // The ways out of a point inside the body (each a depth and the body's
 // outward normal there) blended: weights g_k / sum g with
@@ -358,6 +380,38 @@ void blendWays(const Way* ways, int n, double& depth, V3& outward) {
   const bool opposed = o.norm() <= 1e-9 * sum;
   depth = opposed ? ways[k0].depth : d / sum;
   outward = opposed ? ways[k0].outward : V3(o.normalized());
+}
+
+// Ways out that fade in (fade[k] in (0, 1]: near the cone's border): each way is taken with probability fade[k], and the
+// depth and outward normal are the expected blend (blendWays) of the ways
+// taken, given some are; `share` the chance that some are. So a way fading
+// to zero leaves the blend of the others, and the result moves with each
+// fade linearly (not as the weight of a ratio, which turns the normal over
+// a width as small as the farther way's share).
+void fadeWays(const Way* ways, const double* fade, int n, double& depth, V3& outward, double& share) {
+  share = depth = 0.0;
+  V3 o = V3::Zero();
+  for (unsigned taken = 1; taken < (1u << n); ++taken) {
+    double p = 1.0;
+    Way sub[3];
+    int k = 0;
+    for (int j = 0; j < n; ++j)
+      if (taken >> j & 1u) {
+        p *= fade[j];
+        sub[k++] = ways[j];
+      } else {
+        p *= 1.0 - fade[j];
+      }
+    if (!(p > 0.0)) continue;
+    double d;
+    V3 nf;
+    blendWays(sub, k, d, nf);
+    share += p;
+    depth += p * d;
+    o += p * nf;
+  }
+  depth /= share;
+  outward = o.normalized();
 }
 
 // Sharp mesh vertices against the box: outside, towards its nearest point;
@@ -598,6 +652,29 @@ bool edgeOutOfCap(const MeshEdge& e, const CylInMesh& cy, const V3& A, const V3&
   return true;
 }
 
+// The weight of the side's way out of edge A + s D (cylinder-local) at its
+// point x nearest the axis. Near the axis, where the side has no normal,
+// it fades to zero as a vertex's does (linearly within kBand r). Near an
+// end vertex inside the side: that
+// vertex takes the side's way once x reaches it (x is the end where the
+// side's direction there, er, turns normal to the edge: the vertex's cone
+// margin er . D / |D| for this edge passes zero), so the edge's way fades
+// to zero there, by coneFade of the same margin with its sign turned,
+// in proportion chi = (the vertex's depth below the side) / x's (1 where x
+// is the end; 0 for a vertex outside, which has no ways).
+double sideNearEnds(const CylInMesh& cy, const V3& A, const V3& D, const V3& x) {
+  const double rhoX = x.head<2>().norm(), sideX = cy.r - rhoX;
+  if (!(sideX > 0.0)) return 1.0;
+  double w = std::min(1.0, rhoX / (kBand * cy.r));
+  for (const auto& [p, dir] : {std::pair<V3, V3>{A, D}, std::pair<V3, V3>{A + D, -D}}) {
+    const double rho = p.head<2>().norm(), chi = std::clamp((cy.r - rho) / sideX, 0.0, 1.0);
+    if (!(chi > 0.0)) continue;
+    const double margin = rho > 0.0 ? p.head<2>().dot(dir.head<2>()) / (rho * dir.norm()) : 0.0;
+    w *= 1.0 - (1.0 - coneFade(-margin)) * chi;
+  }
+  return w;
+}
+
 // A sharp mesh edge against the cylinder's side or a cap (see mesh_pairs.h):
 // out through the nearer of them whose normal lies in the edge's cone.
 // Where both do and its point nearest the axis is about as deep below the
@@ -621,8 +698,10 @@ void edgeNearest(const MeshEdge& e, const CylInMesh& cy, const V3& A, const V3& 
   if (band == 1.0 && !byCap) bySide = edgeOutOfSide(e, cy, x, t, sf);
   const double capShare = !bySide ? 1.0 : !byCap ? 0.0 : band;
   if (capShare == 1.0) return;
+  const double ends = sideNearEnds(cy, A, D, x);
   if (capShare == 0.0) {
     out.resize(first);
+    sf.share = ends;
     out.push_back(sf);
     return;
   }
@@ -634,8 +713,10 @@ void edgeNearest(const MeshEdge& e, const CylInMesh& cy, const V3& A, const V3& 
     out[k].share = capShare;
   }
   sf.share = 1.0 - capShare;
+  const double gap = sf.share * sf.dist + capShare * capDist;
+  sf.share *= ends;
   out.push_back(sf);
-  for (size_t k = first; k < out.size(); ++k) out[k].gap = sf.share * sf.dist + capShare * capDist;
+  for (size_t k = first; k < out.size(); ++k) out[k].gap = gap;
 }
 
 // Each sharp edge near the cylinder: along the axis, edgeAlongSide; else
@@ -708,9 +789,14 @@ void vertexCylinder(const MeshShape& m, const std::vector<int>& ids, const CylIn
       continue;
     }
     Way ways[3];
+    double fade[3];
     int n = 0;
     auto consider = [&](double depth, const V3& outward, double weight) {
-      if (inVertexCone(m, i, -outward)) ways[n++] = {depth, outward, weight};
+      const double f = coneFade(vertexConeMargin(m, i, -outward));
+      if (f > 0.0) {
+        fade[n] = f;
+        ways[n++] = {depth, outward, weight};
+      }
     };
     // The side's normal turns by 1 / rho per m and has no direction on the
     // axis: its weight fades to zero there (linearly within kBand r of it).
@@ -718,10 +804,10 @@ void vertexCylinder(const MeshShape& m, const std::vector<int>& ids, const CylIn
     consider(cy.h - x.z(), cy.R.col(2), 1.0);
     consider(cy.h + x.z(), V3(-cy.R.col(2)), 1.0);
     if (n == 0) continue;
-    double depth;
+    double depth, share;
     V3 nf;
-    blendWays(ways, n, depth, nf);
-    out.push_back({v, v + depth * nf, -nf, -depth});
+    fadeWays(ways, fade, n, depth, nf, share);
+    out.push_back({v, v + depth * nf, -nf, -depth, share});
   }
 }
 

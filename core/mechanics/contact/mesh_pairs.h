@@ -83,7 +83,11 @@
 //  - a sharp mesh vertex inside the cylinder: out through those of side and
 //    caps whose normals (turned) lie in the vertex's normal cone, blended
 //    as in the box; the side's weight fades to zero at the axis, where it
-//    has no normal.
+//    has no normal, and each way fades to zero at the border of the
+//    vertex's cone (within 0.1 of its margin), as a sharp edge's way out
+//    through the side does where its point reaches an end vertex inside
+//    the side (the vertex takes that way there), and near the axis: so a
+//    way passes from an edge to its vertex without a step.
 // Apart, the same features give the distance (capped at min(r, h)).
 // A ridge that meets a face's triangle only at a vertex (a flat stretch
 // split into triangles up to the ridge's end) blends the same way along
