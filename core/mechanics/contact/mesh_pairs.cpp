@@ -170,9 +170,14 @@ struct BoxInMesh {
 // continuously, its slope across the band independent of the depth, and it
 // is the single way's beyond the band.
 constexpr double kBand = 0.5;
-// A mesh edge whose faces' normals are within 45 degrees (n_T . n_W >=
-// kRidge) is a ridge: its faces and the edge push a body the same way.
-constexpr double kRidge = 0.70710678118654752;
+// A mesh edge whose faces' normals are less than 89 degrees apart (n_T .
+// n_W >= kRidge = cos 89 degrees) is a ridge: a cylinder lying along it
+// rests on the edge, and the end discs' lowest rim points on its faces
+// describe the same contact (alongSidePoint). A table's edge (90 degrees)
+// or a sharper one: they are another contact. The last degree fades from
+// the one to the other, so a fold rounded off 90 degrees (a mesh from
+// CAD) is still a table's edge.
+constexpr double kRidge = 0.017452406437283513;
 // A sharp edge within this angle (its sine) of a cylinder's axis is held by
 // the model of an edge along the side as well as its nearest point's
 // (edgeCylinder): 0.01 rad, so the side's end points move off it by 1 % of
@@ -576,11 +581,12 @@ void alongSidePoint(const MeshShape& m, const MeshEdge& e, const CylInMesh& cy, 
     const V3 E(c.x(), c.y(), 0.0);  // the edge from the axis, across it
     const double aT = cy.r + nl.dot(E), aW = ml.dot(E) + cy.r * ml.dot(nl);  // p's depths behind nT and W
     const double s = aW < aT ? 1.0 - farShare(std::max(aW, 0.0), aT) : farShare(aT, aW);
-    // Across a ridge (faces within 45 degrees) the disc's lowest rim points
-    // on its faces describe the edge's contact too: they give up the edge's
-    // share, in the cone as beyond it, so the two sum to one. Across a
-    // sharper edge (a table's) they are another contact (the wall's):
-    // they keep theirs; in between, in proportion (kRidge).
+    // Across a ridge (faces less than 89 degrees apart) the disc's lowest
+    // rim points on its faces describe the edge's contact too: they give
+    // up the edge's share, in the cone as beyond it, so the two sum to one.
+    // Across a table's edge (90 degrees or sharper) they are another
+    // contact (the wall's): they keep theirs, and in the cone the edge
+    // takes all of its own; in the last degree, in proportion (kRidge).
     const double ridge = std::clamp(nT.dot(nW) / kRidge, 0.0, 1.0);
     yield = ridge * s;
     if (!inCone) {
@@ -588,8 +594,8 @@ void alongSidePoint(const MeshShape& m, const MeshEdge& e, const CylInMesh& cy, 
       if (share <= 0.0) return;
       n = nT;
       depth = nl.dot(E) + std::sqrt(std::max(0.0, nl.dot(E) * nl.dot(E) - rho * rho + cy.r * cy.r));
-    } else if (ridge > 0.0) {
-      share = s;
+    } else {
+      share = 1.0 - ridge * (1.0 - s);
     }
   }
   out.push_back({cy.world(x), cy.world(x) - depth * n, n, -depth, w * share});

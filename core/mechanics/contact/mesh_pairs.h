@@ -64,11 +64,12 @@
 //    pushes along that face's normal, as deep as the side reaches below it,
 //    for the share the face's lowest rim point hands to the other face, so
 //    the table holds it up to the edge; in the cone too its share is that
-//    one, 1 but within the band. Across a ridge (faces within 45 degrees)
-//    the end discs' lowest rim points on its faces describe the same
-//    contact: they give that share up, so the two sum to one (a rod lying
-//    along a roof's ridge gets the line contact's two points, not four);
-//    across a table's edge they are the wall's own, and keep theirs; an
+//    one, 1 but within the band. Across a ridge (faces less than 89
+//    degrees apart) the end discs' lowest rim points on its faces describe
+//    the same contact: they give that share up, so the two sum to one (a
+//    rod lying along a roof's ridge gets the line contact's two points, not
+//    four); across a table's edge (90 degrees or sharper) they are the
+//    wall's own, and keep theirs (the last degree fades between); an
 //    edge within 0.01 rad of the axis is held by both, the stretch's ends
 //    with weight w = (1 - sin(angle) / 0.01)^2 and its nearest point with
 //    1 - w, so turning the body off the edge changes the force smoothly), no
