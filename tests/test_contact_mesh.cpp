@@ -989,6 +989,73 @@ class TestContactMesh : public QObject {
     }
   }
 
+  // The nearest-point model's force at the kAlong band's edge, by hand: the
+  // cylinder of cylinderTurnedOnARidge (10-degree roof, s = sin 10, c =
+  // cos 10, x_c = 0, d = 1 mm) turned by psi = asin(kAlong) (w = 0: the
+  // along-side model weighs nothing) and by 0.02 rad. Three points:
+  //  - the ridge's point nearest the axis, under the centre (the axis
+  //    crosses over the ridge there, z_c above it): d deep along +z, at
+  //    (0, y0, -d / 2);
+  //  - per end disc (centre C = (-+L sin psi, y0 +- L cos psi, z_c), axis
+  //    a = (-sin psi, cos psi, 0)) its lowest rim point along the picking
+  //    normal n (rimNormal): the two faces' planes blended by the disc's
+  //    deepest depths behind them, D_R,L = r sqrt(1 - s^2 sin^2 psi) -+
+  //    s C_x - c z_c, n = (1 - w) n_near + w n_far normalised, w =
+  //    farShare(D_near, D_far); the point p = C - r (n - (n . a) a)
+  //    normalised, its depths behind the planes d_R,L = -n_R,L . p,
+  //    blended as a corner's (farShare of them; depth (1 - w) near + w far,
+  //    normal likewise), reported at p + depth / 2 normal.
+  // psi = asin(0.01): rims 0.764159 mm deep each, F_z = 2.510 mN against
+  // the line contact's 2.000 mN at psi = 0 (the nearest point and the two
+  // rim points describe the same line contact: the model's excess within
+  // the band, spread over it by w). To 1e-12 m, 1e-12 of the normals.
+  void cylinderTurnedPastTheAlongBandByHand() {
+    const double al = 10.0 * std::numbers::pi / 180.0, s = std::sin(al), c = std::cos(al);
+    const double r = 0.02, L = 0.05, y0 = 0.1, d = 1e-3, zc = r - d;
+    const Shape mesh = meshShape(roof(al), kRoofTris), cyl = Shape::cylinder(r, L);
+    const M3 along = rot(std::numbers::pi / 2, V3(1, 0, 0));
+    const V3 nR(s, 0, c), nL(-s, 0, c);
+    auto farShare = [](double near, double far) {
+      if (!(far > 0.0)) return 0.0;
+      const double sb = (far - near) / (0.5 * far);
+      return sb >= 1.0 ? 0.0 : 0.5 * (1 - sb) * (1 - sb);
+    };
+    for (double psi : {std::asin(0.01), 0.02}) {
+      const V3 a(-std::sin(psi), std::cos(psi), 0);
+      struct Want {
+        V3 at, n;
+        double depth;
+      };
+      std::vector<Want> want = {{V3(0, y0, -d / 2), V3::UnitZ(), d}};
+      V3 F = d * V3::UnitZ();
+      for (double end : {-1.0, 1.0}) {
+        const V3 C = V3(0, y0, zc) + end * L * a;
+        const double K = r * std::sqrt(1 - s * s * std::sin(psi) * std::sin(psi)) - c * zc;
+        const double DR = K - s * C.x(), DL = K + s * C.x(), wd = farShare(std::min(DR, DL), std::max(DR, DL));
+        const V3 n = ((1 - wd) * (DR <= DL ? nR : nL) + wd * (DR <= DL ? nL : nR)).normalized();
+        const V3 p = C - r * (n - n.dot(a) * a).normalized();
+        const double dR = -nR.dot(p), dL = -nL.dot(p), near = std::min(dR, dL), far = std::max(dR, dL);
+        const double w = farShare(near, far), depth = (1 - w) * near + w * far;
+        const V3 normal = ((1 - w) * (dR <= dL ? nR : nL) + w * (dR <= dL ? nL : nR)).normalized();
+        want.push_back({p + 0.5 * depth * normal, normal, depth});
+        F += depth * normal;
+      }
+      const Contact got = contact::collide(mesh, Frame{}, cyl, Frame{V3(0, y0, zc), rot(psi, V3(0, 0, 1)) * along});
+      QCOMPARE(got.points.size(), want.size());
+      for (const Want& w : want) {
+        const auto it = std::find_if(got.points.begin(), got.points.end(),
+                                     [&](const contact::ContactPoint& q) { return (q.point - w.at).norm() <= 1e-12; });
+        QVERIFY2(it != got.points.end(), qPrintable(QString("psi %1: no point at (%2, %3, %4)").arg(psi).arg(w.at.x()).arg(w.at.y()).arg(w.at.z())));
+        QVERIFY2(std::abs(it->depth - w.depth) <= 1e-12, qPrintable(QString("psi %1: depth %2 against %3").arg(psi).arg(it->depth).arg(w.depth)));
+        QVERIFY((it->normal - w.n).norm() <= 1e-12);
+        QCOMPARE(it->share, 1.0);
+      }
+      qInfo("turned by %.7f rad: F_z %.9g mN by hand, %.9g mN got, rims %.9g mm deep", psi, 1e3 * F.z(), 1e3 * springForce(got).z(),
+            1e3 * want[1].depth);
+      QVERIFY((springForce(got) - F).norm() <= 1e-12 * F.norm());
+    }
+  }
+
   // A pyramid's apex poking d into the bottom cap of a cylinder (r 50 mm,
   // 100 mm long) tilted by 0.2 rad, 10 mm off its axis: one contact, d deep
   // along the cap's inward normal (the cylinder's axis: it is pushed off the

@@ -180,8 +180,18 @@ constexpr double kBand = 0.5;
 constexpr double kRidge = 0.017452406437283513;
 // A sharp edge within this angle (its sine) of a cylinder's axis is held by
 // the model of an edge along the side as well as its nearest point's
-// (edgeCylinder): 0.01 rad, so the side's end points move off it by 1 % of
-// the length.
+// (edgeCylinder). Why 0.01: the along-side model is the line contact (the
+// stretch's two end points, each at its own depth) only while both ends
+// of the stretch lie inside the side, L sin psi < sqrt(2 r delta -
+// delta^2) for a side delta deep (L the half length); past that the edge
+// crosses the side and only its nearest point describes it. So the band
+// reaches no farther than the shallowest depth that is still to be a line
+// contact allows: with 0.01, every depth above (L kAlong)^2 / (2 r) =
+// 6.25 um for r 20 mm, L 50 mm (1/160 of a 1 mm depth; as L^2 / r for
+// other sizes). A narrower band steepens the hand-over: the force moves
+// between the two models' (by hand 2.000 and 2.510 mN for the linear
+// spring per point at 1 mm deep on a 10-degree ridge, test_contact_mesh
+// cylinderTurnedPastTheAlongBandByHand) across the band, |w'| <= 2 / kAlong.
 constexpr double kAlong = 0.01;
 double farShare(double near, double far) {
   if (!(far > 0.0)) return 0.0;
