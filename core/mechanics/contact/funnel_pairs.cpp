@@ -336,11 +336,15 @@ bool rimOnRim(const Body& b, double q, const V3& X, const V3& wallOut, const V3&
   if (!(lamMin >= -tol)) return false;  // the plane features' own tolerance
   // Two wedges only while X is near the corner: deeper than half the
   // radius into the body, the side's normal -e_r turns round the axis and
-  // flips where X crosses it. Between 1/2 and 3/4 of the radius in, the
+  // flips where X crosses it; deeper than half the half-length, the end's
+  // flips where X crosses the mid-plane (path 279 switched rim on rim on
+  // and off there at full weight). Between 1/2 and 3/4 of the way in, the
   // contact hands over to the other features' choice (a deep body pushed
-  // out by the wall or a face). (The same by the end's depth, where X
-  // crosses the mid-plane, made more paths jump than it mended.)
-  const double share = std::clamp(3.0 - 4.0 * side.depth / b.R, 0.0, 1.0);
+  // out by the wall or a face). (The end's hand-over made more paths jump
+  // than it mended while the rim's own end way still flipped there: now
+  // that way fades near the mid-plane, rimWays.)
+  const double share =
+      std::min(std::clamp(3.0 - 4.0 * side.depth / b.R, 0.0, 1.0), std::clamp(3.0 - 4.0 * end.depth / b.hl, 0.0, 1.0));
   if (share == 0.0) return false;
   // The shared arc's ends: the funnel's axes in the body's arc, then the
   // body's in the funnel's (one that coincides with a funnel axis is that axis).
@@ -418,29 +422,69 @@ double rimWedge(const Body& b, const V3& x, const V3& n0, const V3& n1, const V3
   return v;
 }
 
+// A rim point inside a cylinder leaves it by the shallower of its ways
+// out (side, end) when that one's normal lies in the rim's normal cone,
+// else by the deeper's, else by the local wedge's overlap (rimWedge). Each
+// way counts by its share (1 in the cone, falling to 0 at kCone outside
+// it), and where both count and their depths near a tie (the rim's
+// deepest point under both lies on the corner's bisector) the deeper's
+// farShare w blends them, as the wall and a face: so the normal turns
+// rather than flips where a way leaves the cone or the depths cross.
+// With fa, fo the shallower's and the deeper's shares, the weights are
+// fa (1 - w fo), fo (1 - fa + fa w) and the wedge's (1 - fa)(1 - fo):
+// the sharp choice where the shares are 0 or 1 and w = 0, and the same
+// when the two ways swap at their tie (w = 1/2).
+constexpr double kCone = 0.25;
+// A way's share by the rim point's distance from where its normal flips
+// (|z| from the mid-plane for the end, rho from the axis for the side): 0
+// there, rising smoothly (C1) to 1 at kNear of the half-length (radius).
+constexpr double kNear = 0.25;
+double nearShare(double z, double size) {
+  const double s = std::min(1.0, z / (kNear * size));
+  return s <= 0.0 ? 0.0 : s * s * (3.0 - 2.0 * s);
+}
+struct RimWays {
+  double shallow, deep, wedge;
+};
+RimWays rimWays(double fa, double fo, double w) {
+  return {fa * (1.0 - w * fo), fo * (1.0 - fa + fa * w), (1.0 - fa) * (1.0 - fo)};
+}
+
 // The base and mouth rims' candidates (appended to cands, after the wall
 // and the faces), and a cylinder's rim-on-rim contact when one is across.
 void addRims(const Body& b, double rb, double rm, double L, std::vector<Candidate>& cands, Candidate& across) {
   const double len = std::hypot(rm - rb, L), tr = (rm - rb) / len, tz = L / len;
   // Rims: the body's signed distance at the circle's nearest point, when
   // the normal lies between the wall's and the face's. A rim point inside
-  // a cylinder leaves it by its side or its end: of those in the rim's
-  // normal cone the shallower (the other way out is blocked by the funnel;
-  // neither in the cone: the local wedge's overlap, rimWedge).
+  // a cylinder leaves it by its side or its end as rimWays weighs them (a
+  // way out of the rim's normal cone is blocked by the funnel; neither in
+  // it: the local wedge's overlap, rimWedge); its normal is then always
+  // in the cone (a blend within kCone of it: the rim counts).
   // A cylinder's end rim across the rim is its own feature (rimOnRim).
   for (const bool mouth : {false, true}) {
     const double Rr = mouth ? rm : rb, zr = mouth ? L : 0.0;
     auto P = [&](const Azimuth& a) { return V3(Rr * a.c, Rr * a.s, zr); };
-    auto inCone = [&](const V3& n, const V3& x) {
+    const double sg = mouth ? 1.0 : -1.0;
+    // How far n lies inside the rim's normal cone at x (the smaller of its
+    // two bounds' sines; >= 0 inside).
+    auto coneMargin = [&](const V3& n, const V3& x) {
       const double nr = n.dot(V3(x.x(), x.y(), 0.0)) / Rr, nz = n.z();
-      return -tz * nr + tr * nz >= -1e-12 && (mouth ? 1.0 : -1.0) * (tr * nr + tz * nz) >= -1e-12;
+      return std::min(-tz * nr + tr * nz, sg * (tr * nr + tz * nz));
     };
-    // The body's signed distance at rim point x, inside a cylinder by the
-    // way out in the cone. The rim point is chosen by it plus kappa times
-    // the other way's depth: along a stretch of the rim under a cylinder's
-    // end (or side) the first is flat, and the deepest under both is the
-    // corner's (the middle of the stretch, not any point of it).
-    // rate: the distance's rate along the rim (by the azimuth).
+    auto inCone = [&](const V3& n, const V3& x) { return coneMargin(n, x) >= -1e-12; };
+    // A way out's share by its normal's place: 1 in the cone, falling
+    // smoothly (C1) to 0 at kCone outside it.
+    auto coneShare = [&](const V3& n, const V3& x) {
+      const double m = coneMargin(n, x), s = 1.0 + m / kCone;
+      return m >= -1e-12 ? 1.0 : s <= 0.0 ? 0.0 : s * s * (3.0 - 2.0 * s);
+    };
+    // The body's signed distance at rim point x; inside a cylinder its
+    // ways out (side, end) by their shares (rimWays). The rim point is
+    // chosen by it plus kappa times both ways' depths: along a
+    // stretch of the rim under a cylinder's end (or side) the first is
+    // flat, and the deepest under both is the corner's (the middle of the
+    // stretch, not any point of it). rate: the distance's rate along the
+    // rim (by the azimuth; the shares' own rates left out).
     auto rimSdf = [&](const V3& x, V3& g, double kappa, double& rate) {
       const V3 dx(-x.y(), x.x(), 0.0);
       const double sd = b.sdf(x, g);
@@ -449,21 +493,31 @@ void addRims(const Body& b, double rb, double rm, double L, std::vector<Candidat
       Axis side, end;
       V3 corner;
       cylinderAxes(b, x, side, end, corner);
-      const bool si = inCone(side.nu, x), ei = inCone(end.nu, x);
-      if (!si && !ei) {
-        const double c = x.x() / Rr, s = x.y() / Rr, sg = mouth ? 1.0 : -1.0;
-        V3 n;
-        const double v = rimWedge(b, x, V3(-tz * c, -tz * s, tr), sg * V3(tr * c, tr * s, tz), dx, V3(tz * s, -tz * c, 0.0),
-                                  sg * V3(-tr * s, tr * c, 0.0), n, rate);
-        g = -n;
-        rate = -rate - kappa * (side.nu + end.nu).dot(dx);
-        return -(v + kappa * (side.depth + end.depth));
-      }
-      const bool bySide = si && ei ? side.depth <= end.depth : si;
+      const bool bySide = side.depth <= end.depth;
       const Axis &a = bySide ? side : end, &o = bySide ? end : side;
-      g = -(a.nu + kappa * o.nu);
-      rate = g.dot(dx);
-      return -(a.depth + kappa * o.depth);
+      // The end's normal flips where x crosses the mid-plane (hl deep),
+      // the side's -e_r where it crosses the axis (R deep): each counts
+      // less as x nears them, the end in the search too, the side in the
+      // contact only (the search by its depth R - rho, exact there).
+      auto share = [&](const Axis& w) {
+        const double near = &w == &end ? nearShare(b.hl - end.depth, b.hl) : kappa > 0.0 ? 1.0 : nearShare(b.R - side.depth, b.R);
+        return near * coneShare(w.nu, x);
+      };
+      const RimWays c = rimWays(share(a), share(o), farShare(a.depth, o.depth));
+      V3 n = c.shallow * a.nu + c.deep * o.nu;
+      double depth = c.shallow * a.depth + c.deep * o.depth, r = n.dot(dx);
+      if (c.wedge > 0.0) {
+        const double cq = x.x() / Rr, sq = x.y() / Rr;
+        V3 nw;
+        double rw;
+        depth += c.wedge * rimWedge(b, x, V3(-tz * cq, -tz * sq, tr), sg * V3(tr * cq, tr * sq, tz), dx,
+                                    V3(tz * sq, -tz * cq, 0.0), sg * V3(-tr * sq, tr * cq, 0.0), nw, rw);
+        n += c.wedge * nw;
+        r += c.wedge * rw;
+      }
+      g = -n.normalized();
+      rate = -(r + kappa * (side.nu + end.nu).dot(dx));
+      return -(depth + kappa * (side.depth + end.depth));
     };
     V3 g;
     double rate;
@@ -476,7 +530,7 @@ void addRims(const Body& b, double rb, double rm, double L, std::vector<Candidat
     Candidate k;
     k.distance = rimSdf(x, g, 0.0, rate);
     k.normal = -g;
-    k.valid = inCone(k.normal, x);
+    k.valid = inCone(k.normal, x) || (b.cylinder && k.distance < 0.0);  // inside: rimWays' normal
     if (b.cylinder && k.distance < 0.0) {
       const V3 faceOut = (mouth ? 1.0 : -1.0) * V3(tr * std::cos(q), tr * std::sin(q), tz);
       Candidate r;

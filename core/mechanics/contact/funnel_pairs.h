@@ -37,17 +37,23 @@ namespace pm::contact {
 // faded one counts for want of its way out. A face counts for
 // want of the wall's way out only at points nearer its own plane than the
 // other face's (a face's plane far away bounds a false depth). A rim point
-// inside a cylinder leaves it by its side or end when one's normal lies in
-// the rim's cone; with neither, by the local wedge's exact overlap (the
-// smallest over the cone of the body's overlap along each direction). A
+// inside a cylinder leaves it by the shallower of its side and end when
+// that one's normal lies in the rim's cone, else by the deeper's, else by
+// the local wedge's exact overlap (the smallest over the cone of the
+// body's overlap along each direction); each way counts by a share that
+// falls smoothly to 0 within 0.25 outside the cone and near where its
+// normal flips (the end within hl/4 of the body's mid-plane, the side
+// within R/4 of its axis), and near their tie the two ways are blended as
+// the wall and a face are, so the rim's normal turns rather than flips. A
 // cylinder's end rim across a funnel rim, each corner inside the other
 // solid, is the rim-on-rim feature: the overlaps X - C along the two axes
 // both corners' normal cones share, blended near their tie so the normal
 // turns over a distance of the order of the depth rather than at once; it
 // is a corner's model, so where the funnel's rim point lies deeper in the
-// body than half its radius it hands over to the other features' choice,
-// done at 3/4 (the side's normal would flip where the point crosses the
-// body's axis).
+// body than half its radius or half its half-length it hands over to the
+// other features' choice, done at 3/4 (the side's normal would flip where
+// the point crosses the body's axis, the end's where it crosses the
+// mid-plane).
 // One normal per pair: a peg pressed against two sides of the funnel at
 // once is held by the deeper side only.
 Contact funnelBody(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb);
