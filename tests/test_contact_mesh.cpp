@@ -1544,6 +1544,38 @@ class TestContactMesh : public QObject {
     QVERIFY2(worst[1] <= 1.1 * worst[0], qPrintable(QString("%1 against %2").arg(worst[1]).arg(worst[0])));
   }
 
+  // A low 16-facet pyramid (apex 20 mm over a unit 16-gon): every face's
+  // rim points are picked over all 16 planes (each ridge at the apex
+  // touches every face), here all within the band. A cylinder (r 20 mm,
+  // 100 mm long) tilted 0.3 rad about x, its lowest rim point 3 mm below
+  // the apex's height, 13 mm off it along y. The same surface with its
+  // triangles listed from the 0th, 5th or 11th on must give the same
+  // contact (to 1e-15 of the force: the same arithmetic in another
+  // order). h2 at 7e8831f weighed at most 8 planes, the first 8 met: F_x
+  // -1.04e-5 N against +1.05e-5 N (F_z 5.743 against 5.739 mN).
+  void trianglesOrderDoesNotChangeTheRimPoints() {
+    const int n = 16;
+    const double apexZ = 0.02, r = 0.02, L = 0.05;
+    const M3 R = rot(0.3, V3(1, 0, 0));
+    const V3 a = R.col(2);
+    V3 c = V3(0, 0.013, apexZ) + L * a;
+    const V3 low = c - L * a - r * (V3::UnitZ() - a.z() * a).normalized();
+    c.z() += apexZ - 0.003 - low.z();
+    Verts v = {{0, 0, apexZ}};
+    for (int k = 0; k < n; ++k) v.push_back({std::cos(2 * k * std::numbers::pi / n), std::sin(2 * k * std::numbers::pi / n), 0});
+    V3 first = V3::Zero();
+    for (int shift : {0, 5, 11}) {
+      Tris t;
+      for (int k = 0; k < n; ++k) t.push_back({0, 1 + (k + shift) % n, 1 + (k + shift + 1) % n});
+      const V3 F = springForce(contact::collide(meshShape(v, t), Frame{}, Shape::cylinder(r, L), Frame{c, R}));
+      if (shift == 0) first = F;
+      qInfo("16 facets listed from the %d-th: F (%.10g, %.10g, %.10g) mN, off by %.3g", shift, 1e3 * F.x(), 1e3 * F.y(), 1e3 * F.z(),
+            (F - first).norm() / first.norm());
+      QVERIFY(first.norm() > 1e-3);
+      QVERIFY2((F - first).norm() <= 1e-15 * first.norm(), qPrintable(QString::number((F - first).norm() / first.norm())));
+    }
+  }
+
   // The steep pyramid's apex (fan(3)) inside a cylinder (r 20 mm, 100 mm
   // long) turned 45 degrees about y, dB = 12 mm above the bottom cap,
   // moved across the axis along the cylinder's x (local (x, 0, -L + dB)).

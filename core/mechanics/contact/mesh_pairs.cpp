@@ -471,41 +471,37 @@ struct CylInMesh {
 // The normal that picks an end disc's rim points (centre `centre`, axis a,
 // radius r) for triangle t (rimNormal): t's own, blended (blendWays) with
 // the faces of the ridges near the body that touch t's flat patch (each
-// plane once, at most 8: rimPlanes) by the disc's deepest depths behind
-// their planes,
+// plane once, as many as there are: an apex of n facets gives n; rimPlanes)
+// by the disc's deepest depths behind their planes,
 // D_k = r sqrt(1 - (n_k . a)^2) - n_k . (centre - p_k). So under a ridge or
 // around an apex every face picks the same points, however finely it is
 // split into triangles (the faces' own lowest points differ once the axis
 // leans along the ridge), turning from one face's to the other's within the
-// band, and each face its own beyond it.
-struct RimPlanes {
-  static constexpr int kMost = 8;
-  int face[kMost];
-  int n = 0;
-};
-RimPlanes rimPlanes(const MeshShape& m, int t, const std::vector<int>& ridges) {
-  RimPlanes p;
-  p.face[p.n++] = t;
+// band, and each face its own beyond it. (Up to 8 planes before: around
+// an apex of 16 facets which eight were kept depended on the order the
+// triangles were listed in, and so did the force.)
+void rimPlanes(const MeshShape& m, int t, const std::vector<int>& ridges, std::vector<int>& planes) {
+  planes.assign(1, t);
   for (int id : ridges)
     if (m.ridgeTouches(id, m.patch(t)))
       for (int f : m.edges()[id].tri) {
         const V3& nf = m.normals()[f];
-        const bool seen = std::any_of(p.face, p.face + p.n, [&](int g) { return (m.normals()[g] - nf).norm() <= MeshShape::kFlatAngle; });
-        if (!seen && p.n < RimPlanes::kMost) p.face[p.n++] = f;
+        const bool seen =
+            std::any_of(planes.begin(), planes.end(), [&](int g) { return (m.normals()[g] - nf).norm() <= MeshShape::kFlatAngle; });
+        if (!seen) planes.push_back(f);
       }
-  return p;
 }
-V3 rimNormal(const MeshShape& m, const RimPlanes& p, const V3& centre, const V3& a, double r) {
-  if (p.n == 1) return m.normals()[p.face[0]];
-  Way ways[RimPlanes::kMost];
-  for (int k = 0; k < p.n; ++k) {
-    const V3& nf = m.normals()[p.face[k]];
+V3 rimNormal(const MeshShape& m, const std::vector<int>& planes, std::vector<Way>& ways, const V3& centre, const V3& a, double r) {
+  if (planes.size() == 1) return m.normals()[planes[0]];
+  ways.resize(planes.size());
+  for (size_t k = 0; k < planes.size(); ++k) {
+    const V3& nf = m.normals()[planes[k]];
     const double na = nf.dot(a);
-    ways[k] = {r * std::sqrt(std::max(0.0, 1.0 - na * na)) - nf.dot(centre - m.vertices()[m.triangles()[p.face[k]][0]]), nf};
+    ways[k] = {r * std::sqrt(std::max(0.0, 1.0 - na * na)) - nf.dot(centre - m.vertices()[m.triangles()[planes[k]][0]]), nf};
   }
   double depth;
   V3 normal;
-  blendWays(ways, p.n, depth, normal);
+  blendWays(ways.data(), int(ways.size()), depth, normal);
   return normal;
 }
 
@@ -518,18 +514,21 @@ V3 rimNormal(const MeshShape& m, const RimPlanes& p, const V3& centre, const V3&
                                             const CylInMesh& cy, std::vector<Feature>& out) {
   const double limit = std::min(cy.r, cy.h);
   const V3 a = cy.R.col(2);
-  thread_local std::vector<int> ridges;  // near the body (kept: no allocation per call)
+  // Near the body; per triangle its picking planes (kept: no allocation per call).
+  thread_local std::vector<int> ridges, planes;
+  thread_local std::vector<Way> ways;
   ridges.clear();
   for (int id : edgeIds)
     if (m.edges()[id].sharp && m.edges()[id].tri[1] >= 0) ridges.push_back(id);
   for (int t : tris) {
     const V3& n = m.normals()[t];
     const V3& a0 = m.vertices()[m.triangles()[t][0]];
-    RimPlanes planes;
-    planes.face[planes.n++] = t;
-    if (!ridges.empty()) planes = rimPlanes(m, t, ridges);
+    if (ridges.empty())
+      planes.assign(1, t);
+    else
+      rimPlanes(m, t, ridges, planes);
     for (double end : {-1.0, 1.0}) {
-      const V3 ns = rimNormal(m, planes, cy.c + end * cy.h * a, a, cy.r);
+      const V3 ns = rimNormal(m, planes, ways, cy.c + end * cy.h * a, a, cy.r);
       V3 u = ns - ns.dot(a) * a;
       u = u.norm() > 1e-12 ? V3(u.normalized()) : V3(cy.R.col(0));
       const V3 w = a.cross(u);
