@@ -373,38 +373,49 @@ double coneFade(double margin) { return std::clamp(margin / kCone, 0.0, 1.0); }
 // the depths alone (not on which way is the nearest), so they are
 // continuous where the nearest way changes. depth = sum w_k d_k, outward =
 // the normalised sum w_k n_k: the single way's beyond the band, half and
-// half where two are equal.
+// half where two are equal. With `nearest` below the ways' own nearest
+// depth (a nearer way left out: fadeWays), f_k = farShare(nearest, d_k)
+// for all; false when every way then lies beyond the band (no blend).
 struct Way {
   double depth;
   V3 outward;
   double weight = 1.0;  // of its g_k: below 1 where its normal fades (a cylinder's side near the axis)
 };
-void blendWays(const Way* ways, int n, double& depth, V3& outward) {
+bool blendWays(const Way* ways, int n, double& depth, V3& outward, double nearest = -1.0) {
   int k0 = 0;
   for (int k = 1; k < n; ++k)
     if (ways[k].depth < ways[k0].depth) k0 = k;
+  const bool own = !(nearest >= 0.0 && nearest < ways[k0].depth);
   double sum = 0.0, d = 0.0;
   V3 o = V3::Zero();
   for (int k = 0; k < n; ++k) {
-    const double f = k == k0 ? 0.5 : farShare(ways[k0].depth, ways[k].depth), g = ways[k].weight * f / (1.0 - f);
+    const double f = k == k0 && own ? 0.5 : farShare(own ? ways[k0].depth : nearest, ways[k].depth), g = ways[k].weight * f / (1.0 - f);
     sum += g;
     d += g * ways[k].depth;
     o += g * ways[k].outward;
   }
   // Opposite ways equally deep (a thin sheet's corner amid a box): the nearest alone.
+  if (!(sum > 0.0)) return false;
   const bool opposed = o.norm() <= 1e-9 * sum;
   depth = opposed ? ways[k0].depth : d / sum;
   outward = opposed ? ways[k0].outward : V3(o.normalized());
+  return true;
 }
 
-// Ways out that fade in (fade[k] in (0, 1]: near the cone's border): each way is taken with probability fade[k], and the
-// depth and outward normal are the expected blend (blendWays) of the ways
-// taken, given some are; `share` the chance that some are. So a way fading
-// to zero leaves the blend of the others, and the result moves with each
-// fade linearly (not as the weight of a ratio, which turns the normal over
-// a width as small as the farther way's share).
+// Ways out that fade in (fade[k] in (0, 1]: near the cone's border): each
+// way is taken with probability fade[k], and the depth and outward normal
+// are the expected blend (blendWays) of the ways taken, given some are;
+// `share` the chance that some are. The ways taken are blended by their
+// depths against the nearest of all (taken or not), and those all beyond
+// its band give nothing: a body entering through a way near the border
+// (that way ~0 deep) is not pushed out the others' way at their depth. So
+// a way fading to zero leaves the blend of the others, and the result
+// moves with each fade linearly (not as the weight of a ratio, which
+// turns the normal over a width as small as the farther way's share).
 void fadeWays(const Way* ways, const double* fade, int n, double& depth, V3& outward, double& share) {
   share = depth = 0.0;
+  double nearest = ways[0].depth;
+  for (int j = 1; j < n; ++j) nearest = std::min(nearest, ways[j].depth);
   V3 o = V3::Zero();
   for (unsigned taken = 1; taken < (1u << n); ++taken) {
     double p = 1.0;
@@ -420,11 +431,12 @@ void fadeWays(const Way* ways, const double* fade, int n, double& depth, V3& out
     if (!(p > 0.0)) continue;
     double d;
     V3 nf;
-    blendWays(sub, k, d, nf);
+    if (!blendWays(sub, k, d, nf, nearest)) continue;
     share += p;
     depth += p * d;
     o += p * nf;
   }
+  if (!(share > 0.0)) return;
   depth /= share;
   outward = o.normalized();
 }
@@ -822,7 +834,7 @@ void vertexCylinder(const MeshShape& m, const std::vector<int>& ids, const CylIn
     double depth, share;
     V3 nf;
     fadeWays(ways, fade, n, depth, nf, share);
-    out.push_back({v, v + depth * nf, -nf, -depth, share});
+    if (share > 0.0) out.push_back({v, v + depth * nf, -nf, -depth, share});
   }
 }
 
