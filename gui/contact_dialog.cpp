@@ -74,7 +74,10 @@ ContactDialog::ContactDialog(Document* doc, SelectionModel* selection, Mechanism
     new QHBoxLayout(sizeRow_[side]);
     sizeRow_[side]->layout()->setContentsMargins(0, 0, 0, 0);
     form->addRow(side == 0 ? tr("I size") : tr("J size"), sizeRow_[side]);
-    connect(part_[side], &QComboBox::currentIndexChanged, this, [this, side] { fillShapes(side); });
+    connect(part_[side], &QComboBox::currentIndexChanged, this, [this, side] {
+      typed_[side].clear();  // another body: its own drawn sizes
+      fillShapes(side);
+    });
     connect(shape_[side], &QComboBox::currentIndexChanged, this, [this, side] {
       markUnsupported();
       showMeshRow();
@@ -219,8 +222,10 @@ void ContactDialog::fillMarkers(int side) {
 }
 
 // The fields of the sizes the shape chosen takes, valued from its option
-// (a mesh's come from its file; a plane has none), after the marker box in
-// the tab order.
+// (a mesh's come from its file; a plane has none) or, for a size the user
+// typed on this side before (by name: a sphere's radius stays a
+// cylinder's), what was typed; after the marker box in the tab order. Each
+// label and field tells what the size measures (the core's declaration).
 void ContactDialog::fillSizes(int side) {
   QWidget* row = sizeRow_[side];
   qDeleteAll(row->findChildren<QWidget*>(Qt::FindDirectChildrenOnly));
@@ -233,20 +238,25 @@ void ContactDialog::fillSizes(int side) {
   QWidget* previous = marker_[side];
   for (const EditField& f : sizeFields_[side]) {
     auto* label = new QLabel(QString("%1 [%2]").arg(f.label, f.unit), row);
-    auto* e = new QLineEdit(f.value, row);
+    const std::string name = f.key.substr(f.key.rfind('.') + 1);
+    auto typed = typed_[side].find(name);
+    auto* e = new QLineEdit(typed == typed_[side].end() ? f.value : typed->second, row);
     e->setObjectName(QString::fromStdString("dlg_" + f.key));
+    connect(e, &QLineEdit::textEdited, this, [this, side, name](const QString& text) { typed_[side][name] = text; });
     e->setMinimumWidth(e->fontMetrics().horizontalAdvance("0000.000 mm"));
     label->setToolTip(f.tip);
     e->setToolTip(f.tip);
     label->setBuddy(e);
     lay->addWidget(label);
     lay->addWidget(e, 1);
-    sizes_[side][f.key.substr(f.key.rfind('.') + 1)] = e;
+    sizes_[side][name] = e;
     setTabOrder(previous, e);
     previous = e;
   }
-  if (sized && sizeFields_[side].empty())
-    lay->addWidget(new QLabel(tr("none: a plane is the half-space below its marker's xy-plane"), row));
+  if (sized && sizeFields_[side].empty())  // a plane: what it is, as the core declares it
+    if (const engine::ContactShapeDecl* d = engine::contactShapeDecl(options_[side][size_t(k)].shape.shape))
+      lay->addWidget(new QLabel(
+          tr("none: a %1 is %2").arg(QString::fromStdString(d->name), QString::fromStdString(d->description)), row));
   // Shown now, not at the layout's queued show: typed into at once.
   for (QWidget* w : row->findChildren<QWidget*>(Qt::FindDirectChildrenOnly)) w->show();
   form_->setRowVisible(row, sized);

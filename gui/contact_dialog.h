@@ -15,10 +15,13 @@
 // markers (the engine keeps the names "<body>.<marker>" on its node bodies).
 // Each side's sizes are typed in the dialog (mm; SI in the model): the
 // fields are those the core declares for the shape chosen
-// (contactSizeFields), valued from the drawn shape, the flexible body's
-// section or the default; one not > 0 is refused, naming its field. Every
-// shape the core has is offered on a part, the ones not drawn at default
-// sizes.
+// (contactSizeFields, the core's description of each as its tip), valued
+// from the drawn shape, or by the core's rules from the part's drawing or
+// the flexible body's section; one not > 0 is refused, naming its field.
+// What was typed stays by size name when the shape changes (a radius typed
+// for a sphere is the cylinder's radius, and a length typed for the
+// cylinder comes back when it is chosen again). Every shape the core has is
+// offered on a part, the ones not drawn at the core's default sizes.
 // "Pick in 3D" hides the dialog while the user clicks a marker or a part
 // in the 3D view (MechanismView's marker pick, parts too): the side takes
 // that body, and that marker with the shape centred on it when there is one.
@@ -102,6 +105,10 @@ class ContactDialog : public QDialog {
   QWidget* sizeRow_[2];
   std::vector<EditField> sizeFields_[2];  // the shape's sizes, their texts as first shown
   std::map<std::string, QLineEdit*> sizes_[2];
+  // What the user typed per size name on each side, kept across shape
+  // changes (also sizes the shape now chosen lacks, for a switch back);
+  // cleared when the side's body changes.
+  std::map<std::string, QString> typed_[2];
   QLabel* message_;
   QFormLayout* form_;
   QWidget* meshRow_;

@@ -77,34 +77,60 @@ bool samePose(const MarkerDef& a, const MarkerDef& b) {
   return (rotationFromRpy(a.orientation) - rotationFromRpy(b.orientation)).norm() < 1e-12;
 }
 
-// The sizes a contact shape takes, with small defaults [m] for a new one.
-std::map<std::string, double> defaultSizes(const std::string& shape, const std::map<std::string, double>& keep) {
-  std::map<std::string, double> out;
-  for (const std::string& k : engine::contactShapeSizes(shape)) {
-    auto it = keep.find(k);
-    const double def = k == "lx" || k == "ly" || k == "lz" ? 0.02 : k == "length" ? 0.02 : 0.01;
-    out[k] = it == keep.end() ? def : it->second;
-  }
-  if (shape == "funnel" && !keep.count("mouth_radius")) out["mouth_radius"] = 2 * out["radius"];
-  return out;
+// A sentence from a declaration's lower-case text.
+QString sentence(const std::string& text) {
+  QString t = QString::fromStdString(text);
+  if (!t.isEmpty()) t[0] = t[0].toUpper();
+  return t;
 }
 
-// What size `name` of a `shape` measures, in the marker's axes (the core's
-// meaning: core/mechanics/contact/shape.h).
-QString sizeTip(const std::string& shape, const std::string& name) {
-  if (name == "lx" || name == "ly" || name == "lz")
-    return QObject::tr("The box's full length along the marker's %1, centred on the marker")
-        .arg(QString::fromStdString(name.substr(1)));
-  if (shape == "funnel") {
-    if (name == "radius") return QObject::tr("The funnel's base radius, at the marker (z = 0)");
-    if (name == "mouth_radius") return QObject::tr("The funnel's mouth radius, at z = length");
-    if (name == "length") return QObject::tr("From the base to the mouth, along the marker's z");
+// The part frame's bounds of one drawn shape (its marker's pose applied),
+// grown into `lo`, `hi`. A mesh is not read here: it adds nothing.
+void growByDrawing(const PartDef& part, const Geometry& g, Eigen::Vector3d& lo, Eigen::Vector3d& hi) {
+  auto pose = [&](const std::string& id, Eigen::Vector3d& p, Eigen::Matrix3d& R) {
+    p.setZero();
+    R.setIdentity();
+    for (const MarkerDef& k : part.markers)
+      if (k.id == id) {
+        p = Eigen::Vector3d(k.position[0], k.position[1], k.position[2]);
+        R = rotationFromRpy(k.orientation);
+      }
+  };
+  Eigen::Vector3d p, a, b;
+  Eigen::Matrix3d R, R2;
+  pose(g.marker, p, R);
+  auto grow = [&](const Eigen::Vector3d& x) {
+    lo = lo.cwiseMin(x);
+    hi = hi.cwiseMax(x);
+  };
+  if (g.shape == "link" && !g.marker2.empty()) {  // its two ends, widened by half its width
+    pose(g.marker2, b, R2);
+    const Eigen::Vector3d w = Eigen::Vector3d::Constant(0.5 * sizeOf(g, "width"));
+    for (const Eigen::Vector3d& e : {p, b}) grow(e - w), grow(e + w);
+    return;
   }
-  if (shape == "capsule" && name == "length")
-    return QObject::tr("The straight part along the marker's z, centred on it (a cap of the radius at each end)");
-  if (name == "length") return QObject::tr("The full length along the marker's z, centred on the marker");
-  if (name == "radius") return QObject::tr("The %1's radius").arg(QString::fromStdString(shape));
-  return {};
+  if (g.shape == "box") {
+    b = 0.5 * Eigen::Vector3d(sizeOf(g, "lx"), sizeOf(g, "ly"), sizeOf(g, "lz"));
+    a = -b;
+  } else if (g.shape == "sphere") {
+    b = Eigen::Vector3d::Constant(sizeOf(g, "radius"));
+    a = -b;
+  } else if (g.shape == "cylinder" || g.shape == "tube") {  // from its marker along +z
+    const double r = sizeOf(g, "radius");
+    a = Eigen::Vector3d(-r, -r, 0.0);
+    b = Eigen::Vector3d(r, r, sizeOf(g, "length"));
+  } else {
+    return;
+  }
+  for (int c = 0; c < 8; ++c)
+    grow(p + R * Eigen::Vector3d(c & 1 ? b.x() : a.x(), c & 2 ? b.y() : a.y(), c & 4 ? b.z() : a.z()));
+}
+
+// The SI unit of a size field "<side>.size.<name>" of `shape` ("m").
+std::string sizeUnit(const std::string& shape, const std::string& key) {
+  const engine::ContactShapeDecl* decl = engine::contactShapeDecl(shape);
+  const engine::ContactSizeDecl* d = decl ? decl->size(key.substr(key.find(".size.") + 6)) : nullptr;
+  return d ? d->unit : "m";
 }
 
 QString message(const ProjectError& e) {
@@ -209,13 +235,14 @@ std::vector<ContactShapeOption> contactShapeOptions(const Mechanism& m, const st
     o.label = QObject::tr("plane at %1 (its xy-plane, z out of the solid)").arg(QString::fromStdString(k.id));
     out.push_back(o);
   }
+  const engine::ContactSizeBasis basis = contactSizeBasis(m, partId);
   for (const std::string& shape : engine::contactShapes()) {
     if (shape == "plane") continue;  // at each marker above
     ContactShapeOption o;
     o.at = MarkerDef{"", kZero, kZero};
     o.drawn = false;
     o.shape.shape = shape;
-    o.shape.size = defaultSizes(shape, {});
+    o.shape.size = engine::contactDefaultSizes(shape, basis);
     o.label = QObject::tr("%1, sizes typed below").arg(QString::fromStdString(shape));
     out.push_back(o);
   }
@@ -226,20 +253,34 @@ std::vector<ContactShapeOption> flexibleShapeOptions(const Mechanism& m, const s
   std::vector<ContactShapeOption> out;
   const FlexibleBodyDef* d = m.flexibleBody(bodyId);
   if (!d) return out;
-  const auto [hy, bz] = beamSectionSize(*d);
-  const double r = 0.5 * std::max(hy, bz), l = d->length / std::max(1, d->elements);
+  const engine::ContactSizeBasis basis = contactSizeBasis(m, bodyId);
   ContactShapeOption sphere;
   sphere.shape.shape = "sphere";
-  sphere.shape.size = {{"radius", r}};
-  sphere.label = QObject::tr("sphere r %1 mm (the section's size) at a marker").arg(mm(r));
+  sphere.shape.size = engine::contactDefaultSizes("sphere", basis);
+  sphere.label =
+      QObject::tr("sphere r %1 mm (the section's size) at a marker").arg(mm(sphere.shape.size.at("radius")));
   ContactShapeOption box;
   box.shape.shape = "box";
-  box.shape.size = {{"lx", l}, {"ly", hy}, {"lz", bz}};
-  box.label = QObject::tr("box %1 x %2 x %3 mm (an element) at a marker").arg(mm(l), mm(hy), mm(bz));
+  box.shape.size = engine::contactDefaultSizes("box", basis);
+  box.label = QObject::tr("box %1 x %2 x %3 mm (an element) at a marker")
+                  .arg(mm(box.shape.size.at("lx")), mm(box.shape.size.at("ly")), mm(box.shape.size.at("lz")));
   ContactShapeOption plane;
   plane.shape.shape = "plane";
   plane.label = QObject::tr("plane at a marker (its xy-plane, z out of the solid)");
   return {sphere, box, plane};
+}
+
+engine::ContactSizeBasis contactSizeBasis(const Mechanism& m, const std::string& body) {
+  engine::ContactSizeBasis b;
+  if (const FlexibleBodyDef* d = m.flexibleBody(body)) {
+    const auto [hy, bz] = beamSectionSize(*d);
+    b = {d->length / std::max(1, d->elements), hy, bz, true};
+  } else if (const PartDef* p = m.part(body)) {
+    Eigen::Vector3d lo = Eigen::Vector3d::Constant(HUGE_VAL), hi = -lo;
+    for (const Geometry& g : p->geometry) growByDrawing(*p, g, lo, hi);
+    if ((hi - lo).minCoeff() >= 0.0) b = {hi.x() - lo.x(), hi.y() - lo.y(), hi.z() - lo.z(), false};
+  }
+  return b;
 }
 
 QStringList bodyMarkers(const Mechanism& m, const std::string& body) {
@@ -318,12 +359,17 @@ QString checkLatchDef(const Mechanism& m, const LatchDef& latch) {
 
 std::vector<EditField> contactSizeFields(const std::string& side, const ContactShapeDef& s) {
   std::vector<EditField> out;
-  const ShownUnit u = shownUnitOf("m");  // the core's sizes are lengths in m
-  for (const std::string& name : engine::contactShapeSizes(s.shape)) {
-    auto it = s.size.find(name);
-    out.push_back(field(side + ".size." + name, QString::fromStdString(name), EditField::Kind::Number,
+  const engine::ContactShapeDecl* decl = engine::contactShapeDecl(s.shape);
+  if (!decl) return out;
+  for (const engine::ContactSizeDecl& d : decl->sizes) {
+    if (d.optional) continue;  // a mesh's scale: the dialog's unit box
+    const ShownUnit u = shownUnitOf(d.unit);
+    auto it = s.size.find(d.name);
+    out.push_back(field(side + ".size." + d.name, QString::fromStdString(d.name), EditField::Kind::Number,
                         units::formatNumber(u.scale * (it == s.size.end() ? 0.0 : it->second)), u.unit,
-                        sizeTip(s.shape, name)));
+                        QObject::tr("%1 [%2]. A new %3: %4.")
+                            .arg(sentence(d.description), u.unit, QString::fromStdString(s.shape),
+                                 QString::fromStdString(d.rule))));
   }
   return out;
 }
@@ -333,7 +379,7 @@ QString applyContactSize(ContactShapeDef& s, const EditField& f, const QString& 
   if (QString err = parseFieldNumber(f, text, where, shown); !err.isEmpty()) return err;
   if (!(shown > 0.0) || !std::isfinite(shown))
     return QObject::tr("%1: %2 %3 is not a size: it must be > 0").arg(where, units::formatNumber(shown), f.unit);
-  s.size[f.key.substr(f.key.find(".size.") + 6)] = shown / shownUnitOf("m").scale;
+  s.size[f.key.substr(f.key.find(".size.") + 6)] = shown / shownUnitOf(sizeUnit(s.shape, f.key)).scale;
   return {};
 }
 
@@ -395,7 +441,9 @@ QString applyContactField(Project& p, const std::string& id, const std::string& 
       side->marker = value;
     } else if (what == "shape") {
       side->shape = value;
-      side->size = defaultSizes(value, side->size);
+      // The sizes both shapes take stay; the others by the core's rules.
+      const std::string body = side->marker.substr(0, side->marker.find('.'));
+      side->size = engine::contactDefaultSizes(value, contactSizeBasis(p.mechanism, body), side->size);
     } else if (what.rfind("size.", 0) == 0) {
       if (QString err = applyContactSize(*side, f, text, where); !err.isEmpty()) return err;
     } else if (key.rfind("param.", 0) == 0) {

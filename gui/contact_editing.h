@@ -7,6 +7,7 @@
 #pragma once
 
 #include "mechanism_editing.h"
+#include "engine/engine.h"
 #include "model/project.h"
 
 #include <QString>
@@ -27,7 +28,8 @@ LatchDef* findLatch(Mechanism& m, const std::string& id);
 // two, a shape without a marker sits at the part frame) needs a marker at
 // `at` (pose in the part frame) of its own.
 // After those, every other shape the core has (engine::contactShapes) at
-// default sizes for the user to type, at the part frame or a marker chosen.
+// the core's default sizes for the part's drawing (contactSizeBasis) for
+// the user to type, at the part frame or a marker chosen.
 struct ContactShapeOption {
   QString label;          // "box 50 x 50 x 20 mm at base", "plane at floor (its xy-plane)"
   ContactShapeDef shape;  // sizes [m]; marker "<part>.<marker>" when one is there already
@@ -38,8 +40,13 @@ std::vector<ContactShapeOption> contactShapeOptions(const Mechanism& m, const st
 // The shapes a flexible body offers on one of its markers (it has no display
 // geometry; the marker is the caller's choice, so shape.marker is empty): a
 // sphere as thick as its section, a box of one element's length and its
-// section (x along the beam), a plane.
+// section (x along the beam), a plane; sizes by the core's rules.
 std::vector<ContactShapeOption> flexibleShapeOptions(const Mechanism& m, const std::string& body);
+// What a new shape's sizes on `body` are made from (the core's rules,
+// engine::contactDefaultSizes): a part's drawing's bounding box in the
+// part frame (its boxes, spheres, cylinders, tubes and links; zero without
+// one), a flexible body's element length and section.
+engine::ContactSizeBasis contactSizeBasis(const Mechanism& m, const std::string& body);
 // The markers a part or a flexible body has (their ids, without the body's).
 QStringList bodyMarkers(const Mechanism& m, const std::string& body);
 // The option's shape on `m`'s part (or flexible body): at `marker` when one
@@ -66,9 +73,10 @@ QString placeMeshShape(Mechanism& m, const std::string& part, const std::string&
 QString checkContactPair(const Mechanism& m, const ContactDef& pair);
 QString checkLatchDef(const Mechanism& m, const LatchDef& latch);
 
-// The sizes shape `s` takes as the core declares them (engine::contactShapeSizes,
+// The sizes shape `s` takes as the core declares them (engine::contactShapeDecl,
 // lengths in m), as fields "<side>.size.<name>" in the shown length unit
-// (mm), valued from `s`, each with a tip saying what it measures.
+// (mm), valued from `s`, each with the core's description of what it
+// measures and how a new one is made as its tip.
 std::vector<EditField> contactSizeFields(const std::string& side, const ContactShapeDef& s);
 // A length typed into one of those fields (its unit may follow) set in `s`
 // in SI: "" or the reason naming `where`: not a number, or not a finite

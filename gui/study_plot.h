@@ -12,6 +12,7 @@
 #include <QString>
 #include <QWidget>
 
+#include <string>
 #include <vector>
 
 class QPainter;
@@ -27,6 +28,9 @@ struct StudyPlotData {
   std::vector<double> x, y;
   std::vector<bool> feasible;
   QString xLabel, yLabel;
+  // Each axis's SI unit ("m", "Pa", "1"; "" unknown or a catalogue part's
+  // index), for the report's display units (report_study.h).
+  std::string xUnit, yUnit;
   bool pareto = false;
   std::vector<size_t> front;  // filled by setData when pareto is on
   // Heat map (when heatMap): the grid's values along x and y, and per cell
@@ -36,6 +40,7 @@ struct StudyPlotData {
   std::vector<double> gridX, gridY, z;
   std::vector<bool> cellFeasible;
   QString heatXLabel, heatYLabel, zLabel;
+  std::string heatXUnit, heatYUnit, zUnit;  // SI, as xUnit
 };
 
 // The colour of fraction t in [0, 1] of the heat map's range (dark blue

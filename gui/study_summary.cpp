@@ -13,6 +13,17 @@ QString tr(const char* s) { return QCoreApplication::translate("StudySummary", s
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
+// The SI unit of a parameter or result `name` of the study ("": unknown).
+std::string unitOf(const studies::StudySetup& setup, const std::string& name) {
+  const auto& ps = setup.study.parameters;
+  for (size_t k = 0; k < ps.size(); ++k)
+    if (ps[k].path == name) return k < setup.parameterUnits.size() ? setup.parameterUnits[k] : std::string();
+  const auto& rs = setup.study.results;
+  for (size_t k = 0; k < rs.size(); ++k)
+    if (rs[k] == name) return k < setup.resultUnits.size() ? setup.resultUnits[k] : std::string();
+  return {};
+}
+
 }  // namespace
 
 QStringList studyTableHeader(const studies::StudySetup& setup) {
@@ -85,6 +96,8 @@ StudyPlotData studyPlotData(const studies::StudySetup& setup, const std::vector<
   }
   d.xLabel = q(xName);
   d.yLabel = q(yName);
+  d.xUnit = unitOf(setup, xName);
+  d.yUnit = unitOf(setup, yName);
   const auto& ps = setup.study.parameters;
   if (heatMap && setup.study.sampling == studies::Sampling::Grid && ps.size() == 2) {
     // Grid order: the first parameter slowest, so variant i * ny + j is cell (i, j).
@@ -98,6 +111,9 @@ StudyPlotData studyPlotData(const studies::StudySetup& setup, const std::vector<
     d.heatXLabel = q(ps[0].path);
     d.heatYLabel = q(ps[1].path);
     d.zLabel = q(zName);
+    d.heatXUnit = unitOf(setup, ps[0].path);
+    d.heatYUnit = unitOf(setup, ps[1].path);
+    d.zUnit = unitOf(setup, zName);
   }
   return d;
 }

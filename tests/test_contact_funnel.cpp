@@ -530,7 +530,26 @@ class TestContactFunnel : public QObject {
   //    (149 at 0.673), and paths 111 and 187 jump (48 to 238); the rim's
   //    depth as the wedge's overlap (whose arc end is the face's overlap)
   //    everywhere in the body would join them (branch h1-rim-wedge-wip, 3x
-  //    the cost). Also on 221, at s = 0.5650 to 0.5652 (between the sweep's
+  //    the cost). Letting the face enter instead by how far its deepest
+  //    point lies past the cone's surface (0 at the crossing, rising C1 over
+  //    a quarter of the radius, or of its depth when shallower: a quarter of
+  //    the radius alone broke the capsule's mouth-face sweep, 2.62 against
+  //    2.25) mends s = 0.623 (1.1 there) but the point creeps only 0.3 mm
+  //    past the cone by s = 0.673, so the rim's choice keeps most of the
+  //    weight and its own flips show: 152 at 0.673, 8 to 42 from 0.70 to
+  //    0.97 (the rim search's derivative leaves out the shares' rates and
+  //    brackets a false zero, or none: the sample, 0.04 rad from the
+  //    maximum; a golden-section fallback flips between the two rules
+  //    instead, 11 to 138). Not merged: branch h1-enter-wip (71b1d0a).
+  //    There too the faded-feature rule as a blend over a depth band (a
+  //    feature deeper than the faded one's overlap by up to half of it
+  //    counts by a share): on 1,500 random paths of seed 11 it mends two
+  //    cylinders' flips at the sharp comparison (242 to 3.7, 74 to 9.9) but
+  //    lets a wall whose deepest point crosses the mouth plane into the
+  //    solid count at once by its share (a capsule: 2.2 to 92; another 9.5
+  //    to 36); the wall entering by its distance past the face's plane
+  //    instead breaks the lying bodies' sweeps (16 and 23).
+  //    Also on 221, at s = 0.5650 to 0.5652 (between the sweep's
   //    steps, seen at h/16), the base rim's point flips to an azimuth 0.1 rad
   //    away and back (a step of 9 mm): the search by the side's depth R - rho
   //    has two maxima there while the contact fades the side near the axis.

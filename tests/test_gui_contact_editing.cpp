@@ -6,7 +6,9 @@
 // coefficient; a negative radius refused with the core's message), deleted
 // with Delete and with the part it stands on, each one undo step. A latch
 // row shows the latch's fields; its "engaged at the start" box sets
-// params.engaged.
+// params.engaged. Add Contact's sizes are typed per side, the fields and
+// tips those the core declares, and what is typed stays by size name when
+// the shape changes.
 #include "contact_dialog.h"
 #include "document.h"
 #include "main_window.h"
@@ -29,6 +31,8 @@
 #include <QPushButton>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QScreen>
+#include <QToolTip>
 #include <QUndoStack>
 #include <QtTest>
 
@@ -399,6 +403,62 @@ class TestGuiContactEditing : public QObject {
     // One undo step: the pair and the marker gone.
     undo->undo();
     QVERIFY(w.project() == before);
+  }
+
+  // What is typed stays by size name when the shape changes: J's radius
+  // typed for the drawn sphere is the cylinder's radius (its length made by
+  // the core's rule from the ball's drawing, 40 mm), the length typed for
+  // the cylinder waits while the sphere is chosen and comes back with the
+  // cylinder; the pair added with the sphere has exactly the radius typed.
+  // Each field's tip is the core's description of the size.
+  void typedSizesStayWhenTheShapeChanges() {
+    QTemporaryDir dir;
+    const QString file = dir.filePath("ball.pneumech.json");
+    engine::save(ballOverFloor(), file.toStdString());
+    MainWindow w;
+    QVERIFY(test::showProject(w, file, test::kLargeWindow));
+    ContactDialog* d = addContactOnGroundAndBall(w);
+    QVERIFY(d);
+    QVERIFY(QTest::qWaitForWindowExposed(d));
+    const int sphere = d->shapeBox(1)->findData("sphere"), cylinder = d->shapeBox(1)->findData("cylinder");
+    QVERIFY(sphere >= 0 && cylinder >= 0);
+    QCOMPARE(d->shapeBox(1)->currentIndex(), sphere);  // the drawn sphere, r 20 mm
+    QCOMPARE(sizeField(d, "j.size.radius")->text(), QString("20"));
+    QVERIFY(sizeField(d, "j.size.radius")->toolTip().startsWith("The sphere's radius [mm]"));
+    test::typeInto(sizeField(d, "j.size.radius"), "12.5");
+
+    choose(d->shapeBox(1), cylinder);
+    QCOMPARE(sizeFieldCount(d, "j"), 2);
+    QCOMPARE(sizeField(d, "j.size.radius")->text(), QString("12.5"));
+    QCOMPARE(sizeField(d, "j.size.length")->text(), QString("40"));
+    QVERIFY(sizeField(d, "j.size.length")->toolTip().startsWith("The cylinder's full length along the marker's z"));
+    test::typeInto(sizeField(d, "j.size.length"), "33");
+
+    choose(d->shapeBox(1), sphere);
+    QCOMPARE(sizeFieldCount(d, "j"), 1);
+    QCOMPARE(sizeField(d, "j.size.radius")->text(), QString("12.5"));
+    choose(d->shapeBox(1), cylinder);
+    QCOMPARE(sizeField(d, "j.size.radius")->text(), QString("12.5"));
+    QCOMPARE(sizeField(d, "j.size.length")->text(), QString("33"));
+    choose(d->shapeBox(1), sphere);
+    QCOMPARE(sizeField(d, "j.size.radius")->text(), QString("12.5"));
+    if (const QByteArray shots = qgetenv("PM_CONTACT_SNAPSHOTS"); !shots.isEmpty()) {
+      QTest::qWait(100);
+      QVERIFY(d->grab().save(QString::fromLocal8Bit(shots) + "/add_contact_kept_sizes.png"));
+      QLineEdit* radius = sizeField(d, "j.size.radius");
+      QToolTip::showText(radius->mapToGlobal(radius->rect().center()), radius->toolTip(), radius);
+      QTest::qWait(300);
+      QVERIFY(QGuiApplication::primaryScreen()->grabWindow(0).save(QString::fromLocal8Bit(shots) +
+                                                                    "/add_contact_tooltip.png"));
+    }
+
+    QTest::mouseClick(d->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+    QTRY_VERIFY(!w.findChild<ContactDialog*>("addContactDialog"));
+    const Mechanism& m = w.project().mechanism;
+    QCOMPARE(m.contacts.size(), size_t(1));
+    QCOMPARE(m.contacts[0].j.shape, std::string("sphere"));
+    QCOMPARE(m.contacts[0].j.marker, std::string("ball.c"));
+    QVERIFY(m.contacts[0].j.size == (std::map<std::string, double>{{"radius", 0.0125}}));
   }
 };
 

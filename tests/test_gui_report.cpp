@@ -5,6 +5,7 @@
 // clear error and no file.
 #include "report_export.h"
 #include "report_page.h"
+#include "report_study.h"
 #include "study_summary.h"
 #include "engine/engine.h"
 #include "support/pack_subcircuit.h"
@@ -208,6 +209,59 @@ class TestGuiReport : public QObject {
                               .arg(h.cellHeight)));
       QVERIFY2(h.lines <= 3, qPrintable(h.text));
     }
+  }
+
+  // The study section's plot labels both axes with the quantity and its
+  // display unit, as the report's other plots: a 2 x 2 grid on seed 003
+  // over the supply pressure (bar (g)) and the bore (mm), its heat map of
+  // the largest rod position (mm), the values converted (4 and 5 bar (g),
+  // 25 and 32 mm); the labels read back from the PDF's text.
+  void studyPlotAxesCarryTheirUnits() {
+    auto& unitSettings = gui::units::UnitSettings::instance();
+    const gui::units::PressureScale was = unitSettings.pressureScale();
+    unitSettings.setPressureScale(gui::units::PressureScale::Gauge);
+    studies::StudyDefinition st;
+    st.name = "units";
+    st.parameters = {{"src.p", {501325.0, 601325.0}, 501325.0, 601325.0},
+                     {"cyl1.bore", {0.025, 0.032}, 0.025, 0.032}};
+    st.results = {"max(cyl1.x)"};
+    const studies::StudySetup setup = studies::prepareStudy(project_, seed003().toStdString(), st);
+    QVERIFY(setup.parameterUnits == (std::vector<std::string>{"Pa", "m"}));
+    studies::LocalEvaluator evaluator(setup, 1);
+    const auto points = studies::studyVariants(setup.study);
+    const auto results = evaluator.evaluate(points);
+    const gui::StudySummary summary = gui::summarizeStudy(setup, points, results);
+    QVERIFY(summary.plot.heatMap);
+    const gui::StudyPlotData shown = gui::reportStudyPlot(summary.plot, 101325.0);
+    QCOMPARE(shown.xLabel, QString("src.p [bar (g)]"));
+    QCOMPARE(shown.yLabel, QString("max(cyl1.x) [mm]"));
+    QCOMPARE(shown.heatXLabel, QString("src.p [bar (g)]"));
+    QCOMPARE(shown.heatYLabel, QString("cyl1.bore [mm]"));
+    QCOMPARE(shown.zLabel, QString("max(cyl1.x) [mm]"));
+    QCOMPARE(shown.gridX, (std::vector<double>{4.0, 5.0}));
+    QCOMPARE(shown.gridY, (std::vector<double>{25.0, 32.0}));
+    QCOMPARE(shown.z.size(), size_t(4));
+    for (size_t i = 0; i < 4; ++i) {
+      QVERIFY(summary.plot.z[i] > 0.0);
+      QCOMPARE(shown.z[i], 1e3 * summary.plot.z[i]);
+      QCOMPARE(shown.x[i], (summary.plot.x[i] - 101325.0) * 1e-5);
+    }
+    const QString pdf = dir_.path() + "/study_units.pdf";
+    QString error;
+    const bool written = gui::exportStudyReport(project_, summary, pdf, &error, seed003());
+    unitSettings.setPressureScale(was);
+    QVERIFY2(written, qPrintable(error));
+    const QString pdftotext = QStandardPaths::findExecutable("pdftotext");
+    if (pdftotext.isEmpty()) QSKIP("pdftotext not installed: the PDF's labels not read back");
+    QProcess p;
+    p.start(pdftotext, {"-layout", pdf, "-"});
+    p.waitForFinished(60000);
+    const QString text = normalised(QString::fromUtf8(p.readAllStandardOutput()));
+    for (const char* label : {"src.p[bar(g)]", "cyl1.bore[mm]", "max(cyl1.x)[mm]"})
+      QVERIFY2(text.contains(label), qPrintable(QString("%1 not in the PDF's text").arg(label)));
+    if (const QByteArray shots = qgetenv("PM_REPORT_SNAPSHOTS"); !shots.isEmpty())
+      QProcess::execute(QStandardPaths::findExecutable("pdftoppm"),
+                        {"-png", "-r", "80", pdf, QString::fromLocal8Bit(shots) + "/study_units"});
   }
 
   void logoIsReadRelativeToTheProject() {

@@ -5,8 +5,10 @@
 #include "io/catalogue_file.h"
 #include "io/mesh_file.h"
 #include "io/project_file.h"
+#include "mechanics/contact/contact_pair.h"
 #include "model/component_type.h"
 #include "model/mass_properties.h"
+#include "model/mechanism_types.h"
 #include "model/message_text.h"
 #include "model/project_error.h"
 
@@ -75,6 +77,43 @@ void setSimulationSetting(Project& pr, const std::string& key, double value, con
   double SimulationSettings::*m = numericSetting(key);
   if (!m) throw ProjectError(source, "simulation", key, "no such numeric simulation setting");
   setSimulation(pr, key, [&](SimulationSettings& s) { s.*m = value; }, numberText(value), source, file);
+}
+
+std::string overrideUnit(const Project& pr, const std::string& path) {
+  const auto dot = path.rfind('.');
+  if (dot == std::string::npos || dot == 0) return {};
+  const std::string obj = path.substr(0, dot), field = path.substr(dot + 1);
+  if (obj == "simulation") {
+    static const std::map<std::string, std::string> units = {
+        {"t_end", "s"},          {"output_interval", "s"},    {"rel_tol", "1"},
+        {"abs_tol_pressure", "Pa"}, {"abs_tol_temperature", "K"}, {"abs_tol_position", "m"},
+        {"max_step", "s"},       {"ambient_pressure", "Pa"},  {"ambient_temperature", "K"},
+        {"exchange_interval", "s"}, {"wall_time_limit", "s"}};
+    const auto it = units.find(field);
+    return it == units.end() ? std::string() : it->second;
+  }
+  if (field == "part") return {};
+  auto declared = [&](const MechTypeDecl* t) {
+    const ParamDecl* d = t ? t->param(field) : nullptr;
+    return d ? d->unit : std::string();
+  };
+  const Mechanism& m = pr.mechanism;
+  for (const JointDef& j : m.joints)
+    if (j.id == obj) return declared(findJointType(j.type));
+  for (const ForceDef& f : m.forces)
+    if (f.id == obj) return declared(findForceType(f.type));
+  for (const MotionDef& mo : m.motions)
+    if (mo.id == obj) return declared(findMotionFunction(mo.function));
+  for (const ContactDef& c : m.contacts)
+    if (c.id == obj) return declared(&contact::pairType());
+  for (const LatchDef& l : m.latches)
+    if (l.id == obj) return declared(&latchType());
+  for (const PartDef& p : m.parts)
+    if (p.id == obj) return field == "mass" ? "kg" : "";
+  const Component* c = pr.find(obj);
+  const ComponentType* t = c ? Registry::instance().find(c->type) : nullptr;
+  const ParamDecl* d = t ? t->param(field) : nullptr;
+  return d ? d->unit : std::string();
 }
 
 void applyOverride(Project& pr, const std::string& a, const std::string& file) {

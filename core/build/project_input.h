@@ -23,6 +23,12 @@ Project parseProject(const std::string& text, const std::string& name);
 // setting of the file that the override makes invalid is blamed on it.
 void applyOverride(Project& project, const std::string& assignment, const std::string& file = {});
 
+// The SI unit of what `--set PATH=VALUE` sets in `project` ("m", "Pa",
+// "kg", "s"; "1" for a pure number): a component's or a mechanism object's
+// declared parameter, a part's mass, a simulation setting. "" for a
+// catalogue part ("ID.part": a part number) or a path naming nothing.
+std::string overrideUnit(const Project& project, const std::string& path);
+
 // One numeric simulation setting from `source` (e.g. "--t-end"), checked
 // like applyOverride's.
 void setSimulationSetting(Project& project, const std::string& key, double value, const std::string& source,

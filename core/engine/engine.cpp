@@ -66,19 +66,20 @@ void checkJsonText(const std::string& text, const std::string& name) { checkJson
 
 const MechTypeDecl& contactParameters() { return contact::pairType(); }
 
-std::vector<std::string> contactShapes() { return {"sphere", "box", "capsule", "cylinder", "plane", "funnel"}; }
+const std::vector<ContactShapeDecl>& contactShapeDecls() { return contact::shapeDecls(); }
 
-std::vector<std::string> contactShapeSizes(const std::string& shape) {
+const ContactShapeDecl* contactShapeDecl(const std::string& shape) { return contact::findShapeDecl(shape); }
+
+std::vector<std::string> contactShapes() {
   std::vector<std::string> out;
-  const char* names = contact::shapeSizes(shape);
-  if (!names) return out;
-  const std::string all = names;
-  for (size_t p = 0; p < all.size();) {
-    const size_t e = std::min(all.find(' ', p), all.size());
-    if (e > p) out.push_back(all.substr(p, e - p));
-    p = e + 1;
-  }
+  for (const ContactShapeDecl& d : contact::shapeDecls())
+    if (d.name != "mesh") out.push_back(d.name);
   return out;
+}
+
+std::map<std::string, double> contactDefaultSizes(const std::string& shape, const ContactSizeBasis& b,
+                                                  const std::map<std::string, double>& keep) {
+  return contact::defaultSizes(shape, b, keep);
 }
 
 bool contactPairSupported(const std::string& a, const std::string& b) {
@@ -86,7 +87,7 @@ bool contactPairSupported(const std::string& a, const std::string& b) {
   for (const auto& [name, shape] : {std::pair{&a, &sa}, std::pair{&b, &sb}}) {
     ContactShapeDef d;
     d.shape = *name;
-    for (const std::string& k : contactShapeSizes(*name)) d.size[k] = 1.0;
+    d.size = contact::defaultSizes(*name, {});
     if (*name == "mesh") {  // one triangle stands for any
       d.vertices = {Vec3{0, 0, 0}, Vec3{1, 0, 0}, Vec3{0, 1, 0}};
       d.triangles = {{0, 1, 2}};

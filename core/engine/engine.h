@@ -13,6 +13,7 @@
 #include "analyses/geometry_checks.h"
 #include "analyses/mechanism_analysis.h"
 #include "io/catalogue_file.h"
+#include "mechanics/contact/shape_sizes.h"
 #include "analyses/modal_analysis.h"
 #include "analyses/mode_animation.h"
 #include "model/component_type.h"
@@ -39,6 +40,7 @@
 #include "studies/study_table.h"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -126,10 +128,23 @@ bool checkComponent(const Component& component);
 // A contact pair's parameters (stiffness, exponent, damping, depth, friction,
 // ...), declared with units, defaults and ranges in core/mechanics/contact.
 const MechTypeDecl& contactParameters();
-// The contact shapes ("sphere", "box", ...) and the sizes each takes
-// ("radius", "lx", ...; none for a plane) [m].
+// The contact shapes and the sizes each takes, declared once in
+// core/mechanics/contact/shape_sizes.h: per size its name ("radius", "lx",
+// ...; none for a plane), what it measures, its SI unit (m) and how a new
+// shape's value is made from the body it sits on (a part's drawing, a
+// flexible body's section). The loader checks files against the same table.
+using ContactShapeDecl = contact::ShapeDecl;
+using ContactSizeDecl = contact::SizeDecl;
+using ContactSizeBasis = contact::SizeBasis;
+const std::vector<ContactShapeDecl>& contactShapeDecls();
+const ContactShapeDecl* contactShapeDecl(const std::string& shape);  // null: unknown
+// The shapes a part offers by name ("sphere", "box", ...): all but the mesh,
+// which comes from a file.
 std::vector<std::string> contactShapes();
-std::vector<std::string> contactShapeSizes(const std::string& shape);
+// A new `shape`'s sizes [m] on a body of basis `b`, each size `keep` holds
+// by name kept (contact::defaultSizes).
+std::map<std::string, double> contactDefaultSizes(const std::string& shape, const ContactSizeBasis& b,
+                                                  const std::map<std::string, double>& keep = {});
 // Whether the core computes contact between these two shapes.
 bool contactPairSupported(const std::string& shapeA, const std::string& shapeB);
 // Checks one contact pair (new or edited) against the parts and markers of

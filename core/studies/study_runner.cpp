@@ -48,6 +48,7 @@ StudySetup prepareStudy(const Project& base, const std::string& file, const Stud
       }
     }
     if (!anyTaken) throw ProjectError(file, "study '" + study.name + "'", p.path, first->what());
+    s.parameterUnits.push_back(overrideUnit(base, p.path));
   }
   // The run's channels, for the results that name one.
   const Simulation sim(base, file);

@@ -26,6 +26,7 @@ struct StudySetup {
   Project base;
   std::string file;  // the project's path, for messages and --set's blame
   StudyDefinition study;
+  std::vector<std::string> parameterUnits;  // per study.parameters, SI ("" for catalogue parts)
   std::vector<std::string> resultUnits;  // per study.results
   double cyclesPerMinute = 0.0;          // the project's report setting (air per minute)
   std::string keepFolder;                // non-empty: each variant's channels as FOLDER/variant_ROW.csv

@@ -1,8 +1,33 @@
 #include "report_study.h"
 
+#include "report_plot.h"
+#include "units.h"
+
 namespace pm::gui {
 
 using namespace report_colors;
+
+namespace {
+
+// `values` from SI `unit` into the report's display unit; `label` gets it.
+void toDisplay(std::vector<double>& values, QString& label, const std::string& unit, double ambient) {
+  if (unit.empty()) return;
+  const PlotUnit u = plotUnit(unit, ambient, label.toStdString());
+  for (double& v : values) v = (v - u.offset) * u.scale;
+  label += QStringLiteral(" [%1]").arg(unit == "1" ? QStringLiteral("-") : u.label);
+}
+
+}  // namespace
+
+StudyPlotData reportStudyPlot(const StudyPlotData& d, double ambient) {
+  StudyPlotData out = d;
+  toDisplay(out.x, out.xLabel, d.xUnit, ambient);
+  toDisplay(out.y, out.yLabel, d.yUnit, ambient);
+  toDisplay(out.gridX, out.heatXLabel, d.heatXUnit, ambient);
+  toDisplay(out.gridY, out.heatYLabel, d.heatYUnit, ambient);
+  toDisplay(out.z, out.zLabel, d.zUnit, ambient);
+  return out;
+}
 
 void studySection(ReportPage& pg, const StudySummary& s) {
   if (s.rows.empty()) return;
@@ -13,13 +38,14 @@ void studySection(ReportPage& pg, const StudySummary& s) {
   const double mm1 = ReportPage::mm(1.0);
   // One screen pixel of the dialog's plot is 1/96 inch here.
   const double px = ReportPage::kDpi / 96.0;
+  const StudyPlotData plot = reportStudyPlot(s.plot, units::UnitSettings::instance().ambient());
   const QString caption =
-      s.plot.heatMap ? QStringLiteral("Heat map: one cell per variant of the grid, coloured by %1; crossed cells did not "
+      plot.heatMap ? QStringLiteral("Heat map: one cell per variant of the grid, coloured by %1; crossed cells did not "
                                       "meet the constraints, grey ones failed or were not run.")
-                           .arg(s.plot.zLabel)
+                           .arg(plot.zLabel)
                      : QStringLiteral("Each finished variant: %1 against %2; filled points met the constraints.%3")
-                           .arg(s.plot.yLabel, s.plot.xLabel,
-                                s.plot.pareto ? QStringLiteral(" The red line joins the Pareto front (both minimised).")
+                           .arg(plot.yLabel, plot.xLabel,
+                                plot.pareto ? QStringLiteral(" The red line joins the Pareto front (both minimised).")
                                               : QString());
   // 80 mm high, down to 60 mm to end a page.
   pg.figure(
@@ -28,7 +54,7 @@ void studySection(ReportPage& pg, const StudySummary& s) {
         p.save();
         p.setFont(pg.font(8));
         p.setPen(QPen(kInk, 0.25 * mm1));
-        drawStudyPlot(p, r.adjusted(0, mm1, 0, -mm1), s.plot, px);
+        drawStudyPlot(p, r.adjusted(0, mm1, 0, -mm1), plot, px);
         p.restore();
       },
       caption);

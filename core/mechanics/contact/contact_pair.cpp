@@ -1,12 +1,13 @@
 #include "mechanics/contact/contact_pair.h"
 
 #include "mechanics/contact/mesh_shape.h"
+#include "mechanics/contact/shape_sizes.h"
+#include "model/message_text.h"
 #include "mechanics/impact_force.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <set>
 
 namespace pm::contact {
 
@@ -61,24 +62,16 @@ const MechTypeDecl& pairType() {
   return t;
 }
 
-const char* shapeSizes(const std::string& shape) {
-  if (shape == "sphere") return "radius";
-  if (shape == "box") return "lx ly lz";
-  if (shape == "capsule" || shape == "cylinder") return "radius length";
-  if (shape == "plane") return "";
-  if (shape == "funnel") return "radius mouth_radius length";
-  if (shape == "mesh") return "";  // its vertices; size.scale only scales its file (io)
-  return nullptr;
-}
-
 namespace {
 
-std::optional<ShapeError> meshOf(const ContactShapeDef& d, Shape& out) {
+std::optional<ShapeError> meshOf(const ContactShapeDef& d, const ShapeDecl& decl, Shape& out) {
+  const SizeDecl& scale = decl.sizes.front();
   for (const auto& [k, v] : d.size) {
-    if (k != "scale" || d.file.empty())
+    if (k != scale.name || d.file.empty())
       return ShapeError{"size." + k, d.file.empty() ? "a mesh given by its vertices takes no size"
-                                                    : "a mesh takes only size.scale (its file's unit in m)"};
-    if (!(v > 0.0)) return ShapeError{"size.scale", "must be > 0"};
+                                                    : "a mesh takes only size.scale (" + scale.description + ")"};
+    if (!(v > 0.0) || !std::isfinite(v))
+      return ShapeError{"size.scale", numberText(v) + " is not a scale: " + scale.description + "; it must be > 0"};
   }
   if (auto p = MeshShape::check(d.vertices, d.triangles))
     return ShapeError{p->field, (d.file.empty() ? "" : "(from " + d.file + ") ") + p->message};
@@ -86,29 +79,37 @@ std::optional<ShapeError> meshOf(const ContactShapeDef& d, Shape& out) {
   return std::nullopt;
 }
 
+// The sizes of `d` against those its shape declares: none unknown, none
+// missing, each a finite length > 0.
+std::optional<ShapeError> checkSizes(const ContactShapeDef& d, const ShapeDecl& decl) {
+  const std::string all = decl.sizeNames();
+  for (const auto& [k, v] : d.size)
+    if (!decl.size(k)) return ShapeError{"size." + k, "a " + d.shape + " has no size '" + k + "' (it takes: " + all + ")"};
+  for (const SizeDecl& s : decl.sizes) {
+    auto it = d.size.find(s.name);
+    if (it == d.size.end())
+      return ShapeError{"size." + s.name, "missing: " + s.description + " [" + s.unit + "] (a " + d.shape +
+                                              " takes: " + all + ")"};
+    if (!(it->second > 0.0) || !std::isfinite(it->second))
+      return ShapeError{"size." + s.name, numberText(it->second) + " " + s.unit + " is not a size: " + s.description +
+                                              " must be a finite length > 0 " + s.unit};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<ShapeError> shapeOf(const ContactShapeDef& d, Shape& out) {
-  const char* names = shapeSizes(d.shape);
-  if (!names)
-    return ShapeError{"shape", "unknown shape '" + d.shape + "' (sphere, box, capsule, cylinder, plane, funnel, mesh)"};
-  if (d.shape == "mesh") return meshOf(d, out);
+  const ShapeDecl* decl = findShapeDecl(d.shape);
+  if (!decl) {
+    std::string names;
+    for (const ShapeDecl& s : shapeDecls()) names += (names.empty() ? "" : ", ") + s.name;
+    return ShapeError{"shape", "unknown shape '" + d.shape + "' (" + names + ")"};
+  }
+  if (d.shape == "mesh") return meshOf(d, *decl, out);
   if (!d.vertices.empty() || !d.triangles.empty() || !d.file.empty())
     return ShapeError{d.file.empty() ? "vertices" : "file", "only a mesh has vertices, triangles or a file"};
-  std::set<std::string> allowed;
-  std::string all = names;
-  for (size_t p = 0; p < all.size();) {
-    const size_t e = std::min(all.find(' ', p), all.size());
-    allowed.insert(all.substr(p, e - p));
-    p = e + 1;
-  }
-  for (const auto& [k, v] : d.size)
-    if (!allowed.count(k))
-      return ShapeError{"size." + k, "a " + d.shape + " has no size '" + k + "' (it takes: " + (all.empty() ? "none" : all) + ")"};
-  for (const std::string& k : allowed) {
-    if (!d.size.count(k)) return ShapeError{"size." + k, "missing (a " + d.shape + " takes: " + all + ")"};
-    if (!(d.size.at(k) > 0.0) || !std::isfinite(d.size.at(k))) return ShapeError{"size." + k, "must be > 0 m"};
-  }
+  if (auto e = checkSizes(d, *decl)) return e;
   const double r = sizeOf(d, "radius"), L = sizeOf(d, "length");
   if (d.shape == "sphere") out = Shape::sphere(r);
   else if (d.shape == "box") out = Shape::box(0.5 * V3(sizeOf(d, "lx"), sizeOf(d, "ly"), sizeOf(d, "lz")));

@@ -21,13 +21,12 @@ namespace pm::contact {
 // stiction_deformation, torsion_radius.
 const MechTypeDecl& pairType();
 
-// The size names each shape takes ("size"), for messages and the docs.
-const char* shapeSizes(const std::string& shape);
-
 struct ShapeError {
   std::string field, message;  // field relative to the shape, e.g. "size.radius"
 };
-// The shape a ContactShapeDef describes, or what is wrong with it.
+// The shape a ContactShapeDef describes, or what is wrong with it: its
+// shape and sizes against their declaration (shape_sizes.h), the message
+// naming what the size measures.
 std::optional<ShapeError> shapeOf(const ContactShapeDef& d, Shape& out);
 // What is wrong with a pair's parameters beyond their declared ranges
 // (field, message), e.g. a transition velocity below the stiction velocity.
