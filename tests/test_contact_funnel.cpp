@@ -3,6 +3,7 @@
 // moved in small steps along a path from one feature of the funnel to the
 // next (onset, wall, base or mouth rim, mouth face) must see a contact force
 // without jumps, and the pairs' cost is measured.
+#include "mechanics/contact/funnel_pairs.h"
 #include "mechanics/contact/narrow_phase.h"
 
 #include <QtTest>
@@ -474,6 +475,42 @@ class TestContactFunnel : public QObject {
     const double step = std::abs((below.distance - above.distance) - 2e-10);
     qInfo("at the switch (rho = +-1e-10): the depths differ by 2e-10 %+.3g m", step);
     QVERIFY2(step < 1e-12, qPrintable(QString("switch: depth step %1 m").arg(step)));
+  }
+
+  // The local wedge's rate along the rim (issue 27, rimWedge) where its
+  // smallest overlap sits at a kink: rimWedgeByHand's cylinder (rho = 4 mm,
+  // its axis w turned 0.1 rad about n* out of the meridian plane y = 0)
+  // at the base rim's azimuths q = -0.05, 0.03, 0.08: the overlap along
+  // n(th) is the larger of the two ends' (the support switches ends where
+  // n is normal to the axis), smallest where they cross, one rising and one
+  // falling. As q moves that crossing moves along the arc, so the depth's
+  // rate is the crossing's (l1q l2th - l2q l1th) / (l2th - l1th), neither
+  // end's own: it must equal the depth's central difference in q (step
+  // 1e-5 rad: truncation ~1e-11, the minimum's rounding ~1e-12 / 1e-5) to
+  // 1e-8 m/rad. Before, the rate was whichever end the support picked at
+  // the kink (off by 0.0046 m/rad at q = -0.05).
+  void rimWedgeRateAtItsKink() {
+    const double R = 0.02, hl = 0.05, rho = 0.004;
+    const V3 m(0.8, 0, -0.6), t(0.6, 0, 0.8), rim0(0.1, 0, 0);
+    const V3 nStar = -(m + t) / std::sqrt(2.0), w = (t - m) / std::sqrt(2.0);
+    const V3 axis = Eigen::AngleAxisd(0.1, nStar) * w;
+    const Shape peg = Shape::cylinder(R, hl);
+    const Frame body{kFunnelAt.toWorld(V3(rim0 - rho * nStar)),
+                     kFunnelAt.R * Eigen::Quaterniond::FromTwoVectors(V3::UnitZ(), axis).toRotationMatrix()};
+    auto depth = [&](double q) {
+      double r;
+      return funnelRimWedge(kFunnel, kFunnelAt, peg, body, false, q, r);
+    };
+    const double h = 1e-5;
+    for (const double q : {-0.05, 0.03, 0.08}) {
+      double rate;
+      const double d = funnelRimWedge(kFunnel, kFunnelAt, peg, body, false, q, rate);
+      const double fd = (depth(q + h) - depth(q - h)) / (2.0 * h);
+      const double left = (depth(q) - depth(q - 1e-7)) / 1e-7, right = (depth(q + 1e-7) - depth(q)) / 1e-7;
+      qInfo("q %+.2f: depth %.9f m, rate %+.12f m/rad, central difference %+.12f (off %.3g; one-sided %+.6f %+.6f)", q, d,
+            rate, fd, std::abs(rate - fd), left, right);
+      QVERIFY2(std::abs(rate - fd) < 1e-8, qPrintable(QString("q = %1: rate %2 against %3").arg(q).arg(rate).arg(fd)));
+    }
   }
 
   // 150 cylinders (radius 0.02, half-length 0.05) at random tilts moved on
