@@ -3,6 +3,7 @@
 // moved in small steps along a path from one feature of the funnel to the
 // next (onset, wall, base or mouth rim, mouth face) must see a contact force
 // without jumps, and the pairs' cost is measured.
+#include "mechanics/contact/funnel_pairs.h"
 #include "mechanics/contact/narrow_phase.h"
 
 #include <QtTest>
@@ -476,6 +477,42 @@ class TestContactFunnel : public QObject {
     QVERIFY2(step < 1e-12, qPrintable(QString("switch: depth step %1 m").arg(step)));
   }
 
+  // The local wedge's rate along the rim (issue 27, rimWedge) where its
+  // smallest overlap sits at a kink: rimWedgeByHand's cylinder (rho = 4 mm,
+  // its axis w turned 0.1 rad about n* out of the meridian plane y = 0)
+  // at the base rim's azimuths q = -0.05, 0.03, 0.08: the overlap along
+  // n(th) is the larger of the two ends' (the support switches ends where
+  // n is normal to the axis), smallest where they cross, one rising and one
+  // falling. As q moves that crossing moves along the arc, so the depth's
+  // rate is the crossing's (l1q l2th - l2q l1th) / (l2th - l1th), neither
+  // end's own: it must equal the depth's central difference in q (step
+  // 1e-5 rad: truncation ~1e-11, the minimum's rounding ~1e-12 / 1e-5) to
+  // 1e-8 m/rad. Before, the rate was whichever end the support picked at
+  // the kink (off by 0.0046 m/rad at q = -0.05).
+  void rimWedgeRateAtItsKink() {
+    const double R = 0.02, hl = 0.05, rho = 0.004;
+    const V3 m(0.8, 0, -0.6), t(0.6, 0, 0.8), rim0(0.1, 0, 0);
+    const V3 nStar = -(m + t) / std::sqrt(2.0), w = (t - m) / std::sqrt(2.0);
+    const V3 axis = Eigen::AngleAxisd(0.1, nStar) * w;
+    const Shape peg = Shape::cylinder(R, hl);
+    const Frame body{kFunnelAt.toWorld(V3(rim0 - rho * nStar)),
+                     kFunnelAt.R * Eigen::Quaterniond::FromTwoVectors(V3::UnitZ(), axis).toRotationMatrix()};
+    auto depth = [&](double q) {
+      double r;
+      return funnelRimWedge(kFunnel, kFunnelAt, peg, body, false, q, r);
+    };
+    const double h = 1e-5;
+    for (const double q : {-0.05, 0.03, 0.08}) {
+      double rate;
+      const double d = funnelRimWedge(kFunnel, kFunnelAt, peg, body, false, q, rate);
+      const double fd = (depth(q + h) - depth(q - h)) / (2.0 * h);
+      const double left = (depth(q) - depth(q - 1e-7)) / 1e-7, right = (depth(q + 1e-7) - depth(q)) / 1e-7;
+      qInfo("q %+.2f: depth %.9f m, rate %+.12f m/rad, central difference %+.12f (off %.3g; one-sided %+.6f %+.6f)", q, d,
+            rate, fd, std::abs(rate - fd), left, right);
+      QVERIFY2(std::abs(rate - fd) < 1e-8, qPrintable(QString("q = %1: rate %2 against %3").arg(q).arg(rate).arg(fd)));
+    }
+  }
+
   // 150 cylinders (radius 0.02, half-length 0.05) at random tilts moved on
   // random straight paths (5 cm at most, 300 steps: h up to 290 um) in and
   // around the funnel (seed 5, libstdc++'s distribution). On a path that
@@ -530,7 +567,26 @@ class TestContactFunnel : public QObject {
   //    (149 at 0.673), and paths 111 and 187 jump (48 to 238); the rim's
   //    depth as the wedge's overlap (whose arc end is the face's overlap)
   //    everywhere in the body would join them (branch h1-rim-wedge-wip, 3x
-  //    the cost). Also on 221, at s = 0.5650 to 0.5652 (between the sweep's
+  //    the cost). Letting the face enter instead by how far its deepest
+  //    point lies past the cone's surface (0 at the crossing, rising C1 over
+  //    a quarter of the radius, or of its depth when shallower: a quarter of
+  //    the radius alone broke the capsule's mouth-face sweep, 2.62 against
+  //    2.25) mends s = 0.623 (1.1 there) but the point creeps only 0.3 mm
+  //    past the cone by s = 0.673, so the rim's choice keeps most of the
+  //    weight and its own flips show: 152 at 0.673, 8 to 42 from 0.70 to
+  //    0.97 (the rim search's derivative leaves out the shares' rates and
+  //    brackets a false zero, or none: the sample, 0.04 rad from the
+  //    maximum; a golden-section fallback flips between the two rules
+  //    instead, 11 to 138). Not merged: branch h1-enter-wip (71b1d0a).
+  //    There too the faded-feature rule as a blend over a depth band (a
+  //    feature deeper than the faded one's overlap by up to half of it
+  //    counts by a share): on 1,500 random paths of seed 11 it mends two
+  //    cylinders' flips at the sharp comparison (242 to 3.7, 74 to 9.9) but
+  //    lets a wall whose deepest point crosses the mouth plane into the
+  //    solid count at once by its share (a capsule: 2.2 to 92; another 9.5
+  //    to 36); the wall entering by its distance past the face's plane
+  //    instead breaks the lying bodies' sweeps (16 and 23).
+  //    Also on 221, at s = 0.5650 to 0.5652 (between the sweep's
   //    steps, seen at h/16), the base rim's point flips to an azimuth 0.1 rad
   //    away and back (a step of 9 mm): the search by the side's depth R - rho
   //    has two maxima there while the contact fades the side near the axis.

@@ -418,8 +418,28 @@ double rimWedge(const Body& b, const V3& x, const V3& n0, const V3& n1, const V3
   double th = 0.5 * (lo + hi), v = lam(th);
   if (vk < v) v = vk, th = k * step;
   n = std::cos(th) * n0 + std::sin(th) * n1;
-  rate = dx.dot(n) + (x - b.support(-n)).dot(std::cos(th) * dn0 + std::sin(th) * dn1);
+  // Each end's overlap lambda_e (its support held): rates by the azimuth
+  // (dq) and along the arc (dth). At a kink (the support switching ends
+  // at n, the two overlaps crossing there within 1e-8 rad, one rising
+  // and one falling) the minimum rides the crossing as the azimuth moves:
+  // its rate is the crossing's (l1q l2th - l2q l1th) / (l2th - l1th), not
+  // either end's (issue 27: 0.056 or -0.032 for 0.037).
+  const V3 dn = std::cos(th) * dn0 + std::sin(th) * dn1, nt = -std::sin(th) * n0 + std::cos(th) * n1;
+  const V3 s1 = b.supportEnd(-n, 1.0), s2 = b.supportEnd(-n, -1.0);
+  const double l1q = dx.dot(n) + (x - s1).dot(dn), l2q = dx.dot(n) + (x - s2).dot(dn);
+  const double l1th = (x - s1).dot(nt), l2th = (x - s2).dot(nt);
+  const bool kink = l1th * l2th < 0.0 && std::abs((s2 - s1).dot(n)) <= 1e-8 * std::abs(l1th - l2th);
+  rate = kink ? (l1q * l2th - l2q * l1th) / (l2th - l1th) : dx.dot(n) + (x - b.support(-n)).dot(dn);
   return v;
+}
+
+// The local wedge at rim point x (of radius Rr; sg 1 the mouth's, -1 the
+// base's): the arc from the wall's normal to the face's and the rates of
+// x and the arc's ends by the azimuth.
+double rimWedgeAt(const Body& b, const V3& x, double Rr, double tr, double tz, double sg, V3& n, double& rate) {
+  const double cq = x.x() / Rr, sq = x.y() / Rr;
+  return rimWedge(b, x, V3(-tz * cq, -tz * sq, tr), sg * V3(tr * cq, tr * sq, tz), V3(-x.y(), x.x(), 0.0),
+                  V3(tz * sq, -tz * cq, 0.0), sg * V3(-tr * sq, tr * cq, 0.0), n, rate);
 }
 
 // A rim point inside a cylinder leaves it by the shallower of its ways
@@ -507,11 +527,9 @@ void addRims(const Body& b, double rb, double rm, double L, std::vector<Candidat
       V3 n = c.shallow * a.nu + c.deep * o.nu;
       double depth = c.shallow * a.depth + c.deep * o.depth, r = n.dot(dx);
       if (c.wedge > 0.0) {
-        const double cq = x.x() / Rr, sq = x.y() / Rr;
         V3 nw;
         double rw;
-        depth += c.wedge * rimWedge(b, x, V3(-tz * cq, -tz * sq, tr), sg * V3(tr * cq, tr * sq, tz), dx,
-                                    V3(tz * sq, -tz * cq, 0.0), sg * V3(-tr * sq, tr * cq, 0.0), nw, rw);
+        depth += c.wedge * rimWedgeAt(b, x, Rr, tr, tz, sg, nw, rw);
         n += c.wedge * nw;
         r += c.wedge * rw;
       }
@@ -543,15 +561,28 @@ void addRims(const Body& b, double rb, double rm, double L, std::vector<Candidat
   }
 }
 
-}  // namespace
-
-Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame& fb) {
+// The body B in the funnel's frame.
+Body bodyOf(const Frame& fa, const Shape& s, const Frame& fb) {
   Body b;
   b.c = fa.toLocal(fb.p);
   b.a = fa.R.transpose() * fb.R.col(2);
   b.hl = s.halfLength;
   b.R = s.radius;
   b.cylinder = s.kind == ShapeKind::Cylinder;
+  return b;
+}
+
+}  // namespace
+
+double funnelRimWedge(const Shape& f, const Frame& fa, const Shape& s, const Frame& fb, bool mouth, double q, double& rate) {
+  const double len = std::hypot(f.mouthRadius - f.radius, f.length), Rr = mouth ? f.mouthRadius : f.radius;
+  V3 n;
+  return rimWedgeAt(bodyOf(fa, s, fb), V3(Rr * std::cos(q), Rr * std::sin(q), mouth ? f.length : 0.0), Rr,
+                    (f.mouthRadius - f.radius) / len, f.length / len, mouth ? 1.0 : -1.0, n, rate);
+}
+
+Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame& fb) {
+  const Body b = bodyOf(fa, s, fb);
   const double rb = f.radius, rm = f.mouthRadius, L = f.length, len = std::hypot(rm - rb, L);
   const double tr = (rm - rb) / len, tz = L / len;  // along the generator
   auto rhoOf = [](const V3& x) { return std::hypot(x.x(), x.y()); };

@@ -58,4 +58,10 @@ namespace pm::contact {
 // once is held by the deeper side only.
 Contact funnelBody(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb);
 
+// The local wedge's overlap of cylinder B (in funnel A's frame) at the base
+// (or mouth) rim's point of azimuth q, the smallest over the rim's normal
+// cone of B's overlap along each direction, and its rate by q (the rim
+// search's derivative). Exposed for tests.
+double funnelRimWedge(const Shape& a, const Frame& fa, const Shape& b, const Frame& fb, bool mouth, double q, double& rate);
+
 }  // namespace pm::contact

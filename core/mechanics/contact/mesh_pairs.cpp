@@ -170,13 +170,28 @@ struct BoxInMesh {
 // continuously, its slope across the band independent of the depth, and it
 // is the single way's beyond the band.
 constexpr double kBand = 0.5;
-// A mesh edge whose faces' normals are within 45 degrees (n_T . n_W >=
-// kRidge) is a ridge: its faces and the edge push a body the same way.
-constexpr double kRidge = 0.70710678118654752;
+// A mesh edge whose faces' normals are less than 89 degrees apart (n_T .
+// n_W >= kRidge = cos 89 degrees) is a ridge: a cylinder lying along it
+// rests on the edge, and the end discs' lowest rim points on its faces
+// describe the same contact (alongSidePoint). A table's edge (90 degrees)
+// or a sharper one: they are another contact. The last degree fades from
+// the one to the other, so a fold rounded off 90 degrees (a mesh from
+// CAD) is still a table's edge.
+constexpr double kRidge = 0.017452406437283513;
 // A sharp edge within this angle (its sine) of a cylinder's axis is held by
 // the model of an edge along the side as well as its nearest point's
-// (edgeCylinder): 0.01 rad, so the side's end points move off it by 1 % of
-// the length.
+// (edgeCylinder). Why 0.01: the along-side model is the line contact (the
+// stretch's two end points, each at its own depth) only while both ends
+// of the stretch lie inside the side, L sin psi < sqrt(2 r delta -
+// delta^2) for a side delta deep (L the half length); past that the edge
+// crosses the side and only its nearest point describes it. So the band
+// reaches no farther than the shallowest depth that is still to be a line
+// contact allows: with 0.01, every depth above (L kAlong)^2 / (2 r) =
+// 6.25 um for r 20 mm, L 50 mm (1/160 of a 1 mm depth; as L^2 / r for
+// other sizes). A narrower band steepens the hand-over: the force moves
+// between the two models' (by hand 2.000 and 2.510 mN for the linear
+// spring per point at 1 mm deep on a 10-degree ridge, test_contact_mesh
+// cylinderTurnedPastTheAlongBandByHand) across the band, |w'| <= 2 / kAlong.
 constexpr double kAlong = 0.01;
 double farShare(double near, double far) {
   if (!(far > 0.0)) return 0.0;
@@ -327,6 +342,28 @@ bool inVertexCone(const MeshShape& m, int i, const V3& d) {
     return d.dot(u) <= MeshShape::kFlatAngle * u.norm();
   });
 }
+// How far the unit direction d from sharp vertex i lies inside its normal
+// cone: the least -d . u / |u| over its edges u (the sine of d's angle to
+// the nearest face of the cone; < 0 outside).
+double vertexConeMargin(const MeshShape& m, int i, const V3& d) {
+  const V3& v = m.vertices()[i];
+  double least = 1.0;
+  for (int w : m.neighbours(i)) {
+    const V3 u = m.vertices()[w] - v;
+    least = std::min(least, -d.dot(u) / u.norm());
+  }
+  return least;
+}
+// A way out of a cylinder for a sharp vertex inside it weighs
+// min(1, margin / kCone) of its own (vertexCylinder), and a sharp edge's
+// way out through the side fades the same way as its point nears an end
+// vertex inside the body (edgeNearest): so where the side's way passes
+// from the edge's point to its end vertex (the side's normal crossing the
+// face of the vertex's cone that is normal to the edge) both weigh zero,
+// and the force hands over without a step. 0.1: the ways of the tests'
+// pyramids lie 0.17-0.45 inside their cones.
+constexpr double kCone = 0.1;
+double coneFade(double margin) { return std::clamp(margin / kCone, 0.0, 1.0); }
 
 // The ways out of a point inside the body (each a depth and the body's
 // outward normal there) blended: weights g_k / sum g with
@@ -336,28 +373,72 @@ bool inVertexCone(const MeshShape& m, int i, const V3& d) {
 // the depths alone (not on which way is the nearest), so they are
 // continuous where the nearest way changes. depth = sum w_k d_k, outward =
 // the normalised sum w_k n_k: the single way's beyond the band, half and
-// half where two are equal.
+// half where two are equal. With `nearest` below the ways' own nearest
+// depth (a nearer way left out: fadeWays), f_k = farShare(nearest, d_k)
+// for all; false when every way then lies beyond the band (no blend).
 struct Way {
   double depth;
   V3 outward;
   double weight = 1.0;  // of its g_k: below 1 where its normal fades (a cylinder's side near the axis)
 };
-void blendWays(const Way* ways, int n, double& depth, V3& outward) {
+bool blendWays(const Way* ways, int n, double& depth, V3& outward, double nearest = -1.0) {
   int k0 = 0;
   for (int k = 1; k < n; ++k)
     if (ways[k].depth < ways[k0].depth) k0 = k;
+  const bool own = !(nearest >= 0.0 && nearest < ways[k0].depth);
   double sum = 0.0, d = 0.0;
   V3 o = V3::Zero();
   for (int k = 0; k < n; ++k) {
-    const double f = k == k0 ? 0.5 : farShare(ways[k0].depth, ways[k].depth), g = ways[k].weight * f / (1.0 - f);
+    const double f = k == k0 && own ? 0.5 : farShare(own ? ways[k0].depth : nearest, ways[k].depth), g = ways[k].weight * f / (1.0 - f);
     sum += g;
     d += g * ways[k].depth;
     o += g * ways[k].outward;
   }
   // Opposite ways equally deep (a thin sheet's corner amid a box): the nearest alone.
+  if (!(sum > 0.0)) return false;
   const bool opposed = o.norm() <= 1e-9 * sum;
   depth = opposed ? ways[k0].depth : d / sum;
   outward = opposed ? ways[k0].outward : V3(o.normalized());
+  return true;
+}
+
+// Ways out that fade in (fade[k] in (0, 1]: near the cone's border): each
+// way is taken with probability fade[k], and the depth and outward normal
+// are the expected blend (blendWays) of the ways taken, given some are;
+// `share` the chance that some are. The ways taken are blended by their
+// depths against the nearest of all (taken or not), and those all beyond
+// its band give nothing: a body entering through a way near the border
+// (that way ~0 deep) is not pushed out the others' way at their depth. So
+// a way fading to zero leaves the blend of the others, and the result
+// moves with each fade linearly (not as the weight of a ratio, which
+// turns the normal over a width as small as the farther way's share).
+void fadeWays(const Way* ways, const double* fade, int n, double& depth, V3& outward, double& share) {
+  share = depth = 0.0;
+  double nearest = ways[0].depth;
+  for (int j = 1; j < n; ++j) nearest = std::min(nearest, ways[j].depth);
+  V3 o = V3::Zero();
+  for (unsigned taken = 1; taken < (1u << n); ++taken) {
+    double p = 1.0;
+    Way sub[3];
+    int k = 0;
+    for (int j = 0; j < n; ++j)
+      if (taken >> j & 1u) {
+        p *= fade[j];
+        sub[k++] = ways[j];
+      } else {
+        p *= 1.0 - fade[j];
+      }
+    if (!(p > 0.0)) continue;
+    double d;
+    V3 nf;
+    if (!blendWays(sub, k, d, nf, nearest)) continue;
+    share += p;
+    depth += p * d;
+    o += p * nf;
+  }
+  if (!(share > 0.0)) return;
+  depth /= share;
+  outward = o.normalized();
 }
 
 // Sharp mesh vertices against the box: outside, towards its nearest point;
@@ -402,41 +483,37 @@ struct CylInMesh {
 // The normal that picks an end disc's rim points (centre `centre`, axis a,
 // radius r) for triangle t (rimNormal): t's own, blended (blendWays) with
 // the faces of the ridges near the body that touch t's flat patch (each
-// plane once, at most 8: rimPlanes) by the disc's deepest depths behind
-// their planes,
+// plane once, as many as there are: an apex of n facets gives n; rimPlanes)
+// by the disc's deepest depths behind their planes,
 // D_k = r sqrt(1 - (n_k . a)^2) - n_k . (centre - p_k). So under a ridge or
 // around an apex every face picks the same points, however finely it is
 // split into triangles (the faces' own lowest points differ once the axis
 // leans along the ridge), turning from one face's to the other's within the
-// band, and each face its own beyond it.
-struct RimPlanes {
-  static constexpr int kMost = 8;
-  int face[kMost];
-  int n = 0;
-};
-RimPlanes rimPlanes(const MeshShape& m, int t, const std::vector<int>& ridges) {
-  RimPlanes p;
-  p.face[p.n++] = t;
+// band, and each face its own beyond it. (Up to 8 planes before: around
+// an apex of 16 facets which eight were kept depended on the order the
+// triangles were listed in, and so did the force.)
+void rimPlanes(const MeshShape& m, int t, const std::vector<int>& ridges, std::vector<int>& planes) {
+  planes.assign(1, t);
   for (int id : ridges)
     if (m.ridgeTouches(id, m.patch(t)))
       for (int f : m.edges()[id].tri) {
         const V3& nf = m.normals()[f];
-        const bool seen = std::any_of(p.face, p.face + p.n, [&](int g) { return (m.normals()[g] - nf).norm() <= MeshShape::kFlatAngle; });
-        if (!seen && p.n < RimPlanes::kMost) p.face[p.n++] = f;
+        const bool seen =
+            std::any_of(planes.begin(), planes.end(), [&](int g) { return (m.normals()[g] - nf).norm() <= MeshShape::kFlatAngle; });
+        if (!seen) planes.push_back(f);
       }
-  return p;
 }
-V3 rimNormal(const MeshShape& m, const RimPlanes& p, const V3& centre, const V3& a, double r) {
-  if (p.n == 1) return m.normals()[p.face[0]];
-  Way ways[RimPlanes::kMost];
-  for (int k = 0; k < p.n; ++k) {
-    const V3& nf = m.normals()[p.face[k]];
+V3 rimNormal(const MeshShape& m, const std::vector<int>& planes, std::vector<Way>& ways, const V3& centre, const V3& a, double r) {
+  if (planes.size() == 1) return m.normals()[planes[0]];
+  ways.resize(planes.size());
+  for (size_t k = 0; k < planes.size(); ++k) {
+    const V3& nf = m.normals()[planes[k]];
     const double na = nf.dot(a);
-    ways[k] = {r * std::sqrt(std::max(0.0, 1.0 - na * na)) - nf.dot(centre - m.vertices()[m.triangles()[p.face[k]][0]]), nf};
+    ways[k] = {r * std::sqrt(std::max(0.0, 1.0 - na * na)) - nf.dot(centre - m.vertices()[m.triangles()[planes[k]][0]]), nf};
   }
   double depth;
   V3 normal;
-  blendWays(ways, p.n, depth, normal);
+  blendWays(ways.data(), int(ways.size()), depth, normal);
   return normal;
 }
 
@@ -449,18 +526,21 @@ V3 rimNormal(const MeshShape& m, const RimPlanes& p, const V3& centre, const V3&
                                             const CylInMesh& cy, std::vector<Feature>& out) {
   const double limit = std::min(cy.r, cy.h);
   const V3 a = cy.R.col(2);
-  thread_local std::vector<int> ridges;  // near the body (kept: no allocation per call)
+  // Near the body; per triangle its picking planes (kept: no allocation per call).
+  thread_local std::vector<int> ridges, planes;
+  thread_local std::vector<Way> ways;
   ridges.clear();
   for (int id : edgeIds)
     if (m.edges()[id].sharp && m.edges()[id].tri[1] >= 0) ridges.push_back(id);
   for (int t : tris) {
     const V3& n = m.normals()[t];
     const V3& a0 = m.vertices()[m.triangles()[t][0]];
-    RimPlanes planes;
-    planes.face[planes.n++] = t;
-    if (!ridges.empty()) planes = rimPlanes(m, t, ridges);
+    if (ridges.empty())
+      planes.assign(1, t);
+    else
+      rimPlanes(m, t, ridges, planes);
     for (double end : {-1.0, 1.0}) {
-      const V3 ns = rimNormal(m, planes, cy.c + end * cy.h * a, a, cy.r);
+      const V3 ns = rimNormal(m, planes, ways, cy.c + end * cy.h * a, a, cy.r);
       V3 u = ns - ns.dot(a) * a;
       u = u.norm() > 1e-12 ? V3(u.normalized()) : V3(cy.R.col(0));
       const V3 w = a.cross(u);
@@ -522,11 +602,12 @@ void alongSidePoint(const MeshShape& m, const MeshEdge& e, const CylInMesh& cy, 
     const V3 E(c.x(), c.y(), 0.0);  // the edge from the axis, across it
     const double aT = cy.r + nl.dot(E), aW = ml.dot(E) + cy.r * ml.dot(nl);  // p's depths behind nT and W
     const double s = aW < aT ? 1.0 - farShare(std::max(aW, 0.0), aT) : farShare(aT, aW);
-    // Across a ridge (faces within 45 degrees) the disc's lowest rim points
-    // on its faces describe the edge's contact too: they give up the edge's
-    // share, in the cone as beyond it, so the two sum to one. Across a
-    // sharper edge (a table's) they are another contact (the wall's):
-    // they keep theirs; in between, in proportion (kRidge).
+    // Across a ridge (faces less than 89 degrees apart) the disc's lowest
+    // rim points on its faces describe the edge's contact too: they give
+    // up the edge's share, in the cone as beyond it, so the two sum to one.
+    // Across a table's edge (90 degrees or sharper) they are another
+    // contact (the wall's): they keep theirs, and in the cone the edge
+    // takes all of its own; in the last degree, in proportion (kRidge).
     const double ridge = std::clamp(nT.dot(nW) / kRidge, 0.0, 1.0);
     yield = ridge * s;
     if (!inCone) {
@@ -534,8 +615,8 @@ void alongSidePoint(const MeshShape& m, const MeshEdge& e, const CylInMesh& cy, 
       if (share <= 0.0) return;
       n = nT;
       depth = nl.dot(E) + std::sqrt(std::max(0.0, nl.dot(E) * nl.dot(E) - rho * rho + cy.r * cy.r));
-    } else if (ridge > 0.0) {
-      share = s;
+    } else {
+      share = 1.0 - ridge * (1.0 - s);
     }
   }
   out.push_back({cy.world(x), cy.world(x) - depth * n, n, -depth, w * share});
@@ -598,6 +679,29 @@ bool edgeOutOfCap(const MeshEdge& e, const CylInMesh& cy, const V3& A, const V3&
   return true;
 }
 
+// The weight of the side's way out of edge A + s D (cylinder-local) at its
+// point x nearest the axis. Near the axis, where the side has no normal,
+// it fades to zero as a vertex's does (linearly within kBand r). Near an
+// end vertex inside the side: that
+// vertex takes the side's way once x reaches it (x is the end where the
+// side's direction there, er, turns normal to the edge: the vertex's cone
+// margin er . D / |D| for this edge passes zero), so the edge's way fades
+// to zero there, by coneFade of the same margin with its sign turned,
+// in proportion chi = (the vertex's depth below the side) / x's (1 where x
+// is the end; 0 for a vertex outside, which has no ways).
+double sideNearEnds(const CylInMesh& cy, const V3& A, const V3& D, const V3& x) {
+  const double rhoX = x.head<2>().norm(), sideX = cy.r - rhoX;
+  if (!(sideX > 0.0)) return 1.0;
+  double w = std::min(1.0, rhoX / (kBand * cy.r));
+  for (const auto& [p, dir] : {std::pair<V3, V3>{A, D}, std::pair<V3, V3>{A + D, -D}}) {
+    const double rho = p.head<2>().norm(), chi = std::clamp((cy.r - rho) / sideX, 0.0, 1.0);
+    if (!(chi > 0.0)) continue;
+    const double margin = rho > 0.0 ? p.head<2>().dot(dir.head<2>()) / (rho * dir.norm()) : 0.0;
+    w *= 1.0 - (1.0 - coneFade(-margin)) * chi;
+  }
+  return w;
+}
+
 // A sharp mesh edge against the cylinder's side or a cap (see mesh_pairs.h):
 // out through the nearer of them whose normal lies in the edge's cone.
 // Where both do and its point nearest the axis is about as deep below the
@@ -621,8 +725,10 @@ void edgeNearest(const MeshEdge& e, const CylInMesh& cy, const V3& A, const V3& 
   if (band == 1.0 && !byCap) bySide = edgeOutOfSide(e, cy, x, t, sf);
   const double capShare = !bySide ? 1.0 : !byCap ? 0.0 : band;
   if (capShare == 1.0) return;
+  const double ends = sideNearEnds(cy, A, D, x);
   if (capShare == 0.0) {
     out.resize(first);
+    sf.share = ends;
     out.push_back(sf);
     return;
   }
@@ -634,8 +740,10 @@ void edgeNearest(const MeshEdge& e, const CylInMesh& cy, const V3& A, const V3& 
     out[k].share = capShare;
   }
   sf.share = 1.0 - capShare;
+  const double gap = sf.share * sf.dist + capShare * capDist;
+  sf.share *= ends;
   out.push_back(sf);
-  for (size_t k = first; k < out.size(); ++k) out[k].gap = sf.share * sf.dist + capShare * capDist;
+  for (size_t k = first; k < out.size(); ++k) out[k].gap = gap;
 }
 
 // Each sharp edge near the cylinder: along the axis, edgeAlongSide; else
@@ -708,9 +816,14 @@ void vertexCylinder(const MeshShape& m, const std::vector<int>& ids, const CylIn
       continue;
     }
     Way ways[3];
+    double fade[3];
     int n = 0;
     auto consider = [&](double depth, const V3& outward, double weight) {
-      if (inVertexCone(m, i, -outward)) ways[n++] = {depth, outward, weight};
+      const double f = coneFade(vertexConeMargin(m, i, -outward));
+      if (f > 0.0) {
+        fade[n] = f;
+        ways[n++] = {depth, outward, weight};
+      }
     };
     // The side's normal turns by 1 / rho per m and has no direction on the
     // axis: its weight fades to zero there (linearly within kBand r of it).
@@ -718,10 +831,10 @@ void vertexCylinder(const MeshShape& m, const std::vector<int>& ids, const CylIn
     consider(cy.h - x.z(), cy.R.col(2), 1.0);
     consider(cy.h + x.z(), V3(-cy.R.col(2)), 1.0);
     if (n == 0) continue;
-    double depth;
+    double depth, share;
     V3 nf;
-    blendWays(ways, n, depth, nf);
-    out.push_back({v, v + depth * nf, -nf, -depth});
+    fadeWays(ways, fade, n, depth, nf, share);
+    if (share > 0.0) out.push_back({v, v + depth * nf, -nf, -depth, share});
   }
 }
 

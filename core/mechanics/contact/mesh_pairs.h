@@ -64,11 +64,12 @@
 //    pushes along that face's normal, as deep as the side reaches below it,
 //    for the share the face's lowest rim point hands to the other face, so
 //    the table holds it up to the edge; in the cone too its share is that
-//    one, 1 but within the band. Across a ridge (faces within 45 degrees)
-//    the end discs' lowest rim points on its faces describe the same
-//    contact: they give that share up, so the two sum to one (a rod lying
-//    along a roof's ridge gets the line contact's two points, not four);
-//    across a table's edge they are the wall's own, and keep theirs; an
+//    one, 1 but within the band. Across a ridge (faces less than 89
+//    degrees apart) the end discs' lowest rim points on its faces describe
+//    the same contact: they give that share up, so the two sum to one (a
+//    rod lying along a roof's ridge gets the line contact's two points, not
+//    four); across a table's edge (90 degrees or sharper) they are the
+//    wall's own, and keep theirs (the last degree fades between); an
 //    edge within 0.01 rad of the axis is held by both, the stretch's ends
 //    with weight w = (1 - sin(angle) / 0.01)^2 and its nearest point with
 //    1 - w, so turning the body off the edge changes the force smoothly), no
@@ -83,13 +84,21 @@
 //  - a sharp mesh vertex inside the cylinder: out through those of side and
 //    caps whose normals (turned) lie in the vertex's normal cone, blended
 //    as in the box; the side's weight fades to zero at the axis, where it
-//    has no normal.
+//    has no normal, and each way fades to zero at the border of the
+//    vertex's cone (within 0.1 of its margin), as a sharp edge's way out
+//    through the side does where its point reaches an end vertex inside
+//    the side (the vertex takes that way there), and near the axis: so a
+//    way passes from an edge to its vertex without a step.
 // Apart, the same features give the distance (capped at min(r, h)).
 // A ridge that meets a face's triangle only at a vertex (a flat stretch
 // split into triangles up to the ridge's end) blends the same way along
 // the ridge's span. Not blended (steps left): past a ridge's end inside a
 // mesh; a sharp vertex entering the cylinder where no nearby way out lies in
-// its cone (it enters as deep as the cone's nearest way).
+// its cone (it enters as deep as the cone's nearest way); a vertex inside
+// whose nearest way out leaves its cone while the others are more than
+// twice as deep (the point fades out with that way, then the others take
+// it at their depth). Of 180 random paths through pyramids' apexes 34
+// still step (57 before the cone fades, none new).
 #pragma once
 
 #include "mechanics/contact/narrow_phase.h"
