@@ -242,7 +242,10 @@ void ContactDialog::fillSizes(int side) {
     auto typed = typed_[side].find(name);
     auto* e = new QLineEdit(typed == typed_[side].end() ? f.value : typed->second, row);
     e->setObjectName(QString::fromStdString("dlg_" + f.key));
-    connect(e, &QLineEdit::textEdited, this, [this, side, name](const QString& text) { typed_[side][name] = text; });
+    connect(e, &QLineEdit::textEdited, this, [this, side, name](const QString& text) {
+      typed_[side][name] = text;
+      labelShapes(side);
+    });
     e->setMinimumWidth(e->fontMetrics().horizontalAdvance("0000.000 mm"));
     label->setToolTip(f.tip);
     e->setToolTip(f.tip);
@@ -257,12 +260,28 @@ void ContactDialog::fillSizes(int side) {
     if (const engine::ContactShapeDecl* d = engine::contactShapeDecl(options_[side][size_t(k)].shape.shape))
       lay->addWidget(new QLabel(
           tr("none: a %1 is %2").arg(QString::fromStdString(d->name), QString::fromStdString(d->description)), row));
+  labelShapes(side);
   // Shown now, not at the layout's queued show: typed into at once.
   for (QWidget* w : row->findChildren<QWidget*>(Qt::FindDirectChildrenOnly)) w->show();
   form_->setRowVisible(row, sized);
   if (isVisible()) {  // room for the fields (and the wrapped note) at once
     layout()->activate();
     resize(size().expandedTo(sizeHint()));
+  }
+}
+
+// Each shape's item says the sizes its fields show: the drawn ones, or
+// with "(typed)" those the user typed (a size that does not read keeps the
+// drawn one; adding says why).
+void ContactDialog::labelShapes(int side) {
+  for (size_t k = 0; k < options_[side].size(); ++k) {
+    const ContactShapeOption& o = options_[side][k];
+    ContactShapeDef s = o.shape;
+    for (const EditField& f : contactSizeFields(kSide[side], o.shape)) {
+      auto it = typed_[side].find(f.key.substr(f.key.rfind('.') + 1));
+      if (it != typed_[side].end() && it->second.trimmed() != f.value) applyContactSize(s, f, it->second.trimmed(), {});
+    }
+    shape_[side]->setItemText(int(k), contactShapeLabel(o, s.size, s.size != o.shape.size));
   }
 }
 

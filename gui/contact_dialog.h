@@ -78,6 +78,7 @@ class ContactDialog : public QDialog {
   void fillShapes(int side);
   void fillMarkers(int side);
   void fillSizes(int side);
+  void labelShapes(int side);
   void markUnsupported();
   void startPick(int side);
   void onPicked(const QString& ref);

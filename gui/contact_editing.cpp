@@ -173,6 +173,25 @@ LatchDef* findLatch(Mechanism& m, const std::string& id) {
 
 // ----------------------------------------------------------------- shapes
 
+QString contactShapeLabel(const ContactShapeOption& o, const std::map<std::string, double>& size, bool typed) {
+  auto at = [&](const char* k) {
+    auto it = size.find(k);
+    return mm(it == size.end() ? 0.0 : it->second);
+  };
+  if (!o.drawn) return o.label;  // "sphere, sizes typed below": no drawn sizes to tell apart
+  const std::string& shape = o.shape.shape;
+  QString sizes;
+  if (shape == "box") sizes = QObject::tr("%1 x %2 x %3 mm").arg(at("lx"), at("ly"), at("lz"));
+  else if (shape == "sphere") sizes = QObject::tr("r %1 mm").arg(at("radius"));
+  else if (shape == "cylinder" || shape == "capsule") sizes = QObject::tr("r %1 x %2 mm").arg(at("radius"), at("length"));
+  else return o.label;  // sizes not in its label (a plane, a shape with sizes typed below)
+  const QString origin = typed ? QObject::tr("typed") : o.origin;
+  QStringList words{QString::fromStdString(shape), sizes};
+  if (!origin.isEmpty()) words << QString("(%1)").arg(origin);
+  if (!o.place.isEmpty()) words << o.place;
+  return words.join(' ');
+}
+
 std::vector<ContactShapeOption> contactShapeOptions(const Mechanism& m, const std::string& partId) {
   std::vector<ContactShapeOption> out;
   const PartDef* part = m.part(partId);
@@ -192,19 +211,18 @@ std::vector<ContactShapeOption> contactShapeOptions(const Mechanism& m, const st
     if (g.shape == "box") {
       o.shape.shape = "box";
       o.shape.size = {{"lx", sizeOf(g, "lx")}, {"ly", sizeOf(g, "ly")}, {"lz", sizeOf(g, "lz")}};
-      o.label = QObject::tr("box %1 x %2 x %3 mm %4")
-                    .arg(mm(sizeOf(g, "lx")), mm(sizeOf(g, "ly")), mm(sizeOf(g, "lz")), where(g));
+      o.place = where(g);
     } else if (g.shape == "sphere") {
       o.shape.shape = "sphere";
       o.shape.size = {{"radius", sizeOf(g, "radius")}};
-      o.label = QObject::tr("sphere r %1 mm %2").arg(mm(sizeOf(g, "radius")), where(g));
+      o.place = where(g);
     } else if (g.shape == "cylinder" || g.shape == "tube") {
       // Drawn from its marker along +z; the contact cylinder is centred.
       const double len = sizeOf(g, "length");
       o.shape.shape = "cylinder";
       o.shape.size = {{"radius", sizeOf(g, "radius")}, {"length", len}};
       o.at = alongZ(base, 0.5 * len);
-      o.label = QObject::tr("cylinder r %1 x %2 mm %3").arg(mm(sizeOf(g, "radius")), mm(len), where(g));
+      o.place = where(g);
     } else if (g.shape == "link" && !g.marker2.empty()) {
       // A flat bar with rounded ends between two markers: a capsule along it.
       const MarkerDef a = markerOf(g.marker), b = markerOf(g.marker2);
@@ -215,13 +233,12 @@ std::vector<ContactShapeOption> contactShapeOptions(const Mechanism& m, const st
       o.at = MarkerDef{"", {mid.x(), mid.y(), mid.z()}, rpyWithZ(pb - pa)};
       o.shape.shape = "capsule";
       o.shape.size = {{"radius", 0.5 * sizeOf(g, "width")}, {"length", len}};
-      o.label = QObject::tr("capsule r %1 x %2 mm along the link %3 - %4")
-                    .arg(mm(0.5 * sizeOf(g, "width")), mm(len), QString::fromStdString(g.marker),
-                         QString::fromStdString(g.marker2));
+      o.place = QObject::tr("along the link %1 - %2").arg(QString::fromStdString(g.marker), QString::fromStdString(g.marker2));
     } else {
       continue;  // a mesh: the core has no mesh contact
     }
     if (!(o.shape.size.begin()->second > 0.0)) continue;
+    o.label = contactShapeLabel(o, o.shape.size);
     if (!g.marker.empty() && samePose(base, o.at) && !base.id.empty()) o.shape.marker = partId + "." + g.marker;
     for (const MarkerDef& k : part->markers)
       if (o.shape.marker.empty() && samePose(k, o.at)) o.shape.marker = partId + "." + k.id;
@@ -257,13 +274,15 @@ std::vector<ContactShapeOption> flexibleShapeOptions(const Mechanism& m, const s
   ContactShapeOption sphere;
   sphere.shape.shape = "sphere";
   sphere.shape.size = engine::contactDefaultSizes("sphere", basis);
-  sphere.label =
-      QObject::tr("sphere r %1 mm (the section's size) at a marker").arg(mm(sphere.shape.size.at("radius")));
+  sphere.origin = QObject::tr("the section's size");
+  sphere.place = QObject::tr("at a marker");
+  sphere.label = contactShapeLabel(sphere, sphere.shape.size);
   ContactShapeOption box;
   box.shape.shape = "box";
   box.shape.size = engine::contactDefaultSizes("box", basis);
-  box.label = QObject::tr("box %1 x %2 x %3 mm (an element) at a marker")
-                  .arg(mm(box.shape.size.at("lx")), mm(box.shape.size.at("ly")), mm(box.shape.size.at("lz")));
+  box.origin = QObject::tr("an element");
+  box.place = QObject::tr("at a marker");
+  box.label = contactShapeLabel(box, box.shape.size);
   ContactShapeOption plane;
   plane.shape.shape = "plane";
   plane.label = QObject::tr("plane at a marker (its xy-plane, z out of the solid)");

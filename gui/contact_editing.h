@@ -12,6 +12,7 @@
 
 #include <QString>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,14 @@ struct ContactShapeOption {
   ContactShapeDef shape;  // sizes [m]; marker "<part>.<marker>" when one is there already
   MarkerDef at;           // the marker's pose in the part frame
   bool drawn = true;      // false: not a display shape, default sizes at the part frame
+  QString place;          // the label's end: "at base", "along the link a - b", "at a marker"
+  QString origin;         // what its sizes are, in the label's brackets: "the section's size" ("": drawn)
 };
+// An option's label with sizes `size` [m]: "sphere r 20 mm at c"; with
+// `typed`, "sphere r 25 mm (typed) at c" (the sizes the user typed, not
+// the drawn ones). A plane's, or a shape's not drawn (its sizes typed
+// below), is its label as it is.
+QString contactShapeLabel(const ContactShapeOption& o, const std::map<std::string, double>& size, bool typed = false);
 std::vector<ContactShapeOption> contactShapeOptions(const Mechanism& m, const std::string& part);
 // The shapes a flexible body offers on one of its markers (it has no display
 // geometry; the marker is the caller's choice, so shape.marker is empty): a

@@ -293,6 +293,7 @@ void StudyDialog::run() {
     const QStringList row = studyTableRow(*setup_, i, points_[i], nullptr, tr("running"));
     for (int c = 0; c < row.size(); ++c) table_->setItem(int(i), c, new QTableWidgetItem(row[c]));
   }
+  table_->resizeColumnsToContents();  // the headers with their units read in full
   fillAxisChoices();
   progress_->setRange(0, static_cast<int>(points_.size()));
   progress_->setValue(0);
@@ -344,6 +345,7 @@ void StudyDialog::finish() {
     failed += !stopped && !results_done_[i].ok;
     feasible += results_done_[i].feasible;
   }
+  table_->resizeColumnsToContents();
   if (stop_)
     status_->setText(tr("Stopped: %1 of %2 variants run, %3 failed, %4 met the constraints")
                          .arg(run).arg(points_.size()).arg(failed).arg(feasible));

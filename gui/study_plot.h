@@ -27,10 +27,9 @@ struct StudyPlotData {
   // Scatter: per variant (NaN: not drawn).
   std::vector<double> x, y;
   std::vector<bool> feasible;
+  // The values are in display units (study_summary.h) and each label says
+  // which: "src.p [bar (g)]".
   QString xLabel, yLabel;
-  // Each axis's SI unit ("m", "Pa", "1"; "" unknown or a catalogue part's
-  // index), for the report's display units (report_study.h).
-  std::string xUnit, yUnit;
   bool pareto = false;
   std::vector<size_t> front;  // filled by setData when pareto is on
   // Heat map (when heatMap): the grid's values along x and y, and per cell
@@ -40,7 +39,6 @@ struct StudyPlotData {
   std::vector<double> gridX, gridY, z;
   std::vector<bool> cellFeasible;
   QString heatXLabel, heatYLabel, zLabel;
-  std::string heatXUnit, heatYUnit, zUnit;  // SI, as xUnit
 };
 
 // The colour of fraction t in [0, 1] of the heat map's range (dark blue

@@ -1,9 +1,13 @@
 #include "study_summary.h"
 
+#include "plot_unit.h"
+#include "units.h"
+
 #include <QCoreApplication>
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace pm::gui {
 
@@ -24,14 +28,46 @@ std::string unitOf(const studies::StudySetup& setup, const std::string& name) {
   return {};
 }
 
+// The display unit of `name` (plotUnit, as the report's plots); none for a
+// catalogue part's index or a name of no known unit.
+std::optional<PlotUnit> shownUnit(const studies::StudySetup& setup, const std::string& name) {
+  const std::string si = unitOf(setup, name);
+  if (si.empty()) return std::nullopt;
+  PlotUnit u = plotUnit(si, units::UnitSettings::instance().ambient(), name);
+  if (si == "1") u.label = "-";
+  return u;
+}
+
+double shown(double si, const std::optional<PlotUnit>& u) { return u ? (si - u->offset) * u->scale : si; }
+
+// "src.p [bar (g)]"; a name of no unit alone.
+QString labelled(const std::string& name, const std::optional<PlotUnit>& u) {
+  return u ? QString("%1 [%2]").arg(q(name), u->label) : q(name);
+}
+
+// Parameter k's value `v` as the table and the chosen design show it: in
+// its display unit (`withUnit`: followed by it), a part's label.
+QString parameterText(const studies::StudySetup& setup, size_t k, double v, bool withUnit = false) {
+  const studies::StudyParameter& p = setup.study.parameters[k];
+  const std::optional<PlotUnit> u = shownUnit(setup, p.path);
+  if (!u) return q(studies::valueLabel(p, v));
+  const QString text = QString::number(shown(v, u), 'g', 6);
+  return withUnit && u->label != "-" ? text + " " + u->label : text;
+}
+
+// `values` from SI into the display unit of `name`.
+void toShown(std::vector<double>& values, const studies::StudySetup& setup, const std::string& name) {
+  const std::optional<PlotUnit> u = shownUnit(setup, name);
+  for (double& v : values) v = shown(v, u);
+}
+
 }  // namespace
 
 QStringList studyTableHeader(const studies::StudySetup& setup) {
   const studies::StudyDefinition& st = setup.study;
   QStringList h{tr("variant")};
-  for (const auto& p : st.parameters) h << q(p.path);
-  for (size_t k = 0; k < st.results.size(); ++k)
-    h << q(st.results[k] + " [" + (k < setup.resultUnits.size() ? setup.resultUnits[k] : std::string()) + "]");
+  for (const auto& p : st.parameters) h << labelled(p.path, shownUnit(setup, p.path));
+  for (const auto& r : st.results) h << labelled(r, shownUnit(setup, r));
   h << tr("feasible") << tr("status");
   return h;
 }
@@ -41,10 +77,10 @@ QStringList studyTableRow(const studies::StudySetup& setup, size_t i, const std:
   const studies::StudyDefinition& st = setup.study;
   QStringList row{QString::number(i)};
   for (size_t k = 0; k < st.parameters.size(); ++k)
-    row << (k < point.size() ? q(studies::valueLabel(st.parameters[k], point[k])) : QString());
+    row << (k < point.size() ? parameterText(setup, k, point[k]) : QString());
   for (size_t k = 0; k < st.results.size(); ++k) {
     const double v = result && result->ok && k < result->results.size() ? result->results[k] : std::nan("");
-    row << (std::isfinite(v) ? QString::number(v, 'g', 6) : QString());
+    row << (std::isfinite(v) ? QString::number(shown(v, shownUnit(setup, st.results[k])), 'g', 6) : QString());
   }
   row << (result ? QString(result->feasible ? "1" : "0") : QString()) << status;
   return row;
@@ -76,7 +112,7 @@ QString variantText(const studies::StudySetup& setup, const std::vector<double>&
   QStringList what;
   const auto& ps = setup.study.parameters;
   for (size_t k = 0; k < ps.size() && k < point.size(); ++k)
-    what << q(ps[k].path + " = " + studies::valueLabel(ps[k], point[k]));
+    what << q(ps[k].path) + " = " + parameterText(setup, k, point[k], true);
   return tr("variant %1, %2").arg(row).arg(what.join(", "));
 }
 
@@ -94,10 +130,10 @@ StudyPlotData studyPlotData(const studies::StudySetup& setup, const std::vector<
     d.y.push_back(value(i, yName));
     d.feasible.push_back(std::isfinite(d.x.back()) && i < results.size() && results[i].feasible);
   }
-  d.xLabel = q(xName);
-  d.yLabel = q(yName);
-  d.xUnit = unitOf(setup, xName);
-  d.yUnit = unitOf(setup, yName);
+  toShown(d.x, setup, xName);
+  toShown(d.y, setup, yName);
+  d.xLabel = labelled(xName, shownUnit(setup, xName));
+  d.yLabel = labelled(yName, shownUnit(setup, yName));
   const auto& ps = setup.study.parameters;
   if (heatMap && setup.study.sampling == studies::Sampling::Grid && ps.size() == 2) {
     // Grid order: the first parameter slowest, so variant i * ny + j is cell (i, j).
@@ -108,12 +144,12 @@ StudyPlotData studyPlotData(const studies::StudySetup& setup, const std::vector<
       d.z.push_back(value(i, zName));
       d.cellFeasible.push_back(std::isfinite(d.z.back()) && results[i].feasible);
     }
-    d.heatXLabel = q(ps[0].path);
-    d.heatYLabel = q(ps[1].path);
-    d.zLabel = q(zName);
-    d.heatXUnit = unitOf(setup, ps[0].path);
-    d.heatYUnit = unitOf(setup, ps[1].path);
-    d.zUnit = unitOf(setup, zName);
+    toShown(d.gridX, setup, ps[0].path);
+    toShown(d.gridY, setup, ps[1].path);
+    toShown(d.z, setup, zName);
+    d.heatXLabel = labelled(ps[0].path, shownUnit(setup, ps[0].path));
+    d.heatYLabel = labelled(ps[1].path, shownUnit(setup, ps[1].path));
+    d.zLabel = labelled(zName, shownUnit(setup, zName));
   }
   return d;
 }

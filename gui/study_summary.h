@@ -23,11 +23,16 @@ struct StudySummary {
   std::vector<QStringList> rows;  // one per variant, as the dialog shows them
   StudyPlotData plot;
   int chosenRow = -1;             // the row the user selected, else the best feasible; -1: none
-  QString chosen;                 // why and what: "variant 4: cyl1.bore = 0.04, ..."
+  QString chosen;                 // why and what: "variant 4, cyl1.bore = 40 mm, ..."
 };
 
-// The table's columns: variant, each parameter, each result with its unit,
-// feasible, status.
+// The table, the plot and the chosen design show every value in its display
+// unit (gui/plot_unit.h, as the report's plots: m -> mm, Pa -> the studio's
+// pressure units gauge relative to its ambient, kg/s -> Nl/min; "[-]": a
+// pure number); a catalogue part's index shows as the part's name.
+
+// The table's columns: variant, each parameter and each result with its
+// display unit ("cyl1.bore [mm]"), feasible, status.
 QStringList studyTableHeader(const studies::StudySetup& setup);
 
 // Row `i`'s cells: `point`'s parameter values, then (when `result`) its
@@ -42,7 +47,7 @@ QString studyKind(const studies::StudyDefinition& study);
 // The feasible variant with the smallest first result (-1: none).
 int bestFeasibleRow(const std::vector<studies::VariantResult>& results, const std::vector<bool>& finished = {});
 
-// "variant 4, cyl1.bore = 0.04, src.p = 600000".
+// "variant 4, cyl1.bore = 40 mm, src.p = 5 bar (g)".
 QString variantText(const studies::StudySetup& setup, const std::vector<double>& point, int row);
 
 // The plot of `yName` against `xName` (parameters or results) over the

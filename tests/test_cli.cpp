@@ -5,6 +5,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QDir>
+#include <QRegularExpression>
 #include <QtTest>
 
 #include <algorithm>
@@ -492,7 +493,11 @@ class TestCli : public QObject {
     // Meter-out: the throttle passes about the same volume flow, so the
     // smaller piston is the faster one; the higher pressure helps a little.
     QCOMPARE(best, 1);
-    QVERIFY2(text.simplified().contains("variant 1, cyl1.bore = 0.025, src.p = 601325"), qPrintable(text));
+    // In display units, as the table: 0.025 m, 601325 Pa absolute = 5 bar gauge over 101325 Pa.
+    QVERIFY2(text.simplified().contains("variant 1, cyl1.bore = 25 mm, src.p = 5 bar (g)"), qPrintable(text));
+    const QString t1 = QString::number(lines[2].split(',')[3].toDouble(), 'g', 6);
+    QVERIFY2(text.contains(QRegularExpression("1( \\(chosen\\))? +25 +5 +" + QRegularExpression::escape(t1))),
+             qPrintable(text));
     // A study the project does not have is named.
     const Result bad = run({"report", project, "--study", "nosuch", "--pdf", pdf, "-q"});
     QCOMPARE(bad.code, 2);

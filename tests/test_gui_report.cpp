@@ -215,7 +215,8 @@ class TestGuiReport : public QObject {
   // display unit, as the report's other plots: a 2 x 2 grid on seed 003
   // over the supply pressure (bar (g)) and the bore (mm), its heat map of
   // the largest rod position (mm), the values converted (4 and 5 bar (g),
-  // 25 and 32 mm); the labels read back from the PDF's text.
+  // 25 and 32 mm); the labels read back from the PDF's text. The table's
+  // headers carry the same units, its cells the converted values.
   void studyPlotAxesCarryTheirUnits() {
     auto& unitSettings = gui::units::UnitSettings::instance();
     const gui::units::PressureScale was = unitSettings.pressureScale();
@@ -232,7 +233,7 @@ class TestGuiReport : public QObject {
     const auto results = evaluator.evaluate(points);
     const gui::StudySummary summary = gui::summarizeStudy(setup, points, results);
     QVERIFY(summary.plot.heatMap);
-    const gui::StudyPlotData shown = gui::reportStudyPlot(summary.plot, 101325.0);
+    const gui::StudyPlotData& shown = summary.plot;
     QCOMPARE(shown.xLabel, QString("src.p [bar (g)]"));
     QCOMPARE(shown.yLabel, QString("max(cyl1.x) [mm]"));
     QCOMPARE(shown.heatXLabel, QString("src.p [bar (g)]"));
@@ -242,10 +243,15 @@ class TestGuiReport : public QObject {
     QCOMPARE(shown.gridY, (std::vector<double>{25.0, 32.0}));
     QCOMPARE(shown.z.size(), size_t(4));
     for (size_t i = 0; i < 4; ++i) {
-      QVERIFY(summary.plot.z[i] > 0.0);
-      QCOMPARE(shown.z[i], 1e3 * summary.plot.z[i]);
-      QCOMPARE(shown.x[i], (summary.plot.x[i] - 101325.0) * 1e-5);
+      QVERIFY(results[i].ok && results[i].results[0] > 0.0);
+      QCOMPARE(shown.z[i], 1e3 * results[i].results[0]);
+      QCOMPARE(shown.x[i], (points[i][0] - 101325.0) * 1e-5);
     }
+    // The table as the plot: each column's display unit in its header, the values converted.
+    QCOMPARE(summary.header.mid(1, 3), (QStringList{"src.p [bar (g)]", "cyl1.bore [mm]", "max(cyl1.x) [mm]"}));
+    QCOMPARE(summary.rows.size(), size_t(4));
+    QCOMPARE(summary.rows[3].mid(1, 2), (QStringList{"5", "32"}));  // 601325 Pa, 0.032 m
+    QCOMPARE(summary.rows[3][3], QString::number(1e3 * results[3].results[0], 'g', 6));
     const QString pdf = dir_.path() + "/study_units.pdf";
     QString error;
     const bool written = gui::exportStudyReport(project_, summary, pdf, &error, seed003());

@@ -13,6 +13,7 @@
 #include "study_plot.h"
 #include "support/property_typing.h"
 #include "support/test_project.h"
+#include "units.h"
 
 #include <QAbstractItemView>
 #include <QCheckBox>
@@ -78,7 +79,16 @@ int rowsWithStatus(QTableWidget* t, const QString& status) {
 
 class TestGuiStudy : public QObject {
   Q_OBJECT
+  units::PressureScale scale_ = units::PressureScale::Gauge;
+
  private slots:
+  // Pressures in bar (g), whatever the last session chose.
+  void initTestCase() {
+    scale_ = units::UnitSettings::instance().pressureScale();
+    units::UnitSettings::instance().setPressureScale(units::PressureScale::Gauge);
+  }
+  void cleanupTestCase() { units::UnitSettings::instance().setPressureScale(scale_); }
+
   // (1,5) (2,3) (3,4) (4,1) (2,6) (5,1), NaN: (3,4) is dominated by (2,3),
   // (2,6) by (1,5) and (2,3), (5,1) by (4,1); the NaN point takes no part.
   // The front: (1,5), (2,3), (4,1).
@@ -117,10 +127,14 @@ class TestGuiStudy : public QObject {
 
     QTableWidget* t = dlg.table();
     QCOMPARE(t->rowCount(), 3);
-    QCOMPARE(t->horizontalHeaderItem(1)->text(), QString("cyl1.bore"));
-    const QStringList bores{"0.03", "0.035", "0.04"};
+    // Each column in its display unit, as the report's plots: the bores typed in m shown in mm.
+    QStringList headers;
+    for (int c = 0; c < t->columnCount(); ++c) headers << t->horizontalHeaderItem(c)->text();
+    QCOMPARE(headers, (QStringList{"variant", "cyl1.bore [mm]", "cyl1.extend_time [s]", "air_per_cycle [Nl]", "feasible",
+                                   "status"}));
+    const QStringList bores{"0.03", "0.035", "0.04"}, boresShown{"30", "35", "40"};
     for (int r = 0; r < 3; ++r) {
-      QCOMPARE(t->item(r, 1)->text(), bores[r]);
+      QCOMPARE(t->item(r, 1)->text(), boresShown[r]);
       QCOMPARE(t->item(r, t->columnCount() - 1)->text(), QString("ok"));
       // Each row's extend time is that variant's own run, as --set makes it.
       engine::Overrides o;
@@ -141,12 +155,18 @@ class TestGuiStudy : public QObject {
     QVERIFY(t->item(0, 2)->text().toDouble() < t->item(2, 2)->text().toDouble());
     QVERIFY(t->item(0, 3)->text().toDouble() < t->item(2, 3)->text().toDouble());
     QCOMPARE(dlg.plot()->pointCount(), size_t(3));
+    QCOMPARE(dlg.plot()->data().xLabel, QString("cyl1.bore [mm]"));  // the axis titles drawn
+    QCOMPARE(dlg.plot()->data().yLabel, QString("cyl1.extend_time [s]"));
+    for (size_t r = 0; r < 3; ++r) QCOMPARE(dlg.plot()->data().x[r], 30.0 + 5.0 * double(r));
     // Extend time against air, both to minimise: the 30 mm bore is faster and leaner than
     // the others, so it alone is the front.
     dlg.findChild<QComboBox*>("studyPlotX")->setCurrentText("cyl1.extend_time");
     dlg.findChild<QComboBox*>("studyPlotY")->setCurrentText("air_per_cycle");
     QTest::mouseClick(dlg.findChild<QCheckBox*>("studyPareto"), Qt::LeftButton, {}, QPoint(5, 5));
     QCOMPARE(dlg.plot()->front(), (std::vector<size_t>{0}));
+    QCOMPARE(dlg.plot()->data().yLabel, QString("air_per_cycle [Nl]"));
+    if (const QByteArray shots = qgetenv("PM_STUDY_SNAPSHOTS"); !shots.isEmpty())
+      QVERIFY(dlg.grab().save(QString::fromLocal8Bit(shots) + "/study_scatter.png"));
     // Parameter against result: no Pareto line unless asked.
     QTest::mouseClick(dlg.findChild<QCheckBox*>("studyPareto"), Qt::LeftButton, {}, QPoint(5, 5));
     QVERIFY(dlg.plot()->front().empty());
@@ -226,8 +246,9 @@ class TestGuiStudy : public QObject {
     QCOMPARE(t->rowCount(), 6);
     std::set<int> strata;
     for (int r = 0; r < 6; ++r) {
-      QCOMPARE(t->item(r, 1)->text().toStdString(), studies::valueText(expect[size_t(r)][0]));
-      QCOMPARE(t->item(r, 2)->text().toStdString(), studies::valueText(expect[size_t(r)][1]));
+      // In mm and bar (g): the bore in m times 1000, the absolute pressure less 101325 Pa over 1e5.
+      QCOMPARE(t->item(r, 1)->text(), QString::number(expect[size_t(r)][0] * 1e3, 'g', 6));
+      QCOMPARE(t->item(r, 2)->text(), QString::number((expect[size_t(r)][1] - 101325.0) * 1e-5, 'g', 6));
       QCOMPARE(t->item(r, t->columnCount() - 1)->text(), QString("ok"));
       strata.insert(int((expect[size_t(r)][0] - 0.025) / 0.025 * 6));  // one bore per sixth of the range
     }
@@ -260,9 +281,23 @@ class TestGuiStudy : public QObject {
     QVERIFY(dlg.plot()->heatMapOn());
     QCOMPARE(dlg.findChild<QComboBox*>("studyHeatValue")->currentText(), QString("cyl1.extend_time"));
     const StudyPlotData& d = dlg.plot()->data();
-    QCOMPARE(d.gridX, (std::vector<double>{0.03, 0.04}));
-    QCOMPARE(d.gridY, (std::vector<double>{501325, 701325}));
+    // The axes and the colour bar titled with their display units, the grid
+    // converted: 0.03 and 0.04 m are 30 and 40 mm; 501325 and 701325 Pa are
+    // 4 and 6 bar (g) over the seed's ambient 101325 Pa.
+    QCOMPARE(d.heatXLabel, QString("cyl1.bore [mm]"));
+    QCOMPARE(d.heatYLabel, QString("src.p [bar (g)]"));
+    QCOMPARE(d.zLabel, QString("cyl1.extend_time [s]"));
+    QCOMPARE(d.gridX.size(), size_t(2));
+    QCOMPARE(d.gridY.size(), size_t(2));
+    QCOMPARE(d.gridX[0], 30.0);
+    QCOMPARE(d.gridX[1], 40.0);
+    QCOMPARE(d.gridY[0], 4.0);
+    QCOMPARE(d.gridY[1], 6.0);
     QTableWidget* t = dlg.table();
+    QCOMPARE(t->horizontalHeaderItem(1)->text(), QString("cyl1.bore [mm]"));
+    QCOMPARE(t->horizontalHeaderItem(2)->text(), QString("src.p [bar (g)]"));
+    QCOMPARE(t->item(3, 1)->text(), QString("40"));
+    QCOMPARE(t->item(3, 2)->text(), QString("6"));
     size_t lo = 0, hi = 0;
     for (size_t k = 0; k < 4; ++k) {
       QCOMPARE(QString::number(d.z[k], 'g', 6), t->item(int(k), 3)->text());
@@ -275,6 +310,8 @@ class TestGuiStudy : public QObject {
     const QColor cHi = img.pixelColor(dlg.plot()->cellCentre(hi / 2, hi % 2).toPoint());
     QCOMPARE(cLo, heatColor(0.0));
     QCOMPARE(cHi, heatColor(1.0));
+    if (const QByteArray shots = qgetenv("PM_STUDY_SNAPSHOTS"); !shots.isEmpty())
+      QVERIFY(dlg.grab().save(QString::fromLocal8Bit(shots) + "/study_heat_map.png"));
 
     // The report: a study section with the table, the heat map and the chosen design.
     t->selectRow(int(lo));
@@ -300,7 +337,7 @@ class TestGuiStudy : public QObject {
     const QString text = QString::fromUtf8(p.readAllStandardOutput());
     QVERIFY(text.contains("Parameter study"));
     QVERIFY(text.contains("Constraints: cyl1.extend_time <= 10"));
-    const QString chosen = QString("Chosen in the study table: variant %1, cyl1.bore = %2, src.p = %3")
+    const QString chosen = QString("Chosen in the study table: variant %1, cyl1.bore = %2 mm, src.p = %3 bar (g)")
                                .arg(lo).arg(t->item(int(lo), 1)->text(), t->item(int(lo), 2)->text());
     QVERIFY2(text.simplified().contains(chosen), qPrintable(chosen));
     QVERIFY(text.contains("Heat map: one cell per variant"));

@@ -46,6 +46,16 @@ double widestPiece(const QStringList& pieces, const QFontMetricsF& fm) {
   for (const QString& piece : pieces) m = std::max(m, fm.horizontalAdvance(piece.trimmed()));
   return m;
 }
+
+// The narrowest width on which `text` wraps (wrapHeader) to at most
+// `lines` lines: a header with units ("max(catch.energy_lost) [J]") stays
+// readable however the columns share the page.
+double headerLeast(const QString& text, const QFontMetricsF& fm, int lines = 3) {
+  const double full = fm.horizontalAdvance(text);
+  double w = widestPiece(headerPieces(text), fm);
+  while (w < full && wrapHeader(text, fm, w).count('\n') >= lines) w += 0.25 * fm.averageCharWidth();
+  return std::min(w, full);
+}
 }  // namespace
 
 ReportPage::ReportPage(QIODevice* out, const QString& title, const QString& headerRight, const QString& footerLeft,
@@ -202,10 +212,11 @@ std::vector<double> ReportPage::columnWidths(const ReportTable& t, const QFont& 
   const QFontMetricsF fb(body, writer_.get()), fh(head, writer_.get());
   const size_t nc = t.header.size();
   const double W = content_.width();
-  // least: no word and no header piece cut; want: every cell and header on one line.
+  // least: no word and no header piece cut, headers on at most three lines;
+  // want: every cell and header on one line.
   std::vector<double> least(nc), want(nc), w(nc);
   for (size_t c = 0; c < nc; ++c) {
-    least[c] = widestPiece(headerPieces(t.header[int(c)]), fh);
+    least[c] = headerLeast(t.header[int(c)], fh);
     want[c] = fh.horizontalAdvance(t.header[int(c)]);
     for (const QStringList& row : t.rows)
       if (c < size_t(row.size())) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "engine/engine.h"
+#include "plot_unit.h"
 
 #include <QPainter>
 #include <QRectF>
@@ -15,16 +16,6 @@
 #include <vector>
 
 namespace pm::gui {
-
-struct PlotUnit {
-  QString label;       // "mm", "bar (g)"
-  double scale = 1.0;  // display = (si - offset) * scale
-  double offset = 0.0;
-};
-
-// Display unit of a channel's SI unit; a pressure (kind from the channel's
-// `name`) in the studio's pressure units, gauge relative to `ambient` [Pa].
-PlotUnit plotUnit(const std::string& siUnit, double ambient, const std::string& name = {});
 
 struct PlotSeries {
   QString name;   // legend text

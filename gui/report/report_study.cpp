@@ -1,33 +1,10 @@
 #include "report_study.h"
 
 #include "report_plot.h"
-#include "units.h"
 
 namespace pm::gui {
 
 using namespace report_colors;
-
-namespace {
-
-// `values` from SI `unit` into the report's display unit; `label` gets it.
-void toDisplay(std::vector<double>& values, QString& label, const std::string& unit, double ambient) {
-  if (unit.empty()) return;
-  const PlotUnit u = plotUnit(unit, ambient, label.toStdString());
-  for (double& v : values) v = (v - u.offset) * u.scale;
-  label += QStringLiteral(" [%1]").arg(unit == "1" ? QStringLiteral("-") : u.label);
-}
-
-}  // namespace
-
-StudyPlotData reportStudyPlot(const StudyPlotData& d, double ambient) {
-  StudyPlotData out = d;
-  toDisplay(out.x, out.xLabel, d.xUnit, ambient);
-  toDisplay(out.y, out.yLabel, d.yUnit, ambient);
-  toDisplay(out.gridX, out.heatXLabel, d.heatXUnit, ambient);
-  toDisplay(out.gridY, out.heatYLabel, d.heatYUnit, ambient);
-  toDisplay(out.z, out.zLabel, d.zUnit, ambient);
-  return out;
-}
 
 void studySection(ReportPage& pg, const StudySummary& s) {
   if (s.rows.empty()) return;
@@ -38,7 +15,7 @@ void studySection(ReportPage& pg, const StudySummary& s) {
   const double mm1 = ReportPage::mm(1.0);
   // One screen pixel of the dialog's plot is 1/96 inch here.
   const double px = ReportPage::kDpi / 96.0;
-  const StudyPlotData plot = reportStudyPlot(s.plot, units::UnitSettings::instance().ambient());
+  const StudyPlotData& plot = s.plot;  // in display units, as the dialog shows it
   const QString caption =
       plot.heatMap ? QStringLiteral("Heat map: one cell per variant of the grid, coloured by %1; crossed cells did not "
                                       "meet the constraints, grey ones failed or were not run.")
