@@ -79,6 +79,17 @@ ContactDialog* addContactOnGroundAndBall(MainWindow& w) {
   return QTest::qWaitFor([&] { return (d = w.findChild<ContactDialog*>("addContactDialog")) != nullptr; }) ? d : nullptr;
 }
 
+// The ball over the floor saved in `dir`, shown in `w`, and the Add
+// Contact dialog opened on the ground and the ball and exposed (nullptr if
+// any step fails).
+ContactDialog* addContactOnBallOverFloor(MainWindow& w, const QTemporaryDir& dir) {
+  const QString file = dir.filePath("ball.pneumech.json");
+  engine::save(ballOverFloor(), file.toStdString());
+  if (!test::showProject(w, file, test::kLargeWindow)) return nullptr;
+  ContactDialog* d = addContactOnGroundAndBall(w);
+  return d && QTest::qWaitForWindowExposed(d) ? d : nullptr;
+}
+
 void editField(MainWindow& w, const std::string& key, const QString& text) {
   auto* e = qobject_cast<QLineEdit*>(w.propertyEditor()->mechanismForm()->fieldEditor(key));
   QVERIFY2(e, key.c_str());
@@ -413,13 +424,9 @@ class TestGuiContactEditing : public QObject {
   // Each field's tip is the core's description of the size.
   void typedSizesStayWhenTheShapeChanges() {
     QTemporaryDir dir;
-    const QString file = dir.filePath("ball.pneumech.json");
-    engine::save(ballOverFloor(), file.toStdString());
     MainWindow w;
-    QVERIFY(test::showProject(w, file, test::kLargeWindow));
-    ContactDialog* d = addContactOnGroundAndBall(w);
+    ContactDialog* d = addContactOnBallOverFloor(w, dir);
     QVERIFY(d);
-    QVERIFY(QTest::qWaitForWindowExposed(d));
     const int sphere = d->shapeBox(1)->findData("sphere"), cylinder = d->shapeBox(1)->findData("cylinder");
     QVERIFY(sphere >= 0 && cylinder >= 0);
     QCOMPARE(d->shapeBox(1)->currentIndex(), sphere);  // the drawn sphere, r 20 mm
@@ -467,13 +474,9 @@ class TestGuiContactEditing : public QObject {
   // (Before, the item kept the drawn 20 mm while the field said 12.5.)
   void shapeLabelFollowsTypedSizes() {
     QTemporaryDir dir;
-    const QString file = dir.filePath("ball.pneumech.json");
-    engine::save(ballOverFloor(), file.toStdString());
     MainWindow w;
-    QVERIFY(test::showProject(w, file, test::kLargeWindow));
-    ContactDialog* d = addContactOnGroundAndBall(w);
+    ContactDialog* d = addContactOnBallOverFloor(w, dir);
     QVERIFY(d);
-    QVERIFY(QTest::qWaitForWindowExposed(d));
     QComboBox* box = d->shapeBox(1);
     QCOMPARE(box->currentText(), QString("sphere r 20 mm at c"));
     test::typeInto(sizeField(d, "j.size.radius"), "12.5");
