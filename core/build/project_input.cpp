@@ -34,22 +34,28 @@ Project parseProject(const std::string& text, const std::string& name) {
 
 namespace {
 
-double SimulationSettings::*numericSetting(const std::string& key) {
+// A numeric simulation setting: its member and SI unit ("1": a ratio).
+struct NumericSetting {
+  double SimulationSettings::*member;
+  const char* unit;
+};
+
+const NumericSetting* numericSetting(const std::string& key) {
   using S = SimulationSettings;
-  static const std::map<std::string, double S::*> members = {
-      {"t_end", &S::t_end},
-      {"output_interval", &S::output_interval},
-      {"rel_tol", &S::rel_tol},
-      {"abs_tol_pressure", &S::abs_tol_pressure},
-      {"abs_tol_temperature", &S::abs_tol_temperature},
-      {"abs_tol_position", &S::abs_tol_position},
-      {"max_step", &S::max_step},
-      {"ambient_pressure", &S::ambient_pressure},
-      {"ambient_temperature", &S::ambient_temperature},
-      {"exchange_interval", &S::exchange_interval},
-      {"wall_time_limit", &S::wall_time_limit}};
-  const auto it = members.find(key);
-  return it == members.end() ? nullptr : it->second;
+  static const std::map<std::string, NumericSetting> settings = {
+      {"t_end", {&S::t_end, "s"}},
+      {"output_interval", {&S::output_interval, "s"}},
+      {"rel_tol", {&S::rel_tol, "1"}},
+      {"abs_tol_pressure", {&S::abs_tol_pressure, "Pa"}},
+      {"abs_tol_temperature", {&S::abs_tol_temperature, "K"}},
+      {"abs_tol_position", {&S::abs_tol_position, "m"}},
+      {"max_step", {&S::max_step, "s"}},
+      {"ambient_pressure", {&S::ambient_pressure, "Pa"}},
+      {"ambient_temperature", {&S::ambient_temperature, "K"}},
+      {"exchange_interval", {&S::exchange_interval, "s"}},
+      {"wall_time_limit", {&S::wall_time_limit, "s"}}};
+  const auto it = settings.find(key);
+  return it == settings.end() ? nullptr : &it->second;
 }
 
 // Sets one simulation setting from `source` (--set, --t-end) and checks the
@@ -74,9 +80,9 @@ void setSimulation(Project& pr, const std::string& key, const std::function<void
 
 void setSimulationSetting(Project& pr, const std::string& key, double value, const std::string& source,
                           const std::string& file) {
-  double SimulationSettings::*m = numericSetting(key);
-  if (!m) throw ProjectError(source, "simulation", key, "no such numeric simulation setting");
-  setSimulation(pr, key, [&](SimulationSettings& s) { s.*m = value; }, numberText(value), source, file);
+  const NumericSetting* n = numericSetting(key);
+  if (!n) throw ProjectError(source, "simulation", key, "no such numeric simulation setting");
+  setSimulation(pr, key, [&](SimulationSettings& s) { s.*(n->member) = value; }, numberText(value), source, file);
 }
 
 std::string overrideUnit(const Project& pr, const std::string& path) {
@@ -84,13 +90,8 @@ std::string overrideUnit(const Project& pr, const std::string& path) {
   if (dot == std::string::npos || dot == 0) return {};
   const std::string obj = path.substr(0, dot), field = path.substr(dot + 1);
   if (obj == "simulation") {
-    static const std::map<std::string, std::string> units = {
-        {"t_end", "s"},          {"output_interval", "s"},    {"rel_tol", "1"},
-        {"abs_tol_pressure", "Pa"}, {"abs_tol_temperature", "K"}, {"abs_tol_position", "m"},
-        {"max_step", "s"},       {"ambient_pressure", "Pa"},  {"ambient_temperature", "K"},
-        {"exchange_interval", "s"}, {"wall_time_limit", "s"}};
-    const auto it = units.find(field);
-    return it == units.end() ? std::string() : it->second;
+    const NumericSetting* n = numericSetting(field);
+    return n ? n->unit : std::string();
   }
   if (field == "part") return {};
   auto declared = [&](const MechTypeDecl* t) {
