@@ -379,6 +379,41 @@ class TestGuiReport : public QObject {
     QVERIFY(assumed.contains("viscous12.5Ns/m"));
   }
 
+  // Seed 004's boom docking (issue 27): the report lists the contact pairs
+  // (touches, peaks) and the latch's engagement with its velocity jump and
+  // energy loss, the figures of the key results.
+  void contactsAndLatchesInTheReport() {
+    const QString pdftotext = QStandardPaths::findExecutable("pdftotext");
+    if (pdftotext.isEmpty()) QSKIP("pdftotext not installed: PDF text not checked");
+    const QString file = QString::fromStdString(projectPath("seed004_boom_docking.pneumech.json"));
+    const Project boom = engine::load(file.toStdString());
+    const std::unique_ptr<Run> run = simulate(boom, "boom");
+    REQUIRE_OK(run);
+    const QString pdf = dir_.path() + "/boom.pdf";
+    QString error;
+    QVERIFY2(gui::exportReport(boom, run->out, pdf, &error, file), qPrintable(error));
+    QProcess p;
+    p.start(pdftotext, {"-layout", pdf, "-"});
+    QVERIFY(p.waitForFinished(60000));
+    // Ligatures ("ﬁxed") spelled out.
+    const QString text = QString::fromUtf8(p.readAllStandardOutput()).normalized(QString::NormalizationForm_KC);
+    const KeyResults kr = engine::keyResults(boom, run->out, {});
+    QVERIFY(!kr.contacts.empty() && kr.latches.size() == 1 && kr.latches[0].engagements.size() == 1);
+    const LatchEngagement& e = kr.latches[0].engagements[0];
+    const QString latchRow = "catch +" + QString::fromStdString(kr.latches[0].type) + " +" + QString::number(e.t, 'f', 3) +
+                             " +— +" + QString::number(e.velocityJump, 'f', 3) + " +" +
+                             QString::number(e.energyLost, 'f', 3);
+    qInfo("%s", qPrintable(latchRow));
+    QVERIFY2(text.contains("Latch engagements"), "no latch table");
+    QVERIFY2(text.contains(QRegularExpression(latchRow)), qPrintable("no latch row " + latchRow));
+    QVERIFY2(text.contains("Contacts (largest values"), "no contacts table");
+    for (const ContactPairResult& c : kr.contacts) {
+      const QString row = QString::fromStdString(c.id) + " +" + QString::fromStdString(c.shapes) + " +" +
+                          QString::number(c.touches.size());
+      QVERIFY2(text.contains(QRegularExpression(row)), qPrintable("no contact row " + row));
+    }
+  }
+
   void badPlotChannelIsAClearError() {
     Project pr = project_;
     pr.extra["report"]["plots"] = nlohmann::json::array({nlohmann::json::array({"cyl1.x", "cyl9.x"})});

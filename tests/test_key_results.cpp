@@ -349,6 +349,95 @@ class TestKeyResults : public QObject {
     CHECK_ABS(kr.joints[0].tTorqueMax, 1.0, 1e-9);
   }
 
+  // A contact pair and a latch (issue 27) from piecewise-linear channels,
+  // sampled every 10 ms, whose touch and engagement times are exact: the
+  // distance d = |t - 0.5| - 0.2123 on [0, 1], then 0.2877 - (t - 1), so it
+  // touches from 0.2877 to 0.7123 (between samples: interpolated exactly,
+  // as d is linear there) and again from 1.2877 to the run's end at 1.6,
+  // 0.7369 s in all. Normal force 1e4 max(0, -d), deepest at 1.6 (3,123 N,
+  // 0.3123 m); friction 0.3 of it; slip 0.01 t while touching and 5 m/s
+  // apart (which must not count): 0.016 at 1.6. The latch engages at 0.25
+  // (jump 0.8 m/s, 0.48 J, 1.2 N s), is released at 0.75, engages again at
+  // 1.2 (0.3 m/s, 0.09 J more: energy_lost accumulates, 0.6 N s) and holds
+  // to the end with a reaction (0, 0, 10 t) N: 16 N at 1.6, larger than
+  // the first engagement's (3, 4, 0).
+  void contactsAndLatches() {
+    Project p;
+    ContactDef c;
+    c.id = "grip";
+    c.i.shape = "plane";
+    c.j.shape = "box";
+    p.mechanism.contacts.push_back(c);
+    LatchDef l;
+    l.id = "catch";
+    l.type = "revolute";
+    p.mechanism.latches.push_back(l);
+    p.simulation.t_end = 1.6;
+    auto d = [](double t) { return t < 1.0 ? std::abs(t - 0.5) - 0.2123 : 0.2877 - (t - 1.0); };
+    auto on1 = [](double t) { return t >= 0.25 - 1e-9 && t < 0.75 - 1e-9; };
+    auto on2 = [](double t) { return t >= 1.2 - 1e-9; };
+    ResultStore rs;
+    synthetic(rs, 1.6, 0.01,
+              {{"grip.in_contact", "1"}, {"grip.distance", "m"}, {"grip.normal_force", "N"}, {"grip.friction_force", "N"},
+               {"grip.penetration", "m"}, {"grip.slip_speed", "m/s"}, {"catch.engaged", "1"}, {"catch.Fx", "N"},
+               {"catch.Fy", "N"}, {"catch.Fz", "N"}, {"catch.velocity_jump", "m/s"}, {"catch.energy_lost", "J"},
+               {"catch.impulse", "N s"}},
+              {[&](double t) { return d(t) < 0 ? 1.0 : 0.0; }, d,
+               [&](double t) { return 1e4 * std::max(0.0, -d(t)); },
+               [&](double t) { return 3e3 * std::max(0.0, -d(t)); },
+               [&](double t) { return std::max(0.0, -d(t)); },
+               [&](double t) { return d(t) < 0 ? 0.01 * t : 5.0; },
+               [&](double t) { return on1(t) || on2(t) ? 1.0 : 0.0; },
+               [&](double t) { return on1(t) ? 3.0 : 0.0; }, [&](double t) { return on1(t) ? 4.0 : 0.0; },
+               [&](double t) { return on2(t) ? 10.0 * t : 0.0; },
+               [&](double t) { return on2(t) ? 0.3 : t >= 0.25 - 1e-9 ? 0.8 : 0.0; },
+               [&](double t) { return on2(t) ? 0.57 : t >= 0.25 - 1e-9 ? 0.48 : 0.0; },
+               [&](double t) { return on2(t) ? 0.6 : t >= 0.25 - 1e-9 ? 1.2 : 0.0; }});
+    const KeyResults kr = computeKeyResults(p, rs);
+    QCOMPARE(kr.contacts.size(), size_t(1));
+    const ContactPairResult& g = kr.contacts[0];
+    QCOMPARE(g.shapes, std::string("box on plane"));
+    QCOMPARE(g.touches.size(), size_t(2));
+    CHECK_ABS(g.touches[0].tStart, 0.2877, 1e-12);
+    CHECK_ABS(g.touches[0].tEnd, 0.7123, 1e-12);
+    QVERIFY(!g.touches[0].open && g.touches[1].open);
+    CHECK_ABS(g.touches[1].tStart, 1.2877, 1e-12);
+    CHECK_ABS(g.touches[1].tEnd, 1.6, 1e-12);
+    CHECK_ABS(g.timeInContact, 0.7369, 1e-12);  // 0.4246 + 0.3123
+    CHECK_ABS(g.normalMax, 3123.0, 1e-8);
+    CHECK_ABS(g.tNormalMax, 1.6, 1e-12);
+    CHECK_ABS(g.frictionMax, 936.9, 1e-8);
+    CHECK_ABS(g.penetrationMax, 0.3123, 1e-12);
+    CHECK_ABS(g.slipMax, 0.016, 1e-12);
+    CHECK_ABS(g.tSlipMax, 1.6, 1e-12);
+
+    QCOMPARE(kr.latches.size(), size_t(1));
+    const LatchResult& L = kr.latches[0];
+    QCOMPARE(L.engagements.size(), size_t(2));
+    CHECK_ABS(L.engagements[0].t, 0.25, 1e-12);
+    CHECK_ABS(L.engagements[0].tRelease, 0.75, 1e-12);
+    CHECK_ABS(L.engagements[0].velocityJump, 0.8, 1e-15);
+    CHECK_ABS(L.engagements[0].energyLost, 0.48, 1e-15);
+    CHECK_ABS(L.engagements[0].impulse, 1.2, 1e-15);
+    CHECK_ABS(L.engagements[1].t, 1.2, 1e-12);
+    QVERIFY(std::isnan(L.engagements[1].tRelease) && L.engagedAtEnd);
+    CHECK_ABS(L.engagements[1].velocityJump, 0.3, 1e-15);
+    CHECK_ABS(L.engagements[1].energyLost, 0.09, 1e-14);
+    CHECK_ABS(L.energyLost, 0.57, 1e-15);
+    CHECK_ABS(L.forceMax, 16.0, 1e-12);
+    CHECK_ABS(L.tForceMax, 1.6, 1e-12);
+
+    const std::string text = kr.toText();
+    qInfo("%s", text.c_str());
+    QVERIFY(text.find("grip             box on plane       2 touches, first at 0.2877 s, touching at the end") !=
+            std::string::npos);
+    QVERIFY(text.find("at 1.2000 s: velocity jump 0.3 m/s, energy lost 0.09 J") != std::string::npos);
+    const auto js = kr.toJson();
+    CHECK_ABS(js["contacts"][0]["touches"][0]["t_end_s"].get<double>(), 0.7123, 1e-12);
+    CHECK_ABS(js["latches"][0]["engagements"][0]["t_release_s"].get<double>(), 0.75, 1e-12);
+    QVERIFY(!js["latches"][0]["engagements"][1].contains("t_release_s"));
+  }
+
   void missingChannelIsAnError() {
     ResultStore rs;
     synthetic(rs, 0.1, 1e-3, {{"cyl1.x", "m"}}, {[](double) { return 0.0; }});
@@ -545,11 +634,12 @@ class TestKeyResults : public QObject {
   // keyResultChannels names every channel key results and conclusions read
   // (the studio reads those alone from its results file): a store of just
   // those gives the same key results as the whole run's, on examples with
-  // valves, attached cylinders, joints and several supplies.
+  // valves, attached cylinders, joints, several supplies, contacts and a latch.
   void keyResultChannelsSuffice() {
     int cycles = 0;
-    size_t joints = 0;
-    for (const char* name : {"seed003_meter_out", "knuckle_press", "two_axis_handling", "tool_changer", "contact_gripper"}) {
+    size_t joints = 0, contacts = 0, engagements = 0;
+    for (const char* name : {"seed003_meter_out", "knuckle_press", "two_axis_handling", "tool_changer", "contact_gripper",
+                             "seed004_boom_docking"}) {
       const Project p = loadProject(projectPath(std::string(name) + ".pneumech.json"));
       auto run = simulate(p, name);
       REQUIRE_OK(run);
@@ -571,11 +661,14 @@ class TestKeyResults : public QObject {
       QVERIFY2(!a.cylinders.empty() && !a.supplies.empty(), name);
       cycles += a.hasCycle;
       joints += a.joints.size();
+      contacts += a.contacts.size();
+      engagements += a.latches.empty() ? 0 : a.latches[0].engagements.size();
       const auto va = conclusions(p, full, a), vb = conclusions(p, some, b);
       QCOMPARE(va.size(), vb.size());
       for (size_t i = 0; i < va.size(); ++i) QCOMPARE(va[i].text, vb[i].text);
     }
-    QVERIFY(cycles >= 3 && joints > 0);  // the examples exercise strokes and joint loads
+    // The examples exercise strokes, joint loads, contacts and a latch that engages.
+    QVERIFY(cycles >= 3 && joints > 0 && contacts > 0 && engagements > 0);
   }
 
   void seed003() {

@@ -286,6 +286,10 @@ std::vector<std::string> keyResultChannels(const Project& drawn) {
   for (const JointDef& j : project.mechanism.joints)
     if (j.type != "coupler")
       for (const char* q : {".Fx", ".Fy", ".Fz", ".Tx", ".Ty", ".Tz"}) names.push_back(j.id + q);
+  for (const ContactDef& c : project.mechanism.contacts)
+    for (const std::string& q : contactResultQuantities()) names.push_back(c.id + "." + q);
+  for (const LatchDef& l : project.mechanism.latches)
+    for (const std::string& q : latchResultQuantities()) names.push_back(l.id + "." + q);
   return names;
 }
 
@@ -356,6 +360,18 @@ KeyResults computeKeyResults(const Project& drawn, const ResultStore& results, c
       if (m > jr.torqueMax) jr.torqueMax = m, jr.tTorqueMax = t[i];
     }
     kr.joints.push_back(jr);
+  }
+  for (const ContactDef& c : project.mechanism.contacts) {
+    auto q = [&](const char* name) { return channel(results, c.id + "." + name); };
+    kr.contacts.push_back(contactPairResult(c.id, c.j.shape + " on " + c.i.shape, t,
+                                            {q("in_contact"), q("distance"), q("normal_force"), q("friction_force"),
+                                             q("penetration"), q("slip_speed")}));
+  }
+  for (const LatchDef& l : project.mechanism.latches) {
+    auto q = [&](const char* name) { return channel(results, l.id + "." + name); };
+    kr.latches.push_back(latchResult(l.id, l.type, t,
+                                     {q("engaged"), q("Fx"), q("Fy"), q("Fz"), q("velocity_jump"), q("energy_lost"),
+                                      q("impulse")}));
   }
   return kr;
 }
@@ -428,6 +444,42 @@ std::string KeyResults::toText() const {
       s += fmt("  %-16s %-14s force %10.4g N at %.4f s, torque %10.4g N m at %.4f s\n", j.id.c_str(), j.type.c_str(),
                j.forceMax, j.tForceMax, j.torqueMax, j.tTorqueMax);
   }
+  if (!contacts.empty()) {
+    s += "\nContacts (peaks over the run; slip speed while touching)\n";
+    for (const auto& c : contacts) {
+      s += fmt("  %-16s %-18s ", c.id.c_str(), c.shapes.c_str());
+      if (c.touches.empty()) {
+        s += "never touched\n";
+        continue;
+      }
+      const ContactTouch &first = c.touches.front(), &last = c.touches.back();
+      s += fmt("%zu touch%s, first at %.4f s, %s, %.4g s in contact\n", c.touches.size(),
+               c.touches.size() == 1 ? "" : "es", first.tStart,
+               last.open ? "touching at the end" : fmt("last left at %.4f s", last.tEnd).c_str(), c.timeInContact);
+      s += fmt("    normal force %.4g N at %.4f s, ", c.normalMax, c.tNormalMax);
+      s += c.frictionMax > 0 ? fmt("friction %.4g N at %.4f s, ", c.frictionMax, c.tFrictionMax)
+                             : std::string("no friction force, ");
+      s += fmt("penetration %.4g mm at %.4f s, slip speed %.4g m/s at %.4f s\n", c.penetrationMax * 1e3,
+               c.tPenetrationMax, c.slipMax, c.tSlipMax);
+    }
+  }
+  if (!latches.empty()) {
+    s += "\nLatches (engagement: the first output sample engaged; a plastic impact)\n";
+    for (const auto& l : latches) {
+      s += fmt("  %-16s %-14s ", l.id.c_str(), l.type.c_str());
+      if (l.engagements.empty()) {
+        s += "never engaged\n";
+        continue;
+      }
+      s += fmt("engaged %zu time%s, energy lost %.4g J in all, reaction %.4g N at %.4f s%s\n", l.engagements.size(),
+               l.engagements.size() == 1 ? "" : "s", l.energyLost, l.forceMax, l.tForceMax,
+               l.engagedAtEnd ? ", engaged at the end" : "");
+      for (const auto& e : l.engagements)
+        s += fmt("    at %.4f s: velocity jump %.4g m/s, energy lost %.4g J, impulse %.4g N s%s\n", e.t,
+                 e.velocityJump, e.energyLost, e.impulse,
+                 std::isnan(e.tRelease) ? "" : fmt(", released at %.4f s", e.tRelease).c_str());
+    }
+  }
   return s;
 }
 
@@ -497,6 +549,30 @@ nlohmann::json KeyResults::toJson() const {
   for (const auto& jr : joints)
     j["joints"].push_back({{"id", jr.id}, {"type", jr.type}, {"force_max_N", jr.forceMax}, {"t_force_max_s", jr.tForceMax},
                            {"torque_max_Nm", jr.torqueMax}, {"t_torque_max_s", jr.tTorqueMax}});
+  j["contacts"] = json::array();
+  for (const auto& c : contacts) {
+    json touches = json::array();
+    for (const auto& k : c.touches) touches.push_back({{"t_start_s", k.tStart}, {"t_end_s", k.tEnd}, {"open", k.open}});
+    j["contacts"].push_back({{"id", c.id}, {"shapes", c.shapes}, {"touches", touches},
+                             {"time_in_contact_s", c.timeInContact}, {"normal_force_max_N", c.normalMax},
+                             {"t_normal_force_max_s", c.tNormalMax}, {"friction_force_max_N", c.frictionMax},
+                             {"t_friction_force_max_s", c.tFrictionMax}, {"penetration_max_m", c.penetrationMax},
+                             {"t_penetration_max_s", c.tPenetrationMax}, {"slip_speed_max_m_s", c.slipMax},
+                             {"t_slip_speed_max_s", c.tSlipMax}});
+  }
+  j["latches"] = json::array();
+  for (const auto& l : latches) {
+    json engagements = json::array();
+    for (const auto& e : l.engagements) {
+      json je{{"t_s", e.t}, {"velocity_jump_m_s", e.velocityJump}, {"energy_lost_J", e.energyLost},
+              {"impulse_Ns", e.impulse}};
+      if (!std::isnan(e.tRelease)) je["t_release_s"] = e.tRelease;
+      engagements.push_back(je);
+    }
+    j["latches"].push_back({{"id", l.id}, {"type", l.type}, {"engagements", engagements},
+                            {"energy_lost_J", l.energyLost}, {"force_max_N", l.forceMax},
+                            {"t_force_max_s", l.tForceMax}, {"engaged_at_end", l.engagedAtEnd}});
+  }
   return j;
 }
 

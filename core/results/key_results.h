@@ -63,6 +63,7 @@
 #pragma once
 
 #include "model/project.h"
+#include "results/contact_results.h"
 #include "solver/result_store.h"
 
 #include <nlohmann/json.hpp>
@@ -132,6 +133,8 @@ struct KeyResults {
   std::vector<CylinderResult> cylinders;
   std::vector<SupplyResult> supplies;
   std::vector<JointLoadResult> joints;
+  std::vector<ContactPairResult> contacts;  // results/contact_results.h
+  std::vector<LatchResult> latches;
 
   bool hasCycle = false;      // at least one complete stroke
   bool cycleClosed = false;   // every cylinder that moved is back where it started

@@ -379,6 +379,37 @@ void keyResultsSection(ReportPage& pg, const Inputs& in) {
       t.rows.push_back({q(j.id), q(j.type), num(j.forceMax, 1), num(j.tForceMax, 3), num(j.torqueMax, 2), num(j.tTorqueMax, 3)});
     pg.table(t);
   }
+
+  if (!kr.contacts.empty()) {
+    ReportTable t;
+    t.caption = QStringLiteral("Contacts (largest values over the run; slip speed while touching)");
+    t.header = {"Pair", "Shapes", "Touches", "First\n[s]", "In contact\n[s]", "Normal force\n[N]", "Friction\n[N]",
+                "Penetration\n[mm]", "Slip speed\n[m/s]"};
+    t.rightAligned = {false, false, true, true, true, true, true, true, true};
+    auto g = [](double v) { return QString::number(v, 'g', 3); };
+    for (const auto& c : kr.contacts)
+      // "box on plane" kept on one line (no-break spaces): a wrapped pair of shapes reads as two.
+      t.rows.push_back({q(c.id), q(c.shapes).replace(' ', QChar(0x00A0)), QString::number(c.touches.size()),
+                        c.touches.empty() ? QStringLiteral("—") : num(c.touches.front().tStart, 3),
+                        num(c.timeInContact, 3), num(c.normalMax, 1), num(c.frictionMax, 1), g(c.penetrationMax * 1e3),
+                        c.touches.empty() ? QStringLiteral("—") : g(c.slipMax)});
+    pg.table(t);
+  }
+
+  if (!kr.latches.empty()) {
+    ReportTable t;
+    t.caption = QStringLiteral("Latch engagements (plastic impacts; time: the first output sample engaged)");
+    t.header = {"Latch", "Type", "Engaged\n[s]", "Released\n[s]", "Velocity jump\n[m/s]", "Energy lost\n[J]",
+                "Impulse\n[N s]"};
+    t.rightAligned = {false, false, true, true, true, true, true};
+    for (const auto& l : kr.latches) {
+      for (const auto& e : l.engagements)
+        t.rows.push_back({q(l.id), q(l.type), num(e.t, 3), std::isnan(e.tRelease) ? QStringLiteral("—") : num(e.tRelease, 3),
+                          num(e.velocityJump, 3), num(e.energyLost, 3), num(e.impulse, 3)});
+      if (l.engagements.empty()) t.rows.push_back({q(l.id), q(l.type), "never engaged", "", "", "", ""});
+    }
+    pg.table(t);
+  }
   pg.paragraph(QStringLiteral(
                    "A stroke starts when the piston leaves its end position by more than 1 % of the stroke and ends when "
                    "it comes within 1 % of the other end; its movement time is end - start. Time from signal: from the "
