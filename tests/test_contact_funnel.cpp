@@ -12,7 +12,6 @@
 #include <ctime>
 #include <cmath>
 #include <functional>
-#include <map>
 #include <random>
 #include <set>
 #include <string>
@@ -60,7 +59,6 @@ struct Sweep {
   std::string from, to;  // the features before and after the worst step
   std::set<std::string> seen;
   std::vector<std::string> order;  // the features in the order met
-  std::vector<double> jumps;  // path parameters of the steps with |dF| / h > 10
 };
 
 // The body (axes R, funnel frame) with its centre at p(s), s from 0 to 1 in n steps.
@@ -75,7 +73,6 @@ Sweep sweep(const Shape& body, const M3& R, const std::function<V3(double)>& p, 
     const V3 F = force(c);
     const std::string f = feature(c);
     if (i > 0 && (F - prev).norm() / h > out.worst) out.worst = (F - prev).norm() / h, out.at = s, out.from = last, out.to = f;
-    if (i > 0 && (F - prev).norm() / h > 10.0) out.jumps.push_back(s);
     out.maxF = std::max(out.maxF, F.norm());
     prev = F;
     last = f;
@@ -445,7 +442,7 @@ class TestContactFunnel : public QObject {
   //  - On the axis and near it (rho = 0, +-1e-12, +-1e-10) the normal is
   //    n* too, to 1e-12 rad: there the side's e_r, from coordinates of
   //    0.1 m, is off by rounding / rho (4e-6 rad at rho = -1e-12, 5e-8 at
-  //    -1e-10; arbitrary at 0), so the side's way counts less within R / 4
+  //    -1e-10; arbitrary at 0), so the side's way counts less within 0.35 R
   //    of the axis (rimWays) and the wedge's exact normal takes over, with
   //    the same depth R + rho along n* (issue 27).
   // The wall's and the base face's deepest points lie past their rims (the
@@ -555,46 +552,28 @@ class TestContactFunnel : public QObject {
   //    on its corner's bisector, its normal flipping between the side's and
   //    the end's: 144; a way leaving the rim's cone: 150; -e_r turning round
   //    the axis: 167) is mended the same way (rimHandOversHoldAtFinerSteps).
-  //  - Path 221 is still exempt at s = 0.623 (161): the base face's deepest
-  //    point, a cylinder end rim point 30 mm above the base plane, crosses
-  //    the cone's surface into the solid there, so its foot crosses the base
-  //    rim onto the face and the face counts for want of the wall (whose own
-  //    deepest point lies below the base): 37.7 mm past the base plane
-  //    against the rim's 31.0 mm. Fading the face in by its foot's distance
-  //    from the rim (0.1 to 0.25 of its depth) leaves the face faded for the
-  //    rest of the path (its foot stays within a few mm of the rim) and the
-  //    rim's deepest point then jumps between two azimuths 0.02 rad apart
-  //    (149 at 0.673), and paths 111 and 187 jump (48 to 238); the rim's
-  //    depth as the wedge's overlap (whose arc end is the face's overlap)
-  //    everywhere in the body would join them (branch h1-rim-wedge-wip, 3x
-  //    the cost). Letting the face enter instead by how far its deepest
-  //    point lies past the cone's surface (0 at the crossing, rising C1 over
-  //    a quarter of the radius, or of its depth when shallower: a quarter of
-  //    the radius alone broke the capsule's mouth-face sweep, 2.62 against
-  //    2.25) mends s = 0.623 (1.1 there) but the point creeps only 0.3 mm
-  //    past the cone by s = 0.673, so the rim's choice keeps most of the
-  //    weight and its own flips show: 152 at 0.673, 8 to 42 from 0.70 to
-  //    0.97 (the rim search's derivative leaves out the shares' rates and
-  //    brackets a false zero, or none: the sample, 0.04 rad from the
-  //    maximum; a golden-section fallback flips between the two rules
-  //    instead, 11 to 138). Not merged: branch h1-enter-wip (71b1d0a).
-  //    There too the faded-feature rule as a blend over a depth band (a
-  //    feature deeper than the faded one's overlap by up to half of it
-  //    counts by a share): on 1,500 random paths of seed 11 it mends two
-  //    cylinders' flips at the sharp comparison (242 to 3.7, 74 to 9.9) but
-  //    lets a wall whose deepest point crosses the mouth plane into the
-  //    solid count at once by its share (a capsule: 2.2 to 92; another 9.5
-  //    to 36); the wall entering by its distance past the face's plane
-  //    instead breaks the lying bodies' sweeps (16 and 23).
-  //    Also on 221, at s = 0.5650 to 0.5652 (between the sweep's
-  //    steps, seen at h/16), the base rim's point flips to an azimuth 0.1 rad
-  //    away and back (a step of 9 mm): the search by the side's depth R - rho
-  //    has two maxima there while the contact fades the side near the axis.
-  //    Every other step of these paths keeps the bound.
+  //  - Path 221 at s = 0.623 (161): the base face's deepest point, a
+  //    cylinder end rim point 30 mm above the base plane, crossed the
+  //    cone's surface into the solid (its foot onto the face) and the face
+  //    counted at once for want of the wall, 37.7 mm deep against the rim's
+  //    31.0. Now it enters by that point's distance past the surface, over
+  //    a tenth of its depth (over a quarter the rim kept weight where its
+  //    depth falls from 33 mm to 0 between two azimuths as its point leaves
+  //    the body: 2,147 at s = 0.968, h/16). The rim's point was searched for
+  //    by another depth than the contact's (the side at full share near the
+  //    axis): that depth jumped across the best sample and the point
+  //    flipped 0.1 rad away and back (752 at s = 0.565, h/16); by the
+  //    contact's depth, the slope's bracket held a lower maximum (18 mm
+  //    against 29: 2,575 at s = 0.551). Now the search keeps its best point
+  //    and the side's near-axis band is 0.35 R (at a quarter the normal
+  //    turned too fast as the point slid along the rim: 10.05 at s = 0.580).
+  //    Tried and not kept: the two best maxima of the rim's depth blended by
+  //    farShare (a maximum appearing between the 64 samples: 322 at s =
+  //    0.850); the rim's depth as the wedge's overlap everywhere in the body
+  //    (its smallest overlap flips between the arc's ends: 1,623 at 0.284).
+  //    Every step of these paths keeps the bound.
   void randomPathsWithoutJumps() {
     const Shape cyl = Shape::cylinder(0.02, 0.05);
-    const std::map<int, std::vector<std::pair<double, double>>> rimJumps = {
-        {221, {{0.620, 0.625}}}};
     int shallow = 0, deep = 0;
     const std::vector<RandomPath> paths = randomPaths();
     for (int path = 0; path < 300; ++path) {
@@ -607,14 +586,7 @@ class TestContactFunnel : public QObject {
       const QString what = QString("path %1 (at most %2 mm deep): |dF| / h = %3 at s = %4, %5 > %6")
                                .arg(path).arg(1e3 * sw.maxF).arg(sw.worst).arg(sw.at)
                                .arg(sw.from.c_str(), sw.to.c_str());
-      if (const auto k = rimJumps.find(path); k != rimJumps.end()) {
-        for (const double s : sw.jumps) {
-          const bool known = std::any_of(k->second.begin(), k->second.end(), [&](const auto& w) { return s >= w.first && s <= w.second; });
-          QVERIFY2(known, qPrintable(QString("%1; a jump at s = %2").arg(what).arg(s)));
-        }
-      } else {
-        QVERIFY2(sw.worst <= 10.0, qPrintable(what));
-      }
+      QVERIFY2(sw.worst <= 10.0, qPrintable(what));
     }
     qInfo("%d shallow and %d deep cylinder paths", shallow, deep);
     QVERIFY(shallow > 50 && deep > 25);
@@ -630,6 +602,10 @@ class TestContactFunnel : public QObject {
   //    then the side's normal left the rim's normal cone while the end's
   //    was in it, and the contact jumped to the end's depth (150); then
   //    -e_r turned round the axis as the rim point passed it (167);
+  //  - 221, s = 0.56 to 0.63: the rim's point flipped 0.1 rad away and
+  //    back (752 here at s = 0.565; 1,698 and 2,196 at 0.568 and 0.569),
+  //    and the base face took over from the rim for want of the wall at
+  //    s = 0.6225 (2,578; see randomPathsWithoutJumps);
   //  - 279, s = 0.78 to 1: the rim-on-rim contact switched on and off at
   //    full weight with its end axis flipping at the body's mid-plane (560),
   //    and the rim point's end way flipped there too.
@@ -640,7 +616,7 @@ class TestContactFunnel : public QObject {
       int path;
       double s0, s1;
     };
-    for (const Window& w : {Window{221, 0.20, 0.56}, Window{279, 0.78, 1.0}}) {
+    for (const Window& w : {Window{221, 0.20, 0.63}, Window{279, 0.78, 1.0}}) {
       const RandomPath& rp = paths[w.path];
       const int n = int(std::lround(16 * 300 * (w.s1 - w.s0)));
       const Sweep sw = sweep(cyl, rp.R, [&](double s) { return V3(rp.p0 + (w.s0 + s * (w.s1 - w.s0)) * (rp.p1 - rp.p0)); }, n);

@@ -70,28 +70,22 @@ const std::array<Azimuth, kSamples>& sampleAzimuths() {
   }();
   return table;
 }
-// The azimuth in [0, 2 pi) where f is largest (f and df take an Azimuth): the best of 64 samples, then
-// the zero of its derivative df bracketed there, to rounding (1e-15 rad),
-// by regula falsi with the Illinois rule, bisecting whenever a step fails to
-// halve the bracket (f is smooth there or has a kink where df changes sign).
-// Flat (no sign change): the sample.
-template <class F, class D>
-double argMax(const F& f, const D& df) {
-  constexpr int N = kSamples;
-  const double h = 2.0 * std::numbers::pi / N;
+// The best of the 64 samples of f: its index, and f there.
+template <class F>
+int bestSample(const F& f, double& best) {
   const auto& samples = sampleAzimuths();
   int k = 0;
-  double best = -std::numeric_limits<double>::infinity();
-  for (int i = 0; i < N; ++i)
+  best = -std::numeric_limits<double>::infinity();
+  for (int i = 0; i < kSamples; ++i)
     if (const double v = f(samples[i]); v > best) best = v, k = i;
-  double lo = (k - 1) * h, hi = (k + 1) * h, dlo = df(azimuth(lo)), dhi = df(azimuth(hi));
-  if (!(dlo > 0.0 && dhi < 0.0)) {
-    // The maximum in one half: bracket it there, else keep the sample.
-    const double d = df(samples[k]);
-    if (d > 0.0 && dhi < 0.0) lo = k * h, dlo = d;
-    else if (d < 0.0 && dlo > 0.0) hi = k * h, dhi = d;
-    else return k * h;
-  }
+  return k;
+}
+// The zero of df in (lo, hi), dlo = df(lo) > 0 > dhi = df(hi), to rounding
+// (1e-15 rad), by regula falsi with the Illinois rule, bisecting whenever a
+// step fails to halve the bracket (f is smooth there or has a kink where df
+// changes sign).
+template <class D>
+double slopeZero(const D& df, double lo, double hi, double dlo, double dhi) {
   int kept = 0;  // +1: lo moved last (hi kept), -1: hi moved last
   bool bisect = false;
   for (int i = 0; i < 200 && hi - lo > 1e-15; ++i) {
@@ -112,6 +106,52 @@ double argMax(const F& f, const D& df) {
     bisect = hi - lo > 0.5 * w;
   }
   return 0.5 * (lo + hi);
+}
+// The azimuth in [0, 2 pi) where f is largest (f and df take an Azimuth): the best of 64 samples, then
+// the zero of its derivative df bracketed there (slopeZero).
+// Flat (no sign change): the sample.
+template <class F, class D>
+double argMax(const F& f, const D& df) {
+  const double h = 2.0 * std::numbers::pi / kSamples;
+  double best;
+  const int k = bestSample(f, best);
+  double lo = (k - 1) * h, hi = (k + 1) * h, dlo = df(azimuth(lo)), dhi = df(azimuth(hi));
+  if (!(dlo > 0.0 && dhi < 0.0)) {
+    // The maximum in one half: bracket it there, else keep the sample.
+    const double d = df(sampleAzimuths()[k]);
+    if (d > 0.0 && dhi < 0.0) lo = k * h, dlo = d;
+    else if (d < 0.0 && dlo > 0.0) hi = k * h, dhi = d;
+    else return k * h;
+  }
+  return slopeZero(df, lo, hi, dlo, dhi);
+}
+// argMax for an f with several maxima between neighbouring samples (a rim's
+// depth along a cylinder): golden section about the best sample first, each
+// step keeping the best point, so the result is never lower than the sample
+// (a bracket of df's signs about it may hold a lower maximum: path 221 of
+// randomPathsWithoutJumps landed on one 10 mm shallower), to 1e-4 rad; then
+// the zero of df in that bracket (slopeZero), else the best point.
+template <class F, class D>
+double argMaxKeepingBest(const F& f, const D& df) {
+  const double h = 2.0 * std::numbers::pi / kSamples, gr = 0.5 * (3.0 - std::sqrt(5.0));
+  double fb;
+  const int k = bestSample(f, fb);
+  double a = (k - 1) * h, c = (k + 1) * h, b = k * h;
+  while (c - a > 1e-4) {
+    const bool right = c - b > b - a;
+    const double x = right ? b + gr * (c - b) : b - gr * (b - a);
+    if (const double fx = f(azimuth(x)); fx > fb) {
+      (right ? a : c) = b;
+      b = x, fb = fx;
+    } else {
+      (right ? c : a) = x;
+    }
+  }
+  // Widened by its width: the slope's zero (df a difference) may lie just
+  // outside, and slopeZero then lands on it whatever the steps before.
+  a -= 1e-4, c += 1e-4;
+  const double da = df(azimuth(a)), dc = df(azimuth(c));
+  return da > 0.0 && dc < 0.0 ? slopeZero(df, a, c, da, dc) : b;
 }
 
 struct Candidate {
@@ -145,6 +185,12 @@ struct Candidate {
   // not to a plane's false deep penetration).
   bool faded = false;
   double fadedDistance = 0.0;
+  // A face whose deepest point lies in the solid just past the cone's
+  // surface, its shortest way out the wall's: its weight counting for want
+  // of the wall (chosenByWays), 0 at the surface, rising smoothly (C1) to 1
+  // at kEnter of its depth (of the radius, when deeper) past it; 0 after
+  // the split: it never counts for want of the wall.
+  double enter = 1.0;
 };
 
 // Where two choices hand over (two ways out of the solid, two features'
@@ -158,6 +204,11 @@ double farShare(double near, double far) {
   const double s = (far - near) / (kBand * far);
   return s >= 1.0 ? 0.0 : 0.5 * (1.0 - s) * (1.0 - s);
 }
+// A face counting for want of the wall enters over this fraction of its
+// depth past the cone's surface (Candidate::enter): a quarter let the
+// rim's choice keep weight where the rim's depth jumps as its point leaves
+// the body (path 221 at s = 0.968).
+constexpr double kEnter = 0.1;
 
 // w a + (1 - w) b: the force sum depth_i n moves linearly from b's to a's.
 Candidate blended(const Candidate& a, const Candidate& b, double w) {
@@ -207,7 +258,7 @@ Candidate chosen(std::vector<Candidate> cands, double len) {
   for (int f = 0; f < 3; ++f) counts[f] = cands[f].valid;
   for (int f = 0; f < 3; ++f)
     if (const int w = cands[f].wayOut; !counts[f] && w >= 0 && (f == 0) != (w == 0) && !counts[w] && !cands[f].farFace &&
-                                       !(cands[w].faded && cands[f].distance < cands[w].fadedDistance))
+                                       cands[f].enter > 0.0 && !(cands[w].faded && cands[f].distance < cands[w].fadedDistance))
       cands[f].valid = true;
   // The most penetrating; on a tie (to rounding) the wall or a face, met
   // first, whose points hold a body lying across a rim at both its ends.
@@ -237,6 +288,12 @@ Candidate chosen(std::vector<Candidate> cands, double len) {
 // choices with it counting (its way out) and not (the other) blended.
 Candidate chosenByWays(const std::vector<Candidate>& cands, double len, int from = 0) {
   for (int f = from; f < 3; ++f) {
+    if (const double e = cands[f].enter; e > 0.0 && e < 1.0) {
+      std::vector<Candidate> with = cands, without = cands;
+      with[f].enter = 1.0;
+      without[f].enter = 0.0;
+      return blended(chosenByWays(with, len, f), chosenByWays(without, len, f), e);
+    }
     if (const double fade = cands[f].fade; fade < 1.0) {
       std::vector<Candidate> whole = cands, none = cands;
       whole[f].fade = 1.0;
@@ -457,10 +514,13 @@ double rimWedgeAt(const Body& b, const V3& x, double Rr, double tr, double tz, d
 constexpr double kCone = 0.25;
 // A way's share by the rim point's distance from where its normal flips
 // (|z| from the mid-plane for the end, rho from the axis for the side): 0
-// there, rising smoothly (C1) to 1 at kNear of the half-length (radius).
-constexpr double kNear = 0.25;
-double nearShare(double z, double size) {
-  const double s = std::min(1.0, z / (kNear * size));
+// there, rising smoothly (C1) to 1 at kNearEnd of the half-length (at
+// kNearSide of the radius). (The side's at a quarter turned the normal
+// faster than the sweeps' hand bound as the deepest rim point slid along
+// the rim: 10.05 on path 221 at s = 0.580.)
+constexpr double kNearEnd = 0.25, kNearSide = 0.35;
+double nearShare(double z, double size, double band) {
+  const double s = std::min(1.0, z / (band * size));
   return s <= 0.0 ? 0.0 : s * s * (3.0 - 2.0 * s);
 }
 struct RimWays {
@@ -504,11 +564,13 @@ void addRims(const Body& b, double rb, double rm, double L, std::vector<Candidat
     // stretch of the rim under a cylinder's end (or side) the first is
     // flat, and the deepest under both is the corner's (the middle of the
     // stretch, not any point of it). rate: the distance's rate along the
-    // rim (by the azimuth; the shares' own rates left out).
-    auto rimSdf = [&](const V3& x, V3& g, double kappa, double& rate) {
+    // rim (by the azimuth), leaving out the shares' own rates: exact (exact
+    // = true) only where every share is 0 or 1.
+    auto rimSdf = [&](const V3& x, V3& g, double kappa, double& rate, bool& exact) {
       const V3 dx(-x.y(), x.x(), 0.0);
       const double sd = b.sdf(x, g);
       rate = g.dot(dx);
+      exact = true;
       if (!b.cylinder || sd >= 0.0) return sd;
       Axis side, end;
       V3 corner;
@@ -517,13 +579,17 @@ void addRims(const Body& b, double rb, double rm, double L, std::vector<Candidat
       const Axis &a = bySide ? side : end, &o = bySide ? end : side;
       // The end's normal flips where x crosses the mid-plane (hl deep),
       // the side's -e_r where it crosses the axis (R deep): each counts
-      // less as x nears them, the end in the search too, the side in the
-      // contact only (the search by its depth R - rho, exact there).
+      // less as x nears them, in the search as in the contact (the
+      // search by the side's full depth R - rho jumped where -e_r
+      // flipped, and its maximum was not the contact's).
       auto share = [&](const Axis& w) {
-        const double near = &w == &end ? nearShare(b.hl - end.depth, b.hl) : kappa > 0.0 ? 1.0 : nearShare(b.R - side.depth, b.R);
+        const double near = &w == &end ? nearShare(b.hl - end.depth, b.hl, kNearEnd)
+                                      : nearShare(b.R - side.depth, b.R, kNearSide);
         return near * coneShare(w.nu, x);
       };
-      const RimWays c = rimWays(share(a), share(o), farShare(a.depth, o.depth));
+      const double fa = share(a), fo = share(o), w = farShare(a.depth, o.depth);
+      exact = (fa == 0.0 || fa == 1.0) && (fo == 0.0 || fo == 1.0) && w == 0.0;
+      const RimWays c = rimWays(fa, fo, w);
       V3 n = c.shallow * a.nu + c.deep * o.nu;
       double depth = c.shallow * a.depth + c.deep * o.depth, r = n.dot(dx);
       if (c.wedge > 0.0) {
@@ -539,14 +605,25 @@ void addRims(const Body& b, double rb, double rm, double L, std::vector<Candidat
     };
     V3 g;
     double rate;
-    const double q = argMax([&](const Azimuth& t) { return -rimSdf(P(t), g, 1e-6, rate); },
-                            [&](const Azimuth& t) {
-                              rimSdf(P(t), g, 1e-6, rate);
-                              return -rate;
-                            });
+    bool exact;
+    // The search's slope: rimSdf's rate where exact, else its central
+    // difference over 1e-4 rad (the shares' rates included; its zero is
+    // off the maximum by the order of the step squared, not at all where
+    // the depth is symmetric about it; over 1e-7 rad its rounding turned
+    // rimWedgeByHand's normal by 2e-11 rad).
+    auto depth = [&](const Azimuth& t) { return -rimSdf(P(t), g, 1e-6, rate, exact); };
+    auto slope = [&](const Azimuth& t) {
+      rimSdf(P(t), g, 1e-6, rate, exact);
+      if (exact) return -rate;
+      constexpr double e = 1e-4;
+      return (rimSdf(P(azimuth(t.q - e)), g, 1e-6, rate, exact) - rimSdf(P(azimuth(t.q + e)), g, 1e-6, rate, exact)) / (2.0 * e);
+    };
+    // (A capsule keeps argMax: its depth, the signed distance, has an exact
+    // slope and no ways' shares.)
+    const double q = b.cylinder ? argMaxKeepingBest(depth, slope) : argMax(depth, slope);
     const V3 x = P(azimuth(q));
     Candidate k;
-    k.distance = rimSdf(x, g, 0.0, rate);
+    k.distance = rimSdf(x, g, 0.0, rate, exact);
     k.normal = -g;
     k.valid = inCone(k.normal, x) || (b.cylinder && k.distance < 0.0);  // inside: rimWays' normal
     if (b.cylinder && k.distance < 0.0) {
@@ -636,6 +713,13 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
     if (onIt && !k.valid && wayOut(x) >= 0) k.wayOut = wayOut(x);
     if (onIt && depth > 0.0 && wayOut(x) >= 0) k.way = wayShare(x, feature, k.other);
     if (feature > 0) k.farFace = (feature == 1) == (along(x) > 0.5);
+    if (feature > 0 && k.wayOut == 0) {
+      // Its foot crossed the rim onto the face as the point crossed the
+      // cone's surface: counting at once for want of the wall, the face
+      // took over from the rim 7 mm deeper (path 221 at s = 0.623).
+      const double t = std::min(1.0, -inside(x) / (kEnter * std::min(b.R, depth)));
+      k.enter = t <= 0.0 ? 0.0 : t * t * (3.0 - 2.0 * t);
+    }
     if (depth > 0.0) {
       k.points.push_back({x - 0.5 * depth * d, depth});
       // The body's support line from x to the other end's support point

@@ -36,15 +36,18 @@ namespace pm::contact {
 // blended with the choice without it; there no feature deeper than the
 // faded one counts for want of its way out. A face counts for
 // want of the wall's way out only at points nearer its own plane than the
-// other face's (a face's plane far away bounds a false depth). A rim point
+// other face's (a face's plane far away bounds a false depth), and enters
+// by its deepest point's distance past the cone's surface (0 there, 1 at
+// a tenth of its depth or radius), blended with the choice without it. A rim point
 // inside a cylinder leaves it by the shallower of its side and end when
 // that one's normal lies in the rim's cone, else by the deeper's, else by
 // the local wedge's exact overlap (the smallest over the cone of the
 // body's overlap along each direction); each way counts by a share that
 // falls smoothly to 0 within 0.25 outside the cone and near where its
 // normal flips (the end within hl/4 of the body's mid-plane, the side
-// within R/4 of its axis), and near their tie the two ways are blended as
-// the wall and a face are, so the rim's normal turns rather than flips. A
+// within 0.35 R of its axis), and near their tie the two ways are blended as
+// the wall and a face are, so the rim's normal turns rather than flips; the
+// rim's point is the deepest by this same depth. A
 // cylinder's end rim across a funnel rim, each corner inside the other
 // solid, is the rim-on-rim feature: the overlaps X - C along the two axes
 // both corners' normal cones share, blended near their tie so the normal
