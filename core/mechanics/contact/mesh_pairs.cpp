@@ -383,32 +383,39 @@ struct Way {
   // that scales the depth its weights compare (d_k / p_k; 0: no part).
   double taken = 1.0, present = 1.0;
 };
+// Faded: the ways' `taken` and `present` count (fadeWays; else both 1, as
+// for a box's corner or the rim's picking normal, which pay nothing for them).
+template <bool Faded = false>
 bool blendWays(const Way* ways, int n, double& depth, V3& outward, double* share = nullptr) {
-  const auto by = [&](int k) { return ways[k].depth / ways[k].present; };
+  const auto by = [&](int k) { return Faded ? ways[k].depth / ways[k].present : ways[k].depth; };
+  const auto in = [&](int k) { return !Faded || ways[k].present > 0.0; };
   int k0 = -1;
   for (int k = 0; k < n; ++k)
-    if (ways[k].present > 0.0 && (k0 < 0 || by(k) < by(k0))) k0 = k;
+    if (in(k) && (k0 < 0 || by(k) < by(k0))) k0 = k;
   if (k0 < 0) return false;
   double sum = 0.0, all = 0.0, d = 0.0;
   V3 o = V3::Zero();
-  int most = -1;  // the way with the largest pushing weight
   for (int k = 0; k < n; ++k) {
-    if (!(ways[k].present > 0.0)) continue;
-    const double f = k == k0 ? 0.5 : farShare(by(k0), by(k)), g = ways[k].weight * f / (1.0 - f), gt = g * ways[k].taken;
+    if (!in(k)) continue;
+    const double f = k == k0 ? 0.5 : farShare(by(k0), by(k)), g = ways[k].weight * f / (1.0 - f), gt = Faded ? g * ways[k].taken : g;
     all += g;
-    if (!(gt > 0.0)) continue;
-    if (most < 0 || gt > ways[most].weight * ways[most].taken) most = k;
     sum += gt;
     d += gt * ways[k].depth;
     o += gt * ways[k].outward;
   }
-  // Opposite ways equally deep (a thin sheet's corner amid a box): the nearest alone.
   if (!(sum > 0.0)) return false;
   if (share) *share = sum / all;
-  const bool opposed = o.norm() <= 1e-9 * sum;
-  const int k1 = ways[k0].taken > 0.0 ? k0 : most;
-  depth = opposed ? ways[k1].depth : d / sum;
-  outward = opposed ? ways[k1].outward : V3(o.normalized());
+  // Opposite ways equally deep (a thin sheet's corner amid a box): the nearest alone (of those that push).
+  if (o.norm() <= 1e-9 * sum) {
+    int k1 = k0;
+    for (int k = 0; k < n && !(ways[k1].taken > 0.0); ++k)
+      if (in(k) && ways[k].taken > 0.0) k1 = k;
+    depth = ways[k1].depth;
+    outward = ways[k1].outward;
+    return true;
+  }
+  depth = d / sum;
+  outward = o.normalized();
   return true;
 }
 
@@ -431,7 +438,7 @@ bool fadeWays(Way* ways, const double* margin, int n, double& depth, V3& outward
     ways[k].present = coneFade(margin[k] + kCone);
     ways[k].taken = ways[k].present > 0.0 ? coneFade(margin[k]) / ways[k].present : 0.0;
   }
-  return blendWays(ways, n, depth, outward, &share);
+  return blendWays<true>(ways, n, depth, outward, &share);
 }
 
 // Sharp mesh vertices against the box: outside, towards its nearest point;
