@@ -373,18 +373,18 @@ double coneFade(double margin) { return std::clamp(margin / kCone, 0.0, 1.0); }
 // the depths alone (not on which way is the nearest), so they are
 // continuous where the nearest way changes. depth = sum w_k d_k, outward =
 // the normalised sum w_k n_k: the single way's beyond the band, half and
-// half where two are equal. With `fade` (fadeWays), the ways fade in and
-// out; false when none is left.
+// half where two are equal. Faded (fadeWays): the weights compare the
+// depths d_k / present_k (ways with present_k = 0 left out), only the part
+// `taken` of each g_k pushes, and `share` is that part of sum g; false
+// when nothing pushes.
 struct Way {
   double depth;
   V3 outward;
   double weight = 1.0;  // of its g_k: below 1 where its normal fades (a cylinder's side near the axis)
-  // fadeWays: the part of g_k that pushes (taken), and the presence p_k
-  // that scales the depth its weights compare (d_k / p_k; 0: no part).
-  double taken = 1.0, present = 1.0;
+  double taken = 1.0, present = 1.0;  // fadeWays'
 };
-// Faded: the ways' `taken` and `present` count (fadeWays; else both 1, as
-// for a box's corner or the rim's picking normal, which pay nothing for them).
+// Faded false (a box's corner, the rim's picking normal): `taken` and
+// `present` are 1 and cost nothing.
 template <bool Faded = false>
 bool blendWays(const Way* ways, int n, double& depth, V3& outward, double* share = nullptr) {
   const auto by = [&](int k) { return Faded ? ways[k].depth / ways[k].present : ways[k].depth; };
@@ -444,7 +444,7 @@ constexpr double kPast = 0.5;
 bool fadeWays(Way* ways, const double* margin, int n, double& depth, V3& outward, double& share) {
   for (int k = 0; k < n; ++k) {
     ways[k].present = std::clamp(1.0 + margin[k] / kPast, 0.0, 1.0);
-    ways[k].taken = ways[k].present > 0.0 ? coneFade(margin[k]) / ways[k].present : 0.0;
+    ways[k].taken = coneFade(margin[k]);  // > 0 only where present is 1
   }
   return blendWays<true>(ways, n, depth, outward, &share);
 }
