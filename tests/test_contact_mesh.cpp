@@ -37,8 +37,10 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <memory>
 #include <numbers>
+#include <random>
 
 using namespace pm;
 using namespace pm::test;
@@ -134,6 +136,103 @@ double largestSlope(const std::function<V3(double)>& force, double from, double 
     prev = F;
   }
   return worst;
+}
+
+// The random paths of randomPathsThroughApexes (seed 27, libstdc++'s
+// distribution, the three draws of a vector in a fixed order): per path a
+// pyramid (fan(0.5), fan(1.5), fan(3) in turn), the cylinder's axes R and
+// the apex's straight path q0 to q1 in the cylinder's frame, 30 mm long,
+// through a point 0 to 3 mm (0.15 r) inside a random point of the surface
+// (side or a cap, drawn half and half) whose outward normal turns at least
+// 30 degrees down (towards the pyramid, which lies below its apex).
+struct ApexPath {
+  double slope;
+  M3 R;
+  V3 q0, q1;
+};
+std::vector<ApexPath> apexPaths(double r, double L) {
+  std::mt19937 rng(27);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  auto draw3 = [&] {
+    const double z = u(rng), y = u(rng), x = u(rng);
+    return V3(x, y, z);
+  };
+  std::vector<ApexPath> out;
+  for (int path = 0; path < 180; ++path) {
+    const V3 axis = draw3().normalized();
+    const M3 R = rot(3.0 * u(rng), axis);
+    V3 x, n;
+    do {
+      const double side = u(rng), a = std::numbers::pi * u(rng), t = u(rng);
+      if (side < 0.0) {
+        x = V3(r * std::cos(a), r * std::sin(a), L * t);
+        n = V3(std::cos(a), std::sin(a), 0);
+      } else {
+        const double rho = r * std::sqrt(std::abs(t)), sg = t < 0.0 ? -1.0 : 1.0;
+        x = V3(rho * std::cos(a), rho * std::sin(a), sg * L);
+        n = V3(0, 0, sg);
+      }
+    } while ((R * n).z() > -0.5);
+    const V3 mid = x - 0.15 * r * 0.5 * (1.0 + u(rng)) * n, dir = draw3().normalized();
+    out.push_back({std::array{0.5, 1.5, 3.0}[path % 3], R, mid - 0.015 * dir, mid + 0.015 * dir});
+  }
+  return out;
+}
+
+// A straight path of randomPathsThroughApexes in n steps: per step the
+// springForce's |dF| / h, and the step's bound(contact at either end)
+// where neither end is deeper than `boundDepth`. Each step whose |dF|
+// passes 1 um (a thousandth of a 1 mm depth) is looked at in 16 finer
+// steps, and the largest of those again in 16: where the change stays in
+// one sixteenth at both levels (more than half of it: a slope spreads it
+// over all sixteen, a step keeps it all in one) it is a jump, and its
+// step is left out of the bound. Depths: the deepest point's at the
+// step's ends.
+struct ApexSweep {
+  double worst = 0.0, at = 0.0;  // the largest |dF| / h over its bound, where
+  double maxDepth = 0.0;
+  std::vector<std::pair<int, double>> jumps;  // the step (1 to n) and the deepest point's depth there
+};
+ApexSweep apexSweep(const std::function<Contact(double)>& at, int n, double h, double boundDepth,
+                    const std::function<double(const Contact&)>& bound) {
+  ApexSweep out;
+  std::vector<V3> F(n + 1);
+  std::vector<double> depth(n + 1, 0.0), b(n + 1);
+  for (int i = 0; i <= n; ++i) {
+    const Contact c = at(double(i) / n);
+    F[i] = springForce(c);
+    for (const contact::ContactPoint& p : c.points) depth[i] = std::max(depth[i], p.depth);
+    b[i] = bound(c);
+    out.maxDepth = std::max(out.maxDepth, depth[i]);
+  }
+  // The largest change over one of 16 steps of [s0, s1], and where it ends.
+  auto finest = [&](double s0, double s1, double& where) {
+    double most = 0.0;
+    V3 prev = springForce(at(s0));
+    for (int k = 1; k <= 16; ++k) {
+      const double s = s0 + (s1 - s0) * k / 16;
+      const V3 f = springForce(at(s));
+      if ((f - prev).norm() > most) most = (f - prev).norm(), where = s;
+      prev = f;
+    }
+    return most;
+  };
+  for (int i = 1; i <= n; ++i) {
+    const double dF = (F[i] - F[i - 1]).norm(), deepest = std::max(depth[i], depth[i - 1]);
+    bool jump = false;
+    if (dF > 1e-6) {
+      double w1 = 0.0, w2 = 0.0;
+      const double s0 = double(i - 1) / n, s1 = double(i) / n, d1 = finest(s0, s1, w1);
+      jump = d1 > 0.5 * dF && finest(w1 - (s1 - s0) / 16, w1, w2) > 0.5 * d1;
+    }
+    if (jump) {
+      out.jumps.push_back({i, deepest});
+    } else if (deepest <= boundDepth) {
+      const double over = dF / h / std::max(b[i], b[i - 1]);
+      if (over > out.worst) out.worst = over, out.at = double(i) / n;
+    }
+  }
+  return out;
 }
 
 // cylinderLyingAlongARidge's hand bound on |dF|/h (per m of x_c) for a
@@ -1643,13 +1742,14 @@ class TestContactMesh : public QObject {
   // (rho >= r - dA = 8 mm, the apex's distance from the axis), so coneFade
   // by 1 / (kCone rho) = 1,250 per m: the vertex's blend with and without
   // the way, each at most D deep with normals at most 90 degrees apart,
-  // differ by at most D (share) + D (depth) + 2 D (normal), 60; the side's
-  // ridge point (of two, at most
-  // D deep) 2 x 15; the side's axis fade (1 / (kBand r) = 100 per m) on
+  // differ by at most D (share) + D (depth) + 2 D (normal), 60, for each
+  // of the way's two fades (its pushing part, and past the border its
+  // presence in the blend: fadeWays), 120; the side's ridge point (of two,
+  // at most D deep) 2 x 15; the side's axis fade (1 / (kBand r) = 100 per m) on
   // the vertex and the two ridges, 3 x 1.2; the ridge's chi (the apex's
-  // depth below the side over the point's) 2 x 2: |dF|/h within 160.1
-  // (6.38 seen). At h = 1 um and h / 4 the largest slope stays (within
-  // 10 %).
+  // depth below the side over the point's) 2 x 2: |dF|/h within 220.1
+  // (7.02 seen; 6.38 before a way past the cone's border stayed in the
+  // blend). At h = 1 um and h / 4 the largest slope stays (within 10 %).
   void lowPyramidApexHandsTheSideToItsRidge() {
     const Shape mesh = meshShape(fan(1.5), fanTris());
     const V3 apex(0, 0, 1.5);
@@ -1657,7 +1757,7 @@ class TestContactMesh : public QObject {
     const M3 R = rot(std::numbers::pi / 4, V3(0, 1, 0));
     auto at = [&](double y) { return contact::collide(mesh, Frame{}, Shape::cylinder(r, L), Frame{apex - R * V3(r - dA, y, -L + dB), R}); };
     const double fade = 1 / (0.1 * (r - dA));
-    const double bound = 5 * (1 + D / (r - D) + 10) + fade * 4 * D + 2 * fade * D + 3 * D / (0.5 * r) + 2 * 2;
+    const double bound = 5 * (1 + D / (r - D) + 10) + 2 * fade * 4 * D + 2 * fade * D + 3 * D / (0.5 * r) + 2 * 2;
     size_t most = 0;
     for (int k = 0; k <= 100; ++k) most = std::max(most, at(-0.005 + 0.01 * k / 100).points.size());
     const std::array<double, 2> worst = slopeAtTwoSteps(at);
@@ -1666,6 +1766,132 @@ class TestContactMesh : public QObject {
     QVERIFY(most <= 5);
     QVERIFY2(worst[0] <= bound, qPrintable(QString::number(worst[0])));
     QVERIFY2(worst[1] <= 1.1 * worst[0], qPrintable(QString("%1 against %2").arg(worst[1]).arg(worst[0])));
+  }
+
+  // Issue 27's random sweep of sharp vertices in a cylinder (r 20 mm,
+  // 100 mm long): 180 straight paths (apexPaths, 30 mm in 300 steps of
+  // h = 0.1 mm) of random tilts through points 0 to 3 mm inside the
+  // surface, over the apexes of fan(0.5), fan(1.5) and fan(3) in turn; the
+  // apex, its four ridges and the faces' rim points all meet the body.
+  // Hand bound on |dF| / h (springForce's linear spring per point, per m
+  // of travel; no turn), for P points at most D deep:
+  //  - each depth is a blend of at most 4 ways 1-Lipschitz (a face and 3
+  //    convex neighbours, or a vertex's side and caps), weights
+  //    w = farShare(near, far): |w'| <= 3 / (kBand far) while
+  //    far - near <= kBand far, so depth' <= 1 + 3 x 3 = 10;
+  //  - its normal, N = sum w_k n_k normalised, |N| >= N_z >=
+  //    1 / sqrt(1 + slope^2) for the faces (>= cos 45 for a vertex's ways,
+  //    two caps never both in the band): |n'| <= sum |w_k'| |n_k - n_0|
+  //    / |N| <= 3 x 3 x 2 / (kBand far |N|), times the depth <= far:
+  //    36 sqrt(1 + slope^2); the side's radial direction turns by 1 / rho
+  //    <= 1 / (r - D) more, times D;
+  //  - the cone fades (kCone = 0.1: a vertex's pushing part, and its
+  //    presence over 0.5, slower; an edge's side way near its end vertex)
+  //    move by at most 1 / (kCone rho) per
+  //    m with the side's direction, rho the point's distance from the axis;
+  //    the side's weight is at most rho / (kBand r), so each changes the
+  //    point by at most 2 D / (kCone kBand r) (share and depth);
+  // per step P (10 + 36 sqrt(1 + slope^2) + D / (r - D) + 2 D / (kCone
+  // kBand r)), checked where D <= r / 2 (deeper, the paths run the body
+  // through the pyramid). The jumps (apexSweep: |dF| / h growing 16 and
+  // 256 times at the finer steps) are listed per path and step, with the
+  // deepest point's depth there. Mended (they jumped before, none new;
+  // mesh_pairs.cpp fadeWays): paths 14 (3.3 mm deep), 133 (2.4 mm), 88 and
+  // 122 (35 and 66 mm), a vertex's nearest way out leaving its cone while
+  // the others lay beyond the band (at zero share it left the blend and
+  // the others took the point at once), and 1, 31 (1.9 mm), 44 (0.4 mm),
+  // 67, 139 and 151, a vertex leaving or entering through a way just past
+  // its cone's border (the ways in the cone pushed at their depth up to
+  // the surface): such a way now stays in the blend without pushing, out
+  // to 0.5 past the border. Left (kKnownJumps), 36 paths, 9 jumps under
+  // 1 mm deep: every one of those (21 at 0.22 mm, 22 at 0.24, 23 at 0.34,
+  // 28 at 0.82, 103 at 0.21, 105 at 0.41, 148 at 0.57, 171 and 173 at
+  // 0.08) lies where the apex crosses the side or a cap plane near a rim:
+  // a vertex entering or leaving through a way farther past its cone's
+  // border (its ways in the cone push at their depth up to the surface,
+  // and outside the faces' rim points near the apex take over at theirs),
+  // or a ridge from the apex entering the cap's disc there (171). Keeping
+  // every way in the blend (kPast = 1 or more) mends 21, 56 and 117 too but
+  // takes the push from a vertex just inside the side 2.2 mm behind the
+  // cap, which no face's rim point takes until the apex leaves the side:
+  // paths 8, 46 and 49 then jump (at 2.2 mm and deeper). The deeper ones
+  // (1.2 to 22 mm) are not yet told apart.
+  void randomPathsThroughApexes() {
+    const double r = 0.02, L = 0.05, kBand = 0.5, kCone = 0.1;
+    const Shape cyl = Shape::cylinder(r, L);
+    const std::vector<ApexPath> paths = apexPaths(r, L);
+    // Path: its jumps' steps (of 300).
+    const std::map<int, std::vector<int>> kKnownJumps = {
+        {3, {161}}, {16, {121}}, {19, {282}}, {21, {201}}, {22, {164}}, {23, {52}}, {28, {192}}, {42, {184}}, {52, {132}},
+        {54, {218}}, {56, {253}}, {57, {54}}, {62, {270}}, {63, {111}}, {64, {187}}, {79, {48, 80}}, {89, {107}},
+        {99, {272}}, {103, {189}}, {105, {152}}, {112, {62, 212}}, {117, {221}}, {118, {295}}, {121, {199}}, {130, {125}},
+        {132, {254}}, {138, {203}}, {144, {120}}, {147, {28, 65}}, {148, {199}}, {149, {24}}, {150, {192}}, {165, {169}},
+        {171, {113}}, {173, {220}}, {174, {88}}};
+    const int n = 300;
+    int stepping = 0, shallow = 0;
+    double most = 0.0;  // the largest |dF| / h against its bound off the jumps (up to D = r / 2)
+    std::vector<Shape> meshes;
+    for (double slope : {0.5, 1.5, 3.0}) meshes.push_back(meshShape(fan(slope), fanTris()));
+    for (int path = 0; path < int(paths.size()); ++path) {
+      const ApexPath& p = paths[path];
+      const V3 apex(0, 0, p.slope);
+      auto at = [&](double s) {
+        return contact::collide(meshes[path % 3], Frame{}, cyl, Frame{apex - p.R * (p.q0 + s * (p.q1 - p.q0)), p.R});
+      };
+      auto bound = [&](const Contact& c) {
+        double D = 0.0;
+        for (const contact::ContactPoint& q : c.points) D = std::max(D, q.depth);
+        return double(c.points.size()) * (10 + 36 * std::sqrt(1 + p.slope * p.slope) + D / (r - D) + 2 * D / (kCone * kBand * r));
+      };
+      const ApexSweep sw = apexSweep(at, n, (p.q1 - p.q0).norm() / n, 0.5 * r, bound);
+      QVERIFY2(sw.worst <= 1.0, qPrintable(QString("path %1: |dF| / h %2 times its bound at s = %3").arg(path).arg(sw.worst).arg(sw.at)));
+      most = std::max(most, sw.worst);
+      if (sw.jumps.empty()) continue;
+      ++stepping;
+      QString js;
+      for (const auto& [i, d] : sw.jumps) {
+        js += QString(" step %1 (%2 mm, %3 r)").arg(i).arg(1e3 * d, 0, 'g', 3).arg(d / r, 0, 'g', 3);
+        if (d < 0.05 * r) ++shallow;
+        const auto k = kKnownJumps.find(path);
+        QVERIFY2(k != kKnownJumps.end() && std::count(k->second.begin(), k->second.end(), i),
+                 qPrintable(QString("path %1 (slope %2): a new jump at step %3, %4 mm deep").arg(path).arg(p.slope).arg(i).arg(1e3 * d)));
+      }
+      qInfo("path %d (slope %.1f, at most %.3g r deep): jumps at%s", path, p.slope, sw.maxDepth / r, qPrintable(js));
+    }
+    qInfo("%d of %zu paths jump (%d jumps under 1 mm deep); elsewhere |dF| / h within %.3g of its bound", stepping, paths.size(), shallow, most);
+  }
+
+  // The vertex hand-overs mended in randomPathsThroughApexes at 16 and 64
+  // times finer steps (6 and 1.6 um), over the steps before and after each
+  // old jump: path 14 at step 37 (fan(3), 3.3 mm deep) and 133 at step 159
+  // (fan(1.5), 2.4 mm), a nearest way leaving the cone; 44 at step 113
+  // (fan(3), 0.4 mm) and 31 at step 199 (fan(1.5), 1.9 mm), a vertex
+  // leaving through a way just past its cone's border (mesh_pairs.cpp
+  // fadeWays, kPast). A jump grows 4 times from the one to the other, a
+  // continuous force keeps its largest slope (within 10 %); and the slope
+  // stays within that test's hand bound (P = 8 points at most 3.3 mm deep:
+  // 8 (10 + 36 sqrt(1 + slope^2) + 0.2 + 6.6) = 1,045 on fan(3), 654 on
+  // fan(1.5)). Before, path 14 gave 527 at h / 16 and 2,108 at h / 64.
+  void vertexLeavingTheConeHandsOverAtFinerSteps() {
+    const double r = 0.02, L = 0.05;
+    const Shape cyl = Shape::cylinder(r, L);
+    const std::vector<ApexPath> paths = apexPaths(r, L);
+    for (const auto& [path, step] : {std::pair{14, 37}, std::pair{133, 159}, std::pair{44, 113}, std::pair{31, 199}}) {
+      const ApexPath& p = paths[path];
+      const Shape mesh = meshShape(fan(p.slope), fanTris());
+      const V3 apex(0, 0, p.slope);
+      const double s0 = (step - 2) / 300.0, s1 = (step + 1) / 300.0, len = (p.q1 - p.q0).norm();
+      auto force = [&](double x) {
+        const double s = s0 + (s1 - s0) * x / (len * (s1 - s0));
+        return springForce(contact::collide(mesh, Frame{}, cyl, Frame{apex - p.R * (p.q0 + s * (p.q1 - p.q0)), p.R}));
+      };
+      const double span = len * (s1 - s0), h = len / 300;
+      const double fine = largestSlope(force, 0.0, span, h / 16), finer = largestSlope(force, 0.0, span, h / 64);
+      const double bound = 8 * (10 + 36 * std::sqrt(1 + p.slope * p.slope) + 0.2 + 6.6);
+      qInfo("path %d around step %d: |dF|/h %.4g at h / 16, %.4g at h / 64 (hand bound %.4g)", path, step, fine, finer, bound);
+      QVERIFY2(fine <= bound, qPrintable(QString::number(fine)));
+      QVERIFY2(finer <= 1.1 * fine, qPrintable(QString("%1 against %2").arg(finer).arg(fine)));
+    }
   }
 
   // A cylinder (r = 20 mm, 60 mm long, 0.2 kg, frictionless) lying along the
