@@ -54,11 +54,8 @@ const ParamDecl* ParamModel::paramAt(int row) const {
 }
 
 units::DisplayUnit ParamModel::displayUnit(const ParamDecl& d, double si) const {
-  if (const ComponentType* t = type())
-    if (auto it = unitChoice_.find(t->name + "/" + d.name); it != unitChoice_.end())
-      for (const units::DisplayUnit& u : units::choices(d))
-        if (u.unit == it->second) return u;
-  return units::forParam(d, si);
+  const ComponentType* t = type();
+  return t ? units::chosenUnit(t->name, d, si) : units::forParam(d, si);
 }
 
 std::vector<double> ParamModel::catalogue(int row) const {
@@ -168,10 +165,10 @@ bool ParamModel::setData(const QModelIndex& index, const QVariant& value, int ro
   const ParamDecl& d = t->params[index.row()];
   const double current = paramValue(*c, *t, d.name);
   if (index.column() == Unit) {
+    // The studio's choice for this parameter (the study dialog shows it too); its changed() refreshes this.
     for (const units::DisplayUnit& u : units::choices(d))
       if (u.unit == value.toString()) {
-        unitChoice_[t->name + "/" + d.name] = u.unit;
-        emit dataChanged(this->index(index.row(), 0), this->index(index.row(), ColumnCount - 1));
+        units::UnitSettings::instance().setParameterUnit(t->name, d.name, u.unit);
         return true;
       }
     return false;

@@ -1,8 +1,9 @@
 // Table model of one component's parameters: name, value in display
-// (engineering) units, unit (a choice per parameter), range and doc. Edits
-// are parsed through the unit layer (gui/units.h), checked against the
-// parameter's range (rejected with a message, never clamped) and handed in
-// SI to the commit function, which applies them as an undoable edit.
+// (engineering) units, unit (a choice per parameter, kept by the studio's
+// units::UnitSettings), range and doc. Edits are parsed through the unit
+// layer (gui/units.h), checked against the parameter's range (rejected with
+// a message, never clamped) and handed in SI to the commit function, which
+// applies them as an undoable edit.
 #pragma once
 
 #include "model/component_type.h"
@@ -12,7 +13,6 @@
 #include <QAbstractTableModel>
 
 #include <functional>
-#include <map>
 #include <vector>
 
 namespace pm::gui {
@@ -60,7 +60,6 @@ class ParamModel : public QAbstractTableModel {
   const Project* project_ = nullptr;
   std::string id_;
   Commit commit_;
-  std::map<std::string, QString> unitChoice_;  // "type/param" -> display unit
   size_t rows_ = 0;
 };
 

@@ -1,5 +1,6 @@
 #include "study_dialog.h"
 
+#include "build/project_input.h"
 #include "document.h"
 #include "study_plot.h"
 
@@ -21,12 +22,13 @@
 #include <cmath>
 #include <limits>
 #include <thread>
+#include <utility>
 
 namespace pm::gui {
 
 namespace {
 
-enum ParamColumn { kPath = 0, kFrom, kTo, kCount };
+enum ParamColumn { kPath = 0, kFrom, kTo, kUnit, kCount, kColumns };
 
 // Every component parameter as --set names it, "cyl1.bore", in the project's order.
 QStringList parameterPaths(const Project& pr) {
@@ -44,16 +46,35 @@ QStringList splitList(const QString& s, QChar sep) {
   return out;
 }
 
+// A From (sign -1) or To (+1) to start with: a fifth of the current value
+// below or above it in the unit shown (one unit about a zero), or halfway to
+// the parameter's bound where that would leave its range.
+double defaultBound(const OverrideTarget& t, const units::DisplayUnit& du, int sign) {
+  const double shown = du.toDisplay(t.value);
+  const double span = shown == 0.0 ? 1.0 : 0.2 * std::abs(shown);
+  const double si = du.toSi(shown + sign * span);
+  if (t.decl.accepts(si)) return si;
+  return 0.5 * ((sign < 0 ? t.decl.min : t.decl.max) + t.value);
+}
+
+bool sameUnit(const units::DisplayUnit& a, const units::DisplayUnit& b) {
+  return a.unit == b.unit && a.scale == b.scale && a.offset == b.offset;
+}
+
 }  // namespace
 
 StudyDialog::StudyDialog(const Document* doc, QWidget* parent) : QDialog(parent), doc_(doc) {
   setWindowTitle(tr("Parameter Study"));
   auto* top = new QVBoxLayout(this);
 
-  params_ = new QTableWidget(0, 4, this);
+  params_ = new QTableWidget(0, kColumns, this);
   params_->setObjectName("studyParameters");
-  params_->setHorizontalHeaderLabels({tr("Parameter (ID.PARAM, SI)"), tr("From"), tr("To"), tr("Points")});
+  params_->setHorizontalHeaderLabels({tr("Parameter (ID.PARAM)"), tr("From"), tr("To"), tr("Unit"), tr("Points")});
   params_->horizontalHeader()->setSectionResizeMode(kPath, QHeaderView::Stretch);
+  // Wide enough for the widest unit in its box ("bar (abs)", "dm3/(s bar)"): cell widgets do not size a column.
+  params_->setColumnWidth(kUnit, fontMetrics().horizontalAdvance("dm3/(s bar)") + 48);
+  params_->setToolTip(tr("From and To in the unit of the row (the property editor's); a value may name its own "
+                         "unit: \"6 bar\", \"40 mm\""));
   params_->setMinimumHeight(110);
   top->addWidget(params_);
   auto* paramButtons = new QHBoxLayout;
@@ -172,6 +193,9 @@ StudyDialog::StudyDialog(const Document* doc, QWidget* parent) : QDialog(parent)
     updatePlot();
   });
   connect(heatValue_, &QComboBox::currentIndexChanged, this, &StudyDialog::updatePlot);
+  // View > Pressure Units, another ambient or a unit chosen for a parameter:
+  // the typed values at once in the new unit, so they mean what the row says.
+  connect(&units::UnitSettings::instance(), &units::UnitSettings::changed, this, &StudyDialog::unitsChanged);
   addParameterRow();
   updateSamplingFields();
   resize(980, 640);
@@ -215,38 +239,160 @@ void StudyDialog::addParameterRow() {
     if (c == kCount) e->setText("3");
     params_->setCellWidget(row, c, e);
   }
+  auto* unit = new QComboBox(params_);
+  unit->setObjectName(QString("studyUnit%1").arg(row));
+  unit->setEnabled(false);  // until the row names a parameter
+  unit->setToolTip(tr("The unit of From and To; the property editor shows the parameter in it too"));
+  params_->setCellWidget(row, kUnit, unit);
+  connect(path, &QComboBox::editTextChanged, this, [this, path] {
+    if (const int r = rowOf(path); r >= 0) pathChanged(r);
+  });
+  connect(unit, &QComboBox::activated, this, [this, unit] {
+    if (const int r = rowOf(unit); r >= 0) unitChosen(r);
+  });
 }
 
-double StudyDialog::cellValue(int row, int column) const {
-  const auto* e = qobject_cast<QLineEdit*>(params_->cellWidget(row, column));
-  bool ok = false;
-  const double v = e ? e->text().trimmed().toDouble(&ok) : 0.0;
-  return ok ? v : std::nan("");
+int StudyDialog::rowOf(const QWidget* w) const {
+  for (int r = 0; r < params_->rowCount(); ++r)
+    for (int c = 0; c < kColumns; ++c)
+      if (params_->cellWidget(r, c) == w) return r;
+  return -1;
 }
 
-nlohmann::json StudyDialog::studyJson() const {
+QLineEdit* StudyDialog::cell(int row, int column) const {
+  return qobject_cast<QLineEdit*>(params_->cellWidget(row, column));
+}
+
+QComboBox* StudyDialog::unitBox(int row) const { return qobject_cast<QComboBox*>(params_->cellWidget(row, kUnit)); }
+
+std::optional<OverrideTarget> StudyDialog::target(int row) const {
+  const auto* path = qobject_cast<QComboBox*>(params_->cellWidget(row, kPath));
+  if (!path) return std::nullopt;
+  return overrideTarget(doc_->project(), path->currentText().trimmed().toStdString());
+}
+
+// The unit the row's From and To are in: the one last shown in its unit box.
+units::DisplayUnit StudyDialog::rowUnit(int row) const {
+  const QComboBox* box = unitBox(row);
+  return {box->property("unit").toString(), box->property("scale").toDouble(), box->property("offset").toDouble()};
+}
+
+void StudyDialog::showUnit(int row, const OverrideTarget& t, const units::DisplayUnit& du) {
+  QComboBox* box = unitBox(row);
+  const QSignalBlocker block(box);
+  box->clear();
+  for (const units::DisplayUnit& u : units::choices(t.decl)) box->addItem(u.unit);
+  if (box->findText(du.unit) < 0) box->addItem(du.unit);
+  box->setCurrentText(du.unit);
+  box->setEnabled(true);
+  box->setProperty("unit", du.unit);
+  box->setProperty("scale", du.scale);
+  box->setProperty("offset", du.offset);
+}
+
+// A cell's SI value: the value it was converted from when its text is still
+// that conversion's (no digits lost to the display), else the text parsed
+// in `du` or in the unit it names.
+std::optional<double> StudyDialog::cellSi(int row, int column, const units::DisplayUnit& du, QString* error) const {
+  const QLineEdit* e = cell(row, column);
+  const QString text = e->text().trimmed();
+  const QString converted = e->property("siText").toString();
+  if (!converted.isEmpty() && text == converted) return e->property("si").toDouble();
+  const std::optional<OverrideTarget> t = target(row);
+  if (!t) return std::nullopt;
+  return units::parseToSi(text, t->decl, du, error);
+}
+
+void StudyDialog::pathChanged(int row) {
+  const std::optional<OverrideTarget> t = target(row);
+  if (!t) {
+    unitBox(row)->setEnabled(false);
+    return;
+  }
+  const units::DisplayUnit du = units::forTarget(*t);
+  showUnit(row, *t, du);
+  // Another parameter: the numbers typed now mean the new one's unit. Empty
+  // cells, or cells holding the defaults of the one before, get defaults.
+  for (const auto& [column, sign] : {std::pair{kFrom, -1}, std::pair{kTo, 1}}) {
+    QLineEdit* e = cell(row, column);
+    e->setProperty("siText", QString());
+    if (!e->text().trimmed().isEmpty() && e->text() != e->property("defaultText").toString()) continue;
+    const QString text = units::formatNumber(du.toDisplay(defaultBound(*t, du, sign)));
+    e->setText(text);
+    e->setProperty("defaultText", text);
+  }
+}
+
+void StudyDialog::unitChosen(int row) {
+  if (const std::optional<OverrideTarget> t = target(row))
+    units::UnitSettings::instance().setParameterUnit(t->type, t->decl.name, unitBox(row)->currentText());
+  // UnitSettings::changed() converts the rows (unitsChanged)
+}
+
+void StudyDialog::unitsChanged() {
+  for (int r = 0; r < params_->rowCount(); ++r) {
+    const std::optional<OverrideTarget> t = target(r);
+    if (!t) continue;
+    const units::DisplayUnit was = rowUnit(r), now = units::forTarget(*t);
+    if (!sameUnit(was, now))
+      for (int column : {kFrom, kTo}) {
+        QLineEdit* e = cell(r, column);
+        const std::optional<double> si = cellSi(r, column, was, nullptr);
+        if (!si) continue;  // not a value: left as typed, for the check to name
+        const bool wasDefault = e->text() == e->property("defaultText").toString();
+        const QString text = units::formatNumber(now.toDisplay(*si));
+        e->setText(text);
+        e->setProperty("siText", text);
+        e->setProperty("si", *si);
+        if (wasDefault) e->setProperty("defaultText", text);
+      }
+    showUnit(r, *t, now);  // the choices' order follows the pressure scale
+  }
+  if (setup_ && !points_.empty()) {  // the table and plot of the last study in the new units
+    fillTable();
+    updatePlot();
+  }
+}
+
+std::optional<nlohmann::json> StudyDialog::studyJson(QString* error) const {
+  const bool grid = sampling_->currentData().toString() == "grid";
   nlohmann::json ps = nlohmann::json::array();
   for (int r = 0; r < params_->rowCount(); ++r) {
-    const auto* path = qobject_cast<QComboBox*>(params_->cellWidget(r, kPath));
-    const std::string p = path ? path->currentText().trimmed().toStdString() : std::string();
-    if (p.empty()) continue;
-    nlohmann::json j = {{"path", p}};
-    // Numbers the form cannot read go in as text, so the study's own check names the field.
-    auto put = [&](const char* key, int column) {
-      const double v = cellValue(r, column);
-      const auto* e = qobject_cast<QLineEdit*>(params_->cellWidget(r, column));
-      if (std::isfinite(v)) j[key] = v;
-      else j[key] = e ? e->text().toStdString() : std::string();
+    const auto* pathBox = qobject_cast<QComboBox*>(params_->cellWidget(r, kPath));
+    const QString path = pathBox ? pathBox->currentText().trimmed() : QString();
+    if (path.isEmpty()) continue;
+    auto fail = [&](const QString& field, const QString& why) -> std::optional<nlohmann::json> {
+      if (error) *error = tr("Parameter row %1 (%2), %3: %4").arg(r + 1).arg(path, field, why);
+      return std::nullopt;
     };
-    put("from", kFrom);
-    put("to", kTo);
-    if (sampling_->currentData().toString() != "grid") {  // a range sampled continuously: no points
-      ps.push_back(j);
-      continue;
+    const std::optional<OverrideTarget> t = target(r);
+    if (!t) return fail(tr("Parameter"), tr("not a numeric parameter of this project (ID.PARAM, e.g. cyl1.bore)"));
+    const units::DisplayUnit du = rowUnit(r);
+    double si[2] = {0.0, 0.0};
+    const std::pair<int, QString> fields[] = {{kFrom, tr("From")}, {kTo, tr("To")}};
+    for (int k = 0; k < 2; ++k) {
+      const auto& [column, name] = fields[k];
+      if (cell(r, column)->text().trimmed().isEmpty()) return fail(name, tr("no value"));
+      QString why;
+      const std::optional<double> v = cellSi(r, column, du, &why);
+      if (!v) return fail(name, why);
+      if (!t->decl.accepts(*v))
+        return fail(name, tr("%1 %2 is outside the parameter's range %3 %2")
+                              .arg(units::formatNumber(du.toDisplay(*v)), du.unit, units::rangeText(t->decl, du)));
+      si[k] = *v;
     }
-    const double count = cellValue(r, kCount);
-    if (std::isfinite(count) && count == std::floor(count)) j["count"] = static_cast<long long>(count);
-    else put("count", kCount);
+    if (!(si[1] > si[0]))
+      return fail(tr("To"), tr("%1 %3 must be greater than From (%2 %3)")
+                                .arg(units::formatNumber(du.toDisplay(si[1])), units::formatNumber(du.toDisplay(si[0])),
+                                     du.unit));
+    // The values in SI, converted here once.
+    nlohmann::json j = {{"path", path.toStdString()}, {"from", si[0]}, {"to", si[1]}};
+    if (grid) {  // a range sampled continuously has no points
+      bool ok = false;
+      const int count = cell(r, kCount)->text().trimmed().toInt(&ok);
+      if (!ok || count < 2) return fail(tr("Points"), tr("expected a whole number of points, 2 or more"));
+      j["count"] = count;
+    }
     ps.push_back(j);
   }
   nlohmann::json st = {{"name", "studio"}, {"parameters", ps}};
@@ -269,8 +415,14 @@ void StudyDialog::run() {
   if (isRunning()) return;
   if (worker_.joinable()) worker_.join();
   const std::string file = doc_->file().isEmpty() ? std::string("(unsaved project)") : doc_->file().toStdString();
+  QString error;
+  const std::optional<nlohmann::json> json = studyJson(&error);
+  if (!json) {  // bad input: said, and nothing runs
+    status_->setText(error);
+    return;
+  }
   try {
-    const studies::StudyDefinition def = studies::parseStudy(studyJson(), file, "study dialog");
+    const studies::StudyDefinition def = studies::parseStudy(*json, file, "study dialog");
     setup_ = std::make_shared<studies::StudySetup>(studies::prepareStudy(doc_->project(), file, def));
   } catch (const std::exception& e) {
     status_->setText(QString::fromStdString(e.what()));
@@ -284,16 +436,9 @@ void StudyDialog::run() {
   doneCount_ = 0;
   finished_ = false;
 
-  const QStringList headers = studyTableHeader(*setup_);
   table_->clear();
-  table_->setColumnCount(headers.size());
-  table_->setHorizontalHeaderLabels(headers);
-  table_->setRowCount(static_cast<int>(points_.size()));
-  for (size_t i = 0; i < points_.size(); ++i) {
-    const QStringList row = studyTableRow(*setup_, i, points_[i], nullptr, tr("running"));
-    for (int c = 0; c < row.size(); ++c) table_->setItem(int(i), c, new QTableWidgetItem(row[c]));
-  }
-  table_->resizeColumnsToContents();  // the headers with their units read in full
+  table_->setRowCount(0);
+  fillTable();
   fillAxisChoices();
   progress_->setRange(0, static_cast<int>(points_.size()));
   progress_->setValue(0);
@@ -314,6 +459,23 @@ void StudyDialog::run() {
     });
     QMetaObject::invokeMethod(this, [this] { finish(); }, Qt::QueuedConnection);
   });
+}
+
+// The table's headers and its rows' values in the display units now; a
+// row's status (with its tooltip) stays, a new row is "running".
+void StudyDialog::fillTable() {
+  const QStringList headers = studyTableHeader(*setup_);
+  table_->setColumnCount(headers.size());
+  table_->setHorizontalHeaderLabels(headers);
+  table_->setRowCount(static_cast<int>(points_.size()));
+  const int status = headers.size() - 1;
+  for (size_t i = 0; i < points_.size(); ++i) {
+    const bool done = i < have_.size() && have_[i];
+    const QStringList row = studyTableRow(*setup_, i, points_[i], done ? &results_done_[i] : nullptr, tr("running"));
+    for (int c = 0; c < status; ++c) table_->setItem(int(i), c, new QTableWidgetItem(row[c]));
+    if (!table_->item(int(i), status)) table_->setItem(int(i), status, new QTableWidgetItem(row[status]));
+  }
+  table_->resizeColumnsToContents();  // the headers with their units read in full
 }
 
 void StudyDialog::variantDone(size_t i, const studies::VariantResult& r) {

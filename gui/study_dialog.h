@@ -1,6 +1,8 @@
 // Simulation -> Parameter Study: define a study on the open project (the
 // parameters from the components' fields as the property editor shows
-// them, each a range with a number of points; the key results; optional
+// them, each a range with a number of points typed in the parameter's
+// display unit, the property editor's, and converted to SI once, when the
+// study is built; the key results; optional
 // constraints), run its variants on threads with a progress bar and a
 // table that fills as they finish, and plot a result against a parameter
 // or, with Pareto, two results as objectives with the front marked; a grid
@@ -13,11 +15,13 @@
 
 #include "engine/engine.h"
 #include "study_summary.h"
+#include "units.h"
 
 #include <QDialog>
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <thread>
 
 class QComboBox;
@@ -45,8 +49,11 @@ class StudyDialog : public QDialog {
   bool isFinished() const { return finished_; }
   QTableWidget* table() const { return table_; }
   StudyPlot* plot() const { return plot_; }
-  // The study as the form defines it (the "studies" entry's JSON).
-  nlohmann::json studyJson() const;
+  // The study as the form defines it (the "studies" entry's JSON, in SI);
+  // nothing on bad input, with `error` naming the row and the field.
+  std::optional<nlohmann::json> studyJson(QString* error = nullptr) const;
+  // The study last built by run() (nullptr: none yet).
+  const studies::StudySetup* setup() const { return setup_.get(); }
   // The finished study for the report (empty rows: none run yet).
   StudySummary summary() const;
 
@@ -65,7 +72,18 @@ class StudyDialog : public QDialog {
   void fillAxisChoices();
   void updateSamplingFields();
   bool heatMapPossible() const;
-  double cellValue(int row, int column) const;
+  void fillTable();
+  // The parameter rows: what each names, the unit its From and To are in.
+  int rowOf(const QWidget* cellWidget) const;
+  QLineEdit* cell(int row, int column) const;
+  QComboBox* unitBox(int row) const;
+  std::optional<OverrideTarget> target(int row) const;
+  units::DisplayUnit rowUnit(int row) const;
+  void showUnit(int row, const OverrideTarget& target, const units::DisplayUnit& du);
+  std::optional<double> cellSi(int row, int column, const units::DisplayUnit& du, QString* error) const;
+  void pathChanged(int row);
+  void unitChosen(int row);
+  void unitsChanged();
 
   const Document* doc_;
   QTableWidget* params_ = nullptr;

@@ -1,10 +1,12 @@
 #include "study_summary.h"
 
+#include "build/project_input.h"
 #include "plot_unit.h"
 #include "units.h"
 
 #include <QCoreApplication>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -33,9 +35,15 @@ std::string unitOf(const studies::StudySetup& setup, const std::string& name) {
 std::optional<PlotUnit> shownUnit(const studies::StudySetup& setup, const std::string& name) {
   const std::string si = unitOf(setup, name);
   if (si.empty()) return std::nullopt;
-  PlotUnit u = plotUnit(si, units::UnitSettings::instance().ambient(), name);
-  if (si == "1") u.label = "-";
-  return u;
+  if (si == "1") return PlotUnit{"-", 1.0, 0.0};
+  const auto& ps = setup.study.parameters;
+  if (std::any_of(ps.begin(), ps.end(), [&](const auto& p) { return p.path == name; }))
+    if (const std::optional<OverrideTarget> t = overrideTarget(setup.base, name)) {
+      // A parameter in the unit its From and To were typed in (the property editor's).
+      const units::DisplayUnit du = units::forTarget(*t);
+      return PlotUnit{du.unit, du.scale, -du.offset};
+    }
+  return plotUnit(si, units::UnitSettings::instance().ambient(), name);
 }
 
 double shown(double si, const std::optional<PlotUnit>& u) { return u ? (si - u->offset) * u->scale : si; }

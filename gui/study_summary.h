@@ -27,9 +27,11 @@ struct StudySummary {
 };
 
 // The table, the plot and the chosen design show every value in its display
-// unit (gui/plot_unit.h, as the report's plots: m -> mm, Pa -> the studio's
-// pressure units gauge relative to its ambient, kg/s -> Nl/min; "[-]": a
-// pure number); a catalogue part's index shows as the part's name.
+// unit: a parameter in the unit the study dialog's row shows it in (the
+// property editor's, units::forTarget), a result as the report's plots
+// (gui/plot_unit.h: m -> mm, Pa -> the studio's pressure units gauge
+// relative to its ambient, kg/s -> Nl/min); "[-]": a pure number; a
+// catalogue part's index shows as the part's name.
 
 // The table's columns: variant, each parameter and each result with its
 // display unit ("cyl1.bore [mm]"), feasible, status.

@@ -1,5 +1,7 @@
 #include "units.h"
 
+#include "build/project_input.h"
+
 #include <QLocale>
 #include <QRegularExpression>
 #include <QSettings>
@@ -31,6 +33,19 @@ void UnitSettings::setPressureScale(PressureScale s) {
 void UnitSettings::setAmbient(double pa) {
   if (!(pa > 0) || pa == ambient_) return;
   ambient_ = pa;
+  emit changed();
+}
+
+QString UnitSettings::parameterUnit(const std::string& type, const std::string& param) const {
+  const auto it = parameterUnits_.find(type + "/" + param);
+  return it == parameterUnits_.end() ? QString() : it->second;
+}
+
+void UnitSettings::setParameterUnit(const std::string& type, const std::string& param, const QString& unit) {
+  const std::string key = type + "/" + param;
+  if (parameterUnit(type, param) == unit) return;
+  if (unit.isEmpty()) parameterUnits_.erase(key);
+  else parameterUnits_[key] = unit;
   emit changed();
 }
 
@@ -101,6 +116,15 @@ DisplayUnit forParam(const ParamDecl& d, double siValue) {
   if (d.unit == "Pa") return pressureUnit(pressureKind(d.name, d.doc));
   return forUnit(d.unit, siValue);
 }
+
+DisplayUnit chosenUnit(const std::string& type, const ParamDecl& d, double siValue) {
+  if (const QString chosen = UnitSettings::instance().parameterUnit(type, d.name); !chosen.isEmpty())
+    for (const DisplayUnit& u : choices(d))
+      if (u.unit == chosen) return u;
+  return forParam(d, siValue);
+}
+
+DisplayUnit forTarget(const OverrideTarget& t) { return chosenUnit(t.type, t.decl, t.value); }
 
 DisplayUnit forChannel(const std::string& name, const std::string& siUnit) {
   if (siUnit == "Pa") return pressureUnit(pressureKind(name));

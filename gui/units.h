@@ -26,9 +26,14 @@
 #include <QObject>
 #include <QString>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace pm {
+struct OverrideTarget;  // build/project_input.h
+}
 
 namespace pm::gui::units {
 
@@ -50,9 +55,12 @@ enum class PressureScale { Gauge, Absolute };
 // sensors' p_gauge), a difference, or a mechanical stress.
 enum class PressureKind { Absolute, Gauge, Difference, Stress };
 
-// The studio's pressure scale (persisted in QSettings "units/pressure") and
-// the ambient pressure gauge values are relative to (the open project's
-// simulation.ambient_pressure). One per application; views redraw on changed().
+// The studio's pressure scale (persisted in QSettings "units/pressure"), the
+// ambient pressure gauge values are relative to (the open project's
+// simulation.ambient_pressure) and the unit the user chose to show a
+// parameter in (per type and parameter, for the session: the property
+// editor and the study dialog show it alike). One per application; views
+// redraw on changed().
 class UnitSettings : public QObject {
   Q_OBJECT
  public:
@@ -62,6 +70,10 @@ class UnitSettings : public QObject {
   void setPressureScale(PressureScale s);
   double ambient() const { return ambient_; }  // Pa absolute
   void setAmbient(double pa);
+  // The unit chosen for parameter `param` of `type` (cylinder_double, bore);
+  // empty: none, the default one (forParam). An empty `unit` forgets the choice.
+  QString parameterUnit(const std::string& type, const std::string& param) const;
+  void setParameterUnit(const std::string& type, const std::string& param, const QString& unit);
 
  signals:
   void changed();
@@ -70,6 +82,7 @@ class UnitSettings : public QObject {
   UnitSettings();
   PressureScale scale_ = PressureScale::Gauge;
   double ambient_ = kStandardAmbient;
+  std::map<std::string, QString> parameterUnits_;  // "type/param" -> display unit
 };
 
 // Kind of a Pa quantity from its name ("p_on", "dp_band", "cyl1.pA") and,
@@ -86,6 +99,11 @@ DisplayUnit pressureUnit(PressureKind k = PressureKind::Absolute);
 DisplayUnit forUnit(const std::string& siUnit, double siValue = 0.0);
 // Display unit of a component parameter with its current SI value.
 DisplayUnit forParam(const ParamDecl& decl, double siValue);
+// Display unit of parameter `decl` of `type` with its current SI value: the
+// one the user chose (UnitSettings::parameterUnit), else forParam's.
+DisplayUnit chosenUnit(const std::string& type, const ParamDecl& decl, double siValue);
+// Display unit of what `--set PATH` sets (a study's parameter): chosenUnit's.
+DisplayUnit forTarget(const OverrideTarget& target);
 // Display unit of a result channel ("<id>.<quantity>", its SI unit).
 DisplayUnit forChannel(const std::string& name, const std::string& siUnit);
 

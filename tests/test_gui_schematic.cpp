@@ -787,6 +787,7 @@ class TestGuiSchematic : public QObject {
     QVERIFY(!m->index(row, ParamModel::Name).data(Qt::ToolTipRole).toString().isEmpty());
     // The bore offers the standard sizes.
     QCOMPARE(m->catalogue(row).size(), size_t(13));
+    QVERIFY(m->setData(m->index(row, ParamModel::Unit), "mm", Qt::EditRole));  // the studio's choice: back for the tests after
   }
 
   void zoomAroundCursorPanAndFit() {

@@ -1,12 +1,15 @@
 // The studio's Parameter Study dialog as a user drives it: type a bore
-// range into the parameter row, run the study on threads, and the table
+// range (in mm, as the property editor shows a bore) into the parameter
+// row, run the study on threads, and the table
 // holds one row per variant with the bores typed and results equal to
 // each variant's own run; the plot shows every finished variant; the
 // Pareto front of two objectives matches one worked by hand. Stop ends a
 // running study keeping its finished rows; a Latin hypercube sample gives
 // the core's sample; a two-parameter grid draws as a heat map, and the study
-// goes into the PDF report.
+// goes into the PDF report. A pressure and a length typed in their display
+// units reach the core in SI; a change of unit converts the typed values.
 #include "document.h"
+#include "param_model.h"
 #include "report_export.h"
 #include "engine/engine.h"
 #include "study_dialog.h"
@@ -65,7 +68,7 @@ void parameterRow(StudyDialog& dlg, int row, const QString& path, const QString&
   QTest::keyClicks(box->lineEdit(), path);
   clickAndType(dlg, qPrintable(QString("studyCell%1_1").arg(row)), from);
   clickAndType(dlg, qPrintable(QString("studyCell%1_2").arg(row)), to);
-  clickAndType(dlg, qPrintable(QString("studyCell%1_3").arg(row)), count);
+  clickAndType(dlg, qPrintable(QString("studyCell%1_4").arg(row)), count);
 }
 
 int rowsWithStatus(QTableWidget* t, const QString& status) {
@@ -88,6 +91,10 @@ class TestGuiStudy : public QObject {
     units::UnitSettings::instance().setPressureScale(units::PressureScale::Gauge);
   }
   void cleanupTestCase() { units::UnitSettings::instance().setPressureScale(scale_); }
+  void cleanup() {  // every test starts from the default units
+    units::UnitSettings::instance().setPressureScale(units::PressureScale::Gauge);
+    units::UnitSettings::instance().setParameterUnit("cylinder_double", "bore", {});
+  }
 
   // (1,5) (2,3) (3,4) (4,1) (2,6) (5,1), NaN: (3,4) is dominated by (2,3),
   // (2,6) by (1,5) and (2,3), (5,1) by (4,1); the NaN point takes no part.
@@ -116,9 +123,9 @@ class TestGuiStudy : public QObject {
       e->selectAll();
       QTest::keyClicks(e, text);
     };
-    type("studyCell0_1", "0.03");
-    type("studyCell0_2", "0.04");
-    type("studyCell0_3", "3");
+    type("studyCell0_1", "30");  // mm
+    type("studyCell0_2", "40");
+    type("studyCell0_4", "3");
     auto* results = dlg.findChild<QLineEdit*>("studyResults");
     results->selectAll();
     QTest::keyClicks(results, "cyl1.extend_time, air_per_cycle");
@@ -127,7 +134,7 @@ class TestGuiStudy : public QObject {
 
     QTableWidget* t = dlg.table();
     QCOMPARE(t->rowCount(), 3);
-    // Each column in its display unit, as the report's plots: the bores typed in m shown in mm.
+    // Each column in its display unit, as the report's plots: the bores typed in mm shown in mm.
     QStringList headers;
     for (int c = 0; c < t->columnCount(); ++c) headers << t->horizontalHeaderItem(c)->text();
     QCOMPARE(headers, (QStringList{"variant", "cyl1.bore [mm]", "cyl1.extend_time [s]", "air_per_cycle [Nl]", "feasible",
@@ -173,6 +180,129 @@ class TestGuiStudy : public QObject {
     QTest::mouseClick(dlg.findChild<QCheckBox*>("studyPareto"), Qt::LeftButton, {}, QPoint(5, 5));
   }
 
+  // A sales engineer's study: the supply pressure from 4 to 6 bar gauge and
+  // the bore from 30 mm to "4 cm" (a unit typed with the value), typed as
+  // the rows show them. The core gets SI: 4 bar (g) over the seed's ambient
+  // 101325 Pa is 501325 Pa, 30 mm 0.03 m. View > Pressure Units absolute
+  // while the dialog is open shows the same pressures as 5.01325 and 7.01325
+  // bar (abs) at once, and the bore's unit chosen cm in its row shows 3 and
+  // 4 (the property editor's bore in cm too); the study built again gets
+  // the same SI values. Bad input names the row and field and runs nothing.
+  void typedInDisplayUnits() {
+    const std::string path = test::projectPath("seed003_meter_out.pneumech.json");
+    Document doc;
+    doc.reset(engine::load(path), QString::fromStdString(path));
+    const double ambient = doc.project().simulation.ambient_pressure;
+    QCOMPARE(ambient, 101325.0);
+    QCOMPARE(units::UnitSettings::instance().ambient(), ambient);
+    StudyDialog dlg(&doc);
+    dlg.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dlg));
+    QCOMPARE(dlg.findChild<QTableWidget*>("studyParameters")->horizontalHeaderItem(3)->text(), QString("Unit"));
+
+    auto choose = [&](int row, const char* param) {
+      auto* box = dlg.findChild<QComboBox*>(QString("studyPath%1").arg(row));
+      QVERIFY(box);
+      QTest::mouseClick(box->lineEdit(), Qt::LeftButton);
+      QTest::keyClicks(box->lineEdit(), param);
+    };
+    auto text = [&](int row, int column) {
+      auto* e = dlg.findChild<QLineEdit*>(QString("studyCell%1_%2").arg(row).arg(column));
+      return e ? e->text() : QString("(no cell)");
+    };
+    auto unit = [&](int row) { return dlg.findChild<QComboBox*>(QString("studyUnit%1").arg(row)); };
+
+    // The supply at 5 bar (g): its row in bar (g), From and To a fifth below and above.
+    choose(0, "src.p");
+    QVERIFY(unit(0));
+    QCOMPARE(unit(0)->currentText(), QString("bar (g)"));
+    QCOMPARE(text(0, 1), QString("4"));
+    QCOMPARE(text(0, 2), QString("6"));
+    clickAndType(dlg, "studyCell0_1", "4");
+    clickAndType(dlg, "studyCell0_2", "6 bar");  // a bare "bar": gauge, as the row shows
+    clickAndType(dlg, "studyCell0_4", "3");
+    QTest::mouseClick(dlg.findChild<QPushButton*>("studyAddParameter"), Qt::LeftButton);
+    choose(1, "cyl1.bore");
+    QCOMPARE(unit(1)->currentText(), QString("mm"));
+    const double bore = doc.project().find("cyl1")->params.at("bore");
+    QVERIFY(text(1, 1).toDouble() < bore * 1e3 && bore * 1e3 < text(1, 2).toDouble());
+    clickAndType(dlg, "studyCell1_1", "30");
+    clickAndType(dlg, "studyCell1_2", "4 cm");
+    clickAndType(dlg, "studyCell1_4", "2");
+
+    auto near = [](double a, double b) { return std::abs(a - b) <= 1e-9 * std::abs(b); };
+    // Run builds the study (the core's StudySetup) and starts it; stopped at once, as only the setup matters here.
+    auto buildAndCheck = [&] {
+      QTest::mouseClick(dlg.findChild<QPushButton*>("studyRun"), Qt::LeftButton);
+      const studies::StudySetup* st = dlg.setup();
+      QVERIFY2(st, qPrintable(dlg.findChild<QLabel*>("studyStatus")->text()));
+      QCOMPARE(st->study.parameters.size(), size_t(2));
+      const studies::StudyParameter& p = st->study.parameters[0];
+      const studies::StudyParameter& b = st->study.parameters[1];
+      QCOMPARE(p.path, std::string("src.p"));
+      QVERIFY2(near(p.from, 4e5 + ambient) && near(p.to, 6e5 + ambient), qPrintable(QString("%1 %2").arg(p.from).arg(p.to)));
+      QCOMPARE(p.values.size(), size_t(3));
+      for (size_t k = 0; k < 3; ++k) QVERIFY(near(p.values[k], (4.0 + double(k)) * 1e5 + ambient));
+      QCOMPARE(b.path, std::string("cyl1.bore"));
+      QVERIFY2(near(b.from, 0.03) && near(b.to, 0.04), qPrintable(QString("%1 %2").arg(b.from).arg(b.to)));
+      QCOMPARE(b.values.size(), size_t(2));
+      QVERIFY(near(b.values[0], 0.03) && near(b.values[1], 0.04));
+      QTest::mouseClick(dlg.findChild<QPushButton*>("studyStop"), Qt::LeftButton);
+      QTRY_VERIFY_WITH_TIMEOUT(dlg.isFinished(), 60000);
+    };
+    buildAndCheck();
+    // The table's parameter columns in the units typed: the last variant is 6 bar (g), 40 mm.
+    QTableWidget* t = dlg.table();
+    QCOMPARE(t->rowCount(), 6);
+    QCOMPARE(t->horizontalHeaderItem(1)->text(), QString("src.p [bar (g)]"));
+    QCOMPARE(t->horizontalHeaderItem(2)->text(), QString("cyl1.bore [mm]"));
+    QCOMPARE(t->item(0, 1)->text(), QString("4"));
+    QCOMPARE(t->item(5, 1)->text(), QString("6"));
+    QCOMPARE(t->item(5, 2)->text(), QString("40"));
+
+    // Absolute pressures: the typed values converted at once, the table too.
+    units::UnitSettings::instance().setPressureScale(units::PressureScale::Absolute);
+    QCOMPARE(unit(0)->currentText(), QString("bar (abs)"));
+    QCOMPARE(text(0, 1), QString("5.01325"));
+    QCOMPARE(text(0, 2), QString("7.01325"));
+    QCOMPARE(text(1, 1), QString("30"));
+    QCOMPARE(t->horizontalHeaderItem(1)->text(), QString("src.p [bar (abs)]"));
+    QCOMPARE(t->item(0, 1)->text(), QString("5.01325"));
+    // The bore in cm, chosen in its row: the row and the property editor show cm.
+    clickItem(unit(1), unit(1)->findText("cm"));
+    QCOMPARE(unit(1)->currentText(), QString("cm"));
+    QCOMPARE(text(1, 1), QString("3"));
+    QCOMPARE(text(1, 2), QString("4"));
+    QCOMPARE(t->horizontalHeaderItem(2)->text(), QString("cyl1.bore [cm]"));
+    ParamModel editor;
+    editor.setComponent(&doc.project(), "cyl1");
+    QCOMPARE(editor.index(editor.rowOf("bore"), ParamModel::Unit).data().toString(), QString("cm"));
+    if (const QByteArray shots = qgetenv("PM_STUDY_SNAPSHOTS"); !shots.isEmpty())
+      QVERIFY(dlg.grab().save(QString::fromLocal8Bit(shots) + "/study_units.png"));
+    buildAndCheck();  // the same SI values from the converted cells
+    QCOMPARE(t->horizontalHeaderItem(2)->text(), QString("cyl1.bore [cm]"));
+    QCOMPARE(t->item(5, 1)->text(), QString("7.01325"));
+    QCOMPARE(t->item(5, 2)->text(), QString("4"));
+
+    // Bad input: the row and field named, the study not built, nothing run.
+    auto refused = [&](const char* cellName, const QString& typed, const QString& message) {
+      auto* e = dlg.findChild<QLineEdit*>(cellName);
+      const QString before = e->text();
+      clickAndType(dlg, cellName, typed);
+      const studies::StudySetup* last = dlg.setup();
+      QTest::mouseClick(dlg.findChild<QPushButton*>("studyRun"), Qt::LeftButton);
+      QCOMPARE(dlg.findChild<QLabel*>("studyStatus")->text(), message);
+      QVERIFY(dlg.setup() == last && !dlg.isRunning());
+      clickAndType(dlg, cellName, before);
+    };
+    refused("studyCell1_1", "abc", "Parameter row 2 (cyl1.bore), From: 'abc' is not a number");
+    refused("studyCell1_2", "4 in", "Parameter row 2 (cyl1.bore), To: unknown unit 'in' for bore (shown in cm)");
+    refused("studyCell1_1", "5", "Parameter row 2 (cyl1.bore), To: 4 cm must be greater than From (5 cm)");
+    refused("studyCell0_1", "-2", "Parameter row 1 (src.p), From: -2 bar (abs) is outside the parameter's range [1e-05, 1000] bar (abs)");
+    refused("studyCell0_4", "1", "Parameter row 1 (src.p), Points: expected a whole number of points, 2 or more");
+    buildAndCheck();  // the cells as they were: the study builds again
+  }
+
   // Stop while the study runs on one thread: the rows finished stay with
   // their results, the running one is cancelled and the rest never start;
   // the dialog can run again.
@@ -185,7 +315,7 @@ class TestGuiStudy : public QObject {
     StudyDialog dlg(&doc);
     dlg.show();
     QVERIFY(QTest::qWaitForWindowExposed(&dlg));
-    parameterRow(dlg, 0, "cyl1.bore", "0.025", "0.05", "12");
+    parameterRow(dlg, 0, "cyl1.bore", "25", "50", "12");
     auto* jobs = dlg.findChild<QSpinBox*>("studyJobs");
     jobs->setValue(1);
     auto* stop = dlg.findChild<QPushButton*>("studyStop");
@@ -221,9 +351,9 @@ class TestGuiStudy : public QObject {
     StudyDialog dlg(&doc);
     dlg.show();
     QVERIFY(QTest::qWaitForWindowExposed(&dlg));
-    parameterRow(dlg, 0, "cyl1.bore", "0.025", "0.05", "3");
+    parameterRow(dlg, 0, "cyl1.bore", "25", "50", "3");  // mm
     QTest::mouseClick(dlg.findChild<QPushButton*>("studyAddParameter"), Qt::LeftButton);
-    parameterRow(dlg, 1, "src.p", "401325", "701325", "3");
+    parameterRow(dlg, 1, "src.p", "3", "6", "3");  // bar (g)
     auto* sampling = dlg.findChild<QComboBox*>("studySampling");
     auto* samples = dlg.findChild<QSpinBox*>("studySamples");
     auto* seed = dlg.findChild<QSpinBox*>("studySeed");
@@ -268,9 +398,9 @@ class TestGuiStudy : public QObject {
     dlg.resize(1100, 700);
     dlg.show();
     QVERIFY(QTest::qWaitForWindowExposed(&dlg));
-    parameterRow(dlg, 0, "cyl1.bore", "0.03", "0.04", "2");
+    parameterRow(dlg, 0, "cyl1.bore", "30", "40", "2");
     QTest::mouseClick(dlg.findChild<QPushButton*>("studyAddParameter"), Qt::LeftButton);
-    parameterRow(dlg, 1, "src.p", "501325", "701325", "2");
+    parameterRow(dlg, 1, "src.p", "4", "6", "2");
     clickAndType(dlg, "studyResults", "cyl1.extend_time, air_per_cycle");
     clickAndType(dlg, "studyConstraints", "cyl1.extend_time <= 10");
     QTest::mouseClick(dlg.findChild<QPushButton*>("studyRun"), Qt::LeftButton);
@@ -282,8 +412,7 @@ class TestGuiStudy : public QObject {
     QCOMPARE(dlg.findChild<QComboBox*>("studyHeatValue")->currentText(), QString("cyl1.extend_time"));
     const StudyPlotData& d = dlg.plot()->data();
     // The axes and the colour bar titled with their display units, the grid
-    // converted: 0.03 and 0.04 m are 30 and 40 mm; 501325 and 701325 Pa are
-    // 4 and 6 bar (g) over the seed's ambient 101325 Pa.
+    // in the units typed: 30 and 40 mm, 4 and 6 bar (g).
     QCOMPARE(d.heatXLabel, QString("cyl1.bore [mm]"));
     QCOMPARE(d.heatYLabel, QString("src.p [bar (g)]"));
     QCOMPARE(d.zLabel, QString("cyl1.extend_time [s]"));

@@ -159,6 +159,37 @@ class TestStudies : public QObject {
       QCOMPARE(std::strtod(studies::valueText(x).c_str(), nullptr), x);
   }
 
+  // What --set PATH sets, as the study dialog reads a row's parameter: the
+  // declaration, its owner's type and the value now (the file's, else the
+  // type default); a simulation setting, a part's mass, a motion's
+  // parameter; nothing for a part number or a name of nothing.
+  void overrideTargets() {
+    const Project pr = engine::load(projectPath(kSeed003));
+    const auto bore = overrideTarget(pr, "cyl1.bore");
+    QVERIFY(bore);
+    QCOMPARE(bore->type, std::string("cylinder_double"));
+    QCOMPARE(bore->decl.unit, std::string("m"));
+    QCOMPARE(bore->value, 0.032);  // the file's
+    const auto vs = overrideTarget(pr, "cyl1.v_stribeck");
+    QVERIFY(vs && !pr.find("cyl1")->params.count("v_stribeck"));
+    QCOMPARE(vs->value, Registry::instance().find("cylinder_double")->param("v_stribeck")->def);
+    const auto p = overrideTarget(pr, "src.p");
+    QVERIFY(p && p->value == 601325.0 && !p->decl.accepts(0.0));
+    const auto tEnd = overrideTarget(pr, "simulation.t_end");
+    QVERIFY(tEnd && tEnd->type == "simulation" && tEnd->decl.unit == "s");
+    QCOMPARE(tEnd->value, pr.simulation.t_end);
+    for (const char* none : {"cyl1.part", "cyl1.nothing", "nobody.bore", "simulation.coupling", "bore"})
+      QVERIFY2(!overrideTarget(pr, none), none);
+    QCOMPARE(overrideUnit(pr, "src.p"), std::string("Pa"));
+    const Project cardan = engine::load(projectPath("cardan_shafts.pneumech.json"));
+    const auto mass = overrideTarget(cardan, "shaft1.mass");
+    QVERIFY(mass && mass->type == "part" && mass->decl.unit == "kg" && !mass->decl.accepts(-1.0));
+    QCOMPARE(mass->value, 1.0);
+    const auto drive = overrideTarget(cardan, "drive.value");
+    QVERIFY(drive && drive->type == "constant");
+    QCOMPARE(drive->value, 6.283185307179586);
+  }
+
   // Bad studies say the file, the study and the field.
   void badStudies() {
     auto parse = [](const nlohmann::json& j) { return errorOf([&] { studies::parseStudy(j, "p.json", "studies[0]"); }); };

@@ -85,36 +85,56 @@ void setSimulationSetting(Project& pr, const std::string& key, double value, con
   setSimulation(pr, key, [&](SimulationSettings& s) { s.*(n->member) = value; }, numberText(value), source, file);
 }
 
-std::string overrideUnit(const Project& pr, const std::string& path) {
+std::optional<OverrideTarget> overrideTarget(const Project& pr, const std::string& path) {
   const auto dot = path.rfind('.');
-  if (dot == std::string::npos || dot == 0) return {};
+  if (dot == std::string::npos || dot == 0) return std::nullopt;
   const std::string obj = path.substr(0, dot), field = path.substr(dot + 1);
   if (obj == "simulation") {
     const NumericSetting* n = numericSetting(field);
-    return n ? n->unit : std::string();
+    if (!n) return std::nullopt;
+    ParamDecl d;
+    d.name = field;
+    d.unit = n->unit;
+    return OverrideTarget{"simulation", d, pr.simulation.*(n->member)};
   }
-  if (field == "part") return {};
-  auto declared = [&](const MechTypeDecl* t) {
-    const ParamDecl* d = t ? t->param(field) : nullptr;
-    return d ? d->unit : std::string();
+  if (field == "part") return std::nullopt;
+  auto declared = [&](const std::string& type, const ParamDecl* d,
+                      const std::map<std::string, double>& params) -> std::optional<OverrideTarget> {
+    if (!d) return std::nullopt;
+    const auto it = params.find(field);
+    return OverrideTarget{type, *d, it == params.end() ? d->def : it->second};
+  };
+  auto mech = [&](const MechTypeDecl* t, const std::map<std::string, double>& params) {
+    return declared(t ? t->name : std::string(), t ? t->param(field) : nullptr, params);
   };
   const Mechanism& m = pr.mechanism;
   for (const JointDef& j : m.joints)
-    if (j.id == obj) return declared(findJointType(j.type));
+    if (j.id == obj) return mech(findJointType(j.type), j.params);
   for (const ForceDef& f : m.forces)
-    if (f.id == obj) return declared(findForceType(f.type));
+    if (f.id == obj) return mech(findForceType(f.type), f.params);
   for (const MotionDef& mo : m.motions)
-    if (mo.id == obj) return declared(findMotionFunction(mo.function));
+    if (mo.id == obj) return mech(findMotionFunction(mo.function), mo.params);
   for (const ContactDef& c : m.contacts)
-    if (c.id == obj) return declared(&contact::pairType());
+    if (c.id == obj) return mech(&contact::pairType(), c.params);
   for (const LatchDef& l : m.latches)
-    if (l.id == obj) return declared(&latchType());
+    if (l.id == obj) return mech(&latchType(), l.params);
   for (const PartDef& p : m.parts)
-    if (p.id == obj) return field == "mass" ? "kg" : "";
+    if (p.id == obj) {
+      if (field != "mass") return std::nullopt;
+      ParamDecl d;
+      d.name = field;
+      d.unit = "kg";
+      d.min = 0.0;  // applyOverride's check
+      return OverrideTarget{"part", d, p.mass};
+    }
   const Component* c = pr.find(obj);
   const ComponentType* t = c ? Registry::instance().find(c->type) : nullptr;
-  const ParamDecl* d = t ? t->param(field) : nullptr;
-  return d ? d->unit : std::string();
+  return t ? declared(t->name, t->param(field), c->params) : std::nullopt;
+}
+
+std::string overrideUnit(const Project& pr, const std::string& path) {
+  const std::optional<OverrideTarget> t = overrideTarget(pr, path);
+  return t ? t->decl.unit : std::string();
 }
 
 void applyOverride(Project& pr, const std::string& a, const std::string& file) {
