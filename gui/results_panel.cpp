@@ -2,6 +2,7 @@
 
 #include "csv_export_dialog.h"
 #include "displacement_step_view.h"
+#include "key_results_view.h"
 #include "plot_pane.h"
 #include "result_buffer.h"
 #include "results_tree.h"
@@ -88,6 +89,9 @@ ResultsPanel::ResultsPanel(ResultBuffer* data, QWidget* parent) : QWidget(parent
   tabs_->setObjectName("resultsTabs");
   tabs_->addTab(plots, tr("Plots"));
   tabs_->addTab(stepView_, tr("Displacement-Step Diagram"));
+  keyView_ = new KeyResultsView(data_);
+  keyView_->setObjectName("keyResultsView");
+  tabs_->addTab(keyView_, tr("Key Results"));
 
   split_ = new QSplitter(Qt::Horizontal);
   split_->setObjectName("resultsSplitter");
@@ -190,6 +194,7 @@ void ResultsPanel::resetForProject(const Project& project) {
   defaults_.clear();
   plotModel_ = defaultPlotModel(project);
   stepView_->setProject(project);
+  keyView_->clear();
 }
 
 ResultsPanel::PlotSelection ResultsPanel::plotSelection() const {
@@ -234,6 +239,7 @@ void ResultsPanel::startRun(const Project& project) {
   }
   plotModel_ = defaultPlotModel(project);
   stepView_->setProject(project);
+  keyView_->startRun(project);
 }
 
 void ResultsPanel::onReset() {
@@ -293,6 +299,7 @@ void ResultsPanel::refreshPlots() {
 void ResultsPanel::finishRun() {
   refreshPlots();
   stepView_->recompute();
+  keyView_->finishRun();
 }
 
 void ResultsPanel::setTimeCursor(double t) {

@@ -1,6 +1,6 @@
 // The studio's results dock: the results tree on the left; on the right, tabs
-// with the plot panes (stacked, channels dragged onto them) and the
-// displacement-step diagram. The panel reads the ResultBuffer the main
+// with the plot panes (stacked, channels dragged onto them), the
+// displacement-step diagram and the key results (key_results_view.h). The panel reads the ResultBuffer the main
 // window fills while a run is in progress and draws the shared time cursor.
 #pragma once
 
@@ -27,6 +27,7 @@ class QToolBar;
 namespace pm::gui {
 
 class DisplacementStepView;
+class KeyResultsView;
 class PlotPane;
 class ResultBuffer;
 class ResultsTree;
@@ -38,6 +39,7 @@ class ResultsPanel : public QWidget {
 
   ResultsTree* tree() const { return tree_; }
   DisplacementStepView* stepView() const { return stepView_; }
+  KeyResultsView* keyResultsView() const { return keyView_; }
   QTabWidget* tabs() const { return tabs_; }
   int paneCount() const { return static_cast<int>(panes_.size()); }
   PlotPane* pane(int i) const { return panes_.at(static_cast<size_t>(i)); }
@@ -120,6 +122,7 @@ class ResultsPanel : public QWidget {
   QSplitter* paneSplitter_;
   QSplitter* split_;
   DisplacementStepView* stepView_;
+  KeyResultsView* keyView_;
   // What the default panes are chosen from (the project's report plots,
   // the axes its parts can move along), and the panes' channels as last
   // chosen (while the panes show them, the choice follows the rows).

@@ -1,6 +1,7 @@
 #include "report_export.h"
 
 #include "displacement_step_view.h"
+#include "key_results_view.h"
 #include "mechanism_snapshot.h"
 #include "engine/engine.h"
 #include "engine/expanded_view.h"
@@ -32,11 +33,6 @@ namespace {
 QString q(const std::string& s) { return QString::fromStdString(s); }
 QString num(double v, int decimals) { return QString::number(v, 'f', decimals); }
 double mm(double v) { return ReportPage::mm(v); }
-
-// "1A1 (cyl1)", or the id alone when there is no label.
-QString name(const std::string& label, const std::string& id) {
-  return label.empty() ? q(id) : q(label) + " (" + q(id) + ")";
-}
 
 struct Inputs {
   const Project& project;
@@ -288,139 +284,13 @@ void conclusionSection(ReportPage& pg, const Inputs& in) {
 }
 
 void keyResultsSection(ReportPage& pg, const Inputs& in) {
-  const KeyResults& kr = in.kr;
   pg.skip(mm(4));
   pg.heading(QStringLiteral("Key results"));
-  ReportTable machine;
-  machine.caption = QStringLiteral("Machine");
-  machine.header = {"Quantity", "Value", "Note"};
-  machine.widths = {3, 1.6, 4};
-  machine.rightAligned = {false, true, false};
-  if (kr.hasCycle)
-    machine.rows.push_back({kr.cycleClosed ? "Cycle time" : "Motion time (open cycle)", num(kr.cycleTime(), 3) + " s",
-                            "from " + num(kr.cycleStart, 3) + " s to " + num(kr.cycleEnd, 3) + " s"});
-  else
-    machine.rows.push_back({"Cycle time", "—", "no complete stroke in the run"});
-  if (!kr.supplies.empty()) {
-    machine.rows.push_back({"Air consumption per cycle", num(kr.airNormalLitres, 3) + " Nl",
-                            "ISO 8778 normal litres; " + num(kr.airMass * 1e3, 3) + " g of air from " +
-                                num(kr.airFrom, 3) + " s (first filling of the circuit not counted)"});
-    machine.rows.push_back({"Air consumption per minute", num(kr.airNormalLitresPerMinute(), 1) + " Nl/min",
-                            "at " + units::formatNumber(kr.cyclesPerMinute) + " cycles per minute" +
-                                (in.settings.cyclesPerMinute > 0 ? QString() : QStringLiteral(" (the run repeated back to back)"))});
+  for (const KeyResultTable& t : keyResultTables(in.kr, in.settings.cyclesPerMinute > 0)) {
+    pg.table(ReportTable{t.header, t.widths, t.rows, t.rightAligned, t.caption});
+    if (!t.note.isEmpty()) pg.paragraph(t.note, 8, kMuted);
   }
-  if (kr.supplies.size() > 1)
-    for (const auto& s : kr.supplies)
-      machine.rows.push_back({"  from supply " + name(s.label, s.id), num(s.normalLitres, 3) + " Nl", ""});
-  pg.table(machine);
-
-  for (const auto& c : kr.cylinders) {
-    ReportTable t;
-    // From the key results: a cylinder inside a sub-circuit is no object of the project as drawn.
-    QString size = c.type != "cylinder_single"
-                       ? QStringLiteral("Ø%1/%2 mm").arg(units::formatNumber(c.bore * 1e3), units::formatNumber(c.rod * 1e3))
-                       : QStringLiteral("Ø%1 mm").arg(units::formatNumber(c.bore * 1e3));
-    t.caption = "Cylinder " + name(c.label, c.id) + ": " + size + ", stroke " + units::formatNumber(c.stroke * 1e3) +
-                (std::isnan(c.mass) ? QString(" mm, attached to the mechanism (impact energy: its kinetic energy)")
-                                    : " mm, moving mass " + units::formatNumber(c.mass) + " kg") +
-                (c.eCushionMax > 0 ? ", allowed cushioning energy " + units::formatNumber(c.eCushionMax) + " J" : QString());
-    t.header = {"#",          "Stroke",           "Signal\n[s]",       "Start\n[s]",         "End\n[s]",
-                "Movement\n[s]", "From signal\n[s]", "Max speed\n[m/s]", "Impact speed\n[m/s]", "Impact energy\n[J]"};
-    t.widths = {0.4, 1.05, 0.9, 0.9, 0.9, 1.35, 1.15, 1.1, 1.25, 1.25};
-    t.rightAligned = {false, false, true, true, true, true, true, true, true, true};
-    int k = 0;
-    QStringList valves;
-    for (const auto& s : c.strokes) {
-      ++k;
-      const QString dir = s.extend ? "extend" : "retract";
-      const QString signal = s.hasSignal() ? num(s.tSignal, 3) : QStringLiteral("—");
-      if (!s.valve.empty() && !valves.contains(QString::fromStdString(s.valve))) valves << QString::fromStdString(s.valve);
-      // An incomplete stroke's end: where it turned, came back or the run ended; it did not arrive.
-      const bool open = !s.complete && s.tEnd >= kr.tEnd;
-      t.rows.push_back({QString::number(k), s.complete ? dir : dir + (open ? " (incomplete, run ended)" : " (incomplete)"),
-                        signal, num(s.tStart, 3), num(s.tEnd, 3), num(s.duration(), 3),
-                        s.hasSignal() ? num(s.fromSignal(), 3) : QStringLiteral("—"), num(s.vMax, 3),
-                        s.complete ? num(s.vArrival, 3) : QStringLiteral("—"),
-                        s.complete ? num(s.eArrival, 3) + (s.exceedsCushioning ? " (too high)" : "") : QStringLiteral("—")});
-    }
-    if (t.rows.empty()) t.rows.push_back({"", "no stroke in the run", "", "", "", "", "", "", "", ""});
-    pg.table(t);
-    if (!c.strokes.empty()) {
-      QString note = valves.isEmpty() ? QStringLiteral("No on/off valve drives this cylinder: no time from signal.")
-                                      : QStringLiteral("Signal: the command of valve %1.").arg(valves.join(", "));
-      if (std::any_of(c.strokes.begin(), c.strokes.end(), [](const StrokeResult& s) { return !s.complete; }))
-        note += QStringLiteral(" An incomplete stroke did not go from one end position to the other: it ends where it "
-                               "turned, came back or the run ended, and has no impact.");
-      pg.paragraph(note, 8, kMuted);
-    }
-  }
-
-  if (!kr.cylinders.empty()) {
-    ReportTable t;
-    t.caption = QStringLiteral("Cylinder peaks over the run");
-    const units::DisplayUnit bar = pressureUnit(kr.ambientPressure);
-    t.header = {"Cylinder", "Max speed\n[m/s]", "Peak chamber A\n[" + bar.unit + "]", "Peak chamber B\n[" + bar.unit + "]",
-                "Max force\n[N]"};
-    t.widths = {1.6, 1.3, 1.7, 1.7, 1.3};
-    t.rightAligned = {false, true, true, true, true};
-    for (const auto& c : kr.cylinders)
-      t.rows.push_back({name(c.label, c.id), num(c.vMax, 3), num(bar.toDisplay(c.pAMax), 2),
-                        c.hasB ? num(bar.toDisplay(c.pBMax), 2) : QStringLiteral("—"), num(c.forceMax, 0)});
-    pg.table(t);
-  }
-
-  if (!kr.joints.empty()) {
-    ReportTable t;
-    t.caption = QStringLiteral("Joint reactions (largest magnitude over the run)");
-    t.header = {"Joint", "Type", "Force\n[N]", "at\n[s]", "Torque\n[N m]", "at\n[s]"};
-    t.widths = {2, 1.5, 1.3, 1, 1.3, 1};
-    t.rightAligned = {false, false, true, true, true, true};
-    for (const auto& j : kr.joints)
-      t.rows.push_back({q(j.id), q(j.type), num(j.forceMax, 1), num(j.tForceMax, 3), num(j.torqueMax, 2), num(j.tTorqueMax, 3)});
-    pg.table(t);
-  }
-
-  if (!kr.contacts.empty()) {
-    ReportTable t;
-    t.caption = QStringLiteral("Contacts (largest values over the run; slip speed while touching)");
-    t.header = {"Pair", "Shapes", "Touches", "First\n[s]", "In contact\n[s]", "Normal force\n[N]", "Friction\n[N]",
-                "Penetration\n[mm]", "Slip speed\n[m/s]"};
-    t.rightAligned = {false, false, true, true, true, true, true, true, true};
-    auto g = [](double v) { return QString::number(v, 'g', 3); };
-    for (const auto& c : kr.contacts)
-      // "box on plane" kept on one line (no-break spaces): a wrapped pair of shapes reads as two.
-      t.rows.push_back({q(c.id), q(c.shapes).replace(' ', QChar(0x00A0)), QString::number(c.touches.size()),
-                        c.touches.empty() ? QStringLiteral("—") : num(c.touches.front().tStart, 3),
-                        num(c.timeInContact, 3), num(c.normalMax, 1), num(c.frictionMax, 1), g(c.penetrationMax * 1e3),
-                        c.touches.empty() ? QStringLiteral("—") : g(c.slipMax)});
-    pg.table(t);
-  }
-
-  if (!kr.latches.empty()) {
-    ReportTable t;
-    t.caption = QStringLiteral("Latch engagements (plastic impacts; time: the first output sample engaged)");
-    t.header = {"Latch", "Type", "Engaged\n[s]", "Released\n[s]", "Velocity jump\n[m/s]", "Energy lost\n[J]",
-                "Impulse\n[N s]"};
-    t.rightAligned = {false, false, true, true, true, true, true};
-    for (const auto& l : kr.latches) {
-      for (const auto& e : l.engagements)
-        t.rows.push_back({q(l.id), q(l.type), num(e.t, 3), std::isnan(e.tRelease) ? QStringLiteral("—") : num(e.tRelease, 3),
-                          num(e.velocityJump, 3), num(e.energyLost, 3), num(e.impulse, 3)});
-      if (l.engagements.empty()) t.rows.push_back({q(l.id), q(l.type), "never engaged", "", "", "", ""});
-    }
-    pg.table(t);
-  }
-  pg.paragraph(QStringLiteral(
-                   "A stroke starts when the piston leaves its end position by more than 1 % of the stroke and ends when "
-                   "it comes within 1 % of the other end; its movement time is end - start. Time from signal: from the "
-                   "valve signal to the end (switching + dead time + movement time), the total stroke time catalogue "
-                   "sizing tools quote. Impact speed: piston speed when it touches the end stop; impact "
-                   "energy: ½ m v² with the cylinder's moving mass. %1")
-                   .arg(pressureUnit(kr.ambientPressure).unit.endsWith("(g)")
-                            ? QStringLiteral("Pressures are gauge, bar (g), relative to the ambient %1 bar (abs).")
-                                  .arg(units::formatNumber(kr.ambientPressure / 1e5))
-                            : QStringLiteral("Pressures are absolute, bar (abs).")),
-               8, kMuted);
+  pg.paragraph(keyResultDefinitions(in.kr), 8, kMuted);
 }
 
 void plotsSection(ReportPage& pg, const Inputs& in) {
@@ -462,7 +332,7 @@ void displacementStepSection(ReportPage& pg, const Inputs& in) {
       QStringLiteral("Displacement-step diagram to VDI 3260 of the sequence %1: the steps in the order the sequence "
                      "entered them (with the time each was entered), each actuator's position between retracted (0) "
                      "and extended (1), taken at the first output sample of each step.")
-          .arg(name(in.project.find(seq) ? in.project.find(seq)->label : std::string(), seq));
+          .arg(labelledName(in.project.find(seq) ? in.project.find(seq)->label : std::string(), seq));
   // 30 mm per actuator (at most a page), down to 75 % of it to end a page.
   const double h = std::min(pg.content().height() - mm(40) - pg.captionHeight(caption),
                             mm(14) + mm(30) * double(std::max<size_t>(1, d.actuators.size())));
@@ -506,7 +376,7 @@ void assumptions(ReportPage& pg, const Inputs& in) {
   QStringList items;
   for (const Component& c : pr.components)
     if (c.type == "supply")
-      items << "Supply " + name(c.label, c.id) + ": " + units::formatNumber(pressureUnit(s.ambient_pressure).toDisplay(param(c, "p"))) +
+      items << "Supply " + labelledName(c.label, c.id) + ": " + units::formatNumber(pressureUnit(s.ambient_pressure).toDisplay(param(c, "p"))) +
                    " " + pressureUnit(s.ambient_pressure).unit + ", " + units::formatNumber(param(c, "T") - 273.15) +
                    " °C, constant.";
   // The ambient is the reference of gauge values: absolute in either setting.
@@ -522,7 +392,7 @@ void assumptions(ReportPage& pg, const Inputs& in) {
     if (!isCylinderType(c.type)) continue;
     const bool iso = param(c, "isothermal") > 0.5;
     const bool heat = param(c, "hA_A") > 0 || param(c, "hA_B") > 0;
-    items << "Cylinder " + name(c.label, c.id) + ": friction " + units::formatNumber(param(c, "F_coulomb")) +
+    items << "Cylinder " + labelledName(c.label, c.id) + ": friction " + units::formatNumber(param(c, "F_coulomb")) +
                  " N Coulomb, " + units::formatNumber(param(c, "F_static")) + " N static (breakaway), Stribeck velocity " +
                  units::formatNumber(param(c, "v_stribeck") * 1e3) + " mm/s, viscous " +
                  units::formatNumber(param(c, "c_viscous")) + " N s/m; external load " +
