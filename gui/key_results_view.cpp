@@ -24,7 +24,7 @@ namespace {
 QString q(const std::string& s) { return QString::fromStdString(s); }
 QString num(double v, int decimals) { return QString::number(v, 'f', decimals); }
 
-KeyResultTable machineTable(const KeyResults& kr, bool cyclesStated) {
+KeyResultTable machineTable(const KeyResults& kr, const KeyResultTableOptions& options) {
   KeyResultTable machine;
   machine.key = QStringLiteral("machine");
   machine.caption = QStringLiteral("Machine");
@@ -42,7 +42,10 @@ KeyResultTable machineTable(const KeyResults& kr, bool cyclesStated) {
                                 num(kr.airFrom, 3) + " s (first filling of the circuit not counted)"});
     machine.rows.push_back({"Air consumption per minute", num(kr.airNormalLitresPerMinute(), 1) + " Nl/min",
                             "at " + units::formatNumber(kr.cyclesPerMinute) + " cycles per minute" +
-                                (cyclesStated ? QString() : QStringLiteral(" (the run repeated back to back)"))});
+                                (options.cyclesStated ? QString() : QStringLiteral(" (the run repeated back to back)"))});
+    if (options.initialFilling)
+      machine.rows.push_back({"Initial filling (not counted)", num(normalLitres(kr.airMassBeforeCycle), 3) + " Nl",
+                              "the circuit pressurising from its initial state before " + num(kr.airFrom, 3) + " s"});
   }
   if (kr.supplies.size() > 1)
     for (const auto& s : kr.supplies)
@@ -219,8 +222,8 @@ units::DisplayUnit keyResultPressureUnit(const KeyResults& kr) {
                              kr.ambientPressure);
 }
 
-std::vector<KeyResultTable> keyResultTables(const KeyResults& kr, bool cyclesStated) {
-  std::vector<KeyResultTable> tables{machineTable(kr, cyclesStated)};
+std::vector<KeyResultTable> keyResultTables(const KeyResults& kr, const KeyResultTableOptions& options) {
+  std::vector<KeyResultTable> tables{machineTable(kr, options)};
   for (const auto& c : kr.cylinders) tables.push_back(cylinderTable(kr, c));
   if (!kr.cylinders.empty()) tables.push_back(peaksTable(kr));
   if (!kr.joints.empty()) tables.push_back(jointsTable(kr));
@@ -341,12 +344,13 @@ void KeyResultsView::rebuild() {
     delete item;
   }
   if (kr_) {
-    bool cyclesStated = false;
+    KeyResultTableOptions options;
+    options.initialFilling = true;
     try {
-      cyclesStated = reportSettings(project_).cyclesPerMinute > 0;
+      options.cyclesStated = reportSettings(project_).cyclesPerMinute > 0;
     } catch (const std::exception&) {
     }
-    const std::vector<KeyResultTable> tables = keyResultTables(*kr_, cyclesStated);
+    const std::vector<KeyResultTable> tables = keyResultTables(*kr_, options);
     const QString heading = QStringLiteral("font-weight: bold; font-size: 11pt; margin-top: 8px;");
     const QString muted = QStringLiteral("font-size: 8pt;");
     QString lastTitle;

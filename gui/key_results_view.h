@@ -44,11 +44,15 @@ struct KeyResultTable {
 // gauge relative to the run's ambient pressure.
 units::DisplayUnit keyResultPressureUnit(const KeyResults& kr);
 
+struct KeyResultTableOptions {
+  bool cyclesStated = false;    // the cycles per minute come from the report settings, not the run repeated
+  bool initialFilling = false;  // a machine row with the air of the initial filling (not counted)
+};
+
 // The tables in the report's order: machine, one per cylinder, cylinder
 // peaks, joint reactions, contacts, latches (the last four only when the
-// run has such objects). `cyclesStated`: the cycles per minute come from
-// the report settings, not the run repeated back to back.
-std::vector<KeyResultTable> keyResultTables(const KeyResults& kr, bool cyclesStated);
+// run has such objects).
+std::vector<KeyResultTable> keyResultTables(const KeyResults& kr, const KeyResultTableOptions& options);
 
 // The definitions the tables use (stroke, time from signal, impact), and
 // the pressures' reference.

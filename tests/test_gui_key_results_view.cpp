@@ -100,6 +100,9 @@ class TestGuiKeyResultsView : public QObject {
     const int perMinute = rowWith(machine, 0, "Air consumption per minute");
     QCOMPARE(cell(machine, perMinute, 1), num(kr.airNormalLitresPerMinute(), 1) + " Nl/min");
     QVERIFY(cell(machine, perMinute, 2).contains("at 30 cycles per minute"));
+    const int filling = rowWith(machine, 0, "Initial filling (not counted)");
+    QVERIFY(filling >= 0);
+    QCOMPARE(cell(machine, filling, 1), num(normalLitres(kr.airMassBeforeCycle), 3) + " Nl");
 
     // The first cylinder's extension: its movement time.
     QVERIFY(!kr.cylinders.empty());

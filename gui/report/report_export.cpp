@@ -286,7 +286,7 @@ void conclusionSection(ReportPage& pg, const Inputs& in) {
 void keyResultsSection(ReportPage& pg, const Inputs& in) {
   pg.skip(mm(4));
   pg.heading(QStringLiteral("Key results"));
-  for (const KeyResultTable& t : keyResultTables(in.kr, in.settings.cyclesPerMinute > 0)) {
+  for (const KeyResultTable& t : keyResultTables(in.kr, {.cyclesStated = in.settings.cyclesPerMinute > 0})) {
     pg.table(ReportTable{t.header, t.widths, t.rows, t.rightAligned, t.caption});
     if (!t.note.isEmpty()) pg.paragraph(t.note, 8, kMuted);
   }
