@@ -326,6 +326,7 @@ void KeyResultsView::compute() {
         opt.cyclesPerMinute = reportSettings(project_).cyclesPerMinute;
       } catch (const std::exception&) {  // bad report settings: the run repeated back to back
       }
+      cyclesStated_ = opt.cyclesPerMinute > 0;
       const auto rows = data_->fullRows(engine::keyResultChannels(project_));
       kr_ = engine::keyResults(project_, *rows, opt);
       status_->setText(tr("Key results of the run to t = %1 s").arg(units::formatNumber(kr_->tEnd)));
@@ -344,20 +345,15 @@ void KeyResultsView::rebuild() {
     delete item;
   }
   if (kr_) {
-    KeyResultTableOptions options;
-    options.initialFilling = true;
-    try {
-      options.cyclesStated = reportSettings(project_).cyclesPerMinute > 0;
-    } catch (const std::exception&) {
-    }
-    const std::vector<KeyResultTable> tables = keyResultTables(*kr_, options);
+    const std::vector<KeyResultTable> tables =
+        keyResultTables(*kr_, {.cyclesStated = cyclesStated_, .initialFilling = true});
     const QString heading = QStringLiteral("font-weight: bold; font-size: 11pt; margin-top: 8px;");
     const QString muted = QStringLiteral("font-size: 8pt;");
     QString lastTitle;
     for (const Section& s : kSections)
       for (const KeyResultTable& t : tables) {
         if (!t.key.startsWith(QLatin1String(s.prefix))) continue;
-        if (lastTitle != QLatin1String(s.title)) sections_->addWidget(wrappedLabel(tr(s.title), heading));
+        if (lastTitle != QLatin1String(s.title)) sections_->addWidget(wrappedLabel(QLatin1String(s.title), heading));
         lastTitle = QLatin1String(s.title);
         if (t.caption != QLatin1String(s.title)) sections_->addWidget(wrappedLabel(t.caption, QString()));
         sections_->addWidget(tableWidget(t), 0, Qt::AlignLeft);

@@ -96,6 +96,7 @@ class KeyResultsView : public QWidget {
   Project project_;  // the run's (edits after it do not change its results)
   std::optional<KeyResults> kr_;
   bool pending_ = false;  // a run ended; computed when the tab is shown
+  bool cyclesStated_ = false;  // the report settings give the cycles per minute
   QLabel* status_;
   QToolButton* copy_;
   QScrollArea* scroll_;
