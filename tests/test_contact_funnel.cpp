@@ -648,6 +648,34 @@ class TestContactFunnel : public QObject {
     qInfo("over the hand bound: %d cylinder and %d capsule paths", over[1], over[0]);
   }
 
+  // Where a face's deeper end leads again, its foot crossing the face's rim
+  // onto the face (counting then for want of the wall, entering at 0), on
+  // paths of widerRandomPathsSweep at steps 16 times finer than its (h/16),
+  // against the hand bound (|dF| / h <= 10). The face's weight came from
+  // the leading end alone: it jumped from the other end's entry (1, or its
+  // own way out) to 0 (538 on cylinder 309 at s = 0.830, 111 on capsule
+  // 482 at 0.903, 508 on capsule 1036 at 0.303, 482 on capsule 1230 at
+  // 0.977, at the sweep's steps). Now the deeper end's foot's distance
+  // from the cone's surface scales the weight. (Around these windows the
+  // force still turns steeply over the entry's band, 2 mm: up to 77 on
+  // 309 at s = 0.857.)
+  void faceLeadSwapsHoldAtFinerSteps() {
+    const Shape cyl = Shape::cylinder(0.02, 0.05), cap = Shape::capsule(0.02, 0.05);
+    const std::vector<RandomPath> paths = randomPaths(11, 1500);
+    struct Window {
+      int path;  // odd: a cylinder's
+      double s0, s1;
+    };
+    for (const Window& w : {Window{309, 0.825, 0.830}, Window{482, 0.89, 0.91}, Window{1036, 0.29, 0.32}, Window{1230, 0.965, 0.985}}) {
+      const RandomPath& rp = paths[w.path];
+      const int n = int(std::lround(16 * 300 * (w.s1 - w.s0)));
+      const Sweep sw = sweep(w.path % 2 ? cyl : cap, rp.R, [&](double s) { return V3(rp.p0 + (w.s0 + s * (w.s1 - w.s0)) * (rp.p1 - rp.p0)); }, n);
+      const double at = w.s0 + sw.at * (w.s1 - w.s0);
+      qInfo("path %d, s %.3f to %.3f in %d steps: largest |dF| / h %.4g at s = %.5f", w.path, w.s0, w.s1, n, sw.worst, at);
+      QVERIFY2(sw.worst <= 10.0, qPrintable(QString("path %1: |dF| / h = %2 at s = %3").arg(w.path).arg(sw.worst).arg(at)));
+    }
+  }
+
   // The cost of one evaluation of each pair (CPU time) at random poses in
   // and around the funnel (two thirds of them touching), against funnel-sphere.
   void cost() {
