@@ -91,15 +91,15 @@ struct RandomPath {
   M3 R;
   V3 p0, p1;
 };
-std::vector<RandomPath> randomPaths() {
-  std::mt19937 rng(5);
+std::vector<RandomPath> randomPaths(unsigned seed = 5, int count = 300) {
+  std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   auto draw3 = [&] {
     const double z = u(rng), y = u(rng), x = u(rng);
     return V3(x, y, z);
   };
   std::vector<RandomPath> out;
-  for (int path = 0; path < 300; ++path) {
+  for (int path = 0; path < count; ++path) {
     const V3 axis = draw3().normalized();
     const M3 R = Eigen::AngleAxisd(3.0 * u(rng), axis).toRotationMatrix();
     const V3 p0 = V3(0.3, 0.3, 0.25).cwiseProduct(draw3()) + V3(0, 0, 0.2);
@@ -622,6 +622,56 @@ class TestContactFunnel : public QObject {
       const Sweep sw = sweep(cyl, rp.R, [&](double s) { return V3(rp.p0 + (w.s0 + s * (w.s1 - w.s0)) * (rp.p1 - rp.p0)); }, n);
       const double at = w.s0 + sw.at * (w.s1 - w.s0);
       qInfo("path %d, s %.2f to %.2f in %d steps: largest |dF| / h %.4g at s = %.5f", w.path, w.s0, w.s1, n, sw.worst, at);
+      QVERIFY2(sw.worst <= 10.0, qPrintable(QString("path %1: |dF| / h = %2 at s = %3").arg(w.path).arg(sw.worst).arg(at)));
+    }
+  }
+
+  // A wider set than randomPathsWithoutJumps' (seed 11, 1,500 paths at 300
+  // steps; even paths capsules, odd cylinders, as in the scratch sweep),
+  // run only when PM_FUNNEL_WIDE_SWEEP is set (it would double CI's time
+  // for this file and some of its paths still break the bound, issue 27):
+  // lists each path over the hand bound of 10.
+  void widerRandomPathsSweep() {
+    if (qEnvironmentVariableIsEmpty("PM_FUNNEL_WIDE_SWEEP")) QSKIP("set PM_FUNNEL_WIDE_SWEEP to run");
+    const Shape cyl = Shape::cylinder(0.02, 0.05), cap = Shape::capsule(0.02, 0.05);
+    const std::vector<RandomPath> paths = randomPaths(11, 1500);
+    int over[2] = {0, 0};
+    for (int path = 0; path < int(paths.size()); ++path) {
+      const RandomPath& rp = paths[path];
+      const bool cylinder = path % 2 == 1;
+      const Sweep sw = sweep(cylinder ? cyl : cap, rp.R, [&](double s) { return V3(rp.p0 + s * (rp.p1 - rp.p0)); }, 300);
+      if (sw.maxF >= 0.1 || sw.worst <= 10.0) continue;  // within 100 mm, as randomPathsWithoutJumps
+      ++over[cylinder];
+      qInfo("%s %d (at most %.1f mm deep): |dF| / h = %.4g at s = %.4f, %s > %s", cylinder ? "cylinder" : "capsule", path,
+            1e3 * sw.maxF, sw.worst, sw.at, sw.from.c_str(), sw.to.c_str());
+    }
+    qInfo("over the hand bound: %d cylinder and %d capsule paths", over[1], over[0]);
+  }
+
+  // Where a face's deeper end leads again, its foot crossing the face's rim
+  // onto the face (counting then for want of the wall, entering at 0), on
+  // paths of widerRandomPathsSweep at steps 16 times finer than its (h/16),
+  // against the hand bound (|dF| / h <= 10). The face's weight came from
+  // the leading end alone: it jumped from the other end's entry (1, or its
+  // own way out) to 0 (538 on cylinder 309 at s = 0.830, 111 on capsule
+  // 482 at 0.903, 508 on capsule 1036 at 0.303, 482 on capsule 1230 at
+  // 0.977, at the sweep's steps). Now the deeper end's foot's distance
+  // from the cone's surface scales the weight. (Around these windows the
+  // force still turns steeply over the entry's band, 2 mm: up to 77 on
+  // 309 at s = 0.857.)
+  void faceLeadSwapsHoldAtFinerSteps() {
+    const Shape cyl = Shape::cylinder(0.02, 0.05), cap = Shape::capsule(0.02, 0.05);
+    const std::vector<RandomPath> paths = randomPaths(11, 1500);
+    struct Window {
+      int path;  // odd: a cylinder's
+      double s0, s1;
+    };
+    for (const Window& w : {Window{309, 0.825, 0.830}, Window{482, 0.89, 0.91}, Window{1036, 0.29, 0.32}, Window{1230, 0.965, 0.985}}) {
+      const RandomPath& rp = paths[w.path];
+      const int n = int(std::lround(16 * 300 * (w.s1 - w.s0)));
+      const Sweep sw = sweep(w.path % 2 ? cyl : cap, rp.R, [&](double s) { return V3(rp.p0 + (w.s0 + s * (w.s1 - w.s0)) * (rp.p1 - rp.p0)); }, n);
+      const double at = w.s0 + sw.at * (w.s1 - w.s0);
+      qInfo("path %d, s %.3f to %.3f in %d steps: largest |dF| / h %.4g at s = %.5f", w.path, w.s0, w.s1, n, sw.worst, at);
       QVERIFY2(sw.worst <= 10.0, qPrintable(QString("path %1: |dF| / h = %2 at s = %3").arg(w.path).arg(sw.worst).arg(at)));
     }
   }

@@ -185,11 +185,14 @@ struct Candidate {
   // not to a plane's false deep penetration).
   bool faded = false;
   double fadedDistance = 0.0;
-  // A face whose deepest point lies in the solid just past the cone's
-  // surface, its shortest way out the wall's: its weight counting for want
-  // of the wall (chosenByWays), 0 at the surface, rising smoothly (C1) to 1
-  // at kEnter of its depth (of the radius, when deeper) past it; 0 after
-  // the split: it never counts for want of the wall.
+  // A face's weight against not counting (chosenByWays): its deepest
+  // point's entry, 0 at the cone's surface, rising smoothly (C1) to 1 at
+  // kEnter of its depth (of the radius, when deeper) past it into the
+  // solid (1 at once where the face is that point's own way out), shared
+  // near the two ends' tie with the other end's: its entry when on the
+  // face, else (its foot in the cone, where it leads once the deeper and
+  // its foot on the face) its foot's distance from the surface scaling
+  // this one. 1 after the split: the choice is the sharp one.
   double enter = 1.0;
 };
 
@@ -207,8 +210,15 @@ double farShare(double near, double far) {
 // A face counting for want of the wall enters over this fraction of its
 // depth past the cone's surface (Candidate::enter): a quarter let the
 // rim's choice keep weight where the rim's depth jumps as its point leaves
-// the body (path 221 at s = 0.968).
+// the body (path 221 at s = 0.968; so did a band of 0.1 to 0.3 of the
+// depth itself, which kept the wider sweep's entry ramps within the bound:
+// 138 to 161 at s = 0.97).
 constexpr double kEnter = 0.1;
+// 0 at t <= 0 rising smoothly (C1) to 1 at t >= 1.
+double rise(double t) {
+  t = std::clamp(t, 0.0, 1.0);
+  return t * t * (3.0 - 2.0 * t);
+}
 
 // w a + (1 - w) b: the force sum depth_i n moves linearly from b's to a's.
 Candidate blended(const Candidate& a, const Candidate& b, double w) {
@@ -288,11 +298,13 @@ Candidate chosen(std::vector<Candidate> cands, double len) {
 // choices with it counting (its way out) and not (the other) blended.
 Candidate chosenByWays(const std::vector<Candidate>& cands, double len, int from = 0) {
   for (int f = from; f < 3; ++f) {
-    if (const double e = cands[f].enter; e > 0.0 && e < 1.0) {
+    if (const double e = cands[f].enter; e < 1.0) {
       std::vector<Candidate> with = cands, without = cands;
-      with[f].enter = 1.0;
-      without[f].enter = 0.0;
-      return blended(chosenByWays(with, len, f), chosenByWays(without, len, f), e);
+      with[f].enter = without[f].enter = 1.0;
+      without[f].valid = false;  // counting for want of nothing
+      without[f].wayOut = -1;
+      without[f].fade = without[f].way = 1.0;
+      return e > 0.0 ? blended(chosenByWays(with, len, f), chosenByWays(without, len, f), e) : chosenByWays(without, len, f);
     }
     if (const double fade = cands[f].fade; fade < 1.0) {
       std::vector<Candidate> whole = cands, none = cands;
@@ -520,8 +532,7 @@ constexpr double kCone = 0.25;
 // the rim: 10.05 on path 221 at s = 0.580.)
 constexpr double kNearEnd = 0.25, kNearSide = 0.35;
 double nearShare(double z, double size, double band) {
-  const double s = std::min(1.0, z / (band * size));
-  return s <= 0.0 ? 0.0 : s * s * (3.0 - 2.0 * s);
+  return rise(z / (band * size));
 }
 struct RimWays {
   double shallow, deep, wedge;
@@ -555,8 +566,8 @@ void addRims(const Body& b, double rb, double rm, double L, std::vector<Candidat
     // A way out's share by its normal's place: 1 in the cone, falling
     // smoothly (C1) to 0 at kCone outside it.
     auto coneShare = [&](const V3& n, const V3& x) {
-      const double m = coneMargin(n, x), s = 1.0 + m / kCone;
-      return m >= -1e-12 ? 1.0 : s <= 0.0 ? 0.0 : s * s * (3.0 - 2.0 * s);
+      const double m = coneMargin(n, x);
+      return m >= -1e-12 ? 1.0 : rise(1.0 + m / kCone);
     };
     // The body's signed distance at rim point x; inside a cylinder its
     // ways out (side, end) by their shares (rimWays). The rim point is
@@ -713,12 +724,31 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
     if (onIt && !k.valid && wayOut(x) >= 0) k.wayOut = wayOut(x);
     if (onIt && depth > 0.0 && wayOut(x) >= 0) k.way = wayShare(x, feature, k.other);
     if (feature > 0) k.farFace = (feature == 1) == (along(x) > 0.5);
-    if (feature > 0 && k.wayOut == 0) {
-      // Its foot crossed the rim onto the face as the point crossed the
-      // cone's surface: counting at once for want of the wall, the face
-      // took over from the rim 7 mm deeper (path 221 at s = 0.623).
-      const double t = std::min(1.0, -inside(x) / (kEnter * std::min(b.R, depth)));
-      k.enter = t <= 0.0 ? 0.0 : t * t * (3.0 - 2.0 * t);
+    if (feature > 0 && depth > 0.0 && onIt) {
+      // The face's weight against not counting (Candidate::enter): x's
+      // entry by its distance past the cone's surface (1 where it counts
+      // by its own way out; counting at once for want of the wall as its
+      // foot crossed the rim, the face took over from the rim 7 mm deeper:
+      // path 221 at s = 0.623). The other end past the plane: on the face,
+      // its entry shares with x's near their tie (farShare), as the two
+      // swap; off it (in the cone), it leads as the deeper where its foot
+      // crosses onto the face, at entry 0, so its foot's distance from the
+      // surface scales x's entry, by the same share. (By x's entry alone
+      // the weight jumped there, 1 to 0, as the lead swapped ends: 538 and
+      // 508 on paths 309 and 1036 of widerRandomPathsSweep.)
+      auto entry = [&](const V3& X, double dX) {
+        const double past = -std::max(inside(X), inside(X - dX * d));  // X and its foot in the solid
+        return wayOut(X) == feature ? 1.0 : rise(past / (kEnter * std::min(b.R, dX)));
+      };
+      k.enter = entry(x, depth);
+      const V3 x2 = b.supportEnd(d, -e);
+      if (const double d2 = x2.dot(d) - h; b.hl > 0.0 && d2 > 0.0)
+        if (const double w = d2 <= depth ? farShare(d2, depth) : 1.0 - farShare(depth, d2); w > 0.0) {
+          if (const V3 f2 = x2 - d2 * d; onFeature(f2))
+            k.enter = (1.0 - w) * k.enter + w * entry(x2, d2);
+          else
+            k.enter *= 1.0 - w * (1.0 - rise(inside(f2) / (kEnter * std::min(b.R, d2))));
+        }
     }
     if (depth > 0.0) {
       k.points.push_back({x - 0.5 * depth * d, depth});

@@ -38,7 +38,10 @@ namespace pm::contact {
 // want of the wall's way out only at points nearer its own plane than the
 // other face's (a face's plane far away bounds a false depth), and enters
 // by its deepest point's distance past the cone's surface (0 there, 1 at
-// a tenth of its depth or radius), blended with the choice without it. A rim point
+// a tenth of its depth or radius), blended with the choice without it;
+// near the tie of the body's two ends' depths that entry is shared with
+// the other end's, or, the other end's foot in the cone, scaled by its
+// distance from the surface (where that end leads at entry 0). A rim point
 // inside a cylinder leaves it by the shallower of its side and end when
 // that one's normal lies in the rim's cone, else by the deeper's, else by
 // the local wedge's exact overlap (the smallest over the cone of the
