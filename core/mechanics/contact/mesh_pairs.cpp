@@ -440,6 +440,11 @@ bool blendWays(const Way* ways, int n, double& depth, V3& outward, double* share
 // just inside the side, 2.2 mm behind the cap, its side way more than 0.5
 // past the border, loses its push through the cap to that way, and where
 // it leaves the side the faces' rim points take over 2.2 mm deep at once).
+// With the ridges' rim points rising from zero at their end vertex and the
+// vertex kept just outside the side (nearEndShare, vertexJustOutside):
+// 0.3, 0.5, 0.7 and 1 give 12, 10, 10 and 7 paths; 1 has no jump left but
+// still takes that push (path 46: springForce 2.27 mN 0.3 mm before the
+// side with 0.5, 0.0006 mN with 1), so 0.5 it stays.
 constexpr double kPast = 0.5;
 bool fadeWays(Way* ways, const double* margin, int n, double& depth, V3& outward, double& share) {
   for (int k = 0; k < n; ++k) {
@@ -664,6 +669,17 @@ bool edgeOutOfSide(const MeshEdge& e, const CylInMesh& cy, const V3& x, double t
   return true;
 }
 
+// The share of a sharp edge's point where it crosses a cap's rim, l from
+// the edge's end and `depth` deep: 0 at the end, where the end vertex's
+// point is (the vertex's inside, vertexJustOutside's just outside the
+// side), rising to 1 at l = kBand depth (C1), so a ridge entering the cap's
+// disc beside its end vertex takes the contact over from the vertex
+// instead of adding its own at full depth at once.
+double nearEndShare(double l, double depth) {
+  const double u = l / (kBand * depth);
+  return u >= 1.0 ? 1.0 : u * u * (3.0 - 2.0 * u);
+}
+
 // The same edge (cylinder-local A + s D; its line nearest the axis at tl;
 // dd = |D across the axis|^2) out through the cap on its point's side (z):
 // the points where it leaves the cap's disc (a ridge under a standing
@@ -681,8 +697,9 @@ bool edgeOutOfCap(const MeshEdge& e, const CylInMesh& cy, const V3& A, const V3&
   for (double s : {tl - dt, tl + dt}) {
     if (s <= 0.0 || s >= 1.0) continue;  // past the edge's end: the vertex's
     const V3 p = A + s * D;
-    const double gap = sg * p.z() - cy.h;
-    out.push_back({cy.world(p), cy.world(V3(p.x(), p.y(), sg * cy.h)), n, gap < 0.0 ? std::max(gap, -side) : gap});
+    const double gap = sg * p.z() - cy.h, dist = gap < 0.0 ? std::max(gap, -side) : gap;
+    out.push_back({cy.world(p), cy.world(V3(p.x(), p.y(), sg * cy.h)), n, dist});
+    if (dist < 0.0) out.back().share = nearEndShare(std::min(s, 1.0 - s) * std::sqrt(D.squaredNorm()), -dist);
   }
   return true;
 }
@@ -745,7 +762,7 @@ void edgeNearest(const MeshEdge& e, const CylInMesh& cy, const V3& A, const V3& 
   double capDist = -std::min(side, cap);
   for (size_t k = first; k < out.size(); ++k) {
     capDist = k == first ? out[k].dist : std::min(capDist, out[k].dist);
-    out[k].share = capShare;
+    out[k].share *= capShare;
   }
   sf.share = 1.0 - capShare;
   const double gap = sf.share * sf.dist + capShare * capDist;
@@ -803,6 +820,30 @@ void yieldToEdgesAlong(const MeshShape& m, std::vector<Feature>& found) {
               found.end());
 }
 
+// Sharp vertex i (cylinder-local x, rho > r from the axis, between the cap
+// planes) just outside the side: its point out through the caps, as
+// inside, is kept in part, 1 - nearEndShare(rho - r, its depth), so it
+// falls to zero kBand depth outside (C1) instead of at the side, while the
+// rim points of the ridges from it that enter a cap's disc there rise from
+// zero (edgeOutOfCap); before, those took over at once at their full depth
+// beside it (the force doubled: test_contact_mesh randomPathsThroughApexes).
+// Its side way, as far outside as it is, pushes nothing but keeps its place
+// in the blend (fadeWays), so where it is present (within kPast of the
+// cone) the point falls to zero at the side from both sides.
+void vertexJustOutside(const MeshShape& m, int i, const CylInMesh& cy, const V3& x, double rho, const V3& er,
+                       std::vector<Feature>& out) {
+  if (rho - cy.r >= kBand * (cy.h + std::abs(x.z()))) return;  // beyond the band of its deeper cap's depth
+  Way ways[3] = {{rho - cy.r, cy.R * er}, {cy.h - x.z(), cy.R.col(2)}, {cy.h + x.z(), V3(-cy.R.col(2))}};
+  double margin[3];
+  for (int k = 0; k < 3; ++k) margin[k] = vertexConeMargin(m, i, -ways[k].outward);
+  margin[0] = std::min(margin[0], 0.0);  // outside: never pushes
+  double depth, share;
+  V3 nf;
+  if (!fadeWays(ways, margin, 3, depth, nf, share) || !(depth > 0.0)) return;
+  const double kept = 1.0 - nearEndShare(rho - cy.r, depth);
+  if (kept > 0.0) out.push_back({m.vertices()[i], m.vertices()[i] + depth * nf, -nf, -depth, share * kept});
+}
+
 // Sharp mesh vertices against the cylinder: outside, towards its nearest
 // point; inside, out through those of side and caps whose normals (turned)
 // lie in the vertex's normal cone, blended (blendWays). The side's weight
@@ -821,6 +862,7 @@ void vertexCylinder(const MeshShape& m, const std::vector<int>& ids, const CylIn
       const V3 u = q - v;
       const double L = u.norm();
       if (L > 0.0 && inVertexCone(m, i, u / L)) out.push_back({v, q, u / L, L});
+      if (std::abs(x.z()) <= cy.h) vertexJustOutside(m, i, cy, x, rho, er, out);
       continue;
     }
     Way ways[3];
