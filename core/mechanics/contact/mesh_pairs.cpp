@@ -832,7 +832,6 @@ void yieldToEdgesAlong(const MeshShape& m, std::vector<Feature>& found) {
 // cone) the point falls to zero at the side from both sides.
 void vertexJustOutside(const MeshShape& m, int i, const CylInMesh& cy, const V3& x, double rho, const V3& er,
                        std::vector<Feature>& out) {
-  if (rho - cy.r >= kBand * (cy.h + std::abs(x.z()))) return;  // beyond the band of its deeper cap's depth
   Way ways[3] = {{rho - cy.r, cy.R * er}, {cy.h - x.z(), cy.R.col(2)}, {cy.h + x.z(), V3(-cy.R.col(2))}};
   double margin[3];
   for (int k = 0; k < 3; ++k) margin[k] = vertexConeMargin(m, i, -ways[k].outward);
@@ -862,7 +861,8 @@ void vertexCylinder(const MeshShape& m, const std::vector<int>& ids, const CylIn
       const V3 u = q - v;
       const double L = u.norm();
       if (L > 0.0 && inVertexCone(m, i, u / L)) out.push_back({v, q, u / L, L});
-      if (std::abs(x.z()) <= cy.h) vertexJustOutside(m, i, cy, x, rho, er, out);
+      // Within the band of its deeper cap's depth outside the side: vertexJustOutside.
+      if (std::abs(x.z()) <= cy.h && rho - cy.r < kBand * (cy.h + std::abs(x.z()))) vertexJustOutside(m, i, cy, x, rho, er, out);
       continue;
     }
     Way ways[3];
