@@ -441,10 +441,11 @@ bool blendWays(const Way* ways, int n, double& depth, V3& outward, double* share
 // past the border, loses its push through the cap to that way, and where
 // it leaves the side the faces' rim points take over 2.2 mm deep at once).
 // With the ridges' rim points rising from zero at their end vertex and the
-// vertex kept just outside the side (nearEndShare, vertexJustOutside):
-// 0.3, 0.5, 0.7 and 1 give 12, 10, 10 and 7 paths; 1 has no jump left but
-// still takes that push (path 46: springForce 2.27 mN 0.3 mm before the
-// side with 0.5, 0.0006 mN with 1), so 0.5 it stays.
+// vertex kept just outside the side or a cap plane (nearEndShare,
+// vertexJustOutside): 0.3, 0.5, 0.7 and 1 all leave the same 7 paths, none
+// under 1 mm deep; 0.5 stays, as with 1 a vertex just inside the side
+// behind the cap still loses its push (path 46, 0.3 mm before the side:
+// springForce 2.27 mN with 0.5, 0.0006 mN with 1).
 constexpr double kPast = 0.5;
 bool fadeWays(Way* ways, const double* margin, int n, double& depth, V3& outward, double& share) {
   for (int k = 0; k < n; ++k) {
@@ -820,26 +821,51 @@ void yieldToEdgesAlong(const MeshShape& m, std::vector<Feature>& found) {
               found.end());
 }
 
-// Sharp vertex i (cylinder-local x, rho > r from the axis, between the cap
-// planes) just outside the side: its point out through the caps, as
-// inside, is kept in part, 1 - nearEndShare(rho - r, its depth), so it
-// falls to zero kBand depth outside (C1) instead of at the side, while the
-// rim points of the ridges from it that enter a cap's disc there rise from
-// zero (edgeOutOfCap); before, those took over at once at their full depth
-// beside it (the force doubled: test_contact_mesh randomPathsThroughApexes).
-// Its side way, as far outside as it is, pushes nothing but keeps its place
-// in the blend (fadeWays), so where it is present (within kPast of the
-// cone) the point falls to zero at the side from both sides.
+// A sharp vertex's ways out of the cylinder (cylinder-local x; er its
+// direction from the axis): the side's (if rho > 0) and the caps', each
+// with its cone margin (vertexConeMargin); their count.
+int vertexWays(const MeshShape& m, int i, const CylInMesh& cy, const V3& x, double rho, const V3& er, Way* ways, double* margin) {
+  int n = 0;
+  auto consider = [&](double depth, const V3& outward, double weight) {
+    margin[n] = vertexConeMargin(m, i, -outward);
+    ways[n++] = {depth, outward, weight};
+  };
+  // The side's normal turns by 1 / rho per m and has no direction on the
+  // axis: its weight fades to zero there (linearly within kBand r of it).
+  if (rho > 0.0) consider(cy.r - rho, cy.R * er, std::min(1.0, rho / (kBand * cy.r)));
+  consider(cy.h - x.z(), cy.R.col(2), 1.0);
+  consider(cy.h + x.z(), V3(-cy.R.col(2)), 1.0);
+  return n;
+}
+// Sharp vertex i just outside the side or a cap plane (and inside the
+// other): its point out through its other ways, as inside, is kept in part,
+// 1 - nearEndShare(its distance outside, its depth), so it falls to zero
+// kBand depth outside (C1) instead of at the surface. Outside the side,
+// the rim points of the ridges from it that enter a cap's disc there rise
+// from zero meanwhile (edgeOutOfCap); before, those took over at once at
+// their full depth beside it (the force doubled), or, out through a cap
+// plane whose way lies far past its cone, nothing took its point (the
+// ridges entering through the cap report none: their points nearest the
+// axis are the vertex): test_contact_mesh randomPathsThroughApexes. The
+// way it lies outside of, as far as it lies outside, pushes nothing but
+// keeps its place in the blend (fadeWays), so where it is present (within
+// kPast of the cone) the point falls to zero at the surface from both
+// sides.
 void vertexJustOutside(const MeshShape& m, int i, const CylInMesh& cy, const V3& x, double rho, const V3& er,
                        std::vector<Feature>& out) {
-  Way ways[3] = {{rho - cy.r, cy.R * er}, {cy.h - x.z(), cy.R.col(2)}, {cy.h + x.z(), V3(-cy.R.col(2))}};
+  Way ways[3];
   double margin[3];
-  for (int k = 0; k < 3; ++k) margin[k] = vertexConeMargin(m, i, -ways[k].outward);
-  margin[0] = std::min(margin[0], 0.0);  // outside: never pushes
+  const int n = vertexWays(m, i, cy, x, rho, er, ways, margin);
+  double beyond = 0.0;
+  for (int k = 0; k < n; ++k)
+    if (ways[k].depth < 0.0) {  // the one it lies outside: never pushes
+      beyond = ways[k].depth = -ways[k].depth;
+      margin[k] = std::min(margin[k], 0.0);
+    }
   double depth, share;
   V3 nf;
-  if (!fadeWays(ways, margin, 3, depth, nf, share) || !(depth > 0.0)) return;
-  const double kept = 1.0 - nearEndShare(rho - cy.r, depth);
+  if (!fadeWays(ways, margin, n, depth, nf, share) || !(depth > 0.0)) return;
+  const double kept = 1.0 - nearEndShare(beyond, depth);
   if (kept > 0.0) out.push_back({m.vertices()[i], m.vertices()[i] + depth * nf, -nf, -depth, share * kept});
 }
 
@@ -861,22 +887,16 @@ void vertexCylinder(const MeshShape& m, const std::vector<int>& ids, const CylIn
       const V3 u = q - v;
       const double L = u.norm();
       if (L > 0.0 && inVertexCone(m, i, u / L)) out.push_back({v, q, u / L, L});
-      // Within the band of its deeper cap's depth outside the side: vertexJustOutside.
-      if (std::abs(x.z()) <= cy.h && rho - cy.r < kBand * (cy.h + std::abs(x.z()))) vertexJustOutside(m, i, cy, x, rho, er, out);
+      // Outside the side or a cap plane alone, within the band of its
+      // deepest way's depth: vertexJustOutside.
+      const double beyond = std::max(rho - cy.r, std::abs(x.z()) - cy.h);
+      if ((rho > cy.r) != (std::abs(x.z()) > cy.h) && beyond < kBand * (cy.r + cy.h + std::abs(x.z())))
+        vertexJustOutside(m, i, cy, x, rho, er, out);
       continue;
     }
     Way ways[3];
     double margin[3];
-    int n = 0;
-    auto consider = [&](double depth, const V3& outward, double weight) {
-      margin[n] = vertexConeMargin(m, i, -outward);
-      ways[n++] = {depth, outward, weight};
-    };
-    // The side's normal turns by 1 / rho per m and has no direction on the
-    // axis: its weight fades to zero there (linearly within kBand r of it).
-    if (rho > 0.0) consider(cy.r - rho, cy.R * er, std::min(1.0, rho / (kBand * cy.r)));
-    consider(cy.h - x.z(), cy.R.col(2), 1.0);
-    consider(cy.h + x.z(), V3(-cy.R.col(2)), 1.0);
+    const int n = vertexWays(m, i, cy, x, rho, er, ways, margin);
     double depth, share;
     V3 nf;
     if (fadeWays(ways, margin, n, depth, nf, share)) out.push_back({v, v + depth * nf, -nf, -depth, share});
