@@ -852,8 +852,8 @@ int vertexWays(const MeshShape& m, int i, const CylInMesh& cy, const V3& x, doub
 // kPast of the cone) the point falls to zero at the surface from both
 // sides. Out of line: inlined, the cylinder's sweeps of
 // docs/performance.md, which never call it, cost 1.6 M more.
-[[gnu::noinline]] void vertexJustOutside(const MeshShape& m, int i, const CylInMesh& cy, const V3& x, double rho, const V3& er,
-                       std::vector<Feature>& out) {
+[[gnu::noinline]] void vertexJustOutside(const MeshShape& m, int i, const CylInMesh& cy, const V3& x, double rho,
+                                         const V3& er, std::vector<Feature>& out) {
   Way ways[3];
   double margin[3];
   const int n = vertexWays(m, i, cy, x, rho, er, ways, margin);
