@@ -440,6 +440,12 @@ bool blendWays(const Way* ways, int n, double& depth, V3& outward, double* share
 // just inside the side, 2.2 mm behind the cap, its side way more than 0.5
 // past the border, loses its push through the cap to that way, and where
 // it leaves the side the faces' rim points take over 2.2 mm deep at once).
+// With the ridges' rim points rising from zero at their end vertex and the
+// vertex kept just outside the side or a cap plane (nearEndShare,
+// vertexJustOutside): 0.3, 0.5, 0.7 and 1 all leave the same 7 paths, none
+// under 1 mm deep; 0.5 stays, as with 1 a vertex just inside the side
+// behind the cap still loses its push (path 46, 0.3 mm before the side:
+// springForce 2.27 mN with 0.5, 0.0006 mN with 1).
 constexpr double kPast = 0.5;
 bool fadeWays(Way* ways, const double* margin, int n, double& depth, V3& outward, double& share) {
   for (int k = 0; k < n; ++k) {
@@ -664,6 +670,17 @@ bool edgeOutOfSide(const MeshEdge& e, const CylInMesh& cy, const V3& x, double t
   return true;
 }
 
+// The share of a sharp edge's point where it crosses a cap's rim, l from
+// the edge's end and `depth` deep: 0 at the end, where the end vertex's
+// point is (the vertex's inside, vertexJustOutside's just outside the
+// side), rising to 1 at l = kBand depth (C1), so a ridge entering the cap's
+// disc beside its end vertex takes the contact over from the vertex
+// instead of adding its own at full depth at once.
+double nearEndShare(double l, double depth) {
+  const double u = l / (kBand * depth);
+  return u >= 1.0 ? 1.0 : u * u * (3.0 - 2.0 * u);
+}
+
 // The same edge (cylinder-local A + s D; its line nearest the axis at tl;
 // dd = |D across the axis|^2) out through the cap on its point's side (z):
 // the points where it leaves the cap's disc (a ridge under a standing
@@ -681,8 +698,9 @@ bool edgeOutOfCap(const MeshEdge& e, const CylInMesh& cy, const V3& A, const V3&
   for (double s : {tl - dt, tl + dt}) {
     if (s <= 0.0 || s >= 1.0) continue;  // past the edge's end: the vertex's
     const V3 p = A + s * D;
-    const double gap = sg * p.z() - cy.h;
-    out.push_back({cy.world(p), cy.world(V3(p.x(), p.y(), sg * cy.h)), n, gap < 0.0 ? std::max(gap, -side) : gap});
+    const double gap = sg * p.z() - cy.h, dist = gap < 0.0 ? std::max(gap, -side) : gap;
+    out.push_back({cy.world(p), cy.world(V3(p.x(), p.y(), sg * cy.h)), n, dist});
+    if (dist < 0.0) out.back().share = nearEndShare(std::min(s, 1.0 - s) * std::sqrt(D.squaredNorm()), -dist);
   }
   return true;
 }
@@ -745,7 +763,7 @@ void edgeNearest(const MeshEdge& e, const CylInMesh& cy, const V3& A, const V3& 
   double capDist = -std::min(side, cap);
   for (size_t k = first; k < out.size(); ++k) {
     capDist = k == first ? out[k].dist : std::min(capDist, out[k].dist);
-    out[k].share = capShare;
+    out[k].share *= capShare;
   }
   sf.share = 1.0 - capShare;
   const double gap = sf.share * sf.dist + capShare * capDist;
@@ -803,6 +821,55 @@ void yieldToEdgesAlong(const MeshShape& m, std::vector<Feature>& found) {
               found.end());
 }
 
+// A sharp vertex's ways out of the cylinder (cylinder-local x; er its
+// direction from the axis): the side's (if rho > 0) and the caps', each
+// with its cone margin (vertexConeMargin); their count.
+int vertexWays(const MeshShape& m, int i, const CylInMesh& cy, const V3& x, double rho, const V3& er, Way* ways, double* margin) {
+  int n = 0;
+  auto consider = [&](double depth, const V3& outward, double weight) {
+    margin[n] = vertexConeMargin(m, i, -outward);
+    ways[n++] = {depth, outward, weight};
+  };
+  // The side's normal turns by 1 / rho per m and has no direction on the
+  // axis: its weight fades to zero there (linearly within kBand r of it).
+  if (rho > 0.0) consider(cy.r - rho, cy.R * er, std::min(1.0, rho / (kBand * cy.r)));
+  consider(cy.h - x.z(), cy.R.col(2), 1.0);
+  consider(cy.h + x.z(), V3(-cy.R.col(2)), 1.0);
+  return n;
+}
+// Sharp vertex i just outside the side or a cap plane (and inside the
+// other): its point out through its other ways, as inside, is kept in part,
+// 1 - nearEndShare(its distance outside, its depth), so it falls to zero
+// kBand depth outside (C1) instead of at the surface. Outside the side,
+// the rim points of the ridges from it that enter a cap's disc there rise
+// from zero meanwhile (edgeOutOfCap); before, those took over at once at
+// their full depth beside it (the force doubled), or, out through a cap
+// plane whose way lies far past its cone, nothing took its point (the
+// ridges entering through the cap report none: their points nearest the
+// axis are the vertex): test_contact_mesh randomPathsThroughApexes. The
+// way it lies outside of, as far as it lies outside, pushes nothing but
+// keeps its place in the blend (fadeWays), so where it is present (within
+// kPast of the cone) the point falls to zero at the surface from both
+// sides. Out of line: inlined, the cylinder's sweeps of
+// docs/performance.md, which never call it, cost 1.6 M more.
+[[gnu::noinline]] void vertexJustOutside(const MeshShape& m, int i, const CylInMesh& cy, const V3& x, double rho,
+                                         const V3& er, std::vector<Feature>& out) {
+  Way ways[3];
+  double margin[3];
+  const int n = vertexWays(m, i, cy, x, rho, er, ways, margin);
+  double beyond = 0.0;
+  for (int k = 0; k < n; ++k)
+    if (ways[k].depth < 0.0) {  // the one it lies outside: never pushes
+      beyond = ways[k].depth = -ways[k].depth;
+      margin[k] = std::min(margin[k], 0.0);
+    }
+  double depth, share;
+  V3 nf;
+  if (!fadeWays(ways, margin, n, depth, nf, share) || !(depth > 0.0)) return;
+  const double kept = 1.0 - nearEndShare(beyond, depth);
+  if (kept > 0.0) out.push_back({m.vertices()[i], m.vertices()[i] + depth * nf, -nf, -depth, share * kept});
+}
+
 // Sharp mesh vertices against the cylinder: outside, towards its nearest
 // point; inside, out through those of side and caps whose normals (turned)
 // lie in the vertex's normal cone, blended (blendWays). The side's weight
@@ -821,20 +888,15 @@ void vertexCylinder(const MeshShape& m, const std::vector<int>& ids, const CylIn
       const V3 u = q - v;
       const double L = u.norm();
       if (L > 0.0 && inVertexCone(m, i, u / L)) out.push_back({v, q, u / L, L});
+      // Outside the side or a cap plane alone, within the band of its
+      // deepest way's depth: vertexJustOutside.
+      const double az = std::abs(x.z()), band = kBand * (cy.r + cy.h + az);
+      if (az <= cy.h ? rho - cy.r < band : rho < cy.r && az - cy.h < band) vertexJustOutside(m, i, cy, x, rho, er, out);
       continue;
     }
     Way ways[3];
     double margin[3];
-    int n = 0;
-    auto consider = [&](double depth, const V3& outward, double weight) {
-      margin[n] = vertexConeMargin(m, i, -outward);
-      ways[n++] = {depth, outward, weight};
-    };
-    // The side's normal turns by 1 / rho per m and has no direction on the
-    // axis: its weight fades to zero there (linearly within kBand r of it).
-    if (rho > 0.0) consider(cy.r - rho, cy.R * er, std::min(1.0, rho / (kBand * cy.r)));
-    consider(cy.h - x.z(), cy.R.col(2), 1.0);
-    consider(cy.h + x.z(), V3(-cy.R.col(2)), 1.0);
+    const int n = vertexWays(m, i, cy, x, rho, er, ways, margin);
     double depth, share;
     V3 nf;
     if (fadeWays(ways, margin, n, depth, nf, share)) out.push_back({v, v + depth * nf, -nf, -depth, share});
