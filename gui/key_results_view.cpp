@@ -2,7 +2,6 @@
 
 #include "engine/engine.h"
 #include "result_buffer.h"
-#include "results/report_settings.h"
 
 #include <QApplication>
 #include <QClipboard>

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "model/project.h"
-#include "results/key_results.h"
+#include "engine/engine.h"
 #include "units.h"
 
 #include <QString>

@@ -1,6 +1,6 @@
 #include "study_dialog.h"
 
-#include "build/project_input.h"
+#include "engine/engine.h"
 #include "document.h"
 #include "study_plot.h"
 

@@ -1,6 +1,6 @@
 #include "study_summary.h"
 
-#include "build/project_input.h"
+#include "engine/engine.h"
 #include "plot_unit.h"
 #include "units.h"
 

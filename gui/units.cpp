@@ -1,6 +1,6 @@
 #include "units.h"
 
-#include "build/project_input.h"
+#include "engine/engine.h"
 
 #include <QLocale>
 #include <QRegularExpression>

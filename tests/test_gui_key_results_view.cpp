@@ -10,7 +10,6 @@
 #include "units.h"
 
 #include "engine/engine.h"
-#include "results/report_settings.h"
 
 #include <QAction>
 #include <QApplication>

@@ -325,7 +325,9 @@ class TestGuiMainWindow : public QObject {
     QVERIFY(w.openProject(path));
     QSignalSpy done(&w, &MainWindow::simulationFinished);
     w.runSimulation();
-    QTest::qWait(100);
+    // Stopped while its worker runs; not after a wait: a fast machine ran
+    // the 500 s to the end within 100 ms, and Stop then had nothing to stop.
+    QVERIFY(w.runner()->isRunning());
     w.stopSimulation();
     QVERIFY(done.wait(60000));
     QCOMPARE(w.runner()->lastResult().status, RunStatus::Cancelled);

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "analyses/circuit_checks.h"
+#include "build/project_input.h"
 #include "analyses/geometry_checks.h"
 #include "analyses/mechanism_analysis.h"
 #include "io/catalogue_file.h"

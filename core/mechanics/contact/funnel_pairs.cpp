@@ -660,6 +660,38 @@ Body bodyOf(const Frame& fa, const Shape& s, const Frame& fb) {
   return b;
 }
 
+// The funnel's solid in its frame: the cone's wall and its two faces.
+struct Cone {
+  double rb, rm, L, len, tr, tz;  // tr, tz: along the generator
+  explicit Cone(const Shape& f)
+      : rb(f.radius), rm(f.mouthRadius), L(f.length), len(std::hypot(rm - rb, L)), tr((rm - rb) / len), tz(L / len) {}
+  static double rhoOf(const V3& x) { return std::hypot(x.x(), x.y()); }
+  double inside(const V3& x) const { return -tz * (rhoOf(x) - rb) + tr * x.z(); }  // s: > 0 inside the cone
+  double along(const V3& x) const { return (tr * (rhoOf(x) - rb) + tz * x.z()) / len; }  // u: 0 base, 1 mouth
+  // Which way out of the solid is shortest from x: 0 the wall, 1 the base
+  // face, 2 the mouth face (-1: x is not in the solid).
+  int wayOut(const V3& x) const {
+    const double u = along(x), w = -inside(x), tol = 1e-12 * len;
+    if (w < -tol || u < -1e-12 || u > 1.0 + 1e-12) return -1;
+    const double base = u * len, mouth = (1.0 - u) * len;
+    if (w <= std::min(base, mouth) + tol) return 0;
+    return base <= mouth ? 1 : 2;
+  }
+  // Feature f's share as the way out of x in the solid (its distance
+  // against the nearer of the other two ways'), and that other way.
+  double wayShare(const V3& x, int f, int& other) const {
+    const double u = along(x), ways[3] = {-inside(x), u * len, (1.0 - u) * len};
+    const int o1 = f == 0 ? 1 : 0, o2 = f == 2 ? 1 : 2;
+    other = ways[o1] <= ways[o2] ? o1 : o2;
+    const double mine = ways[f], theirs = ways[other];
+    return mine <= theirs ? 1.0 - farShare(mine, theirs) : farShare(theirs, mine);
+  }
+  V3 wallN(const Azimuth& p) const { return V3(tz * p.c, tz * p.s, -tr); }
+  V3 wallN1(const Azimuth& p) const { return V3(-tz * p.s, tz * p.c, 0.0); }
+  V3 gen(const Azimuth& p) const { return V3(tr * p.c, tr * p.s, tz); }
+  V3 gen1(const Azimuth& p) const { return V3(-tr * p.s, tr * p.c, 0.0); }
+};
+
 }  // namespace
 
 double funnelRimWedge(const Shape& f, const Frame& fa, const Shape& s, const Frame& fb, bool mouth, double q, double& rate) {
@@ -671,33 +703,7 @@ double funnelRimWedge(const Shape& f, const Frame& fa, const Shape& s, const Fra
 
 Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame& fb) {
   const Body b = bodyOf(fa, s, fb);
-  const double rb = f.radius, rm = f.mouthRadius, L = f.length, len = std::hypot(rm - rb, L);
-  const double tr = (rm - rb) / len, tz = L / len;  // along the generator
-  auto rhoOf = [](const V3& x) { return std::hypot(x.x(), x.y()); };
-  auto inside = [&](const V3& x) { return -tz * (rhoOf(x) - rb) + tr * x.z(); };  // s: > 0 inside the cone
-  auto along = [&](const V3& x) { return (tr * (rhoOf(x) - rb) + tz * x.z()) / len; };  // u: 0 base, 1 mouth
-  // Which way out of the solid is shortest from x: 0 the wall, 1 the base
-  // face, 2 the mouth face (-1: x is not in the solid).
-  auto wayOut = [&](const V3& x) {
-    const double u = along(x), w = -inside(x), tol = 1e-12 * len;
-    if (w < -tol || u < -1e-12 || u > 1.0 + 1e-12) return -1;
-    const double base = u * len, mouth = (1.0 - u) * len;
-    if (w <= std::min(base, mouth) + tol) return 0;
-    return base <= mouth ? 1 : 2;
-  };
-  // Feature f's share as the way out of x in the solid (its distance
-  // against the nearer of the other two ways'), and that other way.
-  auto wayShare = [&](const V3& x, int f, int& other) {
-    const double u = along(x), ways[3] = {-inside(x), u * len, (1.0 - u) * len};
-    const int o1 = f == 0 ? 1 : 0, o2 = f == 2 ? 1 : 2;
-    other = ways[o1] <= ways[o2] ? o1 : o2;
-    const double mine = ways[f], theirs = ways[other];
-    return mine <= theirs ? 1.0 - farShare(mine, theirs) : farShare(theirs, mine);
-  };
-  auto wallN = [&](const Azimuth& p) { return V3(tz * p.c, tz * p.s, -tr); };
-  auto wallN1 = [&](const Azimuth& p) { return V3(-tz * p.s, tz * p.c, 0.0); };
-  auto gen = [&](const Azimuth& p) { return V3(tr * p.c, tr * p.s, tz); };
-  auto gen1 = [&](const Azimuth& p) { return V3(-tr * p.s, tr * p.c, 0.0); };
+  const Cone cone(f);
 
   // A plane family's candidate: the body beyond the plane {x . d = h} by
   // depth, pushed back along -d; the other end's point when it is beyond too.
@@ -720,10 +726,10 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
     // Penetrating, the deepest point must be in the solid with this
     // feature its shortest way out: each plane bounds more than its feature.
     const bool onIt = onFeature(x - depth * d);
-    k.valid = onIt && (depth <= 0.0 || wayOut(x) == feature);
-    if (onIt && !k.valid && wayOut(x) >= 0) k.wayOut = wayOut(x);
-    if (onIt && depth > 0.0 && wayOut(x) >= 0) k.way = wayShare(x, feature, k.other);
-    if (feature > 0) k.farFace = (feature == 1) == (along(x) > 0.5);
+    k.valid = onIt && (depth <= 0.0 || cone.wayOut(x) == feature);
+    if (onIt && !k.valid && cone.wayOut(x) >= 0) k.wayOut = cone.wayOut(x);
+    if (onIt && depth > 0.0 && cone.wayOut(x) >= 0) k.way = cone.wayShare(x, feature, k.other);
+    if (feature > 0) k.farFace = (feature == 1) == (cone.along(x) > 0.5);
     if (feature > 0 && depth > 0.0 && onIt) {
       // The face's weight against not counting (Candidate::enter): x's
       // entry by its distance past the cone's surface (1 where it counts
@@ -737,8 +743,8 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
       // the weight jumped there, 1 to 0, as the lead swapped ends: 538 and
       // 508 on paths 309 and 1036 of widerRandomPathsSweep.)
       auto entry = [&](const V3& X, double dX) {
-        const double past = -std::max(inside(X), inside(X - dX * d));  // X and its foot in the solid
-        return wayOut(X) == feature ? 1.0 : rise(past / (kEnter * std::min(b.R, dX)));
+        const double past = -std::max(cone.inside(X), cone.inside(X - dX * d));  // X and its foot in the solid
+        return cone.wayOut(X) == feature ? 1.0 : rise(past / (kEnter * std::min(b.R, dX)));
       };
       k.enter = entry(x, depth);
       const V3 x2 = b.supportEnd(d, -e);
@@ -747,7 +753,7 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
           if (const V3 f2 = x2 - d2 * d; onFeature(f2))
             k.enter = (1.0 - w) * k.enter + w * entry(x2, d2);
           else
-            k.enter *= 1.0 - w * (1.0 - rise(inside(f2) / (kEnter * std::min(b.R, d2))));
+            k.enter *= 1.0 - w * (1.0 - rise(cone.inside(f2) / (kEnter * std::min(b.R, d2))));
         }
     }
     if (depth > 0.0) {
@@ -796,38 +802,38 @@ Contact funnelBody(const Shape& f, const Frame& fa, const Shape& s, const Frame&
   // Inner wall: the foot between the ends.
   {
     const double p = argMax([&](const Azimuth& q) {
-                              const V3 m = wallN(q);
+                              const V3 m = cone.wallN(q);
                               return b.support(m).dot(m);
                             },
-                            [&](const Azimuth& q) { return b.support(wallN(q)).dot(wallN1(q)); });
-    cands.push_back(planar(wallN(azimuth(p)), tz * rb, 0, [&](const V3& foot) {
-      const double u = along(foot);
+                            [&](const Azimuth& q) { return b.support(cone.wallN(q)).dot(cone.wallN1(q)); });
+    cands.push_back(planar(cone.wallN(azimuth(p)), cone.tz * cone.rb, 0, [&](const V3& foot) {
+      const double u = cone.along(foot);
       return u >= 0.0 && u <= 1.0;
     }));
   }
-  auto outsideCone = [&](const V3& foot) { return inside(foot) <= 1e-12 * len; };
+  auto outsideCone = [&](const V3& foot) { return cone.inside(foot) <= 1e-12 * cone.len; };
   // Base face (below it is free): the foot outside the cone.
   {
     const double p = argMax([&](const Azimuth& q) {
-                              const V3 t = gen(q);
+                              const V3 t = cone.gen(q);
                               return b.support(t).dot(t);
                             },
-                            [&](const Azimuth& q) { return b.support(gen(q)).dot(gen1(q)); });
-    cands.push_back(planar(gen(azimuth(p)), tr * rb, 1, outsideCone));
+                            [&](const Azimuth& q) { return b.support(cone.gen(q)).dot(cone.gen1(q)); });
+    cands.push_back(planar(cone.gen(azimuth(p)), cone.tr * cone.rb, 1, outsideCone));
   }
   // Mouth face (the solid below it is convex): the plane that separates
   // most, max over psi of min over the body of x . t(psi).
   {
     const double p = argMax([&](const Azimuth& q) {
-                              const V3 t = gen(q);
+                              const V3 t = cone.gen(q);
                               return b.support(-t).dot(t);
                             },
-                            [&](const Azimuth& q) { return b.support(-gen(q)).dot(gen1(q)); });
-    cands.push_back(planar(-gen(azimuth(p)), -(tr * rm + tz * L), 2, outsideCone));
+                            [&](const Azimuth& q) { return b.support(-cone.gen(q)).dot(cone.gen1(q)); });
+    cands.push_back(planar(-cone.gen(azimuth(p)), -(cone.tr * cone.rm + cone.tz * cone.L), 2, outsideCone));
   }
   Candidate across;
-  addRims(b, rb, rm, L, cands, across);
-  Candidate best = across.valid && across.share == 1.0 ? across : chosenByWays(cands, len);
+  addRims(b, cone.rb, cone.rm, cone.L, cands, across);
+  Candidate best = across.valid && across.share == 1.0 ? across : chosenByWays(cands, cone.len);
   if (across.valid && across.share < 1.0) best = blended(across, best, across.share);
   Contact c;
   c.distance = best.distance;
