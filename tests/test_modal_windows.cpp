@@ -18,14 +18,16 @@
 //    found twice changes the count;
 //  - in order of |lambda| each agrees with the reference: in the
 //    accumulation to 1e-8 of |lambda| and 1e-8 in damping ratio (measured
-//    ~1e-12); elsewhere to 3e-7 and 1e-6. Not 1e-8 there: the lightly
+//    ~1e-12); elsewhere to 1e-6 and 1e-6. Not 1e-8 there: the lightly
 //    damped bending modes are ill-conditioned in this 1,156-state
 //    linearisation. Three solutions of the same pencil spread by 6e-8 of
 //    |lambda| on the first bending mode (Re lambda -0.8193823 by two-sided
 //    Rayleigh quotient iteration, -0.8193846 dense, -0.8193853 sparse, the
 //    last unchanged to 14 digits when the Arnoldi tolerance is tightened
 //    1,000 times); dense and sparse differ by up to 1.3e-7 of |lambda|
-//    and 2e-7 in damping ratio (the 160 Hz mode). That is the
+//    and 2e-7 in damping ratio (the 160 Hz mode) on one machine, and by
+//    4.5e-7 of |lambda| (the 200 Hz mode) on another with the same code
+//    and packages (2026-11-28; 3e-7 was the bound before). That is the
 //    eigenproblem's conditioning, not the linearisation: the coloured and
 //    the column-by-column linearisations of this model are equal to the bit
 //    (test_modal_linearisation), so no tighter bound is available here;
@@ -208,7 +210,7 @@ class TestModalWindows : public QObject {
       if (std::abs(within[i] - c) < 1.0) worstIn = std::max(worstIn, std::max(err, zeta));
       worstZeta = std::max(worstZeta, zeta);
       const bool accumulation = std::abs(within[i] - c) < 1.0;
-      QVERIFY2(err <= (accumulation ? 1e-8 : 3e-7) && zeta <= (accumulation ? 1e-8 : 1e-6),
+      QVERIFY2(err <= (accumulation ? 1e-8 : 1e-6) && zeta <= (accumulation ? 1e-8 : 1e-6),
                qPrintable(QString("eigenvalue %1: dense %2%3i, sparse %4%5i")
                               .arg(i + 1)
                               .arg(within[i].real(), 0, 'g', 14)
