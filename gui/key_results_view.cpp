@@ -321,14 +321,19 @@ void KeyResultsView::compute() {
       status_->setText(tr("The run gave no results."));
     } else {
       KeyResultOptions opt;
+      QString settingsError;  // bad report settings: said, and the run repeated back to back
       try {
         opt.cyclesPerMinute = reportSettings(project_).cyclesPerMinute;
-      } catch (const std::exception&) {  // bad report settings: the run repeated back to back
+      } catch (const std::exception& e) {
+        settingsError = q(e.what());
       }
       cyclesStated_ = opt.cyclesPerMinute > 0;
       const auto rows = data_->fullRows(engine::keyResultChannels(project_));
       kr_ = engine::keyResults(project_, *rows, opt);
-      status_->setText(tr("Key results of the run to t = %1 s").arg(units::formatNumber(kr_->tEnd)));
+      QString text = tr("Key results of the run to t = %1 s").arg(units::formatNumber(kr_->tEnd));
+      if (!settingsError.isEmpty())
+        text += tr(" (cycles per minute: the run repeated, as the report settings are not valid: %1)").arg(settingsError);
+      status_->setText(text);
     }
   } catch (const std::exception& e) {
     status_->setText(tr("No key results: %1").arg(q(e.what())));
